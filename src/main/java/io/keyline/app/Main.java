@@ -1,0 +1,16 @@
+package io.keyline.app;
+
+import io.keyline.cli.KeylineCli;
+
+/**
+ * Entry point of {@code keyline.jar}: with a command it is the CLI; without one it opens the
+ * console. (Not a JavaFX {@code Application}, so the jar runs from the class path.)
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(KeylineCli.execute(args, System.out, System.err));
+    }
+}

@@ -1,0 +1,101 @@
+package io.keyline.app;
+
+import io.keyline.core.CredentialProvider;
+import io.keyline.core.Engine;
+import io.keyline.core.OperatorActions;
+import io.keyline.core.Planner;
+import io.keyline.core.RunOptions;
+import io.keyline.core.RunTrace;
+import io.keyline.core.StateStore;
+import io.keyline.core.exec.Executors;
+import io.keyline.core.jobfile.JobCatalog;
+import io.keyline.core.jobfile.JobFileLoader;
+import io.keyline.store.Database;
+import io.keyline.store.JdbcStateStore;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * The wiring of one state folder and one jobs folder: what the CLI and the console work on.
+ * The database is opened on first use, so commands that only read job files never touch it.
+ */
+public final class Workspace implements AutoCloseable {
+
+    private final Path stateDir;
+    private final Path jobsDir;
+    private final RunOptions options;
+    private JobCatalog catalog;
+    private Database database;
+    private StateStore store;
+    private CredentialProvider credentials;
+
+    public Workspace(Path stateDir, Path jobsDir, RunOptions options) {
+        this.stateDir = stateDir.toAbsolutePath().normalize();
+        this.jobsDir = jobsDir.toAbsolutePath().normalize();
+        this.options = options;
+    }
+
+    public Path stateDir() {
+        return stateDir;
+    }
+
+    public Path jobsDir() {
+        return jobsDir;
+    }
+
+    public RunOptions options() {
+        return options;
+    }
+
+    public synchronized JobCatalog catalog() {
+        if (catalog == null) {
+            catalog = JobFileLoader.loadFolder(jobsDir);
+        }
+        return catalog;
+    }
+
+    public synchronized Database database() {
+        if (database == null) {
+            database = Database.open(stateDir);
+        }
+        return database;
+    }
+
+    public synchronized StateStore store() {
+        if (store == null) {
+            store = new JdbcStateStore(database(), false);
+        }
+        return store;
+    }
+
+    public synchronized CredentialProvider credentials() {
+        if (credentials == null) {
+            credentials = CredentialProvider.NONE;
+        }
+        return credentials;
+    }
+
+    public Engine engine(RunTrace trace) {
+        return new Engine(store(), Executors.standard(options.clock()), credentials(), trace, options);
+    }
+
+    public RunTrace trace(PrintStream human) {
+        return RunTrace.open(stateDir, human);
+    }
+
+    public Planner planner() {
+        return new Planner(store(), credentials(), options.clock());
+    }
+
+    public OperatorActions actions() {
+        return new OperatorActions(store(), options);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (database != null) {
+            database.close();
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package io.keyline.cli;
+
+import io.keyline.app.Workspace;
+import io.keyline.core.OperatorException;
+import io.keyline.core.RunOptions;
+import io.keyline.core.RunReport;
+import io.keyline.core.StateUnavailableException;
+import io.keyline.core.jobfile.JobCatalog;
+import io.keyline.core.jobfile.JobFileError;
+import io.keyline.domain.InvalidKeyException;
+import io.keyline.domain.JobDefinition;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** The command line: {@code keyline [--state DIR] [--jobs DIR] COMMAND}. */
+@Command(name = "keyline",
+        mixinStandardHelpOptions = true,
+        version = "Keyline 0.1.0",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Runs daily automations so that they are safe to repeat: every unit of work has a business key "
+                + "(a date, a week, a document number); a key that is done is never done again; a run that dies "
+                + "resumes where it stopped; only provably safe failures are retried.",
+            "",
+            "Without a command, opens the operator console."},
+        subcommands = {
+            JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
+            ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
+            PauseCommand.class, ResumeCommand.class},
+        footer = {
+            "",
+            "Start here:",
+            "  keyline jobs                          what jobs there are, and their keys by state",
+            "  keyline plan daily-report             what a run would do today (executes nothing)",
+            "  keyline run daily-report              run today's key",
+            "  keyline status --attention            keys that wait for you",
+            "",
+            "Exit codes of run and apply: 0 all done, 1 nothing ran (bad job file, state locked, stale plan, "
+                + "paused job), 2 failed, 3 partly failed, 4 waits for an operator, 5 retry pending, 64 usage error.",
+            "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs."})
+public final class KeylineCli implements Callable<Integer> {
+
+    @Option(names = "--state", paramLabel = "DIR",
+            description = "State folder (H2 database, run log). Default: $KEYLINE_STATE or ./state")
+    Path state;
+
+    @Option(names = "--jobs", paramLabel = "DIR",
+            description = "Folder of job files (*.json). Default: $KEYLINE_JOBS or ./resources/jobs")
+    Path jobs;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    PrintStream out;
+    PrintStream err;
+    private Workspace workspace;
+    private RunOptions options = RunOptions.standard();
+    private Map<String, String> env = System.getenv();
+
+    /** Runs the command line and returns the exit code. */
+    public static int execute(String[] args, PrintStream out, PrintStream err) {
+        return execute(args, out, err, System.getenv(), RunOptions.standard());
+    }
+
+    /** Runs the command line with the given environment and engine options (tests). */
+    public static int execute(String[] args, PrintStream out, PrintStream err, Map<String, String> env,
+                              RunOptions options) {
+        KeylineCli root = new KeylineCli();
+        root.out = out;
+        root.err = err;
+        root.env = env;
+        root.options = options;
+        CommandLine cl = new CommandLine(root);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("keyline: " + ex.getMessage());
+            CommandLine c = ex.getCommandLine();
+            err.println("Try 'keyline " + (c == cl ? "" : c.getCommandName() + " ") + "--help'.");
+            return RunReport.USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> handle(ex, err));
+        try {
+            return cl.execute(args);
+        } finally {
+            root.closeWorkspace();
+        }
+    }
+
+    private static int handle(Exception ex, PrintStream err) {
+        if (ex instanceof UsageError || ex instanceof InvalidKeyException) {
+            err.println("keyline: " + ex.getMessage());
+            return RunReport.USAGE;
+        }
+        if (ex instanceof OperatorException || ex instanceof StateUnavailableException
+                || ex instanceof JobFileInvalid) {
+            err.println("keyline: " + ex.getMessage());
+            return RunReport.EXECUTION_FAILURE;
+        }
+        if (ex instanceof IllegalArgumentException) {
+            err.println("keyline: " + ex.getMessage());
+            return RunReport.USAGE;
+        }
+        err.println("keyline: unexpected " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
+        err.println("(this is a bug; the state is unchanged unless a line above says otherwise)");
+        return RunReport.EXECUTION_FAILURE;
+    }
+
+    @Override
+    public Integer call() {
+        out.println("The operator console is not part of this build yet; use the commands below.");
+        out.println();
+        spec.commandLine().usage(out);
+        return 0;
+    }
+
+    Workspace workspace() {
+        if (workspace == null) {
+            workspace = new Workspace(statePath(), jobsPath(), options);
+        }
+        return workspace;
+    }
+
+    Path statePath() {
+        if (state != null) {
+            return state;
+        }
+        String e = env.get("KEYLINE_STATE");
+        return Path.of(e != null && !e.isBlank() ? e : "state");
+    }
+
+    Path jobsPath() {
+        if (jobs != null) {
+            return jobs;
+        }
+        String e = env.get("KEYLINE_JOBS");
+        return Path.of(e != null && !e.isBlank() ? e : "resources/jobs");
+    }
+
+    private void closeWorkspace() {
+        if (workspace != null) {
+            workspace.close();
+        }
+    }
+
+    /** The named job, or a clear error: exit 1 when its file is invalid, 64 when no such job exists. */
+    JobDefinition job(String name) {
+        JobCatalog catalog = workspace().catalog();
+        return catalog.job(name).orElseThrow(() -> {
+            List<JobFileError> own = catalog.errors().stream()
+                    .filter(e -> e.file().getFileName() != null
+                            && e.file().getFileName().toString().equals(name + ".json"))
+                    .toList();
+            if (!own.isEmpty()) {
+                return new JobFileInvalid("job file of " + name + " is invalid:\n  "
+                        + own.stream().map(JobFileError::toString).collect(Collectors.joining("\n  ")));
+            }
+            String known = catalog.jobs().stream().map(JobDefinition::name).collect(Collectors.joining(", "));
+            return new UsageError("unknown job \"" + name + "\" in " + workspace().jobsDir()
+                    + (known.isEmpty() ? " (no valid job files there)" : " (jobs: " + known + ")"));
+        });
+    }
+
+    /** A named job whose file did not validate: exit 1. */
+    static final class JobFileInvalid extends RuntimeException {
+        JobFileInvalid(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.keyline.cli;
+
+import io.keyline.domain.JobControl;
+import io.keyline.domain.JobDefinition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.concurrent.Callable;
+
+@Command(name = "pause", description = "Kill switch: nothing of the job starts; a running key stops at the next step "
+        + "boundary. The job file is not touched.")
+final class PauseCommand extends Sub implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "JOB")
+    String jobName;
+
+    @Option(names = "--reason", paramLabel = "T", required = true, description = "Why (shown wherever the job appears).")
+    String reason;
+
+    @Option(names = "--until", paramLabel = "ISO",
+            description = "End the pause by itself: 2026-12-01, 2026-12-01T09:00 (local) or 2026-12-01T09:00:00Z.")
+    String until;
+
+    @Override
+    public Integer call() {
+        JobDefinition job = job(jobName);
+        JobControl jc = ws().actions().pause(job.name(), reason, parseUntil(until));
+        out().println(job.name() + " paused" + (jc.until() == null ? "" : " until " + Text.time(jc.until()))
+                + ": " + jc.reason());
+        return 0;
+    }
+
+    static Instant parseUntil(String text) {
+        if (text == null) {
+            return null;
+        }
+        ZoneId zone = ZoneId.systemDefault();
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException notOffset) {
+            try {
+                return LocalDateTime.parse(text).atZone(zone).toInstant();
+            } catch (DateTimeParseException notLocal) {
+                try {
+                    return LocalDate.parse(text).atStartOfDay(zone).toInstant();
+                } catch (DateTimeParseException e) {
+                    throw new UsageError("--until \"" + text + "\" is not an ISO date or date-time "
+                            + "(e.g. 2026-12-01 or 2026-12-01T09:00)");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.keyline.cli;
+
+import io.keyline.core.Plan;
+import io.keyline.domain.JobDefinition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "plan", description = {
+    "Dry run: shows what a run would do for each key, and the exact requests of its http steps "
+        + "(secrets masked). Executes nothing. Prints a plan id for 'keyline apply'."})
+final class PlanCommand extends Sub implements Callable<Integer> {
+
+    /** Above this many keys, keys with the same action are summarized. */
+    private static final int DETAIL_LIMIT = 200;
+
+    @Parameters(index = "0", paramLabel = "JOB")
+    String jobName;
+
+    @Mixin
+    KeySelection selection;
+
+    @Option(names = "--json", description = "Print the plan as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        JobDefinition job = job(jobName);
+        List<String> keys = selection.resolve(ws(), job);
+        Plan plan = ws().planner().plan(job, keys);
+        ws().store().savePlan(plan.planId(), job.name(), plan.createdAt(), keys);
+        if (json) {
+            Text.json(out(), plan);
+            return 0;
+        }
+        print(plan);
+        return 0;
+    }
+
+    private void print(Plan plan) {
+        out().println("Plan " + plan.planId() + " for " + plan.job() + ": " + plan.keys().size() + " key"
+                + (plan.keys().size() == 1 ? "" : "s"));
+        if (plan.paused() != null) {
+            out().println("  " + plan.paused() + " - nothing will start until it is resumed");
+        }
+        Map<String, Integer> collapsed = new LinkedHashMap<>();
+        int shown = 0;
+        for (Plan.KeyPlan k : plan.keys()) {
+            boolean quiet = !k.runs() && k.requests().isEmpty();
+            if (plan.keys().size() > DETAIL_LIMIT && (quiet || shown >= DETAIL_LIMIT)) {
+                collapsed.merge(k.action().replaceAll("\\d{4}-\\d{2}-\\d{2}T[^ )]*", "T"), 1, Integer::sum);
+                continue;
+            }
+            shown++;
+            out().printf("  %-12s %-19s %s%n", k.key(), k.state(), k.action());
+            for (Plan.RequestPreview r : k.requests()) {
+                out().println("      " + r.step() + ": " + r.method() + " " + r.url());
+                r.headers().forEach((h, v) -> out().println("        " + h + ": " + v));
+                if (r.note() != null) {
+                    out().println("        body: " + r.bodySource() + " - " + r.note());
+                } else if (r.bodyBytes() != null && r.bodyBytes() > 0) {
+                    out().println("        body: " + r.bodyBytes() + " bytes, sha256 " + r.bodySha256() + " (" + r.bodySource() + ")");
+                }
+            }
+        }
+        collapsed.forEach((action, n) -> out().printf("  %,d keys: %s%n", n, action));
+        out().println("Apply exactly this plan with: keyline apply " + plan.planId());
+    }
+}

@@ -1,0 +1,22 @@
+package io.keyline.cli;
+
+import io.keyline.domain.JobDefinition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "resume", description = "Turns the kill switch off.")
+final class ResumeCommand extends Sub implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "JOB")
+    String jobName;
+
+    @Override
+    public Integer call() {
+        JobDefinition job = job(jobName);
+        ws().actions().resume(job.name());
+        out().println(job.name() + " resumed");
+        return 0;
+    }
+}

@@ -1,0 +1,31 @@
+package io.keyline.cli;
+
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRules;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "retry", description = "Re-arms a FAILED (or SKIPPED) key with a fresh retry budget; the next run picks it up.")
+final class RetryCommand extends Sub implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "JOB")
+    String jobName;
+
+    @Parameters(index = "1", paramLabel = "KEY")
+    String key;
+
+    @Option(names = "--note", paramLabel = "T", description = "Why (kept in the key's timeline).")
+    String note;
+
+    @Override
+    public Integer call() {
+        JobDefinition job = job(jobName);
+        String k = KeyRules.normalize(job.key(), key);
+        ws().actions().retry(job, k, note);
+        out().println(job.name() + " " + k + " re-armed (PENDING); run it with: keyline run " + job.name() + " --key " + k);
+        return 0;
+    }
+}

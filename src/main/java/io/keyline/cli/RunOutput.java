@@ -1,0 +1,68 @@
+package io.keyline.cli;
+
+import io.keyline.core.RunReport;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/** The closing lines of a run: what happened to the targeted keys, and what to do next. */
+final class RunOutput {
+    private RunOutput() {
+    }
+
+    static void summary(PrintStream out, List<RunReport> reports, int exit) {
+        for (RunReport r : reports) {
+            if (r.stopped() != null && r.keys().isEmpty()) {
+                out.println(r.job() + ": " + r.stopped());
+                continue;
+            }
+            StringBuilder sb = new StringBuilder(r.job()).append(": ");
+            boolean first = true;
+            for (KeyState s : KeyState.values()) {
+                long n = r.count(s);
+                if (n > 0) {
+                    sb.append(first ? "" : ", ").append(n).append(' ').append(s);
+                    first = false;
+                }
+            }
+            if (first) {
+                sb.append("no keys targeted");
+            }
+            out.println(sb);
+            if (r.stopped() != null) {
+                out.println("  stopped: " + r.stopped());
+            }
+            for (KeyRecord k : r.keys()) {
+                if (k.state().needsAttention() || k.state() == KeyState.RETRY_WAIT) {
+                    out.println("  " + k.state() + "  " + k.key() + "  " + Text.clip(k.message(), 160));
+                }
+            }
+            for (KeyRecord k : r.keys()) {
+                if (k.state() == KeyState.NEEDS_CONFIRMATION) {
+                    out.println("  next: keyline confirm " + r.job() + " " + k.key()
+                            + "   or   keyline mark-done " + r.job() + " " + k.key() + " --note \"…\"");
+                } else if (k.state() == KeyState.NEEDS_CREDENTIAL) {
+                    out.println("  next: renew credential " + k.credential() + "; the parked keys resume");
+                } else if (k.state() == KeyState.FAILED) {
+                    out.println("  next: keyline timeline " + r.job() + " " + k.key() + "   then   keyline retry "
+                            + r.job() + " " + k.key());
+                }
+            }
+        }
+        out.println("exit " + exit + " (" + meaning(exit) + ")");
+    }
+
+    static String meaning(int exit) {
+        return switch (exit) {
+            case RunReport.OK -> "every targeted key is done";
+            case RunReport.EXECUTION_FAILURE -> "nothing ran";
+            case RunReport.BUSINESS_FAILURE -> "failed";
+            case RunReport.PARTIAL_SUCCESS -> "partly failed";
+            case RunReport.WAITING_FOR_OPERATOR -> "waiting for an operator";
+            case RunReport.RETRY_PENDING -> "retry pending";
+            default -> "usage error";
+        };
+    }
+}

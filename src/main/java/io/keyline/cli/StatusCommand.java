@@ -1,0 +1,65 @@
+package io.keyline.cli;
+
+import io.keyline.core.StateStore;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+@Command(name = "status", description = "Shows keys and their states (all jobs, or one).")
+final class StatusCommand extends Sub implements Callable<Integer> {
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", description = "Only this job.")
+    String jobName;
+
+    @Option(names = "--attention", description = "Only keys that wait for a person: FAILED, NEEDS_CONFIRMATION, NEEDS_CREDENTIAL.")
+    boolean attention;
+
+    @Option(names = "--json", description = "Print a JSON array.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        String name = jobName == null ? null : job(jobName).name();
+        Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
+        List<KeyRecord> keys = ws().store().query(new StateStore.KeyQuery(name, states, null, 0, Integer.MAX_VALUE));
+        if (json) {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (KeyRecord k : keys) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("job", k.job());
+                m.put("key", k.key());
+                m.put("state", k.state().name());
+                m.put("step", k.step());
+                m.put("attempts", k.attempts());
+                m.put("nextAttemptAt", k.nextAttemptAt());
+                m.put("updatedAt", k.updatedAt());
+                m.put("message", k.message());
+                m.put("credential", k.credential());
+                m.put("class", k.failureClass() == null ? null : k.failureClass().name());
+                rows.add(m);
+            }
+            Text.json(out(), rows);
+            return 0;
+        }
+        if (keys.isEmpty()) {
+            out().println(attention ? "Nothing waits for you." : "No keys yet" + (name == null ? "." : " for " + name + "."));
+            return 0;
+        }
+        Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "MESSAGE");
+        for (KeyRecord k : keys) {
+            t.row(k.job(), k.key(), k.state(), k.step(), k.attempts(), Text.time(k.nextAttemptAt()),
+                    Text.time(k.updatedAt()), Text.clip(k.message(), 100));
+        }
+        t.print(out());
+        return 0;
+    }
+}

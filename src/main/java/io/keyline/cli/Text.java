@@ -1,0 +1,91 @@
+package io.keyline.cli;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.keyline.core.Json;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Output helpers: aligned tables, local times, and JSON with every field present. */
+final class Text {
+    private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+    static final ObjectMapper JSON = Json.MAPPER.copy().setSerializationInclusion(JsonInclude.Include.ALWAYS)
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    private Text() {
+    }
+
+    static String time(Instant t) {
+        return t == null ? "-" : LOCAL.format(t);
+    }
+
+    static String orDash(Object o) {
+        return o == null ? "-" : o.toString();
+    }
+
+    static void json(PrintStream out, Object value) {
+        try {
+            out.println(JSON.writeValueAsString(value));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String clip(String s, int max) {
+        if (s == null) {
+            return "-";
+        }
+        String one = s.replace('\n', ' ');
+        return one.length() <= max ? one : one.substring(0, max - 1) + "…";
+    }
+
+    /** A left-aligned text table; the last column is not padded. */
+    static final class Table {
+        private final List<String[]> rows = new ArrayList<>();
+
+        Table(String... header) {
+            rows.add(header);
+        }
+
+        Table row(Object... cells) {
+            String[] r = new String[cells.length];
+            for (int i = 0; i < cells.length; i++) {
+                r[i] = orDash(cells[i]);
+            }
+            rows.add(r);
+            return this;
+        }
+
+        int size() {
+            return rows.size() - 1;
+        }
+
+        void print(PrintStream out) {
+            int cols = rows.get(0).length;
+            int[] w = new int[cols];
+            for (String[] r : rows) {
+                for (int i = 0; i < cols; i++) {
+                    w[i] = Math.max(w[i], r[i].length());
+                }
+            }
+            for (String[] r : rows) {
+                StringBuilder sb = new StringBuilder();
+                for (int i = 0; i < cols; i++) {
+                    sb.append(r[i]);
+                    if (i < cols - 1) {
+                        sb.append(" ".repeat(w[i] - r[i].length() + 2));
+                    }
+                }
+                out.println(sb.toString().stripTrailing());
+            }
+        }
+    }
+}

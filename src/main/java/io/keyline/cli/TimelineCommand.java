@@ -1,0 +1,112 @@
+package io.keyline.cli;
+
+import io.keyline.domain.Evidence;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRules;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "timeline", description = "Shows a key's events, oldest first, with the evidence of each failure.")
+final class TimelineCommand extends Sub implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "JOB")
+    String jobName;
+
+    @Parameters(index = "1", paramLabel = "KEY")
+    String key;
+
+    @Option(names = "--json", description = "Print a JSON array.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        JobDefinition job = job(jobName);
+        String k = KeyRules.normalize(job.key(), key);
+        List<KeyEvent> events = ws().store().events(job.name(), k);
+        if (json) {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (KeyEvent e : events) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("ts", e.ts());
+                m.put("runId", e.runId());
+                m.put("type", e.type().name());
+                m.put("step", e.step());
+                m.put("attempt", e.attempt());
+                m.put("state", e.state().name());
+                m.put("class", e.failureClass() == null ? null : e.failureClass().name());
+                m.put("message", e.message());
+                m.put("user", e.user());
+                m.put("note", e.note());
+                m.put("evidence", e.evidence());
+                rows.add(m);
+            }
+            Text.json(out(), rows);
+            return 0;
+        }
+        if (events.isEmpty()) {
+            out().println(job.name() + " " + k + " has no events: it has never run.");
+            return 0;
+        }
+        String run = null;
+        for (KeyEvent e : events) {
+            if (e.runId() != null && !e.runId().equals(run)) {
+                run = e.runId();
+                out().println("run " + run);
+            } else if (e.runId() == null) {
+                run = null;
+            }
+            StringBuilder sb = new StringBuilder("  ").append(Text.time(e.ts())).append("  ")
+                    .append(String.format("%-24s", e.type())).append(' ').append(String.format("%-19s", e.state()));
+            if (e.step() != null) {
+                sb.append(' ').append(e.step());
+                if (e.attempt() > 0) {
+                    sb.append(" #").append(e.attempt());
+                }
+            }
+            if (e.failureClass() != null) {
+                sb.append(" [").append(e.failureClass()).append(']');
+            }
+            if (e.message() != null) {
+                sb.append("  ").append(e.message());
+            }
+            if (e.user() != null) {
+                sb.append("  (by ").append(e.user()).append(e.note() == null ? "" : ": \"" + e.note() + "\"").append(')');
+            }
+            out().println(sb);
+            if (e.evidence() != null && e.failureClass() != null) {
+                printEvidence(e.evidence());
+            }
+        }
+        return 0;
+    }
+
+    private void printEvidence(Evidence ev) {
+        if (ev.request() != null) {
+            Evidence.RequestSummary r = ev.request();
+            out().println("      request: " + r.method() + " " + r.url() + "  headers: " + String.join(", ", r.headerNames())
+                    + "  body: " + r.bodyBytes() + " bytes" + (r.bodySha256() == null ? "" : " sha256 " + r.bodySha256()));
+        }
+        if (ev.status() != null) {
+            out().println("      response: HTTP " + ev.status()
+                    + (ev.responseBody() == null || ev.responseBody().isBlank() ? "" : "  " + Text.clip(ev.responseBody(), 200)));
+        }
+        if (ev.command() != null) {
+            out().println("      command: " + String.join(" ", ev.command())
+                    + (ev.exitCode() == null ? "" : "  exit " + ev.exitCode()));
+        }
+        if (ev.stderr() != null && !ev.stderr().isBlank()) {
+            out().println("      stderr: " + Text.clip(ev.stderr().strip(), 300));
+        }
+        if (ev.detail() != null) {
+            out().println("      detail: " + Text.clip(ev.detail(), 300));
+        }
+    }
+}

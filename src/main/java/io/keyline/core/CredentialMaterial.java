@@ -1,0 +1,24 @@
+package io.keyline.core;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** A usable credential, as steps see it. Implementations never expose the secret in {@code toString}. */
+public interface CredentialMaterial {
+
+    String name();
+
+    /** First 8 hex chars of the SHA-256 of the value: safe to show and to log. */
+    String fingerprint();
+
+    /** Headers an HTTP request to {@code uri} carries ({@code Cookie}, {@code Authorization}, …). */
+    Map<String, String> httpHeaders(URI uri, Instant now);
+
+    /** Environment a command step receives ({@code KEYLINE_CREDENTIAL}, {@code KEYLINE_COOKIE}). */
+    Map<String, String> environment();
+
+    /** Every string that must be redacted wherever it might appear. */
+    List<String> secretStrings();
+}

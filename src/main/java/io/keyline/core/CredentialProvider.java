@@ -1,0 +1,36 @@
+package io.keyline.core;
+
+import java.time.Instant;
+
+/** Where steps obtain credentials; the encrypted store implements it. */
+public interface CredentialProvider {
+
+    /** A provider with no credentials at all. */
+    CredentialProvider NONE = name -> Lookup.missing("credential \"" + name + "\" is not set");
+
+    Lookup lookup(String name);
+
+    /** Records that a step used the credential and what the site said ("ok", "rejected", …). */
+    default void recordUse(String name, Instant at, String result) {
+    }
+
+    /**
+     * The answer of a lookup: the material, or the problem that keeps it from being used.
+     *
+     * @param material the credential, or {@code null}
+     * @param problem  why there is none ("not set", "cannot decrypt …"), or {@code null}
+     */
+    record Lookup(CredentialMaterial material, String problem) {
+        public static Lookup found(CredentialMaterial m) {
+            return new Lookup(m, null);
+        }
+
+        public static Lookup missing(String problem) {
+            return new Lookup(null, problem);
+        }
+
+        public boolean present() {
+            return material != null;
+        }
+    }
+}

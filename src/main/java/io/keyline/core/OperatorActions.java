@@ -1,0 +1,181 @@
+package io.keyline.core;
+
+import io.keyline.core.exec.StepContext;
+import io.keyline.domain.EventType;
+import io.keyline.domain.JobControl;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.KeyStateMachine;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepRecord;
+import io.keyline.domain.StepStatus;
+import io.keyline.domain.Trigger;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * What a person can do to a key or a job. Every action is an audited event with the OS user
+ * name and a note, applied with the same optimistic guard as the engine's transitions.
+ */
+public final class OperatorActions {
+
+    private final StateStore store;
+    private final RunOptions options;
+
+    public OperatorActions(StateStore store, RunOptions options) {
+        this.store = store;
+        this.options = options;
+    }
+
+    /**
+     * Confirms the waiting unsafe step: the key goes back to PENDING with a confirmation bound to
+     * the payload hash, and the next run executes the step (the CLI runs it at once).
+     *
+     * @param expectedHash payload hash the operator was shown, or {@code null} to bind the current one
+     */
+    public KeyRecord confirm(JobDefinition job, String key, String note, String expectedHash) {
+        KeyRecord rec = existing(job, key);
+        check(rec, Trigger.CONFIRM);
+        String hash = payloadHash(job, rec);
+        if (expectedHash != null && !expectedHash.equals(hash)) {
+            throw new OperatorException("the payload of " + rec.step() + " changed since it was shown to you: "
+                    + "review it again before confirming");
+        }
+        String msg = "confirmed " + rec.step() + (hash == null ? "" : " (payload " + hash.substring(0, 12) + ")");
+        return act(rec, Trigger.CONFIRM, rec.withConfirmation(rec.step(), hash).withFailure(null, msg), null,
+                EventType.CONFIRMED, msg, note);
+    }
+
+    /** The hash of the payload the waiting step would send now, or {@code null} when it cannot be rendered. */
+    public String payloadHash(JobDefinition job, KeyRecord rec) {
+        StepDefinition step = rec.step() == null ? null : job.step(rec.step());
+        if (step == null) {
+            return null;
+        }
+        Map<String, Map<String, String>> outputs = new HashMap<>();
+        store.steps(job.name(), rec.key()).values().stream().filter(s -> s.status().finished())
+                .forEach(s -> outputs.put(s.step(), s.outputs()));
+        return Engine.payloadHash(new StepContext(job, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
+                UnaryOperator.identity()));
+    }
+
+    /** "I checked: it already happened." The key becomes DONE; the waiting step is recorded as reconciled. */
+    public KeyRecord markDone(JobDefinition job, String key, String note) {
+        requireNote(note, "mark done");
+        KeyRecord rec = existingOrFresh(job, key);
+        check(rec, Trigger.MARK_DONE);
+        StepRecord step = rec.step() == null ? null
+                : new StepRecord(rec.step(), StepStatus.RECONCILED, rec.attempts(), null, Map.of(), now());
+        return act(rec, Trigger.MARK_DONE, rec.withFailure(null, "marked done by " + options.user())
+                .withConfirmation(null, null).withCredential(null).withNextAttemptAt(null), step, EventType.MARKED_DONE,
+                "marked done" + (rec.step() == null ? "" : " (" + rec.step() + " reconciled by operator)"), note);
+    }
+
+    /** Re-arms a FAILED (or skipped, or credential-parked) key: back to PENDING with a fresh retry budget. */
+    public KeyRecord retry(JobDefinition job, String key, String note) {
+        KeyRecord rec = existing(job, key);
+        check(rec, Trigger.RETRY);
+        if (rec.step() != null) {
+            store.resetStepAttempts(job.name(), key, rec.step());
+        }
+        return act(rec, Trigger.RETRY, rec.withStep(rec.step(), 0).withFailure(null, "re-armed by " + options.user())
+                .withNextAttemptAt(null), null, EventType.RETRIED, "re-armed" + (rec.step() == null ? "" : " at " + rec.step()),
+                note);
+    }
+
+    public KeyRecord skip(JobDefinition job, String key, String note) {
+        requireNote(note, "skip");
+        KeyRecord rec = existingOrFresh(job, key);
+        check(rec, Trigger.SKIP);
+        return act(rec, Trigger.SKIP, rec.withFailure(null, "skipped by " + options.user()).withNextAttemptAt(null)
+                .withConfirmation(null, null), null, EventType.SKIPPED, "skipped", note);
+    }
+
+    /**
+     * A credential was renewed: every key parked on it goes back to PENDING (one audited event each).
+     *
+     * @return the keys that resumed
+     */
+    public List<KeyRecord> credentialUpdated(String credential, String fingerprint) {
+        List<KeyRecord> parked = store.query(new StateStore.KeyQuery(null, Set.of(KeyState.NEEDS_CREDENTIAL), null, 0,
+                Integer.MAX_VALUE)).stream().filter(r -> credential.equals(r.credential())).toList();
+        List<StateStore.Change> changes = new ArrayList<>();
+        Instant now = now();
+        String msg = "credential " + credential + " updated (fingerprint " + fingerprint + ")";
+        for (KeyRecord r : parked) {
+            KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.CREDENTIAL_UPDATED))
+                    .withFailure(null, msg).withCredential(null).withUpdatedAt(now);
+            changes.add(new StateStore.Change(r, after, null, new KeyEvent(0, r.job(), r.key(), now, null,
+                    EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), after.state(), null, msg, options.user(),
+                    null, null)));
+        }
+        return store.applyAll(changes);
+    }
+
+    /** Turns the kill switch on: nothing of the job starts; a running key stops at the next step boundary. */
+    public JobControl pause(String job, String reason, Instant until) {
+        requireNote(reason, "pause");
+        if (until != null && !until.isAfter(now())) {
+            throw new OperatorException("--until " + until + " is in the past");
+        }
+        JobControl jc = new JobControl(job, true, reason.strip(), until, options.user(), now());
+        store.saveJobControl(jc);
+        return jc;
+    }
+
+    public JobControl resume(String job) {
+        JobControl jc = JobControl.running(job);
+        store.saveJobControl(jc);
+        return jc;
+    }
+
+    private KeyRecord existing(JobDefinition job, String key) {
+        return store.key(job.name(), key).orElseThrow(() -> new OperatorException(
+                "key " + key + " of job " + job.name() + " has never run: nothing to act on"));
+    }
+
+    private KeyRecord existingOrFresh(JobDefinition job, String key) {
+        return store.ensure(KeyRecord.fresh(job.name(), key, now()));
+    }
+
+    private static void check(KeyRecord rec, Trigger trigger) {
+        if (!KeyStateMachine.allows(rec.state(), trigger)) {
+            String verb = trigger.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+            throw new OperatorException("cannot " + verb + " " + rec.job() + " " + rec.key() + ": it is "
+                    + rec.state() + " (" + verb + " applies to " + KeyStateMachine.sourcesOf(trigger) + ")");
+        }
+    }
+
+    private static void requireNote(String note, String action) {
+        if (note == null || note.isBlank()) {
+            throw new OperatorException(action + " needs a note saying why (--note \"…\")");
+        }
+    }
+
+    private KeyRecord act(KeyRecord rec, Trigger trigger, KeyRecord shape, StepRecord step, EventType type,
+                          String message, String note) {
+        Instant now = now();
+        KeyState to = KeyStateMachine.apply(rec.state(), trigger);
+        KeyRecord after = shape.withState(to).withUpdatedAt(now);
+        KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, type, rec.step(), rec.attempts(), to, null,
+                message, options.user(), note == null || note.isBlank() ? null : note.strip(), null);
+        try {
+            return store.apply(rec, after, step, ev);
+        } catch (StaleStateException e) {
+            throw new OperatorException("key " + rec.job() + " " + rec.key()
+                    + " changed while you acted (another process is working on it): look again and retry");
+        }
+    }
+
+    private Instant now() {
+        return options.clock().instant();
+    }
+}

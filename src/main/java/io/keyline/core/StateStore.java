@@ -1,0 +1,107 @@
+package io.keyline.core;
+
+import io.keyline.domain.JobControl;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.StepRecord;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The durable state the core works on. Implementations keep to SQL that H2 and PostgreSQL both
+ * speak and never assume they are the only process: every change of a key is an optimistic
+ * update guarded by its version, written in one transaction with its event.
+ */
+public interface StateStore extends AutoCloseable {
+
+    Optional<KeyRecord> key(String job, String key);
+
+    /** The stored records among {@code keys}, by key; keys never seen are absent. One query per chunk. */
+    Map<String, KeyRecord> keys(String job, Collection<String> keys);
+
+    /** Every stored key of a job, ordered by key. */
+    List<KeyRecord> keys(String job);
+
+    /** Keys matching a query (listing for status and the console), ordered by job then key. */
+    List<KeyRecord> query(KeyQuery query);
+
+    /** Key counts per state for a job. */
+    Map<KeyState, Integer> countsByState(String job);
+
+    Map<String, StepRecord> steps(String job, String key);
+
+    /** The key's events, oldest first. */
+    List<KeyEvent> events(String job, String key);
+
+    /**
+     * Stores a fresh (never stored) key as PENDING if no process stored it first, and returns the
+     * stored record either way.
+     */
+    KeyRecord ensure(KeyRecord fresh);
+
+    /**
+     * Applies one change: updates the key (guarded by {@code before.version()} and, when
+     * {@code before.leaseOwner()} is set, by the lease owner), writes the step record if given and
+     * appends the event, all in one transaction.
+     *
+     * @return the stored record (version incremented)
+     * @throws StaleStateException when another process changed the key first; nothing was written
+     */
+    KeyRecord apply(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event);
+
+    /**
+     * Applies several changes in one transaction (set-based operator actions). Changes whose guard
+     * fails are skipped; the returned list holds the records that were written.
+     */
+    List<KeyRecord> applyAll(List<Change> changes);
+
+    /** Extends a held lease without changing the key's version. @return false when the lease was lost */
+    boolean renewLease(String job, String key, String owner, Instant until);
+
+    /** Resets the attempts of a step (operator retry) without touching its status. */
+    void resetStepAttempts(String job, String key, String step);
+
+    JobControl jobControl(String job);
+
+    void saveJobControl(JobControl control);
+
+    void savePlan(String planId, String job, Instant createdAt, List<String> keys);
+
+    Optional<SavedPlan> plan(String planId);
+
+    @Override
+    void close();
+
+    /** One change for {@link #applyAll}. */
+    record Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event) {
+    }
+
+    /** A plan kept for {@code apply}. */
+    record SavedPlan(String planId, String job, Instant createdAt, List<String> keys) {
+    }
+
+    /**
+     * A listing query.
+     *
+     * @param job    job name, or {@code null} for all jobs
+     * @param states states to include, empty for all
+     * @param search substring of the key or message, or {@code null}
+     * @param offset rows to skip
+     * @param limit  rows at most
+     */
+    record KeyQuery(String job, Set<KeyState> states, String search, int offset, int limit) {
+        public KeyQuery {
+            states = states == null ? Set.of() : Set.copyOf(states);
+        }
+
+        public static KeyQuery all(String job) {
+            return new KeyQuery(job, Set.of(), null, 0, Integer.MAX_VALUE);
+        }
+    }
+}

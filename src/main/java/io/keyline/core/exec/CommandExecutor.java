@@ -1,0 +1,197 @@
+package io.keyline.core.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.core.Json;
+import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureClass;
+
+import java.io.File;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Executes command steps and command probes as child processes. Placeholders are substituted in
+ * the arguments; the credential goes into the environment, never onto the command line. The
+ * last stdout line may be {@code {"outputs":{…},"outcome":"…","message":"…"}}.
+ */
+public final class CommandExecutor implements StepExecutor {
+
+    static final int TAIL_BYTES = 8 * 1024;
+    private static final int STDOUT_KEEP = 64 * 1024;
+
+    private final Clock clock;
+
+    public CommandExecutor(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** What a finished (or killed) child left behind. */
+    private record Finished(int exit, boolean timedOut, String stdout, String stderr) {
+    }
+
+    @Override
+    public StepOutcome execute(StepContext ctx) throws InterruptedException {
+        Rendering.RenderedCommand cmd;
+        try {
+            cmd = Rendering.command(ctx);
+        } catch (Rendering.RenderException e) {
+            return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(e.getMessage()), null);
+        }
+        Finished f;
+        try {
+            f = run(ctx, cmd, ctx.step().timeout());
+        } catch (IOException e) {
+            String msg = "cannot start " + cmd.argv().get(0) + ": " + e.getMessage();
+            return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(msg),
+                    evidence(ctx, cmd, null, null, null, msg));
+        }
+        String stderr = ctx.redact().apply(f.stderr);
+        String stdout = ctx.redact().apply(f.stdout);
+        Report report = report(f.stdout);
+        if (f.timedOut) {
+            String msg = "killed after timeout " + human(ctx.step().timeout());
+            return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, msg,
+                    evidence(ctx, cmd, null, tail(stdout), tail(stderr), msg));
+        }
+        Evidence ev = evidence(ctx, cmd, f.exit, tail(stdout), tail(stderr), null);
+        FailureClass cls = report.outcome != null ? report.outcome : Classifier.ofExit(f.exit);
+        if (cls == null) {
+            String msg = report.message != null ? report.message : "exit 0";
+            return StepOutcome.success(ctx.redact().apply(msg), report.outputs, ev);
+        }
+        String why = report.message != null ? report.message : lastLine(stderr);
+        String msg = "exit " + f.exit + (why.isEmpty() ? "" : ": " + why);
+        return StepOutcome.failure(cls, ctx.redact().apply(msg), ev);
+    }
+
+    @Override
+    public ProbeOutcome probe(StepContext ctx) throws InterruptedException {
+        Rendering.RenderedCommand cmd;
+        try {
+            cmd = Rendering.probeCommand(ctx);
+        } catch (Rendering.RenderException e) {
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(e.getMessage()), null);
+        }
+        Finished f;
+        try {
+            f = run(ctx, cmd, ctx.step().probe().timeout());
+        } catch (IOException e) {
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE,
+                    ctx.redact().apply("cannot start probe " + cmd.argv().get(0) + ": " + e.getMessage()), null);
+        }
+        Evidence ev = evidence(ctx, cmd, f.timedOut ? null : f.exit, tail(ctx.redact().apply(f.stdout)),
+                tail(ctx.redact().apply(f.stderr)), f.timedOut ? "probe timed out" : null);
+        if (f.timedOut) {
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe timed out", ev);
+        }
+        return switch (f.exit) {
+            case 0 -> new ProbeOutcome(ProbeOutcome.Answer.PRESENT, "probe: exit 0 (present)", ev);
+            case 1 -> new ProbeOutcome(ProbeOutcome.Answer.ABSENT, "probe: exit 1 (absent)", ev);
+            case Classifier.EXIT_AUTH -> new ProbeOutcome(ProbeOutcome.Answer.AUTH, "probe: exit 77 (credential rejected)", ev);
+            default -> new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe: exit " + f.exit + " is no answer", ev);
+        };
+    }
+
+    private Finished run(StepContext ctx, Rendering.RenderedCommand cmd, Duration timeout)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd.argv()).directory(cmd.workdir().toFile());
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        Map<String, String> env = pb.environment();
+        env.putAll(cmd.env());
+        env.put("KEYLINE_JOB", ctx.job().name());
+        env.put("KEYLINE_KEY", ctx.key());
+        env.put("KEYLINE_RUN_ID", ctx.runId());
+        env.put("KEYLINE_STEP", ctx.step().id());
+        env.put("KEYLINE_ATTEMPT", Integer.toString(ctx.attempt()));
+        env.remove("KEYLINE_CREDENTIAL");
+        env.remove("KEYLINE_COOKIE");
+        env.remove("KEYLINE_MASTER_KEY");
+        if (ctx.credential() != null) {
+            env.putAll(ctx.credential().environment());
+        }
+        Process p = pb.start();
+        TailBuffer out = new TailBuffer(p.getInputStream(), STDOUT_KEEP, "keyline-stdout-" + ctx.step().id());
+        TailBuffer err = new TailBuffer(p.getErrorStream(), TAIL_BYTES, "keyline-stderr-" + ctx.step().id());
+        boolean exited;
+        try {
+            exited = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            kill(p);
+            throw e;
+        }
+        if (!exited) {
+            kill(p);
+        }
+        out.finish(2_000);
+        err.finish(2_000);
+        return new Finished(exited ? p.exitValue() : -1, !exited, out.text(), err.text());
+    }
+
+    private static void kill(Process p) throws InterruptedException {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor(5, TimeUnit.SECONDS);
+    }
+
+    /** The optional JSON report on the last stdout line. */
+    private record Report(Map<String, String> outputs, FailureClass outcome, String message) {
+    }
+
+    private static Report report(String stdout) {
+        String last = lastLine(stdout);
+        if (!last.startsWith("{")) {
+            return new Report(Map.of(), null, null);
+        }
+        try {
+            JsonNode root = Json.MAPPER.readTree(last);
+            Map<String, String> outputs = new LinkedHashMap<>();
+            JsonNode o = root.get("outputs");
+            if (o != null && o.isObject()) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> f = it.next();
+                    outputs.put(f.getKey(), f.getValue().isValueNode() ? f.getValue().asText() : f.getValue().toString());
+                }
+            }
+            JsonNode outcome = root.get("outcome");
+            JsonNode message = root.get("message");
+            return new Report(outputs, outcome == null ? null : Classifier.ofOutcome(outcome.asText()),
+                    message == null || message.isNull() ? null : message.asText());
+        } catch (IOException notJson) {
+            return new Report(Map.of(), null, null);
+        }
+    }
+
+    private Evidence evidence(StepContext ctx, Rendering.RenderedCommand cmd, Integer exit, String stdout,
+                              String stderr, String detail) {
+        List<String> argv = cmd.argv().stream().map(ctx.redact()).toList();
+        return new Evidence(clock.instant(), ctx.attempt(), null, null, null, exit, stderr, stdout, argv,
+                detail == null ? null : ctx.redact().apply(detail));
+    }
+
+    private static String tail(String s) {
+        if (s == null || s.isEmpty()) {
+            return null;
+        }
+        return s.length() <= TAIL_BYTES ? s : "…" + s.substring(s.length() - TAIL_BYTES);
+    }
+
+    static String lastLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        String t = s.stripTrailing();
+        int nl = t.lastIndexOf('\n');
+        String line = nl < 0 ? t : t.substring(nl + 1);
+        return line.length() > 300 && !line.startsWith("{") ? line.substring(0, 300) + "…" : line.strip();
+    }
+
+    static String human(Duration d) {
+        return d.toString().substring(2).toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,127 @@
+package io.keyline.core.jobfile;
+
+import io.keyline.domain.JobDefinition;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Loads job files (SPEC §2): one JSON job per {@code *.json} file. A file that fails validation
+ * is rejected as a whole with every error found, each positioned as {@code file:line:column}.
+ */
+public final class JobFileLoader {
+
+    private JobFileLoader() {
+    }
+
+    /**
+     * The outcome of loading one file: a job, or the errors that rejected it.
+     *
+     * @param job    the job, or {@code null} when rejected
+     * @param errors the errors, sorted by line and column; empty when the job loaded
+     */
+    public record Result(JobDefinition job, List<JobFileError> errors) {
+        public Result {
+            errors = List.copyOf(errors);
+        }
+
+        /** @return whether the file loaded */
+        public boolean ok() {
+            return job != null;
+        }
+    }
+
+    /**
+     * Loads every {@code *.json} file directly in {@code folder}, in file-name order. Rejected
+     * files are reported and skipped; a job whose name an earlier file already defines is rejected.
+     */
+    public static JobCatalog loadFolder(Path folder) {
+        if (!Files.isDirectory(folder)) {
+            return new JobCatalog(List.of(), List.of(new JobFileError(folder, 1, 1,
+                    Files.exists(folder) ? "jobs folder is not a folder: " + folder : "jobs folder does not exist: " + folder)));
+        }
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(folder)) {
+            files = listing.filter(f -> f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f))
+                    .sorted().toList();
+        } catch (IOException e) {
+            return new JobCatalog(List.of(), List.of(new JobFileError(folder, 1, 1, "cannot list jobs folder: " + e)));
+        }
+        List<JobDefinition> jobs = new ArrayList<>();
+        List<JobFileError> errors = new ArrayList<>();
+        Map<String, Path> definedIn = new HashMap<>();
+        for (Path file : files) {
+            Loaded loaded = read(file);
+            JobDefinition job = loaded.result().job();
+            if (job == null) {
+                errors.addAll(loaded.result().errors());
+            } else if (definedIn.containsKey(job.name())) {
+                errors.add(new JobFileError(file, loaded.name().line(), loaded.name().column(), "duplicate job name \""
+                        + job.name() + "\" (already defined in " + definedIn.get(job.name()).getFileName() + ")"));
+            } else {
+                definedIn.put(job.name(), file);
+                jobs.add(job);
+            }
+        }
+        return new JobCatalog(jobs, errors);
+    }
+
+    /** Loads and validates one job file. */
+    public static Result loadFile(Path file) {
+        return read(file).result();
+    }
+
+    /** A result and the position of the job's name value. */
+    private record Loaded(Result result, SourceNode name) {
+    }
+
+    private static Loaded read(Path file) {
+        byte[] bytes;
+        String text;
+        try {
+            bytes = Files.readAllBytes(file);
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return rejected(new JobFileError(file, 1, 1, "job file is not valid UTF-8"));
+        } catch (NoSuchFileException e) {
+            return rejected(new JobFileError(file, 1, 1, "job file does not exist"));
+        } catch (IOException e) {
+            return rejected(new JobFileError(file, 1, 1, "cannot read job file: " + e));
+        }
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        Problems problems = new Problems(file, text);
+        SourceNode root = SourceParser.parse(text, problems);
+        JobDefinition job = root == null ? null : JobReader.read(root, problems, file, sha256(bytes));
+        SourceNode.Field name = root instanceof SourceNode.Obj obj ? obj.field("name") : null;
+        return new Loaded(new Result(job, problems.sorted()), name == null ? null : name.value());
+    }
+
+    private static Loaded rejected(JobFileError error) {
+        return new Loaded(new Result(null, List.of(error)), null);
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.keyline.core.jobfile;
+
+import io.keyline.domain.CronExpression;
+import io.keyline.domain.InvalidKeyException;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRules;
+import io.keyline.domain.KeySpec;
+import io.keyline.domain.KeyType;
+import io.keyline.domain.RetryPolicy;
+import io.keyline.domain.StepDefinition;
+
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Validates the tree of a job file and maps it to a {@link JobDefinition}. */
+final class JobReader {
+
+    static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+
+    private static final List<String> FIELDS = List.of("name", "description", "key", "schedule", "retry", "steps");
+    private static final List<String> KEY_FIELDS = List.of("type", "zone", "start");
+
+    private JobReader() {
+    }
+
+    /**
+     * Validates a job.
+     *
+     * @return the job, or {@code null} if anything is invalid (every problem found is reported)
+     */
+    static JobDefinition read(SourceNode root, Problems problems, Path file, String sha256) {
+        if (!(root instanceof SourceNode.Obj obj)) {
+            problems.at(root, "a job file must hold one JSON object, got " + root.typeName());
+            return null;
+        }
+        ObjectView job = ObjectView.of(obj, "", problems, FIELDS);
+        String name = job.require("name", "") ? job.matching("name", NAME,
+                "use lower-case letters, digits and \"-\", starting with a letter or digit, at most 63 characters") : null;
+        SourceNode.Str description = job.string("description");
+        KeySpec key = job.require("key", " (with a \"type\": date, week, month or manual)") ? key(job) : null;
+        CronExpression schedule = schedule(job, key);
+        RetryPolicy retry = RetryReader.read(job, RetryPolicy.DEFAULT);
+        List<StepDefinition> steps = job.require("steps", "") ? steps(job, retry == null ? RetryPolicy.DEFAULT : retry) : null;
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        return new JobDefinition(name, description == null ? "" : description.value(), key, schedule, retry, steps,
+                file, file.toAbsolutePath().normalize().getParent(), sha256);
+    }
+
+    private static KeySpec key(ObjectView job) {
+        int before = job.problems().count();
+        ObjectView key = job.objectField("key", KEY_FIELDS);
+        if (key == null) {
+            return null;
+        }
+        String typeName = key.require("type", " (one of date, week, month, manual)")
+                ? key.choice("type", List.of("date", "week", "month", "manual"), false) : null;
+        KeyType type = typeName == null ? null : KeyType.valueOf(typeName.toUpperCase(Locale.ROOT));
+        ZoneId zone = zone(key);
+        SourceNode.Str startStr = key.string("start");
+        String start = null;
+        if (startStr != null && type == KeyType.MANUAL) {
+            key.problems().atName(key.field("start"), "key.start is not allowed for key type manual (manual keys have no order)");
+        } else if (startStr != null && type != null && zone != null) {
+            try {
+                start = KeyRules.normalize(new KeySpec(type, zone, null), startStr.value());
+            } catch (InvalidKeyException e) {
+                key.problems().at(startStr, "key.start: " + e.getMessage());
+            }
+        }
+        return job.problems().count() > before ? null : new KeySpec(type, zone, start);
+    }
+
+    private static ZoneId zone(ObjectView key) {
+        SourceNode.Str str = key.string("zone");
+        if (str == null) {
+            return key.has("zone") ? null : ZoneId.systemDefault();
+        }
+        try {
+            return ZoneId.of(str.value());
+        } catch (DateTimeException e) {
+            key.problems().at(str, "key.zone: unknown zone \"" + str.value() + "\""
+                    + Suggestions.didYouMean(str.value(), ZoneId.getAvailableZoneIds()));
+            return null;
+        }
+    }
+
+    private static CronExpression schedule(ObjectView job, KeySpec key) {
+        SourceNode.Str str = job.typed("schedule", SourceNode.Str.class, "a string (5-field cron like \"0 9 * * *\")");
+        if (str == null) {
+            return null;
+        }
+        if (key != null && key.type() == KeyType.MANUAL) {
+            job.problems().at(str, "schedule is not allowed with key type manual (a schedule tick has no manual key)");
+            return null;
+        }
+        try {
+            return CronExpression.parse(str.value());
+        } catch (IllegalArgumentException e) {
+            job.problems().at(str, "schedule: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static List<StepDefinition> steps(ObjectView job, RetryPolicy jobRetry) {
+        SourceNode.Arr arr = job.typed("steps", SourceNode.Arr.class, "an array of step objects");
+        if (arr == null) {
+            return null;
+        }
+        if (arr.items().isEmpty()) {
+            job.problems().at(arr, "steps must not be empty (a job needs at least one step)");
+            return null;
+        }
+        Map<String, Integer> indexes = stepIndexes(arr, job.problems());
+        List<StepDefinition> steps = new ArrayList<>();
+        for (int i = 0; i < arr.items().size(); i++) {
+            SourceNode item = arr.items().get(i);
+            if (item instanceof SourceNode.Obj obj) {
+                steps.add(StepReader.read(obj, "steps[" + i + "]", job.problems(), indexes, i, jobRetry));
+            } else {
+                job.problems().at(item, "steps[" + i + "] must be an object, got " + item.typeName());
+            }
+        }
+        return steps;
+    }
+
+    /** The index of each well-formed step id; reports duplicate ids. */
+    private static Map<String, Integer> stepIndexes(SourceNode.Arr steps, Problems problems) {
+        Map<String, Integer> indexes = new LinkedHashMap<>();
+        Map<String, Integer> lines = new LinkedHashMap<>();
+        for (int i = 0; i < steps.items().size(); i++) {
+            SourceNode.Field id = steps.items().get(i) instanceof SourceNode.Obj step ? step.field("id") : null;
+            if (id != null && id.value() instanceof SourceNode.Str str && StepReader.ID.matcher(str.value()).matches()) {
+                if (indexes.containsKey(str.value())) {
+                    problems.at(str, "steps[" + i + "].id: duplicate step id \"" + str.value() + "\" (first at line "
+                            + lines.get(str.value()) + ")");
+                } else {
+                    indexes.put(str.value(), i);
+                    lines.put(str.value(), str.line());
+                }
+            }
+        }
+        return indexes;
+    }
+}

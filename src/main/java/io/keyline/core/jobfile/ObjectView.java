@@ -1,0 +1,247 @@
+package io.keyline.core.jobfile;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Typed, reporting access to the fields of one JSON object of a job file. Every accessor
+ * returns {@code null} when the field is absent or invalid; an invalid field has been reported.
+ */
+final class ObjectView {
+
+    private static final String DURATION = "a string (ISO-8601 duration like \"PT30S\")";
+
+    private final SourceNode.Obj obj;
+    private final String path;
+    private final Problems problems;
+
+    private ObjectView(SourceNode.Obj obj, String path, Problems problems) {
+        this.obj = obj;
+        this.path = path;
+        this.problems = problems;
+    }
+
+    /**
+     * Views an object and reports its unknown fields.
+     *
+     * @param path  the object's field path ({@code ""} for the job itself)
+     * @param known the allowed field names
+     */
+    static ObjectView of(SourceNode.Obj obj, String path, Problems problems, List<String> known) {
+        for (SourceNode.Field field : obj.fields()) {
+            if (!known.contains(field.name())) {
+                problems.atName(field, "unknown field \"" + field.name() + "\" in " + (path.isEmpty() ? "job" : path)
+                        + Suggestions.didYouMean(field.name(), known));
+            }
+        }
+        return new ObjectView(obj, path, problems);
+    }
+
+    /**
+     * Views the value of a field that must be an object.
+     *
+     * @return the view, or {@code null} when the field is absent or not an object
+     */
+    ObjectView objectField(String name, List<String> known) {
+        SourceNode.Obj child = typed(name, SourceNode.Obj.class, "an object");
+        return child == null ? null : of(child, pathOf(name), problems, known);
+    }
+
+    SourceNode.Obj node() {
+        return obj;
+    }
+
+    Problems problems() {
+        return problems;
+    }
+
+    /** The path of a field of this object, e.g. {@code steps[0].timeout}. */
+    String pathOf(String name) {
+        return path.isEmpty() ? name : path + "." + name;
+    }
+
+    /** The label of this object in messages: its path, or {@code job}. */
+    String label() {
+        return path.isEmpty() ? "job" : path;
+    }
+
+    SourceNode.Field field(String name) {
+        return obj.field(name);
+    }
+
+    boolean has(String name) {
+        return obj.field(name) != null;
+    }
+
+    /** Reports a missing required field at the object's opening brace; returns whether it is present. */
+    boolean require(String name, String hint) {
+        if (has(name)) {
+            return true;
+        }
+        problems.at(obj, "missing required field \"" + name + "\" in " + label() + hint);
+        return false;
+    }
+
+    /** Reports a field that is present although it may not be. */
+    void forbid(String name, String where) {
+        SourceNode.Field field = field(name);
+        if (field != null) {
+            problems.atName(field, pathOf(name) + " is not allowed " + where);
+        }
+    }
+
+    /** The field's value if it has the given JSON type; reports a wrong type. */
+    <T extends SourceNode> T typed(String name, Class<T> type, String expected) {
+        SourceNode.Field field = field(name);
+        if (field == null) {
+            return null;
+        }
+        if (!type.isInstance(field.value())) {
+            problems.at(field.value(), pathOf(name) + " must be " + expected + ", got " + field.value().typeName());
+            return null;
+        }
+        return type.cast(field.value());
+    }
+
+    SourceNode.Str string(String name) {
+        return typed(name, SourceNode.Str.class, "a string");
+    }
+
+    /** A string that must match {@code pattern}; {@code rule} explains the pattern. */
+    String matching(String name, Pattern pattern, String rule) {
+        SourceNode.Str str = string(name);
+        if (str == null) {
+            return null;
+        }
+        if (!pattern.matcher(str.value()).matches()) {
+            problems.at(str, pathOf(name) + " \"" + str.value() + "\" is invalid: " + rule);
+            return null;
+        }
+        return str.value();
+    }
+
+    /**
+     * One of a fixed set of strings.
+     *
+     * @param ignoreCase whether case is ignored; the option as listed is returned
+     */
+    String choice(String name, List<String> options, boolean ignoreCase) {
+        SourceNode.Str str = typed(name, SourceNode.Str.class, "one of " + String.join(", ", options));
+        if (str == null) {
+            return null;
+        }
+        for (String option : options) {
+            if (ignoreCase ? option.equalsIgnoreCase(str.value()) : option.equals(str.value())) {
+                return option;
+            }
+        }
+        problems.at(str, pathOf(name) + " \"" + str.value() + "\" is not one of " + String.join(", ", options));
+        return null;
+    }
+
+    /** A positive ISO-8601 duration. */
+    Duration duration(String name) {
+        SourceNode.Str str = typed(name, SourceNode.Str.class, DURATION);
+        if (str == null) {
+            return null;
+        }
+        Duration duration;
+        try {
+            duration = Duration.parse(str.value());
+        } catch (DateTimeParseException e) {
+            problems.at(str, pathOf(name) + " \"" + str.value() + "\" is not an ISO-8601 duration (like \"PT30S\" or \"PT10M\")");
+            return null;
+        }
+        if (duration.isNegative() || duration.isZero()) {
+            problems.at(str, pathOf(name) + " must be positive, got \"" + str.value() + "\"");
+            return null;
+        }
+        return duration;
+    }
+
+    /** An integer from {@code min} to {@code max}. */
+    Integer integer(String name, int min, int max) {
+        String expected = "an integer from " + min + " to " + max;
+        SourceNode.Num num = typed(name, SourceNode.Num.class, expected);
+        if (num == null) {
+            return null;
+        }
+        if (!num.integral() || num.value().compareTo(BigDecimal.valueOf(min)) < 0
+                || num.value().compareTo(BigDecimal.valueOf(max)) > 0) {
+            problems.at(num, pathOf(name) + " must be " + expected + ", got " + num.value().toPlainString());
+            return null;
+        }
+        return num.value().intValue();
+    }
+
+    /** A number from {@code min} to {@code max}, both included. */
+    Double number(String name, String min, String max) {
+        String expected = "a number from " + min + " to " + max;
+        SourceNode.Num num = typed(name, SourceNode.Num.class, expected);
+        if (num == null) {
+            return null;
+        }
+        if (num.value().compareTo(new BigDecimal(min)) < 0 || num.value().compareTo(new BigDecimal(max)) > 0) {
+            problems.at(num, pathOf(name) + " must be " + expected + ", got " + num.value().toPlainString());
+            return null;
+        }
+        return num.value().doubleValue();
+    }
+
+    /** A boolean. */
+    Boolean bool(String name) {
+        SourceNode.Bool bool = typed(name, SourceNode.Bool.class, "true or false");
+        return bool == null ? null : bool.value();
+    }
+
+    /**
+     * A non-empty array of strings.
+     *
+     * @return the string nodes, or {@code null} if absent or invalid
+     */
+    List<SourceNode.Str> strings(String name) {
+        SourceNode.Arr arr = typed(name, SourceNode.Arr.class, "an array of strings");
+        if (arr == null) {
+            return null;
+        }
+        if (arr.items().isEmpty()) {
+            problems.at(arr, pathOf(name) + " must not be empty");
+            return null;
+        }
+        List<SourceNode.Str> strings = new ArrayList<>();
+        for (int i = 0; i < arr.items().size(); i++) {
+            SourceNode item = arr.items().get(i);
+            if (item instanceof SourceNode.Str str) {
+                strings.add(str);
+            } else {
+                problems.at(item, pathOf(name) + "[" + i + "] must be a string, got " + item.typeName());
+            }
+        }
+        return strings.size() == arr.items().size() ? strings : null;
+    }
+
+    /**
+     * An object whose values are all strings.
+     *
+     * @return its fields, or {@code null} if absent or invalid
+     */
+    List<SourceNode.Field> stringFields(String name) {
+        SourceNode.Obj map = typed(name, SourceNode.Obj.class, "an object of strings");
+        if (map == null) {
+            return null;
+        }
+        boolean valid = true;
+        for (SourceNode.Field field : map.fields()) {
+            if (!(field.value() instanceof SourceNode.Str)) {
+                problems.at(field.value(), pathOf(name) + "." + field.name() + " must be a string, got "
+                        + field.value().typeName());
+                valid = false;
+            }
+        }
+        return valid ? map.fields() : null;
+    }
+}

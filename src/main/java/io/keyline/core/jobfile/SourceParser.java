@@ -1,0 +1,108 @@
+package io.keyline.core.jobfile;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads JSON text into a {@link SourceNode} tree with Jackson's streaming parser. Syntax errors
+ * and duplicate fields are reported to {@link Problems}.
+ */
+final class SourceParser {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private final Problems problems;
+
+    private SourceParser(Problems problems) {
+        this.problems = problems;
+    }
+
+    /**
+     * Parses one JSON document.
+     *
+     * @return the root value, or {@code null} after reporting a syntax error or an empty document
+     */
+    static SourceNode parse(String text, Problems problems) {
+        try (JsonParser parser = FACTORY.createParser(text)) {
+            if (parser.nextToken() == null) {
+                problems.at(1, 1, "job file is empty (expected a JSON object)");
+                return null;
+            }
+            SourceNode root = new SourceParser(problems).value(parser, "");
+            if (parser.nextToken() != null) {
+                JsonLocation extra = parser.currentTokenLocation();
+                problems.at(extra.getLineNr(), extra.getColumnNr(), "invalid JSON: unexpected content after the job object");
+                return null;
+            }
+            return root;
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            problems.at(at == null ? 1 : at.getLineNr(), at == null ? 1 : at.getColumnNr(),
+                    "invalid JSON: " + clean(e.getOriginalMessage()));
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading from a string failed", e);
+        }
+    }
+
+    /** Jackson's message on one line, without source excerpts and character codes. */
+    private static String clean(String message) {
+        String line = message.lines().findFirst().orElse("").replaceAll("\\s*\\(start marker at .*$", "")
+                .replaceAll("\\('(.)' \\(code \\d+\\)\\)", "'$1'");
+        return line.isEmpty() ? line : Character.toLowerCase(line.charAt(0)) + line.substring(1);
+    }
+
+    private SourceNode value(JsonParser parser, String path) throws IOException {
+        JsonLocation at = parser.currentTokenLocation();
+        int line = at.getLineNr();
+        int column = at.getColumnNr();
+        JsonToken token = parser.currentToken();
+        return switch (token) {
+            case START_OBJECT -> object(parser, path, line, column);
+            case START_ARRAY -> array(parser, path, line, column);
+            case VALUE_STRING -> new SourceNode.Str(line, column, parser.getText());
+            case VALUE_NUMBER_INT -> new SourceNode.Num(line, column, new BigDecimal(parser.getBigIntegerValue()), true);
+            case VALUE_NUMBER_FLOAT -> new SourceNode.Num(line, column, parser.getDecimalValue(), false);
+            case VALUE_TRUE, VALUE_FALSE -> new SourceNode.Bool(line, column, token == JsonToken.VALUE_TRUE);
+            case VALUE_NULL -> new SourceNode.Null(line, column);
+            default -> throw new IllegalStateException("unexpected token " + token);
+        };
+    }
+
+    private SourceNode.Obj object(JsonParser parser, String path, int line, int column) throws IOException {
+        List<SourceNode.Field> fields = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonLocation at = parser.currentTokenLocation();
+            parser.nextToken();
+            SourceNode value = value(parser, path.isEmpty() ? name : path + "." + name);
+            if (seen.add(name)) {
+                fields.add(new SourceNode.Field(name, at.getLineNr(), at.getColumnNr(), value));
+            } else {
+                problems.at(at.getLineNr(), at.getColumnNr(),
+                        "duplicate field \"" + name + "\" in " + (path.isEmpty() ? "job" : path));
+            }
+        }
+        return new SourceNode.Obj(line, column, fields);
+    }
+
+    private SourceNode.Arr array(JsonParser parser, String path, int line, int column) throws IOException {
+        List<SourceNode> items = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            items.add(value(parser, path + "[" + items.size() + "]"));
+        }
+        return new SourceNode.Arr(line, column, items);
+    }
+}

@@ -1,0 +1,168 @@
+package io.keyline.core.jobfile;
+
+import io.keyline.domain.ConfirmPolicy;
+import io.keyline.domain.Effect;
+import io.keyline.domain.HttpRequestSpec;
+import io.keyline.domain.ProbeSpec;
+import io.keyline.domain.RetryPolicy;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepKind;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Reads one element of {@code steps}. */
+final class StepReader {
+
+    static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
+
+    private static final List<String> FIELDS = List.of("id", "kind", "effect", "confirm", "credential", "timeout",
+            "retry", "command", "env", "workdir", "request", "probe");
+    private static final List<String> REQUEST_FIELDS = List.of("method", "url", "headers", "body", "bodyFile");
+    private static final Pattern CREDENTIAL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final String RESERVED_ENV_PREFIX = "KEYLINE_";
+
+    private StepReader() {
+    }
+
+    /**
+     * Reads and validates a step.
+     *
+     * @param path        the step's path, e.g. {@code steps[1]}
+     * @param stepIndexes index of every step id of the job, for output references
+     * @param index       this step's index
+     * @param jobRetry    the job's effective retry policy
+     * @return the step, or {@code null} if invalid (the problems are reported)
+     */
+    static StepDefinition read(SourceNode.Obj node, String path, Problems problems, Map<String, Integer> stepIndexes,
+                               int index, RetryPolicy jobRetry) {
+        int before = problems.count();
+        ObjectView step = ObjectView.of(node, path, problems, FIELDS);
+        String id = step.require("id", "") ? step.matching("id", ID,
+                "use letters, digits, \"_\" and \"-\", starting with a letter or digit, at most 63 characters") : null;
+        String kindName = step.require("kind", " (one of command, http)")
+                ? step.choice("kind", List.of("command", "http"), false) : null;
+        String effectName = step.require("effect", " (one of none, idempotent, unsafe: the author must decide)")
+                ? step.choice("effect", List.of("none", "idempotent", "unsafe"), false) : null;
+        String confirm = step.choice("confirm", List.of("never", "always"), false);
+        String credential = step.matching("credential", CREDENTIAL,
+                "use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 64 characters");
+        Duration timeout = step.duration("timeout");
+        RetryPolicy retry = RetryReader.read(step, jobRetry);
+
+        StepKind kind = kindName == null ? null : StepKind.valueOf(kindName.toUpperCase(Locale.ROOT));
+        Effect effect = effectName == null ? null : Effect.valueOf(effectName.toUpperCase(Locale.ROOT));
+        StepTemplates templates = new StepTemplates(problems, stepIndexes, index,
+                id == null ? path : "step \"" + id + "\"");
+        Action action = kind == StepKind.COMMAND ? commandAction(step, templates)
+                : kind == StepKind.HTTP ? httpAction(step, templates) : null;
+        ProbeSpec probe = probe(step, path, effect, templates);
+        if (problems.count() > before) {
+            return null;
+        }
+        Duration defaultTimeout = kind == StepKind.COMMAND ? Duration.ofMinutes(10) : Duration.ofSeconds(30);
+        return new StepDefinition(id, kind, effect,
+                confirm == null ? ConfirmPolicy.NEVER : ConfirmPolicy.valueOf(confirm.toUpperCase(Locale.ROOT)),
+                credential, action.command(), action.env(), action.workdir(), action.request(), probe,
+                timeout == null ? defaultTimeout : timeout, retry);
+    }
+
+    /** What a step does: a command (with env and workdir) or a request. */
+    private record Action(List<String> command, Map<String, String> env, String workdir, HttpRequestSpec request) {
+    }
+
+    private static Action commandAction(ObjectView step, StepTemplates templates) {
+        step.forbid("request", "on a command step");
+        List<String> command = command(step, templates);
+        Map<String, String> env = step.has("env") ? env(step, templates) : Map.of();
+        SourceNode.Str dir = step.string("workdir");
+        String workdir = dir == null ? null : templates.relativePath(dir, step.pathOf("workdir"));
+        return new Action(command, env, workdir, null);
+    }
+
+    private static Action httpAction(ObjectView step, StepTemplates templates) {
+        for (String commandOnly : List.of("command", "env", "workdir")) {
+            step.forbid(commandOnly, "on an http step");
+        }
+        HttpRequestSpec request = step.require("request", " (an http step needs a request)") ? request(step, templates) : null;
+        return new Action(null, null, null, request);
+    }
+
+    private static List<String> command(ObjectView step, StepTemplates templates) {
+        if (!step.require("command", " (a command step needs the program and its arguments)")) {
+            return null;
+        }
+        List<SourceNode.Str> args = step.strings("command");
+        if (args != null && args.get(0).value().isBlank()) {
+            step.problems().at(args.get(0), step.pathOf("command") + "[0] must name the program, got \"\"");
+            return null;
+        }
+        return args == null ? null : templates.templates(args, step.pathOf("command"));
+    }
+
+    private static Map<String, String> env(ObjectView step, StepTemplates templates) {
+        List<SourceNode.Field> fields = step.stringFields("env");
+        if (fields == null) {
+            return null;
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        boolean valid = true;
+        for (SourceNode.Field field : fields) {
+            String path = step.pathOf("env") + "." + field.name();
+            String value = null;
+            if (!ENV_NAME.matcher(field.name()).matches()) {
+                step.problems().atName(field, path + ": \"" + field.name()
+                        + "\" is not a valid variable name (letters, digits and \"_\", not starting with a digit)");
+            } else if (field.name().toUpperCase(Locale.ROOT).startsWith(RESERVED_ENV_PREFIX)) {
+                step.problems().atName(field, path + ": names starting with " + RESERVED_ENV_PREFIX + " are reserved");
+            } else {
+                value = templates.template((SourceNode.Str) field.value(), path);
+            }
+            valid &= value != null;
+            env.put(field.name(), value);
+        }
+        return valid ? env : null;
+    }
+
+    private static HttpRequestSpec request(ObjectView step, StepTemplates templates) {
+        ObjectView request = step.objectField("request", REQUEST_FIELDS);
+        if (request == null) {
+            return null;
+        }
+        String method = request.require("method", " (one of GET, POST, PUT, PATCH, DELETE)")
+                ? request.choice("method", List.of("GET", "POST", "PUT", "PATCH", "DELETE"), true) : null;
+        String url = null;
+        if (request.require("url", "")) {
+            SourceNode.Str str = request.string("url");
+            url = str == null ? null : templates.url(str, request.pathOf("url"));
+        }
+        Map<String, String> headers = request.has("headers") ? templates.headers(request, "headers") : Map.of();
+        SourceNode.Str bodyStr = request.string("body");
+        String body = bodyStr == null ? null : templates.template(bodyStr, request.pathOf("body"));
+        SourceNode.Str bodyFileStr = request.string("bodyFile");
+        String bodyFile = bodyFileStr == null ? null : templates.relativePath(bodyFileStr, request.pathOf("bodyFile"));
+        if (request.has("body") && request.has("bodyFile")) {
+            request.problems().atName(request.field("bodyFile"),
+                    request.label() + ": body and bodyFile are mutually exclusive (give one of them)");
+        }
+        return new HttpRequestSpec(method, url, headers, body, bodyFile);
+    }
+
+    private static ProbeSpec probe(ObjectView step, String path, Effect effect, StepTemplates templates) {
+        SourceNode.Field field = step.field("probe");
+        if (field == null) {
+            return null;
+        }
+        if (effect != null && effect != Effect.UNSAFE) {
+            step.problems().atName(field, "probe is only allowed on steps with effect \"unsafe\" (" + path
+                    + " has effect \"" + effect.jsonName() + "\")");
+            return null;
+        }
+        return ProbeReader.read(step, templates);
+    }
+}

@@ -1,0 +1,162 @@
+package io.keyline.core.jobfile;
+
+import io.keyline.domain.Template;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Checks the template strings of one step: placeholder syntax, references to earlier steps'
+ * outputs, URLs, header maps and relative paths.
+ */
+final class StepTemplates {
+
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+    private static final List<String> SECRET_HEADERS = List.of("cookie", "authorization");
+
+    private final Problems problems;
+    private final Map<String, Integer> stepIndexes;
+    private final int stepIndex;
+    private final String stepLabel;
+
+    /**
+     * @param stepIndexes index of every step id of the job
+     * @param stepIndex   index of the step being checked
+     * @param stepLabel   how messages name the step, e.g. {@code step "write"}
+     */
+    StepTemplates(Problems problems, Map<String, Integer> stepIndexes, int stepIndex, String stepLabel) {
+        this.problems = problems;
+        this.stepIndexes = stepIndexes;
+        this.stepIndex = stepIndex;
+        this.stepLabel = stepLabel;
+    }
+
+    /** The string if it is a valid template whose step references point at earlier steps, else {@code null}. */
+    String template(SourceNode.Str str, String path) {
+        List<Template.Placeholder> placeholders;
+        try {
+            placeholders = Template.scan(str.value());
+        } catch (Template.SyntaxException e) {
+            problems.atChar(str, e.column() - 1, path + ": " + e.reason());
+            return null;
+        }
+        boolean valid = true;
+        for (Template.Placeholder placeholder : placeholders) {
+            String problem = referenceProblem(placeholder.stepId());
+            if (problem != null) {
+                problems.atChar(str, placeholder.column() - 1, path + ": {" + placeholder.name() + "} refers to " + problem);
+                valid = false;
+            }
+        }
+        return valid ? str.value() : null;
+    }
+
+    /** Why a placeholder may not refer to this step id, or {@code null} if it may (or refers to no step). */
+    private String referenceProblem(String id) {
+        if (id == null) {
+            return null;
+        }
+        Integer index = stepIndexes.get(id);
+        if (index == null) {
+            return "unknown step \"" + id + "\"" + Suggestions.didYouMean(id, stepIndexes.keySet());
+        }
+        if (index >= stepIndex) {
+            return "step \"" + id + "\", which does not run before " + stepLabel;
+        }
+        return null;
+    }
+
+    /** Templates of a string array, or {@code null} if any is invalid. */
+    List<String> templates(List<SourceNode.Str> strs, String path) {
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < strs.size(); i++) {
+            values.add(template(strs.get(i), path + "[" + i + "]"));
+        }
+        return values.contains(null) ? null : values;
+    }
+
+    /** An http(s) URL template whose scheme and host are literal. */
+    String url(SourceNode.Str str, String path) {
+        String url = str.value();
+        String lower = url.toLowerCase(Locale.ROOT);
+        String rest = lower.startsWith("http://") ? url.substring(7) : lower.startsWith("https://") ? url.substring(8) : null;
+        if (rest == null) {
+            problems.at(str, path + " \"" + url + "\" must start with http:// or https://");
+            return null;
+        }
+        String host = rest.split("[/?#]", 2)[0];
+        if (host.isEmpty() || host.contains("{")) {
+            problems.at(str, path + " \"" + url + "\" must name its host literally (placeholders are allowed after the host)");
+            return null;
+        }
+        return template(str, path);
+    }
+
+    /**
+     * Header templates in file order; {@code Cookie} and {@code Authorization} are refused
+     * because secrets belong in a credential.
+     */
+    Map<String, String> headers(ObjectView parent, String name) {
+        List<SourceNode.Field> fields = parent.stringFields(name);
+        if (fields == null) {
+            return null;
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        Map<String, SourceNode.Field> seen = new HashMap<>();
+        boolean valid = true;
+        for (SourceNode.Field field : fields) {
+            String path = parent.pathOf(name) + "." + field.name();
+            String problem = headerNameProblem(field, seen.get(field.name().toLowerCase(Locale.ROOT)));
+            seen.putIfAbsent(field.name().toLowerCase(Locale.ROOT), field);
+            String value = null;
+            if (problem != null) {
+                problems.atName(field, path + ": " + problem);
+            } else {
+                value = template((SourceNode.Str) field.value(), path);
+            }
+            valid &= value != null;
+            headers.put(field.name(), value);
+        }
+        return valid ? headers : null;
+    }
+
+    private static String headerNameProblem(SourceNode.Field header, SourceNode.Field sameName) {
+        if (!HEADER_NAME.matcher(header.name()).matches()) {
+            return "is not a valid header name";
+        }
+        if (SECRET_HEADERS.contains(header.name().toLowerCase(Locale.ROOT))) {
+            return "secrets belong in a credential, not in the job file";
+        }
+        if (sameName != null) {
+            return "duplicate header (also \"" + sameName.name() + "\" at line " + sameName.line() + ")";
+        }
+        return null;
+    }
+
+    /** A relative path template that stays inside the job folder. */
+    String relativePath(SourceNode.Str str, String path) {
+        String value = str.value();
+        if (value.isEmpty()) {
+            problems.at(str, path + " must not be empty");
+            return null;
+        }
+        if (value.startsWith("/") || value.startsWith("\\") || value.matches("[A-Za-z]:.*")) {
+            problems.at(str, path + " \"" + value + "\" must be relative to the job folder");
+            return null;
+        }
+        int depth = 0;
+        for (String part : value.split("[/\\\\]")) {
+            depth += part.equals("..") ? -1 : part.isEmpty() || part.equals(".") ? 0 : 1;
+            if (depth < 0) {
+                problems.at(str, path + " \"" + value + "\" escapes the job folder");
+                return null;
+            }
+        }
+        return template(str, path);
+    }
+}

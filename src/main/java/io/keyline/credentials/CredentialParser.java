@@ -1,0 +1,120 @@
+package io.keyline.credentials;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses what an operator pastes for a credential.
+ *
+ * <ul>
+ *   <li>{@link CredentialType#COOKIE}: a JSON array as browser cookie exporters write it (input starting
+ *   with {@code [}; a lone object, starting with <code>{</code>, is reported as not an array), a Netscape {@code cookies.txt} (a 7-field TAB-separated line or the
+ *   {@code # Netscape HTTP Cookie File} header), or else a single {@code Cookie:} header line, prefix
+ *   optional. At least one cookie is required.</li>
+ *   <li>{@link CredentialType#BEARER}: one token, {@code Bearer } prefix optional.</li>
+ *   <li>{@link CredentialType#HEADER}: {@code Name: value}; the name must be a token other than {@code Cookie}.</li>
+ * </ul>
+ *
+ * Error messages name the 1-based line or the JSON array index and the field, never the secret.
+ */
+public final class CredentialParser {
+    private static final Pattern BEARER_PREFIX = Pattern.compile("(?i)^bearer(\\s+|$)");
+
+    private CredentialParser() {
+    }
+
+    /**
+     * @param type          what kind of credential {@code input} holds
+     * @param input         the pasted text
+     * @param defaultDomain domain for cookies that carry none (a {@code Cookie:} header line, JSON without
+     *                      {@code domain}), or {@code null} to send them to any host
+     * @throws CredentialFormatException if {@code input} is empty or malformed
+     */
+    public static ParsedCredential parse(CredentialType type, String input, String defaultDomain) {
+        Objects.requireNonNull(type, "type");
+        if (input == null || input.isBlank()) {
+            throw new CredentialFormatException("input is empty");
+        }
+        return switch (type) {
+            case COOKIE -> ParsedCredential.ofCookies(parseCookies(input, defaultDomain));
+            case BEARER -> ParsedCredential.ofToken(parseToken(input));
+            case HEADER -> parseHeader(input);
+        };
+    }
+
+    private static List<Cookie> parseCookies(String input, String defaultDomain) {
+        List<Cookie> cookies;
+        if (JsonCookieFormat.detect(input.strip())) {
+            cookies = JsonCookieFormat.parse(input, defaultDomain);
+        } else if (NetscapeCookieFormat.detect(input)) {
+            cookies = NetscapeCookieFormat.parse(input);
+        } else {
+            cookies = CookieHeaderFormat.parse(input, defaultDomain);
+        }
+        if (cookies.isEmpty()) {
+            throw new CredentialFormatException("no cookies found in the input");
+        }
+        return cookies;
+    }
+
+    private static String parseToken(String input) {
+        int start = firstNonWhitespace(input);
+        String token = input.strip();
+        Matcher prefix = BEARER_PREFIX.matcher(token);
+        if (prefix.find()) {
+            start += prefix.end();
+            token = token.substring(prefix.end());
+        }
+        String where = "line " + Syntax.lineAt(input, start) + ", token: ";
+        if (token.isEmpty()) {
+            throw new CredentialFormatException(where + "empty");
+        }
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+                throw new CredentialFormatException("line " + Syntax.lineAt(input, start + i) + ", token: contains whitespace");
+            }
+            if (Syntax.isControl(c)) {
+                throw new CredentialFormatException(where + "contains a control character");
+            }
+        }
+        return token;
+    }
+
+    private static ParsedCredential parseHeader(String input) {
+        int start = firstNonWhitespace(input);
+        String header = input.strip();
+        String where = "line " + Syntax.lineAt(input, start);
+        int colon = header.indexOf(':');
+        if (colon < 0) {
+            throw new CredentialFormatException(where + ": expected \"Name: value\"");
+        }
+        String name = header.substring(0, colon);
+        Syntax.tokenProblem(name).ifPresent(problem -> {
+            throw new CredentialFormatException(where + ", header name: " + problem);
+        });
+        if (name.equalsIgnoreCase("Cookie")) {
+            throw new CredentialFormatException(where + ", header name: Cookie is not allowed here, use a cookie credential");
+        }
+        String value = header.substring(colon + 1).strip();
+        if (value.isEmpty()) {
+            throw new CredentialFormatException(where + ", header value: empty");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\r' || c == '\n') {
+                throw new CredentialFormatException(where + ", header value: must be a single line (contains CR or LF)");
+            }
+            if (Syntax.isControl(c) && c != '\t') {
+                throw new CredentialFormatException(where + ", header value: contains a control character");
+            }
+        }
+        return ParsedCredential.ofHeader(name, value);
+    }
+
+    private static int firstNonWhitespace(String input) {
+        return input.length() - input.stripLeading().length();
+    }
+}

@@ -1,0 +1,32 @@
+package io.keyline.credentials;
+
+import java.util.Locale;
+
+/** The kinds of named credential an HTTP step can send. */
+public enum CredentialType {
+    /** One or more login cookies, sent in a {@code Cookie} header to matching hosts. */
+    COOKIE,
+    /** A token sent as {@code Authorization: Bearer TOKEN}. */
+    BEARER,
+    /** One arbitrary request header, {@code Name: value}. */
+    HEADER;
+
+    /** The lower-case name used in job files and JSON: {@code cookie}, {@code bearer}, {@code header}. */
+    public String jsonName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Parses a lower-case name as written by {@link #jsonName()}.
+     *
+     * @throws IllegalArgumentException if {@code name} is not one of the lower-case names
+     */
+    public static CredentialType fromJsonName(String name) {
+        for (CredentialType type : values()) {
+            if (type.jsonName().equals(name)) {
+                return type;
+            }
+        }
+        throw new IllegalArgumentException("unknown credential type \"" + name + "\": expected cookie, bearer or header");
+    }
+}

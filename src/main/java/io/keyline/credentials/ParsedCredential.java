@@ -1,0 +1,166 @@
+package io.keyline.credentials;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The secret content of a credential, ready to be stored, fingerprinted and sent. Only the fields of
+ * its {@link #type()} are set: {@code cookies} (non-empty) for COOKIE, {@code token} for BEARER,
+ * {@code headerName}/{@code headerValue} for HEADER; the others are empty or {@code null}.
+ * {@link #toString()} masks every secret.
+ *
+ * @param type        the kind of credential
+ * @param cookies     the cookies, in input order (empty unless COOKIE)
+ * @param token       the bearer token (BEARER only)
+ * @param headerName  the header name (HEADER only)
+ * @param headerValue the header value (HEADER only)
+ */
+public record ParsedCredential(CredentialType type, List<Cookie> cookies, String token,
+                               String headerName, String headerValue) {
+
+    private static final String CREDENTIAL_VARIABLE = "KEYLINE_CREDENTIAL";
+    private static final String COOKIE_VARIABLE = "KEYLINE_COOKIE";
+    private static final int MIN_REDACTED_LENGTH = 4;
+
+    /** Checks that exactly the fields of {@code type} are set. */
+    public ParsedCredential {
+        Objects.requireNonNull(type, "type");
+        cookies = cookies == null ? List.of() : List.copyOf(cookies);
+        boolean consistent = switch (type) {
+            case COOKIE -> !cookies.isEmpty() && token == null && headerName == null && headerValue == null;
+            case BEARER -> cookies.isEmpty() && token != null && headerName == null && headerValue == null;
+            case HEADER -> cookies.isEmpty() && token == null && headerName != null && headerValue != null;
+        };
+        if (!consistent) {
+            throw new IllegalArgumentException("the fields set do not match credential type " + type.jsonName());
+        }
+    }
+
+    /** A COOKIE credential. */
+    public static ParsedCredential ofCookies(List<Cookie> cookies) {
+        return new ParsedCredential(CredentialType.COOKIE, cookies, null, null, null);
+    }
+
+    /** A BEARER credential. */
+    public static ParsedCredential ofToken(String token) {
+        return new ParsedCredential(CredentialType.BEARER, List.of(), token, null, null);
+    }
+
+    /** A HEADER credential. */
+    public static ParsedCredential ofHeader(String name, String value) {
+        return new ParsedCredential(CredentialType.HEADER, List.of(), null, name, value);
+    }
+
+    /**
+     * Rebuilds a credential from {@link #canonicalSecret()}. The canonical form is itself accepted
+     * input, so this parses it.
+     *
+     * @throws CredentialFormatException if {@code canonicalSecret} is not a valid credential of {@code type}
+     */
+    public static ParsedCredential fromCanonical(CredentialType type, String canonicalSecret) {
+        return CredentialParser.parse(type, canonicalSecret, null);
+    }
+
+    /**
+     * A deterministic serialization of the secret content, used for storage and for the fingerprint:
+     * compact JSON of the cookies (see {@code JsonCookieFormat}), the token, or {@code Name: value}.
+     */
+    public String canonicalSecret() {
+        return switch (type) {
+            case COOKIE -> JsonCookieFormat.write(cookies);
+            case BEARER -> token;
+            case HEADER -> headerName + ": " + headerValue;
+        };
+    }
+
+    /** The first 8 lower-case hex characters of the SHA-256 of {@link #canonicalSecret()}. */
+    public String fingerprint() {
+        return Hashes.fingerprint(canonicalSecret().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The earliest expiry among cookies that have one; empty for session cookies and other types. */
+    public Optional<Instant> earliestExpiry() {
+        return cookies.stream().map(Cookie::expires).filter(Objects::nonNull).min(Comparator.naturalOrder());
+    }
+
+    /**
+     * The headers to add to a request to {@code uri} at {@code now}. COOKIE: a {@code Cookie} header with
+     * the cookies a browser would send (see {@link Cookie#matches}), longer paths first, or no header
+     * at all if none match. BEARER: {@code Authorization: Bearer TOKEN}. HEADER: that header.
+     */
+    public Map<String, String> httpHeaders(URI uri, Instant now) {
+        return switch (type) {
+            case COOKIE -> {
+                List<Cookie> matching = cookies.stream()
+                        .filter(cookie -> cookie.matches(uri, now))
+                        .sorted(Comparator.comparingInt((Cookie cookie) -> cookie.path().length()).reversed())
+                        .toList();
+                yield matching.isEmpty() ? Map.of() : Map.of("Cookie", cookieHeader(matching));
+            }
+            case BEARER -> Map.of("Authorization", "Bearer " + token);
+            case HEADER -> Map.of(headerName, headerValue);
+        };
+    }
+
+    /** {@link #environment(Instant)} at the current time. */
+    public Map<String, String> environment() {
+        return environment(Instant.now());
+    }
+
+    /**
+     * Environment variables for commands: {@code KEYLINE_CREDENTIAL} holds the raw secret (the cookie
+     * header string {@code a=1; b=2} of all cookies not expired at {@code now}, the token, or the header
+     * value); for cookies {@code KEYLINE_COOKIE} holds the same cookie header string.
+     */
+    public Map<String, String> environment(Instant now) {
+        return switch (type) {
+            case COOKIE -> {
+                String header = cookieHeader(cookies.stream().filter(cookie -> !cookie.isExpired(now)).toList());
+                yield Map.of(CREDENTIAL_VARIABLE, header, COOKIE_VARIABLE, header);
+            }
+            case BEARER -> Map.of(CREDENTIAL_VARIABLE, token);
+            case HEADER -> Map.of(CREDENTIAL_VARIABLE, headerValue);
+        };
+    }
+
+    /**
+     * Every string to redact wherever it might appear: each cookie value of at least 4 characters and
+     * the cookie header string of all cookies, the token, or the header value.
+     */
+    public List<String> secretStrings() {
+        List<String> secrets = new ArrayList<>();
+        switch (type) {
+            case COOKIE -> {
+                cookies.stream().map(Cookie::value).filter(value -> value.length() >= MIN_REDACTED_LENGTH)
+                        .distinct().forEach(secrets::add);
+                secrets.add(cookieHeader(cookies));
+            }
+            case BEARER -> secrets.add(token);
+            case HEADER -> secrets.add(headerValue);
+        }
+        return List.copyOf(secrets);
+    }
+
+    /** A description without any secret, e.g. {@code ParsedCredential[type=bearer, token=***]}. */
+    @Override
+    public String toString() {
+        String content = switch (type) {
+            case COOKIE -> "cookies=" + cookies;
+            case BEARER -> "token=***";
+            case HEADER -> "header=" + headerName + ": ***";
+        };
+        return "ParsedCredential[type=" + type.jsonName() + ", " + content + "]";
+    }
+
+    private static String cookieHeader(List<Cookie> cookies) {
+        return cookies.stream().map(Cookie::pair).collect(Collectors.joining("; "));
+    }
+}

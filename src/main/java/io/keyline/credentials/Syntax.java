@@ -1,0 +1,69 @@
+package io.keyline.credentials;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Character rules shared by the parsers (RFC 7230 tokens, RFC 6265 cookie values). Problems are
+ * described without echoing the checked text, which may be secret.
+ */
+final class Syntax {
+    /** The latest accepted cookie expiry; later ones are input errors. */
+    static final Instant LATEST_EXPIRY = Instant.parse("9999-12-31T23:59:59Z");
+
+    private static final String TOKEN_SYMBOLS = "!#$%&'*+-.^_`|~";
+
+    private Syntax() {
+    }
+
+    /** Why {@code name} is not an RFC 7230 token (the RFC 6265 cookie-name rule), if it is not. */
+    static Optional<String> tokenProblem(String name) {
+        if (name.isEmpty()) {
+            return Optional.of("empty");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!isTokenChar(c)) {
+                return Optional.of("illegal character " + describe(c));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Why {@code value} cannot be sent inside a {@code Cookie} header, if it cannot. */
+    static Optional<String> cookieValueProblem(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (isControl(c)) {
+                return Optional.of("contains a control character");
+            }
+            if (c == ';') {
+                return Optional.of("contains ';'");
+            }
+        }
+        return Optional.empty();
+    }
+
+    static boolean isControl(char c) {
+        return c < 0x20 || c == 0x7F;
+    }
+
+    /** 1-based line number of the character at {@code index} in {@code text}. */
+    static int lineAt(String text, int index) {
+        int line = 1;
+        for (int i = 0; i < index; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    private static boolean isTokenChar(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || TOKEN_SYMBOLS.indexOf(c) >= 0;
+    }
+
+    private static String describe(char c) {
+        return c > 0x20 && c < 0x7F ? "'" + c + "'" : String.format("U+%04X", (int) c);
+    }
+}

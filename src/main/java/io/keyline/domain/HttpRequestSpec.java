@@ -1,0 +1,19 @@
+package io.keyline.domain;
+
+import java.util.Map;
+
+/**
+ * An HTTP request template; strings may hold placeholders ({@code {key}}, {@code {job}},
+ * {@code {runId}}, {@code {steps.ID.outputs.NAME}}).
+ *
+ * @param method   GET, POST, PUT, PATCH or DELETE
+ * @param url      absolute http(s) URL template
+ * @param headers  header templates in file order (never Cookie/Authorization: those come from credentials)
+ * @param body     inline body template, or {@code null}
+ * @param bodyFile body file template relative to the job folder, or {@code null}
+ */
+public record HttpRequestSpec(String method, String url, Map<String, String> headers, String body, String bodyFile) {
+    public HttpRequestSpec {
+        headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
+    }
+}

@@ -1,0 +1,43 @@
+package io.keyline.domain;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A validated job file.
+ *
+ * @param name        job name ({@code [a-z0-9][a-z0-9-]{0,62}})
+ * @param description free text, may be empty
+ * @param key         key type, zone and start
+ * @param schedule    parsed cron schedule, or {@code null}
+ * @param retry       job-level retry policy
+ * @param steps       steps in execution order
+ * @param file        the job file
+ * @param folder      folder that commands run in and relative paths resolve against
+ * @param fileSha256  hex SHA-256 of the job file's bytes (part of every plan id)
+ */
+public record JobDefinition(String name, String description, KeySpec key, CronExpression schedule,
+                            RetryPolicy retry, List<StepDefinition> steps, Path file, Path folder,
+                            String fileSha256) {
+    public JobDefinition {
+        steps = List.copyOf(steps);
+    }
+
+    public StepDefinition step(String id) {
+        for (StepDefinition s : steps) {
+            if (s.id().equals(id)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    public int stepIndex(String id) {
+        for (int i = 0; i < steps.size(); i++) {
+            if (steps.get(i).id().equals(id)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,26 @@
+package io.keyline.domain;
+
+import java.time.Instant;
+
+/**
+ * One entry of a key's append-only history, written in the same transaction as the state change.
+ *
+ * @param id           store-assigned sequence (0 before it is stored)
+ * @param job          job name
+ * @param key          key
+ * @param ts           when
+ * @param runId        run that wrote it (null for operator actions outside a run)
+ * @param type         what happened
+ * @param step         step concerned, or {@code null}
+ * @param attempt      attempt number of that step, or 0
+ * @param state        key state after the event
+ * @param failureClass failure class, or {@code null}
+ * @param message      human-readable, never a secret
+ * @param user         OS user for operator actions, else {@code null}
+ * @param note         operator's note, or {@code null}
+ * @param evidence     what was sent and received, secrets redacted, or {@code null}
+ */
+public record KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
+                       int attempt, KeyState state, FailureClass failureClass, String message, String user,
+                       String note, Evidence evidence) {
+}

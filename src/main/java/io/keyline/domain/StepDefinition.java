@@ -1,0 +1,30 @@
+package io.keyline.domain;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One step of a job, as declared in the job file (with defaults applied).
+ *
+ * @param id         unique within the job
+ * @param kind       command or http
+ * @param effect     what the step does to the outside world
+ * @param confirm    whether each execution needs an operator's confirmation
+ * @param credential name of the credential the step uses, or {@code null}
+ * @param command    argument templates (command steps)
+ * @param env        extra environment templates (command steps; never secrets)
+ * @param workdir    working directory relative to the job folder, or {@code null} for the job folder
+ * @param request    request template (http steps)
+ * @param probe      optional probe (unsafe steps only)
+ * @param timeout    step timeout
+ * @param retry      effective retry policy (the step's own, else the job's)
+ */
+public record StepDefinition(String id, StepKind kind, Effect effect, ConfirmPolicy confirm, String credential,
+                             List<String> command, Map<String, String> env, String workdir,
+                             HttpRequestSpec request, ProbeSpec probe, Duration timeout, RetryPolicy retry) {
+    public StepDefinition {
+        command = command == null ? List.of() : List.copyOf(command);
+        env = env == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
+    }
+}

@@ -1,0 +1,21 @@
+package io.keyline.domain;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Durable progress of one step of one key.
+ *
+ * @param step           step id
+ * @param status         progress
+ * @param attempts       executions in the current retry cycle (reset by an operator's retry)
+ * @param firstAttemptAt start of the current retry cycle (for {@code maxElapsed}), or {@code null}
+ * @param outputs        outputs of a finished step
+ * @param updatedAt      last change
+ */
+public record StepRecord(String step, StepStatus status, int attempts, Instant firstAttemptAt,
+                         Map<String, String> outputs, Instant updatedAt) {
+    public StepRecord {
+        outputs = outputs == null ? Map.of() : Map.copyOf(outputs);
+    }
+}

@@ -1,0 +1,143 @@
+package io.keyline.domain;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Strings with placeholders: {@code {key}}, {@code {job}}, {@code {runId}} and
+ * {@code {steps.ID.outputs.NAME}} (ID and NAME made of {@code [A-Za-z0-9_-]}). {@code {{} and
+ * {@code }}} stand for literal braces; any other brace is a syntax error.
+ */
+public final class Template {
+
+    /** Placeholder names a template may use. */
+    private static final Pattern NAME = Pattern.compile("key|job|runId|steps\\.[A-Za-z0-9_-]+\\.outputs\\.[A-Za-z0-9_-]+");
+
+    private Template() {
+    }
+
+    /**
+     * A placeholder occurrence.
+     *
+     * @param name   the name without braces, e.g. {@code key} or {@code steps.write.outputs.path}
+     * @param column 1-based column of its opening brace in the template
+     */
+    public record Placeholder(String name, int column) {
+
+        /** The step id of a {@code steps.ID.outputs.NAME} placeholder, else {@code null}. */
+        public String stepId() {
+            return name.startsWith("steps.") ? name.substring(6, name.indexOf(".outputs.")) : null;
+        }
+    }
+
+    /**
+     * A malformed template.
+     */
+    public static final class SyntaxException extends IllegalArgumentException {
+        private final int column;
+        private final String reason;
+
+        SyntaxException(int column, String reason) {
+            super(reason + " at column " + column);
+            this.column = column;
+            this.reason = reason;
+        }
+
+        /** @return 1-based column of the offending brace */
+        public int column() {
+            return column;
+        }
+
+        /** @return the message without the column */
+        public String reason() {
+            return reason;
+        }
+    }
+
+    /**
+     * The placeholder names in order of appearance (repeats included).
+     *
+     * @throws SyntaxException for an unterminated {@code {}, a lone {@code }} or an empty or unknown placeholder
+     */
+    public static List<String> placeholders(String template) {
+        return scan(template).stream().map(Placeholder::name).toList();
+    }
+
+    /**
+     * The placeholders with their columns, in order of appearance.
+     *
+     * @throws SyntaxException as {@link #placeholders}
+     */
+    public static List<Placeholder> scan(String template) {
+        List<Placeholder> found = new ArrayList<>();
+        parse(template, found);
+        return found;
+    }
+
+    /**
+     * Replaces every placeholder by the resolver's value for its name.
+     *
+     * @param resolver maps a name such as {@code key} to its value, or to {@code null} when unknown
+     * @throws SyntaxException          as {@link #placeholders}
+     * @throws IllegalArgumentException {@code unknown placeholder {x}} when the resolver returns {@code null}
+     */
+    public static String render(String template, Function<String, String> resolver) {
+        List<Placeholder> found = new ArrayList<>();
+        List<String> pieces = parse(template, found);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < found.size(); i++) {
+            String value = resolver.apply(found.get(i).name());
+            if (value == null) {
+                throw new IllegalArgumentException("unknown placeholder {" + found.get(i).name() + "}");
+            }
+            out.append(pieces.get(i)).append(value);
+        }
+        return out.append(pieces.get(found.size())).toString();
+    }
+
+    /**
+     * Splits a template into literal pieces around its placeholders.
+     *
+     * @return the literal pieces, one more than the placeholders added to {@code found}
+     */
+    private static List<String> parse(String template, List<Placeholder> found) {
+        List<String> pieces = new ArrayList<>();
+        StringBuilder literal = new StringBuilder();
+        int i = 0;
+        while (i < template.length()) {
+            char c = template.charAt(i);
+            boolean doubled = i + 1 < template.length() && template.charAt(i + 1) == c;
+            if ((c == '{' || c == '}') && doubled) {
+                literal.append(c);
+                i += 2;
+            } else if (c == '}') {
+                throw new SyntaxException(i + 1, "lone \"}\" (write \"}}\" for a literal brace)");
+            } else if (c == '{') {
+                int close = template.indexOf('}', i);
+                int nextOpen = template.indexOf('{', i + 1);
+                if (close < 0 || (nextOpen >= 0 && nextOpen < close)) {
+                    throw new SyntaxException(i + 1, "unterminated \"{\" (write \"{{\" for a literal brace)");
+                }
+                String name = template.substring(i + 1, close);
+                if (name.isEmpty()) {
+                    throw new SyntaxException(i + 1, "empty placeholder {} (write \"{{}}\" for literal braces)");
+                }
+                if (!NAME.matcher(name).matches()) {
+                    throw new SyntaxException(i + 1, "unknown placeholder {" + name
+                            + "} (allowed: {key}, {job}, {runId}, {steps.ID.outputs.NAME})");
+                }
+                found.add(new Placeholder(name, i + 1));
+                pieces.add(literal.toString());
+                literal.setLength(0);
+                i = close + 1;
+            } else {
+                literal.append(c);
+                i++;
+            }
+        }
+        pieces.add(literal.toString());
+        return pieces;
+    }
+}

@@ -1,0 +1,33 @@
+package io.keyline.domain;
+
+/** What moves a key from one state to another. Operator triggers are audited with user and note. */
+public enum Trigger {
+    /** A run takes a PENDING or due RETRY_WAIT key. */
+    CLAIM(false),
+    /** A run takes over a RUNNING key whose lease holder died. */
+    RECOVER(false),
+    /** A step started, succeeded, was reconciled or a probe answered; the key keeps running. */
+    PROGRESS(false),
+    COMPLETE(false),
+    SCHEDULE_RETRY(false),
+    FAIL(false),
+    NEED_CONFIRMATION(false),
+    NEED_CREDENTIAL(false),
+    /** The run stops at a step boundary (job paused); the key goes back to PENDING. */
+    YIELD(false),
+    CONFIRM(true),
+    MARK_DONE(true),
+    RETRY(true),
+    SKIP(true),
+    CREDENTIAL_UPDATED(true);
+
+    private final boolean operator;
+
+    Trigger(boolean operator) {
+        this.operator = operator;
+    }
+
+    public boolean byOperator() {
+        return operator;
+    }
+}

@@ -1,0 +1,565 @@
+package io.keyline.store;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.keyline.core.Json;
+import io.keyline.core.StaleStateException;
+import io.keyline.core.StateStore;
+import io.keyline.core.StateUnavailableException;
+import io.keyline.domain.EventType;
+import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.JobControl;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.StepRecord;
+import io.keyline.domain.StepStatus;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@link StateStore} over JDBC, in SQL that H2 (PostgreSQL mode) and PostgreSQL both accept. */
+public final class JdbcStateStore implements StateStore {
+
+    private static final String KEY_COLUMNS = "job, key_value, state, step, attempts, next_attempt_at, failure_class, "
+            + "message, credential, confirmed_step, confirmed_hash, run_id, lease_owner, lease_until, version, "
+            + "created_at, updated_at";
+    private static final int CHUNK = 500;
+    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
+    };
+
+    private final Database db;
+    private final boolean ownsDatabase;
+
+    public JdbcStateStore(Database db, boolean ownsDatabase) {
+        this.db = db;
+        this.ownsDatabase = ownsDatabase;
+    }
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T read(Work<T> work) {
+        try (Connection c = db.connection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private <T> T inTransaction(Work<T> work) {
+        try (Connection c = db.connection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private StateUnavailableException unavailable(SQLException e) {
+        return new StateUnavailableException("state in " + db.stateDir() + " failed: " + Database.firstLine(e.getMessage()), e);
+    }
+
+    @Override
+    public Optional<KeyRecord> key(String job, String key) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT " + KEY_COLUMNS + " FROM key_state WHERE job = ? AND key_value = ?")) {
+                ps.setString(1, job);
+                ps.setString(2, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(keyRecord(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public Map<String, KeyRecord> keys(String job, Collection<String> keys) {
+        List<String> all = new ArrayList<>(keys);
+        Map<String, KeyRecord> out = new HashMap<>(Math.max(16, all.size() * 2));
+        if (all.isEmpty()) {
+            return out;
+        }
+        if (all.size() > 5_000) {
+            // A large target set: one scan of the job is cheaper than thousands of lookups.
+            java.util.Set<String> wanted = new java.util.HashSet<>(all);
+            for (KeyRecord r : keys(job)) {
+                if (wanted.contains(r.key())) {
+                    out.put(r.key(), r);
+                }
+            }
+            return out;
+        }
+        return read(c -> {
+            for (int from = 0; from < all.size(); from += CHUNK) {
+                List<String> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
+                String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
+                try (PreparedStatement ps = c.prepareStatement("SELECT " + KEY_COLUMNS
+                        + " FROM key_state WHERE job = ? AND key_value IN (" + marks + ")")) {
+                    ps.setString(1, job);
+                    for (int i = 0; i < chunk.size(); i++) {
+                        ps.setString(i + 2, chunk.get(i));
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            KeyRecord r = keyRecord(rs);
+                            out.put(r.key(), r);
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public List<KeyRecord> keys(String job) {
+        return query(KeyQuery.all(job));
+    }
+
+    @Override
+    public List<KeyRecord> query(KeyQuery q) {
+        StringBuilder sql = new StringBuilder("SELECT " + KEY_COLUMNS + " FROM key_state WHERE 1 = 1");
+        List<Object> args = new ArrayList<>();
+        if (q.job() != null) {
+            sql.append(" AND job = ?");
+            args.add(q.job());
+        }
+        if (!q.states().isEmpty()) {
+            sql.append(" AND state IN (").append(String.join(",", java.util.Collections.nCopies(q.states().size(), "?")))
+                    .append(')');
+            q.states().stream().map(Enum::name).sorted().forEach(args::add);
+        }
+        if (q.search() != null && !q.search().isBlank()) {
+            sql.append(" AND (LOWER(key_value) LIKE ? OR LOWER(COALESCE(message, '')) LIKE ?)");
+            String like = "%" + q.search().toLowerCase(java.util.Locale.ROOT).replace("%", "\\%").replace("_", "\\_") + "%";
+            args.add(like);
+            args.add(like);
+        }
+        sql.append(" ORDER BY job, key_value");
+        if (q.limit() != Integer.MAX_VALUE) {
+            sql.append(" LIMIT ").append(q.limit());
+        }
+        if (q.offset() > 0) {
+            sql.append(" OFFSET ").append(q.offset());
+        }
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                for (int i = 0; i < args.size(); i++) {
+                    ps.setObject(i + 1, args.get(i));
+                }
+                ps.setFetchSize(1000);
+                List<KeyRecord> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(keyRecord(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public Map<KeyState, Integer> countsByState(String job) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT state, COUNT(*) FROM key_state WHERE job = ? GROUP BY state")) {
+                ps.setString(1, job);
+                Map<KeyState, Integer> out = new EnumMap<>(KeyState.class);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(KeyState.valueOf(rs.getString(1)), rs.getInt(2));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public Map<String, StepRecord> steps(String job, String key) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT step, status, attempts, first_attempt_at, outputs, "
+                    + "updated_at FROM step_state WHERE job = ? AND key_value = ?")) {
+                ps.setString(1, job);
+                ps.setString(2, key);
+                Map<String, StepRecord> out = new LinkedHashMap<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String outputs = rs.getString(5);
+                        out.put(rs.getString(1), new StepRecord(rs.getString(1), StepStatus.valueOf(rs.getString(2)),
+                                rs.getInt(3), instant(rs, 4),
+                                outputs == null ? Map.of() : readMap(outputs), instant(rs, 6)));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    private static Map<String, String> readMap(String json) {
+        try {
+            return Json.MAPPER.readValue(json, STRING_MAP);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public List<KeyEvent> events(String job, String key) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, job, key_value, ts, run_id, event_type, step, "
+                    + "attempt, state, failure_class, message, user_name, note, evidence FROM key_event "
+                    + "WHERE job = ? AND key_value = ? ORDER BY id")) {
+                ps.setString(1, job);
+                ps.setString(2, key);
+                List<KeyEvent> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String fc = rs.getString(10);
+                        String ev = rs.getString(14);
+                        out.add(new KeyEvent(rs.getLong(1), rs.getString(2), rs.getString(3), instant(rs, 4),
+                                rs.getString(5), EventType.valueOf(rs.getString(6)), rs.getString(7), rs.getInt(8),
+                                KeyState.valueOf(rs.getString(9)), fc == null ? null : FailureClass.valueOf(fc),
+                                rs.getString(11), rs.getString(12), rs.getString(13),
+                                ev == null ? null : Json.read(ev, Evidence.class)));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public KeyRecord ensure(KeyRecord fresh) {
+        Optional<KeyRecord> existing = key(fresh.job(), fresh.key());
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        KeyRecord stored = fresh.withVersion(1);
+        try (Connection c = db.connection()) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
+                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                bindKey(ps, stored);
+                ps.executeUpdate();
+            }
+            return stored;
+        } catch (SQLException e) {
+            if ("23505".equals(e.getSQLState())) {
+                // Another process stored it between our read and our insert.
+                return key(fresh.job(), fresh.key()).orElseThrow(() -> unavailable(e));
+            }
+            throw unavailable(e);
+        }
+    }
+
+    @Override
+    public KeyRecord apply(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event) {
+        return inTransaction(c -> {
+            KeyRecord written = write(c, before, after, step, event);
+            if (written == null) {
+                throw new StaleStateException(before.job(), before.key());
+            }
+            return written;
+        });
+    }
+
+    @Override
+    public List<KeyRecord> applyAll(List<Change> changes) {
+        if (changes.isEmpty()) {
+            return List.of();
+        }
+        return inTransaction(c -> {
+            List<KeyRecord> out = new ArrayList<>();
+            for (Change ch : changes) {
+                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event());
+                if (w != null) {
+                    out.add(w);
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Writes one guarded change on {@code c}; returns null (and writes nothing) when the guard fails. */
+    private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event)
+            throws SQLException {
+        KeyRecord next = after.withVersion(before.version() + 1);
+        String guard = " WHERE job = ? AND key_value = ? AND version = ?"
+                + (before.leaseOwner() != null ? " AND lease_owner = ?" : "");
+        try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET state = ?, step = ?, attempts = ?, "
+                + "next_attempt_at = ?, failure_class = ?, message = ?, credential = ?, confirmed_step = ?, "
+                + "confirmed_hash = ?, run_id = ?, lease_owner = ?, lease_until = ?, version = ?, updated_at = ?"
+                + guard)) {
+            int i = 1;
+            ps.setString(i++, next.state().name());
+            ps.setString(i++, next.step());
+            ps.setInt(i++, next.attempts());
+            setInstant(ps, i++, next.nextAttemptAt());
+            ps.setString(i++, next.failureClass() == null ? null : next.failureClass().name());
+            ps.setString(i++, clip(next.message(), 2000));
+            ps.setString(i++, next.credential());
+            ps.setString(i++, next.confirmedStep());
+            ps.setString(i++, next.confirmedHash());
+            ps.setString(i++, next.runId());
+            ps.setString(i++, next.leaseOwner());
+            setInstant(ps, i++, next.leaseUntil());
+            ps.setLong(i++, next.version());
+            setInstant(ps, i++, next.updatedAt());
+            ps.setString(i++, before.job());
+            ps.setString(i++, before.key());
+            ps.setLong(i++, before.version());
+            if (before.leaseOwner() != null) {
+                ps.setString(i, before.leaseOwner());
+            }
+            if (ps.executeUpdate() == 0) {
+                return null;
+            }
+        }
+        if (step != null) {
+            writeStep(c, before.job(), before.key(), step);
+        }
+        if (event != null) {
+            insertEvent(c, event);
+        }
+        return next;
+    }
+
+    private static void writeStep(Connection c, String job, String key, StepRecord s) throws SQLException {
+        String outputs = s.outputs().isEmpty() ? null : Json.write(s.outputs());
+        try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET status = ?, attempts = ?, "
+                + "first_attempt_at = ?, outputs = ?, updated_at = ? WHERE job = ? AND key_value = ? AND step = ?")) {
+            ps.setString(1, s.status().name());
+            ps.setInt(2, s.attempts());
+            setInstant(ps, 3, s.firstAttemptAt());
+            ps.setString(4, outputs);
+            setInstant(ps, 5, s.updatedAt());
+            ps.setString(6, job);
+            ps.setString(7, key);
+            ps.setString(8, s.step());
+            if (ps.executeUpdate() > 0) {
+                return;
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO step_state (job, key_value, step, status, attempts, "
+                + "first_attempt_at, outputs, updated_at) VALUES (?,?,?,?,?,?,?,?)")) {
+            ps.setString(1, job);
+            ps.setString(2, key);
+            ps.setString(3, s.step());
+            ps.setString(4, s.status().name());
+            ps.setInt(5, s.attempts());
+            setInstant(ps, 6, s.firstAttemptAt());
+            ps.setString(7, outputs);
+            setInstant(ps, 8, s.updatedAt());
+            ps.executeUpdate();
+        }
+    }
+
+    private static void insertEvent(Connection c, KeyEvent e) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_event (job, key_value, ts, run_id, event_type, "
+                + "step, attempt, state, failure_class, message, user_name, note, evidence) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+            ps.setString(1, e.job());
+            ps.setString(2, e.key());
+            setInstant(ps, 3, e.ts());
+            ps.setString(4, e.runId());
+            ps.setString(5, e.type().name());
+            ps.setString(6, e.step());
+            ps.setInt(7, e.attempt());
+            ps.setString(8, e.state().name());
+            ps.setString(9, e.failureClass() == null ? null : e.failureClass().name());
+            ps.setString(10, clip(e.message(), 2000));
+            ps.setString(11, e.user());
+            ps.setString(12, clip(e.note(), 2000));
+            ps.setString(13, e.evidence() == null ? null : clip(Json.write(e.evidence()), 200_000));
+            ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public boolean renewLease(String job, String key, String owner, Instant until) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE key_state SET lease_until = ? WHERE job = ? AND key_value = ? AND lease_owner = ?")) {
+                setInstant(ps, 1, until);
+                ps.setString(2, job);
+                ps.setString(3, key);
+                ps.setString(4, owner);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public void resetStepAttempts(String job, String key, String step) {
+        read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET attempts = 0, first_attempt_at = NULL "
+                    + "WHERE job = ? AND key_value = ? AND step = ?")) {
+                ps.setString(1, job);
+                ps.setString(2, key);
+                ps.setString(3, step);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public JobControl jobControl(String job) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT paused, reason, paused_until, paused_by, paused_at "
+                    + "FROM job_control WHERE job = ?")) {
+                ps.setString(1, job);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return JobControl.running(job);
+                    }
+                    return new JobControl(job, rs.getBoolean(1), rs.getString(2), instant(rs, 3), rs.getString(4),
+                            instant(rs, 5));
+                }
+            }
+        });
+    }
+
+    @Override
+    public void saveJobControl(JobControl jc) {
+        inTransaction(c -> {
+            int updated;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE job_control SET paused = ?, reason = ?, "
+                    + "paused_until = ?, paused_by = ?, paused_at = ?, version = version + 1 WHERE job = ?")) {
+                bindControl(ps, jc);
+                ps.setString(6, jc.job());
+                updated = ps.executeUpdate();
+            }
+            if (updated == 0) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO job_control (paused, reason, paused_until, "
+                        + "paused_by, paused_at, job, version) VALUES (?,?,?,?,?,?,1)")) {
+                    bindControl(ps, jc);
+                    ps.setString(6, jc.job());
+                    ps.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    private static void bindControl(PreparedStatement ps, JobControl jc) throws SQLException {
+        ps.setBoolean(1, jc.paused());
+        ps.setString(2, clip(jc.reason(), 2000));
+        setInstant(ps, 3, jc.until());
+        ps.setString(4, jc.user());
+        setInstant(ps, 5, jc.pausedAt());
+    }
+
+    @Override
+    public void savePlan(String planId, String job, Instant createdAt, List<String> keys) {
+        inTransaction(c -> {
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM saved_plan WHERE plan_id = ?")) {
+                del.setString(1, planId);
+                del.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO saved_plan (plan_id, job, created_at, keys_json) VALUES (?,?,?,?)")) {
+                ps.setString(1, planId);
+                ps.setString(2, job);
+                setInstant(ps, 3, createdAt);
+                ps.setString(4, Json.write(keys));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<SavedPlan> plan(String planId) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT plan_id, job, created_at, keys_json FROM saved_plan WHERE plan_id = ?")) {
+                ps.setString(1, planId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    List<String> keys = List.of(Json.read(rs.getString(4), String[].class));
+                    return Optional.of(new SavedPlan(rs.getString(1), rs.getString(2), instant(rs, 3), keys));
+                }
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        if (ownsDatabase) {
+            db.close();
+        }
+    }
+
+    private static KeyRecord keyRecord(ResultSet rs) throws SQLException {
+        String fc = rs.getString(7);
+        return new KeyRecord(rs.getString(1), rs.getString(2), KeyState.valueOf(rs.getString(3)), rs.getString(4),
+                rs.getInt(5), instant(rs, 6), fc == null ? null : FailureClass.valueOf(fc), rs.getString(8),
+                rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12), rs.getString(13),
+                instant(rs, 14), rs.getLong(15), instant(rs, 16), instant(rs, 17));
+    }
+
+    private static void bindKey(PreparedStatement ps, KeyRecord r) throws SQLException {
+        ps.setString(1, r.job());
+        ps.setString(2, r.key());
+        ps.setString(3, r.state().name());
+        ps.setString(4, r.step());
+        ps.setInt(5, r.attempts());
+        setInstant(ps, 6, r.nextAttemptAt());
+        ps.setString(7, r.failureClass() == null ? null : r.failureClass().name());
+        ps.setString(8, clip(r.message(), 2000));
+        ps.setString(9, r.credential());
+        ps.setString(10, r.confirmedStep());
+        ps.setString(11, r.confirmedHash());
+        ps.setString(12, r.runId());
+        ps.setString(13, r.leaseOwner());
+        setInstant(ps, 14, r.leaseUntil());
+        ps.setLong(15, r.version());
+        setInstant(ps, 16, r.createdAt());
+        setInstant(ps, 17, r.updatedAt());
+    }
+
+    private static Instant instant(ResultSet rs, int col) throws SQLException {
+        long v = rs.getLong(col);
+        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
+    }
+
+    private static void setInstant(PreparedStatement ps, int col, Instant t) throws SQLException {
+        if (t == null) {
+            ps.setNull(col, Types.BIGINT);
+        } else {
+            ps.setLong(col, t.toEpochMilli());
+        }
+    }
+
+    private static String clip(String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+}

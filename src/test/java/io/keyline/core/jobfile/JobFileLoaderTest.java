@@ -1,0 +1,260 @@
+package io.keyline.core.jobfile;
+
+import io.keyline.domain.ConfirmPolicy;
+import io.keyline.domain.Effect;
+import io.keyline.domain.HttpRequestSpec;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeySpec;
+import io.keyline.domain.KeyType;
+import io.keyline.domain.PresentWhen;
+import io.keyline.domain.ProbeSpec;
+import io.keyline.domain.RetryPolicy;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class JobFileLoaderTest {
+
+    private static final String MINIMAL_STEP = "{ \"id\": \"a\", \"kind\": \"command\", \"effect\": \"none\", \"command\": [\"true\"] }";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void specExampleLoadsWithEveryFieldMapped() throws Exception {
+        Path file = Path.of(getClass().getResource("/jobfiles/valid/daily-article.json").toURI());
+
+        JobFileLoader.Result result = JobFileLoader.loadFile(file);
+
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.ok()).isTrue();
+        JobDefinition job = result.job();
+        RetryPolicy retry = new RetryPolicy(3, Duration.ofSeconds(5), 2.0, Duration.ofMinutes(5), 0.5, Duration.ofMinutes(30));
+        assertThat(job.name()).isEqualTo("daily-article");
+        assertThat(job.description()).isEqualTo("Write and publish the daily article");
+        assertThat(job.key()).isEqualTo(new KeySpec(KeyType.DATE, ZoneId.of("Asia/Shanghai"), "2026-10-01"));
+        assertThat(job.schedule().text()).isEqualTo("0 9 * * *");
+        assertThat(job.retry()).isEqualTo(retry);
+        assertThat(job.file()).isEqualTo(file);
+        assertThat(job.folder()).isEqualTo(file.toAbsolutePath().normalize().getParent());
+        assertThat(job.fileSha256()).isEqualTo(sha256(file));
+        assertThat(job.steps()).hasSize(2);
+
+        assertThat(job.steps().get(0)).isEqualTo(new StepDefinition("write", StepKind.COMMAND, Effect.NONE,
+                ConfirmPolicy.NEVER, null, List.of("./write-article.sh", "{key}"), Map.of(), null, null, null,
+                Duration.ofMinutes(10), retry));
+
+        StepDefinition publish = job.steps().get(1);
+        assertThat(publish.id()).isEqualTo("publish");
+        assertThat(publish.kind()).isEqualTo(StepKind.HTTP);
+        assertThat(publish.effect()).isEqualTo(Effect.UNSAFE);
+        assertThat(publish.confirm()).isEqualTo(ConfirmPolicy.NEVER);
+        assertThat(publish.credential()).isEqualTo("site-cookie");
+        assertThat(publish.command()).isEmpty();
+        assertThat(publish.env()).isEmpty();
+        assertThat(publish.workdir()).isNull();
+        assertThat(publish.request()).isEqualTo(new HttpRequestSpec("POST", "https://example.org/api/articles",
+                Map.of("Content-Type", "application/json"), null, "articles/{key}.md"));
+        assertThat(publish.probe()).isEqualTo(new ProbeSpec(StepKind.HTTP, "GET",
+                "https://example.org/api/articles?date={key}", Map.of(),
+                new PresentWhen("/total", null, "0", null), List.of(), Duration.ofSeconds(30)));
+        assertThat(publish.timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(publish.retry()).isEqualTo(retry);
+    }
+
+    @Test
+    void defaultsApplyWhenOptionalFieldsAreMissing() throws IOException {
+        Path file = write("minimal.json", "{ \"name\": \"minimal\", \"key\": { \"type\": \"week\" }, \"steps\": [ "
+                + MINIMAL_STEP + ", { \"id\": \"b\", \"kind\": \"http\", \"effect\": \"idempotent\","
+                + " \"request\": { \"method\": \"put\", \"url\": \"https://example.org/{key}\" } } ] }");
+
+        JobDefinition job = JobFileLoader.loadFile(file).job();
+
+        assertThat(job.description()).isEmpty();
+        assertThat(job.key()).isEqualTo(new KeySpec(KeyType.WEEK, ZoneId.systemDefault(), null));
+        assertThat(job.schedule()).isNull();
+        assertThat(job.retry()).isEqualTo(RetryPolicy.DEFAULT);
+        assertThat(job.steps().get(0).timeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(job.steps().get(0).confirm()).isEqualTo(ConfirmPolicy.NEVER);
+        assertThat(job.steps().get(0).retry()).isEqualTo(RetryPolicy.DEFAULT);
+        assertThat(job.steps().get(1).timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(job.steps().get(1).request()).isEqualTo(
+                new HttpRequestSpec("PUT", "https://example.org/{key}", Map.of(), null, null));
+    }
+
+    @Test
+    void stepRetryInheritsMissingFieldsFromTheJob() throws IOException {
+        Path file = write("retry.json", "{ \"name\": \"retry\", \"key\": { \"type\": \"date\" },"
+                + " \"retry\": { \"maxAttempts\": 5, \"maxDelay\": \"PT1M\" },"
+                + " \"steps\": [ { \"id\": \"a\", \"kind\": \"command\", \"effect\": \"none\", \"command\": [\"true\"],"
+                + " \"retry\": { \"initialDelay\": \"PT1S\", \"jitter\": 0 } } ] }");
+
+        JobDefinition job = JobFileLoader.loadFile(file).job();
+
+        assertThat(job.retry()).isEqualTo(new RetryPolicy(5, Duration.ofSeconds(5), 2.0, Duration.ofMinutes(1), 0.5,
+                Duration.ofMinutes(30)));
+        assertThat(job.steps().get(0).retry()).isEqualTo(new RetryPolicy(5, Duration.ofSeconds(1), 2.0,
+                Duration.ofMinutes(1), 0.0, Duration.ofMinutes(30)));
+    }
+
+    @Test
+    void commandStepAndProbeFieldsAreMapped() throws IOException {
+        Path file = write("command.json", """
+                { "name": "command", "key": { "type": "manual", "zone": "UTC" },
+                  "steps": [
+                    { "id": "render", "kind": "command", "effect": "none", "command": ["./render.sh"] },
+                    { "id": "upload", "kind": "command", "effect": "unsafe", "confirm": "always",
+                      "credential": "s3.upload", "command": ["./upload.sh", "{steps.render.outputs.path}", "{{raw}}"],
+                      "env": { "TARGET": "bucket/{job}/{key}", "RUN": "{runId}" }, "workdir": "out/{key}",
+                      "timeout": "PT2M",
+                      "probe": { "kind": "command", "command": ["./exists.sh", "{steps.render.outputs.path}"],
+                                 "timeout": "PT5S" } } ] }
+                """);
+
+        StepDefinition upload = JobFileLoader.loadFile(file).job().step("upload");
+
+        assertThat(upload).isEqualTo(new StepDefinition("upload", StepKind.COMMAND, Effect.UNSAFE, ConfirmPolicy.ALWAYS,
+                "s3.upload", List.of("./upload.sh", "{steps.render.outputs.path}", "{{raw}}"),
+                Map.of("TARGET", "bucket/{job}/{key}", "RUN", "{runId}"), "out/{key}", null,
+                new ProbeSpec(StepKind.COMMAND, null, null, Map.of(), null,
+                        List.of("./exists.sh", "{steps.render.outputs.path}"), Duration.ofSeconds(5)),
+                Duration.ofMinutes(2), RetryPolicy.DEFAULT));
+        assertThat(upload.env().keySet()).containsExactly("TARGET", "RUN");
+    }
+
+    @Test
+    void presentWhenValuesAreStoredAsCanonicalJson() throws IOException {
+        Path file = write("probe.json", """
+                { "name": "probe", "key": { "type": "month" },
+                  "steps": [ { "id": "post", "kind": "http", "effect": "unsafe",
+                    "request": { "method": "POST", "url": "https://example.org/p", "body": "{{\\"m\\": \\"{key}\\"}}",
+                                 "headers": { "X-B": "2", "X-A": "1" } },
+                    "probe": { "kind": "http", "method": "head", "url": "https://example.org/p?m={key}",
+                               "headers": { "Accept": "application/json" },
+                               "presentWhen": { "jsonPointer": "", "equals": { "b": 1.50, "a": [true, null, "x\\n"] } } } } ] }
+                """);
+
+        StepDefinition post = JobFileLoader.loadFile(file).job().steps().get(0);
+
+        assertThat(post.request().body()).isEqualTo("{{\"m\": \"{key}\"}}");
+        assertThat(post.request().headers().keySet()).containsExactly("X-B", "X-A");
+        assertThat(post.probe().method()).isEqualTo("HEAD");
+        assertThat(post.probe().headers()).containsEntry("Accept", "application/json");
+        assertThat(post.probe().presentWhen())
+                .isEqualTo(new PresentWhen("", "{\"a\":[true,null,\"x\\n\"],\"b\":1.5}", null, null));
+    }
+
+    @Test
+    void presentWhenExistsIsABoolean() throws IOException {
+        Path file = write("exists.json", """
+                { "name": "exists", "key": { "type": "date" },
+                  "steps": [ { "id": "post", "kind": "http", "effect": "unsafe",
+                    "request": { "method": "POST", "url": "https://example.org/p" },
+                    "probe": { "kind": "http", "url": "https://example.org/p/{key}",
+                               "presentWhen": { "jsonPointer": "/items/0/id", "exists": true } } } ] }
+                """);
+
+        assertThat(JobFileLoader.loadFile(file).job().steps().get(0).probe().presentWhen())
+                .isEqualTo(new PresentWhen("/items/0/id", null, null, true));
+    }
+
+    @Test
+    void missingFileIsReportedAtItsFirstCharacter() {
+        Path file = dir.resolve("absent.json");
+
+        assertThat(JobFileLoader.loadFile(file).errors())
+                .containsExactly(new JobFileError(file, 1, 1, "job file does not exist"));
+    }
+
+    @Test
+    void folderLoadsGoodFilesAndReportsEveryBrokenOne() throws IOException {
+        write("b-good.json", job("good"));
+        write("a-broken.json", "{ \"name\": \"Bad Name\", \"key\": { \"type\": \"date\" }, \"steps\": [" + MINIMAL_STEP + "] }");
+        write("c-broken.json", "{ \"name\": \"broken\",\n  \"key\": { \"type\": \"date\" } }");
+        write("notes.txt", "not a job");
+        Files.createDirectories(dir.resolve("nested"));
+        write("nested/deeper.json", job("deeper"));
+
+        JobCatalog catalog = JobFileLoader.loadFolder(dir);
+
+        assertThat(catalog.jobs()).extracting(JobDefinition::name).containsExactly("good");
+        assertThat(catalog.job("good")).isPresent();
+        assertThat(catalog.job("deeper")).isEmpty();
+        assertThat(catalog.errors()).extracting(Object::toString).containsExactly(
+                dir.resolve("a-broken.json") + ":1:11: name \"Bad Name\" is invalid: use lower-case letters, digits and"
+                        + " \"-\", starting with a letter or digit, at most 63 characters",
+                dir.resolve("c-broken.json") + ":1:1: missing required field \"steps\" in job");
+    }
+
+    @Test
+    void laterFileWithTheSameJobNameIsRejected() throws IOException {
+        write("b.json", job("daily"));
+        write("a.json", job("daily"));
+        write("c.json", job("other"));
+
+        JobCatalog catalog = JobFileLoader.loadFolder(dir);
+
+        assertThat(catalog.jobs()).extracting(JobDefinition::name).containsExactly("daily", "other");
+        assertThat(catalog.job("daily").orElseThrow().file()).isEqualTo(dir.resolve("a.json"));
+        assertThat(catalog.errors()).containsExactly(new JobFileError(dir.resolve("b.json"), 1, 11,
+                "duplicate job name \"daily\" (already defined in a.json)"));
+    }
+
+    @Test
+    void missingFolderIsOneError() {
+        Path missing = dir.resolve("jobs");
+
+        JobCatalog catalog = JobFileLoader.loadFolder(missing);
+
+        assertThat(catalog.jobs()).isEmpty();
+        assertThat(catalog.errors()).containsExactly(new JobFileError(missing, 1, 1, "jobs folder does not exist: " + missing));
+    }
+
+    @Test
+    void catalogSortsJobsByNameAndErrorsByFileAndLine() {
+        JobFileError late = new JobFileError(Path.of("b.json"), 1, 1, "x");
+        JobFileError second = new JobFileError(Path.of("a.json"), 9, 1, "y");
+        JobFileError first = new JobFileError(Path.of("a.json"), 2, 5, "z");
+
+        JobCatalog catalog = new JobCatalog(List.of(), List.of(late, second, first));
+
+        assertThat(catalog.errors()).containsExactly(first, second, late);
+    }
+
+    @Test
+    void byteOrderMarkIsIgnoredAndCountsInTheHash() throws Exception {
+        Path file = dir.resolve("bom.json");
+        Files.write(file, ("\uFEFF" + job("bom")).getBytes(StandardCharsets.UTF_8));
+
+        JobFileLoader.Result result = JobFileLoader.loadFile(file);
+
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.job().fileSha256()).isEqualTo(sha256(file));
+    }
+
+    private static String job(String name) {
+        return "{ \"name\": \"" + name + "\", \"key\": { \"type\": \"date\" }, \"steps\": [" + MINIMAL_STEP + "] }";
+    }
+
+    private Path write(String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+    }
+
+    private static String sha256(Path file) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+    }
+}

@@ -1,0 +1,132 @@
+package io.keyline.credentials;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class CookieFormatsTest {
+    private static final Instant JAN_2026 = Instant.parse("2026-01-01T00:00:00Z");
+    private static final Instant DEC_2025 = Instant.parse("2025-12-01T00:00:00Z");
+
+    private static ParsedCredential cookies(String input, String defaultDomain) {
+        return CredentialParser.parse(CredentialType.COOKIE, input, defaultDomain);
+    }
+
+    @Nested
+    class CookieHeaderLine {
+        @Test
+        void parsesLineCopiedFromBrowserDevTools() {
+            ParsedCredential parsed = cookies(TestResources.read("cookie-header.txt"), "portal.example.com");
+
+            assertThat(parsed.type()).isEqualTo(CredentialType.COOKIE);
+            assertThat(parsed.cookies()).extracting(Cookie::name)
+                    .containsExactly("_ga", "sessionid", "csrftoken", "theme");
+            assertThat(parsed.cookies().get(1)).isEqualTo(new Cookie("sessionid", "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+                    "portal.example.com", false, "/", false, false, null));
+            assertThat(parsed.earliestExpiry()).isEmpty();
+        }
+
+        @Test
+        void prefixIsOptionalAndCaseInsensitiveAndEmptyPairsAreSkipped() {
+            assertThat(cookies("a=1; b=x=y;", null).cookies()).extracting(Cookie::pair).containsExactly("a=1", "b=x=y");
+            assertThat(cookies("  COOKIE:a=1;;b=2  \n", null).cookies()).extracting(Cookie::pair)
+                    .containsExactly("a=1", "b=2");
+        }
+
+        @Test
+        void withoutDefaultDomainCookiesGoToAnyHost() {
+            assertThat(cookies("sid=abc", null).cookies().get(0).domain()).isNull();
+        }
+
+        @Test
+        void allowsEmptyValue() {
+            assertThat(cookies("flag=", null).cookies().get(0).value()).isEmpty();
+        }
+    }
+
+    @Nested
+    class NetscapeCookiesTxt {
+        private final ParsedCredential parsed = cookies(TestResources.read("cookies.txt"), "ignored.example.org");
+
+        @Test
+        void parsesEveryCookieLineAndSkipsCommentsAndBlankLines() {
+            assertThat(parsed.cookies()).extracting(Cookie::name)
+                    .containsExactly("_ga", "sessionid", "csrftoken", "remember_me");
+        }
+
+        @Test
+        void mapsAllFields() {
+            assertThat(parsed.cookies().get(0)).isEqualTo(new Cookie("_ga", "GA1.2.1843256733.1732800000",
+                    "example.com", true, "/", false, false, JAN_2026));
+            assertThat(parsed.cookies().get(2)).isEqualTo(new Cookie("csrftoken", "Xy7Qk2LmN9pR4sT6uV8wZ0aB",
+                    "portal.example.com", false, "/app", true, false, null));
+        }
+
+        @Test
+        void httpOnlyPrefixMarksCookieAndIsNotPartOfDomain() {
+            Cookie session = parsed.cookies().get(1);
+            assertThat(session.httpOnly()).isTrue();
+            assertThat(session.domain()).isEqualTo("portal.example.com");
+            assertThat(session.includeSubdomains()).isFalse();
+            assertThat(parsed.cookies().get(3).domain()).isEqualTo("example.com");
+        }
+
+        @Test
+        void earliestExpiryIgnoresSessionCookies() {
+            assertThat(parsed.earliestExpiry()).contains(DEC_2025);
+        }
+
+        @Test
+        void headerCommentAloneSelectsNetscapeFormat() {
+            String input = "# Netscape HTTP Cookie File\r\n\r\n.a.com\tTRUE\t/\tFALSE\t0\tk\tv\r\n";
+            assertThat(cookies(input, null).cookies()).containsExactly(
+                    new Cookie("k", "v", "a.com", true, "/", false, false, null));
+        }
+    }
+
+    @Nested
+    class JsonExports {
+        @Test
+        void parsesCookieEditorExport() {
+            ParsedCredential parsed = cookies(TestResources.read("cookie-editor.json"), null);
+
+            assertThat(parsed.cookies()).containsExactly(
+                    new Cookie("_ga", "GA1.2.1843256733.1732800000", "example.com", true, "/", false, false,
+                            Instant.ofEpochSecond(1767225600, 482_913_000)),
+                    new Cookie("sessionid", "9f8e7d6c5b4a39281706f5e4d3c2b1a0", "portal.example.com", false, "/",
+                            true, true, DEC_2025),
+                    new Cookie("csrftoken", "Xy7Qk2LmN9pR4sT6uV8wZ0aB", "portal.example.com", false, "/app",
+                            true, false, null));
+            assertThat(parsed.earliestExpiry()).contains(DEC_2025);
+        }
+
+        @Test
+        void parsesChromeExportWithIsoExpiresAndSessionMarker() {
+            ParsedCredential parsed = cookies(TestResources.read("chrome-export.json"), "portal.example.com");
+
+            assertThat(parsed.cookies()).containsExactly(
+                    new Cookie("sessionid", "9f8e7d6c5b4a39281706f5e4d3c2b1a0", "portal.example.com", false, "/",
+                            true, true, DEC_2025),
+                    new Cookie("region", "eu-west", "example.com", true, "/", false, false,
+                            Instant.parse("2026-06-30T10:00:00Z")),
+                    new Cookie("tmp_flag", "on", "portal.example.com", false, "/", false, false, null),
+                    new Cookie("lang", "en", "portal.example.com", false, "/help", false, false, null));
+        }
+
+        @Test
+        void expiresInSecondsAndExpirationDatePrecedence() {
+            String input = "[{\"name\":\"a\",\"value\":\"1\",\"expires\":1764547200},"
+                    + "{\"name\":\"b\",\"value\":\"2\",\"expirationDate\":1767225600,\"expires\":1}]";
+            assertThat(cookies(input, null).cookies()).extracting(Cookie::expires).containsExactly(DEC_2025, JAN_2026);
+        }
+
+        @Test
+        void leadingDotWithoutHostOnlyMeansSubdomains() {
+            String input = "[{\"name\":\"a\",\"value\":\"1\",\"domain\":\".example.com\"},"
+                    + "{\"name\":\"b\",\"value\":\"2\",\"domain\":\"example.com\"}]";
+            assertThat(cookies(input, null).cookies()).extracting(Cookie::includeSubdomains).containsExactly(true, false);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.keyline.testing;
+
+import io.keyline.cli.KeylineCli;
+import io.keyline.core.RunOptions;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * A state folder and a jobs folder in a temp directory, and the real command line run in-process
+ * on them with a clock the test moves (waiting for a retry advances the clock).
+ */
+public final class Workbench {
+    public final Path root;
+    public final Path state;
+    public final Path jobs;
+    public final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T09:00:00Z"));
+    public final List<Duration> sleeps = new ArrayList<>();
+    private final Map<String, String> env = new HashMap<>();
+
+    public Workbench(Path root) throws IOException {
+        this.root = root;
+        this.state = root.resolve("state");
+        this.jobs = root.resolve("jobs");
+        Files.createDirectories(jobs);
+        System.getenv().forEach((k, v) -> {
+            if (!k.startsWith("KEYLINE_")) {
+                env.put(k, v);
+            }
+        });
+    }
+
+    public RunOptions options() {
+        return new RunOptions(clock, d -> {
+            sleeps.add(d);
+            if (clock.live()) {
+                Thread.sleep(d.toMillis());
+            } else {
+                clock.advance(d);
+            }
+        }, new Random(7), Duration.ofMinutes(1), Duration.ofMinutes(2), "tester");
+    }
+
+    public Map<String, String> env() {
+        return env;
+    }
+
+    /** Writes {@code jobs/NAME.json}; {@code BASE} in the text becomes {@code base}. */
+    public Path job(String name, String json, String base) throws IOException {
+        Path f = jobs.resolve(name + ".json");
+        Files.writeString(f, base == null ? json : json.replace("BASE", base), StandardCharsets.UTF_8);
+        return f;
+    }
+
+    /** Runs {@code keyline --state S --jobs J ARGS} in-process. */
+    public Result cli(String... args) {
+        List<String> all = new ArrayList<>(List.of("--state", state.toString(), "--jobs", jobs.toString()));
+        all.addAll(List.of(args));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            exit = KeylineCli.execute(all.toArray(String[]::new), o, e, env, options());
+        }
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Exit code and output of one command. */
+    public record Result(int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+}
