@@ -1,6 +1,5 @@
 package io.keyline.app;
 
-import io.keyline.core.CredentialProvider;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.Planner;
@@ -11,10 +10,12 @@ import io.keyline.core.exec.Executors;
 import io.keyline.core.jobfile.JobCatalog;
 import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.store.Database;
+import io.keyline.store.JdbcCredentialStore;
 import io.keyline.store.JdbcStateStore;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The wiring of one state folder and one jobs folder: what the CLI and the console work on.
@@ -25,15 +26,20 @@ public final class Workspace implements AutoCloseable {
     private final Path stateDir;
     private final Path jobsDir;
     private final RunOptions options;
+    private final Map<String, String> env;
     private JobCatalog catalog;
     private Database database;
     private StateStore store;
-    private CredentialProvider credentials;
+    private JdbcCredentialStore credentials;
 
-    public Workspace(Path stateDir, Path jobsDir, RunOptions options) {
+    /**
+     * @param env the process environment ({@code KEYLINE_MASTER_KEY} is read from it)
+     */
+    public Workspace(Path stateDir, Path jobsDir, RunOptions options, Map<String, String> env) {
         this.stateDir = stateDir.toAbsolutePath().normalize();
         this.jobsDir = jobsDir.toAbsolutePath().normalize();
         this.options = options;
+        this.env = Map.copyOf(env);
     }
 
     public Path stateDir() {
@@ -69,9 +75,10 @@ public final class Workspace implements AutoCloseable {
         return store;
     }
 
-    public synchronized CredentialProvider credentials() {
+    /** The encrypted credential store (the provider steps obtain credentials from). */
+    public synchronized JdbcCredentialStore credentials() {
         if (credentials == null) {
-            credentials = CredentialProvider.NONE;
+            credentials = new JdbcCredentialStore(database(), env, options.clock());
         }
         return credentials;
     }

@@ -38,6 +38,9 @@ final class JobsCommand extends Sub implements Callable<Integer> {
         } else {
             t.print(out());
         }
+        for (String w : CredentialsCommand.warnings(ws().credentials(), now, CredentialsCommand.warnWindow(root().env()))) {
+            out().println("! " + w);
+        }
         if (!catalog.errors().isEmpty()) {
             out().println();
             out().println("Invalid job files (not loaded):");

@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
         subcommands = {
             JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
             ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
-            PauseCommand.class, ResumeCommand.class},
+            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class},
         footer = {
             "",
             "Start here:",
@@ -45,10 +45,12 @@ import java.util.stream.Collectors;
             "  keyline plan daily-report             what a run would do today (executes nothing)",
             "  keyline run daily-report              run today's key",
             "  keyline status --attention            keys that wait for you",
+            "  keyline credentials set site-cookie < cookies.txt   renew a login; parked keys resume",
             "",
             "Exit codes of run and apply: 0 all done, 1 nothing ran (bad job file, state locked, stale plan, "
                 + "paused job), 2 failed, 3 partly failed, 4 waits for an operator, 5 retry pending, 64 usage error.",
-            "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs."})
+            "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs; "
+                + "KEYLINE_MASTER_KEY (base64 of 32 bytes) replaces state/secret.key."})
 public final class KeylineCli implements Callable<Integer> {
 
     @Option(names = "--state", paramLabel = "DIR",
@@ -64,6 +66,7 @@ public final class KeylineCli implements Callable<Integer> {
 
     PrintStream out;
     PrintStream err;
+    private java.io.InputStream in = System.in;
     private Workspace workspace;
     private RunOptions options = RunOptions.standard();
     private Map<String, String> env = System.getenv();
@@ -76,7 +79,14 @@ public final class KeylineCli implements Callable<Integer> {
     /** Runs the command line with the given environment and engine options (tests). */
     public static int execute(String[] args, PrintStream out, PrintStream err, Map<String, String> env,
                               RunOptions options) {
+        return execute(args, System.in, out, err, env, options);
+    }
+
+    /** Runs the command line with the given standard input, environment and engine options (tests). */
+    public static int execute(String[] args, java.io.InputStream in, PrintStream out, PrintStream err,
+                              Map<String, String> env, RunOptions options) {
         KeylineCli root = new KeylineCli();
+        root.in = in;
         root.out = out;
         root.err = err;
         root.env = env;
@@ -126,9 +136,17 @@ public final class KeylineCli implements Callable<Integer> {
         return 0;
     }
 
+    java.io.InputStream in() {
+        return in;
+    }
+
+    Map<String, String> env() {
+        return env;
+    }
+
     Workspace workspace() {
         if (workspace == null) {
-            workspace = new Workspace(statePath(), jobsPath(), options);
+            workspace = new Workspace(statePath(), jobsPath(), options, env);
         }
         return workspace;
     }

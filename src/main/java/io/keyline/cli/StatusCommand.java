@@ -50,6 +50,10 @@ final class StatusCommand extends Sub implements Callable<Integer> {
             Text.json(out(), rows);
             return 0;
         }
+        for (String w : CredentialsCommand.warnings(ws().credentials(), ws().options().clock().instant(),
+                CredentialsCommand.warnWindow(root().env()))) {
+            out().println("! " + w);
+        }
         if (keys.isEmpty()) {
             out().println(attention ? "Nothing waits for you." : "No keys yet" + (name == null ? "." : " for " + name + "."));
             return 0;

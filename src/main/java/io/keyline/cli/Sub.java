@@ -15,22 +15,27 @@ import java.util.List;
 /** Shared plumbing of the subcommands. */
 abstract class Sub {
     @ParentCommand
-    KeylineCli root;
+    Object parentCommand;
+
+    /** The root command; nested subcommands reach it through their parent. */
+    KeylineCli root() {
+        return parentCommand instanceof Sub s ? s.root() : (KeylineCli) parentCommand;
+    }
 
     PrintStream out() {
-        return root.out;
+        return root().out;
     }
 
     PrintStream err() {
-        return root.err;
+        return root().err;
     }
 
     Workspace ws() {
-        return root.workspace();
+        return root().workspace();
     }
 
     JobDefinition job(String name) {
-        return root.job(name);
+        return root().job(name);
     }
 
     /** The key options shared by plan and run. */

@@ -65,6 +65,11 @@ public final class Workbench {
 
     /** Runs {@code keyline --state S --jobs J ARGS} in-process. */
     public Result cli(String... args) {
+        return cliWithInput("", args);
+    }
+
+    /** Runs {@code keyline --state S --jobs J ARGS} in-process with {@code input} on standard input. */
+    public Result cliWithInput(String input, String... args) {
         List<String> all = new ArrayList<>(List.of("--state", state.toString(), "--jobs", jobs.toString()));
         all.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -72,7 +77,8 @@ public final class Workbench {
         int exit;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            exit = KeylineCli.execute(all.toArray(String[]::new), o, e, env, options());
+            exit = KeylineCli.execute(all.toArray(String[]::new),
+                    new java.io.ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), o, e, env, options());
         }
         return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -62,7 +62,7 @@ public final class CommandExecutor implements StepExecutor {
         Evidence ev = evidence(ctx, cmd, f.exit, tail(stdout), tail(stderr), null);
         FailureClass cls = report.outcome != null ? report.outcome : Classifier.ofExit(f.exit);
         if (cls == null) {
-            String msg = report.message != null ? report.message : "exit 0";
+            String msg = report.message != null ? report.message : plainLastLine(f.stdout);
             return StepOutcome.success(ctx.redact().apply(msg), report.outputs, ev);
         }
         String why = report.message != null ? report.message : lastLine(stderr);
@@ -189,6 +189,18 @@ public final class CommandExecutor implements StepExecutor {
         int nl = t.lastIndexOf('\n');
         String line = nl < 0 ? t : t.substring(nl + 1);
         return line.length() > 300 && !line.startsWith("{") ? line.substring(0, 300) + "…" : line.strip();
+    }
+
+    /** The last stdout line that is not the JSON report, or "exit 0". */
+    private static String plainLastLine(String stdout) {
+        String[] lines = stdout == null ? new String[0] : stdout.strip().split("\n");
+        for (int i = lines.length - 1; i >= 0; i--) {
+            String l = lines[i].strip();
+            if (!l.isEmpty() && !l.startsWith("{")) {
+                return l.length() > 200 ? l.substring(0, 200) + "…" : l;
+            }
+        }
+        return "exit 0";
     }
 
     static String human(Duration d) {

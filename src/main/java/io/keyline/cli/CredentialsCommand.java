@@ -1,0 +1,238 @@
+package io.keyline.cli;
+
+import io.keyline.core.CredentialInfo;
+import io.keyline.core.CredentialProvider;
+import io.keyline.core.OperatorException;
+import io.keyline.core.exec.HttpExecutor;
+import io.keyline.core.exec.ProbeOutcome;
+import io.keyline.core.exec.StepContext;
+import io.keyline.credentials.CredentialFormatException;
+import io.keyline.credentials.CredentialParser;
+import io.keyline.credentials.CredentialType;
+import io.keyline.credentials.MasterKeyException;
+import io.keyline.credentials.ParsedCredential;
+import io.keyline.credentials.Redactor;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyRules;
+import io.keyline.domain.KeyType;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepKind;
+import io.keyline.store.JdbcCredentialStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "credentials", description = "Login cookies and tokens: list, set (renew), test. Values are encrypted "
+        + "at rest and never shown.",
+        subcommands = {CredentialsCommand.ListCommand.class, CredentialsCommand.SetCommand.class,
+            CredentialsCommand.TestCommand.class})
+final class CredentialsCommand extends Sub implements Callable<Integer> {
+
+    @Override
+    public Integer call() {
+        throw new UsageError("credentials needs a command: list, set NAME or test NAME");
+    }
+
+    /** Days before expiry at which a credential is flagged (env KEYLINE_CREDENTIAL_WARN_DAYS, default 3). */
+    static Duration warnWindow(Map<String, String> env) {
+        String v = env.get("KEYLINE_CREDENTIAL_WARN_DAYS");
+        if (v == null || v.isBlank()) {
+            return Duration.ofDays(3);
+        }
+        try {
+            return Duration.ofDays(Long.parseLong(v.trim()));
+        } catch (NumberFormatException e) {
+            throw new UsageError("KEYLINE_CREDENTIAL_WARN_DAYS=\"" + v + "\" is not a whole number of days");
+        }
+    }
+
+    /** A one-line warning per credential that is rejected or expires soon, for list, jobs and status. */
+    static List<String> warnings(JdbcCredentialStore store, Instant now, Duration warn) {
+        List<String> out = new java.util.ArrayList<>();
+        for (CredentialInfo i : store.list()) {
+            if (i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now)) {
+                out.add("credential " + i.name() + " has expired (" + Text.time(i.earliestExpiry()) + "): renew it");
+            } else if (i.expiresWithin(now, warn)) {
+                out.add("credential " + i.name() + " expires " + Text.time(i.earliestExpiry()) + ": renew it soon");
+            }
+            if (i.parkedKeys() > 0) {
+                out.add("credential " + i.name() + " was rejected; " + i.parkedKeys() + " key"
+                        + (i.parkedKeys() == 1 ? " waits" : "s wait") + " for it to be renewed");
+            }
+        }
+        store.parkedOnMissing().forEach((name, n) -> out.add("credential " + name + " is not set; " + n + " key"
+                + (n == 1 ? " waits" : "s wait") + " for it: keyline credentials set " + name));
+        return out;
+    }
+
+
+    @Command(name = "list", description = "Name, type, fingerprint, cookies, earliest expiry, last use and result, "
+            + "and the keys parked on each credential.")
+    static final class ListCommand extends Sub implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            JdbcCredentialStore store = ws().credentials();
+            Instant now = ws().options().clock().instant();
+            Duration warn = warnWindow(root().env());
+            List<CredentialInfo> all = store.list();
+            if (all.isEmpty()) {
+                out().println("No credentials. Add one with: keyline credentials set NAME --from-file cookies.txt");
+            } else {
+                Text.Table t = new Text.Table("NAME", "TYPE", "FINGERPRINT", "COOKIES", "EXPIRES", "LAST USED", "RESULT",
+                        "PARKED KEYS", "");
+                for (CredentialInfo i : all) {
+                    String flag = i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now) ? "EXPIRED"
+                            : i.expiresWithin(now, warn) ? "EXPIRES SOON" : i.parkedKeys() > 0 ? "REJECTED" : "";
+                    t.row(i.name(), i.type(), i.fingerprint(), i.cookies(), Text.time(i.earliestExpiry()),
+                            Text.time(i.lastUsedAt()), i.lastResult(), i.parkedKeys(), flag);
+                }
+                t.print(out());
+            }
+            store.parkedOnMissing().forEach((name, n) -> out().println("not set: " + name + " (" + n
+                    + " parked key" + (n == 1 ? "" : "s") + ")"));
+            return 0;
+        }
+    }
+
+    @Command(name = "set", description = {
+        "Stores or renews a credential from --from-file F or standard input; every key parked on it resumes "
+            + "(goes back to PENDING and runs on the next run).",
+        "Cookies: a 'Cookie:' header line, a Netscape cookies.txt, or a browser extension's JSON export."})
+    static final class SetCommand extends Sub implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "NAME")
+        String name;
+
+        @Option(names = "--type", paramLabel = "T", defaultValue = "cookie",
+                description = "cookie (default), bearer or header ('Name: value').")
+        String type;
+
+        @Option(names = "--from-file", paramLabel = "F", description = "Read the value from this file (else stdin).")
+        Path file;
+
+        @Option(names = "--domain", paramLabel = "D",
+                description = "Host a 'Cookie:' header line belongs to (default: sent to the hosts of the steps "
+                        + "that use the credential).")
+        String domain;
+
+        @Override
+        public Integer call() {
+            if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+                throw new UsageError("credential name \"" + name + "\" must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+            }
+            CredentialType t;
+            try {
+                t = CredentialType.fromJsonName(type);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--type \"" + type + "\" must be cookie, bearer or header");
+            }
+            String input = read();
+            ParsedCredential value;
+            try {
+                value = CredentialParser.parse(t, input, domain);
+            } catch (CredentialFormatException e) {
+                String source = file != null ? file.toString() : "standard input";
+                throw new UsageError(source + ": " + e.getMessage() + " (the stored credential " + name
+                        + " is unchanged)");
+            }
+            CredentialInfo info;
+            try {
+                info = ws().credentials().set(name, value, ws().options().user());
+            } catch (MasterKeyException e) {
+                throw new OperatorException(e.getMessage());
+            }
+            List<KeyRecord> resumed = ws().actions().credentialUpdated(name, info.fingerprint());
+            out().println("credential " + name + " stored (" + info.type() + ", fingerprint " + info.fingerprint()
+                    + (info.cookies() > 0 ? ", " + info.cookies() + " cookie" + (info.cookies() == 1 ? "" : "s") : "")
+                    + (info.earliestExpiry() == null ? "" : ", expires " + Text.time(info.earliestExpiry())) + ")");
+            out().println(resumed.size() + " parked key" + (resumed.size() == 1 ? "" : "s") + " resumed"
+                    + (resumed.isEmpty() ? "" : ": they run on the next run"));
+            for (KeyRecord k : resumed) {
+                out().println("  " + k.job() + " " + k.key());
+            }
+            return 0;
+        }
+
+        private String read() {
+            try {
+                byte[] bytes = file != null ? Files.readAllBytes(file) : root().in().readAllBytes();
+                return new String(bytes, StandardCharsets.UTF_8);
+            } catch (NoSuchFileException e) {
+                throw new UsageError("--from-file " + file + ": no such file");
+            } catch (IOException e) {
+                throw new UsageError("cannot read " + (file != null ? file : "standard input") + ": " + e.getMessage());
+            }
+        }
+    }
+
+    @Command(name = "test", description = "Runs, read-only, the probes of the steps that use the credential and says "
+            + "per step whether the site accepted the login. Exit 0 when every probe was accepted, 4 when one was "
+            + "rejected, 1 when none could answer.")
+    static final class TestCommand extends Sub implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "NAME")
+        String name;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            CredentialProvider.Lookup found = ws().credentials().lookup(name);
+            if (!found.present()) {
+                throw new OperatorException(found.problem());
+            }
+            HttpExecutor http = new HttpExecutor(ws().options().clock());
+            Redactor redactor = Redactor.NONE.plus(found.material().secretStrings());
+            int accepted = 0;
+            int rejected = 0;
+            int tested = 0;
+            for (JobDefinition job : ws().catalog().jobs()) {
+                for (StepDefinition step : job.steps()) {
+                    if (!name.equals(step.credential())) {
+                        continue;
+                    }
+                    String where = job.name() + "/" + step.id();
+                    if (step.probe() == null || step.probe().kind() != StepKind.HTTP) {
+                        out().println(where + ": no http probe - nothing read-only to test with");
+                        continue;
+                    }
+                    if (job.key().type() == KeyType.MANUAL && step.probe().url().contains("{key}")) {
+                        out().println(where + ": the probe needs a manual key - not tested");
+                        continue;
+                    }
+                    String key = job.key().type() == KeyType.MANUAL ? "test"
+                            : KeyRules.current(job.key(), ws().options().clock());
+                    StepContext ctx = new StepContext(job, step, key, "credentials-test", 1, Map.of(), found.material(),
+                            redactor::redact);
+                    ProbeOutcome p = http.probe(ctx);
+                    tested++;
+                    String verdict = switch (p.answer()) {
+                        case PRESENT, ABSENT -> "accepted";
+                        case AUTH -> "rejected";
+                        case INCONCLUSIVE -> "no answer";
+                    };
+                    if (p.answer() == ProbeOutcome.Answer.AUTH) {
+                        rejected++;
+                    } else if (p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
+                        accepted++;
+                    }
+                    ws().credentials().recordUse(name, ws().options().clock().instant(), verdict);
+                    out().println(where + ": " + verdict + " (" + p.message() + ")");
+                }
+            }
+            if (tested == 0) {
+                out().println("no step that uses " + name + " has an http probe to test with");
+                return 1;
+            }
+            return rejected > 0 ? 4 : accepted > 0 ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package io.keyline.store;
+
+import io.keyline.core.CredentialInfo;
+import io.keyline.core.CredentialMaterial;
+import io.keyline.core.CredentialProvider;
+import io.keyline.core.StateUnavailableException;
+import io.keyline.credentials.CredentialDecryptException;
+import io.keyline.credentials.CredentialType;
+import io.keyline.credentials.MasterKeyException;
+import io.keyline.credentials.ParsedCredential;
+import io.keyline.credentials.SecretBox;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Credentials in the state database, each value encrypted with AES-GCM under the master key
+ * ({@code KEYLINE_MASTER_KEY} or {@code state/secret.key}). The master key is only read when a
+ * value is stored or used, so listing needs no key.
+ */
+public final class JdbcCredentialStore implements CredentialProvider {
+
+    private final Database db;
+    private final Map<String, String> env;
+    private final Clock clock;
+    private SecretBox box;
+
+    public JdbcCredentialStore(Database db, Map<String, String> env, Clock clock) {
+        this.db = db;
+        this.env = env;
+        this.clock = clock;
+    }
+
+    private synchronized SecretBox box() {
+        if (box == null) {
+            try {
+                box = SecretBox.open(db.stateDir(), env);
+            } catch (IOException e) {
+                throw new MasterKeyException("cannot read or create the master key in " + db.stateDir() + ": "
+                        + e.getMessage());
+            }
+        }
+        return box;
+    }
+
+    /**
+     * Stores (replaces) a credential's value; the previous value stays intact if anything fails.
+     *
+     * @return the info of the stored credential
+     */
+    public CredentialInfo set(String name, ParsedCredential value, String user) {
+        SecretBox b = box();
+        String blob = Base64.getEncoder().encodeToString(b.encrypt(value.canonicalSecret(), aad(name)));
+        Instant now = clock.instant();
+        Instant expiry = value.earliestExpiry().orElse(null);
+        try (Connection c = db.connection()) {
+            c.setAutoCommit(false);
+            try {
+                int n;
+                try (PreparedStatement ps = c.prepareStatement("UPDATE credential SET cred_type = ?, secret = ?, "
+                        + "master_key = ?, fingerprint = ?, cookie_count = ?, earliest_expiry = ?, updated_at = ?, "
+                        + "updated_by = ?, version = version + 1 WHERE name = ?")) {
+                    bind(ps, value, blob, b, expiry, now, user);
+                    ps.setString(9, name);
+                    n = ps.executeUpdate();
+                }
+                if (n == 0) {
+                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO credential (cred_type, secret, master_key, "
+                            + "fingerprint, cookie_count, earliest_expiry, updated_at, updated_by, name, version) "
+                            + "VALUES (?,?,?,?,?,?,?,?,?,1)")) {
+                        bind(ps, value, blob, b, expiry, now, user);
+                        ps.setString(9, name);
+                        ps.executeUpdate();
+                    }
+                }
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot store credential " + name + ": " + Database.firstLine(e.getMessage()), e);
+        }
+        return info(name).orElseThrow();
+    }
+
+    private static void bind(PreparedStatement ps, ParsedCredential v, String blob, SecretBox b, Instant expiry,
+                             Instant now, String user) throws SQLException {
+        ps.setString(1, v.type().jsonName());
+        ps.setString(2, blob);
+        ps.setString(3, b.keyFingerprint());
+        ps.setString(4, v.fingerprint());
+        ps.setInt(5, v.cookies().size());
+        if (expiry == null) {
+            ps.setNull(6, Types.BIGINT);
+        } else {
+            ps.setLong(6, expiry.toEpochMilli());
+        }
+        ps.setLong(7, now.toEpochMilli());
+        ps.setString(8, user);
+    }
+
+    /** Every stored credential, by name, with the number of keys parked on it. */
+    public List<CredentialInfo> list() {
+        try (Connection c = db.connection();
+             PreparedStatement ps = c.prepareStatement("SELECT c.name, c.cred_type, c.fingerprint, c.cookie_count, "
+                     + "c.earliest_expiry, c.updated_at, c.updated_by, c.last_used_at, c.last_result, "
+                     + "(SELECT COUNT(*) FROM key_state k WHERE k.credential = c.name AND k.state = 'NEEDS_CREDENTIAL') "
+                     + "FROM credential c ORDER BY c.name");
+             ResultSet rs = ps.executeQuery()) {
+            List<CredentialInfo> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(new CredentialInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
+                        instant(rs, 5), instant(rs, 6), rs.getString(7), instant(rs, 8), rs.getString(9), rs.getInt(10)));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot list credentials: " + Database.firstLine(e.getMessage()), e);
+        }
+    }
+
+    public Optional<CredentialInfo> info(String name) {
+        return list().stream().filter(i -> i.name().equals(name)).findFirst();
+    }
+
+    /** Keys parked on credentials that are not stored at all, by credential name. */
+    public Map<String, Integer> parkedOnMissing() {
+        Map<String, Integer> out = new HashMap<>();
+        try (Connection c = db.connection();
+             PreparedStatement ps = c.prepareStatement("SELECT credential, COUNT(*) FROM key_state WHERE state = "
+                     + "'NEEDS_CREDENTIAL' AND credential IS NOT NULL AND credential NOT IN (SELECT name FROM credential) "
+                     + "GROUP BY credential");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getInt(2));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot read parked keys: " + Database.firstLine(e.getMessage()), e);
+        }
+    }
+
+    @Override
+    public Lookup lookup(String name) {
+        String type;
+        String blob;
+        String keyFingerprint;
+        try (Connection c = db.connection();
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT cred_type, secret, master_key FROM credential WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Lookup.missing("credential " + name + " is not set: keyline credentials set " + name);
+                }
+                type = rs.getString(1);
+                blob = rs.getString(2);
+                keyFingerprint = rs.getString(3);
+            }
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot read credential " + name + ": " + Database.firstLine(e.getMessage()), e);
+        }
+        try {
+            SecretBox b = box();
+            if (!b.keyFingerprint().equals(keyFingerprint)) {
+                return Lookup.missing("cannot decrypt credential " + name + ": wrong master key (stored with key "
+                        + keyFingerprint + ", this is " + b.keyFingerprint() + ")");
+            }
+            String canonical = b.decrypt(Base64.getDecoder().decode(blob), aad(name));
+            return Lookup.found(new Material(name, ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical)));
+        } catch (CredentialDecryptException | MasterKeyException e) {
+            return Lookup.missing(e.getMessage());
+        }
+    }
+
+    @Override
+    public void recordUse(String name, Instant at, String result) {
+        try (Connection c = db.connection();
+             PreparedStatement ps = c.prepareStatement(
+                     "UPDATE credential SET last_used_at = ?, last_result = ? WHERE name = ?")) {
+            ps.setLong(1, at.toEpochMilli());
+            ps.setString(2, result);
+            ps.setString(3, name);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot record use of credential " + name, e);
+        }
+    }
+
+    private static byte[] aad(String name) {
+        return name.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Instant instant(ResultSet rs, int col) throws SQLException {
+        long v = rs.getLong(col);
+        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
+    }
+
+    /** A decrypted credential as steps see it; {@code toString} is masked. */
+    private record Material(String name, ParsedCredential value) implements CredentialMaterial {
+        @Override
+        public String fingerprint() {
+            return value.fingerprint();
+        }
+
+        @Override
+        public Map<String, String> httpHeaders(URI uri, Instant now) {
+            return value.httpHeaders(uri, now);
+        }
+
+        @Override
+        public Map<String, String> environment() {
+            return value.environment();
+        }
+
+        @Override
+        public List<String> secretStrings() {
+            return value.secretStrings();
+        }
+
+        @Override
+        public String toString() {
+            return "credential " + name + " (" + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")";
+        }
+    }
+}
