@@ -1,5 +1,6 @@
 package io.keyline.app;
 
+import io.keyline.core.CredentialStore;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.Planner;
@@ -30,7 +31,7 @@ public final class Workspace implements AutoCloseable {
     private JobCatalog catalog;
     private Database database;
     private StateStore store;
-    private JdbcCredentialStore credentials;
+    private CredentialStore credentials;
 
     /**
      * @param env the process environment ({@code KEYLINE_MASTER_KEY} is read from it)
@@ -76,7 +77,7 @@ public final class Workspace implements AutoCloseable {
     }
 
     /** The encrypted credential store (the provider steps obtain credentials from). */
-    public synchronized JdbcCredentialStore credentials() {
+    public synchronized CredentialStore credentials() {
         if (credentials == null) {
             credentials = new JdbcCredentialStore(database(), env, options.clock());
         }

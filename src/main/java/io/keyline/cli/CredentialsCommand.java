@@ -1,24 +1,16 @@
 package io.keyline.cli;
 
+import io.keyline.core.CredentialAlerts;
 import io.keyline.core.CredentialInfo;
-import io.keyline.core.CredentialProvider;
+import io.keyline.core.CredentialTester;
 import io.keyline.core.OperatorException;
-import io.keyline.core.exec.HttpExecutor;
-import io.keyline.core.exec.ProbeOutcome;
-import io.keyline.core.exec.StepContext;
 import io.keyline.credentials.CredentialFormatException;
 import io.keyline.credentials.CredentialParser;
 import io.keyline.credentials.CredentialType;
 import io.keyline.credentials.MasterKeyException;
 import io.keyline.credentials.ParsedCredential;
-import io.keyline.credentials.Redactor;
-import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
-import io.keyline.domain.KeyRules;
-import io.keyline.domain.KeyType;
-import io.keyline.domain.StepDefinition;
-import io.keyline.domain.StepKind;
-import io.keyline.store.JdbcCredentialStore;
+import io.keyline.core.CredentialStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -47,43 +39,24 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
 
     /** Days before expiry at which a credential is flagged (env KEYLINE_CREDENTIAL_WARN_DAYS, default 3). */
     static Duration warnWindow(Map<String, String> env) {
-        String v = env.get("KEYLINE_CREDENTIAL_WARN_DAYS");
-        if (v == null || v.isBlank()) {
-            return Duration.ofDays(3);
-        }
         try {
-            return Duration.ofDays(Long.parseLong(v.trim()));
-        } catch (NumberFormatException e) {
-            throw new UsageError("KEYLINE_CREDENTIAL_WARN_DAYS=\"" + v + "\" is not a whole number of days");
+            return CredentialAlerts.warnWindow(env);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
         }
     }
 
-    /** A one-line warning per credential that is rejected or expires soon, for list, jobs and status. */
-    static List<String> warnings(JdbcCredentialStore store, Instant now, Duration warn) {
-        List<String> out = new java.util.ArrayList<>();
-        for (CredentialInfo i : store.list()) {
-            if (i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now)) {
-                out.add("credential " + i.name() + " has expired (" + Text.time(i.earliestExpiry()) + "): renew it");
-            } else if (i.expiresWithin(now, warn)) {
-                out.add("credential " + i.name() + " expires " + Text.time(i.earliestExpiry()) + ": renew it soon");
-            }
-            if (i.parkedKeys() > 0) {
-                out.add("credential " + i.name() + " was rejected; " + i.parkedKeys() + " key"
-                        + (i.parkedKeys() == 1 ? " waits" : "s wait") + " for it to be renewed");
-            }
-        }
-        store.parkedOnMissing().forEach((name, n) -> out.add("credential " + name + " is not set; " + n + " key"
-                + (n == 1 ? " waits" : "s wait") + " for it: keyline credentials set " + name));
-        return out;
+    /** A one-line warning per credential that is rejected, missing or expires soon, for list, jobs and status. */
+    static List<String> warnings(CredentialStore store, Instant now, Duration warn) {
+        return CredentialAlerts.of(store, now, warn).stream().map(CredentialAlerts.Alert::message).toList();
     }
-
 
     @Command(name = "list", description = "Name, type, fingerprint, cookies, earliest expiry, last use and result, "
             + "and the keys parked on each credential.")
     static final class ListCommand extends Sub implements Callable<Integer> {
         @Override
         public Integer call() {
-            JdbcCredentialStore store = ws().credentials();
+            CredentialStore store = ws().credentials();
             Instant now = ws().options().clock().instant();
             Duration warn = warnWindow(root().env());
             List<CredentialInfo> all = store.list();
@@ -185,50 +158,22 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
 
         @Override
         public Integer call() throws InterruptedException {
-            CredentialProvider.Lookup found = ws().credentials().lookup(name);
-            if (!found.present()) {
-                throw new OperatorException(found.problem());
-            }
-            HttpExecutor http = new HttpExecutor(ws().options().clock());
-            Redactor redactor = Redactor.NONE.plus(found.material().secretStrings());
+            List<CredentialTester.Result> results = new CredentialTester(ws().credentials(), ws().options().clock())
+                    .test(name, ws().catalog().jobs());
             int accepted = 0;
             int rejected = 0;
-            int tested = 0;
-            for (JobDefinition job : ws().catalog().jobs()) {
-                for (StepDefinition step : job.steps()) {
-                    if (!name.equals(step.credential())) {
-                        continue;
-                    }
-                    String where = job.name() + "/" + step.id();
-                    if (step.probe() == null || step.probe().kind() != StepKind.HTTP) {
-                        out().println(where + ": no http probe - nothing read-only to test with");
-                        continue;
-                    }
-                    if (job.key().type() == KeyType.MANUAL && step.probe().url().contains("{key}")) {
-                        out().println(where + ": the probe needs a manual key - not tested");
-                        continue;
-                    }
-                    String key = job.key().type() == KeyType.MANUAL ? "test"
-                            : KeyRules.current(job.key(), ws().options().clock());
-                    StepContext ctx = new StepContext(job, step, key, "credentials-test", 1, Map.of(), found.material(),
-                            redactor::redact);
-                    ProbeOutcome p = http.probe(ctx);
-                    tested++;
-                    String verdict = switch (p.answer()) {
-                        case PRESENT, ABSENT -> "accepted";
-                        case AUTH -> "rejected";
-                        case INCONCLUSIVE -> "no answer";
-                    };
-                    if (p.answer() == ProbeOutcome.Answer.AUTH) {
-                        rejected++;
-                    } else if (p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
-                        accepted++;
-                    }
-                    ws().credentials().recordUse(name, ws().options().clock().instant(), verdict);
-                    out().println(where + ": " + verdict + " (" + p.message() + ")");
-                }
+            for (CredentialTester.Result r : results) {
+                String verdict = switch (r.verdict()) {
+                    case ACCEPTED -> "accepted";
+                    case REJECTED -> "rejected";
+                    case NO_ANSWER -> "no answer";
+                    case NOT_TESTED -> "not tested";
+                };
+                accepted += r.verdict() == CredentialTester.Verdict.ACCEPTED ? 1 : 0;
+                rejected += r.verdict() == CredentialTester.Verdict.REJECTED ? 1 : 0;
+                out().println(r.job() + "/" + r.step() + ": " + verdict + " (" + r.message() + ")");
             }
-            if (tested == 0) {
+            if (results.stream().noneMatch(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED)) {
                 out().println("no step that uses " + name + " has an http probe to test with");
                 return 1;
             }

@@ -31,8 +31,14 @@ public interface StateStore extends AutoCloseable {
     /** Keys matching a query (listing for status and the console), ordered by job then key. */
     List<KeyRecord> query(KeyQuery query);
 
+    /** How many keys match a query (offset and limit ignored). */
+    int count(KeyQuery query);
+
     /** Key counts per state for a job. */
     Map<KeyState, Integer> countsByState(String job);
+
+    /** Key counts per state for every job: job → state → count. One query. */
+    Map<String, Map<KeyState, Integer>> countsByJob();
 
     Map<String, StepRecord> steps(String job, String key);
 
@@ -89,19 +95,35 @@ public interface StateStore extends AutoCloseable {
     /**
      * A listing query.
      *
-     * @param job    job name, or {@code null} for all jobs
-     * @param states states to include, empty for all
-     * @param search substring of the key or message, or {@code null}
-     * @param offset rows to skip
-     * @param limit  rows at most
+     * @param job        job name, or {@code null} for all jobs
+     * @param states     states to include, empty for all
+     * @param search     substring of the key or message, or {@code null}
+     * @param offset     rows to skip
+     * @param limit      rows at most
+     * @param keyFrom    first key (inclusive; date, week and month keys sort as text), or {@code null}
+     * @param keyTo      last key (inclusive), or {@code null}
+     * @param descending newest key first
      */
-    record KeyQuery(String job, Set<KeyState> states, String search, int offset, int limit) {
+    record KeyQuery(String job, Set<KeyState> states, String search, int offset, int limit, String keyFrom,
+                    String keyTo, boolean descending) {
         public KeyQuery {
             states = states == null ? Set.of() : Set.copyOf(states);
         }
 
+        public KeyQuery(String job, Set<KeyState> states, String search, int offset, int limit) {
+            this(job, states, search, offset, limit, null, null, false);
+        }
+
         public static KeyQuery all(String job) {
             return new KeyQuery(job, Set.of(), null, 0, Integer.MAX_VALUE);
+        }
+
+        public KeyQuery between(String from, String to) {
+            return new KeyQuery(job, states, search, offset, limit, from, to, descending);
+        }
+
+        public KeyQuery page(int newOffset, int newLimit, boolean newestFirst) {
+            return new KeyQuery(job, states, search, newOffset, newLimit, keyFrom, keyTo, newestFirst);
         }
     }
 }

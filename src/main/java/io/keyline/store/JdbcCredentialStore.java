@@ -2,7 +2,7 @@ package io.keyline.store;
 
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialMaterial;
-import io.keyline.core.CredentialProvider;
+import io.keyline.core.CredentialStore;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.credentials.CredentialDecryptException;
 import io.keyline.credentials.CredentialType;
@@ -32,7 +32,7 @@ import java.util.Optional;
  * ({@code KEYLINE_MASTER_KEY} or {@code state/secret.key}). The master key is only read when a
  * value is stored or used, so listing needs no key.
  */
-public final class JdbcCredentialStore implements CredentialProvider {
+public final class JdbcCredentialStore implements CredentialStore {
 
     private final Database db;
     private final Map<String, String> env;
@@ -62,6 +62,7 @@ public final class JdbcCredentialStore implements CredentialProvider {
      *
      * @return the info of the stored credential
      */
+    @Override
     public CredentialInfo set(String name, ParsedCredential value, String user) {
         SecretBox b = box();
         String blob = Base64.getEncoder().encodeToString(b.encrypt(value.canonicalSecret(), aad(name)));
@@ -115,6 +116,7 @@ public final class JdbcCredentialStore implements CredentialProvider {
     }
 
     /** Every stored credential, by name, with the number of keys parked on it. */
+    @Override
     public List<CredentialInfo> list() {
         try (Connection c = db.connection();
              PreparedStatement ps = c.prepareStatement("SELECT c.name, c.cred_type, c.fingerprint, c.cookie_count, "
@@ -133,11 +135,13 @@ public final class JdbcCredentialStore implements CredentialProvider {
         }
     }
 
+    @Override
     public Optional<CredentialInfo> info(String name) {
         return list().stream().filter(i -> i.name().equals(name)).findFirst();
     }
 
     /** Keys parked on credentials that are not stored at all, by credential name. */
+    @Override
     public Map<String, Integer> parkedOnMissing() {
         Map<String, Integer> out = new HashMap<>();
         try (Connection c = db.connection();

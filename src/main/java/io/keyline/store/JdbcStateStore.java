@@ -141,26 +141,51 @@ public final class JdbcStateStore implements StateStore {
         return query(KeyQuery.all(job));
     }
 
+    /** The WHERE clause of a listing query and its arguments. */
+    private record Where(String sql, List<Object> args) {
+        static Where of(KeyQuery q) {
+            StringBuilder sql = new StringBuilder(" WHERE 1 = 1");
+            List<Object> args = new ArrayList<>();
+            if (q.job() != null) {
+                sql.append(" AND job = ?");
+                args.add(q.job());
+            }
+            if (!q.states().isEmpty()) {
+                sql.append(" AND state IN (").append(String.join(",", java.util.Collections.nCopies(q.states().size(), "?")))
+                        .append(')');
+                q.states().stream().map(Enum::name).sorted().forEach(args::add);
+            }
+            if (q.search() != null && !q.search().isBlank()) {
+                sql.append(" AND (LOWER(key_value) LIKE ? ESCAPE '!' OR LOWER(COALESCE(message, '')) LIKE ? ESCAPE '!')");
+                String like = "%" + q.search().toLowerCase(java.util.Locale.ROOT).replace("!", "!!").replace("%", "!%")
+                        .replace("_", "!_") + "%";
+                args.add(like);
+                args.add(like);
+            }
+            if (q.keyFrom() != null) {
+                sql.append(" AND key_value >= ?");
+                args.add(q.keyFrom());
+            }
+            if (q.keyTo() != null) {
+                sql.append(" AND key_value <= ?");
+                args.add(q.keyTo());
+            }
+            return new Where(sql.toString(), args);
+        }
+
+        void bind(PreparedStatement ps) throws SQLException {
+            for (int i = 0; i < args.size(); i++) {
+                ps.setObject(i + 1, args.get(i));
+            }
+        }
+    }
+
     @Override
     public List<KeyRecord> query(KeyQuery q) {
-        StringBuilder sql = new StringBuilder("SELECT " + KEY_COLUMNS + " FROM key_state WHERE 1 = 1");
-        List<Object> args = new ArrayList<>();
-        if (q.job() != null) {
-            sql.append(" AND job = ?");
-            args.add(q.job());
-        }
-        if (!q.states().isEmpty()) {
-            sql.append(" AND state IN (").append(String.join(",", java.util.Collections.nCopies(q.states().size(), "?")))
-                    .append(')');
-            q.states().stream().map(Enum::name).sorted().forEach(args::add);
-        }
-        if (q.search() != null && !q.search().isBlank()) {
-            sql.append(" AND (LOWER(key_value) LIKE ? OR LOWER(COALESCE(message, '')) LIKE ?)");
-            String like = "%" + q.search().toLowerCase(java.util.Locale.ROOT).replace("%", "\\%").replace("_", "\\_") + "%";
-            args.add(like);
-            args.add(like);
-        }
-        sql.append(" ORDER BY job, key_value");
+        Where where = Where.of(q);
+        StringBuilder sql = new StringBuilder("SELECT " + KEY_COLUMNS + " FROM key_state").append(where.sql());
+        String dir = q.descending() ? " DESC" : "";
+        sql.append(" ORDER BY job").append(dir).append(", key_value").append(dir);
         if (q.limit() != Integer.MAX_VALUE) {
             sql.append(" LIMIT ").append(q.limit());
         }
@@ -169,14 +194,43 @@ public final class JdbcStateStore implements StateStore {
         }
         return read(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-                for (int i = 0; i < args.size(); i++) {
-                    ps.setObject(i + 1, args.get(i));
-                }
+                where.bind(ps);
                 ps.setFetchSize(1000);
                 List<KeyRecord> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.add(keyRecord(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public int count(KeyQuery q) {
+        Where where = Where.of(q);
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM key_state" + where.sql())) {
+                where.bind(ps);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+
+    @Override
+    public Map<String, Map<KeyState, Integer>> countsByJob() {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT job, state, COUNT(*) FROM key_state GROUP BY job, state")) {
+                Map<String, Map<KeyState, Integer>> out = new HashMap<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.computeIfAbsent(rs.getString(1), j -> new EnumMap<>(KeyState.class))
+                                .put(KeyState.valueOf(rs.getString(2)), rs.getInt(3));
                     }
                 }
                 return out;

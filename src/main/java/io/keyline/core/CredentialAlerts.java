@@ -1,0 +1,60 @@
+package io.keyline.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Why a person should look at a credential: expired, expiring soon, rejected, or missing with keys parked on it. */
+public final class CredentialAlerts {
+
+    /** Default warning window before a cookie expires. */
+    public static final Duration DEFAULT_WARN = Duration.ofDays(3);
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+            .withZone(ZoneId.systemDefault());
+
+    private CredentialAlerts() {
+    }
+
+    /** One alert. {@code name} is the credential. */
+    public record Alert(String name, Kind kind, String message) {
+    }
+
+    public enum Kind { EXPIRED, EXPIRES_SOON, REJECTED, MISSING }
+
+    /** The warning window from {@code KEYLINE_CREDENTIAL_WARN_DAYS}, or the default. */
+    public static Duration warnWindow(Map<String, String> env) {
+        String v = env.get("KEYLINE_CREDENTIAL_WARN_DAYS");
+        if (v == null || v.isBlank()) {
+            return DEFAULT_WARN;
+        }
+        try {
+            return Duration.ofDays(Long.parseLong(v.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("KEYLINE_CREDENTIAL_WARN_DAYS=\"" + v + "\" is not a whole number of days");
+        }
+    }
+
+    public static List<Alert> of(CredentialStore store, Instant now, Duration warn) {
+        List<Alert> out = new ArrayList<>();
+        for (CredentialInfo i : store.list()) {
+            if (i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now)) {
+                out.add(new Alert(i.name(), Kind.EXPIRED, "credential " + i.name() + " has expired ("
+                        + WHEN.format(i.earliestExpiry()) + "): renew it"));
+            } else if (i.expiresWithin(now, warn)) {
+                out.add(new Alert(i.name(), Kind.EXPIRES_SOON, "credential " + i.name() + " expires "
+                        + WHEN.format(i.earliestExpiry()) + ": renew it soon"));
+            }
+            if (i.parkedKeys() > 0) {
+                out.add(new Alert(i.name(), Kind.REJECTED, "credential " + i.name() + " was rejected; " + i.parkedKeys()
+                        + " key" + (i.parkedKeys() == 1 ? " waits" : "s wait") + " for it to be renewed"));
+            }
+        }
+        store.parkedOnMissing().forEach((name, n) -> out.add(new Alert(name, Kind.MISSING, "credential " + name
+                + " is not set; " + n + " key" + (n == 1 ? " waits" : "s wait") + " for it")));
+        return out;
+    }
+}

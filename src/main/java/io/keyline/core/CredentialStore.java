@@ -1,0 +1,22 @@
+package io.keyline.core;
+
+import io.keyline.credentials.ParsedCredential;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The credential store as the CLI and the console manage it (the engine only needs {@link CredentialProvider}). */
+public interface CredentialStore extends CredentialProvider {
+
+    /** Stores or replaces a credential's value; the previous value stays intact if this fails. */
+    CredentialInfo set(String name, ParsedCredential value, String user);
+
+    /** Every stored credential with its parked-key count, by name. */
+    List<CredentialInfo> list();
+
+    Optional<CredentialInfo> info(String name);
+
+    /** Keys parked on credentials that are not stored at all, by credential name. */
+    Map<String, Integer> parkedOnMissing();
+}

@@ -1,0 +1,34 @@
+package io.keyline.ui;
+
+import io.keyline.core.CredentialStore;
+import io.keyline.core.Engine;
+import io.keyline.core.OperatorActions;
+import io.keyline.core.Planner;
+import io.keyline.core.StateStore;
+import io.keyline.core.jobfile.JobCatalog;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * What the console works with: core services only (the UI never reaches into SQL). Built by the
+ * app's wiring on a real state folder, and by tests on a temp one.
+ *
+ * @param catalog        loads the job files (again) from the jobs folder
+ * @param store          the state
+ * @param planner        dry runs
+ * @param actions        operator actions
+ * @param engine         runs keys (shared; thread-safe)
+ * @param credentials    the credential store
+ * @param clock          the clock
+ * @param user           the OS user (shown on audited actions)
+ * @param stateDir       the state folder (status bar)
+ * @param jobsDir        the jobs folder
+ * @param credentialWarn warn this long before a cookie expires
+ */
+public record ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Planner planner, OperatorActions actions,
+                              Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,
+                              Path jobsDir, Duration credentialWarn) {
+}

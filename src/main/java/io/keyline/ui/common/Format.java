@@ -1,0 +1,64 @@
+package io.keyline.ui.common;
+
+import io.keyline.domain.KeyState;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/** How the console writes times, durations and states. */
+public final class Format {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("MM-dd HH:mm")
+            .withZone(ZoneId.systemDefault());
+
+    private Format() {
+    }
+
+    public static String time(Instant t) {
+        return t == null ? "" : TIME.format(t);
+    }
+
+    public static String shortTime(Instant t) {
+        return t == null ? "" : SHORT.format(t);
+    }
+
+    /** "3 min ago", "in 2 h", "just now". */
+    public static String relative(Instant t, Instant now) {
+        if (t == null) {
+            return "";
+        }
+        Duration d = Duration.between(t, now);
+        boolean past = !d.isNegative();
+        d = d.abs();
+        String amount;
+        if (d.toSeconds() < 45) {
+            return past ? "just now" : "in a moment";
+        } else if (d.toMinutes() < 60) {
+            amount = d.toMinutes() + " min";
+        } else if (d.toHours() < 48) {
+            amount = d.toHours() + " h";
+        } else {
+            amount = d.toDays() + " days";
+        }
+        return past ? amount + " ago" : "in " + amount;
+    }
+
+    public static String millis(long ms) {
+        return ms < 1000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+
+    /** "Needs confirmation" for NEEDS_CONFIRMATION. */
+    public static String state(KeyState s) {
+        String n = s.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+        return Character.toUpperCase(n.charAt(0)) + n.substring(1);
+    }
+
+    /** The style class of a state: {@code state-failed}, {@code state-needs-confirmation}, … */
+    public static String styleClass(KeyState s) {
+        return "state-" + s.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,29 @@
+package io.keyline.ui.common;
+
+import io.keyline.domain.KeyState;
+import javafx.scene.control.Label;
+
+/** A small rounded label in the colour of a key state. */
+public final class StateChip extends Label {
+
+    public StateChip() {
+        getStyleClass().add("state-chip");
+    }
+
+    public StateChip(KeyState state) {
+        this();
+        show(state);
+    }
+
+    public void show(KeyState state) {
+        getStyleClass().removeIf(c -> c.startsWith("state-") && !c.equals("state-chip"));
+        if (state == null) {
+            setText("");
+            setVisible(false);
+            return;
+        }
+        setVisible(true);
+        setText(Format.state(state));
+        getStyleClass().add(Format.styleClass(state));
+    }
+}

@@ -1,0 +1,142 @@
+package io.keyline.ui.shell;
+
+import io.keyline.core.CredentialAlerts;
+import io.keyline.core.jobfile.JobFileError;
+import io.keyline.ui.ConsoleServices;
+import io.keyline.ui.common.Threads;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The main window's state: jobs, the attention inbox, running keys and credential alerts, loaded
+ * together in the background. Keys that newly need attention are reported for notifications.
+ */
+public final class ConsoleViewModel {
+
+    private final ConsoleServices services;
+    private final Threads threads;
+    private final ObservableList<Snapshot.JobSummary> jobs = FXCollections.observableArrayList();
+    private final ObservableList<Snapshot.AttentionItem> attention = FXCollections.observableArrayList();
+    private final ObservableList<Snapshot.RunningKey> running = FXCollections.observableArrayList();
+    private final ObservableList<CredentialAlerts.Alert> alerts = FXCollections.observableArrayList();
+    private final ObservableList<JobFileError> invalid = FXCollections.observableArrayList();
+    private final ReadOnlyIntegerWrapper attentionCount = new ReadOnlyIntegerWrapper();
+    private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
+    private Set<String> known;
+    private boolean refreshQueued;
+    private Consumer<List<Snapshot.AttentionItem>> onNewAttention = items -> { };
+
+    public ConsoleViewModel(ConsoleServices services, Threads threads) {
+        this.services = services;
+        this.threads = threads;
+    }
+
+    /** Called (on the UI thread) with keys that entered an attention state since the last refresh. */
+    public void onNewAttention(Consumer<List<Snapshot.AttentionItem>> listener) {
+        this.onNewAttention = listener;
+    }
+
+    /** Reloads everything in the background; a refresh asked for while one runs is done right after it. */
+    public void refresh() {
+        if (loading.get()) {
+            refreshQueued = true;
+            return;
+        }
+        loading.set(true);
+        threads.submit(() -> SnapshotLoader.load(services), this::apply, e -> {
+            loading.set(false);
+            error.set("Could not read the state: " + e.getMessage());
+            runQueued();
+        });
+    }
+
+    private void runQueued() {
+        if (refreshQueued) {
+            refreshQueued = false;
+            refresh();
+        }
+    }
+
+    void apply(Snapshot s) {
+        jobs.setAll(s.jobs());
+        attention.setAll(s.attention());
+        running.setAll(s.running());
+        alerts.setAll(s.alerts());
+        invalid.setAll(s.invalid());
+        attentionCount.set(s.attention().size());
+        lastRefresh.set(s.at());
+        error.set("");
+        Set<String> now = new HashSet<>();
+        s.attention().forEach(i -> now.add(i.id() + "|" + i.state()));
+        if (known != null) {
+            List<Snapshot.AttentionItem> fresh = s.attention().stream()
+                    .filter(i -> !known.contains(i.id() + "|" + i.state())).toList();
+            if (!fresh.isEmpty()) {
+                onNewAttention.accept(fresh);
+            }
+        }
+        known = now;
+        loading.set(false);
+        runQueued();
+    }
+
+    public ObservableList<Snapshot.JobSummary> jobs() {
+        return FXCollections.unmodifiableObservableList(jobs);
+    }
+
+    public ObservableList<Snapshot.AttentionItem> attention() {
+        return FXCollections.unmodifiableObservableList(attention);
+    }
+
+    public ObservableList<Snapshot.RunningKey> running() {
+        return FXCollections.unmodifiableObservableList(running);
+    }
+
+    public ObservableList<CredentialAlerts.Alert> alerts() {
+        return FXCollections.unmodifiableObservableList(alerts);
+    }
+
+    public ObservableList<JobFileError> invalidJobFiles() {
+        return FXCollections.unmodifiableObservableList(invalid);
+    }
+
+    public ReadOnlyIntegerProperty attentionCountProperty() {
+        return attentionCount.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Instant> lastRefreshProperty() {
+        return lastRefresh.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty loadingProperty() {
+        return loading.getReadOnlyProperty();
+    }
+
+    public ConsoleServices services() {
+        return services;
+    }
+
+    public Threads threads() {
+        return threads;
+    }
+}
