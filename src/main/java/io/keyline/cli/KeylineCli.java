@@ -1,5 +1,6 @@
 package io.keyline.cli;
 
+import io.keyline.app.ConsoleApp;
 import io.keyline.app.Workspace;
 import io.keyline.core.OperatorException;
 import io.keyline.core.RunOptions;
@@ -12,7 +13,6 @@ import io.keyline.domain.JobDefinition;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -60,9 +60,6 @@ public final class KeylineCli implements Callable<Integer> {
     @Option(names = "--jobs", paramLabel = "DIR",
             description = "Folder of job files (*.json). Default: $KEYLINE_JOBS or ./resources/jobs")
     Path jobs;
-
-    @Spec
-    CommandLine.Model.CommandSpec spec;
 
     PrintStream out;
     PrintStream err;
@@ -128,12 +125,10 @@ public final class KeylineCli implements Callable<Integer> {
         return RunReport.EXECUTION_FAILURE;
     }
 
+    /** Without a command: the operator console. */
     @Override
-    public Integer call() {
-        out.println("The operator console is not part of this build yet; use the commands below.");
-        out.println();
-        spec.commandLine().usage(out);
-        return 0;
+    public Integer call() throws InterruptedException {
+        return ConsoleApp.run(workspace(), env);
     }
 
     java.io.InputStream in() {

@@ -31,7 +31,11 @@ final class PauseCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         JobDefinition job = job(jobName);
-        JobControl jc = ws().actions().pause(job.name(), reason, parseUntil(until));
+        Instant end = parseUntil(until);
+        if (end != null && !end.isAfter(ws().options().clock().instant())) {
+            throw new UsageError("--until " + until + " is in the past");
+        }
+        JobControl jc = ws().actions().pause(job.name(), reason, end);
         out().println(job.name() + " paused" + (jc.until() == null ? "" : " until " + Text.time(jc.until()))
                 + ": " + jc.reason());
         return 0;

@@ -16,8 +16,11 @@ public interface CredentialMaterial {
     /** Headers an HTTP request to {@code uri} carries ({@code Cookie}, {@code Authorization}, …). */
     Map<String, String> httpHeaders(URI uri, Instant now);
 
-    /** Environment a command step receives ({@code KEYLINE_CREDENTIAL}, {@code KEYLINE_COOKIE}). */
-    Map<String, String> environment();
+    /**
+     * Environment a command step receives ({@code KEYLINE_CREDENTIAL}, {@code KEYLINE_COOKIE}), with the
+     * cookies that have not expired at {@code now} (the engine's clock).
+     */
+    Map<String, String> environment(Instant now);
 
     /** Every string that must be redacted wherever it might appear. */
     List<String> secretStrings();

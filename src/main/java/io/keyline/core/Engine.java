@@ -372,10 +372,12 @@ public final class Engine {
             credentials.recordUse(step.credential(), now(), out.failure() == FailureClass.AUTH ? "rejected" : "accepted");
         }
         if (out.succeeded()) {
-            StepRecord done = new StepRecord(step.id(), StepStatus.SUCCEEDED, attempt, firstAttempt, out.outputs(), now());
+            // outputs come from the response body or the command's stdout: redact them like every other stored text
+            Map<String, String> outputs = redacted(out.outputs(), ctx);
+            StepRecord done = new StepRecord(step.id(), StepStatus.SUCCEEDED, attempt, firstAttempt, outputs, now());
             c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED, step.id(), attempt,
                     null, step.id() + ": " + out.message(), out.evidence());
-            c.outputs.put(step.id(), out.outputs());
+            c.outputs.put(step.id(), outputs);
             return true;
         }
         FailureClass cls = out.failure();
@@ -422,7 +424,17 @@ public final class Engine {
         trace.line(now(), c.runId, c.job.name(), c.rec.key(), step.id(), ctx.attempt(),
                 "probe:" + p.answer().name().toLowerCase(java.util.Locale.ROOT), null,
                 Duration.between(started, now()).toMillis(), p.message());
+        if (step.credential() != null && p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
+            credentials.recordUse(step.credential(), now(),
+                    p.answer() == ProbeOutcome.Answer.AUTH ? "rejected" : "accepted");
+        }
         return p;
+    }
+
+    private static Map<String, String> redacted(Map<String, String> outputs, StepContext ctx) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        outputs.forEach((k, v) -> out.put(k, ctx.redact().apply(v)));
+        return out;
     }
 
     private void reconcile(Claim c, StepDefinition step, StepRecord sr, ProbeOutcome p) {

@@ -3,14 +3,20 @@ package io.keyline.store;
 import io.keyline.core.StateUnavailableException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.h2.api.ErrorCode;
 import org.h2.jdbcx.JdbcConnectionPool;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * The embedded H2 database in the state folder, migrated by Flyway.
@@ -24,7 +30,7 @@ public final class Database implements AutoCloseable {
 
     /** Settings appended to every URL; PostgreSQL mode keeps the SQL portable. */
     static final String SETTINGS = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH"
-            + ";WRITE_DELAY=0;AUTO_SERVER=TRUE;LOCK_TIMEOUT=10000";
+            + ";WRITE_DELAY=0;AUTO_SERVER=TRUE;AUTO_RECONNECT=TRUE;LOCK_TIMEOUT=10000";
 
     private final JdbcConnectionPool pool;
     private final Path stateDir;
@@ -50,7 +56,7 @@ public final class Database implements AutoCloseable {
         String url = "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
         JdbcConnectionPool pool = JdbcConnectionPool.create(url, "keyline", "");
         pool.setMaxConnections(16);
-        try (Connection c = pool.getConnection()) {
+        try (Connection c = connect(pool)) {
             c.isValid(1);
         } catch (SQLException e) {
             pool.dispose();
@@ -58,7 +64,7 @@ public final class Database implements AutoCloseable {
         }
         try {
             Flyway.configure()
-                    .dataSource(pool)
+                    .dataSource(new PatientDataSource(pool))
                     .locations("classpath:db/migration")
                     .loggers("slf4j")
                     .load()
@@ -68,6 +74,94 @@ public final class Database implements AutoCloseable {
             throw new StateUnavailableException("cannot migrate the state in " + dir + ": " + firstLine(e.getMessage()), e);
         }
         return new Database(pool, dir);
+    }
+
+    /** How long to wait for another process that is opening the same state at the same moment. */
+    static final Duration OPEN_PATIENCE = Duration.ofSeconds(30);
+
+    /**
+     * A connection from the pool. With AUTO_SERVER every new physical connection goes through H2's
+     * lock-file protocol; while another process is opening the same state (it holds the lock file
+     * but has not published its server address yet) H2 answers "Locked by another process" or
+     * "Lock file recently modified". That is transient: wait and try again instead of failing.
+     */
+    static Connection connect(JdbcConnectionPool pool) throws SQLException {
+        long deadline = System.nanoTime() + OPEN_PATIENCE.toNanos();
+        while (true) {
+            try {
+                return pool.getConnection();
+            } catch (SQLException e) {
+                if (!lockRace(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100 + ThreadLocalRandom.current().nextInt(200));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    static boolean lockRace(SQLException e) {
+        String msg = e.getMessage() == null ? "" : e.getMessage();
+        return e.getErrorCode() == ErrorCode.DATABASE_ALREADY_OPEN_1
+                || msg.contains("Lock file recently modified") || msg.contains("Another process was faster");
+    }
+
+    /** The pool with {@link #connect}'s patience, for Flyway. */
+    private static final class PatientDataSource implements DataSource {
+        private final JdbcConnectionPool pool;
+
+        PatientDataSource(JdbcConnectionPool pool) {
+            this.pool = pool;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            return connect(pool);
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) throws SQLException {
+            return connect(pool);
+        }
+
+        @Override
+        public PrintWriter getLogWriter() throws SQLException {
+            return pool.getLogWriter();
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) throws SQLException {
+            pool.setLogWriter(out);
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) throws SQLException {
+            pool.setLoginTimeout(seconds);
+        }
+
+        @Override
+        public int getLoginTimeout() throws SQLException {
+            return pool.getLoginTimeout();
+        }
+
+        @Override
+        public Logger getParentLogger() {
+            return Logger.getLogger("org.h2");
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            return pool.unwrap(iface);
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) throws SQLException {
+            return pool.isWrapperFor(iface);
+        }
     }
 
     private static String describe(Path dir, SQLException e) {
@@ -91,7 +185,7 @@ public final class Database implements AutoCloseable {
     }
 
     public Connection connection() throws SQLException {
-        return pool.getConnection();
+        return connect(pool);
     }
 
     public Path stateDir() {

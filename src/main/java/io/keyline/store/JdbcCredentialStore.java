@@ -227,8 +227,8 @@ public final class JdbcCredentialStore implements CredentialStore {
         }
 
         @Override
-        public Map<String, String> environment() {
-            return value.environment();
+        public Map<String, String> environment(Instant now) {
+            return value.environment(now);
         }
 
         @Override

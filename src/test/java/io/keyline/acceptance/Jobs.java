@@ -1,17 +1,17 @@
 package io.keyline.acceptance;
 
 /** Job file texts for the acceptance tests; {@code BASE} is replaced by the test site's URL. */
-final class Jobs {
+public final class Jobs {
     private Jobs() {
     }
 
-    static final String FAST_RETRY = """
+    public static final String FAST_RETRY = """
               "retry": { "maxAttempts": 3, "initialDelay": "PT2S", "multiplier": 2.0, "maxDelay": "PT30S",
                          "jitter": 0.0, "maxElapsed": "PT10M" },
             """;
 
     /** write (command, none) then publish (http POST with the given effect), optionally with a probe. */
-    static String publish(String name, String effect, boolean probe, String extraStepFields) {
+    public static String publish(String name, String effect, boolean probe, String extraStepFields) {
         return """
             {
               "name": "%s",
@@ -36,7 +36,7 @@ final class Jobs {
     }
 
     /** One command step with the given effect and shell script. */
-    static String command(String name, String effect, String script, String timeout) {
+    public static String command(String name, String effect, String script, String timeout) {
         return """
             {
               "name": "%s",

@@ -113,7 +113,7 @@ public final class CommandExecutor implements StepExecutor {
         env.remove("KEYLINE_COOKIE");
         env.remove("KEYLINE_MASTER_KEY");
         if (ctx.credential() != null) {
-            env.putAll(ctx.credential().environment());
+            env.putAll(ctx.credential().environment(clock.instant()));
         }
         Process p = pb.start();
         TailBuffer out = new TailBuffer(p.getInputStream(), STDOUT_KEEP, "keyline-stdout-" + ctx.step().id());

@@ -1,0 +1,233 @@
+package io.keyline.ui.confirm;
+
+import atlantafx.base.theme.Styles;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.ui.common.StateChip;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * The content of the confirm dialog: why the key waits, what will be sent, a note, and the
+ * buttons. "Confirm and run" is disabled from the first click until the dialog is done, so a
+ * double click never executes twice (the ViewModel ignores a second call as well).
+ */
+public final class ConfirmPane extends BorderPane {
+
+    private final ConfirmViewModel vm;
+    private final TextField note = new TextField();
+    private final Button confirm = new Button("Confirm and run");
+    private final Button markDone = new Button("Mark done…");
+    private final Button cancel = new Button("Cancel");
+
+    /**
+     * @param close closes the window the pane is in
+     */
+    public ConfirmPane(ConfirmViewModel vm, Runnable close) {
+        this.vm = vm;
+        getStyleClass().add("confirm-dialog");
+        setTop(title());
+        setCenter(sections());
+        setBottom(buttons(close));
+    }
+
+    public TextField noteField() {
+        return note;
+    }
+
+    private Region title() {
+        Label heading = new Label();
+        heading.getStyleClass().add("confirm-title");
+        heading.textProperty().bind(Bindings.createStringBinding(() -> {
+            ConfirmViewModel.Info i = vm.infoProperty().get();
+            return i == null || i.step() == null ? "Confirm" : "Confirm " + i.step().id();
+        }, vm.infoProperty()));
+        Label sub = new Label();
+        sub.getStyleClass().add("page-subtitle");
+        sub.textProperty().bind(vm.titleProperty());
+        StateChip chip = new StateChip();
+        vm.infoProperty().addListener((o, a, i) -> chip.show(i == null ? null : i.record().state()));
+        vm.outcomeProperty().addListener((o, a, rec) -> {
+            if (rec != null) {
+                chip.show(rec.state());
+            }
+        });
+        chip.show(null);
+        ProgressIndicator loading = new ProgressIndicator();
+        loading.setPrefSize(16, 16);
+        loading.visibleProperty().bind(vm.loadingProperty());
+        HBox row = new HBox(10, heading, chip, loading);
+        row.setAlignment(Pos.CENTER_LEFT);
+        VBox box = new VBox(2, row, sub);
+        box.getStyleClass().add("confirm-header");
+        return box;
+    }
+
+    private Region sections() {
+        // why it waits
+        Label headline = new Label();
+        headline.getStyleClass().add("confirm-headline");
+        headline.setWrapText(true);
+        headline.setMinHeight(Region.USE_PREF_SIZE);
+        headline.textProperty().bind(vm.reasonHeadlineProperty());
+        Label reason = new Label();
+        reason.setWrapText(true);
+        reason.textProperty().bind(vm.reasonProperty());
+        shownWhenNotEmpty(reason, reason.textProperty().isNotEmpty());
+        TextArea evidence = code(7);
+        evidence.getStyleClass().add("confirm-evidence");
+        evidence.textProperty().bind(vm.evidenceTextProperty());
+        shownWhenNotEmpty(evidence, vm.evidenceTextProperty().isNotEmpty());
+        Label probe = new Label();
+        probe.setWrapText(true);
+        probe.getStyleClass().add("confirm-probe");
+        probe.textProperty().bind(vm.probeAnswerProperty());
+        shownWhenNotEmpty(probe, vm.probeAnswerProperty().isNotEmpty());
+        VBox why = section("Why it waits", headline, reason, evidence, probe);
+
+        // what will be sent
+        TextArea payload = code(12);
+        payload.getStyleClass().add("confirm-payload");
+        payload.textProperty().bind(vm.payloadTextProperty());
+        VBox.setVgrow(payload, Priority.ALWAYS);
+        Label hash = new Label();
+        hash.getStyleClass().addAll("muted", "confirm-hash");
+        hash.setWrapText(true);
+        hash.textProperty().bind(Bindings.createStringBinding(() -> {
+            String h = vm.payloadHashProperty().get();
+            return h.isEmpty() ? "" : "Payload hash " + h.substring(0, 16) + "… — the confirmation is bound to exactly "
+                    + "this payload; if it changes before the step runs, you will be asked again.";
+        }, vm.payloadHashProperty()));
+        hash.setTooltip(new Tooltip());
+        hash.getTooltip().textProperty().bind(vm.payloadHashProperty());
+        shownWhenNotEmpty(hash, vm.payloadHashProperty().isNotEmpty());
+        VBox sent = section("What will be sent", payload, hash);
+        VBox.setVgrow(sent, Priority.ALWAYS);
+
+        // note, progress, problem, outcome
+        note.setPromptText("Note for the key's timeline (required for Mark done): what you checked");
+        note.disableProperty().bind(vm.busyProperty().or(vm.finishedProperty()));
+        Label noteLabel = new Label("Note");
+        noteLabel.getStyleClass().add("confirm-section-title");
+        noteLabel.setLabelFor(note);
+        VBox noteBox = new VBox(4, noteLabel, note);
+
+        ProgressIndicator spinner = new ProgressIndicator();
+        spinner.setPrefSize(18, 18);
+        Label progressText = new Label();
+        progressText.textProperty().bind(vm.progressProperty());
+        HBox progress = new HBox(8, spinner, progressText);
+        progress.setAlignment(Pos.CENTER_LEFT);
+        progress.getStyleClass().add("confirm-progress");
+        shownWhenNotEmpty(progress, vm.busyProperty());
+
+        Label problem = new Label();
+        problem.getStyleClass().addAll("error-text", "confirm-problem");
+        problem.setWrapText(true);
+        problem.textProperty().bind(vm.problemProperty());
+        shownWhenNotEmpty(problem, vm.problemProperty().isNotEmpty());
+
+        StateChip outcomeChip = new StateChip();
+        Label outcomeText = new Label();
+        outcomeText.setWrapText(true);
+        outcomeText.getStyleClass().add("confirm-outcome-text");
+        outcomeText.textProperty().bind(vm.outcomeTextProperty());
+        HBox outcome = new HBox(10, new Label("Outcome"), outcomeChip, outcomeText);
+        outcome.setAlignment(Pos.CENTER_LEFT);
+        outcome.getStyleClass().add("confirm-outcome");
+        vm.outcomeProperty().addListener((o, a, rec) -> {
+            outcomeChip.show(rec == null ? null : rec.state());
+            outcome.getStyleClass().removeAll("done", "waiting");
+            if (rec != null) {
+                outcome.getStyleClass().add(rec.state() == KeyState.DONE ? "done" : "waiting");
+            }
+        });
+        shownWhenNotEmpty(outcome, vm.outcomeProperty().isNotNull());
+
+        VBox box = new VBox(14, why, sent, noteBox, progress, problem, outcome);
+        box.setPadding(new Insets(4, 20, 8, 20));
+        return box;
+    }
+
+    private Region buttons(Runnable close) {
+        confirm.setDefaultButton(true);
+        confirm.getStyleClass().add(Styles.ACCENT);
+        confirm.disableProperty().bind(vm.canConfirmProperty().not());
+        confirm.setOnAction(e -> vm.confirmAndRun(note.getText()));
+        confirm.visibleProperty().bind(vm.finishedProperty().not());
+        confirm.managedProperty().bind(confirm.visibleProperty());
+
+        markDone.disableProperty().bind(vm.canMarkDoneProperty().not());
+        markDone.setOnAction(e -> {
+            if (!vm.markDone(note.getText())) {
+                note.requestFocus();
+            }
+        });
+        markDone.setTooltip(new Tooltip("I checked: it already happened. Needs a note."));
+        markDone.visibleProperty().bind(vm.finishedProperty().not());
+        markDone.managedProperty().bind(markDone.visibleProperty());
+
+        cancel.setCancelButton(true);
+        cancel.textProperty().bind(Bindings.when(vm.finishedProperty()).then("Close").otherwise("Cancel"));
+        vm.finishedProperty().addListener((o, a, done) -> {
+            cancel.setDefaultButton(done);
+            if (done) {
+                cancel.requestFocus();
+            }
+        });
+        cancel.setOnAction(e -> close.run());
+
+        ButtonBar.setButtonData(confirm, ButtonBar.ButtonData.OK_DONE);
+        ButtonBar.setButtonData(markDone, ButtonBar.ButtonData.OTHER);
+        ButtonBar.setButtonData(cancel, ButtonBar.ButtonData.CANCEL_CLOSE);
+        ButtonBar bar = new ButtonBar();
+        bar.getButtons().addAll(markDone, cancel, confirm);
+        bar.getStyleClass().add("confirm-buttons");
+        bar.setPadding(new Insets(10, 20, 16, 20));
+        return bar;
+    }
+
+    private static VBox section(String title, javafx.scene.Node... content) {
+        Label t = new Label(title);
+        t.getStyleClass().add("confirm-section-title");
+        VBox box = new VBox(6, t);
+        box.getChildren().addAll(content);
+        box.getStyleClass().add("confirm-section");
+        return box;
+    }
+
+    private static TextArea code(int rows) {
+        TextArea a = new TextArea();
+        a.setEditable(false);
+        a.setWrapText(false);
+        a.setPrefRowCount(rows);
+        a.getStyleClass().add("code");
+        return a;
+    }
+
+    private static void shownWhenNotEmpty(javafx.scene.Node n, javafx.beans.value.ObservableBooleanValue shown) {
+        if (n instanceof Region r && !(n instanceof TextArea)) {
+            r.setMinHeight(Region.USE_PREF_SIZE);
+        }
+        n.visibleProperty().bind(shown);
+        n.managedProperty().bind(n.visibleProperty());
+    }
+
+    /** The record the dialog ended with, for callers that want it. */
+    KeyRecord outcome() {
+        return vm.outcomeProperty().get();
+    }
+}

@@ -1,0 +1,372 @@
+package io.keyline.ui.credentials;
+
+import atlantafx.base.theme.Styles;
+import io.keyline.credentials.CredentialType;
+import io.keyline.ui.ConsoleServices;
+import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Threads;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.input.DragEvent;
+import javafx.scene.input.Dragboard;
+import javafx.scene.input.TransferMode;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Modality;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import javafx.util.StringConverter;
+
+import java.io.File;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Renew (or add) a login (issue view 7): paste a {@code Cookie:} header, a {@code cookies.txt} or a
+ * browser's JSON export, or drop the file; the parsed cookies show with their values masked, or the
+ * parser's inline error; "Save and resume" stores it and resumes (and runs) the keys parked on it.
+ */
+public final class CredentialDialog {
+
+    static final String PROMPT = "Paste the renewed login here, or drop a cookies.txt or JSON export on this box";
+
+    /** The three accepted cookie formats, shown above the box (a TextArea's prompt cannot hold lines). */
+    static final String FORMATS = "Accepted for cookies: a Cookie header (Cookie: session=…; csrftoken=…) · a Netscape "
+            + "cookies.txt (7 tab-separated fields, #HttpOnly_ prefix) · a JSON array as browser cookie exporters "
+            + "write it. For a bearer token or a header (Name: value), choose the type first.";
+
+    private final CredentialViewModel vm;
+    private final BorderPane root = new BorderPane();
+    private final TextArea input = new TextArea();
+
+    /** Builds the content on a view model; {@code onChanged} runs after a successful save. */
+    public CredentialDialog(CredentialViewModel vm, Runnable onChanged) {
+        this.vm = vm;
+        root.getStyleClass().add("credential-dialog");
+        root.setPadding(new Insets(16));
+        root.setTop(header());
+        root.setCenter(body());
+        root.setBottom(footer());
+        vm.savedProperty().addListener((o, a, b) -> {
+            if (b && onChanged != null) {
+                onChanged.run();
+            }
+        });
+        vm.completedCountProperty().addListener((o, a, b) -> {
+            if (onChanged != null) {
+                onChanged.run(); // the resumed keys ran: their states changed again
+            }
+        });
+    }
+
+    /** Opens the dialog over {@code owner} to renew {@code name}, or to add a credential when it is {@code null}. */
+    public static void show(Window owner, ConsoleServices s, Threads t, String name, Runnable onChanged) {
+        CredentialViewModel vm = new CredentialViewModel(s, t);
+        vm.open(name);
+        CredentialDialog dialog = new CredentialDialog(vm, onChanged);
+        Stage stage = new Stage();
+        if (owner != null) {
+            stage.initOwner(owner);
+            stage.initModality(Modality.WINDOW_MODAL);
+        }
+        stage.setTitle(name == null ? "Keyline — new credential" : "Keyline — renew " + name);
+        Scene scene = new Scene(dialog.root(), 860, 680);
+        io.keyline.ui.plan.PlanDialog.styles(scene, owner);
+        stage.setScene(scene);
+        stage.setMinWidth(640);
+        stage.setMinHeight(520);
+        stage.setOnHidden(e -> vm.clearInput()); // do not keep the pasted secret around
+        stage.show();
+        dialog.input.requestFocus();
+    }
+
+    public Parent root() {
+        return root;
+    }
+
+    public CredentialViewModel viewModel() {
+        return vm;
+    }
+
+    // ---------------------------------------------------------------- header: name, type, current
+
+    private VBox header() {
+        Label title = new Label();
+        title.getStyleClass().add("page-title");
+        title.textProperty().bind(Bindings.when(vm.nameEditableProperty()).then("New credential")
+                .otherwise(Bindings.concat("Renew ", vm.nameProperty())));
+        Label current = new Label();
+        current.getStyleClass().add("page-subtitle");
+        current.setWrapText(true);
+        current.textProperty().bind(vm.currentProperty());
+        collapseWhenEmpty(current);
+
+        TextField name = new TextField();
+        name.setPromptText("e.g. site-cookie");
+        name.textProperty().bindBidirectional(vm.nameProperty());
+        name.editableProperty().bind(vm.nameEditableProperty());
+        name.focusTraversableProperty().bind(vm.nameEditableProperty());
+        name.setPrefColumnCount(18);
+        ComboBox<CredentialType> type = new ComboBox<>();
+        type.getItems().setAll(CredentialType.values());
+        type.valueProperty().bindBidirectional(vm.typeProperty());
+        type.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(CredentialType t) {
+                return t == null ? "" : switch (t) {
+                    case COOKIE -> "cookie";
+                    case BEARER -> "bearer token";
+                    case HEADER -> "header (Name: value)";
+                };
+            }
+
+            @Override
+            public CredentialType fromString(String s) {
+                return null;
+            }
+        });
+        TextField domain = new TextField();
+        domain.setPromptText("any host the steps send to");
+        domain.textProperty().bindBidirectional(vm.domainProperty());
+        domain.setPrefColumnCount(18);
+        domain.disableProperty().bind(vm.typeProperty().isNotEqualTo(CredentialType.COOKIE));
+        domain.setTooltip(new javafx.scene.control.Tooltip(
+                "Only for a pasted Cookie header line: the host its cookies belong to"));
+
+        Label nameError = new Label();
+        nameError.getStyleClass().addAll("error-text", "inline-validation");
+        nameError.textProperty().bind(Bindings.when(vm.nameEditableProperty()).then(vm.nameErrorProperty()).otherwise(""));
+        collapseWhenEmpty(nameError);
+
+        GridPane grid = new GridPane();
+        grid.setHgap(8);
+        grid.setVgap(6);
+        grid.addRow(0, label("Name"), name, label("Type"), type, label("Cookie domain"), domain);
+        VBox top = new VBox(6, title, current, grid, nameError);
+        top.setPadding(new Insets(0, 0, 12, 0));
+        return top;
+    }
+
+    // ---------------------------------------------------------------- body: input and preview
+
+    private VBox body() {
+        input.setPromptText(PROMPT);
+        Label formats = new Label(FORMATS);
+        formats.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+        formats.setWrapText(true);
+        input.setWrapText(false);
+        input.getStyleClass().addAll("code", "credential-input");
+        input.setPrefRowCount(7);
+        input.textProperty().bindBidirectional(vm.inputProperty());
+
+        // A file's content is not echoed on screen: a note covers the box until it is cleared or typed over.
+        Label fileNote = new Label();
+        fileNote.getStyleClass().add("credential-file-note");
+        fileNote.textProperty().bind(Bindings.concat("Loaded ", vm.loadedFileProperty(),
+                " (contents hidden). Paste or type to replace it."));
+        Button clear = new Button("Clear");
+        clear.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
+        clear.setOnAction(e -> {
+            vm.clearInput();
+            input.requestFocus();
+        });
+        HBox cover = new HBox(8, fileNote, clear);
+        cover.setAlignment(Pos.CENTER);
+        cover.getStyleClass().add("credential-file-cover");
+        cover.visibleProperty().bind(vm.loadedFileProperty().isNotEmpty());
+        cover.setMouseTransparent(false);
+        cover.setOnMouseClicked(e -> {
+            vm.clearInput();
+            input.requestFocus();
+        });
+        StackPane inputStack = new StackPane(input, cover);
+        installDrop(inputStack);
+
+        Button open = new Button("Open file…");
+        open.setOnAction(e -> openFile());
+        Label hint = new Label("cookies.txt or JSON export; or drag it onto the box");
+        hint.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+        HBox inputBar = new HBox(8, open, hint);
+        inputBar.setAlignment(Pos.CENTER_LEFT);
+
+        Label parseError = new Label();
+        parseError.getStyleClass().addAll("error-text", "inline-validation", "credential-parse-error");
+        parseError.setWrapText(true);
+        parseError.textProperty().bind(vm.parseErrorProperty());
+        collapseWhenEmpty(parseError);
+
+        Label summary = new Label();
+        summary.getStyleClass().add("credential-summary");
+        summary.textProperty().bind(vm.summaryProperty());
+        collapseWhenEmpty(summary);
+
+        TableView<CredentialViewModel.CookieRow> preview = new TableView<>(vm.preview());
+        preview.getStyleClass().addAll("credential-preview", Styles.DENSE);
+        preview.setFixedCellSize(28);
+        preview.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        Label placeholder = new Label("The parsed cookies show here (values masked).");
+        placeholder.getStyleClass().add("muted");
+        preview.setPlaceholder(placeholder);
+        preview.getColumns().setAll(List.of(
+                col("Name", 150, CredentialViewModel.CookieRow::name),
+                col("Value", 70, CredentialViewModel.CookieRow::value),
+                col("Domain", 170, CredentialViewModel.CookieRow::domain),
+                col("Path", 70, CredentialViewModel.CookieRow::path),
+                col("Secure", 60, r -> r.secure() ? "yes" : ""),
+                col("HttpOnly", 70, r -> r.httpOnly() ? "yes" : ""),
+                col("Expires", 150, r -> r.expires() == null ? "session" : Format.time(r.expires()))));
+        preview.setPrefHeight(180);
+        VBox.setVgrow(preview, Priority.ALWAYS);
+
+        VBox box = new VBox(8, formats, inputStack, inputBar, parseError, summary, preview);
+        return box;
+    }
+
+    private void installDrop(StackPane target) {
+        target.addEventFilter(DragEvent.DRAG_OVER, e -> {
+            if (e.getDragboard().hasFiles() || e.getDragboard().hasString()) {
+                e.acceptTransferModes(TransferMode.COPY);
+                target.getStyleClass().remove("drop-target");
+                target.getStyleClass().add("drop-target");
+            }
+            e.consume();
+        });
+        target.addEventFilter(DragEvent.DRAG_EXITED, e -> target.getStyleClass().remove("drop-target"));
+        target.addEventFilter(DragEvent.DRAG_DROPPED, e -> {
+            Dragboard db = e.getDragboard();
+            boolean ok = false;
+            if (db.hasFiles() && !db.getFiles().isEmpty()) {
+                vm.loadFile(db.getFiles().get(0).toPath());
+                ok = true;
+            } else if (db.hasString()) {
+                vm.inputProperty().set(db.getString());
+                ok = true;
+            }
+            target.getStyleClass().remove("drop-target");
+            e.setDropCompleted(ok);
+            e.consume();
+        });
+    }
+
+    private void openFile() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Open a cookies.txt or JSON cookie export");
+        chooser.getExtensionFilters().addAll(
+                new FileChooser.ExtensionFilter("Cookie exports", "*.txt", "*.json"),
+                new FileChooser.ExtensionFilter("All files", "*"));
+        Window w = root.getScene() == null ? null : root.getScene().getWindow();
+        File f = chooser.showOpenDialog(w);
+        if (f != null) {
+            vm.loadFile(f.toPath());
+        }
+    }
+
+    // ---------------------------------------------------------------- footer: outcome and buttons
+
+    private VBox footer() {
+        Label message = new Label();
+        message.setWrapText(true);
+        message.getStyleClass().add("credential-message");
+        message.textProperty().bind(vm.messageProperty());
+        collapseWhenEmpty(message);
+        Label error = new Label();
+        error.setWrapText(true);
+        error.getStyleClass().add("error-text");
+        error.textProperty().bind(vm.errorProperty());
+        collapseWhenEmpty(error);
+
+        Label testSummary = new Label();
+        testSummary.setWrapText(true);
+        testSummary.textProperty().bind(vm.testSummaryProperty());
+        collapseWhenEmpty(testSummary);
+        VBox testLines = new VBox(2);
+        testLines.getStyleClass().add("credential-test-lines");
+        vm.testResults().addListener((ListChangeListener<CredentialViewModel.TestLine>) c -> {
+            testLines.getChildren().clear();
+            for (CredentialViewModel.TestLine l : vm.testResults()) {
+                Label x = new Label(l.text());
+                x.getStyleClass().addAll("code", switch (l.verdict()) {
+                    case ACCEPTED -> "ok-text";
+                    case REJECTED -> "error-text";
+                    default -> "muted";
+                });
+                testLines.getChildren().add(x);
+            }
+        });
+
+        CheckBox run = new CheckBox("Run the resumed keys now");
+        run.selectedProperty().bindBidirectional(vm.runResumedProperty());
+
+        ProgressIndicator spinner = new ProgressIndicator();
+        spinner.setPrefSize(18, 18);
+        spinner.visibleProperty().bind(vm.busyProperty());
+
+        Button test = new Button("Test");
+        test.setTooltip(new javafx.scene.control.Tooltip(
+                "Asks the read-only probes of the steps that use the stored credential whether the site accepts it"));
+        test.disableProperty().bind(vm.busyProperty().or(vm.nameErrorProperty().isNotEmpty()));
+        test.setOnAction(e -> vm.test());
+
+        Button save = new Button("Save and resume");
+        save.setDefaultButton(true);
+        save.getStyleClass().add(Styles.ACCENT);
+        save.disableProperty().bind(vm.canSaveProperty().not());
+        save.setOnAction(e -> vm.save());
+
+        Button close = new Button("Close");
+        close.setCancelButton(true);
+        close.setOnAction(e -> {
+            Window w = root.getScene() == null ? null : root.getScene().getWindow();
+            if (w instanceof Stage s) {
+                s.close();
+            }
+        });
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox buttons = new HBox(8, run, spacer, spinner, test, close, save);
+        buttons.setAlignment(Pos.CENTER_LEFT);
+        VBox bottom = new VBox(8, message, error, testSummary, testLines, buttons);
+        bottom.setPadding(new Insets(12, 0, 0, 0));
+        return bottom;
+    }
+
+    private static Label label(String text) {
+        Label l = new Label(text);
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        l.getStyleClass().add("muted");
+        return l;
+    }
+
+    private static TableColumn<CredentialViewModel.CookieRow, String> col(
+            String title, double width, Function<CredentialViewModel.CookieRow, String> f) {
+        TableColumn<CredentialViewModel.CookieRow, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
+        c.setPrefWidth(width);
+        return c;
+    }
+
+    private static void collapseWhenEmpty(Label l) {
+        l.visibleProperty().bind(l.textProperty().isNotEmpty());
+        l.managedProperty().bind(l.visibleProperty());
+    }
+}

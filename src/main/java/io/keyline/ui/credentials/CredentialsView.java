@@ -1,0 +1,242 @@
+package io.keyline.ui.credentials;
+
+import atlantafx.base.theme.Styles;
+import io.keyline.ui.Navigator;
+import io.keyline.ui.common.Format;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The page behind "Credentials" in the sidebar: every credential with its fingerprint, cookies, expiry,
+ * last use and parked keys; rejected, expiring and missing ones are flagged; per row "Renew…" opens the
+ * credential dialog and "Test" asks the read-only probes.
+ */
+public final class CredentialsView extends BorderPane {
+
+    static final double ROW_HEIGHT = 34;
+
+    private final CredentialsViewModel vm;
+    private final Navigator navigator;
+    private final TableView<CredentialsViewModel.Row> table = new TableView<>();
+
+    public CredentialsView(CredentialsViewModel vm, Navigator navigator) {
+        this.vm = vm;
+        this.navigator = navigator;
+        getStyleClass().add("credentials-page");
+        getStylesheets().add(CredentialsView.class.getResource("/io/keyline/ui/plan-credentials.css").toExternalForm());
+        setPadding(new Insets(20));
+        setTop(header());
+        setCenter(table());
+        setBottom(footer());
+        // Lifecycle: reload whenever the page is shown (added to a scene); nothing to remove when it leaves,
+        // the view model holds no reference back to the view.
+        sceneProperty().addListener((o, a, b) -> {
+            if (b != null) {
+                vm.refresh();
+            }
+        });
+    }
+
+    private VBox header() {
+        Label title = new Label("Credentials");
+        title.getStyleClass().add("page-title");
+        Label subtitle = new Label("Login cookies and tokens the steps send. Values are encrypted and never shown; "
+                + "a renewed login resumes the keys parked on it.");
+        subtitle.getStyleClass().add("page-subtitle");
+        subtitle.setWrapText(true);
+        Button add = new Button("New credential…");
+        add.setOnAction(e -> navigator.renewCredential(null));
+        Button refresh = new Button("Refresh");
+        refresh.getStyleClass().add(Styles.FLAT);
+        refresh.setOnAction(e -> vm.refresh());
+        refresh.disableProperty().bind(vm.loadingProperty());
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox bar = new HBox(8, new VBox(2, title, subtitle), spacer, refresh, add);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        Label error = new Label();
+        error.getStyleClass().add("error-text");
+        error.textProperty().bind(vm.errorProperty());
+        error.visibleProperty().bind(error.textProperty().isNotEmpty());
+        error.managedProperty().bind(error.visibleProperty());
+        VBox top = new VBox(8, bar, error);
+        top.setPadding(new Insets(0, 0, 12, 0));
+        return top;
+    }
+
+    private TableView<CredentialsViewModel.Row> table() {
+        table.setItems(vm.rows());
+        table.getStyleClass().add("credentials-table");
+        table.setFixedCellSize(ROW_HEIGHT);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        Label empty = new Label("No credentials yet. Add one with \"New credential…\".");
+        empty.getStyleClass().add("empty-state");
+        table.setPlaceholder(empty);
+        table.setRowFactory(t -> new TableRow<>() {
+            @Override
+            protected void updateItem(CredentialsViewModel.Row item, boolean isEmpty) {
+                super.updateItem(item, isEmpty);
+                getStyleClass().removeAll("credential-warning", "credential-danger");
+                if (!isEmpty && item != null) {
+                    switch (item.warning()) {
+                        case EXPIRES_SOON -> getStyleClass().add("credential-warning");
+                        case EXPIRED, REJECTED, MISSING -> getStyleClass().add("credential-danger");
+                        case NONE -> { }
+                    }
+                }
+            }
+        });
+        table.getColumns().setAll(List.of(
+                nameColumn(),
+                text("Type", 65, CredentialsViewModel.Row::type),
+                text("Fingerprint", 105, CredentialsViewModel.Row::fingerprint, "code"),
+                text("Cookies", 75, r -> r.missing() ? "" : Integer.toString(r.cookies())),
+                text("Earliest expiry", 140, r -> Format.time(r.earliestExpiry())),
+                text("Last used · result", 170, r -> r.lastUsedAt() == null ? "" : Format.time(r.lastUsedAt())
+                        + (r.lastResult().isEmpty() ? "" : " · " + r.lastResult())),
+                text("Parked keys", 100, r -> r.parked() == 0 ? "" : Integer.toString(r.parked())),
+                actionsColumn(),
+                statusColumn()));
+        return table;
+    }
+
+    private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> nameColumn() {
+        return column("Name", 220, r -> {
+            Label name = new Label(r.name());
+            name.getStyleClass().add(Styles.TEXT_BOLD);
+            if (r.warning() == CredentialsViewModel.Warning.NONE) {
+                return name;
+            }
+            Label flag = new Label(switch (r.warning()) {
+                case EXPIRES_SOON -> "expires soon";
+                case EXPIRED -> "expired";
+                case REJECTED -> "rejected";
+                case MISSING -> "not set";
+                case NONE -> "";
+            });
+            flag.getStyleClass().addAll("credential-flag",
+                    r.warning() == CredentialsViewModel.Warning.EXPIRES_SOON ? "warning" : "danger");
+            HBox box = new HBox(6, name, flag);
+            box.setAlignment(Pos.CENTER_LEFT);
+            return box;
+        });
+    }
+
+    private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> actionsColumn() {
+        return column("", 145, r -> {
+            Button renew = new Button(r.missing() ? "Set…" : "Renew…");
+            renew.getStyleClass().add(Styles.SMALL);
+            if (r.warning() != CredentialsViewModel.Warning.NONE) {
+                renew.getStyleClass().add(Styles.ACCENT);
+            }
+            renew.setOnAction(e -> navigator.renewCredential(r.name()));
+            Button test = new Button("Test");
+            test.getStyleClass().addAll(Styles.SMALL, Styles.BUTTON_OUTLINED);
+            test.setDisable(r.missing() || r.testing());
+            test.setTooltip(new Tooltip("Ask the read-only probes of the steps that use " + r.name()
+                    + " whether the site accepts it"));
+            test.setOnAction(e -> vm.test(r.name()));
+            HBox box = new HBox(6, renew, test);
+            box.setAlignment(Pos.CENTER_LEFT);
+            return box;
+        });
+    }
+
+    private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> statusColumn() {
+        return column("Status", 240, r -> {
+            String text = !r.test().isEmpty() ? "Test: " + r.test() : r.alert();
+            Label l = new Label(text);
+            l.getStyleClass().add(r.test().contains("rejected") || r.warning() != CredentialsViewModel.Warning.NONE
+                    && r.test().isEmpty() ? "error-text" : r.test().contains("accepted") ? "ok-text" : "muted");
+            l.setTooltip(text.isEmpty() ? null : new Tooltip(text));
+            return l;
+        });
+    }
+
+    private static TableColumn<CredentialsViewModel.Row, String> text(String title, double width,
+                                                                      Function<CredentialsViewModel.Row, String> f,
+                                                                      String... styles) {
+        TableColumn<CredentialsViewModel.Row, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
+        c.setPrefWidth(width);
+        c.setMinWidth(width);
+        if (styles.length > 0) {
+            c.setCellFactory(x -> {
+                TableCell<CredentialsViewModel.Row, String> cell = new TableCell<>() {
+                    @Override
+                    protected void updateItem(String item, boolean empty) {
+                        super.updateItem(item, empty);
+                        setText(empty ? null : item);
+                    }
+                };
+                cell.getStyleClass().addAll(styles);
+                return cell;
+            });
+        }
+        return c;
+    }
+
+    private static TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> column(
+            String title, double width, Function<CredentialsViewModel.Row, javafx.scene.Node> graphic) {
+        TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> c = new TableColumn<>(title);
+        c.setCellValueFactory(d -> new ReadOnlyObjectWrapper<>(d.getValue()));
+        c.setPrefWidth(width);
+        c.setMinWidth(title.equals("Status") ? 120 : width);
+        c.setSortable(false);
+        c.setCellFactory(x -> new TableCell<>() {
+            @Override
+            protected void updateItem(CredentialsViewModel.Row item, boolean empty) {
+                super.updateItem(item, empty);
+                setGraphic(empty || item == null ? null : graphic.apply(item));
+            }
+        });
+        return c;
+    }
+
+    private VBox footer() {
+        VBox alerts = new VBox(4);
+        alerts.getStyleClass().add("credential-alerts");
+        Runnable fill = () -> {
+            alerts.getChildren().clear();
+            vm.alerts().forEach(a -> {
+                Label l = new Label("⚠ " + a.message());
+                l.getStyleClass().add(a.kind() == io.keyline.core.CredentialAlerts.Kind.EXPIRES_SOON ? "warning-text"
+                        : "error-text");
+                l.setWrapText(true);
+                alerts.getChildren().add(l);
+            });
+            alerts.setVisible(!vm.alerts().isEmpty());
+            alerts.setManaged(alerts.isVisible());
+        };
+        vm.alerts().addListener((ListChangeListener<io.keyline.core.CredentialAlerts.Alert>) c -> fill.run());
+        fill.run();
+        Label refreshed = new Label();
+        refreshed.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+        vm.lastRefreshProperty().addListener((o, a, b) -> refreshed.setText("Loaded " + Format.time(b)));
+        VBox bottom = new VBox(8, alerts, refreshed);
+        bottom.setPadding(new Insets(12, 0, 0, 0));
+        return bottom;
+    }
+
+    public CredentialsViewModel viewModel() {
+        return vm;
+    }
+}

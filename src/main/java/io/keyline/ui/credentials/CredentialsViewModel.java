@@ -1,0 +1,253 @@
+package io.keyline.ui.credentials;
+
+import io.keyline.core.CredentialAlerts;
+import io.keyline.core.CredentialInfo;
+import io.keyline.core.CredentialTester;
+import io.keyline.ui.ConsoleServices;
+import io.keyline.ui.common.Threads;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The Credentials page: every stored credential (never its value), the credentials that keys wait
+ * for but that are not set, the alerts, and a read-only test per credential.
+ */
+public final class CredentialsViewModel {
+
+    /** How a row is flagged; {@code NONE} for a healthy credential. */
+    public enum Warning { NONE, EXPIRES_SOON, EXPIRED, REJECTED, MISSING }
+
+    /**
+     * One row of the table: a stored credential, or a missing one that keys are parked on.
+     *
+     * @param info    the stored credential, or {@code null} when it is missing
+     * @param name    its name
+     * @param parked  keys parked on it
+     * @param warning the most serious warning
+     * @param alert   the alert messages, joined, or empty
+     * @param test    the last test's outcome ("accepted by p/publish"), or empty
+     * @param testing a test is running
+     */
+    public record Row(CredentialInfo info, String name, int parked, Warning warning, String alert, String test,
+                      boolean testing) {
+        public boolean missing() {
+            return info == null;
+        }
+
+        public String type() {
+            return info == null ? "" : info.type();
+        }
+
+        public String fingerprint() {
+            return info == null ? "" : info.fingerprint();
+        }
+
+        public int cookies() {
+            return info == null ? 0 : info.cookies();
+        }
+
+        public Instant earliestExpiry() {
+            return info == null ? null : info.earliestExpiry();
+        }
+
+        public Instant lastUsedAt() {
+            return info == null ? null : info.lastUsedAt();
+        }
+
+        public String lastResult() {
+            return info == null ? "" : info.lastResult() == null ? "" : info.lastResult();
+        }
+
+        Row withTest(String text, boolean running) {
+            return new Row(info, name, parked, warning, alert, text, running);
+        }
+    }
+
+    private record Loaded(Instant at, List<CredentialInfo> infos, Map<String, Integer> missing,
+                          List<CredentialAlerts.Alert> alerts) {
+    }
+
+    private final ConsoleServices services;
+    private final Threads threads;
+    private final ObservableList<CredentialInfo> credentials = FXCollections.observableArrayList();
+    private final ObservableList<String> missing = FXCollections.observableArrayList();
+    private final ObservableList<CredentialAlerts.Alert> alerts = FXCollections.observableArrayList();
+    private final ObservableList<Row> rows = FXCollections.observableArrayList();
+    private final Map<String, List<CredentialTester.Result>> tests = new HashMap<>();
+    private final Map<String, String> testText = new HashMap<>();
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
+    private final ReadOnlyBooleanWrapper warning = new ReadOnlyBooleanWrapper(this, "warning");
+    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
+    private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>(this, "lastRefresh");
+    private Map<String, Integer> missingCounts = Map.of();
+
+    public CredentialsViewModel(ConsoleServices services, Threads threads) {
+        this.services = services;
+        this.threads = threads;
+    }
+
+    /** Loads (or reloads) the list in the background; the main window calls it when the page is shown. */
+    public void load() {
+        refresh();
+    }
+
+    /** Reloads the list in the background. */
+    public void refresh() {
+        if (loading.get()) {
+            return;
+        }
+        loading.set(true);
+        threads.submit(() -> {
+            Instant now = services.clock().instant();
+            var store = services.credentials();
+            return new Loaded(now, store.list(), store.parkedOnMissing(),
+                    CredentialAlerts.of(store, now, services.credentialWarn()));
+        }, l -> {
+            loading.set(false);
+            error.set("");
+            lastRefresh.set(l.at());
+            credentials.setAll(l.infos());
+            missingCounts = new LinkedHashMap<>(l.missing());
+            missing.setAll(l.missing().keySet());
+            alerts.setAll(l.alerts());
+            warning.set(!l.alerts().isEmpty());
+            rebuild();
+        }, e -> {
+            loading.set(false);
+            error.set("Could not read the credentials: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+        });
+    }
+
+    private void rebuild() {
+        Map<String, List<CredentialAlerts.Alert>> byName = alerts.stream()
+                .collect(Collectors.groupingBy(CredentialAlerts.Alert::name, LinkedHashMap::new, Collectors.toList()));
+        List<Row> out = new ArrayList<>();
+        for (String name : missing) {
+            out.add(new Row(null, name, missingCounts.getOrDefault(name, 0), Warning.MISSING,
+                    join(byName.get(name)), testText.getOrDefault(name, ""), false));
+        }
+        for (CredentialInfo i : credentials) {
+            List<CredentialAlerts.Alert> a = byName.getOrDefault(i.name(), List.of());
+            out.add(new Row(i, i.name(), i.parkedKeys(), warningOf(i, a), join(a), testText.getOrDefault(i.name(), ""),
+                    false));
+        }
+        rows.setAll(out);
+    }
+
+    static Warning warningOf(CredentialInfo i, List<CredentialAlerts.Alert> alerts) {
+        Warning w = Warning.NONE;
+        for (CredentialAlerts.Alert a : alerts) {
+            Warning x = switch (a.kind()) {
+                case EXPIRED -> Warning.EXPIRED;
+                case EXPIRES_SOON -> Warning.EXPIRES_SOON;
+                case REJECTED -> Warning.REJECTED;
+                case MISSING -> Warning.MISSING;
+            };
+            if (x.ordinal() > w.ordinal()) {
+                w = x;
+            }
+        }
+        if (w == Warning.NONE && i != null && i.rejected()) {
+            w = Warning.REJECTED;
+        }
+        return w;
+    }
+
+    private static String join(List<CredentialAlerts.Alert> a) {
+        return a == null ? "" : a.stream().map(CredentialAlerts.Alert::message).collect(Collectors.joining("; "));
+    }
+
+    /** Runs the read-only probes of the steps that use {@code name}; the row shows per step accepted/rejected. */
+    public void test(String name) {
+        replaceRow(name, r -> r.withTest("testing…", true));
+        threads.submit(() -> new CredentialTester(services.credentials(), services.clock())
+                .test(name, services.catalog().get().jobs()), results -> {
+            tests.put(name, List.copyOf(results));
+            testText.put(name, testLine(results));
+            replaceRow(name, r -> r.withTest(testText.get(name), false));
+            refresh(); // last used / result changed
+        }, e -> {
+            testText.put(name, "cannot test: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            replaceRow(name, r -> r.withTest(testText.get(name), false));
+        });
+    }
+
+    /** "p/publish accepted · q/upload rejected". */
+    static String testLine(List<CredentialTester.Result> results) {
+        if (results.isEmpty()) {
+            return "no step uses it";
+        }
+        return results.stream().map(r -> r.job() + "/" + r.step() + " " + CredentialViewModel.verdictText(r.verdict()))
+                .collect(Collectors.joining(" · "));
+    }
+
+    private void replaceRow(String name, java.util.function.UnaryOperator<Row> f) {
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).name().equals(name)) {
+                rows.set(i, f.apply(rows.get(i)));
+            }
+        }
+    }
+
+    /** The per-step results of the last test of {@code name}, or empty. */
+    public List<CredentialTester.Result> testResults(String name) {
+        return tests.getOrDefault(name, List.of());
+    }
+
+    public ObservableList<CredentialInfo> credentials() {
+        return FXCollections.unmodifiableObservableList(credentials);
+    }
+
+    /** Names of credentials that keys are parked on but that are not stored. */
+    public ObservableList<String> missing() {
+        return FXCollections.unmodifiableObservableList(missing);
+    }
+
+    public ObservableList<CredentialAlerts.Alert> alerts() {
+        return FXCollections.unmodifiableObservableList(alerts);
+    }
+
+    /** Missing credentials first, then the stored ones by name. */
+    public ObservableList<Row> rows() {
+        return FXCollections.unmodifiableObservableList(rows);
+    }
+
+    public ReadOnlyBooleanProperty loadingProperty() {
+        return loading.getReadOnlyProperty();
+    }
+
+    /** Some credential is rejected, expired, expiring or missing (the sidebar's warning badge). */
+    public ReadOnlyBooleanProperty warningProperty() {
+        return warning.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Instant> lastRefreshProperty() {
+        return lastRefresh.getReadOnlyProperty();
+    }
+
+    public ConsoleServices services() {
+        return services;
+    }
+
+    public Threads threads() {
+        return threads;
+    }
+}

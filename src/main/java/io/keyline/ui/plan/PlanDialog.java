@@ -1,0 +1,398 @@
+package io.keyline.ui.plan;
+
+import atlantafx.base.theme.Styles;
+import io.keyline.core.Plan;
+import io.keyline.ui.ConsoleServices;
+import io.keyline.ui.common.StateChip;
+import io.keyline.ui.common.Threads;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.geometry.Pos;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.stage.Modality;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The dry-run plan of a job (issue view 5): choose the keys, see per key the planned action and the
+ * exact requests of its http steps, and apply exactly that plan. Thin: everything it shows comes from a
+ * {@link PlanViewModel}.
+ */
+public final class PlanDialog {
+
+    /** Row height of the key table: fixed, so that thousands of keys scroll smoothly. */
+    static final double ROW_HEIGHT = 30;
+
+    private final PlanViewModel vm;
+    private final BorderPane root = new BorderPane();
+
+    /** Builds the dialog's content on a view model (the job is chosen on the view model). */
+    public PlanDialog(PlanViewModel vm, Runnable onChanged) {
+        this.vm = vm;
+        root.getStyleClass().add("plan-dialog");
+        root.setPadding(new Insets(16));
+        root.setTop(header());
+        root.setCenter(body());
+        root.setBottom(footer());
+        vm.appliedProperty().addListener((o, a, b) -> {
+            if (b && onChanged != null) {
+                onChanged.run();
+            }
+        });
+    }
+
+    /** Opens the plan of {@code job} in a window of its own over {@code owner}. */
+    public static void show(Window owner, ConsoleServices s, Threads t, String job, Runnable onChanged) {
+        PlanViewModel vm = new PlanViewModel(s, t);
+        PlanDialog dialog = new PlanDialog(vm, onChanged);
+        Stage stage = new Stage();
+        if (owner != null) {
+            stage.initOwner(owner);
+            stage.initModality(Modality.WINDOW_MODAL);
+        }
+        stage.setTitle("Keyline — plan " + (job == null ? "" : job));
+        Scene scene = new Scene(dialog.root(), 1080, 700);
+        styles(scene, owner);
+        stage.setScene(scene);
+        stage.setMinWidth(720);
+        stage.setMinHeight(480);
+        vm.jobProperty().addListener((o, a, b) -> stage.setTitle("Keyline — plan " + b));
+        vm.loadJobs();
+        if (job != null) {
+            vm.jobProperty().set(job);
+            vm.plan();
+        }
+        stage.show();
+    }
+
+    /** Adds the console's stylesheets to a dialog's scene, and the owner's dark mode. */
+    public static void styles(Scene scene, Window owner) {
+        scene.getStylesheets().addAll(
+                PlanDialog.class.getResource("/io/keyline/ui/keyline.css").toExternalForm(),
+                PlanDialog.class.getResource("/io/keyline/ui/plan-credentials.css").toExternalForm());
+        if (owner != null && owner.getScene() != null && owner.getScene().getRoot().getStyleClass().contains("kl-dark")) {
+            scene.getRoot().getStyleClass().add("kl-dark");
+        }
+    }
+
+    public Parent root() {
+        return root;
+    }
+
+    // ---------------------------------------------------------------- header: job and keys
+
+    private VBox header() {
+        Label title = new Label();
+        title.getStyleClass().add("page-title");
+        title.textProperty().bind(Bindings.concat("Plan ", vm.jobProperty()));
+        Label subtitle = new Label("A dry run: nothing is executed, no probe is sent. Apply runs exactly what you see.");
+        subtitle.getStyleClass().add("page-subtitle");
+
+        ComboBox<String> jobBox = new ComboBox<>(vm.jobs());
+        jobBox.setPromptText("Job");
+        jobBox.valueProperty().bindBidirectional(vm.jobProperty());
+        jobBox.setPrefWidth(200);
+
+        ToggleGroup group = new ToggleGroup();
+        HBox toggles = new HBox();
+        Map<PlanViewModel.Target, ToggleButton> buttons = new EnumMap<>(PlanViewModel.Target.class);
+        PlanViewModel.Target[] all = PlanViewModel.Target.values();
+        for (int i = 0; i < all.length; i++) {
+            PlanViewModel.Target t = all[i];
+            ToggleButton b = new ToggleButton(t.label());
+            b.setUserData(t);
+            b.setToggleGroup(group);
+            b.getStyleClass().add(i == 0 ? Styles.LEFT_PILL : i == all.length - 1 ? Styles.RIGHT_PILL : Styles.CENTER_PILL);
+            b.setFocusTraversable(true);
+            buttons.put(t, b);
+            toggles.getChildren().add(b);
+        }
+        buttons.get(PlanViewModel.Target.TODAY).disableProperty().bind(vm.manualKeysProperty());
+        buttons.get(PlanViewModel.Target.RANGE).disableProperty().bind(vm.manualKeysProperty());
+        buttons.get(vm.targetProperty().get()).setSelected(true);
+        group.selectedToggleProperty().addListener((o, a, b) -> {
+            if (b == null) {
+                a.setSelected(true); // one is always chosen
+            } else {
+                vm.targetProperty().set((PlanViewModel.Target) b.getUserData());
+            }
+        });
+        vm.targetProperty().addListener((o, a, b) -> buttons.get(b).setSelected(true));
+
+        TextField from = new TextField();
+        from.setPromptText("from, e.g. 2026-11-01");
+        from.textProperty().bindBidirectional(vm.fromProperty());
+        TextField to = new TextField();
+        to.setPromptText("to (empty: today)");
+        to.textProperty().bindBidirectional(vm.toProperty());
+        HBox range = new HBox(6, from, new Label("–"), to);
+        range.setAlignment(Pos.CENTER_LEFT);
+        TextField keys = new TextField();
+        keys.setPromptText("keys, separated by spaces or commas");
+        keys.textProperty().bindBidirectional(vm.keysTextProperty());
+        HBox.setHgrow(keys, Priority.ALWAYS);
+        Label due = new Label("missed schedule ticks of the last 7 days, pending keys and retries");
+        due.getStyleClass().add("muted");
+        Label today = new Label();
+        today.getStyleClass().add("muted");
+        today.setText("the current key");
+        HBox choice = new HBox(today, range, keys, due);
+        choice.setAlignment(Pos.CENTER_LEFT);
+        HBox.setHgrow(choice, Priority.ALWAYS);
+        showOnly(vm.targetProperty().get(), today, range, keys, due);
+        vm.targetProperty().addListener((o, a, b) -> showOnly(b, today, range, keys, due));
+
+        Button plan = new Button("Plan");
+        plan.getStyleClass().add(Styles.ACCENT);
+        plan.setOnAction(e -> vm.plan());
+        plan.disableProperty().bind(vm.busyProperty().or(vm.validationProperty().isNotEmpty())
+                .or(vm.jobProperty().isNull()));
+        for (TextField f : new TextField[] {from, to, keys}) {
+            f.setOnAction(e -> {
+                if (!plan.isDisabled()) {
+                    vm.plan();
+                }
+            });
+        }
+        ProgressIndicator spinner = new ProgressIndicator();
+        spinner.setPrefSize(18, 18);
+        spinner.visibleProperty().bind(vm.busyProperty());
+
+        HBox selector = new HBox(10, jobBox, toggles, choice, spinner, plan);
+        selector.setAlignment(Pos.CENTER_LEFT);
+        selector.getStyleClass().add("plan-selector");
+
+        Label validation = new Label();
+        validation.getStyleClass().addAll("error-text", "inline-validation");
+        validation.textProperty().bind(vm.validationProperty());
+        collapseWhenEmpty(validation);
+        Label error = new Label();
+        error.getStyleClass().add("error-text");
+        error.setWrapText(true);
+        error.textProperty().bind(vm.errorProperty());
+        collapseWhenEmpty(error);
+        Label paused = new Label();
+        paused.getStyleClass().add("paused-banner");
+        paused.setMaxWidth(Double.MAX_VALUE);
+        paused.textProperty().bind(vm.pausedProperty());
+        collapseWhenEmpty(paused);
+
+        VBox top = new VBox(8, new VBox(2, title, subtitle), selector, validation, error, paused);
+        top.setPadding(new Insets(0, 0, 12, 0));
+        return top;
+    }
+
+    private static void showOnly(PlanViewModel.Target t, Region today, Region range, Region keys, Region due) {
+        Region[] all = {today, range, keys, due};
+        for (int i = 0; i < all.length; i++) {
+            boolean on = i == t.ordinal();
+            all[i].setVisible(on);
+            all[i].setManaged(on);
+        }
+    }
+
+    // ---------------------------------------------------------------- body: keys and requests
+
+    private SplitPane body() {
+        TableView<Plan.KeyPlan> table = new TableView<>(vm.rows());
+        table.getStyleClass().addAll("plan-keys", Styles.DENSE);
+        table.setFixedCellSize(ROW_HEIGHT);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setPlaceholder(new Label("Choose the keys and press Plan."));
+
+        TableColumn<Plan.KeyPlan, String> key = new TableColumn<>("Key");
+        key.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().key()));
+        key.setPrefWidth(110);
+        key.setMinWidth(100);
+        key.setSortable(false);
+        TableColumn<Plan.KeyPlan, Plan.KeyPlan> state = new TableColumn<>("State");
+        state.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
+        state.setCellFactory(c -> new TableCell<>() {
+            private final StateChip chip = new StateChip();
+
+            @Override
+            protected void updateItem(Plan.KeyPlan item, boolean empty) {
+                super.updateItem(item, empty);
+                if (empty || item == null) {
+                    setGraphic(null);
+                } else {
+                    chip.show(item.state());
+                    setGraphic(chip);
+                }
+            }
+        });
+        state.setPrefWidth(140);
+        state.setMinWidth(130);
+        state.setSortable(false);
+        TableColumn<Plan.KeyPlan, Plan.KeyPlan> action = new TableColumn<>("Planned action");
+        action.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
+        action.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Plan.KeyPlan item, boolean empty) {
+                super.updateItem(item, empty);
+                getStyleClass().removeAll("action-run", "action-quiet", "action-blocked");
+                if (empty || item == null) {
+                    setText(null);
+                    setTooltip(null);
+                } else {
+                    setText(item.action());
+                    getStyleClass().add(actionStyle(item));
+                    setTooltip(new Tooltip(item.action()));
+                }
+            }
+        });
+        action.setSortable(false);
+        table.getColumns().setAll(java.util.List.of(key, state, action));
+        table.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
+            if (b != null) {
+                vm.selectedProperty().set(b);
+            }
+        });
+        vm.selectedProperty().addListener((o, a, b) -> {
+            if (b != null && table.getSelectionModel().getSelectedItem() != b) {
+                table.getSelectionModel().select(b);
+                table.scrollTo(b);
+            }
+        });
+
+        Label detailTitle = new Label("Requests of the selected key");
+        detailTitle.getStyleClass().add(Styles.TEXT_BOLD);
+        TextArea detail = new TextArea();
+        detail.setEditable(false);
+        detail.setWrapText(true);
+        detail.getStyleClass().addAll("code", "plan-detail");
+        detail.textProperty().bind(vm.detailProperty());
+        VBox.setVgrow(detail, Priority.ALWAYS);
+        Label masked = new Label("Credential values are masked (***); only their fingerprint is shown.");
+        masked.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+        VBox right = new VBox(6, detailTitle, detail, masked);
+        right.setPadding(new Insets(0, 0, 0, 10));
+
+        SplitPane split = new SplitPane(table, right);
+        split.setOrientation(Orientation.HORIZONTAL);
+        split.setDividerPositions(0.52);
+        return split;
+    }
+
+    static String actionStyle(Plan.KeyPlan k) {
+        if (k.runs()) {
+            return "action-run";
+        }
+        return k.action().startsWith("blocked") || k.action().startsWith("needs") || k.action().startsWith("failed")
+                ? "action-blocked" : "action-quiet";
+    }
+
+    // ---------------------------------------------------------------- footer: summary, id, apply
+
+    private VBox footer() {
+        Label summary = new Label();
+        summary.getStyleClass().add("plan-summary");
+        summary.setWrapText(true);
+        summary.textProperty().bind(vm.summaryTextProperty());
+
+        Label idLabel = new Label();
+        idLabel.getStyleClass().addAll("code", "plan-id");
+        idLabel.textProperty().bind(Bindings.when(vm.planIdProperty().isEmpty()).then("")
+                .otherwise(Bindings.concat("plan ", vm.planIdProperty())));
+        idLabel.setTooltip(new Tooltip("Click to copy; the CLI applies it with: keyline apply PLAN_ID"));
+        idLabel.setOnMouseClicked(e -> {
+            if (!vm.planIdProperty().get().isEmpty()) {
+                ClipboardContent c = new ClipboardContent();
+                c.putString(vm.planIdProperty().get());
+                Clipboard.getSystemClipboard().setContent(c);
+            }
+        });
+
+        Label outcome = new Label();
+        outcome.setWrapText(true);
+        outcome.getStyleClass().add("plan-outcome");
+        outcome.textProperty().bind(vm.outcomeProperty());
+        vm.staleProperty().addListener((o, a, b) -> toggle(outcome, "error-text", b));
+        vm.exitCodeProperty().addListener((o, a, b) -> {
+            toggle(outcome, "ok-text", b.intValue() == 0);
+            toggle(outcome, "warning-text", b.intValue() > 0);
+        });
+        collapseWhenEmpty(outcome);
+
+        Button replan = new Button("Re-plan");
+        replan.getStyleClass().add(Styles.ACCENT);
+        replan.visibleProperty().bind(vm.staleProperty());
+        replan.managedProperty().bind(replan.visibleProperty());
+        replan.disableProperty().bind(vm.busyProperty());
+        replan.setOnAction(e -> vm.replan());
+
+        Button apply = new Button("Apply");
+        apply.getStyleClass().add(Styles.SUCCESS);
+        apply.disableProperty().bind(vm.canApplyProperty().not());
+        apply.setOnAction(e -> vm.apply());
+        apply.setTooltip(new Tooltip("Runs exactly these keys, or refuses if anything changed since the plan was made"));
+
+        Button close = new Button("Close");
+        close.setCancelButton(true);
+        close.setOnAction(e -> {
+            Window w = root.getScene() == null ? null : root.getScene().getWindow();
+            if (w instanceof Stage s) {
+                s.close();
+            }
+        });
+
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox buttons = new HBox(8, idLabel, spacer, replan, apply, close);
+        buttons.setAlignment(Pos.CENTER_LEFT);
+        VBox bottom = new VBox(8, summary, outcome, buttons);
+        bottom.setPadding(new Insets(12, 0, 0, 0));
+        root.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.F5) {
+                vm.plan();
+                e.consume();
+            }
+        });
+        return bottom;
+    }
+
+    private static void toggle(Label l, String style, boolean on) {
+        l.getStyleClass().remove(style);
+        if (on) {
+            l.getStyleClass().add(style);
+        }
+    }
+
+    private static void collapseWhenEmpty(Label l) {
+        l.visibleProperty().bind(l.textProperty().isNotEmpty());
+        l.managedProperty().bind(l.visibleProperty());
+    }
+
+    /** The view model (the main window may pre-set the job and keys before showing). */
+    public PlanViewModel viewModel() {
+        return vm;
+    }
+}

@@ -1,0 +1,421 @@
+package io.keyline.ui.shell;
+
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import atlantafx.base.theme.Styles;
+import io.keyline.ui.Navigator;
+import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Palette;
+import io.keyline.ui.confirm.ConfirmDialog;
+import io.keyline.ui.credentials.CredentialDialog;
+import io.keyline.ui.credentials.CredentialsView;
+import io.keyline.ui.credentials.CredentialsViewModel;
+import io.keyline.ui.inbox.InboxView;
+import io.keyline.ui.inbox.InboxViewModel;
+import io.keyline.ui.job.JobView;
+import io.keyline.ui.job.JobViewModel;
+import io.keyline.ui.plan.PlanDialog;
+import io.keyline.ui.timeline.TimelineView;
+import io.keyline.ui.timeline.TimelineViewModel;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.application.Application;
+import javafx.beans.binding.Bindings;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.Window;
+import javafx.util.Duration;
+import org.controlsfx.control.Notifications;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The main window: a sidebar (Attention inbox with its count, the jobs, Credentials, running
+ * keys), the page in the middle, and a status bar. Implements {@link Navigator} for the pages.
+ */
+public final class ConsoleView extends BorderPane implements Navigator {
+
+    /** How often the console re-reads the state (other processes change it too). */
+    static final Duration REFRESH = Duration.seconds(3);
+
+    private final ConsoleViewModel vm;
+    private final InboxViewModel inboxVm;
+    private final InboxView inbox;
+    private final JobViewModel jobVm;
+    private final JobView jobView;
+    private final CredentialsViewModel credentialsVm;
+    private final CredentialsView credentialsView;
+    private final StackPane page = new StackPane();
+    private final Button inboxButton = new Button("Attention");
+    private final Button credentialsButton = new Button("Credentials");
+    private final ListView<Snapshot.JobSummary> jobList = new ListView<>();
+    private final Timeline ticker;
+    private boolean dark;
+    private boolean notificationsEnabled = true;
+    private String shownJob;
+
+    public ConsoleView(ConsoleViewModel vm) {
+        this.vm = vm;
+        this.inboxVm = new InboxViewModel(vm);
+        this.inbox = new InboxView(inboxVm, this, () -> vm.services().clock().instant());
+        this.jobVm = new JobViewModel(vm.services(), vm.threads());
+        this.jobView = new JobView(jobVm, this);
+        this.credentialsVm = new CredentialsViewModel(vm.services(), vm.threads());
+        this.credentialsView = new CredentialsView(credentialsVm, this);
+        setId("console");
+        getStyleClass().add("console");
+        setLeft(sidebar());
+        setCenter(page);
+        setBottom(statusBar());
+        vm.onNewAttention(this::notifyAttention);
+        ticker = new Timeline(new KeyFrame(REFRESH, e -> refresh()));
+        ticker.setCycleCount(Timeline.INDEFINITE);
+        sceneProperty().addListener((o, a, s) -> {
+            if (s != null) {
+                install(s);
+                ticker.play();
+            } else {
+                ticker.stop();
+            }
+        });
+        showInbox();
+        vm.refresh();
+    }
+
+    /** Turns desktop notifications off (tests). */
+    public void notifications(boolean on) {
+        notificationsEnabled = on;
+    }
+
+    /** Applies the theme and stylesheets, and the morning-routine shortcuts. */
+    private void install(Scene scene) {
+        applyTheme(scene);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.J, KeyCombination.SHORTCUT_DOWN), () -> {
+            showInbox();
+            inbox.next();
+        });
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), inbox::actOnSelected);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), this::refresh);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), this::refresh);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), () -> {
+            if (shownJob != null) {
+                jobView.focusSearch();
+            }
+        });
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN), this::toggleTheme);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), this::showInbox);
+    }
+
+    private void applyTheme(Scene scene) {
+        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
+                : new PrimerLight().getUserAgentStylesheet());
+        for (String css : List.of("keyline.css", "timeline-confirm.css", "plan-credentials.css")) {
+            var url = ConsoleView.class.getResource("/io/keyline/ui/" + css);
+            if (url != null && !scene.getStylesheets().contains(url.toExternalForm())) {
+                scene.getStylesheets().add(url.toExternalForm());
+            }
+        }
+        scene.getRoot().getStyleClass().remove("kl-dark");
+        if (dark) {
+            scene.getRoot().getStyleClass().add("kl-dark");
+        }
+        Palette.darkProperty().set(dark);
+    }
+
+    public void toggleTheme() {
+        dark = !dark;
+        if (getScene() != null) {
+            applyTheme(getScene());
+        }
+    }
+
+    private VBox sidebar() {
+        Label brand = new Label("Keyline");
+        brand.getStyleClass().add("brand");
+
+        inboxButton.setId("nav-inbox");
+        inboxButton.getStyleClass().add("nav-button");
+        Label inboxBadge = badge();
+        inboxBadge.setId("attention-badge");
+        inboxBadge.textProperty().bind(vm.attentionCountProperty().asString());
+        inboxBadge.getStyleClass().removeIf("quiet"::equals);
+        vm.attentionCountProperty().addListener((o, a, b) -> {
+            inboxBadge.getStyleClass().remove("quiet");
+            if (b.intValue() == 0) {
+                inboxBadge.getStyleClass().add("quiet");
+            }
+        });
+        inboxBadge.getStyleClass().add("quiet");
+        inboxButton.setGraphic(null);
+        inboxButton.setMaxWidth(Double.MAX_VALUE);
+        inboxButton.setOnAction(e -> showInbox());
+        HBox inboxRow = navRow(inboxButton, inboxBadge);
+
+        Label jobsTitle = new Label("JOBS");
+        jobsTitle.getStyleClass().add("section-title");
+        jobList.setId("job-list");
+        jobList.setItems(vm.jobs());
+        jobList.setFixedCellSize(44);
+        jobList.setCellFactory(lv -> new JobCell());
+        jobList.setPlaceholder(new Label("No job files in\n" + vm.services().jobsDir()));
+        jobList.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
+            if (b != null && !Objects.equals(b.name(), shownJob)) {
+                showJob(b.name());
+            }
+        });
+        VBox.setVgrow(jobList, Priority.ALWAYS);
+
+        Label invalid = new Label();
+        invalid.setId("invalid-jobs");
+        invalid.getStyleClass().add("error-text");
+        invalid.setWrapText(true);
+        invalid.textProperty().bind(Bindings.createStringBinding(() -> vm.invalidJobFiles().isEmpty() ? ""
+                : vm.invalidJobFiles().size() + " invalid job file" + (vm.invalidJobFiles().size() == 1 ? "" : "s"),
+                vm.invalidJobFiles()));
+        invalid.visibleProperty().bind(Bindings.isNotEmpty(vm.invalidJobFiles()));
+        invalid.managedProperty().bind(invalid.visibleProperty());
+        Tooltip invalidTip = new Tooltip();
+        invalidTip.textProperty().bind(Bindings.createStringBinding(() -> String.join("\n",
+                vm.invalidJobFiles().stream().map(Object::toString).toList()), vm.invalidJobFiles()));
+        invalid.setTooltip(invalidTip);
+
+        credentialsButton.setId("nav-credentials");
+        credentialsButton.getStyleClass().add("nav-button");
+        credentialsButton.setMaxWidth(Double.MAX_VALUE);
+        credentialsButton.setOnAction(e -> showCredentials());
+        Label credBadge = badge();
+        credBadge.setId("credential-badge");
+        credBadge.getStyleClass().add("warning");
+        credBadge.textProperty().bind(Bindings.createStringBinding(() -> "!", vm.alerts()));
+        credBadge.visibleProperty().bind(Bindings.isNotEmpty(vm.alerts()));
+        Tooltip credTip = new Tooltip();
+        credTip.textProperty().bind(Bindings.createStringBinding(() -> String.join("\n",
+                vm.alerts().stream().map(a -> a.message()).toList()), vm.alerts()));
+        credBadge.setTooltip(credTip);
+        HBox credRow = navRow(credentialsButton, credBadge);
+
+        Label runningTitle = new Label("RUNNING");
+        runningTitle.getStyleClass().add("section-title");
+        VBox running = new VBox(6);
+        running.setId("running-keys");
+        vm.running().addListener((ListChangeListener<Snapshot.RunningKey>) c -> {
+            running.getChildren().clear();
+            for (Snapshot.RunningKey k : vm.running()) {
+                Label l = new Label(k.job() + " " + k.key() + (k.step() == null ? "" : " · " + k.step()));
+                l.getStyleClass().add("muted");
+                ProgressBar bar = new ProgressBar(k.progress());
+                bar.setMaxWidth(Double.MAX_VALUE);
+                bar.getStyleClass().add(Styles.SMALL);
+                running.getChildren().add(new VBox(2, l, bar));
+            }
+        });
+        VBox runningBox = new VBox(2, runningTitle, running);
+        runningBox.visibleProperty().bind(Bindings.isNotEmpty(vm.running()));
+        runningBox.managedProperty().bind(runningBox.visibleProperty());
+
+        Button theme = new Button("◐  Theme");
+        theme.setId("theme-toggle");
+        theme.getStyleClass().addAll("nav-button", Styles.FLAT);
+        theme.setMaxWidth(Double.MAX_VALUE);
+        theme.setTooltip(new Tooltip("Light / dark (Ctrl+D)"));
+        theme.setOnAction(e -> toggleTheme());
+
+        VBox bar = new VBox(brand, inboxRow, jobsTitle, jobList, invalid, credRow, runningBox, theme);
+        bar.getStyleClass().add("sidebar");
+        bar.setPrefWidth(250);
+        bar.setMinWidth(220);
+        return bar;
+    }
+
+    private static Label badge() {
+        Label b = new Label();
+        b.getStyleClass().add("badge");
+        return b;
+    }
+
+    private static HBox navRow(Button button, Label badge) {
+        HBox.setHgrow(button, Priority.ALWAYS);
+        HBox row = new HBox(4, button, badge);
+        row.setAlignment(Pos.CENTER_LEFT);
+        row.setPadding(new Insets(0, 8, 0, 0));
+        return row;
+    }
+
+    private HBox statusBar() {
+        Label state = new Label("State: " + vm.services().stateDir());
+        state.setId("status-state");
+        Label scheduler = new Label("Scheduler: off (run 'keyline run --due' from cron)");
+        scheduler.setId("status-scheduler");
+        Label refreshed = new Label();
+        refreshed.setId("status-refreshed");
+        refreshed.textProperty().bind(Bindings.createStringBinding(() -> vm.lastRefreshProperty().get() == null
+                ? "Loading…" : "Refreshed " + Format.time(vm.lastRefreshProperty().get()), vm.lastRefreshProperty()));
+        Label error = new Label();
+        error.getStyleClass().add("error-text");
+        error.textProperty().bind(vm.errorProperty());
+        Label user = new Label("Operator: " + vm.services().user());
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+        HBox bar = new HBox(state, scheduler, grow, error, user, refreshed);
+        bar.getStyleClass().add("status-bar");
+        bar.setAlignment(Pos.CENTER_LEFT);
+        return bar;
+    }
+
+    private void show(Node n) {
+        page.getChildren().setAll(n);
+    }
+
+    private void select(Button b) {
+        inboxButton.getStyleClass().remove("selected");
+        credentialsButton.getStyleClass().remove("selected");
+        if (b != null) {
+            b.getStyleClass().add("selected");
+            jobList.getSelectionModel().clearSelection();
+        }
+    }
+
+    @Override
+    public void showInbox() {
+        shownJob = null;
+        select(inboxButton);
+        show(inbox);
+    }
+
+    @Override
+    public void showJob(String job) {
+        shownJob = job;
+        select(null);
+        jobVm.load(job);
+        vm.jobs().stream().filter(j -> j.name().equals(job)).findFirst()
+                .ifPresent(j -> jobList.getSelectionModel().select(j));
+        show(jobView);
+    }
+
+    private void showCredentials() {
+        shownJob = null;
+        select(credentialsButton);
+        credentialsVm.load();
+        show(credentialsView);
+    }
+
+    @Override
+    public void showTimeline(String job, String key) {
+        TimelineViewModel tvm = new TimelineViewModel(vm.services(), vm.threads());
+        TimelineView view = new TimelineView(tvm, this);
+        tvm.load(job, key);
+        Button back = new Button("← Back");
+        back.setId("timeline-back");
+        back.getStyleClass().add(Styles.FLAT);
+        String returnTo = shownJob;
+        back.setOnAction(e -> {
+            if (returnTo != null) {
+                showJob(returnTo);
+            } else {
+                showInbox();
+            }
+        });
+        BorderPane wrapper = new BorderPane(view);
+        wrapper.setTop(back);
+        BorderPane.setMargin(back, new Insets(8, 0, 0, 16));
+        show(wrapper);
+    }
+
+    @Override
+    public void confirm(String job, String key) {
+        ConfirmDialog.show(window(), vm.services(), vm.threads(), job, key, this::refresh);
+    }
+
+    @Override
+    public void renewCredential(String name) {
+        CredentialDialog.show(window(), vm.services(), vm.threads(), name, this::refresh);
+    }
+
+    @Override
+    public void plan(String job) {
+        PlanDialog.show(window(), vm.services(), vm.threads(), job, this::refresh);
+    }
+
+    @Override
+    public void refresh() {
+        vm.refresh();
+        if (shownJob != null) {
+            jobVm.reload();
+        }
+        if (page.getChildren().contains(credentialsView)) {
+            credentialsVm.load();
+        }
+    }
+
+    private Window window() {
+        return getScene() == null ? null : getScene().getWindow();
+    }
+
+    private void notifyAttention(List<Snapshot.AttentionItem> items) {
+        if (!notificationsEnabled || getScene() == null || getScene().getWindow() == null) {
+            return;
+        }
+        Snapshot.AttentionItem first = items.get(0);
+        String text = items.size() == 1 ? first.job() + " " + first.key() + ": " + Format.state(first.state())
+                + (first.reason().isEmpty() ? "" : "\n" + first.reason())
+                : items.size() + " keys need attention (first: " + first.job() + " " + first.key() + ")";
+        Notifications.create().owner(getScene().getWindow()).title("Keyline: needs attention").text(text)
+                .hideAfter(Duration.seconds(8)).onAction(e -> showInbox()).showWarning();
+    }
+
+    private final class JobCell extends ListCell<Snapshot.JobSummary> {
+        private final Label name = new Label();
+        private final Label schedule = new Label();
+        private final Label paused = badge();
+        private final Label attention = badge();
+        private final HBox root;
+
+        JobCell() {
+            schedule.getStyleClass().add("job-schedule");
+            paused.setText("paused");
+            paused.getStyleClass().add("paused");
+            Region grow = new Region();
+            HBox.setHgrow(grow, Priority.ALWAYS);
+            root = new HBox(6, new VBox(1, name, schedule), grow, paused, attention);
+            root.setAlignment(Pos.CENTER_LEFT);
+        }
+
+        @Override
+        protected void updateItem(Snapshot.JobSummary j, boolean empty) {
+            super.updateItem(j, empty);
+            if (empty || j == null) {
+                setGraphic(null);
+                return;
+            }
+            name.setText(j.name());
+            schedule.setText((j.schedule() == null ? "no schedule" : j.schedule()) + "  ·  " + j.done() + " done");
+            paused.setVisible(j.paused());
+            paused.setManaged(j.paused());
+            paused.setTooltip(j.paused() ? new Tooltip(j.pauseReason()) : null);
+            attention.setText(Integer.toString(j.attention()));
+            attention.setVisible(j.attention() > 0);
+            attention.setManaged(j.attention() > 0);
+            setGraphic(root);
+            setId("job-" + j.name());
+        }
+    }
+}

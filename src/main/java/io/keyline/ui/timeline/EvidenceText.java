@@ -1,0 +1,138 @@
+package io.keyline.ui.timeline;
+
+import io.keyline.domain.Evidence;
+import io.keyline.ui.common.Format;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How the console writes evidence (monospace blocks) and short durations. Evidence is redacted
+ * before it is stored; header values are never recorded, only their names.
+ */
+public final class EvidenceText {
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+
+    private EvidenceText() {
+    }
+
+    /** The evidence as an aligned, multi-line text block; empty for {@code null}. */
+    public static String format(Evidence ev) {
+        if (ev == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        line(sb, "attempt", ev.attempt() + (ev.time() == null ? "" : " · ended " + Format.time(ev.time())));
+        Evidence.RequestSummary r = ev.request();
+        if (r != null) {
+            line(sb, "request", r.method() + " " + r.url());
+            line(sb, "headers", r.headerNames() == null || r.headerNames().isEmpty() ? "(none)"
+                    : String.join(", ", r.headerNames()) + "  (values not recorded)");
+            line(sb, "body", r.bodyBytes() == 0 && r.bodySha256() == null ? "(none)"
+                    : bytes(r.bodyBytes()) + (r.bodySha256() == null ? "" : " · sha256 " + r.bodySha256()));
+        }
+        if (ev.status() != null) {
+            line(sb, "response", "HTTP " + ev.status());
+        }
+        if (ev.responseBody() != null && !ev.responseBody().isBlank()) {
+            block(sb, "response body (first 8 KiB)", ev.responseBody());
+        }
+        if (ev.command() != null && !ev.command().isEmpty()) {
+            line(sb, "command", argv(ev.command()));
+        }
+        if (ev.exitCode() != null) {
+            line(sb, "exit code", Integer.toString(ev.exitCode()));
+        }
+        if (ev.stderr() != null && !ev.stderr().isBlank()) {
+            block(sb, "stderr (last 8 KiB)", ev.stderr());
+        }
+        if (ev.stdout() != null && !ev.stdout().isBlank()) {
+            block(sb, "stdout (last 8 KiB)", ev.stdout());
+        }
+        if (ev.detail() != null && !ev.detail().isBlank()) {
+            line(sb, "detail", ev.detail().strip());
+        }
+        return sb.toString().stripTrailing();
+    }
+
+    /** One line: {@code POST http://… → HTTP 404} or {@code sh -c … → exit 1}. */
+    public static String summary(Evidence ev) {
+        if (ev == null) {
+            return "";
+        }
+        if (ev.request() != null) {
+            return ev.request().method() + " " + ev.request().url() + (ev.status() == null ? "" : " → HTTP " + ev.status());
+        }
+        if (ev.command() != null && !ev.command().isEmpty()) {
+            return argv(ev.command()) + (ev.exitCode() == null ? "" : " → exit " + ev.exitCode());
+        }
+        return ev.detail() == null ? "" : ev.detail().strip().replaceAll("\\s+", " ");
+    }
+
+    /** A command line as a shell would need it typed (arguments with spaces quoted). */
+    public static String argv(List<String> argv) {
+        StringBuilder sb = new StringBuilder();
+        for (String a : argv) {
+            if (!sb.isEmpty()) {
+                sb.append(' ');
+            }
+            boolean plain = !a.isEmpty() && a.chars().allMatch(c -> Character.isLetterOrDigit(c) || "-_./=:,@+%{}".indexOf(c) >= 0);
+            sb.append(plain ? a : "'" + a.replace("'", "'\\''") + "'");
+        }
+        return sb.toString();
+    }
+
+    /** "0 B", "17 B", "4.0 KiB", "1.2 MiB". */
+    public static String bytes(long n) {
+        if (n < 1024) {
+            return n + " B";
+        }
+        if (n < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f KiB", n / 1024.0);
+        }
+        return String.format(Locale.ROOT, "%.1f MiB", n / (1024.0 * 1024.0));
+    }
+
+    /** "0 ms", "850 ms", "4.2 s", "3 min 12 s", "2 h 5 min", "3 d 4 h". */
+    public static String duration(Duration d) {
+        if (d == null) {
+            return "";
+        }
+        long ms = Math.max(0, d.toMillis());
+        if (ms < 1000) {
+            return ms + " ms";
+        }
+        if (ms < 60_000) {
+            return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+        }
+        long s = ms / 1000;
+        if (s < 3600) {
+            return (s / 60) + " min " + (s % 60) + " s";
+        }
+        if (s < 86_400) {
+            return (s / 3600) + " h " + (s % 3600 / 60) + " min";
+        }
+        return (s / 86_400) + " d " + (s % 86_400 / 3600) + " h";
+    }
+
+    /** Time of day ({@code HH:mm:ss}, local). */
+    public static String clock(Instant t) {
+        return t == null ? "" : CLOCK.format(t);
+    }
+
+    private static void line(StringBuilder sb, String label, String value) {
+        sb.append(String.format(Locale.ROOT, "%-10s", label)).append(' ').append(value).append('\n');
+    }
+
+    private static void block(StringBuilder sb, String label, String text) {
+        sb.append(label).append(":\n");
+        for (String l : text.stripTrailing().split("\n", -1)) {
+            sb.append("  ").append(l).append('\n');
+        }
+    }
+}

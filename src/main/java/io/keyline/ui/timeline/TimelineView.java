@@ -1,0 +1,328 @@
+package io.keyline.ui.timeline;
+
+import atlantafx.base.theme.Styles;
+import io.keyline.domain.KeyRecord;
+import io.keyline.ui.Navigator;
+import io.keyline.ui.common.StateChip;
+import io.keyline.ui.timeline.TimelineViewModel.Action;
+import io.keyline.ui.timeline.TimelineViewModel.EventRow;
+import io.keyline.ui.timeline.TimelineViewModel.Row;
+import io.keyline.ui.timeline.TimelineViewModel.RunHeader;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.MouseButton;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+
+import java.util.Objects;
+
+/**
+ * A key's status timeline: a header with the key's state and the one action that fits it, a
+ * virtualized list of run headers and events (fixed cell size, so thousands of events cost a
+ * screenful of nodes), and a detail pane below the list with the evidence of the expanded event.
+ */
+public final class TimelineView extends BorderPane {
+
+    /** Height of every row of the list (collapsed rows only: evidence shows in the detail pane). */
+    public static final double ROW_HEIGHT = 30;
+
+    static final String STYLESHEET = Objects.requireNonNull(
+            TimelineView.class.getResource("/io/keyline/ui/timeline-confirm.css")).toExternalForm();
+
+    private final TimelineViewModel vm;
+    private final Navigator navigator;
+    private final ListView<Row> list = new ListView<>();
+    private final TextArea evidence = new TextArea();
+
+    public TimelineView(TimelineViewModel vm, Navigator navigator) {
+        this.vm = vm;
+        this.navigator = navigator;
+        getStyleClass().addAll("timeline", "timeline-view");
+        getStylesheets().add(STYLESHEET);
+        setTop(header());
+        setCenter(body());
+        vm.setOnChanged(navigator::refresh);
+    }
+
+    /** The list (for tests and keyboard focus). */
+    public ListView<Row> list() {
+        return list;
+    }
+
+    private Region header() {
+        Hyperlink jobLink = new Hyperlink();
+        jobLink.textProperty().bind(vm.jobProperty());
+        jobLink.getStyleClass().add("timeline-job-link");
+        jobLink.setOnAction(e -> navigator.showJob(vm.jobProperty().get()));
+        jobLink.setTooltip(new Tooltip("Open the job"));
+        Label dot = new Label("·");
+        dot.getStyleClass().add("page-title");
+        Label keyLabel = new Label();
+        keyLabel.getStyleClass().add("page-title");
+        keyLabel.textProperty().bind(vm.keyProperty());
+        StateChip chip = new StateChip();
+        vm.stateProperty().addListener((o, a, b) -> chip.show(b));
+        chip.show(vm.stateProperty().get());
+
+        ProgressIndicator spinner = new ProgressIndicator();
+        spinner.setPrefSize(18, 18);
+        spinner.visibleProperty().bind(vm.loadingProperty().or(vm.busyProperty()));
+        spinner.managedProperty().bind(spinner.visibleProperty());
+
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+
+        Button actionButton = new Button();
+        actionButton.getStyleClass().add(Styles.ACCENT);
+        actionButton.textProperty().bind(Bindings.createStringBinding(() -> vm.actionProperty().get().label(),
+                vm.actionProperty()));
+        actionButton.visibleProperty().bind(vm.actionProperty().isNotEqualTo(Action.NONE));
+        actionButton.managedProperty().bind(actionButton.visibleProperty());
+        actionButton.disableProperty().bind(vm.busyProperty());
+        actionButton.setOnAction(e -> act());
+
+        Button refresh = new Button("Refresh");
+        refresh.setOnAction(e -> vm.reload());
+        refresh.disableProperty().bind(vm.busyProperty());
+
+        HBox titleRow = new HBox(8, jobLink, dot, keyLabel, chip, spinner, grow, refresh, actionButton);
+        titleRow.setAlignment(Pos.CENTER_LEFT);
+
+        Label message = new Label();
+        message.textProperty().bind(vm.messageProperty());
+        message.setWrapText(true);
+        message.getStyleClass().add("timeline-message");
+        message.visibleProperty().bind(vm.messageProperty().isNotEmpty());
+        message.managedProperty().bind(message.visibleProperty());
+
+        Label details = new Label();
+        details.textProperty().bind(Bindings.createStringBinding(() -> {
+            String d = vm.detailsProperty().get();
+            int n = vm.eventCountProperty().get();
+            return (d.isEmpty() ? "" : d + " · ") + n + (n == 1 ? " event" : " events");
+        }, vm.detailsProperty(), vm.eventCountProperty()));
+        details.getStyleClass().add("page-subtitle");
+
+        Label notice = new Label();
+        notice.textProperty().bind(vm.noticeProperty());
+        notice.getStyleClass().add("timeline-notice");
+        notice.visibleProperty().bind(vm.noticeProperty().isNotEmpty());
+        notice.managedProperty().bind(notice.visibleProperty());
+
+        Label error = new Label();
+        error.textProperty().bind(vm.errorProperty());
+        error.getStyleClass().add("error-text");
+        error.setWrapText(true);
+        error.visibleProperty().bind(vm.errorProperty().isNotEmpty());
+        error.managedProperty().bind(error.visibleProperty());
+
+        VBox box = new VBox(4, titleRow, details, message, notice, error);
+        box.getStyleClass().add("timeline-header");
+        box.setPadding(new Insets(16, 20, 12, 20));
+        return box;
+    }
+
+    private void act() {
+        KeyRecord rec = vm.recordProperty().get();
+        switch (vm.actionProperty().get()) {
+            case CONFIRM -> navigator.confirm(vm.jobProperty().get(), vm.keyProperty().get());
+            case RENEW_CREDENTIAL -> navigator.renewCredential(rec == null ? null : rec.credential());
+            case RETRY -> vm.retry(null);
+            case NONE -> { }
+        }
+    }
+
+    private Region body() {
+        list.setItems(vm.rows());
+        list.setFixedCellSize(ROW_HEIGHT);
+        list.getStyleClass().add("timeline-list");
+        list.setCellFactory(l -> new TimelineCell());
+        list.setOnKeyPressed(e -> {
+            if (e.getCode() == KeyCode.ENTER || e.getCode() == KeyCode.SPACE) {
+                if (list.getSelectionModel().getSelectedItem() instanceof EventRow row) {
+                    vm.toggle(row);
+                    e.consume();
+                }
+            } else if (e.getCode() == KeyCode.ESCAPE && vm.expandedProperty().get() != null) {
+                vm.collapse();
+                e.consume();
+            }
+        });
+        Label empty = new Label("No events yet");
+        empty.getStyleClass().add("empty-state");
+        list.setPlaceholder(empty);
+        VBox.setVgrow(list, Priority.ALWAYS);
+
+        Label detailTitle = new Label();
+        detailTitle.getStyleClass().add("timeline-detail-title");
+        Button close = new Button("Hide");
+        close.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
+        close.setOnAction(e -> vm.collapse());
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+        HBox detailHeader = new HBox(8, detailTitle, grow, close);
+        detailHeader.setAlignment(Pos.CENTER_LEFT);
+
+        evidence.setEditable(false);
+        evidence.setWrapText(false);
+        evidence.getStyleClass().addAll("code", "evidence-text");
+        evidence.setPrefRowCount(12);
+        VBox.setVgrow(evidence, Priority.ALWAYS);
+
+        VBox detail = new VBox(6, detailHeader, evidence);
+        detail.getStyleClass().addAll("evidence-box", "timeline-detail");
+        detail.setPrefHeight(260);
+        detail.setMinHeight(160);
+        detail.visibleProperty().bind(vm.expandedProperty().isNotNull());
+        detail.managedProperty().bind(detail.visibleProperty());
+        vm.expandedProperty().addListener((o, a, row) -> showEvidence(row, detailTitle));
+        showEvidence(vm.expandedProperty().get(), detailTitle);
+
+        VBox center = new VBox(10, list, detail);
+        center.setPadding(new Insets(0, 20, 16, 20));
+        return center;
+    }
+
+    private void showEvidence(EventRow row, Label title) {
+        if (row == null) {
+            evidence.clear();
+            title.setText("");
+        } else {
+            title.setText("Evidence · " + row.typeLabel() + (row.step() == null ? "" : " · " + row.stepAttempt())
+                    + (row.failureClass() == null ? "" : " · " + row.failureClass()));
+            evidence.setText(row.evidenceText());
+            evidence.positionCaret(0);
+            evidence.setScrollTop(0);
+        }
+        list.refresh();
+    }
+
+    /** One row; its nodes are built once and reused while the list scrolls. */
+    private final class TimelineCell extends ListCell<Row> {
+        private final Label glyph = fixed(new Label(), 14, "timeline-glyph");
+        private final Label time = fixed(new Label(), 66, "timeline-time");
+        private final Label since = fixed(new Label(), 72, "timeline-since");
+        private final Label type = fixed(new Label(), 150, "timeline-type");
+        private final Label step = fixed(new Label(), 110, "timeline-step");
+        private final StackPane chipBox = new StackPane();
+        private final StateChip chip = new StateChip();
+        private final Label cls = fixed(new Label(), 150, "timeline-class");
+        private final Label message = new Label();
+        private final Label byline = new Label();
+        private final HBox event = new HBox(10);
+        private final Label runTitle = new Label();
+        private final Label runSummary = new Label();
+        private final StateChip runChip = new StateChip();
+        private final HBox run = new HBox(10);
+        private final Tooltip tip = new Tooltip();
+
+        TimelineCell() {
+            chipBox.setMinWidth(130);
+            chipBox.setPrefWidth(130);
+            chipBox.setMaxWidth(130);
+            chipBox.setAlignment(Pos.CENTER_LEFT);
+            chipBox.getChildren().add(chip);
+            message.getStyleClass().add("timeline-text");
+            message.setMinWidth(80);
+            HBox.setHgrow(message, Priority.ALWAYS);
+            message.setMaxWidth(Double.MAX_VALUE);
+            byline.getStyleClass().add("timeline-byline");
+            byline.setMinWidth(Region.USE_PREF_SIZE);
+            event.setAlignment(Pos.CENTER_LEFT);
+            event.getChildren().addAll(glyph, time, since, type, step, chipBox, cls, message, byline);
+            event.getStyleClass().add("timeline-row");
+
+            runTitle.getStyleClass().add("timeline-run-title");
+            runSummary.getStyleClass().add("timeline-run-summary");
+            run.setAlignment(Pos.CENTER_LEFT);
+            run.getChildren().addAll(runTitle, runSummary, runChip);
+            run.getStyleClass().add("timeline-run-header");
+
+            setOnMouseClicked(e -> {
+                if (e.getButton() == MouseButton.PRIMARY && getItem() instanceof EventRow row) {
+                    vm.toggle(row);
+                }
+            });
+        }
+
+        /** Rows take the list's width (no horizontal scrolling); the message is what gets shorter. */
+        @Override
+        protected double computePrefWidth(double height) {
+            return 0;
+        }
+
+        @Override
+        protected void updateItem(Row item, boolean empty) {
+            super.updateItem(item, empty);
+            getStyleClass().removeAll("run-row", "event-row", "failure", "operator", "expandable", "expanded");
+            setText(null);
+            setTooltip(null);
+            if (empty || item == null) {
+                setGraphic(null);
+                return;
+            }
+            if (item instanceof RunHeader h) {
+                getStyleClass().add("run-row");
+                if (h.operator()) {
+                    getStyleClass().add("operator");
+                }
+                runTitle.setText(h.title());
+                runSummary.setText(h.summary());
+                runChip.show(h.outcome());
+                setGraphic(run);
+                return;
+            }
+            EventRow e = (EventRow) item;
+            getStyleClass().add("event-row");
+            if (e.failure()) {
+                getStyleClass().add("failure");
+            }
+            if (e.operatorAction()) {
+                getStyleClass().add("operator");
+            }
+            boolean expanded = e.equals(vm.expandedProperty().get());
+            if (e.hasEvidence()) {
+                getStyleClass().add(expanded ? "expanded" : "expandable");
+            }
+            glyph.setText(e.hasEvidence() ? (expanded ? "▾" : "▸") : "");
+            time.setText(EvidenceText.clock(e.ts()));
+            since.setText(e.sincePrevious() == null ? "" : "+" + EvidenceText.duration(e.sincePrevious()));
+            type.setText(e.typeLabel());
+            step.setText(e.stepAttempt());
+            if (e.stateChanged()) {
+                chip.show(e.state());
+            } else {
+                chip.show(null);
+            }
+            cls.setText(e.failureClass() == null ? "" : e.failureClass().name());
+            message.setText(e.message());
+            byline.setText(e.byline());
+            tip.setText(e.message() + (e.byline().isEmpty() ? "" : "\n" + e.byline())
+                    + (e.hasEvidence() ? "\n" + EvidenceText.summary(e.evidence()) + "\n(click or Enter: evidence)" : ""));
+            setTooltip(tip);
+            setGraphic(event);
+        }
+    }
+
+    private static Label fixed(Label l, double width, String style) {
+        l.setMinWidth(width);
+        l.setPrefWidth(width);
+        l.setMaxWidth(width);
+        l.getStyleClass().add(style);
+        return l;
+    }
+}

@@ -1,0 +1,166 @@
+package io.keyline.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.core.Json;
+import io.keyline.testing.TestSite;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * SPEC §8: two processes never execute the same key at once (a lease in H2), and the state folder
+ * is shared by processes that run at the same time. Two child JVMs run the same 40 keys at the
+ * same time against one state folder: every key ends DONE with its effect applied once, and no
+ * step of any key is executed by both processes.
+ */
+class LeaseRaceTest {
+
+    static final LocalDate FROM = LocalDate.parse("2026-10-21");
+    static final int KEYS = 40;
+    static final LocalDate TO = FROM.plusDays(KEYS - 1);
+
+    @TempDir
+    Path tmp;
+    Workbench wb;
+    TestSite site;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        wb = new Workbench(tmp);
+        wb.clock.followSystemClock();
+        site = new TestSite();
+        site.postDelayMillis(20);
+        // Jobs.publish, with a step timeout that outlasts the gate below
+        wb.job("race", Jobs.publish("race", "unsafe", true, null).replace("\"timeout\": \"PT1S\"", "\"timeout\": \"PT60S\""),
+                site.base());
+        assertThat(Files.readString(wb.jobs.resolve("race.json"))).contains("PT60S");
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        site.close();
+    }
+
+    @Test
+    void twoProcessesOverTheSameKeysApplyEachEffectOnce() throws Exception {
+        // Initialise the state (schema) first, so the two children race on keys, not on the migration.
+        assertThat(wb.cli("status").exit()).isZero();
+        // Make sure the runs overlap: the first article waits (after it was created, before the
+        // answer) until the other process has asked the site about another key.
+        AtomicBoolean gated = new AtomicBoolean();
+        AtomicBoolean overlapped = new AtomicBoolean();
+        site.onPost(r -> {
+            if (gated.compareAndSet(false, true)) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (System.nanoTime() < deadline) {
+                    if (site.gets() >= 2) {
+                        overlapped.set(true);
+                        return;
+                    }
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+        });
+        Path logA = tmp.resolve("a.log");
+        Path logB = tmp.resolve("b.log");
+        String[] args = {"run", "race", "--from", FROM.toString(), "--to", TO.toString()};
+        Process a = ChildProcess.start(wb.state, wb.jobs, logA, args);
+        Process b = ChildProcess.start(wb.state, wb.jobs, logB, args);
+        assertThat(a.waitFor(120, TimeUnit.SECONDS)).as("process A finished").isTrue();
+        assertThat(b.waitFor(120, TimeUnit.SECONDS)).as("process B finished").isTrue();
+        String logs = "--- A (exit " + a.exitValue() + ")\n" + Files.readString(logA) + "--- B (exit " + b.exitValue()
+                + ")\n" + Files.readString(logB);
+        // 0, or 5 when a process ended while the other one still held one of its keys
+        assertThat(a.exitValue()).as(logs).isIn(0, 5);
+        assertThat(b.exitValue()).as(logs).isIn(0, 5);
+        assertThat(overlapped).as("the two runs overlapped\n" + logs).isTrue();
+
+        List<String> expected = new ArrayList<>();
+        for (LocalDate d = FROM; !d.isAfter(TO); d = d.plusDays(1)) {
+            expected.add(d.toString());
+        }
+        Result status = wb.cli("status", "race", "--json");
+        Map<String, String> states = new TreeMap<>();
+        for (JsonNode n : Json.read(status.out(), JsonNode.class)) {
+            states.put(n.get("key").asText(), n.get("state").asText());
+        }
+        assertThat(states.keySet()).as(logs).containsExactlyElementsOf(expected);
+        assertThat(states).as(logs).allSatisfy((k, s) -> assertThat(s).as(k).isEqualTo("DONE"));
+
+        Map<String, Integer> effects = site.allEffects();
+        assertThat(effects.keySet()).containsExactlyElementsOf(expected);
+        assertThat(effects).as(logs).allSatisfy((k, n) -> assertThat(n).as("effects of " + k).isEqualTo(1));
+        assertThat(site.posts()).as("no POST was sent twice").isEqualTo(KEYS);
+
+        // No step of any key was executed twice (not even the local write step), by either process,
+        // and both processes did execute keys.
+        Map<String, Integer> executions = new TreeMap<>();
+        Set<String> runs = new HashSet<>();
+        for (String line : Files.readAllLines(wb.state.resolve("logs").resolve("runs.jsonl"))) {
+            JsonNode l = Json.read(line, JsonNode.class);
+            if (!l.get("step").isNull() && l.get("result").asText().equals("ok")) {
+                executions.merge(l.get("key").asText() + " " + l.get("step").asText(), 1, Integer::sum);
+                runs.add(l.get("runId").asText());
+            }
+        }
+        assertThat(executions).as(logs).hasSize(2 * KEYS)
+                .allSatisfy((ks, n) -> assertThat(n).as(ks + " executed").isEqualTo(1));
+        assertThat(runs).as("both processes executed keys\n" + logs).hasSize(2);
+        for (String key : expected) {
+            Result tl = wb.cli("timeline", "race", key, "--json");
+            long claims = 0;
+            for (JsonNode e : Json.read(tl.out(), JsonNode.class)) {
+                String type = e.get("type").asText();
+                if (type.equals("CLAIMED") || type.equals("RECOVERED")) {
+                    claims++;
+                }
+            }
+            assertThat(claims).as("claims of " + key + ": " + tl.out()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void processesStartedAtTheSameMomentAllShareTheState() throws Exception {
+        // cron starts several jobs at the same minute: each must open the shared state (SPEC §8:
+        // the store never relies on being the only process), not fail with "locked".
+        wb.job("tick", Jobs.command("tick", "none", "echo \"$PPID\" >> ticks.log", "PT10S"), null);
+        assertThat(wb.cli("status").exit()).isZero();
+        List<String> report = new ArrayList<>();
+        for (int round = 0; round < 2; round++) {
+            List<Process> ps = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                ps.add(ChildProcess.start(wb.state, wb.jobs, tmp.resolve("tick-" + round + "-" + i + ".log"), "run",
+                        "tick", "--key", "2026-11-0" + (round * 3 + i + 1)));
+            }
+            for (int i = 0; i < ps.size(); i++) {
+                assertThat(ps.get(i).waitFor(120, TimeUnit.SECONDS)).isTrue();
+                report.add("round " + round + " process " + i + ": exit " + ps.get(i).exitValue() + " "
+                        + Files.readString(tmp.resolve("tick-" + round + "-" + i + ".log")).strip());
+            }
+        }
+        assertThat(report).allMatch(l -> l.contains(": exit 0 "));
+        assertThat(Files.readAllLines(wb.jobs.resolve("ticks.log"))).hasSize(6);
+    }
+}

@@ -1,0 +1,195 @@
+package io.keyline.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.core.Json;
+import io.keyline.testing.TestSite;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * SPEC §5: {@code plan} executes nothing (no step, no probe), shows the exact requests, and has
+ * an id bound to the job file and the state of its keys; {@code apply} executes exactly that plan
+ * or refuses a stale one.
+ */
+class PlanApplyTest {
+
+    static final String KEY = "2026-11-29";
+    static final String OTHER = "2026-11-28";
+
+    @TempDir
+    Path tmp;
+    Workbench wb;
+    TestSite site;
+    Path jobFile;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        wb = new Workbench(tmp);
+        site = new TestSite();
+        // write (command writing out/{key}.md), then publish (unsafe POST of that file, with a probe)
+        jobFile = wb.job("p", Jobs.publish("p", "unsafe", true, null), site.base());
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        site.close();
+    }
+
+    Path article(String key) {
+        return wb.jobs.resolve("out").resolve(key + ".md");
+    }
+
+    static String planId(Result plan) {
+        Matcher m = Pattern.compile("Plan ([0-9a-f]{16}) ").matcher(plan.out());
+        assertThat(m.find()).as(plan.toString()).isTrue();
+        return m.group(1);
+    }
+
+    static String jsonPlanId(Result plan) {
+        return Json.read(plan.out(), JsonNode.class).get("planId").asText();
+    }
+
+    @Test
+    void planExecutesNothingAndShowsTheExactRequest() {
+        Result plan = wb.cli("plan", "p", "--key", KEY);
+        assertThat(plan.exit()).as(plan.toString()).isZero();
+        Result json = wb.cli("plan", "p", "--key", KEY, "--json");
+        assertThat(json.exit()).as(json.toString()).isZero();
+
+        assertThat(site.server().received()).as("no request at all, not even the probe GET").isEmpty();
+        assertThat(article(KEY)).as("the write step did not run").doesNotExist();
+
+        assertThat(plan.out())
+                .contains("run write,publish")
+                .contains("publish: POST " + site.base() + "/api/articles")
+                .contains("Idempotency-Key: p:" + KEY + ":publish")
+                .contains("out/" + KEY + ".md")
+                .contains("an earlier step writes it");
+        assertThat(plan.out()).contains("keyline apply " + planId(plan));
+
+        JsonNode root = Json.read(json.out(), JsonNode.class);
+        assertThat(root.get("planId").asText()).matches("[0-9a-f]{16}").isEqualTo(planId(plan));
+        JsonNode keys = root.get("keys");
+        assertThat(keys).hasSize(1);
+        assertThat(keys.get(0).get("key").asText()).isEqualTo(KEY);
+        assertThat(keys.get(0).get("action").asText()).isEqualTo("run write,publish");
+        JsonNode req = keys.get(0).get("requests").get(0);
+        assertThat(req.get("method").asText()).isEqualTo("POST");
+        assertThat(req.get("url").asText()).isEqualTo(site.base() + "/api/articles");
+        assertThat(req.get("headers").get("Idempotency-Key").asText()).isEqualTo("p:" + KEY + ":publish");
+    }
+
+    @Test
+    void planOfADoneKeySaysSkipDone() {
+        assertThat(wb.cli("run", "p", "--key", KEY).exit()).isZero();
+        int before = site.server().received().size();
+        Result plan = wb.cli("plan", "p", "--key", KEY);
+        assertThat(plan.exit()).as(plan.toString()).isZero();
+        assertThat(plan.out()).containsPattern(Pattern.quote(KEY) + "\\s+DONE\\s+skip \\(done\\)");
+        Result json = wb.cli("plan", "p", "--key", KEY, "--json");
+        assertThat(Json.read(json.out(), JsonNode.class).get("keys").get(0).get("action").asText())
+                .isEqualTo("skip (done)");
+        assertThat(site.server().received()).hasSize(before);
+    }
+
+    @Test
+    void applyExecutesExactlyThatPlan() {
+        Result plan = wb.cli("plan", "p", "--key", KEY, "--key", OTHER);
+        String id = planId(plan);
+        assertThat(site.server().received()).isEmpty();
+
+        Result apply = wb.cli("apply", id);
+        assertThat(apply.exit()).as(apply.toString()).isZero();
+        assertThat(site.effects(KEY)).isEqualTo(1);
+        assertThat(site.effects(OTHER)).isEqualTo(1);
+        assertThat(site.allEffects()).as("only the planned keys").hasSize(2);
+        assertThat(article(KEY)).exists();
+
+        // applied again: the plan's keys are DONE now, so it is stale and nothing is sent
+        int before = site.server().received().size();
+        Result again = wb.cli("apply", id);
+        assertThat(again.exit()).as(again.toString()).isEqualTo(1);
+        assertThat(again.err()).contains("stale");
+        assertThat(site.server().received()).hasSize(before);
+    }
+
+    @Test
+    void aPlanIsStaleWhenTheStateOfOneOfItsKeysChanged() {
+        String id = planId(wb.cli("plan", "p", "--key", KEY, "--key", OTHER));
+        Result run = wb.cli("run", "p", "--key", OTHER);
+        assertThat(run.exit()).as(run.toString()).isZero();
+        int before = site.server().received().size();
+        Path kArticle = article(KEY);
+
+        Result apply = wb.cli("apply", id);
+        assertThat(apply.exit()).as(apply.toString()).isEqualTo(1);
+        assertThat(apply.out() + apply.err()).contains("stale");
+        assertThat(site.server().received()).as("nothing sent").hasSize(before);
+        assertThat(site.effects(KEY)).isZero();
+        assertThat(kArticle).as("no step ran").doesNotExist();
+    }
+
+    @Test
+    void aPlanIsStaleWhenTheStateOfAKeyChangedByAnOperator() {
+        String id = planId(wb.cli("plan", "p", "--key", KEY));
+        Result skip = wb.cli("skip", "p", KEY, "--note", "not today");
+        assertThat(skip.exit()).as(skip.toString()).isZero();
+        Result retry = wb.cli("retry", "p", KEY);
+        assertThat(retry.exit()).as(retry.toString()).isZero();
+        // the key is PENDING again, as when the plan was made, but it changed in between
+
+        Result apply = wb.cli("apply", id);
+        assertThat(apply.exit()).as(apply.toString()).isEqualTo(1);
+        assertThat(apply.err()).contains("stale");
+        assertThat(site.server().received()).isEmpty();
+    }
+
+    @Test
+    void aPlanIsStaleWhenTheJobFileChanged() throws IOException {
+        String id = planId(wb.cli("plan", "p", "--key", KEY));
+        String text = Files.readString(jobFile);
+        assertThat(text).contains("write and publish the daily article");
+        Files.writeString(jobFile, text.replace("write and publish the daily article", "write and publish the article"));
+
+        Result apply = wb.cli("apply", id);
+        assertThat(apply.exit()).as(apply.toString()).isEqualTo(1);
+        assertThat(apply.err()).contains("stale");
+        assertThat(site.server().received()).isEmpty();
+        assertThat(article(KEY)).doesNotExist();
+    }
+
+    @Test
+    void theSamePlanIdForUnchangedState() {
+        Result a = wb.cli("plan", "p", "--key", KEY, "--key", OTHER);
+        wb.clock.advance(java.time.Duration.ofMinutes(5));
+        Result b = wb.cli("plan", "p", "--key", KEY, "--key", OTHER);
+        Result c = wb.cli("plan", "p", "--key", KEY, "--key", OTHER, "--json");
+        assertThat(planId(a)).isEqualTo(planId(b)).isEqualTo(jsonPlanId(c));
+        // a different target set is a different plan
+        assertThat(planId(wb.cli("plan", "p", "--key", KEY))).isNotEqualTo(planId(a));
+        // after a run, the same plan of the same keys is another one
+        assertThat(wb.cli("run", "p", "--key", OTHER).exit()).isZero();
+        assertThat(planId(wb.cli("plan", "p", "--key", KEY, "--key", OTHER))).isNotEqualTo(planId(a));
+    }
+
+    @Test
+    void applyOfAnUnknownPlanIdFailsClearly() {
+        Result apply = wb.cli("apply", "0123456789abcdef");
+        assertThat(apply.exit()).as(apply.toString()).isEqualTo(1);
+        assertThat(apply.err()).contains("0123456789abcdef").contains("no plan").doesNotContain("\tat ")
+                .doesNotContain("this is a bug");
+        assertThat(site.server().received()).isEmpty();
+    }
+}

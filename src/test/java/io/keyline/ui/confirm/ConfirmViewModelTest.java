@@ -1,0 +1,271 @@
+package io.keyline.ui.confirm;
+
+import io.keyline.core.exec.Rendering;
+import io.keyline.domain.EventType;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.StepKind;
+import io.keyline.testing.TestSite.Fault;
+import io.keyline.ui.common.Threads;
+import io.keyline.ui.confirm.ConfirmViewModel.Header;
+import io.keyline.ui.confirm.ConfirmViewModel.Payload;
+import io.keyline.ui.confirm.ConfirmViewModel.Reason;
+import io.keyline.ui.timeline.TimelineConfirmFixture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.keyline.ui.timeline.TimelineConfirmFixture.KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ConfirmViewModelTest {
+
+    static final String COOKIE = "session=s3cr3t-value-42";
+
+    @TempDir
+    Path tmp;
+    TimelineConfirmFixture fx;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        fx = new TimelineConfirmFixture(tmp);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        fx.close();
+    }
+
+    /** An unsafe POST without probe whose site answers 503: the key waits for confirmation. */
+    private void waitingKey(String extra) throws Exception {
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", extra, false));
+        fx.site.failPosts(Fault.STATUS_503);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+    }
+
+    private ConfirmViewModel loaded(Threads threads) {
+        ConfirmViewModel vm = new ConfirmViewModel(fx.services(), threads);
+        vm.load("daily", KEY);
+        return vm;
+    }
+
+    @Test
+    void showsWhyItWaitsAndExactlyWhatWillBeSentWithTheCredentialMasked() throws Exception {
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", "\"credential\": \"site-cookie\",", false));
+        fx.setCookie("site-cookie", COOKIE);
+        fx.site.requireCookie(COOKIE);
+        fx.site.failPosts(Fault.STATUS_503);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+
+        ConfirmViewModel vm = loaded(Threads.direct());
+
+        assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.AMBIGUOUS);
+        assertThat(vm.reasonHeadlineProperty().get()).contains("unknown");
+        assertThat(vm.reasonProperty().get()).contains("503");
+        assertThat(vm.evidenceTextProperty().get()).contains("HTTP 503").contains("maintenance")
+                .contains("POST " + fx.site.base() + "/api/articles");
+        assertThat(vm.probeAnswerProperty().get()).startsWith("No probe");
+
+        Payload p = vm.infoProperty().get().payload();
+        byte[] body = Files.readAllBytes(fx.bodyFile(KEY));
+        assertThat(p.kind()).isEqualTo(StepKind.HTTP);
+        assertThat(p.method()).isEqualTo("POST");
+        assertThat(p.url()).isEqualTo(fx.site.base() + "/api/articles");
+        assertThat(p.headers()).contains(new Header("Idempotency-Key", "daily:" + KEY + ":publish", false),
+                new Header("Content-Type", "text/markdown", false));
+        String fingerprint = fx.services().credentials().lookup("site-cookie").material().fingerprint();
+        assertThat(p.headers()).contains(new Header("Cookie",
+                "*** (credential site-cookie, fingerprint " + fingerprint + ")", true));
+        assertThat(p.bodyBytes()).isEqualTo(body.length);
+        assertThat(p.bodySha256()).isEqualTo(Rendering.sha256(body));
+        assertThat(p.bodyPreview()).isEqualTo("article for " + KEY);
+        assertThat(p.hash()).isEqualTo(fx.services().actions().payloadHash(fx.def("daily"), fx.record("daily", KEY)));
+        assertThat(vm.payloadHashProperty().get()).isEqualTo(p.hash());
+
+        String shown = vm.payloadTextProperty().get();
+        assertThat(shown).contains("POST " + fx.site.base() + "/api/articles")
+                .contains("Idempotency-Key: daily:" + KEY + ":publish")
+                .contains("Cookie: *** (credential site-cookie")
+                .contains(Rendering.sha256(body))
+                .contains("article for " + KEY)
+                .doesNotContain("s3cr3t");
+        assertThat(vm.canConfirmProperty().get()).isTrue();
+        assertThat(vm.canMarkDoneProperty().get()).isTrue();
+    }
+
+    @Test
+    void confirmAndRunTwiceSendsExactlyOneRequestAndTheKeyIsDone() throws Exception {
+        waitingKey(null);
+        long before = fx.site.posts();
+        ConfirmViewModel vm = loaded(Threads.direct());
+        AtomicInteger changed = new AtomicInteger();
+        vm.setOnChanged(changed::incrementAndGet);
+
+        assertThat(vm.confirmAndRun("checked: not on the site")).isTrue();
+        assertThat(vm.confirmAndRun("again")).isFalse();
+
+        assertThat(fx.site.posts() - before).isEqualTo(1);
+        assertThat(fx.site.effects(KEY)).isEqualTo(1);
+        assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
+        assertThat(vm.outcomeProperty().get().state()).isEqualTo(KeyState.DONE);
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+        assertThat(vm.finishedProperty().get()).isTrue();
+        assertThat(vm.canConfirmProperty().get()).isFalse();
+        assertThat(vm.canMarkDoneProperty().get()).isFalse();
+        assertThat(changed).hasValue(1);
+        KeyEvent confirmed = fx.services().store().events("daily", KEY).stream()
+                .filter(e -> e.type() == EventType.CONFIRMED).findFirst().orElseThrow();
+        assertThat(confirmed.user()).isEqualTo("tester");
+        assertThat(confirmed.note()).isEqualTo("checked: not on the site");
+    }
+
+    @Test
+    void aSecondCallWhileTheFirstRunsIsIgnored() throws Exception {
+        waitingKey(null);
+        long before = fx.site.posts();
+        List<Runnable> background = new ArrayList<>();
+        ConfirmViewModel vm = new ConfirmViewModel(fx.services(), new Threads(Runnable::run, background::add));
+        vm.load("daily", KEY);
+        drain(background);
+
+        assertThat(vm.confirmAndRun(null)).isTrue();
+        assertThat(vm.busyProperty().get()).isTrue();
+        assertThat(vm.canConfirmProperty().get()).isFalse();
+        assertThat(vm.confirmAndRun(null)).isFalse();
+        assertThat(vm.markDone("meanwhile")).isFalse();
+        assertThat(background).hasSize(1);
+        drain(background);
+
+        assertThat(fx.site.posts() - before).isEqualTo(1);
+        assertThat(vm.busyProperty().get()).isFalse();
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+    }
+
+    @Test
+    void aChangedBodyIsRefusedAndNothingIsSent() throws Exception {
+        waitingKey(null);
+        long before = fx.site.posts();
+        ConfirmViewModel vm = loaded(Threads.direct());
+        String shownHash = vm.payloadHashProperty().get();
+
+        Files.writeString(fx.bodyFile(KEY), "a different article");
+        vm.confirmAndRun("ok");
+
+        assertThat(vm.problemProperty().get()).contains("changed since it was shown");
+        assertThat(fx.site.posts() - before).isZero();
+        assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        assertThat(vm.finishedProperty().get()).isFalse();
+        // reloaded: the new payload is shown, and confirming that one works
+        assertThat(vm.payloadHashProperty().get()).isNotEqualTo(shownHash);
+        assertThat(vm.infoProperty().get().payload().bodySha256())
+                .isEqualTo(Rendering.sha256("a different article".getBytes()));
+        assertThat(vm.payloadTextProperty().get()).contains("a different article");
+        assertThat(vm.confirmAndRun("reviewed the new text")).isTrue();
+        assertThat(fx.site.posts() - before).isEqualTo(1);
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+    }
+
+    @Test
+    void markDoneNeedsANote() throws Exception {
+        waitingKey(null);
+        long before = fx.site.posts();
+        ConfirmViewModel vm = loaded(Threads.direct());
+
+        assertThat(vm.markDone("  ")).isFalse();
+        assertThat(vm.problemProperty().get()).contains("needs a note");
+        assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+
+        assertThat(vm.markDone("article is live, checked by hand")).isTrue();
+        assertThat(vm.problemProperty().get()).isEmpty();
+        assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+        assertThat(fx.site.posts() - before).isZero();
+        assertThat(vm.confirmAndRun(null)).isFalse();
+        KeyEvent marked = fx.services().store().events("daily", KEY).stream()
+                .filter(e -> e.type() == EventType.MARKED_DONE).findFirst().orElseThrow();
+        assertThat(marked.note()).isEqualTo("article is live, checked by hand");
+    }
+
+    @Test
+    void confirmAlwaysWithAProbeSaysSoAndAWaitingStateIsReported() throws Exception {
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", "\"confirm\": \"always\",", true));
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        ConfirmViewModel vm = loaded(Threads.direct());
+
+        assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.CONFIRM_ALWAYS);
+        assertThat(vm.reasonHeadlineProperty().get()).contains("confirm: always");
+        assertThat(vm.evidenceTextProperty().get()).isEmpty();
+        assertThat(vm.probeAnswerProperty().get()).contains("has not answered yet");
+
+        // the site is down: the confirmed step fails again and the dialog reports the new waiting state
+        fx.site.failPosts(Fault.STATUS_503);
+        vm.confirmAndRun("go");
+        assertThat(vm.outcomeProperty().get().state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        assertThat(vm.outcomeTextProperty().get()).startsWith("NEEDS_CONFIRMATION: ").contains("503");
+        assertThat(fx.site.effects(KEY)).isZero();
+    }
+
+    @Test
+    void theProbesLatestAnswerIsShown() throws Exception {
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, true));
+        fx.site.failPosts(Fault.STATUS_503);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        ConfirmViewModel vm = loaded(Threads.direct());
+
+        assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.AMBIGUOUS);
+        assertThat(vm.probeAnswerProperty().get()).startsWith("Latest probe answer: ").contains("absent");
+        assertThat(vm.evidenceTextProperty().get()).contains("HTTP 503")
+                .contains("GET " + fx.site.base() + "/api/articles?date=" + KEY);
+    }
+
+    @Test
+    void commandStepShowsArgvAndWorkingDirectory() throws Exception {
+        fx.job("pack", """
+            {
+              "name": "pack",
+              "key": { "type": "manual" },
+              "steps": [
+                { "id": "send", "kind": "command", "effect": "unsafe", "confirm": "always",
+                  "command": ["sh", "-c", "echo sent {key}"] }
+              ]
+            }
+            """);
+        assertThat(fx.run("pack", "doc-17").state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        ConfirmViewModel vm = new ConfirmViewModel(fx.services(), Threads.direct());
+        vm.load("pack", "doc-17");
+
+        Payload p = vm.infoProperty().get().payload();
+        assertThat(p.kind()).isEqualTo(StepKind.COMMAND);
+        assertThat(p.argv()).containsExactly("sh", "-c", "echo sent doc-17");
+        assertThat(p.workdir()).isEqualTo(fx.wb.jobs.toAbsolutePath().normalize().toString());
+        assertThat(vm.payloadTextProperty().get()).contains("$ sh -c 'echo sent doc-17'");
+        assertThat(p.hash()).isEqualTo(fx.services().actions().payloadHash(fx.def("pack"), fx.record("pack", "doc-17")));
+        vm.confirmAndRun(null);
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+    }
+
+    @Test
+    void aKeyThatDoesNotWaitCannotBeConfirmed() throws Exception {
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.DONE);
+        ConfirmViewModel vm = loaded(Threads.direct());
+        assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.NOT_WAITING);
+        assertThat(vm.reasonHeadlineProperty().get()).contains("nothing to confirm");
+        assertThat(vm.canConfirmProperty().get()).isFalse();
+        assertThat(vm.confirmAndRun(null)).isFalse();
+        assertThat(fx.site.posts()).isEqualTo(1);
+    }
+
+    private static void drain(List<Runnable> queue) {
+        while (!queue.isEmpty()) {
+            queue.remove(0).run();
+        }
+    }
+}

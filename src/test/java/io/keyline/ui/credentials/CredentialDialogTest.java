@@ -1,0 +1,97 @@
+package io.keyline.ui.credentials;
+
+import io.keyline.credentials.CredentialParser;
+import io.keyline.credentials.CredentialType;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyState;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Threads;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Acceptance (c) of the console issue, through the real dialog: after a 401, pasting the renewed
+ * cookie and pressing "Save and resume" resumes the parked key, which completes with one effect.
+ */
+@ExtendWith(ApplicationExtension.class)
+class CredentialDialogTest {
+
+    static final String TODAY = "2026-11-29";
+
+    Path tmp;
+    ConsoleFixture fx;
+    final AtomicInteger changed = new AtomicInteger();
+
+    @Start
+    void start(Stage stage) throws IOException {
+        javafx.application.Application.setUserAgentStylesheet(new atlantafx.base.theme.PrimerLight().getUserAgentStylesheet());
+        tmp = Files.createTempDirectory("keyline-credential-dialog");
+        fx = new ConsoleFixture(tmp);
+        fx.publishJob("p", "site-cookie");
+        fx.site.requireCookie("session=v2");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
+                "tester");
+        JobDefinition job = fx.services.catalog().get().job("p").orElseThrow();
+        fx.services.engine().run(job, List.of(TODAY)); // the stale cookie: 401, the key is parked
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+
+        CredentialViewModel vm = new CredentialViewModel(fx.services, Threads.javafx());
+        vm.open("site-cookie");
+        CredentialDialog dialog = new CredentialDialog(vm, changed::incrementAndGet);
+        Scene scene = new Scene(dialog.root(), 860, 680);
+        scene.getStylesheets().addAll(
+                CredentialDialog.class.getResource("/io/keyline/ui/keyline.css").toExternalForm(),
+                CredentialDialog.class.getResource("/io/keyline/ui/plan-credentials.css").toExternalForm());
+        stage.setScene(scene);
+        stage.show();
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        fx.close();
+        try (var files = Files.walk(tmp)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void pastingTheRenewedCookieResumesTheParkedKeyWhichCompletesOnce(FxRobot robot) throws Exception {
+        Button save = robot.lookup("Save and resume").queryButton();
+        assertThat(save.isDisabled()).isTrue(); // nothing pasted yet
+
+        robot.clickOn(".credential-input").write("Cookie: session=v2");
+        WaitForAsyncUtils.waitForFxEvents();
+        TableView<?> preview = robot.lookup(".credential-preview").queryAs(TableView.class);
+        assertThat(preview.getItems()).hasSize(1);
+        assertThat(save.isDisabled()).isFalse();
+
+        robot.clickOn("Save and resume");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx.state("p", TODAY) == KeyState.DONE);
+        Label message = robot.lookup(".credential-message").queryAs(Label.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> message.getText().contains("completed"));
+
+        assertThat(message.getText()).isEqualTo("Saved. 1 parked key resumed. 1 of 1 completed.");
+        assertThat(fx.site.effects(TODAY)).isEqualTo(1);
+        assertThat(fx.site.posts()).isEqualTo(1);
+        assertThat(changed.get()).isPositive();
+    }
+}

@@ -1,0 +1,244 @@
+package io.keyline.ui.credentials;
+
+import io.keyline.core.CredentialTester;
+import io.keyline.credentials.CredentialParser;
+import io.keyline.credentials.CredentialType;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyState;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Threads;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The credential dialog's and page's view models against a real state and a real loopback site. */
+class CredentialViewModelTest {
+
+    static final String TODAY = "2026-11-29";
+    static final String SESSION = "9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+    static final String CSRF = "Xy7Qk2LmN9pR4sT6uV8wZ0aB";
+
+    @TempDir
+    Path tmp;
+    ConsoleFixture fx;
+    CredentialViewModel vm;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        fx = new ConsoleFixture(tmp);
+        vm = new CredentialViewModel(fx.services, Threads.direct());
+        vm.open(null);
+        vm.nameProperty().set("site-cookie");
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        fx.close();
+    }
+
+    /** Every string the view model exposes, except the input the operator typed. */
+    static List<String> exposed(CredentialViewModel vm) {
+        List<String> out = new ArrayList<>(List.of(vm.summaryProperty().get(), vm.fingerprintProperty().get(),
+                vm.parseErrorProperty().get(), vm.messageProperty().get(), vm.errorProperty().get(),
+                vm.currentProperty().get(), vm.testSummaryProperty().get(), vm.loadedFileProperty().get(),
+                String.valueOf(vm.earliestExpiryProperty().get())));
+        vm.preview().forEach(r -> out.add(r.toString()));
+        vm.testResults().forEach(r -> out.add(r.text()));
+        return out;
+    }
+
+    static void assertNoSecret(CredentialViewModel vm, String... secrets) {
+        for (String s : exposed(vm)) {
+            for (String secret : secrets) {
+                assertThat(s).doesNotContain(secret);
+            }
+        }
+    }
+
+    @Test
+    void malformedInputShowsTheParsersMessageAndSaveIsDisabled() {
+        vm.inputProperty().set("[{\"name\": \"sessionid\", \"domain\": \"example.com\"}]");
+        assertThat(vm.parseErrorProperty().get()).isEqualTo("[0].value: missing");
+        assertThat(vm.validProperty().get()).isFalse();
+        assertThat(vm.canSaveProperty().get()).isFalse();
+        assertThat(vm.preview()).isEmpty();
+
+        vm.inputProperty().set("# Netscape HTTP Cookie File\nexample.com\tFALSE\t/\tFALSE\tsoon\tsid\t" + SESSION + "\n");
+        assertThat(vm.parseErrorProperty().get()).startsWith("line 2").contains("expir");
+        assertThat(vm.canSaveProperty().get()).isFalse();
+        assertNoSecret(vm, SESSION);
+
+        vm.save(); // disabled: nothing is stored
+        assertThat(fx.services.credentials().info("site-cookie")).isEmpty();
+
+        vm.inputProperty().set("sid=" + SESSION);
+        assertThat(vm.parseErrorProperty().get()).isEmpty();
+        assertThat(vm.canSaveProperty().get()).isTrue();
+        vm.nameProperty().set("bad name!");
+        assertThat(vm.nameErrorProperty().get()).isNotEmpty();
+        assertThat(vm.canSaveProperty().get()).isFalse();
+    }
+
+    @Test
+    void aCookieHeaderPreviewsWithMaskedValues() {
+        vm.inputProperty().set("Cookie: sessionid=" + SESSION + "; csrftoken=" + CSRF);
+        assertThat(vm.parseErrorProperty().get()).isEmpty();
+        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::name).containsExactly("sessionid", "csrftoken");
+        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::value).containsOnly("***");
+        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::domain).containsOnly("any host");
+        assertThat(vm.fingerprintProperty().get()).hasSize(8)
+                .isEqualTo(CredentialParser.parse(CredentialType.COOKIE, "sessionid=" + SESSION + "; csrftoken=" + CSRF,
+                        null).fingerprint());
+        assertThat(vm.summaryProperty().get()).startsWith("2 cookies · fingerprint " + vm.fingerprintProperty().get());
+        assertThat(vm.earliestExpiryProperty().get()).isNull();
+        assertThat(vm.canSaveProperty().get()).isTrue();
+        assertNoSecret(vm, SESSION, CSRF);
+
+        vm.domainProperty().set("portal.example.com");
+        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::domain).containsOnly("portal.example.com");
+    }
+
+    @Test
+    void aCookiesTxtFilePreviewsWithMaskedValues() throws IOException {
+        Path file = tmp.resolve("cookies.txt");
+        Files.writeString(file, """
+                # Netscape HTTP Cookie File
+                .example.com\tTRUE\t/\tFALSE\t1767225600\t_ga\tGA1.2.1843256733.1732800000
+                #HttpOnly_portal.example.com\tFALSE\t/\tTRUE\t1764547200\tsessionid\t%s
+                portal.example.com\tFALSE\t/app\tTRUE\t0\tcsrftoken\t%s
+                """.formatted(SESSION, CSRF));
+        vm.loadFile(file);
+        assertThat(vm.loadedFileProperty().get()).isEqualTo("cookies.txt");
+        assertThat(vm.parseErrorProperty().get()).isEmpty();
+        assertThat(vm.preview()).hasSize(3);
+        CredentialViewModel.CookieRow session = vm.preview().get(1);
+        assertThat(session).isEqualTo(new CredentialViewModel.CookieRow("sessionid", "***", "portal.example.com", "/",
+                true, true, Instant.ofEpochSecond(1764547200)));
+        assertThat(vm.preview().get(0).domain()).isEqualTo(".example.com");
+        assertThat(vm.preview().get(2).expires()).isNull();
+        assertThat(vm.earliestExpiryProperty().get()).isEqualTo(Instant.ofEpochSecond(1764547200));
+        assertThat(vm.summaryProperty().get()).contains("3 cookies").contains("earliest expiry");
+        assertNoSecret(vm, SESSION, CSRF, "GA1.2.1843256733.1732800000");
+
+        vm.inputProperty().set(vm.inputProperty().get() + " "); // typing over it: no longer "from a file"
+        assertThat(vm.loadedFileProperty().get()).isEmpty();
+    }
+
+    @Test
+    void aJsonExportPreviewsWithMaskedValues() throws IOException {
+        Path file = tmp.resolve("export.json");
+        Files.writeString(file, """
+                [
+                  {"domain": ".example.com", "expirationDate": 1767225600.48, "hostOnly": false, "httpOnly": false,
+                   "name": "remember", "path": "/", "secure": true, "session": false, "value": "%s"},
+                  {"domain": "portal.example.com", "expirationDate": 1764547200, "hostOnly": true, "httpOnly": true,
+                   "name": "sessionid", "path": "/", "secure": true, "session": false, "value": "%s"}
+                ]
+                """.formatted(CSRF, SESSION));
+        vm.loadFile(file);
+        assertThat(vm.parseErrorProperty().get()).isEmpty();
+        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::name).containsExactly("remember", "sessionid");
+        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::value).containsOnly("***");
+        assertThat(vm.preview().get(1).httpOnly()).isTrue();
+        assertThat(vm.earliestExpiryProperty().get()).isEqualTo(Instant.ofEpochSecond(1764547200));
+        assertNoSecret(vm, SESSION, CSRF);
+
+        vm.typeProperty().set(CredentialType.BEARER); // a JSON array is no bearer token
+        assertThat(vm.parseErrorProperty().get()).isNotEmpty();
+        assertThat(vm.canSaveProperty().get()).isFalse();
+        vm.inputProperty().set("Bearer " + SESSION);
+        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::value).containsExactly("Bearer ***");
+        assertNoSecret(vm, SESSION);
+    }
+
+    @Test
+    void savingTheRenewedCookieResumesTheParkedKeyWhichCompletesOnce() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.site.requireCookie("session=v2");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
+                "tester");
+        JobDefinition job = fx.services.catalog().get().job("p").orElseThrow();
+        fx.services.engine().run(job, List.of(TODAY));
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        assertThat(fx.site.effects(TODAY)).isZero();
+
+        // the Credentials page flags it
+        CredentialsViewModel page = new CredentialsViewModel(fx.services, Threads.direct());
+        page.refresh();
+        assertThat(page.rows()).singleElement().satisfies(r -> {
+            assertThat(r.name()).isEqualTo("site-cookie");
+            assertThat(r.parked()).isEqualTo(1);
+            assertThat(r.warning()).isEqualTo(CredentialsViewModel.Warning.REJECTED);
+        });
+        assertThat(page.warningProperty().get()).isTrue();
+
+        CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
+        renew.open("site-cookie");
+        assertThat(renew.nameEditableProperty().get()).isFalse();
+        assertThat(renew.currentProperty().get()).contains("1 key waits");
+        renew.inputProperty().set("Cookie: session=v2");
+        renew.save();
+
+        assertThat(renew.errorProperty().get()).isEmpty();
+        assertThat(renew.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed. 1 of 1 completed.");
+        assertThat(renew.resumedCountProperty().get()).isEqualTo(1);
+        assertThat(renew.completedCountProperty().get()).isEqualTo(1);
+        assertThat(renew.inputProperty().get()).isEmpty(); // the secret does not linger in the dialog
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.DONE);
+        assertThat(fx.site.effects(TODAY)).isEqualTo(1);
+
+        renew.test();
+        assertThat(renew.testResults()).singleElement().satisfies(l -> {
+            assertThat(l.step()).isEqualTo("publish");
+            assertThat(l.verdict()).isEqualTo(CredentialTester.Verdict.ACCEPTED);
+        });
+        assertThat(renew.testSummaryProperty().get()).isEqualTo("Accepted by the probe.");
+        assertThat(fx.site.effects(TODAY)).isEqualTo(1);
+
+        page.refresh();
+        assertThat(page.rows()).singleElement().satisfies(r -> {
+            assertThat(r.parked()).isZero();
+            assertThat(r.warning()).isEqualTo(CredentialsViewModel.Warning.NONE);
+        });
+    }
+
+    @Test
+    void withoutRunningSaveOnlyResumesAndTheTestSaysRejected() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.site.requireCookie("session=v2");
+        JobDefinition job = fx.services.catalog().get().job("p").orElseThrow();
+        fx.services.engine().run(job, List.of(TODAY)); // not set at all: parked before anything is sent
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+
+        CredentialsViewModel page = new CredentialsViewModel(fx.services, Threads.direct());
+        page.refresh();
+        assertThat(page.missing()).containsExactly("site-cookie");
+        assertThat(page.rows()).singleElement().satisfies(r -> {
+            assertThat(r.missing()).isTrue();
+            assertThat(r.warning()).isEqualTo(CredentialsViewModel.Warning.MISSING);
+        });
+
+        vm.runResumedProperty().set(false);
+        vm.inputProperty().set("session=wrong-value");
+        vm.save();
+        assertThat(vm.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed. They run on the next run.");
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
+
+        page.refresh();
+        page.test("site-cookie");
+        assertThat(page.testResults("site-cookie")).extracting(CredentialTester.Result::verdict)
+                .containsExactly(CredentialTester.Verdict.REJECTED);
+        assertThat(page.rows()).singleElement().satisfies(r -> assertThat(r.test()).isEqualTo("p/publish rejected"));
+        assertThat(fx.site.posts()).isZero();
+    }
+}

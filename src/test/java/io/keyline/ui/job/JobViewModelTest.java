@@ -1,0 +1,126 @@
+package io.keyline.ui.job;
+
+import io.keyline.acceptance.Jobs;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyRules;
+import io.keyline.domain.KeyState;
+import io.keyline.testing.ConsoleFixture;
+import io.keyline.ui.common.Threads;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class JobViewModelTest {
+
+    @TempDir
+    Path tmp;
+    ConsoleFixture fx;
+    JobViewModel vm;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        fx = new ConsoleFixture(tmp);
+        vm = new JobViewModel(fx.services, Threads.direct());
+    }
+
+    @AfterEach
+    void tearDown() {
+        fx.close();
+    }
+
+    /** The job of Jobs.command with key.start moved to 2026-10-01. */
+    private JobDefinition job(String script) throws IOException {
+        fx.wb.job("c", Jobs.command("c", "none", script, "PT5S").replace("2026-01-01", "2026-10-01"), null);
+        return fx.services.catalog().get().job("c").orElseThrow();
+    }
+
+    @Test
+    void heatmapCoversNinetyDaysWithGapsForKeysThatNeverRan() throws IOException {
+        job("[ \"$KEYLINE_KEY\" != 2026-11-28 ] || exit 64");
+        fx.wb.cli("run", "c", "--from", "2026-11-26", "--to", "2026-11-28");
+
+        vm.load("c");
+
+        List<HeatCell> heat = vm.heat();
+        assertThat(heat).hasSize(90);
+        assertThat(heat.get(89).key()).isEqualTo("2026-11-29");
+        assertThat(heat.get(0).key()).isEqualTo("2026-09-01");
+        assertThat(heat.get(0).beforeStart()).isTrue();
+        HeatCell oct1 = heat.stream().filter(c -> c.key().equals("2026-10-01")).findFirst().orElseThrow();
+        assertThat(oct1.gap()).isTrue();
+        assertThat(heat.stream().filter(c -> c.key().equals("2026-11-27")).findFirst().orElseThrow().state())
+                .isEqualTo(KeyState.DONE);
+        assertThat(heat.stream().filter(c -> c.key().equals("2026-11-28")).findFirst().orElseThrow().state())
+                .isEqualTo(KeyState.FAILED);
+        assertThat(heat.stream().filter(HeatCell::gap).count()).isEqualTo(90 - 30 - 3); // Sep is before start; 3 ran
+        assertThat(heat.get(0).firstDay()).isEqualTo(LocalDate.of(2026, 9, 1));
+    }
+
+    @Test
+    void failedFilterAndSearchAreAppliedInSqlAndPaged() throws IOException {
+        JobDefinition def = job("exit 0");
+        List<String> keys = KeyRules.range(def.key(), "2026-10-01", "2026-11-29");
+        for (String k : keys) {
+            fx.services.store().ensure(KeyRecord.fresh("c", k, fx.wb.clock.instant()));
+            if (k.endsWith("5")) {
+                fx.wb.cli("run", "c", "--key", k);
+            }
+        }
+        vm.load("c");
+        assertThat(vm.totalProperty().get()).isEqualTo(keys.size());
+        assertThat(vm.rows().get(0).key()).isEqualTo("2026-11-29"); // newest first
+
+        vm.filterProperty().set(new JobViewModel.Filter("Done", java.util.EnumSet.of(KeyState.DONE)));
+        assertThat(vm.rows()).extracting(KeyRecord::key).allMatch(k -> k.endsWith("5"));
+        assertThat(vm.totalProperty().get()).isEqualTo(6);
+
+        vm.filterProperty().set(JobViewModel.ALL);
+        vm.searchProperty().set("2026-10-1");
+        assertThat(vm.rows()).extracting(KeyRecord::key).hasSize(10).allMatch(k -> k.startsWith("2026-10-1"));
+    }
+
+    @Test
+    void pagesHoldTwoHundredRows() throws IOException {
+        JobDefinition def = job("exit 0");
+        for (String k : KeyRules.range(def.key(), "2026-10-01", "2027-06-01")) {
+            fx.services.store().ensure(KeyRecord.fresh("c", k, fx.wb.clock.instant()));
+        }
+        vm.load("c");
+        assertThat(vm.totalProperty().get()).isEqualTo(244);
+        assertThat(vm.rows()).hasSize(JobViewModel.PAGE_SIZE);
+        vm.pageProperty().set(1);
+        assertThat(vm.rows()).hasSize(44);
+        assertThat(vm.rows().get(43).key()).isEqualTo("2026-10-01");
+    }
+
+    @Test
+    void pauseShowsTheReasonAndResumeClearsIt() throws IOException {
+        job("exit 0");
+        vm.load("c");
+        vm.pause("site maintenance", null);
+        assertThat(vm.pausedProperty().get()).isTrue();
+        assertThat(vm.pauseTextProperty().get()).contains("site maintenance").contains("tester");
+        assertThat(fx.wb.cli("run", "c").exit()).isEqualTo(1);
+        vm.resume();
+        assertThat(vm.pausedProperty().get()).isFalse();
+        assertThat(fx.wb.cli("run", "c").exit()).isZero();
+    }
+
+    @Test
+    void runningSelectedKeysFromTheTableCompletesThem() throws IOException {
+        job("exit 0");
+        vm.load("c");
+        vm.run(List.of("2026-11-28", "2026-11-29"), () -> { });
+        assertThat(vm.noticeProperty().get()).contains("2 done");
+        assertThat(vm.rows()).extracting(KeyRecord::state).containsOnly(KeyState.DONE);
+    }
+}

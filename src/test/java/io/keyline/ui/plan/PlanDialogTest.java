@@ -1,0 +1,87 @@
+package io.keyline.ui.plan;
+
+import atlantafx.base.theme.PrimerLight;
+import io.keyline.core.Plan;
+import io.keyline.domain.KeyState;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Threads;
+import javafx.application.Application;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The plan dialog in a real (headless) window: plan, read the request, apply once. */
+@ExtendWith(ApplicationExtension.class)
+class PlanDialogTest {
+
+    static final String TODAY = "2026-11-29";
+
+    Path tmp;
+    ConsoleFixture fx;
+    final AtomicInteger changed = new AtomicInteger();
+
+    @Start
+    void start(Stage stage) throws IOException {
+        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
+        tmp = Files.createTempDirectory("keyline-plan-dialog");
+        fx = new ConsoleFixture(tmp);
+        fx.publishJob("p", null);
+        PlanViewModel vm = new PlanViewModel(fx.services, Threads.javafx());
+        PlanDialog dialog = new PlanDialog(vm, changed::incrementAndGet);
+        Scene scene = new Scene(dialog.root(), 1080, 700);
+        PlanDialog.styles(scene, null);
+        stage.setScene(scene);
+        stage.show();
+        vm.loadJobs();
+        vm.jobProperty().set("p");
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        fx.close();
+        try (var files = Files.walk(tmp)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void planShowsTheRequestAndApplyRunsItOnce(FxRobot robot) throws Exception {
+        TableView<?> table = robot.lookup(".plan-keys").queryAs(TableView.class);
+        assertThat(table.getFixedCellSize()).isPositive();
+        Button plan = robot.lookup("Plan").queryButton();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !plan.isDisabled());
+        robot.clickOn(plan);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> table.getItems().size() == 1);
+        assertThat(((Plan.KeyPlan) table.getItems().get(0)).action()).isEqualTo("run write,publish");
+        TextArea detail = robot.lookup(".plan-detail").queryAs(TextArea.class);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(detail.getText()).contains("POST " + fx.site.base() + "/api/articles")
+                .contains("Idempotency-Key: p:" + TODAY + ":publish");
+        assertThat(fx.site.server().received()).isEmpty();
+
+        Button apply = robot.lookup("Apply").queryButton();
+        robot.doubleClickOn(apply);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx.state("p", TODAY) == KeyState.DONE);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> changed.get() > 0);
+        assertThat(apply.isDisabled()).isTrue();
+        assertThat(fx.site.effects(TODAY)).isEqualTo(1);
+        assertThat(fx.site.posts()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,158 @@
+package io.keyline.ui.shell;
+
+import io.keyline.acceptance.Jobs;
+import io.keyline.app.ConsoleApp;
+import io.keyline.testing.ConsoleFixture;
+import io.keyline.testing.TestSite;
+import io.keyline.testing.TestSite.Fault;
+import io.keyline.ui.common.Threads;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TextArea;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The three morning uses through the real main window, against a real state folder and a real
+ * loopback site: see a failed key and its evidence, confirm an unsafe step once, renew a cookie.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ConsoleEndToEndTest {
+
+    static final String KEY = "2026-11-29";
+    static final AtomicInteger RUN = new AtomicInteger();
+
+    @TempDir
+    static Path tmp;
+    Stage stage;
+    ConsoleFixture fx;
+    TestSite site;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void tearDown(FxRobot robot) throws Exception {
+        robot.interact(() -> {
+            for (Window w : Window.getWindows().stream().toList()) {
+                if (w != stage) {
+                    w.hide();
+                }
+            }
+        });
+        if (site != null) {
+            site.close();
+        }
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    private void open(FxRobot robot) {
+        robot.interact(() -> {
+            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
+            ((ConsoleView) scene.getRoot()).notifications(false);
+            stage.setScene(scene);
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private void setUp(String job) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("e2e-" + RUN.incrementAndGet()));
+        site = new TestSite();
+        fx.wb.job("daily", job, site.base());
+    }
+
+    private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    @Test
+    void aFailedKeyIsInTheInboxAndItsTimelineShowsTheEvidence(FxRobot robot) throws Exception {
+        setUp(Jobs.publish("daily", "unsafe", false, null));
+        site.failPosts(Fault.STATUS_404);
+        assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
+        open(robot);
+
+        ListView<?> inbox = robot.lookup("#inbox-list").queryAs(ListView.class);
+        waitUntil(() -> inbox.getItems().size() == 1);
+        Label badge = robot.lookup("#attention-badge").queryAs(Label.class);
+        assertThat(badge.getText()).isEqualTo("1");
+        assertThat(robot.lookup("#inbox-list .inbox-item .key").queryLabeled().getText()).contains("daily").contains(KEY);
+        assertThat(robot.lookup("#inbox-list .evidence").queryLabeled().getText()).contains("HTTP 404");
+        assertThat(robot.lookup("#action-daily-" + KEY).queryButton().getText()).isEqualTo("Retry");
+
+        robot.doubleClickOn("#inbox-list .inbox-item .key");
+        waitUntil(() -> robot.lookup(".evidence-text").tryQuery().isPresent()
+                && !robot.lookup(".evidence-text").queryAs(TextArea.class).getText().isEmpty());
+        String evidence = robot.lookup(".evidence-text").queryAs(TextArea.class).getText();
+        assertThat(evidence).contains("404").contains("no such site").contains("POST");
+    }
+
+    @Test
+    void confirmingAWaitingUnsafeStepSendsExactlyOneRequestEvenOnADoubleClick(FxRobot robot) throws Exception {
+        setUp(Jobs.publish("daily", "unsafe", false, null));
+        site.failPosts(Fault.STATUS_503);
+        assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
+        long before = site.posts();
+        site.postDelayMillis(300);
+        open(robot);
+        waitUntil(() -> robot.lookup("#action-daily-" + KEY).tryQuery().isPresent());
+        assertThat(robot.lookup("#action-daily-" + KEY).queryButton().getText()).isEqualTo("Confirm…");
+
+        robot.clickOn("#action-daily-" + KEY);
+        waitUntil(() -> robot.lookup("Confirm and run").tryQuery().isPresent()
+                && !robot.lookup("Confirm and run").queryButton().isDisabled());
+        Button confirm = robot.lookup("Confirm and run").queryButton();
+        robot.doubleClickOn(confirm);
+
+        waitUntil(() -> "DONE".equals(robot.lookup(".confirm-outcome-text").queryLabeled().getText()));
+        assertThat(site.posts() - before).isEqualTo(1);
+        assertThat(site.effects(KEY)).isEqualTo(1);
+        waitUntil(() -> robot.lookup("#inbox-list").queryAs(ListView.class).getItems().isEmpty());
+    }
+
+    @Test
+    void pastingARenewedCookieResumesTheParkedKeysAndTheyComplete(FxRobot robot) throws Exception {
+        setUp(Jobs.publish("daily", "unsafe", true, "\"credential\": \"site-cookie\","));
+        site.requireCookie("session=v2");
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie").exit()).isZero();
+        assertThat(fx.wb.cli("run", "daily", "--from", "2026-11-28", "--to", KEY).exit()).isEqualTo(4);
+        open(robot);
+        waitUntil(() -> robot.lookup("#inbox-list").queryAs(ListView.class).getItems().size() == 2);
+        assertThat(robot.lookup("#credential-badge").query().isVisible()).isTrue();
+
+        robot.clickOn("#action-daily-2026-11-28");
+        waitUntil(() -> robot.lookup(".credential-input").tryQuery().isPresent());
+        robot.clickOn(".credential-input").write("Cookie: session=v2");
+        waitUntil(() -> !robot.lookup("Save and resume").queryButton().isDisabled());
+        robot.clickOn("Save and resume");
+
+        waitUntil(() -> robot.lookup(".credential-message").queryLabeled().getText().contains("2 of 2 completed"));
+        assertThat(robot.lookup(".credential-message").queryLabeled().getText()).contains("2 parked keys resumed");
+        assertThat(site.effects("2026-11-28")).isEqualTo(1);
+        assertThat(site.effects(KEY)).isEqualTo(1);
+        waitUntil(() -> robot.lookup("#inbox-list").queryAs(ListView.class).getItems().isEmpty());
+        assertThat(fx.wb.cli("status", "daily", "--json").out()).doesNotContain("NEEDS_CREDENTIAL");
+    }
+}

@@ -1,0 +1,112 @@
+package io.keyline.ui.timeline;
+
+import io.keyline.app.Workspace;
+import io.keyline.core.RunTrace;
+import io.keyline.credentials.CredentialParser;
+import io.keyline.credentials.CredentialType;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.testing.TestSite;
+import io.keyline.testing.Workbench;
+import io.keyline.ui.ConsoleServices;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A real state folder (H2 in a temp folder), a jobs folder and a loopback publishing site, with
+ * the console's services built on them the way the app builds them.
+ */
+public final class TimelineConfirmFixture implements AutoCloseable {
+    public static final String KEY = "2026-11-29";
+
+    public final Workbench wb;
+    public final TestSite site;
+    private Workspace ws;
+    private ConsoleServices services;
+
+    public TimelineConfirmFixture(Path tmp) throws IOException {
+        wb = new Workbench(tmp);
+        site = new TestSite();
+    }
+
+    /**
+     * write (command: writes {@code out/{key}.md}) then publish (http POST of that file, unsafe).
+     *
+     * @param extra extra fields of the publish step (e.g. a credential or {@code "confirm": "always",})
+     * @param probe whether publish has a probe
+     */
+    public static String publishJob(String name, String extra, boolean probe) {
+        return """
+            {
+              "name": "%s",
+              "description": "write and publish the daily article",
+              "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+              "retry": { "maxAttempts": 3, "initialDelay": "PT2S", "multiplier": 2.0, "maxDelay": "PT30S",
+                         "jitter": 0.0, "maxElapsed": "PT10M" },
+              "steps": [
+                { "id": "write", "kind": "command", "effect": "none",
+                  "command": ["sh", "-c", "mkdir -p out && printf 'article for %%s' {key} > out/{key}.md"] },
+                { "id": "publish", "kind": "http", "effect": "unsafe", %s
+                  "request": { "method": "POST", "url": "BASE/api/articles",
+                               "headers": { "Content-Type": "text/markdown" }, "bodyFile": "out/{key}.md" },
+                  %s
+                  "timeout": "PT2S" }
+              ]
+            }
+            """.formatted(name, extra == null ? "" : extra, probe ? """
+                  "probe": { "kind": "http", "url": "BASE/api/articles?date={key}",
+                             "presentWhen": { "jsonPointer": "/total", "notEquals": 0 } },
+                  """ : "");
+    }
+
+    public TimelineConfirmFixture job(String name, String json) throws IOException {
+        if (services != null) {
+            throw new IllegalStateException("write job files before the services are built");
+        }
+        wb.job(name, json, site.base());
+        return this;
+    }
+
+    public synchronized ConsoleServices services() {
+        if (services == null) {
+            ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env());
+            services = new ConsoleServices(ws::catalog, ws.store(), ws.planner(), ws.actions(),
+                    ws.engine(RunTrace.NONE), ws.credentials(), wb.clock, "tester", ws.stateDir(), ws.jobsDir(),
+                    Duration.ofDays(3));
+        }
+        return services;
+    }
+
+    public void setCookie(String name, String cookieHeader) {
+        services().credentials().set(name, CredentialParser.parse(CredentialType.COOKIE, cookieHeader, null), "tester");
+    }
+
+    public JobDefinition def(String job) {
+        return services().catalog().get().job(job).orElseThrow(() -> new AssertionError(
+                "job " + job + " did not load: " + services().catalog().get().errors()));
+    }
+
+    /** Runs one key with the console's engine and returns its final record. */
+    public KeyRecord run(String job, String key) {
+        return services().engine().run(def(job), List.of(key)).keys().get(0);
+    }
+
+    public KeyRecord record(String job, String key) {
+        return services().store().key(job, key).orElseThrow();
+    }
+
+    public Path bodyFile(String key) {
+        return wb.jobs.resolve("out").resolve(key + ".md");
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (ws != null) {
+            ws.close();
+        }
+        site.close();
+    }
+}

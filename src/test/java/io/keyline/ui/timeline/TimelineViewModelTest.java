@@ -1,0 +1,190 @@
+package io.keyline.ui.timeline;
+
+import io.keyline.domain.EventType;
+import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyState;
+import io.keyline.testing.TestSite.Fault;
+import io.keyline.ui.common.Threads;
+import io.keyline.ui.timeline.TimelineViewModel.Action;
+import io.keyline.ui.timeline.TimelineViewModel.EventRow;
+import io.keyline.ui.timeline.TimelineViewModel.Row;
+import io.keyline.ui.timeline.TimelineViewModel.RunHeader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.keyline.ui.timeline.TimelineConfirmFixture.KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TimelineViewModelTest {
+
+    @TempDir
+    Path tmp;
+    TimelineConfirmFixture fx;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        fx = new TimelineConfirmFixture(tmp);
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        fx.close();
+    }
+
+    @Test
+    void failedKeyShowsItsRunWithTheFailuresEvidence() {
+        fx.site.failPosts(Fault.STATUS_404);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.FAILED);
+
+        TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
+        vm.load("daily", KEY);
+
+        assertThat(vm.stateProperty().get()).isEqualTo(KeyState.FAILED);
+        assertThat(vm.actionProperty().get()).isEqualTo(Action.RETRY);
+        assertThat(vm.messageProperty().get()).contains("HTTP 404");
+        assertThat(vm.detailsProperty().get()).contains("step publish").contains("FATAL");
+        List<Row> rows = vm.rows();
+        assertThat(rows.get(0)).isInstanceOf(RunHeader.class);
+        RunHeader run = (RunHeader) rows.get(0);
+        assertThat(run.operator()).isFalse();
+        assertThat(run.outcome()).isEqualTo(KeyState.FAILED);
+        assertThat(run.events()).isEqualTo(rows.size() - 1).isEqualTo(vm.eventCountProperty().get());
+        assertThat(run.failures()).isEqualTo(1);
+        assertThat(rows.stream().filter(r -> r instanceof RunHeader)).hasSize(1);
+
+        List<EventRow> events = rows.stream().skip(1).map(EventRow.class::cast).toList();
+        assertThat(events.get(0).sincePrevious()).isNull();
+        assertThat(events.subList(1, events.size())).allSatisfy(e -> assertThat(e.sincePrevious()).isNotNull());
+        assertThat(events).extracting(EventRow::type).startsWith(EventType.CLAIMED).endsWith(EventType.KEY_FAILED);
+        assertThat(events).extracting(EventRow::stepAttempt).contains("write#1", "publish#1");
+
+        EventRow failure = events.get(events.size() - 1);
+        assertThat(failure.failure()).isTrue();
+        assertThat(failure.failureClass()).isEqualTo(FailureClass.FATAL);
+        assertThat(failure.state()).isEqualTo(KeyState.FAILED);
+        assertThat(failure.stateChanged()).isTrue();
+        Evidence ev = failure.evidence();
+        assertThat(ev.status()).isEqualTo(404);
+        assertThat(ev.responseBody()).contains("no such site");
+        // the latest failure opens by itself, with the evidence an operator needs
+        assertThat(vm.expandedProperty().get()).isEqualTo(failure);
+        assertThat(failure.evidenceText())
+                .contains("POST " + fx.site.base() + "/api/articles")
+                .contains("HTTP 404")
+                .contains("no such site")
+                .contains("Idempotency-Key")
+                .contains("sha256 ");
+        assertThat(vm.errorProperty().get()).isEmpty();
+        assertThat(vm.loadingProperty().get()).isFalse();
+    }
+
+    @Test
+    void expandAndCollapseOnlyRowsWithEvidence() {
+        fx.site.failPosts(Fault.STATUS_404);
+        fx.run("daily", KEY);
+        TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
+        vm.load("daily", KEY);
+        EventRow failure = (EventRow) vm.rows().get(vm.rows().size() - 1);
+        EventRow claimed = (EventRow) vm.rows().get(1);
+
+        vm.toggle(failure);
+        assertThat(vm.expandedProperty().get()).isNull();
+        vm.toggle(claimed); // no evidence: nothing to show
+        assertThat(vm.expandedProperty().get()).isNull();
+        vm.toggle(failure);
+        assertThat(vm.expandedProperty().get()).isEqualTo(failure);
+        vm.reload(); // an expanded row stays expanded across a reload
+        assertThat(vm.expandedProperty().get()).isEqualTo(failure);
+        vm.collapse();
+        assertThat(vm.expandedProperty().get()).isNull();
+    }
+
+    @Test
+    void retryReArmsRunsAndShowsTheOperatorGroup() {
+        fx.site.failPosts(Fault.STATUS_404);
+        fx.run("daily", KEY);
+        TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
+        AtomicInteger changed = new AtomicInteger();
+        vm.setOnChanged(changed::incrementAndGet);
+        vm.load("daily", KEY);
+
+        assertThat(vm.retry("site is back")).isTrue();
+
+        assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
+        assertThat(fx.site.effects(KEY)).isEqualTo(1);
+        assertThat(changed).hasValue(1);
+        assertThat(vm.stateProperty().get()).isEqualTo(KeyState.DONE);
+        assertThat(vm.actionProperty().get()).isEqualTo(Action.NONE);
+        assertThat(vm.noticeProperty().get()).contains("Done");
+        assertThat(vm.busyProperty().get()).isFalse();
+        assertThat(vm.retry("again")).as("only a FAILED key is retried").isFalse();
+
+        List<RunHeader> groups = vm.rows().stream().filter(r -> r instanceof RunHeader).map(RunHeader.class::cast).toList();
+        assertThat(groups).extracting(RunHeader::operator).containsExactly(false, true, false);
+        assertThat(groups).extracting(RunHeader::outcome).containsExactly(KeyState.FAILED, KeyState.PENDING, KeyState.DONE);
+        EventRow retried = vm.rows().stream().filter(r -> r instanceof EventRow e && e.type() == EventType.RETRIED)
+                .map(EventRow.class::cast).findFirst().orElseThrow();
+        assertThat(retried.operatorAction()).isTrue();
+        assertThat(retried.user()).isEqualTo("tester");
+        assertThat(retried.note()).isEqualTo("site is back");
+        assertThat(retried.byline()).isEqualTo("by tester: site is back");
+        assertThat(retried.runId()).isNull();
+    }
+
+    @Test
+    void keyThatNeverRanSaysSo() {
+        TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
+        vm.load("daily", "2026-11-30");
+        assertThat(vm.recordProperty().get()).isNull();
+        assertThat(vm.rows()).isEmpty();
+        assertThat(vm.messageProperty().get()).contains("never run");
+        assertThat(vm.actionProperty().get()).isEqualTo(Action.NONE);
+    }
+
+    @Test
+    void groupsThousandsOfEventsByRunWithDurations() {
+        List<KeyEvent> events = new ArrayList<>();
+        Instant t = Instant.parse("2026-11-29T09:00:00Z");
+        long id = 1;
+        for (int run = 0; run < 500; run++) {
+            String runId = "run-" + run;
+            for (int i = 0; i < 8; i++) {
+                t = t.plusMillis(250);
+                events.add(new KeyEvent(id++, "daily", KEY, t, runId, i == 7 ? EventType.RETRY_SCHEDULED
+                        : EventType.STEP_STARTED, "publish", run + 1, i == 7 ? KeyState.RETRY_WAIT : KeyState.RUNNING,
+                        i == 7 ? FailureClass.RETRYABLE : null, "m", null, null,
+                        i == 7 ? new Evidence(t, run + 1, null, null, null, 75, "boom", null, List.of("x"), null) : null));
+            }
+            if (run % 100 == 99) {
+                t = t.plusSeconds(60);
+                events.add(new KeyEvent(id++, "daily", KEY, t, null, EventType.RETRIED, "publish", 0,
+                        KeyState.PENDING, null, "re-armed", "alice", "again", null));
+            }
+        }
+        long started = System.nanoTime();
+        List<Row> rows = TimelineViewModel.group(events);
+        long ms = (System.nanoTime() - started) / 1_000_000;
+
+        assertThat(ms).isLessThan(1000);
+        assertThat(rows).hasSize(events.size() + 500 + 5);
+        RunHeader first = (RunHeader) rows.get(0);
+        assertThat(first.events()).isEqualTo(8);
+        assertThat(first.failures()).isEqualTo(1);
+        assertThat(first.duration()).isEqualTo(Duration.ofMillis(7 * 250));
+        assertThat(first.outcome()).isEqualTo(KeyState.RETRY_WAIT);
+        assertThat(((EventRow) rows.get(2)).sincePrevious()).isEqualTo(Duration.ofMillis(250));
+        assertThat(rows.stream().filter(r -> r instanceof RunHeader h && h.operator())).hasSize(5);
+    }
+}
