@@ -2,6 +2,7 @@ package io.keyline.core.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.Json;
+import io.keyline.domain.Effect;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.PresentWhen;
@@ -38,7 +39,11 @@ public final class HttpExecutor implements StepExecutor {
 
     public HttpExecutor(Clock clock) {
         this.clock = clock;
-        this.client = HttpClient.newBuilder()
+        this.client = newClient();
+    }
+
+    private static HttpClient newClient() {
+        return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10))
                 .followRedirects(HttpClient.Redirect.NORMAL)
@@ -60,7 +65,10 @@ public final class HttpExecutor implements StepExecutor {
         Evidence.RequestSummary summary = summary(ctx, req);
         Exchange ex;
         try {
-            ex = send(ctx, req, ctx.step().timeout());
+            // An unsafe request never rides on a pooled keep-alive connection: if the server had closed
+            // it, the request would fail after being written and look ambiguous when it provably
+            // never arrived. A fresh connection costs one handshake per unsafe step.
+            ex = send(ctx.step().effect() == Effect.UNSAFE ? newClient() : client, ctx, req, ctx.step().timeout());
         } catch (IOException | IllegalArgumentException e) {
             FailureClass cls = Classifier.ofException(e);
             String msg = describe(e, ctx.step().timeout());
@@ -91,7 +99,7 @@ public final class HttpExecutor implements StepExecutor {
         Evidence.RequestSummary summary = summary(ctx, req);
         Exchange ex;
         try {
-            ex = send(ctx, req, probe.timeout());
+            ex = send(client, ctx, req, probe.timeout());
         } catch (IOException | IllegalArgumentException e) {
             String msg = "probe failed: " + describe(e, probe.timeout());
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg),
@@ -150,7 +158,7 @@ public final class HttpExecutor implements StepExecutor {
         return a.equals(b);
     }
 
-    private Exchange send(StepContext ctx, Rendering.RenderedRequest req, Duration timeout)
+    private Exchange send(HttpClient http, StepContext ctx, Rendering.RenderedRequest req, Duration timeout)
             throws IOException, InterruptedException {
         HttpRequest.BodyPublisher publisher = req.body().length == 0
                 ? HttpRequest.BodyPublishers.noBody()
@@ -163,7 +171,7 @@ public final class HttpExecutor implements StepExecutor {
         if (ctx.credential() != null) {
             ctx.credential().httpHeaders(req.uri(), clock.instant()).forEach(b::setHeader);
         }
-        HttpResponse<InputStream> resp = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> resp = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
         byte[] body;
         try (InputStream in = resp.body()) {
             body = in.readNBytes(OUTPUT_BYTES);

@@ -145,7 +145,12 @@ public final class ConfirmPane extends BorderPane {
         outcomeText.setWrapText(true);
         outcomeText.getStyleClass().add("confirm-outcome-text");
         outcomeText.textProperty().bind(vm.outcomeTextProperty());
-        HBox outcome = new HBox(10, new Label("Outcome"), outcomeChip, outcomeText);
+        Label outcomeLabel = new Label("Outcome");
+        outcomeLabel.setMinWidth(Region.USE_PREF_SIZE);
+        outcomeChip.setMinWidth(Region.USE_PREF_SIZE);
+        HBox.setHgrow(outcomeText, javafx.scene.layout.Priority.ALWAYS);
+        outcomeText.setMaxWidth(Double.MAX_VALUE);
+        HBox outcome = new HBox(10, outcomeLabel, outcomeChip, outcomeText);
         outcome.setAlignment(Pos.CENTER_LEFT);
         outcome.getStyleClass().add("confirm-outcome");
         vm.outcomeProperty().addListener((o, a, rec) -> {

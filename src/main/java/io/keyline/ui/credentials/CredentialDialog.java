@@ -202,11 +202,31 @@ public final class CredentialDialog {
         StackPane inputStack = new StackPane(input, cover);
         installDrop(inputStack);
 
+        // What is pasted is a secret: the box shows it masked (like a password field) unless the
+        // operator asks to see it.
+        input.getStyleClass().add("masked");
+        javafx.scene.control.ToggleButton reveal = new javafx.scene.control.ToggleButton("Show");
+        reveal.setId("credential-reveal");
+        reveal.getStyleClass().addAll(Styles.SMALL);
+        reveal.selectedProperty().addListener((o, a, shown) -> {
+            input.getStyleClass().remove("masked");
+            if (!shown) {
+                input.getStyleClass().add("masked");
+            }
+        });
+        Label length = new Label();
+        length.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+        length.textProperty().bind(Bindings.createStringBinding(() -> {
+            String t = vm.inputProperty().get();
+            return t == null || t.isEmpty() ? "" : t.length() + " characters (hidden)";
+        }, vm.inputProperty()));
         Button open = new Button("Open file…");
         open.setOnAction(e -> openFile());
         Label hint = new Label("cookies.txt or JSON export; or drag it onto the box");
         hint.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
-        HBox inputBar = new HBox(8, open, hint);
+        Region grow = new Region();
+        HBox.setHgrow(grow, javafx.scene.layout.Priority.ALWAYS);
+        HBox inputBar = new HBox(8, open, hint, grow, length, reveal);
         inputBar.setAlignment(Pos.CENTER_LEFT);
 
         Label parseError = new Label();

@@ -96,6 +96,7 @@ public final class CredentialViewModel {
     private final ReadOnlyBooleanWrapper nameEditable = new ReadOnlyBooleanWrapper(this, "nameEditable", true);
     private final ReadOnlyStringWrapper nameError = new ReadOnlyStringWrapper(this, "nameError", "");
     private final ObservableList<CookieRow> preview = FXCollections.observableArrayList();
+    private final ObservableList<CookieRow> previewReadOnly = FXCollections.unmodifiableObservableList(preview);
     private final ReadOnlyObjectWrapper<Instant> earliestExpiry = new ReadOnlyObjectWrapper<>(this, "earliestExpiry");
     private final ReadOnlyStringWrapper fingerprint = new ReadOnlyStringWrapper(this, "fingerprint", "");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
@@ -111,6 +112,7 @@ public final class CredentialViewModel {
     private final ReadOnlyIntegerWrapper completedCount = new ReadOnlyIntegerWrapper(this, "completedCount", -1);
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
     private final ObservableList<TestLine> testResults = FXCollections.observableArrayList();
+    private final ObservableList<TestLine> testResultsReadOnly = FXCollections.unmodifiableObservableList(testResults);
     private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
 
     private ParsedCredential parsed;
@@ -478,7 +480,7 @@ public final class CredentialViewModel {
 
     /** The parsed cookies (or token/header), values masked. */
     public ObservableList<CookieRow> preview() {
-        return FXCollections.unmodifiableObservableList(preview);
+        return previewReadOnly;
     }
 
     public ReadOnlyObjectProperty<Instant> earliestExpiryProperty() {
@@ -546,7 +548,7 @@ public final class CredentialViewModel {
     }
 
     public ObservableList<TestLine> testResults() {
-        return FXCollections.unmodifiableObservableList(testResults);
+        return testResultsReadOnly;
     }
 
     public ReadOnlyStringProperty testSummaryProperty() {

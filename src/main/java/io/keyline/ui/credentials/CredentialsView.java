@@ -70,7 +70,12 @@ public final class CredentialsView extends BorderPane {
         refresh.disableProperty().bind(vm.loadingProperty());
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar = new HBox(8, new VBox(2, title, subtitle), spacer, refresh, add);
+        add.setMinWidth(Region.USE_PREF_SIZE);
+        refresh.setMinWidth(Region.USE_PREF_SIZE);
+        VBox titles = new VBox(2, title, subtitle);
+        titles.setMinWidth(0);
+        HBox.setHgrow(titles, Priority.ALWAYS);
+        HBox bar = new HBox(8, titles, spacer, refresh, add);
         bar.setAlignment(Pos.CENTER_LEFT);
         Label error = new Label();
         error.getStyleClass().add("error-text");
@@ -112,7 +117,7 @@ public final class CredentialsView extends BorderPane {
                 text("Earliest expiry", 140, r -> Format.time(r.earliestExpiry())),
                 text("Last used · result", 170, r -> r.lastUsedAt() == null ? "" : Format.time(r.lastUsedAt())
                         + (r.lastResult().isEmpty() ? "" : " · " + r.lastResult())),
-                text("Parked keys", 100, r -> r.parked() == 0 ? "" : Integer.toString(r.parked())),
+                text("Parked keys", 115, r -> r.parked() == 0 ? "" : Integer.toString(r.parked())),
                 actionsColumn(),
                 statusColumn()));
         return table;

@@ -84,9 +84,13 @@ public final class CredentialsViewModel {
     private final ConsoleServices services;
     private final Threads threads;
     private final ObservableList<CredentialInfo> credentials = FXCollections.observableArrayList();
+    private final ObservableList<CredentialInfo> credentialsReadOnly = FXCollections.unmodifiableObservableList(credentials);
     private final ObservableList<String> missing = FXCollections.observableArrayList();
+    private final ObservableList<String> missingReadOnly = FXCollections.unmodifiableObservableList(missing);
     private final ObservableList<CredentialAlerts.Alert> alerts = FXCollections.observableArrayList();
+    private final ObservableList<CredentialAlerts.Alert> alertsReadOnly = FXCollections.unmodifiableObservableList(alerts);
     private final ObservableList<Row> rows = FXCollections.observableArrayList();
+    private final ObservableList<Row> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
     private final Map<String, List<CredentialTester.Result>> tests = new HashMap<>();
     private final Map<String, String> testText = new HashMap<>();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
@@ -209,21 +213,21 @@ public final class CredentialsViewModel {
     }
 
     public ObservableList<CredentialInfo> credentials() {
-        return FXCollections.unmodifiableObservableList(credentials);
+        return credentialsReadOnly;
     }
 
     /** Names of credentials that keys are parked on but that are not stored. */
     public ObservableList<String> missing() {
-        return FXCollections.unmodifiableObservableList(missing);
+        return missingReadOnly;
     }
 
     public ObservableList<CredentialAlerts.Alert> alerts() {
-        return FXCollections.unmodifiableObservableList(alerts);
+        return alertsReadOnly;
     }
 
     /** Missing credentials first, then the stored ones by name. */
     public ObservableList<Row> rows() {
-        return FXCollections.unmodifiableObservableList(rows);
+        return rowsReadOnly;
     }
 
     public ReadOnlyBooleanProperty loadingProperty() {

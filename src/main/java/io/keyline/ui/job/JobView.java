@@ -78,10 +78,14 @@ public final class JobView extends BorderPane {
                 askPause();
             }
         });
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox titleRow = new HBox(12, new VBox(2, title, subtitle), grow, plan, pause);
-        titleRow.setAlignment(Pos.CENTER_LEFT);
+        subtitle.setWrapText(true);
+        plan.setMinWidth(Region.USE_PREF_SIZE);
+        pause.setMinWidth(Region.USE_PREF_SIZE);
+        VBox titles = new VBox(2, title, subtitle);
+        titles.setMinWidth(0);
+        HBox.setHgrow(titles, Priority.ALWAYS);
+        HBox titleRow = new HBox(12, titles, plan, pause);
+        titleRow.setAlignment(Pos.TOP_LEFT);
 
         Label pauseText = new Label();
         pauseText.textProperty().bind(vm.pauseTextProperty());
@@ -198,7 +202,7 @@ public final class JobView extends BorderPane {
         table.setPlaceholder(new Label("No keys match. Keys appear here once they run."));
         table.getColumns().add(column("Key", 110, KeyRecord::key));
         TableColumn<KeyRecord, KeyState> state = new TableColumn<>("State");
-        state.setPrefWidth(150);
+        state.setPrefWidth(175);
         state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().state()));
         state.setCellFactory(c -> new TableCell<>() {
             private final StateChip chip = new StateChip();
@@ -216,7 +220,7 @@ public final class JobView extends BorderPane {
         });
         table.getColumns().add(state);
         table.getColumns().add(column("Step", 90, KeyRecord::step));
-        table.getColumns().add(column("Attempts", 70, k -> k.attempts() == 0 ? "" : Integer.toString(k.attempts())));
+        table.getColumns().add(column("Attempts", 100, k -> k.attempts() == 0 ? "" : Integer.toString(k.attempts())));
         table.getColumns().add(column("Last run", 130, k -> Format.relative(k.updatedAt(), vm.now())));
         table.getColumns().add(column("Next attempt", 130, k -> k.nextAttemptAt() == null ? ""
                 : Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(), vm.now()) + ")"));

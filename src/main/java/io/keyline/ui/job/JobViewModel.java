@@ -82,7 +82,9 @@ public final class JobViewModel {
     private final IntegerProperty page = new SimpleIntegerProperty(0);
     private final ReadOnlyIntegerWrapper total = new ReadOnlyIntegerWrapper();
     private final ObservableList<KeyRecord> rows = FXCollections.observableArrayList();
+    private final ObservableList<KeyRecord> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
     private final ObservableList<HeatCell> heat = FXCollections.observableArrayList();
+    private final ObservableList<HeatCell> heatReadOnly = FXCollections.unmodifiableObservableList(heat);
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
@@ -272,11 +274,11 @@ public final class JobViewModel {
     }
 
     public ObservableList<KeyRecord> rows() {
-        return FXCollections.unmodifiableObservableList(rows);
+        return rowsReadOnly;
     }
 
     public ObservableList<HeatCell> heat() {
-        return FXCollections.unmodifiableObservableList(heat);
+        return heatReadOnly;
     }
 
     public ReadOnlyBooleanProperty pausedProperty() {

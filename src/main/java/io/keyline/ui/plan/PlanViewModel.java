@@ -77,8 +77,12 @@ public final class PlanViewModel {
     private final StringProperty keysText = new SimpleStringProperty(this, "keys", "");
 
     private final ObservableList<String> jobs = FXCollections.observableArrayList();
+
+    private final ObservableList<String> jobsReadOnly = FXCollections.unmodifiableObservableList(jobs);
     private final ObservableList<Plan.KeyPlan> rows = FXCollections.observableArrayList();
+    private final ObservableList<Plan.KeyPlan> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
     private final ObservableList<ActionCount> summary = FXCollections.observableArrayList();
+    private final ObservableList<ActionCount> summaryReadOnly = FXCollections.unmodifiableObservableList(summary);
     private final ReadOnlyObjectWrapper<Plan> plan = new ReadOnlyObjectWrapper<>(this, "plan");
     private final ReadOnlyStringWrapper planId = new ReadOnlyStringWrapper(this, "planId", "");
     private final ReadOnlyStringWrapper summaryText = new ReadOnlyStringWrapper(this, "summaryText", "");
@@ -458,12 +462,12 @@ public final class PlanViewModel {
     }
 
     public ObservableList<String> jobs() {
-        return FXCollections.unmodifiableObservableList(jobs);
+        return jobsReadOnly;
     }
 
     /** One row per targeted key: key, state, planned action, steps and requests. */
     public ObservableList<Plan.KeyPlan> rows() {
-        return FXCollections.unmodifiableObservableList(rows);
+        return rowsReadOnly;
     }
 
     /** The key whose requests the detail pane shows (the view's table selection). */
@@ -477,7 +481,7 @@ public final class PlanViewModel {
     }
 
     public ObservableList<ActionCount> summary() {
-        return FXCollections.unmodifiableObservableList(summary);
+        return summaryReadOnly;
     }
 
     public ReadOnlyObjectProperty<Plan> planProperty() {

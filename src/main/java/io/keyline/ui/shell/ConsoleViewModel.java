@@ -30,10 +30,15 @@ public final class ConsoleViewModel {
     private final ConsoleServices services;
     private final Threads threads;
     private final ObservableList<Snapshot.JobSummary> jobs = FXCollections.observableArrayList();
+    private final ObservableList<Snapshot.JobSummary> jobsReadOnly = FXCollections.unmodifiableObservableList(jobs);
     private final ObservableList<Snapshot.AttentionItem> attention = FXCollections.observableArrayList();
+    private final ObservableList<Snapshot.AttentionItem> attentionReadOnly = FXCollections.unmodifiableObservableList(attention);
     private final ObservableList<Snapshot.RunningKey> running = FXCollections.observableArrayList();
+    private final ObservableList<Snapshot.RunningKey> runningReadOnly = FXCollections.unmodifiableObservableList(running);
     private final ObservableList<CredentialAlerts.Alert> alerts = FXCollections.observableArrayList();
+    private final ObservableList<CredentialAlerts.Alert> alertsReadOnly = FXCollections.unmodifiableObservableList(alerts);
     private final ObservableList<JobFileError> invalid = FXCollections.observableArrayList();
+    private final ObservableList<JobFileError> invalidReadOnly = FXCollections.unmodifiableObservableList(invalid);
     private final ReadOnlyIntegerWrapper attentionCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
@@ -97,23 +102,23 @@ public final class ConsoleViewModel {
     }
 
     public ObservableList<Snapshot.JobSummary> jobs() {
-        return FXCollections.unmodifiableObservableList(jobs);
+        return jobsReadOnly;
     }
 
     public ObservableList<Snapshot.AttentionItem> attention() {
-        return FXCollections.unmodifiableObservableList(attention);
+        return attentionReadOnly;
     }
 
     public ObservableList<Snapshot.RunningKey> running() {
-        return FXCollections.unmodifiableObservableList(running);
+        return runningReadOnly;
     }
 
     public ObservableList<CredentialAlerts.Alert> alerts() {
-        return FXCollections.unmodifiableObservableList(alerts);
+        return alertsReadOnly;
     }
 
     public ObservableList<JobFileError> invalidJobFiles() {
-        return FXCollections.unmodifiableObservableList(invalid);
+        return invalidReadOnly;
     }
 
     public ReadOnlyIntegerProperty attentionCountProperty() {

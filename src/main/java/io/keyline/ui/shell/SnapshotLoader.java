@@ -64,36 +64,43 @@ public final class SnapshotLoader {
                 catalog.errors());
     }
 
-    /** One line about the last piece of evidence in a key's history. */
+    /** One line about the evidence of the last failure in a key's history (else the last evidence). */
     static String evidenceSummary(List<KeyEvent> events) {
         for (int i = events.size() - 1; i >= 0; i--) {
-            Evidence ev = events.get(i).evidence();
-            if (ev == null) {
-                continue;
+            if (events.get(i).evidence() != null && events.get(i).failureClass() != null) {
+                return summary(events.get(i).evidence());
             }
-            StringBuilder sb = new StringBuilder();
-            if (ev.request() != null) {
-                sb.append(ev.request().method()).append(' ').append(ev.request().url());
-                sb.append(ev.status() != null ? " → HTTP " + ev.status() : "");
-                if (ev.responseBody() != null && !ev.responseBody().isBlank()) {
-                    sb.append("  ").append(oneLine(ev.responseBody(), 100));
-                }
-            } else if (ev.command() != null) {
-                sb.append(String.join(" ", ev.command()));
-                sb.append(ev.exitCode() != null ? " → exit " + ev.exitCode() : "");
-                if (ev.stderr() != null && !ev.stderr().isBlank()) {
-                    String[] lines = ev.stderr().strip().split("\n");
-                    sb.append("  ").append(oneLine(lines[lines.length - 1], 100));
-                }
-            }
-            if (ev.detail() != null && sb.isEmpty()) {
-                sb.append(oneLine(ev.detail(), 160));
-            }
-            if (!sb.isEmpty()) {
-                return sb.toString();
+        }
+        for (int i = events.size() - 1; i >= 0; i--) {
+            if (events.get(i).evidence() != null) {
+                return summary(events.get(i).evidence());
             }
         }
         return "";
+    }
+
+    private static String summary(Evidence ev) {
+        StringBuilder sb = new StringBuilder();
+        if (ev.request() != null) {
+            sb.append(ev.request().method()).append(' ').append(ev.request().url());
+            sb.append(ev.status() != null ? " → HTTP " + ev.status() : "");
+            if (ev.responseBody() != null && !ev.responseBody().isBlank()) {
+                sb.append("  ").append(oneLine(ev.responseBody(), 100));
+            } else if (ev.status() == null && ev.detail() != null) {
+                sb.append(" → ").append(oneLine(ev.detail(), 100));
+            }
+        } else if (ev.command() != null) {
+            sb.append(String.join(" ", ev.command()));
+            sb.append(ev.exitCode() != null ? " → exit " + ev.exitCode() : "");
+            if (ev.stderr() != null && !ev.stderr().isBlank()) {
+                String[] lines = ev.stderr().strip().split("\n");
+                sb.append("  ").append(oneLine(lines[lines.length - 1], 100));
+            }
+        }
+        if (ev.detail() != null && sb.isEmpty()) {
+            sb.append(oneLine(ev.detail(), 160));
+        }
+        return sb.toString();
     }
 
     static String oneLine(String s, int max) {
