@@ -1,7 +1,7 @@
 -- Named credentials (cookie, bearer, header). The secret is AES-GCM encrypted (base64 of
 -- nonce || ciphertext || tag, the name bound as associated data); everything else here is safe
 -- to show: the value's fingerprint, the master key's fingerprint, cookie count and expiry.
-CREATE TABLE credential (
+CREATE TABLE IF NOT EXISTS credential (
     name             VARCHAR(64)    NOT NULL PRIMARY KEY,
     cred_type        VARCHAR(16)    NOT NULL,
     secret           VARCHAR(200000) NOT NULL,

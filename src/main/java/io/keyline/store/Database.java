@@ -8,9 +8,12 @@ import org.h2.jdbcx.JdbcConnectionPool;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -53,27 +56,86 @@ public final class Database implements AutoCloseable {
         if (!Files.isWritable(dir)) {
             throw new StateUnavailableException("state folder " + dir + " is not writable", null);
         }
+        // Opening and migrating is serialized across processes (and threads) by a lock file: two
+        // processes migrating at once would both create the tables, and H2 commits DDL at once.
+        synchronized (OPENING.computeIfAbsent(dir, d -> new Object())) {
+            try (FileChannel ch = FileChannel.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
+                return openLocked(dir);
+            } catch (IOException e) {
+                throw new StateUnavailableException("cannot lock " + dir.resolve("keyline.open.lock") + ": "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static final java.util.Map<Path, Object> OPENING = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Database openLocked(Path dir) {
         String url = "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
-        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "keyline", "");
-        pool.setMaxConnections(16);
-        try (Connection c = connect(pool)) {
-            c.isValid(1);
-        } catch (SQLException e) {
-            pool.dispose();
-            throw new StateUnavailableException(describe(dir, e), e);
+        for (int attempt = 1; ; attempt++) {
+            JdbcConnectionPool pool = JdbcConnectionPool.create(url, "keyline", "");
+            pool.setMaxConnections(16);
+            try (Connection c = connect(pool)) {
+                c.isValid(1);
+            } catch (SQLException e) {
+                pool.dispose();
+                if (serverWentAway(e) && attempt < 5) {
+                    continue;
+                }
+                throw new StateUnavailableException(describe(dir, e), e);
+            }
+            try {
+                migrate(pool);
+                return new Database(pool, dir);
+            } catch (FlywayException e) {
+                pool.dispose();
+                if (serverWentAway(e) && attempt < 5) {
+                    continue;
+                }
+                throw new StateUnavailableException("cannot migrate the state in " + dir + ": "
+                        + firstLine(e.getMessage()), e);
+            }
         }
+    }
+
+    /**
+     * Migrates to the current schema. The migrations are idempotent ({@code IF NOT EXISTS}), so a
+     * migration that a killed process left half done is repaired and run again.
+     */
+    private static void migrate(JdbcConnectionPool pool) {
+        Flyway flyway = Flyway.configure()
+                .dataSource(new PatientDataSource(pool))
+                .locations("classpath:db/migration")
+                // Tables without a history table can only be a first migration cut short (the history
+                // table may not have been written yet): start the history at 0 and run every migration.
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .loggers("slf4j")
+                .load();
         try {
-            Flyway.configure()
-                    .dataSource(new PatientDataSource(pool))
-                    .locations("classpath:db/migration")
-                    .loggers("slf4j")
-                    .load()
-                    .migrate();
+            flyway.migrate();
         } catch (FlywayException e) {
-            pool.dispose();
-            throw new StateUnavailableException("cannot migrate the state in " + dir + ": " + firstLine(e.getMessage()), e);
+            if (serverWentAway(e)) {
+                throw e;
+            }
+            flyway.repair();
+            flyway.migrate();
         }
-        return new Database(pool, dir);
+    }
+
+    /** The process that served the database over AUTO_SERVER exited while we talked to it. */
+    private static boolean serverWentAway(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && (s.getErrorCode() == ErrorCode.CONNECTION_BROKEN_1
+                    || s.getErrorCode() == ErrorCode.DATABASE_CALLED_AT_SHUTDOWN)) {
+                return true;
+            }
+            if (t.getMessage() != null && t.getMessage().contains("Connection is broken")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** How long to wait for another process that is opening the same state at the same moment. */

@@ -1,13 +1,12 @@
 package io.keyline.acceptance;
 
 import io.keyline.testing.FaultServer.Request;
+import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * field), the message never holds the secret, and the stored credential is unchanged (same fingerprint,
  * and a run still logs in with the old value).
  */
-class CredentialInputTest {
+class CredentialInputTest extends SiteTestBase {
 
     static final String GOOD = "GoodS3cretValue";
     /** The secret inside every malformed input; no message may repeat it. */
@@ -43,22 +42,11 @@ class CredentialInputTest {
     static final String NETSCAPE = "# Netscape HTTP Cookie File\n";
     static final String SUFFIX = " (the stored credential " + CRED + " is unchanged)";
 
-    @TempDir
-    Path tmp;
-    Workbench wb;
-    TestSite site;
 
     @BeforeEach
     void setUp() throws IOException {
-        wb = new Workbench(tmp);
-        site = new TestSite();
         site.requireCookie("session=" + GOOD);
         wb.job("p", Jobs.publish("p", "unsafe", true, USES_CRED), site.base());
-    }
-
-    @AfterEach
-    void tearDown() throws IOException {
-        site.close();
     }
 
     static Stream<Arguments> corpus() {

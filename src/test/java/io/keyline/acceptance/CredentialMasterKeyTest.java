@@ -1,13 +1,12 @@
 package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,17 +29,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stack trace, and never destroys the stored value (the right key makes it work again); a shared
  * {@code state/secret.key} is refused with a "chmod 600" hint.
  */
-class CredentialMasterKeyTest {
+class CredentialMasterKeyTest extends SiteTestBase {
 
     static final String KEY = "2026-11-29";
     static final String A = key((byte) 1);
     static final String B = key((byte) 2);
     static final String VALUE = "session=MasterS3cret; theme=dark";
 
-    @TempDir
-    Path tmp;
-    Workbench wb;
-    TestSite site;
 
     static String key(byte fill) {
         byte[] k = new byte[32];
@@ -50,15 +45,8 @@ class CredentialMasterKeyTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        wb = new Workbench(tmp);
-        site = new TestSite();
         site.requireCookie("session=MasterS3cret");
         wb.job("p", Jobs.publish("p", "unsafe", true, USES_CRED), site.base());
-    }
-
-    @AfterEach
-    void tearDown() throws IOException {
-        site.close();
     }
 
     @Test

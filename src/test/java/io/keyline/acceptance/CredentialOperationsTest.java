@@ -2,18 +2,15 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.testing.FaultServer.Request;
+import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -32,25 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * command line; {@code credentials list} shows everything but the value and flags what needs renewing
  * (also in {@code jobs} and {@code status}); {@code credentials test} runs the probes read-only.
  */
-class CredentialOperationsTest {
+class CredentialOperationsTest extends SiteTestBase {
 
     static final String KEY = "2026-11-29";
 
-    @TempDir
-    Path tmp;
-    Workbench wb;
-    TestSite site;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        wb = new Workbench(tmp);
-        site = new TestSite();
-    }
-
-    @AfterEach
-    void tearDown() throws IOException {
-        site.close();
-    }
 
     static String envJob(String name) {
         return """

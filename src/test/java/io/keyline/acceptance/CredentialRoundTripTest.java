@@ -2,13 +2,12 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.testing.FaultServer.Request;
+import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,28 +33,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * "1 parked key resumed" → the key completes, the site saw its effect exactly once, and no POST ever went
  * out without the right cookie.
  */
-class CredentialRoundTripTest {
+class CredentialRoundTripTest extends SiteTestBase {
 
     static final Instant CLOCK = Instant.parse("2026-11-29T09:00:00Z");
     static final long EXPIRED = Instant.parse("2026-11-28T00:00:00Z").getEpochSecond();
     static final long IN_A_MONTH = Instant.parse("2026-12-29T00:00:00Z").getEpochSecond();
 
-    @TempDir
-    Path tmp;
-    Workbench wb;
-    TestSite site;
 
     @BeforeEach
     void setUp() throws IOException {
-        wb = new Workbench(tmp);
         assertThat(wb.clock.instant()).isEqualTo(CLOCK);
-        site = new TestSite();
         wb.job("p", Jobs.publish("p", "unsafe", true, USES_CRED), site.base());
-    }
-
-    @AfterEach
-    void tearDown() throws IOException {
-        site.close();
     }
 
     /** A Netscape cookies.txt with an {@code #HttpOnly_} line for the session cookie, domain 127.0.0.1. */

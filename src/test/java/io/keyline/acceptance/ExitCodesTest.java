@@ -2,14 +2,12 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.Json;
+import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,25 +18,10 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One test per exit code of {@code run} and {@code apply} (SPEC §6), through the real command line. */
-class ExitCodesTest {
+class ExitCodesTest extends SiteTestBase {
 
     static final String KEY = "2026-11-29";
 
-    @TempDir
-    Path tmp;
-    Workbench wb;
-    TestSite site;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        wb = new Workbench(tmp);
-        site = new TestSite();
-    }
-
-    @AfterEach
-    void tearDown() throws IOException {
-        site.close();
-    }
 
     String state(String job, String key) {
         Result r = wb.cli("status", job, "--json");

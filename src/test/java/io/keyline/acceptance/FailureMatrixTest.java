@@ -2,18 +2,15 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.Json;
+import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -23,25 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every row of SPEC §3 against a real loopback server, through the real command line: the key
  * state and exit code SPEC names, and no effect ever applied twice.
  */
-class FailureMatrixTest {
+class FailureMatrixTest extends SiteTestBase {
 
     static final String KEY = "2026-11-29";
 
-    @TempDir
-    Path tmp;
-    Workbench wb;
-    TestSite site;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        wb = new Workbench(tmp);
-        site = new TestSite();
-    }
-
-    @AfterEach
-    void tearDown() throws IOException {
-        site.close();
-    }
 
     JsonNode status(String job) {
         Result r = wb.cli("status", job, "--json");

@@ -2,13 +2,12 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.Json;
+import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,32 +30,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * same time against one state folder: every key ends DONE with its effect applied once, and no
  * step of any key is executed by both processes.
  */
-class LeaseRaceTest {
+class LeaseRaceTest extends SiteTestBase {
 
     static final LocalDate FROM = LocalDate.parse("2026-10-21");
     static final int KEYS = 40;
     static final LocalDate TO = FROM.plusDays(KEYS - 1);
 
-    @TempDir
-    Path tmp;
-    Workbench wb;
-    TestSite site;
 
     @BeforeEach
     void setUp() throws IOException {
-        wb = new Workbench(tmp);
         wb.clock.followSystemClock();
-        site = new TestSite();
         site.postDelayMillis(20);
         // Jobs.publish, with a step timeout that outlasts the gate below
         wb.job("race", Jobs.publish("race", "unsafe", true, null).replace("\"timeout\": \"PT1S\"", "\"timeout\": \"PT60S\""),
                 site.base());
         assertThat(Files.readString(wb.jobs.resolve("race.json"))).contains("PT60S");
-    }
-
-    @AfterEach
-    void tearDown() throws IOException {
-        site.close();
     }
 
     @Test

@@ -2,13 +2,12 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.Json;
+import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,28 +22,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * an id bound to the job file and the state of its keys; {@code apply} executes exactly that plan
  * or refuses a stale one.
  */
-class PlanApplyTest {
+class PlanApplyTest extends SiteTestBase {
 
     static final String KEY = "2026-11-29";
     static final String OTHER = "2026-11-28";
 
-    @TempDir
-    Path tmp;
-    Workbench wb;
-    TestSite site;
     Path jobFile;
 
     @BeforeEach
     void setUp() throws IOException {
-        wb = new Workbench(tmp);
-        site = new TestSite();
         // write (command writing out/{key}.md), then publish (unsafe POST of that file, with a probe)
         jobFile = wb.job("p", Jobs.publish("p", "unsafe", true, null), site.base());
-    }
-
-    @AfterEach
-    void tearDown() throws IOException {
-        site.close();
     }
 
     Path article(String key) {

@@ -2,7 +2,7 @@ package io.keyline.ui.inbox;
 
 import io.keyline.acceptance.Jobs;
 import io.keyline.domain.KeyState;
-import io.keyline.testing.ConsoleFixture;
+import io.keyline.ui.ConsoleFixture;
 import io.keyline.testing.TestSite;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.shell.ConsoleViewModel;
@@ -31,7 +31,7 @@ class InboxViewModelTest {
     @BeforeEach
     void setUp() throws IOException {
         fx = new ConsoleFixture(tmp);
-        site = new TestSite();
+        site = fx.site;
         console = new ConsoleViewModel(fx.services, Threads.direct());
         inbox = new InboxViewModel(console);
     }
@@ -39,7 +39,6 @@ class InboxViewModelTest {
     @AfterEach
     void tearDown() throws IOException {
         fx.close();
-        site.close();
     }
 
     @Test

@@ -5,7 +5,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
-import io.keyline.testing.ConsoleFixture;
+import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.common.Threads;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,7 +33,7 @@ class JobViewModelTest {
     }
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws IOException {
         fx.close();
     }
 

@@ -2,7 +2,7 @@ package io.keyline.ui.shell;
 
 import io.keyline.acceptance.Jobs;
 import io.keyline.app.ConsoleApp;
-import io.keyline.testing.ConsoleFixture;
+import io.keyline.ui.ConsoleFixture;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.ui.common.Threads;
@@ -58,9 +58,6 @@ class ConsoleEndToEndTest {
                 }
             }
         });
-        if (site != null) {
-            site.close();
-        }
         if (fx != null) {
             fx.close();
         }
@@ -78,7 +75,7 @@ class ConsoleEndToEndTest {
 
     private void setUp(String job) throws Exception {
         fx = new ConsoleFixture(tmp.resolve("e2e-" + RUN.incrementAndGet()));
-        site = new TestSite();
+        site = fx.site;
         fx.wb.job("daily", job, site.base());
     }
 

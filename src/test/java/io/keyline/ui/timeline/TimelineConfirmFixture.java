@@ -1,5 +1,7 @@
 package io.keyline.ui.timeline;
 
+import io.keyline.acceptance.Jobs;
+import io.keyline.app.ConsoleApp;
 import io.keyline.app.Workspace;
 import io.keyline.core.RunTrace;
 import io.keyline.credentials.CredentialParser;
@@ -12,7 +14,6 @@ import io.keyline.ui.ConsoleServices;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -39,27 +40,7 @@ public final class TimelineConfirmFixture implements AutoCloseable {
      * @param probe whether publish has a probe
      */
     public static String publishJob(String name, String extra, boolean probe) {
-        return """
-            {
-              "name": "%s",
-              "description": "write and publish the daily article",
-              "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
-              "retry": { "maxAttempts": 3, "initialDelay": "PT2S", "multiplier": 2.0, "maxDelay": "PT30S",
-                         "jitter": 0.0, "maxElapsed": "PT10M" },
-              "steps": [
-                { "id": "write", "kind": "command", "effect": "none",
-                  "command": ["sh", "-c", "mkdir -p out && printf 'article for %%s' {key} > out/{key}.md"] },
-                { "id": "publish", "kind": "http", "effect": "unsafe", %s
-                  "request": { "method": "POST", "url": "BASE/api/articles",
-                               "headers": { "Content-Type": "text/markdown" }, "bodyFile": "out/{key}.md" },
-                  %s
-                  "timeout": "PT2S" }
-              ]
-            }
-            """.formatted(name, extra == null ? "" : extra, probe ? """
-                  "probe": { "kind": "http", "url": "BASE/api/articles?date={key}",
-                             "presentWhen": { "jsonPointer": "/total", "notEquals": 0 } },
-                  """ : "");
+        return Jobs.publish(name, "unsafe", probe, extra);
     }
 
     public TimelineConfirmFixture job(String name, String json) throws IOException {
@@ -73,9 +54,7 @@ public final class TimelineConfirmFixture implements AutoCloseable {
     public synchronized ConsoleServices services() {
         if (services == null) {
             ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env());
-            services = new ConsoleServices(ws::catalog, ws.store(), ws.planner(), ws.actions(),
-                    ws.engine(RunTrace.NONE), ws.credentials(), wb.clock, "tester", ws.stateDir(), ws.jobsDir(),
-                    Duration.ofDays(3));
+            services = ConsoleApp.services(ws, RunTrace.NONE, wb.env());
         }
         return services;
     }

@@ -1,0 +1,59 @@
+package io.keyline.store;
+
+import io.keyline.core.StateUnavailableException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DatabaseTest {
+
+    @TempDir
+    Path tmp;
+
+    /** A process killed in the middle of the very first migration must not leave a state that never opens. */
+    @Test
+    void aHalfDoneFirstMigrationIsCompletedOnTheNextOpen() throws Exception {
+        String url = "jdbc:h2:file:" + tmp.resolve("keyline") + Database.SETTINGS;
+        try (Connection c = DriverManager.getConnection(url, "keyline", "");
+             Statement st = c.createStatement()) {
+            // what a process killed after the first statement of V1 leaves behind (H2 commits DDL at once)
+            st.execute("CREATE TABLE key_state (job VARCHAR(63) NOT NULL, key_value VARCHAR(128) NOT NULL, "
+                    + "state VARCHAR(24) NOT NULL, step VARCHAR(63), attempts INTEGER NOT NULL DEFAULT 0, "
+                    + "next_attempt_at BIGINT, failure_class VARCHAR(24), message VARCHAR(2000), credential VARCHAR(64), "
+                    + "confirmed_step VARCHAR(63), confirmed_hash VARCHAR(64), run_id VARCHAR(40), "
+                    + "lease_owner VARCHAR(200), lease_until BIGINT, version BIGINT NOT NULL, created_at BIGINT NOT NULL, "
+                    + "updated_at BIGINT NOT NULL, PRIMARY KEY (job, key_value))");
+        }
+        try (Database db = Database.open(tmp); Connection c = db.connection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.tables WHERE table_name IN "
+                     + "('key_state', 'step_state', 'key_event', 'job_control', 'saved_plan', 'credential')")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(6);
+        }
+        try (Database again = Database.open(tmp)) {
+            assertThat(again.stateDir()).isEqualTo(tmp.toAbsolutePath().normalize());
+        }
+    }
+
+    @Test
+    void aCorruptStateFileIsReportedByNameAndLeftAsItWas() throws Exception {
+        byte[] garbage = new byte[64 * 1024];
+        new Random(3).nextBytes(garbage);
+        Path file = tmp.resolve("keyline.mv.db");
+        Files.write(file, garbage);
+        assertThatThrownBy(() -> Database.open(tmp))
+                .isInstanceOf(StateUnavailableException.class)
+                .hasMessageContaining("keyline.mv.db");
+        assertThat(Files.readAllBytes(file)).isEqualTo(garbage);
+    }
+}
