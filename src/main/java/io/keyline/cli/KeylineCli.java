@@ -37,7 +37,8 @@ import java.util.stream.Collectors;
         subcommands = {
             JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
             ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
-            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class},
+            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, DemoCommand.class,
+            SandboxCommand.class},
         footer = {
             "",
             "Start here:",
@@ -46,6 +47,7 @@ import java.util.stream.Collectors;
             "  keyline run daily-report              run today's key",
             "  keyline status --attention            keys that wait for you",
             "  keyline credentials set site-cookie < cookies.txt   renew a login; parked keys resume",
+            "  keyline --state demo-state --jobs demo-jobs demo    a demo workspace to learn from",
             "",
             "Exit codes of run and apply: 0 all done, 1 nothing ran (bad job file, state locked, stale plan, "
                 + "paused job), 2 failed, 3 partly failed, 4 waits for an operator, 5 retry pending, 64 usage error.",

@@ -1,0 +1,308 @@
+package io.keyline.app;
+
+import io.keyline.core.Engine;
+import io.keyline.core.OperatorException;
+import io.keyline.core.RunTrace;
+import io.keyline.core.jobfile.JobCatalog;
+import io.keyline.core.jobfile.JobFileError;
+import io.keyline.core.jobfile.JobFileLoader;
+import io.keyline.credentials.CredentialParser;
+import io.keyline.credentials.CredentialType;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyRules;
+import io.keyline.domain.KeyState;
+import io.keyline.sandbox.SandboxSite;
+import io.keyline.sandbox.SandboxSite.Fault;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+/**
+ * The demo workspace: the demo's jobs copied into a jobs folder, a sandbox site on loopback, and a
+ * real backfill of the last {@value #DAYS} days through the engine, with the site's faults switched
+ * on for a few keys so that the runs leave keys in every state an operator resolves.
+ *
+ * <p>The sandbox keeps its sessions and articles in {@code JOBS/.keyline-demo-site} and its port in
+ * {@code JOBS/.keyline-demo}, so the console and {@code keyline sandbox} can start the same site
+ * again later, on the port the job files name.
+ */
+public final class Demo {
+
+    /** Marks a jobs folder as a demo workspace; holds the sandbox's port (properties). */
+    public static final String MARKER = ".keyline-demo";
+    /** The sandbox's sessions and articles. */
+    public static final String WORLD = ".keyline-demo-site";
+    public static final int DEFAULT_PORT = 18777;
+    public static final String CREDENTIAL = "sandbox-cookie";
+    public static final String ARTICLE_JOB = "daily-article";
+    public static final String DIGEST_JOB = "weekly-digest";
+    public static final int DAYS = 30;
+    /** The demo's files (under {@code resources/demo}, in the jar under {@code io/keyline/demo}). */
+    static final List<String> FILES = List.of("daily-article.json", "weekly-digest.json", "scripts/write-article.sh",
+            "scripts/build-digest.sh");
+
+    /**
+     * What the demo made.
+     *
+     * @param site     the sandbox, still running (the caller closes it, or keeps it for the operator)
+     * @param keys     the article keys, oldest first
+     * @param failed   the key that ended FAILED
+     * @param confirm  the key that waits in NEEDS_CONFIRMATION
+     * @param parked   the keys parked in NEEDS_CREDENTIAL
+     * @param counts   keys by state, per job
+     * @param cookie   the cookie stored as {@value #CREDENTIAL}, masked
+     */
+    public record Result(SandboxSite site, List<String> keys, String failed, String confirm, List<String> parked,
+                         Map<String, Map<KeyState, Integer>> counts, String cookie) {
+    }
+
+    private Demo() {
+    }
+
+    /** Whether {@code jobsDir} holds a demo workspace. */
+    public static boolean isDemo(Path jobsDir) {
+        return Files.isRegularFile(jobsDir.resolve(MARKER));
+    }
+
+    /** The sandbox port recorded in a demo workspace. */
+    public static int port(Path jobsDir) {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(jobsDir.resolve(MARKER))) {
+            p.load(in);
+            return Integer.parseInt(p.getProperty("port", "").strip());
+        } catch (IOException | NumberFormatException e) {
+            throw new OperatorException(jobsDir.resolve(MARKER) + " does not name the sandbox's port: " + e.getMessage());
+        }
+    }
+
+    /** Starts the sandbox of a demo workspace on its recorded port. */
+    public static SandboxSite startSandbox(Path jobsDir, Clock clock) throws IOException {
+        return SandboxSite.start(port(jobsDir), clock, jobsDir.resolve(WORLD));
+    }
+
+    /**
+     * Creates the demo workspace on {@code ws}.
+     *
+     * @param port     the sandbox's port; 0 for any free one. If the default port is taken, any free one is used.
+     * @param force    create it even though the state already has keys or the jobs folder has the demo's files
+     * @param trace    where the runs are traced
+     * @param progress a line per stage (may be {@code null})
+     * @throws OperatorException when the state has keys (without {@code force}) or the sandbox cannot start
+     */
+    public static Result create(Workspace ws, int port, boolean force, RunTrace trace,
+                                java.util.function.Consumer<String> progress) {
+        java.util.function.Consumer<String> say = progress == null ? s -> { } : progress;
+        Path jobsDir = ws.jobsDir();
+        if (!force) {
+            Map<String, Map<KeyState, Integer>> counts = ws.store().countsByJob();
+            if (!counts.isEmpty()) {
+                int n = counts.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
+                throw new OperatorException("the state " + ws.stateDir() + " already has " + n + " key"
+                        + (n == 1 ? "" : "s") + " (jobs " + String.join(", ", counts.keySet()) + "): the demo wants an "
+                        + "empty state. Use a new folder (--state demo-state --jobs demo-jobs), or --force");
+            }
+            List<String> present = FILES.stream().filter(f -> Files.exists(jobsDir.resolve(f))).toList();
+            if (!present.isEmpty()) {
+                throw new OperatorException(jobsDir + " already has " + String.join(", ", present)
+                        + ": use another --jobs folder, or --force to overwrite them");
+            }
+        }
+        Clock clock = ws.options().clock();
+        SandboxSite site = startSite(jobsDir, port, clock, say);
+        try {
+            return run(ws, site, trace, say);
+        } catch (RuntimeException e) {
+            site.close();
+            throw e;
+        }
+    }
+
+    private static SandboxSite startSite(Path jobsDir, int port, Clock clock, java.util.function.Consumer<String> say) {
+        try {
+            Files.createDirectories(jobsDir);
+            Files.deleteIfExists(jobsDir.resolve(WORLD));
+            try {
+                return SandboxSite.start(port, clock, jobsDir.resolve(WORLD));
+            } catch (BindException e) {
+                if (port != DEFAULT_PORT) {
+                    throw new OperatorException("cannot start the sandbox on port " + port + ": it is in use "
+                            + "(--port 0 picks a free one)");
+                }
+                say.accept("port " + port + " is in use; the sandbox takes a free port instead");
+                return SandboxSite.start(0, clock, jobsDir.resolve(WORLD));
+            }
+        } catch (IOException e) {
+            throw new OperatorException("cannot start the sandbox: " + e.getMessage());
+        }
+    }
+
+    private static Result run(Workspace ws, SandboxSite site, RunTrace trace, java.util.function.Consumer<String> say) {
+        Path jobsDir = ws.jobsDir();
+        Clock clock = ws.options().clock();
+        LocalDate today = LocalDate.now(clock.withZone(java.time.ZoneOffset.UTC));
+        LocalDate first = today.minusDays(DAYS - 1L);
+        String startWeek = KeyRules.keyAt(weekSpec(), first.atStartOfDay(java.time.ZoneOffset.UTC));
+        copyJobs(jobsDir, Map.of("{{SANDBOX_URL}}", site.base(), "{{DEMO_START}}", first.toString(),
+                "{{DEMO_START_WEEK}}", startWeek));
+        writeMarker(jobsDir, site);
+        say.accept("sandbox site at " + site.base() + "; demo jobs copied into " + jobsDir);
+
+        SandboxSite.Session session = site.login();
+        ws.credentials().set(CREDENTIAL, CredentialParser.parse(CredentialType.COOKIE, session.cookiesTxtLine(), null),
+                ws.options().user());
+
+        JobCatalog catalog = JobFileLoader.loadFolder(jobsDir);
+        JobDefinition article = job(catalog, ARTICLE_JOB);
+        JobDefinition digest = job(catalog, DIGEST_JOB);
+        List<String> keys = KeyRules.range(article.key(), first.toString(), today.toString());
+        String failed = keys.get(6);
+        String retried = keys.get(12);
+        String reconciled = keys.get(17);
+        String confirm = keys.get(23);
+        List<String> parked = keys.subList(keys.size() - 3, keys.size());
+        site.hangFor(java.time.Duration.ofSeconds(10));
+        site.failKey(failed, Fault.POST_422)
+                .failKey(retried, Fault.PROBE_503)
+                .failKey(reconciled, Fault.POST_TIMEOUT_AFTER_SAVING)
+                .failKey(confirm, Fault.POST_TIMEOUT_BEFORE_SAVING);
+        // The login is refused for the last days. (Not site.expireSessions(): that would refuse every later
+        // request too, and the operator's steps 2 and 3 - retry, confirm - would park on the credential as well.)
+        parked.forEach(k -> site.failKey(k, Fault.ANY_401));
+
+        Engine engine = ws.engine(trace);
+        say.accept("backfilling " + ARTICLE_JOB + " " + first + " .. " + today + " (" + keys.size() + " keys)");
+        engine.run(article, keys);
+        String lastWeek = KeyRules.previous(digest.key(), KeyRules.current(digest.key(), clock));
+        List<String> weeks = KeyRules.range(digest.key(), startWeek, lastWeek);
+        say.accept("building " + DIGEST_JOB + " " + startWeek + " .. " + lastWeek);
+        engine.run(digest, weeks);
+        site.clearFaults();
+
+        Map<String, Map<KeyState, Integer>> counts = new java.util.LinkedHashMap<>();
+        counts.put(ARTICLE_JOB, count(ws, ARTICLE_JOB, keys));
+        counts.put(DIGEST_JOB, count(ws, DIGEST_JOB, weeks));
+        return new Result(site, keys, failed, confirm, parked, counts, session.masked());
+    }
+
+    private static Map<KeyState, Integer> count(Workspace ws, String job, List<String> keys) {
+        Map<KeyState, Integer> out = new EnumMap<>(KeyState.class);
+        for (KeyRecord r : ws.store().keys(job, keys).values()) {
+            out.merge(r.state(), 1, Integer::sum);
+        }
+        return out;
+    }
+
+    private static io.keyline.domain.KeySpec weekSpec() {
+        return new io.keyline.domain.KeySpec(io.keyline.domain.KeyType.WEEK, java.time.ZoneOffset.UTC, null);
+    }
+
+    private static JobDefinition job(JobCatalog catalog, String name) {
+        return catalog.job(name).orElseThrow(() -> new IllegalStateException("the demo's job " + name
+                + " did not load: " + catalog.errors().stream().map(JobFileError::toString)
+                .collect(Collectors.joining("; "))));
+    }
+
+    private static void copyJobs(Path jobsDir, Map<String, String> replace) {
+        for (String f : FILES) {
+            String text;
+            try (InputStream in = Demo.class.getResourceAsStream("/io/keyline/demo/" + f)) {
+                if (in == null) {
+                    throw new IllegalStateException("the demo's file " + f + " is missing from the class path");
+                }
+                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            for (Map.Entry<String, String> e : replace.entrySet()) {
+                text = text.replace(e.getKey(), e.getValue());
+            }
+            try {
+                Path target = jobsDir.resolve(f);
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, text, StandardCharsets.UTF_8);
+                if (f.endsWith(".sh")) {
+                    target.toFile().setExecutable(true, false);
+                }
+            } catch (IOException e) {
+                throw new OperatorException("cannot write " + jobsDir.resolve(f) + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private static void writeMarker(Path jobsDir, SandboxSite site) {
+        String text = "# Keyline demo workspace: the console starts the sandbox site on this port\n"
+                + "port=" + site.port() + "\nurl=" + site.base() + "\n";
+        try {
+            Files.writeString(jobsDir.resolve(MARKER), text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new OperatorException("cannot write " + jobsDir.resolve(MARKER) + ": " + e.getMessage());
+        }
+    }
+
+    /** What the demo made and the operator's five steps, for the command line and the console. */
+    public static String summary(Workspace ws, Result r, boolean sandboxStops) {
+        String jar = "java -jar target/keyline.jar --state " + ws.stateDir() + " --jobs " + ws.jobsDir();
+        StringBuilder sb = new StringBuilder();
+        sb.append("Demo workspace created from real runs against the sandbox site ").append(r.site().base()).append('\n');
+        sb.append("  jobs:       ").append(ws.jobsDir()).append("  (").append(ARTICLE_JOB).append(", ")
+                .append(DIGEST_JOB).append(")\n");
+        sb.append("  state:      ").append(ws.stateDir()).append('\n');
+        sb.append("  credential: ").append(CREDENTIAL).append(" = ").append(r.cookie()).append(" (masked)\n");
+        r.counts().forEach((job, c) -> sb.append("  ").append(job).append(": ").append(describe(c)).append('\n'));
+        sb.append('\n');
+        sb.append("Waiting for you:\n");
+        sb.append("  FAILED              ").append(ARTICLE_JOB).append(' ').append(r.failed())
+                .append("  the site refused the article (HTTP 422)\n");
+        sb.append("  NEEDS_CONFIRMATION  ").append(ARTICLE_JOB).append(' ').append(r.confirm())
+                .append("  the POST timed out and the probe found no article\n");
+        sb.append("  NEEDS_CREDENTIAL    ").append(ARTICLE_JOB).append(' ').append(String.join(", ", r.parked()))
+                .append("  the site refused the login (HTTP 401)\n");
+        sb.append('\n');
+        sb.append("Five steps:\n");
+        sb.append("  1. Open the console: ").append(jar).append('\n');
+        sb.append("     (it starts the sandbox on port ").append(r.site().port()).append(" again)\n");
+        sb.append("  2. See the failed key: Attention > ").append(r.failed())
+                .append(", Timeline shows HTTP 422 and the site's answer; press Retry (the site accepts it now)\n");
+        sb.append("  3. Confirm the waiting one: Confirm... on ").append(r.confirm())
+                .append("; the article is posted once\n");
+        sb.append("  4. Renew the cookie: open ").append(r.site().base())
+                .append("/ in a browser, Log in, copy the cookies.txt line, then Renew credential... and paste it;\n")
+                .append("     the parked keys run again\n");
+        sb.append("  5. See the heatmap: click ").append(ARTICLE_JOB).append(" under JOBS: ").append(r.keys().size())
+                .append(" green days\n");
+        if (sandboxStops) {
+            sb.append("\nThe sandbox stops with this command. From the command line instead of the console: run\n")
+                    .append("  ").append(jar.replace("java -jar target/keyline.jar", "keyline")).append(" sandbox\n")
+                    .append("in another terminal, then retry / confirm / credentials set ").append(CREDENTIAL)
+                    .append(" / run (README: Try the demo).\n");
+        }
+        return sb.toString();
+    }
+
+    static String describe(Map<KeyState, Integer> c) {
+        int total = c.values().stream().mapToInt(Integer::intValue).sum();
+        List<String> parts = new ArrayList<>();
+        for (KeyState s : KeyState.values()) {
+            Integer n = c.get(s);
+            if (n != null && n > 0) {
+                parts.add(n + " " + s.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+            }
+        }
+        return total + " keys: " + String.join(", ", parts);
+    }
+}

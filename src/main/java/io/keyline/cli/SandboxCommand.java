@@ -1,0 +1,94 @@
+package io.keyline.cli;
+
+import io.keyline.app.Demo;
+import io.keyline.core.OperatorException;
+import io.keyline.sandbox.SandboxSite;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+@Command(name = "sandbox", description = {
+    "Runs the sandbox publishing site on 127.0.0.1 in the foreground (Ctrl+C stops it) and prints its URL and a "
+        + "fresh login cookie for the credential sandbox-cookie. In a demo workspace (--jobs made by 'keyline demo') "
+        + "it is the demo's site, on the demo's port; if that already runs (the console starts it), this prints a "
+        + "fresh cookie from it and exits."})
+final class SandboxCommand extends Sub implements Callable<Integer> {
+
+    @Option(names = "--port", paramLabel = "N",
+            description = "Port (default: the demo workspace's, else " + Demo.DEFAULT_PORT + "; 0 = any free port).")
+    Integer port;
+
+    /** Tests stop the foreground sandbox through this latch; the command line waits for Ctrl+C. */
+    static volatile CountDownLatch stop;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Path jobs = ws().jobsDir();
+        boolean demo = Demo.isDemo(jobs);
+        int p = port != null ? port : demo ? Demo.port(jobs) : Demo.DEFAULT_PORT;
+        if (p < 0 || p > 65535) {
+            throw new UsageError("--port must be between 0 and 65535");
+        }
+        SandboxSite site;
+        try {
+            site = SandboxSite.start(p, ws().options().clock(), demo ? jobs.resolve(Demo.WORLD) : null);
+        } catch (BindException e) {
+            return alreadyRunning(p);
+        } catch (IOException e) {
+            throw new OperatorException("cannot start the sandbox on port " + p + ": " + e.getMessage());
+        }
+        try (site) {
+            SandboxSite.Session s = site.login();
+            out().println("Sandbox site at " + site.base() + "/" + (demo ? " (the demo workspace's site)" : ""));
+            printCookie(s.cookiesTxtLine(), s.expires().toString());
+            out().println("Ctrl+C stops it.");
+            out().flush();
+            CountDownLatch latch = stop != null ? stop : new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(latch::countDown));
+            latch.await();
+        }
+        return 0;
+    }
+
+    private void printCookie(String line, String expires) {
+        out().println("Login cookie (cookies.txt line, valid until " + expires + "):");
+        out().println(line);
+        out().println("Renew the demo's credential: paste it into the console's 'Renew credential...', or");
+        out().println("  keyline credentials set " + Demo.CREDENTIAL + "   (then paste the line and press Ctrl+D)");
+    }
+
+    /** The port is taken: if the sandbox runs there, log in to it and print a fresh cookie. */
+    private int alreadyRunning(int p) throws InterruptedException {
+        String base = "http://127.0.0.1:" + p;
+        try {
+            HttpResponse<String> r = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build().send(
+                    HttpRequest.newBuilder(URI.create(base + "/login")).timeout(Duration.ofSeconds(5))
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString("user=demo")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200 && r.headers().firstValue(SandboxSite.MARKER_HEADER).isPresent()) {
+                String line = r.body().lines().filter(l -> l.split("\t", -1).length == 7).findFirst().orElse(null);
+                if (line != null) {
+                    out().println("The sandbox already runs at " + base + "/ (the console or another 'keyline sandbox' "
+                            + "started it).");
+                    printCookie(line, "the time in its 5th field");
+                    return 0;
+                }
+            }
+        } catch (IOException e) {
+            // fall through: something else holds the port
+        }
+        throw new OperatorException("port " + p + " is in use by something other than the sandbox; "
+                + "stop it, or pass --port");
+    }
+}
