@@ -21,9 +21,29 @@ public final class ConsoleApp {
 
     /** The console's services over a workspace: the same state, jobs and credentials the CLI uses. */
     public static ConsoleServices services(Workspace ws, RunTrace trace, Map<String, String> env) {
+        return services(ws, trace, env, new DemoSandbox(Demo.DEFAULT_PORT));
+    }
+
+    /**
+     * The console's services; a demo workspace created from the console keeps its sandbox site in
+     * {@code sandbox} (the caller stops it).
+     */
+    public static ConsoleServices services(Workspace ws, RunTrace trace, Map<String, String> env, DemoSandbox sandbox) {
         return new ConsoleServices(() -> io.keyline.core.jobfile.JobFileLoader.loadFolder(ws.jobsDir()), ws.store(),
                 ws.planner(), ws.actions(), ws.engine(trace), ws.credentials(), ws.options().clock(),
-                ws.options().user(), ws.stateDir(), ws.jobsDir(), CredentialAlerts.warnWindow(env));
+                ws.options().user(), ws.stateDir(), ws.jobsDir(), CredentialAlerts.warnWindow(env),
+                () -> createDemo(ws, trace, sandbox));
+    }
+
+    private static String createDemo(Workspace ws, RunTrace trace, DemoSandbox sandbox) {
+        Demo.Result r = Demo.create(ws, sandbox.demoPort(), false, trace, null);
+        sandbox.adopt(r.site());
+        int waiting = r.counts().values().stream().flatMap(m -> m.entrySet().stream())
+                .filter(e -> e.getKey().needsAttention()).mapToInt(Map.Entry::getValue).sum();
+        return "Demo workspace created in " + ws.jobsDir() + " from real runs against the sandbox site "
+                + r.site().base() + "/ (it runs while the console is open): " + waiting + " keys wait for you below. "
+                + "Retry the failed one, confirm the waiting one, renew the cookie (log in on the sandbox site and "
+                + "paste its cookies.txt line), then look at daily-article's heatmap.";
     }
 
     /** The main window's scene, ready to show. */
@@ -48,7 +68,9 @@ public final class ConsoleApp {
         }
         ws.store();
         RunTrace trace = RunTrace.open(ws.stateDir(), null);
-        ConsoleServices services = services(ws, trace, env);
+        DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
+        sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
+        ConsoleServices services = services(ws, trace, env, sandbox);
         CountDownLatch closed = new CountDownLatch(1);
         Platform.setImplicitExit(true);
         try {
@@ -61,9 +83,11 @@ public final class ConsoleApp {
             });
         } catch (UnsupportedOperationException | IllegalStateException e) {
             System.err.println("keyline: cannot open the console: " + e.getMessage());
+            sandbox.close();
             return 1;
         }
         closed.await();
+        sandbox.close();
         trace.close();
         Platform.exit();
         return 0;

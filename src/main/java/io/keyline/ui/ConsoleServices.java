@@ -27,8 +27,17 @@ import java.util.function.Supplier;
  * @param stateDir       the state folder (status bar)
  * @param jobsDir        the jobs folder
  * @param credentialWarn warn this long before a cookie expires
+ * @param demo           creates the demo workspace on this state and jobs folder and returns a one-line summary
+ *                       (slow: runs keys; call it off the FX thread), or {@code null} where there is none
  */
 public record ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Planner planner, OperatorActions actions,
                               Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,
-                              Path jobsDir, Duration credentialWarn) {
+                              Path jobsDir, Duration credentialWarn, Supplier<String> demo) {
+
+    /** Services without a demo workspace to offer. */
+    public ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Planner planner, OperatorActions actions,
+                           Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,
+                           Path jobsDir, Duration credentialWarn) {
+        this(catalog, store, planner, actions, engine, credentials, clock, user, stateDir, jobsDir, credentialWarn, null);
+    }
 }

@@ -55,7 +55,14 @@ public final class InboxView extends BorderPane {
         Label notice = new Label();
         notice.getStyleClass().add("muted");
         notice.textProperty().bind(vm.noticeProperty());
-        VBox header = new VBox(4, title, subtitle, notice);
+        Label demoNotice = new Label();
+        demoNotice.setId("demo-message");
+        demoNotice.getStyleClass().add("muted");
+        demoNotice.setWrapText(true);
+        demoNotice.textProperty().bind(vm.demoMessageProperty());
+        demoNotice.visibleProperty().bind(vm.demoMessageProperty().isNotEmpty());
+        demoNotice.managedProperty().bind(demoNotice.visibleProperty());
+        VBox header = new VBox(4, title, subtitle, notice, demoNotice);
         header.setPadding(new Insets(0, 0, 12, 0));
         setTop(header);
 
@@ -65,7 +72,7 @@ public final class InboxView extends BorderPane {
         list.setCellFactory(lv -> new ItemCell());
         Label empty = new Label("✓  All keys are done or on their way. New failures show up here.");
         empty.getStyleClass().add("empty-state");
-        list.setPlaceholder(empty);
+        list.setPlaceholder(emptyState(empty));
         list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
             if (b != null && b != vm.selectedProperty().get()) {
                 vm.selectedProperty().set(b);
@@ -96,6 +103,29 @@ public final class InboxView extends BorderPane {
             }
         });
         setCenter(list);
+    }
+
+    /** The empty inbox; on an empty state without jobs it offers the demo workspace. */
+    private VBox emptyState(Label allDone) {
+        Label intro = new Label("Nothing here yet: no jobs and no keys. The demo workspace makes some: two jobs and "
+                + "30 days of real runs against a sandbox site on this machine, with a failed key, one that waits for "
+                + "your confirmation and three that wait for a new login.");
+        intro.setWrapText(true);
+        intro.setMaxWidth(520);
+        Button create = new Button("Create the demo workspace");
+        create.setId("create-demo");
+        create.getStyleClass().add(Styles.ACCENT);
+        create.disableProperty().bind(vm.demoRunningProperty());
+        create.setOnAction(e -> vm.createDemo());
+        VBox offer = new VBox(10, intro, create);
+        offer.setAlignment(Pos.CENTER);
+        offer.visibleProperty().bind(vm.demoOfferedProperty());
+        offer.managedProperty().bind(offer.visibleProperty());
+        allDone.visibleProperty().bind(vm.demoOfferedProperty().not());
+        allDone.managedProperty().bind(allDone.visibleProperty());
+        VBox box = new VBox(12, allDone, offer);
+        box.setAlignment(Pos.CENTER);
+        return box;
     }
 
     /** Focuses the list and selects the next item (the morning routine's "next"). */

@@ -54,6 +54,24 @@ public final class InboxViewModel {
         return busy.getReadOnlyProperty();
     }
 
+    /** Whether the empty console offers the demo workspace. */
+    public ReadOnlyBooleanProperty demoOfferedProperty() {
+        return console.demoOfferedProperty();
+    }
+
+    public ReadOnlyBooleanProperty demoRunningProperty() {
+        return console.demoRunningProperty();
+    }
+
+    public ReadOnlyStringProperty demoMessageProperty() {
+        return console.demoMessageProperty();
+    }
+
+    /** Creates the demo workspace (in the background) and refreshes. */
+    public void createDemo() {
+        console.createDemo();
+    }
+
     /** Selects the next item (wrapping), for the keyboard routine. */
     public void selectNext() {
         move(1);

@@ -43,6 +43,9 @@ public final class ConsoleViewModel {
     private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper demoOffered = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper demoRunning = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper demoMessage = new ReadOnlyStringWrapper("");
     private Set<String> known;
     private boolean refreshQueued;
     private Consumer<List<Snapshot.AttentionItem>> onNewAttention = items -> { };
@@ -87,6 +90,7 @@ public final class ConsoleViewModel {
         attentionCount.set(s.attention().size());
         lastRefresh.set(s.at());
         error.set("");
+        demoOffered.set(services.demo() != null && s.keys() == 0 && s.jobs().isEmpty());
         Set<String> now = new HashSet<>();
         s.attention().forEach(i -> now.add(i.id() + "|" + i.state()));
         if (known != null) {
@@ -99,6 +103,42 @@ public final class ConsoleViewModel {
         known = now;
         loading.set(false);
         runQueued();
+    }
+
+    /**
+     * Creates the demo workspace in the background (real runs against the sandbox site, several
+     * seconds), then refreshes. Only while it is offered: an empty state without jobs.
+     */
+    public void createDemo() {
+        if (!demoOffered.get() || demoRunning.get()) {
+            return;
+        }
+        demoRunning.set(true);
+        demoMessage.set("Creating the demo workspace: 30 days of real runs against a sandbox site…");
+        threads.submit(() -> services.demo().get(), summary -> {
+            demoRunning.set(false);
+            demoOffered.set(false);
+            demoMessage.set(summary);
+            refresh();
+        }, e -> {
+            demoRunning.set(false);
+            demoMessage.set("Could not create the demo workspace: " + e.getMessage());
+            refresh();
+        });
+    }
+
+    /** Whether the empty console offers the demo workspace. */
+    public ReadOnlyBooleanProperty demoOfferedProperty() {
+        return demoOffered.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty demoRunningProperty() {
+        return demoRunning.getReadOnlyProperty();
+    }
+
+    /** What the demo did (or why it could not), empty before. */
+    public ReadOnlyStringProperty demoMessageProperty() {
+        return demoMessage.getReadOnlyProperty();
     }
 
     public ObservableList<Snapshot.JobSummary> jobs() {

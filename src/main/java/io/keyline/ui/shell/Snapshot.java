@@ -16,9 +16,10 @@ import java.util.List;
  * @param running   keys being run now
  * @param alerts    credential alerts
  * @param invalid   job files that did not load
+ * @param keys      keys stored, of every job (also of jobs whose files are gone)
  */
 public record Snapshot(Instant at, List<JobSummary> jobs, List<AttentionItem> attention, List<RunningKey> running,
-                       List<CredentialAlerts.Alert> alerts, List<JobFileError> invalid) {
+                       List<CredentialAlerts.Alert> alerts, List<JobFileError> invalid, int keys) {
 
     /**
      * A key being run right now (by this console or by any other process on the state).

@@ -60,8 +60,9 @@ public final class SnapshotLoader {
             running.add(new Snapshot.RunningKey(r.job(), r.key(), r.step(), idx, j == null ? 0 : j.steps().size(),
                     r.updatedAt(), r.leaseOwner()));
         }
+        int keys = counts.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
         return new Snapshot(now, jobs, items, running, CredentialAlerts.of(s.credentials(), now, s.credentialWarn()),
-                catalog.errors());
+                catalog.errors(), keys);
     }
 
     /** One line about the evidence of the last failure in a key's history (else the last evidence). */

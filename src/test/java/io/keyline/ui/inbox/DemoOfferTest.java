@@ -1,0 +1,117 @@
+package io.keyline.ui.inbox;
+
+import io.keyline.app.ConsoleApp;
+import io.keyline.app.Demo;
+import io.keyline.app.DemoSandbox;
+import io.keyline.app.Workspace;
+import io.keyline.core.RunTrace;
+import io.keyline.domain.KeyState;
+import io.keyline.testing.Workbench;
+import io.keyline.ui.ConsoleServices;
+import io.keyline.ui.common.Threads;
+import io.keyline.ui.shell.ConsoleView;
+import io.keyline.ui.shell.ConsoleViewModel;
+import io.keyline.ui.shell.Snapshot;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The empty console offers the demo workspace; one click creates it off the FX thread and fills the inbox. */
+@ExtendWith(ApplicationExtension.class)
+class DemoOfferTest {
+
+    @TempDir
+    Path tmp;
+    Stage stage;
+    Workspace ws;
+    DemoSandbox sandbox;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (sandbox != null) {
+            sandbox.close();
+        }
+        if (ws != null) {
+            ws.close();
+        }
+    }
+
+    private ConsoleServices services(Workbench wb) {
+        ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env());
+        sandbox = new DemoSandbox(0);
+        return ConsoleApp.services(ws, RunTrace.NONE, wb.env(), sandbox);
+    }
+
+    @Test
+    void theDemoIsOfferedOnlyOnAnEmptyStateWithoutJobs() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        ConsoleServices s = services(wb);
+        ConsoleViewModel vm = new ConsoleViewModel(s, Threads.direct());
+        vm.refresh();
+        assertThat(vm.demoOfferedProperty().get()).isTrue();
+
+        wb.job("daily-report", """
+            { "name": "daily-report", "key": { "type": "date", "zone": "UTC" },
+              "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["true"] } ] }
+            """, null);
+        vm.refresh();
+        assertThat(vm.demoOfferedProperty().get()).as("the jobs folder has a job").isFalse();
+
+        ConsoleServices without = new ConsoleServices(s.catalog(), s.store(), s.planner(), s.actions(), s.engine(),
+                s.credentials(), s.clock(), s.user(), s.stateDir(), s.jobsDir(), s.credentialWarn());
+        ConsoleViewModel plain = new ConsoleViewModel(without, Threads.direct());
+        java.nio.file.Files.delete(wb.jobs.resolve("daily-report.json"));
+        plain.refresh();
+        assertThat(plain.demoOfferedProperty().get()).as("no demo wired").isFalse();
+    }
+
+    @Test
+    void creatingTheDemoFromTheEmptyInboxFillsIt(FxRobot robot) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        ConsoleServices s = services(wb);
+        robot.interact(() -> {
+            Scene scene = ConsoleApp.scene(s, Threads.javafx());
+            ((ConsoleView) scene.getRoot()).notifications(false);
+            stage.setScene(scene);
+            stage.show();
+        });
+        Button create = robot.lookup("#create-demo").queryAs(Button.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> create.getParent().isVisible());
+        robot.clickOn("#create-demo");
+        assertThat(create.isDisabled())
+                .as("the button waits while the demo runs in the background").isTrue();
+
+        ListView<Snapshot.AttentionItem> inbox = robot.lookup("#inbox-list").queryListView();
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> inbox.getItems().size() == 5);
+        assertThat(inbox.getItems()).extracting(Snapshot.AttentionItem::state).containsOnly(KeyState.FAILED,
+                KeyState.NEEDS_CONFIRMATION, KeyState.NEEDS_CREDENTIAL);
+        assertThat(inbox.getItems()).filteredOn(i -> i.state() == KeyState.NEEDS_CREDENTIAL).hasSize(3);
+        ListView<Snapshot.JobSummary> jobs = robot.lookup("#job-list").queryListView();
+        assertThat(jobs.getItems()).extracting(Snapshot.JobSummary::name)
+                .containsExactlyInAnyOrder(Demo.ARTICLE_JOB, Demo.DIGEST_JOB);
+        assertThat(robot.lookup("#demo-message").queryAs(Label.class).getText())
+                .contains("Demo workspace created", sandbox.site().base());
+        assertThat(create.getParent().isVisible()).as("the offer is gone once the state has keys").isFalse();
+        assertThat(sandbox.site().effects(inbox.getItems().get(0).key())).isZero();
+    }
+}
