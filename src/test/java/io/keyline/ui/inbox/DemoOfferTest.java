@@ -101,16 +101,17 @@ class DemoOfferTest {
         assertThat(create.isDisabled())
                 .as("the button waits while the demo runs in the background").isTrue();
 
+        Label message = robot.lookup("#demo-message").queryAs(Label.class);
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> message.getText().startsWith("Demo workspace created"));
         ListView<Snapshot.AttentionItem> inbox = robot.lookup("#inbox-list").queryListView();
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> inbox.getItems().size() == 5);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> inbox.getItems().size() == 5);
         assertThat(inbox.getItems()).extracting(Snapshot.AttentionItem::state).containsOnly(KeyState.FAILED,
                 KeyState.NEEDS_CONFIRMATION, KeyState.NEEDS_CREDENTIAL);
         assertThat(inbox.getItems()).filteredOn(i -> i.state() == KeyState.NEEDS_CREDENTIAL).hasSize(3);
         ListView<Snapshot.JobSummary> jobs = robot.lookup("#job-list").queryListView();
         assertThat(jobs.getItems()).extracting(Snapshot.JobSummary::name)
                 .containsExactlyInAnyOrder(Demo.ARTICLE_JOB, Demo.DIGEST_JOB);
-        assertThat(robot.lookup("#demo-message").queryAs(Label.class).getText())
-                .contains("Demo workspace created", sandbox.site().base());
+        assertThat(message.getText()).contains(sandbox.site().base(), "5 keys wait for you");
         assertThat(create.getParent().isVisible()).as("the offer is gone once the state has keys").isFalse();
         assertThat(sandbox.site().effects(inbox.getItems().get(0).key())).isZero();
     }
