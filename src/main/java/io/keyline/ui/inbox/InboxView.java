@@ -105,7 +105,7 @@ public final class InboxView extends BorderPane {
         setCenter(list);
     }
 
-    /** The empty inbox; on an empty state without jobs it offers the demo workspace. */
+    /** The empty inbox; on an empty state (no keys yet) it offers the demo workspace. */
     private VBox emptyState(Label allDone) {
         Label intro = new Label("Nothing here yet: no jobs and no keys. The demo workspace makes some: two jobs and "
                 + "30 days of real runs against a sandbox site on this machine, with a failed key, one that waits for "

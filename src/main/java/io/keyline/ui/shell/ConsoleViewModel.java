@@ -90,7 +90,7 @@ public final class ConsoleViewModel {
         attentionCount.set(s.attention().size());
         lastRefresh.set(s.at());
         error.set("");
-        demoOffered.set(services.demo() != null && s.keys() == 0 && s.jobs().isEmpty());
+        demoOffered.set(services.demo() != null && s.keys() == 0);
         Set<String> now = new HashSet<>();
         s.attention().forEach(i -> now.add(i.id() + "|" + i.state()));
         if (known != null) {
@@ -107,7 +107,7 @@ public final class ConsoleViewModel {
 
     /**
      * Creates the demo workspace in the background (real runs against the sandbox site, several
-     * seconds), then refreshes. Only while it is offered: an empty state without jobs.
+     * seconds), then refreshes. Only while it is offered: an empty state (no keys yet).
      */
     public void createDemo() {
         if (!demoOffered.get() || demoRunning.get()) {

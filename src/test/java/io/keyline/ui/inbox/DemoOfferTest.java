@@ -63,7 +63,7 @@ class DemoOfferTest {
     }
 
     @Test
-    void theDemoIsOfferedOnlyOnAnEmptyStateWithoutJobs() throws Exception {
+    void theDemoIsOfferedOnlyOnAnEmptyState() throws Exception {
         Workbench wb = new Workbench(tmp);
         ConsoleServices s = services(wb);
         ConsoleViewModel vm = new ConsoleViewModel(s, Threads.direct());
@@ -75,12 +75,14 @@ class DemoOfferTest {
               "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["true"] } ] }
             """, null);
         vm.refresh();
-        assertThat(vm.demoOfferedProperty().get()).as("the jobs folder has a job").isFalse();
+        assertThat(vm.demoOfferedProperty().get()).as("jobs but no keys yet: the README's first command").isTrue();
+        assertThat(wb.cli("run", "daily-report").exit()).isZero();
+        vm.refresh();
+        assertThat(vm.demoOfferedProperty().get()).as("the state has a key").isFalse();
 
         ConsoleServices without = new ConsoleServices(s.catalog(), s.store(), s.planner(), s.actions(), s.engine(),
                 s.credentials(), s.clock(), s.user(), s.stateDir(), s.jobsDir(), s.credentialWarn());
         ConsoleViewModel plain = new ConsoleViewModel(without, Threads.direct());
-        java.nio.file.Files.delete(wb.jobs.resolve("daily-report.json"));
         plain.refresh();
         assertThat(plain.demoOfferedProperty().get()).as("no demo wired").isFalse();
     }
