@@ -38,7 +38,7 @@ public final class Format {
         if (d.toSeconds() < 45) {
             return past ? "just now" : "in a moment";
         } else if (d.toMinutes() < 60) {
-            amount = d.toMinutes() + " min";
+            amount = Math.max(1, d.toMinutes()) + " min";
         } else if (d.toHours() < 48) {
             amount = d.toHours() + " h";
         } else {

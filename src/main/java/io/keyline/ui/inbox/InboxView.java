@@ -107,8 +107,8 @@ public final class InboxView extends BorderPane {
 
     /** The empty inbox; on an empty state (no keys yet) it offers the demo workspace. */
     private VBox emptyState(Label allDone) {
-        Label intro = new Label("Nothing here yet: no jobs and no keys. The demo workspace makes some: two jobs and "
-                + "30 days of real runs against a sandbox site on this machine, with a failed key, one that waits for "
+        Label intro = new Label("Nothing has run yet. The demo workspace shows what Keyline is for: it adds two jobs "
+                + "and 30 days of real runs against a sandbox site on this machine, with a failed key, one that waits for "
                 + "your confirmation and three that wait for a new login.");
         intro.setWrapText(true);
         intro.setMaxWidth(520);
@@ -179,7 +179,13 @@ public final class InboxView extends BorderPane {
             top.setAlignment(Pos.CENTER_LEFT);
             VBox text = new VBox(4, top, reason, evidence);
             HBox.setHgrow(text, Priority.ALWAYS);
+            // Long reasons and evidence are cut with an ellipsis; the action stays in view.
             text.setMinWidth(0);
+            text.setPrefWidth(0);
+            key.setMinWidth(0);
+            reason.setMinWidth(0);
+            evidence.setMinWidth(0);
+            setPrefWidth(0);
             reason.setMaxWidth(Double.MAX_VALUE);
             evidence.setMaxWidth(Double.MAX_VALUE);
             action.getStyleClass().add(Styles.ACCENT);

@@ -3,6 +3,7 @@ package io.keyline.ui.shell;
 import io.keyline.core.CredentialAlerts;
 import io.keyline.core.StateStore;
 import io.keyline.core.jobfile.JobCatalog;
+import io.keyline.domain.EventType;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
@@ -68,8 +69,10 @@ public final class SnapshotLoader {
     /** One line about the evidence of the last failure in a key's history (else the last evidence). */
     static String evidenceSummary(List<KeyEvent> events) {
         for (int i = events.size() - 1; i >= 0; i--) {
-            if (events.get(i).evidence() != null && events.get(i).failureClass() != null) {
-                return summary(events.get(i).evidence());
+            KeyEvent e = events.get(i);
+            // the probe's answer that made a key wait is in its reason already; show what failed
+            if (e.evidence() != null && e.failureClass() != null && e.type() != EventType.WAITING_FOR_CONFIRMATION) {
+                return summary(e.evidence());
             }
         }
         for (int i = events.size() - 1; i >= 0; i--) {
