@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Starts {@code keyline} in a child JVM with the test class path, as cron would run the jar. */
-final class ChildProcess {
+public final class ChildProcess {
     private ChildProcess() {
     }
 
-    static Process start(Path state, Path jobs, Path log, String... args) throws IOException {
+    public static Process start(Path state, Path jobs, Path log, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:TieredStopAtLevel=1");
