@@ -74,7 +74,9 @@ public final class HttpExecutor implements StepExecutor {
             String msg = describe(e, ctx.step().timeout());
             return StepOutcome.failure(cls, ctx.redact().apply(msg), evidence(ctx, summary, null, null, msg));
         }
-        String bodyText = text(ex.body, EVIDENCE_BYTES);
+        // Redact before cutting: a secret cut in half by a limit no longer matches the redactor.
+        String bodyText = ctx.redact().apply(text(ex.body, EVIDENCE_BYTES + 1024));
+        bodyText = bodyText == null || bodyText.length() <= EVIDENCE_BYTES ? bodyText : bodyText.substring(0, EVIDENCE_BYTES);
         Evidence ev = evidence(ctx, summary, ex.status, bodyText, null);
         FailureClass cls = Classifier.ofStatus(ex.status);
         if (cls == null) {
@@ -105,7 +107,9 @@ public final class HttpExecutor implements StepExecutor {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg),
                     evidence(ctx, summary, null, null, msg));
         }
-        String bodyText = text(ex.body, EVIDENCE_BYTES);
+        // Redact before cutting: a secret cut in half by a limit no longer matches the redactor.
+        String bodyText = ctx.redact().apply(text(ex.body, EVIDENCE_BYTES + 1024));
+        bodyText = bodyText == null || bodyText.length() <= EVIDENCE_BYTES ? bodyText : bodyText.substring(0, EVIDENCE_BYTES);
         Evidence ev = evidence(ctx, summary, ex.status, bodyText, null);
         if (ex.status == 401 || ex.status == 403) {
             return new ProbeOutcome(ProbeOutcome.Answer.AUTH, "probe rejected the credential: HTTP " + ex.status, ev);
