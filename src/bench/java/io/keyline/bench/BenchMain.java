@@ -1,0 +1,33 @@
+package io.keyline.bench;
+
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The benchmark harness of {@code mvn -Pbench verify}: B1 engine throughput against a raw-JDBC
+ * lower bound and Spring Batch, B2 rerun of DONE keys, B3 console over a big state. Arguments
+ * select benchmarks ({@code b1 b2 b3}); none runs all.
+ */
+public final class BenchMain {
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String> which = args.length == 0 ? List.of("b1", "b2", "b3") : Arrays.asList(args);
+        Files.createDirectories(Stats.OUT);
+        Files.deleteIfExists(Stats.OUT.resolve("figures.txt"));
+        Files.deleteIfExists(Stats.OUT.resolve("raw.tsv"));
+        Stats.log("java " + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors()
+                + " cores, max heap " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB");
+        if (which.contains("b1")) {
+            EngineBench.run();
+        }
+        if (which.contains("b2")) {
+            RerunBench.run();
+        }
+        if (which.contains("b3")) {
+            ConsoleBench.run();
+        }
+    }
+}
