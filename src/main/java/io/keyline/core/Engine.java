@@ -136,7 +136,8 @@ public final class Engine {
     }
 
     private KeyRecord runKey(JobDefinition job, String key, String runId, KeyRecord known) {
-        KeyRecord rec = known != null ? known : store.ensure(KeyRecord.fresh(job.name(), key, now()));
+        // A key never seen is stored by its claim (one transaction), not before it.
+        KeyRecord rec = known != null ? known : KeyRecord.fresh(job.name(), key, now());
         while (true) {
             Instant now = now();
             switch (rec.state()) {
@@ -168,13 +169,7 @@ public final class Engine {
                     // claimable
                 }
             }
-            KeyRecord claimed;
-            try {
-                claimed = claim(rec, runId);
-            } catch (StaleStateException e) {
-                return reload(rec);
-            }
-            rec = executeSteps(job, claimed, runId);
+            rec = executeSteps(claim(job, rec, runId));
             if (rec.state() != KeyState.RETRY_WAIT) {
                 return rec;
             }
@@ -190,7 +185,12 @@ public final class Engine {
         return store.key(rec.job(), rec.key()).orElse(rec);
     }
 
-    private KeyRecord claim(KeyRecord rec, String runId) {
+    /**
+     * Takes the key for this run. The claim is committed together with the next transition (the
+     * first step's "started", a probe's answer, a wait): nothing happens in between, so the lease
+     * is held before any step does anything, with one commit less per key.
+     */
+    private Claim claim(JobDefinition job, KeyRecord rec, String runId) {
         Instant now = now();
         boolean recover = rec.state() == KeyState.RUNNING;
         Trigger trigger = recover ? Trigger.RECOVER : Trigger.CLAIM;
@@ -201,44 +201,63 @@ public final class Engine {
                 : "run " + runId + " started";
         KeyEvent ev = event(rec, now, runId, recover ? EventType.RECOVERED : EventType.CLAIMED, null, 0, to, null, msg,
                 null);
-        return store.apply(rec, after, null, ev);
+        Claim c = new Claim(job, rec, runId);
+        c.defer(rec.stored() ? rec : null, after, null, ev);
+        return c;
     }
 
-    /** A key's progress within one claim. */
+    /** A key's progress within one claim; transitions not yet committed wait in {@code pending}. */
     private final class Claim {
         final JobDefinition job;
         final String runId;
         KeyRecord rec;
         final Map<String, StepRecord> steps;
         final Map<String, Map<String, String>> outputs = new HashMap<>();
+        private final List<StateStore.Change> pending = new ArrayList<>();
 
         Claim(JobDefinition job, KeyRecord rec, String runId) {
             this.job = job;
             this.rec = rec;
             this.runId = runId;
-            this.steps = new HashMap<>(store.steps(job.name(), rec.key()));
+            this.steps = rec.stored() ? new HashMap<>(store.steps(job.name(), rec.key())) : new HashMap<>();
             steps.values().stream().filter(s -> s.status().finished()).forEach(s -> outputs.put(s.step(), s.outputs()));
         }
 
-        KeyRecord move(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
-                       FailureClass cls, String message, Evidence evidence) {
+        /** Queues a change to commit with the next {@link #move}; {@code before == null} inserts the key. */
+        void defer(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent ev) {
+            pending.add(new StateStore.Change(before, after, step, ev));
+            rec = after.withVersion(before == null ? 1 : before.version() + 1);
+            if (step != null) {
+                steps.put(step.step(), step);
+            }
+        }
+
+        /** Builds the change a trigger makes (a RUNNING key's lease is extended with it). */
+        void stage(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
+                   FailureClass cls, String message, Evidence evidence) {
             KeyState to = KeyStateMachine.apply(rec.state(), trigger);
             Instant now = now();
             KeyRecord after = shape.withState(to).withUpdatedAt(now);
-            if (to != KeyState.RUNNING) {
-                after = after.withoutLease();
-            }
+            after = to == KeyState.RUNNING ? after.withLease(runId, owner, now.plus(options.lease())) : after.withoutLease();
             KeyEvent ev = event(rec, now, runId, type, stepId, attempt, to, cls, message, evidence);
-            rec = store.apply(rec, after, step, ev);
-            if (step != null) {
-                steps.put(step.step(), step);
+            defer(rec, after, step, ev);
+        }
+
+        /** Applies a transition and commits it, with whatever was deferred, in one transaction. */
+        KeyRecord move(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
+                       FailureClass cls, String message, Evidence evidence) {
+            stage(trigger, shape, step, type, stepId, attempt, cls, message, evidence);
+            try {
+                rec = store.applyChain(List.copyOf(pending));
+            } finally {
+                pending.clear();
             }
             return rec;
         }
     }
 
-    private KeyRecord executeSteps(JobDefinition job, KeyRecord claimed, String runId) {
-        Claim c = new Claim(job, claimed, runId);
+    private KeyRecord executeSteps(Claim c) {
+        JobDefinition job = c.job;
         try {
             for (StepDefinition step : job.steps()) {
                 StepRecord sr = c.steps.get(step.id());
@@ -248,9 +267,6 @@ public final class Engine {
                 if (store.jobControl(job.name()).pausedAt(now())) {
                     return c.move(Trigger.YIELD, c.rec.withStep(step.id(), c.rec.attempts()), null, EventType.YIELDED,
                             step.id(), 0, null, pausedReason(job) + "; stopped before step " + step.id(), null);
-                }
-                if (!store.renewLease(job.name(), c.rec.key(), owner, now().plus(options.lease()))) {
-                    throw new StaleStateException(job.name(), c.rec.key());
                 }
                 if (!runStep(c, step, sr)) {
                     return c.rec;
@@ -375,8 +391,15 @@ public final class Engine {
             // outputs come from the response body or the command's stdout: redact them like every other stored text
             Map<String, String> outputs = redacted(out.outputs(), ctx);
             StepRecord done = new StepRecord(step.id(), StepStatus.SUCCEEDED, attempt, firstAttempt, outputs, now());
-            c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED, step.id(), attempt,
-                    null, step.id() + ": " + out.message(), out.evidence());
+            boolean last = c.job.stepIndex(step.id()) == c.job.steps().size() - 1;
+            if (last) {
+                // committed together with KEY_DONE, which follows at once
+                c.stage(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED, step.id(),
+                        attempt, null, step.id() + ": " + out.message(), out.evidence());
+            } else {
+                c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED, step.id(),
+                        attempt, null, step.id() + ": " + out.message(), out.evidence());
+            }
             c.outputs.put(step.id(), outputs);
             return true;
         }

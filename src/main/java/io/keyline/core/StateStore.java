@@ -67,6 +67,16 @@ public interface StateStore extends AutoCloseable {
      */
     List<KeyRecord> applyAll(List<Change> changes);
 
+    /**
+     * Applies a chain of changes of one key in one transaction, all or nothing: each change's
+     * {@code before} is the previous change's result; a change with a {@code null} before inserts a
+     * key that was never stored.
+     *
+     * @return the last record written
+     * @throws StaleStateException when any guard fails (another process got there first); nothing was written
+     */
+    KeyRecord applyChain(List<Change> changes);
+
     /** Extends a held lease without changing the key's version. @return false when the lease was lost */
     boolean renewLease(String job, String key, String owner, Instant until);
 

@@ -360,6 +360,50 @@ public final class JdbcStateStore implements StateStore {
         });
     }
 
+    @Override
+    public KeyRecord applyChain(List<Change> changes) {
+        if (changes.isEmpty()) {
+            throw new IllegalArgumentException("empty chain");
+        }
+        KeyRecord first = changes.get(0).after();
+        try {
+            return inTransaction(c -> {
+                KeyRecord last = null;
+                for (Change ch : changes) {
+                    last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event())
+                            : write(c, ch.before(), ch.after(), ch.step(), ch.event());
+                    if (last == null) {
+                        // roll back what the chain wrote so far: all or nothing
+                        throw new StaleStateException(first.job(), first.key());
+                    }
+                }
+                return last;
+            });
+        } catch (StateUnavailableException e) {
+            if (e.getCause() instanceof SQLException sql && "23505".equals(sql.getSQLState())) {
+                throw new StaleStateException(first.job(), first.key());
+            }
+            throw e;
+        }
+    }
+
+    /** Inserts a key that was never stored, with its step record and event. */
+    private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event) throws SQLException {
+        KeyRecord next = after.withVersion(1);
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
+                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+            bindKey(ps, next);
+            ps.executeUpdate();
+        }
+        if (step != null) {
+            writeStep(c, next.job(), next.key(), step);
+        }
+        if (event != null) {
+            insertEvent(c, event);
+        }
+        return next;
+    }
+
     /** Writes one guarded change on {@code c}; returns null (and writes nothing) when the guard fails. */
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event)
             throws SQLException {
