@@ -51,6 +51,11 @@ public final class Workspace implements AutoCloseable {
         return jobsDir;
     }
 
+    /** A setting from the process environment (e.g. {@code KEYLINE_CATCH_UP}), or {@code null}. */
+    public String setting(String name) {
+        return env.get(name);
+    }
+
     public RunOptions options() {
         return options;
     }

@@ -33,7 +33,7 @@ final class PlanCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         List<String> keys = selection.resolve(ws(), job);
-        Plan plan = ws().planner().plan(job, keys);
+        Plan plan = ws().planner().plan(job, keys, selection.notes());
         ws().store().savePlan(plan.planId(), job.name(), plan.createdAt(), keys);
         if (json) {
             Text.json(out(), plan);

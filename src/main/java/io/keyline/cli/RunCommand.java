@@ -46,6 +46,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
 
     private int runAllDue() {
         Instant now = ws().options().clock().instant();
+        java.time.Duration window = selection.window(ws());
         List<RunReport> reports = new ArrayList<>();
         List<KeyRecord> all = new ArrayList<>();
         try (RunTrace trace = ws().trace(out())) {
@@ -55,10 +56,13 @@ final class RunCommand extends Sub implements Callable<Integer> {
                     out().println(job.name() + ": paused, passed by");
                     continue;
                 }
-                List<String> keys = Targets.due(job, ws().store(), now, Targets.DEFAULT_CATCH_UP);
-                if (keys.isEmpty()) {
+                List<Targets.DueKey> due = Targets.dueKeys(job, ws().store(), now, window);
+                if (due.isEmpty()) {
                     continue;
                 }
+                due.stream().filter(Targets.DueKey::catchUp)
+                        .forEach(d -> out().println(job.name() + " " + d.key() + ": " + d.note()));
+                List<String> keys = due.stream().map(Targets.DueKey::key).toList();
                 RunReport r = engine.run(job, keys);
                 reports.add(r);
                 all.addAll(r.keys());

@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -49,12 +50,38 @@ abstract class Sub {
         @Option(names = "--to", paramLabel = "K", description = "Last key of a range (default: the current key).")
         String to;
 
-        @Option(names = "--due", description = "Every due key: missed schedule ticks of the last 7 days, "
-                + "pending keys and retries.")
+        @Option(names = "--due", description = "Every due key: the latest schedule tick, missed ticks of the "
+                + "catch-up window (default 7 days), pending keys and retries.")
         boolean due;
+
+        @Option(names = "--catch-up", paramLabel = "DURATION", description = "With --due: how far back missed "
+                + "schedule ticks are caught up (ISO-8601, e.g. P7D, PT12H). Default: $KEYLINE_CATCH_UP or P7D.")
+        String catchUp;
+
+        /** The due keys of the last {@link #resolve} with --due (catch-up notes for the plan). */
+        List<Targets.DueKey> lastDue = List.of();
 
         boolean any() {
             return !keys.isEmpty() || from != null || to != null || due;
+        }
+
+        /** The catch-up window: --catch-up, else $KEYLINE_CATCH_UP, else 7 days. */
+        Duration window(Workspace ws) {
+            if (catchUp != null && !due) {
+                throw new UsageError("--catch-up goes with --due");
+            }
+            try {
+                return Targets.catchUpWindow(catchUp != null ? catchUp : ws.setting("KEYLINE_CATCH_UP"));
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
+        }
+
+        /** Catch-up notes by key, from the last --due resolution. */
+        java.util.Map<String, String> notes() {
+            java.util.Map<String, String> out = new java.util.HashMap<>();
+            lastDue.stream().filter(Targets.DueKey::catchUp).forEach(d -> out.put(d.key(), d.note()));
+            return out;
         }
 
         /** The targeted keys; with no option, the current key of a date/week/month job. */
@@ -74,7 +101,8 @@ abstract class Sub {
                 return Targets.range(job, from, last);
             }
             if (due) {
-                return Targets.due(job, ws.store(), ws.options().clock().instant(), Targets.DEFAULT_CATCH_UP);
+                lastDue = Targets.dueKeys(job, ws.store(), ws.options().clock().instant(), window(ws));
+                return lastDue.stream().map(Targets.DueKey::key).toList();
             }
             try {
                 return Targets.current(job, ws.options().clock());

@@ -40,6 +40,14 @@ public final class Planner {
     }
 
     public Plan plan(JobDefinition job, List<String> keys) {
+        return plan(job, keys, Map.of());
+    }
+
+    /**
+     * A plan whose actions carry a note per key, e.g. {@code (catch-up: missed tick 2026-11-27 09:00)};
+     * notes do not change the plan id (it hashes the job file and the keys' state).
+     */
+    public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes) {
         Instant now = clock.instant();
         Map<String, KeyRecord> records = store.keys(job.name(), keys);
         JobControl control = store.jobControl(job.name());
@@ -56,7 +64,10 @@ public final class Planner {
             } else {
                 fingerprint.append(rec.state()).append('|').append(rec.version()).append('\n');
             }
-            out.add(planKey(job, key, rec, now, paused, lookups));
+            Plan.KeyPlan kp = planKey(job, key, rec, now, paused, lookups);
+            String note = notes.get(key);
+            out.add(note == null ? kp
+                    : new Plan.KeyPlan(kp.key(), kp.state(), kp.action() + " (" + note + ")", kp.steps(), kp.requests()));
         }
         String id = Rendering.sha256(fingerprint.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
         return new Plan(id, job.name(), now, paused, out);

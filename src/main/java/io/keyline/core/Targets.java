@@ -12,7 +12,9 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Which keys a command targets: explicit keys, a range, or the due keys. */
@@ -51,33 +53,83 @@ public final class Targets {
      * every stored key that is pending, waiting for a retry, or running without a live holder.
      */
     public static List<String> due(JobDefinition job, StateStore store, Instant now, Duration catchUp) {
-        Set<String> keys = new LinkedHashSet<>();
+        return dueKeys(job, store, now, catchUp).stream().map(DueKey::key).toList();
+    }
+
+    /**
+     * A due key and why it is due.
+     *
+     * @param key       the key
+     * @param firstTick the earliest schedule tick of this key within the window (in the job's zone), or
+     *                  {@code null} when the key is due only because of its stored state (pending, retry)
+     * @param catchUp   whether the key belongs to a missed tick: an earlier tick than the latest one
+     */
+    public record DueKey(String key, ZonedDateTime firstTick, boolean catchUp) {
+        private static final java.time.format.DateTimeFormatter TICK =
+                java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+
+        /** {@code catch-up: missed tick 2026-11-27 09:00}, or {@code null} for a key that is not a catch-up. */
+        public String note() {
+            return catchUp ? "catch-up: missed tick " + TICK.format(firstTick) : null;
+        }
+    }
+
+    /**
+     * The due keys with their reason, sorted by key. A key of the latest tick at or before {@code now}
+     * is simply due; a key of an earlier tick in the window is a catch-up (the tick was missed).
+     */
+    public static List<DueKey> dueKeys(JobDefinition job, StateStore store, Instant now, Duration catchUp) {
+        Map<String, DueKey> keys = new LinkedHashMap<>();
         CronExpression cron = job.schedule();
         if (cron != null && job.key().type() != KeyType.MANUAL) {
             ZonedDateTime to = now.atZone(job.key().zone());
             ZonedDateTime from = to.minus(catchUp);
             List<ZonedDateTime> ticks = cron.ticksBetween(from, to, MAX_TICKS);
-            List<String> tickKeys = new ArrayList<>();
+            String latest = ticks.isEmpty() ? null : KeyRules.keyAt(job.key(), ticks.get(ticks.size() - 1));
+            Map<String, ZonedDateTime> tickKeys = new LinkedHashMap<>();
             for (ZonedDateTime t : ticks) {
                 String k = KeyRules.keyAt(job.key(), t);
                 if (job.key().start() == null || KeyRules.compare(job.key(), k, job.key().start()) >= 0) {
-                    tickKeys.add(k);
+                    tickKeys.putIfAbsent(k, t);
                 }
             }
-            var known = store.keys(job.name(), tickKeys);
-            for (String k : tickKeys) {
+            var known = store.keys(job.name(), tickKeys.keySet());
+            tickKeys.forEach((k, t) -> {
                 KeyRecord r = known.get(k);
                 if (r == null || !r.state().finished() && !r.state().needsAttention()) {
-                    keys.add(k);
+                    keys.put(k, new DueKey(k, t, !k.equals(latest)));
                 }
-            }
+            });
         }
         for (KeyRecord r : store.query(new StateStore.KeyQuery(job.name(),
                 Set.of(KeyState.PENDING, KeyState.RETRY_WAIT, KeyState.RUNNING), null, 0, Integer.MAX_VALUE))) {
-            keys.add(r.key());
+            keys.putIfAbsent(r.key(), new DueKey(r.key(), null, false));
         }
-        List<String> sorted = new ArrayList<>(keys);
-        sorted.sort((a, b) -> KeyRules.compare(job.key(), a, b));
+        List<DueKey> sorted = new ArrayList<>(keys.values());
+        sorted.sort((a, b) -> KeyRules.compare(job.key(), a.key(), b.key()));
         return sorted;
+    }
+
+    /**
+     * The catch-up window from a setting such as {@code P7D} or {@code PT36H} (ISO-8601), or the
+     * default of 7 days when the setting is blank.
+     *
+     * @throws IllegalArgumentException when the setting is not a positive ISO-8601 duration
+     */
+    public static Duration catchUpWindow(String setting) {
+        if (setting == null || setting.isBlank()) {
+            return DEFAULT_CATCH_UP;
+        }
+        Duration d;
+        try {
+            d = Duration.parse(setting.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("bad catch-up window \"" + setting
+                    + "\": use an ISO-8601 duration such as P7D, P30D or PT12H");
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("bad catch-up window \"" + setting + "\": it must be positive");
+        }
+        return d;
     }
 }

@@ -1,0 +1,256 @@
+package io.keyline.core;
+
+import io.keyline.core.jobfile.JobCatalog;
+import io.keyline.domain.CronExpression;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyRules;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.KeyType;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The embedded scheduler: on every {@link #tick()} it starts the due keys of every job that is not
+ * paused ({@link Targets#dueKeys}: the key of the latest cron tick in the job's zone, missed ticks
+ * within the catch-up window, stored pending keys and retries that are due).
+ *
+ * <p>It executes keys only through the {@link Engine}, so the engine's leases decide who runs a
+ * key: a key another process holds is passed by, and a key is never executed twice. It holds no
+ * SQL and no JavaFX. {@link #start} drives {@code tick} from a daemon thread in real time; tests call
+ * {@code tick} directly with a clock they move.
+ */
+public final class Scheduler implements SchedulerControl, AutoCloseable {
+
+    /** How often the real-time driver ticks. */
+    public static final Duration PERIOD = Duration.ofSeconds(30);
+    private static final int NEXT_SEARCH = 200;
+
+    private final Supplier<JobCatalog> catalog;
+    private final StateStore store;
+    private final Engine engine;
+    private final Clock clock;
+    private final Duration window;
+    private final Object tickLock = new Object();
+    private volatile boolean enabled = true;
+    private volatile boolean closed;
+    private volatile String running;
+    private volatile String problem;
+    private volatile Instant nextTick;
+    private ScheduledExecutorService driver;
+    private Duration period = PERIOD;
+
+    /**
+     * @param catalog loads the job files (again on every tick, so edits are picked up)
+     * @param window  the catch-up window (missed ticks older than this are not run automatically)
+     */
+    public Scheduler(Supplier<JobCatalog> catalog, StateStore store, Engine engine, Clock clock, Duration window) {
+        this.catalog = catalog;
+        this.store = store;
+        this.engine = engine;
+        this.clock = clock;
+        this.window = window;
+    }
+
+    /** A key the tick started and where it ended. */
+    public record Started(String job, String key, boolean catchUp, KeyState state) {
+    }
+
+    /**
+     * Starts the due keys of every unpaused job once (one run per key), and returns what it started.
+     * Ticks do not overlap; a paused scheduler or job starts nothing.
+     */
+    public List<Started> tick() {
+        synchronized (tickLock) {
+            List<Started> started = new ArrayList<>();
+            if (!enabled || closed) {
+                return started;
+            }
+            String lastProblem = null;
+            for (JobDefinition job : jobs()) {
+                try {
+                    for (Upcoming u : runnable(job, clock.instant())) {
+                        if (!enabled || closed || store.jobControl(job.name()).pausedAt(clock.instant())) {
+                            break;
+                        }
+                        running = job.name() + " " + u.key();
+                        RunReport r = engine.run(job, List.of(u.key()));
+                        for (KeyRecord k : r.keys()) {
+                            started.add(new Started(job.name(), k.key(), u.catchUp(), k.state()));
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    lastProblem = job.name() + ": " + e.getMessage();
+                } finally {
+                    running = null;
+                }
+            }
+            problem = lastProblem;
+            return started;
+        }
+    }
+
+    private List<JobDefinition> jobs() {
+        List<JobDefinition> jobs = new ArrayList<>(catalog.get().jobs());
+        jobs.sort(Comparator.comparing(JobDefinition::name));
+        return jobs;
+    }
+
+    /**
+     * The due keys of a job that a run would start now: not those of a paused job, not retries
+     * that are due later, and not keys a live process holds (the engine would pass them by).
+     */
+    private List<Upcoming> runnable(JobDefinition job, Instant now) {
+        if (store.jobControl(job.name()).pausedAt(now)) {
+            return List.of();
+        }
+        List<Targets.DueKey> due = Targets.dueKeys(job, store, now, window);
+        if (due.isEmpty()) {
+            return List.of();
+        }
+        Map<String, KeyRecord> known = store.keys(job.name(), due.stream().map(Targets.DueKey::key).toList());
+        List<Upcoming> out = new ArrayList<>();
+        for (Targets.DueKey d : due) {
+            KeyRecord r = known.get(d.key());
+            if (r == null || startable(r, now)) {
+                out.add(new Upcoming(job.name(), d.key(), d.firstTick(), d.catchUp(), d.note()));
+            }
+        }
+        return out;
+    }
+
+    private static boolean startable(KeyRecord r, Instant now) {
+        return switch (r.state()) {
+            case PENDING -> true;
+            case RETRY_WAIT -> r.nextAttemptAt() == null || !r.nextAttemptAt().isAfter(now);
+            case RUNNING -> r.leaseUntil() == null || !r.leaseUntil().isAfter(now) || LeaseOwner.provablyDead(r.leaseOwner());
+            default -> false;
+        };
+    }
+
+    @Override
+    public Status status() {
+        Instant now = clock.instant();
+        List<Upcoming> dueNow = new ArrayList<>();
+        Upcoming next = null;
+        String readProblem = null;
+        try {
+            for (JobDefinition job : jobs()) {
+                if (store.jobControl(job.name()).pausedAt(now)) {
+                    continue;
+                }
+                dueNow.addAll(runnable(job, now));
+                Upcoming n = nextOf(job, now);
+                if (n != null && (next == null || n.tick().toInstant().isBefore(next.tick().toInstant()))) {
+                    next = n;
+                }
+            }
+        } catch (RuntimeException e) {
+            readProblem = e.getMessage();
+        }
+        Mode mode = closed ? Mode.OFF : enabled ? Mode.ON : Mode.PAUSED;
+        return new Status(mode, running, List.copyOf(dueNow), next, mode == Mode.ON ? nextTick : null, window,
+                problem != null ? problem : readProblem);
+    }
+
+    /** The first future tick of the job whose key is not finished yet. */
+    private Upcoming nextOf(JobDefinition job, Instant now) {
+        CronExpression cron = job.schedule();
+        if (cron == null || job.key().type() == KeyType.MANUAL) {
+            return null;
+        }
+        Map<String, ZonedDateTime> candidates = new LinkedHashMap<>();
+        ZonedDateTime t = now.atZone(job.key().zone());
+        for (int i = 0; i < NEXT_SEARCH; i++) {
+            t = cron.next(t);
+            if (t == null) {
+                break;
+            }
+            candidates.putIfAbsent(KeyRules.keyAt(job.key(), t), t);
+            if (candidates.size() >= 3) {
+                break;
+            }
+        }
+        Map<String, KeyRecord> known = store.keys(job.name(), candidates.keySet());
+        for (var e : candidates.entrySet()) {
+            KeyRecord r = known.get(e.getKey());
+            if (r == null || !r.state().finished()) {
+                return new Upcoming(job.name(), e.getKey(), e.getValue(), false, null);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void enable() {
+        enabled = true;
+    }
+
+    @Override
+    public void disable() {
+        enabled = false;
+    }
+
+    /**
+     * Ticks every {@code period} on a daemon thread, the first time after {@code firstDelay} (the
+     * console shows what the first tick will catch up, and the operator may pause it before).
+     */
+    public synchronized void start(Duration firstDelay, Duration period) {
+        if (driver != null || closed) {
+            return;
+        }
+        this.period = period;
+        driver = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread th = new Thread(r, "keyline-scheduler");
+            th.setDaemon(true);
+            return th;
+        });
+        nextTick = clock.instant().plus(firstDelay);
+        driver.scheduleWithFixedDelay(this::driverTick, firstDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void driverTick() {
+        try {
+            tick();
+        } catch (Throwable e) {
+            problem = "tick failed: " + e;
+        } finally {
+            nextTick = clock.instant().plus(period);
+        }
+    }
+
+    /** Stops ticking; waits a little for a key being run to finish its step, then interrupts it. */
+    @Override
+    public void close() {
+        ScheduledExecutorService d;
+        synchronized (this) {
+            closed = true;
+            d = driver;
+            driver = null;
+        }
+        if (d == null) {
+            return;
+        }
+        d.shutdown();
+        try {
+            if (!d.awaitTermination(5, TimeUnit.SECONDS)) {
+                d.shutdownNow();
+                d.awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            d.shutdownNow();
+        }
+    }
+}
