@@ -1,7 +1,12 @@
 package io.keyline.app;
 
 import io.keyline.core.CredentialAlerts;
+import io.keyline.core.Engine;
 import io.keyline.core.RunTrace;
+import io.keyline.core.Scheduler;
+import io.keyline.core.SchedulerControl;
+import io.keyline.core.Targets;
+import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.shell.ConsoleView;
@@ -10,6 +15,7 @@ import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -29,10 +35,28 @@ public final class ConsoleApp {
      * {@code sandbox} (the caller stops it).
      */
     public static ConsoleServices services(Workspace ws, RunTrace trace, Map<String, String> env, DemoSandbox sandbox) {
-        return new ConsoleServices(() -> io.keyline.core.jobfile.JobFileLoader.loadFolder(ws.jobsDir()), ws.store(),
-                ws.planner(), ws.actions(), ws.engine(trace), ws.credentials(), ws.options().clock(),
+        return services(ws, ws.engine(trace), trace, env, sandbox, SchedulerControl.NONE);
+    }
+
+    /** The console's services with a scheduler that runs keys through the same engine (no demo). */
+    public static ConsoleServices services(Workspace ws, Engine engine, Map<String, String> env,
+                                           SchedulerControl scheduler) {
+        return services(ws, engine, RunTrace.NONE, env, null, scheduler);
+    }
+
+    /** Everything: the engine, the demo's sandbox ({@code null}: no demo to offer) and the scheduler. */
+    public static ConsoleServices services(Workspace ws, Engine engine, RunTrace trace, Map<String, String> env,
+                                           DemoSandbox sandbox, SchedulerControl scheduler) {
+        return new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), ws.store(),
+                ws.planner(), ws.actions(), engine, ws.credentials(), ws.options().clock(),
                 ws.options().user(), ws.stateDir(), ws.jobsDir(), CredentialAlerts.warnWindow(env),
-                () -> createDemo(ws, trace, sandbox));
+                sandbox == null ? null : () -> createDemo(ws, trace, sandbox), scheduler);
+    }
+
+    /** The embedded scheduler over a workspace (catch-up window from {@code KEYLINE_CATCH_UP}, default 7 days). */
+    public static Scheduler scheduler(Workspace ws, Engine engine, Map<String, String> env) {
+        return new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), ws.store(), engine, ws.options().clock(),
+                Targets.catchUpWindow(env.get("KEYLINE_CATCH_UP")));
     }
 
     private static String createDemo(Workspace ws, RunTrace trace, DemoSandbox sandbox) {
@@ -66,27 +90,47 @@ public final class ConsoleApp {
                     + "The commands work without one: keyline --help");
             return 1;
         }
+        Duration window;
+        try {
+            window = Targets.catchUpWindow(env.get("KEYLINE_CATCH_UP"));
+        } catch (IllegalArgumentException e) {
+            System.err.println("keyline: KEYLINE_CATCH_UP: " + e.getMessage());
+            return 64;
+        }
         ws.store();
         RunTrace trace = RunTrace.open(ws.stateDir(), null);
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
-        ConsoleServices services = services(ws, trace, env, sandbox);
+        Engine engine = ws.engine(trace);
+        Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), ws.store(), engine,
+                ws.options().clock(), window);
+        ConsoleServices services = services(ws, engine, trace, env, sandbox, scheduler);
+        boolean probe = Boolean.getBoolean("keyline.startupProbe");
         CountDownLatch closed = new CountDownLatch(1);
         Platform.setImplicitExit(true);
         try {
             Platform.startup(() -> {
                 Stage stage = new Stage();
                 stage.setTitle("Keyline — " + ws.stateDir());
-                stage.setScene(scene(services, Threads.javafx()));
+                Scene scene = scene(services, Threads.javafx());
+                stage.setScene(scene);
                 stage.setOnHidden(e -> closed.countDown());
+                if (probe) {
+                    StartupProbe.install(scene, stage);
+                }
                 stage.show();
+                // The first tick waits one period: the status bar shows what it will run (catch-ups
+                // marked) and the operator can pause the scheduler before it starts anything.
+                scheduler.start(Scheduler.PERIOD, Scheduler.PERIOD);
             });
         } catch (UnsupportedOperationException | IllegalStateException e) {
             System.err.println("keyline: cannot open the console: " + e.getMessage());
+            scheduler.close();
             sandbox.close();
             return 1;
         }
         closed.await();
+        scheduler.close();
         sandbox.close();
         trace.close();
         Platform.exit();

@@ -193,6 +193,11 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     }
 
     @Override
+    public Duration window() {
+        return window;
+    }
+
+    @Override
     public void enable() {
         enabled = true;
     }

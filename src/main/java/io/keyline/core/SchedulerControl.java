@@ -40,6 +40,11 @@ public interface SchedulerControl {
 
     Status status();
 
+    /** The catch-up window (cheap; no state is read). */
+    default java.time.Duration window() {
+        return Targets.DEFAULT_CATCH_UP;
+    }
+
     /** Lets the scheduler start keys again. */
     void enable();
 

@@ -4,6 +4,7 @@ import io.keyline.core.CredentialStore;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.Planner;
+import io.keyline.core.SchedulerControl;
 import io.keyline.core.StateStore;
 import io.keyline.core.jobfile.JobCatalog;
 
@@ -29,15 +30,17 @@ import java.util.function.Supplier;
  * @param credentialWarn warn this long before a cookie expires
  * @param demo           creates the demo workspace on this state and jobs folder and returns a one-line summary
  *                       (slow: runs keys; call it off the FX thread), or {@code null} where there is none
+ * @param scheduler      the embedded scheduler ({@link SchedulerControl#NONE} when there is none)
  */
 public record ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Planner planner, OperatorActions actions,
                               Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,
-                              Path jobsDir, Duration credentialWarn, Supplier<String> demo) {
+                              Path jobsDir, Duration credentialWarn, Supplier<String> demo, SchedulerControl scheduler) {
 
-    /** Services without a demo workspace to offer. */
+    /** Services without a demo workspace to offer and without a scheduler. */
     public ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Planner planner, OperatorActions actions,
                            Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,
                            Path jobsDir, Duration credentialWarn) {
-        this(catalog, store, planner, actions, engine, credentials, clock, user, stateDir, jobsDir, credentialWarn, null);
+        this(catalog, store, planner, actions, engine, credentials, clock, user, stateDir, jobsDir, credentialWarn, null,
+                SchedulerControl.NONE);
     }
 }

@@ -223,14 +223,21 @@ public final class PlanViewModel {
         threads.submit(() -> {
             JobDefinition d = findJob(name);
             List<String> keys;
+            java.util.Map<String, String> notes = new java.util.HashMap<>();
             try {
-                keys = t == Target.DUE
-                        ? Targets.due(d, services.store(), services.clock().instant(), Targets.DEFAULT_CATCH_UP)
-                        : resolveWithoutState(d);
+                if (t == Target.DUE) {
+                    // the same window as the scheduler: catch-up keys are marked before they run
+                    List<Targets.DueKey> due = Targets.dueKeys(d, services.store(), services.clock().instant(),
+                            services.scheduler().window());
+                    due.stream().filter(Targets.DueKey::catchUp).forEach(k -> notes.put(k.key(), k.note()));
+                    keys = due.stream().map(Targets.DueKey::key).toList();
+                } else {
+                    keys = resolveWithoutState(d);
+                }
             } catch (InvalidKeyException | OperatorException e) {
                 return new Planned(d, null, e.getMessage());
             }
-            Plan p = services.planner().plan(d, keys);
+            Plan p = services.planner().plan(d, keys, notes);
             services.store().savePlan(p.planId(), d.name(), p.createdAt(), keys);
             return new Planned(d, p, null);
         }, r -> {

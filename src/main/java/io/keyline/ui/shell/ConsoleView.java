@@ -3,6 +3,7 @@ package io.keyline.ui.shell;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import atlantafx.base.theme.Styles;
+import io.keyline.core.SchedulerControl;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Palette;
@@ -60,10 +61,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private final ConsoleViewModel vm;
     private final InboxViewModel inboxVm;
     private final InboxView inbox;
-    private final JobViewModel jobVm;
-    private final JobView jobView;
-    private final CredentialsViewModel credentialsVm;
-    private final CredentialsView credentialsView;
+    private final SchedulerViewModel schedulerVm;
+    // Pages that are not on the first screen are built when first shown (fast start).
+    private JobViewModel jobVm;
+    private JobView jobView;
+    private CredentialsViewModel credentialsVm;
+    private CredentialsView credentialsView;
     private final StackPane page = new StackPane();
     private final Button inboxButton = new Button("Attention");
     private final Button credentialsButton = new Button("Credentials");
@@ -77,10 +80,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         this.vm = vm;
         this.inboxVm = new InboxViewModel(vm);
         this.inbox = new InboxView(inboxVm, this, () -> vm.services().clock().instant());
-        this.jobVm = new JobViewModel(vm.services(), vm.threads());
-        this.jobView = new JobView(jobVm, this);
-        this.credentialsVm = new CredentialsViewModel(vm.services(), vm.threads());
-        this.credentialsView = new CredentialsView(credentialsVm, this);
+        this.schedulerVm = new SchedulerViewModel(vm.services().scheduler(), vm.threads(), vm.services().clock());
         setId("console");
         getStyleClass().add("console");
         setLeft(sidebar());
@@ -99,6 +99,23 @@ public final class ConsoleView extends BorderPane implements Navigator {
         });
         showInbox();
         vm.refresh();
+        schedulerVm.refresh();
+    }
+
+    private JobView jobView() {
+        if (jobView == null) {
+            jobVm = new JobViewModel(vm.services(), vm.threads());
+            jobView = new JobView(jobVm, this);
+        }
+        return jobView;
+    }
+
+    private CredentialsView credentialsView() {
+        if (credentialsView == null) {
+            credentialsVm = new CredentialsViewModel(vm.services(), vm.threads());
+            credentialsView = new CredentialsView(credentialsVm, this);
+        }
+        return credentialsView;
     }
 
     /** Turns desktop notifications off (tests). */
@@ -118,7 +135,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), this::refresh);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), () -> {
             if (shownJob != null) {
-                jobView.focusSearch();
+                jobView().focusSearch();
             }
         });
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN), this::toggleTheme);
@@ -263,8 +280,21 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private HBox statusBar() {
         Label state = new Label("State: " + vm.services().stateDir());
         state.setId("status-state");
-        Label scheduler = new Label("Scheduler: off (run 'keyline run --due' from cron)");
+        Label scheduler = new Label();
         scheduler.setId("status-scheduler");
+        scheduler.textProperty().bind(schedulerVm.textProperty());
+        Tooltip schedulerTip = new Tooltip();
+        schedulerTip.textProperty().bind(schedulerVm.detailProperty());
+        scheduler.setTooltip(schedulerTip);
+        Button schedulerToggle = new Button();
+        schedulerToggle.setId("scheduler-toggle");
+        schedulerToggle.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
+        schedulerToggle.textProperty().bind(Bindings.createStringBinding(() ->
+                schedulerVm.modeProperty().get() == SchedulerControl.Mode.PAUSED ? "Resume scheduler" : "Pause scheduler",
+                schedulerVm.modeProperty()));
+        schedulerToggle.visibleProperty().bind(schedulerVm.modeProperty().isNotEqualTo(SchedulerControl.Mode.OFF));
+        schedulerToggle.managedProperty().bind(schedulerToggle.visibleProperty());
+        schedulerToggle.setOnAction(e -> schedulerVm.toggle());
         Label refreshed = new Label();
         refreshed.setId("status-refreshed");
         refreshed.textProperty().bind(Bindings.createStringBinding(() -> vm.lastRefreshProperty().get() == null
@@ -275,7 +305,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         Label user = new Label("Operator: " + vm.services().user());
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox bar = new HBox(state, scheduler, grow, error, user, refreshed);
+        HBox bar = new HBox(state, scheduler, schedulerToggle, grow, error, user, refreshed);
         bar.getStyleClass().add("status-bar");
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
@@ -305,17 +335,19 @@ public final class ConsoleView extends BorderPane implements Navigator {
     public void showJob(String job) {
         shownJob = job;
         select(null);
+        JobView view = jobView();
         jobVm.load(job);
         vm.jobs().stream().filter(j -> j.name().equals(job)).findFirst()
                 .ifPresent(j -> jobList.getSelectionModel().select(j));
-        show(jobView);
+        show(view);
     }
 
     private void showCredentials() {
         shownJob = null;
         select(credentialsButton);
+        CredentialsView view = credentialsView();
         credentialsVm.load();
-        show(credentialsView);
+        show(view);
     }
 
     @Override
@@ -358,10 +390,11 @@ public final class ConsoleView extends BorderPane implements Navigator {
     @Override
     public void refresh() {
         vm.refresh();
-        if (shownJob != null) {
+        schedulerVm.refresh();
+        if (shownJob != null && jobVm != null) {
             jobVm.reload();
         }
-        if (page.getChildren().contains(credentialsView)) {
+        if (credentialsView != null && page.getChildren().contains(credentialsView)) {
             credentialsVm.load();
         }
     }

@@ -1,0 +1,150 @@
+package io.keyline.ui.shell;
+
+import io.keyline.core.SchedulerControl;
+import io.keyline.core.SchedulerControl.Mode;
+import io.keyline.core.SchedulerControl.Status;
+import io.keyline.core.SchedulerControl.Upcoming;
+import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Threads;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+/**
+ * The status bar's view of the embedded scheduler: one line ("Scheduler: on · next: daily-article
+ * 2026-11-30 09:00 (in 14 h)"), the keys it is about to run (catch-ups marked) for the tooltip, and
+ * the switch to pause it. The status is read in the background.
+ */
+public final class SchedulerViewModel {
+
+    private static final DateTimeFormatter TICK = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+    private static final int LISTED = 20;
+
+    private final SchedulerControl scheduler;
+    private final Threads threads;
+    private final Clock clock;
+    private final ReadOnlyStringWrapper text = new ReadOnlyStringWrapper("Scheduler: …");
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
+    private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(Mode.OFF);
+    private boolean loading;
+
+    public SchedulerViewModel(SchedulerControl scheduler, Threads threads, Clock clock) {
+        this.scheduler = scheduler;
+        this.threads = threads;
+        this.clock = clock;
+    }
+
+    /** Reads the scheduler's status in the background. */
+    public void refresh() {
+        if (loading) {
+            return;
+        }
+        loading = true;
+        threads.submit(scheduler::status, this::apply, e -> {
+            loading = false;
+            text.set("Scheduler: status unavailable");
+            detail.set(String.valueOf(e.getMessage()));
+        });
+    }
+
+    /** Pauses the scheduler when it is on, turns it on when it is paused. */
+    public void toggle() {
+        Mode m = mode.get();
+        if (m == Mode.OFF) {
+            return;
+        }
+        threads.submit(() -> {
+            if (m == Mode.ON) {
+                scheduler.disable();
+            } else {
+                scheduler.enable();
+            }
+            return scheduler.status();
+        }, s -> {
+            loading = true;
+            apply(s);
+        }, e -> detail.set(String.valueOf(e.getMessage())));
+    }
+
+    void apply(Status s) {
+        loading = false;
+        mode.set(s.mode());
+        text.set(line(s, clock.instant()));
+        detail.set(details(s));
+    }
+
+    static String line(Status s, Instant now) {
+        if (s.mode() == Mode.OFF) {
+            return "Scheduler: off (run 'keyline run --due' from cron)";
+        }
+        StringBuilder sb = new StringBuilder("Scheduler: ").append(s.mode() == Mode.ON ? "on" : "paused");
+        if (s.running() != null) {
+            sb.append(" · running ").append(s.running());
+        }
+        List<Upcoming> due = s.dueNow();
+        if (!due.isEmpty()) {
+            long catchUps = due.stream().filter(Upcoming::catchUp).count();
+            sb.append(s.mode() == Mode.ON ? " · about to run " : " · due: ").append(due.size())
+                    .append(due.size() == 1 ? " key" : " keys");
+            if (catchUps > 0) {
+                sb.append(" (").append(catchUps).append(" catch-up)");
+            }
+            if (s.mode() == Mode.ON && s.nextTick() != null && s.running() == null) {
+                sb.append(' ').append(Format.relative(s.nextTick(), now));
+            }
+        }
+        if (s.next() != null) {
+            sb.append(" · next: ").append(s.next().job()).append(' ').append(TICK.format(s.next().tick()))
+                    .append(" (").append(Format.relative(s.next().tick().toInstant(), now)).append(')');
+        } else if (due.isEmpty()) {
+            sb.append(" · no scheduled jobs");
+        }
+        return sb.toString();
+    }
+
+    static String details(Status s) {
+        StringBuilder sb = new StringBuilder();
+        if (s.mode() == Mode.OFF) {
+            return "No scheduler in this console.";
+        }
+        if (s.dueNow().isEmpty()) {
+            sb.append("Nothing is due.");
+        } else {
+            sb.append(s.mode() == Mode.ON ? "About to run:" : "Due (the scheduler is paused):");
+            s.dueNow().stream().limit(LISTED).forEach(u -> sb.append("\n  ").append(u.job()).append(' ').append(u.key())
+                    .append(u.note() != null ? "  (" + u.note() + ")" : u.tick() == null ? "  (pending or retry)" : ""));
+            if (s.dueNow().size() > LISTED) {
+                sb.append("\n  … and ").append(s.dueNow().size() - LISTED).append(" more");
+            }
+            sb.append("\nSee them in the job's Plan (plan --due); pause the scheduler to hold them.");
+        }
+        sb.append("\nCatch-up window: ").append(human(s.window())).append(" (KEYLINE_CATCH_UP)");
+        if (s.problem() != null) {
+            sb.append("\nLast problem: ").append(s.problem());
+        }
+        return sb.toString();
+    }
+
+    private static String human(Duration d) {
+        return d.toHours() % 24 == 0 && d.toMinutesPart() == 0 ? d.toDays() + " days" : d.toString();
+    }
+
+    public ReadOnlyStringProperty textProperty() {
+        return text.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Mode> modeProperty() {
+        return mode.getReadOnlyProperty();
+    }
+}
