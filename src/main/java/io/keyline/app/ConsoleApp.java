@@ -1,7 +1,12 @@
 package io.keyline.app;
 
 import io.keyline.core.CredentialAlerts;
+import io.keyline.core.CredentialStore;
 import io.keyline.core.Engine;
+import io.keyline.core.OperatorActions;
+import io.keyline.core.Planner;
+import io.keyline.core.StateStore;
+import io.keyline.core.exec.Executors;
 import io.keyline.core.RunTrace;
 import io.keyline.core.Scheduler;
 import io.keyline.core.SchedulerControl;
@@ -53,12 +58,6 @@ public final class ConsoleApp {
                 sandbox == null ? null : () -> createDemo(ws, trace, sandbox), scheduler);
     }
 
-    /** The embedded scheduler over a workspace (catch-up window from {@code KEYLINE_CATCH_UP}, default 7 days). */
-    public static Scheduler scheduler(Workspace ws, Engine engine, Map<String, String> env) {
-        return new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), ws.store(), engine, ws.options().clock(),
-                Targets.catchUpWindow(env.get("KEYLINE_CATCH_UP")));
-    }
-
     private static String createDemo(Workspace ws, RunTrace trace, DemoSandbox sandbox) {
         Demo.Result r = Demo.create(ws, sandbox.demoPort(), false, trace, null);
         sandbox.adopt(r.site());
@@ -97,14 +96,30 @@ public final class ConsoleApp {
             System.err.println("keyline: KEYLINE_CATCH_UP: " + e.getMessage());
             return 64;
         }
-        ws.store();
+        // The state opens in the background while the window comes up (fast start); everything
+        // that reads it runs in the background anyway.
+        Thread opener = new Thread(() -> {
+            try {
+                ws.store();
+                ws.credentials();
+            } catch (RuntimeException e) {
+                // shown by the console ("Could not read the state: ...") on its first load
+            }
+        }, "keyline-open-state");
+        opener.setDaemon(true);
+        opener.start();
+        StateStore store = Deferred.of(StateStore.class, ws::store);
+        CredentialStore credentials = Deferred.of(CredentialStore.class, ws::credentials);
         RunTrace trace = RunTrace.open(ws.stateDir(), null);
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
-        Engine engine = ws.engine(trace);
-        Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), ws.store(), engine,
+        Engine engine = new Engine(store, Executors.standard(ws.options().clock()), credentials, trace, ws.options());
+        Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), store, engine,
                 ws.options().clock(), window);
-        ConsoleServices services = services(ws, engine, trace, env, sandbox, scheduler);
+        ConsoleServices services = new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), store,
+                new Planner(store, credentials, ws.options().clock()), new OperatorActions(store, ws.options()), engine,
+                credentials, ws.options().clock(), ws.options().user(), ws.stateDir(), ws.jobsDir(),
+                CredentialAlerts.warnWindow(env), () -> createDemo(ws, trace, sandbox), scheduler);
         boolean probe = Boolean.getBoolean("keyline.startupProbe");
         CountDownLatch closed = new CountDownLatch(1);
         Platform.setImplicitExit(true);

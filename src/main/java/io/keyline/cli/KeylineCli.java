@@ -52,15 +52,18 @@ import java.util.stream.Collectors;
             "Exit codes of run and apply: 0 all done, 1 nothing ran (bad job file, state locked, stale plan, "
                 + "paused job), 2 failed, 3 partly failed, 4 waits for an operator, 5 retry pending, 64 usage error.",
             "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs; "
-                + "KEYLINE_MASTER_KEY (base64 of 32 bytes) replaces state/secret.key."})
+                + "KEYLINE_MASTER_KEY (base64 of 32 bytes) replaces state/secret.key; KEYLINE_CATCH_UP (e.g. P7D) "
+                + "is how far back --due and the console's scheduler catch up missed schedule ticks."})
 public final class KeylineCli implements Callable<Integer> {
 
     @Option(names = "--state", paramLabel = "DIR",
-            description = "State folder (H2 database, run log). Default: $KEYLINE_STATE or ./state")
+            description = "State folder (H2 database, run log). Default: $KEYLINE_STATE or ./state "
+                    + "(installed app: $XDG_DATA_HOME/keyline)")
     Path state;
 
     @Option(names = "--jobs", paramLabel = "DIR",
-            description = "Folder of job files (*.json). Default: $KEYLINE_JOBS or ./resources/jobs")
+            description = "Folder of job files (*.json). Default: $KEYLINE_JOBS or ./resources/jobs "
+                    + "(installed app: $XDG_CONFIG_HOME/keyline/jobs)")
     Path jobs;
 
     PrintStream out;
@@ -153,7 +156,10 @@ public final class KeylineCli implements Callable<Integer> {
             return state;
         }
         String e = env.get("KEYLINE_STATE");
-        return Path.of(e != null && !e.isBlank() ? e : "state");
+        if (e != null && !e.isBlank()) {
+            return Path.of(e);
+        }
+        return packaged() ? xdg("XDG_DATA_HOME", ".local/share").resolve("keyline") : Path.of("state");
     }
 
     Path jobsPath() {
@@ -161,7 +167,37 @@ public final class KeylineCli implements Callable<Integer> {
             return jobs;
         }
         String e = env.get("KEYLINE_JOBS");
-        return Path.of(e != null && !e.isBlank() ? e : "resources/jobs");
+        if (e != null && !e.isBlank()) {
+            return Path.of(e);
+        }
+        if (packaged()) {
+            Path dir = xdg("XDG_CONFIG_HOME", ".config").resolve("keyline").resolve("jobs");
+            try {
+                java.nio.file.Files.createDirectories(dir);
+            } catch (java.io.IOException ex) {
+                // reported by the job loader ("jobs folder does not exist")
+            }
+            return dir;
+        }
+        return Path.of("resources/jobs");
+    }
+
+    /**
+     * Whether this is the installed app (its launcher sets {@code -Dkeyline.packaged=true}): state and
+     * jobs then live in per-user folders, not in the working directory.
+     */
+    static boolean packaged() {
+        return Boolean.getBoolean("keyline.packaged");
+    }
+
+    /** {@code $NAME}, or {@code ~/fallback} when it is unset or not absolute (XDG base directories). */
+    private Path xdg(String name, String fallback) {
+        String v = env.get(name);
+        if (v != null && !v.isBlank() && Path.of(v).isAbsolute()) {
+            return Path.of(v);
+        }
+        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+        return Path.of(home).resolve(fallback);
     }
 
     private void closeWorkspace() {

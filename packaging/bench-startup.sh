@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Startup benchmark (run by hand): time from process start to the console's first frame, for the
+# app-image with its AppCDS archive and without it (a copy whose launcher drops the archive).
+#   packaging/bench-startup.sh [APP_IMAGE=target/dist/keyline] [RUNS=5]
+# Needs Xvfb (apt-get install xvfb) unless DISPLAY is set. Prints the median of RUNS runs:
+#   BENCH startup.first_frame_ms <value> ms   (with archive, then without)
+# The console prints the time of its first frame when started with -Dkeyline.startupProbe=true
+# (hidden flag) and closes right after it; the harness takes the time before it starts the process.
+set -euo pipefail
+app="$(cd "${1:-target/dist/keyline}" && pwd)"
+runs="${2:-5}"
+work="$(mktemp -d)"
+cleanup() { [ -n "${xvfb:-}" ] && kill "$xvfb" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+if [ -z "${DISPLAY:-}" ]; then
+  Xvfb :97 -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 & xvfb=$!
+  export DISPLAY=:97
+  sleep 1
+fi
+cp -r "$(dirname "$0")/../resources/jobs" "$work/jobs"
+export KEYLINE_STATE="$work/state" KEYLINE_JOBS="$work/jobs"
+"$app/bin/keyline" jobs > /dev/null # create the state once
+# the same app-image without the archive
+cp -a "$app" "$work/no-cds"
+sed -i '/SharedArchiveFile/d' "$work/no-cds/lib/app/keyline.cfg"
+
+measure() { # $1 = app-image; prints one value in ms
+  local t0 out
+  t0=$(date +%s%3N)
+  out="$(JAVA_TOOL_OPTIONS="-Dkeyline.startupProbe=true" "$1/bin/keyline" 2>/dev/null)"
+  local t1
+  t1=$(sed -n 's/.*first_frame_epoch_ms=\([0-9]*\).*/\1/p' <<<"$out")
+  [ -n "$t1" ] || { echo "no first frame: $out" >&2; exit 1; }
+  echo $(( t1 - t0 ))
+}
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
+
+measure "$app" > /dev/null; measure "$work/no-cds" > /dev/null # warm the page cache
+with=$(for i in $(seq "$runs"); do measure "$app"; done | tee "$work/with" | median)
+without=$(for i in $(seq "$runs"); do measure "$work/no-cds"; done | tee "$work/without" | median)
+echo "runs with archive:    $(paste -sd' ' "$work/with")"
+echo "runs without archive: $(paste -sd' ' "$work/without")"
+echo "BENCH startup.first_frame_ms $with ms (with AppCDS archive)"
+echo "BENCH startup.first_frame_ms $without ms (without archive)"

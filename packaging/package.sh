@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds target/dist/keyline/ (a Linux app-image) and target/dist/keyline_*.deb.
+# Called by `mvn -B -Ppackage -DskipTests package` after the jars are built and copied:
+#   target/keyline-thin.jar   the app
+#   target/app-lib/           its dependencies without JavaFX (class path)
+#   target/jfx/               javafx-{base,graphics,controls}-*-linux.jar (module path for jlink)
+# Steps: jlink a runtime (JDK + JavaFX modules) -> jpackage the app jars onto it -> AppCDS
+# training run -> .deb (only when fakeroot and dpkg-deb are installed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
+bin="$JAVA_HOME/bin"
+[ -x "$bin/jpackage" ] || bin="$(dirname "$JAVA_HOME")/bin" # ${java.home} of a JDK 8-style layout
+t=target
+start=$(date +%s)
+
+rm -rf "$t/runtime" "$t/dist" "$t/jpackage-input"
+mkdir -p "$t/dist" "$t/jpackage-input"
+cp "$t/keyline-thin.jar" "$t"/app-lib/*.jar "$t/jpackage-input/"
+
+echo "[package] jlink runtime"
+"$bin/jlink" @packaging/jpackage/jlink.args --module-path "$t/jfx" --output "$t/runtime"
+
+echo "[package] jpackage app-image"
+"$bin/jpackage" --type app-image @packaging/jpackage/app-image.args \
+  --runtime-image "$t/runtime" --input "$t/jpackage-input" --dest "$t/dist" \
+  --icon packaging/icons/keyline-256.png
+app="$t/dist/keyline"
+cp packaging/keyline.desktop "$app/lib/keyline.desktop"
+cp -r packaging/systemd packaging/crontab.txt "$app/lib/"
+
+echo "[package] AppCDS archive"
+packaging/make-cds.sh "$app"
+
+echo "[package] smoke test: bin/keyline jobs"
+smoke="$(mktemp -d)"
+"$app/bin/keyline" --state "$smoke/state" --jobs resources/jobs jobs
+rm -rf "$smoke"
+
+if command -v fakeroot >/dev/null && command -v dpkg-deb >/dev/null; then
+  echo "[package] jpackage deb"
+  "$bin/jpackage" --type deb @packaging/jpackage/deb.args --app-image "$app" --dest "$t/dist" \
+    --icon packaging/icons/keyline-256.png
+else
+  echo "[package] no .deb: jpackage --type deb needs fakeroot and dpkg-deb (apt-get install fakeroot dpkg-dev)" >&2
+fi
+echo "[package] done in $(( $(date +%s) - start )) s: $(du -sh "$app" | cut -f1) app-image"
+ls -l "$t/dist"
