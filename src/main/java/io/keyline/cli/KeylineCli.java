@@ -71,7 +71,7 @@ public final class KeylineCli implements Callable<Integer> {
     private java.io.InputStream in = System.in;
     private Workspace workspace;
     private RunOptions options = RunOptions.standard();
-    private Map<String, String> env = System.getenv();
+    Map<String, String> env = System.getenv();
 
     /** Runs the command line and returns the exit code. */
     public static int execute(String[] args, PrintStream out, PrintStream err) {

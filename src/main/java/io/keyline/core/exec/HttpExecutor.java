@@ -34,19 +34,12 @@ public final class HttpExecutor implements StepExecutor {
     static final int OUTPUT_BYTES = 1024 * 1024;
     private static final String USER_AGENT = "Keyline/0.1";
 
-    private HttpClient client;
+    private final HttpClient client;
     private final Clock clock;
 
     public HttpExecutor(Clock clock) {
         this.clock = clock;
-    }
-
-    /** The shared client, made on first use (its TLS setup is not paid by commands that send nothing). */
-    private synchronized HttpClient client() {
-        if (client == null) {
-            client = newClient();
-        }
-        return client;
+        this.client = newClient();
     }
 
     private static HttpClient newClient() {
@@ -75,7 +68,7 @@ public final class HttpExecutor implements StepExecutor {
             // An unsafe request never rides on a pooled keep-alive connection: if the server had closed
             // it, the request would fail after being written and look ambiguous when it provably
             // never arrived. A fresh connection costs one handshake per unsafe step.
-            ex = send(ctx.step().effect() == Effect.UNSAFE ? newClient() : client(), ctx, req, ctx.step().timeout());
+            ex = send(ctx.step().effect() == Effect.UNSAFE ? newClient() : client, ctx, req, ctx.step().timeout());
         } catch (IOException | IllegalArgumentException e) {
             FailureClass cls = Classifier.ofException(e);
             String msg = describe(e, ctx.step().timeout());
@@ -108,7 +101,7 @@ public final class HttpExecutor implements StepExecutor {
         Evidence.RequestSummary summary = summary(ctx, req);
         Exchange ex;
         try {
-            ex = send(client(), ctx, req, probe.timeout());
+            ex = send(client, ctx, req, probe.timeout());
         } catch (IOException | IllegalArgumentException e) {
             String msg = "probe failed: " + describe(e, probe.timeout());
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg),

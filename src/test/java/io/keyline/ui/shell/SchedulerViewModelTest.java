@@ -1,0 +1,93 @@
+package io.keyline.ui.shell;
+
+import io.keyline.core.SchedulerControl;
+import io.keyline.core.SchedulerControl.Mode;
+import io.keyline.core.SchedulerControl.Status;
+import io.keyline.core.SchedulerControl.Upcoming;
+import io.keyline.testing.MutableClock;
+import io.keyline.ui.common.Threads;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The status bar line and tooltip of the embedded scheduler, and its pause switch (plain JUnit). */
+class SchedulerViewModelTest {
+
+    static final ZoneId SHANGHAI = ZoneId.of("Asia/Shanghai");
+    final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T11:00:00Z")); // 19:00 in Shanghai
+
+    /** A scheduler whose status the test sets. */
+    static final class FakeScheduler implements SchedulerControl {
+        boolean enabled = true;
+        List<Upcoming> due = List.of();
+        Upcoming next;
+
+        @Override
+        public Status status() {
+            return new Status(enabled ? Mode.ON : Mode.PAUSED, null, due, next, Instant.parse("2026-11-29T11:00:25Z"),
+                    Duration.ofDays(7), null);
+        }
+
+        @Override
+        public void enable() {
+            enabled = true;
+        }
+
+        @Override
+        public void disable() {
+            enabled = false;
+        }
+    }
+
+    @Test
+    void showsTheNextTickAndWhatItIsAboutToCatchUp() {
+        FakeScheduler s = new FakeScheduler();
+        s.next = new Upcoming("daily-article", "2026-11-30", ZonedDateTime.of(2026, 11, 30, 9, 0, 0, 0, SHANGHAI), false,
+                null);
+        SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
+        vm.refresh();
+        assertThat(vm.textProperty().get()).isEqualTo("Scheduler: on · next: daily-article 2026-11-30 09:00 (in 14 h)");
+        assertThat(vm.detailProperty().get()).startsWith("Nothing is due.").contains("Catch-up window: 7 days");
+
+        s.due = List.of(
+                new Upcoming("daily-article", "2026-11-27", ZonedDateTime.of(2026, 11, 27, 9, 0, 0, 0, SHANGHAI), true,
+                        "catch-up: missed tick 2026-11-27 09:00"),
+                new Upcoming("daily-article", "2026-11-29", ZonedDateTime.of(2026, 11, 29, 9, 0, 0, 0, SHANGHAI), false,
+                        null));
+        vm.refresh();
+        assertThat(vm.textProperty().get()).startsWith("Scheduler: on · about to run 2 keys (1 catch-up) in a moment");
+        assertThat(vm.detailProperty().get()).contains("About to run:")
+                .contains("daily-article 2026-11-27  (catch-up: missed tick 2026-11-27 09:00)")
+                .contains("daily-article 2026-11-29\n");
+    }
+
+    @Test
+    void theSwitchPausesAndResumesTheScheduler() {
+        FakeScheduler s = new FakeScheduler();
+        SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
+        vm.refresh();
+        assertThat(vm.modeProperty().get()).isEqualTo(Mode.ON);
+        vm.toggle();
+        assertThat(s.enabled).isFalse();
+        assertThat(vm.modeProperty().get()).isEqualTo(Mode.PAUSED);
+        assertThat(vm.textProperty().get()).startsWith("Scheduler: paused");
+        vm.toggle();
+        assertThat(s.enabled).isTrue();
+        assertThat(vm.textProperty().get()).startsWith("Scheduler: on");
+    }
+
+    @Test
+    void withoutASchedulerItSaysSo() {
+        SchedulerViewModel vm = new SchedulerViewModel(SchedulerControl.NONE, Threads.direct(), clock);
+        vm.refresh();
+        assertThat(vm.textProperty().get()).isEqualTo("Scheduler: off (run 'keyline run --due' from cron)");
+        vm.toggle();
+        assertThat(vm.modeProperty().get()).isEqualTo(Mode.OFF);
+    }
+}
