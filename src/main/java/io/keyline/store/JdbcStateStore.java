@@ -53,15 +53,45 @@ public final class JdbcStateStore implements StateStore {
         T run(Connection c) throws SQLException;
     }
 
+    /** Connection attempts when the process serving the database (AUTO_SERVER) exits under us. */
+    private static final int ATTEMPTS = 3;
+
     private <T> T read(Work<T> work) {
-        try (Connection c = db.connection()) {
-            return work.run(c);
-        } catch (SQLException e) {
-            throw unavailable(e);
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = db.connection()) {
+                return work.run(c);
+            } catch (SQLException e) {
+                if (!serverWentAway(e) || attempt == ATTEMPTS) {
+                    throw unavailable(e);
+                }
+            }
         }
     }
 
+    /**
+     * Runs {@code work} in one transaction. When the serving process went away mid-way the
+     * transaction is tried again on a new connection: every change is guarded by its version, so a
+     * change that did commit before the connection broke fails its guard instead of applying twice.
+     */
     private <T> T inTransaction(Work<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return inTransactionOnce(work);
+            } catch (StateUnavailableException e) {
+                if (!(e.getCause() instanceof SQLException sql) || !serverWentAway(sql) || attempt == ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean serverWentAway(SQLException e) {
+        return e.getErrorCode() == org.h2.api.ErrorCode.CONNECTION_BROKEN_1
+                || e.getErrorCode() == org.h2.api.ErrorCode.DATABASE_CALLED_AT_SHUTDOWN
+                || e.getErrorCode() == org.h2.api.ErrorCode.OBJECT_CLOSED;
+    }
+
+    private <T> T inTransactionOnce(Work<T> work) {
         try (Connection c = db.connection()) {
             c.setAutoCommit(false);
             try {
