@@ -93,7 +93,8 @@ public final class Database implements AutoCloseable {
                 if (serverWentAway(e) && attempt < 5) {
                     continue;
                 }
-                throw new StateUnavailableException("cannot migrate the state in " + dir + ": "
+                String full = diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : "cannot migrate the state in " + dir + ": "
                         + firstLine(e.getMessage()), e);
             }
         }
@@ -228,6 +229,17 @@ public final class Database implements AutoCloseable {
 
     private static String describe(Path dir, SQLException e) {
         String msg = firstLine(e.getMessage());
+        String full = diskFull(dir, e);
+        if (full != null) {
+            return full;
+        }
+        if ((e.getErrorCode() == ErrorCode.IO_EXCEPTION_1 || e.getErrorCode() == ErrorCode.IO_EXCEPTION_2) && Files.isRegularFile(dir.resolve("keyline.mv.db"))
+                && causedBy(e, java.io.EOFException.class)) {
+            // H2 read past the end of the file: truncated, or not an H2 file at all
+            return "the state file " + dir.resolve("keyline.mv.db") + " is unreadable (corrupt, truncated or not a "
+                    + "Keyline state): it ends before the data it describes - restore it from a backup "
+                    + "(SCRIPT/BACKUP) or move it aside";
+        }
         if (msg.contains("Database may be already in use") || msg.contains("locked")) {
             return "the state in " + dir + " is locked by another process and could not be shared: " + msg;
         }
@@ -236,6 +248,50 @@ public final class Database implements AutoCloseable {
                     + msg + " - restore it from a backup (SCRIPT/BACKUP) or move it aside";
         }
         return "cannot open the state in " + dir + ": " + msg;
+    }
+
+    /**
+     * A clear message when opening failed because the disk holding the state is full (H2 only says
+     * "Could not save properties" or "Writing to ... failed"), else null.
+     */
+    public static String diskFull(Path dir, Throwable e) {
+        boolean noSpace = false;
+        noSpace = mentionsNoSpace(e, 0);
+        if (!noSpace) {
+            return null;
+        }
+        String free = "";
+        try {
+            free = ", " + Files.getFileStore(dir).getUsableSpace() / 1024 + " KiB free";
+        } catch (IOException | RuntimeException ignored) {
+            // the message is clear without the figure
+        }
+        return "the disk that holds the state in " + dir + " is full (No space left on device" + free
+                + "): free some space and run again (nothing committed is lost; a key cut short resumes)";
+    }
+
+    private static boolean mentionsNoSpace(Throwable t, int depth) {
+        if (t == null || depth > 12) {
+            return false;
+        }
+        if (t.getMessage() != null && t.getMessage().contains("No space left on device")) {
+            return true;
+        }
+        for (Throwable s : t.getSuppressed()) {
+            if (mentionsNoSpace(s, depth + 1)) {
+                return true;
+            }
+        }
+        return t.getCause() != t && mentionsNoSpace(t.getCause(), depth + 1);
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String firstLine(String s) {

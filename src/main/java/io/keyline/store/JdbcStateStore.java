@@ -110,7 +110,9 @@ public final class JdbcStateStore implements StateStore {
     }
 
     private StateUnavailableException unavailable(SQLException e) {
-        return new StateUnavailableException("state in " + db.stateDir() + " failed: " + Database.firstLine(e.getMessage()), e);
+        String full = Database.diskFull(db.stateDir(), e);
+        return new StateUnavailableException(full != null ? full
+                : "state in " + db.stateDir() + " failed: " + Database.firstLine(e.getMessage()), e);
     }
 
     @Override
