@@ -97,6 +97,8 @@ public final class KeylineCli implements Callable<Integer> {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // "--jobs jobs", "--note run": an option value that happens to be a command name is still the value
+        cl.setAllowSubcommandsAsOptionParameters(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             err.println("keyline: " + ex.getMessage());
             CommandLine c = ex.getCommandLine();

@@ -224,6 +224,11 @@ class ExitCodesTest extends SiteTestBase {
         assertThat(noNote.exit()).as(noNote.toString()).isEqualTo(64);
         assertThat(noNote.err()).contains("--note");
 
+        Result commandNameAsValue = wb.cli("pause", "alpha", "--reason", "status");
+        assertThat(commandNameAsValue.exit()).as("an option value that is also a command name: " + commandNameAsValue)
+                .isZero();
+        assertThat(wb.cli("resume", "alpha").exit()).isZero();
+
         assertThat(wb.jobs.resolve("ran")).as("no usage error ran anything").doesNotExist();
         assertThat(state("alpha", KEY)).as("mark-done without a note changed nothing").isEqualTo("absent");
     }
