@@ -1,0 +1,800 @@
+package io.keyline.reliability;
+
+import io.keyline.acceptance.ChildProcess;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * R3: bad input of every kind through the real command line — broken job files (the corpus of
+ * {@code jobfiles/broken}, each next to a good job), bad key arguments, malformed cookie input,
+ * bad CLI arguments, and a state folder that is corrupt, locked by a process that will not share
+ * it, read-only or out of space. Each case must exit 1 or 64 (SPEC §6) with a message that names
+ * what is wrong (file, line, field or value) and no stack trace, and must leave the state that was
+ * there before intact: every case starts from a copy of a populated state (DONE and FAILED keys of
+ * a real run, a stored credential), and afterwards {@code status --json}, {@code timeline --json}
+ * of every key and {@code credentials list} are compared with the original (and, where the case
+ * must not write at all, the bytes of {@code keyline.mv.db}).
+ */
+@Tag("reliability")
+class BadInputSuite {
+
+    static final String GOOD = "good-daily";
+    static final List<String[]> KEYS = List.of(new String[] {GOOD, "2026-11-27"}, new String[] {GOOD, "2026-11-28"},
+            new String[] {GOOD, "2026-11-29"}, new String[] {"docs", "doc-1"});
+    static final Pattern STACK = Pattern.compile("\tat |(?m)^\\s*at [\\w.$]+\\(|Caused by|(?m)^\\s*([a-z_$][\\w$]*\\.)*"
+            + "[A-Z][\\w$]*(Exception|Error)\\b|[A-Za-z]Exception:|this is a bug|keyline: unexpected");
+
+    /** Exit 1 or 64 (SPEC fixes the code for run and apply only). */
+    static final int EITHER = -1;
+
+    @TempDir
+    Path tmp;
+
+    /** What a case printed and how it ended. */
+    record Outcome(int exit, String text, List<String> problems) {
+        static Outcome of(Result r) {
+            return new Outcome(r.exit(), r.out() + r.err(), new ArrayList<>());
+        }
+    }
+
+    /** What a case does to its workbench before it runs. */
+    interface Setup {
+        void apply(Workbench wb) throws Exception;
+    }
+
+    /** Runs the bad command. */
+    interface Action {
+        Outcome run(Workbench wb) throws Exception;
+    }
+
+    /**
+     * One bad input. {@code exit} is the code SPEC asks for; {@code names} are the texts the message
+     * must contain; {@code sameBytes}: the state file must not change at all.
+     */
+    record Case(String group, String name, Setup setup, Action action, Setup undo, int exit, List<String> names,
+                boolean sameBytes) {
+    }
+
+    private Workbench template;
+    private Map<String, String> original;
+    private final List<String> mounts = new ArrayList<>();
+
+    @Test
+    void everyBadInputIsRefusedClearlyAndLeavesTheStateIntact() throws Exception {
+        long started = System.nanoTime();
+        List<String> unclear = new ArrayList<>();
+        List<String> damaged = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        List<String> log = new ArrayList<>();
+        int n = 0;
+        LockedCase locked = null;
+        try {
+            template = populatedTemplate();
+            original = snapshot(template);
+            locked = new LockedCase(tmp.resolve("locked"));
+            locked.start();
+            List<Case> cases = new ArrayList<>();
+            cases.addAll(jobFileCases());
+            cases.addAll(keyCases());
+            cases.addAll(cookieCases());
+            cases.addAll(cliCases());
+            cases.addAll(stateCases(skipped));
+            String only = System.getProperty("badinput.only", "");
+            for (Case c : cases) {
+                if (!only.isEmpty() && !c.group().equals(only)) {
+                    continue;
+                }
+                n++;
+                Workbench wb = fresh("case-" + n);
+                String id = c.group() + "/" + c.name();
+                byte[] before = null;
+                Outcome o;
+                try {
+                    c.setup().apply(wb);
+                    before = c.sameBytes() ? readIfExists(wb.state.resolve("keyline.mv.db")) : null;
+                    o = c.action().run(wb);
+                } finally {
+                    c.undo().apply(wb);
+                }
+                List<String> problems = clarity(o, c.exit(), c.names().stream()
+                        .map(x -> x.replace("STATE", wb.state.toString()).replace("JOBS", wb.jobs.toString())).toList());
+                log.add("== " + id + "\n" + o.text().strip());
+                if (!problems.isEmpty()) {
+                    unclear.add(id + ": " + String.join("; ", problems) + "\n    output: " + oneLine(o.text()));
+                }
+                List<String> changes = changes(wb, before, c.name().startsWith("nearly"));
+                if (!changes.isEmpty()) {
+                    damaged.add(id + ": " + String.join("; ", changes));
+                }
+            }
+            // the locked case ran in a child JVM alongside the others
+            n++;
+            Outcome o = locked.finish();
+            log.add("== state/locked\n" + o.text().strip());
+            List<String> problems = clarity(o, 1, List.of("locked", locked.wb.state.toString()));
+            if (!problems.isEmpty()) {
+                unclear.add("state/locked: " + String.join("; ", problems) + "\n    output: " + oneLine(o.text()));
+            }
+            List<String> changes = changes(locked.wb, locked.before, false);
+            if (!changes.isEmpty()) {
+                damaged.add("state/locked: " + String.join("; ", changes));
+            }
+        } finally {
+            if (locked != null) {
+                locked.close();
+            }
+            for (String m : mounts) {
+                sh("umount", "-l", m);
+            }
+        }
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+        Map<String, Object> fig = new LinkedHashMap<>();
+        fig.put("cases", n);
+        fig.put("unclear", unclear.size());
+        fig.put("damaged", damaged.size());
+        fig.put("skipped", skipped.size());
+        fig.put("seconds", seconds);
+        String details = "unclear:\n" + String.join("\n", unclear) + "\n\ndamaged:\n" + String.join("\n", damaged)
+                + "\n\nskipped:\n" + String.join("\n", skipped) + "\n\noutputs:\n" + String.join("\n", log) + "\n";
+        Suites.report("bad-input", fig, details);
+        unclear.forEach(u -> System.out.println("UNCLEAR " + u));
+        damaged.forEach(d -> System.out.println("DAMAGED " + d));
+        skipped.forEach(s -> System.out.println("SKIPPED " + s));
+        assertThat(n).isGreaterThanOrEqualTo(50);
+        assertThat(unclear).as("cases whose message is unclear").isEmpty();
+        assertThat(damaged).as("cases that changed the state").isEmpty();
+    }
+
+    // --- the populated state every case starts from ---------------------------------------------
+
+    private Workbench populatedTemplate() throws Exception {
+        Workbench wb = new Workbench(tmp.resolve("template"));
+        wb.job(GOOD, """
+                {
+                  "name": "good-daily",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "retry": { "maxAttempts": 1 },
+                  "steps": [
+                    { "id": "work", "kind": "command", "effect": "none",
+                      "command": ["sh", "-c", "if [ \\"$1\\" = 2026-11-28 ]; then echo 'bad input' >&2; exit 65; fi; echo \\"$1\\" >> done.txt", "sh", "{key}"] }
+                  ]
+                }
+                """, null);
+        wb.job("docs", """
+                {
+                  "name": "docs",
+                  "key": { "type": "manual" },
+                  "steps": [ { "id": "file", "kind": "command", "effect": "none", "command": ["true"] } ]
+                }
+                """, null);
+        wb.job("weekly", """
+                {
+                  "name": "weekly",
+                  "key": { "type": "week", "zone": "UTC", "start": "2026-W01" },
+                  "steps": [ { "id": "report", "kind": "command", "effect": "none", "command": ["true"] } ]
+                }
+                """, null);
+        wb.job("monthly", """
+                {
+                  "name": "monthly",
+                  "key": { "type": "month", "zone": "UTC", "start": "2026-01" },
+                  "steps": [ { "id": "report", "kind": "command", "effect": "none", "command": ["true"] } ]
+                }
+                """, null);
+        Result run = wb.cli("run", GOOD, "--from", "2026-11-27", "--to", "2026-11-29");
+        assertThat(run.exit()).as(run.toString()).isEqualTo(3);
+        Result doc = wb.cli("run", "docs", "--key", "doc-1");
+        assertThat(doc.exit()).as(doc.toString()).isZero();
+        Result cred = wb.cliWithInput("Cookie: sid=R3goodValue; theme=dark\n", "credentials", "set", "site");
+        assertThat(cred.exit()).as(cred.toString()).isZero();
+        return wb;
+    }
+
+    /** A copy of the template (jobs and state) in its own folder. */
+    private Workbench fresh(String name) throws IOException {
+        Workbench wb = new Workbench(tmp.resolve(name));
+        copyTree(template.jobs, wb.jobs);
+        copyTree(template.state, wb.state);
+        return wb;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path p : walk.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else if (!p.getFileName().toString().endsWith(".lock.db")) {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    /** What an operator sees of the state: keys, their events, the credentials. */
+    private static Map<String, String> snapshot(Workbench wb) {
+        Map<String, String> s = new LinkedHashMap<>();
+        // the keys that were there before, and apart from them which keys appeared
+        Result status = wb.cli("status", "--json");
+        StringBuilder known = new StringBuilder("exit " + status.exit() + "\n");
+        StringBuilder added = new StringBuilder();
+        if (status.exit() == 0) {
+            for (var k : io.keyline.core.Json.read(status.out(), com.fasterxml.jackson.databind.JsonNode.class)) {
+                String id = k.get("job").asText() + " " + k.get("key").asText();
+                boolean before = KEYS.stream().anyMatch(x -> (x[0] + " " + x[1]).equals(id));
+                (before ? known : added).append(k).append("\n");
+            }
+        } else {
+            known.append(status.out()).append(status.err());
+        }
+        s.put("status --json", known.toString());
+        s.put("new keys", added.toString());
+        for (String[] k : KEYS) {
+            s.put("timeline " + k[0] + " " + k[1] + " --json", text(wb.cli("timeline", k[0], k[1], "--json")));
+        }
+        s.put("credentials list", text(wb.cli("credentials", "list")));
+        return s;
+    }
+
+    private static String text(Result r) {
+        return "exit " + r.exit() + "\n" + r.out() + r.err();
+    }
+
+    /** Reopens the case's state and compares it with the original. */
+    private List<String> changes(Workbench wb, byte[] bytesBefore, boolean allowClaims) throws IOException {
+        List<String> out = new ArrayList<>();
+        if (bytesBefore != null) {
+            byte[] now = readIfExists(wb.state.resolve("keyline.mv.db"));
+            if (!Arrays.equals(bytesBefore, now)) {
+                out.add("keyline.mv.db changed (" + bytesBefore.length + " -> " + (now == null ? "absent" : now.length)
+                        + " bytes)");
+            }
+        }
+        if (isGarbage(wb)) {
+            return out; // a state that was never readable: only its bytes can be compared
+        }
+        Map<String, String> now = snapshot(wb);
+        if (allowClaims && !now.get("new keys").contains("\"DONE\"")) {
+            // a disk that fills up mid-run may leave a claimed key (RUNNING), as a kill would; it resumes
+            now.put("new keys", original.get("new keys"));
+        }
+        for (var e : original.entrySet()) {
+            if (!e.getValue().equals(now.get(e.getKey()))) {
+                out.add(e.getKey() + " differs: was " + oneLine(e.getValue()) + " now " + oneLine(now.get(e.getKey())));
+            }
+        }
+        return out;
+    }
+
+    private static boolean isGarbage(Workbench wb) {
+        return Files.exists(wb.root.resolve("garbage-state"));
+    }
+
+    private static byte[] readIfExists(Path p) throws IOException {
+        return Files.isRegularFile(p) ? Files.readAllBytes(p) : null;
+    }
+
+    // --- clarity ---------------------------------------------------------------------------------
+
+    static List<String> clarity(Outcome o, int exit, List<String> names) {
+        List<String> p = new ArrayList<>(o.problems());
+        if (exit == EITHER ? o.exit() != 1 && o.exit() != 64 : o.exit() != exit) {
+            p.add("exit " + o.exit() + ", expected " + exit);
+        }
+        String t = o.text();
+        if (t.isBlank()) {
+            p.add("no message");
+        }
+        for (String name : names) {
+            if (Arrays.stream(name.split("\\|")).noneMatch(t::contains)) {
+                p.add("does not name \"" + name + "\"");
+            }
+        }
+        var m = STACK.matcher(t);
+        if (m.find()) {
+            p.add("stack trace or exception text: \"" + oneLine(t.substring(m.start(), Math.min(t.length(), m.start() + 80)))
+                    + "\"");
+        }
+        return p;
+    }
+
+    static String oneLine(String s) {
+        if (s == null) {
+            return "null";
+        }
+        String one = s.strip().replace("\n", " | ");
+        return one.length() > 600 ? one.substring(0, 600) + "..." : one;
+    }
+
+    private static Setup none() {
+        return wb -> {
+        };
+    }
+
+    private static Case cli(String group, String name, int exit, List<String> names, String... args) {
+        return new Case(group, name, none(), wb -> Outcome.of(wb.cli(args)), none(), exit, names, false);
+    }
+
+    private static Case stdin(String group, String name, String input, int exit, List<String> names, String... args) {
+        return new Case(group, name, none(), wb -> Outcome.of(wb.cliWithInput(input, args)), none(), exit, names, false);
+    }
+
+    // --- job files -------------------------------------------------------------------------------
+
+    private static Path brokenFolder() throws URISyntaxException {
+        return Path.of(BadInputSuite.class.getResource("/jobfiles/broken/expected.txt").toURI()).getParent();
+    }
+
+    private List<Case> jobFileCases() throws Exception {
+        Path folder = brokenFolder();
+        Map<String, List<String>> expected = Files.readAllLines(folder.resolve("expected.txt")).stream()
+                .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                .collect(Collectors.groupingBy(l -> l.substring(0, l.indexOf(':')), java.util.TreeMap::new,
+                        Collectors.toList()));
+        List<Case> cases = new ArrayList<>();
+        for (var e : expected.entrySet()) {
+            String file = e.getKey();
+            String stem = file.substring(0, file.length() - ".json".length());
+            cases.add(new Case("job-file", file,
+                    wb -> Files.copy(folder.resolve(file), wb.jobs.resolve(file)),
+                    wb -> {
+                        Outcome o = Outcome.of(wb.cli("run", stem, "--key", "2026-11-30"));
+                        // the good job next to it still loads
+                        Result jobs = wb.cli("jobs");
+                        if (!jobs.out().contains(GOOD)) {
+                            o.problems().add("the good job next to the broken file is not listed: " + oneLine(jobs.out()));
+                        }
+                        if (!(jobs.out() + jobs.err()).contains(file)) {
+                            o.problems().add("'jobs' does not list the invalid file " + file);
+                        }
+                        return o;
+                    }, none(), 1, e.getValue(), false));
+        }
+        // beyond the corpus: files that are not JSON text at all
+        cases.add(new Case("job-file", "empty file", wb -> Files.writeString(wb.jobs.resolve("empty.json"), ""),
+                wb -> Outcome.of(wb.cli("run", "empty", "--key", "2026-11-30")), none(), 1, List.of("empty.json"),
+                false));
+        cases.add(new Case("job-file", "binary garbage", wb -> {
+            byte[] b = new byte[512];
+            new Random(5).nextBytes(b);
+            Files.write(wb.jobs.resolve("binary.json"), b);
+        }, wb -> Outcome.of(wb.cli("run", "binary", "--key", "2026-11-30")), none(), 1, List.of("binary.json"), false));
+        cases.add(new Case("job-file", "name differs from file name", wb -> Files.writeString(wb.jobs.resolve("other.json"),
+                Files.readString(template.jobs.resolve(GOOD + ".json"))),
+                wb -> Outcome.of(wb.cli("run", "other", "--key", "2026-11-30")), none(), 1, List.of("other.json"), false));
+        cases.add(new Case("job-file", "jobs folder missing", wb -> deleteTree(wb.jobs),
+                wb -> Outcome.of(wb.cli("run", GOOD, "--key", "2026-11-30")), wb -> copyTree(template.jobs, wb.jobs), 64, List.of("JOBS"), false));
+        return cases;
+    }
+
+    // --- key arguments ---------------------------------------------------------------------------
+
+    private static List<Case> keyCases() {
+        String longKey = "k".repeat(200);
+        List<Case> c = new ArrayList<>();
+        c.add(cli("key", "month 13", 64, List.of("2026-13-01"), "run", GOOD, "--key", "2026-13-01"));
+        c.add(cli("key", "30 February", 64, List.of("2026-02-30"), "run", GOOD, "--key", "2026-02-30"));
+        c.add(cli("key", "path on a date job", 64, List.of("../etc"), "run", GOOD, "--key", "../etc"));
+        c.add(cli("key", "empty", 64, List.of("\"\""), "run", GOOD, "--key", ""));
+        c.add(cli("key", "newline in a date", 64, List.of("2026-11-29"), "run", GOOD, "--key", "2026-11-29\nrm -rf /"));
+        c.add(cli("key", "week on a date job", 64, List.of("2026-W48"), "run", GOOD, "--key", "2026-W48"));
+        c.add(cli("key", "before key.start", 64, List.of("2025-12-31", "2026-01-01"), "run", GOOD, "--key", "2025-12-31"));
+        c.add(cli("key", "range starts before key.start", 64, List.of("2025-12-30"), "run", GOOD, "--from", "2025-12-30",
+                "--to", "2026-01-02"));
+        c.add(cli("key", "--from after --to", 64, List.of("2026-11-29", "2026-11-01"), "run", GOOD, "--from",
+                "2026-11-29", "--to", "2026-11-01"));
+        c.add(cli("key", "--to without --from", 64, List.of("--to", "--from"), "run", GOOD, "--to", "2026-11-29"));
+        c.add(cli("key", "--key with --from", 64, List.of("--key", "--from"), "run", GOOD, "--key", "2026-11-29",
+                "--from", "2026-11-01"));
+        c.add(cli("key", "bad key in plan", 64, List.of("2026-13-01"), "plan", GOOD, "--key", "2026-13-01"));
+        c.add(cli("key", "bad key in timeline", 64, List.of("2026-13-01"), "timeline", GOOD, "2026-13-01"));
+        c.add(cli("key", "bad key in mark-done", 64, List.of("../etc"), "mark-done", GOOD, "../etc", "--note", "x"));
+        c.add(cli("key", "manual: 200 characters", 64, List.of("k".repeat(20), "200"), "run", "docs", "--key", longKey));
+        c.add(cli("key", "manual: ../etc", 64, List.of("../etc"), "run", "docs", "--key", "../etc"));
+        c.add(cli("key", "manual: path separator", 64, List.of("a/b"), "run", "docs", "--key", "a/b"));
+        c.add(cli("key", "manual: backslash", 64, List.of("a\\b"), "run", "docs", "--key", "a\\b"));
+        c.add(cli("key", "manual: control character", 64, List.of("control character"), "run", "docs", "--key",
+                "doc\u0007-2"));
+        c.add(cli("key", "manual: escape sequence", 64, List.of("control character"), "run", "docs", "--key",
+                "doc\u001b[31m"));
+        c.add(cli("key", "manual: leading dot", 64, List.of(".hidden"), "run", "docs", "--key", ".hidden"));
+        c.add(cli("key", "manual: space", 64, List.of("doc 2"), "run", "docs", "--key", "doc 2"));
+        c.add(cli("key", "manual: --from", 64, List.of("manual"), "run", "docs", "--from", "a", "--to", "b"));
+        c.add(cli("key", "manual: no key", 64, List.of("--key"), "run", "docs"));
+        c.add(cli("key", "week 54", 64, List.of("2026-W54"), "run", "weekly", "--key", "2026-W54"));
+        c.add(cli("key", "week 53 of a 52-week year", 64, List.of("2027-W53"), "run", "weekly", "--key", "2027-W53"));
+        c.add(cli("key", "month 13", 64, List.of("2026-13"), "run", "monthly", "--key", "2026-13"));
+        c.add(cli("key", "date on a month job", 64, List.of("2026-11-29"), "run", "monthly", "--key", "2026-11-29"));
+        return c;
+    }
+
+    // --- cookie input ----------------------------------------------------------------------------
+
+    private List<Case> cookieCases() {
+        String unchanged = "the stored credential site is unchanged";
+        List<Case> c = new ArrayList<>();
+        c.add(stdin("cookie", "header: pair without '='", "Cookie: sid=abc; broken\n", 64,
+                List.of("line 1, cookie 2", "missing '='", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "header: illegal name", "sid=abc; se@ss=1\n", 64,
+                List.of("line 1, cookie 2, name", "'@'", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "header: control character", "sid=ab\u0001c\n", 64,
+                List.of("line 1, cookie 1, value", "control character", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "header: two lines", "Cookie: sid=abc\nother=1\n", 64,
+                List.of("line 2", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "blank input", "  \n", 64, List.of("empty", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "cookies.txt: 6 fields", "# Netscape HTTP Cookie File\n.example.org\tTRUE\t/\tFALSE\t0\tsid\n",
+                64, List.of("line 2", "7 tab-separated fields", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "cookies.txt: expiry not a number", ".example.org\tTRUE\t/\tFALSE\tsoon\tsid\tabc\n", 64,
+                List.of("line 1, field 5 (expiry)", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "cookies.txt: flag not TRUE/FALSE", ".example.org\tyes\t/\tFALSE\t0\tsid\tabc\n", 64,
+                List.of("line 1, field 2", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "JSON: syntax error", "[{\"name\": \"sid\", \"value\": \"abc\",}\n", 64,
+                List.of("line 1", "JSON", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "JSON: object instead of array", "{\"name\": \"sid\", \"value\": \"abc\"}", 64,
+                List.of("line 1", "array", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "JSON: cookie without value", "[{\"name\": \"sid\", \"domain\": \"example.org\"}]", 64,
+                List.of("[0]", "value", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "JSON: expiry is text", "[{\"name\": \"sid\", \"value\": \"abc\", \"expirationDate\": \"soon\"}]",
+                64, List.of("[0]", "expirationDate", unchanged), "credentials", "set", "site"));
+        c.add(new Case("cookie", "--from-file with malformed cookies.txt", wb -> Files.writeString(wb.root.resolve(
+                "cookies.txt"), ".example.org\tTRUE\t/\tFALSE\t0\tsid abc\n"),
+                wb -> Outcome.of(wb.cli("credentials", "set", "site", "--from-file", wb.root.resolve("cookies.txt")
+                        .toString())), none(), 64, List.of("cookies.txt", "line 1", unchanged), false));
+        c.add(cli("cookie", "--from-file missing", 64, List.of("--from-file", "nope.txt", "no such file"), "credentials",
+                "set", "site", "--from-file", "/nonexistent/nope.txt"));
+        c.add(stdin("cookie", "bad --type", "sid=abc", 64, List.of("--type", "cookies"), "credentials", "set", "site",
+                "--type", "cookies"));
+        c.add(stdin("cookie", "bad credential name", "sid=abc", 64, List.of("../evil"), "credentials", "set", "../evil"));
+        return c;
+    }
+
+    // --- CLI arguments ---------------------------------------------------------------------------
+
+    private static List<Case> cliCases() {
+        List<Case> c = new ArrayList<>();
+        c.add(cli("cli", "unknown command", 64, List.of("frobnicate"), "frobnicate"));
+        c.add(cli("cli", "unknown option", 64, List.of("--frobnicate"), "run", GOOD, "--frobnicate"));
+        c.add(cli("cli", "unknown root option", 64, List.of("--colour"), "--colour", "status"));
+        c.add(cli("cli", "--key without value", 64, List.of("--key"), "run", GOOD, "--key"));
+        c.add(cli("cli", "--note without value", 64, List.of("--note"), "skip", GOOD, "2026-11-28", "--note"));
+        c.add(cli("cli", "unknown job", 64, List.of("nosuchjob", GOOD), "run", "nosuchjob", "--key", "2026-11-29"));
+        c.add(cli("cli", "run without job", 64, List.of("JOB"), "run", "--key", "2026-11-29"));
+        c.add(cli("cli", "timeline without key", 64, List.of("KEY"), "timeline", GOOD));
+        c.add(cli("cli", "extra argument", 64, List.of("surplus"), "status", GOOD, "surplus"));
+        c.add(cli("cli", "mark-done without --note", 64, List.of("--note"), "mark-done", GOOD, "2026-11-28"));
+        c.add(cli("cli", "pause without --reason", 64, List.of("--reason"), "pause", GOOD));
+        c.add(cli("cli", "bad --until", 64, List.of("--until", "next tuesday"), "pause", GOOD, "--reason", "x", "--until",
+                "next tuesday"));
+        c.add(cli("cli", "--until in the past", 64, List.of("--until", "2020-01-01"), "pause", GOOD, "--reason", "x",
+                "--until", "2020-01-01"));
+        c.add(cli("cli", "--until with bad offset", 64, List.of("2026-12-01T09:00+25:00"), "pause", GOOD, "--reason", "x",
+                "--until", "2026-12-01T09:00+25:00"));
+        c.add(cli("cli", "apply without plan", 64, List.of("PLAN"), "apply"));
+        c.add(cli("cli", "apply unknown plan", 1, List.of("0123456789abcdef"), "apply", "0123456789abcdef"));
+        c.add(cli("cli", "run --due with --key", 64, List.of("--key", "--due"), "run", GOOD, "--due", "--key",
+                "2026-11-29"));
+        c.add(cli("cli", "credentials without subcommand", 64, List.of("credentials"), "credentials", "frob"));
+        c.add(cli("cli", "credentials test unknown", EITHER, List.of("nosuchcred"), "credentials", "test", "nosuchcred"));
+        c.add(cli("cli", "confirm a key that waits for nothing", 1, List.of("2026-11-27"), "confirm", GOOD,
+                "2026-11-27", "--note", "x"));
+        return c;
+    }
+
+    // --- state folder ----------------------------------------------------------------------------
+
+    private List<Case> stateCases(List<String> skipped) throws Exception {
+        List<Case> c = new ArrayList<>();
+        String db = "keyline.mv.db";
+        c.add(new Case("state", "corrupt: random bytes", wb -> {
+            byte[] g = new byte[64 * 1024];
+            new Random(42).nextBytes(g);
+            Files.write(wb.state.resolve(db), g);
+            Files.writeString(wb.root.resolve("garbage-state"), "");
+        }, wb -> child(wb, "run", GOOD, "--key", "2026-11-30"), none(), 1, List.of(db, "corrupt|unreadable"), true));
+        c.add(new Case("state", "corrupt: truncated", wb -> {
+            byte[] all = Files.readAllBytes(wb.state.resolve(db));
+            Files.write(wb.state.resolve(db), Arrays.copyOf(all, 3000));
+            Files.writeString(wb.root.resolve("garbage-state"), "");
+        }, wb -> child(wb, "status"), none(), 1, List.of(db, "corrupt|unreadable"), true));
+        c.add(new Case("state", "corrupt: file headers zeroed", wb -> {
+            byte[] all = Files.readAllBytes(wb.state.resolve(db));
+            Arrays.fill(all, 0, Math.min(all.length, 8192), (byte) 0);
+            Files.write(wb.state.resolve(db), all);
+            Files.writeString(wb.root.resolve("garbage-state"), "");
+        }, wb -> child(wb, "run", GOOD, "--key", "2026-11-30"), none(), 1, List.of(db, "corrupt|unreadable"), true));
+        c.add(new Case("state", "corrupt: not an H2 file", wb -> {
+            Files.writeString(wb.state.resolve(db), "this is a text file, not a database\n".repeat(200));
+            Files.writeString(wb.root.resolve("garbage-state"), "");
+        }, wb -> child(wb, "jobs"), none(), 1, List.of(db, "corrupt|unreadable"), true));
+        c.add(new Case("state", "state path is a file", wb -> {
+            deleteTree(wb.state);
+            Files.writeString(wb.state, "not a folder\n");
+            Files.writeString(wb.root.resolve("garbage-state"), "");
+        }, wb -> {
+            Outcome o = Outcome.of(wb.cli("run", GOOD, "--key", "2026-11-30"));
+            if (!Files.isRegularFile(wb.state) || !Files.readString(wb.state).equals("not a folder\n")) {
+                o.problems().add("the file given as --state was changed");
+            }
+            return o;
+        }, none(), 1, List.of("STATE"), false));
+
+        // read-only: root ignores chmod, so a read-only bind mount (else chattr +i, else skip)
+        String ro = readOnlyMethod();
+        if (ro == null) {
+            skipped.add("state/read-only: neither a read-only bind mount nor chattr +i works here");
+        } else {
+            for (String[] cmd : List.of(new String[] {"run", GOOD, "--key", "2026-11-30"},
+                    new String[] {"retry", GOOD, "2026-11-28"},
+                    new String[] {"credentials", "set", "site", "--from-file", "COOKIE"})) {
+                c.add(new Case("state", "read-only (" + ro + "): " + cmd[0], wb -> makeReadOnly(wb, ro),
+                        wb -> child(wb, withCookieFile(wb, cmd)), wb -> undoReadOnly(wb, ro), 1,
+                        List.of("STATE", "not writable|read-only|Read-only"), true));
+            }
+        }
+        // out of space: the state on a small tmpfs that is then filled up
+        // full: not a byte left; nearly full: room for the lock file, not for the first commit
+        for (boolean nearly : new boolean[] {false, true}) {
+            for (String[] cmd : List.of(new String[] {"run", GOOD, "--from", "2026-10-01", "--to", "2026-11-26"},
+                    new String[] {"retry", GOOD, "2026-11-28"}, new String[] {"pause", GOOD, "--reason", "full disk"},
+                    new String[] {"credentials", "set", "site", "--from-file", "COOKIE"})) {
+                if (nearly && !cmd[0].equals("run")) {
+                    continue; // a small write (pause, retry, one credential) still fits in 4 KiB: not a failure
+                }
+                c.add(new Case("state", (nearly ? "nearly " : "") + "out of space: " + cmd[0], wb -> fillUp(wb, nearly),
+                        wb -> child(wb, withCookieFile(wb, cmd)), this::unfill, 1,
+                        List.of("STATE", "No space left on device|no space left|disk is full"), false));
+            }
+        }
+        return c;
+    }
+
+    private static String[] withCookieFile(Workbench wb, String[] cmd) throws IOException {
+        String[] out = cmd.clone();
+        for (int i = 0; i < out.length; i++) {
+            if (out[i].equals("COOKIE")) {
+                Path f = wb.root.resolve("new-cookie.txt");
+                Files.writeString(f, "Cookie: sid=R3newValue\n");
+                out[i] = f.toString();
+            }
+        }
+        return out;
+    }
+
+    private String readOnlyMethod() throws Exception {
+        Path probe = tmp.resolve("ro-probe");
+        Files.createDirectories(probe);
+        if (sh("mount", "--bind", probe.toString(), probe.toString()) == 0) {
+            boolean ok = sh("mount", "-o", "remount,ro,bind", probe.toString()) == 0
+                    && !canWrite(probe.resolve("x"));
+            sh("umount", probe.toString());
+            if (ok) {
+                return "bind mount";
+            }
+        }
+        if (sh("chattr", "+i", probe.toString()) == 0) {
+            boolean ok = !canWrite(probe.resolve("x"));
+            sh("chattr", "-i", probe.toString());
+            if (ok) {
+                return "chattr +i";
+            }
+        }
+        return null;
+    }
+
+    private static boolean canWrite(Path f) {
+        try {
+            Files.writeString(f, "x");
+            Files.delete(f);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void makeReadOnly(Workbench wb, String method) throws Exception {
+        String dir = wb.state.toString();
+        if (method.equals("bind mount")) {
+            check(sh("mount", "--bind", dir, dir), "mount --bind");
+            mounts.add(dir);
+            check(sh("mount", "-o", "remount,ro,bind", dir), "remount ro");
+        } else {
+            try (Stream<Path> files = Files.list(wb.state)) {
+                for (Path p : files.toList()) {
+                    sh("chattr", "+i", p.toString());
+                }
+            }
+            sh("chattr", "+i", dir);
+        }
+    }
+
+    private void undoReadOnly(Workbench wb, String method) throws Exception {
+        String dir = wb.state.toString();
+        if (method.equals("bind mount")) {
+            sh("umount", dir);
+            mounts.remove(dir);
+        } else {
+            sh("chattr", "-R", "-i", dir);
+        }
+    }
+
+    private void fillUp(Workbench wb, boolean nearly) throws Exception {
+        // move the populated state onto a tmpfs a little larger than it, then fill the rest
+        Path saved = wb.root.resolve("state-saved");
+        Files.move(wb.state, saved);
+        Files.createDirectories(wb.state);
+        long size;
+        try (Stream<Path> walk = Files.walk(saved)) {
+            size = walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+        long kb = size / 1024 + 256;
+        check(sh("mount", "-t", "tmpfs", "-o", "size=" + kb + "k", "tmpfs", wb.state.toString()), "mount tmpfs");
+        mounts.add(wb.state.toString());
+        copyTree(saved, wb.state);
+        Files.write(wb.state.resolve("spacer"), new byte[4096]);
+        try (OutputStream out = Files.newOutputStream(wb.state.resolve("filler"))) {
+            byte[] block = new byte[4096];
+            while (true) {
+                out.write(block);
+            }
+        } catch (IOException full) {
+            // the device is full now
+        }
+        if (nearly) {
+            Files.delete(wb.state.resolve("spacer"));
+        }
+    }
+
+    private void unfill(Workbench wb) throws Exception {
+        // back to an ordinary folder with whatever the case left on the tmpfs, then reopen and compare
+        Path after = wb.root.resolve("state-after");
+        Files.deleteIfExists(wb.state.resolve("filler"));
+        Files.deleteIfExists(wb.state.resolve("spacer"));
+        copyTree(wb.state, after);
+        sh("umount", wb.state.toString());
+        mounts.remove(wb.state.toString());
+        deleteTree(wb.state);
+        Files.move(after, wb.state);
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(p)) {
+            for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+
+    private static void check(int rc, String what) {
+        if (rc != 0) {
+            throw new IllegalStateException(what + " failed with " + rc);
+        }
+    }
+
+    static int sh(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return -1;
+        }
+        return p.exitValue();
+    }
+
+    /** The real CLI in a child JVM: its whole stdout and stderr, logging included. */
+    static Outcome child(Workbench wb, String... args) throws Exception {
+        Path log = wb.root.resolve("child-" + System.nanoTime() + ".log");
+        Process p = ChildProcess.start(wb.state, wb.jobs, log, args);
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+            Outcome o = new Outcome(-1, Files.readString(log), new ArrayList<>());
+            o.problems().add("did not end within 120 s");
+            return o;
+        }
+        return new Outcome(p.exitValue(), Files.readString(log), new ArrayList<>());
+    }
+
+    /**
+     * The state held by another process that will not share it: an embedded H2 connection without
+     * AUTO_SERVER from this JVM, with {@code FILE_LOCK=FS}; the CLI runs in a child JVM meanwhile.
+     * Runs alongside the other cases (the CLI waits a while for a lock that might be transient).
+     */
+    final class LockedCase implements AutoCloseable {
+        final Workbench wb;
+        Connection holder;
+        Process process;
+        Path log;
+        byte[] before;
+        String beforeHash;
+
+        LockedCase(Path root) throws IOException {
+            this.wb = new Workbench(root);
+        }
+
+        void start() throws Exception {
+            copyTree(template.jobs, wb.jobs);
+            copyTree(template.state, wb.state);
+            holder = DriverManager.getConnection("jdbc:h2:file:" + wb.state.resolve("keyline")
+                    + ";FILE_LOCK=FS;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE", "keyline", "");
+            holder.createStatement().execute("SELECT COUNT(*) FROM key_state");
+            // hashed by another process: opening and closing the file in this JVM would release H2's
+            // POSIX lock on it (fcntl locks belong to the process, and any close drops them)
+            Thread.sleep(2000); // H2's background writer settles what the open itself wrote
+            beforeHash = sha256(wb.state.resolve("keyline.mv.db"));
+            log = wb.root.resolve("child.log");
+            process = ChildProcess.start(wb.state, wb.jobs, log, "run", GOOD, "--key", "2026-11-30");
+        }
+
+        Outcome finish() throws Exception {
+            Outcome o;
+            long waitStart = System.nanoTime();
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+                o = new Outcome(-1, Files.readString(log), new ArrayList<>());
+                o.problems().add("did not end within 120 s");
+            } else {
+                o = new Outcome(process.exitValue(), Files.readString(log), new ArrayList<>());
+            }
+            System.out.println("locked case: waited " + (System.nanoTime() - waitStart) / 1_000_000 + " ms; holder valid "
+                    + holder.isValid(1));
+            if (!beforeHash.equals(sha256(wb.state.resolve("keyline.mv.db")))) {
+                o.problems().add("keyline.mv.db changed while another process held it");
+            }
+            holder.close();
+            holder = null;
+            before = null; // the holder may write on close; compare through the CLI from here
+            return o;
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (process != null && process.isAlive()) {
+                process.destroyForcibly();
+            }
+            if (holder != null) {
+                holder.close();
+            }
+        }
+    }
+
+    static String sha256(Path f) throws Exception {
+        Process p = new ProcessBuilder("sha256sum", f.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(30, TimeUnit.SECONDS);
+        return out.split(" ")[0];
+    }
+
+    static String utf8(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}
