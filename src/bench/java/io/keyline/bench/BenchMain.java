@@ -6,15 +6,15 @@ import java.util.List;
 
 /**
  * The benchmark harness of {@code mvn -Pbench verify}: B1 engine throughput against a raw-JDBC
- * lower bound and Spring Batch, B2 rerun of DONE keys, B3 console over a big state. Arguments
- * select benchmarks ({@code b1 b2 b3}); none runs all.
+ * lower bound and Spring Batch, B2 rerun of DONE keys, B3 console over a big state, B4 cold start of
+ * the app-image. Arguments select benchmarks ({@code b1 b2 b3 b4}); none runs all.
  */
 public final class BenchMain {
     private BenchMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> which = args.length == 0 ? List.of("b1", "b2", "b3") : Arrays.asList(args);
+        List<String> which = args.length == 0 ? List.of("b1", "b2", "b3", "b4") : Arrays.asList(args);
         Files.createDirectories(Stats.OUT);
         Files.deleteIfExists(Stats.OUT.resolve("figures.txt"));
         Files.deleteIfExists(Stats.OUT.resolve("raw.tsv"));
@@ -28,6 +28,9 @@ public final class BenchMain {
         }
         if (which.contains("b3")) {
             ConsoleBench.run();
+        }
+        if (which.contains("b4")) {
+            StartupBench.run();
         }
     }
 }

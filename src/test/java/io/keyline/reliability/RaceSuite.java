@@ -44,7 +44,8 @@ class RaceSuite {
         wb.clock.followSystemClock();
         LocalDate to = FROM.plusDays(KEYS - 1);
         try (TestSite site = new TestSite()) {
-            wb.job("race", Jobs.publish("race", "unsafe", true, null).replace("\"PT1S\"", "\"PT60S\""), site.base());
+            wb.job("race", Jobs.publish("race", "unsafe", true, null).replace("\"PT1S\"", "\"PT60S\"")
+                    .replace("2026-01-01", FROM.toString()), site.base());
             assertThat(wb.cli("status").exit()).isZero();
             long started = System.nanoTime();
             String[] args = {"run", "race", "--from", FROM.toString(), "--to", to.toString()};
