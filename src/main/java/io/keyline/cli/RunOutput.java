@@ -51,18 +51,6 @@ final class RunOutput {
                 }
             }
         }
-        out.println("exit " + exit + " (" + meaning(exit) + ")");
-    }
-
-    static String meaning(int exit) {
-        return switch (exit) {
-            case RunReport.OK -> "every targeted key is done";
-            case RunReport.EXECUTION_FAILURE -> "nothing ran";
-            case RunReport.BUSINESS_FAILURE -> "failed";
-            case RunReport.PARTIAL_SUCCESS -> "partly failed";
-            case RunReport.WAITING_FOR_OPERATOR -> "waiting for an operator";
-            case RunReport.RETRY_PENDING -> "retry pending";
-            default -> "usage error";
-        };
+        out.println("exit " + exit + " (" + RunReport.meaning(exit) + ")");
     }
 }

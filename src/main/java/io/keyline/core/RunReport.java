@@ -27,6 +27,19 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
         return keys.stream().filter(k -> k.state() == s).count();
     }
 
+    /** What an exit code of run/apply means (SPEC §6), for people. */
+    public static String meaning(int exit) {
+        return switch (exit) {
+            case OK -> "every targeted key is done or skipped";
+            case EXECUTION_FAILURE -> "nothing ran";
+            case BUSINESS_FAILURE -> "failed";
+            case PARTIAL_SUCCESS -> "partly failed";
+            case WAITING_FOR_OPERATOR -> "waiting for an operator";
+            case RETRY_PENDING -> "retry pending";
+            default -> "usage error";
+        };
+    }
+
     /** Exit code over the targeted keys; first match wins. */
     public int exitCode() {
         return exitCode(keys, stopped != null);

@@ -378,21 +378,8 @@ public final class PlanViewModel {
             sb.append(" (stopped: ").append(r.stopped()).append(')');
         }
         int exit = r.exitCode();
-        sb.append(". Exit ").append(exit).append(": ").append(exitMeaning(exit)).append('.');
+        sb.append(". Exit ").append(exit).append(": ").append(RunReport.meaning(exit)).append('.');
         return sb.toString();
-    }
-
-    /** What an exit code of run/apply means (SPEC §6). */
-    public static String exitMeaning(int exit) {
-        return switch (exit) {
-            case RunReport.OK -> "every targeted key is done or skipped";
-            case RunReport.EXECUTION_FAILURE -> "nothing ran";
-            case RunReport.BUSINESS_FAILURE -> "failed";
-            case RunReport.PARTIAL_SUCCESS -> "partly failed";
-            case RunReport.WAITING_FOR_OPERATOR -> "waiting for an operator";
-            case RunReport.RETRY_PENDING -> "retry pending";
-            default -> "usage error";
-        };
     }
 
     // ---------------------------------------------------------------- detail
