@@ -53,24 +53,7 @@ class LeaseRaceTest extends SiteTestBase {
         assertThat(wb.cli("status").exit()).isZero();
         // Make sure the runs overlap: the first article waits (after it was created, before the
         // answer) until the other process has asked the site about another key.
-        AtomicBoolean gated = new AtomicBoolean();
-        AtomicBoolean overlapped = new AtomicBoolean();
-        site.onPost(r -> {
-            if (gated.compareAndSet(false, true)) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (System.nanoTime() < deadline) {
-                    if (site.gets() >= 2) {
-                        overlapped.set(true);
-                        return;
-                    }
-                    try {
-                        Thread.sleep(10);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }
-        });
+        AtomicBoolean overlapped = site.holdFirstPostUntilGets(2);
         Path logA = tmp.resolve("a.log");
         Path logB = tmp.resolve("b.log");
         String[] args = {"run", "race", "--from", FROM.toString(), "--to", TO.toString()};

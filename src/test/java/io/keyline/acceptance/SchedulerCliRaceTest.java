@@ -68,24 +68,7 @@ class SchedulerCliRaceTest {
         // Hourly cron, date keys, a 40-day window: the due keys are the 40 days ending today (plus
         // yesterday's if the window starts after its first tick).
         List<String> expected = expectedKeys();
-        AtomicBoolean gated = new AtomicBoolean();
-        AtomicBoolean overlapped = new AtomicBoolean();
-        site.onPost(r -> {
-            if (gated.compareAndSet(false, true)) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (System.nanoTime() < deadline) {
-                    if (site.gets() >= 2) {
-                        overlapped.set(true);
-                        return;
-                    }
-                    try {
-                        Thread.sleep(10);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }
-        });
+        AtomicBoolean overlapped = site.holdFirstPostUntilGets(2);
         Path cliLog = tmp.resolve("cli.log");
         List<Scheduler.Started> byScheduler = new ArrayList<>();
         int cliExit;

@@ -83,6 +83,37 @@ public final class TestSite implements AutoCloseable {
         onPost = hook;
     }
 
+    /**
+     * Makes two runs overlap: the first article waits (after it was created, before the answer)
+     * until {@code gets} probe GETs reached the site (another process asking about another key),
+     * at most 30 s.
+     *
+     * @return set once the other run was seen while the first article waited
+     */
+    public java.util.concurrent.atomic.AtomicBoolean holdFirstPostUntilGets(int gets) {
+        java.util.concurrent.atomic.AtomicBoolean gated = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean overlapped = new java.util.concurrent.atomic.AtomicBoolean();
+        onPost(r -> {
+            if (!gated.compareAndSet(false, true)) {
+                return;
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                if (gets() >= gets) {
+                    overlapped.set(true);
+                    return;
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        });
+        return overlapped;
+    }
+
     /** Wait this long after creating an article before answering (widens the crash window). */
     public void postDelayMillis(long ms) {
         postDelayMillis = ms;
