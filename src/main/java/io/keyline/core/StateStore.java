@@ -46,6 +46,13 @@ public interface StateStore extends AutoCloseable {
     List<KeyEvent> events(String job, String key);
 
     /**
+     * For every key in one of {@code keyStates}, its latest failure with evidence: the last event
+     * with a failure class and evidence, other than the wait for a confirmation (whose evidence is
+     * the probe's answer, not the failure). One query, whatever the number of keys.
+     */
+    List<KeyEvent> lastFailures(Set<KeyState> keyStates);
+
+    /**
      * Stores a fresh (never stored) key as PENDING if no process stored it first, and returns the
      * stored record either way.
      */

@@ -316,29 +316,57 @@ public final class JdbcStateStore implements StateStore {
         }
     }
 
+    private static final String EVENT_COLUMNS = "e.id, e.job, e.key_value, e.ts, e.run_id, e.event_type, e.step, "
+            + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence";
+
     @Override
     public List<KeyEvent> events(String job, String key) {
         return read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, job, key_value, ts, run_id, event_type, step, "
-                    + "attempt, state, failure_class, message, user_name, note, evidence FROM key_event "
-                    + "WHERE job = ? AND key_value = ? ORDER BY id")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM key_event e "
+                    + "WHERE e.job = ? AND e.key_value = ? ORDER BY e.id")) {
                 ps.setString(1, job);
                 ps.setString(2, key);
-                List<KeyEvent> out = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        String fc = rs.getString(10);
-                        String ev = rs.getString(14);
-                        out.add(new KeyEvent(rs.getLong(1), rs.getString(2), rs.getString(3), instant(rs, 4),
-                                rs.getString(5), EventType.valueOf(rs.getString(6)), rs.getString(7), rs.getInt(8),
-                                KeyState.valueOf(rs.getString(9)), fc == null ? null : FailureClass.valueOf(fc),
-                                rs.getString(11), rs.getString(12), rs.getString(13),
-                                ev == null ? null : Json.read(ev, Evidence.class)));
-                    }
-                }
-                return out;
+                return events(ps);
             }
         });
+    }
+
+    @Override
+    public List<KeyEvent> lastFailures(java.util.Set<KeyState> keyStates) {
+        if (keyStates.isEmpty()) {
+            return List.of();
+        }
+        String marks = String.join(",", java.util.Collections.nCopies(keyStates.size(), "?"));
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM key_event e JOIN ("
+                    + "SELECT f.job, f.key_value, MAX(f.id) AS id FROM key_event f JOIN key_state k "
+                    + "ON k.job = f.job AND k.key_value = f.key_value WHERE k.state IN (" + marks + ") "
+                    + "AND f.failure_class IS NOT NULL AND f.evidence IS NOT NULL AND f.event_type <> ? "
+                    + "GROUP BY f.job, f.key_value) m ON e.id = m.id")) {
+                int i = 1;
+                for (KeyState st : keyStates) {
+                    ps.setString(i++, st.name());
+                }
+                ps.setString(i, EventType.WAITING_FOR_CONFIRMATION.name());
+                return events(ps);
+            }
+        });
+    }
+
+    private static List<KeyEvent> events(PreparedStatement ps) throws SQLException {
+        List<KeyEvent> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String fc = rs.getString(10);
+                String ev = rs.getString(14);
+                out.add(new KeyEvent(rs.getLong(1), rs.getString(2), rs.getString(3), instant(rs, 4),
+                        rs.getString(5), EventType.valueOf(rs.getString(6)), rs.getString(7), rs.getInt(8),
+                        KeyState.valueOf(rs.getString(9)), fc == null ? null : FailureClass.valueOf(fc),
+                        rs.getString(11), rs.getString(12), rs.getString(13),
+                        ev == null ? null : Json.read(ev, Evidence.class)));
+            }
+        }
+        return out;
     }
 
     @Override

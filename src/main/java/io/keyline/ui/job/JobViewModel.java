@@ -105,17 +105,22 @@ public final class JobViewModel {
         page.addListener((o, a, b) -> reloadRows());
     }
 
-    /** Shows a job: definition, heatmap, first page, pause state. */
+    /** Shows a job: definition, heatmap, first page, pause state (the job file is read in the background). */
     public void load(String job) {
-        JobDefinition def = services.catalog().get().job(job).orElse(null);
-        definition.set(def);
-        if (def == null) {
-            notice.set("Job " + job + " is not in " + services.jobsDir() + " any more");
-            rows.clear();
-            heat.clear();
-            return;
-        }
-        reload();
+        long gen = ++generation;
+        threads.submit(() -> services.catalog().get().job(job), def -> {
+            if (gen != generation) {
+                return;
+            }
+            definition.set(def.orElse(null));
+            if (def.isEmpty()) {
+                notice.set("Job " + job + " is not in " + services.jobsDir() + " any more");
+                rows.clear();
+                heat.clear();
+                return;
+            }
+            reload();
+        }, this::failed);
     }
 
     /** Reloads everything of the current job (live updates call this). */

@@ -3,7 +3,6 @@ package io.keyline.ui.shell;
 import io.keyline.core.CredentialAlerts;
 import io.keyline.core.StateStore;
 import io.keyline.core.jobfile.JobCatalog;
-import io.keyline.domain.EventType;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
@@ -15,6 +14,7 @@ import io.keyline.ui.ConsoleServices;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,11 +48,16 @@ public final class SnapshotLoader {
         List<KeyRecord> waiting = new ArrayList<>(store.query(new StateStore.KeyQuery(null, KeyState.ATTENTION, null, 0,
                 Integer.MAX_VALUE)));
         waiting.sort(Comparator.comparing(KeyRecord::updatedAt).thenComparing(KeyRecord::job).thenComparing(KeyRecord::key));
+        Map<String, Evidence> failures = new HashMap<>();
+        for (KeyEvent e : store.lastFailures(KeyState.ATTENTION)) {
+            failures.put(e.job() + "/" + e.key(), e.evidence());
+        }
         List<Snapshot.AttentionItem> items = new ArrayList<>();
         for (KeyRecord r : waiting.subList(0, Math.min(INBOX_LIMIT, waiting.size()))) {
+            Evidence ev = failures.get(r.job() + "/" + r.key());
             items.add(new Snapshot.AttentionItem(r.job(), r.key(), r.state(), r.step(),
-                    r.message() == null ? "" : r.message(), evidenceSummary(store.events(r.job(), r.key())),
-                    r.updatedAt(), r.credential()));
+                    r.message() == null ? "" : r.message(), ev == null ? "" : summary(ev), r.updatedAt(),
+                    r.credential()));
         }
         List<Snapshot.RunningKey> running = new ArrayList<>();
         for (KeyRecord r : store.query(new StateStore.KeyQuery(null, java.util.Set.of(KeyState.RUNNING), null, 0, 200))) {
@@ -66,23 +71,7 @@ public final class SnapshotLoader {
                 catalog.errors(), keys);
     }
 
-    /** One line about the evidence of the last failure in a key's history (else the last evidence). */
-    static String evidenceSummary(List<KeyEvent> events) {
-        for (int i = events.size() - 1; i >= 0; i--) {
-            KeyEvent e = events.get(i);
-            // the probe's answer that made a key wait is in its reason already; show what failed
-            if (e.evidence() != null && e.failureClass() != null && e.type() != EventType.WAITING_FOR_CONFIRMATION) {
-                return summary(e.evidence());
-            }
-        }
-        for (int i = events.size() - 1; i >= 0; i--) {
-            if (events.get(i).evidence() != null) {
-                return summary(events.get(i).evidence());
-            }
-        }
-        return "";
-    }
-
+    /** One line about what a failed attempt sent and got back. */
     private static String summary(Evidence ev) {
         StringBuilder sb = new StringBuilder();
         if (ev.request() != null) {

@@ -63,6 +63,8 @@ class InboxViewModelTest {
                 .containsExactly("Retry", "Confirm…", "Renew credential…");
         assertThat(items.get(0).evidence()).contains("POST").contains("HTTP 404").contains("no such site");
         assertThat(items.get(0).reason()).contains("HTTP 404");
+        assertThat(items.get(1).evidence()).startsWith("POST").contains("HTTP 503").contains("maintenance");
+        assertThat(items.get(2).evidence()).contains("HTTP 401").contains("login expired");
         assertThat(console.attentionCountProperty().get()).isEqualTo(3);
     }
 
