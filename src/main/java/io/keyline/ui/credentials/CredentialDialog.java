@@ -4,6 +4,7 @@ import atlantafx.base.theme.Styles;
 import io.keyline.credentials.CredentialType;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -11,7 +12,6 @@ import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Parent;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
@@ -32,7 +32,6 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
-import javafx.stage.Modality;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import javafx.util.StringConverter;
@@ -84,17 +83,8 @@ public final class CredentialDialog {
         CredentialViewModel vm = new CredentialViewModel(s, t);
         vm.open(name);
         CredentialDialog dialog = new CredentialDialog(vm, onChanged);
-        Stage stage = new Stage();
-        if (owner != null) {
-            stage.initOwner(owner);
-            stage.initModality(Modality.WINDOW_MODAL);
-        }
+        Stage stage = Theme.dialog(owner, dialog.root(), 860, 680, 640, 520);
         stage.setTitle(name == null ? "Keyline — new credential" : "Keyline — renew " + name);
-        Scene scene = new Scene(dialog.root(), 860, 680);
-        io.keyline.ui.plan.PlanDialog.styles(scene, owner);
-        stage.setScene(scene);
-        stage.setMinWidth(640);
-        stage.setMinHeight(520);
         stage.setOnHidden(e -> vm.clearInput()); // do not keep the pasted secret around
         stage.show();
         dialog.input.requestFocus();

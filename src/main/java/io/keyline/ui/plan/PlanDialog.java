@@ -4,13 +4,13 @@ import atlantafx.base.theme.Styles;
 import io.keyline.core.Plan;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.StateChip;
+import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.Parent;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
@@ -34,7 +34,6 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import javafx.stage.Modality;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 
@@ -73,17 +72,8 @@ public final class PlanDialog {
     public static void show(Window owner, ConsoleServices s, Threads t, String job, Runnable onChanged) {
         PlanViewModel vm = new PlanViewModel(s, t);
         PlanDialog dialog = new PlanDialog(vm, onChanged);
-        Stage stage = new Stage();
-        if (owner != null) {
-            stage.initOwner(owner);
-            stage.initModality(Modality.WINDOW_MODAL);
-        }
+        Stage stage = Theme.dialog(owner, dialog.root(), 1080, 700, 720, 480);
         stage.setTitle("Keyline — plan " + (job == null ? "" : job));
-        Scene scene = new Scene(dialog.root(), 1080, 700);
-        styles(scene, owner);
-        stage.setScene(scene);
-        stage.setMinWidth(720);
-        stage.setMinHeight(480);
         vm.jobProperty().addListener((o, a, b) -> stage.setTitle("Keyline — plan " + b));
         vm.loadJobs();
         if (job != null) {
@@ -91,16 +81,6 @@ public final class PlanDialog {
             vm.plan();
         }
         stage.show();
-    }
-
-    /** Adds the console's stylesheets to a dialog's scene, and the owner's dark mode. */
-    public static void styles(Scene scene, Window owner) {
-        scene.getStylesheets().addAll(
-                PlanDialog.class.getResource("/io/keyline/ui/keyline.css").toExternalForm(),
-                PlanDialog.class.getResource("/io/keyline/ui/plan-credentials.css").toExternalForm());
-        if (owner != null && owner.getScene() != null && owner.getScene().getRoot().getStyleClass().contains("kl-dark")) {
-            scene.getRoot().getStyleClass().add("kl-dark");
-        }
     }
 
     public Parent root() {

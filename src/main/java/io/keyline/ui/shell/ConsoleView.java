@@ -7,6 +7,7 @@ import io.keyline.core.SchedulerControl;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Palette;
+import io.keyline.ui.common.Theme;
 import io.keyline.ui.confirm.ConfirmDialog;
 import io.keyline.ui.credentials.CredentialDialog;
 import io.keyline.ui.credentials.CredentialsView;
@@ -145,15 +146,14 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private void applyTheme(Scene scene) {
         Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
                 : new PrimerLight().getUserAgentStylesheet());
-        for (String css : List.of("keyline.css", "timeline-confirm.css", "plan-credentials.css")) {
-            var url = ConsoleView.class.getResource("/io/keyline/ui/" + css);
-            if (url != null && !scene.getStylesheets().contains(url.toExternalForm())) {
-                scene.getStylesheets().add(url.toExternalForm());
+        for (String css : Theme.STYLESHEETS) {
+            if (!scene.getStylesheets().contains(css)) {
+                scene.getStylesheets().add(css);
             }
         }
-        scene.getRoot().getStyleClass().remove("kl-dark");
+        scene.getRoot().getStyleClass().remove(Theme.DARK);
         if (dark) {
-            scene.getRoot().getStyleClass().add("kl-dark");
+            scene.getRoot().getStyleClass().add(Theme.DARK);
         }
         Palette.darkProperty().set(dark);
     }

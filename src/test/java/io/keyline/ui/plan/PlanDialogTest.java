@@ -6,6 +6,7 @@ import io.keyline.domain.KeyState;
 import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.common.Threads;
 import javafx.application.Application;
+import io.keyline.ui.common.Theme;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.TableView;
@@ -46,7 +47,7 @@ class PlanDialogTest {
         PlanViewModel vm = new PlanViewModel(fx.services, Threads.javafx());
         PlanDialog dialog = new PlanDialog(vm, changed::incrementAndGet);
         Scene scene = new Scene(dialog.root(), 1080, 700);
-        PlanDialog.styles(scene, null);
+        scene.getStylesheets().setAll(Theme.STYLESHEETS);
         stage.setScene(scene);
         stage.show();
         vm.loadJobs();

@@ -1,0 +1,52 @@
+package io.keyline.ui.common;
+
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.stage.Modality;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+import java.util.List;
+import java.util.Objects;
+
+/** The console's stylesheets, and dialog windows that look like the window they open over. */
+public final class Theme {
+
+    /** Every stylesheet of the console (looked-up colours first). */
+    public static final List<String> STYLESHEETS = List.of(url("keyline.css"), url("timeline-confirm.css"),
+            url("plan-credentials.css"));
+
+    /** The style class the root of a dark window carries. */
+    public static final String DARK = "kl-dark";
+
+    private Theme() {
+    }
+
+    private static String url(String css) {
+        return Objects.requireNonNull(Theme.class.getResource("/io/keyline/ui/" + css), css).toExternalForm();
+    }
+
+    /**
+     * A dialog window over {@code owner} (modal to it), with the console's stylesheets and the
+     * owner's light or dark theme.
+     */
+    public static Stage dialog(Window owner, Parent root, double width, double height, double minWidth,
+                               double minHeight) {
+        Stage stage = new Stage();
+        if (owner != null) {
+            stage.initOwner(owner);
+            stage.initModality(Modality.WINDOW_MODAL);
+        } else {
+            stage.initModality(Modality.APPLICATION_MODAL);
+        }
+        Scene scene = new Scene(root, width, height);
+        scene.getStylesheets().setAll(STYLESHEETS);
+        if (owner != null && owner.getScene() != null && owner.getScene().getRoot().getStyleClass().contains(DARK)) {
+            root.getStyleClass().add(DARK);
+        }
+        stage.setScene(scene);
+        stage.setMinWidth(minWidth);
+        stage.setMinHeight(minHeight);
+        return stage;
+    }
+}
