@@ -113,11 +113,14 @@ public final class ConsoleApp {
         RunTrace trace = RunTrace.open(ws.stateDir(), null);
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
-        Engine engine = new Engine(store, Executors.standard(ws.options().clock()), credentials, trace, ws.options());
+        Executors executors = Executors.standard(ws.options().clock());
+        Engine engine = new Engine(store, executors, credentials, trace, ws.options());
         Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), store, engine,
                 ws.options().clock(), window);
         ConsoleServices services = new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), store,
-                new Planner(store, credentials, ws.options().clock()), new OperatorActions(store, ws.options()), engine,
+                new Planner(store, credentials, ws.options().clock(),
+                        ctx -> executors.forKind(ctx.step().probe().kind()).probe(ctx)),
+                new OperatorActions(store, ws.options()), engine,
                 credentials, ws.options().clock(), ws.options().user(), ws.stateDir(), ws.jobsDir(),
                 CredentialAlerts.warnWindow(env), () -> createDemo(ws, trace, sandbox), scheduler);
         boolean probe = Boolean.getBoolean("keyline.startupProbe");

@@ -90,15 +90,32 @@ public final class Workspace implements AutoCloseable {
     }
 
     public Engine engine(RunTrace trace) {
-        return new Engine(store(), Executors.standard(options.clock()), credentials(), trace, options);
+        return new Engine(store(), executors(), credentials(), trace, options);
     }
 
     public RunTrace trace(PrintStream human) {
         return RunTrace.open(stateDir, human);
     }
 
+    /** The planner, which asks the unsafe steps' probes read-only (and never executes a step). */
     public Planner planner() {
-        return new Planner(store(), credentials(), options.clock());
+        Executors probes = executors();
+        return new Planner(store(), credentials(), options.clock(),
+                ctx -> probes.forKind(ctx.step().probe().kind()).probe(ctx));
+    }
+
+    /** Plan and apply as the CLI and the console do them. */
+    public io.keyline.core.operations.PlanApply planApply() {
+        return new io.keyline.core.operations.PlanApply(store(), planner());
+    }
+
+    private Executors executors;
+
+    private synchronized Executors executors() {
+        if (executors == null) {
+            executors = Executors.standard(options.clock());
+        }
+        return executors;
     }
 
     public OperatorActions actions() {

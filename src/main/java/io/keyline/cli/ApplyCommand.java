@@ -1,19 +1,16 @@
 package io.keyline.cli;
 
-import io.keyline.core.OperatorException;
-import io.keyline.core.Plan;
 import io.keyline.core.RunReport;
 import io.keyline.core.RunTrace;
-import io.keyline.core.StateStore;
-import io.keyline.domain.JobDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "apply", description = "Executes a plan made by 'keyline plan', exactly; refuses (exit 1) if the job file "
-        + "or the state of its keys changed since.")
+@Command(name = "apply", description = "Executes a plan made by 'keyline plan', exactly: the steps it listed, in that "
+        + "order, and nothing else. Refuses (exit 1) if the job file, a body, a probe's answer, a credential or the "
+        + "state of its keys changed since; a key whose reality departs from the plan mid-way stops there (exit 4).")
 final class ApplyCommand extends Sub implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "PLAN_ID")
@@ -21,17 +18,9 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        StateStore.SavedPlan saved = ws().store().plan(planId).orElseThrow(() -> new OperatorException(
-                "no plan " + planId + " in " + ws().stateDir() + " (plans are made by 'keyline plan JOB')"));
-        JobDefinition job = job(saved.job());
-        Plan now = ws().planner().plan(job, saved.keys());
-        if (!now.planId().equals(planId)) {
-            throw new OperatorException("plan " + planId + " is stale: the job file or the state of its keys changed "
-                    + "since it was made (now " + now.planId() + "). Review it again: keyline plan " + job.name()
-                    + (saved.keys().size() == 1 ? " --key " + saved.keys().get(0) : ""));
-        }
+        var planApply = ws().planApply();
         try (RunTrace trace = ws().trace(out())) {
-            RunReport report = ws().engine(trace).run(job, saved.keys());
+            RunReport report = planApply.apply(planId, this::job, ws().engine(trace));
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit);
             return exit;

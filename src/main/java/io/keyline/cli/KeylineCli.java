@@ -37,6 +37,7 @@ import java.util.stream.Collectors;
         subcommands = {
             JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
             ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
+            RearmCommand.class,
             PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, DemoCommand.class,
             SandboxCommand.class},
         footer = {
@@ -50,7 +51,8 @@ import java.util.stream.Collectors;
             "  keyline --state demo-state --jobs demo-jobs demo    a demo workspace to learn from",
             "",
             "Exit codes of run and apply: 0 all done, 1 nothing ran (bad job file, state locked, stale plan, "
-                + "paused job), 2 failed, 3 partly failed, 4 waits for an operator, 5 retry pending, 64 usage error.",
+                + "paused job, keys not yet due), 2 failed, 3 partly failed, 4 waits for an operator (or the kill "
+                + "switch stopped the run after some keys ran), 5 retry pending, 64 usage error.",
             "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs; "
                 + "KEYLINE_MASTER_KEY (base64 of 32 bytes) replaces state/secret.key; KEYLINE_CATCH_UP (e.g. P7D) "
                 + "is how far back --due and the console's scheduler catch up missed schedule ticks."})

@@ -29,12 +29,16 @@ final class PlanCommand extends Sub implements Callable<Integer> {
     @Option(names = "--json", description = "Print the plan as JSON.")
     boolean json;
 
+    @Option(names = "--no-probes", description = "Do not ask the unsafe steps' probes (they are read-only; the run "
+            + "asks them right before each unsafe step).")
+    boolean noProbes;
+
     @Override
     public Integer call() {
         JobDefinition job = job(jobName);
         List<String> keys = selection.resolve(ws(), job);
-        Plan plan = ws().planner().plan(job, keys, selection.notes());
-        ws().store().savePlan(plan.planId(), job.name(), plan.createdAt(), keys);
+        Plan plan = ws().planApply().planAndSave(job, keys, selection.notes(),
+                io.keyline.core.Planner.Options.DEFAULT.withProbes(!noProbes).withAhead(selection.ahead));
         if (json) {
             Text.json(out(), plan);
             return 0;
@@ -59,10 +63,14 @@ final class PlanCommand extends Sub implements Callable<Integer> {
             }
             shown++;
             out().printf("  %-12s %-19s %s%n", k.key(), k.state(), k.action());
+            k.probes().forEach((step, answer) -> out().println("      probe of " + step + ": " + answer));
             for (Plan.RequestPreview r : k.requests()) {
                 out().println("      " + r.step() + ": " + r.method() + " " + r.url());
                 r.headers().forEach((h, v) -> out().println("        " + h + ": " + v));
-                if (r.note() != null) {
+                if (r.note() != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
+                    out().println("        body: " + r.bodyBytes() + " bytes, sha256 " + r.bodySha256() + " ("
+                            + r.bodySource() + ") - " + r.note());
+                } else if (r.note() != null) {
                     out().println("        body: " + r.bodySource() + " - " + r.note());
                 } else if (r.bodyBytes() != null && r.bodyBytes() > 0) {
                     out().println("        body: " + r.bodyBytes() + " bytes, sha256 " + r.bodySha256() + " (" + r.bodySource() + ")");

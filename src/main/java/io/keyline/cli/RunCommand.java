@@ -36,8 +36,12 @@ final class RunCommand extends Sub implements Callable<Integer> {
         }
         JobDefinition job = job(jobName);
         List<String> keys = selection.resolve(ws(), job);
+        if (!selection.due) {
+            selection.refuseNotYetDue(ws(), job, keys);
+        }
         try (RunTrace trace = ws().trace(out())) {
-            RunReport report = ws().engine(trace).run(job, keys);
+            RunReport report = ws().engine(trace).run(job, keys,
+                    io.keyline.core.RunRequest.plain(selection.ahead, selection.describe()));
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit);
             return exit;
@@ -63,7 +67,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
                 due.stream().filter(Targets.DueKey::catchUp)
                         .forEach(d -> out().println(job.name() + " " + d.key() + ": " + d.note()));
                 List<String> keys = due.stream().map(Targets.DueKey::key).toList();
-                RunReport r = engine.run(job, keys);
+                RunReport r = engine.run(job, keys, io.keyline.core.RunRequest.plain(selection.ahead, "--due"));
                 reports.add(r);
                 all.addAll(r.keys());
             }

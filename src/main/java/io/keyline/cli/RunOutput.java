@@ -32,7 +32,16 @@ final class RunOutput {
             }
             out.println(sb);
             if (r.stopped() != null) {
-                out.println("  stopped: " + r.stopped());
+                out.println("  stopped: " + r.stopped() + (r.ran() > 0 ? " (after " + r.ran() + " key"
+                        + (r.ran() == 1 ? "" : "s") + " ran; the rest waits for 'keyline resume " + r.job() + "')" : ""));
+            }
+            if (!r.departed().isEmpty()) {
+                out.println("  departed from the plan (stopped before doing anything it did not show): "
+                        + String.join(", ", r.departed()) + " - review a new plan: keyline plan " + r.job() + " --key "
+                        + r.departed().get(0));
+            }
+            if (!r.notYetDue().isEmpty()) {
+                out.println("  not yet due, passed by: " + String.join(", ", r.notYetDue()) + " (--ahead runs them early)");
             }
             for (KeyRecord k : r.keys()) {
                 if (k.state().needsAttention() || k.state() == KeyState.RETRY_WAIT) {

@@ -54,6 +54,10 @@ abstract class Sub {
                 + "catch-up window (default 7 days), pending keys and retries.")
         boolean due;
 
+        @Option(names = "--ahead", description = "Allow keys later than the current one (ahead of schedule). "
+                + "Without it such keys are not yet due: plan shows them as such, run refuses them.")
+        boolean ahead;
+
         @Option(names = "--catch-up", paramLabel = "DURATION", description = "With --due: how far back missed "
                 + "schedule ticks are caught up (ISO-8601, e.g. P7D, PT12H). Default: $KEYLINE_CATCH_UP or P7D.")
         String catchUp;
@@ -82,6 +86,35 @@ abstract class Sub {
             java.util.Map<String, String> out = new java.util.HashMap<>();
             lastDue.stream().filter(Targets.DueKey::catchUp).forEach(d -> out.put(d.key(), d.note()));
             return out;
+        }
+
+        /** How the keys were chosen, for the run log. */
+        String describe() {
+            if (!keys.isEmpty()) {
+                return "--key " + String.join(" --key ", keys);
+            }
+            if (from != null) {
+                return "--from " + from + (to == null ? "" : " --to " + to);
+            }
+            return due ? "--due" : "current";
+        }
+
+        /**
+         * Refuses keys later than the job's current key unless {@code --ahead}: running them would publish
+         * tomorrow's work today (SPEC §1).
+         */
+        void refuseNotYetDue(Workspace ws, JobDefinition job, List<String> targeted) {
+            if (ahead || job.key().type() == io.keyline.domain.KeyType.MANUAL) {
+                return;
+            }
+            String current = KeyRules.current(job.key(), ws.options().clock());
+            List<String> later = targeted.stream().filter(k -> KeyRules.compare(job.key(), k, current) > 0).toList();
+            if (!later.isEmpty()) {
+                throw new OperatorException((later.size() == 1 ? later.get(0) + " is" : later.size() + " keys ("
+                        + later.get(0) + " .. " + later.get(later.size() - 1) + ") are") + " not yet due: the current key "
+                        + "of " + job.name() + " is " + current + " (" + job.key().zone() + "). Nothing ran. To run "
+                        + (later.size() == 1 ? "it" : "them") + " ahead of schedule, add --ahead");
+            }
         }
 
         /** The targeted keys; with no option, the current key of a date/week/month job. */

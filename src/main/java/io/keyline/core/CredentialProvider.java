@@ -19,14 +19,25 @@ public interface CredentialProvider {
      *
      * @param material the credential, or {@code null}
      * @param problem  why there is none ("not set", "cannot decrypt …"), or {@code null}
+     * @param rejected when the site rejected this value and nobody renewed or tested it since: why (it is
+     *                 not sent again, SPEC §3), else {@code null}
      */
-    record Lookup(CredentialMaterial material, String problem) {
+    record Lookup(CredentialMaterial material, String problem, String rejected) {
+        public Lookup(CredentialMaterial material, String problem) {
+            this(material, problem, null);
+        }
+
         public static Lookup found(CredentialMaterial m) {
-            return new Lookup(m, null);
+            return new Lookup(m, null, null);
+        }
+
+        /** A stored value the site rejected: usable only by {@code credentials test}. */
+        public static Lookup rejected(CredentialMaterial m, String why) {
+            return new Lookup(m, null, why);
         }
 
         public static Lookup missing(String problem) {
-            return new Lookup(null, problem);
+            return new Lookup(null, problem, null);
         }
 
         public boolean present() {

@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.core.exec.ExecutionListener;
 import io.keyline.core.exec.Executors;
 import io.keyline.core.exec.ProbeOutcome;
 import io.keyline.core.exec.Rendering;
@@ -7,7 +8,6 @@ import io.keyline.core.exec.StepContext;
 import io.keyline.core.exec.StepExecutor;
 import io.keyline.core.exec.StepOutcome;
 import io.keyline.credentials.Redactor;
-import io.keyline.domain.ConfirmPolicy;
 import io.keyline.domain.Effect;
 import io.keyline.domain.EventType;
 import io.keyline.domain.Evidence;
@@ -17,6 +17,7 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyStateMachine;
+import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.domain.StepRecord;
@@ -30,18 +31,22 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs keys: probe, decide, execute, with every transition committed before and after each step.
+ * Runs keys: it asks {@link KeyDecision} what a key does next and does exactly that, one action
+ * at a time, with every transition committed before and after each step.
  *
- * <p>Intent before effect: "step started" is committed before a step does anything, so a run that
- * dies mid-step is recognised by the next one. A safe step is then redone; an unsafe one goes
- * through its probe or waits for a person. Only failures that are provably safe are retried.
+ * <p>Intent before effect: "step started" is committed (and, for an unsafe step, made durable)
+ * before a step does anything, so a run that dies mid-step is recognised by the next one. A safe
+ * step is then redone; an unsafe one goes through its probe or waits for a person. Only failures
+ * that are provably safe are retried.
  */
 public final class Engine {
 
@@ -77,6 +82,14 @@ public final class Engine {
 
     /** Runs the given keys of a job, one after another, and reports their final states. */
     public RunReport run(JobDefinition job, List<String> keys) {
+        return run(job, keys, RunRequest.PLAIN);
+    }
+
+    /**
+     * Runs the given keys as {@code request} says (ahead of schedule, or exactly as a plan listed),
+     * one after another, and reports their final states.
+     */
+    public RunReport run(JobDefinition job, List<String> keys, RunRequest request) {
         String runId = newRunId();
         Instant started = now();
         if (store.jobControl(job.name()).pausedAt(started)) {
@@ -86,7 +99,11 @@ public final class Engine {
         }
         Map<String, KeyRecord> known = store.keys(job.name(), keys);
         List<KeyRecord> finals = new ArrayList<>(keys.size());
+        Set<String> departed = new LinkedHashSet<>();
+        Set<String> notDue = new LinkedHashSet<>();
         String stopped = null;
+        int ran = 0;
+        Due due = new Due(job, request.ahead());
         for (String key : keys) {
             KeyRecord rec = known.get(key);
             if (rec != null && rec.state().finished()) {
@@ -97,16 +114,50 @@ public final class Engine {
                 finals.add(rec != null ? rec : KeyRecord.fresh(job.name(), key, now()));
                 continue;
             }
-            KeyRecord after = runKey(job, key, runId, rec);
+            KeyRun kr = new KeyRun(job, key, runId, request, due.notYetDue(key));
+            KeyRecord after = kr.run(rec);
+            if (kr.claimed) {
+                ran++;
+            }
+            if (kr.departed) {
+                departed.add(key);
+            }
+            if (kr.notYetDue) {
+                notDue.add(key);
+                continue;
+            }
             finals.add(after);
-            if (after.state() == KeyState.PENDING && store.jobControl(job.name()).pausedAt(now())) {
+            if (after.state() == KeyState.PENDING && !kr.departed && store.jobControl(job.name()).pausedAt(now())) {
                 stopped = pausedReason(job);
             }
         }
-        RunReport report = new RunReport(runId, job.name(), finals, stopped);
+        RunReport report = new RunReport(runId, job.name(), finals, stopped, ran, List.copyOf(departed),
+                List.copyOf(notDue));
         trace.line(now(), runId, job.name(), null, null, 0, "run", null,
                 Duration.between(started, now()).toMillis(), summary(report));
         return report;
+    }
+
+    /** Which keys are later than the job's current key (computed once per run). */
+    private final class Due {
+        private final JobDefinition job;
+        private final boolean ahead;
+        private String current;
+
+        Due(JobDefinition job, boolean ahead) {
+            this.job = job;
+            this.ahead = ahead;
+        }
+
+        boolean notYetDue(String key) {
+            if (ahead || job.key().type() == io.keyline.domain.KeyType.MANUAL) {
+                return false;
+            }
+            if (current == null) {
+                current = io.keyline.domain.KeyRules.current(job.key(), options.clock());
+            }
+            return io.keyline.domain.KeyRules.compare(job.key(), key, current) > 0;
+        }
     }
 
     private String pausedReason(JobDefinition job) {
@@ -127,83 +178,640 @@ public final class Engine {
         if (r.stopped() != null) {
             sb.append(" (").append(r.stopped()).append(')');
         }
+        if (!r.departed().isEmpty()) {
+            sb.append(" (departed from the plan: ").append(String.join(", ", r.departed())).append(')');
+        }
         return sb.toString();
     }
 
     /** Runs one key as far as it can go now; returns its final record. */
     public KeyRecord runKey(JobDefinition job, String key, String runId) {
-        return runKey(job, key, runId, store.key(job.name(), key).orElse(null));
+        return new KeyRun(job, key, runId, RunRequest.PLAIN, new Due(job, false).notYetDue(key))
+                .run(store.key(job.name(), key).orElse(null));
     }
 
-    private KeyRecord runKey(JobDefinition job, String key, String runId, KeyRecord known) {
-        // A key never seen is stored by its claim (one transaction), not before it.
-        KeyRecord rec = known != null ? known : KeyRecord.fresh(job.name(), key, now());
-        while (true) {
-            Instant now = now();
-            switch (rec.state()) {
-                case DONE, SKIPPED, FAILED, NEEDS_CONFIRMATION, NEEDS_CREDENTIAL -> {
-                    return rec;
-                }
-                case RUNNING -> {
-                    if (!leaseDead(rec, now)) {
-                        return rec;
-                    }
-                }
-                case RETRY_WAIT -> {
-                    if (rec.nextAttemptAt() != null && rec.nextAttemptAt().isAfter(now)) {
-                        Duration wait = Duration.between(now, rec.nextAttemptAt());
-                        if (wait.compareTo(options.waitInPlace()) > 0) {
-                            return rec;
-                        }
-                        try {
-                            options.sleeper().sleep(wait);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            return rec;
-                        }
-                        rec = reload(rec);
-                        continue;
-                    }
-                }
-                case PENDING -> {
-                    // claimable
-                }
-            }
-            rec = executeSteps(claim(job, rec, runId));
-            if (rec.state() != KeyState.RETRY_WAIT) {
-                return rec;
+    /**
+     * The state of the credentials a job's steps name, as the decision sees them (a rejected
+     * credential is not sent again: the breaker).
+     */
+    public static Map<String, KeyDecision.CredentialState> credentialStates(JobDefinition job,
+                                                                              CredentialProvider provider) {
+        Map<String, KeyDecision.CredentialState> out = new HashMap<>();
+        for (StepDefinition s : job.steps()) {
+            if (s.credential() != null && !out.containsKey(s.credential())) {
+                out.put(s.credential(), credentialState(provider, s.credential()));
             }
         }
+        return out;
     }
 
-    private boolean leaseDead(KeyRecord rec, Instant now) {
-        return rec.leaseOwner() == null || rec.leaseUntil() == null || !rec.leaseUntil().isAfter(now)
-                || LeaseOwner.provablyDead(rec.leaseOwner());
+    static KeyDecision.CredentialState credentialState(CredentialProvider provider, String name) {
+        CredentialProvider.Lookup l = provider.lookup(name);
+        if (!l.present()) {
+            return new KeyDecision.CredentialState(name, KeyDecision.CredentialStatus.MISSING, l.problem());
+        }
+        if (l.rejected() != null) {
+            return new KeyDecision.CredentialState(name, KeyDecision.CredentialStatus.REJECTED, l.rejected());
+        }
+        return KeyDecision.CredentialState.usable(name);
+    }
+
+    private static boolean leaseLive(KeyRecord rec, Instant now) {
+        return rec != null && rec.state() == KeyState.RUNNING && rec.leaseOwner() != null && rec.leaseUntil() != null
+                && rec.leaseUntil().isAfter(now) && !LeaseOwner.provablyDead(rec.leaseOwner());
     }
 
     private KeyRecord reload(KeyRecord rec) {
         return store.key(rec.job(), rec.key()).orElse(rec);
     }
 
-    /**
-     * Takes the key for this run. The claim is committed together with the next transition (the
-     * first step's "started", a probe's answer, a wait): nothing happens in between, so the lease
-     * is held before any step does anything, with one commit less per key.
-     */
-    private Claim claim(JobDefinition job, KeyRecord rec, String runId) {
-        Instant now = now();
-        boolean recover = rec.state() == KeyState.RUNNING;
-        Trigger trigger = recover ? Trigger.RECOVER : Trigger.CLAIM;
-        KeyState to = KeyStateMachine.apply(rec.state(), trigger);
-        KeyRecord after = rec.withState(to).withLease(runId, owner, now.plus(options.lease()))
-                .withNextAttemptAt(null).withUpdatedAt(now);
-        String msg = recover ? "took over from " + rec.leaseOwner() + " (run " + rec.runId() + " ended without finishing)"
-                : "run " + runId + " started";
-        KeyEvent ev = event(rec, now, runId, recover ? EventType.RECOVERED : EventType.CLAIMED, null, 0, to, null, msg,
-                null);
-        Claim c = new Claim(job, rec, runId);
-        c.defer(rec.stored() ? rec : null, after, null, ev);
-        return c;
+    /** One key within one run: the decision loop, its claim, and what the run learned on the way. */
+    private final class KeyRun {
+        final JobDefinition job;
+        final String key;
+        final String runId;
+        final RunRequest request;
+        final boolean notYetDueKey;
+        final Plan.Expectation expected;
+        int cursor;
+        boolean claimed;
+        boolean departed;
+        boolean notYetDue;
+
+        KeyRun(JobDefinition job, String key, String runId, RunRequest request, boolean notYetDue) {
+            this.job = job;
+            this.key = key;
+            this.runId = runId;
+            this.request = request;
+            this.notYetDueKey = notYetDue;
+            this.expected = request.applying() ? request.expected().get(key) : null;
+        }
+
+        KeyRecord run(KeyRecord known) {
+            // A key never seen is stored by its claim (one transaction), not before it.
+            KeyRecord rec = known != null ? known : KeyRecord.fresh(job.name(), key, now());
+            while (true) {
+                Instant now = now();
+                KeyDecision.Decision d = KeyDecision.decide(new KeyDecision.Input(job, key, rec, Map.of(), Map.of(),
+                        Map.of(), null, now, false, null, leaseLive(rec, now), false, notYetDueKey));
+                if (d.leavesKeyAlone()) {
+                    if (d.stop().kind() == KeyDecision.StopKind.NOT_YET_DUE) {
+                        notYetDue = true;
+                        return rec;
+                    }
+                    if (d.stop().kind() != KeyDecision.StopKind.WAIT_RETRY) {
+                        return rec;
+                    }
+                    Duration wait = Duration.between(now, d.stop().until());
+                    if (wait.compareTo(options.waitInPlace()) > 0) {
+                        return rec;
+                    }
+                    try {
+                        options.sleeper().sleep(wait);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return rec;
+                    }
+                    rec = reload(rec);
+                    continue;
+                }
+                claimed = true;
+                rec = execute(claim(rec));
+                if (rec.state() != KeyState.RETRY_WAIT || departed) {
+                    return rec;
+                }
+            }
+        }
+
+        /**
+         * Takes the key for this run. The claim is committed together with the next transition (the
+         * first step's "started", a probe's answer, a wait): nothing happens in between, so the lease
+         * is held before any step does anything, with one commit less per key.
+         */
+        private Claim claim(KeyRecord rec) {
+            Instant now = now();
+            boolean recover = rec.state() == KeyState.RUNNING;
+            Trigger trigger = recover ? Trigger.RECOVER : Trigger.CLAIM;
+            KeyState to = KeyStateMachine.apply(rec.state(), trigger);
+            KeyRecord after = rec.withState(to).withLease(runId, owner, now.plus(options.lease()))
+                    .withNextAttemptAt(null).withUpdatedAt(now);
+            String msg = recover ? "took over from " + rec.leaseOwner() + " (run " + rec.runId()
+                    + " ended without finishing)" : "run " + runId + " started";
+            KeyEvent ev = event(rec, now, runId, recover ? EventType.RECOVERED : EventType.CLAIMED, null, 0, to, null,
+                    msg, null);
+            Claim c = new Claim(job, rec, runId);
+            c.defer(rec.stored() ? rec : null, after, null, ev);
+            if (recover) {
+                // commit the takeover now: the lease must be ours while we wait for a child the dead run left
+                c.flush();
+                waitForOrphanedChild(c, rec);
+            }
+            return c;
+        }
+
+        /** Runs the decision loop on a claimed key until it stops; returns its final record. */
+        private KeyRecord execute(Claim c) {
+            Map<String, KeyDecision.CredentialState> creds = credentialStates(job, credentials);
+            try {
+                while (true) {
+                    boolean paused = store.jobControl(job.name()).pausedAt(now());
+                    KeyDecision.Input in = new KeyDecision.Input(job, key, c.rec, c.steps, creds, c.probes,
+                            step -> payloadHash(c, step), now(), paused, paused ? pausedReason(job) : null, false, true,
+                            false);
+                    KeyDecision.Decision d = KeyDecision.decide(in);
+                    if (!d.acts()) {
+                        return stop(c, d.stop());
+                    }
+                    KeyDecision.Action a = d.next();
+                    StepDefinition step = job.step(a.step());
+                    String departure = departure(c, a, step);
+                    if (departure != null) {
+                        departed = true;
+                        return c.move(Trigger.YIELD, c.rec.withStep(step.id(), attempts(c.steps.get(step.id()))),
+                                null, EventType.DEPARTED, step.id(), attempts(c.steps.get(step.id())), null,
+                                "stopped before " + step.id() + ": this run departs from plan " + request.planId()
+                                        + ": " + departure + " (re-plan and review it: keyline plan " + job.name()
+                                        + " --key " + key + ")",
+                                c.lastProbe == null ? null : c.lastProbe.evidence());
+                    }
+                    switch (a.kind()) {
+                        case PROBE -> probe(c, step, creds);
+                        case RECONCILE -> {
+                            reconcile(c, step, c.steps.get(step.id()), c.lastProbe);
+                            advance(a);
+                        }
+                        case EXECUTE -> {
+                            if (!executeStep(c, step, creds)) {
+                                return c.rec;
+                            }
+                            if (c.steps.get(step.id()) != null && c.steps.get(step.id()).status().finished()) {
+                                advance(a);
+                            }
+                        }
+                    }
+                }
+            } catch (StaleStateException e) {
+                // Another process took the key (our lease expired); it is theirs now.
+                return reload(c.rec);
+            } catch (RuntimeException e) {
+                if (c.unrecorded == null) {
+                    throw e;
+                }
+                recordingFailed(c, c.unrecorded, e);
+                return c.rec;
+            }
+        }
+
+        /** Why executing or reconciling {@code a} would depart from the plan being applied, or {@code null}. */
+        private String departure(Claim c, KeyDecision.Action a, StepDefinition step) {
+            if (expected == null || a.kind() == KeyDecision.ActionKind.PROBE) {
+                return null;
+            }
+            List<Plan.PlannedStep> path = expected.path();
+            Plan.PlannedStep next = cursor < path.size() ? path.get(cursor) : null;
+            boolean reconcile = a.kind() == KeyDecision.ActionKind.RECONCILE;
+            if (next == null) {
+                if (reconcile && step.id().equals(expected.stopStep()) && expected.stopProbe() == ProbeAnswer.NOT_ASKED) {
+                    return null;
+                }
+                return "the plan ends " + (expected.stopStep() == null ? "before" : "at " + expected.stopStep() + " ("
+                        + expected.stopKind().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")")
+                        + ", but now " + step.id() + " would " + (reconcile ? "be reconciled" : "run")
+                        + (a.probe() == null ? "" : " (its probe answered " + a.probe().word() + ")");
+            }
+            if (!next.step().equals(step.id())) {
+                return "the plan's next step is " + next.step() + ", but now " + step.id() + " would run";
+            }
+            if (reconcile) {
+                if (next.executes() && next.probe() != ProbeAnswer.NOT_ASKED) {
+                    return "its probe answered present; the plan showed it " + (next.probe() == null ? "without probe"
+                            : next.probe().word()) + " and " + step.id() + " to be executed";
+                }
+                return null;
+            }
+            if (!next.executes()) {
+                return "the plan showed " + step.id() + " as already present (reconciled); now its probe answered "
+                        + (a.probe() == null ? "nothing" : a.probe().word());
+            }
+            if (next.probe() != null && next.probe() != ProbeAnswer.NOT_ASKED && a.probe() != next.probe()) {
+                return "its probe answered " + (a.probe() == null ? "nothing" : a.probe().word())
+                        + "; the plan showed " + next.probe().word();
+            }
+            if (next.bodySha256() != null && step.kind() == StepKind.HTTP) {
+                String now = bodySha(c, step);
+                if (!next.bodySha256().equals(now)) {
+                    return "the body of " + step.id() + " changed since the plan (plan: sha256 "
+                            + next.bodySha256().substring(0, 12) + "…, now: "
+                            + (now == null ? "cannot be read" : "sha256 " + now.substring(0, 12) + "…") + ")";
+                }
+            }
+            return null;
+        }
+
+        private void advance(KeyDecision.Action a) {
+            if (expected != null && cursor < expected.path().size()
+                    && expected.path().get(cursor).step().equals(a.step())) {
+                cursor++;
+            }
+        }
+
+        /** Applies a stop of the decision to a claimed key. */
+        private KeyRecord stop(Claim c, KeyDecision.Stop s) {
+            StepDefinition step = s.step() == null ? null : job.step(s.step());
+            StepRecord sr = step == null ? null : c.steps.get(step.id());
+            switch (s.kind()) {
+                case COMPLETE -> {
+                    return c.move(Trigger.COMPLETE, c.rec.withStep(null, 0).withFailure(null, null).withCredential(null),
+                            null, EventType.KEY_DONE, null, 0, null, "all " + job.steps().size() + " steps done", null);
+                }
+                case YIELD -> {
+                    return c.move(Trigger.YIELD, c.rec.withStep(s.step(), c.rec.attempts()), null, EventType.YIELDED,
+                            s.step(), 0, null, pausedReason(job) + (s.step() == null ? "" : "; stopped before step "
+                                    + s.step()), null);
+                }
+                case NEEDS_CREDENTIAL -> {
+                    ProbeOutcome p = c.lastProbe != null && c.lastProbe.answer() == ProbeOutcome.Answer.AUTH
+                            ? c.lastProbe : null;
+                    String message = p != null ? "credential " + step.credential() + " was rejected: " + p.message()
+                            : s.detail();
+                    needCredential(c, step, sr, message, p == null ? null : p.evidence());
+                    return c.rec;
+                }
+                case NEEDS_CONFIRMATION -> {
+                    needConfirmation(c, step, sr, s);
+                    return c.rec;
+                }
+                case PROBE_INCONCLUSIVE -> {
+                    ProbeOutcome p = c.lastProbe;
+                    boolean unknown = sr != null
+                            && (sr.status() == StepStatus.AMBIGUOUS || sr.status() == StepStatus.STARTED);
+                    String msg = unknown ? "outcome of " + step.id() + " unknown and " + p.message()
+                            + "; the probe will be asked again"
+                            : p.message() + "; the step does not run on an inconclusive probe";
+                    scheduleRetry(c, step, sr, attempts(sr) + (unknown ? 0 : 1),
+                            unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, msg, p.evidence(), null);
+                    return c.rec;
+                }
+                default -> throw new IllegalStateException("a held key cannot stop with " + s.kind());
+            }
+        }
+
+        private void needConfirmation(Claim c, StepDefinition step, StepRecord sr, KeyDecision.Stop s) {
+            String message;
+            FailureClass cls = null;
+            Evidence ev = null;
+            switch (s.waitReason()) {
+                case CONFIRM_ALWAYS -> message = "step " + step.id() + " needs confirmation (confirm: always)";
+                case PAYLOAD_CHANGED -> message = "the payload of " + step.id() + " "
+                        + KeyDecision.PAYLOAD_CHANGED_WORDS + ": review it and confirm again";
+                default -> {
+                    cls = FailureClass.AMBIGUOUS;
+                    String what = c.failure != null && c.failure.step.equals(step.id())
+                            ? "outcome of " + step.id() + " unknown (" + c.failure.message + ")"
+                            : "the outcome of attempt " + attempts(sr) + " of " + step.id() + " is unknown";
+                    if (step.probe() == null) {
+                        message = what + (c.failure != null ? "; no probe: check the site, then confirm or mark done"
+                                : " and the step has no probe: check the site, then confirm or mark done");
+                        ev = c.failure != null ? c.failure.evidence : null;
+                    } else {
+                        message = what + "; " + c.lastProbe.message();
+                        ev = c.lastProbe.evidence();
+                    }
+                }
+            }
+            c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailure(cls, message)
+                            .withConfirmation(null, null), sr, EventType.WAITING_FOR_CONFIRMATION, step.id(),
+                    attempts(sr), cls, message, ev);
+        }
+
+        private void probe(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
+            StepContext ctx = context(c, step, attempts(c.steps.get(step.id())) + 1);
+            Instant started = now();
+            ProbeOutcome p;
+            try {
+                p = executors.forKind(step.probe().kind()).probe(ctx);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StaleStateException(job.name(), key);
+            } catch (RuntimeException e) {
+                p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe failed: internal error "
+                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + ctx.redact().apply(e.getMessage())),
+                        null);
+            }
+            trace.line(now(), runId, job.name(), key, step.id(), ctx.attempt(),
+                    "probe:" + p.answer().name().toLowerCase(java.util.Locale.ROOT), null,
+                    Duration.between(started, now()).toMillis(), p.message());
+            if (step.credential() != null && p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
+                boolean rejected = p.answer() == ProbeOutcome.Answer.AUTH;
+                credentials.recordUse(step.credential(), now(), rejected ? "rejected" : "accepted");
+                if (rejected) {
+                    creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
+                            KeyDecision.CredentialStatus.REJECTED, "rejected by the probe of " + step.id()));
+                }
+            }
+            c.lastProbe = p;
+            c.probes.put(step.id(), switch (p.answer()) {
+                case PRESENT -> ProbeAnswer.PRESENT;
+                case ABSENT -> ProbeAnswer.ABSENT;
+                case INCONCLUSIVE -> ProbeAnswer.INCONCLUSIVE;
+                case AUTH -> ProbeAnswer.AUTH;
+            });
+        }
+
+        private StepContext context(Claim c, StepDefinition step, int attempt) {
+            CredentialMaterial credential = null;
+            if (step.credential() != null) {
+                CredentialProvider.Lookup found = credentials.lookup(step.credential());
+                credential = found.material();
+            }
+            Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings());
+            return new StepContext(job, step, key, runId, attempt, Map.copyOf(c.outputs), credential, redactor::redact);
+        }
+
+        /** The hash of what {@code stepId} would send now, or {@code null}. */
+        private String payloadHash(Claim c, String stepId) {
+            StepDefinition s = job.step(stepId);
+            return Engine.payloadHash(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(c.outputs), null,
+                    java.util.function.UnaryOperator.identity()));
+        }
+
+        private String bodySha(Claim c, StepDefinition step) {
+            try {
+                Rendering.RenderedRequest r = Rendering.request(new StepContext(job, step, key, runId, 1,
+                        Map.copyOf(c.outputs), null, java.util.function.UnaryOperator.identity()));
+                return r.body().length == 0 ? null : r.bodySha256();
+            } catch (Rendering.RenderException e) {
+                return null;
+            }
+        }
+
+        /** Executes one step; returns false when the key stopped (waits, fails, retries). */
+        private boolean executeStep(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
+            StepRecord sr = c.steps.get(step.id());
+            int attempt = attempts(sr) + 1;
+            StepContext ctx = context(c, step, attempt);
+            Instant started = now();
+            Instant firstAttempt = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : started;
+            StepRecord intent = new StepRecord(step.id(), StepStatus.STARTED, attempt, firstAttempt, Map.of(), started);
+            c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt).withConfirmation(null, null), intent,
+                    EventType.STEP_STARTED, step.id(), attempt, null, "attempt " + attempt + " of " + step.id() + " started",
+                    null);
+            if (step.effect() == Effect.UNSAFE) {
+                // the intent of an unsafe step is on disk before the request leaves, whatever the load
+                store.sync();
+            }
+            StepOutcome out;
+            Heartbeat beat = new Heartbeat(c);
+            try {
+                out = executors.forKind(step.kind()).execute(ctx, new ExecutionListener() {
+                    @Override
+                    public void childStarted(long pid, Instant startedAt) {
+                        store.recordChild(new StateStore.Child(job.name(), key, step.id(), LeaseOwner.host(), pid,
+                                startedAt, now().plus(step.timeout())));
+                    }
+                });
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StaleStateException(job.name(), key);
+            } catch (RuntimeException e) {
+                out = StepOutcome.failure(FailureClass.UNKNOWN, "internal error while executing " + step.id() + ": "
+                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
+                        + ctx.redact().apply(e.getMessage())), null);
+            } finally {
+                beat.stop();
+            }
+            // From here on the step may have changed the world: nothing may lose that fact. Until its
+            // outcome is committed, a failure to record it parks the key for a person (see execute).
+            c.unrecorded = new Unrecorded(step, attempt, firstAttempt, out);
+            return record(c, step, sr, ctx, attempt, firstAttempt, started, out, creds);
+        }
+
+        /**
+         * Recording what a step did failed (state error, a value too large, …): the key must not stay
+         * RUNNING, and the fact that the step may have acted must not be lost, so the key waits for a
+         * person with the evidence.
+         */
+        private void recordingFailed(Claim c, Unrecorded u, RuntimeException e) {
+            StepDefinition step = u.step();
+            int attempt = u.attempt();
+            Instant firstAttempt = u.firstAttempt();
+            StepOutcome out = u.outcome();
+            c.discardPending();
+            c.unrecorded = null;
+            KeyRecord current = reload(c.rec);
+            if (current.state() != KeyState.RUNNING || !owner.equals(current.leaseOwner())) {
+                throw e;
+            }
+            c.rec = current;
+            StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, firstAttempt, Map.of(), now());
+            String msg = "step " + step.id() + " " + (out.succeeded() ? "succeeded (" + out.message() + ")"
+                    : "ended (" + out.message() + ")") + " but recording its result failed: "
+                    + firstLine(e.getMessage()) + "; check the site, then confirm or mark done";
+            c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempt).withFailure(FailureClass.AMBIGUOUS,
+                    msg).withConfirmation(null, null), unknown, EventType.WAITING_FOR_CONFIRMATION, step.id(), attempt,
+                    FailureClass.AMBIGUOUS, msg, out.evidence());
+        }
+
+        private static String firstLine(String s) {
+            if (s == null) {
+                return "(no message)";
+            }
+            int nl = s.indexOf('\n');
+            String line = nl < 0 ? s : s.substring(0, nl);
+            return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+        }
+
+        /** Records a step's outcome; returns false when the key stopped. */
+        private boolean record(Claim c, StepDefinition step, StepRecord sr, StepContext ctx, int attempt,
+                               Instant firstAttempt, Instant started, StepOutcome out,
+                               Map<String, KeyDecision.CredentialState> creds) {
+            long ms = Duration.between(started, now()).toMillis();
+            trace.line(now(), runId, job.name(), key, step.id(), attempt, out.succeeded() ? "ok" : "failed",
+                    out.failure() == null ? null : out.failure().name(), ms, out.message());
+            if (step.credential() != null) {
+                boolean rejected = out.failure() == FailureClass.AUTH;
+                credentials.recordUse(step.credential(), now(), rejected ? "rejected" : "accepted");
+                if (rejected) {
+                    creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
+                            KeyDecision.CredentialStatus.REJECTED, "rejected by " + step.id()));
+                }
+            }
+            if (out.succeeded()) {
+                Map<String, String> outputs = Outputs.bounded(redacted(out.outputs(), ctx));
+                StepRecord done = new StepRecord(step.id(), StepStatus.SUCCEEDED, attempt, firstAttempt, outputs, now());
+                boolean last = job.stepIndex(step.id()) == job.steps().size() - 1;
+                if (last) {
+                    // committed together with KEY_DONE, which follows at once
+                    c.stage(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED,
+                            step.id(), attempt, null, step.id() + ": " + out.message(), out.evidence());
+                } else {
+                    c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED,
+                            step.id(), attempt, null, step.id() + ": " + out.message(), out.evidence());
+                }
+                c.outputs.put(step.id(), outputs);
+                c.probes.remove(step.id());
+                return true;
+            }
+            FailureClass cls = out.failure();
+            boolean unsafe = step.effect() == Effect.UNSAFE;
+            if (unsafe && (cls == FailureClass.TRANSIENT_AFTER_SEND || cls == FailureClass.AMBIGUOUS)) {
+                StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, firstAttempt, Map.of(), now());
+                String msg = "outcome unknown (" + cls + "): " + out.message();
+                if (out.retryAfter() != null) {
+                    // the site says it is still working on it (409 in progress): wait, then the probe decides
+                    scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, msg
+                            + "; its probe decides after the wait", out.evidence(), out.retryAfter());
+                    return false;
+                }
+                c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), unknown, EventType.STEP_FAILED, step.id(),
+                        attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
+                c.failure = new Failure(step.id(), out.message(), out.evidence());
+                c.probes.remove(step.id());
+                // the decision runs again: the probe decides, or a person (no probe)
+                return true;
+            }
+            StepStatus status = unsafe && cls == FailureClass.UNKNOWN ? StepStatus.AMBIGUOUS : StepStatus.FAILED;
+            StepRecord failed = new StepRecord(step.id(), status, attempt, firstAttempt, Map.of(), now());
+            switch (cls) {
+                case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
+                        scheduleRetry(c, step, failed, attempt, cls, out.message(), out.evidence(), out.retryAfter());
+                case AUTH -> needCredential(c, step, failed, "credential " + (step.credential() == null
+                        ? "(none declared)" : step.credential()) + " was rejected: " + out.message(), out.evidence());
+                case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls,
+                                out.message()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
+                        step.id() + " failed: " + out.message(), out.evidence());
+            }
+            return false;
+        }
+
+        private void reconcile(Claim c, StepDefinition step, StepRecord sr, ProbeOutcome p) {
+            StepRecord done = new StepRecord(step.id(), StepStatus.RECONCILED, attempts(sr),
+                    sr == null ? null : sr.firstAttemptAt(), Map.of(), now());
+            c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempts(sr)).withConfirmation(null, null), done,
+                    EventType.STEP_RECONCILED, step.id(), attempts(sr), null,
+                    step.id() + " already done (reconciled by probe: " + p.message() + ")", p.evidence());
+            c.outputs.put(step.id(), Map.of());
+            c.probes.remove(step.id());
+        }
+
+        private void needCredential(Claim c, StepDefinition step, StepRecord sr, String message, Evidence ev) {
+            c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(step.credential())
+                    .withFailure(FailureClass.AUTH, message), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(),
+                    attempts(sr), FailureClass.AUTH, message, ev);
+        }
+
+        /** Schedules the next attempt per the retry policy, or fails the key when the policy is spent. */
+        private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
+                                   String message, Evidence ev, Duration retryAfter) {
+            var policy = step.retry();
+            Instant now = now();
+            Instant first = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : now;
+            StepRecord rec = sr != null ? new StepRecord(step.id(), sr.status(), attempt, first, sr.outputs(), now)
+                    : new StepRecord(step.id(), StepStatus.FAILED, attempt, first, Map.of(), now);
+            if (attempt >= policy.maxAttempts()) {
+                String msg = step.id() + " failed after " + attempt + " attempt" + (attempt == 1 ? "" : "s") + ": "
+                        + message;
+                c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
+                        step.id(), attempt, cls, msg, ev);
+                return;
+            }
+            Duration delay = Backoff.delay(policy, attempt, options.random());
+            if (retryAfter != null && retryAfter.compareTo(delay) > 0) {
+                // a server's Retry-After never stretches a wait beyond the policy's total budget
+                delay = retryAfter.compareTo(policy.maxElapsed()) > 0 ? policy.maxElapsed() : retryAfter;
+            }
+            Instant next = now.plus(delay);
+            if (Duration.between(first, next).compareTo(policy.maxElapsed()) > 0) {
+                String msg = step.id() + " failed: the next attempt would be later than maxElapsed "
+                        + policy.maxElapsed() + " after the first: " + message;
+                c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
+                        step.id(), attempt, cls, msg, ev);
+                return;
+            }
+            String msg = message + "; attempt " + (attempt + 1) + " of " + policy.maxAttempts() + " at " + next
+                    + (retryAfter != null ? " (Retry-After " + Math.min(retryAfter.toSeconds(), 999_999_999) + "s)" : "");
+            c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailure(cls, msg).withNextAttemptAt(next),
+                    rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev);
+        }
+
+        /**
+         * A run that takes over from a dead holder first waits for a child process the holder left
+         * running (same host, same pid and start time), up to the step's timeout, then kills its group:
+         * never two copies of one step of one key at once.
+         */
+        private void waitForOrphanedChild(Claim c, KeyRecord before) {
+            StateStore.Child child = store.child(job.name(), key).orElse(null);
+            if (child == null || !LeaseOwner.host().equals(child.host())) {
+                return;
+            }
+            if (!ChildProcesses.alive(child.pid(), child.startedAt())) {
+                return;
+            }
+            Instant deadline = child.deadline();
+            Heartbeat beat = new Heartbeat(c);
+            String outcome;
+            try {
+                boolean exited = ChildProcesses.await(child.pid(), child.startedAt(), deadline, options.clock());
+                if (!exited) {
+                    ChildProcesses.killGroup(child.pid(), child.startedAt());
+                    outcome = "killed it (past the step's timeout)";
+                } else {
+                    outcome = "it exited";
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StaleStateException(job.name(), key);
+            } finally {
+                beat.stop();
+            }
+            trace.line(now(), runId, job.name(), key, child.step(), 0, "waited", null, 0,
+                    "process " + child.pid() + " of step " + child.step() + " left by run " + before.runId()
+                            + " was still running: waited for it; " + outcome);
+        }
+
+        /** Renews the claim's lease while a step runs; a failed renewal is retried at the next beat. */
+        private final class Heartbeat {
+            private final ScheduledFuture<?> future;
+            private volatile int failures;
+
+            Heartbeat(Claim c) {
+                long period = Math.max(1, options.lease().toMillis() / 3);
+                future = heartbeat.scheduleAtFixedRate(() -> {
+                    try {
+                        store.renewLease(job.name(), key, owner, now().plus(options.lease()));
+                        failures = 0;
+                    } catch (Throwable e) {
+                        // a hiccup: the next beat tries again; the lease outlives several missed beats
+                        failures++;
+                    }
+                }, period, period, TimeUnit.MILLISECONDS);
+            }
+
+            void stop() {
+                future.cancel(false);
+            }
+        }
+    }
+
+    /** The hash of what the step would send now ({@code null} when it cannot be rendered yet). */
+    public static String payloadHash(StepContext ctx) {
+        // {runId} differs per run; the operator confirms the payload, not the run that sends it.
+        StepContext stable = new StepContext(ctx.job(), ctx.step(), ctx.key(), "{runId}", ctx.attempt(), ctx.outputs(),
+                null, ctx.redact());
+        try {
+            return ctx.step().kind() == StepKind.HTTP ? Rendering.request(stable).payloadHash()
+                    : Rendering.command(stable).payloadHash();
+        } catch (Rendering.RenderException e) {
+            return null;
+        }
+    }
+
+    /** A failure of an unsafe step whose outcome is unknown, kept for the message of the wait that follows. */
+    private record Failure(String step, String message, Evidence evidence) {
+    }
+
+    /** A step that ran and whose outcome is not committed yet. */
+    private record Unrecorded(StepDefinition step, int attempt, Instant firstAttempt, StepOutcome outcome) {
     }
 
     /** A key's progress within one claim; transitions not yet committed wait in {@code pending}. */
@@ -213,6 +821,10 @@ public final class Engine {
         KeyRecord rec;
         final Map<String, StepRecord> steps;
         final Map<String, Map<String, String>> outputs = new HashMap<>();
+        final Map<String, ProbeAnswer> probes = new HashMap<>();
+        ProbeOutcome lastProbe;
+        Failure failure;
+        Unrecorded unrecorded;
         private final List<StateStore.Change> pending = new ArrayList<>();
 
         Claim(JobDefinition job, KeyRecord rec, String runId) {
@@ -239,7 +851,8 @@ public final class Engine {
             Instant now = now();
             KeyRecord after = shape.withState(to).withUpdatedAt(now);
             after = to == KeyState.RUNNING ? after.withLease(runId, owner, now.plus(options.lease())) : after.withoutLease();
-            KeyEvent ev = event(rec, now, runId, type, stepId, attempt, to, cls, message, evidence);
+            KeyEvent ev = event(rec, now, runId, type, stepId, attempt, to, cls, message,
+                    evidence == null ? null : evidence.bounded());
             defer(rec, after, step, ev);
         }
 
@@ -247,274 +860,30 @@ public final class Engine {
         KeyRecord move(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
                        FailureClass cls, String message, Evidence evidence) {
             stage(trigger, shape, step, type, stepId, attempt, cls, message, evidence);
+            return flush();
+        }
+
+        /** Commits what was deferred. */
+        KeyRecord flush() {
             try {
                 rec = store.applyChain(List.copyOf(pending));
+                unrecorded = null;
             } finally {
                 pending.clear();
             }
             return rec;
         }
-    }
 
-    private KeyRecord executeSteps(Claim c) {
-        JobDefinition job = c.job;
-        try {
-            for (StepDefinition step : job.steps()) {
-                StepRecord sr = c.steps.get(step.id());
-                if (sr != null && sr.status().finished()) {
-                    continue;
-                }
-                if (store.jobControl(job.name()).pausedAt(now())) {
-                    return c.move(Trigger.YIELD, c.rec.withStep(step.id(), c.rec.attempts()), null, EventType.YIELDED,
-                            step.id(), 0, null, pausedReason(job) + "; stopped before step " + step.id(), null);
-                }
-                if (!runStep(c, step, sr)) {
-                    return c.rec;
-                }
-            }
-            return c.move(Trigger.COMPLETE, c.rec.withStep(null, 0).withFailure(null, null).withCredential(null),
-                    null, EventType.KEY_DONE, null, 0, null, "all " + job.steps().size() + " steps done", null);
-        } catch (StaleStateException e) {
-            // Another process took the key (our lease expired); it is theirs now.
-            return reload(c.rec);
+        /** Forgets deferred changes that failed to commit. */
+        void discardPending() {
+            pending.clear();
         }
-    }
-
-    /** Runs one step (with its probe); returns false when the key stops here (waits, fails, retries). */
-    private boolean runStep(Claim c, StepDefinition step, StepRecord sr) {
-        CredentialMaterial credential = null;
-        if (step.credential() != null) {
-            CredentialProvider.Lookup found = credentials.lookup(step.credential());
-            if (!found.present()) {
-                c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(step.credential())
-                                .withFailure(FailureClass.AUTH, found.problem()), null, EventType.WAITING_FOR_CREDENTIAL,
-                        step.id(), attempts(sr), FailureClass.AUTH, found.problem(), null);
-                return false;
-            }
-            credential = found.material();
-        }
-        Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings());
-        int attempt = attempts(sr) + 1;
-        StepContext ctx = new StepContext(c.job, step, c.rec.key(), c.runId, attempt, Map.copyOf(c.outputs), credential,
-                redactor::redact);
-        boolean confirmed = step.id().equals(c.rec.confirmedStep());
-        try {
-            if (step.effect() == Effect.UNSAFE) {
-                boolean interrupted = sr != null && (sr.status() == StepStatus.STARTED || sr.status() == StepStatus.AMBIGUOUS);
-                if (!interrupted && step.confirm() == ConfirmPolicy.ALWAYS && !confirmed) {
-                    needConfirmation(c, step, sr, null, "step " + step.id() + " needs confirmation (confirm: always)", null);
-                    return false;
-                }
-                if (step.probe() != null) {
-                    ProbeOutcome p = probe(c, step, ctx);
-                    switch (p.answer()) {
-                        case PRESENT -> {
-                            reconcile(c, step, sr, p);
-                            return true;
-                        }
-                        case AUTH -> {
-                            needCredential(c, step, sr, p.message(), p.evidence());
-                            return false;
-                        }
-                        case INCONCLUSIVE -> {
-                            return scheduleRetry(c, step, sr, attempt, FailureClass.RETRYABLE,
-                                    p.message() + "; the step does not run on an inconclusive probe", p.evidence(), null);
-                        }
-                        case ABSENT -> {
-                            if (interrupted && !confirmed) {
-                                needConfirmation(c, step, sr, p.evidence(), "the outcome of attempt " + attempts(sr)
-                                        + " of " + step.id() + " is unknown; " + p.message(), FailureClass.AMBIGUOUS);
-                                return false;
-                            }
-                        }
-                    }
-                } else if (interrupted && !confirmed) {
-                    needConfirmation(c, step, sr, null, "the outcome of attempt " + attempts(sr) + " of " + step.id()
-                            + " is unknown and the step has no probe: check the site, then confirm or mark done",
-                            FailureClass.AMBIGUOUS);
-                    return false;
-                }
-                if (confirmed && c.rec.confirmedHash() != null) {
-                    String now = payloadHash(ctx);
-                    if (!c.rec.confirmedHash().equals(now)) {
-                        needConfirmation(c, step, sr, null, "the payload of " + step.id()
-                                + " changed since it was confirmed: review it and confirm again", null);
-                        return false;
-                    }
-                }
-            }
-            return execute(c, step, sr, ctx, attempt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StaleStateException(c.job.name(), c.rec.key());
-        }
-    }
-
-    /** The hash of what the step would send now ({@code null} when it cannot be rendered yet). */
-    public static String payloadHash(StepContext ctx) {
-        // {runId} differs per run; the operator confirms the payload, not the run that sends it.
-        StepContext stable = new StepContext(ctx.job(), ctx.step(), ctx.key(), "{runId}", ctx.attempt(), ctx.outputs(),
-                null, ctx.redact());
-        try {
-            return ctx.step().kind() == StepKind.HTTP ? Rendering.request(stable).payloadHash()
-                    : Rendering.command(stable).payloadHash();
-        } catch (Rendering.RenderException e) {
-            return null;
-        }
-    }
-
-    private boolean execute(Claim c, StepDefinition step, StepRecord sr, StepContext ctx, int attempt)
-            throws InterruptedException {
-        Instant started = now();
-        Instant firstAttempt = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : started;
-        StepRecord intent = new StepRecord(step.id(), StepStatus.STARTED, attempt, firstAttempt, Map.of(), started);
-        c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt).withConfirmation(null, null), intent,
-                EventType.STEP_STARTED, step.id(), attempt, null, "attempt " + attempt + " of " + step.id() + " started",
-                null);
-        StepExecutor executor = executors.forKind(step.kind());
-        StepOutcome out;
-        ScheduledFuture<?> beat = heartbeat.scheduleAtFixedRate(
-                () -> store.renewLease(c.job.name(), c.rec.key(), owner, now().plus(options.lease())),
-                options.lease().toMillis() / 3, options.lease().toMillis() / 3, TimeUnit.MILLISECONDS);
-        try {
-            out = executor.execute(ctx);
-        } finally {
-            beat.cancel(false);
-        }
-        long ms = Duration.between(started, now()).toMillis();
-        trace.line(now(), c.runId, c.job.name(), c.rec.key(), step.id(), attempt, out.succeeded() ? "ok" : "failed",
-                out.failure() == null ? null : out.failure().name(), ms, out.message());
-        if (step.credential() != null) {
-            credentials.recordUse(step.credential(), now(), out.failure() == FailureClass.AUTH ? "rejected" : "accepted");
-        }
-        if (out.succeeded()) {
-            // outputs come from the response body or the command's stdout: redact them like every other stored text
-            Map<String, String> outputs = redacted(out.outputs(), ctx);
-            StepRecord done = new StepRecord(step.id(), StepStatus.SUCCEEDED, attempt, firstAttempt, outputs, now());
-            boolean last = c.job.stepIndex(step.id()) == c.job.steps().size() - 1;
-            if (last) {
-                // committed together with KEY_DONE, which follows at once
-                c.stage(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED, step.id(),
-                        attempt, null, step.id() + ": " + out.message(), out.evidence());
-            } else {
-                c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED, step.id(),
-                        attempt, null, step.id() + ": " + out.message(), out.evidence());
-            }
-            c.outputs.put(step.id(), outputs);
-            return true;
-        }
-        FailureClass cls = out.failure();
-        boolean unsafe = step.effect() == Effect.UNSAFE;
-        if (unsafe && (cls == FailureClass.TRANSIENT_AFTER_SEND || cls == FailureClass.AMBIGUOUS)) {
-            StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, firstAttempt, Map.of(), now());
-            c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), unknown, EventType.STEP_FAILED, step.id(), attempt,
-                    FailureClass.AMBIGUOUS, "outcome unknown (" + cls + "): " + out.message(), out.evidence());
-            if (step.probe() == null) {
-                needConfirmation(c, step, unknown, out.evidence(), "outcome of " + step.id() + " unknown: " + out.message()
-                        + "; no probe: check the site, then confirm or mark done", FailureClass.AMBIGUOUS);
-                return false;
-            }
-            ProbeOutcome p = probe(c, step, ctx);
-            switch (p.answer()) {
-                case PRESENT -> {
-                    reconcile(c, step, unknown, p);
-                    return true;
-                }
-                case ABSENT -> needConfirmation(c, step, unknown, p.evidence(), "outcome of " + step.id() + " unknown ("
-                        + out.message() + "); " + p.message(), FailureClass.AMBIGUOUS);
-                case AUTH -> needCredential(c, step, unknown, p.message(), p.evidence());
-                case INCONCLUSIVE -> scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, "outcome of "
-                        + step.id() + " unknown and " + p.message() + "; the probe will be asked again", p.evidence(), null);
-            }
-            return false;
-        }
-        StepStatus status = unsafe && cls == FailureClass.UNKNOWN ? StepStatus.AMBIGUOUS : StepStatus.FAILED;
-        StepRecord failed = new StepRecord(step.id(), status, attempt, firstAttempt, Map.of(), now());
-        switch (cls) {
-            case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
-                    scheduleRetry(c, step, failed, attempt, cls, out.message(), out.evidence(), out.retryAfter());
-            case AUTH -> needCredential(c, step, failed, out.message(), out.evidence());
-            case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, out.message()),
-                    failed, EventType.KEY_FAILED, step.id(), attempt, cls, step.id() + " failed: " + out.message(),
-                    out.evidence());
-        }
-        return false;
-    }
-
-    private ProbeOutcome probe(Claim c, StepDefinition step, StepContext ctx) throws InterruptedException {
-        Instant started = now();
-        ProbeOutcome p = executors.forKind(step.probe().kind()).probe(ctx);
-        trace.line(now(), c.runId, c.job.name(), c.rec.key(), step.id(), ctx.attempt(),
-                "probe:" + p.answer().name().toLowerCase(java.util.Locale.ROOT), null,
-                Duration.between(started, now()).toMillis(), p.message());
-        if (step.credential() != null && p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
-            credentials.recordUse(step.credential(), now(),
-                    p.answer() == ProbeOutcome.Answer.AUTH ? "rejected" : "accepted");
-        }
-        return p;
     }
 
     private static Map<String, String> redacted(Map<String, String> outputs, StepContext ctx) {
         Map<String, String> out = new java.util.LinkedHashMap<>();
         outputs.forEach((k, v) -> out.put(k, ctx.redact().apply(v)));
         return out;
-    }
-
-    private void reconcile(Claim c, StepDefinition step, StepRecord sr, ProbeOutcome p) {
-        StepRecord done = new StepRecord(step.id(), StepStatus.RECONCILED, attempts(sr),
-                sr == null ? null : sr.firstAttemptAt(), Map.of(), now());
-        c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempts(sr)).withConfirmation(null, null), done,
-                EventType.STEP_RECONCILED, step.id(), attempts(sr), null,
-                step.id() + " already done (reconciled by probe: " + p.message() + ")", p.evidence());
-        c.outputs.put(step.id(), Map.of());
-    }
-
-    private void needConfirmation(Claim c, StepDefinition step, StepRecord sr, Evidence ev, String message,
-                                  FailureClass cls) {
-        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailure(cls, message)
-                        .withConfirmation(null, null), sr, EventType.WAITING_FOR_CONFIRMATION, step.id(), attempts(sr), cls,
-                message, ev);
-    }
-
-    private void needCredential(Claim c, StepDefinition step, StepRecord sr, String message, Evidence ev) {
-        String name = step.credential() == null ? "(none declared)" : step.credential();
-        String msg = "credential " + name + " was rejected: " + message;
-        c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(step.credential())
-                .withFailure(FailureClass.AUTH, msg), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(), attempts(sr),
-                FailureClass.AUTH, msg, ev);
-    }
-
-    /** Schedules the next attempt per the retry policy, or fails the key when the policy is spent. */
-    private boolean scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
-                                  String message, Evidence ev, Duration retryAfter) {
-        var policy = step.retry();
-        Instant now = now();
-        Instant first = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : now;
-        StepRecord rec = sr != null ? new StepRecord(step.id(), sr.status(), attempt, first, sr.outputs(), now)
-                : new StepRecord(step.id(), StepStatus.FAILED, attempt, first, Map.of(), now);
-        if (attempt >= policy.maxAttempts()) {
-            String msg = step.id() + " failed after " + attempt + " attempt" + (attempt == 1 ? "" : "s") + ": " + message;
-            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
-                    step.id(), attempt, cls, msg, ev);
-            return false;
-        }
-        Duration delay = Backoff.delay(policy, attempt, options.random());
-        if (retryAfter != null && retryAfter.compareTo(delay) > 0) {
-            delay = retryAfter;
-        }
-        Instant next = now.plus(delay);
-        if (Duration.between(first, next).compareTo(policy.maxElapsed()) > 0) {
-            String msg = step.id() + " failed: the next attempt would be later than maxElapsed "
-                    + policy.maxElapsed() + " after the first: " + message;
-            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
-                    step.id(), attempt, cls, msg, ev);
-            return false;
-        }
-        String msg = message + "; attempt " + (attempt + 1) + " of " + policy.maxAttempts() + " at " + next
-                + (retryAfter != null ? " (Retry-After " + retryAfter.toSeconds() + "s)" : "");
-        c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailure(cls, msg).withNextAttemptAt(next),
-                rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev);
-        return false;
     }
 
     private static int attempts(StepRecord sr) {

@@ -15,6 +15,11 @@ public final class LeaseOwner {
     private LeaseOwner() {
     }
 
+    /** This host's name, as lease owners and child-process records carry it. */
+    public static String host() {
+        return HOST;
+    }
+
     /** A new owner id for this process. */
     public static String forThisProcess() {
         byte[] nonce = new byte[4];

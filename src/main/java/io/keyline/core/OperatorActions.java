@@ -83,12 +83,52 @@ public final class OperatorActions {
     public KeyRecord retry(JobDefinition job, String key, String note) {
         KeyRecord rec = existing(job, key);
         check(rec, Trigger.RETRY);
+        // the step's attempts are reset in the same guarded transaction as the key's move
+        StepRecord reset = null;
         if (rec.step() != null) {
-            store.resetStepAttempts(job.name(), key, rec.step());
+            StepRecord sr = store.steps(job.name(), key).get(rec.step());
+            if (sr != null) {
+                reset = new StepRecord(sr.step(), sr.status(), 0, null, sr.outputs(), now());
+            }
         }
         return act(rec, Trigger.RETRY, rec.withStep(rec.step(), 0).withFailure(null, "re-armed by " + options.user())
-                .withNextAttemptAt(null), null, EventType.RETRIED, "re-armed" + (rec.step() == null ? "" : " at " + rec.step()),
+                .withNextAttemptAt(null), reset, EventType.RETRIED, "re-armed" + (rec.step() == null ? "" : " at " + rec.step()),
                 note);
+    }
+
+    /**
+     * Re-arms a DONE key: its steps (all, or from {@code fromStep} on) run again at the next run. An
+     * unsafe step still goes through its probe, so an effect that exists is not made twice.
+     *
+     * @param fromStep the first step to run again, or {@code null} for all
+     */
+    public KeyRecord rearm(JobDefinition job, String key, String note, String fromStep) {
+        requireNote(note, "rearm");
+        KeyRecord rec = existing(job, key);
+        check(rec, Trigger.REARM);
+        int from = 0;
+        if (fromStep != null) {
+            from = job.stepIndex(fromStep);
+            if (from < 0) {
+                throw new OperatorException("job " + job.name() + " has no step \"" + fromStep + "\" (steps: "
+                        + String.join(", ", job.steps().stream().map(StepDefinition::id).toList()) + ")");
+            }
+        }
+        List<String> reset = job.steps().subList(from, job.steps().size()).stream().map(StepDefinition::id).toList();
+        Instant now = now();
+        KeyState to = KeyStateMachine.apply(rec.state(), Trigger.REARM);
+        String msg = "re-armed " + (fromStep == null ? "all steps" : "from step " + fromStep) + " ("
+                + String.join(", ", reset) + " run again; unsafe steps go through their probe)";
+        KeyRecord after = rec.withState(to).withStep(reset.get(0), 0).withFailure(null, msg).withNextAttemptAt(null)
+                .withConfirmation(null, null).withCredential(null).withUpdatedAt(now);
+        KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, EventType.REARMED, reset.get(0), 0, to, null,
+                msg, options.user(), note.strip(), null);
+        try {
+            return store.rearm(rec, after, reset, ev);
+        } catch (StaleStateException e) {
+            throw new OperatorException("key " + rec.job() + " " + rec.key()
+                    + " changed while you acted (another process is working on it): look again and retry");
+        }
     }
 
     public KeyRecord skip(JobDefinition job, String key, String note) {

@@ -1,22 +1,61 @@
 package io.keyline.core;
 
 import io.keyline.domain.KeyState;
+import io.keyline.domain.ProbeAnswer;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A dry run: what a run would do for each targeted key. Its id hashes the job file and the
- * state of its keys; {@code apply} refuses a plan whose id no longer matches.
+ * A dry run: what a run would do for each targeted key, taken from {@link KeyDecision} (the rule the
+ * engine executes). Its id hashes the job file, the bodies it showed, the probes' answers, the
+ * credentials' state and the state of its keys; {@code apply} refuses a plan whose id no longer
+ * matches, and executes exactly the steps it lists.
  *
  * @param planId    16 hex chars
  * @param job       job name
  * @param createdAt when the plan was made
  * @param paused    the job's pause reason, or {@code null}
  * @param keys      per key, in target order
+ * @param ahead     whether keys later than the current one were allowed ({@code --ahead})
+ * @param probes    whether the plan asked the probes ({@code false} with {@code --no-probes})
  */
-public record Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys) {
+public record Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys, boolean ahead,
+                   boolean probes) {
+
+    public Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys) {
+        this(planId, job, createdAt, paused, keys, false, true);
+    }
+
+    /**
+     * One step of a key's planned path.
+     *
+     * @param step       step id
+     * @param action     {@code execute} or {@code reconcile} (the probe found the effect; nothing is sent)
+     * @param probe      the probe's answer the plan relied on, or {@code null} for a step without probe
+     * @param bodySha256 for an http step: the SHA-256 of the body it will send, when known now ({@code null}
+     *                   when an earlier step of the run produces it, or without body)
+     */
+    public record PlannedStep(String step, String action, ProbeAnswer probe, String bodySha256) {
+        public boolean executes() {
+            return "execute".equals(action);
+        }
+    }
+
+    /**
+     * What {@code apply} holds a key to.
+     *
+     * @param path     the planned steps in order
+     * @param stopStep the step the plan stops at, or {@code null}
+     * @param stopKind how it stops ({@link KeyDecision.StopKind} name)
+     * @param stopProbe the answer of the probe at the stop step, or {@code null}
+     */
+    public record Expectation(List<PlannedStep> path, String stopStep, String stopKind, ProbeAnswer stopProbe) {
+        public Expectation {
+            path = List.copyOf(path);
+        }
+    }
 
     /**
      * The planned action for one key.
@@ -24,13 +63,30 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      * @param key      the key
      * @param state    its current state ({@code PENDING} for a key never seen)
      * @param action   {@code skip (done)}, {@code run a,b}, {@code resume at b}, {@code wait until T},
-     *                 {@code blocked: credential X}, {@code needs confirmation: b}, …
+     *                 {@code blocked: credential X}, {@code needs confirmation: b}, {@code not yet due}, …
      * @param steps    steps the run would execute (in order)
      * @param requests the exact requests of its http steps (secrets masked)
+     * @param path     the planned steps with the probe answers and body hashes the plan relied on
+     * @param stop     where the key stops: {@code done}, {@code needs confirmation at S}, … (words)
+     * @param probes   the probes' answers by step, as shown
      */
-    public record KeyPlan(String key, KeyState state, String action, List<String> steps, List<RequestPreview> requests) {
+    public record KeyPlan(String key, KeyState state, String action, List<String> steps, List<RequestPreview> requests,
+                          List<PlannedStep> path, String stop, Map<String, String> probes,
+                          @com.fasterxml.jackson.annotation.JsonIgnore Expectation expectation) {
+
+        public KeyPlan(String key, KeyState state, String action, List<String> steps, List<RequestPreview> requests) {
+            this(key, state, action, steps, requests, List.of(), null, Map.of(),
+                    new Expectation(List.of(), null, null, null));
+        }
+
         public boolean runs() {
             return !steps.isEmpty();
+        }
+
+        /** The same plan with an action note, e.g. {@code (catch-up: missed tick …)}. */
+        public KeyPlan noted(String note) {
+            return new KeyPlan(key, state, action + " (" + note + ")", steps, requests, path, stop, probes,
+                    expectation);
         }
     }
 

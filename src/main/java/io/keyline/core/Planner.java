@@ -1,20 +1,23 @@
 package io.keyline.core;
 
+import io.keyline.core.exec.ProbeOutcome;
 import io.keyline.core.exec.Rendering;
 import io.keyline.core.exec.StepContext;
-import io.keyline.domain.ConfirmPolicy;
-import io.keyline.domain.Effect;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.KeyType;
+import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.domain.StepRecord;
-import io.keyline.domain.StepStatus;
+import io.keyline.domain.Template;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,180 +27,417 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
- * Computes what a run would do, without executing any step or probe: it has no executors and
- * only reads the state (set-based: one query for all targeted keys) and local body files.
+ * Computes what a run would do, without executing any step: it reads the state (set-based: one
+ * query for all targeted keys), renders the requests, and asks the unsafe steps' probes, which are
+ * read-only ({@code --no-probes} skips them). Its answer for each key is {@link KeyDecision}'s, the
+ * rule the engine executes, so a plan cannot promise what a run would not do.
  */
 public final class Planner {
+
+    /** Runs a step's read-only probe (never the step). */
+    @FunctionalInterface
+    public interface Prober {
+        ProbeOutcome probe(StepContext ctx) throws InterruptedException;
+    }
+
+    /**
+     * How to plan.
+     *
+     * @param probes      ask the probes (false: {@code --no-probes})
+     * @param ahead       allow keys later than the current one ({@code --ahead})
+     * @param waitInPlace a retry due within this is waited for by the run (and so planned past)
+     */
+    public record Options(boolean probes, boolean ahead, Duration waitInPlace) {
+        public static final Options DEFAULT = new Options(true, false, Duration.ofMinutes(1));
+
+        public Options withProbes(boolean p) {
+            return new Options(p, ahead, waitInPlace);
+        }
+
+        public Options withAhead(boolean a) {
+            return new Options(probes, a, waitInPlace);
+        }
+    }
 
     private final StateStore store;
     private final CredentialProvider credentials;
     private final Clock clock;
+    private final Prober prober;
 
+    /** A planner that asks no probe (every probe is "not asked"). */
     public Planner(StateStore store, CredentialProvider credentials, Clock clock) {
+        this(store, credentials, clock, null);
+    }
+
+    public Planner(StateStore store, CredentialProvider credentials, Clock clock, Prober prober) {
         this.store = store;
         this.credentials = credentials;
         this.clock = clock;
+        this.prober = prober;
     }
 
     public Plan plan(JobDefinition job, List<String> keys) {
-        return plan(job, keys, Map.of());
+        return plan(job, keys, Map.of(), Options.DEFAULT);
+    }
+
+    public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes) {
+        return plan(job, keys, notes, Options.DEFAULT);
     }
 
     /**
      * A plan whose actions carry a note per key, e.g. {@code (catch-up: missed tick 2026-11-27 09:00)};
-     * notes do not change the plan id (it hashes the job file and the keys' state).
+     * notes do not change the plan id.
      */
-    public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes) {
+    public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes, Options options) {
         Instant now = clock.instant();
         Map<String, KeyRecord> records = store.keys(job.name(), keys);
         JobControl control = store.jobControl(job.name());
-        String paused = control.pausedAt(now) ? "job paused" + (control.reason() == null ? "" : ": " + control.reason())
-                : null;
-        Map<String, CredentialProvider.Lookup> lookups = new HashMap<>();
+        boolean paused = control.pausedAt(now);
+        String pausedText = paused ? "job paused" + (control.reason() == null ? "" : ": " + control.reason()) : null;
+        Map<String, KeyDecision.CredentialState> creds = Engine.credentialStates(job, credentials);
+        boolean probes = options.probes() && prober != null;
+        StringBuilder fingerprint = new StringBuilder(job.fileSha256()).append('\n').append(paused).append('|')
+                .append(options.ahead()).append('|').append(probes).append('\n');
+        creds.values().stream().sorted(java.util.Comparator.comparing(KeyDecision.CredentialState::name))
+                .forEach(c -> fingerprint.append("credential ").append(c.name()).append('=').append(c.status())
+                        .append(fingerprintOf(c.name())).append('\n'));
+        String current = null;
         List<Plan.KeyPlan> out = new ArrayList<>(keys.size());
-        StringBuilder fingerprint = new StringBuilder(job.fileSha256()).append('\n').append(paused != null).append('\n');
         for (String key : keys) {
             KeyRecord rec = records.get(key);
             fingerprint.append(key).append('|');
-            if (rec == null) {
-                fingerprint.append("new\n");
-            } else {
-                fingerprint.append(rec.state()).append('|').append(rec.version()).append('\n');
+            fingerprint.append(rec == null ? "new" : rec.state() + "|" + rec.version()).append('\n');
+            boolean notYetDue = false;
+            if (!options.ahead() && job.key().type() != KeyType.MANUAL) {
+                if (current == null) {
+                    current = KeyRules.current(job.key(), clock);
+                }
+                notYetDue = KeyRules.compare(job.key(), key, current) > 0;
             }
-            Plan.KeyPlan kp = planKey(job, key, rec, now, paused, lookups);
+            KeyPlanner kp = new KeyPlanner(job, key, rec, creds, now, paused, pausedText, notYetDue, probes, options,
+                    current);
+            Plan.KeyPlan plan = kp.plan();
+            fingerprint.append(kp.fingerprint);
             String note = notes.get(key);
-            out.add(note == null ? kp
-                    : new Plan.KeyPlan(kp.key(), kp.state(), kp.action() + " (" + note + ")", kp.steps(), kp.requests()));
+            out.add(note == null ? plan : plan.noted(note));
         }
         String id = Rendering.sha256(fingerprint.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
-        return new Plan(id, job.name(), now, paused, out);
+        return new Plan(id, job.name(), now, pausedText, out, options.ahead(), probes);
     }
 
-    private Plan.KeyPlan planKey(JobDefinition job, String key, KeyRecord rec, Instant now, String paused,
-                                 Map<String, CredentialProvider.Lookup> lookups) {
-        KeyState state = rec == null ? KeyState.PENDING : rec.state();
-        switch (state) {
-            case DONE -> {
-                return simple(key, state, "skip (done)");
-            }
-            case SKIPPED -> {
-                return simple(key, state, "skip (skipped by an operator)");
-            }
-            case FAILED -> {
-                return simple(key, state, "failed at " + rec.step() + ": retry it to run again");
-            }
-            case NEEDS_CONFIRMATION -> {
-                return simple(key, state, "needs confirmation: " + rec.step());
-            }
-            case NEEDS_CREDENTIAL -> {
-                return simple(key, state, "blocked: credential " + rec.credential());
-            }
-            case RUNNING -> {
-                if (rec.leaseUntil() != null && rec.leaseUntil().isAfter(now) && !LeaseOwner.provablyDead(rec.leaseOwner())) {
-                    return simple(key, state, "running in another process (lease until " + rec.leaseUntil() + ")");
+    private String fingerprintOf(String credential) {
+        CredentialProvider.Lookup l = credentials.lookup(credential);
+        return l.material() == null ? "" : ":" + l.material().fingerprint();
+    }
+
+    /** The plan of one key. */
+    private final class KeyPlanner {
+        final JobDefinition job;
+        final String key;
+        final KeyRecord rec;
+        final Map<String, KeyDecision.CredentialState> creds;
+        Instant now;
+        final boolean paused;
+        final String pausedText;
+        final boolean notYetDue;
+        final boolean probes;
+        final Options options;
+        final String current;
+        final StringBuilder fingerprint = new StringBuilder();
+        final Map<String, String> probeShown = new LinkedHashMap<>();
+        Map<String, StepRecord> steps = Map.of();
+        final Map<String, Map<String, String>> outputs = new HashMap<>();
+
+        KeyPlanner(JobDefinition job, String key, KeyRecord rec, Map<String, KeyDecision.CredentialState> creds,
+                   Instant now, boolean paused, String pausedText, boolean notYetDue, boolean probes, Options options,
+                   String current) {
+            this.job = job;
+            this.key = key;
+            this.rec = rec;
+            this.creds = creds;
+            this.now = now;
+            this.paused = paused;
+            this.pausedText = pausedText;
+            this.notYetDue = notYetDue;
+            this.probes = probes;
+            this.options = options;
+            this.current = current;
+        }
+
+        KeyDecision.Input input() {
+            boolean live = rec != null && rec.state() == KeyState.RUNNING && rec.leaseOwner() != null
+                    && rec.leaseUntil() != null && rec.leaseUntil().isAfter(now) && !LeaseOwner.provablyDead(rec.leaseOwner());
+            return new KeyDecision.Input(job, key, rec, steps, creds, Map.of(), this::payloadHash, now, paused,
+                    pausedText, live, false, notYetDue);
+        }
+
+        Plan.KeyPlan plan() {
+            KeyState state = rec == null ? KeyState.PENDING : rec.state();
+            KeyDecision.Decision first = KeyDecision.decide(input());
+            String waitPrefix = "";
+            if (first.leavesKeyAlone()) {
+                KeyDecision.Stop s = first.stop();
+                if (s.kind() == KeyDecision.StopKind.WAIT_RETRY
+                        && Duration.between(now, s.until()).compareTo(options.waitInPlace()) <= 0) {
+                    // the run waits in place for a retry due this soon, then goes on: plan past the wait
+                    waitPrefix = "wait until " + s.until() + ", then ";
+                    now = s.until();
+                } else {
+                    return simple(state, keyLevel(s));
                 }
             }
-            case RETRY_WAIT -> {
-                if (rec.nextAttemptAt() != null && rec.nextAttemptAt().isAfter(now)) {
-                    return simple(key, state, "wait until " + rec.nextAttemptAt() + " (" + rec.step() + ", attempt "
-                            + (rec.attempts() + 1) + ")");
+            if (rec != null && rec.stored()) {
+                steps = store.steps(job.name(), key);
+                steps.values().stream().filter(s -> s.status().finished())
+                        .forEach(s -> outputs.put(s.step(), s.outputs()));
+            }
+            KeyDecision.Path path = KeyDecision.project(input(), this::ask);
+            List<Plan.PlannedStep> planned = new ArrayList<>();
+            List<Plan.RequestPreview> requests = new ArrayList<>();
+            List<String> executedBefore = new ArrayList<>();
+            for (KeyDecision.Action a : path.actions()) {
+                StepDefinition s = job.step(a.step());
+                String sha = null;
+                if (a.kind() == KeyDecision.ActionKind.EXECUTE && s.kind() == StepKind.HTTP) {
+                    Plan.RequestPreview r = preview(s, executedBefore);
+                    requests.add(r);
+                    sha = r.note() == null && r.bodySha256() != null && bodyFixed(s, executedBefore) ? r.bodySha256()
+                            : null;
+                    fingerprint.append(s.id()).append(" body ").append(r.bodySha256()).append('\n');
+                }
+                planned.add(new Plan.PlannedStep(s.id(), a.kind() == KeyDecision.ActionKind.EXECUTE ? "execute"
+                        : "reconcile", a.probe(), sha));
+                if (a.kind() == KeyDecision.ActionKind.EXECUTE) {
+                    executedBefore.add(s.id());
                 }
             }
-            case PENDING -> {
-                // runnable: decided below
-            }
+            KeyDecision.Stop stop = path.stop();
+            ProbeAnswer stopProbe = stop.step() == null ? null : askedAnswers.get(stop.step());
+            boolean resumed = steps.values().stream().anyMatch(r -> r.status().finished());
+            String action = waitPrefix + describe(path, stopProbe, resumed);
+            Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind().name(), stopProbe);
+            return new Plan.KeyPlan(key, state, action, path.executed(), requests, planned, stopWords(stop),
+                    Map.copyOf(probeShown), exp);
         }
-        if (paused != null) {
-            return simple(key, state, "blocked: " + paused);
-        }
-        Map<String, StepRecord> steps = rec == null ? Map.of() : store.steps(job.name(), key);
-        Map<String, Map<String, String>> outputs = new HashMap<>();
-        List<StepDefinition> remaining = new ArrayList<>();
-        for (StepDefinition s : job.steps()) {
-            StepRecord sr = steps.get(s.id());
-            if (sr != null && sr.status().finished()) {
-                outputs.put(s.id(), sr.outputs());
+
+        final Map<String, ProbeAnswer> askedAnswers = new HashMap<>();
+
+        /** Asks a step's probe read-only, when it can be asked now. */
+        ProbeAnswer ask(String stepId, List<String> executedBefore) {
+            StepDefinition s = job.step(stepId);
+            ProbeAnswer answer;
+            String shown;
+            if (!probes) {
+                answer = ProbeAnswer.NOT_ASKED;
+                shown = "not asked (--no-probes): the run asks it right before " + stepId;
+            } else if (dependsOnRun(probeTemplates(s), executedBefore)) {
+                answer = ProbeAnswer.NOT_ASKED;
+                shown = "asked during the run, after " + String.join(",", executedBefore) + " (it needs their outputs)";
             } else {
-                remaining.add(s);
+                ProbeOutcome p;
+                try {
+                    p = prober.probe(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs),
+                            credentialFor(s), redactorFor(s)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe interrupted", null);
+                } catch (RuntimeException e) {
+                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe failed: " + e.getMessage(), null);
+                }
+                answer = switch (p.answer()) {
+                    case PRESENT -> ProbeAnswer.PRESENT;
+                    case ABSENT -> ProbeAnswer.ABSENT;
+                    case INCONCLUSIVE -> ProbeAnswer.INCONCLUSIVE;
+                    case AUTH -> ProbeAnswer.AUTH;
+                };
+                shown = answer.word() + " - " + p.message();
+            }
+            askedAnswers.put(stepId, answer);
+            probeShown.put(stepId, shown);
+            fingerprint.append(stepId).append(" probe ").append(answer).append('\n');
+            return answer;
+        }
+
+        private io.keyline.core.CredentialMaterial credentialFor(StepDefinition s) {
+            if (s.credential() == null) {
+                return null;
+            }
+            KeyDecision.CredentialState cs = creds.get(s.credential());
+            return cs != null && cs.status() == KeyDecision.CredentialStatus.USABLE
+                    ? credentials.lookup(s.credential()).material() : null;
+        }
+
+        private UnaryOperator<String> redactorFor(StepDefinition s) {
+            io.keyline.core.CredentialMaterial m = credentialFor(s);
+            io.keyline.credentials.Redactor r = io.keyline.credentials.Redactor.NONE
+                    .plus(m == null ? List.of() : m.secretStrings());
+            return r::redact;
+        }
+
+        private String payloadHash(String stepId) {
+            StepDefinition s = job.step(stepId);
+            return Engine.payloadHash(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
+                    UnaryOperator.identity()));
+        }
+
+        /** Whether a step's body cannot change by what the run does before it. */
+        private boolean bodyFixed(StepDefinition s, List<String> executedBefore) {
+            if (executedBefore.isEmpty()) {
+                return true;
+            }
+            return s.request().body() != null && !dependsOnRun(List.of(s.request().body()), executedBefore);
+        }
+
+        private Plan.RequestPreview preview(StepDefinition s, List<String> executedBefore) {
+            StepContext ctx = new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
+                    UnaryOperator.identity());
+            try {
+                Rendering.RenderedRequest req = Rendering.request(ctx);
+                Map<String, String> headers = new LinkedHashMap<>();
+                headers.put("User-Agent", "Keyline/0.1");
+                headers.putAll(req.headers());
+                addCredentialHeaders(s, req.uri(), headers);
+                String note = null;
+                if (!bodyFixed(s, executedBefore) && req.body().length > 0) {
+                    note = "the body as it is now; " + String.join(",", executedBefore)
+                            + " runs before and may change it (sent as it is then)";
+                }
+                return new Plan.RequestPreview(s.id(), req.method(), req.uri().toString(), headers,
+                        (long) req.body().length, req.body().length == 0 ? null : req.bodySha256(), req.bodySource(),
+                        note);
+            } catch (Rendering.RenderException e) {
+                Map<String, String> headers = new LinkedHashMap<>();
+                headers.put("User-Agent", "Keyline/0.1");
+                headers.putAll(s.request().headers());
+                headers.put("Idempotency-Key", job.name() + ":" + key + ":" + s.id());
+                String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
+                String source = s.request().bodyFile() != null ? "file " + s.request().bodyFile().replace("{key}", key)
+                        : s.request().body() != null ? "inline" : "none";
+                return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source,
+                        e.getMessage());
             }
         }
-        List<String> names = remaining.stream().map(StepDefinition::id).toList();
-        List<Plan.RequestPreview> requests = new ArrayList<>();
-        for (StepDefinition s : remaining) {
-            if (s.kind() == StepKind.HTTP) {
-                requests.add(preview(job, s, key, outputs, lookups));
+
+        private void addCredentialHeaders(StepDefinition s, java.net.URI uri, Map<String, String> headers) {
+            if (s.credential() == null) {
+                return;
+            }
+            KeyDecision.CredentialState cs = creds.get(s.credential());
+            CredentialProvider.Lookup l = credentials.lookup(s.credential());
+            if (cs == null || l.material() == null) {
+                headers.put("(credential " + s.credential() + ")", "missing");
+                return;
+            }
+            l.material().httpHeaders(uri, clock.instant()).keySet().forEach(h ->
+                    headers.put(h, "*** (credential " + s.credential() + ", fingerprint " + l.material().fingerprint()
+                            + (cs.status() == KeyDecision.CredentialStatus.REJECTED ? ", REJECTED" : "") + ")"));
+        }
+
+        private Plan.KeyPlan simple(KeyState state, String action) {
+            return new Plan.KeyPlan(key, state, action, List.of(), List.of(), List.of(), action, Map.of(),
+                    new Plan.Expectation(List.of(), null, null, null));
+        }
+
+        /** Words for a stop that leaves the key alone. */
+        private String keyLevel(KeyDecision.Stop s) {
+            return switch (s.kind()) {
+                case ALREADY_DONE -> "skip (done)";
+                case SKIPPED -> "skip (skipped by an operator)";
+                case FAILED -> "failed at " + s.step() + ": retry it to run again";
+                case NEEDS_CONFIRMATION -> "needs confirmation: " + s.step();
+                case NEEDS_CREDENTIAL -> "blocked: credential " + s.credential();
+                case RUNNING_ELSEWHERE -> "running in another process (lease until " + s.until() + ")";
+                case WAIT_RETRY -> "wait until " + s.until() + " (" + s.step() + ", attempt "
+                        + (rec.attempts() + 1) + ")";
+                case NOT_YET_DUE -> "not yet due (" + key + " is after the current key " + current + " in "
+                        + job.key().zone() + "; plan or run it ahead of schedule with --ahead)";
+                case PAUSED -> "blocked: " + pausedText;
+                default -> s.kind().name().toLowerCase(java.util.Locale.ROOT);
+            };
+        }
+    }
+
+    /** Whether any of {@code templates} uses an output of a step the run executes before. */
+    static boolean dependsOnRun(List<String> templates, List<String> executedBefore) {
+        for (String t : templates) {
+            if (t == null) {
+                continue;
+            }
+            try {
+                for (Template.Placeholder p : Template.scan(t)) {
+                    if (p.stepId() != null && executedBefore.contains(p.stepId())) {
+                        return true;
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                return true;
             }
         }
-        for (StepDefinition s : remaining) {
-            if (s.credential() != null && !lookup(s.credential(), lookups).present()) {
-                return new Plan.KeyPlan(key, state, "blocked: credential " + s.credential() + " ("
-                        + lookup(s.credential(), lookups).problem() + ")", List.of(), requests);
+        return false;
+    }
+
+    private static List<String> probeTemplates(StepDefinition s) {
+        List<String> t = new ArrayList<>();
+        if (s.probe().url() != null) {
+            t.add(s.probe().url());
+        }
+        t.addAll(s.probe().headers().values());
+        t.addAll(s.probe().command());
+        return t;
+    }
+
+    /** The action of a key whose path runs: {@code run a,b}, {@code resume at b (run b,c)}, then where it stops. */
+    static String describe(KeyDecision.Path path, ProbeAnswer stopProbe, boolean resumed) {
+        List<String> executed = path.executed();
+        List<String> reconciled = path.actions().stream()
+                .filter(a -> a.kind() == KeyDecision.ActionKind.RECONCILE).map(KeyDecision.Action::step).toList();
+        KeyDecision.Stop stop = path.stop();
+        StringBuilder sb = new StringBuilder();
+        if (!executed.isEmpty()) {
+            sb.append(resumed ? "resume at " + executed.get(0) + " (run " + String.join(",", executed) + ")"
+                    : "run " + String.join(",", executed));
+        }
+        if (!reconciled.isEmpty()) {
+            sb.append(sb.isEmpty() ? "" : "; ").append(String.join(",", reconciled))
+                    .append(" already present (probe): reconciled, not sent");
+        }
+        String then = sb.isEmpty() ? "" : "; then ";
+        switch (stop.kind()) {
+            case COMPLETE -> {
+                if (sb.isEmpty()) {
+                    sb.append("complete (every step is done)");
+                }
             }
-        }
-        StepDefinition first = remaining.get(0);
-        StepRecord firstRec = steps.get(first.id());
-        boolean interrupted = firstRec != null
-                && (firstRec.status() == StepStatus.STARTED || firstRec.status() == StepStatus.AMBIGUOUS);
-        String confirmed = rec == null ? null : rec.confirmedStep();
-        if (interrupted && first.effect() == Effect.UNSAFE && !first.id().equals(confirmed)) {
-            String action = first.probe() != null
-                    ? "resume at " + first.id() + " (outcome of the last attempt unknown: its probe decides)"
-                    : "needs confirmation: " + first.id() + " (outcome of the last attempt unknown, no probe)";
-            return new Plan.KeyPlan(key, state, action, first.probe() != null ? names : List.of(), requests);
-        }
-        List<String> before = new ArrayList<>();
-        for (StepDefinition s : remaining) {
-            if (s.effect() == Effect.UNSAFE && s.confirm() == ConfirmPolicy.ALWAYS && !s.id().equals(confirmed)) {
-                String action = (before.isEmpty() ? "" : "run " + String.join(",", before) + ", then ")
-                        + "needs confirmation: " + s.id();
-                return new Plan.KeyPlan(key, state, action, List.copyOf(before), requests);
+            case NEEDS_CREDENTIAL -> sb.append(then.isEmpty() ? "blocked: credential " + stop.credential()
+                    + (stop.detail() == null ? "" : " (" + stop.detail() + ")")
+                    : then + "wait for credential " + stop.credential() + " at " + stop.step());
+            case NEEDS_CONFIRMATION -> {
+                String why = switch (stop.waitReason() == null ? KeyDecision.WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
+                    case CONFIRM_ALWAYS -> " (confirm: always)";
+                    case PAYLOAD_CHANGED -> " (the payload changed since it was confirmed)";
+                    case OUTCOME_UNKNOWN -> stopProbe == ProbeAnswer.NOT_ASKED
+                            ? " (outcome of the last attempt unknown: its probe decides - present: reconciled and the "
+                            + "run goes on; absent: a person confirms)"
+                            : " (outcome of the last attempt unknown" + (stopProbe == null ? ", no probe)"
+                            : "; probe: " + stopProbe.word() + ")");
+                };
+                sb.append(then).append("needs confirmation: ").append(stop.step()).append(why);
             }
-            before.add(s.id());
+            case PROBE_INCONCLUSIVE -> sb.append(then).append("the probe of ").append(stop.step())
+                    .append(" is inconclusive: retried later; ").append(stop.step()).append(" does not run");
+            default -> sb.append(then).append(stop.kind().name().toLowerCase(java.util.Locale.ROOT));
         }
-        String verb = remaining.size() == job.steps().size() ? "run " + String.join(",", names)
-                : "resume at " + first.id() + " (run " + String.join(",", names) + ")";
-        return new Plan.KeyPlan(key, state, verb, names, requests);
+        return sb.toString();
     }
 
-    private static Plan.KeyPlan simple(String key, KeyState state, String action) {
-        return new Plan.KeyPlan(key, state, action, List.of(), List.of());
-    }
-
-    private CredentialProvider.Lookup lookup(String name, Map<String, CredentialProvider.Lookup> cache) {
-        return cache.computeIfAbsent(name, credentials::lookup);
-    }
-
-    private Plan.RequestPreview preview(JobDefinition job, StepDefinition s, String key,
-                                        Map<String, Map<String, String>> outputs,
-                                        Map<String, CredentialProvider.Lookup> lookups) {
-        StepContext ctx = new StepContext(job, s, key, "{runId}", 1, outputs, null, UnaryOperator.identity());
-        try {
-            Rendering.RenderedRequest req = Rendering.request(ctx);
-            Map<String, String> headers = new LinkedHashMap<>(req.headers());
-            addCredentialHeaders(s, req.uri(), headers, lookups);
-            return new Plan.RequestPreview(s.id(), req.method(), req.uri().toString(), headers, (long) req.body().length,
-                    req.body().length == 0 ? null : req.bodySha256(), req.bodySource(), null);
-        } catch (Rendering.RenderException e) {
-            Map<String, String> headers = new LinkedHashMap<>(s.request().headers());
-            headers.put("Idempotency-Key", job.name() + ":" + key + ":" + s.id());
-            String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
-            String source = s.request().bodyFile() != null ? "file " + s.request().bodyFile().replace("{key}", key)
-                    : s.request().body() != null ? "inline" : "none";
-            return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source, e.getMessage());
-        }
-    }
-
-    private void addCredentialHeaders(StepDefinition s, java.net.URI uri, Map<String, String> headers,
-                                      Map<String, CredentialProvider.Lookup> lookups) {
-        if (s.credential() == null) {
-            return;
-        }
-        CredentialProvider.Lookup l = lookup(s.credential(), lookups);
-        if (!l.present()) {
-            headers.put("(credential " + s.credential() + ")", "missing");
-            return;
-        }
-        l.material().httpHeaders(uri, clock.instant()).keySet().forEach(h ->
-                headers.put(h, "*** (credential " + s.credential() + ", fingerprint " + l.material().fingerprint() + ")"));
+    /** Where a key stops, in words. */
+    static String stopWords(KeyDecision.Stop stop) {
+        return switch (stop.kind()) {
+            case COMPLETE -> "done";
+            case NEEDS_CREDENTIAL -> "waits for credential " + stop.credential() + " at " + stop.step();
+            case NEEDS_CONFIRMATION -> "waits for confirmation at " + stop.step();
+            case PROBE_INCONCLUSIVE -> "retries the probe of " + stop.step() + " later";
+            default -> stop.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+        };
     }
 }

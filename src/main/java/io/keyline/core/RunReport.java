@@ -8,12 +8,25 @@ import java.util.List;
 /**
  * What a run (or apply) did to the keys it targeted, and its exit code (SPEC §6).
  *
- * @param runId   the run
- * @param job     the job
- * @param keys    final record of every targeted key, in target order
- * @param stopped non-null when the run could not start or stopped early (paused job, stale plan): the reason
+ * @param runId    the run
+ * @param job      the job
+ * @param keys     final record of every targeted key, in target order (keys not yet due excluded)
+ * @param stopped  non-null when the run could not start or stopped early (paused job, stale plan): the reason
+ * @param ran      how many keys this run took (claimed) before it ended or stopped
+ * @param departed keys an applied plan stopped because reality departed from what it showed
+ * @param notYetDue keys later than the current one that were passed by (no {@code --ahead})
  */
-public record RunReport(String runId, String job, List<KeyRecord> keys, String stopped) {
+public record RunReport(String runId, String job, List<KeyRecord> keys, String stopped, int ran,
+                        List<String> departed, List<String> notYetDue) {
+
+    public RunReport {
+        departed = departed == null ? List.of() : List.copyOf(departed);
+        notYetDue = notYetDue == null ? List.of() : List.copyOf(notYetDue);
+    }
+
+    public RunReport(String runId, String job, List<KeyRecord> keys, String stopped) {
+        this(runId, job, keys, stopped, 0, List.of(), List.of());
+    }
 
     public static final int OK = 0;
     public static final int EXECUTION_FAILURE = 1;
@@ -42,12 +55,25 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
 
     /** Exit code over the targeted keys; first match wins. */
     public int exitCode() {
-        return exitCode(keys, stopped != null);
+        if (stopped != null && ran == 0) {
+            return EXECUTION_FAILURE;
+        }
+        return exitCode(keys, false, stopped != null || !departed.isEmpty());
     }
 
     /** Exit code over final key records (a key already done counts as done). */
     public static int exitCode(List<KeyRecord> keys, boolean stopped) {
-        if (stopped) {
+        return stopped ? EXECUTION_FAILURE : exitCode(keys, false, false);
+    }
+
+    /**
+     * Exit code over final key records (a key already done counts as done).
+     *
+     * @param waits the run was stopped by the kill switch after some keys ran, or an applied plan stopped keys
+     *              that departed from it: both wait for a person (4)
+     */
+    public static int exitCode(List<KeyRecord> keys, boolean stoppedBeforeAnything, boolean waits) {
+        if (stoppedBeforeAnything) {
             return EXECUTION_FAILURE;
         }
         long failed = keys.stream().filter(k -> k.state() == KeyState.FAILED).count();
@@ -58,7 +84,8 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
         if (failed > 0) {
             return PARTIAL_SUCCESS;
         }
-        if (keys.stream().anyMatch(k -> k.state() == KeyState.NEEDS_CONFIRMATION || k.state() == KeyState.NEEDS_CREDENTIAL)) {
+        if (waits || keys.stream().anyMatch(k -> k.state() == KeyState.NEEDS_CONFIRMATION
+                || k.state() == KeyState.NEEDS_CREDENTIAL)) {
             return WAITING_FOR_OPERATOR;
         }
         if (keys.stream().anyMatch(k -> !k.state().finished())) {

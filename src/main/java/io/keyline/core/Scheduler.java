@@ -120,23 +120,24 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             return List.of();
         }
         Map<String, KeyRecord> known = store.keys(job.name(), due.stream().map(Targets.DueKey::key).toList());
+        String current = job.key().type() == KeyType.MANUAL ? null : KeyRules.current(job.key(), clock);
         List<Upcoming> out = new ArrayList<>();
         for (Targets.DueKey d : due) {
             KeyRecord r = known.get(d.key());
-            if (r == null || startable(r, now)) {
+            boolean notYetDue = current != null && KeyRules.compare(job.key(), d.key(), current) > 0;
+            if (startable(job, d.key(), r, now, notYetDue)) {
                 out.add(new Upcoming(job.name(), d.key(), d.firstTick(), d.catchUp(), d.note()));
             }
         }
         return out;
     }
 
-    private static boolean startable(KeyRecord r, Instant now) {
-        return switch (r.state()) {
-            case PENDING -> true;
-            case RETRY_WAIT -> r.nextAttemptAt() == null || !r.nextAttemptAt().isAfter(now);
-            case RUNNING -> r.leaseUntil() == null || !r.leaseUntil().isAfter(now) || LeaseOwner.provablyDead(r.leaseOwner());
-            default -> false;
-        };
+    /** Whether a run would take the key now: the engine's own decision, read only. */
+    private static boolean startable(JobDefinition job, String key, KeyRecord r, Instant now, boolean notYetDue) {
+        boolean live = r != null && r.state() == KeyState.RUNNING && r.leaseOwner() != null && r.leaseUntil() != null
+                && r.leaseUntil().isAfter(now) && !LeaseOwner.provablyDead(r.leaseOwner());
+        return !KeyDecision.decide(new KeyDecision.Input(job, key, r, Map.of(), Map.of(), Map.of(), null, now, false,
+                null, live, false, notYetDue)).leavesKeyAlone();
     }
 
     @Override

@@ -87,14 +87,41 @@ public interface StateStore extends AutoCloseable {
     /** Extends a held lease without changing the key's version. @return false when the lease was lost */
     boolean renewLease(String job, String key, String owner, Instant until);
 
-    /** Resets the attempts of a step (operator retry) without touching its status. */
-    void resetStepAttempts(String job, String key, String step);
+    /**
+     * Re-arms a key (operator {@code rearm}): the guarded change of {@link #apply} and, in the same
+     * transaction, the records of {@code resetSteps} are removed (those steps run again).
+     *
+     * @throws StaleStateException when another process changed the key first; nothing was written
+     */
+    KeyRecord rearm(KeyRecord before, KeyRecord after, List<String> resetSteps, KeyEvent event);
+
+    /**
+     * Makes every commit so far durable against a killed process (handed to the operating system),
+     * whatever else the process is doing: called after the "step started" of an unsafe step, before
+     * the request leaves.
+     */
+    void sync();
+
+    /** Records the child process a command step of a key started (one per key: the latest). */
+    void recordChild(Child child);
+
+    /** The child process a key's command step started last, if recorded. */
+    Optional<Child> child(String job, String key);
 
     JobControl jobControl(String job);
 
     void saveJobControl(JobControl control);
 
-    void savePlan(String planId, String job, Instant createdAt, List<String> keys);
+    /**
+     * Keeps a plan for {@code apply}.
+     *
+     * @param options how it was made ({@code ahead}, {@code no-probes}, comma-separated), or {@code null}
+     */
+    void savePlan(String planId, String job, Instant createdAt, List<String> keys, String options);
+
+    default void savePlan(String planId, String job, Instant createdAt, List<String> keys) {
+        savePlan(planId, job, createdAt, keys, null);
+    }
 
     Optional<SavedPlan> plan(String planId);
 
@@ -105,8 +132,29 @@ public interface StateStore extends AutoCloseable {
     record Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event) {
     }
 
+    /**
+     * A command step's child process.
+     *
+     * @param job       job
+     * @param key       key
+     * @param step      step
+     * @param host      host it runs on
+     * @param pid       pid (and process group id)
+     * @param startedAt its start time (a pid may be reused)
+     * @param deadline  when the step's timeout ends
+     */
+    record Child(String job, String key, String step, String host, long pid, Instant startedAt, Instant deadline) {
+    }
+
     /** A plan kept for {@code apply}. */
-    record SavedPlan(String planId, String job, Instant createdAt, List<String> keys) {
+    record SavedPlan(String planId, String job, Instant createdAt, List<String> keys, String options) {
+        public SavedPlan(String planId, String job, Instant createdAt, List<String> keys) {
+            this(planId, job, createdAt, keys, null);
+        }
+
+        public boolean has(String option) {
+            return options != null && java.util.Arrays.asList(options.split(",")).contains(option);
+        }
     }
 
     /**

@@ -16,9 +16,13 @@ public enum EventType {
     WAITING_FOR_CONFIRMATION,
     WAITING_FOR_CREDENTIAL,
     YIELDED,
+    /** An applied plan stopped the key: reality departed from what the plan showed (the evidence says how). */
+    DEPARTED,
     CONFIRMED,
     MARKED_DONE,
     RETRIED,
     SKIPPED,
-    CREDENTIAL_UPDATED
+    CREDENTIAL_UPDATED,
+    /** An operator re-armed a DONE key: its steps (all, or from one) run again; unsafe ones through their probe. */
+    REARMED
 }

@@ -20,6 +20,33 @@ import java.util.List;
 public record Evidence(Instant time, int attempt, RequestSummary request, Integer status, String responseBody,
                        Integer exitCode, String stderr, String stdout, List<String> command, String detail) {
 
+    /** Longest text field kept in stored evidence (bodies and tails are cut at 8 KiB before this). */
+    public static final int MAX_TEXT = 16 * 1024;
+    /** Most command arguments kept. */
+    public static final int MAX_ARGS = 100;
+
+    /**
+     * The evidence with every field bounded, so that storing it can never fail on its size (an
+     * executor keeps 8 KiB of bodies and tails; this bounds what any caller passes).
+     */
+    public Evidence bounded() {
+        List<String> cmd = command;
+        if (cmd != null && (cmd.size() > MAX_ARGS || cmd.stream().anyMatch(a -> a != null && a.length() > 4096))) {
+            cmd = cmd.stream().limit(MAX_ARGS).map(a -> clip(a, 4096)).toList();
+        }
+        RequestSummary req = request;
+        if (req != null && (req.url().length() > 4096 || req.headerNames().size() > 100)) {
+            req = new RequestSummary(req.method(), clip(req.url(), 4096),
+                    req.headerNames().stream().limit(100).toList(), req.bodyBytes(), req.bodySha256());
+        }
+        return new Evidence(time, attempt, req, status, clip(responseBody, MAX_TEXT), exitCode, clip(stderr, MAX_TEXT),
+                clip(stdout, MAX_TEXT), cmd, clip(detail, MAX_TEXT));
+    }
+
+    private static String clip(String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max) + "… (cut)";
+    }
+
     /**
      * What an HTTP request carried, without secrets.
      *

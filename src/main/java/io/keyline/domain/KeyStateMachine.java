@@ -63,6 +63,8 @@ public final class KeyStateMachine {
         allow(FAILED, Trigger.SKIP, SKIPPED);
 
         allow(SKIPPED, Trigger.RETRY, PENDING);
+
+        allow(DONE, Trigger.REARM, PENDING);
     }
 
     private KeyStateMachine() {

@@ -19,7 +19,9 @@ public enum Trigger {
     MARK_DONE(true),
     RETRY(true),
     SKIP(true),
-    CREDENTIAL_UPDATED(true);
+    CREDENTIAL_UPDATED(true),
+    /** An operator re-arms a DONE key (all steps, or from a named one). */
+    REARM(true);
 
     private final boolean operator;
 

@@ -33,9 +33,9 @@ public final class Database implements AutoCloseable {
 
     /** Settings appended to every URL; PostgreSQL mode keeps the SQL portable. */
     static final String SETTINGS = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH"
-            + ";WRITE_DELAY=0;AUTO_SERVER=TRUE;AUTO_RECONNECT=TRUE;LOCK_TIMEOUT=10000";
+            + ";WRITE_DELAY=0;AUTO_SERVER=TRUE;LOCK_TIMEOUT=10000";
 
-    private final JdbcConnectionPool pool;
+    private volatile JdbcConnectionPool pool;
     private final Path stateDir;
 
     private Database(JdbcConnectionPool pool, Path stateDir) {
@@ -72,8 +72,14 @@ public final class Database implements AutoCloseable {
     private static final java.util.Map<Path, Object> OPENING = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static Database openLocked(Path dir) {
+        return new Database(pool(dir, true), dir);
+    }
+
+    /** A pool on the state, migrated when {@code migrate}; the caller holds the open lock. */
+    private static JdbcConnectionPool pool(Path dir, boolean migrate) {
         String url = "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
         for (int attempt = 1; ; attempt++) {
+            Recovery.repairIfUnclean(dir.resolve("keyline.mv.db"));
             JdbcConnectionPool pool = JdbcConnectionPool.create(url, "keyline", "");
             pool.setMaxConnections(16);
             try (Connection c = connect(pool)) {
@@ -85,9 +91,12 @@ public final class Database implements AutoCloseable {
                 }
                 throw new StateUnavailableException(describe(dir, e), e);
             }
+            if (!migrate) {
+                return pool;
+            }
             try {
                 migrate(pool);
-                return new Database(pool, dir);
+                return pool;
             } catch (FlywayException e) {
                 pool.dispose();
                 if (serverWentAway(e) && attempt < 5) {
@@ -302,8 +311,44 @@ public final class Database implements AutoCloseable {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
+    /**
+     * Makes every commit so far durable against a killed process: H2 writes the store's pending
+     * changes and forces the file (CHECKPOINT SYNC).
+     */
+    public void sync() {
+        try (Connection c = connect(pool); java.sql.Statement st = c.createStatement()) {
+            st.execute("CHECKPOINT SYNC");
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot make the state durable in " + stateDir + ": "
+                    + firstLine(e.getMessage()), e);
+        }
+    }
+
     public Connection connection() throws SQLException {
         return connect(pool);
+    }
+
+    /**
+     * The process that served the state to us (AUTO_SERVER) is gone: opens it again the way {@link #open}
+     * does (under the open lock, repairing what H2's quick recovery would miss), instead of letting the
+     * driver reopen the file behind our back. Connections of the old pool fail; callers retry.
+     */
+    public void serverWentAway() {
+        JdbcConnectionPool broken = pool;
+        synchronized (OPENING.computeIfAbsent(stateDir, d -> new Object())) {
+            if (pool != broken) {
+                return;
+            }
+            try (FileChannel ch = FileChannel.open(stateDir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
+                pool = pool(stateDir, false);
+            } catch (IOException e) {
+                throw new StateUnavailableException("cannot lock " + stateDir.resolve("keyline.open.lock") + ": "
+                        + e.getMessage(), e);
+            } finally {
+                broken.dispose();
+            }
+        }
     }
 
     public Path stateDir() {

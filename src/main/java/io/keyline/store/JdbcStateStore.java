@@ -64,6 +64,7 @@ public final class JdbcStateStore implements StateStore {
                 if (!serverWentAway(e) || attempt == ATTEMPTS) {
                     throw unavailable(e);
                 }
+                db.serverWentAway();
             }
         }
     }
@@ -81,6 +82,7 @@ public final class JdbcStateStore implements StateStore {
                 if (!(e.getCause() instanceof SQLException sql) || !serverWentAway(sql) || attempt == ATTEMPTS) {
                     throw e;
                 }
+                db.serverWentAway();
             }
         }
     }
@@ -554,7 +556,8 @@ public final class JdbcStateStore implements StateStore {
             ps.setString(10, clip(e.message(), 2000));
             ps.setString(11, e.user());
             ps.setString(12, clip(e.note(), 2000));
-            ps.setString(13, e.evidence() == null ? null : clip(Json.write(e.evidence()), 200_000));
+            // evidence is bounded field by field (Evidence.bounded): cutting its JSON would make it unreadable
+            ps.setString(13, e.evidence() == null ? null : Json.write(e.evidence().bounded()));
             ps.executeUpdate();
         }
     }
@@ -574,14 +577,74 @@ public final class JdbcStateStore implements StateStore {
     }
 
     @Override
-    public void resetStepAttempts(String job, String key, String step) {
-        read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET attempts = 0, first_attempt_at = NULL "
-                    + "WHERE job = ? AND key_value = ? AND step = ?")) {
+    public KeyRecord rearm(KeyRecord before, KeyRecord after, List<String> resetSteps, KeyEvent event) {
+        return inTransaction(c -> {
+            KeyRecord written = write(c, before, after, null, event);
+            if (written == null) {
+                throw new StaleStateException(before.job(), before.key());
+            }
+            for (String step : resetSteps) {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "DELETE FROM step_state WHERE job = ? AND key_value = ? AND step = ?")) {
+                    ps.setString(1, before.job());
+                    ps.setString(2, before.key());
+                    ps.setString(3, step);
+                    ps.executeUpdate();
+                }
+            }
+            return written;
+        });
+    }
+
+    @Override
+    public void sync() {
+        db.sync();
+    }
+
+    @Override
+    public void recordChild(Child ch) {
+        inTransaction(c -> {
+            int n;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE step_child SET step = ?, host = ?, pid = ?, "
+                    + "started_at = ?, deadline = ? WHERE job = ? AND key_value = ?")) {
+                bindChild(ps, ch);
+                n = ps.executeUpdate();
+            }
+            if (n == 0) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO step_child (step, host, pid, started_at, "
+                        + "deadline, job, key_value) VALUES (?,?,?,?,?,?,?)")) {
+                    bindChild(ps, ch);
+                    ps.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    private static void bindChild(PreparedStatement ps, Child ch) throws SQLException {
+        ps.setString(1, ch.step());
+        ps.setString(2, ch.host());
+        ps.setLong(3, ch.pid());
+        setInstant(ps, 4, ch.startedAt());
+        setInstant(ps, 5, ch.deadline());
+        ps.setString(6, ch.job());
+        ps.setString(7, ch.key());
+    }
+
+    @Override
+    public Optional<Child> child(String job, String key) {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT step, host, pid, started_at, deadline FROM step_child "
+                    + "WHERE job = ? AND key_value = ?")) {
                 ps.setString(1, job);
                 ps.setString(2, key);
-                ps.setString(3, step);
-                return ps.executeUpdate();
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new Child(job, key, rs.getString(1), rs.getString(2), rs.getLong(3),
+                            instant(rs, 4), instant(rs, 5)));
+                }
             }
         });
     }
@@ -634,18 +697,19 @@ public final class JdbcStateStore implements StateStore {
     }
 
     @Override
-    public void savePlan(String planId, String job, Instant createdAt, List<String> keys) {
+    public void savePlan(String planId, String job, Instant createdAt, List<String> keys, String options) {
         inTransaction(c -> {
             try (PreparedStatement del = c.prepareStatement("DELETE FROM saved_plan WHERE plan_id = ?")) {
                 del.setString(1, planId);
                 del.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO saved_plan (plan_id, job, created_at, keys_json) VALUES (?,?,?,?)")) {
+                    "INSERT INTO saved_plan (plan_id, job, created_at, keys_json, options) VALUES (?,?,?,?,?)")) {
                 ps.setString(1, planId);
                 ps.setString(2, job);
                 setInstant(ps, 3, createdAt);
                 ps.setString(4, Json.write(keys));
+                ps.setString(5, options);
                 ps.executeUpdate();
             }
             return null;
@@ -656,14 +720,15 @@ public final class JdbcStateStore implements StateStore {
     public Optional<SavedPlan> plan(String planId) {
         return read(c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT plan_id, job, created_at, keys_json FROM saved_plan WHERE plan_id = ?")) {
+                    "SELECT plan_id, job, created_at, keys_json, options FROM saved_plan WHERE plan_id = ?")) {
                 ps.setString(1, planId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
                     List<String> keys = List.of(Json.read(rs.getString(4), String[].class));
-                    return Optional.of(new SavedPlan(rs.getString(1), rs.getString(2), instant(rs, 3), keys));
+                    return Optional.of(new SavedPlan(rs.getString(1), rs.getString(2), instant(rs, 3), keys,
+                            rs.getString(5)));
                 }
             }
         });

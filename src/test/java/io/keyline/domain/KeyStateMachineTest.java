@@ -27,10 +27,12 @@ class KeyStateMachineTest {
     }
 
     @Test
-    void aDoneKeyCanOnlyBeLeftByNothing() {
+    void aDoneKeyIsLeftOnlyByAnOperatorsRearm() {
         for (Trigger t : Trigger.values()) {
-            assertThat(KeyStateMachine.allows(KeyState.DONE, t)).as("DONE --%s-->", t).isFalse();
+            assertThat(KeyStateMachine.allows(KeyState.DONE, t)).as("DONE --%s-->", t).isEqualTo(t == Trigger.REARM);
         }
+        assertThat(Trigger.REARM.byOperator()).isTrue();
+        assertThat(KeyStateMachine.apply(KeyState.DONE, Trigger.REARM)).isEqualTo(KeyState.PENDING);
     }
 
     @Test

@@ -37,6 +37,11 @@ public final class CommandExecutor implements StepExecutor {
 
     @Override
     public StepOutcome execute(StepContext ctx) throws InterruptedException {
+        return execute(ctx, ExecutionListener.NONE);
+    }
+
+    @Override
+    public StepOutcome execute(StepContext ctx, ExecutionListener listener) throws InterruptedException {
         Rendering.RenderedCommand cmd;
         try {
             cmd = Rendering.command(ctx);
@@ -45,7 +50,7 @@ public final class CommandExecutor implements StepExecutor {
         }
         Finished f;
         try {
-            f = run(ctx, cmd, ctx.step().timeout());
+            f = run(ctx, cmd, ctx.step().timeout(), listener);
         } catch (IOException e) {
             String msg = "cannot start " + cmd.argv().get(0) + ": " + e.getMessage();
             return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(msg),
@@ -80,7 +85,7 @@ public final class CommandExecutor implements StepExecutor {
         }
         Finished f;
         try {
-            f = run(ctx, cmd, ctx.step().probe().timeout());
+            f = run(ctx, cmd, ctx.step().probe().timeout(), ExecutionListener.NONE);
         } catch (IOException e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE,
                     ctx.redact().apply("cannot start probe " + cmd.argv().get(0) + ": " + e.getMessage()), null);
@@ -98,9 +103,13 @@ public final class CommandExecutor implements StepExecutor {
         };
     }
 
-    private Finished run(StepContext ctx, Rendering.RenderedCommand cmd, Duration timeout)
+    private Finished run(StepContext ctx, Rendering.RenderedCommand cmd, Duration timeout, ExecutionListener listener)
             throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(cmd.argv()).directory(cmd.workdir().toFile());
+        if (SETSID != null) {
+            // setsid would start and then fail to exec: say so the way starting the program directly does
+            requireRunnable(cmd.argv().get(0), cmd.workdir(), System.getenv("PATH"));
+        }
+        ProcessBuilder pb = new ProcessBuilder(inOwnProcessGroup(cmd.argv())).directory(cmd.workdir().toFile());
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Map<String, String> env = pb.environment();
         env.putAll(cmd.env());
@@ -116,6 +125,13 @@ public final class CommandExecutor implements StepExecutor {
             env.putAll(ctx.credential().environment(clock.instant()));
         }
         Process p = pb.start();
+        if (SETSID != null) {
+            try {
+                listener.childStarted(p.pid(), p.info().startInstant().orElse(clock.instant()));
+            } catch (RuntimeException e) {
+                // the step runs anyway; only a takeover after a crash could not wait for it
+            }
+        }
         TailBuffer out = new TailBuffer(p.getInputStream(), STDOUT_KEEP, "keyline-stdout-" + ctx.step().id());
         TailBuffer err = new TailBuffer(p.getErrorStream(), TAIL_BYTES, "keyline-stderr-" + ctx.step().id());
         boolean exited;
@@ -133,8 +149,64 @@ public final class CommandExecutor implements StepExecutor {
         return new Finished(exited ? p.exitValue() : -1, !exited, out.text(), err.text());
     }
 
+    /** Throws like {@link ProcessBuilder#start} when {@code program} cannot be run. */
+    static void requireRunnable(String program, java.nio.file.Path workdir, String path) throws IOException {
+        if (program.contains("/")) {
+            java.nio.file.Path p = workdir.resolve(program);
+            if (!java.nio.file.Files.isRegularFile(p)) {
+                throw new IOException("Cannot run program \"" + program + "\": error=2, No such file or directory");
+            }
+            if (!java.nio.file.Files.isExecutable(p)) {
+                throw new IOException("Cannot run program \"" + program + "\": error=13, Permission denied");
+            }
+            return;
+        }
+        for (String dir : (path == null ? "/usr/bin:/bin" : path).split(":")) {
+            if (!dir.isEmpty()) {
+                java.nio.file.Path p = java.nio.file.Path.of(dir, program);
+                if (java.nio.file.Files.isRegularFile(p) && java.nio.file.Files.isExecutable(p)) {
+                    return;
+                }
+            }
+        }
+        throw new IOException("Cannot run program \"" + program + "\": error=2, No such file or directory");
+    }
+
+    /** {@code setsid}, which starts a program as the leader of a new session and process group. */
+    private static final String SETSID = findSetsid();
+
+    private static String findSetsid() {
+        for (String dir : List.of("/usr/bin", "/bin", "/usr/local/bin")) {
+            File f = new File(dir, "setsid");
+            if (f.canExecute()) {
+                return f.getPath();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The command line that starts {@code argv} as the leader of its own process group: a timeout (or
+     * a takeover after a crash) kills the whole group, grandchildren included. {@code setsid} execs the
+     * program in place (the child is not a group leader, so it does not fork): the pid stays the same.
+     */
+    static List<String> inOwnProcessGroup(List<String> argv) {
+        if (SETSID == null) {
+            return argv;
+        }
+        List<String> out = new java.util.ArrayList<>(argv.size() + 2);
+        out.add(SETSID);
+        out.add("--");
+        out.addAll(argv);
+        return out;
+    }
+
     private static void kill(Process p) throws InterruptedException {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        java.util.List<ProcessHandle> tree = p.descendants().toList();
+        if (SETSID != null) {
+            io.keyline.core.ChildProcesses.killGroup(p.pid());
+        }
+        tree.forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
         p.waitFor(5, TimeUnit.SECONDS);
     }

@@ -415,16 +415,15 @@ public final class ConfirmViewModel {
         if (rec.state() != KeyState.NEEDS_CONFIRMATION) {
             return Reason.NOT_WAITING;
         }
-        if (rec.failureClass() == FailureClass.AMBIGUOUS) {
-            return Reason.AMBIGUOUS;
+        io.keyline.core.KeyDecision.WaitReason why = io.keyline.core.KeyDecision.waitReasonOf(rec, step);
+        if (why == null) {
+            return Reason.OTHER;
         }
-        if (rec.message() != null && rec.message().contains("changed since it was confirmed")) {
-            return Reason.PAYLOAD_CHANGED;
-        }
-        if (step != null && step.confirm() == ConfirmPolicy.ALWAYS) {
-            return Reason.CONFIRM_ALWAYS;
-        }
-        return Reason.OTHER;
+        return switch (why) {
+            case OUTCOME_UNKNOWN -> Reason.AMBIGUOUS;
+            case PAYLOAD_CHANGED -> Reason.PAYLOAD_CHANGED;
+            case CONFIRM_ALWAYS -> Reason.CONFIRM_ALWAYS;
+        };
     }
 
     /**

@@ -237,8 +237,8 @@ public final class PlanViewModel {
             } catch (InvalidKeyException | OperatorException e) {
                 return new Planned(d, null, e.getMessage());
             }
-            Plan p = services.planner().plan(d, keys, notes);
-            services.store().savePlan(p.planId(), d.name(), p.createdAt(), keys);
+            Plan p = new io.keyline.core.operations.PlanApply(services.store(), services.planner())
+                    .planAndSave(d, keys, notes, io.keyline.core.Planner.Options.DEFAULT);
             return new Planned(d, p, null);
         }, r -> {
             busy.set(false);
@@ -327,14 +327,13 @@ public final class PlanViewModel {
         busy.set(true);
         outcome.set("Applying plan " + shown.planId() + "…");
         error.set("");
-        List<String> keys = plannedKeys;
         threads.submit(() -> {
-            JobDefinition d = findJob(shown.job());
-            Plan now = services.planner().plan(d, keys);
-            if (!now.planId().equals(shown.planId())) {
-                return new Applied(null, now.planId());
+            try {
+                return new Applied(new io.keyline.core.operations.PlanApply(services.store(), services.planner())
+                        .apply(shown.planId(), this::findJob, services.engine()), shown.planId());
+            } catch (io.keyline.core.operations.PlanApply.StalePlanException e) {
+                return new Applied(null, e.currentId());
             }
-            return new Applied(services.engine().run(d, keys), now.planId());
         }, a -> {
             busy.set(false);
             if (a.report() == null) {

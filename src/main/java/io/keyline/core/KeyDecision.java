@@ -1,0 +1,431 @@
+package io.keyline.core;
+
+import io.keyline.domain.ConfirmPolicy;
+import io.keyline.domain.Effect;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.ProbeAnswer;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepRecord;
+import io.keyline.domain.StepStatus;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The one rule that decides what a key does next: which step runs (or is probed, or reconciled)
+ * and where the key stops. It is a pure function of its {@link Input}: no store, no clock, no
+ * network. The engine executes its answer one action at a time; the planner, the scheduler, the
+ * confirm preview and the console only read it, so they cannot disagree with what a run does.
+ */
+public final class KeyDecision {
+
+    private KeyDecision() {
+    }
+
+    /** Whether a credential can be sent. */
+    public enum CredentialStatus {
+        /** Stored and not known to be rejected. */
+        USABLE,
+        /** Not stored, or cannot be decrypted. */
+        MISSING,
+        /** The site rejected it and nobody renewed it since: it is not sent again (the breaker). */
+        REJECTED
+    }
+
+    /**
+     * A credential as the rule sees it.
+     *
+     * @param name    credential name
+     * @param status  usable, missing or rejected
+     * @param problem why it cannot be used (missing/rejected), or {@code null}
+     */
+    public record CredentialState(String name, CredentialStatus status, String problem) {
+        public static CredentialState usable(String name) {
+            return new CredentialState(name, CredentialStatus.USABLE, null);
+        }
+    }
+
+    /**
+     * Everything the rule looks at.
+     *
+     * @param job           the job
+     * @param key           the key
+     * @param record        the stored record, or {@code null} for a key never seen
+     * @param steps         the key's step records by step id
+     * @param credentials   the state of the credentials the job's steps name (absent = missing)
+     * @param probes        probe answers known now, by step id (absent = not asked yet)
+     * @param payloadHash   the hash of what a step would send now, by step id ({@code null} = cannot tell yet)
+     * @param now           the time
+     * @param paused        whether the job is paused (kill switch), with {@code pausedReason}
+     * @param pausedReason  why, or {@code null}
+     * @param leaseLive     whether a RUNNING record's lease is held by a live process
+     * @param heldByMe      whether the caller holds the key (the engine after its claim)
+     * @param notYetDue     whether the key is later than the job's current key and not allowed ahead
+     */
+    public record Input(JobDefinition job, String key, KeyRecord record, Map<String, StepRecord> steps,
+                        Map<String, CredentialState> credentials, Map<String, ProbeAnswer> probes,
+                        Function<String, String> payloadHash, Instant now, boolean paused, String pausedReason,
+                        boolean leaseLive, boolean heldByMe, boolean notYetDue) {
+        public Input {
+            steps = steps == null ? Map.of() : steps;
+            credentials = credentials == null ? Map.of() : credentials;
+            probes = probes == null ? Map.of() : probes;
+            payloadHash = payloadHash == null ? s -> null : payloadHash;
+        }
+
+        public KeyState state() {
+            return record == null ? KeyState.PENDING : record.state();
+        }
+
+        Input withSteps(Map<String, StepRecord> s) {
+            return new Input(job, key, record, s, credentials, probes, payloadHash, now, paused, pausedReason,
+                    leaseLive, heldByMe, notYetDue);
+        }
+
+        Input withProbes(Map<String, ProbeAnswer> p) {
+            return new Input(job, key, record, steps, credentials, p, payloadHash, now, paused, pausedReason,
+                    leaseLive, heldByMe, notYetDue);
+        }
+
+        Input held() {
+            return new Input(job, key, record, steps, credentials, probes, payloadHash, now, paused, pausedReason,
+                    leaseLive, true, notYetDue);
+        }
+    }
+
+    /** What the engine does next for a key it holds. */
+    public enum ActionKind {
+        /** Ask the unsafe step's probe (read-only). */
+        PROBE,
+        /** The probe found the effect: record the step done without executing it. */
+        RECONCILE,
+        /** Execute the step. */
+        EXECUTE
+    }
+
+    /**
+     * One action on one step.
+     *
+     * @param kind  probe, reconcile or execute
+     * @param step  the step
+     * @param probe the probe's answer this action relies on ({@code null} for steps without a probe)
+     */
+    public record Action(ActionKind kind, String step, ProbeAnswer probe) {
+    }
+
+    /** Where a key stops. */
+    public enum StopKind {
+        /** Every step is finished: the key becomes DONE. */
+        COMPLETE(false),
+        /** The key is DONE already. */
+        ALREADY_DONE(true),
+        /** An operator skipped it. */
+        SKIPPED(true),
+        /** It failed; an operator re-arms it with retry. */
+        FAILED(true),
+        /** An unsafe step waits for a person (the key is, or becomes, NEEDS_CONFIRMATION). */
+        NEEDS_CONFIRMATION(false),
+        /** A credential is missing or rejected (the key is, or becomes, NEEDS_CREDENTIAL). */
+        NEEDS_CREDENTIAL(false),
+        /** The probe could not answer: retried like a safe step; the unsafe step does not run. */
+        PROBE_INCONCLUSIVE(false),
+        /** A retry is due later. */
+        WAIT_RETRY(true),
+        /** Another live process runs it. */
+        RUNNING_ELSEWHERE(true),
+        /** The key is later than the current one. */
+        NOT_YET_DUE(true),
+        /** The job is paused: nothing of it starts. */
+        PAUSED(true),
+        /** The job was paused while the key ran: it stops at this step boundary (back to PENDING). */
+        YIELD(false);
+
+        private final boolean untouched;
+
+        StopKind(boolean untouched) {
+            this.untouched = untouched;
+        }
+
+        /** Stops that leave the key as it is: a run does not claim it. */
+        public boolean leavesKeyAlone() {
+            return untouched;
+        }
+    }
+
+    /** Why an unsafe step waits for a person. */
+    public enum WaitReason {
+        /** The step is set to {@code confirm: always}. */
+        CONFIRM_ALWAYS,
+        /** Its last attempt may have reached the site and no probe says it did not; or it has no probe. */
+        OUTCOME_UNKNOWN,
+        /** It was confirmed, but what it would send changed since. */
+        PAYLOAD_CHANGED
+    }
+
+    /**
+     * Where and why a key stops.
+     *
+     * @param kind       the kind
+     * @param step       the step it stops at, or {@code null}
+     * @param credential the credential it waits for, or {@code null}
+     * @param until      for a retry or a lease: until when, or {@code null}
+     * @param waitReason for NEEDS_CONFIRMATION: why, or {@code null} (an existing wait)
+     * @param detail     a short reason (a credential's problem, the pause reason), or {@code null}
+     */
+    public record Stop(StopKind kind, String step, String credential, Instant until, WaitReason waitReason,
+                       String detail) {
+        static Stop of(StopKind kind) {
+            return new Stop(kind, null, null, null, null, null);
+        }
+    }
+
+    /**
+     * The decision: either an action ({@code next}) or a stop.
+     *
+     * @param next  the action, or {@code null}
+     * @param stop  the stop, or {@code null}
+     * @param alone whether the stop leaves the key as it is (a run does not claim it): the key is finished,
+     *              waits for a person or a retry, runs elsewhere, is not yet due, or its job is paused
+     */
+    public record Decision(Action next, Stop stop, boolean alone) {
+        public boolean acts() {
+            return next != null;
+        }
+
+        /** A stop that leaves the key untouched (a run does not claim it). */
+        public boolean leavesKeyAlone() {
+            return alone;
+        }
+    }
+
+    private static Decision act(ActionKind kind, String step, ProbeAnswer probe) {
+        return new Decision(new Action(kind, step, probe), null, false);
+    }
+
+    private static Decision stop(Stop s) {
+        return new Decision(null, s, s.kind().leavesKeyAlone());
+    }
+
+    /** A stop decided by the key's state alone: the run leaves the key as it is. */
+    private static Decision keep(Stop s) {
+        return new Decision(null, s, true);
+    }
+
+    /** What the key does next. */
+    public static Decision decide(Input in) {
+        KeyRecord rec = in.record();
+        if (!in.heldByMe()) {
+            switch (in.state()) {
+                case DONE -> {
+                    return keep(Stop.of(StopKind.ALREADY_DONE));
+                }
+                case SKIPPED -> {
+                    return keep(Stop.of(StopKind.SKIPPED));
+                }
+                case FAILED -> {
+                    return keep(new Stop(StopKind.FAILED, rec.step(), null, null, null, rec.message()));
+                }
+                case NEEDS_CONFIRMATION -> {
+                    return keep(new Stop(StopKind.NEEDS_CONFIRMATION, rec.step(), null, null, null, rec.message()));
+                }
+                case NEEDS_CREDENTIAL -> {
+                    return keep(new Stop(StopKind.NEEDS_CREDENTIAL, rec.step(), rec.credential(), null, null,
+                            rec.message()));
+                }
+                case RUNNING -> {
+                    if (in.leaseLive()) {
+                        return keep(new Stop(StopKind.RUNNING_ELSEWHERE, rec.step(), null, rec.leaseUntil(), null,
+                                rec.leaseOwner()));
+                    }
+                }
+                case RETRY_WAIT -> {
+                    if (rec.nextAttemptAt() != null && rec.nextAttemptAt().isAfter(in.now())) {
+                        return keep(new Stop(StopKind.WAIT_RETRY, rec.step(), null, rec.nextAttemptAt(), null,
+                                rec.message()));
+                    }
+                }
+                case PENDING -> {
+                    // runnable
+                }
+            }
+            if (in.notYetDue()) {
+                return keep(Stop.of(StopKind.NOT_YET_DUE));
+            }
+        }
+        if (in.paused()) {
+            Stop s = new Stop(in.heldByMe() ? StopKind.YIELD : StopKind.PAUSED, firstUnfinished(in), null, null, null,
+                    in.pausedReason());
+            return in.heldByMe() ? stop(s) : keep(s);
+        }
+        for (StepDefinition s : in.job().steps()) {
+            StepRecord sr = in.steps().get(s.id());
+            if (sr != null && sr.status().finished()) {
+                continue;
+            }
+            return decideStep(in, s, sr);
+        }
+        return stop(Stop.of(StopKind.COMPLETE));
+    }
+
+    private static Decision decideStep(Input in, StepDefinition s, StepRecord sr) {
+        if (s.credential() != null) {
+            CredentialState cs = in.credentials().get(s.credential());
+            if (cs == null || cs.status() != CredentialStatus.USABLE) {
+                String problem = cs == null ? "credential " + s.credential() + " is not set" : cs.problem();
+                return stop(new Stop(StopKind.NEEDS_CREDENTIAL, s.id(), s.credential(), null, null, problem));
+            }
+        }
+        if (s.effect() != Effect.UNSAFE) {
+            // none/idempotent: safe to (re)do, also after an interrupted attempt
+            return act(ActionKind.EXECUTE, s.id(), null);
+        }
+        KeyRecord rec = in.record();
+        boolean interrupted = sr != null && (sr.status() == StepStatus.STARTED || sr.status() == StepStatus.AMBIGUOUS);
+        boolean confirmed = rec != null && s.id().equals(rec.confirmedStep());
+        if (!interrupted && s.confirm() == ConfirmPolicy.ALWAYS && !confirmed) {
+            return stop(new Stop(StopKind.NEEDS_CONFIRMATION, s.id(), null, null, WaitReason.CONFIRM_ALWAYS, null));
+        }
+        ProbeAnswer answer = null;
+        if (s.probe() != null) {
+            answer = in.probes().get(s.id());
+            if (answer == null) {
+                return act(ActionKind.PROBE, s.id(), null);
+            }
+            switch (answer) {
+                case PRESENT -> {
+                    return act(ActionKind.RECONCILE, s.id(), answer);
+                }
+                case AUTH -> {
+                    return stop(new Stop(StopKind.NEEDS_CREDENTIAL, s.id(), s.credential(), null, null,
+                            "the probe was answered with a rejected credential"));
+                }
+                case INCONCLUSIVE -> {
+                    return stop(new Stop(StopKind.PROBE_INCONCLUSIVE, s.id(), null, null, null, null));
+                }
+                case ABSENT, NOT_ASKED -> {
+                    // decided below
+                }
+            }
+        }
+        if (interrupted && !confirmed) {
+            return stop(new Stop(StopKind.NEEDS_CONFIRMATION, s.id(), null, null, WaitReason.OUTCOME_UNKNOWN,
+                    s.probe() == null ? "no probe" : "probe: " + answer.word()));
+        }
+        if (confirmed && rec.confirmedHash() != null) {
+            String now = in.payloadHash().apply(s.id());
+            if (now != null && !now.equals(rec.confirmedHash())) {
+                return stop(new Stop(StopKind.NEEDS_CONFIRMATION, s.id(), null, null, WaitReason.PAYLOAD_CHANGED,
+                        null));
+            }
+        }
+        return act(ActionKind.EXECUTE, s.id(), answer);
+    }
+
+    /** The words the engine's message carries when a confirmed payload changed before it was sent. */
+    public static final String PAYLOAD_CHANGED_WORDS = "changed since it was confirmed";
+
+    /**
+     * Why a key that is NEEDS_CONFIRMATION waits, from what the engine recorded when it parked it, or
+     * {@code null} when it does not wait (or for no reason the rule gives).
+     */
+    public static WaitReason waitReasonOf(KeyRecord rec, StepDefinition step) {
+        if (rec == null || rec.state() != KeyState.NEEDS_CONFIRMATION) {
+            return null;
+        }
+        if (rec.failureClass() == io.keyline.domain.FailureClass.AMBIGUOUS) {
+            return WaitReason.OUTCOME_UNKNOWN;
+        }
+        if (rec.message() != null && rec.message().contains(PAYLOAD_CHANGED_WORDS)) {
+            return WaitReason.PAYLOAD_CHANGED;
+        }
+        if (step != null && step.confirm() == ConfirmPolicy.ALWAYS) {
+            return WaitReason.CONFIRM_ALWAYS;
+        }
+        return null;
+    }
+
+    private static String firstUnfinished(Input in) {
+        for (StepDefinition s : in.job().steps()) {
+            StepRecord sr = in.steps().get(s.id());
+            if (sr == null || !sr.status().finished()) {
+                return s.id();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The path a run would take if every step it executes succeeds: the actions in order and the
+     * stop. Probes are asked through {@code probe} (a dry run asks them read-only, or answers
+     * {@link ProbeAnswer#NOT_ASKED}); an action's outcome is assumed (executed = succeeded,
+     * reconciled = reconciled).
+     *
+     * @param probe asks the probe of a step, given the step and the steps the path has executed before it
+     */
+    public static Path project(Input in, ProbeOracle probe) {
+        List<Action> actions = new ArrayList<>();
+        Decision first = decide(in);
+        if (first.leavesKeyAlone()) {
+            return new Path(List.of(), first.stop());
+        }
+        Input cur = in.held();
+        Map<String, StepRecord> steps = new HashMap<>(in.steps());
+        Map<String, ProbeAnswer> probes = new HashMap<>(in.probes());
+        List<String> executed = new ArrayList<>();
+        for (int guard = 0; guard < 4 * in.job().steps().size() + 4; guard++) {
+            Decision d = decide(cur);
+            if (!d.acts()) {
+                return new Path(List.copyOf(actions), d.stop());
+            }
+            Action a = d.next();
+            switch (a.kind()) {
+                case PROBE -> {
+                    ProbeAnswer ans = Objects.requireNonNull(probe.ask(a.step(), List.copyOf(executed)));
+                    probes.put(a.step(), ans);
+                    cur = cur.withProbes(Map.copyOf(probes));
+                }
+                case RECONCILE, EXECUTE -> {
+                    actions.add(a);
+                    if (a.kind() == ActionKind.EXECUTE) {
+                        executed.add(a.step());
+                    }
+                    StepRecord old = steps.get(a.step());
+                    steps.put(a.step(), new StepRecord(a.step(), a.kind() == ActionKind.EXECUTE ? StepStatus.SUCCEEDED
+                            : StepStatus.RECONCILED, old == null ? 1 : old.attempts() + 1, null, Map.of(), in.now()));
+                    cur = cur.withSteps(Map.copyOf(steps));
+                }
+            }
+        }
+        throw new IllegalStateException("decision loop for " + in.job().name() + " " + in.key());
+    }
+
+    /** Answers probes for {@link #project}. */
+    @FunctionalInterface
+    public interface ProbeOracle {
+        /**
+         * @param step           the unsafe step whose probe is asked
+         * @param executedBefore steps the path executes before it (in this run)
+         */
+        ProbeAnswer ask(String step, List<String> executedBefore);
+    }
+
+    /**
+     * A projected run of one key.
+     *
+     * @param actions the reconciles and executions, in order (probes are folded into their answers)
+     * @param stop    where the key stops
+     */
+    public record Path(List<Action> actions, Stop stop) {
+        /** The steps the run executes, in order. */
+        public List<String> executed() {
+            return actions.stream().filter(a -> a.kind() == ActionKind.EXECUTE).map(Action::step).toList();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.keyline.core;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How a run was asked for.
+ *
+ * @param ahead     keys later than the current one may run (the operator said so: {@code --ahead})
+ * @param planId    the plan being applied, or {@code null} for a plain run
+ * @param expected  for {@code apply}: per key, the steps the plan listed, in order; a key whose reality
+ *                  departs from them stops there. {@code null} for a plain run.
+ * @param selection how the keys were chosen ({@code --key …}, {@code --from … --to …}, {@code --due}), for the run log
+ */
+public record RunRequest(boolean ahead, String planId, Map<String, Plan.Expectation> expected, String selection) {
+
+    /** A plain run of the due and current keys. */
+    public static final RunRequest PLAIN = new RunRequest(false, null, null, null);
+
+    public static RunRequest plain(boolean ahead, String selection) {
+        return new RunRequest(ahead, null, null, selection);
+    }
+
+    /** Applies {@code plan}: exactly its steps, keys ahead of schedule only if the plan allowed them. */
+    public static RunRequest apply(Plan plan) {
+        Map<String, Plan.Expectation> byKey = new java.util.LinkedHashMap<>();
+        for (Plan.KeyPlan k : plan.keys()) {
+            byKey.put(k.key(), k.expectation());
+        }
+        return new RunRequest(plan.ahead(), plan.planId(), byKey, "apply " + plan.planId());
+    }
+
+    public boolean applying() {
+        return expected != null;
+    }
+
+    /** The keys of a plan, in order. */
+    public List<String> keys() {
+        return expected == null ? List.of() : List.copyOf(expected.keySet());
+    }
+}

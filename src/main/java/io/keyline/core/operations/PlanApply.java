@@ -1,0 +1,98 @@
+package io.keyline.core.operations;
+
+import io.keyline.core.Engine;
+import io.keyline.core.OperatorException;
+import io.keyline.core.Plan;
+import io.keyline.core.Planner;
+import io.keyline.core.RunReport;
+import io.keyline.core.RunRequest;
+import io.keyline.core.StateStore;
+import io.keyline.domain.JobDefinition;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Plan and apply, as the command line and the console both do them: a plan is saved with how it was
+ * made; {@code apply} re-plans it the same way, refuses when anything changed since (the id differs),
+ * and otherwise executes exactly its steps.
+ */
+public final class PlanApply {
+
+    private final StateStore store;
+    private final Planner planner;
+
+    public PlanApply(StateStore store, Planner planner) {
+        this.store = store;
+        this.planner = planner;
+    }
+
+    /** A plan that {@code apply} refused: something changed since it was shown. */
+    public static final class StalePlanException extends OperatorException {
+        private final String currentId;
+
+        public StalePlanException(String message, String currentId) {
+            super(message);
+            this.currentId = currentId;
+        }
+
+        /** The id of the plan as it would be made now. */
+        public String currentId() {
+            return currentId;
+        }
+    }
+
+    /** Makes a plan and keeps it for {@link #apply}. */
+    public Plan planAndSave(JobDefinition job, List<String> keys, Map<String, String> notes, Planner.Options options) {
+        Plan plan = planner.plan(job, keys, notes, options);
+        store.savePlan(plan.planId(), job.name(), plan.createdAt(), keys, options(options));
+        return plan;
+    }
+
+    /** The saved plan, or a clear refusal. */
+    public StateStore.SavedPlan saved(String planId) {
+        return store.plan(planId).orElseThrow(() -> new OperatorException("no plan " + planId
+                + " in this state (plans are made by 'keyline plan JOB' or the console's Plan)"));
+    }
+
+    /**
+     * The saved plan made again now, the same way; throws {@link StalePlanException} when its id
+     * changed (the job file, a body, a probe's answer, a credential or a key's state changed).
+     */
+    public Plan replan(String planId, Function<String, JobDefinition> jobs) {
+        StateStore.SavedPlan saved = saved(planId);
+        JobDefinition job = jobs.apply(saved.job());
+        Plan now = planner.plan(job, saved.keys(), Map.of(), options(saved));
+        if (!now.planId().equals(planId)) {
+            throw new StalePlanException("plan " + planId + " is stale: the job file, a body, a probe's answer, a "
+                    + "credential or the state of its keys changed since it was made (now " + now.planId()
+                    + "). Review it again: keyline plan " + job.name() + (saved.keys().size() == 1 ? " --key "
+                    + saved.keys().get(0) : ""), now.planId());
+        }
+        return now;
+    }
+
+    /** Applies a saved plan: exactly its steps, or a refusal when it is stale. */
+    public RunReport apply(String planId, Function<String, JobDefinition> jobs, Engine engine) {
+        Plan now = replan(planId, jobs);
+        JobDefinition job = jobs.apply(now.job());
+        return engine.run(job, now.keys().stream().map(Plan.KeyPlan::key).toList(), RunRequest.apply(now));
+    }
+
+    static String options(Planner.Options o) {
+        List<String> out = new ArrayList<>();
+        if (o.ahead()) {
+            out.add("ahead");
+        }
+        if (!o.probes()) {
+            out.add("no-probes");
+        }
+        return out.isEmpty() ? null : String.join(",", out);
+    }
+
+    static Planner.Options options(StateStore.SavedPlan saved) {
+        return Planner.Options.DEFAULT.withAhead(saved.has("ahead")).withProbes(!saved.has("no-probes"));
+    }
+}

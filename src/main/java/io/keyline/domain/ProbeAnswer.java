@@ -1,0 +1,28 @@
+package io.keyline.domain;
+
+/** What a probe said about an unsafe step's effect ("query before create"). */
+public enum ProbeAnswer {
+    /** The effect exists: the step is recorded done (reconciled) and not executed. */
+    PRESENT,
+    /** The effect does not exist: the step may run (unless its last attempt's outcome is unknown). */
+    ABSENT,
+    /** The probe could not answer; the unsafe step never runs on it. */
+    INCONCLUSIVE,
+    /** The probe was answered with a rejected credential. */
+    AUTH,
+    /**
+     * Not asked (a dry run with {@code --no-probes}, or a probe that needs an earlier step's output):
+     * the run asks it right before the step; a plan lists the step as "its probe decides".
+     */
+    NOT_ASKED;
+
+    public String word() {
+        return switch (this) {
+            case PRESENT -> "present";
+            case ABSENT -> "absent";
+            case INCONCLUSIVE -> "inconclusive";
+            case AUTH -> "credential rejected";
+            case NOT_ASKED -> "not asked";
+        };
+    }
+}
