@@ -33,7 +33,7 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
         try (RunTrace trace = ws().trace(out())) {
             RunReport report = ws().engine(trace).run(job, saved.keys());
             int exit = report.exitCode();
-            RunOutput.summary(out(), List.of(report), exit);
+            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
             return exit;
         }
     }

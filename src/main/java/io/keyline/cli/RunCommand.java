@@ -39,7 +39,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         try (RunTrace trace = ws().trace(out())) {
             RunReport report = ws().engine(trace).run(job, keys);
             int exit = report.exitCode();
-            RunOutput.summary(out(), List.of(report), exit);
+            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
             return exit;
         }
     }
@@ -75,7 +75,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         if (reports.isEmpty()) {
             out().println("Nothing is due.");
         }
-        RunOutput.summary(out(), reports, exit);
+        RunOutput.summary(out(), reports, exit, ws().credentials());
         return exit;
     }
 }
