@@ -59,7 +59,7 @@ class MalformedInputTest {
                         "no cookies found in the input"),
                 // JSON exports
                 bad("json: object instead of array", COOKIE, "{\"name\": \"sid\", \"value\": \"S3cr3tV4lue\"}",
-                        "line 1: expected a JSON array of cookie objects"),
+                        "line 1: expected a JSON array of cookie objects, or a Playwright storageState object with \"cookies\""),
                 bad("json: element not an object", COOKIE, "[{\"name\": \"a\", \"value\": \"1\"}, \"S3cr3tV4lue\"]",
                         "[1]: expected a JSON object"),
                 bad("json: missing value", COOKIE,
