@@ -114,6 +114,11 @@ final class JsonCookieFormat {
         if (domain != null && domain.isBlank()) {
             throw new CredentialFormatException(where + ".domain: empty");
         }
+        if (domain != null) {
+            Syntax.domainProblem(domain).ifPresent(problem -> {
+                throw new CredentialFormatException(where + ".domain: " + problem);
+            });
+        }
         String path = optionalString(node, "path", where, "/");
         if (!path.startsWith("/")) {
             throw new CredentialFormatException(where + ".path: must start with '/'");
