@@ -208,6 +208,36 @@ class SiteAnswersTest extends SiteTestBase {
         }
     }
 
+    @Test
+    void aSameOriginRedirectToTheLoginPageIsNotFollowedEvenWhenRedirectsAre() throws IOException {
+        site.server().handler(req -> switch (req.path()) {
+            case "/api/report" -> new Reply.Respond(302, Map.of("Location", "/api/report/v2"), "");
+            case "/api/report/v2" -> new Reply.Respond(302, Map.of("Location", "/account/login?next=/api/report"), "");
+            case "/account/login" -> new Reply.Respond(200, Map.of("Content-Type", "text/html"), "<form>log in</form>");
+            default -> Reply.status(404, "{}");
+        });
+        wb.job("g", """
+                {
+                  "name": "g",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [
+                    { "id": "fetch", "kind": "http", "effect": "none", "credential": "site-cookie",
+                      "followRedirects": "same-origin",
+                      "request": { "method": "GET", "url": "BASE/api/report" } }
+                  ]
+                }
+                """, site.base());
+        set(wb, CRED, "Cookie: session=Expired1234");
+
+        Result r = run("g");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(status("g").get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(site.server().received()).extracting(Request::path).containsExactly("/api/report", "/api/report/v2");
+        assertThat(timelineJson("g")).contains("Location: /account/login?next=/api/report")
+                .contains("GET " + site.base() + "/api/report -> 302");
+    }
+
     // --- response rules ----------------------------------------------------------------------------
 
     static final String SUCCESS_WHEN = """

@@ -97,8 +97,12 @@ public final class HttpExecutor implements StepExecutor {
         }
     }
 
-    /** The last answer of an exchange, and every hop that led to it. */
-    private record Exchange(int status, HttpHeaders headers, byte[] body, List<Hop> hops) {
+    /**
+     * The last answer of an exchange, and every hop that led to it.
+     *
+     * @param notFollowed why a redirect in the last answer was not followed ({@code null} for other answers)
+     */
+    private record Exchange(int status, HttpHeaders headers, byte[] body, List<Hop> hops, String notFollowed) {
         URI finalUri() {
             return hops.get(hops.size() - 1).uri();
         }
@@ -300,10 +304,8 @@ public final class HttpExecutor implements StepExecutor {
         if (location == null) {
             return false;
         }
-        URI target;
-        try {
-            target = from.resolve(location.strip());
-        } catch (IllegalArgumentException e) {
+        URI target = resolve(from, location);
+        if (target == null) {
             return false;
         }
         String path = target.getPath() == null ? "" : target.getPath().toLowerCase(Locale.ROOT);
@@ -337,9 +339,8 @@ public final class HttpExecutor implements StepExecutor {
         if (location == null) {
             return "HTTP " + ex.status + " without a Location";
         }
-        String why = ex.hops.size() > MAX_REDIRECTS ? "after " + MAX_REDIRECTS + " redirects, the most followed"
-                : ex.hops.size() > 1 ? "it leaves the origin or cannot be followed" : "redirects are not followed";
-        return "HTTP " + ex.status + " redirect to " + location + " (" + why + ")";
+        return "HTTP " + ex.status + " redirect to " + location + " ("
+                + (ex.notFollowed == null ? "redirects are not followed" : ex.notFollowed) + ")";
     }
 
     private Duration retryAfter(Exchange ex) {
@@ -375,24 +376,39 @@ public final class HttpExecutor implements StepExecutor {
             }
             HttpResponse<byte[]> resp = exchange(http, b.build(), left, timeout);
             hops.add(new Hop(req.method(), uri, resp.statusCode()));
-            URI next = redirects == Redirects.SAME_ORIGIN && FOLLOWED.contains(resp.statusCode())
-                    && hops.size() <= MAX_REDIRECTS ? sameOriginTarget(uri, resp, origin) : null;
+            String location = resp.headers().firstValue("Location").orElse(null);
+            if (!isRedirect(resp.statusCode()) || location == null) {
+                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), null);
+            }
+            String notFollowed = null;
+            URI next = null;
+            if (redirects != Redirects.SAME_ORIGIN) {
+                notFollowed = "redirects are not followed";
+            } else if (!FOLLOWED.contains(resp.statusCode())) {
+                notFollowed = "HTTP " + resp.statusCode() + " is not a redirect that is followed";
+            } else if (isLoginPage(uri, location, ctx.credential())) {
+                notFollowed = "the login page is an answer, not a page to follow";
+            } else if (hops.size() > MAX_REDIRECTS) {
+                notFollowed = "after " + MAX_REDIRECTS + " redirects, the most that are followed";
+            } else {
+                next = resolve(uri, location);
+                if (next == null || next.getHost() == null) {
+                    notFollowed = "not a URL that can be followed";
+                } else if (!Origin.of(next).equals(origin)) {
+                    notFollowed = "it leaves the origin " + origin + ": never followed";
+                    next = null;
+                }
+            }
             if (next == null) {
-                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops));
+                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), notFollowed);
             }
             uri = next;
         }
     }
 
-    /** Where a redirect leads if it stays within {@code origin}, else {@code null}. */
-    private static URI sameOriginTarget(URI from, HttpResponse<?> resp, Origin origin) {
-        String location = resp.headers().firstValue("Location").orElse(null);
-        if (location == null) {
-            return null;
-        }
+    private static URI resolve(URI from, String location) {
         try {
-            URI target = from.resolve(location.strip());
-            return target.getHost() != null && Origin.of(target).equals(origin) ? target : null;
+            return from.resolve(location.strip());
         } catch (IllegalArgumentException e) {
             return null;
         }
@@ -519,6 +535,11 @@ public final class HttpExecutor implements StepExecutor {
             String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
             int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : scheme.equals("http") ? 80 : -1;
             return new Origin(scheme, host, port);
+        }
+
+        @Override
+        public String toString() {
+            return scheme + "://" + host + ":" + port;
         }
     }
 
