@@ -121,6 +121,30 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(site.server().count("GET", "/sso")).as("never followed").isZero();
     }
 
+    @Test
+    void theLoginUrlIsKeptWhenTheValueIsRenewedAndShownWhereKeysWait() throws IOException {
+        site.requireCookie("session=Good1234");
+        wb.job("p", Jobs.publish("p", "unsafe", true, USES_CRED), site.base());
+        Result bad = wb.cliWithInput("session=x", "credentials", "set", CRED, "--login-url", "login.example.org");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(64);
+        assertThat(bad.err()).contains("--login-url \"login.example.org\" must be an absolute http(s) URL");
+        Result first = wb.cliWithInput("session=Stale1234", "credentials", "set", CRED, "--login-url",
+                site.base() + "/login");
+        assertThat(first.out()).contains("log in at " + site.base() + "/login");
+
+        assertThat(run("p").exit()).isEqualTo(4);
+        assertThat(status("p").get("loginUrl").asText()).isEqualTo(site.base() + "/login");
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
+        // the same (rejected) value again keeps its result; a new value forgets it but keeps the login URL
+        set(wb, CRED, "session=Stale1234");
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
+        Result renewed = set(wb, CRED, "session=Good1234");
+        assertThat(renewed.out()).contains("log in at " + site.base() + "/login");
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("-");
+        assertThat(run("p").exit()).isZero();
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("accepted");
+    }
+
     @ParameterizedTest(name = "{0} with a {1} credential")
     @CsvSource({"302, cookie", "307, cookie", "302, bearer", "307, bearer"})
     void aRedirectToAnotherOriginSendsNothingThereAndThePostOnlyOnce(int code, String type) throws IOException {
