@@ -160,16 +160,17 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             if (url.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == ' ')) {
                 throw new UsageError(hint);
             }
+            java.net.URI u;
             try {
-                java.net.URI u = new java.net.URI(url);
-                if (u.getScheme() == null || !(u.getScheme().equalsIgnoreCase("http") || u.getScheme().equalsIgnoreCase("https"))
-                        || u.getHost() == null || u.getRawUserInfo() != null) {
-                    throw new UsageError(hint);
-                }
-                return u.toString();
+                u = new java.net.URI(url);
             } catch (java.net.URISyntaxException e) {
                 throw new UsageError(hint);
             }
+            String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(java.util.Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null || u.getRawUserInfo() != null) {
+                throw new UsageError(hint);
+            }
+            return u.toString();
         }
 
         private String read() {
