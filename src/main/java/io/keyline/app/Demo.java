@@ -163,8 +163,9 @@ public final class Demo {
         say.accept("sandbox site at " + site.base() + "; demo jobs copied into " + jobsDir);
 
         SandboxSite.Session session = site.login();
+        // the site's page with the login button is where the operator renews the cookie: shown where keys wait for it
         ws.credentials().set(CREDENTIAL, CredentialParser.parse(CredentialType.COOKIE, session.cookiesTxtLine(), null),
-                ws.options().user());
+                site.base() + "/", ws.options().user());
 
         JobCatalog catalog = JobFileLoader.loadFolder(jobsDir);
         JobDefinition article = job(catalog, ARTICLE_JOB);

@@ -22,7 +22,7 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
         try (RunTrace trace = ws().trace(out())) {
             RunReport report = planApply.apply(planId, this::job, ws().engine(trace));
             int exit = report.exitCode();
-            RunOutput.summary(out(), List.of(report), exit);
+            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
             return exit;
         }
     }

@@ -37,7 +37,7 @@ final class ConfirmCommand extends Sub implements Callable<Integer> {
         try (RunTrace trace = ws().trace(out())) {
             RunReport report = ws().engine(trace).run(job, List.of(k));
             int exit = report.exitCode();
-            RunOutput.summary(out(), List.of(report), exit);
+            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
             return exit;
         }
     }

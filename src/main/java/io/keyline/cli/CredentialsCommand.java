@@ -72,6 +72,12 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                             Text.time(i.lastUsedAt()), i.lastResult(), i.parkedKeys(), flag);
                 }
                 t.print(out());
+                for (CredentialInfo i : all) {
+                    if (i.loginUrl() != null) {
+                        out().println(i.name() + ": log in at " + i.loginUrl() + (i.parkedKeys() == 0 ? ""
+                                : " (" + i.parkedKeys() + " key" + (i.parkedKeys() == 1 ? " waits" : "s wait") + ")"));
+                    }
+                }
             }
             store.parkedOnMissing().forEach((name, n) -> out().println("not set: " + name + " (" + n
                     + " parked key" + (n == 1 ? "" : "s") + ")"));
@@ -82,7 +88,8 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
     @Command(name = "set", description = {
         "Stores or renews a credential from --from-file F or standard input; every key parked on it resumes "
             + "(goes back to PENDING and runs on the next run).",
-        "Cookies: a 'Cookie:' header line, a Netscape cookies.txt, or a browser extension's JSON export."})
+        "Cookies: a 'Cookie:' header line, a Netscape cookies.txt (also wget's, whose domains carry a port), "
+            + "a browser extension's JSON export, or Playwright's storageState JSON."})
     static final class SetCommand extends Sub implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
@@ -99,10 +106,18 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                         + "that use the credential).")
         String domain;
 
+        @Option(names = "--login-url", paramLabel = "URL",
+                description = "Where you log in again on the site (kept when not given). A redirect there means the "
+                        + "site rejected the credential; it is shown wherever a key waits for the credential.")
+        String loginUrl;
+
         @Override
         public Integer call() {
             if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
                 throw new UsageError("credential name \"" + name + "\" must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+            }
+            if (loginUrl != null) {
+                loginUrl = checkedLoginUrl(loginUrl);
             }
             CredentialType t;
             try {
@@ -121,20 +136,41 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             }
             CredentialInfo info;
             try {
-                info = ws().credentials().set(name, value, ws().options().user());
+                info = ws().credentials().set(name, value, loginUrl, ws().options().user());
             } catch (MasterKeyException e) {
                 throw new OperatorException(e.getMessage());
             }
             List<KeyRecord> resumed = ws().actions().credentialUpdated(name, info.fingerprint());
             out().println("credential " + name + " stored (" + info.type() + ", fingerprint " + info.fingerprint()
                     + (info.cookies() > 0 ? ", " + info.cookies() + " cookie" + (info.cookies() == 1 ? "" : "s") : "")
-                    + (info.earliestExpiry() == null ? "" : ", expires " + Text.time(info.earliestExpiry())) + ")");
+                    + (info.earliestExpiry() == null ? "" : ", expires " + Text.time(info.earliestExpiry()))
+                    + (info.loginUrl() == null ? "" : ", log in at " + info.loginUrl()) + ")");
             out().println(resumed.size() + " parked key" + (resumed.size() == 1 ? "" : "s") + " resumed"
                     + (resumed.isEmpty() ? "" : ": they run on the next run"));
             for (KeyRecord k : resumed) {
                 out().println("  " + k.job() + " " + k.key());
             }
             return 0;
+        }
+
+        /** An absolute http(s) URL with a host, without control characters or credentials in it. */
+        static String checkedLoginUrl(String url) {
+            String hint = "--login-url \"" + url.replaceAll("\\p{Cntrl}", "?")
+                    + "\" must be an absolute http(s) URL, like https://example.org/login";
+            if (url.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == ' ')) {
+                throw new UsageError(hint);
+            }
+            java.net.URI u;
+            try {
+                u = new java.net.URI(url);
+            } catch (java.net.URISyntaxException e) {
+                throw new UsageError(hint);
+            }
+            String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(java.util.Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null || u.getRawUserInfo() != null) {
+                throw new UsageError(hint);
+            }
+            return u.toString();
         }
 
         private String read() {

@@ -43,7 +43,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
             RunReport report = ws().engine(trace).run(job, keys,
                     io.keyline.core.RunRequest.plain(selection.ahead, selection.describe()));
             int exit = report.exitCode();
-            RunOutput.summary(out(), List.of(report), exit);
+            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
             return exit;
         }
     }
@@ -79,7 +79,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         if (reports.isEmpty()) {
             out().println("Nothing is due.");
         }
-        RunOutput.summary(out(), reports, exit);
+        RunOutput.summary(out(), reports, exit, ws().credentials());
         return exit;
     }
 }

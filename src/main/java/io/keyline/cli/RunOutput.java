@@ -1,5 +1,7 @@
 package io.keyline.cli;
 
+import io.keyline.core.CredentialInfo;
+import io.keyline.core.CredentialStore;
 import io.keyline.core.RunReport;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
@@ -12,7 +14,8 @@ final class RunOutput {
     private RunOutput() {
     }
 
-    static void summary(PrintStream out, List<RunReport> reports, int exit) {
+    /** @param credentials where the login URL of a credential that keys wait for is looked up */
+    static void summary(PrintStream out, List<RunReport> reports, int exit, CredentialStore credentials) {
         for (RunReport r : reports) {
             if (r.stopped() != null && r.keys().isEmpty()) {
                 out.println(r.job() + ": " + r.stopped());
@@ -53,7 +56,9 @@ final class RunOutput {
                     out.println("  next: keyline confirm " + r.job() + " " + k.key()
                             + "   or   keyline mark-done " + r.job() + " " + k.key() + " --note \"…\"");
                 } else if (k.state() == KeyState.NEEDS_CREDENTIAL) {
-                    out.println("  next: renew credential " + k.credential() + "; the parked keys resume");
+                    String login = k.credential() == null ? ""
+                            : credentials.info(k.credential()).map(CredentialInfo::loginHint).orElse("");
+                    out.println("  next: renew credential " + k.credential() + login + "; the parked keys resume");
                 } else if (k.state() == KeyState.FAILED) {
                     out.println("  next: keyline timeline " + r.job() + " " + k.key() + "   then   keyline retry "
                             + r.job() + " " + k.key());

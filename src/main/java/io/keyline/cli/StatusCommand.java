@@ -32,6 +32,9 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
         List<KeyRecord> keys = ws().store().query(new StateStore.KeyQuery(name, states, null, 0, Integer.MAX_VALUE));
         if (json) {
+            Map<String, String> loginUrls = new java.util.HashMap<>();
+            ws().credentials().list().stream().filter(i -> i.loginUrl() != null)
+                    .forEach(i -> loginUrls.put(i.name(), i.loginUrl()));
             List<Map<String, Object>> rows = new ArrayList<>();
             for (KeyRecord k : keys) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -45,6 +48,10 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                 m.put("message", k.message());
                 m.put("credential", k.credential());
                 m.put("class", k.failureClass() == null ? null : k.failureClass().name());
+                if (k.state() == KeyState.NEEDS_CREDENTIAL && k.credential() != null
+                        && loginUrls.containsKey(k.credential())) {
+                    m.put("loginUrl", loginUrls.get(k.credential()));
+                }
                 rows.add(m);
             }
             Text.json(out(), rows);

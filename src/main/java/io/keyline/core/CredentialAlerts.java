@@ -43,14 +43,14 @@ public final class CredentialAlerts {
         for (CredentialInfo i : store.list()) {
             if (i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now)) {
                 out.add(new Alert(i.name(), Kind.EXPIRED, "credential " + i.name() + " has expired ("
-                        + WHEN.format(i.earliestExpiry()) + "): renew it"));
+                        + WHEN.format(i.earliestExpiry()) + "): renew it" + i.loginHint()));
             } else if (i.expiresWithin(now, warn)) {
                 out.add(new Alert(i.name(), Kind.EXPIRES_SOON, "credential " + i.name() + " expires "
                         + WHEN.format(i.earliestExpiry()) + ": renew it soon"));
             }
             if (i.parkedKeys() > 0) {
                 out.add(new Alert(i.name(), Kind.REJECTED, "credential " + i.name() + " was rejected; " + i.parkedKeys()
-                        + " key" + (i.parkedKeys() == 1 ? " waits" : "s wait") + " for it to be renewed"));
+                        + " key" + (i.parkedKeys() == 1 ? " waits" : "s wait") + " for it to be renewed" + i.loginHint()));
             }
         }
         store.parkedOnMissing().forEach((name, n) -> out.add(new Alert(name, Kind.MISSING, "credential " + name

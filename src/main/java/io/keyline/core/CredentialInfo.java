@@ -15,10 +15,11 @@ import java.time.Instant;
  * @param lastUsedAt     when a step last used it, or {@code null}
  * @param lastResult     what the site said then ({@code accepted}, {@code rejected}), or {@code null}
  * @param parkedKeys     keys in NEEDS_CREDENTIAL that wait for it
+ * @param loginUrl       where the operator logs in again ({@code --login-url}), or {@code null}
  */
 public record CredentialInfo(String name, String type, String fingerprint, int cookies, Instant earliestExpiry,
                              Instant updatedAt, String updatedBy, Instant lastUsedAt, String lastResult,
-                             int parkedKeys) {
+                             int parkedKeys, String loginUrl) {
 
     /** Whether the credential expires before {@code now + warn} (or has expired). */
     public boolean expiresWithin(Instant now, java.time.Duration warn) {
@@ -27,5 +28,10 @@ public record CredentialInfo(String name, String type, String fingerprint, int c
 
     public boolean rejected() {
         return "rejected".equals(lastResult);
+    }
+
+    /** {@code " (log in at URL)"} when the credential has a login URL, else {@code ""}. */
+    public String loginHint() {
+        return loginUrl == null ? "" : " (log in at " + loginUrl + ")";
     }
 }

@@ -24,4 +24,12 @@ public interface CredentialMaterial {
 
     /** Every string that must be redacted wherever it might appear. */
     List<String> secretStrings();
+
+    /**
+     * Where the operator logs in again ({@code credentials set NAME --login-url URL}), or {@code null}: a
+     * redirect to it (same origin, a path under it) means the site rejected the credential.
+     */
+    default String loginUrl() {
+        return null;
+    }
 }

@@ -9,8 +9,18 @@ import java.util.Optional;
 /** The credential store as the CLI and the console manage it (the engine only needs {@link CredentialProvider}). */
 public interface CredentialStore extends CredentialProvider {
 
-    /** Stores or replaces a credential's value; the previous value stays intact if this fails. */
-    CredentialInfo set(String name, ParsedCredential value, String user);
+    /**
+     * Stores or replaces a credential's value; the previous value stays intact if this fails. A new value
+     * (another fingerprint) forgets the last use and its result: they were the old value's.
+     *
+     * @param loginUrl where the operator logs in again, or {@code null} to keep the stored one
+     */
+    CredentialInfo set(String name, ParsedCredential value, String loginUrl, String user);
+
+    /** {@link #set(String, ParsedCredential, String, String)} keeping the stored login URL. */
+    default CredentialInfo set(String name, ParsedCredential value, String user) {
+        return set(name, value, null, user);
+    }
 
     /** Every stored credential with its parked-key count, by name. */
     List<CredentialInfo> list();

@@ -11,7 +11,9 @@ import java.util.Objects;
  * @param name              cookie name (an RFC 6265 token)
  * @param value             cookie value, secret
  * @param domain            host or domain the cookie belongs to, lower-case and without a leading dot
- *                          (both are normalized here); {@code null} means any host
+ *                          (both are normalized here); {@code null} means any host. It may end in
+ *                          {@code :PORT} (wget writes {@code 127.0.0.1:35303} for a server on another port
+ *                          than the scheme's): then the cookie goes to that port only
  * @param includeSubdomains whether subdomains of {@code domain} also receive the cookie; {@code false}
  *                          makes it a host-only cookie
  * @param path              path prefix the cookie applies to, starting with {@code /}
@@ -44,7 +46,7 @@ public record Cookie(String name, String value, String domain, boolean includeSu
         if (isExpired(now) || secure && !"https".equalsIgnoreCase(uri.getScheme())) {
             return false;
         }
-        return domainMatches(uri.getHost()) && pathMatches(uri.getRawPath());
+        return domainMatches(uri) && pathMatches(uri.getRawPath());
     }
 
     /** {@code name=value} as it appears in a {@code Cookie} header. */
@@ -72,18 +74,44 @@ public record Cookie(String name, String value, String domain, boolean includeSu
         return text.toString();
     }
 
-    private boolean domainMatches(String uriHost) {
+    private boolean domainMatches(URI uri) {
         if (domain == null) {
             return true;
         }
-        if (uriHost == null) {
+        if (uri.getHost() == null) {
             return false;
         }
-        String host = normalizeDomain(uriHost);
-        if (host.equals(domain)) {
+        String host = normalizeDomain(uri.getHost());
+        String cookieHost = domain;
+        int port = portOf(domain);
+        if (port >= 0) {
+            cookieHost = domain.substring(0, domain.lastIndexOf(':'));
+            int uriPort = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+            if (uriPort != port) {
+                return false;
+            }
+        }
+        if (host.equals(cookieHost)) {
             return true;
         }
-        return includeSubdomains && host.endsWith("." + domain) && !isIpAddress(host);
+        return includeSubdomains && host.endsWith("." + cookieHost) && !isIpAddress(host);
+    }
+
+    /** The port a domain like {@code 127.0.0.1:35303} or {@code [::1]:8080} names, or -1. */
+    static int portOf(String domain) {
+        int colon = domain.lastIndexOf(':');
+        if (colon <= 0 || colon == domain.length() - 1) {
+            return -1;
+        }
+        String host = domain.substring(0, colon);
+        String port = domain.substring(colon + 1);
+        boolean bracketedV6 = host.startsWith("[") && host.endsWith("]");
+        if (!port.chars().allMatch(c -> c >= '0' && c <= '9') || port.length() > 5
+                || host.indexOf(':') >= 0 && !bracketedV6) {
+            return -1;
+        }
+        int n = Integer.parseInt(port);
+        return n > 0 && n <= 65535 ? n : -1;
     }
 
     private boolean pathMatches(String rawRequestPath) {

@@ -10,9 +10,10 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@link CredentialType#COOKIE}: a JSON array as browser cookie exporters write it (input starting
- *   with {@code [}; a lone object, starting with <code>{</code>, is reported as not an array), a Netscape {@code cookies.txt} (a 7-field TAB-separated line or the
- *   {@code # Netscape HTTP Cookie File} header), or else a single {@code Cookie:} header line, prefix
- *   optional. At least one cookie is required.</li>
+ *   with {@code [}), Playwright's {@code storageState} object (<code>{"cookies": [...], "origins": [...]}</code>;
+ *   any other object is reported as not an array), a Netscape {@code cookies.txt} (a 7-field TAB-separated
+ *   line or the {@code # Netscape HTTP Cookie File} header; a domain may carry a port, as wget writes it), or
+ *   else a single {@code Cookie:} header line, prefix optional. At least one cookie is required.</li>
  *   <li>{@link CredentialType#BEARER}: one token, {@code Bearer } prefix optional.</li>
  *   <li>{@link CredentialType#HEADER}: {@code Name: value}; the name must be a token other than {@code Cookie}.</li>
  * </ul>

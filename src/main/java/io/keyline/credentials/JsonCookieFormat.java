@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * Reads cookie arrays as browser exporters write them (EditThisCookie, Cookie-Editor,
- * {@code chrome.cookies}, Puppeteer/Playwright) and writes the canonical form, which is itself such an
+ * {@code chrome.cookies}, Puppeteer/Playwright), and Playwright's {@code storageState} object (its
+ * {@code cookies} array; {@code origins} is local storage and ignored), and writes the canonical form, which is itself such an
  * array: {@code name, value, domain (omitted for any host), hostOnly, path, secure, httpOnly,
  * expires (ISO-8601, omitted for session cookies)}.
  *
@@ -46,12 +47,21 @@ final class JsonCookieFormat {
 
     static List<Cookie> parse(String input, String defaultDomain) {
         JsonNode root = readTree(input);
-        if (!root.isArray()) {
-            throw new CredentialFormatException("line 1: expected a JSON array of cookie objects");
+        String prefix = "";
+        if (root.isObject() && root.has("cookies")) {
+            // Playwright's storageState: {"cookies": [...], "origins": [...]}; origins hold localStorage, not cookies
+            root = root.get("cookies");
+            prefix = "cookies";
+            if (!root.isArray()) {
+                throw new CredentialFormatException("cookies: expected a JSON array of cookie objects");
+            }
+        } else if (!root.isArray()) {
+            throw new CredentialFormatException("line 1: expected a JSON array of cookie objects, or a Playwright "
+                    + "storageState object with \"cookies\"");
         }
         List<Cookie> cookies = new ArrayList<>();
         for (int i = 0; i < root.size(); i++) {
-            cookies.add(parseCookie(root.get(i), "[" + i + "]", defaultDomain));
+            cookies.add(parseCookie(root.get(i), prefix + "[" + i + "]", defaultDomain));
         }
         return cookies;
     }
@@ -103,6 +113,11 @@ final class JsonCookieFormat {
         String domain = optionalString(node, "domain", where, defaultDomain);
         if (domain != null && domain.isBlank()) {
             throw new CredentialFormatException(where + ".domain: empty");
+        }
+        if (domain != null) {
+            Syntax.domainProblem(domain).ifPresent(problem -> {
+                throw new CredentialFormatException(where + ".domain: " + problem);
+            });
         }
         String path = optionalString(node, "path", where, "/");
         if (!path.startsWith("/")) {

@@ -47,6 +47,9 @@ final class NetscapeCookieFormat {
         if (f[0].isBlank()) {
             throw new CredentialFormatException(where + ", field 1 (domain): empty");
         }
+        Syntax.domainProblem(f[0]).ifPresent(problem -> {
+            throw new CredentialFormatException(where + ", field 1 (domain): " + problem);
+        });
         boolean includeSubdomains = bool(f[1], where + ", field 2 (include subdomains)");
         if (!f[2].startsWith("/")) {
             throw new CredentialFormatException(where + ", field 3 (path): must start with '/'");

@@ -44,6 +44,24 @@ final class Syntax {
         return Optional.empty();
     }
 
+    /**
+     * Why a cookie's domain cannot be used, if it cannot: a domain may end in {@code :PORT} (as wget writes
+     * it), and then the port must be a number from 1 to 65535.
+     */
+    static Optional<String> domainProblem(String domain) {
+        String d = domain.strip();
+        int colon = d.lastIndexOf(':');
+        boolean bracketed = d.startsWith("[") && d.endsWith("]");
+        boolean bareIpv6 = !d.startsWith("[") && d.indexOf(':') != colon;
+        if (colon < 0 || bracketed || bareIpv6) {
+            return Optional.empty();
+        }
+        if (Cookie.portOf(d) < 0) {
+            return Optional.of("a domain may end in :PORT only with a port from 1 to 65535");
+        }
+        return Optional.empty();
+    }
+
     static boolean isControl(char c) {
         return c < 0x20 || c == 0x7F;
     }

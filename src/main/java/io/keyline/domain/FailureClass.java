@@ -2,15 +2,24 @@ package io.keyline.domain;
 
 /** How a failed step attempt is classified (SPEC §3). */
 public enum FailureClass {
-    /** The request provably never arrived (connect refused, DNS, connect timeout, 429, exit 75). */
+    /**
+     * The request provably never arrived or the site refused it (connect refused, DNS, connect timeout, TLS
+     * handshake failure, 429, 503, {@code retryWhen}, exit 75).
+     */
     RETRYABLE,
-    /** The request may have arrived (read timeout, 5xx, reset after send, killed by timeout). */
+    /**
+     * The request may have arrived (timeout of the exchange, 500/502/504 and other 5xx, reset after send, killed
+     * by timeout; 409 on a request with an {@code Idempotency-Key}: still being processed).
+     */
     TRANSIENT_AFTER_SEND,
     /** The outside world may have changed; never retried automatically. */
     AMBIGUOUS,
-    /** The credential was rejected (401/403, exit 77). */
+    /** The credential was rejected (401/403, a redirect to the login page, {@code authWhen}, exit 77). */
     AUTH,
-    /** The request is wrong and will stay wrong (400/404/409/422, exit 64/65, bad input). */
+    /**
+     * The request is wrong and will stay wrong (400/404/422, 501, other 3xx and 4xx, a 2xx that fails
+     * {@code successWhen}, exit 64/65, bad input).
+     */
     FATAL,
     /** Anything else. */
     UNKNOWN

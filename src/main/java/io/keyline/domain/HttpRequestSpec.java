@@ -6,14 +6,24 @@ import java.util.Map;
  * An HTTP request template; strings may hold placeholders ({@code {key}}, {@code {job}},
  * {@code {runId}}, {@code {steps.ID.outputs.NAME}}).
  *
- * @param method   GET, POST, PUT, PATCH or DELETE
- * @param url      absolute http(s) URL template
- * @param headers  header templates in file order (never Cookie/Authorization: those come from credentials)
- * @param body     inline body template, or {@code null}
- * @param bodyFile body file template relative to the job folder, or {@code null}
+ * @param method    GET, POST, PUT, PATCH or DELETE
+ * @param url       absolute http(s) URL template
+ * @param headers   header templates in file order (never Cookie/Authorization: those come from credentials)
+ * @param body      inline body template, or {@code null}
+ * @param bodyFile  body file template relative to the job folder, or {@code null}
+ * @param response  what the answer means beyond its status (the step's {@code response})
+ * @param redirects whether same-origin redirects are followed (the step's {@code followRedirects}; GET only)
  */
-public record HttpRequestSpec(String method, String url, Map<String, String> headers, String body, String bodyFile) {
+public record HttpRequestSpec(String method, String url, Map<String, String> headers, String body, String bodyFile,
+                              ResponseRules response, Redirects redirects) {
     public HttpRequestSpec {
         headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
+        response = response == null ? ResponseRules.NONE : response;
+        redirects = redirects == null ? Redirects.NEVER : redirects;
+    }
+
+    /** A request without response rules that never follows redirects. */
+    public HttpRequestSpec(String method, String url, Map<String, String> headers, String body, String bodyFile) {
+        this(method, url, headers, body, bodyFile, ResponseRules.NONE, Redirects.NEVER);
     }
 }

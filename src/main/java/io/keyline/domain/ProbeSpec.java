@@ -6,21 +6,28 @@ import java.util.Map;
 
 /**
  * A read-only check whether an unsafe step's effect already exists ("query before create").
- * HTTP: without {@code presentWhen}, 2xx means present and 404 absent. Command: exit 0 means
- * present, exit 1 absent; anything else is inconclusive.
+ * HTTP: {@code presentWhen} (required) decides on a 2xx, 404 or 410 answer; any other answer is
+ * inconclusive, a rejected credential (401/403, a redirect to the login page, {@code authWhen}) parks the
+ * key. Command: the last stdout line {@code {"present": true|false}} with exit 0 answers; exit 77 or
+ * {@code {"outcome": "auth"}} is a rejected credential; anything else is inconclusive.
  *
  * @param kind        http or command
  * @param method      HTTP method (GET or HEAD), http only
  * @param url         URL template, http only
  * @param headers     header templates, http only
- * @param presentWhen JSON condition, http only, optional
+ * @param presentWhen when the effect is present, http only (required there)
+ * @param response    response rules, http only
+ * @param redirects   whether same-origin redirects are followed, http only
  * @param command     argument templates, command only
- * @param timeout     probe timeout
+ * @param timeout     probe timeout (the whole exchange)
  */
 public record ProbeSpec(StepKind kind, String method, String url, Map<String, String> headers,
-                        PresentWhen presentWhen, List<String> command, Duration timeout) {
+                        Condition presentWhen, ResponseRules response, Redirects redirects, List<String> command,
+                        Duration timeout) {
     public ProbeSpec {
         headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
         command = command == null ? List.of() : List.copyOf(command);
+        response = response == null ? ResponseRules.NONE : response;
+        redirects = redirects == null ? Redirects.NEVER : redirects;
     }
 }

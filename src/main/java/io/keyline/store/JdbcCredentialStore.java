@@ -63,7 +63,7 @@ public final class JdbcCredentialStore implements CredentialStore {
      * @return the info of the stored credential
      */
     @Override
-    public CredentialInfo set(String name, ParsedCredential value, String user) {
+    public CredentialInfo set(String name, ParsedCredential value, String loginUrl, String user) {
         SecretBox b = box();
         String blob = Base64.getEncoder().encodeToString(b.encrypt(value.canonicalSecret(), aad(name)));
         Instant now = clock.instant();
@@ -72,19 +72,28 @@ public final class JdbcCredentialStore implements CredentialStore {
             c.setAutoCommit(false);
             try {
                 int n;
+                // the right-hand sides see the row before the update: a new fingerprint forgets the old
+                // value's last use and result ("rejected" belongs to the value that was rejected)
                 try (PreparedStatement ps = c.prepareStatement("UPDATE credential SET cred_type = ?, secret = ?, "
                         + "master_key = ?, fingerprint = ?, cookie_count = ?, earliest_expiry = ?, updated_at = ?, "
-                        + "updated_by = ?, version = version + 1 WHERE name = ?")) {
+                        + "updated_by = ?, "
+                        + "last_used_at = CASE WHEN fingerprint = ? THEN last_used_at ELSE NULL END, "
+                        + "last_result = CASE WHEN fingerprint = ? THEN last_result ELSE NULL END, "
+                        + "login_url = COALESCE(?, login_url), version = version + 1 WHERE name = ?")) {
                     bind(ps, value, blob, b, expiry, now, user);
-                    ps.setString(9, name);
+                    ps.setString(9, value.fingerprint());
+                    ps.setString(10, value.fingerprint());
+                    ps.setString(11, loginUrl);
+                    ps.setString(12, name);
                     n = ps.executeUpdate();
                 }
                 if (n == 0) {
                     try (PreparedStatement ps = c.prepareStatement("INSERT INTO credential (cred_type, secret, master_key, "
-                            + "fingerprint, cookie_count, earliest_expiry, updated_at, updated_by, name, version) "
-                            + "VALUES (?,?,?,?,?,?,?,?,?,1)")) {
+                            + "fingerprint, cookie_count, earliest_expiry, updated_at, updated_by, login_url, name, version) "
+                            + "VALUES (?,?,?,?,?,?,?,?,?,?,1)")) {
                         bind(ps, value, blob, b, expiry, now, user);
-                        ps.setString(9, name);
+                        ps.setString(9, loginUrl);
+                        ps.setString(10, name);
                         ps.executeUpdate();
                     }
                 }
@@ -121,13 +130,14 @@ public final class JdbcCredentialStore implements CredentialStore {
         try (Connection c = db.connection();
              PreparedStatement ps = c.prepareStatement("SELECT c.name, c.cred_type, c.fingerprint, c.cookie_count, "
                      + "c.earliest_expiry, c.updated_at, c.updated_by, c.last_used_at, c.last_result, "
-                     + "(SELECT COUNT(*) FROM key_state k WHERE k.credential = c.name AND k.state = 'NEEDS_CREDENTIAL') "
-                     + "FROM credential c ORDER BY c.name");
+                     + "(SELECT COUNT(*) FROM key_state k WHERE k.credential = c.name AND k.state = 'NEEDS_CREDENTIAL'), "
+                     + "c.login_url FROM credential c ORDER BY c.name");
              ResultSet rs = ps.executeQuery()) {
             List<CredentialInfo> out = new ArrayList<>();
             while (rs.next()) {
                 out.add(new CredentialInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
-                        instant(rs, 5), instant(rs, 6), rs.getString(7), instant(rs, 8), rs.getString(9), rs.getInt(10)));
+                        instant(rs, 5), instant(rs, 6), rs.getString(7), instant(rs, 8), rs.getString(9), rs.getInt(10),
+                        rs.getString(11)));
             }
             return out;
         } catch (SQLException e) {
@@ -163,9 +173,10 @@ public final class JdbcCredentialStore implements CredentialStore {
         String type;
         String blob;
         String keyFingerprint;
+        String loginUrl;
         try (Connection c = db.connection();
              PreparedStatement ps = c.prepareStatement(
-                     "SELECT cred_type, secret, master_key FROM credential WHERE name = ?")) {
+                     "SELECT cred_type, secret, master_key, login_url FROM credential WHERE name = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -174,6 +185,7 @@ public final class JdbcCredentialStore implements CredentialStore {
                 type = rs.getString(1);
                 blob = rs.getString(2);
                 keyFingerprint = rs.getString(3);
+                loginUrl = rs.getString(4);
             }
         } catch (SQLException e) {
             throw new StateUnavailableException("cannot read credential " + name + ": " + Database.firstLine(e.getMessage()), e);
@@ -185,7 +197,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                         + keyFingerprint + ", this is " + b.keyFingerprint() + ")");
             }
             String canonical = b.decrypt(Base64.getDecoder().decode(blob), aad(name));
-            return Lookup.found(new Material(name, ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical)));
+            return Lookup.found(new Material(name, ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical),
+                    loginUrl));
         } catch (CredentialDecryptException | MasterKeyException e) {
             return Lookup.missing(e.getMessage());
         }
@@ -215,7 +228,7 @@ public final class JdbcCredentialStore implements CredentialStore {
     }
 
     /** A decrypted credential as steps see it; {@code toString} is masked. */
-    private record Material(String name, ParsedCredential value) implements CredentialMaterial {
+    private record Material(String name, ParsedCredential value, String loginUrl) implements CredentialMaterial {
         @Override
         public String fingerprint() {
             return value.fingerprint();

@@ -84,7 +84,7 @@ class CredentialInputTest extends SiteTestBase {
                         "no cookies found in the input"),
                 // JSON exports
                 bad("json: a lone object", "{\"name\": \"session\", \"value\": \"" + SECRET + "\"}",
-                        "line 1: expected a JSON array of cookie objects"),
+                        "line 1: expected a JSON array of cookie objects, or a Playwright storageState object with \"cookies\""),
                 bad("json: second cookie without value", "[{\"name\": \"session\", \"value\": \"" + SECRET
                         + "\"}, {\"name\": \"theme\"}]", "[1].value: missing"),
                 bad("json: value not a string", "[{\"name\": \"pin\", \"value\": 453302118}]",

@@ -2,6 +2,7 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.Json;
+import io.keyline.testing.FaultServer;
 import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.TestSite.Fault;
@@ -160,12 +161,36 @@ class FailureMatrixTest extends SiteTestBase {
     }
 
     @Test
-    void status503OnUnsafeStepIsAmbiguous() throws IOException {
+    void status503OnUnsafeStepIsARefusalAndIsSentAgain() throws IOException {
+        // 503: the site says it did not process the request (SPEC §3: RETRYABLE, also for unsafe steps)
         site.failPosts(Fault.STATUS_503);
         wb.job("p", Jobs.publish("p", "unsafe", false, null), site.base());
         Result r = run("p");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.posts()).isEqualTo(2);
+        assertThat(site.effects(KEY)).isEqualTo(1);
+        assertThat(wb.sleeps).as("backoff 2 s is longer than Retry-After: 1").containsExactly(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void status502OnUnsafeStepIsAmbiguous() throws IOException {
+        site.failPosts(Fault.STATUS_502);
+        wb.job("p", Jobs.publish("p", "unsafe", false, null), site.base());
+        Result r = run("p");
         assertThat(r.exit()).as(r.toString()).isEqualTo(4);
-        assertThat(status("p").get("class").asText()).isEqualTo("AMBIGUOUS");
+        JsonNode st = status("p");
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(st.get("class").asText()).isEqualTo("AMBIGUOUS");
+        assertThat(site.posts()).isEqualTo(1);
+    }
+
+    @Test
+    void status501IsFatal() throws IOException {
+        site.server().handler(req -> FaultServer.Reply.status(501, "{\"error\":\"not implemented\"}"));
+        wb.job("p", Jobs.publish("p", "unsafe", false, null), site.base());
+        Result r = run("p");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(status("p").get("class").asText()).isEqualTo("FATAL");
         assertThat(site.posts()).isEqualTo(1);
     }
 

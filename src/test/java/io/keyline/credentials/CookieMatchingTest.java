@@ -112,4 +112,26 @@ class CookieMatchingTest {
                 .containsExactly(Map.entry("Cookie", "root=r; tls=t"));
         assertThat(credential.httpHeaders(URI.create("https://other.org/"), NOW)).isEmpty();
     }
+
+    @ParameterizedTest(name = "domain with port {0} -> {1}: {2}")
+    @CsvSource({
+        "127.0.0.1:35303, http://127.0.0.1:35303/api, true",
+        "127.0.0.1:35303, http://127.0.0.1:35304/api, false",
+        "127.0.0.1:35303, http://127.0.0.1/api, false",
+        "127.0.0.1:35303, http://127.0.0.2:35303/api, false",
+        "example.com:80, http://example.com/, true",
+        "example.com:443, https://example.com/, true",
+        "example.com:8443, https://example.com/, false",
+        "[::1]:8080, http://[::1]:8080/, true",
+        "[::1]:8080, http://[::1]:8081/, false"})
+    void aDomainThatCarriesAPortIsSentToThatHostAndPortOnly(String domain, String url, boolean expected) {
+        assertThat(sent(cookie(domain, false, "/"), url)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0} names port {1}")
+    @CsvSource({"127.0.0.1:35303, 35303", "example.com, -1", "[::1]:8080, 8080", "::1, -1", "[::1], -1",
+        "example.com:, -1", "example.com:0, -1", "example.com:99999, -1", "example.com:80a, -1"})
+    void portOfADomain(String domain, int port) {
+        assertThat(Cookie.portOf(domain)).isEqualTo(port);
+    }
 }

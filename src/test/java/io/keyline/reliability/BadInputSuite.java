@@ -462,6 +462,21 @@ class BadInputSuite {
                 List.of("[0]", "value", unchanged), "credentials", "set", "site"));
         c.add(stdin("cookie", "JSON: expiry is text", "[{\"name\": \"sid\", \"value\": \"abc\", \"expirationDate\": \"soon\"}]",
                 64, List.of("[0]", "expirationDate", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "storageState: cookies is not an array", "{\"cookies\": {\"name\": \"sid\"}, \"origins\": []}",
+                64, List.of("cookies: expected a JSON array", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "storageState: cookie without value",
+                "{\"cookies\": [{\"name\": \"sid\", \"domain\": \"127.0.0.1\"}], \"origins\": []}", 64,
+                List.of("cookies[0].value: missing", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "storageState: no cookies", "{\"cookies\": [], \"origins\": []}", 64,
+                List.of("no cookies found", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "cookies.txt: domain with a port out of range", "127.0.0.1:99999\tFALSE\t/\tFALSE\t0\tsid\tabc\n",
+                64, List.of("line 1", "port", unchanged), "credentials", "set", "site"));
+        c.add(stdin("cookie", "--login-url not a URL", "sid=abc", 64,
+                List.of("--login-url", "login.example.org", "absolute http(s) URL"), "credentials", "set", "site",
+                "--login-url", "login.example.org"));
+        c.add(stdin("cookie", "--login-url with another scheme", "sid=abc", 64,
+                List.of("--login-url", "javascript:alert(1)"), "credentials", "set", "site",
+                "--login-url", "javascript:alert(1)"));
         c.add(new Case("cookie", "--from-file with malformed cookies.txt", wb -> Files.writeString(wb.root.resolve(
                 "cookies.txt"), ".example.org\tTRUE\t/\tFALSE\t0\tsid abc\n"),
                 wb -> Outcome.of(wb.cli("credentials", "set", "site", "--from-file", wb.root.resolve("cookies.txt")

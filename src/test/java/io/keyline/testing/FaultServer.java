@@ -54,7 +54,7 @@ public final class FaultServer implements AutoCloseable {
     }
 
     /** What the server does with a request. */
-    public sealed interface Reply permits Reply.Respond, Reply.Hang, Reply.Reset, Reply.Close {
+    public sealed interface Reply permits Reply.Respond, Reply.Hang, Reply.Reset, Reply.Close, Reply.Trickle {
         /** Answer with a status, headers and body. */
         record Respond(int status, Map<String, String> headers, String body) implements Reply {
         }
@@ -69,6 +69,13 @@ public final class FaultServer implements AutoCloseable {
 
         /** Read the request, then close the connection without a response. */
         record Close() implements Reply {
+        }
+
+        /**
+         * Answer with the status line and headers at once (announcing {@code bodyBytes} bytes), then
+         * send the body one byte every {@code intervalMillis}: headers arrive in time, the body never does.
+         */
+        record Trickle(int status, Map<String, String> headers, int bodyBytes, long intervalMillis) implements Reply {
         }
 
         static Reply status(int status, String body) {
@@ -151,6 +158,8 @@ public final class FaultServer implements AutoCloseable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            } else if (reply instanceof Reply.Trickle t) {
+                trickle(s.getOutputStream(), t);
             } else if (reply instanceof Reply.Reset) {
                 s.setSoLinger(true, 0);
             }
@@ -204,10 +213,37 @@ public final class FaultServer implements AutoCloseable {
         out.flush();
     }
 
+    private static void trickle(OutputStream out, Reply.Trickle t) throws IOException {
+        StringBuilder sb = new StringBuilder("HTTP/1.1 ").append(t.status()).append(' ').append(reason(t.status()))
+                .append("\r\nContent-Length: ").append(t.bodyBytes()).append("\r\nConnection: close\r\n");
+        t.headers().forEach((k, v) -> sb.append(k).append(": ").append(v).append("\r\n"));
+        sb.append("\r\n");
+        out.write(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+        for (int i = 0; i < t.bodyBytes(); i++) {
+            try {
+                Thread.sleep(t.intervalMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            out.write(i == 0 ? '[' : ' ');
+            out.flush();
+        }
+    }
+
     private static String reason(int status) {
         return switch (status) {
             case 200 -> "OK";
             case 201 -> "Created";
+            case 301 -> "Moved Permanently";
+            case 302 -> "Found";
+            case 303 -> "See Other";
+            case 307 -> "Temporary Redirect";
+            case 308 -> "Permanent Redirect";
+            case 409 -> "Conflict";
+            case 501 -> "Not Implemented";
+            case 502 -> "Bad Gateway";
             case 401 -> "Unauthorized";
             case 404 -> "Not Found";
             case 429 -> "Too Many Requests";

@@ -26,14 +26,20 @@ public final class TestSite implements AutoCloseable {
         HANG_AFTER_ACTING,
         /** Read the request, then reset the connection; nothing is created. */
         RESET_AFTER_RECEIVE,
-        /** 503, nothing created. */
+        /** 503 with {@code Retry-After}, nothing created. */
         STATUS_503,
+        /** 502 (a proxy in front of the site), nothing created. */
+        STATUS_502,
         /** Create the article, then answer 500. */
         STATUS_500_AFTER_ACTING,
         STATUS_401,
         STATUS_404,
         /** 429 with {@code Retry-After}. */
-        STATUS_429
+        STATUS_429,
+        /** The login expired the way many sites say it: {@code 302 Location: /login?next=…}, nothing created. */
+        REDIRECT_TO_LOGIN,
+        /** {@code 200 {"code": 40001, "msg": "invalid token"}}: an error dressed as success, nothing created. */
+        STATUS_200_ERRCODE
     }
 
     private final FaultServer server;
@@ -140,6 +146,10 @@ public final class TestSite implements AutoCloseable {
     }
 
     private Reply handle(Request r) {
+        if (r.path().equals("/login") && r.method().equals("GET")) {
+            return new Reply.Respond(200, Map.of("Content-Type", "text/html"),
+                    "<html><form method=post action=/login>user <input name=user></form></html>");
+        }
         if (!r.path().equals("/api/articles")) {
             return Reply.status(404, "{\"error\":\"no such path\"}");
         }
@@ -189,7 +199,12 @@ public final class TestSite implements AutoCloseable {
         return switch (f) {
             case HANG_BEFORE_ACTING, HANG_AFTER_ACTING -> new Reply.Hang();
             case RESET_AFTER_RECEIVE -> new Reply.Reset();
-            case STATUS_503 -> Reply.status(503, "{\"error\":\"maintenance\"}");
+            case STATUS_503 -> new Reply.Respond(503, Map.of("Retry-After", Integer.toString(retryAfterSeconds),
+                    "Content-Type", "application/json"), "{\"error\":\"maintenance\"}");
+            case STATUS_502 -> Reply.status(502, "{\"error\":\"maintenance\"}");
+            case REDIRECT_TO_LOGIN -> new Reply.Respond(302, Map.of("Location", "/login?next=%2Fapi%2Farticles",
+                    "Content-Type", "text/html"), "<a href=/login>log in</a>");
+            case STATUS_200_ERRCODE -> Reply.json("{\"code\":40001,\"msg\":\"invalid token\"}");
             case STATUS_500_AFTER_ACTING -> Reply.status(500, "{\"error\":\"oops\"}");
             case STATUS_401 -> Reply.status(401, "{\"error\":\"login expired\"}");
             case STATUS_404 -> Reply.status(404, "{\"error\":\"no such site\"}");

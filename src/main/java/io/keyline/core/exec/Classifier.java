@@ -8,6 +8,7 @@ import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import javax.net.ssl.SSLHandshakeException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,18 +27,36 @@ public final class Classifier {
     private Classifier() {
     }
 
-    /** Class of a completed HTTP exchange's status, or {@code null} for success (2xx). */
-    public static FailureClass ofStatus(int status) {
+    /** The longest {@code Retry-After} taken from a server; the engine clamps it further to the retry policy. */
+    public static final Duration MAX_RETRY_AFTER = Duration.ofDays(1);
+
+    /**
+     * Class of a completed HTTP exchange's status (SPEC §3), or {@code null} for success (2xx). A 3xx is
+     * {@link FailureClass#FATAL} here; the executor first tells a redirect to the login page ({@code AUTH}).
+     *
+     * @param idempotencyKey whether the request carried an {@code Idempotency-Key}: then 409 means "the same
+     *                       key is still being processed" ({@link FailureClass#TRANSIENT_AFTER_SEND}, wait and
+     *                       resend or probe), without one it is a conflict ({@link FailureClass#FATAL})
+     */
+    public static FailureClass ofStatus(int status, boolean idempotencyKey) {
         if (status >= 200 && status < 300) {
             return null;
         }
+        if (status == 409) {
+            return idempotencyKey ? FailureClass.TRANSIENT_AFTER_SEND : FailureClass.FATAL;
+        }
         return switch (status) {
             case 401, 403 -> FailureClass.AUTH;
-            case 429 -> FailureClass.RETRYABLE;
-            case 400, 404, 409, 422 -> FailureClass.FATAL;
-            case 408 -> FailureClass.TRANSIENT_AFTER_SEND;
-            default -> status >= 500 && status < 600 ? FailureClass.TRANSIENT_AFTER_SEND : FailureClass.UNKNOWN;
+            case 429, 503 -> FailureClass.RETRYABLE;
+            case 501 -> FailureClass.FATAL;
+            default -> status >= 500 && status < 600 ? FailureClass.TRANSIENT_AFTER_SEND
+                    : status >= 300 && status < 500 ? FailureClass.FATAL : FailureClass.UNKNOWN;
         };
+    }
+
+    /** {@link #ofStatus(int, boolean)} of a request without an {@code Idempotency-Key}. */
+    public static FailureClass ofStatus(int status) {
+        return ofStatus(status, false);
     }
 
     /**
@@ -49,7 +68,8 @@ public final class Classifier {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof HttpConnectTimeoutException || t instanceof ConnectException
                     || t instanceof UnknownHostException || t instanceof UnresolvedAddressException
-                    || t instanceof NoRouteToHostException) {
+                    || t instanceof NoRouteToHostException || t instanceof SSLHandshakeException) {
+                // a TLS handshake precedes the request: when it fails, no byte of the request was sent
                 return FailureClass.RETRYABLE;
             }
         }
@@ -87,23 +107,28 @@ public final class Classifier {
         };
     }
 
-    /** Parses {@code Retry-After} (delta-seconds or HTTP-date); {@code null} when absent or unreadable. */
+    /**
+     * Parses {@code Retry-After} (delta-seconds or HTTP-date), at most {@link #MAX_RETRY_AFTER} (any number of
+     * digits is read without overflow); {@code null} when absent or unreadable.
+     */
     public static Duration retryAfter(String value, Clock clock) {
         if (value == null || value.isBlank()) {
             return null;
         }
         String v = value.trim();
+        if (v.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            String digits = v.replaceFirst("^0+(?=.)", "");
+            long max = MAX_RETRY_AFTER.toSeconds();
+            // more than 18 digits cannot be a long; any such number is far beyond the cap
+            long seconds = digits.length() > 18 ? max : Math.min(Long.parseLong(digits), max);
+            return Duration.ofSeconds(seconds);
+        }
         try {
-            long seconds = Long.parseLong(v);
-            return seconds < 0 ? null : Duration.ofSeconds(seconds);
-        } catch (NumberFormatException notSeconds) {
-            try {
-                ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
-                Duration d = Duration.between(clock.instant(), at.toInstant());
-                return d.isNegative() ? Duration.ZERO : d;
-            } catch (DateTimeParseException e) {
-                return null;
-            }
+            ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
+            Duration d = Duration.between(clock.instant(), at.toInstant());
+            return d.isNegative() ? Duration.ZERO : d.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : d;
+        } catch (DateTimeParseException | ArithmeticException e) {
+            return null;
         }
     }
 }

@@ -95,12 +95,40 @@ public final class CommandExecutor implements StepExecutor {
         if (f.timedOut) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe timed out", ev);
         }
-        return switch (f.exit) {
-            case 0 -> new ProbeOutcome(ProbeOutcome.Answer.PRESENT, "probe: exit 0 (present)", ev);
-            case 1 -> new ProbeOutcome(ProbeOutcome.Answer.ABSENT, "probe: exit 1 (absent)", ev);
-            case Classifier.EXIT_AUTH -> new ProbeOutcome(ProbeOutcome.Answer.AUTH, "probe: exit 77 (credential rejected)", ev);
-            default -> new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe: exit " + f.exit + " is no answer", ev);
-        };
+        return probeAnswer(f.exit, f.stdout, ev, ctx);
+    }
+
+    /**
+     * SPEC §2: a command probe answers with its last stdout line {@code {"present": true}} or
+     * {@code {"present": false}} and exit 0; exit 77 or {@code {"outcome": "auth"}} is a rejected
+     * credential; anything else (exit 1, a crash, no answer line, garbage) cannot answer.
+     */
+    private static ProbeOutcome probeAnswer(int exit, String stdout, Evidence ev, StepContext ctx) {
+        String last = lastLine(stdout);
+        JsonNode line = null;
+        if (last.startsWith("{")) {
+            try {
+                line = Json.MAPPER.readTree(last);
+            } catch (IOException notJson) {
+                line = null;
+            }
+        }
+        JsonNode outcome = line == null ? null : line.get("outcome");
+        if (exit == Classifier.EXIT_AUTH || outcome != null && "auth".equals(outcome.asText())) {
+            return new ProbeOutcome(ProbeOutcome.Answer.AUTH, "probe rejected the credential: exit " + exit
+                    + (exit == Classifier.EXIT_AUTH ? "" : " with outcome auth"), ev);
+        }
+        JsonNode present = line == null || !line.isObject() ? null : line.get("present");
+        if (exit == 0 && present != null && present.isBoolean()) {
+            return present.booleanValue()
+                    ? new ProbeOutcome(ProbeOutcome.Answer.PRESENT, "probe: {\"present\": true} (present)", ev)
+                    : new ProbeOutcome(ProbeOutcome.Answer.ABSENT, "probe: {\"present\": false} (absent)", ev);
+        }
+        String why = exit != 0 ? "exit " + exit
+                : "exit 0 without {\"present\": true|false} on the last line (got "
+                + (last.isEmpty() ? "no output" : "\"" + HttpExecutor.clip(last, 80) + "\"") + ")";
+        return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE,
+                ctx.redact().apply("probe: " + why + " is no answer (inconclusive)"), ev);
     }
 
     private Finished run(StepContext ctx, Rendering.RenderedCommand cmd, Duration timeout, ExecutionListener listener)

@@ -1,18 +1,26 @@
 package io.keyline.core.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.core.CredentialMaterial;
 import io.keyline.core.Json;
+import io.keyline.domain.Condition;
 import io.keyline.domain.Effect;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
-import io.keyline.domain.PresentWhen;
 import io.keyline.domain.ProbeSpec;
+import io.keyline.domain.Redirects;
+import io.keyline.domain.ResponseRules;
 
+import javax.net.ssl.SSLHandshakeException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,37 +28,111 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Executes http steps and http probes with the JDK HttpClient. Every request carries
- * {@code Idempotency-Key: job:key:step}; the credential's headers are added last and never recorded.
+ * Executes http steps and http probes with the JDK HttpClient (SPEC §2, §3). Every step request carries
+ * {@code Idempotency-Key: job:key:step}; the credential's headers are added last, only to requests to the
+ * step's own origin, and never recorded. Redirects are never followed by the client: a 3xx is an answer
+ * (the login page → {@code AUTH}, anything else → {@code FATAL}, with its {@code Location} in the
+ * evidence); with {@code followRedirects: "same-origin"} Keyline follows them itself, hop by hop, within
+ * the request's origin. The step's {@code timeout} bounds the whole exchange: connect, send, headers and
+ * body, and every hop.
  */
 public final class HttpExecutor implements StepExecutor {
 
     /** Evidence keeps this much of a response body. */
     static final int EVIDENCE_BYTES = 8 * 1024;
-    /** Outputs are parsed from at most this much of a response body. */
+    /** Outputs and conditions read at most this much of a response body. */
     static final int OUTPUT_BYTES = 1024 * 1024;
+    /** At most this many redirects are followed (same origin only). */
+    static final int MAX_REDIRECTS = 5;
+    /** The client's own timeouts fire first when they can say more (connect vs read); ours is the backstop. */
+    private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final Set<Integer> FOLLOWED = Set.of(301, 302, 303, 307, 308);
     private static final String USER_AGENT = "Keyline/0.1";
 
-    private final HttpClient client;
     private final Clock clock;
+    private volatile HttpClient client;
 
     public HttpExecutor(Clock clock) {
         this.clock = clock;
-        this.client = newClient();
+    }
+
+    private HttpClient shared() {
+        HttpClient c = client;
+        if (c == null) {
+            synchronized (this) {
+                if (client == null) {
+                    client = newClient();
+                }
+                c = client;
+            }
+        }
+        return c;
     }
 
     private static HttpClient newClient() {
         return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NORMAL)
+                .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
     }
 
-    private record Exchange(int status, byte[] body, HttpResponse<InputStream> response) {
+    /** One request and the status it got. */
+    record Hop(String method, URI uri, int status) {
+        @Override
+        public String toString() {
+            return method + " " + uri + " -> " + status;
+        }
+    }
+
+    /**
+     * The last answer of an exchange, and every hop that led to it.
+     *
+     * @param notFollowed why a redirect in the last answer was not followed ({@code null} for other answers)
+     */
+    private record Exchange(int status, HttpHeaders headers, byte[] body, List<Hop> hops, String notFollowed) {
+        URI finalUri() {
+            return hops.get(hops.size() - 1).uri();
+        }
+
+        String location() {
+            return headers.firstValue("Location").orElse(null);
+        }
+
+        Conditions.Answer answer() {
+            return new Conditions.Answer(status, headers.map(), body);
+        }
+    }
+
+    /** The whole exchange did not complete within the timeout. */
+    static final class ExchangeTimeoutException extends HttpTimeoutException {
+        private final boolean answered;
+
+        ExchangeTimeoutException(String message, boolean answered) {
+            super(message);
+            this.answered = answered;
+        }
+
+        /** Whether the status line had arrived (the request was certainly sent). */
+        boolean answered() {
+            return answered;
+        }
+    }
+
+    /** What an answer means for a step: {@code cls == null} is success. */
+    private record Judgement(FailureClass cls, String message, Duration retryAfter) {
     }
 
     @Override
@@ -68,25 +150,63 @@ public final class HttpExecutor implements StepExecutor {
             // An unsafe request never rides on a pooled keep-alive connection: if the server had closed
             // it, the request would fail after being written and look ambiguous when it provably
             // never arrived. A fresh connection costs one handshake per unsafe step.
-            ex = send(ctx.step().effect() == Effect.UNSAFE ? newClient() : client, ctx, req, ctx.step().timeout());
+            HttpClient http = ctx.step().effect() == Effect.UNSAFE ? newClient() : shared();
+            ex = send(http, ctx, req, ctx.step().timeout(), ctx.step().request().redirects());
         } catch (IOException | IllegalArgumentException e) {
             FailureClass cls = Classifier.ofException(e);
             String msg = describe(e, ctx.step().timeout());
             return StepOutcome.failure(cls, ctx.redact().apply(msg), evidence(ctx, summary, null, null, msg));
         }
-        // Redact before cutting: a secret cut in half by a limit no longer matches the redactor.
-        String bodyText = ctx.redact().apply(text(ex.body, EVIDENCE_BYTES + 1024));
-        bodyText = bodyText == null || bodyText.length() <= EVIDENCE_BYTES ? bodyText : bodyText.substring(0, EVIDENCE_BYTES);
-        Evidence ev = evidence(ctx, summary, ex.status, bodyText, null);
-        FailureClass cls = Classifier.ofStatus(ex.status);
-        if (cls == null) {
-            return StepOutcome.success("HTTP " + ex.status, outputs(ex), ev);
+        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex));
+        Judgement j = judge(ctx, ex, ctx.step().request().response(), req.headers().containsKey("Idempotency-Key"));
+        if (j.cls() == null) {
+            return StepOutcome.success(j.message(), outputs(ex), ev);
         }
-        String msg = ctx.redact().apply("HTTP " + ex.status + statusHint(ex.status) + firstLine(bodyText));
-        Duration retryAfter = ex.status == 429 || ex.status == 503
-                ? Classifier.retryAfter(ex.response.headers().firstValue("Retry-After").orElse(null), clock)
-                : null;
-        return new StepOutcome(cls, msg, Map.of(), ev, retryAfter);
+        return new StepOutcome(j.cls(), ctx.redact().apply(j.message()), Map.of(), ev, j.retryAfter());
+    }
+
+    /** SPEC §3 for a step's answer: auth, then retry, then the status, then success. */
+    private Judgement judge(StepContext ctx, Exchange ex, ResponseRules rules, boolean idempotencyKey) {
+        int s = ex.status;
+        String http = "HTTP " + s + statusHint(s);
+        if (s == 401 || s == 403) {
+            return new Judgement(FailureClass.AUTH, http + firstLine(ex), null);
+        }
+        if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
+            return new Judgement(FailureClass.AUTH, "HTTP " + s + " redirect to the login page " + ex.location(), null);
+        }
+        Conditions.Answer answer = ex.answer();
+        if (rules.authWhen() != null) {
+            Conditions.Verdict v = Conditions.evaluate(rules.authWhen(), answer);
+            if (v.met()) {
+                return new Judgement(FailureClass.AUTH, "HTTP " + s + " meets authWhen (" + v.why() + ")", null);
+            }
+        }
+        if (rules.retryWhen() != null) {
+            Conditions.Verdict v = Conditions.evaluate(rules.retryWhen(), answer);
+            if (v.met()) {
+                return new Judgement(FailureClass.RETRYABLE, "HTTP " + s + " meets retryWhen (" + v.why() + ")",
+                        retryAfter(ex));
+            }
+        }
+        if (isRedirect(s)) {
+            return new Judgement(FailureClass.FATAL, redirectNotFollowed(ex), null);
+        }
+        if (s >= 200 && s < 300) {
+            if (rules.successWhen() != null) {
+                Conditions.Verdict v = Conditions.evaluate(rules.successWhen(), answer);
+                if (!v.met()) {
+                    return new Judgement(FailureClass.FATAL, "HTTP " + s + " but successWhen is not met (" + v.why()
+                            + ")" + firstLine(ex), null);
+                }
+            }
+            return new Judgement(null, "HTTP " + s, null);
+        }
+        FailureClass cls = Classifier.ofStatus(s, idempotencyKey);
+        if (s == 409 && cls == FailureClass.TRANSIENT_AFTER_SEND) {
+            return new Judgement(cls, "request still in progress (HTTP 409)" + firstLine(ex), retryAfter(ex));
+        }
+        return new Judgement(cls, http + firstLine(ex), cls == FailureClass.RETRYABLE ? retryAfter(ex) : null);
     }
 
     @Override
@@ -101,86 +221,326 @@ public final class HttpExecutor implements StepExecutor {
         Evidence.RequestSummary summary = summary(ctx, req);
         Exchange ex;
         try {
-            ex = send(client, ctx, req, probe.timeout());
+            ex = send(shared(), ctx, req, probe.timeout(), probe.redirects());
         } catch (IOException | IllegalArgumentException e) {
             String msg = "probe failed: " + describe(e, probe.timeout());
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg),
                     evidence(ctx, summary, null, null, msg));
         }
-        // Redact before cutting: a secret cut in half by a limit no longer matches the redactor.
-        String bodyText = ctx.redact().apply(text(ex.body, EVIDENCE_BYTES + 1024));
-        bodyText = bodyText == null || bodyText.length() <= EVIDENCE_BYTES ? bodyText : bodyText.substring(0, EVIDENCE_BYTES);
-        Evidence ev = evidence(ctx, summary, ex.status, bodyText, null);
-        if (ex.status == 401 || ex.status == 403) {
-            return new ProbeOutcome(ProbeOutcome.Answer.AUTH, "probe rejected the credential: HTTP " + ex.status, ev);
+        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex));
+        ProbeVerdict v = probeJudgement(ctx, ex, probe);
+        return new ProbeOutcome(v.answer(), ctx.redact().apply(v.message()), ev);
+    }
+
+    private record ProbeVerdict(ProbeOutcome.Answer answer, String message) {
+        static ProbeVerdict rejected(String why) {
+            return new ProbeVerdict(ProbeOutcome.Answer.AUTH, "probe rejected the credential: " + why);
         }
-        PresentWhen when = probe.presentWhen();
-        if (when == null) {
-            if (ex.status >= 200 && ex.status < 300) {
-                return new ProbeOutcome(ProbeOutcome.Answer.PRESENT, "probe: HTTP " + ex.status + " (present)", ev);
+
+        static ProbeVerdict noAnswer(String why) {
+            return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, "probe: " + why + " (inconclusive)");
+        }
+    }
+
+    /**
+     * A probe's answer: a rejected credential (401/403, the login page, {@code authWhen}), then
+     * {@code retryWhen}, then {@code presentWhen} on a 2xx (that meets {@code successWhen}), 404 or 410;
+     * anything else cannot answer.
+     */
+    private static ProbeVerdict probeJudgement(StepContext ctx, Exchange ex, ProbeSpec probe) {
+        int s = ex.status;
+        if (s == 401 || s == 403) {
+            return ProbeVerdict.rejected("HTTP " + s + statusHint(s));
+        }
+        if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
+            return ProbeVerdict.rejected("HTTP " + s + " redirect to the login page " + ex.location());
+        }
+        ResponseRules rules = probe.response();
+        Conditions.Answer answer = ex.answer();
+        if (rules.authWhen() != null) {
+            Conditions.Verdict v = Conditions.evaluate(rules.authWhen(), answer);
+            if (v.met()) {
+                return ProbeVerdict.rejected("HTTP " + s + " meets authWhen (" + v.why() + ")");
             }
-            if (ex.status == 404 || ex.status == 410) {
-                return new ProbeOutcome(ProbeOutcome.Answer.ABSENT, "probe: HTTP " + ex.status + " (absent)", ev);
+        }
+        if (rules.retryWhen() != null) {
+            Conditions.Verdict v = Conditions.evaluate(rules.retryWhen(), answer);
+            if (v.met()) {
+                return ProbeVerdict.noAnswer("HTTP " + s + " meets retryWhen (" + v.why() + ")");
             }
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe: HTTP " + ex.status + " is no answer", ev);
         }
-        if (ex.status < 200 || ex.status >= 300) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe: HTTP " + ex.status + " is no answer", ev);
+        if (isRedirect(s)) {
+            return ProbeVerdict.noAnswer(redirectNotFollowed(ex) + " is no answer");
         }
+        boolean ok = s >= 200 && s < 300;
+        if (ok && rules.successWhen() != null) {
+            Conditions.Verdict v = Conditions.evaluate(rules.successWhen(), answer);
+            if (!v.met()) {
+                return ProbeVerdict.noAnswer("HTTP " + s + " does not meet successWhen (" + v.why() + ")");
+            }
+        }
+        Condition when = probe.presentWhen();
+        if (when == null || !(ok || s == 404 || s == 410)) {
+            return ProbeVerdict.noAnswer("HTTP " + s + statusHint(s) + " is no answer");
+        }
+        Conditions.Verdict v = Conditions.evaluate(when, answer);
+        String why = "probe: " + v.why() + (ok ? "" : " (HTTP " + s + ")");
+        return switch (v.truth()) {
+            case TRUE -> new ProbeVerdict(ProbeOutcome.Answer.PRESENT, why + " (present)");
+            case FALSE -> new ProbeVerdict(ProbeOutcome.Answer.ABSENT, why + " (absent)");
+            case UNKNOWN -> new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, why + " (inconclusive)");
+        };
+    }
+
+    private static boolean isRedirect(int status) {
+        return status >= 300 && status < 400;
+    }
+
+    /**
+     * Whether a redirect leads to the login page: to the credential's {@code loginUrl} (same origin, path
+     * under it) or to a path that contains {@code login} or {@code signin}.
+     */
+    static boolean isLoginPage(URI from, String location, CredentialMaterial credential) {
+        if (location == null) {
+            return false;
+        }
+        URI target = resolve(from, location);
+        if (target == null) {
+            return false;
+        }
+        String path = target.getPath() == null ? "" : target.getPath().toLowerCase(Locale.ROOT);
+        if (path.contains("login") || path.contains("signin")) {
+            return true;
+        }
+        String loginUrl = credential == null ? null : credential.loginUrl();
+        if (loginUrl == null) {
+            return false;
+        }
+        URI login;
         try {
-            JsonNode root = Json.MAPPER.readTree(ex.body);
-            JsonNode at = root.at(when.jsonPointer());
-            boolean present = evaluate(when, at);
-            String shown = at.isMissingNode() ? "missing" : at.toString();
-            String msg = "probe: " + (when.jsonPointer().isEmpty() ? "body" : when.jsonPointer()) + " = "
-                    + clip(shown, 80) + " (" + (present ? "present" : "absent") + ")";
-            return new ProbeOutcome(present ? ProbeOutcome.Answer.PRESENT : ProbeOutcome.Answer.ABSENT,
-                    ctx.redact().apply(msg), ev);
-        } catch (IOException e) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe: response is not JSON", ev);
+            login = URI.create(loginUrl);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (!Origin.of(login).equals(Origin.of(target))) {
+            return false;
+        }
+        String prefix = login.getPath() == null || login.getPath().isEmpty() ? "/" : login.getPath();
+        String p = target.getPath() == null || target.getPath().isEmpty() ? "/" : target.getPath();
+        return p.equals(prefix) || p.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
+    }
+
+    private static boolean isLoginPage(Exchange ex, CredentialMaterial credential) {
+        return isLoginPage(ex.finalUri(), ex.location(), credential);
+    }
+
+    private static String redirectNotFollowed(Exchange ex) {
+        String location = ex.location();
+        if (location == null) {
+            return "HTTP " + ex.status + " without a Location";
+        }
+        return "HTTP " + ex.status + " redirect to " + location + " ("
+                + (ex.notFollowed == null ? "redirects are not followed" : ex.notFollowed) + ")";
+    }
+
+    private Duration retryAfter(Exchange ex) {
+        return Classifier.retryAfter(ex.headers.firstValue("Retry-After").orElse(null), clock);
+    }
+
+    /**
+     * Sends the request and, with {@link Redirects#SAME_ORIGIN}, follows redirects within its origin; the
+     * whole exchange ends by {@code timeout} or throws {@link ExchangeTimeoutException}.
+     */
+    private Exchange send(HttpClient http, StepContext ctx, Rendering.RenderedRequest req, Duration timeout,
+                          Redirects redirects) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Origin origin = Origin.of(req.uri());
+        URI uri = req.uri();
+        List<Hop> hops = new ArrayList<>();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new ExchangeTimeoutException("no complete answer within " + human(timeout)
+                        + " (timeout, after " + hops.size() + " redirects)", true);
+            }
+            HttpRequest.BodyPublisher publisher = req.body().length == 0
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(req.body());
+            HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                    .timeout(Duration.ofNanos(left))
+                    .method(req.method(), publisher)
+                    .header("User-Agent", USER_AGENT);
+            req.headers().forEach(b::header);
+            if (ctx.credential() != null && Origin.of(uri).equals(origin)) {
+                ctx.credential().httpHeaders(uri, clock.instant()).forEach(b::setHeader);
+            }
+            HttpResponse<byte[]> resp = exchange(http, b.build(), left, timeout);
+            hops.add(new Hop(req.method(), uri, resp.statusCode()));
+            String location = resp.headers().firstValue("Location").orElse(null);
+            if (!isRedirect(resp.statusCode()) || location == null) {
+                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), null);
+            }
+            String notFollowed = null;
+            URI next = null;
+            if (redirects != Redirects.SAME_ORIGIN) {
+                notFollowed = "redirects are not followed";
+            } else if (!FOLLOWED.contains(resp.statusCode())) {
+                notFollowed = "HTTP " + resp.statusCode() + " is not a redirect that is followed";
+            } else if (isLoginPage(uri, location, ctx.credential())) {
+                notFollowed = "the login page is an answer, not a page to follow";
+            } else if (hops.size() > MAX_REDIRECTS) {
+                notFollowed = "after " + MAX_REDIRECTS + " redirects, the most that are followed";
+            } else {
+                next = resolve(uri, location);
+                if (next == null || next.getHost() == null) {
+                    notFollowed = "not a URL that can be followed";
+                } else if (!Origin.of(next).equals(origin)) {
+                    notFollowed = "it leaves the origin " + origin + ": never followed";
+                    next = null;
+                }
+            }
+            if (next == null) {
+                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), notFollowed);
+            }
+            uri = next;
         }
     }
 
-    static boolean evaluate(PresentWhen when, JsonNode at) throws IOException {
-        boolean exists = !at.isMissingNode() && !at.isNull();
-        if (when.exists() != null) {
-            return when.exists() == exists;
+    private static URI resolve(URI from, String location) {
+        try {
+            return from.resolve(location.strip());
+        } catch (IllegalArgumentException e) {
+            return null;
         }
-        if (when.equalsJson() != null) {
-            return exists && sameValue(at, Json.MAPPER.readTree(when.equalsJson()));
-        }
-        if (when.notEqualsJson() != null) {
-            return exists && !sameValue(at, Json.MAPPER.readTree(when.notEqualsJson()));
-        }
-        return exists;
     }
 
-    private static boolean sameValue(JsonNode a, JsonNode b) {
-        if (a.isNumber() && b.isNumber()) {
-            return a.decimalValue().compareTo(b.decimalValue()) == 0;
-        }
-        return a.equals(b);
-    }
-
-    private Exchange send(HttpClient http, StepContext ctx, Rendering.RenderedRequest req, Duration timeout)
+    /** One request and its answer, bounded by {@code leftNanos} in all (connect, send, headers, body). */
+    private static HttpResponse<byte[]> exchange(HttpClient http, HttpRequest request, long leftNanos, Duration timeout)
             throws IOException, InterruptedException {
-        HttpRequest.BodyPublisher publisher = req.body().length == 0
-                ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofByteArray(req.body());
-        HttpRequest.Builder b = HttpRequest.newBuilder(req.uri())
-                .timeout(timeout)
-                .method(req.method(), publisher)
-                .header("User-Agent", USER_AGENT);
-        req.headers().forEach(b::header);
-        if (ctx.credential() != null) {
-            ctx.credential().httpHeaders(req.uri(), clock.instant()).forEach(b::setHeader);
+        AtomicReference<LimitedBody> body = new AtomicReference<>();
+        CompletableFuture<HttpResponse<byte[]>> f = http.sendAsync(request, info -> {
+            LimitedBody b = new LimitedBody(OUTPUT_BYTES);
+            body.set(b);
+            return b;
+        });
+        try {
+            return f.get(leftNanos + GRACE_NANOS, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            LimitedBody b = body.get();
+            if (b != null) {
+                b.abort();
+            }
+            f.cancel(true);
+            throw b != null
+                    ? new ExchangeTimeoutException("the answer's body did not arrive within " + human(timeout)
+                    + " (timeout; the request was sent)", true)
+                    : new ExchangeTimeoutException("no answer within " + human(timeout)
+                    + " (timeout; the request may have been sent)", false);
+        } catch (InterruptedException e) {
+            LimitedBody b = body.get();
+            if (b != null) {
+                b.abort();
+            }
+            f.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof IllegalArgumentException iae) {
+                throw iae;
+            }
+            throw new IOException(cause == null ? e : cause);
         }
-        HttpResponse<InputStream> resp = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
-        byte[] body;
-        try (InputStream in = resp.body()) {
-            body = in.readNBytes(OUTPUT_BYTES);
+    }
+
+    /**
+     * Collects at most {@code limit} bytes of a body without holding a thread: the client pushes the bytes;
+     * {@link #abort()} cancels the subscription (which closes the connection).
+     */
+    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final int limit;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private volatile Flow.Subscription subscription;
+
+        LimitedBody(int limit) {
+            this.limit = limit;
         }
-        return new Exchange(resp.statusCode(), body, resp);
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            if (result.isDone()) {
+                s.cancel();
+            } else {
+                s.request(Long.MAX_VALUE);
+            }
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            boolean full;
+            synchronized (bytes) {
+                for (ByteBuffer item : items) {
+                    int n = Math.min(item.remaining(), limit - bytes.size());
+                    byte[] chunk = new byte[n];
+                    item.get(chunk);
+                    bytes.write(chunk, 0, n);
+                }
+                full = bytes.size() >= limit;
+            }
+            if (full) {
+                // enough for outputs, conditions and evidence: stop reading, keep what came
+                subscription.cancel();
+                complete();
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            complete();
+        }
+
+        private void complete() {
+            synchronized (bytes) {
+                result.complete(bytes.toByteArray());
+            }
+        }
+
+        void abort() {
+            result.completeExceptionally(new HttpTimeoutException("aborted"));
+            Flow.Subscription s = subscription;
+            if (s != null) {
+                s.cancel();
+            }
+        }
+    }
+
+    /** Scheme, host and port (the default port of the scheme when none is given). */
+    record Origin(String scheme, String host, int port) {
+        static Origin of(URI uri) {
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+            int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : scheme.equals("http") ? 80 : -1;
+            return new Origin(scheme, host, port);
+        }
+
+        @Override
+        public String toString() {
+            return scheme + "://" + host + ":" + port;
+        }
     }
 
     private Evidence.RequestSummary summary(StepContext ctx, Rendering.RenderedRequest req) {
@@ -193,6 +553,24 @@ public final class HttpExecutor implements StepExecutor {
                 req.body().length, req.body().length == 0 ? null : req.bodySha256());
     }
 
+    /** The body for evidence: redacted before it is cut, so that a secret cut in half is still found. */
+    private static String bodyEvidence(StepContext ctx, Exchange ex) {
+        String text = ctx.redact().apply(text(ex.body, EVIDENCE_BYTES + 1024));
+        return text == null || text.length() <= EVIDENCE_BYTES ? text : text.substring(0, EVIDENCE_BYTES);
+    }
+
+    /** The redirect's {@code Location} and, when redirects were followed, every hop with its status. */
+    private static String detail(Exchange ex) {
+        List<String> parts = new ArrayList<>();
+        if (ex.hops.size() > 1) {
+            parts.add("hops: " + String.join("; ", ex.hops.stream().map(Hop::toString).toList()));
+        }
+        if (isRedirect(ex.status) && ex.location() != null) {
+            parts.add("Location: " + ex.location());
+        }
+        return parts.isEmpty() ? null : String.join("\n", parts);
+    }
+
     private Evidence evidence(StepContext ctx, Evidence.RequestSummary summary, Integer status, String body,
                               String detail) {
         return new Evidence(clock.instant(), ctx.attempt(), summary, status,
@@ -203,7 +581,7 @@ public final class HttpExecutor implements StepExecutor {
     private static Map<String, String> outputs(Exchange ex) {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("status", Integer.toString(ex.status));
-        ex.response.headers().firstValue("Location").ifPresent(l -> out.put("location", l));
+        ex.headers.firstValue("Location").ifPresent(l -> out.put("location", l));
         String text = new String(ex.body, StandardCharsets.UTF_8);
         try {
             JsonNode root = Json.MAPPER.readTree(text);
@@ -222,18 +600,29 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     private static String describe(Throwable e, Duration timeout) {
+        if (e instanceof ExchangeTimeoutException) {
+            return e.getMessage();
+        }
         if (e instanceof java.net.http.HttpConnectTimeoutException) {
             return "connect timed out";
         }
-        if (e instanceof java.net.http.HttpTimeoutException) {
-            return "no response within " + timeout.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
-                    + " (read timeout; the request was sent)";
+        if (e instanceof HttpTimeoutException) {
+            return "no answer within " + human(timeout) + " (timeout; the request may have been sent)";
         }
         if (e instanceof java.net.ConnectException) {
             return "connection refused" + (e.getMessage() == null ? "" : ": " + e.getMessage());
         }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SSLHandshakeException) {
+                return "TLS handshake failed, nothing was sent" + (t.getMessage() == null ? "" : ": " + t.getMessage());
+            }
+        }
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    private static String human(Duration d) {
+        return d.toString().substring(2).toLowerCase(Locale.ROOT);
     }
 
     private static String statusHint(int status) {
@@ -243,12 +632,16 @@ public final class HttpExecutor implements StepExecutor {
             case 404 -> " Not Found";
             case 429 -> " Too Many Requests";
             case 500 -> " Internal Server Error";
+            case 501 -> " Not Implemented";
+            case 502 -> " Bad Gateway";
             case 503 -> " Service Unavailable";
+            case 504 -> " Gateway Timeout";
             default -> "";
         };
     }
 
-    private static String firstLine(String body) {
+    private static String firstLine(Exchange ex) {
+        String body = text(ex.body, EVIDENCE_BYTES);
         if (body == null || body.isBlank()) {
             return "";
         }

@@ -4,6 +4,8 @@ import io.keyline.domain.ConfirmPolicy;
 import io.keyline.domain.Effect;
 import io.keyline.domain.HttpRequestSpec;
 import io.keyline.domain.ProbeSpec;
+import io.keyline.domain.Redirects;
+import io.keyline.domain.ResponseRules;
 import io.keyline.domain.RetryPolicy;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
@@ -21,7 +23,7 @@ final class StepReader {
     static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
 
     private static final List<String> FIELDS = List.of("id", "kind", "effect", "confirm", "credential", "timeout",
-            "retry", "command", "env", "workdir", "request", "probe");
+            "retry", "command", "env", "workdir", "request", "response", "followRedirects", "probe");
     private static final List<String> REQUEST_FIELDS = List.of("method", "url", "headers", "body", "bodyFile");
     private static final Pattern CREDENTIAL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -77,7 +79,9 @@ final class StepReader {
     }
 
     private static Action commandAction(ObjectView step, StepTemplates templates) {
-        step.forbid("request", "on a command step");
+        for (String httpOnly : List.of("request", "response", "followRedirects")) {
+            step.forbid(httpOnly, "on a command step");
+        }
         List<String> command = command(step, templates);
         Map<String, String> env = step.has("env") ? env(step, templates) : Map.of();
         SourceNode.Str dir = step.string("workdir");
@@ -150,7 +154,9 @@ final class StepReader {
             request.problems().atName(request.field("bodyFile"),
                     request.label() + ": body and bodyFile are mutually exclusive (give one of them)");
         }
-        return new HttpRequestSpec(method, url, headers, body, bodyFile);
+        ResponseRules response = ConditionReader.response(step);
+        Redirects redirects = ConditionReader.redirects(step, method);
+        return new HttpRequestSpec(method, url, headers, body, bodyFile, response, redirects);
     }
 
     private static ProbeSpec probe(ObjectView step, String path, Effect effect, StepTemplates templates) {

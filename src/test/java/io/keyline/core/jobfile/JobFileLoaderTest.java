@@ -6,8 +6,10 @@ import io.keyline.domain.HttpRequestSpec;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeySpec;
 import io.keyline.domain.KeyType;
-import io.keyline.domain.PresentWhen;
+import io.keyline.domain.Condition;
 import io.keyline.domain.ProbeSpec;
+import io.keyline.domain.Redirects;
+import io.keyline.domain.ResponseRules;
 import io.keyline.domain.RetryPolicy;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
@@ -71,7 +73,8 @@ class JobFileLoaderTest {
                 Map.of("Content-Type", "application/json"), null, "articles/{key}.md"));
         assertThat(publish.probe()).isEqualTo(new ProbeSpec(StepKind.HTTP, "GET",
                 "https://example.org/api/articles?date={key}", Map.of(),
-                new PresentWhen("/total", null, "0", null), List.of(), Duration.ofSeconds(30)));
+                new Condition.Compare("/total", Condition.Comparison.NOT_EQUALS, List.of("0")), ResponseRules.NONE,
+                Redirects.NEVER, List.of(), Duration.ofSeconds(30)));
         assertThat(publish.timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(publish.retry()).isEqualTo(retry);
     }
@@ -130,7 +133,7 @@ class JobFileLoaderTest {
         assertThat(upload).isEqualTo(new StepDefinition("upload", StepKind.COMMAND, Effect.UNSAFE, ConfirmPolicy.ALWAYS,
                 "s3.upload", List.of("./upload.sh", "{steps.render.outputs.path}", "{{raw}}"),
                 Map.of("TARGET", "bucket/{job}/{key}", "RUN", "{runId}"), "out/{key}", null,
-                new ProbeSpec(StepKind.COMMAND, null, null, Map.of(), null,
+                new ProbeSpec(StepKind.COMMAND, null, null, Map.of(), null, ResponseRules.NONE, Redirects.NEVER,
                         List.of("./exists.sh", "{steps.render.outputs.path}"), Duration.ofSeconds(5)),
                 Duration.ofMinutes(2), RetryPolicy.DEFAULT));
         assertThat(upload.env().keySet()).containsExactly("TARGET", "RUN");
@@ -155,7 +158,8 @@ class JobFileLoaderTest {
         assertThat(post.probe().method()).isEqualTo("HEAD");
         assertThat(post.probe().headers()).containsEntry("Accept", "application/json");
         assertThat(post.probe().presentWhen())
-                .isEqualTo(new PresentWhen("", "{\"a\":[true,null,\"x\\n\"],\"b\":1.5}", null, null));
+                .isEqualTo(new Condition.Compare("", Condition.Comparison.EQUALS,
+                        List.of("{\"a\":[true,null,\"x\\n\"],\"b\":1.5}")));
     }
 
     @Test
@@ -169,7 +173,47 @@ class JobFileLoaderTest {
                 """);
 
         assertThat(JobFileLoader.loadFile(file).job().steps().get(0).probe().presentWhen())
-                .isEqualTo(new PresentWhen("/items/0/id", null, null, true));
+                .isEqualTo(new Condition.Exists("/items/0/id", true));
+    }
+
+    @Test
+    void conditionsOfEveryKindAndResponseRulesAreMapped() throws IOException {
+        Path file = write("rules.json", """
+                { "name": "rules", "key": { "type": "date" },
+                  "steps": [
+                    { "id": "get", "kind": "http", "effect": "none", "followRedirects": "same-origin",
+                      "request": { "method": "GET", "url": "https://example.org/report/{key}" },
+                      "response": {
+                        "successWhen": { "all": [ { "status": [200, 201] },
+                                                  { "jsonPointer": "/errcode", "in": [0, "0", null] } ] },
+                        "authWhen": { "any": [ { "header": "Location", "matches": "^/login" },
+                                               { "jsonPointer": "/errcode", "notIn": [0] } ] },
+                        "retryWhen": { "bodyContains": "try again" } } },
+                    { "id": "post", "kind": "http", "effect": "unsafe",
+                      "request": { "method": "POST", "url": "https://example.org/p" },
+                      "probe": { "kind": "http", "url": "https://example.org/p/{key}", "followRedirects": "same-origin",
+                                 "presentWhen": { "jsonPointer": "/total", "equals": 1.50 },
+                                 "response": { "authWhen": { "jsonPointer": "/code", "exists": true } } } } ] }
+                """);
+
+        JobFileLoader.Result result = JobFileLoader.loadFile(file);
+
+        assertThat(result.errors()).isEmpty();
+        HttpRequestSpec get = result.job().step("get").request();
+        assertThat(get.redirects()).isEqualTo(Redirects.SAME_ORIGIN);
+        assertThat(get.response()).isEqualTo(new ResponseRules(
+                new Condition.All(List.of(new Condition.Status(List.of(200, 201)),
+                        new Condition.Compare("/errcode", Condition.Comparison.IN, List.of("0", "\"0\"", "null")))),
+                new Condition.Any(List.of(new Condition.Header("Location", "^/login"),
+                        new Condition.Compare("/errcode", Condition.Comparison.NOT_IN, List.of("0")))),
+                new Condition.BodyContains("try again")));
+        ProbeSpec probe = result.job().step("post").probe();
+        assertThat(probe.redirects()).isEqualTo(Redirects.SAME_ORIGIN);
+        assertThat(probe.presentWhen()).isEqualTo(new Condition.Compare("/total", Condition.Comparison.EQUALS,
+                List.of("1.5")));
+        assertThat(probe.response()).isEqualTo(new ResponseRules(null, new Condition.Exists("/code", true), null));
+        assertThat(result.job().step("post").request().redirects()).isEqualTo(Redirects.NEVER);
+        assertThat(result.job().step("post").request().response()).isEqualTo(ResponseRules.NONE);
     }
 
     @Test

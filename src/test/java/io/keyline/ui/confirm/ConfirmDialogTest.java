@@ -56,7 +56,7 @@ class ConfirmDialogTest {
     void doubleClickOnConfirmAndRunSendsOneRequestAndShowsDone(FxRobot robot) throws Exception {
         fx = new TimelineConfirmFixture(tmp.resolve("double-click"));
         fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
-        fx.site.failPosts(Fault.STATUS_503);
+        fx.site.failPosts(Fault.STATUS_502);
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
         long before = fx.site.posts();
         // widen the window in which a second click could sneak in

@@ -43,10 +43,10 @@ class ConfirmViewModelTest {
         fx.close();
     }
 
-    /** An unsafe POST without probe whose site answers 503: the key waits for confirmation. */
+    /** An unsafe POST without probe answered 502 (it may have arrived): the key waits for confirmation. */
     private void waitingKey(String extra) throws Exception {
         fx.job("daily", TimelineConfirmFixture.publishJob("daily", extra, false));
-        fx.site.failPosts(Fault.STATUS_503);
+        fx.site.failPosts(Fault.STATUS_502);
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
     }
 
@@ -61,15 +61,15 @@ class ConfirmViewModelTest {
         fx.job("daily", TimelineConfirmFixture.publishJob("daily", "\"credential\": \"site-cookie\",", false));
         fx.setCookie("site-cookie", COOKIE);
         fx.site.requireCookie(COOKIE);
-        fx.site.failPosts(Fault.STATUS_503);
+        fx.site.failPosts(Fault.STATUS_502);
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
 
         ConfirmViewModel vm = loaded(Threads.direct());
 
         assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.AMBIGUOUS);
         assertThat(vm.reasonHeadlineProperty().get()).contains("unknown");
-        assertThat(vm.reasonProperty().get()).contains("503");
-        assertThat(vm.evidenceTextProperty().get()).contains("HTTP 503").contains("maintenance")
+        assertThat(vm.reasonProperty().get()).contains("502");
+        assertThat(vm.evidenceTextProperty().get()).contains("HTTP 502").contains("maintenance")
                 .contains("POST " + fx.site.base() + "/api/articles");
         assertThat(vm.probeAnswerProperty().get()).startsWith("No probe");
 
@@ -205,23 +205,23 @@ class ConfirmViewModelTest {
         assertThat(vm.probeAnswerProperty().get()).contains("has not answered yet");
 
         // the site is down: the confirmed step fails again and the dialog reports the new waiting state
-        fx.site.failPosts(Fault.STATUS_503);
+        fx.site.failPosts(Fault.STATUS_502);
         vm.confirmAndRun("go");
         assertThat(vm.outcomeProperty().get().state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
-        assertThat(vm.outcomeTextProperty().get()).startsWith("NEEDS_CONFIRMATION: ").contains("503");
+        assertThat(vm.outcomeTextProperty().get()).startsWith("NEEDS_CONFIRMATION: ").contains("502");
         assertThat(fx.site.effects(KEY)).isZero();
     }
 
     @Test
     void theProbesLatestAnswerIsShown() throws Exception {
         fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, true));
-        fx.site.failPosts(Fault.STATUS_503);
+        fx.site.failPosts(Fault.STATUS_502);
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
         ConfirmViewModel vm = loaded(Threads.direct());
 
         assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.AMBIGUOUS);
         assertThat(vm.probeAnswerProperty().get()).startsWith("Latest probe answer: ").contains("absent");
-        assertThat(vm.evidenceTextProperty().get()).contains("HTTP 503")
+        assertThat(vm.evidenceTextProperty().get()).contains("HTTP 502")
                 .contains("GET " + fx.site.base() + "/api/articles?date=" + KEY);
     }
 

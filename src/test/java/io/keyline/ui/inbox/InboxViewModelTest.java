@@ -47,7 +47,7 @@ class InboxViewModelTest {
         site.failPosts(TestSite.Fault.STATUS_404);
         fx.wb.cli("run", "p", "--key", "2026-11-27");
         fx.wb.clock.advance(java.time.Duration.ofMinutes(5));
-        site.failPosts(TestSite.Fault.STATUS_503);
+        site.failPosts(TestSite.Fault.STATUS_502);
         fx.wb.cli("run", "p", "--key", "2026-11-28");
         fx.wb.clock.advance(java.time.Duration.ofMinutes(5));
         site.failPosts(TestSite.Fault.STATUS_401);
@@ -63,7 +63,7 @@ class InboxViewModelTest {
                 .containsExactly("Retry", "Confirm…", "Renew credential…");
         assertThat(items.get(0).evidence()).contains("POST").contains("HTTP 404").contains("no such site");
         assertThat(items.get(0).reason()).contains("HTTP 404");
-        assertThat(items.get(1).evidence()).startsWith("POST").contains("HTTP 503").contains("maintenance");
+        assertThat(items.get(1).evidence()).startsWith("POST").contains("HTTP 502").contains("maintenance");
         assertThat(items.get(2).evidence()).contains("HTTP 401").contains("login expired");
         assertThat(console.attentionCountProperty().get()).isEqualTo(3);
     }

@@ -109,7 +109,7 @@ class ConsoleEndToEndTest {
     @Test
     void confirmingAWaitingUnsafeStepSendsExactlyOneRequestEvenOnADoubleClick(FxRobot robot) throws Exception {
         setUp(Jobs.publish("daily", "unsafe", false, null));
-        site.failPosts(Fault.STATUS_503);
+        site.failPosts(Fault.STATUS_502);
         assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
         long before = site.posts();
         site.postDelayMillis(300);

@@ -1,0 +1,246 @@
+package io.keyline.core.exec;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.keyline.core.jobfile.CanonicalJson;
+import io.keyline.domain.Condition;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Evaluates {@link Condition}s against one HTTP answer, in three-valued logic: a condition holds, does
+ * not hold, or cannot be decided from this answer ({@link Truth#UNKNOWN}) — the body is not JSON, the
+ * pointer is missing, or the value has another JSON type than the condition compares with (the string
+ * {@code "0"} is neither equal nor unequal to the number {@code 0}). {@code all} and {@code any} combine
+ * the three values like Kleene's logic. Each caller decides what "cannot be decided" means for it: a
+ * probe answers inconclusive, {@code successWhen} is not met, {@code authWhen} and {@code retryWhen} do
+ * not fire.
+ */
+public final class Conditions {
+
+    /** Floats are read as {@link java.math.BigDecimal}, so that numbers compare by their written value. */
+    private static final ObjectMapper BODY = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+    private static final Map<String, Pattern> PATTERNS = new ConcurrentHashMap<>();
+    private static final int SHOWN = 80;
+
+    private Conditions() {
+    }
+
+    public enum Truth { TRUE, FALSE, UNKNOWN }
+
+    /**
+     * The value of a condition and why (e.g. {@code /total = 3}); {@code why} may quote the answer and must
+     * be redacted before it is stored or shown.
+     */
+    public record Verdict(Truth truth, String why) {
+        public boolean met() {
+            return truth == Truth.TRUE;
+        }
+    }
+
+    /** What a condition looks at: status, headers (names case-insensitive) and body of one answer. */
+    public static final class Answer {
+        private final int status;
+        private final Map<String, List<String>> headers;
+        private final byte[] body;
+        private JsonNode json;
+        private boolean parsed;
+
+        public Answer(int status, Map<String, List<String>> headers, byte[] body) {
+            this.status = status;
+            this.headers = headers;
+            this.body = body == null ? new byte[0] : body;
+        }
+
+        int status() {
+            return status;
+        }
+
+        List<String> header(String name) {
+            List<String> out = new ArrayList<>();
+            headers.forEach((k, v) -> {
+                if (k.equalsIgnoreCase(name)) {
+                    out.addAll(v);
+                }
+            });
+            return out;
+        }
+
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+
+        /** The body as JSON, or {@code null} when it is not JSON. */
+        JsonNode json() {
+            if (!parsed) {
+                parsed = true;
+                try {
+                    json = body.length == 0 ? null : BODY.readTree(body);
+                } catch (IOException notJson) {
+                    json = null;
+                }
+            }
+            return json;
+        }
+    }
+
+    /** Evaluates {@code condition} against {@code answer}. */
+    public static Verdict evaluate(Condition condition, Answer answer) {
+        if (condition instanceof Condition.Compare c) {
+            return compare(c, answer);
+        }
+        if (condition instanceof Condition.Exists e) {
+            return exists(e, answer);
+        }
+        if (condition instanceof Condition.Status s) {
+            boolean in = s.codes().contains(answer.status());
+            return new Verdict(in ? Truth.TRUE : Truth.FALSE, "HTTP " + answer.status());
+        }
+        if (condition instanceof Condition.BodyContains b) {
+            boolean in = answer.text().contains(b.text());
+            return new Verdict(in ? Truth.TRUE : Truth.FALSE, "the body " + (in ? "contains " : "does not contain ")
+                    + quote(b.text()));
+        }
+        if (condition instanceof Condition.Header h) {
+            return header(h, answer);
+        }
+        if (condition instanceof Condition.All all) {
+            return all(all.conditions(), answer);
+        }
+        return any(((Condition.Any) condition).conditions(), answer);
+    }
+
+    private static Verdict compare(Condition.Compare c, Answer answer) {
+        String where = c.jsonPointer().isEmpty() ? "the body" : c.jsonPointer();
+        JsonNode root = answer.json();
+        if (root == null) {
+            return new Verdict(Truth.UNKNOWN, "the body is not JSON");
+        }
+        JsonNode at = root.at(c.jsonPointer());
+        if (at.isMissingNode()) {
+            return new Verdict(Truth.UNKNOWN, where + " is missing");
+        }
+        String shown = where + " = " + clip(at.toString());
+        String actual = CanonicalJson.of(at);
+        List<JsonNode> operands = new ArrayList<>();
+        for (String text : c.operands()) {
+            try {
+                operands.add(BODY.readTree(text));
+            } catch (IOException e) {
+                throw new IllegalStateException("a condition's operand is canonical JSON: " + text, e);
+            }
+        }
+        // null is a value unlike any other: comparing with it is never a type confusion
+        List<JsonNode> comparable = operands.stream()
+                .filter(o -> at.isNull() || o.isNull() || type(o).equals(type(at))).toList();
+        if (comparable.isEmpty()) {
+            String types = operands.stream().map(Conditions::type).distinct().reduce((a, b) -> a + " or " + b).orElse("");
+            return new Verdict(Truth.UNKNOWN, shown + " is " + article(type(at)) + ", the condition compares with "
+                    + article(types) + " (compared by JSON type)");
+        }
+        boolean found = comparable.stream().anyMatch(o -> CanonicalJson.of(o).equals(actual));
+        boolean holds = switch (c.comparison()) {
+            case EQUALS, IN -> found;
+            case NOT_EQUALS, NOT_IN -> !found;
+        };
+        return new Verdict(holds ? Truth.TRUE : Truth.FALSE, shown);
+    }
+
+    private static Verdict exists(Condition.Exists e, Answer answer) {
+        String where = e.jsonPointer().isEmpty() ? "the body" : e.jsonPointer();
+        JsonNode root = answer.json();
+        if (root == null) {
+            return new Verdict(Truth.UNKNOWN, "the body is not JSON");
+        }
+        JsonNode at = root.at(e.jsonPointer());
+        boolean exists = !at.isMissingNode() && !at.isNull();
+        String shown = at.isMissingNode() ? where + " is missing" : where + " = " + clip(at.toString());
+        return new Verdict(exists == e.exists() ? Truth.TRUE : Truth.FALSE, shown);
+    }
+
+    private static Verdict header(Condition.Header h, Answer answer) {
+        List<String> values = answer.header(h.name());
+        if (values.isEmpty()) {
+            return new Verdict(Truth.FALSE, "no " + h.name() + " header");
+        }
+        Pattern p = PATTERNS.computeIfAbsent(h.regex(), Pattern::compile);
+        for (String v : values) {
+            if (p.matcher(v).find()) {
+                return new Verdict(Truth.TRUE, h.name() + ": " + clip(v) + " matches " + quote(h.regex()));
+            }
+        }
+        return new Verdict(Truth.FALSE, h.name() + ": " + clip(values.get(0)) + " does not match " + quote(h.regex()));
+    }
+
+    private static Verdict all(List<Condition> parts, Answer answer) {
+        Verdict unknown = null;
+        List<String> whys = new ArrayList<>();
+        for (Condition part : parts) {
+            Verdict v = evaluate(part, answer);
+            if (v.truth() == Truth.FALSE) {
+                return v;
+            }
+            if (v.truth() == Truth.UNKNOWN && unknown == null) {
+                unknown = v;
+            }
+            whys.add(v.why());
+        }
+        return unknown != null ? unknown : new Verdict(Truth.TRUE, String.join(" and ", whys));
+    }
+
+    private static Verdict any(List<Condition> parts, Answer answer) {
+        Verdict unknown = null;
+        List<String> whys = new ArrayList<>();
+        for (Condition part : parts) {
+            Verdict v = evaluate(part, answer);
+            if (v.truth() == Truth.TRUE) {
+                return v;
+            }
+            if (v.truth() == Truth.UNKNOWN && unknown == null) {
+                unknown = v;
+            }
+            whys.add(v.why());
+        }
+        return unknown != null ? unknown : new Verdict(Truth.FALSE, "none of: " + String.join("; ", whys));
+    }
+
+    private static String type(JsonNode n) {
+        if (n.isTextual()) {
+            return "string";
+        }
+        if (n.isNumber()) {
+            return "number";
+        }
+        if (n.isBoolean()) {
+            return "boolean";
+        }
+        if (n.isNull()) {
+            return "null";
+        }
+        return n.isArray() ? "array" : "object";
+    }
+
+    private static String article(String type) {
+        return (type.startsWith("a") || type.startsWith("o") ? "an " : "a ") + type;
+    }
+
+    private static String quote(String s) {
+        return "\"" + clip(s) + "\"";
+    }
+
+    private static String clip(String s) {
+        String one = s.replaceAll("\\s+", " ");
+        return one.length() <= SHOWN ? one : one.substring(0, SHOWN) + "…";
+    }
+}

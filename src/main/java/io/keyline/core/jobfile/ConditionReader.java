@@ -1,0 +1,308 @@
+package io.keyline.core.jobfile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.keyline.domain.Condition;
+import io.keyline.domain.Redirects;
+import io.keyline.domain.ResponseRules;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Reads conditions (SPEC §2 "Conditions": {@code presentWhen}, {@code successWhen}, {@code authWhen},
+ * {@code retryWhen}), a {@code response} object and {@code followRedirects}. Each condition object is exactly
+ * one kind: {@code jsonPointer} with one of {@code equals}, {@code notEquals}, {@code in}, {@code notIn},
+ * {@code exists}; {@code status}; {@code bodyContains}; {@code header} with {@code matches}; {@code all};
+ * {@code any}.
+ */
+final class ConditionReader {
+
+    static final List<String> FIELDS = List.of("jsonPointer", "equals", "notEquals", "in", "notIn", "exists",
+            "status", "bodyContains", "header", "matches", "all", "any");
+    static final List<String> RESPONSE_FIELDS = List.of("successWhen", "authWhen", "retryWhen");
+    private static final List<String> KINDS = List.of("jsonPointer", "status", "bodyContains", "header", "all", "any");
+    private static final List<String> COMPARISONS = List.of("equals", "notEquals", "in", "notIn", "exists");
+    private static final String KINDS_TEXT = "jsonPointer (with equals, notEquals, in, notIn or exists), status, "
+            + "bodyContains, header (with matches), all or any";
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+    private ConditionReader() {
+    }
+
+    /**
+     * The condition in field {@code name} of {@code owner}.
+     *
+     * @return the condition, or {@code null} when the field is absent or invalid (the problems are reported)
+     */
+    static Condition read(ObjectView owner, String name) {
+        if (!owner.has(name)) {
+            return null;
+        }
+        int before = owner.problems().count();
+        ObjectView view = owner.objectField(name, FIELDS);
+        Condition condition = view == null ? null : condition(view);
+        return owner.problems().count() > before ? null : condition;
+    }
+
+    /** The {@code response} object of a step or probe; {@link ResponseRules#NONE} when absent, {@code null} if invalid. */
+    static ResponseRules response(ObjectView owner) {
+        if (!owner.has("response")) {
+            return ResponseRules.NONE;
+        }
+        int before = owner.problems().count();
+        ObjectView response = owner.objectField("response", RESPONSE_FIELDS);
+        if (response == null) {
+            return null;
+        }
+        ResponseRules rules = new ResponseRules(read(response, "successWhen"), read(response, "authWhen"),
+                read(response, "retryWhen"));
+        return owner.problems().count() > before ? null : rules;
+    }
+
+    /**
+     * The {@code followRedirects} field: {@code "never"} (default) or {@code "same-origin"}, the latter
+     * only for GET and HEAD ({@code method} {@code null} when it is unknown or invalid).
+     */
+    static Redirects redirects(ObjectView owner, String method) {
+        String choice = owner.choice("followRedirects", List.of("never", "same-origin"), false);
+        if (choice == null) {
+            return Redirects.NEVER;
+        }
+        if (choice.equals("same-origin") && method != null && !method.equals("GET") && !method.equals("HEAD")) {
+            owner.problems().at(owner.field("followRedirects").value(), owner.pathOf("followRedirects")
+                    + " \"same-origin\" is only allowed with method GET or HEAD, not " + method
+                    + " (a request with a body is never sent again to the URL of a redirect)");
+            return null;
+        }
+        return choice.equals("same-origin") ? Redirects.SAME_ORIGIN : Redirects.NEVER;
+    }
+
+    private static Condition condition(ObjectView c) {
+        List<String> kinds = KINDS.stream().filter(c::has).toList();
+        if (kinds.isEmpty()) {
+            if (COMPARISONS.stream().anyMatch(c::has)) {
+                c.require("jsonPointer", " (\"\" for the whole body, or like \"/total\")");
+            } else if (c.has("matches")) {
+                c.require("header", " (the header whose value \"matches\" tests)");
+            } else if (!hasUnknownField(c)) {
+                c.problems().at(c.node(), c.label() + " needs a condition: " + KINDS_TEXT);
+            }
+            return null;
+        }
+        for (String extra : kinds.subList(1, kinds.size())) {
+            c.problems().atName(c.field(extra), c.label() + ": " + kinds.get(0) + " and " + extra
+                    + " are mutually exclusive (combine conditions with all or any)");
+        }
+        if (kinds.size() > 1) {
+            return null;
+        }
+        String kind = kinds.get(0);
+        if (!kind.equals("jsonPointer")) {
+            for (String comparison : COMPARISONS) {
+                foreign(c, comparison, "jsonPointer");
+            }
+        }
+        if (!kind.equals("header")) {
+            foreign(c, "matches", "header");
+        }
+        return switch (kind) {
+            case "jsonPointer" -> pointerCondition(c);
+            case "status" -> status(c);
+            case "bodyContains" -> bodyContains(c);
+            case "header" -> header(c);
+            default -> combination(c, kind);
+        };
+    }
+
+    /** Whether the object has a misspelt field (already reported, with a suggestion): say nothing more. */
+    private static boolean hasUnknownField(ObjectView c) {
+        return c.node().fields().stream().anyMatch(f -> !FIELDS.contains(f.name()));
+    }
+
+    private static void foreign(ObjectView c, String field, String owner) {
+        if (c.has(field)) {
+            c.problems().atName(c.field(field), c.pathOf(field) + " is only allowed with " + owner);
+        }
+    }
+
+    private static Condition pointerCondition(ObjectView c) {
+        String pointer = jsonPointer(c);
+        List<String> given = COMPARISONS.stream().filter(c::has).toList();
+        if (given.isEmpty()) {
+            if (!hasUnknownField(c)) {
+                c.problems().at(c.node(), c.label()
+                        + " needs one of equals, notEquals, in, notIn, exists next to its jsonPointer");
+            }
+            return null;
+        }
+        for (String extra : given.subList(1, given.size())) {
+            c.problems().atName(c.field(extra), c.label() + ": " + given.get(0) + " and " + extra
+                    + " are mutually exclusive (give exactly one of equals, notEquals, in, notIn, exists)");
+        }
+        if (given.size() > 1 || pointer == null) {
+            return null;
+        }
+        String comparison = given.get(0);
+        return switch (comparison) {
+            case "exists" -> {
+                Boolean exists = c.bool("exists");
+                yield exists == null ? null : new Condition.Exists(pointer, exists);
+            }
+            case "equals" -> new Condition.Compare(pointer, Condition.Comparison.EQUALS,
+                    List.of(CanonicalJson.of(toJson(c.field("equals").value()))));
+            case "notEquals" -> new Condition.Compare(pointer, Condition.Comparison.NOT_EQUALS,
+                    List.of(CanonicalJson.of(toJson(c.field("notEquals").value()))));
+            default -> {
+                SourceNode.Arr values = c.typed(comparison, SourceNode.Arr.class, "an array of JSON values");
+                if (values == null) {
+                    yield null;
+                }
+                if (values.items().isEmpty()) {
+                    c.problems().at(values, c.pathOf(comparison) + " must not be empty");
+                    yield null;
+                }
+                yield new Condition.Compare(pointer, comparison.equals("in") ? Condition.Comparison.IN
+                        : Condition.Comparison.NOT_IN, values.items().stream().map(v -> CanonicalJson.of(toJson(v))).toList());
+            }
+        };
+    }
+
+    private static String jsonPointer(ObjectView c) {
+        SourceNode.Str str = c.string("jsonPointer");
+        if (str == null) {
+            return null;
+        }
+        String pointer = str.value();
+        if (!pointer.isEmpty() && !pointer.startsWith("/")) {
+            c.problems().at(str, c.pathOf("jsonPointer") + " \"" + pointer + "\" must be \"\" or start with \"/\"");
+            return null;
+        }
+        if (pointer.replaceAll("~[01]", "").contains("~")) {
+            c.problems().at(str, c.pathOf("jsonPointer") + " \"" + pointer
+                    + "\" is not a JSON pointer: \"~\" must be followed by 0 or 1");
+            return null;
+        }
+        return pointer;
+    }
+
+    private static Condition status(ObjectView c) {
+        String expected = "an array of HTTP status codes (integers from 100 to 599)";
+        SourceNode.Arr arr = c.typed("status", SourceNode.Arr.class, expected);
+        if (arr == null) {
+            return null;
+        }
+        if (arr.items().isEmpty()) {
+            c.problems().at(arr, c.pathOf("status") + " must not be empty");
+            return null;
+        }
+        List<Integer> codes = new ArrayList<>();
+        for (int i = 0; i < arr.items().size(); i++) {
+            SourceNode item = arr.items().get(i);
+            if (item instanceof SourceNode.Num num && num.integral() && num.value().compareTo(BigDecimal.valueOf(100)) >= 0
+                    && num.value().compareTo(BigDecimal.valueOf(599)) <= 0) {
+                codes.add(num.value().intValue());
+            } else {
+                c.problems().at(item, c.pathOf("status") + "[" + i + "] must be an integer from 100 to 599, got "
+                        + (item instanceof SourceNode.Num num ? num.value().toPlainString()
+                        : item instanceof SourceNode.Str str ? "\"" + str.value() + "\"" : item.typeName()));
+            }
+        }
+        return codes.size() == arr.items().size() ? new Condition.Status(codes) : null;
+    }
+
+    private static Condition bodyContains(ObjectView c) {
+        SourceNode.Str str = c.string("bodyContains");
+        if (str == null) {
+            return null;
+        }
+        if (str.value().isEmpty()) {
+            c.problems().at(str, c.pathOf("bodyContains") + " must not be empty");
+            return null;
+        }
+        return new Condition.BodyContains(str.value());
+    }
+
+    private static Condition header(ObjectView c) {
+        SourceNode.Str name = c.string("header");
+        if (name != null && !HEADER_NAME.matcher(name.value()).matches()) {
+            c.problems().at(name, c.pathOf("header") + " \"" + name.value()
+                    + "\" is not a header name (letters, digits and !#$%&'*+-.^_`|~)");
+            name = null;
+        }
+        if (!c.require("matches", " (a regular expression the header's value must contain a match of)")) {
+            return null;
+        }
+        SourceNode.Str regex = c.string("matches");
+        if (regex == null) {
+            return null;
+        }
+        try {
+            Pattern.compile(regex.value());
+        } catch (PatternSyntaxException e) {
+            String message = c.pathOf("matches") + " \"" + regex.value() + "\" is not a valid regular expression: "
+                    + e.getDescription();
+            if (e.getIndex() >= 0 && e.getIndex() < regex.value().length()) {
+                c.problems().atChar(regex, e.getIndex(), message);
+            } else {
+                c.problems().at(regex, message);
+            }
+            return null;
+        }
+        return name == null ? null : new Condition.Header(name.value(), regex.value());
+    }
+
+    private static Condition combination(ObjectView c, String kind) {
+        SourceNode.Arr arr = c.typed(kind, SourceNode.Arr.class, "an array of conditions");
+        if (arr == null) {
+            return null;
+        }
+        if (arr.items().isEmpty()) {
+            c.problems().at(arr, c.pathOf(kind) + " must not be empty");
+            return null;
+        }
+        List<Condition> parts = new ArrayList<>();
+        for (int i = 0; i < arr.items().size(); i++) {
+            SourceNode item = arr.items().get(i);
+            String path = c.pathOf(kind) + "[" + i + "]";
+            if (item instanceof SourceNode.Obj obj) {
+                Condition part = condition(ObjectView.of(obj, path, c.problems(), FIELDS));
+                if (part != null) {
+                    parts.add(part);
+                }
+            } else {
+                c.problems().at(item, path + " must be an object (a condition), got " + item.typeName());
+            }
+        }
+        if (parts.size() != arr.items().size()) {
+            return null;
+        }
+        return kind.equals("all") ? new Condition.All(parts) : new Condition.Any(parts);
+    }
+
+    static JsonNode toJson(SourceNode node) {
+        JsonNodeFactory json = JsonNodeFactory.instance;
+        if (node instanceof SourceNode.Obj obj) {
+            ObjectNode out = json.objectNode();
+            obj.fields().forEach(f -> out.set(f.name(), toJson(f.value())));
+            return out;
+        }
+        if (node instanceof SourceNode.Arr arr) {
+            ArrayNode out = json.arrayNode();
+            arr.items().forEach(item -> out.add(toJson(item)));
+            return out;
+        }
+        if (node instanceof SourceNode.Str str) {
+            return json.textNode(str.value());
+        }
+        if (node instanceof SourceNode.Num num) {
+            return json.numberNode(num.value());
+        }
+        return node instanceof SourceNode.Bool bool ? json.booleanNode(bool.value()) : json.nullNode();
+    }
+}

@@ -1,0 +1,19 @@
+package io.keyline.domain;
+
+/** Whether an http step or probe follows redirects (SPEC §2: never, unless it asks for same-origin ones). */
+public enum Redirects {
+    /** A 3xx is an answer, classified like any other (the default). */
+    NEVER("never"),
+    /** GET/HEAD only: Keyline follows redirects within the request's origin (scheme, host, port), hop by hop. */
+    SAME_ORIGIN("same-origin");
+
+    private final String jsonName;
+
+    Redirects(String jsonName) {
+        this.jsonName = jsonName;
+    }
+
+    public String jsonName() {
+        return jsonName;
+    }
+}

@@ -1,0 +1,554 @@
+package io.keyline.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.testing.FaultServer;
+import io.keyline.testing.FaultServer.Reply;
+import io.keyline.testing.FaultServer.Request;
+import io.keyline.testing.SiteTestBase;
+import io.keyline.testing.TestSite.Fault;
+import io.keyline.testing.TlsServer;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.keyline.acceptance.CredentialTesting.CRED;
+import static io.keyline.acceptance.CredentialTesting.USES_CRED;
+import static io.keyline.acceptance.CredentialTesting.cookieHas;
+import static io.keyline.acceptance.CredentialTesting.listRow;
+import static io.keyline.acceptance.CredentialTesting.set;
+import static io.keyline.acceptance.CredentialTesting.status;
+import static io.keyline.acceptance.CredentialTesting.timeline;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 10, "what the site really said": every answer the issue saw misread, against the loopback test
+ * site through the real command line — redirects to a login page or to another origin, errors dressed as
+ * 200, probes that cannot answer, 503/429/409 with {@code Retry-After}, a TLS handshake that fails, a body
+ * that trickles, and the cookie files of Playwright and wget.
+ */
+class SiteAnswersTest extends SiteTestBase {
+
+    static final String KEY = "2026-11-29";
+
+    Result run(String job) {
+        return wb.cli("run", job, "--key", KEY);
+    }
+
+    JsonNode status(String job) {
+        return CredentialTesting.status(wb, job, KEY);
+    }
+
+    String timelineJson(String job) {
+        Result r = wb.cli("timeline", job, KEY, "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        return r.out();
+    }
+
+    // --- redirects -------------------------------------------------------------------------------
+
+    @Test
+    void aPostRedirectedToTheLoginPageWaitsForTheCredentialAndNothingIsDone() throws IOException {
+        set(wb, CRED, "Cookie: session=Expired1234");
+        site.failPosts(Fault.REDIRECT_TO_LOGIN);
+        wb.job("p", Jobs.publish("p", "unsafe", false, USES_CRED), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        JsonNode st = status("p");
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(st.get("credential").asText()).isEqualTo(CRED);
+        assertThat(st.get("message").asText()).contains("302").contains("/login");
+        assertThat(site.effects(KEY)).isZero();
+        assertThat(site.server().count("GET", "/login")).as("the redirect is not followed").isZero();
+        assertThat(site.posts()).isEqualTo(1);
+        assertThat(timelineJson("p")).contains("Location: /login?next=%2Fapi%2Farticles").doesNotContain("KEY_DONE");
+        assertThat(listRow(wb, CRED)[6]).as("the credential is not 'accepted'").isEqualTo("rejected");
+    }
+
+    @Test
+    void aProbeRedirectedToTheLoginPageWaitsForTheCredentialAndThePostIsNotSent() throws IOException {
+        set(wb, CRED, "Cookie: session=Expired1234");
+        site.failGets(Fault.REDIRECT_TO_LOGIN);
+        wb.job("p", Jobs.publish("p", "unsafe", true, USES_CRED), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(status("p").get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(site.posts()).isZero();
+        assertThat(site.server().count("GET", "/login")).isZero();
+        assertThat(timelineJson("p")).contains("/login?next=").doesNotContain("STEP_RECONCILED")
+                .doesNotContain("KEY_DONE");
+    }
+
+    @Test
+    void aRedirectToTheCredentialsLoginUrlIsALoginAnyOtherRedirectIsFatal() throws IOException {
+        site.server().handler(req -> new Reply.Respond(303, Map.of("Location", site.base() + "/sso/authorize?c=1"), ""));
+        wb.job("p", Jobs.publish("p", "unsafe", false, USES_CRED), site.base());
+        wb.job("q", Jobs.publish("q", "unsafe", false, "\"credential\": \"plain\","), site.base());
+        Result setWithUrl = wb.cliWithInput("Cookie: session=Old12345", "credentials", "set", CRED, "--login-url",
+                site.base() + "/sso");
+        assertThat(setWithUrl.exit()).as(setWithUrl.toString()).isZero();
+        set(wb, "plain", "Cookie: session=Old12345");
+
+        Result login = run("p");
+        assertThat(login.exit()).as(login.toString()).isEqualTo(4);
+        assertThat(status("p").get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(login.out()).contains("log in at " + site.base() + "/sso");
+        assertThat(wb.cli("status").out()).contains("log in at " + site.base() + "/sso");
+        assertThat(wb.cli("credentials", "list").out()).contains("log in at " + site.base() + "/sso");
+
+        Result other = run("q");
+        assertThat(other.exit()).as(other.toString()).isEqualTo(2);
+        JsonNode q = status("q");
+        assertThat(q.get("state").asText()).isEqualTo("FAILED");
+        assertThat(q.get("class").asText()).isEqualTo("FATAL");
+        assertThat(q.get("message").asText()).contains("303").contains("/sso/authorize?c=1");
+        assertThat(site.server().count("GET", "/sso")).as("never followed").isZero();
+    }
+
+    @Test
+    void theLoginUrlIsKeptWhenTheValueIsRenewedAndShownWhereKeysWait() throws IOException {
+        site.requireCookie("session=Good1234");
+        wb.job("p", Jobs.publish("p", "unsafe", true, USES_CRED), site.base());
+        Result bad = wb.cliWithInput("session=x", "credentials", "set", CRED, "--login-url", "login.example.org");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(64);
+        assertThat(bad.err()).contains("--login-url \"login.example.org\" must be an absolute http(s) URL");
+        Result first = wb.cliWithInput("session=Stale1234", "credentials", "set", CRED, "--login-url",
+                site.base() + "/login");
+        assertThat(first.out()).contains("log in at " + site.base() + "/login");
+
+        assertThat(run("p").exit()).isEqualTo(4);
+        assertThat(status("p").get("loginUrl").asText()).isEqualTo(site.base() + "/login");
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
+        // the same (rejected) value again keeps its result; a new value forgets it but keeps the login URL
+        set(wb, CRED, "session=Stale1234");
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
+        Result renewed = set(wb, CRED, "session=Good1234");
+        assertThat(renewed.out()).contains("log in at " + site.base() + "/login");
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("-");
+        assertThat(run("p").exit()).isZero();
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("accepted");
+    }
+
+    @ParameterizedTest(name = "{0} with a {1} credential")
+    @CsvSource({"302, cookie", "307, cookie", "302, bearer", "307, bearer"})
+    void aRedirectToAnotherOriginSendsNothingThereAndThePostOnlyOnce(int code, String type) throws IOException {
+        AtomicInteger hops = new AtomicInteger();
+        try (FaultServer other = new FaultServer(req -> hops.incrementAndGet() < 3
+                ? new Reply.Respond(307, Map.of("Location", "/api/articles?hop=" + hops.get()), "")
+                : Reply.status(201, "{\"id\":1}"))) {
+            String elsewhere = "http://localhost:" + other.port() + "/api/articles";
+            site.server().handler(req -> new Reply.Respond(code, Map.of("Location", elsewhere), ""));
+            wb.job("p", Jobs.publish("p", "unsafe", false, USES_CRED), site.base());
+            if (type.equals("bearer")) {
+                Result b = wb.cliWithInput("Bearer TokS3cretValue", "credentials", "set", CRED, "--type", "bearer");
+                assertThat(b.exit()).as(b.toString()).isZero();
+            } else {
+                set(wb, CRED, "Cookie: session=CookS3cretValue");
+            }
+
+            Result r = run("p");
+
+            assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+            JsonNode st = status("p");
+            assertThat(st.get("state").asText()).isEqualTo("FAILED");
+            assertThat(st.get("class").asText()).isEqualTo("FATAL");
+            assertThat(other.received()).as("nothing, let alone a credential, reaches the other origin").isEmpty();
+            assertThat(site.server().received()).hasSize(1);
+            Request post = site.server().received().get(0);
+            assertThat(post.method()).isEqualTo("POST");
+            assertThat(post.header(type.equals("bearer") ? "Authorization" : "Cookie")).isNotNull();
+            assertThat(timelineJson("p")).contains("Location: " + elsewhere);
+        }
+    }
+
+    @Test
+    void aGetStepFollowsSameOriginRedirectsWhenAskedAndRecordsEveryHop() throws IOException {
+        AtomicInteger otherHits = new AtomicInteger();
+        try (FaultServer other = new FaultServer(req -> {
+            otherHits.incrementAndGet();
+            return Reply.json("{}");
+        })) {
+            String[] last = {"/api/report/final"};
+            site.server().handler(req -> switch (req.path()) {
+                case "/api/report" -> new Reply.Respond(302, Map.of("Location", "/api/report/v2?date=" + req.queryParam("date")), "");
+                case "/api/report/v2" -> new Reply.Respond(301, Map.of("Location", site.base() + last[0]), "");
+                case "/api/report/final" -> Reply.json("{\"rows\": 3}");
+                default -> Reply.status(404, "{}");
+            });
+            wb.job("g", """
+                    {
+                      "name": "g",
+                      "key": { "type": "date", "zone": "UTC" },
+                      "retry": { "maxAttempts": 1 },
+                      "steps": [
+                        { "id": "fetch", "kind": "http", "effect": "none", "credential": "site-cookie",
+                          "followRedirects": "same-origin",
+                          "request": { "method": "GET", "url": "BASE/api/report?date={key}" } }
+                      ]
+                    }
+                    """, site.base());
+            set(wb, CRED, "Cookie: session=Good1234");
+
+            Result r = run("g");
+
+            assertThat(r.exit()).as(r.toString()).isZero();
+            List<Request> got = site.server().received();
+            assertThat(got).extracting(Request::path)
+                    .containsExactly("/api/report", "/api/report/v2", "/api/report/final");
+            assertThat(got).allSatisfy(req -> assertThat(cookieHas(req.header("Cookie"), "session=Good1234")).isTrue());
+            String tl = timelineJson("g");
+            assertThat(tl).contains("GET " + site.base() + "/api/report?date=" + KEY + " -> 302")
+                    .contains("GET " + site.base() + "/api/report/v2?date=" + KEY + " -> 301")
+                    .contains("GET " + site.base() + "/api/report/final -> 200");
+
+            // the same chain, but its last hop leaves the origin: not followed, nothing sent there
+            last[0] = "/api/report/v3";
+            String away = "http://localhost:" + other.port() + "/api/report/final";
+            site.server().handler(req -> switch (req.path()) {
+                case "/api/report" -> new Reply.Respond(302, Map.of("Location", "/api/report/v3"), "");
+                case "/api/report/v3" -> new Reply.Respond(302, Map.of("Location", away), "");
+                default -> Reply.status(404, "{}");
+            });
+            Result away2 = wb.cli("run", "g", "--key", "2026-11-28");
+            assertThat(away2.exit()).as(away2.toString()).isEqualTo(2);
+            assertThat(CredentialTesting.status(wb, "g", "2026-11-28").get("class").asText()).isEqualTo("FATAL");
+            assertThat(otherHits.get()).isZero();
+        }
+    }
+
+    @Test
+    void aSameOriginRedirectToTheLoginPageIsNotFollowedEvenWhenRedirectsAre() throws IOException {
+        site.server().handler(req -> switch (req.path()) {
+            case "/api/report" -> new Reply.Respond(302, Map.of("Location", "/api/report/v2"), "");
+            case "/api/report/v2" -> new Reply.Respond(302, Map.of("Location", "/account/login?next=/api/report"), "");
+            case "/account/login" -> new Reply.Respond(200, Map.of("Content-Type", "text/html"), "<form>log in</form>");
+            default -> Reply.status(404, "{}");
+        });
+        wb.job("g", """
+                {
+                  "name": "g",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [
+                    { "id": "fetch", "kind": "http", "effect": "none", "credential": "site-cookie",
+                      "followRedirects": "same-origin",
+                      "request": { "method": "GET", "url": "BASE/api/report" } }
+                  ]
+                }
+                """, site.base());
+        set(wb, CRED, "Cookie: session=Expired1234");
+
+        Result r = run("g");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(status("g").get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(site.server().received()).extracting(Request::path).containsExactly("/api/report", "/api/report/v2");
+        assertThat(timelineJson("g")).contains("Location: /account/login?next=/api/report")
+                .contains("GET " + site.base() + "/api/report -> 302");
+    }
+
+    // --- response rules ----------------------------------------------------------------------------
+
+    static final String SUCCESS_WHEN = """
+            "response": { "successWhen": { "jsonPointer": "/id", "exists": true } },
+            """;
+    static final String AUTH_WHEN = """
+            "response": { "authWhen": { "jsonPointer": "/code", "in": [40001, 40014, 42001] } },
+            """;
+
+    @Test
+    void status200WithAnErrorCodeFailsUnderSuccessWhen() throws IOException {
+        site.failPosts(Fault.STATUS_200_ERRCODE);
+        wb.job("p", Jobs.publish("p", "unsafe", false, SUCCESS_WHEN), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode st = status("p");
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("class").asText()).isEqualTo("FATAL");
+        assertThat(st.get("message").asText()).contains("successWhen");
+        assertThat(timelineJson("p")).contains("40001").contains("invalid token");
+        // the next key, answered properly, meets successWhen
+        assertThat(wb.cli("run", "p", "--key", "2026-11-28").exit()).isZero();
+    }
+
+    @Test
+    void status200WithAnErrorCodeWaitsForTheCredentialUnderAuthWhen() throws IOException {
+        site.failPosts(Fault.STATUS_200_ERRCODE);
+        wb.job("p", Jobs.publish("p", "unsafe", false, AUTH_WHEN), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(status("p").get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(site.effects(KEY)).isZero();
+    }
+
+    // --- probes ----------------------------------------------------------------------------------
+
+    @Test
+    void anHttpProbeWithoutPresentWhenIsALoadError() throws IOException {
+        wb.job("p", Jobs.publish("p", "unsafe", true, null).replaceAll(",\\s*\"presentWhen\": \\{[^}]*\\}", ""),
+                site.base());
+        assertThat(Files.readString(wb.jobs.resolve("p.json"))).doesNotContain("presentWhen");
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.out() + r.err()).contains("p.json:").contains("missing required field \"presentWhen\"");
+        assertThat(site.server().received()).isEmpty();
+    }
+
+    @Test
+    void theString0IsNotTheNumber0TheProbeCannotDecideAndThePostIsNotSent() throws IOException {
+        site.server().handler(req -> req.method().equals("GET") ? Reply.json("{\"total\": \"0\"}")
+                : Reply.status(201, "{\"id\":1}"));
+        wb.job("p", Jobs.publish("p", "unsafe", true, null), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode st = status("p");
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("inconclusive").contains("string");
+        assertThat(site.posts()).isZero();
+        assertThat(timelineJson("p")).doesNotContain("STEP_RECONCILED");
+    }
+
+    static String commandProbeJob(String probeScript) {
+        return """
+                {
+                  "name": "c",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "retry": { "maxAttempts": 1 },
+                  "steps": [
+                    { "id": "send", "kind": "command", "effect": "unsafe",
+                      "command": ["sh", "-c", "echo sent >> sent-{key}.txt"],
+                      "probe": { "kind": "command", "command": ["sh", "-c", %s] } }
+                  ]
+                }
+                """.formatted(Jobs.quote(probeScript.replace("{", "{{").replace("}", "}}")));
+    }
+
+    @Test
+    void aCommandProbeThatExits1IsInconclusiveAndTheUnsafeStepDoesNotRun() throws IOException {
+        wb.job("c", commandProbeJob("echo 'cannot reach the site' >&2; exit 1"), null);
+
+        Result r = run("c");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(wb.jobs.resolve("sent-" + KEY + ".txt")).as("the unsafe step did not run").doesNotExist();
+        assertThat(status("c").get("message").asText()).contains("inconclusive");
+    }
+
+    @Test
+    void aCommandProbeAnswersPresentOrAbsentOnItsLastLine() throws IOException {
+        wb.job("c", commandProbeJob("echo checking; echo '{\"present\": false}'"), null);
+        assertThat(run("c").exit()).isZero();
+        assertThat(wb.jobs.resolve("sent-" + KEY + ".txt")).hasContent("sent");
+
+        wb.job("c", commandProbeJob("echo '{\"present\": true}'"), null);
+        Result second = wb.cli("run", "c", "--key", "2026-11-28");
+        assertThat(second.exit()).as(second.toString()).isZero();
+        assertThat(wb.jobs.resolve("sent-2026-11-28.txt")).as("reconciled by the probe").doesNotExist();
+        assertThat(wb.cli("timeline", "c", "2026-11-28").out()).contains("STEP_RECONCILED");
+
+        wb.job("c", commandProbeJob("echo '{\"outcome\": \"auth\"}'"), null);
+        assertThat(wb.cli("run", "c", "--key", "2026-11-27").exit()).isEqualTo(4);
+        assertThat(CredentialTesting.status(wb, "c", "2026-11-27").get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(wb.jobs.resolve("sent-2026-11-27.txt")).doesNotExist();
+    }
+
+    // --- refusals: 503, 429, 409 -------------------------------------------------------------------
+
+    @ParameterizedTest(name = "HTTP {0}")
+    @ValueSource(ints = {503, 429})
+    void aRefusedUnsafePostWithAProbeIsPublishedExactlyOnceAfterRetryAfter(int code) throws IOException {
+        site.retryAfterSeconds(30);
+        site.failPosts(code == 503 ? Fault.STATUS_503 : Fault.STATUS_429);
+        wb.job("p", Jobs.publish("p", "unsafe", true, null), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status("p").get("state").asText()).isEqualTo("DONE");
+        assertThat(site.effects(KEY)).isEqualTo(1);
+        assertThat(site.posts()).isEqualTo(2);
+        assertThat(site.gets()).as("the probe ran before the first send and before the resend").isEqualTo(2);
+        assertThat(wb.sleeps).as("Retry-After 30 s, longer than the backoff of 2 s").containsExactly(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void conflict409WhileTheFirstRequestIsStillProcessedEndsDoneWithOneEffect() throws IOException {
+        Map<String, String> byIdempotencyKey = new ConcurrentHashMap<>();
+        AtomicInteger payments = new AtomicInteger();
+        site.server().handler(req -> {
+            String idem = req.header("Idempotency-Key");
+            String state = byIdempotencyKey.get(idem);
+            if (state == null) {
+                byIdempotencyKey.put(idem, "processing");
+                payments.incrementAndGet();
+                return new Reply.Hang(); // still processing when the client gives up
+            }
+            if (state.equals("processing")) {
+                byIdempotencyKey.put(idem, "{\"payment\": 1}"); // it finishes right after this answer
+                return new Reply.Respond(409, Map.of("Retry-After", "1", "Content-Type", "application/json"),
+                        "{\"error\": \"a request with this Idempotency-Key is being processed\"}");
+            }
+            return Reply.status(201, state);
+        });
+        wb.job("pay", Jobs.publish("pay", "idempotent", false, """
+                "retry": { "maxAttempts": 4, "initialDelay": "PT0.5S", "multiplier": 1.0, "maxDelay": "PT1M",
+                           "jitter": 0.0, "maxElapsed": "PT10M" },
+                """), site.base());
+
+        Result r = run("pay");
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status("pay").get("state").asText()).isEqualTo("DONE");
+        assertThat(payments.get()).isEqualTo(1);
+        assertThat(site.server().received()).hasSize(3)
+                .allSatisfy(req -> assertThat(req.header("Idempotency-Key")).isEqualTo("pay:" + KEY + ":publish"));
+        assertThat(wb.sleeps).as("backoff after the timeout, then Retry-After: 1 (longer than the backoff)")
+                .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1));
+        assertThat(timelineJson("pay")).contains("request still in progress (HTTP 409)");
+    }
+
+    @Test
+    void aRetryAfterTooLargeForAnyClockNeitherCrashesNorSendsAgain() throws IOException {
+        site.server().handler(req -> new Reply.Respond(429, Map.of("Retry-After", "9223372036854775807"), "{}"));
+        wb.job("p", Jobs.publish("p", "unsafe", false, null), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isIn(2, 5);
+        CredentialTesting.assertNoStackTrace(r);
+        assertThat(status("p").get("state").asText()).isIn("FAILED", "RETRY_WAIT");
+        assertThat(site.server().received()).hasSize(1);
+    }
+
+    // --- TLS, trickling body ---------------------------------------------------------------------
+
+    @Test
+    void aFailedTlsHandshakeIsRetryableNothingReachedTheServer() throws Exception {
+        try (TlsServer tls = new TlsServer(tmp)) {
+            wb.job("p", Jobs.publish("p", "unsafe", false, null), tls.base());
+
+            Result r = run("p");
+
+            assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+            JsonNode st = status("p");
+            assertThat(st.get("state").asText()).isEqualTo("FAILED");
+            assertThat(st.get("class").asText()).isEqualTo("RETRYABLE");
+            assertThat(st.get("attempts").asInt()).isEqualTo(3);
+            assertThat(st.get("message").asText()).contains("TLS handshake");
+            assertThat(tls.requests()).isZero();
+            assertThat(tls.failedHandshakes()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aTricklingBodyEndsTheStepWithinItsTimeout() throws IOException {
+        // headers at once, then one byte every 100 ms for 20 s
+        site.server().handler(req -> new Reply.Trickle(201, Map.of("Content-Type", "application/json"), 200, 100));
+        wb.job("p", Jobs.publish("p", "idempotent", false, "\"retry\": { \"maxAttempts\": 1 },"), site.base());
+
+        long started = System.nanoTime();
+        Result r = run("p");
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(status("p").get("class").asText()).isEqualTo("TRANSIENT_AFTER_SEND");
+        // timeout PT1S: a whole CLI run (H2 open, the write step, the POST) in far less than the 20 s trickle
+        assertThat(ms).as("wall time of the run").isLessThan(8_000);
+    }
+
+    @Test
+    void aTricklingProbeIsInconclusiveWithinItsTimeout() throws IOException {
+        site.server().handler(req -> req.method().equals("GET")
+                ? new Reply.Trickle(200, Map.of("Content-Type", "application/json"), 200, 100)
+                : Reply.status(201, "{\"id\":1}"));
+        wb.job("p", Jobs.publish("p", "unsafe", true, "\"retry\": { \"maxAttempts\": 1 },")
+                .replace("\"notEquals\": 0 }", "\"notEquals\": 0 }, \"timeout\": \"PT1S\""), site.base());
+
+        long started = System.nanoTime();
+        Result r = run("p");
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(status("p").get("message").asText()).contains("inconclusive");
+        assertThat(site.posts()).isZero();
+        assertThat(ms).as("wall time of the run").isLessThan(8_000);
+    }
+
+    // --- cookie files ------------------------------------------------------------------------------
+
+    /** Parks key KEY of job p on a stale cookie (401), renews with {@code file}, runs again. */
+    private void parkThenRenewWith(String fileName, String content, String goodCookie) throws IOException {
+        site.requireCookie(goodCookie);
+        wb.job("p", Jobs.publish("p", "unsafe", true, USES_CRED), site.base());
+        set(wb, CRED, "Cookie: session=Stale1234");
+        assertThat(run("p").exit()).isEqualTo(4);
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
+
+        Path file = tmp.resolve(fileName);
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+        Result renewed = wb.cli("credentials", "set", CRED, "--from-file", file.toString());
+        assertThat(renewed.exit()).as(renewed.toString()).isZero();
+        assertThat(renewed.out()).contains("1 parked key resumed");
+        String[] row = listRow(wb, CRED);
+        assertThat(row[6]).as("the old 'rejected' is not shown next to the new fingerprint").isEqualTo("-");
+        assertThat(row[5]).as("nor its last use").isEqualTo("-");
+
+        Result done = run("p");
+        assertThat(done.exit()).as(done.toString()).isZero();
+        assertThat(status("p").get("state").asText()).isEqualTo("DONE");
+        assertThat(site.effects(KEY)).isEqualTo(1);
+        Request post = site.server().received().stream().filter(x -> x.method().equals("POST")).findFirst().orElseThrow();
+        assertThat(cookieHas(post.header("Cookie"), goodCookie)).as(post.header("Cookie")).isTrue();
+    }
+
+    @Test
+    void aPlaywrightStorageStateResumesTheParkedKey() throws IOException {
+        parkThenRenewWith("state.json", """
+                {
+                  "cookies": [
+                    { "name": "session", "value": "PwS3cretValue", "domain": "127.0.0.1", "path": "/",
+                      "expires": -1, "httpOnly": true, "secure": false, "sameSite": "Lax" },
+                    { "name": "theme", "value": "dark", "domain": "127.0.0.1", "path": "/",
+                      "expires": 1830000000.5, "httpOnly": false, "secure": false, "sameSite": "Lax" }
+                  ],
+                  "origins": [
+                    { "origin": "%s", "localStorage": [ { "name": "token", "value": "not-a-cookie" } ] }
+                  ]
+                }
+                """.formatted(site.base()), "session=PwS3cretValue");
+    }
+
+    @Test
+    void aWgetCookieFileWhoseDomainCarriesThePortResumesTheParkedKey() throws IOException {
+        parkThenRenewWith("wget-cookies.txt", """
+                # HTTP Cookie File
+                # Generated by Wget on 2026-11-29 09:00:00.
+                # Edit at your own risk.
+
+                127.0.0.1:%d\tFALSE\t/\tFALSE\t0\tsession\tWgetS3cretValue
+                """.formatted(site.server().port()), "session=WgetS3cretValue");
+    }
+}

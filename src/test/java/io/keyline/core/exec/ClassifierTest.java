@@ -1,0 +1,77 @@
+package io.keyline.core.exec;
+
+import io.keyline.domain.FailureClass;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import javax.net.ssl.SSLHandshakeException;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The new SPEC §3 table, and {@code Retry-After} read without overflow. */
+class ClassifierTest {
+
+    static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T09:00:00Z"), ZoneOffset.UTC);
+
+    @ParameterizedTest(name = "HTTP {0} → {1}")
+    @CsvSource(nullValues = "SUCCESS", value = {
+        "200, SUCCESS", "201, SUCCESS", "204, SUCCESS",
+        "301, FATAL", "302, FATAL", "307, FATAL",
+        "400, FATAL", "401, AUTH", "403, AUTH", "404, FATAL", "405, FATAL", "408, FATAL", "410, FATAL",
+        "422, FATAL", "429, RETRYABLE",
+        "500, TRANSIENT_AFTER_SEND", "501, FATAL", "502, TRANSIENT_AFTER_SEND", "503, RETRYABLE",
+        "504, TRANSIENT_AFTER_SEND", "505, TRANSIENT_AFTER_SEND", "599, TRANSIENT_AFTER_SEND",
+        "101, UNKNOWN", "600, UNKNOWN"})
+    void statusClasses(int status, FailureClass expected) {
+        assertThat(Classifier.ofStatus(status, true)).isEqualTo(expected);
+        assertThat(Classifier.ofStatus(status, false)).isEqualTo(expected);
+    }
+
+    @Test
+    void conflict409IsStillInProgressOnlyWithAnIdempotencyKey() {
+        assertThat(Classifier.ofStatus(409, true)).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
+        assertThat(Classifier.ofStatus(409, false)).isEqualTo(FailureClass.FATAL);
+    }
+
+    @Test
+    void aFailedTlsHandshakeSentNothing() {
+        assertThat(Classifier.ofException(new SSLHandshakeException("PKIX path building failed")))
+                .isEqualTo(FailureClass.RETRYABLE);
+        assertThat(Classifier.ofException(new IOException("wrapped", new SSLHandshakeException("no cipher"))))
+                .isEqualTo(FailureClass.RETRYABLE);
+        assertThat(Classifier.ofException(new IOException("connection reset"))).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
+    }
+
+    @ParameterizedTest(name = "Retry-After: {0} → {1}")
+    @CsvSource(nullValues = "NONE", value = {
+        "0, PT0S",
+        "7, PT7S",
+        "  120 , PT2M",
+        "86400, PT24H",
+        "86401, PT24H",
+        "9223372036854775807, PT24H",
+        "99999999999999999999999999, PT24H",
+        "0000000000000000000000007, PT7S",
+        "-5, NONE",
+        "1.5, NONE",
+        "soon, NONE",
+        "'', NONE",
+        "'Sun, 29 Nov 2026 09:00:30 GMT', PT30S",
+        "'Sun, 29 Nov 2026 08:00:00 GMT', PT0S",
+        "'Fri, 31 Dec 9999 23:59:59 GMT', PT24H"})
+    void retryAfterIsReadWithoutOverflowAndCappedAtADay(String header, String expected) {
+        assertThat(Classifier.retryAfter(header, CLOCK)).isEqualTo(expected == null ? null : Duration.parse(expected));
+    }
+
+    @Test
+    void aRetryAfterCanBeAddedToAnyClock() {
+        Duration d = Classifier.retryAfter("9223372036854775807", CLOCK);
+        assertThat(CLOCK.instant().plus(d)).isEqualTo(Instant.parse("2026-11-30T09:00:00Z"));
+    }
+}

@@ -1,0 +1,224 @@
+package io.keyline.core.exec;
+
+import io.keyline.core.CredentialMaterial;
+import io.keyline.core.jobfile.JobFileLoader;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.JobDefinition;
+import io.keyline.testing.FaultServer;
+import io.keyline.testing.FaultServer.Reply;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The executor alone, timed with the wall clock: the step's timeout bounds the whole exchange, body included. */
+class HttpExecutorTest {
+
+    static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T09:00:00Z"), ZoneOffset.UTC);
+
+    @TempDir
+    Path tmp;
+
+    JobDefinition job(String base, String effect) throws IOException {
+        Path file = tmp.resolve("t.json");
+        Files.writeString(file, """
+                { "name": "t", "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "send", "kind": "http", "effect": "%s", "timeout": "PT1S",
+                               "request": { "method": "POST", "url": "%s/api/articles", "body": "x" }%s } ] }
+                """.formatted(effect, base, effect.equals("unsafe") ? """
+                , "probe": { "kind": "http", "url": "%s/api/articles?date={key}", "timeout": "PT1S",
+                             "presentWhen": { "jsonPointer": "/total", "notEquals": 0 } }""".formatted(base) : ""));
+        JobFileLoader.Result r = JobFileLoader.loadFile(file);
+        assertThat(r.errors()).isEmpty();
+        return r.job();
+    }
+
+    /**
+     * One quick exchange first, so that the measured one does not include the JVM's first use of the
+     * HttpClient (class loading, its selector thread): the bound is on the exchange, not on a cold JVM.
+     */
+    void warmUp(HttpExecutor http) throws Exception {
+        try (FaultServer quick = new FaultServer(r -> Reply.json("{\"total\": 1}"))) {
+            JobDefinition warm = job(quick.base(), "unsafe");
+            assertThat(http.probe(ctx(warm)).answer()).isEqualTo(ProbeOutcome.Answer.PRESENT);
+            assertThat(http.execute(new StepContext(warm, warm.steps().get(0), "2026-11-29", "run-0", 1, Map.of(),
+                    null, UnaryOperator.identity())).succeeded()).isTrue();
+        }
+    }
+
+    static StepContext ctx(JobDefinition job) {
+        return new StepContext(job, job.steps().get(0), "2026-11-29", "run-1", 1, Map.of(), null, UnaryOperator.identity());
+    }
+
+    /**
+     * A server that answers with headers at once and then one body byte every 100 ms for 30 s, and
+     * completes {@code closedAfterMs} when the client hangs up (a write fails).
+     */
+    static final class TricklingServer implements AutoCloseable {
+        final ServerSocket server;
+        final CompletableFuture<Long> closedAfterMs = new CompletableFuture<>();
+
+        TricklingServer() throws IOException {
+            server = new ServerSocket();
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            Thread t = new Thread(this::serve, "trickling-server");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        String base() {
+            return "http://127.0.0.1:" + server.getLocalPort();
+        }
+
+        private void serve() {
+            try (Socket s = server.accept()) {
+                InputStream in = s.getInputStream();
+                byte[] buf = new byte[8192];
+                int n = in.read(buf); // the request (small, one read)
+                long start = System.nanoTime();
+                OutputStream out = s.getOutputStream();
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                try {
+                    for (int i = 0; i < 300 && n > 0; i++) {
+                        Thread.sleep(100);
+                        out.write(' ');
+                        out.flush();
+                    }
+                } catch (IOException clientLeft) {
+                    closedAfterMs.complete(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                }
+            } catch (IOException | InterruptedException e) {
+                closedAfterMs.completeExceptionally(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+
+    @Test
+    void aTricklingBodyEndsTheStepWithinItsTimeoutAndTheConnectionIsDropped() throws Exception {
+        try (TricklingServer server = new TricklingServer()) {
+            HttpExecutor http = new HttpExecutor(CLOCK);
+            warmUp(http);
+            StepContext ctx = ctx(job(server.base(), "idempotent"));
+
+            long started = System.nanoTime();
+            StepOutcome out = http.execute(ctx);
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+            assertThat(out.failure()).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
+            assertThat(out.message()).contains("body did not arrive within 1s").contains("the request was sent");
+            assertThat(ms).as("timeout PT1S, plus at most 1 s").isLessThan(2_000);
+            // nobody keeps reading: the client hangs up, the server's next write fails
+            long closed = server.closedAfterMs.get(10, TimeUnit.SECONDS);
+            System.out.println("MEASURED trickling body: step ended after " + ms + " ms (timeout 1000 ms); "
+                    + "the server saw the connection dropped " + closed + " ms after its headers");
+            assertThat(closed).as("the connection is dropped soon after the timeout").isLessThan(3_000);
+        }
+    }
+
+    @Test
+    void aTricklingProbeIsInconclusiveWithinItsTimeout() throws Exception {
+        try (TricklingServer server = new TricklingServer()) {
+            HttpExecutor http = new HttpExecutor(CLOCK);
+            warmUp(http);
+            StepContext ctx = ctx(job(server.base(), "unsafe"));
+
+            long started = System.nanoTime();
+            ProbeOutcome p = http.probe(ctx);
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+            assertThat(p.answer()).isEqualTo(ProbeOutcome.Answer.INCONCLUSIVE);
+            assertThat(ms).isLessThan(2_000);
+            System.out.println("MEASURED trickling body: probe ended after " + ms + " ms (timeout 1000 ms)");
+        }
+    }
+
+    @Test
+    void noAnswerAtAllEndsWithinTheTimeoutToo() throws Exception {
+        try (FaultServer server = new FaultServer(r -> new Reply.Hang())) {
+            HttpExecutor http = new HttpExecutor(CLOCK);
+            warmUp(http);
+            StepContext ctx = ctx(job(server.base(), "idempotent"));
+            long started = System.nanoTime();
+            StepOutcome out = http.execute(ctx);
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertThat(out.failure()).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
+            assertThat(ms).isLessThan(2_000);
+        }
+    }
+
+    @Test
+    void aLargeBodyIsReadUpToItsLimitAndStillAnAnswer() throws Exception {
+        String big = "{\"id\": 1, \"pad\": \"" + "x".repeat(3 * 1024 * 1024) + "\"}";
+        try (FaultServer server = new FaultServer(r -> Reply.status(201, big))) {
+            StepOutcome out = new HttpExecutor(CLOCK).execute(ctx(job(server.base(), "idempotent")));
+            assertThat(out.succeeded()).as(out.message()).isTrue();
+            assertThat(out.evidence().responseBody()).hasSize(HttpExecutor.EVIDENCE_BYTES);
+        }
+    }
+
+    record Login(String loginUrl) implements CredentialMaterial {
+        public String name() {
+            return "c";
+        }
+
+        public String fingerprint() {
+            return "00000000";
+        }
+
+        public Map<String, String> httpHeaders(URI uri, Instant now) {
+            return Map.of();
+        }
+
+        public Map<String, String> environment(Instant now) {
+            return Map.of();
+        }
+
+        public List<String> secretStrings() {
+            return List.of();
+        }
+    }
+
+    @Test
+    void whatCountsAsTheLoginPage() {
+        URI from = URI.create("https://app.example.org/api/articles");
+        Login sso = new Login("https://app.example.org/sso");
+        assertThat(HttpExecutor.isLoginPage(from, "/login?next=/api", null)).isTrue();
+        assertThat(HttpExecutor.isLoginPage(from, "https://accounts.example.com/SignIn", null)).isTrue();
+        assertThat(HttpExecutor.isLoginPage(from, "/articles/7", null)).isFalse();
+        assertThat(HttpExecutor.isLoginPage(from, "/sso/authorize?c=1", null)).isFalse();
+        assertThat(HttpExecutor.isLoginPage(from, "/sso/authorize?c=1", sso)).isTrue();
+        assertThat(HttpExecutor.isLoginPage(from, "/sso", sso)).isTrue();
+        assertThat(HttpExecutor.isLoginPage(from, "/ssox", sso)).as("a path under it, not a prefix of a name").isFalse();
+        assertThat(HttpExecutor.isLoginPage(from, "http://app.example.org/sso/a", sso)).as("another scheme").isFalse();
+        assertThat(HttpExecutor.isLoginPage(from, "https://app.example.org:8443/sso/a", sso)).as("another port").isFalse();
+        assertThat(HttpExecutor.isLoginPage(from, null, sso)).isFalse();
+        assertThat(HttpExecutor.isLoginPage(from, "::not a uri", sso)).isFalse();
+    }
+}
