@@ -110,14 +110,14 @@ public final class ConsoleApp {
         opener.start();
         StateStore store = Deferred.of(StateStore.class, ws::store);
         CredentialStore credentials = Deferred.of(CredentialStore.class, ws::credentials);
-        RunTrace trace = RunTrace.open(ws.stateDir(), null);
+        RunTrace trace = ws.trace(null);
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
         Engine engine = new Engine(store, Executors.standard(ws.options().clock()), credentials, trace, ws.options());
         Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), store, engine,
                 ws.options().clock(), window);
         ConsoleServices services = new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), store,
-                new Planner(store, credentials, ws.options().clock()), new OperatorActions(store, ws.options()), engine,
+                new Planner(store, credentials, ws.options().clock()), new OperatorActions(store, ws.options(), trace), engine,
                 credentials, ws.options().clock(), ws.options().user(), ws.stateDir(), ws.jobsDir(),
                 CredentialAlerts.warnWindow(env), () -> createDemo(ws, trace, sandbox), scheduler);
         boolean probe = Boolean.getBoolean("keyline.startupProbe");

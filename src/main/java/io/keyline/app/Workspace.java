@@ -32,6 +32,7 @@ public final class Workspace implements AutoCloseable {
     private Database database;
     private StateStore store;
     private CredentialStore credentials;
+    private RunTrace operatorLog;
 
     /**
      * @param env the process environment ({@code KEYLINE_MASTER_KEY} is read from it)
@@ -93,20 +94,37 @@ public final class Workspace implements AutoCloseable {
         return new Engine(store(), Executors.standard(options.clock()), credentials(), trace, options);
     }
 
+    /** A run trace to {@code human} (or nowhere but the file) and {@code logs/runs.jsonl}, rotated per the env. */
     public RunTrace trace(PrintStream human) {
-        return RunTrace.open(stateDir, human);
+        try {
+            return RunTrace.open(stateDir, human, env);
+        } catch (IllegalArgumentException e) {
+            throw new io.keyline.core.StateUnavailableException(e.getMessage(), e);
+        }
     }
 
     public Planner planner() {
         return new Planner(store(), credentials(), options.clock());
     }
 
+    /** Operator actions; each one taken also appends an {@code operator} line to the run log. */
     public OperatorActions actions() {
-        return new OperatorActions(store(), options);
+        return new OperatorActions(store(), options, operatorLog());
+    }
+
+    /** The run log for operator lines, opened once per workspace. */
+    public synchronized RunTrace operatorLog() {
+        if (operatorLog == null) {
+            operatorLog = trace(null);
+        }
+        return operatorLog;
     }
 
     @Override
     public synchronized void close() {
+        if (operatorLog != null) {
+            operatorLog.close();
+        }
         if (database != null) {
             database.close();
         }
