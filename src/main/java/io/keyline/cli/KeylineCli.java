@@ -37,8 +37,8 @@ import java.util.stream.Collectors;
         subcommands = {
             JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
             ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
-            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, DemoCommand.class,
-            SandboxCommand.class},
+            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, BackupCommand.class,
+            ExportCommand.class, PruneCommand.class, DemoCommand.class, SandboxCommand.class},
         footer = {
             "",
             "Start here:",
