@@ -107,6 +107,16 @@ public final class Workspace implements AutoCloseable {
         return new Planner(store(), credentials(), options.clock());
     }
 
+    /**
+     * The notifier over this state and jobs folder ({@code notify.json}); failures are said on {@code warn}.
+     */
+    public io.keyline.core.notify.Notifier notifier(RunTrace trace, java.util.function.Consumer<String> warn) {
+        return new io.keyline.core.notify.Notifier(
+                () -> io.keyline.core.jobfile.NotifyFileReader.load(jobsDir),
+                new io.keyline.store.JdbcNotifyStore(database()), credentials(), trace, options.clock(),
+                options.sleeper(), warn, jobsDir, io.keyline.core.CredentialAlerts.warnWindow(env));
+    }
+
     /** Operator actions; each one taken also appends an {@code operator} line to the run log. */
     public OperatorActions actions() {
         return new OperatorActions(store(), options, operatorLog());

@@ -34,6 +34,7 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
             RunReport report = ws().engine(trace).run(job, saved.keys());
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit);
+            notifyAfter(List.of(report), trace);
             return exit;
         }
     }

@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
             JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
             ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
             PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, BackupCommand.class,
-            ExportCommand.class, PruneCommand.class, DemoCommand.class, SandboxCommand.class},
+            ExportCommand.class, PruneCommand.class, NotifyCommand.class, DemoCommand.class, SandboxCommand.class},
         footer = {
             "",
             "Start here:",

@@ -40,6 +40,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
             RunReport report = ws().engine(trace).run(job, keys);
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit);
+            notifyAfter(List.of(report), trace);
             return exit;
         }
     }
@@ -67,6 +68,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
                 reports.add(r);
                 all.addAll(r.keys());
             }
+            notifyAfter(reports, trace);
         }
         for (var e : ws().catalog().errors()) {
             err().println("skipped invalid job file: " + e);
