@@ -34,7 +34,8 @@ check_installed() {
 }
 
 check_removed() {
-  ! dpkg -s keyline > /dev/null 2>&1 || fail "keyline is still installed"
+  local status; status="$(dpkg-query -W -f='${db:Status-Status}' keyline 2> /dev/null || true)"
+  [ "$status" != installed ] || fail "keyline is still installed"
   [ ! -e /opt/keyline ] || fail "/opt/keyline is left after removal: $(find /opt/keyline | head)"
   [ ! -e /usr/share/applications/keyline.desktop ] || fail "the menu entry is left after removal"
 }
@@ -49,7 +50,7 @@ remove_deb() {
     || { cat /tmp/keyline-apt.log; fail "apt-get remove keyline"; }
 }
 
-if dpkg -s keyline > /dev/null 2>&1; then
+if [ "$(dpkg-query -W -f='${db:Status-Status}' keyline 2> /dev/null || true)" = installed ]; then
   say "removing a keyline package that was installed before"
   remove_deb
 fi
