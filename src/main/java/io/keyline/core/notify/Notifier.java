@@ -42,7 +42,7 @@ import java.util.function.UnaryOperator;
  * A hook that fails is retried with backoff (2 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h; given up after
  * {@value #MAX_ATTEMPTS} attempts); every attempt is a {@code notify} line in the run log, and a failure is
  * also said on {@code warn} (the CLI's stderr). A notification never changes a key or an exit code, and
- * {@link #dispatch} never takes longer than its budget (plus the cut-off of a call already started).
+ * {@link #dispatch} starts no call after its budget (a call already started ends by its hook's timeout).
  */
 public final class Notifier {
 
@@ -206,19 +206,18 @@ public final class Notifier {
         Map<String, Hook> hooks = new LinkedHashMap<>();
         cfg.hooks().forEach(h -> hooks.put(h.id(), h));
         Duration longest = cfg.hooks().stream().map(Hook::timeout).max(Duration::compareTo).orElse(Hook.DEFAULT_TIMEOUT);
+        // attempts start only within the budget; one that started may take its hook's timeout
         Instant deadline = clock.instant().plus(budget);
         int sent = 0;
         while (true) {
             Instant now = clock.instant();
-            Duration remaining = Duration.between(now, deadline);
-            if (remaining.isNegative() || remaining.isZero()) {
+            if (!now.isBefore(deadline)) {
                 return sent;
             }
-            List<NotifyStore.Delivery> due = remaining.compareTo(longest) >= 0
-                    ? store.claimDue(now, owner, now.plus(longest).plusSeconds(60), 1) : List.of();
+            List<NotifyStore.Delivery> due = store.claimDue(now, owner, now.plus(longest).plusSeconds(60), 1);
             if (due.isEmpty()) {
                 Instant next = store.nextDue();
-                if (next == null || !next.isBefore(deadline) || remaining.compareTo(longest) < 0) {
+                if (next == null || !next.isBefore(deadline)) {
                     return sent;
                 }
                 sleeper.sleep(Duration.between(now, next).plusMillis(1));
