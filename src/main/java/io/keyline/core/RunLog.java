@@ -25,9 +25,9 @@ import java.util.regex.Pattern;
  * {@code state/logs/runs.jsonl}: whole lines appended by every process that shares the state (a CLI
  * run, the console, a worker), rotated by size.
  *
- * <p>Each line is written under an exclusive lock on {@code runs.jsonl.lock} (and a monitor for the
- * processes' own threads), with one write: lines of two processes never interleave, and a process
- * that finds the file rotated by another one reopens it. When {@code runs.jsonl} would grow past
+ * <p>Each line is appended with one write to a file opened with O_APPEND: lines of two processes never
+ * interleave. Rotation happens under an exclusive lock on {@code runs.jsonl.lock} (and a monitor for
+ * the process's own threads); a process that finds the file rotated by another one reopens it. When {@code runs.jsonl} would grow past
  * {@link Limits#maxBytes()} it becomes {@code runs.jsonl.1} (the older ones shift to {@code .2}, …,
  * up to {@link Limits#files()}; the oldest is deleted): the newest lines are always kept.
  */
@@ -102,6 +102,8 @@ final class RunLog implements AutoCloseable {
     private final FileChannel lock;
     private FileChannel out;
     private Object outKey;
+    private long knownSize;
+    private int sinceStat;
 
     RunLog(Path file, Limits limits) throws IOException {
         this.file = file.toAbsolutePath().normalize();
@@ -126,25 +128,61 @@ final class RunLog implements AutoCloseable {
         return file;
     }
 
-    /** Appends one line (without its newline, which is added). */
+    /**
+     * Appends one line (without its newline, which is added). The usual case takes no lock: the file is
+     * open with O_APPEND and the line goes out in one write, which the kernel does not interleave with
+     * another process's. Only a line that would take the file past its limit takes the lock, and then
+     * finds out whether another process rotated it already (the file it has open is no longer
+     * {@code runs.jsonl}) or rotates it itself.
+     */
     void append(String line) throws IOException {
-        byte[] bytes = (line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        synchronized (monitor) {
-            try (FileLock ignored = lock.lock()) {
-                Object key = fileKey();
-                if (out == null || key == null || !Objects.equals(key, outKey)) {
-                    reopen();
+        ByteBuffer buf = ByteBuffer.wrap((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        FileChannel ch;
+        synchronized (this) {
+            ch = out;
+        }
+        try {
+            // the size is known from our own writes; other processes' lines are counted by a real
+            // look at the file every 32 lines (a file may pass its limit by that much)
+            if (ch != null) {
+                if (++sinceStat >= 32) {
+                    knownSize = ch.size();
+                    sinceStat = 0;
                 }
-                long size = out.size();
-                if (size > 0 && size + bytes.length > limits.maxBytes()) {
-                    rotate();
-                    reopen();
-                }
-                ByteBuffer buf = ByteBuffer.wrap(bytes);
-                while (buf.hasRemaining()) {
-                    out.write(buf);
+                int n = buf.remaining();
+                if (knownSize + n <= limits.maxBytes()) {
+                    writeFully(ch, buf);
+                    knownSize += n;
+                    return;
                 }
             }
+        } catch (java.nio.channels.ClosedChannelException e) {
+            // closed by a rotation in this process meanwhile: the slow path writes it (nothing was written)
+        }
+        synchronized (monitor) {
+            try (FileLock ignored = lock.lock()) {
+                synchronized (this) {
+                    Object key = fileKey();
+                    if (out == null || key == null || !Objects.equals(key, outKey)) {
+                        reopen(); // another process rotated it: write to the new runs.jsonl
+                    }
+                    long size = out.size();
+                    if (size > 0 && size + buf.remaining() > limits.maxBytes()) {
+                        rotate();
+                        reopen();
+                    }
+                    writeFully(out, buf);
+                    knownSize = out.size();
+                    sinceStat = 0;
+                }
+            }
+        }
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer buf) throws IOException {
+        // one write for a line of any usual size (a pipe-free regular file takes it whole)
+        while (buf.hasRemaining()) {
+            ch.write(buf);
         }
     }
 
@@ -164,6 +202,8 @@ final class RunLog implements AutoCloseable {
         out = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.APPEND,
                 StandardOpenOption.WRITE), ownerOnly());
         outKey = fileKey();
+        knownSize = out.size();
+        sinceStat = 0;
     }
 
     /** runs.jsonl → .1 → .2 …; the oldest beyond {@code files} is deleted. Called under the lock. */
@@ -187,13 +227,15 @@ final class RunLog implements AutoCloseable {
     @Override
     public void close() {
         synchronized (monitor) {
-            try {
-                if (out != null) {
-                    out.close();
+            synchronized (this) {
+                try {
+                    if (out != null) {
+                        out.close();
+                    }
+                    lock.close();
+                } catch (IOException ignored) {
+                    // closing a log we only appended to
                 }
-                lock.close();
-            } catch (IOException ignored) {
-                // closing a log we only appended to
             }
         }
     }
