@@ -28,6 +28,11 @@ echo "[package] jpackage app-image"
 app="$t/dist/keyline"
 cp packaging/keyline.desktop "$app/lib/keyline.desktop"
 cp -r packaging/systemd packaging/crontab.txt "$app/lib/"
+# for the .deb's postinst: icons for the menu, the AppCDS script and jobs to train it on
+mkdir -p "$app/lib/icons" "$app/lib/examples"
+cp packaging/icons/keyline-*.png "$app/lib/icons/"
+cp packaging/make-cds.sh "$app/lib/make-cds.sh"
+cp -r resources/jobs "$app/lib/examples/jobs"
 
 echo "[package] AppCDS archive"
 packaging/make-cds.sh "$app"
@@ -39,8 +44,9 @@ rm -rf "$smoke"
 
 if command -v fakeroot >/dev/null && command -v dpkg-deb >/dev/null; then
   echo "[package] jpackage deb"
+  # packaging/deb: our own postinst/prerm (menu entry only where there is a menu; AppCDS for /opt/keyline)
   "$bin/jpackage" --type deb @packaging/jpackage/deb.args --app-image "$app" --dest "$t/dist" \
-    --icon packaging/icons/keyline-256.png
+    --icon packaging/icons/keyline-256.png --resource-dir packaging/deb
 else
   echo "[package] no .deb: jpackage --type deb needs fakeroot and dpkg-deb (apt-get install fakeroot dpkg-dev)" >&2
 fi

@@ -69,6 +69,32 @@ public final class ConsoleApp {
                 + "paste its cookies.txt line), then look at daily-article's heatmap.";
     }
 
+    /**
+     * While the console is open, notifications (SPEC §10) are delivered every 30 s in the background, for
+     * keys any process put in an attention state; failures go to the run log and stderr.
+     */
+    static java.util.concurrent.ScheduledExecutorService startNotifications(Workspace ws, RunTrace trace) {
+        java.util.concurrent.ScheduledExecutorService ex = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "keyline-notifications");
+                    t.setDaemon(true);
+                    return t;
+                });
+        java.util.concurrent.atomic.AtomicReference<io.keyline.core.notify.Notifier> notifier =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        ex.scheduleWithFixedDelay(() -> {
+            try {
+                if (notifier.get() == null) {
+                    notifier.set(ws.notifier(trace, m -> System.err.println("keyline: " + m)));
+                }
+                notifier.get().dispatch(Duration.ofSeconds(20));
+            } catch (RuntimeException e) {
+                // the state is not open (yet): the console says so; the next round tries again
+            }
+        }, 30, 30, java.util.concurrent.TimeUnit.SECONDS);
+        return ex;
+    }
+
     /** The main window's scene, ready to show. */
     public static Scene scene(ConsoleServices services, Threads threads) {
         ConsoleView view = new ConsoleView(new ConsoleViewModel(services, threads));
@@ -110,7 +136,7 @@ public final class ConsoleApp {
         opener.start();
         StateStore store = Deferred.of(StateStore.class, ws::store);
         CredentialStore credentials = Deferred.of(CredentialStore.class, ws::credentials);
-        RunTrace trace = RunTrace.open(ws.stateDir(), null);
+        RunTrace trace = ws.trace(null);
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
         Executors executors = Executors.standard(ws.options().clock());
@@ -120,9 +146,10 @@ public final class ConsoleApp {
         ConsoleServices services = new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), store,
                 new Planner(store, credentials, ws.options().clock(),
                         ctx -> executors.forKind(ctx.step().probe().kind()).probe(ctx)),
-                new OperatorActions(store, ws.options()), engine,
+                new OperatorActions(store, ws.options(), trace), engine,
                 credentials, ws.options().clock(), ws.options().user(), ws.stateDir(), ws.jobsDir(),
                 CredentialAlerts.warnWindow(env), () -> createDemo(ws, trace, sandbox), scheduler);
+        java.util.concurrent.ScheduledExecutorService notifications = startNotifications(ws, trace);
         boolean probe = Boolean.getBoolean("keyline.startupProbe");
         CountDownLatch closed = new CountDownLatch(1);
         Platform.setImplicitExit(true);
@@ -145,9 +172,11 @@ public final class ConsoleApp {
             System.err.println("keyline: cannot open the console: " + e.getMessage());
             scheduler.close();
             sandbox.close();
+            notifications.shutdownNow();
             return 1;
         }
         closed.await();
+        notifications.shutdownNow();
         scheduler.close();
         sandbox.close();
         trace.close();

@@ -32,6 +32,7 @@ public final class Workspace implements AutoCloseable {
     private Database database;
     private StateStore store;
     private CredentialStore credentials;
+    private RunTrace operatorLog;
 
     /**
      * @param env the process environment ({@code KEYLINE_MASTER_KEY} is read from it)
@@ -93,8 +94,13 @@ public final class Workspace implements AutoCloseable {
         return new Engine(store(), executors(), credentials(), trace, options);
     }
 
+    /** A run trace to {@code human} (or nowhere but the file) and {@code logs/runs.jsonl}, rotated per the env. */
     public RunTrace trace(PrintStream human) {
-        return RunTrace.open(stateDir, human);
+        try {
+            return RunTrace.open(stateDir, human, env);
+        } catch (IllegalArgumentException e) {
+            throw new io.keyline.core.StateUnavailableException(e.getMessage(), e);
+        }
     }
 
     /** The planner, which asks the unsafe steps' probes read-only (and never executes a step). */
@@ -118,12 +124,34 @@ public final class Workspace implements AutoCloseable {
         return executors;
     }
 
+    /**
+     * The notifier over this state and jobs folder ({@code notify.json}); failures are said on {@code warn}.
+     */
+    public io.keyline.core.notify.Notifier notifier(RunTrace trace, java.util.function.Consumer<String> warn) {
+        return new io.keyline.core.notify.Notifier(
+                () -> io.keyline.core.jobfile.NotifyFileReader.load(jobsDir),
+                new io.keyline.store.JdbcNotifyStore(database()), credentials(), trace, options.clock(),
+                options.sleeper(), warn, jobsDir, io.keyline.core.CredentialAlerts.warnWindow(env));
+    }
+
+    /** Operator actions; each one taken also appends an {@code operator} line to the run log. */
     public OperatorActions actions() {
-        return new OperatorActions(store(), options);
+        return new OperatorActions(store(), options, operatorLog());
+    }
+
+    /** The run log for operator lines, opened once per workspace. */
+    public synchronized RunTrace operatorLog() {
+        if (operatorLog == null) {
+            operatorLog = trace(null);
+        }
+        return operatorLog;
     }
 
     @Override
     public synchronized void close() {
+        if (operatorLog != null) {
+            operatorLog.close();
+        }
         if (database != null) {
             database.close();
         }

@@ -23,6 +23,7 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
             RunReport report = planApply.apply(planId, this::job, ws().engine(trace));
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit, ws().credentials());
+            notifyAfter(List.of(report), trace);
             return exit;
         }
     }

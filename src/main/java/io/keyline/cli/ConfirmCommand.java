@@ -38,6 +38,7 @@ final class ConfirmCommand extends Sub implements Callable<Integer> {
             RunReport report = ws().engine(trace).run(job, List.of(k));
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit, ws().credentials());
+            notifyAfter(List.of(report), trace);
             return exit;
         }
     }

@@ -12,7 +12,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-@Command(name = "jobs", description = "Lists the jobs: key type, schedule, paused, keys by state; and invalid job files with their errors.")
+@Command(name = "jobs", description = {"Lists the jobs: key type, schedule, paused, keys by state; and invalid job files "
+        + "with their errors.", "Exit 0 when at least one job file is valid, 1 when none is (each error is listed)."})
 final class JobsCommand extends Sub implements Callable<Integer> {
 
     @Override
@@ -34,7 +35,9 @@ final class JobsCommand extends Sub implements Callable<Integer> {
                     c.getOrDefault(KeyState.DONE, 0), attention, waiting, Text.clip(j.description(), 60));
         }
         if (t.size() == 0) {
-            out().println("No valid jobs in " + ws().jobsDir());
+            out().println("No valid jobs in " + ws().jobsDir() + (catalog.errors().isEmpty()
+                    ? ": add a job file (*.json; the fields are in docs/job-files.md)"
+                    : ": every job file there is invalid (errors below)"));
         } else {
             t.print(out());
         }
@@ -48,6 +51,7 @@ final class JobsCommand extends Sub implements Callable<Integer> {
                 out().println("  " + e);
             }
         }
-        return 0;
+        // nothing to run is a failure a script must see (exit 1), whatever the reason
+        return catalog.jobs().isEmpty() ? 1 : 0;
     }
 }

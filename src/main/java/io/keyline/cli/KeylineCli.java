@@ -38,8 +38,8 @@ import java.util.stream.Collectors;
             JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
             ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
             RearmCommand.class,
-            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, DemoCommand.class,
-            SandboxCommand.class},
+            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, BackupCommand.class,
+            ExportCommand.class, PruneCommand.class, NotifyCommand.class, DemoCommand.class, SandboxCommand.class},
         footer = {
             "",
             "Start here:",
@@ -95,7 +95,7 @@ public final class KeylineCli implements Callable<Integer> {
         root.err = err;
         root.env = env;
         root.options = options;
-        CommandLine cl = new CommandLine(root);
+        CommandLine cl = commandLine(root);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -112,6 +112,27 @@ public final class KeylineCli implements Callable<Integer> {
             return cl.execute(args);
         } finally {
             root.closeWorkspace();
+        }
+    }
+
+    /**
+     * The command tree: every command and subcommand gets {@code -h, --help} (exit 0), also the ones
+     * added later, so that {@code keyline COMMAND --help} works everywhere.
+     */
+    static CommandLine commandLine(KeylineCli root) {
+        CommandLine cl = new CommandLine(root);
+        addHelp(cl);
+        return cl;
+    }
+
+    private static void addHelp(CommandLine c) {
+        for (CommandLine sub : c.getSubcommands().values()) {
+            CommandLine.Model.CommandSpec spec = sub.getCommandSpec();
+            if (spec.findOption("--help") == null) {
+                spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                        .description("Show this help and exit.").build());
+            }
+            addHelp(sub);
         }
     }
 

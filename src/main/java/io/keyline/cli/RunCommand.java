@@ -44,6 +44,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
                     io.keyline.core.RunRequest.plain(selection.ahead, selection.describe()));
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit, ws().credentials());
+            notifyAfter(List.of(report), trace);
             return exit;
         }
     }
@@ -71,6 +72,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
                 reports.add(r);
                 all.addAll(r.keys());
             }
+            notifyAfter(reports, trace);
         }
         for (var e : ws().catalog().errors()) {
             err().println("skipped invalid job file: " + e);

@@ -20,7 +20,8 @@ final class StatusCommand extends Sub implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", description = "Only this job.")
     String jobName;
 
-    @Option(names = "--attention", description = "Only keys that wait for a person: FAILED, NEEDS_CONFIRMATION, NEEDS_CREDENTIAL.")
+    @Option(names = "--attention", description = "Only keys that wait for a person: FAILED, NEEDS_CONFIRMATION, "
+            + "NEEDS_CREDENTIAL, and keys a killed run left RUNNING (interrupted: they resume on the next run).")
     boolean attention;
 
     @Option(names = "--json", description = "Print a JSON array.")
@@ -30,7 +31,13 @@ final class StatusCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         String name = jobName == null ? null : job(jobName).name();
         Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
-        List<KeyRecord> keys = ws().store().query(new StateStore.KeyQuery(name, states, null, 0, Integer.MAX_VALUE));
+        List<KeyRecord> keys = new ArrayList<>(ws().store().query(new StateStore.KeyQuery(name, states, null, 0,
+                Integer.MAX_VALUE)));
+        java.time.Instant now = ws().options().clock().instant();
+        if (attention) {
+            keys.addAll(io.keyline.core.Orphans.of(ws().store(), name, now));
+            keys.sort(java.util.Comparator.comparing(KeyRecord::job).thenComparing(KeyRecord::key));
+        }
         if (json) {
             Map<String, String> loginUrls = new java.util.HashMap<>();
             ws().credentials().list().stream().filter(i -> i.loginUrl() != null)
@@ -45,13 +52,15 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                 m.put("attempts", k.attempts());
                 m.put("nextAttemptAt", k.nextAttemptAt());
                 m.put("updatedAt", k.updatedAt());
-                m.put("message", k.message());
+                boolean orphan = io.keyline.core.Orphans.orphaned(k, now);
+                m.put("message", orphan ? io.keyline.core.Orphans.describe(k) : k.message());
                 m.put("credential", k.credential());
                 m.put("class", k.failureClass() == null ? null : k.failureClass().name());
                 if (k.state() == KeyState.NEEDS_CREDENTIAL && k.credential() != null
                         && loginUrls.containsKey(k.credential())) {
                     m.put("loginUrl", loginUrls.get(k.credential()));
                 }
+                m.put("interrupted", orphan);
                 rows.add(m);
             }
             Text.json(out(), rows);
@@ -67,8 +76,10 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         }
         Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "MESSAGE");
         for (KeyRecord k : keys) {
-            t.row(k.job(), k.key(), k.state(), k.step(), k.attempts(), Text.time(k.nextAttemptAt()),
-                    Text.time(k.updatedAt()), Text.clip(k.message(), 100));
+            boolean orphan = io.keyline.core.Orphans.orphaned(k, now);
+            t.row(k.job(), k.key(), orphan ? "RUNNING (interrupted)" : k.state(), k.step(), k.attempts(),
+                    Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()),
+                    Text.clip(orphan ? io.keyline.core.Orphans.describe(k) : k.message(), 160));
         }
         t.print(out());
         return 0;

@@ -39,6 +39,23 @@ abstract class Sub {
         return root().job(name);
     }
 
+    /** How long the end of a CLI run may spend on notifications (a hook that hangs does not hold cron up). */
+    static final Duration NOTIFY_BUDGET = Duration.ofSeconds(15);
+
+    /**
+     * After a run: queues the run events, delivers what is due (SPEC §10). Never changes the exit code:
+     * problems are said on stderr and in the run log.
+     */
+    void notifyAfter(List<io.keyline.core.RunReport> reports, io.keyline.core.RunTrace trace) {
+        try {
+            io.keyline.core.notify.Notifier n = ws().notifier(trace, m -> err().println("keyline: " + m));
+            n.runEnded(reports);
+            n.dispatch(NOTIFY_BUDGET);
+        } catch (RuntimeException e) {
+            err().println("keyline: notifications: " + e.getMessage());
+        }
+    }
+
     /** The key options shared by plan and run. */
     static final class KeySelection {
         @Option(names = "--key", paramLabel = "K", description = "A key to target (repeatable).")

@@ -133,8 +133,7 @@ public final class Engine {
         }
         RunReport report = new RunReport(runId, job.name(), finals, stopped, ran, List.copyOf(departed),
                 List.copyOf(notDue));
-        trace.line(now(), runId, job.name(), null, null, 0, "run", null,
-                Duration.between(started, now()).toMillis(), summary(report));
+        trace.run(now(), report, started, request.selection());
         return report;
     }
 

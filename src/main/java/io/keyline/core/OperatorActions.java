@@ -29,10 +29,17 @@ public final class OperatorActions {
 
     private final StateStore store;
     private final RunOptions options;
+    private final RunTrace trace;
 
     public OperatorActions(StateStore store, RunOptions options) {
+        this(store, options, RunTrace.NONE);
+    }
+
+    /** Actions that also append an {@code operator} line to the run log for each action taken. */
+    public OperatorActions(StateStore store, RunOptions options, RunTrace trace) {
         this.store = store;
         this.options = options;
+        this.trace = trace;
     }
 
     /**
@@ -124,7 +131,9 @@ public final class OperatorActions {
         KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, EventType.REARMED, reset.get(0), 0, to, null,
                 msg, options.user(), note.strip(), null);
         try {
-            return store.rearm(rec, after, reset, ev);
+            KeyRecord written = store.rearm(rec, after, reset, ev);
+            logOperator(now, "rearm", rec.job(), rec.key(), note.strip(), Map.of("steps", reset));
+            return written;
         } catch (StaleStateException e) {
             throw new OperatorException("key " + rec.job() + " " + rec.key()
                     + " changed while you acted (another process is working on it): look again and retry");
@@ -157,7 +166,10 @@ public final class OperatorActions {
                     EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), after.state(), null, msg, options.user(),
                     null, null)));
         }
-        return store.applyAll(changes);
+        List<KeyRecord> resumed = store.applyAll(changes);
+        logOperator(now, "credential-renewed", null, null, null, Map.of("credential", credential, "fingerprint",
+                String.valueOf(fingerprint), "resumed", resumed.stream().map(r -> r.job() + " " + r.key()).toList()));
+        return resumed;
     }
 
     /** Turns the kill switch on: nothing of the job starts; a running key stops at the next step boundary. */
@@ -168,12 +180,14 @@ public final class OperatorActions {
         }
         JobControl jc = new JobControl(job, true, reason.strip(), until, options.user(), now());
         store.saveJobControl(jc);
+        logOperator(now(), "pause", job, null, jc.reason(), until == null ? Map.of() : Map.of("until", until.toString()));
         return jc;
     }
 
     public JobControl resume(String job) {
         JobControl jc = JobControl.running(job);
         store.saveJobControl(jc);
+        logOperator(now(), "resume", job, null, null, Map.of());
         return jc;
     }
 
@@ -208,7 +222,9 @@ public final class OperatorActions {
         KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, type, rec.step(), rec.attempts(), to, null,
                 message, options.user(), note == null || note.isBlank() ? null : note.strip(), null);
         try {
-            return store.apply(rec, after, step, ev);
+            KeyRecord written = store.apply(rec, after, step, ev);
+            logOperator(now, actionName(type), rec.job(), rec.key(), ev.note(), Map.of());
+            return written;
         } catch (StaleStateException e) {
             throw new OperatorException("key " + rec.job() + " " + rec.key()
                     + " changed while you acted (another process is working on it): look again and retry");
@@ -217,5 +233,30 @@ public final class OperatorActions {
 
     private Instant now() {
         return options.clock().instant();
+    }
+
+    /** The run log's name of an action: confirm, mark-done, retry, skip, rearm, … */
+    static String actionName(EventType type) {
+        return switch (type) {
+            case CONFIRMED -> "confirm";
+            case MARKED_DONE -> "mark-done";
+            case RETRIED -> "retry";
+            case SKIPPED -> "skip";
+            case CREDENTIAL_UPDATED -> "credential-renewed";
+            case REARMED -> "rearm";
+            default -> type.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        };
+    }
+
+    /**
+     * Appends the action's {@code operator} line. The action is committed (its event in the state is
+     * the audit record) before this runs, so a run log that cannot be written does not undo or fail it.
+     */
+    private void logOperator(Instant ts, String action, String job, String key, String note, Map<String, Object> extra) {
+        try {
+            trace.operator(ts, action, job, key, options.user(), note, extra);
+        } catch (RuntimeException e) {
+            // the audit event is in the state; the run log is a copy for tools
+        }
     }
 }

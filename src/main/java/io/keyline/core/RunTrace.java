@@ -1,21 +1,39 @@
 package io.keyline.core;
 
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The run trace: one line per step execution (and probe) and one per run, human-readable on the
- * console and as JSON lines appended to {@code state/logs/runs.jsonl}.
+ * The run trace: human-readable lines on the console and JSON lines appended to
+ * {@code state/logs/runs.jsonl} (SPEC §6). Every JSON line has a {@code type}:
+ * <ul>
+ *   <li>{@code step} — a step execution ({@code result} ok or failed), or a key parked without a step
+ *       running ({@code result} {@code parked}: a missing credential, a {@code confirm: always} step,
+ *       …);</li>
+ *   <li>{@code probe} — a probe's answer ({@code result} {@code probe:present}, …);</li>
+ *   <li>{@code run} — the end of a run: start, duration, selection, counts by state, exit code, the
+ *       failed keys and why it stopped, if it did;</li>
+ *   <li>{@code operator} — an operator action (confirm, mark-done, retry, skip, rearm, pause, resume,
+ *       credential renewal), with the OS user and the note;</li>
+ *   <li>{@code notify} — a notification hook that failed or gave up (see {@code core.notify}).</li>
+ * </ul>
+ * The file is rotated by size ({@link RunLog}).
  */
 public final class RunTrace implements AutoCloseable {
 
@@ -28,22 +46,35 @@ public final class RunTrace implements AutoCloseable {
     private static final com.fasterxml.jackson.databind.ObjectMapper WITH_NULLS = Json.MAPPER.copy()
             .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS);
 
-    private final PrintStream human;
-    private final Writer jsonl;
+    /** Final states that mean a key stopped in this run and waits (for a person or a retry). */
+    private static final Set<KeyState> PARKED = EnumSet.of(KeyState.FAILED, KeyState.NEEDS_CONFIRMATION,
+            KeyState.NEEDS_CREDENTIAL, KeyState.RETRY_WAIT);
 
-    private RunTrace(PrintStream human, Writer jsonl) {
+    private final PrintStream human;
+    private final RunLog log;
+    /** The last step/probe line of each key in each open run: "runId\njob\nkey" → {step, result}. */
+    private final Map<String, String[]> lastLine = new HashMap<>();
+
+    private RunTrace(PrintStream human, RunLog log) {
         this.human = human;
-        this.jsonl = jsonl;
+        this.log = log;
     }
 
-    /** A trace to {@code human} and to {@code stateDir/logs/runs.jsonl}. */
+    /** A trace to {@code human} (may be {@code null}) and to {@code stateDir/logs/runs.jsonl}, default rotation. */
     public static RunTrace open(Path stateDir, PrintStream human) {
+        return open(stateDir, human, Map.of());
+    }
+
+    /**
+     * A trace to {@code human} (may be {@code null}) and to {@code stateDir/logs/runs.jsonl}, rotated per
+     * {@code KEYLINE_LOG_MAX} (default 10 MiB) and {@code KEYLINE_LOG_FILES} (default 5) from {@code env}.
+     *
+     * @throws IllegalArgumentException when those settings are invalid
+     */
+    public static RunTrace open(Path stateDir, PrintStream human, Map<String, String> env) {
+        RunLog.Limits limits = RunLog.Limits.fromEnv(env);
         try {
-            Path logs = stateDir.resolve("logs");
-            Files.createDirectories(logs);
-            Writer w = Files.newBufferedWriter(logs.resolve("runs.jsonl"), StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
-            return new RunTrace(human, w);
+            return new RunTrace(human, new RunLog(stateDir.resolve("logs").resolve("runs.jsonl"), limits));
         } catch (IOException e) {
             throw new StateUnavailableException("cannot write the run log in " + stateDir.resolve("logs") + ": "
                     + e.getMessage(), e);
@@ -51,7 +82,9 @@ public final class RunTrace implements AutoCloseable {
     }
 
     /**
-     * One trace line.
+     * One trace line of a step, a probe or (with {@code key == null}) a run. The type is taken from
+     * the arguments: {@code result} starting with {@code probe:} is a probe line, {@code key == null} a
+     * run line, anything else a step line. Prefer {@link #run} for the end of a run.
      *
      * @param ts         when
      * @param runId      run
@@ -66,55 +99,221 @@ public final class RunTrace implements AutoCloseable {
      */
     public synchronized void line(Instant ts, String runId, String job, String key, String step, int attempt,
                                   String result, String cls, long durationMs, String message) {
-        if (human != null) {
-            StringBuilder sb = new StringBuilder(TIME.format(ts)).append("  ").append(job);
-            if (key != null) {
-                sb.append(' ').append(key);
-            }
-            if (step != null) {
-                sb.append("  ").append(step).append(" #").append(attempt);
-            }
-            sb.append("  ").append(result);
-            if (cls != null) {
-                sb.append(" [").append(cls).append(']');
-            }
-            sb.append(" (").append(durationMs).append(" ms)");
-            if (message != null && !message.isEmpty()) {
-                sb.append("  ").append(message);
-            }
-            human.println(sb);
-            human.flush();
-        }
-        if (jsonl != null) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("ts", ts.toString());
-            m.put("runId", runId);
-            m.put("job", job);
-            m.put("key", key);
-            m.put("step", step);
-            m.put("attempt", attempt);
+        human(ts, job, key, step, attempt, result, cls, durationMs, message);
+        if (key == null) {
+            // a run line in the old shape (a run refused before it started): the run line's fields
+            boolean paused = "paused".equals(result);
+            Map<String, Object> m = runLine(ts, runId, job, ts.minusMillis(durationMs), durationMs, null, Map.of(),
+                    paused ? RunReport.EXECUTION_FAILURE : null, List.of(), paused ? message : null);
             m.put("result", result);
-            m.put("class", cls);
-            m.put("durationMs", durationMs);
             m.put("message", message);
-            try {
-                jsonl.write(WITH_NULLS.writeValueAsString(m));
-                jsonl.write('\n');
-                jsonl.flush();
-            } catch (IOException e) {
-                throw new StateUnavailableException("cannot append to the run log: " + e.getMessage(), e);
+            write(m);
+            return;
+        }
+        String type = result != null && result.startsWith("probe:") ? "probe" : "step";
+        if (log != null || human != null) {
+            if (lastLine.size() > 200_000) {
+                lastLine.clear(); // runs that never reported their end (runKey alone): forget, do not grow
             }
+            lastLine.put(runId + "\n" + job + "\n" + key, new String[] {step, result});
+        }
+        write(stepLine(ts, type, runId, job, key, step, attempt, result, cls, durationMs, message));
+    }
+
+    /**
+     * The end of a run: one {@code step} line with {@code result: "parked"} for every key that this run
+     * parked without a step or probe line explaining it (a missing credential, a step that always needs
+     * confirmation, …), then the structured {@code run} line.
+     *
+     * @param ts        when the run ended
+     * @param report    the run's report
+     * @param startedAt when it started
+     */
+    public synchronized void run(Instant ts, RunReport report, Instant startedAt) {
+        run(ts, report, startedAt, null);
+    }
+
+    /**
+     * The run line, with how the keys were chosen ({@code --key …}, {@code --due}, {@code apply PLAN}), or
+     * {@code null} when the caller did not say.
+     */
+    public synchronized void run(Instant ts, RunReport report, Instant startedAt, String chosenBy) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        List<String> failed = new ArrayList<>();
+        for (KeyState s : KeyState.values()) {
+            long n = report.count(s);
+            if (n > 0) {
+                counts.put(s.name(), (int) n);
+            }
+        }
+        for (KeyRecord k : report.keys()) {
+            if (k.state() == KeyState.FAILED) {
+                failed.add(k.key());
+            }
+            String id = report.runId() + "\n" + report.job() + "\n" + k.key();
+            String[] last = lastLine.remove(id);
+            boolean explained = last != null && java.util.Objects.equals(last[0], k.step()) && !"ok".equals(last[1]);
+            if (report.runId().equals(k.runId()) && PARKED.contains(k.state()) && !explained) {
+                String result = "parked";
+                String cls = k.failureClass() == null ? null : k.failureClass().name();
+                String msg = k.state() + (k.message() == null ? "" : ": " + k.message());
+                human(ts, report.job(), k.key(), k.step(), k.attempts(), result, cls, 0, msg);
+                write(stepLine(ts, "step", report.runId(), report.job(), k.key(), k.step(), k.attempts(), result, cls, 0,
+                        msg));
+            }
+        }
+        String prefix = report.runId() + "\n";
+        lastLine.keySet().removeIf(k -> k.startsWith(prefix));
+        long ms = Math.max(0, Duration.between(startedAt, ts).toMillis());
+        int exit = report.exitCode();
+        human(ts, report.job(), null, null, 0, "run", null, ms, summary(report, exit));
+        Map<String, Object> line = runLine(ts, report.runId(), report.job(), startedAt, ms,
+                (chosenBy == null ? "" : chosenBy + ": ") + selection(report.keys()), counts, exit, failed,
+                report.stopped());
+        if (!report.departed().isEmpty()) {
+            line.put("departed", report.departed());
+        }
+        if (!report.notYetDue().isEmpty()) {
+            line.put("notYetDue", report.notYetDue());
+        }
+        write(line);
+    }
+
+    /**
+     * One operator action (SPEC §6): {@code {"ts","type":"operator","action","job","key","user","note"}} and,
+     * where it applies, more fields in {@code extra} (e.g. {@code credential}, {@code until}, {@code keys}).
+     */
+    public synchronized void operator(Instant ts, String action, String job, String key, String user, String note,
+                                      Map<String, Object> extra) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ts", ts.toString());
+        m.put("type", "operator");
+        m.put("action", action);
+        m.put("job", job);
+        m.put("key", key);
+        m.put("user", user);
+        m.put("note", note);
+        if (extra != null) {
+            extra.forEach(m::putIfAbsent);
+        }
+        write(m);
+    }
+
+    /** A line of another type (e.g. {@code notify}); {@code ts} and {@code type} come first. */
+    public synchronized void other(Instant ts, String type, Map<String, Object> fields) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ts", ts.toString());
+        m.put("type", type);
+        fields.forEach(m::putIfAbsent);
+        write(m);
+    }
+
+    /** Whether lines go to a file (not {@link #NONE} or a human-only trace). */
+    public boolean writesFile() {
+        return log != null;
+    }
+
+    private static Map<String, Object> stepLine(Instant ts, String type, String runId, String job, String key,
+                                                String step, int attempt, String result, String cls, long durationMs,
+                                                String message) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ts", ts.toString());
+        m.put("type", type);
+        m.put("runId", runId);
+        m.put("job", job);
+        m.put("key", key);
+        m.put("step", step);
+        m.put("attempt", attempt);
+        m.put("result", result);
+        m.put("class", cls);
+        m.put("durationMs", durationMs);
+        m.put("message", message);
+        return m;
+    }
+
+    private static Map<String, Object> runLine(Instant ts, String runId, String job, Instant startedAt, long durationMs,
+                                               String selection, Map<String, Integer> counts, Integer exit,
+                                               List<String> failedKeys, String stopped) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ts", ts.toString());
+        m.put("type", "run");
+        m.put("runId", runId);
+        m.put("job", job);
+        m.put("startedAt", startedAt.toString());
+        m.put("durationMs", durationMs);
+        m.put("selection", selection);
+        m.put("counts", counts);
+        m.put("exit", exit);
+        m.put("failedKeys", failedKeys);
+        m.put("stopped", stopped);
+        return m;
+    }
+
+    /** The targeted keys in short: one key, a few keys, or "first … last (n keys)". */
+    static String selection(List<KeyRecord> keys) {
+        if (keys.isEmpty()) {
+            return "no keys";
+        }
+        if (keys.size() <= 3) {
+            return String.join(", ", keys.stream().map(KeyRecord::key).toList());
+        }
+        return keys.get(0).key() + " … " + keys.get(keys.size() - 1).key() + " (" + keys.size() + " keys)";
+    }
+
+    static String summary(RunReport r, int exit) {
+        StringBuilder sb = new StringBuilder();
+        for (KeyState s : KeyState.values()) {
+            long n = r.count(s);
+            if (n > 0) {
+                sb.append(sb.isEmpty() ? "" : ", ").append(n).append(' ').append(s.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        sb.append(sb.isEmpty() ? "no keys" : "").append("; exit ").append(exit);
+        if (r.stopped() != null) {
+            sb.append(" (").append(r.stopped()).append(')');
+        }
+        return sb.toString();
+    }
+
+    private void human(Instant ts, String job, String key, String step, int attempt, String result, String cls,
+                       long durationMs, String message) {
+        if (human == null) {
+            return;
+        }
+        StringBuilder sb = new StringBuilder(TIME.format(ts)).append("  ").append(job);
+        if (key != null) {
+            sb.append(' ').append(key);
+        }
+        if (step != null) {
+            sb.append("  ").append(step).append(" #").append(attempt);
+        }
+        sb.append("  ").append(result);
+        if (cls != null) {
+            sb.append(" [").append(cls).append(']');
+        }
+        sb.append(" (").append(durationMs).append(" ms)");
+        if (message != null && !message.isEmpty()) {
+            sb.append("  ").append(message);
+        }
+        human.println(sb);
+        human.flush();
+    }
+
+    private void write(Map<String, Object> m) {
+        if (log == null) {
+            return;
+        }
+        try {
+            log.append(WITH_NULLS.writeValueAsString(m));
+        } catch (IOException e) {
+            throw new StateUnavailableException("cannot append to the run log " + log.file() + ": " + e.getMessage(), e);
         }
     }
 
     @Override
     public synchronized void close() {
-        if (jsonl != null) {
-            try {
-                jsonl.close();
-            } catch (IOException ignored) {
-                // closing a log we only appended to
-            }
+        if (log != null) {
+            log.close();
         }
     }
 }

@@ -68,7 +68,7 @@ class RaceSuite {
             Map<String, Set<String>> executedBy = new TreeMap<>();
             for (String line : Files.readAllLines(wb.state.resolve("logs").resolve("runs.jsonl"))) {
                 JsonNode l = Json.read(line, JsonNode.class);
-                if (!l.get("step").isNull() && l.get("result").asText().equals("ok")) {
+                if ("step".equals(l.path("type").asText()) && l.get("result").asText().equals("ok")) {
                     String ks = l.get("key").asText() + " " + l.get("step").asText();
                     if (!executedBy.computeIfAbsent(ks, x -> new HashSet<>()).add(l.get("runId").asText())) {
                         details.add("executed twice in one run: " + ks);

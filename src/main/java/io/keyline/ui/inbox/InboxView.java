@@ -147,6 +147,7 @@ public final class InboxView extends BorderPane {
             case NEEDS_CONFIRMATION -> nav.confirm(item.job(), item.key());
             case NEEDS_CREDENTIAL -> nav.renewCredential(item.credential());
             case FAILED -> vm.retry(item);
+            case RUNNING -> vm.runNow(item);
             default -> nav.showTimeline(item.job(), item.key());
         }
     }

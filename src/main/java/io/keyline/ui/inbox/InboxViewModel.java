@@ -104,6 +104,16 @@ public final class InboxViewModel {
         });
     }
 
+    /** Runs an interrupted key now (it resumes at the step where it stopped). */
+    public void runNow(AttentionItem item) {
+        act(item, "run", () -> {
+            RunReport r = services.engine().run(job(item.job()), List.of(item.key()));
+            KeyRecord k = r.keys().isEmpty() ? null : r.keys().get(0);
+            return item.job() + " " + item.key() + ": " + (k == null ? r.stopped() : Format.state(k.state())
+                    + (k.message() == null ? "" : " - " + k.message()));
+        });
+    }
+
     public void skip(AttentionItem item, String note) {
         act(item, "skip", () -> {
             services.actions().skip(job(item.job()), item.key(), note);

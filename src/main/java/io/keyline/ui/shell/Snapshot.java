@@ -76,6 +76,7 @@ public record Snapshot(Instant at, List<JobSummary> jobs, List<AttentionItem> at
                 case FAILED -> "Retry";
                 case NEEDS_CONFIRMATION -> "Confirm…";
                 case NEEDS_CREDENTIAL -> "Renew credential…";
+                case RUNNING -> "Run now";
                 default -> "Open";
             };
         }

@@ -59,6 +59,13 @@ public final class SnapshotLoader {
                     r.message() == null ? "" : r.message(), ev == null ? "" : summary(ev), r.updatedAt(),
                     r.credential()));
         }
+        // keys a killed run left RUNNING: no decision needed, one click runs them now
+        for (KeyRecord r : io.keyline.core.Orphans.of(store, null, now)) {
+            if (items.size() < INBOX_LIMIT) {
+                items.add(new Snapshot.AttentionItem(r.job(), r.key(), r.state(), r.step(),
+                        io.keyline.core.Orphans.describe(r), "", r.updatedAt(), null));
+            }
+        }
         List<Snapshot.RunningKey> running = new ArrayList<>();
         for (KeyRecord r : store.query(new StateStore.KeyQuery(null, java.util.Set.of(KeyState.RUNNING), null, 0, 200))) {
             JobDefinition j = catalog.job(r.job()).orElse(null);

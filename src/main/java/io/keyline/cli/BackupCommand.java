@@ -1,0 +1,34 @@
+package io.keyline.cli;
+
+import io.keyline.store.StateMaintenance;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(name = "backup", description = {
+    "Writes a consistent copy of the state to FILE (a zip holding keyline.mv.db), also while the console or a run "
+        + "uses it. The file is created with permissions 0600.",
+    "Credentials are in it only as stored (encrypted): keep state/secret.key (or KEYLINE_MASTER_KEY) apart from it. "
+        + "Restore: unzip it into an empty state folder (docs/operations.md)."})
+final class BackupCommand extends Sub implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The backup to write (e.g. keyline-2026-11-29.zip).")
+    Path file;
+
+    @Override
+    public Integer call() {
+        long bytes;
+        try {
+            bytes = new StateMaintenance(ws().database()).backup(file);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        out().println("backup of " + ws().stateDir() + " written to " + file.toAbsolutePath().normalize() + " ("
+                + bytes + " bytes)");
+        out().println("restore: mkdir -m 700 NEW_STATE && unzip " + file + " -d NEW_STATE "
+                + "(and copy secret.key, or set KEYLINE_MASTER_KEY)");
+        return 0;
+    }
+}

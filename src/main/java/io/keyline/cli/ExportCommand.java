@@ -1,0 +1,39 @@
+package io.keyline.cli;
+
+import io.keyline.store.StateMaintenance;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "export", description = {
+    "Prints keys and events as one JSON object {\"exportedAt\", \"job\", \"keys\": [...], \"events\": [...]}, "
+        + "for a spreadsheet or another tool: keys with the fields of 'status --json', events (oldest first) with "
+        + "those of 'timeline --json' plus id, job and key.",
+    "Never a secret: credentials are not exported; messages and evidence were redacted when they were stored."})
+final class ExportCommand extends Sub implements Callable<Integer> {
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", description = "Only this job (default: every job).")
+    String jobName;
+
+    @Option(names = "--json", description = "JSON (the only format; accepted for symmetry with status and timeline).")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        String name = jobName == null ? null : exportName(jobName);
+        new StateMaintenance(ws().database()).export(name, ws().options().clock().instant(), out());
+        out().println();
+        out().flush();
+        return 0;
+    }
+
+    /** A job of the jobs folder, or one whose file is gone but whose keys are still in the state. */
+    private String exportName(String name) {
+        if (ws().catalog().job(name).isPresent() || !ws().store().keys(name).isEmpty()) {
+            return name;
+        }
+        return job(name).name(); // the usual error: unknown job, or its file is invalid
+    }
+}

@@ -1,0 +1,99 @@
+package io.keyline.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.keyline.core.OperatorException;
+import io.keyline.core.jobfile.JobFileError;
+import io.keyline.core.jobfile.NotifyFileReader;
+import io.keyline.core.notify.Events;
+import io.keyline.core.notify.Hook;
+import io.keyline.core.notify.NotifyConfig;
+import io.keyline.core.notify.Notifier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "notify", description = {
+    "Notifications (notify.json in the jobs folder): hooks called when a key needs a person, a credential is about "
+        + "to expire, or a run left keys waiting. Runs deliver them by themselves; these commands check the hooks.",
+    "The format of notify.json is in docs/operations.md."},
+        subcommands = {NotifyCommand.TestCommand.class, NotifyCommand.SendCommand.class})
+final class NotifyCommand extends Sub implements Callable<Integer> {
+
+    @Override
+    public Integer call() {
+        throw new UsageError("notify needs a command: test, or send");
+    }
+
+    /** notify.json of the jobs folder, or exit 1 with its errors. */
+    static NotifyConfig config(Sub cmd) {
+        NotifyConfig cfg = NotifyFileReader.load(cmd.ws().jobsDir());
+        if (!cfg.valid()) {
+            StringBuilder sb = new StringBuilder("notify.json is invalid:");
+            for (JobFileError e : cfg.errors()) {
+                sb.append("\n  ").append(e);
+            }
+            throw new OperatorException(sb.toString());
+        }
+        if (cfg.hooks().isEmpty()) {
+            throw new OperatorException("no hooks: " + cfg.file() + (java.nio.file.Files.exists(cfg.file())
+                    ? " lists none" : " does not exist") + " (see docs/operations.md, \"Notifications\")");
+        }
+        return cfg;
+    }
+
+    static int report(Sub cmd, Map<Hook, String> results) {
+        int failed = 0;
+        for (Map.Entry<Hook, String> e : results.entrySet()) {
+            if (e.getValue() == null) {
+                cmd.out().println(e.getKey().label() + ": sent");
+            } else {
+                failed++;
+                cmd.out().println(e.getKey().label() + ": FAILED: " + e.getValue());
+            }
+        }
+        return failed == 0 ? 0 : 1;
+    }
+
+    @Command(name = "test", description = "Sends a sample event to every hook of notify.json, now, and says per hook "
+            + "whether it worked. Exit 0 when every hook worked, 1 otherwise. Needs no state.")
+    static final class TestCommand extends Sub implements Callable<Integer> {
+        @Override
+        public Integer call() throws InterruptedException {
+            NotifyConfig cfg = config(this);
+            ObjectNode event = Events.test(ws().options().clock().instant(), Notifier.host());
+            return report(this, Notifier.sendNow(cfg, "test", event, ws().jobsDir(), ws().options().clock()));
+        }
+    }
+
+    @Command(name = "send", description = {"Sends one event, now, to the hooks subscribed to it: e.g. from systemd's "
+            + "OnFailure= when a run itself failed (exit 1: bad job file, state locked) and so announced nothing. "
+            + "Needs no state.", "Exit 0 when every hook worked (or none is subscribed), 1 otherwise."})
+    static final class SendCommand extends Sub implements Callable<Integer> {
+        @Option(names = "--event", paramLabel = "E", defaultValue = "run",
+                description = "attention, credential-expiry or run (default ${DEFAULT-VALUE}).")
+        String event;
+
+        @Option(names = "--job", paramLabel = "JOB", description = "The job it is about, if any.")
+        String job;
+
+        @Parameters(index = "0", paramLabel = "MESSAGE", description = "What happened (one line).")
+        String message;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            if (!Hook.EVENTS.contains(event)) {
+                throw new UsageError("--event \"" + event + "\" is not one of " + String.join(", ", Hook.EVENTS));
+            }
+            NotifyConfig cfg = config(this);
+            ObjectNode payload = Events.custom(event, job, message, ws().options().clock().instant(), Notifier.host());
+            Map<Hook, String> results = Notifier.sendNow(cfg, event, payload, ws().jobsDir(), ws().options().clock());
+            if (results.isEmpty()) {
+                out().println("no hook of notify.json is subscribed to " + event);
+            }
+            return report(this, results);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.keyline.core;
+
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Keys left RUNNING by a process that is gone: its holder is a dead process of this host, or its lease
+ * has expired. They need no decision (the next run takes them over and resumes at the step where they
+ * stopped), but a person should see them: {@code status --attention} and the console's Attention page
+ * list them as "interrupted".
+ */
+public final class Orphans {
+
+    /** What the operator is told about an orphan. */
+    public static final String MESSAGE = "interrupted — will resume on the next run";
+
+    private Orphans() {
+    }
+
+    /** The orphaned keys (of {@code job}, or of every job when {@code null}), ordered by job and key. */
+    public static List<KeyRecord> of(StateStore store, String job, Instant now) {
+        return store.query(new StateStore.KeyQuery(job, Set.of(KeyState.RUNNING), null, 0, Integer.MAX_VALUE))
+                .stream().filter(r -> orphaned(r, now)).toList();
+    }
+
+    /** Whether a RUNNING key's holder is provably gone (dead here) or its lease has run out. */
+    public static boolean orphaned(KeyRecord r, Instant now) {
+        return r.state() == KeyState.RUNNING && (r.leaseOwner() == null || r.leaseUntil() == null
+                || !r.leaseUntil().isAfter(now) || LeaseOwner.provablyDead(r.leaseOwner()));
+    }
+
+    /** The line shown for an orphan: why and who held it. */
+    public static String describe(KeyRecord r) {
+        return MESSAGE + " (at " + (r.step() == null ? "its first step" : "step " + r.step()) + "; run " + r.runId()
+                + " of " + r.leaseOwner() + " ended without finishing)";
+    }
+}

@@ -1,0 +1,208 @@
+package io.keyline.core.jobfile;
+
+import io.keyline.core.notify.Hook;
+import io.keyline.core.notify.NotifyConfig;
+import io.keyline.core.notify.HookTemplate;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads {@code notify.json} (SPEC §10) with the job files' positioned errors: unknown fields, wrong
+ * types, bad values, each as {@code file:line:column: message}.
+ */
+public final class NotifyFileReader {
+
+    /** Fields of the file. */
+    public static final List<String> FIELDS = List.of("hooks");
+    /** Fields of one hook. */
+    public static final List<String> HOOK_FIELDS = List.of("name", "on", "command", "webhook", "format", "secret",
+            "timeout");
+    /** Placeholders a command hook may use. */
+    public static final List<String> PLACEHOLDERS = HookTemplate.NAMES;
+    private static final Set<String> SHELLS = Set.of("sh", "bash", "dash", "zsh", "ksh", "ash", "fish");
+
+    private NotifyFileReader() {
+    }
+
+    /** {@code jobsDir/notify.json}: its hooks, its errors, or no hooks when it does not exist. */
+    public static NotifyConfig load(Path jobsDir) {
+        Path file = jobsDir.resolve(NotifyConfig.FILE_NAME);
+        if (!Files.exists(file)) {
+            return new NotifyConfig(file, List.of(), List.of());
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+        } catch (CharacterCodingException e) {
+            return rejected(file, "notify.json is not valid UTF-8");
+        } catch (IOException e) {
+            return rejected(file, "cannot read notify.json: " + e.getMessage());
+        }
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        Problems problems = new Problems(file, text);
+        SourceNode root = SourceParser.parse(text, problems);
+        List<Hook> hooks = root == null ? List.of() : read(root, problems);
+        return problems.isEmpty() ? new NotifyConfig(file, hooks, List.of())
+                : new NotifyConfig(file, List.of(), problems.sorted());
+    }
+
+    private static NotifyConfig rejected(Path file, String message) {
+        return new NotifyConfig(file, List.of(), List.of(new JobFileError(file, 1, 1, message)));
+    }
+
+    private static List<Hook> read(SourceNode root, Problems problems) {
+        if (!(root instanceof SourceNode.Obj obj)) {
+            problems.at(root, "notify.json must hold one JSON object {\"hooks\": [...]}, got " + root.typeName());
+            return List.of();
+        }
+        ObjectView file = ObjectView.of(obj, "", problems, FIELDS);
+        if (!file.require("hooks", " (a list of hooks)")) {
+            return List.of();
+        }
+        SourceNode.Arr arr = file.typed("hooks", SourceNode.Arr.class, "an array of hook objects");
+        if (arr == null) {
+            return List.of();
+        }
+        List<Hook> hooks = new ArrayList<>();
+        for (int i = 0; i < arr.items().size(); i++) {
+            SourceNode item = arr.items().get(i);
+            if (item instanceof SourceNode.Obj h) {
+                Hook hook = hook(ObjectView.of(h, "hooks[" + i + "]", problems, HOOK_FIELDS), i + 1);
+                if (hook != null) {
+                    hooks.add(hook);
+                }
+            } else {
+                problems.at(item, "hooks[" + i + "] must be an object, got " + item.typeName());
+            }
+        }
+        return hooks;
+    }
+
+    private static Hook hook(ObjectView h, int index) {
+        int before = h.problems().count();
+        SourceNode.Str name = h.string("name");
+        Set<String> on = new LinkedHashSet<>();
+        if (h.require("on", " (events: " + String.join(", ", Hook.EVENTS) + ")")) {
+            List<SourceNode.Str> events = h.strings("on");
+            for (SourceNode.Str e : events == null ? List.<SourceNode.Str>of() : events) {
+                if (Hook.EVENTS.contains(e.value())) {
+                    on.add(e.value());
+                } else {
+                    h.problems().at(e, h.pathOf("on") + ": unknown event \"" + e.value() + "\" (one of "
+                            + String.join(", ", Hook.EVENTS) + ")" + Suggestions.didYouMean(e.value(), Hook.EVENTS));
+                }
+            }
+        }
+        boolean hasCommand = h.has("command");
+        boolean hasWebhook = h.has("webhook");
+        if (hasCommand == hasWebhook) {
+            h.problems().at(h.node(), h.label() + " needs exactly one of \"command\" and \"webhook\"");
+        }
+        List<String> command = hasCommand && !hasWebhook ? command(h) : null;
+        URI webhook = hasWebhook && !hasCommand ? webhook(h) : null;
+        String format = h.choice("format", Hook.FORMATS, false);
+        if (format != null && !hasWebhook) {
+            h.problems().atName(h.field("format"), h.pathOf("format") + " is only allowed with \"webhook\"");
+        }
+        SourceNode.Str secret = h.string("secret");
+        String fmt = format == null ? "json" : format;
+        if (secret != null && !(fmt.equals("dingtalk") || fmt.equals("feishu"))) {
+            h.problems().atName(h.field("secret"), h.pathOf("secret")
+                    + " is the signing secret of a dingtalk or feishu robot; not allowed with format " + fmt);
+        }
+        Duration timeout = h.duration("timeout");
+        if (timeout != null && timeout.compareTo(Duration.ofMinutes(2)) > 0) {
+            h.problems().at(h.field("timeout").value(), h.pathOf("timeout") + " must be at most PT2M (a hook must "
+                    + "not hold a run up), got " + timeout);
+        }
+        if (h.problems().count() > before) {
+            return null;
+        }
+        return new Hook(index, name == null ? null : name.value(), on, command, webhook, fmt,
+                secret == null ? null : secret.value(), timeout == null ? Hook.DEFAULT_TIMEOUT : timeout);
+    }
+
+    private static List<String> command(ObjectView h) {
+        List<SourceNode.Str> args = h.strings("command");
+        if (args == null) {
+            return null;
+        }
+        if (args.get(0).value().isBlank()) {
+            h.problems().at(args.get(0), h.pathOf("command") + "[0] must name the program, got \"\"");
+            return null;
+        }
+        String program = Path.of(args.get(0).value()).getFileName().toString();
+        // the argument after "-c" of a shell is code: a value put in there could run as code
+        int script = -1;
+        if (SHELLS.contains(program)) {
+            for (int i = 1; i < args.size() - 1 && script < 0; i++) {
+                if (args.get(i).value().equals("-c")) {
+                    script = i + 1;
+                }
+            }
+        }
+        List<String> out = new ArrayList<>();
+        boolean valid = true;
+        for (int i = 0; i < args.size(); i++) {
+            SourceNode.Str arg = args.get(i);
+            String path = h.pathOf("command") + "[" + i + "]";
+            try {
+                for (HookTemplate.Placeholder p : HookTemplate.scan(arg.value())) {
+                    if (!PLACEHOLDERS.contains(p.name())) {
+                        h.problems().atChar(arg, p.index(), path + ": unknown placeholder {" + p.name()
+                                + "} (a hook knows {job}, {key}, {state} and {message})");
+                        valid = false;
+                    } else if (i == script) {
+                        h.problems().atChar(arg, p.index(), path + ": {" + p.name() + "} inside a script run by "
+                                + program + " -c would be read as shell code; read $KEYLINE_NOTIFY_"
+                                + p.name().toUpperCase(java.util.Locale.ROOT) + ", pass it as an argument after the "
+                                + "script (\"$1\"), or read the event on standard input");
+                        valid = false;
+                    }
+                }
+            } catch (HookTemplate.SyntaxError e) {
+                h.problems().atChar(arg, e.index(), path + ": " + e.getMessage());
+                valid = false;
+            }
+            out.add(arg.value());
+        }
+        return valid ? out : null;
+    }
+
+    private static URI webhook(ObjectView h) {
+        SourceNode.Str str = h.string("webhook");
+        if (str == null) {
+            return null;
+        }
+        try {
+            URI uri = new URI(str.value());
+            if (uri.getScheme() == null || !(uri.getScheme().equals("https") || uri.getScheme().equals("http"))
+                    || uri.getHost() == null) {
+                // the value is not echoed: a webhook URL carries its token
+                h.problems().at(str, h.pathOf("webhook") + " must be an http(s) URL with a host");
+                return null;
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            h.problems().at(str, h.pathOf("webhook") + " is not a valid URL (" + e.getReason() + ")");
+            return null;
+        }
+    }
+}

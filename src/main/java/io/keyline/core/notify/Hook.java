@@ -1,0 +1,49 @@
+package io.keyline.core.notify;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One hook of {@code notify.json}: a command or a webhook, and the events it is called for.
+ *
+ * @param index   1-based position in the file
+ * @param name    optional name (for messages), or {@code null}
+ * @param on      events: {@code attention}, {@code credential-expiry}, {@code run}
+ * @param command program and arguments ({@code {job}}, {@code {key}}, {@code {state}}, {@code {message}}
+ *                substituted, each argument stays one argument), or {@code null}
+ * @param webhook URL the event is POSTed to, or {@code null}
+ * @param format  webhook body: {@code json}, {@code slack}, {@code wecom}, {@code dingtalk}, {@code feishu}
+ * @param secret  signing secret of a dingtalk or feishu robot, or {@code null}
+ * @param timeout how long one call may take
+ */
+public record Hook(int index, String name, Set<String> on, List<String> command, URI webhook, String format,
+                   String secret, Duration timeout) {
+
+    public static final List<String> EVENTS = List.of("attention", "credential-expiry", "run");
+    public static final List<String> FORMATS = List.of("json", "slack", "wecom", "dingtalk", "feishu");
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * A stable id of the hook for de-duplication: its position and a hash of what it calls (a hook
+     * that was edited is a new hook).
+     */
+    public String id() {
+        String what = command != null ? String.join("\u0000", command) : webhook + "\u0000" + format;
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(what.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return index + ":" + java.util.HexFormat.of().formatHex(h, 0, 6);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** How messages name the hook, never with a webhook's path or query (they hold tokens). */
+    public String label() {
+        String what = command != null ? "command " + command.get(0)
+                : "webhook " + webhook.getScheme() + "://" + webhook.getAuthority() + "/… (" + format + ")";
+        return "hook " + index + (name == null ? "" : " \"" + name + "\"") + " (" + what + ")";
+    }
+}

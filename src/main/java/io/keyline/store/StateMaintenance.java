@@ -1,0 +1,222 @@
+package io.keyline.store;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.keyline.core.Json;
+import io.keyline.core.StateUnavailableException;
+import io.keyline.domain.Evidence;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * Backup, export and pruning of the state, while it is in use (the console or a run may hold it
+ * through AUTO_SERVER). Nothing here reads or writes a credential's value: the credential table is
+ * not exported, and a backup holds credentials only as they are stored (encrypted).
+ */
+public final class StateMaintenance {
+
+    /** Key states whose events are attention evidence: never pruned. */
+    static final String ATTENTION_STATES = "'FAILED','NEEDS_CONFIRMATION','NEEDS_CREDENTIAL'";
+
+    private final Database db;
+
+    public StateMaintenance(Database db) {
+        this.db = db;
+    }
+
+    /**
+     * A consistent copy of the database while it is in use (H2 {@code BACKUP TO}): a zip holding
+     * {@code keyline.mv.db}. Written next to {@code target} first and moved into place, with
+     * permissions 0600.
+     *
+     * @return the size of the backup in bytes
+     */
+    public long backup(Path target) {
+        Path file = target.toAbsolutePath().normalize();
+        Path dir = file.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("backup: folder " + dir + " does not exist");
+        }
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException("backup: " + file + " is a folder; give a file name like keyline-backup.zip");
+        }
+        Path tmp = dir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        try (Connection c = db.connection(); Statement st = c.createStatement()) {
+            // the path is data: a quote in it is doubled, so it stays one SQL string literal
+            st.execute("BACKUP TO '" + tmp.toString().replace("'", "''") + "'");
+        } catch (SQLException e) {
+            deleteQuietly(tmp);
+            String full = Database.diskFull(dir, e);
+            throw new StateUnavailableException(full != null ? full : "backup to " + file + " failed: "
+                    + Database.firstLine(e.getMessage()), e);
+        }
+        try {
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            }
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return Files.size(file);
+        } catch (IOException e) {
+            deleteQuietly(tmp);
+            throw new StateUnavailableException("backup to " + file + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a temp file we could not remove; its name says what it is
+        }
+    }
+
+    /**
+     * Writes keys and events as one JSON object {@code {"exportedAt", "job", "keys": [...], "events": [...]}},
+     * streamed (any number of events). Keys carry the fields of {@code status --json}, events those of
+     * {@code timeline --json} plus {@code id}, {@code job} and {@code key}. Credentials are not exported.
+     *
+     * @param job only this job, or {@code null} for every job
+     * @return the numbers of keys and events written
+     */
+    public long[] export(String job, Instant now, OutputStream out) {
+        long[] counts = new long[2];
+        try (Connection c = db.connection();
+             JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeStringField("exportedAt", now.toString());
+            g.writeStringField("job", job);
+            g.writeArrayFieldStart("keys");
+            try (PreparedStatement ps = c.prepareStatement("SELECT job, key_value, state, step, attempts, "
+                    + "next_attempt_at, updated_at, message, credential, failure_class, created_at FROM key_state"
+                    + (job == null ? "" : " WHERE job = ?") + " ORDER BY job, key_value")) {
+                if (job != null) {
+                    ps.setString(1, job);
+                }
+                ps.setFetchSize(1000);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        g.writeStartObject();
+                        g.writeStringField("job", rs.getString(1));
+                        g.writeStringField("key", rs.getString(2));
+                        g.writeStringField("state", rs.getString(3));
+                        g.writeStringField("step", rs.getString(4));
+                        g.writeNumberField("attempts", rs.getInt(5));
+                        time(g, "nextAttemptAt", rs, 6);
+                        time(g, "updatedAt", rs, 7);
+                        g.writeStringField("message", rs.getString(8));
+                        g.writeStringField("credential", rs.getString(9));
+                        g.writeStringField("class", rs.getString(10));
+                        time(g, "createdAt", rs, 11);
+                        g.writeEndObject();
+                        counts[0]++;
+                    }
+                }
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("events");
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, job, key_value, ts, run_id, event_type, step, "
+                    + "attempt, state, failure_class, message, user_name, note, evidence FROM key_event"
+                    + (job == null ? "" : " WHERE job = ?") + " ORDER BY id")) {
+                if (job != null) {
+                    ps.setString(1, job);
+                }
+                ps.setFetchSize(1000);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        g.writeStartObject();
+                        g.writeNumberField("id", rs.getLong(1));
+                        g.writeStringField("job", rs.getString(2));
+                        g.writeStringField("key", rs.getString(3));
+                        time(g, "ts", rs, 4);
+                        g.writeStringField("runId", rs.getString(5));
+                        g.writeStringField("type", rs.getString(6));
+                        g.writeStringField("step", rs.getString(7));
+                        g.writeNumberField("attempt", rs.getInt(8));
+                        g.writeStringField("state", rs.getString(9));
+                        g.writeStringField("class", rs.getString(10));
+                        g.writeStringField("message", rs.getString(11));
+                        g.writeStringField("user", rs.getString(12));
+                        g.writeStringField("note", rs.getString(13));
+                        String ev = rs.getString(14);
+                        g.writeFieldName("evidence");
+                        if (ev == null) {
+                            g.writeNull();
+                        } else {
+                            // read and written again: the evidence is an object, not a string of JSON
+                            g.writeObject(Json.read(ev, Evidence.class));
+                        }
+                        g.writeEndObject();
+                        counts[1]++;
+                    }
+                }
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.flush();
+        } catch (SQLException e) {
+            throw new StateUnavailableException("export failed: " + Database.firstLine(e.getMessage()), e);
+        } catch (IOException e) {
+            throw new StateUnavailableException("export failed while writing: " + e.getMessage(), e);
+        }
+        return counts;
+    }
+
+    private static void time(JsonGenerator g, String name, ResultSet rs, int col) throws SQLException, IOException {
+        long v = rs.getLong(col);
+        if (rs.wasNull()) {
+            g.writeNullField(name);
+        } else {
+            g.writeStringField(name, Instant.ofEpochMilli(v).toString());
+        }
+    }
+
+    /**
+     * The events {@link #prune} deletes: older than {@code cutoff}, except
+     * <ol>
+     *   <li>every event of a key's latest run: from the key's last {@code CLAIMED} or {@code RECOVERED}
+     *       event on (with the operator actions after it); all events of a key that never ran;</li>
+     *   <li>every event of a key that is {@code FAILED}, {@code NEEDS_CONFIRMATION} or
+     *       {@code NEEDS_CREDENTIAL} now (the evidence a person needs to decide).</li>
+     * </ol>
+     */
+    private static final String PRUNABLE = " FROM key_event e WHERE e.ts < ?"
+            + " AND NOT EXISTS (SELECT 1 FROM key_state k WHERE k.job = e.job AND k.key_value = e.key_value"
+            + " AND k.state IN (" + ATTENTION_STATES + "))"
+            + " AND e.id < COALESCE((SELECT MAX(c.id) FROM key_event c WHERE c.job = e.job"
+            + " AND c.key_value = e.key_value AND c.event_type IN ('CLAIMED', 'RECOVERED')), 0)";
+
+    /**
+     * Deletes old events (see {@link #PRUNABLE} for what is kept), or only counts them.
+     *
+     * @return how many events were (or would be) deleted
+     */
+    public int prune(Instant cutoff, boolean dryRun) {
+        try (Connection c = db.connection();
+             PreparedStatement ps = c.prepareStatement((dryRun ? "SELECT COUNT(*)" : "DELETE") + PRUNABLE)) {
+            ps.setLong(1, cutoff.toEpochMilli());
+            if (dryRun) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new StateUnavailableException("prune failed: " + Database.firstLine(e.getMessage()), e);
+        }
+    }
+}

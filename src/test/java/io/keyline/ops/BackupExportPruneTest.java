@@ -1,0 +1,169 @@
+package io.keyline.ops;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.acceptance.Jobs;
+import io.keyline.app.Workspace;
+import io.keyline.core.Json;
+import io.keyline.testing.SiteTestBase;
+import io.keyline.testing.TestSite.Fault;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** SPEC §6: backup (online, restorable), export (keys and events, never a secret), prune (what it keeps). */
+class BackupExportPruneTest extends SiteTestBase {
+
+    static final String SECRET = "sid=Sup3rS3cretSessionValue0042";
+
+    void ok(Result r, int... exits) {
+        assertThat(r.exit()).as(r.toString()).isIn(exits.length == 0 ? new Object[] {0} : java.util.Arrays.stream(exits)
+                .boxed().toArray());
+    }
+
+    /** Keys DONE, FAILED and NEEDS_CREDENTIAL, and a stored credential. */
+    void someHistory() throws IOException {
+        wb.job("pub", Jobs.publish("pub", "unsafe", false, "\"credential\": \"site-cookie\","), site.base());
+        site.requireCookie(SECRET);
+        ok(wb.cliWithInput("Cookie: " + SECRET + "\n", "credentials", "set", "site-cookie", "--domain", "127.0.0.1"));
+        site.failPosts(Fault.STATUS_404);
+        ok(wb.cli("run", "pub", "--from", "2026-11-26", "--to", "2026-11-28"), 3);
+        site.requireCookie("sid=another");
+        ok(wb.cli("run", "pub", "--key", "2026-11-29"), 4);
+    }
+
+    static void unzip(Path zip, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
+            for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
+                Path to = dir.resolve(e.getName()).normalize();
+                assertThat(to.startsWith(dir)).isTrue();
+                Files.copy(in, to);
+            }
+        }
+    }
+
+    @Test
+    void backupWhileInUseRestoresToTheSameStatus() throws IOException {
+        someHistory();
+        Result before = wb.cli("status", "--json");
+        ok(before);
+        Path zip = tmp.resolve("backups/keyline.zip");
+        Files.createDirectories(zip.getParent());
+        // another process keeps the state open (as the console does) while the backup is made
+        try (Workspace console = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+            console.store().keys("pub");
+            Result b = wb.cli("backup", zip.toString());
+            ok(b);
+            assertThat(b.out()).contains("written to " + zip);
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(zip))).isEqualTo("rw-------");
+        List<String> entries = new ArrayList<>();
+        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
+            for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
+                entries.add(e.getName());
+            }
+        }
+        assertThat(entries).containsExactly("keyline.mv.db");
+        try (InputStream in = Files.newInputStream(zip)) {
+            assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain(SECRET);
+        }
+
+        // restore as docs/operations.md says: unzip into an empty state folder, next to the master key
+        io.keyline.testing.Workbench other = new io.keyline.testing.Workbench(tmp.resolve("restored"));
+        Path restored = other.state;
+        unzip(zip, restored);
+        Files.copy(wb.state.resolve("secret.key"), restored.resolve("secret.key"));
+        Files.copy(wb.jobs.resolve("pub.json"), other.jobs.resolve("pub.json"));
+        Result after = other.cli("status", "--json");
+        ok(after);
+        assertThat(after.out()).isEqualTo(before.out());
+        assertThat(Json.read(after.out(), JsonNode.class)).hasSize(4);
+        // the restored state works: its credential decrypts, timelines are there
+        Result list = other.cli("credentials", "list");
+        ok(list);
+        assertThat(list.out()).contains("site-cookie");
+        Result tl = other.cli("timeline", "pub", "2026-11-26", "--json");
+        assertThat(tl.out()).isEqualTo(wb.cli("timeline", "pub", "2026-11-26", "--json").out());
+    }
+
+    @Test
+    void backupToAMissingFolderIsAUsageError() {
+        Result r = wb.cli("backup", tmp.resolve("no/such/folder/b.zip").toString());
+        assertThat(r.exit()).isEqualTo(64);
+        assertThat(r.err()).contains("does not exist");
+    }
+
+    @Test
+    void exportHasKeysAndEventsAndNoSecret() throws IOException {
+        someHistory();
+        Result r = wb.cli("export", "--json");
+        ok(r);
+        JsonNode doc = Json.read(r.out(), JsonNode.class);
+        assertThat(doc.get("keys")).hasSize(4);
+        assertThat(doc.get("keys").get(0).get("job").asText()).isEqualTo("pub");
+        assertThat(doc.get("events").size()).isGreaterThan(8);
+        JsonNode failed = null;
+        for (JsonNode e : doc.get("events")) {
+            if ("KEY_FAILED".equals(e.get("type").asText())) {
+                failed = e;
+            }
+        }
+        assertThat(failed).isNotNull();
+        assertThat(failed.get("evidence").get("status").asInt()).isEqualTo(404);
+        assertThat(r.out()).doesNotContain(SECRET).doesNotContain("Sup3rS3cret");
+        assertThat(wb.cli("export", "pub", "--json").out()).contains("\"job\" : \"pub\"");
+        assertThat(wb.cli("export", "nope").exit()).isEqualTo(64);
+    }
+
+    @Test
+    void pruneKeepsLatestRunsAndAttentionEvidence() throws IOException {
+        wb.job("pub", Jobs.publish("pub", "unsafe", false, null), site.base());
+        site.failPosts(Fault.STATUS_404, Fault.STATUS_404);
+        ok(wb.cli("run", "pub", "--key", "2026-11-20"), 2);      // FAILED, stays FAILED: evidence kept
+        ok(wb.cli("run", "pub", "--key", "2026-11-21"), 2);      // FAILED, then retried and done: first run pruned
+        ok(wb.cli("retry", "pub", "2026-11-21"));
+        wb.clock.advance(Duration.ofDays(1));
+        ok(wb.cli("run", "pub", "--key", "2026-11-21"));
+        ok(wb.cli("run", "pub", "--key", "2026-11-22"));          // DONE in one run: all kept
+        List<String> failedBefore = types("2026-11-20");
+        List<String> doneBefore = types("2026-11-22");
+        wb.clock.advance(Duration.ofDays(100));
+
+        Result dry = wb.cli("prune", "--events-older-than", "P90D", "--dry-run");
+        ok(dry);
+        int expected = types("2026-11-21").lastIndexOf("CLAIMED"); // the first run and the operator's retry
+        assertThat(expected).isPositive();
+        assertThat(dry.out()).contains("would delete " + expected + " events");
+        assertThat(types("2026-11-21").get(0)).isEqualTo("CLAIMED");
+
+        Result p = wb.cli("prune", "--events-older-than", "P90D");
+        ok(p);
+        assertThat(p.out()).contains("deleted " + expected + " events");
+        assertThat(types("2026-11-20")).isEqualTo(failedBefore);
+        assertThat(types("2026-11-22")).isEqualTo(doneBefore);
+        List<String> retried = types("2026-11-21");
+        assertThat(retried.get(0)).isEqualTo("CLAIMED");
+        assertThat(retried).doesNotContain("KEY_FAILED", "RETRIED").endsWith("KEY_DONE");
+        assertThat(wb.cli("prune", "--events-older-than", "P90D").out()).contains("deleted 0 events");
+        assertThat(wb.cli("prune", "--events-older-than", "PT1H").exit()).isEqualTo(64);
+    }
+
+    List<String> types(String key) {
+        Result r = wb.cli("timeline", "pub", key, "--json");
+        List<String> out = new ArrayList<>();
+        Json.read(r.out(), JsonNode.class).forEach(e -> out.add(e.get("type").asText()));
+        return out;
+    }
+}

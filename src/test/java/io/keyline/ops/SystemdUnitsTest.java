@@ -1,0 +1,90 @@
+package io.keyline.ops;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Issue 15: the shipped units tell the truth: success on 0, 4 and 5 only; a failure notifies. */
+class SystemdUnitsTest {
+
+    static final Path UNITS = Path.of("packaging/systemd");
+
+    /** The [Service]/[Unit] settings of a unit file: key → values (comments and blank lines left out). */
+    static Map<String, List<String>> settings(Path unit) throws IOException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(unit)) {
+            String l = line.strip();
+            if (l.isEmpty() || l.startsWith("#") || l.startsWith(";") || l.startsWith("[")) {
+                continue;
+            }
+            int eq = l.indexOf('=');
+            out.computeIfAbsent(l.substring(0, eq).strip(), k -> new ArrayList<>()).add(l.substring(eq + 1).strip());
+        }
+        return out;
+    }
+
+    @Test
+    void theRunSucceedsOnZeroFourAndFiveOnly() throws IOException {
+        Map<String, List<String>> s = settings(UNITS.resolve("keyline.service"));
+        assertThat(s.get("SuccessExitStatus")).hasSize(1);
+        Set<String> success = Arrays.stream(s.get("SuccessExitStatus").get(0).split("\\s+")).collect(Collectors.toSet());
+        assertThat(success).containsExactlyInAnyOrder("4", "5");
+        assertThat(success).doesNotContain("1", "2", "3");
+        assertThat(s.get("ExecStart").get(0)).endsWith("keyline run --due");
+        assertThat(s.get("Type")).containsExactly("oneshot");
+    }
+
+    @Test
+    void aFailureStartsTheNotifyUnit() throws IOException {
+        Map<String, List<String>> s = settings(UNITS.resolve("keyline.service"));
+        assertThat(s.get("OnFailure")).containsExactly("keyline-failed@%n.service");
+        Map<String, List<String>> failed = settings(UNITS.resolve("keyline-failed@.service"));
+        assertThat(failed.get("ExecStart").get(0)).contains("keyline notify send --event run").contains("%i");
+        // the README shows how a failed key is caught
+        assertThat(Files.readString(Path.of("README.md"))).contains("systemctl --user --failed");
+    }
+
+    @Test
+    void systemdAnalyzeVerifiesTheUnits(@TempDir Path tmp) throws Exception {
+        Path tool = Path.of("/usr/bin/systemd-analyze");
+        if (!Files.isExecutable(tool)) {
+            System.out.println("SKIPPED systemd-analyze verify: /usr/bin/systemd-analyze is not installed");
+            return;
+        }
+        // the units name the installed /opt/keyline/bin/keyline, which verify checks exists: point them at a stand-in
+        Path fake = tmp.resolve("keyline");
+        Files.writeString(fake, "#!/bin/sh\nexit 0\n");
+        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
+        List<String> cmd = new ArrayList<>(List.of(tool.toString(), "verify"));
+        try (var files = Files.list(UNITS)) {
+            for (Path unit : files.sorted().toList()) {
+                Path copy = tmp.resolve(unit.getFileName());
+                Files.writeString(copy, Files.readString(unit).replace("/opt/keyline/bin/keyline", fake.toString()));
+                cmd.add(copy.toString());
+            }
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        // without a running systemd, verify may warn about the bus; it must not find fault with the units
+        List<String> problems = out.lines().filter(l -> l.contains("keyline"))
+                .filter(l -> !l.contains("Failed to connect") && !l.contains("bus")).toList();
+        assertThat(problems).as(out).isEmpty();
+        assertThat(p.exitValue()).as(out).isZero();
+    }
+}
