@@ -345,7 +345,7 @@ public final class Planner {
                 case SKIPPED -> "skip (skipped by an operator)";
                 case FAILED -> "failed at " + s.step() + ": retry it to run again";
                 case NEEDS_CONFIRMATION -> "needs confirmation: " + s.step();
-                case NEEDS_CREDENTIAL -> "blocked: credential " + s.credential();
+                case NEEDS_CREDENTIAL -> "blocked: credential " + (s.credential() == null ? "(none named)" : s.credential());
                 case RUNNING_ELSEWHERE -> "running in another process (lease until " + s.until() + ")";
                 case WAIT_RETRY -> "wait until " + s.until() + " (" + s.step() + ", attempt "
                         + (rec.attempts() + 1) + ")";
@@ -434,7 +434,9 @@ public final class Planner {
     static String stopWords(KeyDecision.Stop stop) {
         return switch (stop.kind()) {
             case COMPLETE -> "done";
-            case NEEDS_CREDENTIAL -> "waits for credential " + stop.credential() + " at " + stop.step();
+            case NEEDS_CREDENTIAL -> stop.credential() == null ? "waits for a person at " + stop.step()
+                    + " (its probe was answered with a rejected login, and the step names no credential)"
+                    : "waits for credential " + stop.credential() + " at " + stop.step();
             case NEEDS_CONFIRMATION -> "waits for confirmation at " + stop.step();
             case PROBE_INCONCLUSIVE -> "retries the probe of " + stop.step() + " later";
             default -> stop.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');

@@ -168,7 +168,8 @@ public final class RunTrace implements AutoCloseable {
         int exit = report.exitCode();
         human(ts, report.job(), null, null, 0, "run", null, ms, summary(report, exit));
         Map<String, Object> line = runLine(ts, report.runId(), report.job(), startedAt, ms,
-                (chosenBy == null ? "" : chosenBy + ": ") + selection(report.keys()), counts, exit, failed,
+                chosenBy == null ? selection(report.keys()) : chosenBy + " (" + selection(report.keys()) + ")", counts,
+                exit, failed,
                 report.stopped());
         if (!report.departed().isEmpty()) {
             line.put("departed", report.departed());

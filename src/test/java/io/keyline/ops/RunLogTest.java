@@ -66,7 +66,7 @@ class RunLogTest extends SiteTestBase {
         assertThat(run.get("exit").asInt()).isZero();
         assertThat(run.get("failedKeys")).isEmpty();
         assertThat(run.get("stopped").isNull()).isTrue();
-        assertThat(run.get("selection").asText()).isEqualTo("2026-11-28, " + KEY);
+        assertThat(run.get("selection").asText()).isEqualTo("--from 2026-11-28 --to " + KEY + " (2026-11-28, " + KEY + ")");
         assertThat(Instant.parse(run.get("startedAt").asText())).isBeforeOrEqualTo(Instant.parse(run.get("ts").asText()));
         assertThat(lines).filteredOn(l -> l.get("type").asText().equals("step"))
                 .allSatisfy(l -> assertThat(l.get("runId").asText()).isEqualTo(run.get("runId").asText()));

@@ -1,0 +1,343 @@
+package io.keyline.core;
+
+import io.keyline.core.exec.Executors;
+import io.keyline.core.exec.ProbeOutcome;
+import io.keyline.core.exec.StepContext;
+import io.keyline.core.exec.StepExecutor;
+import io.keyline.core.exec.StepOutcome;
+import io.keyline.core.jobfile.JobFileLoader;
+import io.keyline.core.operations.PlanApply;
+import io.keyline.domain.EventType;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.StepKind;
+import io.keyline.domain.StepRecord;
+import io.keyline.domain.StepStatus;
+import io.keyline.store.Database;
+import io.keyline.store.JdbcStateStore;
+import io.keyline.testing.MutableClock;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Generates random jobs (2–5 steps: command and http, effects none/idempotent/unsafe, probes with a
+ * fixed answer, credentials usable/missing/rejected, {@code confirm: always}) and random key states
+ * (fresh, pending with finished steps, due and not-yet-due retries, interrupted runs of dead holders,
+ * live holders, confirmations with the right and a stale payload, attention states, keys ahead of
+ * schedule), then checks that the steps the engine executes — through recording executors, for
+ * {@code apply} of the plan and for a plain {@code run} on an identical copy — are exactly the steps
+ * the plan lists, in order, and that no key departs from its plan.
+ */
+final class PlanEngineEquivalence {
+
+    static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");
+    static final List<String> EFFECTS = List.of("none", "idempotent", "unsafe");
+
+    private final Path root;
+    private final Random random;
+    final List<String> failures = new ArrayList<>();
+    int cases;
+    int executedSteps;
+    final Map<String, Integer> stops = new java.util.TreeMap<>();
+
+    PlanEngineEquivalence(Path root, long seed) {
+        this.root = root;
+        this.random = new Random(seed);
+    }
+
+    /** What the fake world answers: probes per (job, key, step), credentials per name. */
+    static final class World implements CredentialProvider {
+        final Map<String, io.keyline.domain.ProbeAnswer> probes = new ConcurrentHashMap<>();
+        final Map<String, String> credentials = new ConcurrentHashMap<>();
+        final List<String> executed = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public Lookup lookup(String name) {
+            String state = credentials.getOrDefault(name, "missing");
+            CredentialMaterial m = new CredentialMaterial() {
+                @Override
+                public String name() {
+                    return name;
+                }
+
+                @Override
+                public String fingerprint() {
+                    return "f1f1f1f1";
+                }
+
+                @Override
+                public Map<String, String> httpHeaders(URI uri, Instant now) {
+                    return Map.of("Authorization", "Bearer t0ken-" + name);
+                }
+
+                @Override
+                public Map<String, String> environment(Instant now) {
+                    return Map.of();
+                }
+
+                @Override
+                public List<String> secretStrings() {
+                    return List.of("t0ken-" + name);
+                }
+            };
+            return switch (state) {
+                case "usable" -> Lookup.found(m);
+                case "rejected" -> Lookup.rejected(m, "rejected by the site (test)");
+                default -> Lookup.missing("credential " + name + " is not set");
+            };
+        }
+
+        StepExecutor executor() {
+            return new StepExecutor() {
+                @Override
+                public StepOutcome execute(StepContext ctx) {
+                    executed.add(ctx.job().name() + "|" + ctx.key() + "|" + ctx.step().id());
+                    return StepOutcome.success("ok", Map.of("n", "1"), null);
+                }
+
+                @Override
+                public ProbeOutcome probe(StepContext ctx) {
+                    io.keyline.domain.ProbeAnswer a = probes.getOrDefault(
+                            ctx.job().name() + "|" + ctx.key() + "|" + ctx.step().id(), io.keyline.domain.ProbeAnswer.ABSENT);
+                    ProbeOutcome.Answer ans = switch (a) {
+                        case PRESENT -> ProbeOutcome.Answer.PRESENT;
+                        case AUTH -> ProbeOutcome.Answer.AUTH;
+                        case INCONCLUSIVE -> ProbeOutcome.Answer.INCONCLUSIVE;
+                        default -> ProbeOutcome.Answer.ABSENT;
+                    };
+                    return new ProbeOutcome(ans, "probe: " + a.word(), null);
+                }
+            };
+        }
+    }
+
+    /** Runs {@code n} generated cases; failures are collected in {@link #failures}. */
+    void run(int n) throws IOException {
+        Path jobs = root.resolve("jobs");
+        Files.createDirectories(jobs);
+        MutableClock clock = new MutableClock(NOW);
+        World world = new World();
+        RunOptions options = new RunOptions(clock, d -> clock.advance(d), new Random(1), Duration.ofMinutes(1),
+                Duration.ofMinutes(2), "tester");
+        StepExecutor fake = world.executor();
+        Executors executors = new Executors(Map.of(StepKind.COMMAND, fake, StepKind.HTTP, fake));
+        try (Database db = Database.open(root.resolve("state"));
+             JdbcStateStore store = new JdbcStateStore(db, false)) {
+            Engine engine = new Engine(store, executors, world, RunTrace.NONE, options);
+            Planner planner = new Planner(store, world, clock, ctx -> fake.probe(ctx));
+            PlanApply planApply = new PlanApply(store, planner);
+            for (int i = 0; i < n; i++) {
+                clock.set(NOW);
+                one(i, jobs, store, world, engine, planner, planApply);
+                cases++;
+            }
+        }
+    }
+
+    private void one(int i, Path jobs, JdbcStateStore store, World world, Engine engine, Planner planner,
+                     PlanApply planApply) throws IOException {
+        int steps = 2 + random.nextInt(4);
+        StringBuilder json = new StringBuilder();
+        List<String> effects = new ArrayList<>();
+        List<Boolean> probes = new ArrayList<>();
+        List<String> creds = new ArrayList<>();
+        for (int s = 0; s < steps; s++) {
+            String effect = EFFECTS.get(random.nextInt(3));
+            boolean http = random.nextBoolean();
+            boolean probe = effect.equals("unsafe") && random.nextInt(3) > 0;
+            boolean always = effect.equals("unsafe") && random.nextInt(4) == 0;
+            String cred = random.nextInt(3) == 0 ? "c" + random.nextInt(2) : null;
+            effects.add(effect);
+            probes.add(probe);
+            creds.add(cred);
+            json.append(s == 0 ? "" : ",\n");
+            json.append("{\"id\": \"s").append(s).append("\", \"kind\": \"").append(http ? "http" : "command")
+                    .append("\", \"effect\": \"").append(effect).append('"');
+            if (always) {
+                json.append(", \"confirm\": \"always\"");
+            }
+            if (cred != null) {
+                json.append(", \"credential\": \"").append(cred).append('"');
+            }
+            if (http) {
+                json.append(", \"request\": {\"method\": \"POST\", \"url\": \"http://127.0.0.1:9/x/{key}/s").append(s)
+                        .append("\", \"body\": \"hello {key}\"}");
+            } else {
+                json.append(", \"command\": [\"true\", \"{key}\"]");
+            }
+            if (probe) {
+                json.append(", \"probe\": {\"kind\": \"http\", \"url\": \"http://127.0.0.1:9/p/{key}/s").append(s)
+                        .append("\", \"presentWhen\": {\"jsonPointer\": \"/n\", \"notEquals\": 0}}");
+            }
+            json.append('}');
+        }
+        for (String c : List.of("c0", "c1")) {
+            int r = random.nextInt(4);
+            world.credentials.put(c, r == 0 ? "missing" : r == 1 ? "rejected" : "usable");
+        }
+        String job = "j" + i;
+        String body = "{\"name\": \"" + job + "\", \"key\": {\"type\": \"date\", \"zone\": \"UTC\", \"start\": \"2026-01-01\"},"
+                + " \"retry\": {\"maxAttempts\": 3, \"initialDelay\": \"PT5S\", \"multiplier\": 2.0, \"maxDelay\": \"PT5M\","
+                + " \"jitter\": 0.0, \"maxElapsed\": \"PT30M\"},"
+                + " \"steps\": [\n" + json + "\n]}";
+        // the same job twice: one copy is applied from its plan, the other simply run
+        JobDefinition applied = load(jobs, job + "a", body.replace("\"" + job + "\"", "\"" + job + "a\""));
+        JobDefinition ran = load(jobs, job + "r", body.replace("\"" + job + "\"", "\"" + job + "r\""));
+        // the key: mostly today or earlier, sometimes tomorrow (not yet due)
+        int offset = random.nextInt(10) == 0 ? 1 : -random.nextInt(3);
+        String key = java.time.LocalDate.of(2026, 11, 30).plusDays(offset).toString();
+        Map<String, io.keyline.domain.ProbeAnswer> answers = new HashMap<>();
+        for (int s = 0; s < steps; s++) {
+            if (probes.get(s)) {
+                int r = random.nextInt(10);
+                answers.put("s" + s, r < 5 ? io.keyline.domain.ProbeAnswer.ABSENT : r < 8
+                        ? io.keyline.domain.ProbeAnswer.PRESENT : r == 8 ? io.keyline.domain.ProbeAnswer.INCONCLUSIVE
+                        : io.keyline.domain.ProbeAnswer.AUTH);
+            }
+        }
+        Seed seed = seed(steps, effects);
+        for (JobDefinition d : List.of(applied, ran)) {
+            answers.forEach((s, a) -> world.probes.put(d.name() + "|" + key + "|" + s, a));
+            seed.store(store, d, key, engine);
+        }
+        boolean ahead = offset > 0 && random.nextBoolean();
+        Planner.Options opts = Planner.Options.DEFAULT.withAhead(ahead);
+
+        // apply
+        Plan plan = planApply.planAndSave(applied, List.of(key), Map.of(), opts);
+        Plan.KeyPlan kp = plan.keys().get(0);
+        world.executed.clear();
+        RunReport report = planApply.apply(plan.planId(), name -> applied, engine);
+        List<String> executedApply = executedSteps(world, applied.name(), key);
+        check(job + " apply", seed, kp, executedApply, report);
+
+        // plain run of an identical copy
+        Plan planRun = planner.plan(ran, List.of(key), Map.of(), opts);
+        world.executed.clear();
+        RunReport runReport = engine.run(ran, List.of(key), RunRequest.plain(ahead, "test"));
+        List<String> executedRun = executedSteps(world, ran.name(), key);
+        check(job + " run", seed, planRun.keys().get(0), executedRun, runReport);
+        executedSteps += executedApply.size() + executedRun.size();
+        String stop = kp.stop() == null ? kp.action() : kp.stop();
+        stops.merge(stop.replaceAll("s[0-9]", "S").replaceAll("c[0-9]", "C").replaceAll("\\(.*", "").strip(), 1,
+                Integer::sum);
+    }
+
+    private void check(String what, Seed seed, Plan.KeyPlan kp, List<String> executed, RunReport report) {
+        if (!executed.equals(kp.steps())) {
+            failures.add(what + " [" + seed + "]: plan listed " + kp.steps() + " (" + kp.action() + "), engine executed "
+                    + executed);
+        }
+        if (!report.departed().isEmpty()) {
+            failures.add(what + " [" + seed + "]: departed from its own plan: " + kp.action());
+        }
+    }
+
+    private static List<String> executedSteps(World world, String job, String key) {
+        List<String> out = new ArrayList<>();
+        synchronized (world.executed) {
+            for (String e : world.executed) {
+                String[] p = e.split("\\|");
+                if (p[0].equals(job) && p[1].equals(key)) {
+                    out.add(p[2]);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static JobDefinition load(Path jobs, String name, String json) throws IOException {
+        Path f = jobs.resolve(name + ".json");
+        Files.writeString(f, json);
+        JobFileLoader.Result loaded = JobFileLoader.loadFile(f);
+        if (loaded.job() == null) {
+            throw new IllegalStateException("generated job does not load: " + loaded.errors() + "\n" + json);
+        }
+        return loaded.job();
+    }
+
+    /** A generated key state. */
+    record Seed(String kind, KeyState state, int finished, StepStatus interrupted, String confirm, Instant next,
+                String lease) {
+        void store(JdbcStateStore store, JobDefinition job, String key, Engine engine) {
+            if (kind.equals("fresh")) {
+                return;
+            }
+            List<io.keyline.domain.StepDefinition> steps = job.steps();
+            int at = Math.min(finished, steps.size() - 1);
+            String step = steps.get(at).id();
+            String hash = null;
+            if (confirm != null) {
+                Map<String, Map<String, String>> outs = new HashMap<>();
+                for (int s = 0; s < at; s++) {
+                    outs.put(steps.get(s).id(), Map.of("n", "1"));
+                }
+                hash = confirm.equals("stale") ? "0".repeat(64) : Engine.payloadHash(new StepContext(job, steps.get(at),
+                        key, "{runId}", 1, outs, null, java.util.function.UnaryOperator.identity()));
+            }
+            String owner = lease == null ? null : lease.equals("live") ? engine.owner() : "ghost-host/1/dead";
+            Instant until = lease == null ? null : lease.equals("live") ? NOW.plusSeconds(600) : NOW.minusSeconds(60);
+            KeyRecord rec = new KeyRecord(job.name(), key, state, step, interrupted != null ? 1 : 0, next, null, "seeded",
+                    null, confirm == null ? null : step, hash, "seed", owner, until, 0, NOW, NOW);
+            List<StateStore.Change> chain = new ArrayList<>();
+            chain.add(new StateStore.Change(null, rec, null, new KeyEvent(0, job.name(), key, NOW, "seed",
+                    EventType.CLAIMED, null, 0, state, null, "seeded", null, null, null)));
+            KeyRecord prev = rec.withVersion(1);
+            for (int s = 0; s <= at; s++) {
+                StepStatus st = s < at ? StepStatus.SUCCEEDED : interrupted;
+                if (st == null) {
+                    continue;
+                }
+                StepRecord sr = new StepRecord(steps.get(s).id(), st, 1, NOW, st == StepStatus.SUCCEEDED
+                        ? Map.of("n", "1") : Map.of(), NOW);
+                KeyRecord next1 = prev.withVersion(prev.version());
+                chain.add(new StateStore.Change(prev, next1, sr, null));
+                prev = next1.withVersion(prev.version() + 1);
+            }
+            store.applyChain(chain);
+        }
+    }
+
+    private Seed seed(int steps, List<String> effects) {
+        int finished = random.nextInt(steps);
+        StepStatus interrupted = switch (random.nextInt(4)) {
+            case 0 -> StepStatus.STARTED;
+            case 1 -> StepStatus.AMBIGUOUS;
+            case 2 -> StepStatus.FAILED;
+            default -> null;
+        };
+        String confirm = random.nextInt(4) == 0 ? (random.nextBoolean() ? "right" : "stale") : null;
+        return switch (random.nextInt(12)) {
+            case 0, 1, 2 -> new Seed("fresh", KeyState.PENDING, 0, null, null, null, null);
+            case 3, 4 -> new Seed("pending", KeyState.PENDING, finished, interrupted == StepStatus.FAILED ? null
+                    : interrupted == null ? null : StepStatus.FAILED, confirm, null, null);
+            case 5 -> new Seed("retry-due", KeyState.RETRY_WAIT, finished, StepStatus.FAILED, null,
+                    NOW.minusSeconds(5), null);
+            case 6 -> new Seed("retry-soon", KeyState.RETRY_WAIT, finished, StepStatus.FAILED, null,
+                    NOW.plusSeconds(20), null);
+            case 7 -> new Seed("retry-later", KeyState.RETRY_WAIT, finished, StepStatus.FAILED, null,
+                    NOW.plusSeconds(3600), null);
+            case 8 -> new Seed("dead-holder", KeyState.RUNNING, finished, interrupted, confirm, null, "dead");
+            case 9 -> new Seed("live-holder", KeyState.RUNNING, finished, StepStatus.STARTED, null, null, "live");
+            case 10 -> new Seed("confirmed", KeyState.PENDING, finished, random.nextBoolean() ? StepStatus.AMBIGUOUS
+                    : null, random.nextBoolean() ? "right" : "stale", null, null);
+            default -> new Seed("attention", List.of(KeyState.FAILED, KeyState.NEEDS_CONFIRMATION,
+                    KeyState.NEEDS_CREDENTIAL, KeyState.DONE, KeyState.SKIPPED).get(random.nextInt(5)), finished,
+                    null, null, null, null);
+        };
+    }
+}
