@@ -158,6 +158,8 @@ class PauseTest {
         Result stopped = running.get(60, TimeUnit.SECONDS);
 
         assertThat(stopped.out()).as(stopped.toString()).contains(REASON);
+        // the run did work before the kill switch stopped it: 4, waiting for a person (it was 1, "nothing ran")
+        assertThat(stopped.exit()).as(stopped.toString()).isEqualTo(4);
         assertThat(lines("first.count")).hasSize(1);
         assertThat(lines("second.count")).as("step 2 did not run").isEmpty();
         JsonNode st = keyStatus("slow", KEY);

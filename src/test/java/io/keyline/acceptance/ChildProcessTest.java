@@ -1,0 +1,87 @@
+package io.keyline.acceptance;
+
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A command step's child runs in its own process group: its timeout kills what it started, and a run
+ * that takes over from a killed one waits for the child that run left behind, so two copies of one step
+ * of one key never run at once (issue 9, "also seen"). Both failed before: the timeout left the
+ * grandchild running, and the rerun started a second copy at once.
+ */
+class ChildProcessTest {
+
+    static final String KEY = "2026-11-29";
+
+    @TempDir
+    Path tmp;
+    Workbench wb;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        wb = new Workbench(tmp);
+    }
+
+    private static String job(String name, String script, String timeout, int attempts) {
+        return """
+            {
+              "name": "%s",
+              "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+              "retry": { "maxAttempts": %d, "initialDelay": "PT1S", "jitter": 0.0 },
+              "steps": [ { "id": "work", "kind": "command", "effect": "none", "timeout": "%s",
+                           "command": ["sh", "-c", %s] } ]
+            }
+            """.formatted(name, attempts, timeout, Jobs.quote(script));
+    }
+
+    @Test
+    void aTimeoutKillsTheWholeProcessGroup() throws Exception {
+        wb.clock.followSystemClock();
+        wb.job("gc", job("gc", "sleep 30 & echo $! > grandchild.pid; wait", "PT1S", 1), null);
+        Result r = wb.cli("run", "gc", "--key", KEY);
+        assertThat(r.out()).as(r.toString()).contains("killed after timeout");
+        long pid = Long.parseLong(Files.readString(wb.jobs.resolve("grandchild.pid")).strip());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .as("the grandchild %d was killed with its group", pid).isFalse();
+    }
+
+    @Test
+    void aRunTakingOverFromAKilledRunWaitsForTheChildItLeft() throws Exception {
+        wb.clock.followSystemClock();
+        wb.job("slow", job("slow", "echo start $$ >> runs.log; sleep 4; echo end $$ >> runs.log", "PT60S", 3), null);
+        Path log = tmp.resolve("child.log");
+        Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", "slow", "--key", KEY);
+        Path runs = wb.jobs.resolve("runs.log");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(runs) && Files.readString(runs).contains("start")) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(runs).as(Files.exists(log) ? Files.readString(log) : "no output").exists();
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+
+        Result rerun = wb.cli("run", "slow", "--key", KEY);
+        assertThat(rerun.exit()).as(rerun.toString()).isZero();
+        List<String> lines = Files.readAllLines(runs);
+        assertThat(lines).as("never two copies at once").hasSize(4);
+        String first = lines.get(0).split(" ")[1];
+        String second = lines.get(2).split(" ")[1];
+        assertThat(lines).containsExactly("start " + first, "end " + first, "start " + second, "end " + second);
+        assertThat(rerun.out()).contains("was still running: waited for it");
+    }
+}
