@@ -40,9 +40,12 @@ public final class RunTrace implements AutoCloseable {
     public static RunTrace open(Path stateDir, PrintStream human) {
         try {
             Path logs = stateDir.resolve("logs");
-            Files.createDirectories(logs);
-            Writer w = Files.newBufferedWriter(logs.resolve("runs.jsonl"), StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+            PrivateFiles.createDirectories(logs);
+            // the log is the operator's alone (0600), whatever the umask
+            Writer w = java.nio.channels.Channels.newWriter(PrivateFiles.open(logs.resolve("runs.jsonl"),
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE),
+                    StandardCharsets.UTF_8);
+            w = new java.io.BufferedWriter(w);
             return new RunTrace(human, w);
         } catch (IOException e) {
             throw new StateUnavailableException("cannot write the run log in " + stateDir.resolve("logs") + ": "

@@ -1,10 +1,12 @@
 package io.keyline.store;
 
+import io.keyline.core.PrivateFiles;
 import io.keyline.core.StateUnavailableException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.h2.api.ErrorCode;
 import org.h2.jdbcx.JdbcConnectionPool;
+import org.h2.jdbcx.JdbcDataSource;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -15,7 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
@@ -34,37 +39,89 @@ public final class Database implements AutoCloseable {
     /** Settings appended to every URL; PostgreSQL mode keeps the SQL portable. */
     static final String SETTINGS = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH"
             + ";WRITE_DELAY=0;AUTO_SERVER=TRUE;AUTO_RECONNECT=TRUE;LOCK_TIMEOUT=10000";
+    /**
+     * The same for the non-admin user, without {@code WRITE_DELAY}: setting it needs admin rights, and
+     * it is persistent (the admin's connection stores it in the database on every open).
+     */
+    static final String APP_SETTINGS = SETTINGS.replace(";WRITE_DELAY=0", "");
 
     private final JdbcConnectionPool pool;
     private final Path stateDir;
+    private final String url;
+    private final DatabasePasswords passwords;
 
-    private Database(JdbcConnectionPool pool, Path stateDir) {
+    private Database(JdbcConnectionPool pool, Path stateDir, String url, DatabasePasswords passwords) {
         this.pool = pool;
         this.stateDir = stateDir;
+        this.url = url;
+        this.passwords = passwords;
     }
 
-    /** Opens (creating if needed) {@code stateDir/keyline.mv.db} and migrates it to the current schema. */
+    static {
+        // before any H2 class reads its settings: AUTO_SERVER on loopback, no Java classes or objects by name
+        H2Lockdown.apply();
+    }
+
+    /**
+     * Opens (creating if needed) {@code stateDir/keyline.mv.db} and migrates it to the current schema.
+     *
+     * <p>The state folder is the operator's alone (SPEC §8): created 0700, its files 0600 (tightened on
+     * every open, H2's own files included), and refused when others can write it. The database has a
+     * random password per state ({@link DatabasePasswords}, in the folder); a state from before
+     * passwords is given one here. Migrations run as the admin user; the returned connections are the
+     * non-admin user's, who can read and write the tables and nothing else.
+     */
     public static Database open(Path stateDir) {
         Path dir = stateDir.toAbsolutePath().normalize();
+        refuseUrlSyntax(dir);
         try {
-            Files.createDirectories(dir);
+            PrivateFiles.ensurePrivateDirectory(dir);
+        } catch (PrivateFiles.NotPrivateException e) {
+            throw new StateUnavailableException(e.getMessage(), e);
         } catch (AccessDeniedException e) {
             throw new StateUnavailableException("cannot create state folder " + dir + ": permission denied", e);
         } catch (IOException e) {
-            throw new StateUnavailableException("cannot create state folder " + dir + ": " + e.getMessage(), e);
+            String full = diskFull(dir, e);
+            throw new StateUnavailableException(full != null ? full : "cannot create state folder " + dir + ": "
+                    + e.getMessage(), e);
         }
         if (!Files.isWritable(dir)) {
             throw new StateUnavailableException("state folder " + dir + " is not writable", null);
         }
+        String lockdown = H2Lockdown.problem();
+        if (lockdown != null) {
+            throw new IllegalStateException("H2 was initialised before Keyline could restrict it (" + lockdown
+                    + "): call H2Lockdown.apply() first");
+        }
         // Opening and migrating is serialized across processes (and threads) by a lock file: two
         // processes migrating at once would both create the tables, and H2 commits DDL at once.
         synchronized (OPENING.computeIfAbsent(dir, d -> new Object())) {
-            try (FileChannel ch = FileChannel.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
+            try (FileChannel ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
                 return openLocked(dir);
             } catch (IOException e) {
-                throw new StateUnavailableException("cannot lock " + dir.resolve("keyline.open.lock") + ": "
-                        + e.getMessage(), e);
+                String full = diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : "cannot lock "
+                        + dir.resolve("keyline.open.lock") + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * A state path is a path: H2 would read {@code ;} in it as the start of its URL settings (and
+     * {@code INIT=...} there as SQL to run on every connection), so such a path is refused.
+     */
+    static void refuseUrlSyntax(Path dir) {
+        String s = dir.toString();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == ';') {
+                throw new StateUnavailableException("the state path " + s + " contains \";\", which the database "
+                        + "would read as the start of its settings: choose a folder whose path has no \";\"", null);
+            }
+            if (Character.isISOControl(c)) {
+                throw new StateUnavailableException("the state path " + io.keyline.domain.Printable.line(s)
+                        + " contains a control character: choose a folder whose path has none", null);
             }
         }
     }
@@ -72,32 +129,176 @@ public final class Database implements AutoCloseable {
     private static final java.util.Map<Path, Object> OPENING = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static Database openLocked(Path dir) {
-        String url = "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
+        String url = url(dir);
         for (int attempt = 1; ; attempt++) {
-            JdbcConnectionPool pool = JdbcConnectionPool.create(url, "keyline", "");
-            pool.setMaxConnections(16);
-            try (Connection c = connect(pool)) {
-                c.isValid(1);
+            DatabasePasswords pw;
+            try {
+                pw = unlock(dir, url);
             } catch (SQLException e) {
-                pool.dispose();
                 if (serverWentAway(e) && attempt < 5) {
                     continue;
                 }
                 throw new StateUnavailableException(describe(dir, e), e);
+            } catch (IOException e) {
+                String full = diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : "cannot read or write "
+                        + DatabasePasswords.file(dir) + ": " + e.getMessage(), e);
             }
+            JdbcConnectionPool admin = JdbcConnectionPool.create(url, DatabasePasswords.ADMIN_USER, pw.admin());
+            admin.setMaxConnections(4);
+            JdbcConnectionPool app = null;
             try {
-                migrate(pool);
-                return new Database(pool, dir);
-            } catch (FlywayException e) {
-                pool.dispose();
+                try (Connection c = connect(admin)) {
+                    c.isValid(1);
+                }
+                migrate(admin);
+                ensureAppUser(admin, url, pw);
+                app = JdbcConnectionPool.create(appUrl(dir), DatabasePasswords.APP_USER, pw.app());
+                app.setMaxConnections(16);
+                // the app's first connection keeps the database open while the admin's closes
+                try (Connection c = connect(app)) {
+                    admin.dispose();
+                    c.isValid(1);
+                }
+                tightenFiles(dir);
+                return new Database(app, dir, url, pw);
+            } catch (SQLException | FlywayException e) {
+                admin.dispose();
+                if (app != null) {
+                    app.dispose();
+                }
                 if (serverWentAway(e) && attempt < 5) {
                     continue;
+                }
+                if (e instanceof SQLException s) {
+                    throw new StateUnavailableException(describe(dir, s), e);
                 }
                 String full = diskFull(dir, e);
                 throw new StateUnavailableException(full != null ? full : "cannot migrate the state in " + dir + ": "
                         + firstLine(e.getMessage()), e);
+            } catch (IOException e) {
+                admin.dispose();
+                if (app != null) {
+                    app.dispose();
+                }
+                String full = diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : "cannot restrict the files in " + dir
+                        + " to their owner: " + e.getMessage(), e);
             }
         }
+    }
+
+    static String url(Path dir) {
+        return "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
+    }
+
+    static String appUrl(Path dir) {
+        return "jdbc:h2:file:" + dir.resolve("keyline") + APP_SETTINGS;
+    }
+
+    /**
+     * The state's passwords, set up where they are missing. A new state gets a passwords file before
+     * its database exists. A state from before passwords opens with the empty password: the file is
+     * written (atomically) before the password is changed, so a crash in between loses nothing - the
+     * next open finds the file, the empty password still works, and the change is made then.
+     */
+    private static DatabasePasswords unlock(Path dir, String url) throws SQLException, IOException {
+        DatabasePasswords pw = DatabasePasswords.read(dir);
+        boolean exists = Files.exists(dir.resolve("keyline.mv.db"));
+        if (pw == null && !exists) {
+            pw = DatabasePasswords.generate();
+            pw.write(dir);
+            return pw;
+        }
+        if (pw != null && canLogIn(url, DatabasePasswords.ADMIN_USER, pw.admin())) {
+            return pw;
+        }
+        Connection legacy;
+        try {
+            legacy = connect(dataSource(url, DatabasePasswords.ADMIN_USER, ""));
+        } catch (SQLException e) {
+            if (!wrongPassword(e)) {
+                throw e;
+            }
+            throw new SQLException(pw == null
+                    ? "the database in " + dir + " has a password, but its passwords file " + DatabasePasswords.file(dir)
+                            + " is missing: restore that file from the backup of this state folder"
+                    : "the passwords in " + DatabasePasswords.file(dir) + " do not open the database in " + dir
+                            + " (the file was replaced?): restore it from the backup of this state folder",
+                    "28000", ErrorCode.WRONG_USER_OR_PASSWORD);
+        }
+        try (legacy; Statement st = legacy.createStatement()) {
+            if (pw == null) {
+                pw = DatabasePasswords.generate();
+                pw.write(dir);
+            }
+            st.execute("ALTER USER " + DatabasePasswords.ADMIN_USER + " SET PASSWORD " + literal(pw.admin()));
+        }
+        return pw;
+    }
+
+    /** Creates the non-admin user (table rights only) or gives it the password of the file. */
+    private static void ensureAppUser(JdbcConnectionPool admin, String url, DatabasePasswords pw) throws SQLException {
+        boolean exists;
+        try (Connection c = connect(admin);
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.users "
+                     + "WHERE UPPER(user_name) = UPPER(?)")) {
+            ps.setString(1, DatabasePasswords.APP_USER);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                exists = rs.getInt(1) > 0;
+            }
+            if (!exists) {
+                try (Statement st = c.createStatement()) {
+                    st.execute("CREATE USER IF NOT EXISTS " + DatabasePasswords.APP_USER + " PASSWORD "
+                            + literal(pw.app()));
+                    // on the schema: the tables of later migrations are covered too
+                    st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA public TO " + DatabasePasswords.APP_USER);
+                }
+                return;
+            }
+        }
+        if (!canLogIn(url.replace(SETTINGS, APP_SETTINGS), DatabasePasswords.APP_USER, pw.app())) {
+            try (Connection c = connect(admin); Statement st = c.createStatement()) {
+                st.execute("ALTER USER " + DatabasePasswords.APP_USER + " SET PASSWORD " + literal(pw.app()));
+            }
+        }
+    }
+
+    private static boolean canLogIn(String url, String user, String password) throws SQLException {
+        try (Connection c = connect(dataSource(url, user, password))) {
+            return c.isValid(1);
+        } catch (SQLException e) {
+            if (wrongPassword(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean wrongPassword(SQLException e) {
+        return e.getErrorCode() == ErrorCode.WRONG_USER_OR_PASSWORD;
+    }
+
+    /** A password as an SQL string literal (generated passwords are base64url: nothing to escape). */
+    private static String literal(String password) {
+        if (!password.matches("[A-Za-z0-9_-]+")) {
+            throw new IllegalArgumentException("a database password must be base64url text");
+        }
+        return "'" + password + "'";
+    }
+
+    private static JdbcDataSource dataSource(String url, String user, String password) {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL(url);
+        ds.setUser(user);
+        ds.setPassword(password);
+        return ds;
+    }
+
+    /** Every file of the state folder (H2's included) 0600, every folder 0700. */
+    private static void tightenFiles(Path dir) throws IOException {
+        PrivateFiles.tightenContents(dir, 1);
     }
 
     /**
@@ -148,7 +349,7 @@ public final class Database implements AutoCloseable {
      * but has not published its server address yet) H2 answers "Locked by another process" or
      * "Lock file recently modified". That is transient: wait and try again instead of failing.
      */
-    static Connection connect(JdbcConnectionPool pool) throws SQLException {
+    static Connection connect(DataSource pool) throws SQLException {
         long deadline = System.nanoTime() + OPEN_PATIENCE.toNanos();
         while (true) {
             try {
@@ -302,8 +503,17 @@ public final class Database implements AutoCloseable {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
+    /** A connection of the user that runs jobs: it reads and writes the tables, nothing else. */
     public Connection connection() throws SQLException {
         return connect(pool);
+    }
+
+    /**
+     * A connection with admin rights, for maintenance that needs them ({@code BACKUP TO},
+     * {@code SCRIPT TO}); never for running jobs or serving the console.
+     */
+    public Connection adminConnection() throws SQLException {
+        return connect(dataSource(url, DatabasePasswords.ADMIN_USER, passwords.admin()));
     }
 
     public Path stateDir() {

@@ -1,0 +1,406 @@
+package io.keyline.security;
+
+import io.keyline.acceptance.ChildProcess;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Issue 11, "hostile inputs and other users": each test reproduces one finding of the security
+ * review through the real command line (in-process, or a child JVM where a second process matters)
+ * and real files, and shows it closed. The test that runs as another OS user is in
+ * {@link OtherUserTest}.
+ *
+ * <p>Item 1 here: the state folder is the operator's alone.
+ */
+class SecurityTest {
+
+    @TempDir
+    Path tmp;
+
+    static final String WAITING_JOB = """
+            {
+              "name": "holder",
+              "key": { "type": "manual" },
+              "steps": [ { "id": "wait", "kind": "command", "effect": "none", "timeout": "PT2M",
+                "command": ["sh", "-c", "touch started; i=0; while [ ! -f release ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done"] } ]
+            }
+            """;
+
+    static final String DAILY = """
+            {
+              "name": "daily",
+              "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+              "steps": [ { "id": "work", "kind": "command", "effect": "none", "command": ["sh", "-c", "echo done {key}"] } ]
+            }
+            """;
+
+    // ------------------------------------------------------------------ item 1: the state folder
+
+    /** Finding 1: state/ was 0755 and keyline.mv.db, logs/runs.jsonl 0644 (umask 022 here). */
+    @Test
+    void theStateFolderAndEveryFileInItAreTheOperatorsAlone() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        Result run = wb.cli("run", "daily", "--key", "2026-11-02");
+        assertThat(run.exit()).as(run.toString()).isZero();
+        Result cred = wb.cliWithInput("Cookie: sid=Zq8wL1mN4pR7sT0v\n", "credentials", "set", "site");
+        assertThat(cred.exit()).as(cred.toString()).isZero();
+
+        assertThat(mode(wb.state)).isEqualTo("rwx------");
+        List<String> files = modes(wb.state);
+        assertThat(files).as("files of the state folder").isNotEmpty()
+                .anyMatch(f -> f.endsWith("keyline.mv.db")).anyMatch(f -> f.endsWith("runs.jsonl"))
+                .anyMatch(f -> f.endsWith("secret.key"));
+        assertThat(files).allMatch(f -> f.startsWith("rw------- ") || f.startsWith("rwx------ "), "0600 / 0700");
+    }
+
+    /** A state folder created by an older version (0755, files 0644) is tightened when it is opened. */
+    @Test
+    void anExistingReadableStateFolderIsTightenedOnOpen() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        assertThat(wb.cli("run", "daily", "--key", "2026-11-02").exit()).isZero();
+        Files.setPosixFilePermissions(wb.state, PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (Stream<Path> files = Files.walk(wb.state)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+            }
+        }
+        Result status = wb.cli("status");
+        assertThat(status.exit()).as(status.toString()).isZero();
+        assertThat(mode(wb.state)).isEqualTo("rwx------");
+        assertThat(modes(wb.state)).allMatch(f -> f.startsWith("rw------- ") || f.startsWith("rwx------ "));
+    }
+
+    /** A folder others can write may hold files they replaced: refused, with the fix in the message. */
+    @Test
+    void aStateFolderOthersCanWriteIsRefusedWithTheFix() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        assertThat(wb.cli("run", "daily", "--key", "2026-11-02").exit()).isZero();
+        for (String mode : List.of("rwxrwxrwx", "rwxrwx---")) {
+            Files.setPosixFilePermissions(wb.state, PosixFilePermissions.fromString(mode));
+            Result r = wb.cli("run", "daily", "--key", "2026-11-03");
+            assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+            assertThat(r.err()).contains(wb.state.toString(), "chmod 700 " + wb.state, "writable");
+            assertThat(r.out() + r.err()).doesNotContain("Exception");
+            assertThat(mode(wb.state)).as("left for the operator to check").isEqualTo(mode);
+        }
+        Files.setPosixFilePermissions(wb.state, PosixFilePermissions.fromString("rwx------"));
+        assertThat(wb.cli("run", "daily", "--key", "2026-11-03").exit()).isZero();
+    }
+
+    /** Finding 1: the user "keyline" had an empty password (and admin rights). */
+    @Test
+    void theDatabaseCannotBeOpenedWithoutTheStatesPassword() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        assertThat(wb.cli("run", "daily", "--key", "2026-11-02").exit()).isZero();
+        for (String[] login : List.of(new String[] {"keyline", ""}, new String[] {"sa", ""},
+                new String[] {"keyline_app", ""})) {
+            assertThatThrownBy(() -> DriverManager.getConnection(url(wb.state), login[0], login[1]).close())
+                    .as(login[0] + " with an empty password").isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Wrong user name or password");
+        }
+        Path file = wb.state.resolve("database.secret");
+        assertThat(file).exists();
+        assertThat(mode(file)).isEqualTo("rw-------");
+    }
+
+    /**
+     * Finding 1: as "keyline" a client ran CREATE ALIAS (Java inside Keyline) and read files. The
+     * connections Keyline works with have table rights and nothing else.
+     */
+    @Test
+    void theConnectionThatRunsJobsCanNeitherLoadCodeNorTouchFiles() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        assertThat(wb.cli("run", "daily", "--key", "2026-11-02").exit()).isZero();
+        Path outside = tmp.resolve("outside.txt");
+        Files.writeString(outside, "not the database's business\n");
+        List<String> refused = new ArrayList<>();
+        try (io.keyline.store.Database db = io.keyline.store.Database.open(wb.state); Connection c = db.connection();
+             Statement st = c.createStatement()) {
+            // what the engine needs still works
+            st.executeQuery("SELECT COUNT(*) FROM key_state").close();
+            st.executeUpdate("UPDATE key_state SET updated_at = updated_at WHERE job = 'daily'");
+            for (String sql : List.of(
+                    "CREATE ALIAS GETENV FOR 'java.lang.System.getenv(java.lang.String)'",
+                    "CREATE ALIAS EXEC AS 'String exec(String c) throws Exception { return \"\" + Runtime.getRuntime().exec(c); }'",
+                    "RUNSCRIPT FROM '" + outside + "'",
+                    "SELECT FILE_READ('" + wb.state.resolve("secret.key") + "')",
+                    "SELECT * FROM CSVREAD('" + outside + "')",
+                    "CALL CSVWRITE('" + tmp.resolve("dump.csv") + "', 'SELECT * FROM key_state')",
+                    "SCRIPT TO '" + tmp.resolve("dump.sql") + "'",
+                    "BACKUP TO '" + tmp.resolve("dump.zip") + "'",
+                    "CALL LINK_SCHEMA('L', '', 'jdbc:h2:mem:x', 'sa', '', 'PUBLIC')",
+                    "CREATE TABLE forged (x INT)",
+                    "DROP TABLE key_event",
+                    "ALTER USER keyline SET PASSWORD 'x'",
+                    "CREATE USER mallory PASSWORD 'x' ADMIN")) {
+                try {
+                    st.execute(sql);
+                } catch (SQLException e) {
+                    refused.add(sql);
+                }
+            }
+            // a JAVA_OBJECT value is never deserialized in this process
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+                out.writeObject(Boolean.TRUE);
+            }
+            try (var rs = st.executeQuery("SELECT CAST(X'" + java.util.HexFormat.of().formatHex(bytes.toByteArray())
+                    + "' AS JAVA_OBJECT)")) {
+                rs.next();
+                assertThatThrownBy(() -> rs.getObject(1)).isInstanceOf(SQLException.class);
+            }
+        }
+        assertThat(refused).as("statements refused to the job runner's connection").hasSize(13);
+        assertThat(tmp.resolve("dump.csv")).doesNotExist();
+        assertThat(tmp.resolve("dump.sql")).doesNotExist();
+    }
+
+    /** A state from before passwords (empty password) gets one on its first open, with nothing lost. */
+    @Test
+    void aStateFromBeforePasswordsIsGivenOneOnOpen() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        Files.createDirectories(wb.state);
+        legacyState(wb.state);
+        Result status = wb.cli("status", "--json");
+        assertThat(status.exit()).as(status.toString()).isZero();
+        assertThat(status.out()).contains("\"2026-10-01\"", "\"DONE\"");
+        assertThatThrownBy(() -> DriverManager.getConnection(url(wb.state), "keyline", "").close())
+                .isInstanceOf(SQLException.class);
+        Properties pw = passwords(wb.state);
+        try (Connection c = DriverManager.getConnection(url(wb.state), "keyline", pw.getProperty("admin"))) {
+            assertThat(c.isValid(1)).isTrue();
+        }
+        assertThat(wb.cli("run", "daily", "--key", "2026-11-02").exit()).isZero();
+    }
+
+    /**
+     * The passwords file is written before the database's password changes: a crash between the two
+     * leaves a file and a database that still has the empty password. The next open finishes the job.
+     */
+    @Test
+    void aCrashBetweenWritingThePasswordsAndChangingTheDatabaseLosesNothing() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        Files.createDirectories(wb.state);
+        legacyState(wb.state);
+        String admin = "A".repeat(43);
+        Files.writeString(wb.state.resolve("database.secret"), "admin=" + admin + "\napp=" + "B".repeat(43) + "\n");
+        Files.setPosixFilePermissions(wb.state.resolve("database.secret"), PosixFilePermissions.fromString("rw-------"));
+        Result status = wb.cli("status", "--json");
+        assertThat(status.exit()).as(status.toString()).isZero();
+        assertThat(status.out()).contains("\"2026-10-01\"");
+        try (Connection c = DriverManager.getConnection(url(wb.state), "keyline", admin)) {
+            assertThat(c.isValid(1)).isTrue();
+        }
+        assertThatThrownBy(() -> DriverManager.getConnection(url(wb.state), "keyline", "").close())
+                .isInstanceOf(SQLException.class);
+    }
+
+    /** Finding 6: a state path with ';' became H2 settings: the database elsewhere, INIT SQL on every connection. */
+    @Test
+    void aStatePathIsAPathNeverDatabaseSettings() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        Path hostile = tmp.resolve("s;INIT=CREATE TABLE IF NOT EXISTS pwned(x INT);IGNORE_UNKNOWN_SETTINGS=TRUE;X=");
+        Result r = cli(wb, "--state", hostile.toString(), "--jobs", wb.jobs.toString(), "status");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("\";\"", "state path");
+        assertThat(r.out() + r.err()).doesNotContain("Exception");
+        try (Stream<Path> files = Files.list(tmp)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".mv.db"));
+        }
+    }
+
+    /**
+     * Finding 1: while a run held the state, H2's AUTO_SERVER listened on every interface and the
+     * world-readable lock file named its address and id. Now: loopback only, lock file 0600.
+     */
+    @Test
+    void whileARunHoldsTheStateItsServerListensOnLoopbackOnly() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("holder", WAITING_JOB, null);
+        try (Holder h = Holder.start(wb, tmp.resolve("holder.log"))) {
+            Properties lock = h.lockFile();
+            String server = lock.getProperty("server");
+            assertThat(server).as("AUTO_SERVER address in the lock file").isNotNull();
+            int port = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1));
+            List<String> listening = listeners(port);
+            assertThat(listening).as("sockets listening on port " + port).isNotEmpty()
+                    .allMatch(a -> a.equals("127.0.0.1") || a.equals("::1"), "loopback");
+            assertThat(mode(wb.state.resolve("keyline.lock.db"))).isEqualTo("rw-------");
+            assertThat(mode(wb.state)).isEqualTo("rwx------");
+            assertThat(modes(wb.state)).allMatch(f -> f.startsWith("rw------- ") || f.startsWith("rwx------ "));
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** The command line in-process with exactly these arguments (no --state/--jobs added). */
+    static Result cli(Workbench wb, String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int exit;
+        try (java.io.PrintStream o = new java.io.PrintStream(out, true, StandardCharsets.UTF_8);
+             java.io.PrintStream e = new java.io.PrintStream(err, true, StandardCharsets.UTF_8)) {
+            exit = io.keyline.cli.KeylineCli.execute(args, new java.io.ByteArrayInputStream(new byte[0]), o, e, wb.env(),
+                    wb.options());
+        }
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A child JVM running the holder job: the state stays open (AUTO_SERVER) until {@link #close}. */
+    static final class Holder implements AutoCloseable {
+        final Workbench wb;
+        final Process process;
+        final Path log;
+
+        private Holder(Workbench wb, Process process, Path log) {
+            this.wb = wb;
+            this.process = process;
+            this.log = log;
+        }
+
+        static Holder start(Workbench wb, Path log) throws Exception {
+            Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", "holder", "--key", "k1");
+            Holder h = new Holder(wb, p, log);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!Files.exists(wb.jobs.resolve("started")) || h.lockFile().getProperty("server") == null) {
+                if (!p.isAlive() || System.nanoTime() > deadline) {
+                    h.close();
+                    throw new AssertionError("the holder run did not start: " + Files.readString(log));
+                }
+                Thread.sleep(50);
+            }
+            return h;
+        }
+
+        Properties lockFile() throws IOException {
+            Properties p = new Properties();
+            Path f = wb.state.resolve("keyline.lock.db");
+            if (Files.exists(f)) {
+                try (var in = Files.newInputStream(f)) {
+                    p.load(in);
+                }
+            }
+            return p;
+        }
+
+        @Override
+        public void close() throws Exception {
+            Files.writeString(wb.jobs.resolve("release"), "");
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Local addresses listening on {@code port} (from /proc/net/tcp and tcp6). */
+    static List<String> listeners(int port) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            Path f = Path.of(table);
+            if (!Files.exists(f)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(f).subList(1, Files.readAllLines(f).size())) {
+                String[] cols = line.trim().split("\\s+");
+                String[] local = cols[1].split(":");
+                if (Integer.parseInt(local[1], 16) == port && cols[3].equals("0A")) {
+                    out.add(address(local[0]));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String address(String hex) throws IOException {
+        byte[] b = new byte[hex.length() / 2];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) Integer.parseInt(hex.substring(i * 2, i * 2 + 2), 16);
+        }
+        // /proc writes each 32-bit word in host (little-endian) order
+        for (int w = 0; w < b.length; w += 4) {
+            for (int i = 0; i < 2; i++) {
+                byte t = b[w + i];
+                b[w + i] = b[w + 3 - i];
+                b[w + 3 - i] = t;
+            }
+        }
+        String a = java.net.InetAddress.getByAddress(b).getHostAddress();
+        return a.equals("0:0:0:0:0:0:0:1") ? "::1" : a.equals("0:0:0:0:0:0:0:0") ? "::" : a;
+    }
+
+    static String url(Path state) {
+        return "jdbc:h2:file:" + state.resolve("keyline") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;AUTO_SERVER=TRUE";
+    }
+
+    static Properties passwords(Path state) throws IOException {
+        Properties p = new Properties();
+        try (var in = Files.newInputStream(state.resolve("database.secret"))) {
+            p.load(in);
+        }
+        return p;
+    }
+
+    /** What an older Keyline left: the schema of V1/V2, one DONE key, user keyline with an empty password. */
+    static void legacyState(Path state) throws Exception {
+        String settings = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;WRITE_DELAY=0";
+        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + state.resolve("keyline") + settings,
+                "keyline", ""); Statement st = c.createStatement()) {
+            for (String f : List.of("V1__key_state.sql", "V2__credentials.sql")) {
+                String sql = new String(SecurityTest.class.getResourceAsStream("/db/migration/" + f).readAllBytes(),
+                        StandardCharsets.UTF_8);
+                for (String s : sql.split(";\\s*\n")) {
+                    if (s.lines().anyMatch(l -> !l.isBlank() && !l.strip().startsWith("--"))) {
+                        st.execute(s);
+                    }
+                }
+            }
+            st.execute("INSERT INTO key_state (job, key_value, state, attempts, version, created_at, updated_at) "
+                    + "VALUES ('daily', '2026-10-01', 'DONE', 1, 3, 0, 0)");
+        }
+    }
+
+    static String mode(Path p) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    /** "rw------- relative/path" for every file and folder under {@code dir}. */
+    static List<String> modes(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            List<String> out = new ArrayList<>();
+            for (Path p : walk.filter(p -> !p.equals(dir)).toList()) {
+                out.add(mode(p) + " " + dir.relativize(p));
+            }
+            return out;
+        }
+    }
+}
