@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * state nor connect to its database, with or without the old well-known login.
  *
  * <p>Needs root (to run the probe as {@code nobody} with {@code runuser}); skipped with the reason
- * otherwise. The probe is a standalone source file run with only the H2 jar, both copied to a folder
+ * otherwise. The probe is a standalone class run with only the H2 jar, both copied to a folder
  * {@code nobody} can read (the test class path is under /root).
  */
 class OtherUserTest {
@@ -63,9 +63,16 @@ class OtherUserTest {
         Files.copy(Path.of(org.h2.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI()), h2);
         Path probe = probeDir.resolve("Probe.java");
         Files.write(probe, OtherUserTest.class.getResourceAsStream("/security/Probe.java").readAllBytes());
-        for (Path p : List.of(probeDir, h2, probe)) {
-            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
+        // compiled once here (the source launcher would compile it in each of the two runs)
+        int compiled = javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, "-cp", h2.toString(),
+                "-d", probeDir.toString(), probe.toString());
+        assertThat(compiled).as("javac Probe.java").isZero();
+        try (Stream<Path> walk = Files.walk(probeDir)) {
+            for (Path p : walk.toList()) {
+                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
+            }
         }
+        String probeCp = h2 + ":" + probeDir;
 
         Workbench wb = new Workbench(base.resolve("work"));
         Files.setPosixFilePermissions(wb.root, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -90,14 +97,14 @@ class OtherUserTest {
             }
 
             // control: the same probe as the operator, with the state's own password, does connect
-            List<String> control = new ArrayList<>(List.of(java(), "-cp", h2.toString(), probe.toString(),
+            List<String> control = new ArrayList<>(List.of(java(), "-XX:TieredStopAtLevel=1", "-cp", probeCp, "Probe",
                     wb.state.toString(), port, key, "keyline_app", pw.getProperty("app"), "--"));
             Outcome mine = run(control, null);
             assertThat(mine.lines).as("the probe as the operator:\n" + mine.text)
                     .anyMatch(l -> l.startsWith("ALLOWED connect") && l.contains("keyline_app"));
 
             List<String> cmd = new ArrayList<>(List.of("runuser", "-u", "nobody", "--", java(), "-XX:-UsePerfData",
-                    "-Duser.home=" + probeDir, "-cp", h2.toString(), probe.toString(), wb.state.toString(), port, key,
+                    "-XX:TieredStopAtLevel=1", "-Duser.home=" + probeDir, "-cp", probeCp, "Probe", wb.state.toString(), port, key,
                     "keyline", "", "keyline_app", "", "sa", "", "--"));
             cmd.addAll(files);
             Outcome other = run(cmd, probeDir);
