@@ -260,6 +260,197 @@ class SecurityTest {
         }
     }
 
+    // ------------------------------------------------------------------ item 2: values from outside are data
+
+    /** A job whose first step reports {@code outputs} (read with cat from a file) and whose second step uses them. */
+    static String twoSteps(String name, String second) {
+        return """
+                {
+                  "name": "%s",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "retry": { "maxAttempts": 1 },
+                  "steps": [
+                    { "id": "meta", "kind": "command", "effect": "none", "command": ["cat", "%s.out"] },
+                    %s
+                  ]
+                }
+                """.formatted(name, name, second);
+    }
+
+    static void outputs(Workbench wb, String job, String json) throws IOException {
+        Files.writeString(wb.jobs.resolve(job + ".out"), "working\n{\"outputs\": " + json + "}\n");
+    }
+
+    static io.keyline.testing.FaultServer okServer() throws IOException {
+        return new io.keyline.testing.FaultServer(r -> new io.keyline.testing.FaultServer.Reply.Respond(200,
+                java.util.Map.of("Content-Type", "application/json"), "{\"ok\": true}"));
+    }
+
+    /** Finding 2: slug = ../../private/secret in bodyFile "articles/{...}.md" sent a file from outside the jobs folder. */
+    @Test
+    void anOutputCannotMakeTheBodyFileOneOutsideTheJobFolder() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        Path secret = Files.createDirectories(tmp.resolve("private")).resolve("secret.md");
+        Files.writeString(secret, "TOP-SECRET-BODY\n");
+        Files.createDirectories(wb.jobs.resolve("articles"));
+        Files.createSymbolicLink(wb.jobs.resolve("articles/link.md"), secret);
+        String post = """
+                { "id": "publish", "kind": "http", "effect": "idempotent",
+                  "request": { "method": "POST", "url": "BASE/api/articles", "bodyFile": "articles/{steps.meta.outputs.slug}.md" } }""";
+        try (var server = okServer()) {
+            wb.job("traversal", twoSteps("traversal", post), server.base());
+            outputs(wb, "traversal", "{\"slug\": \"../../private/secret\"}");
+            Result r = wb.cli("run", "traversal", "--key", "2026-11-02");
+            assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+            assertThat(r.out()).contains("outside the job folder");
+
+            wb.job("symlinked", twoSteps("symlinked", post), server.base());
+            outputs(wb, "symlinked", "{\"slug\": \"link\"}");
+            Result s = wb.cli("run", "symlinked", "--key", "2026-11-02");
+            assertThat(s.exit()).as(s.toString()).isEqualTo(2);
+            assertThat(s.out()).contains("symbolic link");
+            Result timeline = wb.cli("timeline", "symlinked", "2026-11-02");
+            assertThat(timeline.out()).as("the evidence names where it pointed").contains("detail:", secret.toString());
+
+            assertThat(server.received()).as("nothing was sent").isEmpty();
+        }
+    }
+
+    /** Finding 2: an output used as workdir ran the command in /etc. workdir is never templated. */
+    @Test
+    void workdirIsNeverTemplated() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("movable", twoSteps("movable", """
+                { "id": "work", "kind": "command", "effect": "none", "workdir": "{steps.meta.outputs.dir}", "command": ["pwd"] }"""),
+                null);
+        wb.job("daily", DAILY, null);
+        Result jobs = wb.cli("jobs");
+        assertThat(jobs.out()).contains("daily", "movable.json:7:").contains("workdir is never templated");
+        Result run = wb.cli("run", "movable", "--key", "2026-11-02");
+        assertThat(run.exit()).isEqualTo(1);
+    }
+
+    /** Finding 2: URL values were not encoded: /api/items/../../admin/purge?...&delete=all arrived as such. */
+    @Test
+    void valuesInAUrlArePercentEncodedForTheirPart() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        try (var server = okServer()) {
+            wb.job("urls", """
+                    {
+                      "name": "urls",
+                      "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                      "retry": { "maxAttempts": 1 },
+                      "steps": [
+                        { "id": "meta", "kind": "command", "effect": "none", "command": ["cat", "urls.out"] },
+                        { "id": "path", "kind": "http", "effect": "none",
+                          "request": { "method": "GET", "url": "BASE/api/items/{steps.meta.outputs.id}?q={steps.meta.outputs.q}&day={key}" } },
+                        { "id": "dots", "kind": "http", "effect": "none",
+                          "request": { "method": "GET", "url": "BASE/api/items/{steps.meta.outputs.dots}/x#{steps.meta.outputs.q}" } }
+                      ]
+                    }
+                    """, server.base());
+            outputs(wb, "urls", "{\"id\": \"../../admin/purge?confirm=yes&delete=all#top\", \"q\": \"a b&delete=all+1\", "
+                    + "\"dots\": \"..\"}");
+            Result r = wb.cli("run", "urls", "--key", "2026-11-02");
+            assertThat(r.exit()).as(r.toString()).isZero();
+            var got = server.received();
+            assertThat(got).hasSize(2);
+            assertThat(got.get(0).path()).isEqualTo("/api/items/..%2F..%2Fadmin%2Fpurge%3Fconfirm%3Dyes%26delete%3Dall%23top");
+            assertThat(got.get(0).query()).isEqualTo("q=a%20b%26delete%3Dall%2B1&day=2026-11-02");
+            assertThat(got.get(0).queryParam("q")).isEqualTo("a b&delete=all+1");
+            assertThat(got.get(0).queryParam("delete")).isNull();
+            assertThat(got.get(1).path()).isEqualTo("/api/items/%2E%2E/x");
+        }
+    }
+
+    /** Finding 2: an output inside sh -c '...{steps.x.outputs.y}...' ran `id`: refused at load, with the way out. */
+    @Test
+    void anOutputInsideShellCodeIsRefusedWhenTheJobLoads() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        List<String> commands = List.of(
+                "[\"sh\", \"-c\", \"echo {steps.meta.outputs.title} > out.txt\"]",
+                "[\"/bin/bash\", \"-euo\", \"pipefail\", \"-c\", \"echo {steps.meta.outputs.title}\"]",
+                "[\"env\", \"LANG=C\", \"sh\", \"-c\", \"echo {steps.meta.outputs.title}\"]",
+                "[\"python3\", \"-c\", \"print('{steps.meta.outputs.title}')\"]",
+                "[\"timeout\", \"5\", \"zsh\", \"-c\", \"echo x{steps.meta.outputs.title}\"]");
+        for (int i = 0; i < commands.size(); i++) {
+            wb.job("shell" + i, twoSteps("shell" + i, "{ \"id\": \"use\", \"kind\": \"command\", \"effect\": \"none\", "
+                    + "\"command\": " + commands.get(i) + " }"), null);
+        }
+        // the safe form: the script is literal, the value is an argument ($1) - and {key} in a script is fine
+        wb.job("safe", twoSteps("safe", """
+                { "id": "use", "kind": "command", "effect": "none",
+                  "command": ["sh", "-c", "printf '%s' \\"$1\\" > arg-{key}.txt; printf '%s' \\"$KEYLINE_OUTPUT_META_TITLE\\" > env-{key}.txt", "sh", "{steps.meta.outputs.title}"] }"""),
+                null);
+        Result jobs = wb.cli("jobs");
+        for (int i = 0; i < commands.size(); i++) {
+            assertThat(jobs.out()).as(jobs.out()).contains("shell" + i + ".json:");
+        }
+        assertThat(jobs.out()).contains("is inside code that sh -c runs", "is inside code that python3 -c runs",
+                "$KEYLINE_OUTPUT_META_TITLE");
+        assertThat(jobs.out()).doesNotContain("safe.json:");
+
+        String value = "$(touch pwned-1); `touch pwned-2`; echo \"; touch pwned-3 '; touch pwned-4";
+        outputs(wb, "safe", io.keyline.core.Json.write(java.util.Map.of("title", value)));
+        Result run = wb.cli("run", "safe", "--key", "2026-11-02");
+        assertThat(run.exit()).as(run.toString()).isZero();
+        assertThat(Files.readString(wb.jobs.resolve("arg-2026-11-02.txt"))).isEqualTo(value);
+        assertThat(Files.readString(wb.jobs.resolve("env-2026-11-02.txt"))).as("$KEYLINE_OUTPUT_META_TITLE").isEqualTo(value);
+        try (Stream<Path> files = Files.list(wb.jobs)) {
+            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(n -> n.startsWith("pwned"));
+        }
+    }
+
+    /** Resolved program paths stay inside the job folder (after symbolic links); a program name is never an output. */
+    @Test
+    void aProgramFromOutsideTheJobFolderNeverRuns() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        Path evil = tmp.resolve("evil.sh");
+        Files.writeString(evil, "#!/bin/sh\ntouch \"" + tmp.resolve("ran") + "\"\n");
+        Files.setPosixFilePermissions(evil, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createSymbolicLink(wb.jobs.resolve("link.sh"), evil);
+        wb.job("relative", twoSteps("relative", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["{steps.meta.outputs.prog}"] }"""), null);
+        outputs(wb, "relative", "{\"prog\": \"../evil.sh\"}");
+        wb.job("bare", twoSteps("bare", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["{steps.meta.outputs.prog}", "ran"] }"""), null);
+        outputs(wb, "bare", "{\"prog\": \"touch\"}");
+        wb.job("linked", DAILY.replace("\"daily\"", "\"linked\"").replace("[\"sh\", \"-c\", \"echo done {key}\"]",
+                "[\"./link.sh\"]"), null);
+        for (String job : List.of("relative", "bare", "linked")) {
+            Result r = wb.cli("run", job, "--key", "2026-11-02");
+            assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+            assertThat(r.out()).containsAnyOf("outside the job folder", "symbolic link", "is not a relative path");
+        }
+        assertThat(tmp.resolve("ran")).doesNotExist();
+        assertThat(wb.jobs.resolve("ran")).doesNotExist();
+    }
+
+    /** Outputs with control characters are not substituted: no header line injection, no ESC in a URL. */
+    @Test
+    void anOutputWithControlCharactersIsNotSubstituted() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        try (var server = okServer()) {
+            wb.job("header", twoSteps("header", """
+                    { "id": "call", "kind": "http", "effect": "none",
+                      "request": { "method": "GET", "url": "BASE/api/x", "headers": { "X-Title": "{steps.meta.outputs.t}" } } }"""),
+                    server.base());
+            outputs(wb, "header", "{\"t\": \"ok\\r\\nX-Injected: 1\"}");
+            Result r = wb.cli("run", "header", "--key", "2026-11-02");
+            assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+            assertThat(r.out()).contains("control character U+000D", "header");
+
+            wb.job("url", twoSteps("url", """
+                    { "id": "call", "kind": "http", "effect": "none",
+                      "request": { "method": "GET", "url": "BASE/api/{steps.meta.outputs.t}" } }"""), server.base());
+            outputs(wb, "url", "{\"t\": \"a\\u001b[2Jb\"}");
+            Result u = wb.cli("run", "url", "--key", "2026-11-02");
+            assertThat(u.exit()).as(u.toString()).isEqualTo(2);
+            assertThat(u.out()).contains("control character U+001B");
+            assertThat(server.received()).isEmpty();
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** The command line in-process with exactly these arguments (no --state/--jobs added). */

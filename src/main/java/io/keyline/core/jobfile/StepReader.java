@@ -81,7 +81,7 @@ final class StepReader {
         List<String> command = command(step, templates);
         Map<String, String> env = step.has("env") ? env(step, templates) : Map.of();
         SourceNode.Str dir = step.string("workdir");
-        String workdir = dir == null ? null : templates.relativePath(dir, step.pathOf("workdir"));
+        String workdir = dir == null ? null : templates.workdir(dir, step.pathOf("workdir"));
         return new Action(command, env, workdir, null);
     }
 
@@ -102,7 +102,7 @@ final class StepReader {
             step.problems().at(args.get(0), step.pathOf("command") + "[0] must name the program, got \"\"");
             return null;
         }
-        return args == null ? null : templates.templates(args, step.pathOf("command"));
+        return args == null ? null : templates.command(args, step.pathOf("command"));
     }
 
     private static Map<String, String> env(ObjectView step, StepTemplates templates) {

@@ -1,5 +1,6 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.domain.ScriptArguments;
 import io.keyline.domain.Template;
 
 import java.util.ArrayList;
@@ -78,6 +79,59 @@ final class StepTemplates {
             values.add(template(strs.get(i), path + "[" + i + "]"));
         }
         return values.contains(null) ? null : values;
+    }
+
+    /**
+     * The argument templates of a command (a step's or a command probe's). An output placeholder
+     * ({@code {steps.ID.outputs.NAME}}) inside an argument that a program runs as code ({@code sh -c},
+     * {@code python -c}, ... see {@link ScriptArguments}) is refused: the value would run as code.
+     * The hint names the environment variable that carries it as data. {@code {key}}, {@code {job}}
+     * and {@code {runId}} are allowed there: their characters are validated strictly (a date, a week,
+     * a month, or {@code [A-Za-z0-9][A-Za-z0-9._-]*}; a job name; a generated id), none of which a
+     * shell interprets.
+     */
+    List<String> command(List<SourceNode.Str> strs, String path) {
+        List<String> values = templates(strs, path);
+        if (values == null) {
+            return null;
+        }
+        boolean valid = true;
+        for (ScriptArguments.Code code : ScriptArguments.find(values)) {
+            SourceNode.Str str = strs.get(code.index());
+            for (Template.Placeholder p : Template.scan(str.value())) {
+                if (p.stepId() != null) {
+                    String output = p.name().substring(p.name().indexOf(".outputs.") + ".outputs.".length());
+                    problems.atChar(str, p.column() - 1, path + "[" + code.index() + "]: {" + p.name()
+                            + "} is inside code that " + code.interpreter() + " runs, so a value from outside would run "
+                            + "as code; read it as data instead, from the environment variable $"
+                            + Template.outputVariable(p.stepId(), output) + " (e.g. \"$"
+                            + Template.outputVariable(p.stepId(), output) + "\" in the script)");
+                    valid = false;
+                }
+            }
+        }
+        return valid ? values : null;
+    }
+
+    /**
+     * A command's working folder: a literal relative path inside the job folder. It is never
+     * templated: a value from outside there would choose where the command runs.
+     */
+    String workdir(SourceNode.Str str, String path) {
+        List<Template.Placeholder> placeholders;
+        try {
+            placeholders = Template.scan(str.value());
+        } catch (Template.SyntaxException e) {
+            problems.atChar(str, e.column() - 1, path + ": " + e.reason());
+            return null;
+        }
+        if (!placeholders.isEmpty()) {
+            problems.atChar(str, placeholders.get(0).column() - 1, path + " is never templated ({"
+                    + placeholders.get(0).name() + "} would choose where the command runs): name a fixed folder "
+                    + "inside the job folder");
+            return null;
+        }
+        return relativePath(str, path);
     }
 
     /** An http(s) URL template whose scheme and host are literal. */
