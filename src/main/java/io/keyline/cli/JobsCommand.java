@@ -45,7 +45,7 @@ final class JobsCommand extends Sub implements Callable<Integer> {
             out().println();
             out().println("Invalid job files (not loaded):");
             for (JobFileError e : catalog.errors()) {
-                out().println("  " + e);
+                out().println("  " + io.keyline.domain.Printable.line(e.toString()));
             }
         }
         return 0;

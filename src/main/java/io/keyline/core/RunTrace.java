@@ -83,7 +83,8 @@ public final class RunTrace implements AutoCloseable {
             }
             sb.append(" (").append(durationMs).append(" ms)");
             if (message != null && !message.isEmpty()) {
-                sb.append("  ").append(message);
+                // one line per step: a message from outside cannot start a forged trace line or steer the terminal
+                sb.append("  ").append(io.keyline.domain.Printable.line(message));
             }
             human.println(sb);
             human.flush();

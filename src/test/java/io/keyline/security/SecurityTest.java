@@ -451,6 +451,83 @@ class SecurityTest {
         }
     }
 
+    // ------------------------------------------------------------------ item 3: terminal hygiene
+
+    /** OSC title and clipboard (OSC 52), erase line, cursor up, 8-bit CSI, a bidi override, DEL. */
+    static final String HOSTILE = "\u001b]0;pwned\u0007\u001b]52;c;cHduZWQ=\u0007\u001b[2K\u001b[1Aok\u009b31m\u202eevil\u2028x\u007f";
+
+    /**
+     * Finding 3: escape sequences from response bodies, command output and job descriptions reached
+     * the terminal raw through run, status, status --attention, timeline and jobs.
+     */
+    @Test
+    void escapeSequencesFromOutsideNeverReachTheTerminal() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        try (var server = new io.keyline.testing.FaultServer(r -> new io.keyline.testing.FaultServer.Reply.Respond(500,
+                java.util.Map.of("Content-Type", "text/plain"), "failed " + HOSTILE + "\nsecond line " + HOSTILE))) {
+            String description = io.keyline.core.Json.write("fetches things " + HOSTILE);
+            wb.job("fetch", """
+                    {
+                      "name": "fetch",
+                      "description": %s,
+                      "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                      "retry": { "maxAttempts": 1 },
+                      "steps": [ { "id": "get", "kind": "http", "effect": "none",
+                                   "request": { "method": "GET", "url": "BASE/api/x" } } ]
+                    }
+                    """.formatted(description), server.base());
+            Files.writeString(wb.jobs.resolve("noisy.sh"), "printf 'out %s\\n' \"$(cat hostile.txt)\"\n"
+                    + "printf 'err %s\\n' \"$(cat hostile.txt)\" >&2\nexit 65\n");
+            Files.writeString(wb.jobs.resolve("hostile.txt"), HOSTILE);
+            wb.job("noisy", """
+                    {
+                      "name": "noisy",
+                      "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                      "steps": [ { "id": "say", "kind": "command", "effect": "none", "command": ["sh", "noisy.sh"] } ]
+                    }
+                    """, null);
+            List<Result> results = new ArrayList<>();
+            results.add(wb.cli("run", "fetch", "--key", "2026-11-02"));
+            results.add(wb.cli("run", "noisy", "--key", "2026-11-02"));
+            assertThat(results).allMatch(r -> r.exit() == 2, "both keys failed");
+            for (String[] cmd : List.of(new String[] {"status"}, new String[] {"status", "--attention"},
+                    new String[] {"timeline", "fetch", "2026-11-02"}, new String[] {"timeline", "noisy", "2026-11-02"},
+                    new String[] {"jobs"}, new String[] {"plan", "fetch", "--key", "2026-11-03"},
+                    new String[] {"credentials", "list"}, new String[] {"status", "--json"},
+                    new String[] {"timeline", "noisy", "2026-11-02", "--json"})) {
+                results.add(wb.cli(cmd));
+            }
+            for (Result r : results) {
+                String all = r.out() + r.err();
+                assertThat(io.keyline.domain.Printable.hasControl(all)).as("raw control characters in\n" + all).isFalse();
+            }
+            String shown = results.stream().map(r -> r.out() + r.err()).reduce("", String::concat);
+            assertThat(shown).contains("\\e]0;pwned\\x07", "\\x9b31m", "\\u202eevil");
+            assertThat(results.get(0).out()).as("one trace line per step, whatever the message holds")
+                    .doesNotContain("\nsecond line");
+            // the JSON keeps the exact text, escaped
+            var events = io.keyline.core.Json.read(results.get(results.size() - 1).out(),
+                    com.fasterxml.jackson.databind.JsonNode.class);
+            assertThat(events.toString()).contains("\\u001B]0;pwned");
+            assertThat(wb.cli("timeline", "noisy", "2026-11-02", "--json").out()).contains("\\u009b31m", "\\u202eevil");
+        }
+    }
+
+    /** The console shows evidence and messages through the same escaping as the command line. */
+    @Test
+    void theConsoleShowsTheSameEscapes() {
+        io.keyline.domain.Evidence ev = new io.keyline.domain.Evidence(java.time.Instant.EPOCH, 1,
+                new io.keyline.domain.Evidence.RequestSummary("GET", "http://127.0.0.1/x", List.of("Accept"), 0, null),
+                500, "body " + HOSTILE + "\nline two", null, "err " + HOSTILE, null, null, "detail " + HOSTILE);
+        String block = io.keyline.ui.timeline.EvidenceText.format(ev);
+        String line = io.keyline.ui.timeline.EvidenceText.summary(new io.keyline.domain.Evidence(java.time.Instant.EPOCH, 1,
+                null, null, null, null, null, null, null, "detail " + HOSTILE + "\nmore"));
+        assertThat(io.keyline.domain.Printable.hasControl(block)).isFalse();
+        assertThat(block).contains("body \\e]0;pwned\\x07", "\\u202eevil", "\n  line two");
+        assertThat(io.keyline.domain.Printable.hasAnyControl(line)).isFalse();
+        assertThat(line).startsWith("detail \\e]0;pwned");
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** The command line in-process with exactly these arguments (no --state/--jobs added). */

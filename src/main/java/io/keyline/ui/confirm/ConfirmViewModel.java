@@ -332,7 +332,7 @@ public final class ConfirmViewModel {
         reasonHeadline.set(i.reason() == Reason.NOT_WAITING
                 ? "The key is " + Format.state(rec.state()).toLowerCase(java.util.Locale.ROOT) + ": there is nothing to confirm."
                 : i.reason().headline());
-        reason.set(rec.message() == null ? "" : rec.message());
+        reason.set(rec.message() == null ? "" : io.keyline.domain.Printable.line(rec.message()));
         StringBuilder ev = new StringBuilder(EvidenceText.format(i.evidence()));
         if (i.probeEvidence() != null && !i.probeEvidence().equals(i.evidence())) {
             ev.append(ev.isEmpty() ? "" : "\n\n").append("probe\n").append(EvidenceText.format(i.probeEvidence()));
