@@ -293,7 +293,9 @@ public final class Engine {
             }
             credential = found.material();
         }
-        Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings());
+        // outputs are data and reach this step unmasked: the secrets of every credential of the job are masked here
+        Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings())
+                .plus(otherSecrets(c.job, step));
         int attempt = attempts(sr) + 1;
         StepContext ctx = new StepContext(c.job, step, c.rec.key(), c.runId, attempt, Map.copyOf(c.outputs), credential,
                 redactor::redact);
@@ -388,8 +390,9 @@ public final class Engine {
             credentials.recordUse(step.credential(), now(), out.failure() == FailureClass.AUTH ? "rejected" : "accepted");
         }
         if (out.succeeded()) {
-            // outputs come from the response body or the command's stdout: redact them like every other stored text
-            Map<String, String> outputs = redacted(out.outputs(), ctx);
+            // outputs are data for later steps: stored as the step produced them, never rewritten by the
+            // redactor (it masks what is shown and what is stored as messages and evidence)
+            Map<String, String> outputs = out.outputs();
             StepRecord done = new StepRecord(step.id(), StepStatus.SUCCEEDED, attempt, firstAttempt, outputs, now());
             boolean last = c.job.stepIndex(step.id()) == c.job.steps().size() - 1;
             if (last) {
@@ -454,9 +457,17 @@ public final class Engine {
         return p;
     }
 
-    private static Map<String, String> redacted(Map<String, String> outputs, StepContext ctx) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
-        outputs.forEach((k, v) -> out.put(k, ctx.redact().apply(v)));
+    /** The secrets of the job's credentials other than the step's own: an earlier output may carry one. */
+    private List<String> otherSecrets(JobDefinition job, StepDefinition step) {
+        List<String> out = new ArrayList<>();
+        job.steps().stream().map(StepDefinition::credential)
+                .filter(n -> n != null && !n.equals(step.credential())).distinct()
+                .forEach(n -> {
+                    CredentialProvider.Lookup l = credentials.lookup(n);
+                    if (l.present()) {
+                        out.addAll(l.material().secretStrings());
+                    }
+                });
         return out;
     }
 

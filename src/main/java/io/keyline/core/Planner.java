@@ -173,9 +173,13 @@ public final class Planner {
         StepContext ctx = new StepContext(job, s, key, "{runId}", 1, outputs, null, UnaryOperator.identity());
         try {
             Rendering.RenderedRequest req = Rendering.request(ctx);
-            Map<String, String> headers = new LinkedHashMap<>(req.headers());
+            // outputs are unmasked data: what the plan shows is masked with the job's credentials
+            io.keyline.credentials.Redactor mask = mask(job, lookups);
+            Map<String, String> headers = new LinkedHashMap<>();
+            req.headers().forEach((h, v) -> headers.put(h, mask.redact(v)));
             addCredentialHeaders(s, req.uri(), headers, lookups);
-            return new Plan.RequestPreview(s.id(), req.method(), req.uri().toString(), headers, (long) req.body().length,
+            return new Plan.RequestPreview(s.id(), req.method(), mask.redact(req.uri().toString()), headers,
+                    (long) req.body().length,
                     req.body().length == 0 ? null : req.bodySha256(), req.bodySource(), null);
         } catch (Rendering.RenderException e) {
             Map<String, String> headers = new LinkedHashMap<>(s.request().headers());
@@ -185,6 +189,20 @@ public final class Planner {
                     : s.request().body() != null ? "inline" : "none";
             return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source, e.getMessage());
         }
+    }
+
+    /** Masks the secrets of every credential the job's steps use. */
+    private io.keyline.credentials.Redactor mask(JobDefinition job, Map<String, CredentialProvider.Lookup> lookups) {
+        io.keyline.credentials.Redactor r = io.keyline.credentials.Redactor.NONE;
+        for (StepDefinition step : job.steps()) {
+            if (step.credential() != null) {
+                CredentialProvider.Lookup l = lookup(step.credential(), lookups);
+                if (l.present()) {
+                    r = r.plus(l.material().secretStrings());
+                }
+            }
+        }
+        return r;
     }
 
     private void addCredentialHeaders(StepDefinition s, java.net.URI uri, Map<String, String> headers,

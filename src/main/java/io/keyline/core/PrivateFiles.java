@@ -1,7 +1,6 @@
 package io.keyline.core;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -57,8 +56,7 @@ public final class PrivateFiles {
      * Makes {@code dir} a private folder: creates it 0700 (its missing parents with the usual mode),
      * or checks an existing one. An existing folder that group or others can write, or that another
      * user owns, is refused (its files may have been replaced: a person must look at it); one that
-     * they can only read or enter is tightened to 0700, and so is every file and folder directly in
-     * it and one level below ({@code logs/}).
+     * they can only read or enter is tightened to 0700 (its files: {@link #tightenContents}).
      *
      * @throws NotPrivateException with a message that says how to fix it
      * @throws IOException         when it cannot be created or its mode cannot be read or set
@@ -99,7 +97,6 @@ public final class PrivateFiles {
         if (!mode.equals(DIR)) {
             Files.setPosixFilePermissions(dir, DIR);
         }
-        tightenContents(dir, 1);
     }
 
     /**
@@ -108,11 +105,23 @@ public final class PrivateFiles {
      * (their targets are not the state's).
      */
     public static void tightenContents(Path dir, int depth) throws IOException {
+        tightenContents(dir, depth, Set.of());
+    }
+
+    /**
+     * {@link #tightenContents(Path, int)}, leaving the files named in {@code keys} alone: a key file
+     * that others could read may have been read, which an owner must learn about (its reader refuses
+     * it with a chmod hint) rather than have it quietly fixed.
+     */
+    public static void tightenContents(Path dir, int depth, Set<String> keys) throws IOException {
         if (!posix(dir)) {
             return;
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
+                if (keys.contains(p.getFileName().toString())) {
+                    continue;
+                }
                 PosixFileAttributes a;
                 try {
                     a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -127,7 +136,7 @@ public final class PrivateFiles {
                         Files.setPosixFilePermissions(p, DIR);
                     }
                     if (depth > 0) {
-                        tightenContents(p, depth - 1);
+                        tightenContents(p, depth - 1, keys);
                     }
                 } else if (a.permissions().stream().anyMatch(ANY_BY_OTHERS::contains)) {
                     try {
@@ -252,15 +261,6 @@ public final class PrivateFiles {
                     .lookupPrincipalByName(System.getProperty("user.name"));
         } catch (IOException | UnsupportedOperationException e) {
             return null; // no way to tell: the mode check still applies
-        }
-    }
-
-    /** {@link #ensurePrivateDirectory} for callers that cannot throw checked exceptions. */
-    public static void ensurePrivateDirectoryUnchecked(Path dir) {
-        try {
-            ensurePrivateDirectory(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

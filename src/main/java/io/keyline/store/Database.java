@@ -237,30 +237,38 @@ public final class Database implements AutoCloseable {
         return pw;
     }
 
-    /** Creates the non-admin user (table rights only) or gives it the password of the file. */
+    /**
+     * Creates the non-admin user (table rights only) or gives it the password of the file. Each part
+     * is checked, so a process killed between two of these statements leaves nothing the next open
+     * does not finish.
+     */
     private static void ensureAppUser(JdbcConnectionPool admin, String url, DatabasePasswords pw) throws SQLException {
-        boolean exists;
-        try (Connection c = connect(admin);
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.users "
-                     + "WHERE UPPER(user_name) = UPPER(?)")) {
-            ps.setString(1, DatabasePasswords.APP_USER);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                exists = rs.getInt(1) > 0;
+        try (Connection c = connect(admin); Statement st = c.createStatement()) {
+            boolean exists = count(c, "SELECT COUNT(*) FROM information_schema.users WHERE UPPER(user_name) = UPPER(?)") > 0;
+            if (!exists) {
+                st.execute("CREATE USER IF NOT EXISTS " + DatabasePasswords.APP_USER + " PASSWORD " + literal(pw.app()));
+            }
+            if (count(c, "SELECT COUNT(*) FROM information_schema.rights WHERE UPPER(grantee) = UPPER(?)") == 0) {
+                // on the schema: the tables of later migrations are covered too
+                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA public TO " + DatabasePasswords.APP_USER);
             }
             if (!exists) {
-                try (Statement st = c.createStatement()) {
-                    st.execute("CREATE USER IF NOT EXISTS " + DatabasePasswords.APP_USER + " PASSWORD "
-                            + literal(pw.app()));
-                    // on the schema: the tables of later migrations are covered too
-                    st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA public TO " + DatabasePasswords.APP_USER);
-                }
                 return;
             }
         }
         if (!canLogIn(url.replace(SETTINGS, APP_SETTINGS), DatabasePasswords.APP_USER, pw.app())) {
             try (Connection c = connect(admin); Statement st = c.createStatement()) {
                 st.execute("ALTER USER " + DatabasePasswords.APP_USER + " SET PASSWORD " + literal(pw.app()));
+            }
+        }
+    }
+
+    private static int count(Connection c, String sql) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, DatabasePasswords.APP_USER);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
             }
         }
     }
@@ -296,9 +304,12 @@ public final class Database implements AutoCloseable {
         return ds;
     }
 
-    /** Every file of the state folder (H2's included) 0600, every folder 0700. */
+    /**
+     * Every file of the state folder (H2's included) 0600, every folder 0700 - except the key files,
+     * which their readers refuse when others can read them ({@code secret.key}, {@code database.secret}).
+     */
     private static void tightenFiles(Path dir) throws IOException {
-        PrivateFiles.tightenContents(dir, 1);
+        PrivateFiles.tightenContents(dir, 1, java.util.Set.of("secret.key", DatabasePasswords.FILE_NAME));
     }
 
     /**

@@ -57,6 +57,14 @@ public record DatabasePasswords(String admin, String app) {
         if (!Files.exists(f)) {
             return null;
         }
+        if (Files.getFileStore(f).supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class)) {
+            var mode = Files.getPosixFilePermissions(f);
+            if (mode.stream().anyMatch(p -> p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_"))) {
+                throw new PrivateFiles.NotPrivateException(f + " is accessible to group or others (mode "
+                        + PrivateFiles.octal(mode) + "): whoever read it can open the state's database. Run \"chmod 600 "
+                        + f + "\"");
+            }
+        }
         if (Files.size(f) > 4096) {
             throw new IOException(f + " is not a Keyline passwords file (larger than 4 KiB)");
         }

@@ -84,13 +84,23 @@ class SecurityTest {
         Files.setPosixFilePermissions(wb.state, PosixFilePermissions.fromString("rwxr-xr-x"));
         try (Stream<Path> files = Files.walk(wb.state)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
-                Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+                if (!f.getFileName().toString().equals("database.secret")) {
+                    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+                }
             }
         }
         Result status = wb.cli("status");
         assertThat(status.exit()).as(status.toString()).isZero();
         assertThat(mode(wb.state)).isEqualTo("rwx------");
         assertThat(modes(wb.state)).allMatch(f -> f.startsWith("rw------- ") || f.startsWith("rwx------ "));
+
+        // a key file others could read may have been read: refused with the fix, not quietly tightened
+        Path passwords = wb.state.resolve("database.secret");
+        Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-r--r--"));
+        Result refused = wb.cli("status");
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(1);
+        assertThat(refused.err()).contains("chmod 600 " + passwords, "0644");
+        assertThat(mode(passwords)).isEqualTo("rw-r--r--");
     }
 
     /** A folder others can write may hold files they replaced: refused, with the fix in the message. */
@@ -526,6 +536,101 @@ class SecurityTest {
         assertThat(block).contains("body \\e]0;pwned\\x07", "\\u202eevil", "\n  line two");
         assertThat(io.keyline.domain.Printable.hasAnyControl(line)).isFalse();
         assertThat(line).startsWith("detail \\e]0;pwned");
+    }
+
+    // ------------------------------------------------------------------ item 4: redaction by secret, not by word
+
+    static final String SECRET = "Kl-s3cr3t/Val+ue_42.xyzzy";
+
+    /**
+     * Finding 4: a browser export carries harmless cookies (consent=true, lang=2026); every "true" and
+     * "2026" in the step's outputs became "***", the next step's body path broke and the key FAILED.
+     * Outputs are data: never rewritten - not even one that holds the secret itself.
+     */
+    @Test
+    void harmlessCookieValuesNeverRewriteOutputs() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        Files.createDirectories(wb.jobs.resolve("articles"));
+        Files.writeString(wb.jobs.resolve("articles/2026.md"), "the article of the year\n");
+        try (var server = okServer()) {
+            Result set = wb.cliWithInput("Cookie: consent=true; lang=2026; sid=" + SECRET + "\n", "credentials", "set", "site");
+            assertThat(set.exit()).as(set.toString()).isZero();
+            wb.job("yearly", """
+                    {
+                      "name": "yearly",
+                      "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                      "retry": { "maxAttempts": 1 },
+                      "steps": [
+                        { "id": "meta", "kind": "command", "effect": "none", "credential": "site", "command": ["cat", "yearly.out"] },
+                        { "id": "publish", "kind": "http", "effect": "idempotent", "credential": "site",
+                          "request": { "method": "POST", "url": "BASE/api/{steps.meta.outputs.year}?flag={steps.meta.outputs.flag}",
+                                       "headers": { "X-Token": "{steps.meta.outputs.token}" },
+                                       "bodyFile": "articles/{steps.meta.outputs.year}.md" } }
+                      ]
+                    }
+                    """, server.base());
+            outputs(wb, "yearly", "{\"year\": \"2026\", \"flag\": \"true\", \"token\": \"" + SECRET + "\"}");
+            Result run = wb.cli("run", "yearly", "--key", "2026-11-02");
+            assertThat(run.exit()).as(run.toString()).isZero();
+            var got = server.received();
+            assertThat(got).hasSize(1);
+            assertThat(got.get(0).path()).isEqualTo("/api/2026");
+            assertThat(got.get(0).query()).isEqualTo("flag=true");
+            assertThat(got.get(0).bodyText()).isEqualTo("the article of the year\n");
+            assertThat(got.get(0).header("X-Token")).as("an output is passed on as the step produced it").isEqualTo(SECRET);
+            assertThat(got.get(0).header("Cookie")).contains("consent=true", "lang=2026", SECRET);
+            // ... and masked wherever it is shown
+            for (Result r : List.of(run, wb.cli("timeline", "yearly", "2026-11-02", "--json"), wb.cli("status", "--json"),
+                    wb.cli("plan", "yearly", "--key", "2026-11-02", "--json"), wb.cli("plan", "yearly", "--key", "2026-11-03"))) {
+                assertThat(r.out() + r.err()).doesNotContain(SECRET).doesNotContain("Kl-s3cr3t");
+            }
+            assertThat(Files.readString(wb.state.resolve("logs/runs.jsonl"))).doesNotContain(SECRET);
+        }
+    }
+
+    /** Finding 4: hex, JSON \\u escapes, a secret split across a space and Base64 of user:secret passed unmasked. */
+    @Test
+    void everyEncodingOfASecretIsMaskedInMessagesAndEvidence() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        byte[] b = SECRET.getBytes(StandardCharsets.UTF_8);
+        String hex = java.util.HexFormat.of().formatHex(b);
+        StringBuilder json = new StringBuilder();
+        SECRET.chars().forEach(c -> json.append(String.format("\\u%04x", c)));
+        String basic = java.util.Base64.getEncoder().encodeToString(("deploy:" + SECRET).getBytes(StandardCharsets.UTF_8));
+        String split = SECRET.substring(0, 9) + " " + SECRET.substring(9);
+        List<String> forms = List.of(SECRET, hex, hex.toUpperCase(java.util.Locale.ROOT), json.toString(), basic, split,
+                SECRET.substring(0, 9) + "\n" + SECRET.substring(9));
+        Files.writeString(wb.jobs.resolve("leak.txt"), "hex " + hex + "\nHEX " + hex.toUpperCase(java.util.Locale.ROOT)
+                + "\njson {\"t\": \"" + json + "\"}\nbasic Authorization: Basic " + basic + "\nsplit " + split
+                + "\nwrapped " + SECRET.substring(0, 9) + "\n" + SECRET.substring(9) + "\n");
+        Files.writeString(wb.jobs.resolve("leak.sh"), "cat leak.txt\ncat leak.txt >&2\necho \"rejected: " + split + "\" >&2\nexit 65\n");
+        wb.job("leaky", """
+                {
+                  "name": "leaky",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "steps": [ { "id": "say", "kind": "command", "effect": "none", "credential": "site", "command": ["sh", "leak.sh"] } ]
+                }
+                """, null);
+        assertThat(wb.cliWithInput("Bearer " + SECRET, "credentials", "set", "site", "--type", "bearer").exit())
+                .isZero();
+        List<String> shown = new ArrayList<>();
+        Result run = wb.cli("run", "leaky", "--key", "2026-11-02");
+        assertThat(run.exit()).as(run.toString()).isEqualTo(2);
+        shown.add(run.out() + run.err());
+        for (String[] cmd : List.of(new String[] {"status"}, new String[] {"status", "--json"},
+                new String[] {"timeline", "leaky", "2026-11-02"}, new String[] {"timeline", "leaky", "2026-11-02", "--json"})) {
+            Result r = wb.cli(cmd);
+            shown.add(r.out() + r.err());
+        }
+        shown.add(Files.readString(wb.state.resolve("logs/runs.jsonl")));
+        assertThat(String.join("\n", shown)).as("the evidence was recorded").contains("hex ***", "basic Authorization: Basic ");
+        for (String text : shown) {
+            for (String form : forms) {
+                assertThat(text).as("form " + form).doesNotContain(form);
+            }
+            assertThat(text).doesNotContain(SECRET.substring(0, 9)).doesNotContain(hex.substring(0, 16))
+                    .doesNotContain(basic.substring(basic.length() - 16));
+        }
     }
 
     // ------------------------------------------------------------------ helpers
