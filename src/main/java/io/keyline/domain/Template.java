@@ -180,7 +180,9 @@ public final class Template {
                     throw new SyntaxException(i + 1, "empty placeholder {} (write \"{{}}\" for literal braces)");
                 }
                 if (!NAME.matcher(name).matches()) {
-                    throw new SyntaxException(i + 1, "unknown placeholder {" + name
+                    // the name is quoted by its first characters only: a file that is not a job file is not printed
+                    String shown = name.length() <= 16 ? name : name.substring(0, 16) + "…";
+                    throw new SyntaxException(i + 1, "unknown placeholder {" + shown
                             + "} (allowed: {key}, {job}, {runId}, {steps.ID.outputs.NAME})");
                 }
                 found.add(new Placeholder(name, i + 1));

@@ -633,6 +633,75 @@ class SecurityTest {
         }
     }
 
+    // ------------------------------------------------------------------ item 5: errors without content, size limits
+
+    /**
+     * Finding 5: an invalid *.json (a symbolic link to a token file) made `keyline jobs` print the whole
+     * ghp_ token and a prefix of secret.key. Errors show the position and the kind of token only.
+     */
+    @Test
+    void aFileThatIsNotAJobFileIsReportedWithoutItsContent() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        String token = "ghp_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c";
+        Files.writeString(tmp.resolve("token.txt"), token + "\n");
+        Files.createSymbolicLink(wb.jobs.resolve("token.json"), tmp.resolve("token.txt"));
+        byte[] key = new byte[32];
+        new java.util.Random(11).nextBytes(key);
+        String keyText = java.util.Base64.getEncoder().encodeToString(key);
+        Files.writeString(tmp.resolve("secret.key"), keyText + "\n");
+        Files.createSymbolicLink(wb.jobs.resolve("key.json"), tmp.resolve("secret.key"));
+        Files.writeString(wb.jobs.resolve("cookies.json"), "# Netscape HTTP Cookie File\n.example.org\tTRUE\t/\tTRUE\t0\tsid\t"
+                + token + "\n");
+        Files.writeString(wb.jobs.resolve("quoted.json"), "{\"name\": \"x\", \"key\": \"" + token + "\"}");
+        Files.writeString(wb.jobs.resolve("value.json"), "{\"name\": \"" + token + "\", \"key\": {\"type\": \"manual\"}, "
+                + "\"steps\": [{\"id\": \"a\", \"kind\": \"command\", \"effect\": \"none\", \"command\": [\"true\"]}]}");
+        Result jobs = wb.cli("jobs");
+        String all = jobs.out() + jobs.err();
+        assertThat(all).contains("daily", "token.json:1:", "key.json:1:", "cookies.json:", "quoted.json:", "value.json:");
+        assertThat(all).contains("invalid JSON");
+        assertThat(all).as(all).doesNotContain(token.substring(0, 20)).doesNotContain(keyText.substring(0, 6));
+        assertThat(all).as("a value is quoted by its first characters").contains("\"" + token.substring(0, 16) + "…\"");
+        for (String line : all.split("\n")) {
+            assertThat(line.length()).as(line).isLessThan(400);
+        }
+    }
+
+    /** A job file larger than 1 MiB is refused unread. */
+    @Test
+    void aJobFileLargerThanOneMibIsRefusedUnread() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        wb.job("huge", DAILY.replace("\"daily\"", "\"huge\"").replace("\"key\":",
+                "\"description\": \"" + "x".repeat(2 * 1024 * 1024) + "\", \"key\":"), null);
+        Result jobs = wb.cli("jobs");
+        assertThat(jobs.out()).contains("daily", "huge.json:1:1: job file is larger than 1 MiB");
+    }
+
+    /** Finding 6: `credentials set --from-file /dev/zero` ran out of memory with a stack trace. */
+    @Test
+    void credentialInputIsLimitedToOneMib() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        Result stdin = wb.cliWithInput("Cookie: sid=" + "a".repeat(2 * 1024 * 1024) + "\n", "credentials", "set", "site");
+        assertThat(stdin.exit()).as(stdin.toString()).isEqualTo(64);
+        assertThat(stdin.err()).contains("standard input is larger than 1 MiB", "unchanged");
+
+        // the real thing, in a JVM with a small heap, from the device that never ends
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "io.keyline.app.Main", "--state", wb.state.toString(), "--jobs", wb.jobs.toString(),
+                "credentials", "set", "site", "--from-file", "/dev/zero"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isEqualTo(64);
+        assertThat(out).contains("--from-file /dev/zero is larger than 1 MiB").doesNotContain("Exception")
+                .doesNotContain("OutOfMemory").doesNotContain("\tat ");
+        assertThat(wb.cli("credentials", "list").out()).contains("No credentials");
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** The command line in-process with exactly these arguments (no --state/--jobs added). */

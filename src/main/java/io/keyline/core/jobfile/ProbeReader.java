@@ -95,12 +95,12 @@ final class ProbeReader {
         }
         String pointer = str.value();
         if (!pointer.isEmpty() && !pointer.startsWith("/")) {
-            when.problems().at(str, when.pathOf("jsonPointer") + " \"" + pointer + "\" must be \"\" or start with \"/\"");
+            when.problems().at(str, when.pathOf("jsonPointer") + " " + Problems.quote(pointer) + " must be \"\" or start with \"/\"");
             return null;
         }
         if (pointer.replaceAll("~[01]", "").contains("~")) {
-            when.problems().at(str, when.pathOf("jsonPointer") + " \"" + pointer
-                    + "\" is not a JSON pointer: \"~\" must be followed by 0 or 1");
+            when.problems().at(str, when.pathOf("jsonPointer") + " " + Problems.quote(pointer)
+                    + " is not a JSON pointer: \"~\" must be followed by 0 or 1");
             return null;
         }
         return pointer;

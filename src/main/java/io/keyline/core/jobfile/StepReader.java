@@ -116,8 +116,8 @@ final class StepReader {
             String path = step.pathOf("env") + "." + field.name();
             String value = null;
             if (!ENV_NAME.matcher(field.name()).matches()) {
-                step.problems().atName(field, path + ": \"" + field.name()
-                        + "\" is not a valid variable name (letters, digits and \"_\", not starting with a digit)");
+                step.problems().atName(field, path + ": " + Problems.quote(field.name())
+                        + " is not a valid variable name (letters, digits and \"_\", not starting with a digit)");
             } else if (field.name().toUpperCase(Locale.ROOT).startsWith(RESERVED_ENV_PREFIX)) {
                 step.problems().atName(field, path + ": names starting with " + RESERVED_ENV_PREFIX + " are reserved");
             } else {

@@ -43,7 +43,7 @@ final class StepTemplates {
         try {
             placeholders = Template.scan(str.value());
         } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, path + ": " + e.reason());
+            problems.atChar(str, e.column() - 1, path + ": " + Problems.clipQuoted(e.reason()));
             return null;
         }
         boolean valid = true;
@@ -64,10 +64,10 @@ final class StepTemplates {
         }
         Integer index = stepIndexes.get(id);
         if (index == null) {
-            return "unknown step \"" + id + "\"" + Suggestions.didYouMean(id, stepIndexes.keySet());
+            return "unknown step " + Problems.quote(id) + Suggestions.didYouMean(id, stepIndexes.keySet());
         }
         if (index >= stepIndex) {
-            return "step \"" + id + "\", which does not run before " + stepLabel;
+            return "step " + Problems.quote(id) + ", which does not run before " + stepLabel;
         }
         return null;
     }
@@ -122,7 +122,7 @@ final class StepTemplates {
         try {
             placeholders = Template.scan(str.value());
         } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, path + ": " + e.reason());
+            problems.atChar(str, e.column() - 1, path + ": " + Problems.clipQuoted(e.reason()));
             return null;
         }
         if (!placeholders.isEmpty()) {
@@ -140,12 +140,12 @@ final class StepTemplates {
         String lower = url.toLowerCase(Locale.ROOT);
         String rest = lower.startsWith("http://") ? url.substring(7) : lower.startsWith("https://") ? url.substring(8) : null;
         if (rest == null) {
-            problems.at(str, path + " \"" + url + "\" must start with http:// or https://");
+            problems.at(str, path + " " + Problems.quote(url) + " must start with http:// or https://");
             return null;
         }
         String host = rest.split("[/?#]", 2)[0];
         if (host.isEmpty() || host.contains("{")) {
-            problems.at(str, path + " \"" + url + "\" must name its host literally (placeholders are allowed after the host)");
+            problems.at(str, path + " " + Problems.quote(url) + " must name its host literally (placeholders are allowed after the host)");
             return null;
         }
         return template(str, path);
@@ -200,14 +200,14 @@ final class StepTemplates {
             return null;
         }
         if (value.startsWith("/") || value.startsWith("\\") || value.matches("[A-Za-z]:.*")) {
-            problems.at(str, path + " \"" + value + "\" must be relative to the job folder");
+            problems.at(str, path + " " + Problems.quote(value) + " must be relative to the job folder");
             return null;
         }
         int depth = 0;
         for (String part : value.split("[/\\\\]")) {
             depth += part.equals("..") ? -1 : part.isEmpty() || part.equals(".") ? 0 : 1;
             if (depth < 0) {
-                problems.at(str, path + " \"" + value + "\" escapes the job folder");
+                problems.at(str, path + " " + Problems.quote(value) + " escapes the job folder");
                 return null;
             }
         }
