@@ -702,6 +702,62 @@ class SecurityTest {
         assertThat(wb.cli("credentials", "list").out()).contains("No credentials");
     }
 
+    // ------------------------------------------------------------------ item 6: the demo's files
+
+    /**
+     * Finding 6: the demo wrote the sandbox's live session ids (equal to the stored cookie) in plain
+     * text, 0644, into jobs/.keyline-demo-site. Now: their SHA-256, 0600; the site still knows them.
+     */
+    @Test
+    void theSandboxKeepsNoLiveSessionIdInItsFile() throws Exception {
+        Path world = tmp.resolve("jobs").resolve(".keyline-demo-site");
+        String live;
+        try (io.keyline.sandbox.SandboxSite site = io.keyline.sandbox.SandboxSite.start(0, java.time.Clock.systemUTC(), world)) {
+            live = site.login().value();
+            assertThat(status(site, live)).isEqualTo(200);
+        }
+        String text = Files.readString(world);
+        assertThat(text).doesNotContain(live);
+        assertThat(mode(world)).isEqualTo("rw-------");
+        try (io.keyline.sandbox.SandboxSite again = io.keyline.sandbox.SandboxSite.start(0, java.time.Clock.systemUTC(), world)) {
+            assertThat(status(again, live)).as("the session survives a restart").isEqualTo(200);
+            var sessions = io.keyline.core.Json.read(text, com.fasterxml.jackson.databind.JsonNode.class).path("sessions");
+            assertThat(sessions.size()).isEqualTo(1);
+            for (var it = sessions.fieldNames(); it.hasNext(); ) {
+                assertThat(status(again, it.next())).as("what the file holds is no session").isEqualTo(401);
+            }
+        }
+        // a file written before: plain ids still work, and are hashed when the file is written next
+        String old = "0123456789abcdef0123456789abcdef0123";
+        Files.writeString(world, "{\"sessions\": {\"" + old + "\": \"2099-01-01T00:00:00Z\"}, \"articles\": {}}");
+        try (io.keyline.sandbox.SandboxSite site = io.keyline.sandbox.SandboxSite.start(0, java.time.Clock.systemUTC(), world)) {
+            assertThat(status(site, old)).isEqualTo(200);
+            site.login();
+        }
+        assertThat(Files.readString(world)).doesNotContain(old);
+    }
+
+    /** The demo's copied job files and scripts are the operator's alone. */
+    @Test
+    void theDemosFilesAreTheOperatorsAlone() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        Result demo = wb.cli("demo", "--port", "0");
+        assertThat(demo.exit()).as(demo.toString()).isZero();
+        assertThat(mode(wb.jobs.resolve(".keyline-demo-site"))).isEqualTo("rw-------");
+        assertThat(mode(wb.jobs.resolve(".keyline-demo"))).isEqualTo("rw-------");
+        assertThat(mode(wb.jobs.resolve("daily-article.json"))).isEqualTo("rw-------");
+        assertThat(mode(wb.jobs.resolve("scripts/write-article.sh"))).isEqualTo("rwx------");
+        assertThat(mode(wb.state)).isEqualTo("rwx------");
+        assertThat(modes(wb.state)).allMatch(f -> f.startsWith("rw------- ") || f.startsWith("rwx------ "));
+    }
+
+    private static int status(io.keyline.sandbox.SandboxSite site, String session) throws Exception {
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(site.base() + "/api/articles?date=2026-11-01"))
+                .header("Cookie", "session=" + session).GET().build();
+        return java.net.http.HttpClient.newHttpClient().send(request, java.net.http.HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** The command line in-process with exactly these arguments (no --state/--jobs added). */
