@@ -774,7 +774,8 @@ class BadInputSuite {
             size = walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
         }
         long kb = size / 1024 + 256;
-        check(sh("mount", "-t", "tmpfs", "-o", "size=" + kb + "k", "tmpfs", wb.state.toString()), "mount tmpfs");
+        // mode=0700: a tmpfs root is 1777 by default, and a state folder others can write is refused
+        check(sh("mount", "-t", "tmpfs", "-o", "size=" + kb + "k,mode=0700", "tmpfs", wb.state.toString()), "mount tmpfs");
         mounts.add(wb.state.toString());
         copyTree(saved, wb.state);
         Files.write(wb.state.resolve("spacer"), new byte[4096]);
