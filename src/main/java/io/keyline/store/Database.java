@@ -148,15 +148,36 @@ public final class Database implements AutoCloseable {
             admin.setMaxConnections(4);
             JdbcConnectionPool app = null;
             try {
-                try (Connection c = connect(admin)) {
-                    c.isValid(1);
+                try {
+                    try (Connection c = connect(admin)) {
+                        c.isValid(1);
+                    }
+                } catch (SQLException e) {
+                    if (!wrongPassword(e)) {
+                        throw e;
+                    }
+                    // a process killed between writing the passwords file and changing the database
+                    fromEmptyPassword(dir, url, pw);
+                    try (Connection c = connect(admin)) {
+                        c.isValid(1);
+                    }
                 }
                 migrate(admin);
-                ensureAppUser(admin, url, pw);
+                ensureAppUser(admin, pw);
                 app = JdbcConnectionPool.create(appUrl(dir), DatabasePasswords.APP_USER, pw.app());
                 app.setMaxConnections(16);
                 // the app's first connection keeps the database open while the admin's closes
-                try (Connection c = connect(app)) {
+                Connection first;
+                try {
+                    first = connect(app);
+                } catch (SQLException e) {
+                    if (!wrongPassword(e)) {
+                        throw e;
+                    }
+                    resetAppPassword(admin, pw);
+                    first = connect(app);
+                }
+                try (Connection c = first) {
                     admin.dispose();
                     c.isValid(1);
                 }
@@ -182,8 +203,8 @@ public final class Database implements AutoCloseable {
                     app.dispose();
                 }
                 String full = diskFull(dir, e);
-                throw new StateUnavailableException(full != null ? full : "cannot restrict the files in " + dir
-                        + " to their owner: " + e.getMessage(), e);
+                throw new StateUnavailableException(full != null ? full : "cannot open the state in " + dir + ": "
+                        + e.getMessage(), e);
             }
         }
     }
@@ -197,22 +218,33 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * The state's passwords, set up where they are missing. A new state gets a passwords file before
-     * its database exists. A state from before passwords opens with the empty password: the file is
-     * written (atomically) before the password is changed, so a crash in between loses nothing - the
-     * next open finds the file, the empty password still works, and the change is made then.
+     * The state's passwords, set up where they are missing: a new state gets a passwords file before
+     * its database exists; a state from before passwords is given them ({@link #fromEmptyPassword}).
+     * An existing file is not checked here: the admin pool's first connection does that.
      */
     private static DatabasePasswords unlock(Path dir, String url) throws SQLException, IOException {
         DatabasePasswords pw = DatabasePasswords.read(dir);
-        boolean exists = Files.exists(dir.resolve("keyline.mv.db"));
-        if (pw == null && !exists) {
+        if (pw != null) {
+            return pw;
+        }
+        if (!Files.exists(dir.resolve("keyline.mv.db"))) {
             pw = DatabasePasswords.generate();
             pw.write(dir);
             return pw;
         }
-        if (pw != null && canLogIn(url, DatabasePasswords.ADMIN_USER, pw.admin())) {
-            return pw;
-        }
+        return fromEmptyPassword(dir, url, null);
+    }
+
+    /**
+     * A database that still has the empty password (a state from before passwords, or one whose
+     * passwords file was written by a process killed before it changed the database): the file is
+     * written (atomically) before the password is changed, so a crash in between loses nothing - the
+     * next open finds the file, the empty password still works, and the change is made then.
+     *
+     * @param pw the passwords from the file, or {@code null} when there is no file yet
+     */
+    private static DatabasePasswords fromEmptyPassword(Path dir, String url, DatabasePasswords pw)
+            throws SQLException, IOException {
         Connection legacy;
         try {
             legacy = connect(dataSource(url, DatabasePasswords.ADMIN_USER, ""));
@@ -227,22 +259,23 @@ public final class Database implements AutoCloseable {
                             + " (the file was replaced?): restore it from the backup of this state folder",
                     "28000", ErrorCode.WRONG_USER_OR_PASSWORD);
         }
+        DatabasePasswords passwords = pw;
         try (legacy; Statement st = legacy.createStatement()) {
-            if (pw == null) {
-                pw = DatabasePasswords.generate();
-                pw.write(dir);
+            if (passwords == null) {
+                passwords = DatabasePasswords.generate();
+                passwords.write(dir);
             }
-            st.execute("ALTER USER " + DatabasePasswords.ADMIN_USER + " SET PASSWORD " + literal(pw.admin()));
+            st.execute("ALTER USER " + DatabasePasswords.ADMIN_USER + " SET PASSWORD " + literal(passwords.admin()));
         }
-        return pw;
+        return passwords;
     }
 
     /**
-     * Creates the non-admin user (table rights only) or gives it the password of the file. Each part
-     * is checked, so a process killed between two of these statements leaves nothing the next open
-     * does not finish.
+     * Creates the non-admin user (table rights only) where it is missing. Each part is checked, so a
+     * process killed between two of these statements leaves nothing the next open does not finish (a
+     * password that does not match the file is reset when the first connection fails: resetAppPassword).
      */
-    private static void ensureAppUser(JdbcConnectionPool admin, String url, DatabasePasswords pw) throws SQLException {
+    private static void ensureAppUser(JdbcConnectionPool admin, DatabasePasswords pw) throws SQLException {
         try (Connection c = connect(admin); Statement st = c.createStatement()) {
             boolean exists = count(c, "SELECT COUNT(*) FROM information_schema.users WHERE UPPER(user_name) = UPPER(?)") > 0;
             if (!exists) {
@@ -252,14 +285,13 @@ public final class Database implements AutoCloseable {
                 // on the schema: the tables of later migrations are covered too
                 st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA public TO " + DatabasePasswords.APP_USER);
             }
-            if (!exists) {
-                return;
-            }
         }
-        if (!canLogIn(url.replace(SETTINGS, APP_SETTINGS), DatabasePasswords.APP_USER, pw.app())) {
-            try (Connection c = connect(admin); Statement st = c.createStatement()) {
-                st.execute("ALTER USER " + DatabasePasswords.APP_USER + " SET PASSWORD " + literal(pw.app()));
-            }
+    }
+
+    /** Gives the non-admin user the password of the file (when the file was restored or replaced). */
+    private static void resetAppPassword(JdbcConnectionPool admin, DatabasePasswords pw) throws SQLException {
+        try (Connection c = connect(admin); Statement st = c.createStatement()) {
+            st.execute("ALTER USER " + DatabasePasswords.APP_USER + " SET PASSWORD " + literal(pw.app()));
         }
     }
 
@@ -270,17 +302,6 @@ public final class Database implements AutoCloseable {
                 rs.next();
                 return rs.getInt(1);
             }
-        }
-    }
-
-    private static boolean canLogIn(String url, String user, String password) throws SQLException {
-        try (Connection c = connect(dataSource(url, user, password))) {
-            return c.isValid(1);
-        } catch (SQLException e) {
-            if (wrongPassword(e)) {
-                return false;
-            }
-            throw e;
         }
     }
 

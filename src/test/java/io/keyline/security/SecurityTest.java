@@ -233,6 +233,29 @@ class SecurityTest {
                 .isInstanceOf(SQLException.class);
     }
 
+    /** The app user's password is put right from the file; a lost passwords file is named, nothing changed. */
+    @Test
+    void aReplacedAppPasswordIsRepairedAndALostPasswordsFileIsNamed() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", DAILY, null);
+        assertThat(wb.cli("run", "daily", "--key", "2026-11-02").exit()).isZero();
+        Properties pw = passwords(wb.state);
+        try (Connection c = DriverManager.getConnection(url(wb.state), "keyline", pw.getProperty("admin"));
+             Statement st = c.createStatement()) {
+            st.execute("ALTER USER keyline_app SET PASSWORD 'somethingElse1'");
+        }
+        Result again = wb.cli("run", "daily", "--key", "2026-11-03");
+        assertThat(again.exit()).as(again.toString()).isZero();
+
+        Files.move(wb.state.resolve("database.secret"), tmp.resolve("database.secret.saved"));
+        Result lost = wb.cli("status");
+        assertThat(lost.exit()).as(lost.toString()).isEqualTo(1);
+        assertThat(lost.err()).contains("database.secret", "is missing", "restore");
+        assertThat(wb.state.resolve("database.secret")).doesNotExist();
+        Files.move(tmp.resolve("database.secret.saved"), wb.state.resolve("database.secret"));
+        assertThat(wb.cli("status").exit()).isZero();
+    }
+
     /** Finding 6: a state path with ';' became H2 settings: the database elsewhere, INIT SQL on every connection. */
     @Test
     void aStatePathIsAPathNeverDatabaseSettings() throws Exception {
