@@ -236,9 +236,8 @@ public final class Demo {
                 Path target = jobsDir.resolve(f);
                 Files.createDirectories(target.getParent());
                 Files.writeString(target, text, StandardCharsets.UTF_8);
-                if (f.endsWith(".sh")) {
-                    target.toFile().setExecutable(true, false);
-                }
+                // the operator's files: job files 0600, scripts 0700 (not executable or readable by others)
+                ownerOnly(target, f.endsWith(".sh") ? "rwx------" : "rw-------");
             } catch (IOException e) {
                 throw new OperatorException("cannot write " + jobsDir.resolve(f) + ": " + e.getMessage());
             }
@@ -250,8 +249,17 @@ public final class Demo {
                 + "port=" + site.port() + "\nurl=" + site.base() + "\n";
         try {
             Files.writeString(jobsDir.resolve(MARKER), text, StandardCharsets.UTF_8);
+            ownerOnly(jobsDir.resolve(MARKER), "rw-------");
         } catch (IOException e) {
             throw new OperatorException("cannot write " + jobsDir.resolve(MARKER) + ": " + e.getMessage());
+        }
+    }
+
+    private static void ownerOnly(Path file, String mode) throws IOException {
+        if (Files.getFileStore(file).supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class)) {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString(mode));
+        } else if (mode.startsWith("rwx")) {
+            file.toFile().setExecutable(true, true);
         }
     }
 

@@ -16,7 +16,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -174,13 +173,17 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         }
 
         private String read() {
-            try {
-                byte[] bytes = file != null ? Files.readAllBytes(file) : root().in().readAllBytes();
-                return new String(bytes, StandardCharsets.UTF_8);
+            String source = file != null ? "--from-file " + file : "standard input";
+            try (java.io.InputStream in = file != null ? Files.newInputStream(file) : root().in()) {
+                return CredentialParser.readInput(in, source);
+            } catch (CredentialFormatException e) {
+                throw new UsageError(e.getMessage() + " (the stored credential " + name + " is unchanged)");
             } catch (NoSuchFileException e) {
                 throw new UsageError("--from-file " + file + ": no such file");
+            } catch (java.nio.file.AccessDeniedException e) {
+                throw new UsageError("cannot read " + source + ": permission denied");
             } catch (IOException e) {
-                throw new UsageError("cannot read " + (file != null ? file : "standard input") + ": " + e.getMessage());
+                throw new UsageError("cannot read " + source + ": " + e.getMessage());
             }
         }
     }

@@ -48,7 +48,7 @@ final class JobsCommand extends Sub implements Callable<Integer> {
             out().println();
             out().println("Invalid job files (not loaded):");
             for (JobFileError e : catalog.errors()) {
-                out().println("  " + e);
+                out().println("  " + io.keyline.domain.Printable.line(e.toString()));
             }
         }
         // nothing to run is a failure a script must see (exit 1), whatever the reason

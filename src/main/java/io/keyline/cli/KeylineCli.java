@@ -87,8 +87,11 @@ public final class KeylineCli implements Callable<Integer> {
     }
 
     /** Runs the command line with the given standard input, environment and engine options (tests). */
-    public static int execute(String[] args, java.io.InputStream in, PrintStream out, PrintStream err,
+    public static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                               Map<String, String> env, RunOptions options) {
+        // every string printed passes through one place: control characters from outside become visible escapes
+        PrintStream out = TerminalOut.of(stdout);
+        PrintStream err = TerminalOut.of(stderr);
         KeylineCli root = new KeylineCli();
         root.in = in;
         root.out = out;

@@ -2,6 +2,7 @@ package io.keyline.cli;
 
 import io.keyline.core.Plan;
 import io.keyline.domain.JobDefinition;
+import io.keyline.domain.Printable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -62,16 +63,16 @@ final class PlanCommand extends Sub implements Callable<Integer> {
                 continue;
             }
             shown++;
-            out().printf("  %-12s %-19s %s%n", k.key(), k.state(), k.action());
-            k.probes().forEach((step, answer) -> out().println("      probe of " + step + ": " + answer));
+            out().printf("  %-12s %-19s %s%n", k.key(), k.state(), Printable.line(k.action()));
+            k.probes().forEach((step, answer) -> out().println("      probe of " + step + ": " + Printable.line(answer)));
             for (Plan.RequestPreview r : k.requests()) {
-                out().println("      " + r.step() + ": " + r.method() + " " + r.url());
-                r.headers().forEach((h, v) -> out().println("        " + h + ": " + v));
+                out().println("      " + r.step() + ": " + r.method() + " " + Printable.line(r.url()));
+                r.headers().forEach((h, v) -> out().println("        " + h + ": " + Printable.line(v)));
                 if (r.note() != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
                     out().println("        body: " + r.bodyBytes() + " bytes, sha256 " + r.bodySha256() + " ("
-                            + r.bodySource() + ") - " + r.note());
+                            + Printable.line(r.bodySource()) + ") - " + Printable.line(r.note()));
                 } else if (r.note() != null) {
-                    out().println("        body: " + r.bodySource() + " - " + r.note());
+                    out().println("        body: " + Printable.line(r.bodySource()) + " - " + Printable.line(r.note()));
                 } else if (r.bodyBytes() != null && r.bodyBytes() > 0) {
                     out().println("        body: " + r.bodyBytes() + " bytes, sha256 " + r.bodySha256() + " (" + r.bodySource() + ")");
                 }

@@ -48,7 +48,7 @@ final class RunOutput {
             }
             for (KeyRecord k : r.keys()) {
                 if (k.state().needsAttention() || k.state() == KeyState.RETRY_WAIT) {
-                    out.println("  " + k.state() + "  " + k.key() + "  " + Text.clip(k.message(), 160));
+                    out.println("  " + k.state() + "  " + k.key() + "  " + io.keyline.domain.Printable.line(Text.clip(k.message(), 160)));
                 }
             }
             for (KeyRecord k : r.keys()) {

@@ -4,6 +4,7 @@ import io.keyline.domain.Evidence;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRules;
+import io.keyline.domain.Printable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -75,10 +76,11 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
                 sb.append(" [").append(e.failureClass()).append(']');
             }
             if (e.message() != null) {
-                sb.append("  ").append(e.message());
+                sb.append("  ").append(Printable.line(e.message()));
             }
             if (e.user() != null) {
-                sb.append("  (by ").append(e.user()).append(e.note() == null ? "" : ": \"" + e.note() + "\"").append(')');
+                sb.append("  (by ").append(Printable.line(e.user()))
+                        .append(e.note() == null ? "" : ": \"" + Printable.line(e.note()) + "\"").append(')');
             }
             out().println(sb);
             if (e.evidence() != null && e.failureClass() != null) {
@@ -91,7 +93,8 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
     private void printEvidence(Evidence ev) {
         if (ev.request() != null) {
             Evidence.RequestSummary r = ev.request();
-            out().println("      request: " + r.method() + " " + r.url() + "  headers: " + String.join(", ", r.headerNames())
+            out().println("      request: " + r.method() + " " + Printable.line(r.url()) + "  headers: "
+                    + Printable.line(String.join(", ", r.headerNames()))
                     + "  body: " + r.bodyBytes() + " bytes" + (r.bodySha256() == null ? "" : " sha256 " + r.bodySha256()));
         }
         if (ev.status() != null) {
@@ -99,7 +102,7 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
                     + (ev.responseBody() == null || ev.responseBody().isBlank() ? "" : "  " + Text.clip(ev.responseBody(), 200)));
         }
         if (ev.command() != null) {
-            out().println("      command: " + String.join(" ", ev.command())
+            out().println("      command: " + Printable.line(String.join(" ", ev.command()))
                     + (ev.exitCode() == null ? "" : "  exit " + ev.exitCode()));
         }
         if (ev.stderr() != null && !ev.stderr().isBlank()) {

@@ -523,7 +523,9 @@ public final class Engine {
                 CredentialProvider.Lookup found = credentials.lookup(step.credential());
                 credential = found.material();
             }
-            Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings());
+            // outputs are data and reach this step unmasked: the secrets of every credential of the job are masked
+            Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings())
+                    .plus(otherSecrets(job, step));
             return new StepContext(job, step, key, runId, attempt, Map.copyOf(c.outputs), credential, redactor::redact);
         }
 
@@ -636,7 +638,8 @@ public final class Engine {
                 }
             }
             if (out.succeeded()) {
-                Map<String, String> outputs = Outputs.bounded(redacted(out.outputs(), ctx));
+                // outputs are data for later steps: stored as the step produced them (bounded), masked where shown
+                Map<String, String> outputs = Outputs.bounded(out.outputs());
                 StepRecord done = new StepRecord(step.id(), StepStatus.SUCCEEDED, attempt, firstAttempt, outputs, now());
                 boolean last = job.stepIndex(step.id()) == job.steps().size() - 1;
                 if (last) {
@@ -879,9 +882,17 @@ public final class Engine {
         }
     }
 
-    private static Map<String, String> redacted(Map<String, String> outputs, StepContext ctx) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
-        outputs.forEach((k, v) -> out.put(k, ctx.redact().apply(v)));
+    /** The secrets of the job's other credentials (an output may carry one into this step). */
+    private List<String> otherSecrets(JobDefinition job, StepDefinition step) {
+        List<String> out = new ArrayList<>();
+        job.steps().stream().map(StepDefinition::credential)
+                .filter(n -> n != null && !n.equals(step.credential())).distinct()
+                .forEach(n -> {
+                    CredentialProvider.Lookup l = credentials.lookup(n);
+                    if (l.present()) {
+                        out.addAll(l.material().secretStrings());
+                    }
+                });
         return out;
     }
 

@@ -268,9 +268,7 @@ public final class Planner {
         }
 
         private UnaryOperator<String> redactorFor(StepDefinition s) {
-            io.keyline.core.CredentialMaterial m = credentialFor(s);
-            io.keyline.credentials.Redactor r = io.keyline.credentials.Redactor.NONE
-                    .plus(m == null ? List.of() : m.secretStrings());
+            io.keyline.credentials.Redactor r = mask();
             return r::redact;
         }
 
@@ -293,16 +291,18 @@ public final class Planner {
                     UnaryOperator.identity());
             try {
                 Rendering.RenderedRequest req = Rendering.request(ctx);
+                // outputs are unmasked data: what the plan shows is masked with the job's credentials
+                io.keyline.credentials.Redactor mask = mask();
                 Map<String, String> headers = new LinkedHashMap<>();
                 headers.put("User-Agent", "Keyline/0.1");
-                headers.putAll(req.headers());
+                req.headers().forEach((h, v) -> headers.put(h, mask.redact(v)));
                 addCredentialHeaders(s, req.uri(), headers);
                 String note = null;
                 if (!bodyFixed(s, executedBefore) && req.body().length > 0) {
                     note = "the body as it is now; " + String.join(",", executedBefore)
                             + " runs before and may change it (sent as it is then)";
                 }
-                return new Plan.RequestPreview(s.id(), req.method(), req.uri().toString(), headers,
+                return new Plan.RequestPreview(s.id(), req.method(), mask.redact(req.uri().toString()), headers,
                         (long) req.body().length, req.body().length == 0 ? null : req.bodySha256(), req.bodySource(),
                         note);
             } catch (Rendering.RenderException e) {
@@ -316,6 +316,20 @@ public final class Planner {
                 return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source,
                         e.getMessage());
             }
+        }
+
+        /** Masks the secrets of every credential the job's steps use. */
+        private io.keyline.credentials.Redactor mask() {
+            io.keyline.credentials.Redactor r = io.keyline.credentials.Redactor.NONE;
+            for (StepDefinition step : job.steps()) {
+                if (step.credential() != null) {
+                    CredentialProvider.Lookup l = credentials.lookup(step.credential());
+                    if (l.material() != null) {
+                        r = r.plus(l.material().secretStrings());
+                    }
+                }
+            }
+            return r;
         }
 
         private void addCredentialHeaders(StepDefinition s, java.net.URI uri, Map<String, String> headers) {

@@ -109,9 +109,10 @@ final class RunLog implements AutoCloseable {
         this.file = file.toAbsolutePath().normalize();
         this.limits = limits;
         this.monitor = MONITORS.computeIfAbsent(this.file, f -> new Object());
-        Files.createDirectories(this.file.getParent());
-        this.lock = FileChannel.open(this.file.resolveSibling(this.file.getFileName() + ".lock"),
-                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), ownerOnly());
+        PrivateFiles.createDirectories(this.file.getParent());
+        Path lockFile = this.file.resolveSibling(this.file.getFileName() + ".lock");
+        this.lock = FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), ownerOnly());
+        PrivateFiles.tighten(lockFile);
         synchronized (monitor) {
             try (FileLock ignored = lock.lock()) {
                 reopen();
@@ -201,6 +202,8 @@ final class RunLog implements AutoCloseable {
         }
         out = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.APPEND,
                 StandardOpenOption.WRITE), ownerOnly());
+        // 0600 whatever the umask (the attribute at creation is subject to it)
+        PrivateFiles.tighten(file);
         outKey = fileKey();
         knownSize = out.size();
         sinceStat = 0;

@@ -294,7 +294,8 @@ public final class RunTrace implements AutoCloseable {
         }
         sb.append(" (").append(durationMs).append(" ms)");
         if (message != null && !message.isEmpty()) {
-            sb.append("  ").append(message);
+            // text from outside (a server's answer, a command's output) never reaches a terminal raw
+            sb.append("  ").append(io.keyline.domain.Printable.line(message));
         }
         human.println(sb);
         human.flush();

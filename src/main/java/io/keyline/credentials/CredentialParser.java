@@ -23,7 +23,26 @@ import java.util.regex.Pattern;
 public final class CredentialParser {
     private static final Pattern BEARER_PREFIX = Pattern.compile("(?i)^bearer(\\s+|$)");
 
+    /** Credential input (a cookie export, a token) is refused beyond this size: 1 MiB. */
+    public static final int MAX_INPUT_BYTES = 1024 * 1024;
+
     private CredentialParser() {
+    }
+
+    /**
+     * Reads credential input (a file, standard input) as UTF-8, at most {@link #MAX_INPUT_BYTES}: a
+     * larger input (or an endless one, {@code /dev/zero}) is refused after that many bytes.
+     *
+     * @param source how messages name the input, e.g. the file name or "standard input"
+     * @throws CredentialFormatException when the input is larger than 1 MiB
+     */
+    public static String readInput(java.io.InputStream in, String source) throws java.io.IOException {
+        byte[] bytes = in.readNBytes(MAX_INPUT_BYTES + 1);
+        if (bytes.length > MAX_INPUT_BYTES) {
+            throw new CredentialFormatException(source + " is larger than 1 MiB: a cookie export or a token is "
+                    + "a few KiB (is it the right file?)");
+        }
+        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**

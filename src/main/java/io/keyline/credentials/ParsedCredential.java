@@ -28,7 +28,6 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
 
     private static final String CREDENTIAL_VARIABLE = "KEYLINE_CREDENTIAL";
     private static final String COOKIE_VARIABLE = "KEYLINE_COOKIE";
-    private static final int MIN_REDACTED_LENGTH = 4;
 
     /** Checks that exactly the fields of {@code type} are set. */
     public ParsedCredential {
@@ -132,17 +131,16 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
     }
 
     /**
-     * Every string to redact wherever it might appear: each cookie value of at least 4 characters and
-     * the cookie header string of all cookies, the token, or the header value.
+     * Every secret to mask wherever it might be shown or stored as a message or evidence: the value of
+     * each cookie that is worth masking ({@link Redactor#worthMasking}: not {@code lang=en},
+     * {@code consent=true} or {@code lang=2026}, which are no secrets and would only make harmless
+     * text unreadable), the bearer token, or the header value.
      */
     public List<String> secretStrings() {
         List<String> secrets = new ArrayList<>();
         switch (type) {
-            case COOKIE -> {
-                cookies.stream().map(Cookie::value).filter(value -> value.length() >= MIN_REDACTED_LENGTH)
-                        .distinct().forEach(secrets::add);
-                secrets.add(cookieHeader(cookies));
-            }
+            case COOKIE -> cookies.stream().map(Cookie::value).filter(Redactor::worthMasking).distinct()
+                    .forEach(secrets::add);
             case BEARER -> secrets.add(token);
             case HEADER -> secrets.add(headerValue);
         }

@@ -98,6 +98,61 @@ public final class Template {
     }
 
     /**
+     * Encodes a value for where it lands: percent-encoding in a URL, refusing control characters in
+     * a header, and so on ("values from outside are data", SPEC §2).
+     */
+    @FunctionalInterface
+    public interface Encoder {
+        /**
+         * @param placeholder the placeholder being replaced
+         * @param value       the resolver's value for it
+         * @param before      everything rendered before it (literal text and earlier encoded values)
+         * @return the text to insert
+         */
+        String encode(Placeholder placeholder, String value, CharSequence before);
+    }
+
+    /**
+     * Like {@link #render(String, Function)}, with every value passed through {@code encoder}.
+     *
+     * @throws SyntaxException          as {@link #placeholders}
+     * @throws IllegalArgumentException {@code unknown placeholder {x}}, or what the encoder throws
+     */
+    public static String render(String template, Function<String, String> resolver, Encoder encoder) {
+        List<Placeholder> found = new ArrayList<>();
+        List<String> pieces = parse(template, found);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < found.size(); i++) {
+            String value = resolver.apply(found.get(i).name());
+            if (value == null) {
+                throw new IllegalArgumentException("unknown placeholder {" + found.get(i).name() + "}");
+            }
+            out.append(pieces.get(i));
+            out.append(encoder.encode(found.get(i), value, out));
+        }
+        return out.append(pieces.get(found.size())).toString();
+    }
+
+    /**
+     * The environment variable that carries output {@code name} of step {@code stepId} to every later
+     * command step and command probe: {@code KEYLINE_OUTPUT_<STEP>_<NAME>}, upper-case, every
+     * character other than a letter or digit as {@code _} (step {@code meta}, output {@code slug}:
+     * {@code KEYLINE_OUTPUT_META_SLUG}).
+     */
+    public static String outputVariable(String stepId, String name) {
+        return "KEYLINE_OUTPUT_" + variablePart(stepId) + "_" + variablePart(name);
+    }
+
+    private static String variablePart(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = Character.toUpperCase(s.charAt(i));
+            b.append(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ? c : '_');
+        }
+        return b.toString();
+    }
+
+    /**
      * Splits a template into literal pieces around its placeholders.
      *
      * @return the literal pieces, one more than the placeholders added to {@code found}
@@ -125,7 +180,9 @@ public final class Template {
                     throw new SyntaxException(i + 1, "empty placeholder {} (write \"{{}}\" for literal braces)");
                 }
                 if (!NAME.matcher(name).matches()) {
-                    throw new SyntaxException(i + 1, "unknown placeholder {" + name
+                    // the name is quoted by its first characters only: a file that is not a job file is not printed
+                    String shown = name.length() <= 16 ? name : name.substring(0, 16) + "…";
+                    throw new SyntaxException(i + 1, "unknown placeholder {" + shown
                             + "} (allowed: {key}, {job}, {runId}, {steps.ID.outputs.NAME})");
                 }
                 found.add(new Placeholder(name, i + 1));

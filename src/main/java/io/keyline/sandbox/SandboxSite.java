@@ -50,7 +50,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * Every API request needs a live session cookie, else 401. Sessions and article counts can be kept
  * in a file, so that a sandbox started again later (by the console, or {@code keyline sandbox})
- * is the same site. Plain JDK {@code com.sun.net.httpserver}; it never listens beyond loopback.
+ * is the same site. The file holds the SHA-256 of each session id, never the id itself (the id is
+ * the cookie Keyline stores encrypted), and is written 0600. Plain JDK {@code com.sun.net.httpserver};
+ * it never listens beyond loopback.
  */
 public final class SandboxSite implements AutoCloseable {
 
@@ -119,6 +121,7 @@ public final class SandboxSite implements AutoCloseable {
     private final Path worldFile;
     private final SecureRandom random = new SecureRandom();
     private final CountDownLatch closing = new CountDownLatch(1);
+    /** Live sessions by the SHA-256 (hex) of their id. */
     private final Map<String, Instant> sessions = new HashMap<>();
     private final Map<String, Integer> articles = new TreeMap<>();
     private final Map<String, List<Fault>> keyFaults = new HashMap<>();
@@ -173,7 +176,7 @@ public final class SandboxSite implements AutoCloseable {
         random.nextBytes(b);
         String value = HexFormat.of().formatHex(b);
         Instant expires = clock.instant().plus(SESSION_LIFETIME).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        sessions.put(value, expires);
+        sessions.put(hash(value), expires);
         save();
         return new Session(value, expires, host());
     }
@@ -396,7 +399,7 @@ public final class SandboxSite implements AutoCloseable {
         for (String part : cookieHeader.split(";")) {
             String p = part.trim();
             if (p.startsWith(COOKIE + "=")) {
-                Instant until = sessions.get(p.substring(COOKIE.length() + 1));
+                Instant until = sessions.get(hash(p.substring(COOKIE.length() + 1)));
                 if (until != null && until.isAfter(now)) {
                     return true;
                 }
@@ -409,6 +412,16 @@ public final class SandboxSite implements AutoCloseable {
         int n = articles.merge(key, 1, Integer::sum);
         save();
         return n;
+    }
+
+    /** SHA-256 of a session id, hex: what the world file keeps. */
+    static String hash(String sessionId) {
+        try {
+            return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(sessionId.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     private static String keyOf(String idempotencyKey) {
@@ -437,7 +450,9 @@ public final class SandboxSite implements AutoCloseable {
             return;
         }
         var root = JSON.readTree(worldFile.toFile());
-        root.path("sessions").fields().forEachRemaining(e -> sessions.put(e.getKey(), Instant.parse(e.getValue().asText())));
+        // a file written before ids were hashed holds the ids themselves: hashed here, rewritten on the next save
+        root.path("sessions").fields().forEachRemaining(e -> sessions.put(
+                e.getKey().matches("[0-9a-f]{64}") ? e.getKey() : hash(e.getKey()), Instant.parse(e.getValue().asText())));
         root.path("articles").fields().forEachRemaining(e -> articles.put(e.getKey(), e.getValue().asInt()));
     }
 
@@ -453,7 +468,13 @@ public final class SandboxSite implements AutoCloseable {
         try {
             Files.createDirectories(worldFile.toAbsolutePath().getParent());
             Path tmp = worldFile.resolveSibling(worldFile.getFileName() + ".tmp");
-            JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), root);
+            Files.deleteIfExists(tmp);
+            if (Files.getFileStore(worldFile.toAbsolutePath().getParent())
+                    .supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class)) {
+                Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            }
+            Files.write(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
             Files.move(tmp, worldFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("cannot save the sandbox's state to " + worldFile, e);

@@ -1,10 +1,12 @@
 package io.keyline.store;
 
+import io.keyline.core.PrivateFiles;
 import io.keyline.core.StateUnavailableException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.h2.api.ErrorCode;
 import org.h2.jdbcx.JdbcConnectionPool;
+import org.h2.jdbcx.JdbcDataSource;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -15,7 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
@@ -34,37 +39,90 @@ public final class Database implements AutoCloseable {
     /** Settings appended to every URL; PostgreSQL mode keeps the SQL portable. */
     static final String SETTINGS = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH"
             + ";WRITE_DELAY=0;AUTO_SERVER=TRUE;LOCK_TIMEOUT=10000";
+    /**
+     * The same for the non-admin user, without {@code WRITE_DELAY}: setting it needs admin rights, and
+     * it is persistent (the admin's connection stores it in the database on every open).
+     */
+    static final String APP_SETTINGS = SETTINGS.replace(";WRITE_DELAY=0", "");
 
     private volatile JdbcConnectionPool pool;
+    private JdbcConnectionPool syncPool;
     private final Path stateDir;
+    private final String url;
+    private final DatabasePasswords passwords;
 
-    private Database(JdbcConnectionPool pool, Path stateDir) {
+    private Database(JdbcConnectionPool pool, Path stateDir, String url, DatabasePasswords passwords) {
         this.pool = pool;
         this.stateDir = stateDir;
+        this.url = url;
+        this.passwords = passwords;
     }
 
-    /** Opens (creating if needed) {@code stateDir/keyline.mv.db} and migrates it to the current schema. */
+    static {
+        // before any H2 class reads its settings: AUTO_SERVER on loopback, no Java classes or objects by name
+        H2Lockdown.apply();
+    }
+
+    /**
+     * Opens (creating if needed) {@code stateDir/keyline.mv.db} and migrates it to the current schema.
+     *
+     * <p>The state folder is the operator's alone (SPEC §8): created 0700, its files 0600 (tightened on
+     * every open, H2's own files included), and refused when others can write it. The database has a
+     * random password per state ({@link DatabasePasswords}, in the folder); a state from before
+     * passwords is given one here. Migrations run as the admin user; the returned connections are the
+     * non-admin user's, who can read and write the tables and nothing else.
+     */
     public static Database open(Path stateDir) {
         Path dir = stateDir.toAbsolutePath().normalize();
+        refuseUrlSyntax(dir);
         try {
-            Files.createDirectories(dir);
+            PrivateFiles.ensurePrivateDirectory(dir);
+        } catch (PrivateFiles.NotPrivateException e) {
+            throw new StateUnavailableException(e.getMessage(), e);
         } catch (AccessDeniedException e) {
             throw new StateUnavailableException("cannot create state folder " + dir + ": permission denied", e);
         } catch (IOException e) {
-            throw new StateUnavailableException("cannot create state folder " + dir + ": " + e.getMessage(), e);
+            String full = diskFull(dir, e);
+            throw new StateUnavailableException(full != null ? full : "cannot create state folder " + dir + ": "
+                    + e.getMessage(), e);
         }
         if (!Files.isWritable(dir)) {
             throw new StateUnavailableException("state folder " + dir + " is not writable", null);
         }
+        String lockdown = H2Lockdown.problem();
+        if (lockdown != null) {
+            throw new IllegalStateException("H2 was initialised before Keyline could restrict it (" + lockdown
+                    + "): call H2Lockdown.apply() first");
+        }
         // Opening and migrating is serialized across processes (and threads) by a lock file: two
         // processes migrating at once would both create the tables, and H2 commits DDL at once.
         synchronized (OPENING.computeIfAbsent(dir, d -> new Object())) {
-            try (FileChannel ch = FileChannel.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
+            try (FileChannel ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
                 return openLocked(dir);
             } catch (IOException e) {
-                throw new StateUnavailableException("cannot lock " + dir.resolve("keyline.open.lock") + ": "
-                        + e.getMessage(), e);
+                String full = diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : "cannot lock "
+                        + dir.resolve("keyline.open.lock") + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * A state path is a path: H2 would read {@code ;} in it as the start of its URL settings (and
+     * {@code INIT=...} there as SQL to run on every connection), so such a path is refused.
+     */
+    static void refuseUrlSyntax(Path dir) {
+        String s = dir.toString();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == ';') {
+                throw new StateUnavailableException("the state path " + s + " contains \";\", which the database "
+                        + "would read as the start of its settings: choose a folder whose path has no \";\"", null);
+            }
+            if (Character.isISOControl(c)) {
+                throw new StateUnavailableException("the state path " + io.keyline.domain.Printable.line(s)
+                        + " contains a control character: choose a folder whose path has none", null);
             }
         }
     }
@@ -72,41 +130,210 @@ public final class Database implements AutoCloseable {
     private static final java.util.Map<Path, Object> OPENING = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static Database openLocked(Path dir) {
-        return new Database(pool(dir, true), dir);
-    }
-
-    /** A pool on the state, migrated when {@code migrate}; the caller holds the open lock. */
-    private static JdbcConnectionPool pool(Path dir, boolean migrate) {
-        String url = "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
+        String url = url(dir);
         for (int attempt = 1; ; attempt++) {
+            // before H2 opens the file: find commits its quick recovery would skip after a killed process
             Recovery.repairIfUnclean(dir.resolve("keyline.mv.db"));
-            JdbcConnectionPool pool = JdbcConnectionPool.create(url, "keyline", "");
-            pool.setMaxConnections(16);
-            try (Connection c = connect(pool)) {
-                c.isValid(1);
+            DatabasePasswords pw;
+            try {
+                pw = unlock(dir, url);
             } catch (SQLException e) {
-                pool.dispose();
                 if (serverWentAway(e) && attempt < 5) {
                     continue;
                 }
                 throw new StateUnavailableException(describe(dir, e), e);
+            } catch (IOException e) {
+                String full = diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : "cannot read or write "
+                        + DatabasePasswords.file(dir) + ": " + e.getMessage(), e);
             }
-            if (!migrate) {
-                return pool;
-            }
+            JdbcConnectionPool admin = JdbcConnectionPool.create(url, DatabasePasswords.ADMIN_USER, pw.admin());
+            admin.setMaxConnections(4);
+            JdbcConnectionPool app = null;
             try {
-                migrate(pool);
-                return pool;
-            } catch (FlywayException e) {
-                pool.dispose();
+                try {
+                    try (Connection c = connect(admin)) {
+                        c.isValid(1);
+                    }
+                } catch (SQLException e) {
+                    if (!wrongPassword(e)) {
+                        throw e;
+                    }
+                    // a process killed between writing the passwords file and changing the database
+                    fromEmptyPassword(dir, url, pw);
+                    try (Connection c = connect(admin)) {
+                        c.isValid(1);
+                    }
+                }
+                migrate(admin);
+                ensureAppUser(admin, pw);
+                app = JdbcConnectionPool.create(appUrl(dir), DatabasePasswords.APP_USER, pw.app());
+                app.setMaxConnections(16);
+                // the app's first connection keeps the database open while the admin's closes
+                Connection first;
+                try {
+                    first = connect(app);
+                } catch (SQLException e) {
+                    if (!wrongPassword(e)) {
+                        throw e;
+                    }
+                    resetAppPassword(admin, pw);
+                    first = connect(app);
+                }
+                try (Connection c = first) {
+                    admin.dispose();
+                    c.isValid(1);
+                }
+                tightenFiles(dir);
+                return new Database(app, dir, url, pw);
+            } catch (SQLException | FlywayException e) {
+                admin.dispose();
+                if (app != null) {
+                    app.dispose();
+                }
                 if (serverWentAway(e) && attempt < 5) {
                     continue;
+                }
+                if (e instanceof SQLException s) {
+                    throw new StateUnavailableException(describe(dir, s), e);
                 }
                 String full = diskFull(dir, e);
                 throw new StateUnavailableException(full != null ? full : "cannot migrate the state in " + dir + ": "
                         + firstLine(e.getMessage()), e);
+            } catch (IOException e) {
+                admin.dispose();
+                if (app != null) {
+                    app.dispose();
+                }
+                String full = diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : "cannot open the state in " + dir + ": "
+                        + e.getMessage(), e);
             }
         }
+    }
+
+    static String url(Path dir) {
+        return "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
+    }
+
+    static String appUrl(Path dir) {
+        return "jdbc:h2:file:" + dir.resolve("keyline") + APP_SETTINGS;
+    }
+
+    /**
+     * The state's passwords, set up where they are missing: a new state gets a passwords file before
+     * its database exists; a state from before passwords is given them ({@link #fromEmptyPassword}).
+     * An existing file is not checked here: the admin pool's first connection does that.
+     */
+    private static DatabasePasswords unlock(Path dir, String url) throws SQLException, IOException {
+        DatabasePasswords pw = DatabasePasswords.read(dir);
+        if (pw != null) {
+            return pw;
+        }
+        if (!Files.exists(dir.resolve("keyline.mv.db"))) {
+            pw = DatabasePasswords.generate();
+            pw.write(dir);
+            return pw;
+        }
+        return fromEmptyPassword(dir, url, null);
+    }
+
+    /**
+     * A database that still has the empty password (a state from before passwords, or one whose
+     * passwords file was written by a process killed before it changed the database): the file is
+     * written (atomically) before the password is changed, so a crash in between loses nothing - the
+     * next open finds the file, the empty password still works, and the change is made then.
+     *
+     * @param pw the passwords from the file, or {@code null} when there is no file yet
+     */
+    private static DatabasePasswords fromEmptyPassword(Path dir, String url, DatabasePasswords pw)
+            throws SQLException, IOException {
+        Connection legacy;
+        try {
+            legacy = connect(dataSource(url, DatabasePasswords.ADMIN_USER, ""));
+        } catch (SQLException e) {
+            if (!wrongPassword(e)) {
+                throw e;
+            }
+            throw new SQLException(pw == null
+                    ? "the database in " + dir + " has a password, but its passwords file " + DatabasePasswords.file(dir)
+                            + " is missing: restore that file from the backup of this state folder"
+                    : "the passwords in " + DatabasePasswords.file(dir) + " do not open the database in " + dir
+                            + " (the file was replaced?): restore it from the backup of this state folder",
+                    "28000", ErrorCode.WRONG_USER_OR_PASSWORD);
+        }
+        DatabasePasswords passwords = pw;
+        try (legacy; Statement st = legacy.createStatement()) {
+            if (passwords == null) {
+                passwords = DatabasePasswords.generate();
+                passwords.write(dir);
+            }
+            st.execute("ALTER USER " + DatabasePasswords.ADMIN_USER + " SET PASSWORD " + literal(passwords.admin()));
+        }
+        return passwords;
+    }
+
+    /**
+     * Creates the non-admin user (table rights only) where it is missing. Each part is checked, so a
+     * process killed between two of these statements leaves nothing the next open does not finish (a
+     * password that does not match the file is reset when the first connection fails: resetAppPassword).
+     */
+    private static void ensureAppUser(JdbcConnectionPool admin, DatabasePasswords pw) throws SQLException {
+        try (Connection c = connect(admin); Statement st = c.createStatement()) {
+            boolean exists = count(c, "SELECT COUNT(*) FROM information_schema.users WHERE UPPER(user_name) = UPPER(?)") > 0;
+            if (!exists) {
+                st.execute("CREATE USER IF NOT EXISTS " + DatabasePasswords.APP_USER + " PASSWORD " + literal(pw.app()));
+            }
+            if (count(c, "SELECT COUNT(*) FROM information_schema.rights WHERE UPPER(grantee) = UPPER(?)") == 0) {
+                // on the schema: the tables of later migrations are covered too
+                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA public TO " + DatabasePasswords.APP_USER);
+            }
+        }
+    }
+
+    /** Gives the non-admin user the password of the file (when the file was restored or replaced). */
+    private static void resetAppPassword(JdbcConnectionPool admin, DatabasePasswords pw) throws SQLException {
+        try (Connection c = connect(admin); Statement st = c.createStatement()) {
+            st.execute("ALTER USER " + DatabasePasswords.APP_USER + " SET PASSWORD " + literal(pw.app()));
+        }
+    }
+
+    private static int count(Connection c, String sql) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, DatabasePasswords.APP_USER);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    private static boolean wrongPassword(SQLException e) {
+        return e.getErrorCode() == ErrorCode.WRONG_USER_OR_PASSWORD;
+    }
+
+    /** A password as an SQL string literal (generated passwords are base64url: nothing to escape). */
+    private static String literal(String password) {
+        if (!password.matches("[A-Za-z0-9_-]+")) {
+            throw new IllegalArgumentException("a database password must be base64url text");
+        }
+        return "'" + password + "'";
+    }
+
+    private static JdbcDataSource dataSource(String url, String user, String password) {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL(url);
+        ds.setUser(user);
+        ds.setPassword(password);
+        return ds;
+    }
+
+    /**
+     * Every file of the state folder (H2's included) 0600, every folder 0700 - except the key files,
+     * which their readers refuse when others can read them ({@code secret.key}, {@code database.secret}).
+     */
+    private static void tightenFiles(Path dir) throws IOException {
+        PrivateFiles.tightenContents(dir, 1, java.util.Set.of("secret.key", DatabasePasswords.FILE_NAME));
     }
 
     /**
@@ -157,7 +384,7 @@ public final class Database implements AutoCloseable {
      * but has not published its server address yet) H2 answers "Locked by another process" or
      * "Lock file recently modified". That is transient: wait and try again instead of failing.
      */
-    static Connection connect(JdbcConnectionPool pool) throws SQLException {
+    static Connection connect(DataSource pool) throws SQLException {
         long deadline = System.nanoTime() + OPEN_PATIENCE.toNanos();
         while (true) {
             try {
@@ -311,19 +538,7 @@ public final class Database implements AutoCloseable {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    /**
-     * Makes every commit so far durable against a killed process: H2 writes the store's pending
-     * changes and forces the file (CHECKPOINT SYNC).
-     */
-    public void sync() {
-        try (Connection c = connect(pool); java.sql.Statement st = c.createStatement()) {
-            st.execute("CHECKPOINT SYNC");
-        } catch (SQLException e) {
-            throw new StateUnavailableException("cannot make the state durable in " + stateDir + ": "
-                    + firstLine(e.getMessage()), e);
-        }
-    }
-
+    /** A connection of the user that runs jobs: it reads and writes the tables, nothing else. */
     public Connection connection() throws SQLException {
         return connect(pool);
     }
@@ -331,7 +546,8 @@ public final class Database implements AutoCloseable {
     /**
      * The process that served the state to us (AUTO_SERVER) is gone: opens it again the way {@link #open}
      * does (under the open lock, repairing what H2's quick recovery would miss), instead of letting the
-     * driver reopen the file behind our back. Connections of the old pool fail; callers retry.
+     * driver reopen the file behind our back (AUTO_RECONNECT is off for that reason). Connections of the
+     * old pool fail; callers retry.
      */
     public void serverWentAway() {
         JdbcConnectionPool broken = pool;
@@ -339,9 +555,25 @@ public final class Database implements AutoCloseable {
             if (pool != broken) {
                 return;
             }
-            try (FileChannel ch = FileChannel.open(stateDir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
+            try (FileChannel ch = PrivateFiles.open(stateDir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
-                pool = pool(stateDir, false);
+                Recovery.repairIfUnclean(stateDir.resolve("keyline.mv.db"));
+                JdbcConnectionPool fresh = JdbcConnectionPool.create(appUrl(stateDir), DatabasePasswords.APP_USER,
+                        passwords.app());
+                fresh.setMaxConnections(16);
+                try (Connection c = connect(fresh)) {
+                    c.isValid(1);
+                } catch (SQLException e) {
+                    fresh.dispose();
+                    throw new StateUnavailableException(describe(stateDir, e), e);
+                }
+                pool = fresh;
+                synchronized (this) {
+                    if (syncPool != null) {
+                        syncPool.dispose();
+                        syncPool = null;
+                    }
+                }
             } catch (IOException e) {
                 throw new StateUnavailableException("cannot lock " + stateDir.resolve("keyline.open.lock") + ": "
                         + e.getMessage(), e);
@@ -351,6 +583,36 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes every commit so far durable (H2 writes what it holds and forces the file: CHECKPOINT SYNC),
+     * after the "step started" of an unsafe step and before its request leaves. Needs admin rights: a
+     * small pool of its own, used for nothing else.
+     */
+    public void sync() {
+        JdbcConnectionPool p;
+        synchronized (this) {
+            if (syncPool == null) {
+                syncPool = JdbcConnectionPool.create(url, DatabasePasswords.ADMIN_USER, passwords.admin());
+                syncPool.setMaxConnections(2);
+            }
+            p = syncPool;
+        }
+        try (Connection c = connect(p); Statement st = c.createStatement()) {
+            st.execute("CHECKPOINT SYNC");
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot make the state durable in " + stateDir + ": "
+                    + firstLine(e.getMessage()), e);
+        }
+    }
+
+    /**
+     * A connection with admin rights, for maintenance that needs them ({@code BACKUP TO},
+     * {@code SCRIPT TO}); never for running jobs or serving the console.
+     */
+    public Connection adminConnection() throws SQLException {
+        return connect(dataSource(url, DatabasePasswords.ADMIN_USER, passwords.admin()));
+    }
+
     public Path stateDir() {
         return stateDir;
     }
@@ -358,5 +620,11 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         pool.dispose();
+        synchronized (this) {
+            if (syncPool != null) {
+                syncPool.dispose();
+                syncPool = null;
+            }
+        }
     }
 }

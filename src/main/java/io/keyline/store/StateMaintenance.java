@@ -53,7 +53,7 @@ public final class StateMaintenance {
             throw new IllegalArgumentException("backup: " + file + " is a folder; give a file name like keyline-backup.zip");
         }
         Path tmp = dir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        try (Connection c = db.connection(); Statement st = c.createStatement()) {
+        try (Connection c = db.adminConnection(); Statement st = c.createStatement()) {
             // the path is data: a quote in it is doubled, so it stays one SQL string literal
             st.execute("BACKUP TO '" + tmp.toString().replace("'", "''") + "'");
         } catch (SQLException e) {

@@ -295,8 +295,14 @@ class CredentialHygieneTest {
         assertThat(found).as("the secret leaked").isEmpty();
     }
 
+    /**
+     * Issue 11: outputs are data for later steps and are never rewritten by the redactor (it once
+     * turned every harmless cookie value in them into ***). An answer that echoes the cookie makes it
+     * an output, stored as the server sent it - in the database (the operator's alone) and nowhere
+     * else: the run log, every command's output and the timeline show it masked.
+     */
     @Test
-    void aSuccessfulResponseThatEchoesTheCookieDoesNotPutItIntoStoredOutputs() throws IOException {
+    void aSuccessfulResponseThatEchoesTheCookieIsStoredAsDataAndShownMasked() throws Exception {
         wb.job("ok", httpJob("ok", "idempotent", "/ok", false), server.base());
         Result set = cliWithInput(COOKIE_HEADER, "credentials", "set", CRED);
         assertThat(set.exit()).as(set.toString()).isZero();
@@ -306,17 +312,36 @@ class CredentialHygieneTest {
         for (String f : scanEverything("ok", KEY)) {
             byPlace.computeIfAbsent(f.substring(f.indexOf(" in ") + 4), k -> new ArrayList<>()).add(f);
         }
-        assertThat(byPlace).as("step outputs parsed from a response body are stored without redaction").isEmpty();
+        assertThat(byPlace.keySet()).as("found only where step outputs are stored").containsOnly("keyline.mv.db");
+        assertThat(storedOutputs("ok")).as("the output is intact").contains(SECRET);
     }
 
     @Test
-    void commandOutputsThatEchoTheCredentialAreNotStored() throws IOException {
+    void commandOutputsThatEchoTheCredentialAreStoredAsDataAndShownMasked() throws Exception {
         wb.job("co", commandJob("co",
                 "printf '{{\"outputs\":{{\"seen\":\"%s\"}}}}\\n' \"$KEYLINE_CREDENTIAL\""), null);
         Result set = cliWithInput(COOKIE_HEADER, "credentials", "set", CRED);
         assertThat(set.exit()).as(set.toString()).isZero();
         Result run = cli("run", "co", "--key", KEY);
         assertThat(run.exit()).as(run.toString()).isZero();
-        assertThat(scanEverything("co", KEY)).as("command outputs are stored without redaction").isEmpty();
+        assertThat(scanEverything("co", KEY)).as("found only where step outputs are stored")
+                .allMatch(f -> f.endsWith(" in keyline.mv.db")).isNotEmpty();
+        assertThat(storedOutputs("co")).as("the output is intact").contains("\"seen\":\"" + COOKIE_HEADER + "\"");
+    }
+
+    /** The outputs the state holds for a job's steps (JSON), read with the connection the engine uses. */
+    private String storedOutputs(String job) throws Exception {
+        StringBuilder sb = new StringBuilder();
+        try (io.keyline.store.Database db = io.keyline.store.Database.open(wb.state);
+             java.sql.Connection c = db.connection();
+             java.sql.PreparedStatement ps = c.prepareStatement("SELECT outputs FROM step_state WHERE job = ?")) {
+            ps.setString(1, job);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sb.append(rs.getString(1)).append('\n');
+                }
+            }
+        }
+        return sb.toString();
     }
 }

@@ -81,8 +81,91 @@ class RedactorTest {
         Redactor redactor = Redactor.of(credential.secretStrings());
 
         assertThat(redactor.redact("curl -H 'Cookie: " + credential.environment().get("KEYLINE_COOKIE") + "'"))
-                .isEqualTo("curl -H 'Cookie: ***'");
-        assertThat(redactor.redact("csrf=Xy7Qk2LmN9pR4sT6uV8wZ0aB&theme=dark&page=2")).isEqualTo("csrf=***&theme=***&page=2");
+                .isEqualTo("curl -H 'Cookie: _ga=***; sessionid=***; csrftoken=***; theme=dark'"); // the values, not the names
+        // theme=dark is no secret: masking "dark" only made harmless text (and, before, step outputs) unreadable
+        assertThat(redactor.redact("csrf=Xy7Qk2LmN9pR4sT6uV8wZ0aB&theme=dark&page=2")).isEqualTo("csrf=***&theme=dark&page=2");
+    }
+
+    static final String SECRET = "Kl-s3cr3t/Val+ue_42.xyzzy";
+    static final Redactor ONE = Redactor.of(List.of(SECRET));
+
+    @Test
+    void redactsHexInEitherCaseAndWithSpacesBetweenBytes() {
+        String hex = java.util.HexFormat.of().formatHex(SECRET.getBytes(StandardCharsets.UTF_8));
+        assertThat(ONE.redact("lower " + hex + " end")).isEqualTo("lower *** end");
+        assertThat(ONE.redact("upper " + hex.toUpperCase(java.util.Locale.ROOT) + " end")).isEqualTo("upper *** end");
+        String spaced = hex.replaceAll("(..)(?!$)", "$1 ");
+        assertThat(ONE.redact("dump: " + spaced + " |")).isEqualTo("dump: *** |");
+    }
+
+    @Test
+    void redactsJsonEscapedForms() {
+        StringBuilder all = new StringBuilder();
+        SECRET.chars().forEach(c -> all.append(String.format("\\u%04x", c)));
+        assertThat(ONE.redact("{\"t\":\"" + all + "\"}")).isEqualTo("{\"t\":\"***\"}");
+        assertThat(ONE.redact("{\"t\":\"" + all.toString().toUpperCase(java.util.Locale.ROOT).replace("\\U", "\\u") + "\"}"))
+                .isEqualTo("{\"t\":\"***\"}");
+        // Jackson and most JSON writers escape only some characters: "/" as "\/", "+" as "\u002B"
+        String partly = SECRET.replace("/", "\\/").replace("+", "\\u002B");
+        assertThat(ONE.redact("x " + partly + " y")).isEqualTo("x *** y");
+    }
+
+    @Test
+    void redactsBase64OfUserColonSecretWhateverTheUserNameLength() {
+        for (String user : List.of("u", "us", "usr", "admin", "keyline-bot")) {
+            String basic = Base64.getEncoder().encodeToString((user + ":" + SECRET).getBytes(StandardCharsets.UTF_8));
+            String redacted = ONE.redact("Authorization: Basic " + basic);
+            assertThat(redacted).as(user).contains("***");
+            // what is left of the encoding: the user's part and at most a group on either side of the secret
+            String left = redacted.replace("Authorization: Basic ", "").replace("***", "");
+            assertThat(left.length()).as(user + ": " + redacted).isLessThanOrEqualTo((user.length() + 1) * 4 / 3 + 4 + 4);
+            assertThat(redacted).doesNotContain(basic.substring(basic.length() - 12));
+        }
+    }
+
+    @Test
+    void redactsASecretSplitByWhitespaceOrLineBreaks() {
+        assertThat(ONE.redact("token: Kl-s3cr3t/Va\nl+ue_42.xyzzy done")).isEqualTo("token: *** done");
+        assertThat(ONE.redact("token: Kl-s3cr3t /Val+ue _42.xyzzy done")).isEqualTo("token: *** done");
+        assertThat(ONE.redact("{\"log\": \"Kl-s3cr3t/Val\\n+ue_42.xyzzy\"}")).isEqualTo("{\"log\": \"***\"}");
+        // base64 as the base64 tool wraps it (76 columns), and URL-encoded base64
+        String long64 = Base64.getMimeEncoder().encodeToString(("prefix-" + SECRET + "-" + SECRET + "-" + SECRET + "-"
+                + SECRET).getBytes(StandardCharsets.UTF_8));
+        assertThat(long64).contains("\r\n");
+        assertThat(ONE.redact(long64)).doesNotContain(SECRET).matches("(?s).*\\*\\*\\*.*\\*\\*\\*.*\\*\\*\\*.*\\*\\*\\*.*");
+        String b64 = Base64.getEncoder().encodeToString(SECRET.getBytes(StandardCharsets.UTF_8));
+        assertThat(ONE.redact("q=" + URLEncoder.encode(b64, StandardCharsets.UTF_8))).isEqualTo("q=***");
+    }
+
+    @Test
+    void leavesHarmlessTextAlone() {
+        String text = "status true 2026 en consent=true lang=2026 Kl-s3cr3t partial";
+        assertThat(ONE.redact(text)).isSameAs(text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"en", "true", "2026", "dark", "en-US", "zh_CN", "accepted", "necessary,analytics",
+        "2026-11-29", "2026-11-29T09:00:00Z", "1700000000", "1.2.3", "yes"})
+    void harmlessCookieValuesAreNotWorthMasking(String value) {
+        assertThat(Redactor.worthMasking(value)).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"9f8e7d6c5b4a39281706f5e4d3c2b1a0", "Xy7Qk2LmN9pR4sT6uV8wZ0aB", "R3goodValue",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "123e4567-e89b-12d3-a456-426614174000",
+        "GA1.2.1843256733.1732800000", "abcdefgh1", "1234567890123456", "qwhdkslfjeiwoqpazmxnbvcyrut"})
+    void sessionIdsAndTokensAreWorthMasking(String value) {
+        assertThat(Redactor.worthMasking(value)).isTrue();
+    }
+
+    @Test
+    void aCookieCredentialMasksItsSecretsNotItsHarmlessValues() {
+        ParsedCredential c = CredentialParser.parse(CredentialType.COOKIE,
+                "Cookie: consent=true; lang=2026; theme=dark; sid=" + SECRET, null);
+        assertThat(c.secretStrings()).containsExactly(SECRET);
+        Redactor r = Redactor.of(c.secretStrings());
+        assertThat(r.redact("consent=true lang=2026 path reports/2026.md sid=" + SECRET))
+                .isEqualTo("consent=true lang=2026 path reports/2026.md sid=***");
     }
 
     @Test

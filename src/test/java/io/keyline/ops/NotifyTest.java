@@ -240,7 +240,7 @@ class NotifyTest extends SiteTestBase {
         assertThat(t.exit()).isEqualTo(1);
         String notify = wb.jobs.resolve("notify.json").toString();
         assertThat(t.err()).contains(notify + ":3:27: hooks[0].on: unknown event \"atention\"")
-                .contains(notify + ":3:77: hooks[0].command[2]: {message} inside a script run by sh -c")
+                .contains(notify + ":3:77: hooks[0].command[2]: {message} inside code run by sh -c")
                 .contains(notify + ":4:33: hooks[1].webhook must be an http(s) URL")
                 .contains(notify + ":4:66: hooks[1].format \"teams\" is not one of");
 

@@ -104,6 +104,8 @@ class BadInputSuite {
             cases.addAll(keyCases());
             cases.addAll(cookieCases());
             cases.addAll(cliCases());
+            cases.addAll(hostileOutputCases());
+            cases.addAll(escapeCases());
             cases.addAll(stateCases(skipped));
             String only = System.getProperty("badinput.only", "");
             for (Case c : cases) {
@@ -128,7 +130,9 @@ class BadInputSuite {
                 if (!problems.isEmpty()) {
                     unclear.add(id + ": " + String.join("; ", problems) + "\n    output: " + oneLine(o.text()));
                 }
-                List<String> changes = changes(wb, before, c.name().startsWith("nearly"));
+                // a hostile output fails the key it arrives in (a new FAILED key, nothing DONE): the rest is intact
+                List<String> changes = changes(wb, before, c.name().startsWith("nearly")
+                        || c.group().equals("hostile-output") || c.group().equals("escape"));
                 if (!changes.isEmpty()) {
                     damaged.add(id + ": " + String.join("; ", changes));
                 }
@@ -315,6 +319,10 @@ class BadInputSuite {
             if (Arrays.stream(name.split("\\|")).noneMatch(t::contains)) {
                 p.add("does not name \"" + name + "\"");
             }
+        }
+        if (io.keyline.domain.Printable.hasControl(t)) {
+            p.add("raw control character in the output (" + io.keyline.domain.Printable.firstControl(
+                    t.replace("\n", "").replace("\t", "")) + ")");
         }
         var m = STACK.matcher(t);
         if (m.find()) {
@@ -521,6 +529,119 @@ class BadInputSuite {
         return c;
     }
 
+    // --- hostile outputs (issue 11 item 2): values from outside are data --------------------------
+
+    /** A job whose first step reports the outputs in {@code NAME.out} and whose second step uses them. */
+    private static String twoSteps(String name, String second) {
+        return """
+                {
+                  "name": "%s",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "retry": { "maxAttempts": 1 },
+                  "steps": [
+                    { "id": "meta", "kind": "command", "effect": "none", "command": ["cat", "%s.out"] },
+                    %s
+                  ]
+                }
+                """.formatted(name, name, second);
+    }
+
+    private static Case hostile(String name, String job, String second, java.util.Map<String, String> outputs, int exit,
+                                List<String> names, Setup extra) {
+        return new Case("hostile-output", name, wb -> {
+            Files.writeString(wb.jobs.resolve(job + ".json"), twoSteps(job, second));
+            Files.writeString(wb.jobs.resolve(job + ".out"), "{\"outputs\": " + io.keyline.core.Json.write(outputs) + "}\n");
+            extra.apply(wb);
+        }, wb -> Outcome.of(wb.cli("run", job, "--key", "2026-11-30")), none(), exit, names, false);
+    }
+
+    private static List<Case> hostileOutputCases() {
+        String post = """
+                { "id": "send", "kind": "http", "effect": "idempotent",
+                  "request": { "method": "POST", "url": "http://127.0.0.1:9/api", "bodyFile": "articles/{steps.meta.outputs.slug}.md" } }""";
+        String program = """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["{steps.meta.outputs.prog}", "x"] }""";
+        List<Case> c = new ArrayList<>();
+        c.add(hostile("bodyFile leaves the job folder", "traversal", post, java.util.Map.of("slug", "../../../../etc/hostname"),
+                2, List.of("body file", "outside the job folder"), none()));
+        c.add(hostile("bodyFile through a symbolic link", "linked", post, java.util.Map.of("slug", "link"), 2,
+                List.of("body file articles/link.md", "symbolic link"), wb -> {
+                    Files.createDirectories(wb.jobs.resolve("articles"));
+                    Files.createSymbolicLink(wb.jobs.resolve("articles/link.md"), Path.of("/etc/hostname"));
+                }));
+        c.add(hostile("relative program outside the job folder", "program", program,
+                java.util.Map.of("prog", "../../../../bin/echo"), 2, List.of("program", "outside the job folder"), none()));
+        c.add(hostile("program name from an output", "named", program, java.util.Map.of("prog", "touch"), 2,
+                List.of("the program touch", "not a relative path"), none()));
+        c.add(hostile("ESC in an output used in a URL", "escurl", """
+                { "id": "get", "kind": "http", "effect": "none", "request": { "method": "GET", "url": "http://127.0.0.1:9/{steps.meta.outputs.t}" } }""",
+                java.util.Map.of("t", "a\u001b]0;pwned\u0007"), 2, List.of("control character U+001B", "the URL"), none()));
+        c.add(hostile("CR LF in an output used in a header", "crlf", """
+                { "id": "get", "kind": "http", "effect": "none",
+                  "request": { "method": "GET", "url": "http://127.0.0.1:9/x", "headers": { "X-T": "{steps.meta.outputs.t}" } } }""",
+                java.util.Map.of("t", "ok\r\nX-Injected: 1"), 2, List.of("control character U+000D", "a header"), none()));
+        c.add(hostile("NUL in an output used as an argument", "nul", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["echo", "{steps.meta.outputs.t}"] }""",
+                java.util.Map.of("t", "a\u0000b"), 2, List.of("control character U+0000", "a command argument"), none()));
+        c.add(hostile("output inside sh -c", "shell", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["sh", "-c", "echo {steps.meta.outputs.t}"] }""",
+                java.util.Map.of("t", "$(id)"), 1, List.of("shell.json:7:", "sh -c", "$KEYLINE_OUTPUT_META_T"), none()));
+        c.add(hostile("output inside python3 -c", "python", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["env", "X=1", "python3", "-c", "print('{steps.meta.outputs.t}')"] }""",
+                java.util.Map.of("t", "x"), 1, List.of("python.json:7:", "python3 -c", "$KEYLINE_OUTPUT_META_T"), none()));
+        c.add(hostile("workdir from an output", "moved", """
+                { "id": "use", "kind": "command", "effect": "none", "workdir": "{steps.meta.outputs.dir}", "command": ["pwd"] }""",
+                java.util.Map.of("dir", "/etc"), 1, List.of("moved.json:7:", "workdir is never templated"), none()));
+        return c;
+    }
+
+    // --- escape sequences (issue 11 item 3): the terminal shows them, never obeys them -------------
+
+    /** Window title (OSC 0), clipboard (OSC 52), erase line, 8-bit CSI, a bidi override. */
+    static final String ESCAPES = "\u001b]0;pwned\u0007\u001b]52;c;cHduZWQ=\u0007\u001b[2K\u009b31m\u202eevil";
+
+    private static Setup noisyJob() {
+        return wb -> {
+            Files.writeString(wb.jobs.resolve("escapes.txt"), ESCAPES);
+            Files.writeString(wb.jobs.resolve("noisy.sh"), "cat escapes.txt; echo\ncat escapes.txt >&2; echo >&2\nexit 65\n");
+            Files.writeString(wb.jobs.resolve("noisy.json"), """
+                    {
+                      "name": "noisy",
+                      "description": %s,
+                      "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                      "steps": [ { "id": "say", "kind": "command", "effect": "none", "command": ["sh", "noisy.sh"] } ]
+                    }
+                    """.formatted(io.keyline.core.Json.write("says " + ESCAPES)));
+        };
+    }
+
+    private static Setup noisyRun() {
+        return wb -> {
+            noisyJob().apply(wb);
+            wb.cli("run", "noisy", "--key", "2026-11-30");
+        };
+    }
+
+    private static List<Case> escapeCases() {
+        List<String> shown = List.of("\\e]0;pwned\\x07", "\\e]52;", "\\x9b31m", "\\u202eevil");
+        List<Case> c = new ArrayList<>();
+        c.add(new Case("escape", "in a job description: jobs", noisyJob(), wb -> Outcome.of(wb.cli("jobs")), none(), 0,
+                shown, false));
+        c.add(new Case("escape", "in command output: run", noisyJob(),
+                wb -> Outcome.of(wb.cli("run", "noisy", "--key", "2026-11-30")), none(), 2, shown, false));
+        c.add(new Case("escape", "in the message: status --attention", noisyRun(),
+                wb -> Outcome.of(wb.cli("status", "--attention")), none(), 0, List.of("\\e]0;pwned"), false));
+        c.add(new Case("escape", "in the evidence: timeline", noisyRun(),
+                wb -> Outcome.of(wb.cli("timeline", "noisy", "2026-11-30")), none(), 0, shown, false));
+        c.add(new Case("escape", "in the evidence: timeline --json", noisyRun(),
+                wb -> Outcome.of(wb.cli("timeline", "noisy", "2026-11-30", "--json")), none(), 0,
+                List.of("\\u001B]0;pwned", "\\u009b31m", "\\u202eevil"), false));
+        c.add(new Case("escape", "in a job file value: jobs", wb -> Files.writeString(wb.jobs.resolve("named.json"),
+                "{\"name\": \"a\\u001b[2Kb\", \"key\": {\"type\": \"manual\"}, \"steps\": []}"),
+                wb -> Outcome.of(wb.cli("jobs")), none(), 0, List.of("named.json:1:", "a\\e[2Kb"), false));
+        return c;
+    }
+
     // --- state folder ----------------------------------------------------------------------------
 
     private List<Case> stateCases(List<String> skipped) throws Exception {
@@ -668,7 +789,8 @@ class BadInputSuite {
             size = walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
         }
         long kb = size / 1024 + 256;
-        check(sh("mount", "-t", "tmpfs", "-o", "size=" + kb + "k", "tmpfs", wb.state.toString()), "mount tmpfs");
+        // mode=0700: a tmpfs root is 1777 by default, and a state folder others can write is refused
+        check(sh("mount", "-t", "tmpfs", "-o", "size=" + kb + "k,mode=0700", "tmpfs", wb.state.toString()), "mount tmpfs");
         mounts.add(wb.state.toString());
         copyTree(saved, wb.state);
         Files.write(wb.state.resolve("spacer"), new byte[4096]);
@@ -759,7 +881,8 @@ class BadInputSuite {
             copyTree(template.jobs, wb.jobs);
             copyTree(template.state, wb.state);
             holder = DriverManager.getConnection("jdbc:h2:file:" + wb.state.resolve("keyline")
-                    + ";FILE_LOCK=FS;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE", "keyline", "");
+                    + ";FILE_LOCK=FS;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE", io.keyline.store.DatabasePasswords.ADMIN_USER,
+                    io.keyline.store.DatabasePasswords.read(wb.state).admin());
             holder.createStatement().execute("SELECT COUNT(*) FROM key_state");
             // hashed by another process: opening and closing the file in this JVM would release H2's
             // POSIX lock on it (fcntl locks belong to the process, and any close drops them)

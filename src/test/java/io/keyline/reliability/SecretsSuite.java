@@ -17,6 +17,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +29,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * R4: runs that use a known secret, succeed with it, fail with it echoed back by the server (in
- * the body of a 500 and a 401) and by a command (stdout, stderr, its outputs), then scans the state
+ * the body of a 500 and a 401) and by a command (stdout, stderr, its message), then scans the state
  * folder, the run log, the exports (status/timeline/plan JSON, an H2 SCRIPT dump) and every
- * stdout/stderr for the secret in plain, Base64 and URL-encoded form.
+ * stdout/stderr for the secret in plain, Base64 (also of {@code user:secret}), URL-encoded, hex,
+ * JSON-escaped and split form.
+ *
+ * <p>Outputs are data, never rewritten (issue 11): the harmless cookie values of the credential
+ * ({@code consent=true}, {@code lang=2026}) reach the next step as they were, and in a second state
+ * an output that carries the secret itself is passed on intact while every stream and the run log
+ * still show it masked. (Step outputs are stored as the step produced them: that second state's
+ * database holds the output, so it is not part of the file scan; see README "Security model".)
  */
 @Tag("reliability")
 class SecretsSuite {
@@ -47,11 +55,15 @@ class SecretsSuite {
         List<String> outputs = new ArrayList<>();
         AtomicInteger mode = new AtomicInteger();
         int used;
+        long intact = 0;
+        Path dump;
         try (FaultServer server = new FaultServer(r -> {
             String cookie = String.valueOf(r.header("Cookie"));
             String echo = "{\"youSent\":\"" + cookie.replace("\"", "'") + "\",\"b64\":\""
                     + Base64.getEncoder().encodeToString(cookie.getBytes(StandardCharsets.UTF_8)) + "\",\"url\":\""
-                    + URLEncoder.encode(cookie, StandardCharsets.UTF_8) + "\"}";
+                    + URLEncoder.encode(cookie, StandardCharsets.UTF_8) + "\",\"hex\":\""
+                    + HexFormat.of().formatHex(cookie.getBytes(StandardCharsets.UTF_8)) + "\",\"json\":\""
+                    + jsonEscaped(cookie) + "\"}";
             return switch (mode.get()) {
                 case 0 -> new Reply.Respond(201, Map.of("Content-Type", "application/json", "X-Echo", cookie), echo);
                 case 1 -> new Reply.Respond(500, Map.of("Content-Type", "application/json"), echo);
@@ -67,26 +79,28 @@ class SecretsSuite {
                     { "id": "say", "kind": "command", "effect": "none", "credential": "site",
                       "command": ["sh", "say.sh"] },
                     { "id": "post", "kind": "http", "effect": "idempotent", "credential": "site",
-                      "request": { "method": "PUT", "url": "BASE/api/things/{key}?echo={steps.say.outputs.echo}",
+                      "request": { "method": "PUT", "url": "BASE/api/things/{key}?echo={steps.say.outputs.echo}&year={steps.say.outputs.year}",
                                    "body": "value {steps.say.outputs.echo}" },
                       "timeout": "PT5S" }
                   ]
                 }
                 """;
             wb.job("leaky", job, server.base());
-            Files.writeString(wb.jobs.resolve("say.sh"), """
+            Files.writeString(wb.jobs.resolve("say.sh"), ENCODINGS_SH + """
                 echo "cookie $KEYLINE_COOKIE"
                 echo "cred $KEYLINE_CREDENTIAL" >&2
                 printf %s "$KEYLINE_CREDENTIAL" | base64 >&2
-                printf '{"outputs": {"echo": "%s"}}\\n' "$KEYLINE_CREDENTIAL"
+                encodings
+                encodings >&2
+                printf '{"outputs": {"echo": "true", "year": "2026"}, "message": "said %s %s"}\\n' "$S" "$(printf %s "$S" | hex)"
                 """);
             Files.writeString(wb.jobs.resolve("fail.sh"), """
                 echo "bad $KEYLINE_CREDENTIAL" >&2
                 printf '{"outcome": "fatal", "message": "rejected %s"}\\n' "$KEYLINE_COOKIE"
                 exit 65
                 """);
-            Result set = wb.cliWithInput("Cookie: sid=" + SECRET + "; theme=dark\n", "credentials", "set", "site",
-                    "--type", "cookie");
+            Result set = wb.cliWithInput("Cookie: sid=" + SECRET + "; theme=dark; consent=true; lang=2026\n",
+                    "credentials", "set", "site", "--type", "cookie");
             outputs.add(set.out() + set.err());
             assertThat(set.exit()).as(set.toString()).isZero();
             // 1: success with the secret; 2: the server echoes it in a 500; 3: in a 401
@@ -138,23 +152,69 @@ class SecretsSuite {
                     .containsEntry("leaky2 2026-11-04", "FAILED");
             assertThat(server.received()).as("the server saw the secret")
                     .anyMatch(r -> String.valueOf(r.header("Cookie")).contains(SECRET));
+            // outputs are data: the harmless values arrive as the step reported them, not as ***
+            assertThat(server.received()).as("outputs not rewritten").filteredOn(r -> r.method().equals("PUT"))
+                    .isNotEmpty().allMatch(r -> "true".equals(r.queryParam("echo")) && "2026".equals(r.queryParam("year")));
+            intact += server.received().stream().filter(r -> r.method().equals("PUT")).count();
             used = server.received().size();
-            Path dump = tmp.resolve("export.sql");
-            try (var db = io.keyline.store.Database.open(wb.state); Connection c = db.connection();
+            dump = tmp.resolve("export.sql");
+            try (var db = io.keyline.store.Database.open(wb.state); Connection c = db.adminConnection();
                  Statement st = c.createStatement()) {
                 st.execute("SCRIPT TO '" + dump + "'");
             }
+        }
+        // the second state: an output that carries the secret itself is passed on intact, and shown masked
+        Workbench carry = new Workbench(tmp.resolve("carry"));
+        carry.clock.followSystemClock();
+        try (FaultServer server = new FaultServer(r -> new Reply.Respond(200, Map.of("Content-Type", "application/json"),
+                "{\"ok\": true}"))) {
+            Result set = carry.cliWithInput("Cookie: sid=" + SECRET + "; consent=true\n", "credentials", "set", "site");
+            assertThat(set.exit()).as(set.toString()).isZero();
+            carry.job("carry", """
+                {
+                  "name": "carry",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "steps": [
+                    { "id": "token", "kind": "command", "effect": "none", "credential": "site", "command": ["sh", "token.sh"] },
+                    { "id": "use", "kind": "http", "effect": "idempotent",
+                      "request": { "method": "POST", "url": "BASE/api/use?t={steps.token.outputs.token}",
+                                   "headers": { "X-Token": "{steps.token.outputs.token}" }, "body": "t={steps.token.outputs.token}" } }
+                  ]
+                }
+                """, server.base());
+            Files.writeString(carry.jobs.resolve("token.sh"), ENCODINGS_SH + """
+                printf '{"outputs": {"token": "%s"}, "message": "token %s"}\\n' "$S" "$S"
+                """);
+            outputs.add(carry.cli("run", "carry", "--key", "2026-11-01").toString());
+            for (String[] cmd : List.of(new String[] {"status", "--json"}, new String[] {"timeline", "carry", "2026-11-01"},
+                    new String[] {"timeline", "carry", "2026-11-01", "--json"},
+                    new String[] {"plan", "carry", "--key", "2026-11-01", "--json"},
+                    new String[] {"plan", "carry", "--key", "2026-11-02"})) {
+                outputs.add(carry.cli(cmd).toString());
+            }
+            outputs.add(Files.readString(carry.state.resolve("logs/runs.jsonl")));
+            assertThat(server.received()).hasSize(1);
+            FaultServer.Request got = server.received().get(0);
+            assertThat(got.header("X-Token")).as("an output holding the secret is passed on intact").isEqualTo(SECRET);
+            assertThat(got.queryParam("t")).isEqualTo(SECRET);
+            assertThat(got.bodyText()).isEqualTo("t=" + SECRET);
+            intact++;
         }
         List<String> forms = forms(SECRET);
         forms.addAll(forms("sid=" + SECRET));
         // a secret cut short by a length limit is still a leak: look for the first 12 characters too
         forms.addAll(forms.stream().map(f -> f.substring(0, 12)).toList());
+        forms.addAll(moreForms(SECRET));
         forms = new ArrayList<>(new java.util.LinkedHashSet<>(forms));
         Map<String, String> leaks = new LinkedHashMap<>();
         int scanned = 0;
         List<Path> files;
         try (Stream<Path> walk = Files.walk(tmp)) {
-            files = walk.filter(Files::isRegularFile).filter(f -> !f.startsWith(wb.jobs)).toList();
+            // Step outputs are data, stored as the step produced them (a server that echoes the cookie in its
+            // JSON answer makes it an output, and the carry state was given one): the databases are scanned
+            // through the logical dump below, every table and column except step_state's outputs.
+            files = walk.filter(Files::isRegularFile).filter(f -> !f.startsWith(wb.jobs) && !f.startsWith(carry.jobs)
+                    && !f.getFileName().toString().equals("keyline.mv.db") && !f.equals(dump)).toList();
         }
         for (Path f : files) {
             scanned++;
@@ -162,6 +222,23 @@ class SecretsSuite {
             for (String form : forms) {
                 if (text.contains(form)) {
                     leaks.put(tmp.relativize(f) + " (" + form + ")", "file");
+                }
+            }
+        }
+        scanned++;
+        int storedInOutputs = 0;
+        String insertInto = null;
+        for (String line : Files.readAllLines(dump, StandardCharsets.UTF_8)) {
+            // SCRIPT writes "INSERT INTO table VALUES" and then one row per line
+            insertInto = line.startsWith("INSERT INTO") ? line : line.startsWith("(") ? insertInto : null;
+            boolean outputsRow = insertInto != null && insertInto.contains("\"step_state\"");
+            for (String form : forms) {
+                if (line.contains(form)) {
+                    if (outputsRow) {
+                        storedInOutputs++;
+                    } else {
+                        leaks.put("export.sql (" + form + "): " + BadInputSuite.oneLine(line), "file");
+                    }
                 }
             }
         }
@@ -177,9 +254,54 @@ class SecretsSuite {
         fig.put("requests_with_secret", used);
         fig.put("files_and_streams", scanned);
         fig.put("forms", forms.size());
+        fig.put("encodings", ENCODINGS.size());
+        fig.put("outputs_intact", intact);
+        fig.put("forms_in_stored_outputs", storedInOutputs);
         fig.put("leaked", leaks.size());
         Suites.report("secrets", fig, String.join("\n", leaks.keySet()) + "\n\n" + String.join("\n----\n", outputs));
         assertThat(leaks).isEmpty();
+    }
+
+    /** What say.sh prints of the secret, besides the plain credential: one line per encoding. */
+    static final List<String> ENCODINGS = List.of("hex", "HEX", "json-escaped", "base64 of deploy:secret",
+            "split by a space", "split by a line break");
+
+    /** Shell functions for the scripts: S is the secret alone, encodings prints it in each of ENCODINGS. */
+    static final String ENCODINGS_SH = """
+            S=$(printf %s "$KEYLINE_COOKIE" | sed 's/.*sid=\\([^;]*\\).*/\\1/')
+            hex() { od -An -tx1 -v | tr -d ' \\n'; }
+            encodings() {
+              echo "hex $(printf %s "$S" | hex)"
+              echo "HEX $(printf %s "$S" | hex | tr a-f A-F)"
+              echo "json {\\"t\\": \\"$(printf %s "$S" | od -An -tx1 -v | tr -s ' \\n' ' ' | sed 's/ \\([0-9a-f][0-9a-f]\\)/\\\\u00\\1/g; s/ //g')\\"}"
+              echo "basic Authorization: Basic $(printf 'deploy:%s' "$S" | base64 | tr -d '\\n')"
+              echo "split $(printf %s "$S" | cut -c1-9) $(printf %s "$S" | cut -c10-)"
+              printf 'wrapped %s\\n%s\\n' "$(printf %s "$S" | cut -c1-9)" "$(printf %s "$S" | cut -c10-)"
+            }
+            """;
+
+    /** The forms of ENCODINGS that must not appear (the Base64 of deploy:secret by its secret-only end). */
+    static List<String> moreForms(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        String hex = HexFormat.of().formatHex(b);
+        String basic = Base64.getEncoder().encodeToString(("deploy:" + s).getBytes(StandardCharsets.UTF_8));
+        List<String> out = new ArrayList<>();
+        out.add(hex);
+        out.add(hex.toUpperCase(java.util.Locale.ROOT));
+        out.add(jsonEscaped(s));
+        out.add(basic);
+        out.add(basic.substring(basic.length() - 16));
+        out.add(s.substring(0, 9) + " " + s.substring(9));
+        out.add(s.substring(0, 9) + "\n" + s.substring(9));
+        out.add(s.substring(0, 9));
+        out.add(s.substring(9));
+        return out;
+    }
+
+    static String jsonEscaped(String s) {
+        StringBuilder b = new StringBuilder();
+        s.chars().forEach(c -> b.append(String.format("\\u%04x", c)));
+        return b.toString();
     }
 
     /** The secret as it would appear: plain, Base64 (standard, URL-safe, unpadded), URL-encoded. */

@@ -46,7 +46,9 @@ public final class CommandExecutor implements StepExecutor {
         try {
             cmd = Rendering.command(ctx);
         } catch (Rendering.RenderException e) {
-            return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(e.getMessage()), null);
+            String msg = ctx.redact().apply(e.getMessage());
+            return StepOutcome.failure(FailureClass.FATAL, msg, new Evidence(clock.instant(), ctx.attempt(), null, null,
+                    null, null, null, null, null, msg));
         }
         Finished f;
         try {
@@ -140,6 +142,7 @@ public final class CommandExecutor implements StepExecutor {
         ProcessBuilder pb = new ProcessBuilder(inOwnProcessGroup(cmd.argv())).directory(cmd.workdir().toFile());
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Map<String, String> env = pb.environment();
+        env.keySet().removeIf(k -> k.startsWith("KEYLINE_OUTPUT_")); // only this run's outputs
         env.putAll(cmd.env());
         env.put("KEYLINE_JOB", ctx.job().name());
         env.put("KEYLINE_KEY", ctx.key());

@@ -1,6 +1,7 @@
 package io.keyline.core.exec;
 
 import io.keyline.domain.HttpRequestSpec;
+import io.keyline.domain.Printable;
 import io.keyline.domain.ProbeSpec;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
@@ -76,7 +77,8 @@ public final class Rendering {
      *
      * @param argv    arguments, the program first (resolved against the working directory when relative)
      * @param workdir working directory
-     * @param env     extra environment from the job file (no secrets)
+     * @param env     the outputs of earlier steps ({@code KEYLINE_OUTPUT_*}) and the job file's environment
+     *                (no credential: that is added when the command starts)
      */
     public record RenderedCommand(List<String> argv, Path workdir, Map<String, String> env) {
         public String payloadHash() {
@@ -108,17 +110,131 @@ public final class Rendering {
         };
     }
 
-    static String render(String template, StepContext ctx) throws RenderException {
+    /**
+     * Where a value lands. Values from outside are data (SPEC §2): percent-encoded in a URL, one whole
+     * argument of a command, never a control character where one could change the meaning
+     * (a header line, a path, a command line); only a body may carry tab and line breaks.
+     */
+    enum Place {
+        URL("the URL"), HEADER("a header"), ARGUMENT("a command argument"), ENVIRONMENT("an environment variable"),
+        PATH("a path"), BODY("the body");
+
+        final String label;
+
+        Place(String label) {
+            this.label = label;
+        }
+    }
+
+    static String render(String template, StepContext ctx, Place place) throws RenderException {
         if (template == null) {
             return null;
         }
         try {
-            return Template.render(template, resolver(ctx));
+            return Template.render(template, resolver(ctx), (p, value, before) -> encode(p, value, before, place));
+        } catch (Refused e) {
+            throw new RenderException(e.getMessage(), false);
         } catch (IllegalArgumentException e) {
             boolean earlier = template.contains("{steps.");
             throw new RenderException(e.getMessage() + (earlier ? " (an earlier step produces it at run time)" : ""),
                     earlier);
         }
+    }
+
+    /** A value that may not be substituted where it would land. */
+    private static final class Refused extends RuntimeException {
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    private static String encode(Template.Placeholder p, String value, CharSequence before, Place place) {
+        boolean allowed = place == Place.BODY ? !bodyControl(value) : !Printable.hasAnyControl(value);
+        if (!allowed) {
+            String c = firstControl(value, place == Place.BODY);
+            throw new Refused("the value of {" + p.name() + "} contains the control character " + c
+                    + ": not substituted into " + place.label);
+        }
+        return place == Place.URL ? urlPart(value, before) : value;
+    }
+
+    private static boolean bodyControl(String value) {
+        return firstControl(value, true) != null;
+    }
+
+    private static String firstControl(String value, boolean lineBreaksAllowed) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (lineBreaksAllowed && (c == '\n' || c == '\r' || c == '\t')) {
+                continue;
+            }
+            if (Printable.hasAnyControl(String.valueOf(c))) {
+                return String.format(java.util.Locale.ROOT, "U+%04X", (int) c);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A value percent-encoded for its part of the URL (known from what precedes it: after a literal
+     * {@code #} the fragment, after {@code ?} the query, else the path). Only unreserved characters
+     * stay as they are, so a value cannot add a {@code /}, {@code ?}, {@code #}, {@code &} or
+     * {@code =}; in the path, a value that would make a {@code .} or {@code ..} segment has its dots
+     * encoded too.
+     */
+    static String urlPart(String value, CharSequence before) {
+        String b = before.toString();
+        String encoded = percentEncode(value);
+        boolean inPath = b.indexOf('?') < 0 && b.indexOf('#') < 0;
+        if (inPath && !value.isEmpty()) {
+            String segment = b.substring(b.lastIndexOf('/') + 1) + value;
+            if (segment.chars().allMatch(c -> c == '.')) {
+                encoded = encoded.replace(".", "%2E");
+            }
+        }
+        return encoded;
+    }
+
+    /** RFC 3986 percent-encoding (UTF-8) of every character that is not unreserved. */
+    static String percentEncode(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 8);
+        for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xFF;
+            if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.'
+                    || c == '_' || c == '~') {
+                out.append((char) c);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * {@code path} (resolved and normalized) if it lies inside the job's folder, also after
+     * following symbolic links; else the step fails with what it pointed at.
+     */
+    static Path inside(Path folder, Path path, String what) throws RenderException {
+        Path base = folder.toAbsolutePath().normalize();
+        Path p = path.toAbsolutePath().normalize();
+        if (!p.startsWith(base)) {
+            throw new RenderException(what + " is outside the job folder " + base + " (it resolves to " + p
+                    + "): refused", false);
+        }
+        if (Files.exists(p)) {
+            try {
+                Path real = p.toRealPath();
+                Path realBase = base.toRealPath();
+                if (!real.startsWith(realBase)) {
+                    throw new RenderException(what + " leads outside the job folder " + base
+                            + " through a symbolic link (to " + real + "): refused", false);
+                }
+            } catch (IOException e) {
+                throw new RenderException("cannot resolve " + what + ": " + e.getMessage(), false);
+            }
+        }
+        return p;
     }
 
     /** The exact request an http step sends (credential headers excluded). */
@@ -129,11 +245,11 @@ public final class Rendering {
         byte[] body = new byte[0];
         String source = "none";
         if (spec.body() != null) {
-            body = render(spec.body(), ctx).getBytes(StandardCharsets.UTF_8);
+            body = render(spec.body(), ctx, Place.BODY).getBytes(StandardCharsets.UTF_8);
             source = "inline";
         } else if (spec.bodyFile() != null) {
-            String rel = render(spec.bodyFile(), ctx);
-            Path file = ctx.job().folder().resolve(rel).normalize();
+            String rel = render(spec.bodyFile(), ctx, Place.PATH);
+            Path file = inside(ctx.job().folder(), ctx.job().folder().resolve(rel), "body file " + rel);
             source = "file " + rel;
             if (!Files.isRegularFile(file)) {
                 boolean earlier = ctx.job().stepIndex(step.id()) > 0;
@@ -146,7 +262,7 @@ public final class Rendering {
                 throw new RenderException("cannot read body file " + rel + ": " + e.getMessage(), false);
             }
         }
-        return new RenderedRequest(spec.method(), uri(render(spec.url(), ctx)),
+        return new RenderedRequest(spec.method(), uri(render(spec.url(), ctx, Place.URL)),
                 headers(spec.headers(), ctx, idempotencyKey), body, source);
     }
 
@@ -154,7 +270,7 @@ public final class Rendering {
     public static RenderedRequest probeRequest(StepContext ctx) throws RenderException {
         ProbeSpec probe = ctx.step().probe();
         String method = probe.method() == null ? "GET" : probe.method();
-        return new RenderedRequest(method, uri(render(probe.url(), ctx)), headers(probe.headers(), ctx, null),
+        return new RenderedRequest(method, uri(render(probe.url(), ctx, Place.URL)), headers(probe.headers(), ctx, null),
                 new byte[0], "none");
     }
 
@@ -162,7 +278,7 @@ public final class Rendering {
             throws RenderException {
         Map<String, String> out = new LinkedHashMap<>();
         for (Map.Entry<String, String> h : templates.entrySet()) {
-            out.put(h.getKey(), render(h.getValue(), ctx));
+            out.put(h.getKey(), render(h.getValue(), ctx, Place.HEADER));
         }
         if (idempotencyKey != null) {
             out.put("Idempotency-Key", idempotencyKey);
@@ -196,22 +312,48 @@ public final class Rendering {
     private static RenderedCommand command(StepContext ctx, List<String> templates, String workdirTemplate)
             throws RenderException {
         Path folder = ctx.job().folder();
-        Path workdir = workdirTemplate == null ? folder : folder.resolve(render(workdirTemplate, ctx)).normalize();
+        // workdir is a literal (the job loader refuses placeholders there); it must stay inside all the same
+        Path workdir = workdirTemplate == null ? folder
+                : inside(folder, folder.resolve(workdirTemplate), "workdir " + workdirTemplate);
         List<String> argv = new ArrayList<>();
         for (String t : templates) {
-            argv.add(render(t, ctx));
+            argv.add(render(t, ctx, Place.ARGUMENT));
         }
         String program = argv.get(0);
         if (program.contains("/") && !Path.of(program).isAbsolute()) {
-            argv.set(0, workdir.resolve(program).normalize().toString());
+            argv.set(0, inside(folder, workdir.resolve(program), "program " + program).toString());
+        } else if (templates.get(0).contains("{steps.")) {
+            throw new RenderException("the program " + program + " comes from an earlier step's output and is not a "
+                    + "relative path inside the job folder: refused", false);
         }
-        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>(outputVariables(ctx));
         if (ctx.step().kind() == StepKind.COMMAND) {
             for (Map.Entry<String, String> e : ctx.step().env().entrySet()) {
-                env.put(e.getKey(), render(e.getValue(), ctx));
+                env.put(e.getKey(), render(e.getValue(), ctx, Place.ENVIRONMENT));
             }
         }
         return new RenderedCommand(List.copyOf(argv), workdir, env);
+    }
+
+    /**
+     * The outputs of earlier steps as {@code KEYLINE_OUTPUT_<STEP>_<NAME>} variables, in step order:
+     * how a script reads a value from outside as data (an output placeholder inside {@code sh -c} is
+     * refused by the job loader). A value with a NUL character cannot be passed and is left out.
+     */
+    static Map<String, String> outputVariables(StepContext ctx) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (StepDefinition s : ctx.job().steps()) {
+            Map<String, String> out = ctx.outputs().get(s.id());
+            if (out == null) {
+                continue;
+            }
+            new TreeMap<>(out).forEach((name, value) -> {
+                if (value != null && value.indexOf('\0') < 0) {
+                    env.put(Template.outputVariable(s.id(), name), value);
+                }
+            });
+        }
+        return env;
     }
 
     public static String sha256(byte[] bytes) {

@@ -91,19 +91,28 @@ public final class JobFileLoader {
     private record Loaded(Result result, SourceNode name) {
     }
 
+    /** A job file is a few KiB of JSON; anything larger than this is refused unread. */
+    public static final int MAX_BYTES = 1024 * 1024;
+
     private static Loaded read(Path file) {
         byte[] bytes;
         String text;
-        try {
-            bytes = Files.readAllBytes(file);
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                return rejected(new JobFileError(file, 1, 1, "job file is larger than 1 MiB (a job file is a few KiB "
+                        + "of JSON): not read"));
+            }
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            return rejected(new JobFileError(file, 1, 1, "job file is not valid UTF-8"));
+            return rejected(new JobFileError(file, 1, 1, "job file is not valid UTF-8 (is it a job file?)"));
         } catch (NoSuchFileException e) {
             return rejected(new JobFileError(file, 1, 1, "job file does not exist"));
+        } catch (java.nio.file.AccessDeniedException e) {
+            return rejected(new JobFileError(file, 1, 1, "cannot read job file: permission denied"));
         } catch (IOException e) {
-            return rejected(new JobFileError(file, 1, 1, "cannot read job file: " + e));
+            return rejected(new JobFileError(file, 1, 1, "cannot read job file: " + e.getMessage()));
         }
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);

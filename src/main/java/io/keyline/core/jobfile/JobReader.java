@@ -73,7 +73,7 @@ final class JobReader {
             try {
                 start = KeyRules.normalize(new KeySpec(type, zone, null), startStr.value());
             } catch (InvalidKeyException e) {
-                key.problems().at(startStr, "key.start: " + e.getMessage());
+                key.problems().at(startStr, "key.start: " + Problems.clipQuoted(e.getMessage()));
             }
         }
         return job.problems().count() > before ? null : new KeySpec(type, zone, start);
@@ -87,7 +87,7 @@ final class JobReader {
         try {
             return ZoneId.of(str.value());
         } catch (DateTimeException e) {
-            key.problems().at(str, "key.zone: unknown zone \"" + str.value() + "\""
+            key.problems().at(str, "key.zone: unknown zone " + Problems.quote(str.value())
                     + Suggestions.didYouMean(str.value(), ZoneId.getAvailableZoneIds()));
             return null;
         }
@@ -105,7 +105,7 @@ final class JobReader {
         try {
             return CronExpression.parse(str.value());
         } catch (IllegalArgumentException e) {
-            job.problems().at(str, "schedule: " + e.getMessage());
+            job.problems().at(str, "schedule: " + Problems.clipQuoted(e.getMessage()));
             return null;
         }
     }
@@ -140,7 +140,7 @@ final class JobReader {
             SourceNode.Field id = steps.items().get(i) instanceof SourceNode.Obj step ? step.field("id") : null;
             if (id != null && id.value() instanceof SourceNode.Str str && StepReader.ID.matcher(str.value()).matches()) {
                 if (indexes.containsKey(str.value())) {
-                    problems.at(str, "steps[" + i + "].id: duplicate step id \"" + str.value() + "\" (first at line "
+                    problems.at(str, "steps[" + i + "].id: duplicate step id " + Problems.quote(str.value()) + " (first at line "
                             + lines.get(str.value()) + ")");
                 } else {
                     indexes.put(str.value(), i);

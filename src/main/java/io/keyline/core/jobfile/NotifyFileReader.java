@@ -32,7 +32,6 @@ public final class NotifyFileReader {
             "timeout");
     /** Placeholders a command hook may use. */
     public static final List<String> PLACEHOLDERS = HookTemplate.NAMES;
-    private static final Set<String> SHELLS = Set.of("sh", "bash", "dash", "zsh", "ksh", "ash", "fish");
 
     private NotifyFileReader() {
     }
@@ -149,14 +148,12 @@ public final class NotifyFileReader {
             return null;
         }
         String program = Path.of(args.get(0).value()).getFileName().toString();
-        // the argument after "-c" of a shell is code: a value put in there could run as code
-        int script = -1;
-        if (SHELLS.contains(program)) {
-            for (int i = 1; i < args.size() - 1 && script < 0; i++) {
-                if (args.get(i).value().equals("-c")) {
-                    script = i + 1;
-                }
-            }
+        // arguments a program runs as code (sh -c SCRIPT, python -c, env … sh -c, …): a value put in there
+        // could run as code - the same table as job files use
+        java.util.Map<Integer, String> code = new java.util.HashMap<>();
+        for (io.keyline.domain.ScriptArguments.Code c : io.keyline.domain.ScriptArguments.find(
+                args.stream().map(SourceNode.Str::value).toList())) {
+            code.put(c.index(), c.interpreter());
         }
         List<String> out = new ArrayList<>();
         boolean valid = true;
@@ -169,9 +166,9 @@ public final class NotifyFileReader {
                         h.problems().atChar(arg, p.index(), path + ": unknown placeholder {" + p.name()
                                 + "} (a hook knows {job}, {key}, {state} and {message})");
                         valid = false;
-                    } else if (i == script) {
-                        h.problems().atChar(arg, p.index(), path + ": {" + p.name() + "} inside a script run by "
-                                + program + " -c would be read as shell code; read $KEYLINE_NOTIFY_"
+                    } else if (code.containsKey(i)) {
+                        h.problems().atChar(arg, p.index(), path + ": {" + p.name() + "} inside code run by "
+                                + code.get(i) + " would be read as code; read $KEYLINE_NOTIFY_"
                                 + p.name().toUpperCase(java.util.Locale.ROOT) + ", pass it as an argument after the "
                                 + "script (\"$1\"), or read the event on standard input");
                         valid = false;

@@ -34,7 +34,7 @@ final class ObjectView {
     static ObjectView of(SourceNode.Obj obj, String path, Problems problems, List<String> known) {
         for (SourceNode.Field field : obj.fields()) {
             if (!known.contains(field.name())) {
-                problems.atName(field, "unknown field \"" + field.name() + "\" in " + (path.isEmpty() ? "job" : path)
+                problems.atName(field, "unknown field " + Problems.quote(field.name()) + " in " + (path.isEmpty() ? "job" : path)
                         + Suggestions.didYouMean(field.name(), known));
             }
         }
@@ -118,7 +118,7 @@ final class ObjectView {
             return null;
         }
         if (!pattern.matcher(str.value()).matches()) {
-            problems.at(str, pathOf(name) + " \"" + str.value() + "\" is invalid: " + rule);
+            problems.at(str, pathOf(name) + " " + Problems.quote(str.value()) + " is invalid: " + rule);
             return null;
         }
         return str.value();
@@ -139,7 +139,7 @@ final class ObjectView {
                 return option;
             }
         }
-        problems.at(str, pathOf(name) + " \"" + str.value() + "\" is not one of " + String.join(", ", options));
+        problems.at(str, pathOf(name) + " " + Problems.quote(str.value()) + " is not one of " + String.join(", ", options));
         return null;
     }
 
@@ -153,11 +153,11 @@ final class ObjectView {
         try {
             duration = Duration.parse(str.value());
         } catch (DateTimeParseException e) {
-            problems.at(str, pathOf(name) + " \"" + str.value() + "\" is not an ISO-8601 duration (like \"PT30S\" or \"PT10M\")");
+            problems.at(str, pathOf(name) + " " + Problems.quote(str.value()) + " is not an ISO-8601 duration (like \"PT30S\" or \"PT10M\")");
             return null;
         }
         if (duration.isNegative() || duration.isZero()) {
-            problems.at(str, pathOf(name) + " must be positive, got \"" + str.value() + "\"");
+            problems.at(str, pathOf(name) + " must be positive, got " + Problems.quote(str.value()));
             return null;
         }
         return duration;

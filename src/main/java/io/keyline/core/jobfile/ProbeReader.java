@@ -63,7 +63,7 @@ final class ProbeReader {
         List<String> command = null;
         if (probe.require("command", " (the program and its arguments)")) {
             List<SourceNode.Str> args = probe.strings("command");
-            command = args == null ? null : templates.templates(args, probe.pathOf("command"));
+            command = args == null ? null : templates.command(args, probe.pathOf("command"));
         }
         return new ProbeSpec(StepKind.COMMAND, null, null, Map.of(), null, ResponseRules.NONE, Redirects.NEVER, command,
                 timeout == null ? DEFAULT_TIMEOUT : timeout);

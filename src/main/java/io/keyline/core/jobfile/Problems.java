@@ -18,7 +18,38 @@ final class Problems {
     }
 
     void at(int line, int column, String message) {
-        errors.add(new JobFileError(file, line, column, message));
+        errors.add(new JobFileError(file, line, column, io.keyline.domain.Printable.line(message)));
+    }
+
+    /** Job-file messages quote at most this many characters of the file's content. */
+    static final int EXCERPT = 16;
+
+    /**
+     * A value from the file as a message quotes it: in double quotes, at most {@value #EXCERPT}
+     * characters (a file that is not what it seems, say a token, is not printed whole).
+     */
+    static String quote(String value) {
+        return "\"" + excerpt(value) + "\"";
+    }
+
+    static String excerpt(String value) {
+        if (value.codePointCount(0, value.length()) <= EXCERPT) {
+            return value;
+        }
+        return value.substring(0, value.offsetByCodePoints(0, EXCERPT)) + "…";
+    }
+
+    /**
+     * A message from elsewhere (a key, a cron expression, a template) with every quoted part
+     * ({@code "..."}) cut to {@value #EXCERPT} characters.
+     */
+    static String clipQuoted(String message) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([^\"]*)\"").matcher(message);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(quote(m.group(1))));
+        }
+        return m.appendTail(out).toString();
     }
 
     /** An error at the start of a value. */

@@ -56,10 +56,29 @@ final class SourceParser {
         }
     }
 
-    /** Jackson's message on one line, without source excerpts and character codes. */
-    private static String clean(String message) {
+    /**
+     * Jackson's message on one line, without source excerpts, character codes or the content of the
+     * token it stumbled on: the kind of token and its length only (a file that is not a job file -
+     * a token, a key - is never printed). Jackson's own words ('null', 'true', 'false') and a single
+     * unexpected character stay.
+     */
+    static String clean(String message) {
         String line = message.lines().findFirst().orElse("").replaceAll("\\s*\\(start marker at .*$", "")
-                .replaceAll("\\('(.)' \\(code \\d+\\)\\)", "'$1'");
+                .replaceAll("\\s*at \\[Source: .*$", "")
+                .replaceAll("\\('(.)' \\(code \\d+\\)\\)", "'$1'")
+                .replaceAll("\\(code \\d+\\)", "");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("'([^']*)'").matcher(line);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String token = m.group(1);
+            boolean keep = token.codePointCount(0, token.length()) <= 1 || List.of("null", "true", "false", "NaN",
+                    "Infinity").contains(token);
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(keep ? "'" + token + "'"
+                    : "(" + token.length() + " characters)"));
+        }
+        line = m.appendTail(out).toString()
+                .replaceAll("(?i)(numeric value|value) \\([^)]*\\)", "$1")
+                .replaceAll("(?i)(numeric value|value) \\('[^']*'\\)", "$1");
         return line.isEmpty() ? line : Character.toLowerCase(line.charAt(0)) + line.substring(1);
     }
 
@@ -92,7 +111,7 @@ final class SourceParser {
                 fields.add(new SourceNode.Field(name, at.getLineNr(), at.getColumnNr(), value));
             } else {
                 problems.at(at.getLineNr(), at.getColumnNr(),
-                        "duplicate field \"" + name + "\" in " + (path.isEmpty() ? "job" : path));
+                        "duplicate field " + Problems.quote(name) + " in " + (path.isEmpty() ? "job" : path));
             }
         }
         return new SourceNode.Obj(line, column, fields);

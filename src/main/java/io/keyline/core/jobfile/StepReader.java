@@ -85,7 +85,7 @@ final class StepReader {
         List<String> command = command(step, templates);
         Map<String, String> env = step.has("env") ? env(step, templates) : Map.of();
         SourceNode.Str dir = step.string("workdir");
-        String workdir = dir == null ? null : templates.relativePath(dir, step.pathOf("workdir"));
+        String workdir = dir == null ? null : templates.workdir(dir, step.pathOf("workdir"));
         return new Action(command, env, workdir, null);
     }
 
@@ -106,7 +106,7 @@ final class StepReader {
             step.problems().at(args.get(0), step.pathOf("command") + "[0] must name the program, got \"\"");
             return null;
         }
-        return args == null ? null : templates.templates(args, step.pathOf("command"));
+        return args == null ? null : templates.command(args, step.pathOf("command"));
     }
 
     private static Map<String, String> env(ObjectView step, StepTemplates templates) {
@@ -120,8 +120,8 @@ final class StepReader {
             String path = step.pathOf("env") + "." + field.name();
             String value = null;
             if (!ENV_NAME.matcher(field.name()).matches()) {
-                step.problems().atName(field, path + ": \"" + field.name()
-                        + "\" is not a valid variable name (letters, digits and \"_\", not starting with a digit)");
+                step.problems().atName(field, path + ": " + Problems.quote(field.name())
+                        + " is not a valid variable name (letters, digits and \"_\", not starting with a digit)");
             } else if (field.name().toUpperCase(Locale.ROOT).startsWith(RESERVED_ENV_PREFIX)) {
                 step.problems().atName(field, path + ": names starting with " + RESERVED_ENV_PREFIX + " are reserved");
             } else {

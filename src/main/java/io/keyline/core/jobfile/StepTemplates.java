@@ -1,5 +1,6 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.domain.ScriptArguments;
 import io.keyline.domain.Template;
 
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ final class StepTemplates {
         try {
             placeholders = Template.scan(str.value());
         } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, path + ": " + e.reason());
+            problems.atChar(str, e.column() - 1, path + ": " + Problems.clipQuoted(e.reason()));
             return null;
         }
         boolean valid = true;
@@ -63,10 +64,10 @@ final class StepTemplates {
         }
         Integer index = stepIndexes.get(id);
         if (index == null) {
-            return "unknown step \"" + id + "\"" + Suggestions.didYouMean(id, stepIndexes.keySet());
+            return "unknown step " + Problems.quote(id) + Suggestions.didYouMean(id, stepIndexes.keySet());
         }
         if (index >= stepIndex) {
-            return "step \"" + id + "\", which does not run before " + stepLabel;
+            return "step " + Problems.quote(id) + ", which does not run before " + stepLabel;
         }
         return null;
     }
@@ -80,18 +81,71 @@ final class StepTemplates {
         return values.contains(null) ? null : values;
     }
 
+    /**
+     * The argument templates of a command (a step's or a command probe's). An output placeholder
+     * ({@code {steps.ID.outputs.NAME}}) inside an argument that a program runs as code ({@code sh -c},
+     * {@code python -c}, ... see {@link ScriptArguments}) is refused: the value would run as code.
+     * The hint names the environment variable that carries it as data. {@code {key}}, {@code {job}}
+     * and {@code {runId}} are allowed there: their characters are validated strictly (a date, a week,
+     * a month, or {@code [A-Za-z0-9][A-Za-z0-9._-]*}; a job name; a generated id), none of which a
+     * shell interprets.
+     */
+    List<String> command(List<SourceNode.Str> strs, String path) {
+        List<String> values = templates(strs, path);
+        if (values == null) {
+            return null;
+        }
+        boolean valid = true;
+        for (ScriptArguments.Code code : ScriptArguments.find(values)) {
+            SourceNode.Str str = strs.get(code.index());
+            for (Template.Placeholder p : Template.scan(str.value())) {
+                if (p.stepId() != null) {
+                    String output = p.name().substring(p.name().indexOf(".outputs.") + ".outputs.".length());
+                    problems.atChar(str, p.column() - 1, path + "[" + code.index() + "]: {" + p.name()
+                            + "} is inside code that " + code.interpreter() + " runs, so a value from outside would run "
+                            + "as code; read it as data instead, from the environment variable $"
+                            + Template.outputVariable(p.stepId(), output) + " (e.g. \"$"
+                            + Template.outputVariable(p.stepId(), output) + "\" in the script)");
+                    valid = false;
+                }
+            }
+        }
+        return valid ? values : null;
+    }
+
+    /**
+     * A command's working folder: a literal relative path inside the job folder. It is never
+     * templated: a value from outside there would choose where the command runs.
+     */
+    String workdir(SourceNode.Str str, String path) {
+        List<Template.Placeholder> placeholders;
+        try {
+            placeholders = Template.scan(str.value());
+        } catch (Template.SyntaxException e) {
+            problems.atChar(str, e.column() - 1, path + ": " + Problems.clipQuoted(e.reason()));
+            return null;
+        }
+        if (!placeholders.isEmpty()) {
+            problems.atChar(str, placeholders.get(0).column() - 1, path + " is never templated ({"
+                    + placeholders.get(0).name() + "} would choose where the command runs): name a fixed folder "
+                    + "inside the job folder");
+            return null;
+        }
+        return relativePath(str, path);
+    }
+
     /** An http(s) URL template whose scheme and host are literal. */
     String url(SourceNode.Str str, String path) {
         String url = str.value();
         String lower = url.toLowerCase(Locale.ROOT);
         String rest = lower.startsWith("http://") ? url.substring(7) : lower.startsWith("https://") ? url.substring(8) : null;
         if (rest == null) {
-            problems.at(str, path + " \"" + url + "\" must start with http:// or https://");
+            problems.at(str, path + " " + Problems.quote(url) + " must start with http:// or https://");
             return null;
         }
         String host = rest.split("[/?#]", 2)[0];
         if (host.isEmpty() || host.contains("{")) {
-            problems.at(str, path + " \"" + url + "\" must name its host literally (placeholders are allowed after the host)");
+            problems.at(str, path + " " + Problems.quote(url) + " must name its host literally (placeholders are allowed after the host)");
             return null;
         }
         return template(str, path);
@@ -146,14 +200,14 @@ final class StepTemplates {
             return null;
         }
         if (value.startsWith("/") || value.startsWith("\\") || value.matches("[A-Za-z]:.*")) {
-            problems.at(str, path + " \"" + value + "\" must be relative to the job folder");
+            problems.at(str, path + " " + Problems.quote(value) + " must be relative to the job folder");
             return null;
         }
         int depth = 0;
         for (String part : value.split("[/\\\\]")) {
             depth += part.equals("..") ? -1 : part.isEmpty() || part.equals(".") ? 0 : 1;
             if (depth < 0) {
-                problems.at(str, path + " \"" + value + "\" escapes the job folder");
+                problems.at(str, path + " " + Problems.quote(value) + " escapes the job folder");
                 return null;
             }
         }

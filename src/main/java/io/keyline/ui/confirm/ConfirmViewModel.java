@@ -332,7 +332,7 @@ public final class ConfirmViewModel {
         reasonHeadline.set(i.reason() == Reason.NOT_WAITING
                 ? "The key is " + Format.state(rec.state()).toLowerCase(java.util.Locale.ROOT) + ": there is nothing to confirm."
                 : i.reason().headline());
-        reason.set(rec.message() == null ? "" : rec.message());
+        reason.set(rec.message() == null ? "" : io.keyline.domain.Printable.line(rec.message()));
         StringBuilder ev = new StringBuilder(EvidenceText.format(i.evidence()));
         if (i.probeEvidence() != null && !i.probeEvidence().equals(i.evidence())) {
             ev.append(ev.isEmpty() ? "" : "\n\n").append("probe\n").append(EvidenceText.format(i.probeEvidence()));
@@ -449,7 +449,34 @@ public final class ConfirmViewModel {
                 "the step's input keeps changing while it is read; reload when it is stable");
     }
 
+    /**
+     * The payload as it is shown: outputs of earlier steps are data and reach it unmasked, so every
+     * secret of the job's credentials is masked in what the operator sees (the hash is of the real payload).
+     */
     private Payload render(StepContext ctx) {
+        io.keyline.credentials.Redactor r = io.keyline.credentials.Redactor.NONE;
+        for (StepDefinition s : ctx.job().steps()) {
+            if (s.credential() != null) {
+                CredentialProvider.Lookup l = services.credentials().lookup(s.credential());
+                if (l.present()) {
+                    r = r.plus(l.material().secretStrings());
+                }
+            }
+        }
+        Payload p = unmasked(ctx);
+        if (r == io.keyline.credentials.Redactor.NONE) {
+            return p;
+        }
+        io.keyline.credentials.Redactor mask = r;
+        Map<String, String> env = new LinkedHashMap<>();
+        p.env().forEach((k, v) -> env.put(k, mask.redact(v)));
+        return new Payload(p.kind(), p.method(), mask.redact(p.url()),
+                p.headers().stream().map(h -> new Header(h.name(), mask.redact(h.value()), h.masked())).toList(),
+                p.bodyBytes(), p.bodySha256(), p.bodySource(), mask.redact(p.bodyPreview()),
+                p.argv().stream().map(mask::redact).toList(), p.workdir(), env, p.hash(), mask.redact(p.problem()));
+    }
+
+    private Payload unmasked(StepContext ctx) {
         StepDefinition step = ctx.step();
         CredentialProvider.Lookup cred = step.credential() == null ? null : services.credentials().lookup(step.credential());
         try {

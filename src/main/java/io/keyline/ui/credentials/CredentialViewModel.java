@@ -34,7 +34,6 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -267,7 +266,10 @@ public final class CredentialViewModel {
             if (size > MAX_FILE_BYTES) {
                 throw new IOException("the file is " + size / 1024 + " KB: too big for a cookie export");
             }
-            return Files.readString(file, StandardCharsets.UTF_8);
+            // a bounded read: a device or a pipe says size 0 and never ends
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                return io.keyline.credentials.CredentialParser.readInput(in, file.getFileName().toString());
+            }
         }, text -> {
             loadingFile = true;
             try {

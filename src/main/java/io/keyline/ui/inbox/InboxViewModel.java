@@ -100,7 +100,7 @@ public final class InboxViewModel {
             RunReport r = services.engine().run(job, List.of(item.key()));
             KeyRecord k = r.keys().isEmpty() ? null : r.keys().get(0);
             return item.job() + " " + item.key() + ": " + (k == null ? r.stopped() : Format.state(k.state())
-                    + (k.message() == null ? "" : " - " + k.message()));
+                    + (k.message() == null ? "" : " - " + io.keyline.domain.Printable.line(k.message())));
         });
     }
 

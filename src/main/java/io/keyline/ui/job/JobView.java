@@ -224,7 +224,8 @@ public final class JobView extends BorderPane {
         table.getColumns().add(column("Last run", 130, k -> Format.relative(k.updatedAt(), vm.now())));
         table.getColumns().add(column("Next attempt", 130, k -> k.nextAttemptAt() == null ? ""
                 : Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(), vm.now()) + ")"));
-        table.getColumns().add(column("Message", 400, k -> k.message() == null ? "" : k.message()));
+        table.getColumns().add(column("Message", 400, k -> k.message() == null ? ""
+                : io.keyline.domain.Printable.line(k.message())));
         table.setRowFactory(tv -> {
             TableRow<KeyRecord> row = new TableRow<>();
             row.setOnMouseClicked(e -> {

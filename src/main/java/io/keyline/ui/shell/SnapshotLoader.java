@@ -9,6 +9,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.Printable;
 import io.keyline.ui.ConsoleServices;
 
 import java.time.Instant;
@@ -56,7 +57,7 @@ public final class SnapshotLoader {
         for (KeyRecord r : waiting.subList(0, Math.min(INBOX_LIMIT, waiting.size()))) {
             Evidence ev = failures.get(r.job() + "/" + r.key());
             items.add(new Snapshot.AttentionItem(r.job(), r.key(), r.state(), r.step(),
-                    r.message() == null ? "" : r.message(), ev == null ? "" : summary(ev), r.updatedAt(),
+                    r.message() == null ? "" : Printable.line(r.message()), ev == null ? "" : summary(ev), r.updatedAt(),
                     r.credential()));
         }
         // keys a killed run left RUNNING: no decision needed, one click runs them now

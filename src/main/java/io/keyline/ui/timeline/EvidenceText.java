@@ -1,6 +1,7 @@
 package io.keyline.ui.timeline;
 
 import io.keyline.domain.Evidence;
+import io.keyline.domain.Printable;
 import io.keyline.ui.common.Format;
 
 import java.time.Duration;
@@ -21,7 +22,11 @@ public final class EvidenceText {
     private EvidenceText() {
     }
 
-    /** The evidence as an aligned, multi-line text block; empty for {@code null}. */
+    /**
+     * The evidence as an aligned, multi-line text block; empty for {@code null}. Control characters
+     * that came with it (a server's answer, a command's output) are shown as escapes
+     * ({@link Printable}), as the command line prints them.
+     */
     public static String format(Evidence ev) {
         if (ev == null) {
             return "";
@@ -60,8 +65,12 @@ public final class EvidenceText {
         return sb.toString().stripTrailing();
     }
 
-    /** One line: {@code POST http://… → HTTP 404} or {@code sh -c … → exit 1}. */
+    /** One line: {@code POST http://… → HTTP 404} or {@code sh -c … → exit 1}; control characters escaped. */
     public static String summary(Evidence ev) {
+        return Printable.line(rawSummary(ev));
+    }
+
+    private static String rawSummary(Evidence ev) {
         if (ev == null) {
             return "";
         }
@@ -126,12 +135,12 @@ public final class EvidenceText {
     }
 
     private static void line(StringBuilder sb, String label, String value) {
-        sb.append(String.format(Locale.ROOT, "%-10s", label)).append(' ').append(value).append('\n');
+        sb.append(String.format(Locale.ROOT, "%-10s", label)).append(' ').append(Printable.line(value)).append('\n');
     }
 
     private static void block(StringBuilder sb, String label, String text) {
         sb.append(label).append(":\n");
-        for (String l : text.stripTrailing().split("\n", -1)) {
+        for (String l : Printable.text(text.stripTrailing()).split("\n", -1)) {
             sb.append("  ").append(l).append('\n');
         }
     }

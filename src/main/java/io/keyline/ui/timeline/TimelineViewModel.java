@@ -7,6 +7,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.Printable;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
@@ -336,8 +337,8 @@ public final class TimelineViewModel {
             }
             Duration since = previous == null || e.ts() == null ? null : Duration.between(previous, e.ts());
             EventRow row = new EventRow(e.id(), e.runId(), e.ts(), since, e.type(), e.step(), e.attempt(), e.state(),
-                    previousState != e.state(), e.failureClass(), e.message() == null ? "" : e.message(), e.user(),
-                    e.note(), e.evidence());
+                    previousState != e.state(), e.failureClass(), e.message() == null ? "" : Printable.line(e.message()),
+                    e.user(), e.note() == null ? null : Printable.line(e.note()), e.evidence());
             out.add(row);
             count++;
             if (e.type() == EventType.STEP_FAILED || e.type() == EventType.KEY_FAILED
@@ -359,7 +360,7 @@ public final class TimelineViewModel {
         KeyRecord rec = l.record();
         record.set(rec);
         state.set(rec == null ? null : rec.state());
-        message.set(rec == null ? l.problem() : rec.message() == null ? "" : rec.message());
+        message.set(rec == null ? l.problem() : rec.message() == null ? "" : Printable.line(rec.message()));
         details.set(rec == null ? "" : details(rec, services.clock().instant()));
         action.set(Action.of(rec == null ? null : rec.state()));
         rows.setAll(l.rows());

@@ -122,7 +122,7 @@ class JobFileLoaderTest {
                     { "id": "render", "kind": "command", "effect": "none", "command": ["./render.sh"] },
                     { "id": "upload", "kind": "command", "effect": "unsafe", "confirm": "always",
                       "credential": "s3.upload", "command": ["./upload.sh", "{steps.render.outputs.path}", "{{raw}}"],
-                      "env": { "TARGET": "bucket/{job}/{key}", "RUN": "{runId}" }, "workdir": "out/{key}",
+                      "env": { "TARGET": "bucket/{job}/{key}", "RUN": "{runId}" }, "workdir": "out",
                       "timeout": "PT2M",
                       "probe": { "kind": "command", "command": ["./exists.sh", "{steps.render.outputs.path}"],
                                  "timeout": "PT5S" } } ] }
@@ -132,7 +132,7 @@ class JobFileLoaderTest {
 
         assertThat(upload).isEqualTo(new StepDefinition("upload", StepKind.COMMAND, Effect.UNSAFE, ConfirmPolicy.ALWAYS,
                 "s3.upload", List.of("./upload.sh", "{steps.render.outputs.path}", "{{raw}}"),
-                Map.of("TARGET", "bucket/{job}/{key}", "RUN", "{runId}"), "out/{key}", null,
+                Map.of("TARGET", "bucket/{job}/{key}", "RUN", "{runId}"), "out", null,
                 new ProbeSpec(StepKind.COMMAND, null, null, Map.of(), null, ResponseRules.NONE, Redirects.NEVER,
                         List.of("./exists.sh", "{steps.render.outputs.path}"), Duration.ofSeconds(5)),
                 Duration.ofMinutes(2), RetryPolicy.DEFAULT));
