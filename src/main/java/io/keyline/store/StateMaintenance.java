@@ -7,6 +7,7 @@ import io.keyline.domain.Evidence;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,6 +66,14 @@ public final class StateMaintenance {
         try {
             if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
                 Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            }
+            // the database's passwords travel with it (the database refuses to open without them); the
+            // master key does not (it protects the credentials in the backup)
+            Path passwords = db.stateDir().resolve("database.secret");
+            if (Files.isRegularFile(passwords)) {
+                try (FileSystem zip = FileSystems.newFileSystem(tmp)) {
+                    Files.copy(passwords, zip.getPath("database.secret"));
+                }
             }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return Files.size(file);

@@ -75,7 +75,7 @@ class BackupExportPruneTest extends SiteTestBase {
                 entries.add(e.getName());
             }
         }
-        assertThat(entries).containsExactly("keyline.mv.db");
+        assertThat(entries).containsExactly("keyline.mv.db", "database.secret");
         try (InputStream in = Files.newInputStream(zip)) {
             assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain(SECRET);
         }
@@ -85,6 +85,12 @@ class BackupExportPruneTest extends SiteTestBase {
         Path restored = other.state;
         unzip(zip, restored);
         Files.copy(wb.state.resolve("secret.key"), restored.resolve("secret.key"));
+        // chmod 600 restored/*, as docs/operations.md says
+        try (var files = Files.list(restored)) {
+            for (Path f : files.toList()) {
+                Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+            }
+        }
         Files.copy(wb.jobs.resolve("pub.json"), other.jobs.resolve("pub.json"));
         Result after = other.cli("status", "--json");
         ok(after);
