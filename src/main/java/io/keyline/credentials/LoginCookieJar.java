@@ -91,6 +91,14 @@ public final class LoginCookieJar extends CookieHandler {
         }
         jar.put(uri, responseHeaders);
         if (any) {
+            // HttpCookie takes a Set-Cookie with Max-Age (and no Expires) for an RFC 2965 cookie, and the manager
+            // then sends it back as $Version="1"; name="value";$Path=... - which sites (and the page's own
+            // document.cookie) do not read. Browsers send name=value (RFC 6265): so does this jar.
+            for (HttpCookie c : jar.getCookieStore().getCookies()) {
+                if (c.getVersion() != 0) {
+                    c.setVersion(0);
+                }
+            }
             changes.incrementAndGet();
             onChange.run();
         }
