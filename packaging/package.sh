@@ -3,7 +3,7 @@
 # Called by `mvn -B -Ppackage -DskipTests package` after the jars are built and copied:
 #   target/keyline-thin.jar   the app
 #   target/app-lib/           its dependencies without JavaFX (class path)
-#   target/jfx/               javafx-{base,graphics,controls}-*-linux.jar (module path for jlink)
+#   target/jfx/               javafx-{base,graphics,controls,media,web}-*-linux.jar (module path for jlink)
 # Steps: jlink a runtime (JDK + JavaFX modules) -> jpackage the app jars onto it -> AppCDS
 # training run -> .deb (only when fakeroot and dpkg-deb are installed).
 set -euo pipefail

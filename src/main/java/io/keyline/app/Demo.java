@@ -289,9 +289,9 @@ public final class Demo {
                 .append(", Timeline shows HTTP 422 and the site's answer; press Retry (the site accepts it now)\n");
         sb.append("  3. Confirm the waiting one: Confirm... on ").append(r.confirm())
                 .append("; the article is posted once\n");
-        sb.append("  4. Renew the cookie: open ").append(r.site().base())
-                .append("/ in a browser, Log in, copy the cookies.txt line, then Renew credential... and paste it;\n")
-                .append("     the parked keys run again\n");
+        sb.append("  4. Renew the cookie: Renew credential... > Log in... > Log in as demo, then Use these cookies\n")
+                .append("     (or open ").append(r.site().base())
+                .append("/ in a browser, log in and paste the cookies.txt line); the parked keys run again\n");
         sb.append("  5. See the heatmap: click ").append(ARTICLE_JOB).append(" under JOBS: ").append(r.keys().size())
                 .append(" green days\n");
         if (sandboxStops) {

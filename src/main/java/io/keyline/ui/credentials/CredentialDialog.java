@@ -167,6 +167,7 @@ public final class CredentialDialog {
         grid.setVgap(6);
         grid.addRow(0, label("Name"), name, label("Type"), type, label("Cookie domain"), domain);
         logIn.setId("credential-login");
+        logIn.setMinWidth(Region.USE_PREF_SIZE);
         logIn.getStyleClass().add(Styles.ACCENT);
         logIn.setTooltip(new javafx.scene.control.Tooltip("Opens the site's login page inside Keyline; the cookies "
                 + "of the credential's domains are captured when you have logged in"));

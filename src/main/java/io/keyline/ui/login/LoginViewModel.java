@@ -245,6 +245,8 @@ public final class LoginViewModel {
         }
         used.set(true);
         updateCanUse();
+        status.set("Using the captured cookies for " + name + " (fingerprint " + takenFingerprint
+                + "): the outcome shows below. You can close this window.");
         String remember = urlEntered && rememberUrl.get() ? loginUrl.get() : null;
         credential.useCaptured(ParsedCredential.ofCookies(taken), remember);
         taken = List.of(); // the credential view model has them now; this window forgets them
