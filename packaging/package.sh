@@ -20,6 +20,13 @@ cp "$t/keyline-thin.jar" "$t"/app-lib/*.jar "$t/jpackage-input/"
 
 echo "[package] jlink runtime"
 "$bin/jlink" @packaging/jpackage/jlink.args --module-path "$t/jfx" --output "$t/runtime"
+# JavaFX's native libraries next to the JDK's (jlink.args leaves them out of the modules file): JavaFX loads them
+# from the runtime's lib/ instead of extracting them from the modules into ~/.openjfx/cache on first use
+for jar in "$t"/jfx/javafx-*-linux.jar; do
+  unzip -j -o -q "$jar" '*.so' -d "$t/runtime/lib" 2>/dev/null || true # javafx-base has none
+done
+[ -f "$t/runtime/lib/libglass.so" ] && [ -f "$t/runtime/lib/libjfxwebkit.so" ] \
+  || { echo "[package] JavaFX's native libraries are missing from the runtime" >&2; exit 1; }
 
 echo "[package] jpackage app-image"
 "$bin/jpackage" --type app-image @packaging/jpackage/app-image.args \

@@ -403,7 +403,7 @@ public final class LoginWindow {
         use.disableProperty().bind(vm.canUseProperty().not());
         use.setOnAction(e -> vm.use());
         Button close = new Button("Close");
-        close.setCancelButton(true);
+        // not a cancel button: Escape belongs to the page (a site's own dialog), not to closing the login
         close.setOnAction(e -> stage.close());
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
