@@ -37,6 +37,7 @@ import javafx.stage.Window;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
@@ -60,8 +61,12 @@ public final class LoginWindow {
     static final String FALLBACK = "If the site refuses this browser, close this window and paste or drop a cookie "
             + "export in the renew dialog instead.";
 
+    /** The browser folders are {@code keyline-login-PID-random} in the temporary folder. */
+    static final String PREFIX = "keyline-login-";
+
     private final LoginViewModel vm;
     private final LoginCookieJar jar = new LoginCookieJar();
+    private Thread cleanup;
     private final BorderPane root = new BorderPane();
     private final StackPane page = new StackPane();
     private final Label loadError = new Label();
@@ -121,8 +126,13 @@ public final class LoginWindow {
             return;
         }
         try {
-            dataDir = Files.createTempDirectory("keyline-login-",
+            dataDir = Files.createTempDirectory(PREFIX + ProcessHandle.current().pid() + "-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            // a console that is stopped (SIGTERM, the end of the session) deletes the folder on its way out;
+            // one that was killed left its folder behind: the next login window removes it
+            cleanup = new Thread(this::deleteDataDir, "keyline-login-cleanup");
+            Runtime.getRuntime().addShutdownHook(cleanup);
+            sweepLeftovers(dataDir.getParent());
         } catch (IOException | UnsupportedOperationException e) {
             route.close();
             loadError.setText("Cannot make a private folder for the browser: " + e.getMessage());
@@ -183,18 +193,56 @@ public final class LoginWindow {
         jar.clear();
         vm.closed();
         deleteDataDir();
+        if (cleanup != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs (and finds nothing left to delete)
+            }
+        }
+    }
+
+    /** Deletes the browser folders of login windows whose process is gone (killed before it could clean up). */
+    static void sweepLeftovers(Path tmp) {
+        long self = ProcessHandle.current().pid();
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            for (Path d : dirs.toList()) {
+                String n = d.getFileName().toString();
+                if (!n.startsWith(PREFIX) || !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                String rest = n.substring(PREFIX.length());
+                int dash = rest.indexOf('-');
+                if (dash <= 0 || !rest.substring(0, dash).chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                long pid = Long.parseLong(rest.substring(0, dash));
+                if (pid == self || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    continue; // this console's own window, or another console's open one
+                }
+                deleteTree(d);
+            }
+        } catch (IOException | RuntimeException e) {
+            // another user's folder, a race with its owner: nothing to do here
+        }
     }
 
     private void deleteDataDir() {
-        if (dataDir == null) {
+        if (dataDir == null || !Files.exists(dataDir)) {
             return;
         }
-        try (Stream<Path> files = Files.walk(dataDir)) {
+        try {
+            deleteTree(dataDir);
+        } catch (IOException e) {
+            System.err.println("keyline: could not delete the login window's folder " + dataDir + ": " + e.getMessage());
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
-        } catch (IOException e) {
-            System.err.println("keyline: could not delete the login window's folder " + dataDir + ": " + e.getMessage());
         }
     }
 

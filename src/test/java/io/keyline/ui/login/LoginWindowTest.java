@@ -183,8 +183,15 @@ class LoginWindowTest {
             assertThat(sb.site.effects(k)).isZero();
         }
 
+        // a folder a killed console left behind (its process is gone) is removed when the next window opens
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        java.nio.file.Path leftover = Files.createDirectories(firstFolder.resolveSibling(LoginWindow.PREFIX + gone.pid()
+                + "-123").resolve("localstorage"));
+
         // JavaFX's web engine keeps the cookie handler it first saw: the second window must still start empty
         LoginWindow second = open(robot);
+        assertThat(leftover.getParent()).doesNotExist();
         waitLoaded(second, sb.site.base() + "/");
         assertThat(fx(() -> second.engine().executeScript("document.cookie"))).isEqualTo("");
         assertThat(fx(() -> second.viewModel().preview().size())).isZero();
