@@ -23,7 +23,9 @@ echo "[package] jlink runtime"
 # JavaFX's native libraries next to the JDK's (jlink.args leaves them out of the modules file): JavaFX loads them
 # from the runtime's lib/ instead of extracting them from the modules into ~/.openjfx/cache on first use
 for jar in "$t"/jfx/javafx-*-linux.jar; do
-  unzip -j -o -q "$jar" '*.so' -d "$t/runtime/lib" 2>/dev/null || true # javafx-base has none
+  libs=$("$bin/jar" tf "$jar" | grep -E '^[^/]+\.so$' || true) # at the jar's root; javafx-base has none
+  abs="$(readlink -f "$jar")"
+  [ -z "$libs" ] || (cd "$t/runtime/lib" && "$bin/jar" xf "$abs" $libs)
 done
 [ -f "$t/runtime/lib/libglass.so" ] && [ -f "$t/runtime/lib/libjfxwebkit.so" ] \
   || { echo "[package] JavaFX's native libraries are missing from the runtime" >&2; exit 1; }
