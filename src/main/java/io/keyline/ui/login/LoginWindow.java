@@ -142,6 +142,7 @@ public final class LoginWindow {
         }
         web = new WebView();
         web.setId("login-web");
+        pageControlsLight(web);
         WebEngine engine = web.getEngine();
         engine.setUserDataDirectory(dataDir.toFile());
         // a popup (an SSO provider's window) opens in this same view: its cookies land in the same private jar
@@ -170,6 +171,38 @@ public final class LoginWindow {
         });
         stage.show();
         vm.open();
+    }
+
+    /**
+     * WebKit draws the page's own form controls (buttons, fields) with JavaFX controls kept under the WebView, so they
+     * took the console's dark theme and showed dark buttons with dark text on the page's white background. The WebView
+     * gets the light theme's colours instead (the {@code .root} block of AtlantaFX's Primer Light, as a stylesheet of
+     * its own): the page looks as it does in any browser, whatever the console's theme.
+     */
+    static void pageControlsLight(WebView web) {
+        String light = lightColours();
+        if (light != null) {
+            web.getStylesheets().add("data:text/css;base64," + java.util.Base64.getEncoder()
+                    .encodeToString(light.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+    }
+
+    private static String lightColours;
+
+    /** Primer Light's colour variables, as a rule for the WebView; null if the theme's stylesheet is not found. */
+    static synchronized String lightColours() {
+        if (lightColours == null) {
+            try (var in = atlantafx.base.theme.PrimerLight.class
+                    .getResourceAsStream("/atlantafx/base/theme/primer-light.css")) {
+                String css = in == null ? "" : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                int start = css.indexOf(".root {");
+                int end = start < 0 ? -1 : css.indexOf('}', start);
+                lightColours = end < 0 ? "" : ".web-view " + css.substring(".root ".length() + start, end + 1);
+            } catch (IOException e) {
+                lightColours = "";
+            }
+        }
+        return lightColours.isEmpty() ? null : lightColours;
     }
 
     private static String css() {
