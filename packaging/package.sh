@@ -49,6 +49,11 @@ packaging/make-cds.sh "$app"
 echo "[package] smoke test: bin/keyline jobs"
 smoke="$(mktemp -d)"
 "$app/bin/keyline" --state "$smoke/state" --jobs resources/jobs jobs
+# the demo (its sandbox site needs jdk.httpserver in the runtime), on any free port
+echo "[package] smoke test: bin/keyline demo"
+"$app/bin/keyline" --state "$smoke/demo-state" --jobs "$smoke/demo-jobs" demo --port 0 > "$smoke/demo.txt" \
+  || { cat "$smoke/demo.txt" >&2; echo "[package] bin/keyline demo failed" >&2; exit 1; }
+grep -q 'Demo workspace created' "$smoke/demo.txt" || { cat "$smoke/demo.txt" >&2; exit 1; }
 rm -rf "$smoke"
 
 if command -v fakeroot >/dev/null && command -v dpkg-deb >/dev/null; then
