@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.core.exec.ProbeOutcome;
 import io.keyline.core.exec.Rendering;
 import io.keyline.core.exec.StepContext;
@@ -258,7 +259,7 @@ public final class Planner {
             return answer;
         }
 
-        private io.keyline.core.CredentialMaterial credentialFor(StepDefinition s) {
+        private io.keyline.core.exec.CredentialMaterial credentialFor(StepDefinition s) {
             if (s.credential() == null) {
                 return null;
             }

@@ -1,7 +1,7 @@
 package io.keyline.store;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.core.StaleStateException;
 import io.keyline.core.StateStore;
 import io.keyline.core.StateUnavailableException;

@@ -1,8 +1,8 @@
 package io.keyline.core.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.keyline.core.CredentialMaterial;
-import io.keyline.core.Json;
+import io.keyline.core.exec.CredentialMaterial;
+import io.keyline.core.json.Json;
 import io.keyline.domain.Condition;
 import io.keyline.domain.Effect;
 import io.keyline.domain.Evidence;

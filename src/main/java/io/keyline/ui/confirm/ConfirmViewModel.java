@@ -17,7 +17,7 @@ import io.keyline.domain.StepKind;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
-import io.keyline.ui.timeline.EvidenceText;
+import io.keyline.core.operations.EvidenceText;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;

@@ -1,5 +1,6 @@
 package io.keyline.ui.timeline;
 
+import io.keyline.core.operations.EvidenceText;
 import atlantafx.base.theme.Styles;
 import io.keyline.domain.KeyRecord;
 import io.keyline.ui.Navigator;

@@ -1,5 +1,6 @@
 package io.keyline.ui.timeline;
 
+import io.keyline.core.operations.EvidenceText;
 import io.keyline.domain.EventType;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;

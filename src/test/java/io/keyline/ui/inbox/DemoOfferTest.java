@@ -1,9 +1,9 @@
 package io.keyline.ui.inbox;
 
 import io.keyline.app.ConsoleApp;
-import io.keyline.app.Demo;
-import io.keyline.app.DemoSandbox;
-import io.keyline.app.Workspace;
+import io.keyline.workspace.Demo;
+import io.keyline.workspace.DemoSandbox;
+import io.keyline.workspace.Workspace;
 import io.keyline.core.RunTrace;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.Workbench;

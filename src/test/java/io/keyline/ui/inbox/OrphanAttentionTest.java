@@ -2,7 +2,7 @@ package io.keyline.ui.inbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.acceptance.Jobs;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.domain.EventType;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;

@@ -1,8 +1,7 @@
-package io.keyline.ui.timeline;
+package io.keyline.core.operations;
 
 import io.keyline.domain.Evidence;
 import io.keyline.domain.Printable;
-import io.keyline.ui.common.Format;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,11 +11,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How the console writes evidence (monospace blocks) and short durations. Evidence is redacted
- * before it is stored; header values are never recorded, only their names.
+ * Evidence as text, the one formatter of the command line ({@code keyline timeline}) and the console
+ * (monospace blocks), and short durations. Evidence is redacted before it is stored; header values are
+ * never recorded, only their names.
  */
 public final class EvidenceText {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneId.systemDefault());
 
     private EvidenceText() {
@@ -32,7 +34,7 @@ public final class EvidenceText {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        line(sb, "attempt", ev.attempt() + (ev.time() == null ? "" : " · ended " + Format.time(ev.time())));
+        line(sb, "attempt", ev.attempt() + (ev.time() == null ? "" : " · ended " + time(ev.time())));
         Evidence.RequestSummary r = ev.request();
         if (r != null) {
             line(sb, "request", r.method() + " " + r.url());
@@ -127,6 +129,28 @@ public final class EvidenceText {
             return (s / 3600) + " h " + (s % 3600 / 60) + " min";
         }
         return (s / 86_400) + " d " + (s % 86_400 / 3600) + " h";
+    }
+
+    /** Local date and time ({@code yyyy-MM-dd HH:mm:ss}), or empty. */
+    public static String time(Instant t) {
+        return t == null ? "" : TIME.format(t);
+    }
+
+    /**
+     * The evidence block indented by {@code indent} spaces on every line (the command line prints it
+     * under the event it belongs to).
+     */
+    public static String indented(Evidence ev, int indent) {
+        String pad = " ".repeat(indent);
+        String text = format(ev);
+        if (text.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String l : text.split("\n", -1)) {
+            sb.append(pad).append(l).append('\n');
+        }
+        return sb.toString().stripTrailing();
     }
 
     /** Time of day ({@code HH:mm:ss}, local). */
