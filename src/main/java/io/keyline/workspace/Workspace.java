@@ -115,6 +115,21 @@ public final class Workspace implements AutoCloseable {
         return new io.keyline.core.operations.PlanApply(store(), planner());
     }
 
+    /** Confirm-and-run, bound to the payload hash that was shown (core operation shared with the console). */
+    public io.keyline.core.operations.ConfirmAndRun confirmAndRun() {
+        return new io.keyline.core.operations.ConfirmAndRun(store(), credentials(), actions(), options.clock());
+    }
+
+    /** Retry-and-run, run now, rearm (core operations shared with the console). */
+    public io.keyline.core.operations.KeyActions keyActions() {
+        return new io.keyline.core.operations.KeyActions(store(), actions());
+    }
+
+    /** Renew a login and resume the keys parked on it (core operation shared with the console). */
+    public io.keyline.core.operations.RenewAndResume renewAndResume() {
+        return new io.keyline.core.operations.RenewAndResume(credentials(), store(), actions());
+    }
+
     private Executors executors;
 
     private synchronized Executors executors() {

@@ -59,7 +59,8 @@ public final class HttpExecutor implements StepExecutor {
     /** The client's own timeouts fire first when they can say more (connect vs read); ours is the backstop. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final Set<Integer> FOLLOWED = Set.of(301, 302, 303, 307, 308);
-    private static final String USER_AGENT = "Keyline/0.1";
+    /** Every request carries it; the plan and the confirm dialog show it (core.ShownHeaders). */
+    public static final String USER_AGENT = "Keyline/0.1";
 
     private final Clock clock;
     private volatile HttpClient client;

@@ -85,6 +85,43 @@ public final class EvidenceText {
         return ev.detail() == null ? "" : ev.detail().strip().replaceAll("\\s+", " ");
     }
 
+    /**
+     * One line about what a failed attempt sent and got back, with the start of the answer:
+     * {@code POST http://… → HTTP 422  {"error": …}} or {@code sh -c … → exit 1  last stderr line}.
+     */
+    public static String brief(Evidence ev) {
+        if (ev == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        if (ev.request() != null) {
+            sb.append(ev.request().method()).append(' ').append(ev.request().url());
+            sb.append(ev.status() != null ? " → HTTP " + ev.status() : "");
+            if (ev.responseBody() != null && !ev.responseBody().isBlank()) {
+                sb.append("  ").append(oneLine(ev.responseBody(), 100));
+            } else if (ev.status() == null && ev.detail() != null) {
+                sb.append(" → ").append(oneLine(ev.detail(), 100));
+            }
+        } else if (ev.command() != null && !ev.command().isEmpty()) {
+            sb.append(argv(ev.command()));
+            sb.append(ev.exitCode() != null ? " → exit " + ev.exitCode() : "");
+            if (ev.stderr() != null && !ev.stderr().isBlank()) {
+                String[] lines = ev.stderr().strip().split("\n");
+                sb.append("  ").append(oneLine(lines[lines.length - 1], 100));
+            }
+        }
+        if (ev.detail() != null && sb.isEmpty()) {
+            sb.append(oneLine(ev.detail(), 160));
+        }
+        return Printable.line(sb.toString());
+    }
+
+    /** The text on one line (runs of white space become one space), cut at {@code max} with an ellipsis. */
+    public static String oneLine(String s, int max) {
+        String t = s.strip().replaceAll("\\s+", " ");
+        return t.length() <= max ? t : t.substring(0, max - 1) + "…";
+    }
+
     /** A command line as a shell would need it typed (arguments with spaces quoted). */
     public static String argv(List<String> argv) {
         StringBuilder sb = new StringBuilder();

@@ -160,8 +160,9 @@ public final class Words {
             + "\\s*$");
 
     /**
-     * A probe's answer as stored in an event ({@code probe: /total = 0 (absent)}) in plain words:
-     * {@code not there yet (the probe checked: /total = 0)}. Other text is returned as one printable line.
+     * A probe's answer as stored in an event or shown by a plan ({@code absent - probe: /total = 0 (absent)})
+     * in plain words: {@code absent: the effect is not there yet (the probe checked /total = 0)}. Other text
+     * is returned as one printable line.
      */
     public static String probe(String message) {
         if (message == null || message.isBlank()) {
@@ -173,11 +174,11 @@ public final class Words {
         }
         String why = Printable.line(m.group(1));
         String lead = switch (m.group(2)) {
-            case "present" -> "already there";
-            case "absent" -> "not there yet";
+            case "present" -> "present: the effect is already there";
+            case "absent" -> "absent: the effect is not there yet";
             default -> "no clear answer";
         };
-        return why.isEmpty() ? lead : lead + " (the probe checked: " + why + ")";
+        return why.isEmpty() ? lead : lead + " (the probe checked " + why + ")";
     }
 
     /**
