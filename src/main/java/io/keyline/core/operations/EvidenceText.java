@@ -196,7 +196,8 @@ public final class EvidenceText {
     }
 
     private static void line(StringBuilder sb, String label, String value) {
-        sb.append(String.format(Locale.ROOT, "%-10s", label)).append(' ').append(Printable.line(value)).append('\n');
+        // "detail:    …": the label keeps its colon (scripts and people grep the command line's "detail:")
+        sb.append(String.format(Locale.ROOT, "%-11s", label + ":")).append(' ').append(Printable.line(value)).append('\n');
     }
 
     private static void block(StringBuilder sb, String label, String text) {
