@@ -188,9 +188,16 @@ public final class Heatmap extends Region {
         return LEFT + columns() * (MIN_CELL + GAP) + 4;
     }
 
+    /** Its height follows its width (the cells are square and fill the width): parents ask with a width. */
+    @Override
+    public javafx.geometry.Orientation getContentBias() {
+        return javafx.geometry.Orientation.HORIZONTAL;
+    }
+
     @Override
     protected double computePrefHeight(double width) {
-        double c = width > 0 ? cellFor(width) : cell;
+        // without a width, the height at the preferred width (never the last drawn cell: that clipped 7 rows)
+        double c = cellFor(width > 0 ? width : computePrefWidth(-1));
         return TOP + rows() * (c + GAP) + 4;
     }
 
@@ -202,7 +209,11 @@ public final class Heatmap extends Region {
     @Override
     protected void layoutChildren() {
         double w = getWidth();
-        cell = cellFor(w);
+        double c = cellFor(w);
+        if (c != cell) {
+            cell = c;
+            requestParentLayout(); // the height follows the cell size
+        }
         canvas.setWidth(Math.max(0, Math.min(w, LEFT + columns() * (cell + GAP) + 4)));
         canvas.setHeight(TOP + rows() * (cell + GAP) + 4);
         draw();

@@ -267,9 +267,12 @@ public final class JobView extends BorderPane {
         table.setItems(vm.rows());
         table.setPlaceholder(new Label("No keys match. Keys appear here once they run; missing ones are planned "
                 + "from the calendar above."));
-        table.getColumns().add(column("Key", 105, JobViewModel.KeyRow::key));
+        TableColumn<JobViewModel.KeyRow, String> keyColumn = column("Key", 105, JobViewModel.KeyRow::key);
+        keyColumn.setMinWidth(100); // a key is never cut to "2026-1…" at 1024 px; the outcome column gives way
+        table.getColumns().add(keyColumn);
         TableColumn<JobViewModel.KeyRow, KeyState> state = new TableColumn<>("State");
         state.setPrefWidth(150);
+        state.setMinWidth(140);
         state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().state()));
         state.setCellFactory(c -> new TableCell<>() {
             private final StateChip chip = new StateChip();
