@@ -39,6 +39,7 @@ public final class InboxView extends BorderPane {
     private final Navigator nav;
     private final Supplier<Instant> now;
     private final ListView<Attention.Item> list = new ListView<>();
+    private boolean reloading;
 
     public InboxView(InboxViewModel vm, Navigator nav, Supplier<Instant> now) {
         this.vm = vm;
@@ -74,6 +75,9 @@ public final class InboxView extends BorderPane {
         setTop(header);
 
         list.setId("inbox-list");
+        // a reload replaces the items: the list may drop its selection meanwhile; that is not the operator's
+        // doing (registered before the list's own listener, so it runs first)
+        vm.items().addListener((ListChangeListener<Attention.Item>) c -> reloading = true);
         list.setItems(vm.items());
         list.setCellFactory(lv -> new ItemCell());
         Label empty = new Label("✓  Nothing waits for you. New failures show up here.");
@@ -82,12 +86,18 @@ public final class InboxView extends BorderPane {
         list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
             if (b != null && b != vm.selectedProperty().get()) {
                 vm.selectedProperty().set(b);
+            } else if (b == null && !reloading) {
+                // the operator took the highlight away (Ctrl+click): nothing is selected to act on
+                vm.selectedProperty().set(null);
             }
         });
         vm.selectedProperty().addListener((o, a, b) -> showSelected());
         // registered after the list's own selection model: a reload (setAll) is followed by restoring
         // the kept selection, so the highlighted row never disappears under the operator
-        vm.items().addListener((ListChangeListener<Attention.Item>) c -> showSelected());
+        vm.items().addListener((ListChangeListener<Attention.Item>) c -> {
+            reloading = false;
+            showSelected();
+        });
         list.setOnKeyPressed(e -> {
             Attention.Item item = visibleSelection();
             if (e.getCode() == KeyCode.J) {
@@ -223,6 +233,9 @@ public final class InboxView extends BorderPane {
             reason.getStyleClass().add("reason");
             keys.getStyleClass().add("inbox-keys");
             evidence.getStyleClass().add("evidence");
+            // the state and the age never shrink to "Needs …"; a long title is cut instead
+            chip.setMinWidth(Region.USE_PREF_SIZE);
+            since.setMinWidth(Region.USE_PREF_SIZE);
             HBox top = new HBox(8, chip, title, since);
             top.setAlignment(Pos.CENTER_LEFT);
             VBox text = new VBox(4, top, reason, keys, evidence);

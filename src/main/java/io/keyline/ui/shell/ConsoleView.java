@@ -125,6 +125,11 @@ public final class ConsoleView extends BorderPane implements Navigator {
         return credentialsView;
     }
 
+    /** The main window's view model (tests in this package wait for its reloads). */
+    ConsoleViewModel model() {
+        return vm;
+    }
+
     /** Turns desktop notifications off (tests). */
     public void notifications(boolean on) {
         notificationsEnabled = on;
