@@ -851,7 +851,9 @@ class SecurityTest {
             if (!Files.exists(f)) {
                 continue;
             }
-            for (String line : Files.readAllLines(f).subList(1, Files.readAllLines(f).size())) {
+            // read once: the table changes between two reads on a machine where other tests open sockets
+            List<String> lines = Files.readAllLines(f);
+            for (String line : lines.subList(1, lines.size())) {
                 String[] cols = line.trim().split("\\s+");
                 String[] local = cols[1].split(":");
                 if (Integer.parseInt(local[1], 16) == port && cols[3].equals("0A")) {

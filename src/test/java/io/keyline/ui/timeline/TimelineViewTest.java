@@ -72,7 +72,7 @@ class TimelineViewTest {
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
         robot.interact(() -> {
             Scene scene = new Scene(new TimelineView(vm, navigator()), 1100, 700);
-            scene.getStylesheets().add(TimelineView.class.getResource("/io/keyline/ui/keyline.css").toExternalForm());
+            scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS); // the app's (state colours too)
             stage.setScene(scene);
             stage.show();
             vm.load("daily", KEY);
