@@ -1,7 +1,7 @@
 package io.keyline.bench;
 
 import io.keyline.app.ConsoleApp;
-import io.keyline.app.Workspace;
+import io.keyline.workspace.Workspace;
 import io.keyline.core.RunOptions;
 import io.keyline.core.RunTrace;
 import io.keyline.domain.KeyRules;

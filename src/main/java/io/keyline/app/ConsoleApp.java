@@ -1,5 +1,8 @@
 package io.keyline.app;
 
+import io.keyline.workspace.Workspace;
+import io.keyline.workspace.Demo;
+import io.keyline.workspace.DemoSandbox;
 import io.keyline.core.CredentialAlerts;
 import io.keyline.core.CredentialStore;
 import io.keyline.core.Engine;

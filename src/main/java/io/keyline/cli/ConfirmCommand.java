@@ -3,7 +3,6 @@ package io.keyline.cli;
 import io.keyline.core.RunReport;
 import io.keyline.core.RunTrace;
 import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,10 +31,10 @@ final class ConfirmCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         String k = KeyRules.normalize(job.key(), key);
-        KeyRecord rec = ws().actions().confirm(job, k, note, payload);
-        out().println("confirmed " + rec.confirmedStep() + " of " + job.name() + " " + k + "; running it now");
         try (RunTrace trace = ws().trace(out())) {
-            RunReport report = ws().engine(trace).run(job, List.of(k));
+            RunReport report = ws().confirmAndRun().confirmAndRun(job, k, note, payload, ws().engine(trace),
+                    rec -> out().println("confirmed " + rec.confirmedStep() + " of " + job.name() + " " + k
+                            + "; running it now")).report();
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit, ws().credentials());
             notifyAfter(List.of(report), trace);

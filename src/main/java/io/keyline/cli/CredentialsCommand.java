@@ -105,6 +105,10 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                         + "that use the credential).")
         String domain;
 
+        @Option(names = "--run", description = "Run the resumed keys now and say how many completed (as the "
+                + "console's Save and resume does; exit codes as for run).")
+        boolean run;
+
         @Option(names = "--login-url", paramLabel = "URL",
                 description = "Where you log in again on the site (kept when not given). A redirect there means the "
                         + "site rejected the credential; it is shown wherever a key waits for the credential.")
@@ -133,23 +137,32 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 throw new UsageError(source + ": " + e.getMessage() + " (the stored credential " + name
                         + " is unchanged)");
             }
-            CredentialInfo info;
+            io.keyline.core.operations.RenewAndResume op = ws().renewAndResume();
+            io.keyline.core.operations.RenewAndResume.Renewed renewed;
             try {
-                info = ws().credentials().set(name, value, loginUrl, ws().options().user());
+                renewed = op.renew(name, value, loginUrl, ws().options().user());
             } catch (MasterKeyException e) {
                 throw new OperatorException(e.getMessage());
             }
-            List<KeyRecord> resumed = ws().actions().credentialUpdated(name, info.fingerprint());
+            CredentialInfo info = renewed.info();
+            List<KeyRecord> resumed = renewed.resumed();
             out().println("credential " + name + " stored (" + info.type() + ", fingerprint " + info.fingerprint()
                     + (info.cookies() > 0 ? ", " + info.cookies() + " cookie" + (info.cookies() == 1 ? "" : "s") : "")
                     + (info.earliestExpiry() == null ? "" : ", expires " + Text.time(info.earliestExpiry()))
                     + (info.loginUrl() == null ? "" : ", log in at " + info.loginUrl()) + ")");
-            out().println(resumed.size() + " parked key" + (resumed.size() == 1 ? "" : "s") + " resumed"
-                    + (resumed.isEmpty() ? "" : ": they run on the next run"));
-            for (KeyRecord k : resumed) {
-                out().println("  " + k.job() + " " + k.key());
+            if (!run || resumed.isEmpty()) {
+                out().println(io.keyline.core.operations.RenewAndResume.summary(renewed, null));
+                for (KeyRecord k : resumed) {
+                    out().println("  " + k.job() + " " + k.key());
+                }
+                return 0;
             }
-            return 0;
+            try (io.keyline.core.RunTrace trace = ws().trace(out())) {
+                io.keyline.core.operations.RenewAndResume.Ran ran = op.run(resumed, ws().catalog()::job,
+                        ws().engine(trace));
+                out().println(io.keyline.core.operations.RenewAndResume.summary(renewed, ran));
+                return io.keyline.core.RunReport.exitCode(ran.finals(), false);
+            }
         }
 
         /** An absolute http(s) URL with a host, without control characters or credentials in it. */
@@ -202,15 +215,9 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             int accepted = 0;
             int rejected = 0;
             for (CredentialTester.Result r : results) {
-                String verdict = switch (r.verdict()) {
-                    case ACCEPTED -> "accepted";
-                    case REJECTED -> "rejected";
-                    case NO_ANSWER -> "no answer";
-                    case NOT_TESTED -> "not tested";
-                };
                 accepted += r.verdict() == CredentialTester.Verdict.ACCEPTED ? 1 : 0;
                 rejected += r.verdict() == CredentialTester.Verdict.REJECTED ? 1 : 0;
-                out().println(r.job() + "/" + r.step() + ": " + verdict + " (" + r.message() + ")");
+                out().println(r.text());
             }
             if (results.stream().noneMatch(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED)) {
                 out().println("no step that uses " + name + " has an http probe to test with");

@@ -1,6 +1,6 @@
 package io.keyline.cli;
 
-import io.keyline.app.Demo;
+import io.keyline.workspace.Demo;
 import io.keyline.core.RunTrace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,7 +1,6 @@
 package io.keyline.cli;
 
-import io.keyline.app.ConsoleApp;
-import io.keyline.app.Workspace;
+import io.keyline.workspace.Workspace;
 import io.keyline.core.OperatorException;
 import io.keyline.core.RunOptions;
 import io.keyline.core.RunReport;
@@ -71,13 +70,34 @@ public final class KeylineCli implements Callable<Integer> {
     PrintStream out;
     PrintStream err;
     private java.io.InputStream in = System.in;
+    private Console console = Console.NONE;
     private Workspace workspace;
     private RunOptions options = RunOptions.standard();
     Map<String, String> env = System.getenv();
 
+    /**
+     * What {@code keyline} without a command opens: the operator console. The wiring ({@code app}) passes
+     * it in, so the command line does not depend on the console (nor on the wiring above it).
+     */
+    @FunctionalInterface
+    public interface Console {
+        /** Shows the console on the workspace and returns the exit code when its window is closed. */
+        int open(Workspace workspace, Map<String, String> env) throws InterruptedException;
+
+        /** No console in this entry point. */
+        Console NONE = (ws, env) -> {
+            throw new UsageError("no command given (the console is not available here): see keyline --help");
+        };
+    }
+
     /** Runs the command line and returns the exit code. */
     public static int execute(String[] args, PrintStream out, PrintStream err) {
         return execute(args, out, err, System.getenv(), RunOptions.standard());
+    }
+
+    /** Runs the command line; without a command it opens {@code console}. */
+    public static int execute(String[] args, PrintStream out, PrintStream err, Console console) {
+        return execute(args, System.in, out, err, System.getenv(), RunOptions.standard(), console);
     }
 
     /** Runs the command line with the given environment and engine options (tests). */
@@ -89,6 +109,11 @@ public final class KeylineCli implements Callable<Integer> {
     /** Runs the command line with the given standard input, environment and engine options (tests). */
     public static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                               Map<String, String> env, RunOptions options) {
+        return execute(args, in, stdout, stderr, env, options, Console.NONE);
+    }
+
+    private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
+                               Map<String, String> env, RunOptions options, Console console) {
         // every string printed passes through one place: control characters from outside become visible escapes
         PrintStream out = TerminalOut.of(stdout);
         PrintStream err = TerminalOut.of(stderr);
@@ -98,6 +123,7 @@ public final class KeylineCli implements Callable<Integer> {
         root.err = err;
         root.env = env;
         root.options = options;
+        root.console = console;
         CommandLine cl = commandLine(root);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -161,7 +187,7 @@ public final class KeylineCli implements Callable<Integer> {
     /** Without a command: the operator console. */
     @Override
     public Integer call() throws InterruptedException {
-        return ConsoleApp.run(workspace(), env);
+        return console.open(workspace(), env);
     }
 
     java.io.InputStream in() {

@@ -59,24 +59,12 @@ final class PlanCommand extends Sub implements Callable<Integer> {
         for (Plan.KeyPlan k : plan.keys()) {
             boolean quiet = !k.runs() && k.requests().isEmpty();
             if (plan.keys().size() > DETAIL_LIMIT && (quiet || shown >= DETAIL_LIMIT)) {
-                collapsed.merge(k.action().replaceAll("\\d{4}-\\d{2}-\\d{2}T[^ )]*", "T"), 1, Integer::sum);
+                collapsed.merge(io.keyline.core.operations.PlanText.fold(k.action()), 1, Integer::sum);
                 continue;
             }
             shown++;
             out().printf("  %-12s %-19s %s%n", k.key(), k.state(), Printable.line(k.action()));
-            k.probes().forEach((step, answer) -> out().println("      probe of " + step + ": " + Printable.line(answer)));
-            for (Plan.RequestPreview r : k.requests()) {
-                out().println("      " + r.step() + ": " + r.method() + " " + Printable.line(r.url()));
-                r.headers().forEach((h, v) -> out().println("        " + h + ": " + Printable.line(v)));
-                if (r.note() != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
-                    out().println("        body: " + r.bodyBytes() + " bytes, sha256 " + r.bodySha256() + " ("
-                            + Printable.line(r.bodySource()) + ") - " + Printable.line(r.note()));
-                } else if (r.note() != null) {
-                    out().println("        body: " + Printable.line(r.bodySource()) + " - " + Printable.line(r.note()));
-                } else if (r.bodyBytes() != null && r.bodyBytes() > 0) {
-                    out().println("        body: " + r.bodyBytes() + " bytes, sha256 " + r.bodySha256() + " (" + r.bodySource() + ")");
-                }
-            }
+            out().print(io.keyline.core.operations.PlanText.requests(k, "      "));
         }
         collapsed.forEach((action, n) -> out().printf("  %,d keys: %s%n", n, action));
         out().println("Apply exactly this plan with: keyline apply " + plan.planId());

@@ -1,17 +1,12 @@
 package io.keyline.cli;
 
-import io.keyline.core.Engine;
 import io.keyline.core.RunReport;
 import io.keyline.core.RunTrace;
-import io.keyline.core.Targets;
 import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -50,38 +45,21 @@ final class RunCommand extends Sub implements Callable<Integer> {
     }
 
     private int runAllDue() {
-        Instant now = ws().options().clock().instant();
         java.time.Duration window = selection.window(ws());
-        List<RunReport> reports = new ArrayList<>();
-        List<KeyRecord> all = new ArrayList<>();
+        io.keyline.core.operations.RunDue.Result result;
         try (RunTrace trace = ws().trace(out())) {
-            Engine engine = ws().engine(trace);
-            for (JobDefinition job : ws().catalog().jobs()) {
-                if (ws().store().jobControl(job.name()).pausedAt(now)) {
-                    out().println(job.name() + ": paused, passed by");
-                    continue;
-                }
-                List<Targets.DueKey> due = Targets.dueKeys(job, ws().store(), now, window);
-                if (due.isEmpty()) {
-                    continue;
-                }
-                due.stream().filter(Targets.DueKey::catchUp)
-                        .forEach(d -> out().println(job.name() + " " + d.key() + ": " + d.note()));
-                List<String> keys = due.stream().map(Targets.DueKey::key).toList();
-                RunReport r = engine.run(job, keys, io.keyline.core.RunRequest.plain(selection.ahead, "--due"));
-                reports.add(r);
-                all.addAll(r.keys());
-            }
-            notifyAfter(reports, trace);
+            result = new io.keyline.core.operations.RunDue(ws().store(), ws().options().clock())
+                    .run(ws().catalog().jobs(), ws().engine(trace), window, selection.ahead, out()::println);
+            notifyAfter(result.reports(), trace);
         }
         for (var e : ws().catalog().errors()) {
             err().println("skipped invalid job file: " + e);
         }
-        int exit = RunReport.exitCode(all, false);
-        if (reports.isEmpty()) {
+        int exit = result.exitCode();
+        if (result.nothingDue()) {
             out().println("Nothing is due.");
         }
-        RunOutput.summary(out(), reports, exit, ws().credentials());
+        RunOutput.summary(out(), result.reports(), exit, ws().credentials());
         return exit;
     }
 }

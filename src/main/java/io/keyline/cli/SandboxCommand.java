@@ -1,6 +1,6 @@
 package io.keyline.cli;
 
-import io.keyline.app.Demo;
+import io.keyline.workspace.Demo;
 import io.keyline.core.OperatorException;
 import io.keyline.sandbox.SandboxSite;
 import picocli.CommandLine.Command;

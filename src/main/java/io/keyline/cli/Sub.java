@@ -1,10 +1,7 @@
 package io.keyline.cli;
 
-import io.keyline.app.Workspace;
-import io.keyline.core.OperatorException;
-import io.keyline.core.Targets;
+import io.keyline.workspace.Workspace;
 import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyRules;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -79,86 +76,44 @@ abstract class Sub {
                 + "schedule ticks are caught up (ISO-8601, e.g. P7D, PT12H). Default: $KEYLINE_CATCH_UP or P7D.")
         String catchUp;
 
-        /** The due keys of the last {@link #resolve} with --due (catch-up notes for the plan). */
-        List<Targets.DueKey> lastDue = List.of();
+        /** The catch-up notes of the last {@link #resolve} with --due (for the plan's actions). */
+        private java.util.Map<String, String> notes = java.util.Map.of();
+
+        /** What the options say, for the core's key selection. */
+        io.keyline.core.operations.KeySelection.Choice choice() {
+            return new io.keyline.core.operations.KeySelection.Choice(keys, from, to, due, ahead);
+        }
 
         boolean any() {
-            return !keys.isEmpty() || from != null || to != null || due;
+            return choice().any();
         }
 
         /** The catch-up window: --catch-up, else $KEYLINE_CATCH_UP, else 7 days. */
         Duration window(Workspace ws) {
-            if (catchUp != null && !due) {
-                throw new UsageError("--catch-up goes with --due");
-            }
-            try {
-                return Targets.catchUpWindow(catchUp != null ? catchUp : ws.setting("KEYLINE_CATCH_UP"));
-            } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage());
-            }
+            return io.keyline.core.operations.KeySelection.window(catchUp, ws.setting("KEYLINE_CATCH_UP"), due);
         }
 
         /** Catch-up notes by key, from the last --due resolution. */
         java.util.Map<String, String> notes() {
-            java.util.Map<String, String> out = new java.util.HashMap<>();
-            lastDue.stream().filter(Targets.DueKey::catchUp).forEach(d -> out.put(d.key(), d.note()));
-            return out;
+            return notes;
         }
 
         /** How the keys were chosen, for the run log. */
         String describe() {
-            if (!keys.isEmpty()) {
-                return "--key " + String.join(" --key ", keys);
-            }
-            if (from != null) {
-                return "--from " + from + (to == null ? "" : " --to " + to);
-            }
-            return due ? "--due" : "current";
+            return choice().describe();
         }
 
-        /**
-         * Refuses keys later than the job's current key unless {@code --ahead}: running them would publish
-         * tomorrow's work today (SPEC §1).
-         */
+        /** Refuses keys later than the job's current key unless {@code --ahead} (SPEC §1). */
         void refuseNotYetDue(Workspace ws, JobDefinition job, List<String> targeted) {
-            if (ahead || job.key().type() == io.keyline.domain.KeyType.MANUAL) {
-                return;
-            }
-            String current = KeyRules.current(job.key(), ws.options().clock());
-            List<String> later = targeted.stream().filter(k -> KeyRules.compare(job.key(), k, current) > 0).toList();
-            if (!later.isEmpty()) {
-                throw new OperatorException((later.size() == 1 ? later.get(0) + " is" : later.size() + " keys ("
-                        + later.get(0) + " .. " + later.get(later.size() - 1) + ") are") + " not yet due: the current key "
-                        + "of " + job.name() + " is " + current + " (" + job.key().zone() + "). Nothing ran. To run "
-                        + (later.size() == 1 ? "it" : "them") + " ahead of schedule, add --ahead");
-            }
+            io.keyline.core.operations.KeySelection.refuseNotYetDue(job, targeted, ahead, ws.options().clock());
         }
 
         /** The targeted keys; with no option, the current key of a date/week/month job. */
         List<String> resolve(Workspace ws, JobDefinition job) {
-            int kinds = (keys.isEmpty() ? 0 : 1) + (from != null || to != null ? 1 : 0) + (due ? 1 : 0);
-            if (kinds > 1) {
-                throw new UsageError("choose one of --key, --from/--to and --due");
-            }
-            if (!keys.isEmpty()) {
-                return Targets.explicit(job, keys);
-            }
-            if (to != null && from == null) {
-                throw new UsageError("--to needs --from");
-            }
-            if (from != null) {
-                String last = to != null ? to : KeyRules.current(job.key(), ws.options().clock());
-                return Targets.range(job, from, last);
-            }
-            if (due) {
-                lastDue = Targets.dueKeys(job, ws.store(), ws.options().clock().instant(), window(ws));
-                return lastDue.stream().map(Targets.DueKey::key).toList();
-            }
-            try {
-                return Targets.current(job, ws.options().clock());
-            } catch (OperatorException e) {
-                throw new UsageError(e.getMessage());
-            }
+            var resolved = io.keyline.core.operations.KeySelection.resolve(job, choice(), ws.store(),
+                    ws.options().clock(), due ? window(ws) : null);
+            notes = resolved.notes();
+            return resolved.keys();
         }
     }
 }

@@ -91,25 +91,7 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
     }
 
     private void printEvidence(Evidence ev) {
-        if (ev.request() != null) {
-            Evidence.RequestSummary r = ev.request();
-            out().println("      request: " + r.method() + " " + Printable.line(r.url()) + "  headers: "
-                    + Printable.line(String.join(", ", r.headerNames()))
-                    + "  body: " + r.bodyBytes() + " bytes" + (r.bodySha256() == null ? "" : " sha256 " + r.bodySha256()));
-        }
-        if (ev.status() != null) {
-            out().println("      response: HTTP " + ev.status()
-                    + (ev.responseBody() == null || ev.responseBody().isBlank() ? "" : "  " + Text.clip(ev.responseBody(), 200)));
-        }
-        if (ev.command() != null) {
-            out().println("      command: " + Printable.line(String.join(" ", ev.command()))
-                    + (ev.exitCode() == null ? "" : "  exit " + ev.exitCode()));
-        }
-        if (ev.stderr() != null && !ev.stderr().isBlank()) {
-            out().println("      stderr: " + Text.clip(ev.stderr().strip(), 300));
-        }
-        if (ev.detail() != null) {
-            out().println("      detail: " + Text.clip(ev.detail(), 300));
-        }
+        // the console's evidence text (core EvidenceText), indented under its event
+        out().println(io.keyline.core.operations.EvidenceText.indented(ev, 6));
     }
 }

@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.core.exec.CredentialMaterial;
 import java.time.Instant;
 
 /** Where steps obtain credentials; the encrypted store implements it. */

@@ -20,9 +20,38 @@ public final class CredentialTester {
 
     /** What one step's probe said. */
     public record Result(String job, String step, Verdict verdict, String message) {
+        /** "daily/publish: accepted (HTTP 200)". */
+        public String text() {
+            return job + "/" + step + ": " + verdict.word() + (message == null || message.isBlank() ? ""
+                    : " (" + message + ")");
+        }
     }
 
-    public enum Verdict { ACCEPTED, REJECTED, NO_ANSWER, NOT_TESTED }
+    public enum Verdict {
+        ACCEPTED, REJECTED, NO_ANSWER, NOT_TESTED;
+
+        /** "accepted", "rejected", "no answer", "not tested". */
+        public String word() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+        }
+    }
+
+    /** One sentence over a test's results: "Accepted by the probe.", "Rejected by 1 of 2 probes: renew it.", … */
+    public static String summary(String name, List<Result> results) {
+        long accepted = results.stream().filter(r -> r.verdict() == Verdict.ACCEPTED).count();
+        long rejected = results.stream().filter(r -> r.verdict() == Verdict.REJECTED).count();
+        long tested = results.stream().filter(r -> r.verdict() != Verdict.NOT_TESTED).count();
+        if (tested == 0) {
+            return "No step that uses " + name + " has an http probe to test with.";
+        }
+        if (rejected > 0) {
+            return "Rejected by " + rejected + " of " + tested + " probe" + (tested == 1 ? "" : "s") + ": renew it.";
+        }
+        if (accepted == tested) {
+            return "Accepted by " + (tested == 1 ? "the probe" : "all " + tested + " probes") + ".";
+        }
+        return "Accepted by " + accepted + " of " + tested + "; the others gave no answer.";
+    }
 
     private final CredentialProvider credentials;
     private final Clock clock;

@@ -1,5 +1,7 @@
 package io.keyline.core;
 
+import io.keyline.core.exec.ChildProcesses;
+import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.core.exec.ExecutionListener;
 import io.keyline.core.exec.Executors;
 import io.keyline.core.exec.ProbeOutcome;

@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.credentials.CookieScope;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.domain.JobDefinition;

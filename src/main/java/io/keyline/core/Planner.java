@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.core.exec.ProbeOutcome;
 import io.keyline.core.exec.Rendering;
 import io.keyline.core.exec.StepContext;
@@ -258,7 +259,7 @@ public final class Planner {
             return answer;
         }
 
-        private io.keyline.core.CredentialMaterial credentialFor(StepDefinition s) {
+        private io.keyline.core.exec.CredentialMaterial credentialFor(StepDefinition s) {
             if (s.credential() == null) {
                 return null;
             }
@@ -293,10 +294,9 @@ public final class Planner {
                 Rendering.RenderedRequest req = Rendering.request(ctx);
                 // outputs are unmasked data: what the plan shows is masked with the job's credentials
                 io.keyline.credentials.Redactor mask = mask();
-                Map<String, String> headers = new LinkedHashMap<>();
-                headers.put("User-Agent", "Keyline/0.1");
-                req.headers().forEach((h, v) -> headers.put(h, mask.redact(v)));
-                addCredentialHeaders(s, req.uri(), headers);
+                // issue 12: the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
+                Map<String, String> headers = ShownHeaders.map(ShownHeaders.of(s, req,
+                        s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant()));
                 String note = null;
                 if (!bodyFixed(s, executedBefore) && req.body().length > 0) {
                     note = "the body as it is now; " + String.join(",", executedBefore)
@@ -307,7 +307,7 @@ public final class Planner {
                         note);
             } catch (Rendering.RenderException e) {
                 Map<String, String> headers = new LinkedHashMap<>();
-                headers.put("User-Agent", "Keyline/0.1");
+                headers.put("User-Agent", io.keyline.core.exec.HttpExecutor.USER_AGENT);
                 headers.putAll(s.request().headers());
                 headers.put("Idempotency-Key", job.name() + ":" + key + ":" + s.id());
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
@@ -330,21 +330,6 @@ public final class Planner {
                 }
             }
             return r;
-        }
-
-        private void addCredentialHeaders(StepDefinition s, java.net.URI uri, Map<String, String> headers) {
-            if (s.credential() == null) {
-                return;
-            }
-            KeyDecision.CredentialState cs = creds.get(s.credential());
-            CredentialProvider.Lookup l = credentials.lookup(s.credential());
-            if (cs == null || l.material() == null) {
-                headers.put("(credential " + s.credential() + ")", "missing");
-                return;
-            }
-            l.material().httpHeaders(uri, clock.instant()).keySet().forEach(h ->
-                    headers.put(h, "*** (credential " + s.credential() + ", fingerprint " + l.material().fingerprint()
-                            + (cs.status() == KeyDecision.CredentialStatus.REJECTED ? ", REJECTED" : "") + ")"));
         }
 
         private Plan.KeyPlan simple(KeyState state, String action) {

@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.core.json.Json;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 

@@ -48,6 +48,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     private volatile String running;
     private volatile String problem;
     private volatile Instant nextTick;
+    private volatile Ran lastRan;
     private ScheduledExecutorService driver;
     private Duration period = PERIOD;
 
@@ -97,6 +98,11 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
                 }
             }
             problem = lastProblem;
+            if (!started.isEmpty()) {
+                // issue 12: the console says what a tick ran
+                lastRan = new Ran(clock.instant(), started.stream().map(x -> x.job() + " " + x.key()).toList(),
+                        started.stream().map(Started::state).toList());
+            }
             return started;
         }
     }
@@ -191,6 +197,11 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             }
         }
         return null;
+    }
+
+    @Override
+    public Ran lastRan() {
+        return lastRan;
     }
 
     @Override

@@ -40,6 +40,25 @@ public interface SchedulerControl {
 
     Status status();
 
+    /**
+     * What the last tick that started keys did (the console says it in a notification: "8 keys ran: 8 done").
+     *
+     * @param at     when the tick ended
+     * @param keys   "job key" of every key it started, in order
+     * @param states final state of each started key, in the same order
+     */
+    record Ran(java.time.Instant at, List<String> keys, List<io.keyline.domain.KeyState> states) {
+        public Ran {
+            keys = List.copyOf(keys);
+            states = List.copyOf(states);
+        }
+    }
+
+    /** The last tick that started keys, or {@code null} when none did yet. */
+    default Ran lastRan() {
+        return null;
+    }
+
     /** The catch-up window (cheap; no state is read). */
     default java.time.Duration window() {
         return Targets.DEFAULT_CATCH_UP;

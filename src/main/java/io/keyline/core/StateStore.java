@@ -42,6 +42,21 @@ public interface StateStore extends AutoCloseable {
 
     Map<String, StepRecord> steps(String job, String key);
 
+    /**
+     * The step records of several keys of a job, by key (keys without any are absent). One query in the
+     * JDBC store; this default asks key by key.
+     */
+    default Map<String, Map<String, StepRecord>> steps(String job, Collection<String> keys) {
+        Map<String, Map<String, StepRecord>> out = new java.util.LinkedHashMap<>();
+        for (String k : keys) {
+            Map<String, StepRecord> s = steps(job, k);
+            if (!s.isEmpty()) {
+                out.put(k, s);
+            }
+        }
+        return out;
+    }
+
     /** The key's events, oldest first. */
     List<KeyEvent> events(String job, String key);
 

@@ -1,7 +1,7 @@
 package io.keyline.store;
 
 import io.keyline.core.CredentialInfo;
-import io.keyline.core.CredentialMaterial;
+import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.core.CredentialStore;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.credentials.CredentialDecryptException;

@@ -1,6 +1,6 @@
 package io.keyline.store;
 
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.core.notify.NotifyStore;
 import io.keyline.domain.EventType;

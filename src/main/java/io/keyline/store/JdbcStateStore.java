@@ -1,7 +1,7 @@
 package io.keyline.store;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.core.StaleStateException;
 import io.keyline.core.StateStore;
 import io.keyline.core.StateUnavailableException;
@@ -307,6 +307,39 @@ public final class JdbcStateStore implements StateStore {
                 }
                 return out;
             }
+        });
+    }
+
+    @Override
+    public Map<String, Map<String, StepRecord>> steps(String job, Collection<String> keys) {
+        Map<String, Map<String, StepRecord>> out = new LinkedHashMap<>();
+        if (keys.isEmpty()) {
+            return out;
+        }
+        List<String> list = List.copyOf(new java.util.LinkedHashSet<>(keys));
+        return read(c -> {
+            for (int from = 0; from < list.size(); from += 500) {
+                List<String> chunk = list.subList(from, Math.min(list.size(), from + 500));
+                String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+                try (PreparedStatement ps = c.prepareStatement("SELECT key_value, step, status, attempts, "
+                        + "first_attempt_at, outputs, updated_at FROM step_state WHERE job = ? AND key_value IN ("
+                        + marks + ")")) {
+                    ps.setString(1, job);
+                    for (int i = 0; i < chunk.size(); i++) {
+                        ps.setString(i + 2, chunk.get(i));
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            String outputs = rs.getString(6);
+                            out.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>()).put(rs.getString(2),
+                                    new StepRecord(rs.getString(2), StepStatus.valueOf(rs.getString(3)), rs.getInt(4),
+                                            instant(rs, 5), outputs == null ? Map.of() : readMap(outputs),
+                                            instant(rs, 7)));
+                        }
+                    }
+                }
+            }
+            return out;
         });
     }
 

@@ -1,7 +1,7 @@
 package io.keyline.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.domain.Evidence;
 

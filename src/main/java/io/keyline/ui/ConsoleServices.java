@@ -36,6 +36,32 @@ public record ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Pl
                               Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,
                               Path jobsDir, Duration credentialWarn, Supplier<String> demo, SchedulerControl scheduler) {
 
+    /** Confirm-and-run (preview and confirm of a waiting unsafe step). */
+    public io.keyline.core.operations.ConfirmAndRun confirmAndRun() {
+        return new io.keyline.core.operations.ConfirmAndRun(store, credentials, actions, clock);
+    }
+
+    /** Retry-and-run, run now, rearm. */
+    public io.keyline.core.operations.KeyActions keyActions() {
+        return new io.keyline.core.operations.KeyActions(store, actions);
+    }
+
+    /** Renew a login and resume the keys parked on it. */
+    public io.keyline.core.operations.RenewAndResume renewAndResume() {
+        return new io.keyline.core.operations.RenewAndResume(credentials, store, actions);
+    }
+
+    /** Plan-and-save, apply-if-not-stale. */
+    public io.keyline.core.operations.PlanApply planApply() {
+        return new io.keyline.core.operations.PlanApply(store, planner);
+    }
+
+    /** A job definition by name, or a clear refusal when its file is gone or invalid. */
+    public io.keyline.domain.JobDefinition job(String name) {
+        return catalog.get().job(name).orElseThrow(() -> new io.keyline.core.OperatorException("job " + name
+                + " is not loaded: its file in " + jobsDir + " is missing or invalid"));
+    }
+
     /** Services without a demo workspace to offer and without a scheduler. */
     public ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Planner planner, OperatorActions actions,
                            Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,

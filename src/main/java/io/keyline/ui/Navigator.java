@@ -29,6 +29,9 @@ public interface Navigator {
     /** Open the dry-run plan of a job. */
     void plan(String job);
 
+    /** Open the dry-run plan of exactly these keys of a job (planned at once). */
+    void plan(String job, java.util.List<String> keys);
+
     /** Reload what the console shows (after an action). */
     void refresh();
 }

@@ -1,7 +1,7 @@
 package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
 import org.junit.jupiter.api.BeforeEach;

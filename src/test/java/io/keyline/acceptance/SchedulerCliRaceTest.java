@@ -1,8 +1,8 @@
 package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.keyline.app.Workspace;
-import io.keyline.core.Json;
+import io.keyline.workspace.Workspace;
+import io.keyline.core.json.Json;
 import io.keyline.core.RunTrace;
 import io.keyline.core.Scheduler;
 import io.keyline.core.jobfile.JobFileLoader;

@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.core.exec.Executors;
 import io.keyline.core.exec.ProbeOutcome;
 import io.keyline.core.exec.StepContext;

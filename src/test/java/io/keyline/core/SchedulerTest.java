@@ -1,7 +1,7 @@
 package io.keyline.core;
 
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.Workspace;
+import io.keyline.workspace.Workspace;
 import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.Workbench;

@@ -2,8 +2,8 @@ package io.keyline.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.Workspace;
-import io.keyline.core.Json;
+import io.keyline.workspace.Workspace;
+import io.keyline.core.json.Json;
 import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.testing.Workbench.Result;

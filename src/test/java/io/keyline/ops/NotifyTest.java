@@ -2,7 +2,7 @@ package io.keyline.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.acceptance.Jobs;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.testing.FaultServer;
 import io.keyline.testing.SiteTestBase;
 import io.keyline.testing.TestSite.Fault;

@@ -3,7 +3,7 @@ package io.keyline.ops;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.acceptance.Jobs;
 import io.keyline.app.ConsoleApp;
-import io.keyline.app.Workspace;
+import io.keyline.workspace.Workspace;
 import io.keyline.core.RunTrace;
 import io.keyline.domain.JobDefinition;
 import io.keyline.testing.SiteTestBase;

@@ -249,7 +249,7 @@ class BadInputSuite {
         StringBuilder known = new StringBuilder("exit " + status.exit() + "\n");
         StringBuilder added = new StringBuilder();
         if (status.exit() == 0) {
-            for (var k : io.keyline.core.Json.read(status.out(), com.fasterxml.jackson.databind.JsonNode.class)) {
+            for (var k : io.keyline.core.json.Json.read(status.out(), com.fasterxml.jackson.databind.JsonNode.class)) {
                 String id = k.get("job").asText() + " " + k.get("key").asText();
                 boolean before = KEYS.stream().anyMatch(x -> (x[0] + " " + x[1]).equals(id));
                 (before ? known : added).append(k).append("\n");
@@ -550,7 +550,7 @@ class BadInputSuite {
                                 List<String> names, Setup extra) {
         return new Case("hostile-output", name, wb -> {
             Files.writeString(wb.jobs.resolve(job + ".json"), twoSteps(job, second));
-            Files.writeString(wb.jobs.resolve(job + ".out"), "{\"outputs\": " + io.keyline.core.Json.write(outputs) + "}\n");
+            Files.writeString(wb.jobs.resolve(job + ".out"), "{\"outputs\": " + io.keyline.core.json.Json.write(outputs) + "}\n");
             extra.apply(wb);
         }, wb -> Outcome.of(wb.cli("run", job, "--key", "2026-11-29")), none(), exit, names, false);
     }
@@ -611,7 +611,7 @@ class BadInputSuite {
                       "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
                       "steps": [ { "id": "say", "kind": "command", "effect": "none", "command": ["sh", "noisy.sh"] } ]
                     }
-                    """.formatted(io.keyline.core.Json.write("says " + ESCAPES)));
+                    """.formatted(io.keyline.core.json.Json.write("says " + ESCAPES)));
         };
     }
 

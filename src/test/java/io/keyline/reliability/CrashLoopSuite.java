@@ -3,7 +3,7 @@ package io.keyline.reliability;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.acceptance.Jobs;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;

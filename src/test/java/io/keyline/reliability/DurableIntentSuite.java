@@ -1,7 +1,7 @@
 package io.keyline.reliability;
 
 import io.keyline.acceptance.ChildProcess;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.domain.KeyEvent;
 import io.keyline.store.Database;
 import io.keyline.store.JdbcStateStore;

@@ -3,7 +3,7 @@ package io.keyline.reliability;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.acceptance.Jobs;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import org.junit.jupiter.api.Tag;

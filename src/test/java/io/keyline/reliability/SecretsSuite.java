@@ -143,7 +143,7 @@ class SecretsSuite {
                 outputs.add(wb.cli(cmd).toString());
             }
             Map<String, String> states = new LinkedHashMap<>();
-            for (var n : io.keyline.core.Json.read(wb.cli("status", "--json").out(),
+            for (var n : io.keyline.core.json.Json.read(wb.cli("status", "--json").out(),
                     com.fasterxml.jackson.databind.JsonNode.class)) {
                 states.put(n.get("job").asText() + " " + n.get("key").asText(), n.get("state").asText());
             }

@@ -2,7 +2,7 @@ package io.keyline.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.keyline.app.Demo;
+import io.keyline.workspace.Demo;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
 import org.junit.jupiter.api.AfterEach;

@@ -424,7 +424,7 @@ class SecurityTest {
         assertThat(jobs.out()).doesNotContain("safe.json:");
 
         String value = "$(touch pwned-1); `touch pwned-2`; echo \"; touch pwned-3 '; touch pwned-4";
-        outputs(wb, "safe", io.keyline.core.Json.write(java.util.Map.of("title", value)));
+        outputs(wb, "safe", io.keyline.core.json.Json.write(java.util.Map.of("title", value)));
         Result run = wb.cli("run", "safe", "--key", "2026-11-02");
         assertThat(run.exit()).as(run.toString()).isZero();
         assertThat(Files.readString(wb.jobs.resolve("arg-2026-11-02.txt"))).isEqualTo(value);
@@ -498,7 +498,7 @@ class SecurityTest {
         Workbench wb = new Workbench(tmp);
         try (var server = new io.keyline.testing.FaultServer(r -> new io.keyline.testing.FaultServer.Reply.Respond(500,
                 java.util.Map.of("Content-Type", "text/plain"), "failed " + HOSTILE + "\nsecond line " + HOSTILE))) {
-            String description = io.keyline.core.Json.write("fetches things " + HOSTILE);
+            String description = io.keyline.core.json.Json.write("fetches things " + HOSTILE);
             wb.job("fetch", """
                     {
                       "name": "fetch",
@@ -539,7 +539,7 @@ class SecurityTest {
             assertThat(results.get(0).out()).as("one trace line per step, whatever the message holds")
                     .doesNotContain("\nsecond line");
             // the JSON keeps the exact text, escaped
-            var events = io.keyline.core.Json.read(results.get(results.size() - 1).out(),
+            var events = io.keyline.core.json.Json.read(results.get(results.size() - 1).out(),
                     com.fasterxml.jackson.databind.JsonNode.class);
             assertThat(events.toString()).contains("\\u001B]0;pwned");
             assertThat(wb.cli("timeline", "noisy", "2026-11-02", "--json").out()).contains("\\u009b31m", "\\u202eevil");
@@ -552,8 +552,8 @@ class SecurityTest {
         io.keyline.domain.Evidence ev = new io.keyline.domain.Evidence(java.time.Instant.EPOCH, 1,
                 new io.keyline.domain.Evidence.RequestSummary("GET", "http://127.0.0.1/x", List.of("Accept"), 0, null),
                 500, "body " + HOSTILE + "\nline two", null, "err " + HOSTILE, null, null, "detail " + HOSTILE);
-        String block = io.keyline.ui.timeline.EvidenceText.format(ev);
-        String line = io.keyline.ui.timeline.EvidenceText.summary(new io.keyline.domain.Evidence(java.time.Instant.EPOCH, 1,
+        String block = io.keyline.core.operations.EvidenceText.format(ev);
+        String line = io.keyline.core.operations.EvidenceText.summary(new io.keyline.domain.Evidence(java.time.Instant.EPOCH, 1,
                 null, null, null, null, null, null, null, "detail " + HOSTILE + "\nmore"));
         assertThat(io.keyline.domain.Printable.hasControl(block)).isFalse();
         assertThat(block).contains("body \\e]0;pwned\\x07", "\\u202eevil", "\n  line two");
@@ -744,7 +744,7 @@ class SecurityTest {
         assertThat(mode(world)).isEqualTo("rw-------");
         try (io.keyline.sandbox.SandboxSite again = io.keyline.sandbox.SandboxSite.start(0, java.time.Clock.systemUTC(), world)) {
             assertThat(status(again, live)).as("the session survives a restart").isEqualTo(200);
-            var sessions = io.keyline.core.Json.read(text, com.fasterxml.jackson.databind.JsonNode.class).path("sessions");
+            var sessions = io.keyline.core.json.Json.read(text, com.fasterxml.jackson.databind.JsonNode.class).path("sessions");
             assertThat(sessions.size()).isEqualTo(1);
             for (var it = sessions.fieldNames(); it.hasNext(); ) {
                 assertThat(status(again, it.next())).as("what the file holds is no session").isEqualTo(401);
@@ -851,7 +851,9 @@ class SecurityTest {
             if (!Files.exists(f)) {
                 continue;
             }
-            for (String line : Files.readAllLines(f).subList(1, Files.readAllLines(f).size())) {
+            // read once: the table changes between two reads on a machine where other tests open sockets
+            List<String> lines = Files.readAllLines(f);
+            for (String line : lines.subList(1, lines.size())) {
                 String[] cols = line.trim().split("\\s+");
                 String[] local = cols[1].split(":");
                 if (Integer.parseInt(local[1], 16) == port && cols[3].equals("0A")) {

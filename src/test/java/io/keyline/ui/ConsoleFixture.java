@@ -2,7 +2,7 @@ package io.keyline.ui;
 
 import io.keyline.acceptance.Jobs;
 import io.keyline.app.ConsoleApp;
-import io.keyline.app.Workspace;
+import io.keyline.workspace.Workspace;
 import io.keyline.core.RunTrace;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;

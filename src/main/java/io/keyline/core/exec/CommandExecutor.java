@@ -1,7 +1,7 @@
 package io.keyline.core.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 
@@ -235,7 +235,7 @@ public final class CommandExecutor implements StepExecutor {
     private static void kill(Process p) throws InterruptedException {
         java.util.List<ProcessHandle> tree = p.descendants().toList();
         if (SETSID != null) {
-            io.keyline.core.ChildProcesses.killGroup(p.pid());
+            io.keyline.core.exec.ChildProcesses.killGroup(p.pid());
         }
         tree.forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();

@@ -1,8 +1,8 @@
 package io.keyline.core.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.keyline.core.CredentialMaterial;
-import io.keyline.core.Json;
+import io.keyline.core.exec.CredentialMaterial;
+import io.keyline.core.json.Json;
 import io.keyline.domain.Condition;
 import io.keyline.domain.Effect;
 import io.keyline.domain.Evidence;
@@ -59,7 +59,8 @@ public final class HttpExecutor implements StepExecutor {
     /** The client's own timeouts fire first when they can say more (connect vs read); ours is the backstop. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final Set<Integer> FOLLOWED = Set.of(301, 302, 303, 307, 308);
-    private static final String USER_AGENT = "Keyline/0.1";
+    /** Every request carries it; the plan and the confirm dialog show it (core.ShownHeaders). */
+    public static final String USER_AGENT = "Keyline/0.1";
 
     private final Clock clock;
     private volatile HttpClient client;

@@ -58,7 +58,7 @@ public final class JobFileLoader {
         try (Stream<Path> listing = Files.list(folder)) {
             // notify.json (SPEC §10) lives next to the jobs but is not a job file
             files = listing.filter(f -> f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f)
-                            && !f.getFileName().toString().equals(io.keyline.core.notify.NotifyConfig.FILE_NAME))
+                            && !f.getFileName().toString().equals(io.keyline.core.jobfile.NotifyConfig.FILE_NAME))
                     .sorted().toList();
         } catch (IOException e) {
             return new JobCatalog(List.of(), List.of(new JobFileError(folder, 1, 1, "cannot list jobs folder: " + e)));

@@ -1,8 +1,8 @@
 package io.keyline.core.jobfile;
 
-import io.keyline.core.notify.Hook;
-import io.keyline.core.notify.NotifyConfig;
-import io.keyline.core.notify.HookTemplate;
+import io.keyline.core.jobfile.Hook;
+import io.keyline.core.jobfile.NotifyConfig;
+import io.keyline.core.jobfile.HookTemplate;
 
 import java.io.IOException;
 import java.net.URI;

@@ -2,7 +2,7 @@ package io.keyline.core.notify;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyline.core.CredentialAlerts;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.core.RunReport;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.KeyEvent;

@@ -1,8 +1,10 @@
 package io.keyline.core.notify;
 
+import io.keyline.core.jobfile.Hook;
+import io.keyline.core.jobfile.HookTemplate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,11 +1,13 @@
 package io.keyline.core.notify;
 
+import io.keyline.core.jobfile.Hook;
+import io.keyline.core.jobfile.NotifyConfig;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyline.core.CredentialAlerts;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialProvider;
 import io.keyline.core.CredentialStore;
-import io.keyline.core.Json;
+import io.keyline.core.json.Json;
 import io.keyline.core.LeaseOwner;
 import io.keyline.core.RunReport;
 import io.keyline.core.RunTrace;

@@ -1,5 +1,6 @@
 package io.keyline.core.notify;
 
+import io.keyline.core.jobfile.Hook;
 import io.keyline.domain.KeyEvent;
 
 import java.time.Instant;

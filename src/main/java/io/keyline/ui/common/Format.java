@@ -51,10 +51,9 @@ public final class Format {
         return ms < 1000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
-    /** "Needs confirmation" for NEEDS_CONFIRMATION. */
+    /** The state in plain words ("Needs confirmation"): the core's one mapping, {@code Words.state}. */
     public static String state(KeyState s) {
-        String n = s.name().toLowerCase(Locale.ROOT).replace('_', ' ');
-        return Character.toUpperCase(n.charAt(0)) + n.substring(1);
+        return io.keyline.core.operations.Words.state(s);
     }
 
     /** The style class of a state: {@code state-failed}, {@code state-needs-confirmation}, … */

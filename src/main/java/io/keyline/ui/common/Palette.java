@@ -5,12 +5,51 @@ import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.scene.paint.Color;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
 /**
- * The state colours for what is drawn on a Canvas (which CSS cannot reach); the same values as
- * the looked-up colours in keyline.css, light and dark.
+ * The console's colours, in one place: the looked-up colours of the stylesheets ({@code -kl-ok},
+ * {@code -kl-failed}, …) are generated from this table ({@link #stylesheet()}), and what is drawn on a
+ * Canvas (which CSS cannot reach) reads the same table. Light and dark.
  */
 public final class Palette {
     private static final BooleanProperty DARK = new SimpleBooleanProperty(false);
+
+    /** Looked-up colour name → {light, dark}. */
+    private static final Map<String, String[]> COLOURS = new LinkedHashMap<>();
+
+    static {
+        c("-kl-ok", "#1a7f37", "#3fb950");
+        c("-kl-failed", "#cf222e", "#f85149");
+        c("-kl-confirm", "#9a6700", "#d29922");
+        c("-kl-credential", "#8250df", "#a371f7");
+        c("-kl-retry", "#bc4c00", "#db6d28");
+        c("-kl-running", "#0969da", "#58a6ff");
+        c("-kl-pending", "#57606a", "#8b949e");
+        c("-kl-skipped", "#8c959f", "#6e7681");
+        // a key that should exist but never ran: a loud outline on the page colour (≥ 4.5:1 against it)
+        c("-kl-missing", "#b35900", "#f0883e");
+        c("-kl-gap", "#ffffff", "#0d1117");
+        c("-kl-before-start", "#eef1f4", "#161b22");
+        c("-kl-gap-border", "#d0d7de", "#30363d");
+        c("-kl-chip-text", "#ffffff", "#0d1117");
+        c("-kl-sidebar", "#f6f8fa", "#161b22");
+        c("-kl-muted", "#57606a", "#8b949e");
+        c("-kl-evidence-bg", "#f6f8fa", "#161b22");
+        c("-kl-selected", "#ddf4ff", "#1f3a5f");
+        c("-kl-selected-border", "#0969da", "#58a6ff");
+        c("-kl-hover", "#f3f5f8", "#1c2128");
+        c("-kl-banner", "#fff8c5", "#3b2e00");
+        c("-kl-toast", "#ffffff", "#1c2128");
+    }
+
+    private static void c(String name, String light, String dark) {
+        COLOURS.put(name, new String[] {light, dark});
+    }
 
     private Palette() {
     }
@@ -19,29 +58,80 @@ public final class Palette {
         return DARK;
     }
 
-    public static Color of(KeyState s) {
-        boolean d = DARK.get();
+    /** The looked-up colour name of a key state: {@code -kl-ok} for DONE, … */
+    public static String name(KeyState s) {
         return switch (s) {
-            case DONE -> Color.web(d ? "#3fb950" : "#1a7f37");
-            case FAILED -> Color.web(d ? "#f85149" : "#cf222e");
-            case NEEDS_CONFIRMATION -> Color.web(d ? "#d29922" : "#9a6700");
-            case NEEDS_CREDENTIAL -> Color.web(d ? "#a371f7" : "#8250df");
-            case RETRY_WAIT -> Color.web(d ? "#db6d28" : "#bc4c00");
-            case RUNNING -> Color.web(d ? "#58a6ff" : "#0969da");
-            case PENDING -> Color.web(d ? "#8b949e" : "#57606a");
-            case SKIPPED -> Color.web(d ? "#6e7681" : "#8c959f");
+            case DONE -> "-kl-ok";
+            case FAILED -> "-kl-failed";
+            case NEEDS_CONFIRMATION -> "-kl-confirm";
+            case NEEDS_CREDENTIAL -> "-kl-credential";
+            case RETRY_WAIT -> "-kl-retry";
+            case RUNNING -> "-kl-running";
+            case PENDING -> "-kl-pending";
+            case SKIPPED -> "-kl-skipped";
         };
     }
 
+    /** A looked-up colour in the current theme. */
+    public static Color named(String name) {
+        return named(name, DARK.get());
+    }
+
+    /** A looked-up colour in the given theme. */
+    public static Color named(String name, boolean dark) {
+        String[] v = COLOURS.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException("no colour " + name);
+        }
+        return Color.web(v[dark ? 1 : 0]);
+    }
+
+    public static Color of(KeyState s) {
+        return named(name(s));
+    }
+
+    public static Color missing() {
+        return named("-kl-missing");
+    }
+
     public static Color gap() {
-        return Color.web(DARK.get() ? "#21262d" : "#eaeef2");
+        return named("-kl-gap");
+    }
+
+    public static Color beforeStart() {
+        return named("-kl-before-start");
     }
 
     public static Color gapBorder() {
-        return Color.web(DARK.get() ? "#484f58" : "#afb8c1");
+        return named("-kl-gap-border");
     }
 
     public static Color muted() {
-        return Color.web(DARK.get() ? "#8b949e" : "#57606a");
+        return named("-kl-muted");
+    }
+
+    public static Color selectedBorder() {
+        return named("-kl-selected-border");
+    }
+
+    /** The names of every colour of the table. */
+    public static java.util.Set<String> names() {
+        return java.util.Collections.unmodifiableSet(COLOURS.keySet());
+    }
+
+    /** The stylesheet text: {@code .root { -kl-ok: …; } .root.kl-dark { … }}. */
+    public static String css() {
+        StringBuilder light = new StringBuilder(".root {\n");
+        StringBuilder dark = new StringBuilder(".root." + Theme.DARK + " {\n");
+        COLOURS.forEach((n, v) -> {
+            light.append("    ").append(n).append(": ").append(v[0].toLowerCase(Locale.ROOT)).append(";\n");
+            dark.append("    ").append(n).append(": ").append(v[1].toLowerCase(Locale.ROOT)).append(";\n");
+        });
+        return light.append("}\n").append(dark).append("}\n").toString();
+    }
+
+    /** The colours as a stylesheet URL (a {@code data:} URL), first of the console's stylesheets. */
+    public static String stylesheet() {
+        return "data:text/css;base64," + Base64.getEncoder().encodeToString(css().getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -26,4 +26,12 @@ public final class StateChip extends Label {
         setText(Format.state(state));
         getStyleClass().add(Format.styleClass(state));
     }
+
+    /** Keys that should exist but never ran. */
+    public void showMissing() {
+        getStyleClass().removeIf(c -> c.startsWith("state-") && !c.equals("state-chip"));
+        setVisible(true);
+        setText("Missing");
+        getStyleClass().add("state-missing");
+    }
 }

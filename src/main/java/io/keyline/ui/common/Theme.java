@@ -12,9 +12,9 @@ import java.util.Objects;
 /** The console's stylesheets, and dialog windows that look like the window they open over. */
 public final class Theme {
 
-    /** Every stylesheet of the console (looked-up colours first). */
-    public static final List<String> STYLESHEETS = List.of(url("keyline.css"), url("timeline-confirm.css"),
-            url("plan-credentials.css"));
+    /** Every stylesheet of the console: the looked-up colours from {@link Palette} first. */
+    public static final List<String> STYLESHEETS = List.of(Palette.stylesheet(), url("keyline.css"),
+            url("timeline-confirm.css"), url("plan-credentials.css"));
 
     /** The style class the root of a dark window carries. */
     public static final String DARK = "kl-dark";

@@ -26,6 +26,7 @@ public final class ConfirmDialog {
         Stage stage = stage(owner, vm);
         vm.load(job, key);
         stage.show();
+        // the note is a multi-line field: typing there (Enter included) never confirms
         ((ConfirmPane) stage.getScene().getRoot()).noteField().requestFocus();
     }
 

@@ -12,7 +12,6 @@ import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.TextArea;
-import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
@@ -22,13 +21,16 @@ import javafx.scene.layout.VBox;
 
 /**
  * The content of the confirm dialog: why the key waits, what will be sent, a note, and the
- * buttons. "Confirm and run" is disabled from the first click until the dialog is done, so a
- * double click never executes twice (the ViewModel ignores a second call as well).
+ * buttons. Nothing is sent by a stray key: the note is a multi-line field (Enter is a new line),
+ * "Confirm and run" is not the default button, and it fires only when clicked, or with Space or
+ * Ctrl+Enter while it has the focus. "Cancel" sends nothing. "Confirm and run" is disabled from the
+ * first click until the dialog is done, so a double click never executes twice (the ViewModel
+ * ignores a second call as well).
  */
 public final class ConfirmPane extends BorderPane {
 
     private final ConfirmViewModel vm;
-    private final TextField note = new TextField();
+    private final TextArea note = new TextArea();
     private final Button confirm = new Button("Confirm and run");
     private final Button markDone = new Button("Mark done…");
     private final Button cancel = new Button("Cancel");
@@ -44,15 +46,20 @@ public final class ConfirmPane extends BorderPane {
         setBottom(buttons(close));
     }
 
-    public TextField noteField() {
+    public TextArea noteField() {
         return note;
+    }
+
+    /** The button that confirms and runs (tests, initial focus). */
+    public Button confirmButton() {
+        return confirm;
     }
 
     private Region title() {
         Label heading = new Label();
         heading.getStyleClass().add("confirm-title");
         heading.textProperty().bind(Bindings.createStringBinding(() -> {
-            ConfirmViewModel.Info i = vm.infoProperty().get();
+            io.keyline.core.operations.ConfirmAndRun.Preview i = vm.infoProperty().get();
             return i == null || i.step() == null ? "Confirm" : "Confirm " + i.step().id();
         }, vm.infoProperty()));
         Label sub = new Label();
@@ -118,7 +125,11 @@ public final class ConfirmPane extends BorderPane {
         VBox.setVgrow(sent, Priority.ALWAYS);
 
         // note, progress, problem, outcome
-        note.setPromptText("Note for the key's timeline (required for Mark done): what you checked");
+        note.setPromptText("Note for the key's timeline (required for Mark done): what you checked. "
+                + "Enter starts a new line; it never confirms.");
+        note.setId("confirm-note");
+        note.setWrapText(true);
+        note.setPrefRowCount(2);
         note.disableProperty().bind(vm.busyProperty().or(vm.finishedProperty()));
         Label noteLabel = new Label("Note");
         noteLabel.getStyleClass().add("confirm-section-title");
@@ -168,8 +179,17 @@ public final class ConfirmPane extends BorderPane {
     }
 
     private Region buttons(Runnable close) {
-        confirm.setDefaultButton(true);
+        confirm.setId("confirm-and-run");
+        confirm.setDefaultButton(false);
         confirm.getStyleClass().add(Styles.ACCENT);
+        confirm.setTooltip(new Tooltip("Sends the request shown above once. Click it, or press Space or Ctrl+Enter "
+                + "while it has the focus."));
+        confirm.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == javafx.scene.input.KeyCode.ENTER && e.isShortcutDown() && confirm.isFocused()) {
+                confirm.fire();
+                e.consume();
+            }
+        });
         confirm.disableProperty().bind(vm.canConfirmProperty().not());
         confirm.setOnAction(e -> vm.confirmAndRun(note.getText()));
         confirm.visibleProperty().bind(vm.finishedProperty().not());
@@ -185,8 +205,9 @@ public final class ConfirmPane extends BorderPane {
         markDone.visibleProperty().bind(vm.finishedProperty().not());
         markDone.managedProperty().bind(markDone.visibleProperty());
 
+        cancel.setId("confirm-cancel");
         cancel.setCancelButton(true);
-        cancel.textProperty().bind(Bindings.when(vm.finishedProperty()).then("Close").otherwise("Cancel"));
+        cancel.textProperty().bind(Bindings.when(vm.finishedProperty()).then("Close").otherwise("Cancel — send nothing"));
         vm.finishedProperty().addListener((o, a, done) -> {
             cancel.setDefaultButton(done);
             if (done) {

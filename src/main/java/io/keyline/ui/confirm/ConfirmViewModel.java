@@ -1,23 +1,13 @@
 package io.keyline.ui.confirm;
 
-import io.keyline.core.CredentialProvider;
 import io.keyline.core.OperatorException;
-import io.keyline.core.exec.Rendering;
-import io.keyline.core.exec.StepContext;
-import io.keyline.domain.ConfirmPolicy;
-import io.keyline.domain.EventType;
-import io.keyline.domain.Evidence;
-import io.keyline.domain.FailureClass;
+import io.keyline.core.operations.ConfirmAndRun;
+import io.keyline.core.operations.Words;
 import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
-import io.keyline.domain.StepDefinition;
-import io.keyline.domain.StepKind;
 import io.keyline.ui.ConsoleServices;
-import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
-import io.keyline.ui.timeline.EvidenceText;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -25,146 +15,22 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
-import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.UnaryOperator;
 
 /**
  * The confirm dialog's state: why a key waits, exactly what its unsafe step will send (secrets
- * masked) and the payload hash the confirmation is bound to. {@link #confirmAndRun} confirms that
- * payload and runs the key once; it never executes twice.
+ * masked) and the payload hash the confirmation is bound to, all read by the core's
+ * {@link ConfirmAndRun}. {@link #confirmAndRun} confirms that payload and runs the key once; it never
+ * executes twice.
  */
 public final class ConfirmViewModel {
-
-    /** Body preview size. */
-    static final int PREVIEW_BYTES = 4096;
-
-    /** Why the key waits. */
-    public enum Reason {
-        /** The step has {@code confirm: always}. */
-        CONFIRM_ALWAYS("This step is set to confirm: always — a person confirms every execution."),
-        /** An earlier attempt may have reached the site; its outcome is unknown. */
-        AMBIGUOUS("The outcome of the last attempt is unknown: the request may have reached the site."),
-        /** It was confirmed, but the payload changed before it ran. */
-        PAYLOAD_CHANGED("The payload changed after it was confirmed: review it and confirm again."),
-        /** Some other reason (see the message). */
-        OTHER("The step waits for a person."),
-        /** The key does not wait for confirmation (any more). */
-        NOT_WAITING("The key does not wait for a confirmation.");
-
-        private final String headline;
-
-        Reason(String headline) {
-            this.headline = headline;
-        }
-
-        public String headline() {
-            return headline;
-        }
-    }
-
-    /**
-     * A header as it will be sent, or masked.
-     *
-     * @param name   header name
-     * @param value  value, or the mask of a credential header
-     * @param masked whether the value is a credential (never shown)
-     */
-    public record Header(String name, String value, boolean masked) {
-    }
-
-    /**
-     * Exactly what the waiting step sends.
-     *
-     * @param kind         http or command
-     * @param method       method (http)
-     * @param url          URL (http)
-     * @param headers      headers in sending order, credential values masked (http)
-     * @param bodyBytes    body size (http)
-     * @param bodySha256   hex SHA-256 of the body (http)
-     * @param bodySource   "file out/x.md", "inline" or "none" (http)
-     * @param bodyPreview  the first 4 KiB of the body as text (http)
-     * @param argv         arguments (command)
-     * @param workdir      working directory (command)
-     * @param env          extra environment, credential variables masked (command)
-     * @param hash         payload hash the confirmation binds, or {@code null} when it cannot be rendered
-     * @param problem      why it cannot be rendered, or {@code null}
-     */
-    public record Payload(StepKind kind, String method, String url, List<Header> headers, long bodyBytes,
-                          String bodySha256, String bodySource, String bodyPreview, List<String> argv, String workdir,
-                          Map<String, String> env, String hash, String problem) {
-
-        /** The payload as the monospace "What will be sent" block. */
-        public String text() {
-            StringBuilder sb = new StringBuilder();
-            if (problem != null) {
-                return "Cannot show what will be sent: " + problem;
-            }
-            if (kind == StepKind.HTTP) {
-                sb.append(method).append(' ').append(url).append('\n');
-                headers.forEach(h -> sb.append(h.name()).append(": ").append(h.value()).append('\n'));
-                sb.append('\n');
-                if (bodyBytes == 0) {
-                    sb.append("(no body)\n");
-                } else {
-                    sb.append("body     ").append(bodyBytes).append(bodyBytes == 1 ? " byte" : " bytes")
-                            .append(bodySource == null || bodySource.equals("none") ? "" : " from " + bodySource)
-                            .append('\n');
-                    sb.append("sha256   ").append(bodySha256).append('\n');
-                    sb.append('\n').append(bodyPreview);
-                    if (!bodyPreview.endsWith("\n")) {
-                        sb.append('\n');
-                    }
-                    if (bodyBytes > PREVIEW_BYTES) {
-                        sb.append("… (").append(bodyBytes - PREVIEW_BYTES).append(" more bytes not shown)\n");
-                    }
-                }
-            } else {
-                sb.append("$ ").append(EvidenceText.argv(argv)).append('\n');
-                sb.append("in  ").append(workdir).append('\n');
-                env.forEach((k, v) -> sb.append("env ").append(k).append('=').append(v).append('\n'));
-            }
-            return sb.toString().stripTrailing();
-        }
-    }
-
-    /**
-     * Everything the dialog shows about the waiting key.
-     *
-     * @param record        the key's record when it was loaded
-     * @param step          the waiting step, or {@code null}
-     * @param reason        why it waits
-     * @param evidence      the ambiguous failure's evidence, or {@code null}
-     * @param probeAnswer   the probe's latest answer, or a sentence saying there is none
-     * @param probeEvidence what the probe saw, or {@code null}
-     * @param payload       what will be sent, or {@code null} without a step
-     */
-    public record Info(KeyRecord record, StepDefinition step, Reason reason, Evidence evidence, String probeAnswer,
-                       Evidence probeEvidence, Payload payload) {
-        public boolean waiting() {
-            return record.state() == KeyState.NEEDS_CONFIRMATION;
-        }
-    }
-
-    private static final Set<EventType> PROBE_EVENTS = EnumSet.of(EventType.PROBE_ANSWERED, EventType.STEP_RECONCILED,
-            EventType.WAITING_FOR_CONFIRMATION);
 
     private final ConsoleServices services;
     private final Threads threads;
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper key = new ReadOnlyStringWrapper("");
-    private final ReadOnlyObjectWrapper<Info> info = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<ConfirmAndRun.Preview> info = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper reasonHeadline = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper reason = new ReadOnlyStringWrapper("");
@@ -213,9 +79,9 @@ public final class ConfirmViewModel {
         long gen = ++generation;
         loading.set(true);
         update();
-        threads.submit(() -> read(j, k), i -> {
+        threads.submit(() -> services.confirmAndRun().preview(jobDefinition(j), k), p -> {
             if (gen == generation) {
-                apply(i);
+                apply(p);
             }
         }, e -> {
             if (gen == generation) {
@@ -234,43 +100,40 @@ public final class ConfirmViewModel {
      * @return whether the confirmation was started
      */
     public boolean confirmAndRun(String note) {
-        Info i = info.get();
-        if (!canConfirm.get() || i == null) {
+        ConfirmAndRun.Preview p = info.get();
+        if (!canConfirm.get() || p == null) {
             return false;
         }
         String j = job.get();
         String k = key.get();
-        String hash = i.payload().hash();
-        String step = i.step().id();
+        String hash = p.payload().hash();
+        String step = p.step().id();
         busy.set(true);
         problem.set("");
         progress.set("Confirming " + step + "…");
         update();
         AtomicBoolean confirmed = new AtomicBoolean();
-        threads.submit(() -> {
-            JobDefinition def = jobDefinition(j);
-            services.actions().confirm(def, k, blankToNull(note), hash);
-            confirmed.set(true);
-            threads.ui(() -> progress.set("Running " + step + "…"));
-            services.engine().run(def, List.of(k));
-            return services.store().key(j, k).orElseThrow();
-        }, rec -> {
-            busy.set(false);
-            finished(rec);
-        }, e -> {
-            busy.set(false);
-            progress.set("");
-            if (confirmed.get()) {
-                finished.set(true);
-                problem.set("Confirmed, but the run did not complete: " + message(e));
-                update();
-                onChanged.run();
-            } else {
-                problem.set("Not confirmed: " + message(e));
-                update();
-                reload();
-            }
-        });
+        threads.submit(() -> services.confirmAndRun().confirmAndRun(jobDefinition(j), k, note, hash,
+                services.engine(), c -> {
+                    confirmed.set(true);
+                    threads.ui(() -> progress.set("Running " + step + "…"));
+                }).after(), rec -> {
+                    busy.set(false);
+                    finished(rec);
+                }, e -> {
+                    busy.set(false);
+                    progress.set("");
+                    if (confirmed.get()) {
+                        finished.set(true);
+                        problem.set("Confirmed, but the run did not complete: " + message(e));
+                        update();
+                        onChanged.run();
+                    } else {
+                        problem.set("Not confirmed: " + message(e));
+                        update();
+                        reload();
+                    }
+                });
         return true;
     }
 
@@ -316,236 +179,40 @@ public final class ConfirmViewModel {
         onChanged.run();
     }
 
+    /** "Done", or the state in plain words and the key's message. */
     static String outcomeText(KeyRecord rec) {
         if (rec.state() == KeyState.DONE) {
-            return "DONE";
+            return Words.state(KeyState.DONE);
         }
-        return rec.state().name() + (rec.message() == null || rec.message().isBlank() ? "" : ": " + rec.message());
+        return Words.state(rec.state()) + (rec.message() == null || rec.message().isBlank() ? ""
+                : ": " + io.keyline.domain.Printable.line(rec.message()));
     }
 
-    private void apply(Info i) {
+    private void apply(ConfirmAndRun.Preview p) {
         loading.set(false);
-        info.set(i);
-        KeyRecord rec = i.record();
-        String step = i.step() == null ? "" : i.step().id();
+        info.set(p);
+        String step = p.step() == null ? "" : p.step().id();
         title.set(job.get() + " · " + key.get() + (step.isEmpty() ? "" : " · " + step));
-        reasonHeadline.set(i.reason() == Reason.NOT_WAITING
-                ? "The key is " + Format.state(rec.state()).toLowerCase(java.util.Locale.ROOT) + ": there is nothing to confirm."
-                : i.reason().headline());
-        reason.set(rec.message() == null ? "" : io.keyline.domain.Printable.line(rec.message()));
-        StringBuilder ev = new StringBuilder(EvidenceText.format(i.evidence()));
-        if (i.probeEvidence() != null && !i.probeEvidence().equals(i.evidence())) {
-            ev.append(ev.isEmpty() ? "" : "\n\n").append("probe\n").append(EvidenceText.format(i.probeEvidence()));
-        }
-        evidenceText.set(ev.toString());
-        probeAnswer.set(i.probeAnswer());
-        payloadText.set(i.payload() == null ? "" : i.payload().text());
-        payloadHash.set(i.payload() == null || i.payload().hash() == null ? "" : i.payload().hash());
+        reasonHeadline.set(p.headline());
+        reason.set(p.message());
+        evidenceText.set(p.evidenceText());
+        probeAnswer.set(p.probeAnswer());
+        payloadText.set(p.payload() == null ? "" : p.payload().text());
+        payloadHash.set(p.payload() == null || p.payload().hash() == null ? "" : p.payload().hash());
         update();
     }
 
     private void update() {
-        Info i = info.get();
-        boolean idle = !loading.get() && !busy.get() && !finished.get() && i != null;
-        canConfirm.set(idle && i.waiting() && i.payload() != null && i.payload().hash() != null);
-        canMarkDone.set(idle && i.record().state() != KeyState.DONE && i.record().state() != KeyState.SKIPPED
-                && i.record().state() != KeyState.RUNNING);
+        ConfirmAndRun.Preview p = info.get();
+        boolean idle = !loading.get() && !busy.get() && !finished.get() && p != null;
+        canConfirm.set(idle && p.confirmable());
+        KeyState s = p == null ? null : p.record().state();
+        canMarkDone.set(idle && s != KeyState.DONE && s != KeyState.SKIPPED && s != KeyState.RUNNING);
     }
 
     private JobDefinition jobDefinition(String name) {
         return services.catalog().get().job(name).orElseThrow(() -> new OperatorException(
                 "job " + name + " is not loaded (its file is missing or invalid)"));
-    }
-
-    private Info read(String j, String k) {
-        JobDefinition def = jobDefinition(j);
-        KeyRecord rec = services.store().key(j, k).orElseThrow(() -> new OperatorException(
-                "key " + k + " of job " + j + " has never run: nothing to confirm"));
-        StepDefinition step = rec.step() == null ? null : def.step(rec.step());
-        List<KeyEvent> events = services.store().events(j, k);
-        Reason why = reason(rec, step);
-        Evidence failure = null;
-        Evidence probeEvidence = null;
-        String probe;
-        if (step != null) {
-            for (int n = events.size() - 1; n >= 0 && failure == null; n--) {
-                KeyEvent e = events.get(n);
-                if (e.type() == EventType.STEP_FAILED && step.id().equals(e.step()) && e.evidence() != null) {
-                    failure = e.evidence();
-                }
-            }
-            if (why != Reason.AMBIGUOUS) {
-                failure = null;
-            }
-        }
-        if (step == null || step.probe() == null) {
-            probe = step == null ? "" : "No probe: this step has none, so check the site yourself, then confirm or mark done.";
-        } else {
-            KeyEvent last = null;
-            for (int n = events.size() - 1; n >= 0 && last == null; n--) {
-                KeyEvent e = events.get(n);
-                if (PROBE_EVENTS.contains(e.type()) && step.id().equals(e.step()) && e.message() != null
-                        && e.message().contains("probe")) {
-                    last = e;
-                }
-            }
-            if (last == null) {
-                probe = "The probe has not answered yet: it runs right before the step, and if the effect already "
-                        + "exists the step is recorded done without sending anything.";
-            } else {
-                String m = last.message();
-                int at = m.lastIndexOf("probe:");
-                probe = "Latest probe answer: " + (at >= 0 ? m.substring(at + "probe:".length()).strip() : m)
-                        + " (at " + Format.time(last.ts()) + ")";
-                if (last.evidence() != null && last.evidence().request() != null
-                        && last.evidence().request().method().equals(methodOf(step.probe().method()))) {
-                    probeEvidence = last.evidence();
-                }
-            }
-        }
-        Payload payload = step == null ? null : payload(def, rec, step);
-        return new Info(rec, step, why, failure, probe, probeEvidence, payload);
-    }
-
-    private static String methodOf(String m) {
-        return m == null ? "GET" : m;
-    }
-
-    static Reason reason(KeyRecord rec, StepDefinition step) {
-        if (rec.state() != KeyState.NEEDS_CONFIRMATION) {
-            return Reason.NOT_WAITING;
-        }
-        io.keyline.core.KeyDecision.WaitReason why = io.keyline.core.KeyDecision.waitReasonOf(rec, step);
-        if (why == null) {
-            return Reason.OTHER;
-        }
-        return switch (why) {
-            case OUTCOME_UNKNOWN -> Reason.AMBIGUOUS;
-            case PAYLOAD_CHANGED -> Reason.PAYLOAD_CHANGED;
-            case CONFIRM_ALWAYS -> Reason.CONFIRM_ALWAYS;
-        };
-    }
-
-    /**
-     * Renders the step as the engine will, with the outputs of the finished steps, and binds it to
-     * the core's payload hash (rendered again if the files changed in between).
-     */
-    private Payload payload(JobDefinition def, KeyRecord rec, StepDefinition step) {
-        Payload p = null;
-        for (int tries = 0; tries < 3; tries++) {
-            Map<String, Map<String, String>> outputs = new HashMap<>();
-            services.store().steps(def.name(), rec.key()).values().stream().filter(s -> s.status().finished())
-                    .forEach(s -> outputs.put(s.step(), s.outputs()));
-            StepContext ctx = new StepContext(def, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
-                    UnaryOperator.identity());
-            p = render(ctx);
-            String core = services.actions().payloadHash(def, rec);
-            if (Objects.equals(core, p.hash())) {
-                return p;
-            }
-        }
-        return new Payload(p.kind(), p.method(), p.url(), p.headers(), p.bodyBytes(), p.bodySha256(), p.bodySource(),
-                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null,
-                "the step's input keeps changing while it is read; reload when it is stable");
-    }
-
-    /**
-     * The payload as it is shown: outputs of earlier steps are data and reach it unmasked, so every
-     * secret of the job's credentials is masked in what the operator sees (the hash is of the real payload).
-     */
-    private Payload render(StepContext ctx) {
-        io.keyline.credentials.Redactor r = io.keyline.credentials.Redactor.NONE;
-        for (StepDefinition s : ctx.job().steps()) {
-            if (s.credential() != null) {
-                CredentialProvider.Lookup l = services.credentials().lookup(s.credential());
-                if (l.present()) {
-                    r = r.plus(l.material().secretStrings());
-                }
-            }
-        }
-        Payload p = unmasked(ctx);
-        if (r == io.keyline.credentials.Redactor.NONE) {
-            return p;
-        }
-        io.keyline.credentials.Redactor mask = r;
-        Map<String, String> env = new LinkedHashMap<>();
-        p.env().forEach((k, v) -> env.put(k, mask.redact(v)));
-        return new Payload(p.kind(), p.method(), mask.redact(p.url()),
-                p.headers().stream().map(h -> new Header(h.name(), mask.redact(h.value()), h.masked())).toList(),
-                p.bodyBytes(), p.bodySha256(), p.bodySource(), mask.redact(p.bodyPreview()),
-                p.argv().stream().map(mask::redact).toList(), p.workdir(), env, p.hash(), mask.redact(p.problem()));
-    }
-
-    private Payload unmasked(StepContext ctx) {
-        StepDefinition step = ctx.step();
-        CredentialProvider.Lookup cred = step.credential() == null ? null : services.credentials().lookup(step.credential());
-        try {
-            if (step.kind() == StepKind.HTTP) {
-                Rendering.RenderedRequest req = Rendering.request(ctx);
-                List<Header> headers = new ArrayList<>();
-                req.headers().forEach((n, v) -> headers.add(new Header(n, v, false)));
-                headers.addAll(credentialHeaders(step.credential(), cred, req.uri()));
-                byte[] body = req.body();
-                return new Payload(StepKind.HTTP, req.method(), req.uri().toString(), List.copyOf(headers), body.length,
-                        body.length == 0 ? null : req.bodySha256(), req.bodySource(), preview(body), List.of(), null,
-                        Map.of(), req.payloadHash(), null);
-            }
-            Rendering.RenderedCommand cmd = Rendering.command(ctx);
-            Map<String, String> env = new LinkedHashMap<>(cmd.env());
-            if (cred != null) {
-                if (cred.present()) {
-                    cred.material().environment(services.clock().instant()).keySet().forEach(n -> env.put(n, mask(step.credential(),
-                            cred.material().fingerprint())));
-                } else {
-                    env.put("(credential " + step.credential() + ")", "missing: " + cred.problem());
-                }
-            }
-            return new Payload(StepKind.COMMAND, null, null, List.of(), 0, null, null, null, cmd.argv(),
-                    cmd.workdir().toString(), env, cmd.payloadHash(), null);
-        } catch (Rendering.RenderException e) {
-            return new Payload(step.kind(), null, null, List.of(), 0, null, null, null, List.of(), null, Map.of(), null,
-                    e.getMessage());
-        }
-    }
-
-    private List<Header> credentialHeaders(String name, CredentialProvider.Lookup cred, URI uri) {
-        if (cred == null) {
-            return List.of();
-        }
-        if (!cred.present()) {
-            return List.of(new Header("(credential " + name + ")", "missing: " + cred.problem(), true));
-        }
-        List<Header> out = new ArrayList<>();
-        cred.material().httpHeaders(uri, services.clock().instant()).keySet().forEach(h ->
-                out.add(new Header(h, mask(name, cred.material().fingerprint()), true)));
-        return out;
-    }
-
-    static String mask(String name, String fingerprint) {
-        return "*** (credential " + name + ", fingerprint " + fingerprint + ")";
-    }
-
-    /** The first 4 KiB of a body as text (binary bodies are not shown). */
-    static String preview(byte[] body) {
-        int n = Math.min(body.length, PREVIEW_BYTES);
-        for (int i = 0; i < n; i++) {
-            if (body[i] == 0) {
-                return "(binary body: not shown)";
-            }
-        }
-        try {
-            var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE);
-            String text = decoder.decode(ByteBuffer.wrap(body, 0, n)).toString();
-            // a cut in the middle of a multi-byte character shows as one replacement character at the end
-            return n < body.length && text.endsWith("\uFFFD") ? text.substring(0, text.length() - 1) : text;
-        } catch (java.nio.charset.CharacterCodingException e) {
-            return "(body is not text: not shown)";
-        }
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.strip();
     }
 
     private static String message(Throwable e) {
@@ -560,8 +227,8 @@ public final class ConfirmViewModel {
         return key.getReadOnlyProperty();
     }
 
-    /** Everything loaded about the key, or {@code null} before a load or when it failed. */
-    public ReadOnlyObjectProperty<Info> infoProperty() {
+    /** Everything read about the key, or {@code null} before a load or when it failed. */
+    public ReadOnlyObjectProperty<ConfirmAndRun.Preview> infoProperty() {
         return info.getReadOnlyProperty();
     }
 
@@ -570,7 +237,7 @@ public final class ConfirmViewModel {
         return title.getReadOnlyProperty();
     }
 
-    /** One sentence: confirm: always, or the ambiguous outcome. */
+    /** One sentence: confirm: always, or the unknown outcome. */
     public ReadOnlyStringProperty reasonHeadlineProperty() {
         return reasonHeadline.getReadOnlyProperty();
     }
@@ -580,12 +247,12 @@ public final class ConfirmViewModel {
         return reason.getReadOnlyProperty();
     }
 
-    /** The ambiguous failure's evidence (and the probe's), monospace; empty without. */
+    /** The unknown outcome's evidence (and the probe's), monospace; empty without. */
     public ReadOnlyStringProperty evidenceTextProperty() {
         return evidenceText.getReadOnlyProperty();
     }
 
-    /** The probe's latest answer, or a sentence about the missing probe. */
+    /** The probe's latest answer in plain words, or a sentence about the missing probe. */
     public ReadOnlyStringProperty probeAnswerProperty() {
         return probeAnswer.getReadOnlyProperty();
     }
@@ -637,7 +304,7 @@ public final class ConfirmViewModel {
         return outcome.getReadOnlyProperty();
     }
 
-    /** "DONE", or the new state and its message ("NEEDS_CONFIRMATION: …"). */
+    /** "Done", or the new state and its message ("Needs confirmation: …"). */
     public ReadOnlyStringProperty outcomeTextProperty() {
         return outcomeText.getReadOnlyProperty();
     }

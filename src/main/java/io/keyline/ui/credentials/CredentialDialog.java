@@ -41,9 +41,13 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Renew (or add) a login (issue view 7): paste a {@code Cookie:} header, a {@code cookies.txt} or a
- * browser's JSON export, or drop the file; the parsed cookies show with their values masked, or the
+ * Renew (or add) a login (issue view 7): where to log in again and which keys will resume; paste a
+ * {@code Cookie:} header, a {@code cookies.txt} or a browser's JSON export, or drop the file; the box
+ * shows it masked ("sessionid=•••• (32 characters)") and the parsed cookies show below, or the
  * parser's inline error; "Save and resume" stores it and resumes (and runs) the keys parked on it.
+ *
+ * <p>The login row ({@link #loginActions()}) holds the ways to get a new login; another way (a
+ * "Log in…" button opening the site) is one more node in it.
  */
 public final class CredentialDialog {
 
@@ -62,6 +66,7 @@ public final class CredentialDialog {
             + "this browser, or a machine without a display.";
     private final Button logIn = new Button("Log in…");
     private final HBox loginBar = new HBox(8);
+    private final HBox loginActions = new HBox(8);
 
     /** Builds the content on a view model; {@code onChanged} runs after a successful save. */
     public CredentialDialog(CredentialViewModel vm, Runnable onChanged) {
@@ -90,7 +95,7 @@ public final class CredentialDialog {
         CredentialDialog dialog = new CredentialDialog(vm, onChanged);
         Stage stage = Theme.dialog(owner, dialog.root(), 860, 680, 640, 520);
         stage.setTitle(name == null ? "Keyline — new credential" : "Keyline — renew " + name);
-        stage.setOnHidden(e -> vm.clearInput()); // do not keep the pasted secret around
+        stage.setOnHidden(e -> vm.input().clear()); // do not keep the pasted secret around
         dialog.offerLogIn(() -> io.keyline.ui.login.LoginWindow.show(stage, s, t, vm, vm.nameProperty().get().strip(),
                 null));
         stage.show();
@@ -110,6 +115,14 @@ public final class CredentialDialog {
 
     public CredentialViewModel viewModel() {
         return vm;
+    }
+
+    /**
+     * The row of ways to get a new login, next to the login URL: "Copy URL" today; a "Log in…" button
+     * (a login window inside the console) is added here.
+     */
+    public HBox loginActions() {
+        return loginActions;
     }
 
     // ---------------------------------------------------------------- header: name, type, current
@@ -133,7 +146,7 @@ public final class CredentialDialog {
         name.setPrefColumnCount(18);
         ComboBox<CredentialType> type = new ComboBox<>();
         type.getItems().setAll(CredentialType.values());
-        type.valueProperty().bindBidirectional(vm.typeProperty());
+        type.valueProperty().bindBidirectional(vm.input().typeProperty());
         type.setConverter(new StringConverter<>() {
             @Override
             public String toString(CredentialType t) {
@@ -151,9 +164,9 @@ public final class CredentialDialog {
         });
         TextField domain = new TextField();
         domain.setPromptText("any host the steps send to");
-        domain.textProperty().bindBidirectional(vm.domainProperty());
+        domain.textProperty().bindBidirectional(vm.input().domainProperty());
         domain.setPrefColumnCount(18);
-        domain.disableProperty().bind(vm.typeProperty().isNotEqualTo(CredentialType.COOKIE));
+        domain.disableProperty().bind(vm.input().typeProperty().isNotEqualTo(CredentialType.COOKIE));
         domain.setTooltip(new javafx.scene.control.Tooltip(
                 "Only for a pasted Cookie header line: the host its cookies belong to"));
 
@@ -166,6 +179,44 @@ public final class CredentialDialog {
         grid.setHgap(8);
         grid.setVgap(6);
         grid.addRow(0, label("Name"), name, label("Type"), type, label("Cookie domain"), domain);
+
+        Label loginTitle = label("Log in again at");
+        Label login = new Label();
+        login.setId("credential-login-url");
+        login.getStyleClass().addAll("credential-login-url", "code");
+        login.textProperty().bind(Bindings.when(vm.loginUrlProperty().isEmpty())
+                .then("(no login URL stored: set one with keyline credentials set NAME --login-url URL)")
+                .otherwise(vm.loginUrlProperty()));
+        login.setWrapText(true);
+        Button copy = new Button("Copy URL");
+        copy.setId("credential-copy-url");
+        copy.getStyleClass().add(Styles.SMALL);
+        copy.disableProperty().bind(vm.loginUrlProperty().isEmpty());
+        copy.setOnAction(e -> {
+            javafx.scene.input.ClipboardContent c = new javafx.scene.input.ClipboardContent();
+            c.putString(vm.loginUrlProperty().get());
+            javafx.scene.input.Clipboard.getSystemClipboard().setContent(c);
+        });
+        loginActions.getChildren().add(copy);
+        loginActions.setAlignment(Pos.CENTER_LEFT);
+        loginActions.setId("credential-login-actions");
+        HBox loginRow = new HBox(8, loginTitle, login, loginActions);
+        loginRow.setAlignment(Pos.CENTER_LEFT);
+        loginRow.getStyleClass().add("credential-login-row");
+        Label steps = new Label("Log in there in your browser, copy the site's cookies (a Cookie: line, or a "
+                + "cookies.txt / JSON export) and paste them below, or drop the file on the box.");
+        steps.getStyleClass().add("muted");
+        steps.setWrapText(true);
+        Label waiting = new Label();
+        waiting.setId("credential-waiting-keys");
+        waiting.getStyleClass().add("credential-waiting");
+        waiting.setWrapText(true);
+        waiting.textProperty().bind(vm.waitingKeysProperty());
+        collapseWhenEmpty(waiting);
+        // with "Log in…" offered, the browser-and-paste steps shrink to its one fallback line
+        steps.visibleProperty().bind(loginBar.visibleProperty().not());
+        steps.managedProperty().bind(loginBar.managedProperty().not());
+        VBox top = new VBox(6, title, current, waiting, loginRow, loginBar, steps, grid, nameError);
         logIn.setId("credential-login");
         logIn.setMinWidth(Region.USE_PREF_SIZE);
         logIn.getStyleClass().add(Styles.ACCENT);
@@ -179,7 +230,6 @@ public final class CredentialDialog {
         loginBar.setAlignment(Pos.CENTER_LEFT);
         loginBar.setVisible(false);
         loginBar.setManaged(false);
-        VBox top = new VBox(6, title, current, grid, nameError, loginBar);
         top.setPadding(new Insets(0, 0, 12, 0));
         return top;
     }
@@ -194,29 +244,37 @@ public final class CredentialDialog {
         input.setWrapText(false);
         input.getStyleClass().addAll("code", "credential-input");
         input.setPrefRowCount(7);
-        input.textProperty().bindBidirectional(vm.inputProperty());
+        input.textProperty().bindBidirectional(vm.input().textProperty());
 
         // A file's content is not echoed on screen: a note covers the box until it is cleared or typed over.
         Label fileNote = new Label();
         fileNote.getStyleClass().add("credential-file-note");
-        fileNote.textProperty().bind(Bindings.concat("Loaded ", vm.loadedFileProperty(),
+        fileNote.textProperty().bind(Bindings.concat("Loaded ", vm.input().loadedFileProperty(),
                 " (contents hidden). Paste or type to replace it."));
         Button clear = new Button("Clear");
         clear.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
         clear.setOnAction(e -> {
-            vm.clearInput();
+            vm.input().clear();
             input.requestFocus();
         });
         HBox cover = new HBox(8, fileNote, clear);
         cover.setAlignment(Pos.CENTER);
         cover.getStyleClass().add("credential-file-cover");
-        cover.visibleProperty().bind(vm.loadedFileProperty().isNotEmpty());
+        cover.visibleProperty().bind(vm.input().loadedFileProperty().isNotEmpty());
         cover.setMouseTransparent(false);
         cover.setOnMouseClicked(e -> {
-            vm.clearInput();
+            vm.input().clear();
             input.requestFocus();
         });
-        StackPane inputStack = new StackPane(input, cover);
+        // what was pasted stays visible as a masked echo over the masked box: names and lengths, no value
+        Label echo = new Label();
+        echo.setId("credential-echo");
+        echo.getStyleClass().addAll("credential-echo", "code");
+        echo.setWrapText(true);
+        echo.setMouseTransparent(true);
+        echo.textProperty().bind(vm.input().maskedProperty());
+        StackPane.setAlignment(echo, Pos.TOP_LEFT);
+        StackPane inputStack = new StackPane(input, echo, cover);
         installDrop(inputStack);
 
         // What is pasted is a secret: the box shows it masked (like a password field) unless the
@@ -231,12 +289,13 @@ public final class CredentialDialog {
                 input.getStyleClass().add("masked");
             }
         });
+        echo.visibleProperty().bind(reveal.selectedProperty().not().and(vm.input().loadedFileProperty().isEmpty()));
         Label length = new Label();
         length.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         length.textProperty().bind(Bindings.createStringBinding(() -> {
-            String t = vm.inputProperty().get();
-            return t == null || t.isEmpty() ? "" : t.length() + " characters (hidden)";
-        }, vm.inputProperty()));
+            String t = vm.input().textProperty().get();
+            return t == null || t.isEmpty() ? "" : t.length() + " characters, masked";
+        }, vm.input().textProperty()));
         Button open = new Button("Open file…");
         open.setOnAction(e -> openFile());
         Label hint = new Label("cookies.txt or JSON export; or drag it onto the box");
@@ -249,15 +308,15 @@ public final class CredentialDialog {
         Label parseError = new Label();
         parseError.getStyleClass().addAll("error-text", "inline-validation", "credential-parse-error");
         parseError.setWrapText(true);
-        parseError.textProperty().bind(vm.parseErrorProperty());
+        parseError.textProperty().bind(vm.input().parseErrorProperty());
         collapseWhenEmpty(parseError);
 
         Label summary = new Label();
         summary.getStyleClass().add("credential-summary");
-        summary.textProperty().bind(vm.summaryProperty());
+        summary.textProperty().bind(vm.input().summaryProperty());
         collapseWhenEmpty(summary);
 
-        TableView<CredentialViewModel.CookieRow> preview = new TableView<>(vm.preview());
+        TableView<CredentialInput.CookieRow> preview = new TableView<>(vm.input().preview());
         preview.getStyleClass().addAll("credential-preview", Styles.DENSE);
         preview.setFixedCellSize(28);
         preview.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
@@ -265,10 +324,10 @@ public final class CredentialDialog {
         placeholder.getStyleClass().add("muted");
         preview.setPlaceholder(placeholder);
         preview.getColumns().setAll(List.of(
-                col("Name", 150, CredentialViewModel.CookieRow::name),
-                col("Value", 70, CredentialViewModel.CookieRow::value),
-                col("Domain", 170, CredentialViewModel.CookieRow::domain),
-                col("Path", 70, CredentialViewModel.CookieRow::path),
+                col("Name", 150, CredentialInput.CookieRow::name),
+                col("Value", 70, CredentialInput.CookieRow::value),
+                col("Domain", 170, CredentialInput.CookieRow::domain),
+                col("Path", 70, CredentialInput.CookieRow::path),
                 col("Secure", 60, r -> r.secure() ? "yes" : ""),
                 col("HttpOnly", 70, r -> r.httpOnly() ? "yes" : ""),
                 col("Expires", 150, r -> r.expires() == null ? "session" : Format.time(r.expires()))));
@@ -296,7 +355,7 @@ public final class CredentialDialog {
                 vm.loadFile(db.getFiles().get(0).toPath());
                 ok = true;
             } else if (db.hasString()) {
-                vm.inputProperty().set(db.getString());
+                vm.input().textProperty().set(db.getString());
                 ok = true;
             }
             target.getStyleClass().remove("drop-target");
@@ -338,9 +397,9 @@ public final class CredentialDialog {
         collapseWhenEmpty(testSummary);
         VBox testLines = new VBox(2);
         testLines.getStyleClass().add("credential-test-lines");
-        vm.testResults().addListener((ListChangeListener<CredentialViewModel.TestLine>) c -> {
+        vm.testResults().addListener((ListChangeListener<io.keyline.core.CredentialTester.Result>) c -> {
             testLines.getChildren().clear();
-            for (CredentialViewModel.TestLine l : vm.testResults()) {
+            for (io.keyline.core.CredentialTester.Result l : vm.testResults()) {
                 Label x = new Label(l.text());
                 x.getStyleClass().addAll("code", switch (l.verdict()) {
                     case ACCEPTED -> "ok-text";
@@ -394,9 +453,9 @@ public final class CredentialDialog {
         return l;
     }
 
-    private static TableColumn<CredentialViewModel.CookieRow, String> col(
-            String title, double width, Function<CredentialViewModel.CookieRow, String> f) {
-        TableColumn<CredentialViewModel.CookieRow, String> c = new TableColumn<>(title);
+    private static TableColumn<CredentialInput.CookieRow, String> col(
+            String title, double width, Function<CredentialInput.CookieRow, String> f) {
+        TableColumn<CredentialInput.CookieRow, String> c = new TableColumn<>(title);
         c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
         c.setPrefWidth(width);
         return c;

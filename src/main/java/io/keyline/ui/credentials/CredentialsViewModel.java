@@ -195,7 +195,7 @@ public final class CredentialsViewModel {
         if (results.isEmpty()) {
             return "no step uses it";
         }
-        return results.stream().map(r -> r.job() + "/" + r.step() + " " + CredentialViewModel.verdictText(r.verdict()))
+        return results.stream().map(r -> r.job() + "/" + r.step() + " " + r.verdict().word())
                 .collect(Collectors.joining(" · "));
     }
 

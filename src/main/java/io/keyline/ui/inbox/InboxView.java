@@ -1,11 +1,14 @@
 package io.keyline.ui.inbox;
 
 import atlantafx.base.theme.Styles;
+import io.keyline.core.operations.Attention;
+import io.keyline.core.operations.Attention.Kind;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
+import io.keyline.ui.common.NoteDialog;
 import io.keyline.ui.common.StateChip;
-import io.keyline.ui.shell.Snapshot.AttentionItem;
 import javafx.beans.binding.Bindings;
+import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -14,7 +17,6 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuButton;
 import javafx.scene.control.MenuItem;
-import javafx.scene.control.TextInputDialog;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.MouseButton;
 import javafx.scene.layout.BorderPane;
@@ -24,16 +26,20 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 import java.time.Instant;
-import java.util.Optional;
 import java.util.function.Supplier;
 
-/** The attention inbox: what waits for a person, oldest first, each with the one action that resolves it. */
+/**
+ * The attention inbox: what waits for a person, grouped by cause, oldest first, each with the one
+ * action that resolves it. Keys act only on what is visibly selected: Enter and T on the list's
+ * highlighted item, Ctrl+Enter ({@link #actOnSelected}) likewise; the selection survives reloads.
+ */
 public final class InboxView extends BorderPane {
 
     private final InboxViewModel vm;
     private final Navigator nav;
     private final Supplier<Instant> now;
-    private final ListView<AttentionItem> list = new ListView<>();
+    private final ListView<Attention.Item> list = new ListView<>();
+    private boolean reloading;
 
     public InboxView(InboxViewModel vm, Navigator nav, Supplier<Instant> now) {
         this.vm = vm;
@@ -46,15 +52,17 @@ public final class InboxView extends BorderPane {
         Label title = new Label("Attention");
         title.getStyleClass().add("page-title");
         Label subtitle = new Label();
+        subtitle.setId("inbox-subtitle");
         subtitle.getStyleClass().add("page-subtitle");
-        subtitle.textProperty().bind(Bindings.createStringBinding(() -> {
-            int n = vm.items().size();
-            return n == 0 ? "Nothing waits for you." : n + (n == 1 ? " key waits" : " keys wait")
-                    + " for you, oldest first  ·  J/K to move, Enter for the action, T for the timeline";
-        }, vm.items()));
+        subtitle.setWrapText(true);
+        subtitle.textProperty().bind(Bindings.createStringBinding(() -> subtitle(), vm.items()));
         Label notice = new Label();
-        notice.getStyleClass().add("muted");
+        notice.setId("inbox-notice");
+        notice.getStyleClass().add("inbox-notice");
+        notice.setWrapText(true);
         notice.textProperty().bind(vm.noticeProperty());
+        notice.visibleProperty().bind(vm.noticeProperty().isNotEmpty());
+        notice.managedProperty().bind(notice.visibleProperty());
         Label demoNotice = new Label();
         demoNotice.setId("demo-message");
         demoNotice.getStyleClass().add("muted");
@@ -67,51 +75,90 @@ public final class InboxView extends BorderPane {
         setTop(header);
 
         list.setId("inbox-list");
+        // a reload replaces the items: the list may drop its selection meanwhile; that is not the operator's
+        // doing (registered before the list's own listener, so it runs first)
+        vm.items().addListener((ListChangeListener<Attention.Item>) c -> reloading = true);
         list.setItems(vm.items());
-        list.setFixedCellSize(96);
         list.setCellFactory(lv -> new ItemCell());
-        Label empty = new Label("✓  All keys are done or on their way. New failures show up here.");
+        Label empty = new Label("✓  Nothing waits for you. New failures show up here.");
         empty.getStyleClass().add("empty-state");
         list.setPlaceholder(emptyState(empty));
         list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
             if (b != null && b != vm.selectedProperty().get()) {
                 vm.selectedProperty().set(b);
+            } else if (b == null && !reloading) {
+                // the operator took the highlight away (Ctrl+click): nothing is selected to act on
+                vm.selectedProperty().set(null);
             }
         });
-        vm.selectedProperty().addListener((o, a, b) -> {
-            if (b != null && list.getSelectionModel().getSelectedItem() != b) {
-                list.getSelectionModel().select(b);
-                list.scrollTo(b);
-            }
+        vm.selectedProperty().addListener((o, a, b) -> showSelected());
+        // registered after the list's own selection model: a reload (setAll) is followed by restoring
+        // the kept selection, so the highlighted row never disappears under the operator
+        vm.items().addListener((ListChangeListener<Attention.Item>) c -> {
+            reloading = false;
+            showSelected();
         });
         list.setOnKeyPressed(e -> {
-            AttentionItem item = list.getSelectionModel().getSelectedItem();
+            Attention.Item item = visibleSelection();
             if (e.getCode() == KeyCode.J) {
                 vm.selectNext();
             } else if (e.getCode() == KeyCode.K) {
                 vm.selectPrevious();
-            } else if (e.getCode() == KeyCode.ENTER && item != null) {
+            } else if (e.getCode() == KeyCode.ENTER && !e.isShortcutDown() && item != null) {
                 primary(item);
+                e.consume();
             } else if (e.getCode() == KeyCode.T && item != null) {
-                nav.showTimeline(item.job(), item.key());
+                nav.showTimeline(item.firstJob(), item.key());
             } else if (e.getCode() == KeyCode.L && item != null && item.credential() != null) {
                 nav.logIn(item.credential()); // issue 16: log in inside the console
             }
         });
         list.setOnMouseClicked(e -> {
-            AttentionItem item = list.getSelectionModel().getSelectedItem();
+            Attention.Item item = visibleSelection();
             if (e.getButton() == MouseButton.PRIMARY && e.getClickCount() == 2 && item != null) {
-                nav.showTimeline(item.job(), item.key());
+                nav.showTimeline(item.firstJob(), item.key());
             }
         });
         setCenter(list);
     }
 
-    /** The empty inbox; on an empty state (no keys yet) it offers the demo workspace. */
+    private String subtitle() {
+        int keys = vm.items().stream().mapToInt(Attention.Item::waitingKeys).sum();
+        long missing = vm.items().stream().filter(i -> i.kind() == Kind.MISSING).mapToLong(i -> i.keys().size()).sum();
+        if (vm.items().isEmpty()) {
+            return "Nothing waits for you.";
+        }
+        String waiting = keys == 0 ? "No key waits for you" : keys + (keys == 1 ? " key waits" : " keys wait")
+                + " for you, grouped by cause, oldest first";
+        return waiting + (missing == 0 ? "" : "  ·  " + missing + " missing " + (missing == 1 ? "key" : "keys")
+                + " never ran") + "  ·  J/K move, Enter acts, T timeline";
+    }
+
+    /** Shows the view model's selection in the list (after a reload too). */
+    private void showSelected() {
+        Attention.Item s = vm.selectedProperty().get();
+        if (s == null) {
+            list.getSelectionModel().clearSelection();
+            return;
+        }
+        if (list.getSelectionModel().getSelectedItem() != s) {
+            list.getSelectionModel().select(s);
+            list.scrollTo(s);
+        }
+    }
+
+    /** The item highlighted in the list, only if it is the one the view model acts on; else {@code null}. */
+    private Attention.Item visibleSelection() {
+        Attention.Item shown = list.getSelectionModel().getSelectedItem();
+        return shown != null && shown == vm.selectedProperty().get() && list.isVisible() && getScene() != null
+                ? shown : null;
+    }
+
+    /** The empty inbox; on a console without any job file it offers the demo workspace. */
     private VBox emptyState(Label allDone) {
-        Label intro = new Label("Nothing has run yet. The demo workspace shows what Keyline is for: it adds two jobs "
-                + "and 30 days of real runs against a sandbox site on this machine, with a failed key, one that waits for "
-                + "your confirmation and three that wait for a new login.");
+        Label intro = new Label("There are no job files yet. The demo workspace shows what Keyline is for: it adds "
+                + "two jobs and 30 days of real runs against a sandbox site on this machine, with a failed key, one "
+                + "that waits for your confirmation and three that wait for a new login.");
         intro.setWrapText(true);
         intro.setMaxWidth(520);
         Button create = new Button("Create the demo workspace");
@@ -136,77 +183,93 @@ public final class InboxView extends BorderPane {
         vm.selectNext();
     }
 
-    /** Runs the primary action of the selected item (Ctrl+Enter). */
-    public void actOnSelected() {
-        AttentionItem item = vm.selectedProperty().get();
-        if (item != null) {
-            primary(item);
+    /**
+     * Runs the primary action of the selected item (Ctrl+Enter), only when the item is visibly
+     * selected in the list on screen; otherwise nothing happens.
+     *
+     * @return whether an action was started
+     */
+    public boolean actOnSelected() {
+        Attention.Item item = visibleSelection();
+        if (item == null || !isVisible()) {
+            return false;
         }
+        primary(item);
+        return true;
     }
 
-    private void primary(AttentionItem item) {
-        switch (item.state()) {
-            case NEEDS_CONFIRMATION -> nav.confirm(item.job(), item.key());
-            case NEEDS_CREDENTIAL -> nav.renewCredential(item.credential());
+    private void primary(Attention.Item item) {
+        switch (item.kind()) {
+            case CONFIRMATION -> nav.confirm(item.job(), item.key());
+            case CREDENTIAL -> nav.renewCredential(item.credential());
             case FAILED -> vm.retry(item);
-            case RUNNING -> vm.runNow(item);
-            default -> nav.showTimeline(item.job(), item.key());
+            case INTERRUPTED -> vm.runNow(item);
+            case MISSING -> nav.plan(item.job(), item.keys());
         }
     }
 
-    private Optional<String> askNote(String title, String prompt) {
-        TextInputDialog d = new TextInputDialog();
-        d.initOwner(getScene() == null ? null : getScene().getWindow());
-        d.setTitle(title);
-        d.setHeaderText(prompt);
-        d.setContentText("Note:");
-        return d.showAndWait().map(String::strip).filter(s -> !s.isEmpty());
+    private void ask(Attention.Item item, String verb, String explain, java.util.function.BiConsumer<Attention.Item,
+            String> then) {
+        String what = item.keys().size() == 1 ? item.firstJob() + " " + item.key() : item.keysText();
+        new NoteDialog(verb + " " + what, explain, verb, null, n -> then.accept(item, n))
+                .show(getScene() == null ? null : getScene().getWindow());
     }
 
-    private final class ItemCell extends ListCell<AttentionItem> {
+    private final class ItemCell extends ListCell<Attention.Item> {
         private final StateChip chip = new StateChip();
-        private final Label key = new Label();
+        private final Label title = new Label();
         private final Label since = new Label();
         private final Label reason = new Label();
+        private final Label keys = new Label();
         private final Label evidence = new Label();
         private final Button action = new Button();
         private final MenuButton more = new MenuButton("More");
         /** Issue 16: log in inside the console, on items that wait for a credential. */
         private final Button logIn = new Button("Log in…");
+        private final MenuItem timeline = new MenuItem("Timeline");
+        private final MenuItem markDone = new MenuItem("Mark done…");
+        private final MenuItem skip = new MenuItem("Skip…");
         private final HBox root;
 
         ItemCell() {
-            key.getStyleClass().add("key");
+            title.getStyleClass().add("key");
             since.getStyleClass().add("muted");
             reason.getStyleClass().add("reason");
+            keys.getStyleClass().add("inbox-keys");
             evidence.getStyleClass().add("evidence");
-            HBox top = new HBox(8, chip, key, since);
+            // the state and the age never shrink to "Needs …"; a long title is cut instead
+            chip.setMinWidth(Region.USE_PREF_SIZE);
+            since.setMinWidth(Region.USE_PREF_SIZE);
+            HBox top = new HBox(8, chip, title, since);
             top.setAlignment(Pos.CENTER_LEFT);
-            VBox text = new VBox(4, top, reason, evidence);
+            VBox text = new VBox(4, top, reason, keys, evidence);
             HBox.setHgrow(text, Priority.ALWAYS);
-            // Long reasons and evidence are cut with an ellipsis; the action stays in view.
+            // long texts wrap (reason) or are cut with an ellipsis (evidence); the action stays in view
             text.setMinWidth(0);
             text.setPrefWidth(0);
-            key.setMinWidth(0);
-            reason.setMinWidth(0);
-            evidence.setMinWidth(0);
+            for (Label l : new Label[] {title, reason, keys, evidence}) {
+                l.setMinWidth(0);
+                l.setMaxWidth(Double.MAX_VALUE);
+            }
+            reason.setWrapText(true);
+            keys.setWrapText(true);
+            reason.setMinHeight(Region.USE_PREF_SIZE);
+            keys.setMinHeight(Region.USE_PREF_SIZE);
             setPrefWidth(0);
-            reason.setMaxWidth(Double.MAX_VALUE);
-            evidence.setMaxWidth(Double.MAX_VALUE);
             action.getStyleClass().add(Styles.ACCENT);
             action.setMinWidth(Region.USE_PREF_SIZE);
             action.disableProperty().bind(vm.busyProperty());
             more.getStyleClass().add(Styles.FLAT);
-            MenuItem timeline = new MenuItem("Timeline");
-            MenuItem markDone = new MenuItem("Mark done…");
-            MenuItem skip = new MenuItem("Skip…");
-            timeline.setOnAction(e -> nav.showTimeline(getItem().job(), getItem().key()));
-            markDone.setOnAction(e -> askNote("Mark done", "Mark " + getItem().job() + " " + getItem().key()
-                    + " done: what did you check?").ifPresent(n -> vm.markDone(getItem(), n)));
-            skip.setOnAction(e -> askNote("Skip", "Skip " + getItem().job() + " " + getItem().key() + ": why?")
-                    .ifPresent(n -> vm.skip(getItem(), n)));
+            timeline.setOnAction(e -> nav.showTimeline(getItem().firstJob(), getItem().key()));
+            markDone.setOnAction(e -> ask(getItem(), "Mark done", "Records that the effect already happened "
+                    + "(you checked it): the key becomes done without running its step again.", vm::markDone));
+            skip.setOnAction(e -> ask(getItem(), "Skip", "The key will not run (until someone retries it).",
+                    vm::skip));
             more.getItems().addAll(timeline, markDone, skip);
-            action.setOnAction(e -> primary(getItem()));
+            action.setOnAction(e -> {
+                getListView().getSelectionModel().select(getItem());
+                primary(getItem());
+            });
             logIn.setTooltip(new javafx.scene.control.Tooltip("Log in on the site's page inside Keyline (L): "
                     + "its cookies are captured"));
             logIn.disableProperty().bind(vm.busyProperty());
@@ -221,24 +284,42 @@ public final class InboxView extends BorderPane {
         }
 
         @Override
-        protected void updateItem(AttentionItem item, boolean empty) {
+        protected void updateItem(Attention.Item item, boolean empty) {
             super.updateItem(item, empty);
             if (empty || item == null) {
                 setGraphic(null);
                 setText(null);
                 return;
             }
-            chip.show(item.state());
-            key.setText(item.job() + "  ·  " + item.key() + (item.step() == null ? "" : "  ·  " + item.step()));
-            since.setText(Format.relative(item.since(), now.get()));
+            if (item.kind() == Kind.MISSING) {
+                chip.showMissing();
+            } else {
+                chip.show(item.state());
+            }
+            title.setText(item.title());
+            since.setText(item.since() == null ? "" : Format.relative(item.since(), now.get()));
             reason.setText(item.reason());
+            boolean listKeys = item.kind() == Kind.CREDENTIAL || item.keys().size() > 1;
+            keys.setText(listKeys ? "Keys: " + item.keysText() : "");
+            keys.setVisible(listKeys);
+            keys.setManaged(listKeys);
             evidence.setText(item.evidence());
-            action.setText(item.primaryAction());
-            action.setId("action-" + item.job() + "-" + item.key());
-            boolean login = item.state() == io.keyline.domain.KeyState.NEEDS_CREDENTIAL && item.credential() != null;
+            evidence.setVisible(!item.evidence().isEmpty());
+            evidence.setManaged(!item.evidence().isEmpty());
+            action.setText(item.action());
+            String id = item.keys().size() == 1 ? item.firstJob() + "-" + item.key()
+                    : item.id().replaceAll("[^A-Za-z0-9-]", "-");
+            action.setId("action-" + id);
+            boolean login = item.kind() == Kind.CREDENTIAL && item.credential() != null;
             logIn.setVisible(login);
             logIn.setManaged(login);
-            logIn.setId("login-" + item.job() + "-" + item.key());
+            logIn.setId("login-" + id);
+            boolean keyActions = item.kind() == Kind.FAILED || item.kind() == Kind.CONFIRMATION
+                    || item.kind() == Kind.CREDENTIAL;
+            markDone.setVisible(keyActions);
+            skip.setVisible(keyActions);
+            timeline.setVisible(item.kind() != Kind.MISSING);
+            more.setVisible(item.kind() != Kind.MISSING);
             setGraphic(root);
         }
     }

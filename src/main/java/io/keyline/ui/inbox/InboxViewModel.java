@@ -1,48 +1,82 @@
 package io.keyline.ui.inbox;
 
-import io.keyline.core.RunReport;
+import io.keyline.core.operations.Attention;
+import io.keyline.core.operations.KeyActions;
 import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyRecord;
 import io.keyline.ui.ConsoleServices;
-import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
-import io.keyline.ui.shell.ConsoleViewModel;
-import io.keyline.ui.shell.Snapshot.AttentionItem;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
- * The attention inbox: every key in FAILED, NEEDS_CONFIRMATION or NEEDS_CREDENTIAL across jobs,
- * oldest first, and the actions that resolve them. Confirm and renew open dialogs (the view
- * asks the navigator); retry, skip and mark done happen here.
+ * The attention inbox: what waits for a person, grouped by cause (core {@link Attention}), and the
+ * actions that resolve an item. Confirm, renew and plan open dialogs (the view asks the navigator);
+ * retry, run now, skip and mark done happen here through the core's operations.
+ *
+ * <p>The selection is kept by the item's identity across the periodic reloads: a refresh never moves
+ * or clears it, and an item that went away leaves nothing selected (so no action can hit it).
  */
 public final class InboxViewModel {
 
-    private final ConsoleViewModel console;
+    /** What the inbox reads from the main window (which owns the periodic reload). */
+    public interface Source {
+        ObservableList<Attention.Item> attention();
+
+        ConsoleServices services();
+
+        Threads threads();
+
+        /** Reloads the state (after an action). */
+        void refresh();
+
+        /** Whether the empty console offers the demo workspace (no job files at all). */
+        ReadOnlyBooleanProperty demoOfferedProperty();
+
+        ReadOnlyBooleanProperty demoRunningProperty();
+
+        ReadOnlyStringProperty demoMessageProperty();
+
+        void createDemo();
+    }
+
+    private final Source source;
     private final ConsoleServices services;
     private final Threads threads;
-    private final ObjectProperty<AttentionItem> selected = new SimpleObjectProperty<>();
+    private final ObjectProperty<Attention.Item> selected = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
 
-    public InboxViewModel(ConsoleViewModel console) {
-        this.console = console;
-        this.services = console.services();
-        this.threads = console.threads();
+    public InboxViewModel(Source source) {
+        this.source = source;
+        this.services = source.services();
+        this.threads = source.threads();
+        source.attention().addListener((ListChangeListener<Attention.Item>) c -> keepSelection());
     }
 
-    public ObservableList<AttentionItem> items() {
-        return console.attention();
+    /** After a reload: the same item (by identity) stays selected, now its fresh copy; a gone one is dropped. */
+    private void keepSelection() {
+        Attention.Item s = selected.get();
+        if (s == null) {
+            return;
+        }
+        selected.set(items().stream().filter(i -> i.id().equals(s.id())).findFirst().orElse(null));
     }
 
-    public ObjectProperty<AttentionItem> selectedProperty() {
+    public ObservableList<Attention.Item> items() {
+        return source.attention();
+    }
+
+    public ObjectProperty<Attention.Item> selectedProperty() {
         return selected;
     }
 
@@ -54,22 +88,21 @@ public final class InboxViewModel {
         return busy.getReadOnlyProperty();
     }
 
-    /** Whether the empty console offers the demo workspace. */
     public ReadOnlyBooleanProperty demoOfferedProperty() {
-        return console.demoOfferedProperty();
+        return source.demoOfferedProperty();
     }
 
     public ReadOnlyBooleanProperty demoRunningProperty() {
-        return console.demoRunningProperty();
+        return source.demoRunningProperty();
     }
 
     public ReadOnlyStringProperty demoMessageProperty() {
-        return console.demoMessageProperty();
+        return source.demoMessageProperty();
     }
 
     /** Creates the demo workspace (in the background) and refreshes. */
     public void createDemo() {
-        console.createDemo();
+        source.createDemo();
     }
 
     /** Selects the next item (wrapping), for the keyboard routine. */
@@ -82,7 +115,7 @@ public final class InboxViewModel {
     }
 
     private void move(int delta) {
-        List<AttentionItem> list = items();
+        List<Attention.Item> list = items();
         if (list.isEmpty()) {
             selected.set(null);
             return;
@@ -92,61 +125,68 @@ public final class InboxViewModel {
         selected.set(list.get(next));
     }
 
-    /** Re-arms a FAILED key and runs it now. */
-    public void retry(AttentionItem item) {
+    /** Re-arms the failed keys of an item and runs them now. */
+    public void retry(Attention.Item item) {
         act(item, "retry", () -> {
-            JobDefinition job = job(item.job());
-            services.actions().retry(job, item.key(), "retried from the console");
-            RunReport r = services.engine().run(job, List.of(item.key()));
-            KeyRecord k = r.keys().isEmpty() ? null : r.keys().get(0);
-            return item.job() + " " + item.key() + ": " + (k == null ? r.stopped() : Format.state(k.state())
-                    + (k.message() == null ? "" : " - " + io.keyline.domain.Printable.line(k.message())));
+            JobDefinition job = services.job(item.job());
+            List<KeyActions.Outcome> out = services.keyActions().retryAndRun(job, item.keys(),
+                    "retried from the console", services.engine());
+            return out.size() == 1 ? "Retried " + out.get(0).text() : "Retried " + out.size() + " keys of " + job.name()
+                    + ": " + io.keyline.core.operations.Words.counts(io.keyline.core.operations.Words.countsOf(
+                    out.stream().filter(o -> o.after() != null).map(KeyActions.Outcome::after).toList()));
         });
     }
 
     /** Runs an interrupted key now (it resumes at the step where it stopped). */
-    public void runNow(AttentionItem item) {
-        act(item, "run", () -> {
-            RunReport r = services.engine().run(job(item.job()), List.of(item.key()));
-            KeyRecord k = r.keys().isEmpty() ? null : r.keys().get(0);
-            return item.job() + " " + item.key() + ": " + (k == null ? r.stopped() : Format.state(k.state())
-                    + (k.message() == null ? "" : " - " + k.message()));
+    public void runNow(Attention.Item item) {
+        act(item, "run", () -> "Ran " + (services.keyActions().run(services.job(item.job()), item.key(),
+                services.engine()).text()));
+    }
+
+    /** Skips every key of the item (audited with the note). */
+    public void skip(Attention.Item item, String note) {
+        each(item, "skip", note, (job, key) -> services.actions().skip(job, key, note), "skipped");
+    }
+
+    /** Marks every key of the item done (audited with the note): the effect happened, checked by hand. */
+    public void markDone(Attention.Item item, String note) {
+        each(item, "mark done", note, (job, key) -> services.actions().markDone(job, key, note), "marked done");
+    }
+
+    private void each(Attention.Item item, String what, String note, java.util.function.BiConsumer<JobDefinition,
+            String> action, String done) {
+        if (note == null || note.isBlank()) {
+            notice.set(capital(what) + " needs a note saying why.");
+            return;
+        }
+        act(item, what, () -> {
+            List<String> acted = new ArrayList<>();
+            for (int i = 0; i < item.keys().size(); i++) {
+                action.accept(services.job(item.jobKeys().get(i)), item.keys().get(i));
+                acted.add(item.keys().get(i));
+            }
+            return (acted.size() == 1 ? item.firstJob() + " " + acted.get(0) : acted.size() + " keys") + " " + done;
         });
     }
 
-    public void skip(AttentionItem item, String note) {
-        act(item, "skip", () -> {
-            services.actions().skip(job(item.job()), item.key(), note);
-            return item.job() + " " + item.key() + " skipped";
-        });
-    }
-
-    public void markDone(AttentionItem item, String note) {
-        act(item, "mark done", () -> {
-            services.actions().markDone(job(item.job()), item.key(), note);
-            return item.job() + " " + item.key() + " marked done";
-        });
-    }
-
-    private JobDefinition job(String name) {
-        return services.catalog().get().job(name).orElseThrow(() ->
-                new IllegalStateException("job " + name + " is no longer in " + services.jobsDir()));
-    }
-
-    private void act(AttentionItem item, String what, java.util.concurrent.Callable<String> work) {
+    private void act(Attention.Item item, String what, Callable<String> work) {
         if (busy.get()) {
             return;
         }
         busy.set(true);
-        notice.set("Working on " + item.job() + " " + item.key() + "…");
+        notice.set("Working on " + item.title().replace("  ·  ", " ") + "…");
         threads.submit(work, msg -> {
             busy.set(false);
             notice.set(msg);
-            console.refresh();
+            source.refresh();
         }, e -> {
             busy.set(false);
-            notice.set("Could not " + what + " " + item.job() + " " + item.key() + ": " + e.getMessage());
-            console.refresh();
+            notice.set("Could not " + what + " " + item.title().replace("  ·  ", " ") + ": " + e.getMessage());
+            source.refresh();
         });
+    }
+
+    private static String capital(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 }

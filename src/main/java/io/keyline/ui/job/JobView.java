@@ -1,16 +1,20 @@
 package io.keyline.ui.job;
 
 import atlantafx.base.theme.Styles;
+import io.keyline.core.operations.Calendar;
+import io.keyline.core.operations.Words;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
+import io.keyline.ui.common.NoteDialog;
 import io.keyline.ui.common.Palette;
 import io.keyline.ui.common.StateChip;
 import javafx.animation.PauseTransition;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -29,6 +33,7 @@ import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -43,13 +48,18 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.function.Function;
 
-/** A job: kill switch, calendar heatmap and a key table filtered and paged in SQL; everything updates live. */
+/**
+ * A job: kill switch, calendar heatmap with the count of missing keys beside it (select gaps to plan
+ * exactly those), and a key table filtered and paged in SQL where done keys show when they finished,
+ * how long they took and what they came to; everything updates live.
+ */
 public final class JobView extends BorderPane {
 
     private final JobViewModel vm;
     private final Navigator nav;
-    private final TableView<KeyRecord> table = new TableView<>();
+    private final TableView<JobViewModel.KeyRow> table = new TableView<>();
     private final TextField search = new TextField();
+    private final Heatmap heatmap = new Heatmap();
 
     public JobView(JobViewModel vm, Navigator nav) {
         this.vm = vm;
@@ -95,35 +105,86 @@ public final class JobView extends BorderPane {
         banner.visibleProperty().bind(vm.pausedProperty());
         banner.managedProperty().bind(vm.pausedProperty());
 
-        Heatmap heatmap = new Heatmap(vm.heat());
-        heatmap.setId("heatmap");
-        heatmap.onPick(c -> search.setText(c.key()));
-        HBox legend = legend();
-        VBox heatBox = new VBox(6, heatmap, legend);
-        heatBox.visibleProperty().bind(Bindings.isNotEmpty(vm.heat()));
-        heatBox.managedProperty().bind(heatBox.visibleProperty());
-
         Label notice = new Label();
-        notice.getStyleClass().add("muted");
+        notice.setId("job-notice");
+        notice.getStyleClass().add("inbox-notice");
+        notice.setWrapText(true);
         notice.textProperty().bind(vm.noticeProperty());
+        notice.visibleProperty().bind(vm.noticeProperty().isNotEmpty());
+        notice.managedProperty().bind(notice.visibleProperty());
 
-        VBox top = new VBox(12, titleRow, banner, heatBox, notice);
+        VBox top = new VBox(12, titleRow, banner, calendarRow(), notice);
         top.setPadding(new Insets(0, 0, 12, 0));
         setTop(top);
-
         setCenter(tableSection());
     }
 
     private static String describe(JobDefinition d) {
         return (d.description().isEmpty() ? "" : d.description() + "  ·  ") + d.key().type().jsonName() + " keys"
                 + (d.key().start() == null ? "" : " from " + d.key().start())
-                + (d.schedule() == null ? "" : "  ·  cron " + d.schedule().text() + " (" + d.key().zone() + ")")
+                + "  ·  " + (d.schedule() == null ? "no schedule" : Words.schedule(d.schedule().text(), d.key().zone()))
                 + "  ·  steps " + String.join(" → ", d.steps().stream().map(s -> s.id()).toList());
     }
 
-    private HBox legend() {
-        HBox box = new HBox(12);
-        box.setAlignment(Pos.CENTER_LEFT);
+    /** The heatmap (sized to the space) with the missing-key count, its plan button and the legend beside it. */
+    private HBox calendarRow() {
+        heatmap.setId("heatmap");
+        heatmap.viewProperty().bind(vm.calendarProperty());
+        heatmap.onPick(key -> search.setText(key));
+        heatmap.onPlanGaps(keys -> nav.plan(vm.definitionProperty().get().name(), keys));
+        HBox.setHgrow(heatmap, Priority.ALWAYS);
+        heatmap.setMaxWidth(Double.MAX_VALUE);
+
+        Label missing = new Label();
+        missing.setId("missing-count");
+        missing.getStyleClass().add("missing-count");
+        missing.setWrapText(true);
+        Label missingHint = new Label("Click a dashed cell to plan it, drag across several, or plan them all:");
+        missingHint.getStyleClass().add("muted");
+        missingHint.setWrapText(true);
+        Button planMissing = new Button();
+        planMissing.setId("plan-missing");
+        planMissing.getStyleClass().add(Styles.ACCENT);
+        planMissing.setOnAction(e -> nav.plan(vm.definitionProperty().get().name(),
+                vm.calendarProperty().get().missing()));
+        Label ahead = new Label();
+        ahead.setId("ahead-count");
+        ahead.getStyleClass().add("muted");
+        ahead.setWrapText(true);
+        VBox missingBox = new VBox(6, missing, missingHint, planMissing);
+        vm.calendarProperty().addListener((o, a, c) -> {
+            int n = c.missing().size();
+            missing.setText(n == 0 ? "No missing keys" : Calendar.count(c.type(), n) + " missing");
+            missing.getStyleClass().remove("none");
+            if (n == 0) {
+                missing.getStyleClass().add("none");
+            }
+            missingHint.setVisible(n > 0);
+            missingHint.setManaged(n > 0);
+            planMissing.setText("Plan " + n + " missing…");
+            planMissing.setVisible(n > 0);
+            planMissing.setManaged(n > 0);
+            ahead.setText(c.ahead().isEmpty() ? "" : Words.keys(c.ahead().size()) + " ran ahead of schedule: "
+                    + String.join(", ", c.ahead().subList(0, Math.min(3, c.ahead().size())))
+                    + (c.ahead().size() > 3 ? " …" : ""));
+            ahead.setVisible(!c.ahead().isEmpty());
+            ahead.setManaged(!c.ahead().isEmpty());
+        });
+        VBox side = new VBox(12, missingBox, ahead, legend());
+        side.getStyleClass().add("calendar-side");
+        side.setPrefWidth(250);
+        side.setMinWidth(200);
+        side.setMaxWidth(280);
+        HBox row = new HBox(16, heatmap, side);
+        row.setAlignment(Pos.TOP_LEFT);
+        row.visibleProperty().bind(Bindings.createBooleanBinding(() -> !vm.calendarProperty().get().cells().isEmpty(),
+                vm.calendarProperty()));
+        row.managedProperty().bind(row.visibleProperty());
+        return row;
+    }
+
+    private FlowPane legend() {
+        FlowPane box = new FlowPane(10, 4);
         for (KeyState s : new KeyState[] {KeyState.DONE, KeyState.FAILED, KeyState.NEEDS_CONFIRMATION,
             KeyState.NEEDS_CREDENTIAL, KeyState.RETRY_WAIT, KeyState.RUNNING, KeyState.SKIPPED}) {
             Rectangle r = new Rectangle(10, 10, Palette.of(s));
@@ -135,9 +196,13 @@ public final class JobView extends BorderPane {
             box.getChildren().add(l);
         }
         Rectangle gap = new Rectangle(10, 10, Palette.gap());
-        gap.setStroke(Palette.gapBorder());
-        gap.getStrokeDashArray().addAll(2.0, 2.0);
-        Label g = new Label("Never ran", gap);
+        gap.setStroke(Palette.missing());
+        gap.getStrokeDashArray().addAll(3.0, 2.0);
+        Palette.darkProperty().addListener((o, a, b) -> {
+            gap.setFill(Palette.gap());
+            gap.setStroke(Palette.missing());
+        });
+        Label g = new Label("Missing (never ran)", gap);
         g.getStyleClass().add("muted");
         box.getChildren().add(g);
         return box;
@@ -182,7 +247,8 @@ public final class JobView extends BorderPane {
         run.disableProperty().bind(Bindings.isEmpty(table.getSelectionModel().getSelectedItems()));
         run.setOnAction(e -> {
             List<String> keys = table.getSelectionModel().getSelectedItems().stream()
-                    .filter(k -> !k.state().finished() && !k.state().needsAttention()).map(KeyRecord::key).toList();
+                    .filter(k -> !k.state().finished() && !k.state().needsAttention()).map(JobViewModel.KeyRow::key)
+                    .toList();
             if (!keys.isEmpty()) {
                 run.disableProperty().unbind();
                 run.setDisable(true);
@@ -199,10 +265,14 @@ public final class JobView extends BorderPane {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setItems(vm.rows());
-        table.setPlaceholder(new Label("No keys match. Keys appear here once they run."));
-        table.getColumns().add(column("Key", 110, KeyRecord::key));
-        TableColumn<KeyRecord, KeyState> state = new TableColumn<>("State");
-        state.setPrefWidth(175);
+        table.setPlaceholder(new Label("No keys match. Keys appear here once they run; missing ones are planned "
+                + "from the calendar above."));
+        TableColumn<JobViewModel.KeyRow, String> keyColumn = column("Key", 105, JobViewModel.KeyRow::key);
+        keyColumn.setMinWidth(100); // a key is never cut to "2026-1…" at 1024 px; the outcome column gives way
+        table.getColumns().add(keyColumn);
+        TableColumn<JobViewModel.KeyRow, KeyState> state = new TableColumn<>("State");
+        state.setPrefWidth(150);
+        state.setMinWidth(140);
         state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().state()));
         state.setCellFactory(c -> new TableCell<>() {
             private final StateChip chip = new StateChip();
@@ -219,35 +289,99 @@ public final class JobView extends BorderPane {
             }
         });
         table.getColumns().add(state);
-        table.getColumns().add(column("Step", 90, KeyRecord::step));
-        table.getColumns().add(column("Attempts", 100, k -> k.attempts() == 0 ? "" : Integer.toString(k.attempts())));
-        table.getColumns().add(column("Last run", 130, k -> Format.relative(k.updatedAt(), vm.now())));
-        table.getColumns().add(column("Next attempt", 130, k -> k.nextAttemptAt() == null ? ""
-                : Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(), vm.now()) + ")"));
-        table.getColumns().add(column("Message", 400, k -> k.message() == null ? ""
-                : io.keyline.domain.Printable.line(k.message())));
-        table.setRowFactory(tv -> {
-            TableRow<KeyRecord> row = new TableRow<>();
-            row.setOnMouseClicked(e -> {
-                if (e.getClickCount() == 2 && !row.isEmpty()) {
-                    nav.showTimeline(row.getItem().job(), row.getItem().key());
-                }
-            });
-            MenuItem timeline = new MenuItem("Timeline");
-            timeline.setOnAction(e -> nav.showTimeline(row.getItem().job(), row.getItem().key()));
-            MenuItem confirm = new MenuItem("Confirm…");
-            confirm.setOnAction(e -> nav.confirm(row.getItem().job(), row.getItem().key()));
-            ContextMenu menu = new ContextMenu(timeline, confirm);
-            row.contextMenuProperty().bind(Bindings.when(row.emptyProperty()).then((ContextMenu) null).otherwise(menu));
-            row.itemProperty().addListener((o, a, b) -> confirm.setVisible(b != null && b.state() == KeyState.NEEDS_CONFIRMATION));
-            return row;
-        });
+        table.getColumns().add(column("Step", 90, r -> r.record().step() == null ? "" : r.record().step()
+                + (r.record().attempts() > 1 ? " #" + r.record().attempts() : "")));
+        table.getColumns().add(column("Finished / updated", 170, this::when));
+        table.getColumns().add(column("Took", 70, r -> r.outcome() == null ? "" : r.outcome().tookText()));
+        table.getColumns().add(column("Outcome", 400, this::outcome));
+        table.setRowFactory(tv -> row());
+        table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<JobViewModel.KeyRow>) c ->
+                heatmap.select(table.getSelectionModel().getSelectedItems().stream().map(JobViewModel.KeyRow::key)
+                        .toList()));
         VBox.setVgrow(table, Priority.ALWAYS);
         return new VBox(8, bar, table);
     }
 
-    private static TableColumn<KeyRecord, String> column(String name, double width, Function<KeyRecord, String> value) {
-        TableColumn<KeyRecord, String> c = new TableColumn<>(name);
+    private String when(JobViewModel.KeyRow r) {
+        KeyRecord k = r.record();
+        if (k.state() == KeyState.DONE) {
+            return Format.shortTime(k.updatedAt()) + " (" + Format.relative(k.updatedAt(), vm.now()) + ")";
+        }
+        return Format.relative(k.updatedAt(), vm.now());
+    }
+
+    private String outcome(JobViewModel.KeyRow r) {
+        KeyRecord k = r.record();
+        String out = r.outcome() == null ? "" : r.outcome().text();
+        if (!out.isEmpty()) {
+            return out;
+        }
+        String msg = k.message() == null ? "" : io.keyline.domain.Printable.line(k.message());
+        if (k.nextAttemptAt() != null) {
+            msg = "next attempt " + Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(),
+                    vm.now()) + ")" + (msg.isEmpty() ? "" : " — " + msg);
+        }
+        return msg;
+    }
+
+    private TableRow<JobViewModel.KeyRow> row() {
+        TableRow<JobViewModel.KeyRow> row = new TableRow<>();
+        row.setOnMouseClicked(e -> {
+            if (e.getClickCount() == 2 && !row.isEmpty()) {
+                nav.showTimeline(row.getItem().record().job(), row.getItem().key());
+            }
+        });
+        MenuItem timeline = new MenuItem("Timeline");
+        timeline.setOnAction(e -> nav.showTimeline(row.getItem().record().job(), row.getItem().key()));
+        MenuItem confirm = new MenuItem("Confirm…");
+        confirm.setOnAction(e -> nav.confirm(row.getItem().record().job(), row.getItem().key()));
+        MenuItem retry = new MenuItem("Retry");
+        retry.setOnAction(e -> vm.retry(row.getItem().key()));
+        MenuItem rearm = new MenuItem("Rearm…");
+        rearm.setOnAction(e -> askRearm(row.getItem().key()));
+        MenuItem skip = new MenuItem("Skip…");
+        skip.setOnAction(e -> ask("Skip", row.getItem().key(), "The key will not run (until someone retries it).",
+                vm::skip));
+        MenuItem markDone = new MenuItem("Mark done…");
+        markDone.setOnAction(e -> ask("Mark done", row.getItem().key(), "Records that the effect already happened "
+                + "(you checked it): the key becomes done without running its step again.", vm::markDone));
+        ContextMenu menu = new ContextMenu(timeline, confirm, retry, rearm, skip, markDone);
+        row.contextMenuProperty().bind(Bindings.when(row.emptyProperty()).then((ContextMenu) null).otherwise(menu));
+        row.itemProperty().addListener((o, a, b) -> {
+            KeyState s = b == null ? null : b.state();
+            confirm.setVisible(s == KeyState.NEEDS_CONFIRMATION);
+            retry.setVisible(s == KeyState.FAILED);
+            rearm.setVisible(s == KeyState.DONE);
+            skip.setVisible(s != null && !s.finished() && s != KeyState.RUNNING);
+            markDone.setVisible(s != null && s.needsAttention());
+        });
+        return row;
+    }
+
+    private void ask(String verb, String key, String explain, java.util.function.BiConsumer<String, String> then) {
+        new NoteDialog(verb + " " + vm.definitionProperty().get().name() + " " + key, explain, verb, null,
+                n -> then.accept(key, n)).show(getScene() == null ? null : getScene().getWindow());
+    }
+
+    /** Rearm…: a note and, optionally, the step to run again from. */
+    private void askRearm(String key) {
+        JobDefinition def = vm.definitionProperty().get();
+        ComboBox<String> from = new ComboBox<>();
+        from.setId("rearm-from");
+        from.getItems().add("all steps");
+        def.steps().forEach(s -> from.getItems().add(s.id()));
+        from.getSelectionModel().select(0);
+        HBox extra = new HBox(8, new Label("Run again from"), from);
+        extra.setAlignment(Pos.CENTER_LEFT);
+        new NoteDialog("Rearm " + def.name() + " " + key, "The key is done. Rearming it runs its steps again at the "
+                + "next run (or Run selected); an unsafe step asks its probe first, so an effect that exists is not "
+                + "made twice.", "Rearm", extra, n -> vm.rearm(key, n, from.getSelectionModel().getSelectedIndex() == 0
+                ? null : from.getValue())).show(getScene() == null ? null : getScene().getWindow());
+    }
+
+    private static TableColumn<JobViewModel.KeyRow, String> column(String name, double width,
+                                                                   Function<JobViewModel.KeyRow, String> value) {
+        TableColumn<JobViewModel.KeyRow, String> c = new TableColumn<>(name);
         c.setPrefWidth(width);
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(value.apply(cd.getValue())));
         return c;
@@ -257,6 +391,11 @@ public final class JobView extends BorderPane {
     public void focusSearch() {
         search.requestFocus();
         search.selectAll();
+    }
+
+    /** The heatmap (tests). */
+    public Heatmap heatmap() {
+        return heatmap;
     }
 
     private void askPause() {
@@ -275,6 +414,7 @@ public final class JobView extends BorderPane {
         grid.addRow(0, new Label("Reason"), reason);
         grid.addRow(1, new Label("Until"), until);
         d.getDialogPane().setContent(grid);
+        d.getDialogPane().getStylesheets().setAll(io.keyline.ui.common.Theme.STYLESHEETS);
         ButtonType pauseType = new ButtonType("Pause", ButtonBar.ButtonData.OK_DONE);
         d.getDialogPane().getButtonTypes().addAll(pauseType, ButtonType.CANCEL);
         d.getDialogPane().lookupButton(pauseType).disableProperty().bind(reason.textProperty().isEmpty());

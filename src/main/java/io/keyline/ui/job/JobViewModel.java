@@ -1,13 +1,14 @@
 package io.keyline.ui.job;
 
-import io.keyline.core.RunReport;
+import io.keyline.core.ShownHeaders;
 import io.keyline.core.StateStore;
+import io.keyline.core.operations.Calendar;
+import io.keyline.core.operations.Outcomes;
+import io.keyline.core.operations.Words;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
-import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
-import io.keyline.domain.KeyType;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import javafx.beans.property.IntegerProperty;
@@ -29,17 +30,17 @@ import javafx.collections.ObservableList;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.concurrent.Callable;
 
 /**
- * One job: its calendar heatmap, a key table filtered and paged in SQL, and its kill switch.
- * Loads run in the background; a newer request makes an older answer stale (it is dropped).
+ * One job: its calendar (core {@link Calendar}: states, missing keys, keys run ahead of schedule), a
+ * key table filtered and paged in SQL where done keys carry their outcome (core {@link Outcomes}), its
+ * kill switch, and the key actions of the table's menu. Loads run in the background; a newer request
+ * makes an older answer stale (it is dropped).
  */
 public final class JobViewModel {
 
@@ -59,6 +60,22 @@ public final class JobViewModel {
         }
     }
 
+    /**
+     * One row of the key table.
+     *
+     * @param record  the key
+     * @param outcome what a done key came to (finish time, duration, outputs), or {@code null}
+     */
+    public record KeyRow(KeyRecord record, Outcomes.KeyOutcome outcome) {
+        public String key() {
+            return record.key();
+        }
+
+        public KeyState state() {
+            return record.state();
+        }
+    }
+
     public static final Filter ALL = new Filter("All states", Set.of());
     public static final Filter ATTENTION = new Filter("Needs attention", KeyState.ATTENTION);
     public static final Filter FAILED = new Filter("Failed", EnumSet.of(KeyState.FAILED));
@@ -68,7 +85,7 @@ public final class JobViewModel {
         List<Filter> out = new ArrayList<>(List.of(ALL, ATTENTION, FAILED));
         for (KeyState s : KeyState.values()) {
             if (s != KeyState.FAILED) {
-                out.add(new Filter(io.keyline.ui.common.Format.state(s), EnumSet.of(s)));
+                out.add(new Filter(Words.state(s), EnumSet.of(s)));
             }
         }
         return out;
@@ -81,10 +98,9 @@ public final class JobViewModel {
     private final StringProperty search = new SimpleStringProperty("");
     private final IntegerProperty page = new SimpleIntegerProperty(0);
     private final ReadOnlyIntegerWrapper total = new ReadOnlyIntegerWrapper();
-    private final ObservableList<KeyRecord> rows = FXCollections.observableArrayList();
-    private final ObservableList<KeyRecord> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
-    private final ObservableList<HeatCell> heat = FXCollections.observableArrayList();
-    private final ObservableList<HeatCell> heatReadOnly = FXCollections.unmodifiableObservableList(heat);
+    private final ObservableList<KeyRow> rows = FXCollections.observableArrayList();
+    private final ObservableList<KeyRow> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
+    private final ReadOnlyObjectWrapper<Calendar.View> calendar = new ReadOnlyObjectWrapper<>(Calendar.View.NONE);
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
@@ -105,7 +121,7 @@ public final class JobViewModel {
         page.addListener((o, a, b) -> reloadRows());
     }
 
-    /** Shows a job: definition, heatmap, first page, pause state (the job file is read in the background). */
+    /** Shows a job: definition, calendar, first page, pause state (the job file is read in the background). */
     public void load(String job) {
         long gen = ++generation;
         threads.submit(() -> services.catalog().get().job(job), def -> {
@@ -116,7 +132,7 @@ public final class JobViewModel {
             if (def.isEmpty()) {
                 notice.set("Job " + job + " is not in " + services.jobsDir() + " any more");
                 rows.clear();
-                heat.clear();
+                calendar.set(Calendar.View.NONE);
                 return;
             }
             reload();
@@ -125,43 +141,45 @@ public final class JobViewModel {
 
     /** Reloads everything of the current job (live updates call this). */
     public void reload() {
-        JobDefinition def = definition.get();
-        if (def == null) {
-            return;
-        }
-        long gen = ++generation;
-        StateStore.KeyQuery q = query(def);
-        threads.submit(() -> new Loaded(services.store().query(q), services.store().count(q), heatmap(def),
-                services.store().jobControl(def.name())), l -> {
-                    if (gen == generation) {
-                        apply(l);
-                    }
-                }, this::failed);
+        load(true);
     }
 
     private void reloadRows() {
+        load(false);
+    }
+
+    private void load(boolean all) {
         JobDefinition def = definition.get();
         if (def == null) {
             return;
         }
         long gen = ++generation;
-        StateStore.KeyQuery q = query(def);
-        loading.set(true);
-        threads.submit(() -> new Loaded(services.store().query(q), services.store().count(q), null, null), l -> {
+        StateStore.KeyQuery q = new StateStore.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
+                .page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
+        loading.set(!all);
+        threads.submit(() -> {
+            StateStore store = services.store();
+            List<KeyRecord> page = store.query(q);
+            List<String> done = page.stream().filter(r -> r.state() == KeyState.DONE).map(KeyRecord::key).toList();
+            Map<String, Outcomes.KeyOutcome> outcomes = Outcomes.of(def, page, store.steps(def.name(), done),
+                    ShownHeaders.secretsOf(def, services.credentials()));
+            return new Loaded(page.stream().map(r -> new KeyRow(r, outcomes.get(r.key()))).toList(), store.count(q),
+                    all ? Calendar.of(def, store, services.clock()) : null, all ? store.jobControl(def.name()) : null);
+        }, l -> {
             if (gen == generation) {
                 apply(l);
             }
         }, this::failed);
     }
 
-    private record Loaded(List<KeyRecord> rows, int total, List<HeatCell> heat, JobControl control) {
+    private record Loaded(List<KeyRow> rows, int total, Calendar.View calendar, JobControl control) {
     }
 
     private void apply(Loaded l) {
         rows.setAll(l.rows());
         total.set(l.total());
-        if (l.heat() != null) {
-            heat.setAll(l.heat());
+        if (l.calendar() != null) {
+            calendar.set(l.calendar());
         }
         if (l.control() != null) {
             Instant now = services.clock().instant();
@@ -178,64 +196,27 @@ public final class JobViewModel {
         notice.set("Could not load: " + e.getMessage());
     }
 
-    private StateStore.KeyQuery query(JobDefinition def) {
-        return new StateStore.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
-                .page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
-    }
-
-    /** The last 90 days, 52 weeks or 24 months up to the current key; manual jobs have none. */
-    List<HeatCell> heatmap(JobDefinition def) {
-        if (def.key().type() == KeyType.MANUAL) {
-            return List.of();
-        }
-        int n = switch (def.key().type()) {
-            case DATE -> 90;
-            case WEEK -> 52;
-            default -> 24;
-        };
-        List<String> keys = new ArrayList<>(n);
-        String k = KeyRules.current(def.key(), services.clock());
-        for (int i = 0; i < n; i++) {
-            keys.add(k);
-            k = KeyRules.previous(def.key(), k);
-        }
-        Collections.reverse(keys);
-        Map<String, KeyRecord> known = services.store().query(StateStore.KeyQuery.all(def.name())
-                .between(keys.get(0), keys.get(keys.size() - 1))).stream()
-                .collect(Collectors.toMap(KeyRecord::key, Function.identity()));
-        String start = def.key().start();
-        List<HeatCell> out = new ArrayList<>(n);
-        for (String key : keys) {
-            KeyRecord r = known.get(key);
-            boolean before = start != null && KeyRules.compare(def.key(), key, start) < 0;
-            out.add(new HeatCell(key, KeyRules.firstDay(def.key(), key), r == null ? null : r.state(), before));
-        }
-        return out;
-    }
-
     /** Turns the kill switch on. */
     public void pause(String reason, Instant until) {
-        JobDefinition def = definition.get();
-        threads.submit(() -> services.actions().pause(def.name(), reason, until), jc -> {
-            notice.set(def.name() + " paused");
-            reload();
-        }, e -> notice.set("Could not pause: " + e.getMessage()));
+        act(() -> {
+            services.actions().pause(name(), reason, until);
+            return name() + " paused";
+        });
     }
 
     public void resume() {
-        JobDefinition def = definition.get();
-        threads.submit(() -> services.actions().resume(def.name()), jc -> {
-            notice.set(def.name() + " resumed");
-            reload();
-        }, e -> notice.set("Could not resume: " + e.getMessage()));
+        act(() -> {
+            services.actions().resume(name());
+            return name() + " resumed";
+        });
     }
 
     /** Runs the given keys now (in the background); the table updates as they progress. */
     public void run(List<String> keys, Runnable done) {
         JobDefinition def = definition.get();
-        notice.set("Running " + keys.size() + " key" + (keys.size() == 1 ? "" : "s") + "…");
+        notice.set("Running " + Words.keys(keys.size()) + "…");
         threads.submit(() -> services.engine().run(def, keys), r -> {
-            notice.set("Run finished: " + summary(r));
+            notice.set("Run finished: " + (r.stopped() != null ? r.stopped() : Words.counts(Words.countsOf(r.keys()))));
             reload();
             done.run();
         }, e -> {
@@ -244,18 +225,44 @@ public final class JobViewModel {
         });
     }
 
-    static String summary(RunReport r) {
-        if (r.stopped() != null) {
-            return r.stopped();
-        }
-        List<String> parts = new ArrayList<>();
-        for (KeyState s : KeyState.values()) {
-            long n = r.count(s);
-            if (n > 0) {
-                parts.add(n + " " + io.keyline.ui.common.Format.state(s).toLowerCase(java.util.Locale.ROOT));
-            }
-        }
-        return String.join(", ", parts);
+    /** Re-arms a failed key and runs it now. */
+    public void retry(String key) {
+        act(() -> "Retried " + services.keyActions().retryAndRun(definition.get(), key, "retried from the console",
+                services.engine()).text());
+    }
+
+    /** Re-arms a done key: its steps (all, or from {@code fromStep}) run again at the next run. */
+    public void rearm(String key, String note, String fromStep) {
+        act(() -> services.keyActions().rearm(definition.get(), key, note, fromStep).job() + " " + key + " "
+                + io.keyline.core.operations.KeyActions.rearmed(fromStep));
+    }
+
+    public void skip(String key, String note) {
+        act(() -> {
+            services.actions().skip(definition.get(), key, note);
+            return name() + " " + key + " skipped";
+        });
+    }
+
+    public void markDone(String key, String note) {
+        act(() -> {
+            services.actions().markDone(definition.get(), key, note);
+            return name() + " " + key + " marked done";
+        });
+    }
+
+    private void act(Callable<String> work) {
+        threads.submit(work, text -> {
+            notice.set(text);
+            reload();
+        }, e -> {
+            notice.set("Could not do that: " + e.getMessage());
+            reload();
+        });
+    }
+
+    private String name() {
+        return definition.get().name();
     }
 
     public ReadOnlyObjectProperty<JobDefinition> definitionProperty() {
@@ -278,12 +285,13 @@ public final class JobViewModel {
         return total.getReadOnlyProperty();
     }
 
-    public ObservableList<KeyRecord> rows() {
+    public ObservableList<KeyRow> rows() {
         return rowsReadOnly;
     }
 
-    public ObservableList<HeatCell> heat() {
-        return heatReadOnly;
+    /** The calendar: states, missing keys, keys ahead of schedule. */
+    public ReadOnlyObjectProperty<Calendar.View> calendarProperty() {
+        return calendar.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty pausedProperty() {

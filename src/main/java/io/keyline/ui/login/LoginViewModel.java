@@ -11,6 +11,7 @@ import io.keyline.domain.Printable;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.credentials.CredentialInput;
 import io.keyline.ui.credentials.CredentialViewModel;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -58,8 +59,8 @@ public final class LoginViewModel {
     private final ReadOnlyStringWrapper origin = new ReadOnlyStringWrapper(this, "origin", "");
     private final ReadOnlyBooleanWrapper secure = new ReadOnlyBooleanWrapper(this, "secure");
     private final ReadOnlyStringWrapper security = new ReadOnlyStringWrapper(this, "security", "");
-    private final ObservableList<CredentialViewModel.CookieRow> preview = FXCollections.observableArrayList();
-    private final ObservableList<CredentialViewModel.CookieRow> previewReadOnly =
+    private final ObservableList<CredentialInput.CookieRow> preview = FXCollections.observableArrayList();
+    private final ObservableList<CredentialInput.CookieRow> previewReadOnly =
             FXCollections.unmodifiableObservableList(preview);
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
     private final ReadOnlyStringWrapper discarded = new ReadOnlyStringWrapper(this, "discarded", "");
@@ -68,8 +69,8 @@ public final class LoginViewModel {
     private final ReadOnlyBooleanWrapper testing = new ReadOnlyBooleanWrapper(this, "testing");
     private final ReadOnlyBooleanWrapper used = new ReadOnlyBooleanWrapper(this, "used");
     private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
-    private final ObservableList<CredentialViewModel.TestLine> testLines = FXCollections.observableArrayList();
-    private final ObservableList<CredentialViewModel.TestLine> testLinesReadOnly =
+    private final ObservableList<CredentialTester.Result> testLines = FXCollections.observableArrayList();
+    private final ObservableList<CredentialTester.Result> testLinesReadOnly =
             FXCollections.unmodifiableObservableList(testLines);
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
 
@@ -229,9 +230,9 @@ public final class LoginViewModel {
         updateCanUse();
     }
 
-    private static CredentialViewModel.CookieRow row(Cookie c) {
+    private static CredentialInput.CookieRow row(Cookie c) {
         String d = c.domain() == null ? "any host" : (c.includeSubdomains() ? "." : "") + c.domain();
-        return new CredentialViewModel.CookieRow(c.name(), "***", d, c.path(), c.secure(), c.httpOnly(), c.expires());
+        return new CredentialInput.CookieRow(c.name(), "***", d, c.path(), c.secure(), c.httpOnly(), c.expires());
     }
 
     private void updateCanUse() {
@@ -267,7 +268,7 @@ public final class LoginViewModel {
             testing.set(false);
             updateCanUse();
             testLines.setAll(results.stream()
-                    .map(r -> new CredentialViewModel.TestLine(r.job(), r.step(), r.verdict(), r.message())).toList());
+                    .toList());
             testSummary.set(summary(results));
         }, e -> {
             testing.set(false);
@@ -358,7 +359,7 @@ public final class LoginViewModel {
     }
 
     /** The captured cookies, values masked. */
-    public ObservableList<CredentialViewModel.CookieRow> preview() {
+    public ObservableList<CredentialInput.CookieRow> preview() {
         return previewReadOnly;
     }
 
@@ -394,7 +395,7 @@ public final class LoginViewModel {
         return testSummary.getReadOnlyProperty();
     }
 
-    public ObservableList<CredentialViewModel.TestLine> testLines() {
+    public ObservableList<CredentialTester.Result> testLines() {
         return testLinesReadOnly;
     }
 

@@ -1,12 +1,14 @@
 package io.keyline.ui.login;
 
 import atlantafx.base.theme.Styles;
+import io.keyline.core.CredentialTester;
 import io.keyline.credentials.CookieRouting;
 import io.keyline.credentials.LoginCookieJar;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.credentials.CredentialInput;
 import io.keyline.ui.credentials.CredentialViewModel;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -406,7 +408,7 @@ public final class LoginWindow {
     }
 
     private VBox footer() {
-        TableView<CredentialViewModel.CookieRow> preview = new TableView<>(vm.preview());
+        TableView<CredentialInput.CookieRow> preview = new TableView<>(vm.preview());
         preview.setId("login-preview");
         preview.getStyleClass().addAll("credential-preview", Styles.DENSE);
         preview.setFixedCellSize(26);
@@ -416,10 +418,10 @@ public final class LoginWindow {
         placeholder.getStyleClass().add("muted");
         preview.setPlaceholder(placeholder);
         preview.getColumns().setAll(List.of(
-                col("Name", 150, CredentialViewModel.CookieRow::name),
-                col("Value", 60, CredentialViewModel.CookieRow::value),
-                col("Domain", 170, CredentialViewModel.CookieRow::domain),
-                col("Path", 60, CredentialViewModel.CookieRow::path),
+                col("Name", 150, CredentialInput.CookieRow::name),
+                col("Value", 60, CredentialInput.CookieRow::value),
+                col("Domain", 170, CredentialInput.CookieRow::domain),
+                col("Path", 60, CredentialInput.CookieRow::path),
                 col("Secure", 60, r -> r.secure() ? "yes" : ""),
                 col("HttpOnly", 70, r -> r.httpOnly() ? "yes" : ""),
                 col("Expires", 150, r -> r.expires() == null ? "session" : Format.time(r.expires()))));
@@ -439,9 +441,9 @@ public final class LoginWindow {
         testSummary.textProperty().bind(vm.testSummaryProperty());
         collapseWhenEmpty(testSummary);
         VBox testLines = new VBox(2);
-        vm.testLines().addListener((ListChangeListener<CredentialViewModel.TestLine>) c -> {
+        vm.testLines().addListener((ListChangeListener<CredentialTester.Result>) c -> {
             testLines.getChildren().clear();
-            for (CredentialViewModel.TestLine l : vm.testLines()) {
+            for (CredentialTester.Result l : vm.testLines()) {
                 Label x = new Label(l.text());
                 x.getStyleClass().addAll("code", switch (l.verdict()) {
                     case ACCEPTED -> "ok-text";
@@ -497,9 +499,9 @@ public final class LoginWindow {
         return bottom;
     }
 
-    private static TableColumn<CredentialViewModel.CookieRow, String> col(
-            String title, double width, Function<CredentialViewModel.CookieRow, String> f) {
-        TableColumn<CredentialViewModel.CookieRow, String> c = new TableColumn<>(title);
+    private static TableColumn<CredentialInput.CookieRow, String> col(
+            String title, double width, Function<CredentialInput.CookieRow, String> f) {
+        TableColumn<CredentialInput.CookieRow, String> c = new TableColumn<>(title);
         c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
         c.setPrefWidth(width);
         return c;

@@ -12,6 +12,7 @@ import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
@@ -38,6 +39,7 @@ import javafx.stage.Stage;
 import javafx.stage.Window;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -68,17 +70,25 @@ public final class PlanDialog {
         });
     }
 
-    /** Opens the plan of {@code job} in a window of its own over {@code owner}. */
-    public static void show(Window owner, ConsoleServices s, Threads t, String job, Runnable onChanged) {
+    /**
+     * Opens the plan of {@code job} in a window of its own over {@code owner}: of exactly {@code keys}
+     * when given (the heatmap's gaps, the inbox's missing keys), else of the current key.
+     */
+    public static void show(Window owner, ConsoleServices s, Threads t, String job, List<String> keys,
+                            Runnable onChanged) {
         PlanViewModel vm = new PlanViewModel(s, t);
         PlanDialog dialog = new PlanDialog(vm, onChanged);
         Stage stage = Theme.dialog(owner, dialog.root(), 1080, 700, 720, 480);
         stage.setTitle("Keyline — plan " + (job == null ? "" : job));
-        vm.jobProperty().addListener((o, a, b) -> stage.setTitle("Keyline — plan " + b));
+        vm.choice().jobProperty().addListener((o, a, b) -> stage.setTitle("Keyline — plan " + b));
         vm.loadJobs();
         if (job != null) {
-            vm.jobProperty().set(job);
-            vm.plan();
+            vm.choice().jobProperty().set(job);
+            if (keys != null && !keys.isEmpty()) {
+                vm.planKeys(keys);
+            } else {
+                vm.plan();
+            }
         }
         stage.show();
     }
@@ -90,24 +100,28 @@ public final class PlanDialog {
     // ---------------------------------------------------------------- header: job and keys
 
     private VBox header() {
+        PlanChoice c = vm.choice();
         Label title = new Label();
         title.getStyleClass().add("page-title");
-        title.textProperty().bind(Bindings.concat("Plan ", vm.jobProperty()));
-        Label subtitle = new Label("A dry run: nothing is executed, no probe is sent. Apply runs exactly what you see.");
+        title.textProperty().bind(Bindings.concat("Plan ", c.jobProperty()));
+        Label subtitle = new Label("A dry run: nothing is executed; probes are asked (they only read). Apply runs "
+                + "exactly what you see.");
         subtitle.getStyleClass().add("page-subtitle");
 
         ComboBox<String> jobBox = new ComboBox<>(vm.jobs());
+        jobBox.setId("plan-job");
         jobBox.setPromptText("Job");
-        jobBox.valueProperty().bindBidirectional(vm.jobProperty());
-        jobBox.setPrefWidth(200);
+        jobBox.valueProperty().bindBidirectional(c.jobProperty());
+        jobBox.setPrefWidth(180);
 
         ToggleGroup group = new ToggleGroup();
         HBox toggles = new HBox();
-        Map<PlanViewModel.Target, ToggleButton> buttons = new EnumMap<>(PlanViewModel.Target.class);
-        PlanViewModel.Target[] all = PlanViewModel.Target.values();
+        Map<PlanChoice.Target, ToggleButton> buttons = new EnumMap<>(PlanChoice.Target.class);
+        PlanChoice.Target[] all = PlanChoice.Target.values();
         for (int i = 0; i < all.length; i++) {
-            PlanViewModel.Target t = all[i];
+            PlanChoice.Target t = all[i];
             ToggleButton b = new ToggleButton(t.label());
+            b.setId("target-" + t.name().toLowerCase(java.util.Locale.ROOT));
             b.setUserData(t);
             b.setToggleGroup(group);
             b.getStyleClass().add(i == 0 ? Styles.LEFT_PILL : i == all.length - 1 ? Styles.RIGHT_PILL : Styles.CENTER_PILL);
@@ -115,46 +129,64 @@ public final class PlanDialog {
             buttons.put(t, b);
             toggles.getChildren().add(b);
         }
-        buttons.get(PlanViewModel.Target.TODAY).disableProperty().bind(vm.manualKeysProperty());
-        buttons.get(PlanViewModel.Target.RANGE).disableProperty().bind(vm.manualKeysProperty());
-        buttons.get(vm.targetProperty().get()).setSelected(true);
+        buttons.get(PlanChoice.Target.TODAY).disableProperty().bind(c.manualKeysProperty());
+        buttons.get(PlanChoice.Target.RANGE).disableProperty().bind(c.manualKeysProperty());
+        buttons.get(c.targetProperty().get()).setSelected(true);
         group.selectedToggleProperty().addListener((o, a, b) -> {
             if (b == null) {
                 a.setSelected(true); // one is always chosen
             } else {
-                vm.targetProperty().set((PlanViewModel.Target) b.getUserData());
+                c.targetProperty().set((PlanChoice.Target) b.getUserData());
             }
         });
-        vm.targetProperty().addListener((o, a, b) -> buttons.get(b).setSelected(true));
+        c.targetProperty().addListener((o, a, b) -> buttons.get(b).setSelected(true));
 
+        // each target has its own input, looked up by the target (not by position)
         TextField from = new TextField();
+        from.setId("plan-from");
         from.setPromptText("from, e.g. 2026-11-01");
-        from.textProperty().bindBidirectional(vm.fromProperty());
+        from.textProperty().bindBidirectional(c.fromProperty());
         TextField to = new TextField();
-        to.setPromptText("to (empty: today)");
-        to.textProperty().bindBidirectional(vm.toProperty());
+        to.setId("plan-to");
+        to.setPromptText("to (empty: the current key)");
+        to.textProperty().bindBidirectional(c.toProperty());
         HBox range = new HBox(6, from, new Label("–"), to);
         range.setAlignment(Pos.CENTER_LEFT);
         TextField keys = new TextField();
+        keys.setId("plan-keys");
         keys.setPromptText("keys, separated by spaces or commas");
-        keys.textProperty().bindBidirectional(vm.keysTextProperty());
+        keys.textProperty().bindBidirectional(c.keysTextProperty());
         HBox.setHgrow(keys, Priority.ALWAYS);
-        Label due = new Label("missed schedule ticks of the last 7 days, pending keys and retries");
+        Label due = new Label("missed schedule ticks of the catch-up window, pending keys and retries");
+        due.setId("plan-due-text");
         due.getStyleClass().add("muted");
-        Label today = new Label();
+        Label today = new Label("the current key");
+        today.setId("plan-today-text");
         today.getStyleClass().add("muted");
-        today.setText("the current key");
-        HBox choice = new HBox(today, range, keys, due);
-        choice.setAlignment(Pos.CENTER_LEFT);
-        HBox.setHgrow(choice, Priority.ALWAYS);
-        showOnly(vm.targetProperty().get(), today, range, keys, due);
-        vm.targetProperty().addListener((o, a, b) -> showOnly(b, today, range, keys, due));
+        Map<PlanChoice.Target, Region> inputs = new EnumMap<>(PlanChoice.Target.class);
+        inputs.put(PlanChoice.Target.TODAY, today);
+        inputs.put(PlanChoice.Target.RANGE, range);
+        inputs.put(PlanChoice.Target.DUE, due);
+        inputs.put(PlanChoice.Target.KEYS, keys);
+        HBox choiceBox = new HBox(today, range, keys, due);
+        choiceBox.setAlignment(Pos.CENTER_LEFT);
+        HBox.setHgrow(choiceBox, Priority.ALWAYS);
+        showOnly(c.targetProperty().get(), inputs);
+        c.targetProperty().addListener((o, a, b) -> showOnly(b, inputs));
+
+        CheckBox ahead = new CheckBox("Run ahead of schedule");
+        ahead.setId("plan-ahead");
+        ahead.selectedProperty().bindBidirectional(c.aheadProperty());
+        ahead.setTooltip(new Tooltip("Also plan (and apply) keys later than the current one. Without it they are "
+                + "not yet due: the plan shows them, and nothing runs for them."));
+        ahead.setMinWidth(Region.USE_PREF_SIZE);
 
         Button plan = new Button("Plan");
+        plan.setId("plan-run");
         plan.getStyleClass().add(Styles.ACCENT);
         plan.setOnAction(e -> vm.plan());
-        plan.disableProperty().bind(vm.busyProperty().or(vm.validationProperty().isNotEmpty())
-                .or(vm.jobProperty().isNull()));
+        plan.disableProperty().bind(vm.busyProperty().or(c.validationProperty().isNotEmpty())
+                .or(c.jobProperty().isNull()));
         for (TextField f : new TextField[] {from, to, keys}) {
             f.setOnAction(e -> {
                 if (!plan.isDisabled()) {
@@ -166,13 +198,15 @@ public final class PlanDialog {
         spinner.setPrefSize(18, 18);
         spinner.visibleProperty().bind(vm.busyProperty());
 
-        HBox selector = new HBox(10, jobBox, toggles, choice, spinner, plan);
+        HBox selector = new HBox(10, jobBox, toggles, choiceBox, ahead, spinner, plan);
         selector.setAlignment(Pos.CENTER_LEFT);
         selector.getStyleClass().add("plan-selector");
 
         Label validation = new Label();
+        validation.setId("plan-validation");
         validation.getStyleClass().addAll("error-text", "inline-validation");
-        validation.textProperty().bind(vm.validationProperty());
+        validation.setWrapText(true);
+        validation.textProperty().bind(c.validationProperty());
         collapseWhenEmpty(validation);
         Label error = new Label();
         error.getStyleClass().add("error-text");
@@ -184,68 +218,77 @@ public final class PlanDialog {
         paused.setMaxWidth(Double.MAX_VALUE);
         paused.textProperty().bind(vm.pausedProperty());
         collapseWhenEmpty(paused);
+        Label later = new Label();
+        later.setId("plan-not-yet-due");
+        later.getStyleClass().add("paused-banner");
+        later.setWrapText(true);
+        later.setMaxWidth(Double.MAX_VALUE);
+        later.textProperty().bind(vm.notYetDueProperty());
+        collapseWhenEmpty(later);
 
-        VBox top = new VBox(8, new VBox(2, title, subtitle), selector, validation, error, paused);
+        VBox top = new VBox(8, new VBox(2, title, subtitle), selector, validation, error, paused, later);
         top.setPadding(new Insets(0, 0, 12, 0));
         return top;
     }
 
-    private static void showOnly(PlanViewModel.Target t, Region today, Region range, Region keys, Region due) {
-        Region[] all = {today, range, keys, due};
-        for (int i = 0; i < all.length; i++) {
-            boolean on = i == t.ordinal();
-            all[i].setVisible(on);
-            all[i].setManaged(on);
-        }
+    private static void showOnly(PlanChoice.Target t, Map<PlanChoice.Target, Region> inputs) {
+        inputs.forEach((target, input) -> {
+            input.setVisible(target == t);
+            input.setManaged(target == t);
+        });
     }
 
     // ---------------------------------------------------------------- body: keys and requests
 
     private SplitPane body() {
-        TableView<Plan.KeyPlan> table = new TableView<>(vm.rows());
+        TableView<PlanViewModel.Row> table = new TableView<>(vm.rows());
+        table.setId("plan-table");
         table.getStyleClass().addAll("plan-keys", Styles.DENSE);
         table.setFixedCellSize(ROW_HEIGHT);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setPlaceholder(new Label("Choose the keys and press Plan."));
 
-        TableColumn<Plan.KeyPlan, String> key = new TableColumn<>("Key");
+        TableColumn<PlanViewModel.Row, String> key = new TableColumn<>("Key");
         key.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().key()));
         key.setPrefWidth(110);
         key.setMinWidth(100);
         key.setSortable(false);
-        TableColumn<Plan.KeyPlan, Plan.KeyPlan> state = new TableColumn<>("State");
+        TableColumn<PlanViewModel.Row, PlanViewModel.Row> state = new TableColumn<>("State");
         state.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
         state.setCellFactory(c -> new TableCell<>() {
             private final StateChip chip = new StateChip();
 
             @Override
-            protected void updateItem(Plan.KeyPlan item, boolean empty) {
+            protected void updateItem(PlanViewModel.Row item, boolean empty) {
                 super.updateItem(item, empty);
                 if (empty || item == null) {
                     setGraphic(null);
                 } else {
-                    chip.show(item.state());
+                    // after Apply: the state the key ended in
+                    chip.show(item.after() != null ? item.after().state() : item.plan().state());
                     setGraphic(chip);
                 }
             }
         });
-        state.setPrefWidth(140);
-        state.setMinWidth(130);
+        state.setPrefWidth(150);
+        state.setMinWidth(140);
         state.setSortable(false);
-        TableColumn<Plan.KeyPlan, Plan.KeyPlan> action = new TableColumn<>("Planned action");
+        TableColumn<PlanViewModel.Row, PlanViewModel.Row> action = new TableColumn<>("Planned action");
         action.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
         action.setCellFactory(c -> new TableCell<>() {
             @Override
-            protected void updateItem(Plan.KeyPlan item, boolean empty) {
+            protected void updateItem(PlanViewModel.Row item, boolean empty) {
                 super.updateItem(item, empty);
                 getStyleClass().removeAll("action-run", "action-quiet", "action-blocked");
                 if (empty || item == null) {
                     setText(null);
                     setTooltip(null);
                 } else {
-                    setText(item.action());
-                    getStyleClass().add(actionStyle(item));
-                    setTooltip(new Tooltip(item.action()));
+                    String text = item.plan().action() + (item.after() == null ? ""
+                            : "  →  " + io.keyline.core.operations.Words.stateLower(item.after().state()));
+                    setText(text);
+                    getStyleClass().add(actionStyle(item.plan()));
+                    setTooltip(new Tooltip(text));
                 }
             }
         });

@@ -8,6 +8,7 @@ import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Palette;
 import io.keyline.ui.common.Theme;
+import io.keyline.ui.common.Toasts;
 import io.keyline.ui.confirm.ConfirmDialog;
 import io.keyline.ui.credentials.CredentialDialog;
 import io.keyline.ui.credentials.CredentialsView;
@@ -45,7 +46,6 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Window;
 import javafx.util.Duration;
-import org.controlsfx.control.Notifications;
 
 import java.util.List;
 import java.util.Objects;
@@ -69,6 +69,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private CredentialsViewModel credentialsVm;
     private CredentialsView credentialsView;
     private final StackPane page = new StackPane();
+    private final Toasts toasts = new Toasts(Duration.seconds(10));
     private final Button inboxButton = new Button("Attention");
     private final Button credentialsButton = new Button("Credentials");
     private final ListView<Snapshot.JobSummary> jobList = new ListView<>();
@@ -85,9 +86,14 @@ public final class ConsoleView extends BorderPane implements Navigator {
         setId("console");
         getStyleClass().add("console");
         setLeft(sidebar());
-        setCenter(page);
+        VBox.setVgrow(page, Priority.ALWAYS);
+        VBox center = new VBox(schedulerBanner(), toasts, page);
+        VBox.setMargin(toasts, new Insets(10, 24, 0, 24));
+        setCenter(center);
         setBottom(statusBar());
         vm.onNewAttention(this::notifyAttention);
+        schedulerVm.onRan(text -> notify("info", "Scheduler", text, null, null));
+        schedulerVm.onUpcoming(text -> notify("info", "Scheduler", text, "Pause scheduler", schedulerVm::toggle));
         ticker = new Timeline(new KeyFrame(REFRESH, e -> refresh()));
         ticker.setCycleCount(Timeline.INDEFINITE);
         sceneProperty().addListener((o, a, s) -> {
@@ -119,6 +125,11 @@ public final class ConsoleView extends BorderPane implements Navigator {
         return credentialsView;
     }
 
+    /** The main window's view model (tests in this package wait for its reloads). */
+    ConsoleViewModel model() {
+        return vm;
+    }
+
     /** Turns desktop notifications off (tests). */
     public void notifications(boolean on) {
         notificationsEnabled = on;
@@ -131,7 +142,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
             showInbox();
             inbox.next();
         });
-        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), inbox::actOnSelected);
+        // Ctrl+Enter acts only on an item visibly selected in the inbox on screen; anywhere else it does nothing
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), () -> {
+            if (page.getChildren().contains(inbox)) {
+                inbox.actOnSelected();
+            }
+        });
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), this::refresh);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), this::refresh);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), () -> {
@@ -390,7 +406,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void plan(String job) {
-        PlanDialog.show(window(), vm.services(), vm.threads(), job, this::refresh);
+        PlanDialog.show(window(), vm.services(), vm.threads(), job, null, this::refresh);
+    }
+
+    @Override
+    public void plan(String job, List<String> keys) {
+        PlanDialog.show(window(), vm.services(), vm.threads(), job, keys, this::refresh);
     }
 
     @Override
@@ -409,22 +430,48 @@ public final class ConsoleView extends BorderPane implements Navigator {
         return getScene() == null ? null : getScene().getWindow();
     }
 
-    private void notifyAttention(List<Snapshot.AttentionItem> items) {
-        if (!notificationsEnabled || getScene() == null || getScene().getWindow() == null) {
-            return;
+    private void notifyAttention(List<io.keyline.core.operations.Attention.Item> items) {
+        io.keyline.core.operations.Attention.Item first = items.get(0);
+        String text = items.size() == 1 ? first.title().replace("  ·  ", " ") + ": " + first.reason()
+                : items.size() + " new items need attention (first: " + first.title().replace("  ·  ", " ") + ")";
+        notify("warning", "Needs attention", text, "Show", this::showInbox);
+    }
+
+    /** A note in the console's own notification strip (it takes room; it never covers a control). */
+    private void notify(String kind, String title, String text, String action, Runnable onAction) {
+        if (notificationsEnabled) {
+            toasts.show(kind, title, text, action, onAction);
         }
-        Snapshot.AttentionItem first = items.get(0);
-        String text = items.size() == 1 ? first.job() + " " + first.key() + ": " + Format.state(first.state())
-                + (first.reason().isEmpty() ? "" : "\n" + first.reason())
-                : items.size() + " keys need attention (first: " + first.job() + " " + first.key() + ")";
-        Notifications.create().owner(getScene().getWindow()).title("Keyline: needs attention").text(text)
-                .hideAfter(Duration.seconds(8)).onAction(e -> showInbox()).showWarning();
+    }
+
+    /** The banner over the page while the scheduler is paused. */
+    private HBox schedulerBanner() {
+        Label text = new Label();
+        text.setId("scheduler-banner-text");
+        text.setWrapText(true);
+        text.textProperty().bind(schedulerVm.bannerProperty());
+        HBox.setHgrow(text, Priority.ALWAYS);
+        text.setMaxWidth(Double.MAX_VALUE);
+        Button resume = new Button("Resume scheduler");
+        resume.setId("scheduler-banner-resume");
+        resume.getStyleClass().add(Styles.SMALL);
+        resume.setMinWidth(Region.USE_PREF_SIZE);
+        resume.setOnAction(e -> schedulerVm.toggle());
+        Label icon = new Label("⏸");
+        HBox banner = new HBox(10, icon, text, resume);
+        banner.setId("scheduler-banner");
+        banner.setAlignment(Pos.CENTER_LEFT);
+        banner.getStyleClass().add("scheduler-banner");
+        banner.visibleProperty().bind(schedulerVm.bannerProperty().isNotEmpty());
+        banner.managedProperty().bind(banner.visibleProperty());
+        return banner;
     }
 
     private final class JobCell extends ListCell<Snapshot.JobSummary> {
         private final Label name = new Label();
         private final Label schedule = new Label();
         private final Label paused = badge();
+        private final Label missing = badge();
         private final Label attention = badge();
         private final HBox root;
 
@@ -432,9 +479,13 @@ public final class ConsoleView extends BorderPane implements Navigator {
             schedule.getStyleClass().add("job-schedule");
             paused.setText("paused");
             paused.getStyleClass().add("paused");
+            missing.getStyleClass().add("missing");
             Region grow = new Region();
             HBox.setHgrow(grow, Priority.ALWAYS);
-            root = new HBox(6, new VBox(1, name, schedule), grow, paused, attention);
+            VBox texts = new VBox(1, name, schedule);
+            texts.setMinWidth(0);
+            schedule.setMinWidth(0);
+            root = new HBox(6, texts, grow, paused, missing, attention);
             root.setAlignment(Pos.CENTER_LEFT);
         }
 
@@ -446,10 +497,17 @@ public final class ConsoleView extends BorderPane implements Navigator {
                 return;
             }
             name.setText(j.name());
-            schedule.setText((j.schedule() == null ? "no schedule" : j.schedule()) + "  ·  " + j.done() + " done");
+            schedule.setText(j.schedule() + "  ·  " + j.done() + " done");
+            setTooltip(new Tooltip(j.name() + ": " + j.schedule() + "\n" + j.done() + " of " + j.total() + " keys done"
+                    + (j.missing() == 0 ? "" : "\n" + j.missingText() + " never ran (missing)")
+                    + (j.attention() == 0 ? "" : "\n" + j.attention() + " keys need attention")));
             paused.setVisible(j.paused());
             paused.setManaged(j.paused());
             paused.setTooltip(j.paused() ? new Tooltip(j.pauseReason()) : null);
+            missing.setText(j.missing() + " missing");
+            missing.setVisible(j.missing() > 0);
+            missing.setManaged(j.missing() > 0);
+            missing.setId("missing-" + j.name());
             attention.setText(Integer.toString(j.attention()));
             attention.setVisible(j.attention() > 0);
             attention.setManaged(j.attention() > 0);

@@ -25,14 +25,14 @@ import java.util.function.Consumer;
  * The main window's state: jobs, the attention inbox, running keys and credential alerts, loaded
  * together in the background. Keys that newly need attention are reported for notifications.
  */
-public final class ConsoleViewModel {
+public final class ConsoleViewModel implements io.keyline.ui.inbox.InboxViewModel.Source {
 
     private final ConsoleServices services;
     private final Threads threads;
     private final ObservableList<Snapshot.JobSummary> jobs = FXCollections.observableArrayList();
     private final ObservableList<Snapshot.JobSummary> jobsReadOnly = FXCollections.unmodifiableObservableList(jobs);
-    private final ObservableList<Snapshot.AttentionItem> attention = FXCollections.observableArrayList();
-    private final ObservableList<Snapshot.AttentionItem> attentionReadOnly = FXCollections.unmodifiableObservableList(attention);
+    private final ObservableList<io.keyline.core.operations.Attention.Item> attention = FXCollections.observableArrayList();
+    private final ObservableList<io.keyline.core.operations.Attention.Item> attentionReadOnly = FXCollections.unmodifiableObservableList(attention);
     private final ObservableList<Snapshot.RunningKey> running = FXCollections.observableArrayList();
     private final ObservableList<Snapshot.RunningKey> runningReadOnly = FXCollections.unmodifiableObservableList(running);
     private final ObservableList<CredentialAlerts.Alert> alerts = FXCollections.observableArrayList();
@@ -48,7 +48,7 @@ public final class ConsoleViewModel {
     private final ReadOnlyStringWrapper demoMessage = new ReadOnlyStringWrapper("");
     private Set<String> known;
     private boolean refreshQueued;
-    private Consumer<List<Snapshot.AttentionItem>> onNewAttention = items -> { };
+    private Consumer<List<io.keyline.core.operations.Attention.Item>> onNewAttention = items -> { };
 
     public ConsoleViewModel(ConsoleServices services, Threads threads) {
         this.services = services;
@@ -56,11 +56,12 @@ public final class ConsoleViewModel {
     }
 
     /** Called (on the UI thread) with keys that entered an attention state since the last refresh. */
-    public void onNewAttention(Consumer<List<Snapshot.AttentionItem>> listener) {
+    public void onNewAttention(Consumer<List<io.keyline.core.operations.Attention.Item>> listener) {
         this.onNewAttention = listener;
     }
 
     /** Reloads everything in the background; a refresh asked for while one runs is done right after it. */
+    @Override
     public void refresh() {
         if (loading.get()) {
             refreshQueued = true;
@@ -87,15 +88,19 @@ public final class ConsoleViewModel {
         running.setAll(s.running());
         alerts.setAll(s.alerts());
         invalid.setAll(s.invalid());
-        attentionCount.set(s.attention().size());
+        attentionCount.set(s.waitingKeys());
         lastRefresh.set(s.at());
         error.set("");
-        demoOffered.set(services.demo() != null && s.keys() == 0);
+        // only where there is nothing of the operator's own: no job file at all (valid or not) and no keys
+        demoOffered.set(services.demo() != null && s.jobs().isEmpty() && s.invalid().isEmpty() && s.keys() == 0);
         Set<String> now = new HashSet<>();
-        s.attention().forEach(i -> now.add(i.id() + "|" + i.state()));
+        s.attention().stream().filter(i -> i.waitingKeys() > 0)
+                .forEach(i -> i.keys().forEach(k -> now.add(i.id() + "|" + k + "|" + i.state())));
         if (known != null) {
-            List<Snapshot.AttentionItem> fresh = s.attention().stream()
-                    .filter(i -> !known.contains(i.id() + "|" + i.state())).toList();
+            List<io.keyline.core.operations.Attention.Item> fresh = s.attention().stream()
+                    .filter(i -> i.waitingKeys() > 0)
+                    .filter(i -> i.keys().stream().anyMatch(k -> !known.contains(i.id() + "|" + k + "|" + i.state())))
+                    .toList();
             if (!fresh.isEmpty()) {
                 onNewAttention.accept(fresh);
             }
@@ -107,8 +112,9 @@ public final class ConsoleViewModel {
 
     /**
      * Creates the demo workspace in the background (real runs against the sandbox site, several
-     * seconds), then refreshes. Only while it is offered: an empty state (no keys yet).
+     * seconds), then refreshes. Only while it is offered: no job files and no keys yet.
      */
+    @Override
     public void createDemo() {
         if (!demoOffered.get() || demoRunning.get()) {
             return;
@@ -128,15 +134,18 @@ public final class ConsoleViewModel {
     }
 
     /** Whether the empty console offers the demo workspace. */
+    @Override
     public ReadOnlyBooleanProperty demoOfferedProperty() {
         return demoOffered.getReadOnlyProperty();
     }
 
+    @Override
     public ReadOnlyBooleanProperty demoRunningProperty() {
         return demoRunning.getReadOnlyProperty();
     }
 
     /** What the demo did (or why it could not), empty before. */
+    @Override
     public ReadOnlyStringProperty demoMessageProperty() {
         return demoMessage.getReadOnlyProperty();
     }
@@ -145,7 +154,8 @@ public final class ConsoleViewModel {
         return jobsReadOnly;
     }
 
-    public ObservableList<Snapshot.AttentionItem> attention() {
+    @Override
+    public ObservableList<io.keyline.core.operations.Attention.Item> attention() {
         return attentionReadOnly;
     }
 
@@ -177,10 +187,12 @@ public final class ConsoleViewModel {
         return loading.getReadOnlyProperty();
     }
 
+    @Override
     public ConsoleServices services() {
         return services;
     }
 
+    @Override
     public Threads threads() {
         return threads;
     }

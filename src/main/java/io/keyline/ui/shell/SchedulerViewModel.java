@@ -33,12 +33,30 @@ public final class SchedulerViewModel {
     private final ReadOnlyStringWrapper text = new ReadOnlyStringWrapper("Scheduler: …");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(Mode.OFF);
+    private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
     private boolean loading;
+    private java.time.Instant lastRanAt;
+    private java.util.function.Consumer<String> onRan = text -> { };
+    private java.util.function.Consumer<String> onUpcoming = text -> { };
+    private boolean announced;
 
     public SchedulerViewModel(SchedulerControl scheduler, Threads threads, Clock clock) {
         this.scheduler = scheduler;
         this.threads = threads;
         this.clock = clock;
+    }
+
+    /** Called on the UI thread with one line after a tick that ran keys: "Scheduler: 8 keys ran: 8 done". */
+    public void onRan(java.util.function.Consumer<String> listener) {
+        this.onRan = listener;
+    }
+
+    /**
+     * Called once, on the UI thread, when the scheduler is first seen about to start keys (the catch-up
+     * after the console opens): "The scheduler will run 3 keys (2 catch-up) in 25 s".
+     */
+    public void onUpcoming(java.util.function.Consumer<String> listener) {
+        this.onUpcoming = listener;
     }
 
     /** Reads the scheduler's status in the background. */
@@ -47,7 +65,10 @@ public final class SchedulerViewModel {
             return;
         }
         loading = true;
-        threads.submit(scheduler::status, this::apply, e -> {
+        threads.submit(() -> new Read(scheduler.status(), scheduler.lastRan()), r -> {
+            apply(r.status());
+            ran(r.ran());
+        }, e -> {
             loading = false;
             text.set("Scheduler: status unavailable");
             detail.set(String.valueOf(e.getMessage()));
@@ -73,18 +94,53 @@ public final class SchedulerViewModel {
         }, e -> detail.set(String.valueOf(e.getMessage())));
     }
 
+    private record Read(Status status, SchedulerControl.Ran ran) {
+    }
+
     void apply(Status s) {
         loading = false;
+        if (!announced && s.mode() != Mode.OFF) {
+            announced = true;
+            if (s.mode() == Mode.ON && !s.dueNow().isEmpty()) {
+                long catchUps = s.dueNow().stream().filter(Upcoming::catchUp).count();
+                onUpcoming.accept("The scheduler will run " + io.keyline.core.operations.Words.keys(s.dueNow().size())
+                        + (catchUps > 0 ? " (" + catchUps + " catch-up)" : "")
+                        + (s.nextTick() == null ? " shortly" : " " + Format.relative(s.nextTick(), clock.instant()))
+                        + ". Pause the scheduler to hold them.");
+            }
+        }
         mode.set(s.mode());
         text.set(line(s, clock.instant()));
         detail.set(details(s));
+        banner.set(s.mode() != Mode.PAUSED ? "" : "The scheduler is paused: it starts nothing"
+                + (s.dueNow().isEmpty() ? "." : "; " + io.keyline.core.operations.Words.keys(s.dueNow().size())
+                + (s.dueNow().size() == 1 ? " is" : " are") + " due and wait" + (s.dueNow().size() == 1 ? "s" : "")
+                + "."));
+    }
+
+    /** A tick that ran keys, said once. */
+    void ran(SchedulerControl.Ran r) {
+        if (r == null || r.at().equals(lastRanAt)) {
+            return;
+        }
+        lastRanAt = r.at();
+        java.util.Map<io.keyline.domain.KeyState, Integer> counts = new java.util.EnumMap<>(io.keyline.domain.KeyState.class);
+        r.states().forEach(st -> counts.merge(st, 1, Integer::sum));
+        int n = r.keys().size();
+        onRan.accept(n + (n == 1 ? " key ran: " : " keys ran: ") + io.keyline.core.operations.Words.counts(counts)
+                + " (" + String.join(", ", r.keys().stream().limit(5).toList()) + (n > 5 ? ", …" : "") + ")");
+    }
+
+    /** "The scheduler is paused: …" while it is paused, else empty. */
+    public ReadOnlyStringProperty bannerProperty() {
+        return banner.getReadOnlyProperty();
     }
 
     static String line(Status s, Instant now) {
         if (s.mode() == Mode.OFF) {
             return "Scheduler: off (run 'keyline run --due' from cron)";
         }
-        StringBuilder sb = new StringBuilder("Scheduler: ").append(s.mode() == Mode.ON ? "on" : "paused");
+        StringBuilder sb = new StringBuilder("Scheduler: ").append(s.mode() == Mode.ON ? "on" : "PAUSED");
         if (s.running() != null) {
             sb.append(" · running ").append(s.running());
         }

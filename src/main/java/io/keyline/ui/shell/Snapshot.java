@@ -2,7 +2,7 @@ package io.keyline.ui.shell;
 
 import io.keyline.core.CredentialAlerts;
 import io.keyline.core.jobfile.JobFileError;
-import io.keyline.domain.KeyState;
+import io.keyline.core.operations.Attention;
 
 import java.time.Instant;
 import java.util.List;
@@ -12,14 +12,19 @@ import java.util.List;
  *
  * @param at        when it was loaded
  * @param jobs      the valid jobs with their counts
- * @param attention keys that wait for a person, oldest first
+ * @param attention what waits for a person, grouped by cause (core {@link Attention})
  * @param running   keys being run now
  * @param alerts    credential alerts
  * @param invalid   job files that did not load
  * @param keys      keys stored, of every job (also of jobs whose files are gone)
  */
-public record Snapshot(Instant at, List<JobSummary> jobs, List<AttentionItem> attention, List<RunningKey> running,
+public record Snapshot(Instant at, List<JobSummary> jobs, List<Attention.Item> attention, List<RunningKey> running,
                        List<CredentialAlerts.Alert> alerts, List<JobFileError> invalid, int keys) {
+
+    /** Keys that wait for a person (missing keys are not waiting). */
+    public int waitingKeys() {
+        return attention.stream().mapToInt(Attention.Item::waitingKeys).sum();
+    }
 
     /**
      * A key being run right now (by this console or by any other process on the state).
@@ -43,46 +48,17 @@ public record Snapshot(Instant at, List<JobSummary> jobs, List<AttentionItem> at
      *
      * @param name        job name
      * @param description description
-     * @param schedule    cron text, or {@code null}
+     * @param schedule    the schedule in words ("daily at 09:00 (UTC)"), or "no schedule"
      * @param keyType     date, week, month or manual
      * @param paused      kill switch on
      * @param pauseReason why, or {@code null}
      * @param attention   keys in FAILED / NEEDS_*
      * @param done        keys DONE
      * @param total       keys stored
+     * @param missing     keys of its calendar that should exist but never ran
+     * @param missingText "23 days" (the unit of its keys), or empty
      */
     public record JobSummary(String name, String description, String schedule, String keyType, boolean paused,
-                             String pauseReason, int attention, int done, int total) {
-    }
-
-    /**
-     * A key that waits for a person.
-     *
-     * @param job        job
-     * @param key        key
-     * @param state      FAILED, NEEDS_CONFIRMATION or NEEDS_CREDENTIAL
-     * @param step       step it stopped at
-     * @param reason     the key's message
-     * @param evidence   one-line evidence summary of the last failure, or empty
-     * @param since      when it entered the state
-     * @param credential credential it waits for (NEEDS_CREDENTIAL), or {@code null}
-     */
-    public record AttentionItem(String job, String key, KeyState state, String step, String reason, String evidence,
-                                Instant since, String credential) {
-
-        /** The one action that resolves the item. */
-        public String primaryAction() {
-            return switch (state) {
-                case FAILED -> "Retry";
-                case NEEDS_CONFIRMATION -> "Confirm…";
-                case NEEDS_CREDENTIAL -> "Renew credential…";
-                case RUNNING -> "Run now";
-                default -> "Open";
-            };
-        }
-
-        public String id() {
-            return job + "/" + key;
-        }
+                             String pauseReason, int attention, int done, int total, int missing, String missingText) {
     }
 }

@@ -1,13 +1,14 @@
 package io.keyline.ui.timeline;
 
+import io.keyline.core.operations.EvidenceText;
+import io.keyline.core.operations.Timeline.EventRow;
+import io.keyline.core.operations.Timeline.Row;
+import io.keyline.core.operations.Timeline.RunHeader;
 import atlantafx.base.theme.Styles;
 import io.keyline.domain.KeyRecord;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.StateChip;
 import io.keyline.ui.timeline.TimelineViewModel.Action;
-import io.keyline.ui.timeline.TimelineViewModel.EventRow;
-import io.keyline.ui.timeline.TimelineViewModel.Row;
-import io.keyline.ui.timeline.TimelineViewModel.RunHeader;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -31,14 +32,15 @@ import javafx.scene.layout.VBox;
 import java.util.Objects;
 
 /**
- * A key's status timeline: a header with the key's state and the one action that fits it, a
- * virtualized list of run headers and events (fixed cell size, so thousands of events cost a
- * screenful of nodes), and a detail pane below the list with the evidence of the expanded event.
+ * A key's status timeline: a header with the key's state, what a done key came to, and the one action
+ * that fits it; a list of run headers and events under column headers (messages wrap; at narrow widths
+ * the secondary columns give way), scrolled to the newest run after each load; and a detail pane below
+ * the list with the evidence of the expanded event.
  */
 public final class TimelineView extends BorderPane {
 
-    /** Height of every row of the list (collapsed rows only: evidence shows in the detail pane). */
-    public static final double ROW_HEIGHT = 30;
+    /** Below this width the "since" and failure columns give way to the message. */
+    static final double NARROW = 900;
 
     static final String STYLESHEET = Objects.requireNonNull(
             TimelineView.class.getResource("/io/keyline/ui/timeline-confirm.css")).toExternalForm();
@@ -109,6 +111,14 @@ public final class TimelineView extends BorderPane {
         message.visibleProperty().bind(vm.messageProperty().isNotEmpty());
         message.managedProperty().bind(message.visibleProperty());
 
+        Label outcome = new Label();
+        outcome.setId("timeline-outcome");
+        outcome.getStyleClass().add("timeline-outcome");
+        outcome.setWrapText(true);
+        outcome.textProperty().bind(vm.outcomeProperty());
+        outcome.visibleProperty().bind(vm.outcomeProperty().isNotEmpty());
+        outcome.managedProperty().bind(outcome.visibleProperty());
+
         Label details = new Label();
         details.textProperty().bind(Bindings.createStringBinding(() -> {
             String d = vm.detailsProperty().get();
@@ -119,7 +129,9 @@ public final class TimelineView extends BorderPane {
 
         Label notice = new Label();
         notice.textProperty().bind(vm.noticeProperty());
+        notice.setId("timeline-notice");
         notice.getStyleClass().add("timeline-notice");
+        notice.setWrapText(true);
         notice.visibleProperty().bind(vm.noticeProperty().isNotEmpty());
         notice.managedProperty().bind(notice.visibleProperty());
 
@@ -130,7 +142,7 @@ public final class TimelineView extends BorderPane {
         error.visibleProperty().bind(vm.errorProperty().isNotEmpty());
         error.managedProperty().bind(error.visibleProperty());
 
-        VBox box = new VBox(4, titleRow, details, message, notice, error);
+        VBox box = new VBox(4, titleRow, details, message, outcome, notice, error);
         box.getStyleClass().add("timeline-header");
         box.setPadding(new Insets(16, 20, 12, 20));
         return box;
@@ -148,8 +160,11 @@ public final class TimelineView extends BorderPane {
 
     private Region body() {
         list.setItems(vm.rows());
-        list.setFixedCellSize(ROW_HEIGHT);
+        list.setId("timeline-list");
         list.getStyleClass().add("timeline-list");
+        // after each load the newest run is in view (its header at the top of the list when it fits)
+        vm.newestRunProperty().addListener((o, a, b) -> scrollToNewest());
+        vm.rows().addListener((javafx.collections.ListChangeListener<Row>) c -> scrollToNewest());
         list.setCellFactory(l -> new TimelineCell());
         list.setOnKeyPressed(e -> {
             if (e.getCode() == KeyCode.ENTER || e.getCode() == KeyCode.SPACE) {
@@ -192,9 +207,40 @@ public final class TimelineView extends BorderPane {
         vm.expandedProperty().addListener((o, a, row) -> showEvidence(row, detailTitle));
         showEvidence(vm.expandedProperty().get(), detailTitle);
 
-        VBox center = new VBox(10, list, detail);
+        VBox center = new VBox(0, columnHeaders(), list, new Region(), detail);
+        VBox.setMargin(detail, new Insets(10, 0, 0, 0));
         center.setPadding(new Insets(0, 20, 16, 20));
         return center;
+    }
+
+    private void scrollToNewest() {
+        int i = vm.newestRunProperty().get();
+        if (i >= 0 && i < list.getItems().size()) {
+            list.scrollTo(i);
+        }
+    }
+
+    /** The titles over the list's columns, the same widths as the rows below them. */
+    private HBox columnHeaders() {
+        HBox h = new HBox(10, fixed(new Label(""), 14, "timeline-col"), fixed(new Label("Time"), 66, "timeline-col"),
+                fixed(new Label("Since"), 72, "timeline-col"), fixed(new Label("What happened"), 170, "timeline-col"),
+                fixed(new Label("Step"), 110, "timeline-col"), fixed(new Label("State"), 130, "timeline-col"),
+                fixed(new Label("Failure"), 130, "timeline-col"), new Label("Message"));
+        h.getChildren().get(7).getStyleClass().add("timeline-col");
+        h.setId("timeline-columns");
+        h.getStyleClass().add("timeline-columns");
+        h.setAlignment(Pos.CENTER_LEFT);
+        h.setPadding(new Insets(4, 10, 4, 8));
+        narrow(h.getChildren().get(2), h.getChildren().get(6));
+        return h;
+    }
+
+    /** Hides these columns while the timeline is narrower than {@link #NARROW}. */
+    private void narrow(javafx.scene.Node... nodes) {
+        for (javafx.scene.Node n : nodes) {
+            n.visibleProperty().bind(widthProperty().greaterThan(NARROW));
+            n.managedProperty().bind(n.visibleProperty());
+        }
     }
 
     private void showEvidence(EventRow row, Label title) {
@@ -203,7 +249,7 @@ public final class TimelineView extends BorderPane {
             title.setText("");
         } else {
             title.setText("Evidence · " + row.typeLabel() + (row.step() == null ? "" : " · " + row.stepAttempt())
-                    + (row.failureClass() == null ? "" : " · " + row.failureClass()));
+                    + (row.failureClass() == null ? "" : " · " + row.failureLabel()));
             evidence.setText(row.evidenceText());
             evidence.positionCaret(0);
             evidence.setScrollTop(0);
@@ -216,11 +262,11 @@ public final class TimelineView extends BorderPane {
         private final Label glyph = fixed(new Label(), 14, "timeline-glyph");
         private final Label time = fixed(new Label(), 66, "timeline-time");
         private final Label since = fixed(new Label(), 72, "timeline-since");
-        private final Label type = fixed(new Label(), 150, "timeline-type");
+        private final Label type = fixed(new Label(), 170, "timeline-type");
         private final Label step = fixed(new Label(), 110, "timeline-step");
         private final StackPane chipBox = new StackPane();
         private final StateChip chip = new StateChip();
-        private final Label cls = fixed(new Label(), 150, "timeline-class");
+        private final Label cls = fixed(new Label(), 130, "timeline-class");
         private final Label message = new Label();
         private final Label byline = new Label();
         private final HBox event = new HBox(10);
@@ -237,13 +283,20 @@ public final class TimelineView extends BorderPane {
             chipBox.setAlignment(Pos.CENTER_LEFT);
             chipBox.getChildren().add(chip);
             message.getStyleClass().add("timeline-text");
+            message.setWrapText(true);
             message.setMinWidth(80);
+            message.setMinHeight(Region.USE_PREF_SIZE);
+            byline.setWrapText(true);
             HBox.setHgrow(message, Priority.ALWAYS);
             message.setMaxWidth(Double.MAX_VALUE);
             byline.getStyleClass().add("timeline-byline");
             byline.setMinWidth(Region.USE_PREF_SIZE);
             event.setAlignment(Pos.CENTER_LEFT);
-            event.getChildren().addAll(glyph, time, since, type, step, chipBox, cls, message, byline);
+            VBox text = new VBox(1, message, byline);
+            HBox.setHgrow(text, Priority.ALWAYS);
+            text.setMinWidth(80);
+            event.getChildren().addAll(glyph, time, since, type, step, chipBox, cls, text);
+            narrow(since, cls);
             event.getStyleClass().add("timeline-row");
 
             runTitle.getStyleClass().add("timeline-run-title");
@@ -259,10 +312,15 @@ public final class TimelineView extends BorderPane {
             });
         }
 
-        /** Rows take the list's width (no horizontal scrolling); the message is what gets shorter. */
+        /** Rows take the list's width (no horizontal scrolling); the message is what wraps. */
         @Override
         protected double computePrefWidth(double height) {
             return 0;
+        }
+
+        {
+            event.setMinHeight(28);
+            run.setMinHeight(30);
         }
 
         @Override
@@ -308,9 +366,11 @@ public final class TimelineView extends BorderPane {
             } else {
                 chip.show(null);
             }
-            cls.setText(e.failureClass() == null ? "" : e.failureClass().name());
+            cls.setText(e.failureLabel());
             message.setText(e.message());
             byline.setText(e.byline());
+            byline.setVisible(!e.byline().isEmpty());
+            byline.setManaged(!e.byline().isEmpty());
             tip.setText(e.message() + (e.byline().isEmpty() ? "" : "\n" + e.byline())
                     + (e.hasEvidence() ? "\n" + EvidenceText.summary(e.evidence()) + "\n(click or Enter: evidence)" : ""));
             setTooltip(tip);

@@ -1,15 +1,14 @@
 package io.keyline.ui.timeline;
 
-import io.keyline.domain.EventType;
-import io.keyline.domain.Evidence;
-import io.keyline.domain.FailureClass;
-import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyEvent;
+import io.keyline.core.operations.Outcomes;
+import io.keyline.core.operations.Timeline;
+import io.keyline.core.operations.Timeline.EventRow;
+import io.keyline.core.operations.Timeline.Row;
+import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.Printable;
 import io.keyline.ui.ConsoleServices;
-import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -22,24 +21,19 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
- * A key's status timeline: its events grouped by run (operator actions outside a run form their
- * own group), the key's current record and the one action that fits its state. Everything that
- * touches the state runs through {@link Threads#submit}.
+ * A key's status timeline (core {@link Timeline}): its events grouped by run in plain words, the key's
+ * current record, what a done key came to, and the one action that fits its state. After a load the
+ * list scrolls to the newest run and the evidence pane shows that run's failure (or nothing). Everything
+ * that touches the state runs through {@link Threads#submit}.
  */
 public final class TimelineViewModel {
 
     /** The one action that resolves the key's state. */
     public enum Action {
-        NONE(""), CONFIRM("Confirm…"), RENEW_CREDENTIAL("Renew credential…"), RETRY("Retry");
+        NONE(""), CONFIRM("Confirm…"), RENEW_CREDENTIAL("Renew login…"), RETRY("Retry");
 
         private final String label;
 
@@ -64,117 +58,6 @@ public final class TimelineViewModel {
         }
     }
 
-    /** One row of the list: a run header or an event. */
-    public sealed interface Row permits RunHeader, EventRow {
-    }
-
-    /**
-     * The header of a group of events.
-     *
-     * @param runId    the run, or {@code null} for operator actions outside a run
-     * @param start    first event
-     * @param end      last event
-     * @param events   events in the group
-     * @param failures failed attempts in the group
-     * @param outcome  key state after the group's last event
-     */
-    public record RunHeader(String runId, Instant start, Instant end, int events, int failures, KeyState outcome)
-            implements Row {
-        public boolean operator() {
-            return runId == null;
-        }
-
-        public Duration duration() {
-            return start == null || end == null ? Duration.ZERO : Duration.between(start, end);
-        }
-
-        public String title() {
-            return operator() ? "Operator" : "Run " + runId;
-        }
-
-        /** "2026-11-29 09:00:00 · 4.2 s · 7 events · 1 failure". */
-        public String summary() {
-            StringBuilder sb = new StringBuilder(Format.time(start));
-            if (!operator()) {
-                sb.append(" · ").append(EvidenceText.duration(duration()));
-            }
-            sb.append(" · ").append(events).append(events == 1 ? " event" : " events");
-            if (failures > 0) {
-                sb.append(" · ").append(failures).append(failures == 1 ? " failure" : " failures");
-            }
-            return sb.toString();
-        }
-    }
-
-    /**
-     * One event of the key's history.
-     *
-     * @param id            store sequence
-     * @param runId         run, or {@code null}
-     * @param ts            when
-     * @param sincePrevious time since the previous event of the same group, or {@code null} for the first
-     * @param type          what happened
-     * @param step          step, or {@code null}
-     * @param attempt       attempt of the step, or 0
-     * @param state         key state after the event
-     * @param stateChanged  whether the event changed the key's state
-     * @param failureClass  failure class, or {@code null}
-     * @param message       message
-     * @param user          operator (operator actions), or {@code null}
-     * @param note          operator's note, or {@code null}
-     * @param evidence      evidence, or {@code null}
-     */
-    public record EventRow(long id, String runId, Instant ts, Duration sincePrevious, EventType type, String step,
-                           int attempt, KeyState state, boolean stateChanged, FailureClass failureClass, String message,
-                           String user, String note, Evidence evidence) implements Row {
-
-        private static final Set<EventType> FAILURES = EnumSet.of(EventType.STEP_FAILED, EventType.KEY_FAILED,
-                EventType.RETRY_SCHEDULED, EventType.WAITING_FOR_CONFIRMATION, EventType.WAITING_FOR_CREDENTIAL);
-
-        /** A failed attempt, or the key stopping to wait for a person. */
-        public boolean failure() {
-            return failureClass != null || FAILURES.contains(type);
-        }
-
-        public boolean operatorAction() {
-            return user != null;
-        }
-
-        public boolean hasEvidence() {
-            return evidence != null;
-        }
-
-        /** "publish#2", "publish", or "". */
-        public String stepAttempt() {
-            if (step == null) {
-                return "";
-            }
-            return attempt > 0 ? step + "#" + attempt : step;
-        }
-
-        /** "Step failed" for STEP_FAILED. */
-        public String typeLabel() {
-            String n = type.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
-            return Character.toUpperCase(n.charAt(0)) + n.substring(1);
-        }
-
-        /** "by alice: checked the site" for operator actions, else "". */
-        public String byline() {
-            if (user == null) {
-                return "";
-            }
-            return "by " + user + (note == null || note.isBlank() ? "" : ": " + note);
-        }
-
-        public String evidenceText() {
-            return EvidenceText.format(evidence);
-        }
-    }
-
-    /** What one background load produced. */
-    record Loaded(KeyRecord record, List<Row> rows, int events, String problem) {
-    }
-
     private final ConsoleServices services;
     private final Threads threads;
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper("");
@@ -183,10 +66,12 @@ public final class TimelineViewModel {
     private final ReadOnlyObjectWrapper<KeyState> state = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper details = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper outcome = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<Action> action = new ReadOnlyObjectWrapper<>(Action.NONE);
     private final ObservableList<Row> rows = FXCollections.observableArrayList();
     private final ObservableList<Row> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyIntegerWrapper eventCount = new ReadOnlyIntegerWrapper();
+    private final ReadOnlyIntegerWrapper newestRun = new ReadOnlyIntegerWrapper(-1);
     private final ReadOnlyObjectWrapper<EventRow> expanded = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
@@ -207,16 +92,14 @@ public final class TimelineViewModel {
 
     /** Loads the key's record and events in the background. */
     public void load(String jobName, String keyName) {
-        Objects.requireNonNull(jobName, "job");
-        Objects.requireNonNull(keyName, "key");
-        job.set(jobName);
-        key.set(keyName);
+        job.set(Objects.requireNonNull(jobName, "job"));
+        key.set(Objects.requireNonNull(keyName, "key"));
         notice.set("");
         expanded.set(null);
         reload();
     }
 
-    /** Loads the current key again. */
+    /** Loads the current key again (the evidence shown stays when it is still there). */
     public void reload() {
         if (job.get().isEmpty()) {
             return;
@@ -225,9 +108,9 @@ public final class TimelineViewModel {
         String k = key.get();
         long gen = ++generation;
         loading.set(true);
-        threads.submit(() -> read(j, k), l -> {
+        threads.submit(() -> read(j, k), v -> {
             if (gen == generation) {
-                apply(l);
+                apply(v, false);
             }
         }, e -> {
             if (gen == generation) {
@@ -237,9 +120,14 @@ public final class TimelineViewModel {
         });
     }
 
+    private Timeline.View read(String j, String k) {
+        return Timeline.load(services.store(), services.credentials(), services.catalog().get().job(j), j, k);
+    }
+
     /**
-     * Re-arms a FAILED key and runs it in the background; ignored unless the key is FAILED and
-     * nothing else runs from here.
+     * Re-arms a FAILED key and runs it in the background; ignored unless the key is FAILED and nothing
+     * else runs from here. Afterwards the outcome is said at the top and the evidence pane shows the new
+     * run's failure, or closes when it has none.
      *
      * @return whether the retry was started
      */
@@ -255,18 +143,17 @@ public final class TimelineViewModel {
         notice.set("Retrying " + k + "…");
         long gen = ++generation;
         threads.submit(() -> {
-            JobDefinition def = jobDefinition(j);
-            services.actions().retry(def, k, note);
-            services.engine().run(def, List.of(k));
+            services.keyActions().retryAndRun(services.job(j), k, note, services.engine());
             return read(j, k);
-        }, l -> {
+        }, v -> {
             busy.set(false);
             if (gen == generation) {
-                apply(l);
+                apply(v, true);
             }
-            KeyRecord now = l.record();
-            notice.set(now == null ? "" : "Retried: " + k + " is " + Format.state(now.state())
-                    + (now.message() == null || now.state() == KeyState.DONE ? "" : " (" + now.message() + ")"));
+            KeyRecord now = v.record();
+            notice.set(now == null ? "" : "Retried: " + k + " is " + Words.stateLower(now.state())
+                    + (now.message() == null || now.state() == KeyState.DONE ? ""
+                    : " — " + Printable.line(now.message())));
             onChanged.run();
         }, e -> {
             busy.set(false);
@@ -296,112 +183,41 @@ public final class TimelineViewModel {
         expanded.set(null);
     }
 
-    private JobDefinition jobDefinition(String name) {
-        return services.catalog().get().job(name).orElseThrow(() -> new IllegalStateException(
-                "job " + name + " is not loaded (its file is missing or invalid)"));
-    }
-
-    private Loaded read(String j, String k) {
-        KeyRecord rec = services.store().key(j, k).orElse(null);
-        List<KeyEvent> events = services.store().events(j, k);
-        String problem = rec == null ? "Key " + k + " of " + j + " has never run." : null;
-        return new Loaded(rec, group(events), events.size(), problem);
-    }
-
-    /** Groups events (oldest first) into consecutive runs; operator events outside a run form their own group. */
-    static List<Row> group(List<KeyEvent> events) {
-        List<Row> out = new ArrayList<>(events.size() + events.size() / 4 + 1);
-        int headerAt = -1;
-        String run = null;
-        boolean open = false;
-        Instant start = null;
-        Instant previous = null;
-        KeyState previousState = null;
-        int count = 0;
-        int failures = 0;
-        KeyState last = null;
-        for (KeyEvent e : events) {
-            boolean sameGroup = open && Objects.equals(run, e.runId());
-            if (!sameGroup) {
-                if (open) {
-                    out.set(headerAt, new RunHeader(run, start, previous, count, failures, last));
-                }
-                headerAt = out.size();
-                out.add(null);
-                run = e.runId();
-                open = true;
-                start = e.ts();
-                previous = null;
-                count = 0;
-                failures = 0;
-            }
-            Duration since = previous == null || e.ts() == null ? null : Duration.between(previous, e.ts());
-            EventRow row = new EventRow(e.id(), e.runId(), e.ts(), since, e.type(), e.step(), e.attempt(), e.state(),
-                    previousState != e.state(), e.failureClass(), e.message() == null ? "" : Printable.line(e.message()),
-                    e.user(), e.note() == null ? null : Printable.line(e.note()), e.evidence());
-            out.add(row);
-            count++;
-            if (e.type() == EventType.STEP_FAILED || e.type() == EventType.KEY_FAILED
-                    || e.type() == EventType.RETRY_SCHEDULED && e.evidence() != null) {
-                failures++;
-            }
-            previous = e.ts();
-            previousState = e.state();
-            last = e.state();
-        }
-        if (open) {
-            out.set(headerAt, new RunHeader(run, start, previous, count, failures, last));
-        }
-        return out;
-    }
-
-    private void apply(Loaded l) {
+    /**
+     * @param fresh after an action: show the newest run's failure (or nothing), not what was shown before
+     */
+    private void apply(Timeline.View v, boolean fresh) {
         loading.set(false);
-        KeyRecord rec = l.record();
+        KeyRecord rec = v.record();
         record.set(rec);
         state.set(rec == null ? null : rec.state());
-        message.set(rec == null ? l.problem() : rec.message() == null ? "" : Printable.line(rec.message()));
-        details.set(rec == null ? "" : details(rec, services.clock().instant()));
+        message.set(rec == null ? "Key " + key.get() + " of " + job.get() + " has never run."
+                : rec.message() == null ? "" : Printable.line(rec.message()));
+        details.set(rec == null ? "" : Timeline.details(rec, services.clock().instant()));
+        outcome.set(outcomeText(v.outcome()));
         action.set(Action.of(rec == null ? null : rec.state()));
-        rows.setAll(l.rows());
-        eventCount.set(l.events());
+        rows.setAll(v.rows());
+        eventCount.set(v.events());
+        newestRun.set(v.newestRun());
         error.set("");
-        EventRow keep = expanded.get();
+        EventRow keep = fresh ? null : expanded.get();
         EventRow show = null;
-        for (int i = l.rows().size() - 1; i >= 0; i--) {
-            if (l.rows().get(i) instanceof EventRow e && e.hasEvidence()) {
-                if (keep != null && e.id() == keep.id()) {
-                    show = e;
-                    break;
-                }
-                if (show == null && e.failure() && keep == null) {
-                    show = e;
-                }
-            }
+        if (keep != null) {
+            show = v.rows().stream().filter(r -> r instanceof EventRow e && e.id() == keep.id())
+                    .map(r -> (EventRow) r).findFirst().orElse(null);
         }
-        expanded.set(show);
+        expanded.set(show != null ? show : v.latestFailure());
     }
 
-    static String details(KeyRecord r, Instant now) {
-        StringBuilder sb = new StringBuilder();
-        if (r.step() != null) {
-            sb.append("step ").append(r.step());
-            if (r.attempts() > 0) {
-                sb.append(" · ").append(r.attempts()).append(r.attempts() == 1 ? " attempt" : " attempts");
-            }
+    /** "Done at 2026-12-01 09:00:04 · took 1.2 s · publish: HTTP 201, id=17", or empty. */
+    static String outcomeText(Outcomes.KeyOutcome o) {
+        if (o == null) {
+            return "";
         }
-        if (r.nextAttemptAt() != null) {
-            sb.append(sb.isEmpty() ? "" : " · ").append("next attempt ").append(Format.time(r.nextAttemptAt()))
-                    .append(" (").append(Format.relative(r.nextAttemptAt(), now)).append(')');
-        }
-        if (r.failureClass() != null) {
-            sb.append(sb.isEmpty() ? "" : " · ").append(r.failureClass());
-        }
-        if (r.credential() != null) {
-            sb.append(sb.isEmpty() ? "" : " · ").append("credential ").append(r.credential());
-        }
-        sb.append(sb.isEmpty() ? "" : " · ").append("updated ").append(Format.relative(r.updatedAt(), now));
-        return sb.toString();
+        String took = o.tookText();
+        String text = o.text();
+        return "Done at " + io.keyline.core.operations.EvidenceText.time(o.finishedAt())
+                + (took.isEmpty() ? "" : " · took " + took) + (text.isEmpty() ? "" : " · " + text);
     }
 
     public ReadOnlyStringProperty jobProperty() {
@@ -431,6 +247,11 @@ public final class TimelineViewModel {
         return details.getReadOnlyProperty();
     }
 
+    /** For a done key: when it finished, how long it took, what it came to; else empty. */
+    public ReadOnlyStringProperty outcomeProperty() {
+        return outcome.getReadOnlyProperty();
+    }
+
     public ReadOnlyObjectProperty<Action> actionProperty() {
         return action.getReadOnlyProperty();
     }
@@ -444,7 +265,12 @@ public final class TimelineViewModel {
         return eventCount.getReadOnlyProperty();
     }
 
-    /** The event whose evidence is shown (the latest failure after a load), or {@code null}. */
+    /** The index of the newest run's header (the list scrolls there after a load), or -1. */
+    public ReadOnlyIntegerProperty newestRunProperty() {
+        return newestRun.getReadOnlyProperty();
+    }
+
+    /** The event whose evidence is shown (the newest run's failure after a load), or {@code null}. */
     public ReadOnlyObjectProperty<EventRow> expandedProperty() {
         return expanded.getReadOnlyProperty();
     }

@@ -1,6 +1,6 @@
 package io.keyline.core.exec;
 
-import io.keyline.core.CredentialMaterial;
+import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.JobDefinition;

@@ -72,9 +72,9 @@ class ConfirmDialogTest {
 
         robot.doubleClickOn(confirmButton(robot));
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> "DONE".equals(outcomeText(robot)));
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> "Done".equals(outcomeText(robot)));
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(outcomeText(robot)).isEqualTo("DONE");
+        assertThat(outcomeText(robot)).isEqualTo("Done");
         assertThat(robot.lookup(".confirm-outcome").query().isVisible()).isTrue();
         assertThat(fx.site.posts() - before).isEqualTo(1);
         assertThat(fx.site.effects(KEY)).isEqualTo(1);

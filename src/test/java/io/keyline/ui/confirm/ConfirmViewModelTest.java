@@ -7,9 +7,9 @@ import io.keyline.domain.KeyState;
 import io.keyline.domain.StepKind;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.ui.common.Threads;
-import io.keyline.ui.confirm.ConfirmViewModel.Header;
-import io.keyline.ui.confirm.ConfirmViewModel.Payload;
-import io.keyline.ui.confirm.ConfirmViewModel.Reason;
+import io.keyline.core.ShownHeaders.Header;
+import io.keyline.core.operations.ConfirmAndRun.Payload;
+import io.keyline.core.operations.ConfirmAndRun.Reason;
 import io.keyline.ui.timeline.TimelineConfirmFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,7 +66,7 @@ class ConfirmViewModelTest {
 
         ConfirmViewModel vm = loaded(Threads.direct());
 
-        assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.AMBIGUOUS);
+        assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.OUTCOME_UNKNOWN);
         assertThat(vm.reasonHeadlineProperty().get()).contains("unknown");
         assertThat(vm.reasonProperty().get()).contains("502");
         assertThat(vm.evidenceTextProperty().get()).contains("HTTP 502").contains("maintenance")
@@ -115,7 +115,7 @@ class ConfirmViewModelTest {
         assertThat(fx.site.effects(KEY)).isEqualTo(1);
         assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
         assertThat(vm.outcomeProperty().get().state()).isEqualTo(KeyState.DONE);
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
         assertThat(vm.finishedProperty().get()).isTrue();
         assertThat(vm.canConfirmProperty().get()).isFalse();
         assertThat(vm.canMarkDoneProperty().get()).isFalse();
@@ -145,7 +145,7 @@ class ConfirmViewModelTest {
 
         assertThat(fx.site.posts() - before).isEqualTo(1);
         assertThat(vm.busyProperty().get()).isFalse();
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
     }
 
     @Test
@@ -169,7 +169,7 @@ class ConfirmViewModelTest {
         assertThat(vm.payloadTextProperty().get()).contains("a different article");
         assertThat(vm.confirmAndRun("reviewed the new text")).isTrue();
         assertThat(fx.site.posts() - before).isEqualTo(1);
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
     }
 
     @Test
@@ -185,7 +185,7 @@ class ConfirmViewModelTest {
         assertThat(vm.markDone("article is live, checked by hand")).isTrue();
         assertThat(vm.problemProperty().get()).isEmpty();
         assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
         assertThat(fx.site.posts() - before).isZero();
         assertThat(vm.confirmAndRun(null)).isFalse();
         KeyEvent marked = fx.services().store().events("daily", KEY).stream()
@@ -208,7 +208,7 @@ class ConfirmViewModelTest {
         fx.site.failPosts(Fault.STATUS_502);
         vm.confirmAndRun("go");
         assertThat(vm.outcomeProperty().get().state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
-        assertThat(vm.outcomeTextProperty().get()).startsWith("NEEDS_CONFIRMATION: ").contains("502");
+        assertThat(vm.outcomeTextProperty().get()).startsWith("Needs confirmation: ").contains("502");
         assertThat(fx.site.effects(KEY)).isZero();
     }
 
@@ -219,7 +219,7 @@ class ConfirmViewModelTest {
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
         ConfirmViewModel vm = loaded(Threads.direct());
 
-        assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.AMBIGUOUS);
+        assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.OUTCOME_UNKNOWN);
         assertThat(vm.probeAnswerProperty().get()).startsWith("Latest probe answer: ").contains("absent");
         assertThat(vm.evidenceTextProperty().get()).contains("HTTP 502")
                 .contains("GET " + fx.site.base() + "/api/articles?date=" + KEY);
@@ -248,7 +248,7 @@ class ConfirmViewModelTest {
         assertThat(vm.payloadTextProperty().get()).contains("$ sh -c 'echo sent doc-17'");
         assertThat(p.hash()).isEqualTo(fx.services().actions().payloadHash(fx.def("pack"), fx.record("pack", "doc-17")));
         vm.confirmAndRun(null);
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("DONE");
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
     }
 
     @Test

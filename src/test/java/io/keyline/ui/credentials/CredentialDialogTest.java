@@ -89,7 +89,7 @@ class CredentialDialogTest {
         Label message = robot.lookup(".credential-message").queryAs(Label.class);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> message.getText().contains("completed"));
 
-        assertThat(message.getText()).isEqualTo("Saved. 1 parked key resumed. 1 of 1 completed.");
+        assertThat(message.getText()).isEqualTo("Saved. 1 parked key resumed, 1 of 1 completed.");
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
         assertThat(fx.site.posts()).isEqualTo(1);
         assertThat(changed.get()).isPositive();

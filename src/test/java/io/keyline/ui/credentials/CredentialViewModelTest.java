@@ -48,11 +48,11 @@ class CredentialViewModelTest {
 
     /** Every string the view model exposes, except the input the operator typed. */
     static List<String> exposed(CredentialViewModel vm) {
-        List<String> out = new ArrayList<>(List.of(vm.summaryProperty().get(), vm.fingerprintProperty().get(),
-                vm.parseErrorProperty().get(), vm.messageProperty().get(), vm.errorProperty().get(),
-                vm.currentProperty().get(), vm.testSummaryProperty().get(), vm.loadedFileProperty().get(),
-                String.valueOf(vm.earliestExpiryProperty().get())));
-        vm.preview().forEach(r -> out.add(r.toString()));
+        List<String> out = new ArrayList<>(List.of(vm.input().summaryProperty().get(), vm.input().fingerprintProperty().get(),
+                vm.input().parseErrorProperty().get(), vm.messageProperty().get(), vm.errorProperty().get(),
+                vm.currentProperty().get(), vm.testSummaryProperty().get(), vm.input().loadedFileProperty().get(),
+                String.valueOf(vm.input().earliestExpiryProperty().get())));
+        vm.input().preview().forEach(r -> out.add(r.toString()));
         vm.testResults().forEach(r -> out.add(r.text()));
         return out;
     }
@@ -67,22 +67,22 @@ class CredentialViewModelTest {
 
     @Test
     void malformedInputShowsTheParsersMessageAndSaveIsDisabled() {
-        vm.inputProperty().set("[{\"name\": \"sessionid\", \"domain\": \"example.com\"}]");
-        assertThat(vm.parseErrorProperty().get()).isEqualTo("[0].value: missing");
-        assertThat(vm.validProperty().get()).isFalse();
+        vm.input().textProperty().set("[{\"name\": \"sessionid\", \"domain\": \"example.com\"}]");
+        assertThat(vm.input().parseErrorProperty().get()).isEqualTo("[0].value: missing");
+        assertThat(vm.input().validProperty().get()).isFalse();
         assertThat(vm.canSaveProperty().get()).isFalse();
-        assertThat(vm.preview()).isEmpty();
+        assertThat(vm.input().preview()).isEmpty();
 
-        vm.inputProperty().set("# Netscape HTTP Cookie File\nexample.com\tFALSE\t/\tFALSE\tsoon\tsid\t" + SESSION + "\n");
-        assertThat(vm.parseErrorProperty().get()).startsWith("line 2").contains("expir");
+        vm.input().textProperty().set("# Netscape HTTP Cookie File\nexample.com\tFALSE\t/\tFALSE\tsoon\tsid\t" + SESSION + "\n");
+        assertThat(vm.input().parseErrorProperty().get()).startsWith("line 2").contains("expir");
         assertThat(vm.canSaveProperty().get()).isFalse();
         assertNoSecret(vm, SESSION);
 
         vm.save(); // disabled: nothing is stored
         assertThat(fx.services.credentials().info("site-cookie")).isEmpty();
 
-        vm.inputProperty().set("sid=" + SESSION);
-        assertThat(vm.parseErrorProperty().get()).isEmpty();
+        vm.input().textProperty().set("sid=" + SESSION);
+        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
         assertThat(vm.canSaveProperty().get()).isTrue();
         vm.nameProperty().set("bad name!");
         assertThat(vm.nameErrorProperty().get()).isNotEmpty();
@@ -91,21 +91,21 @@ class CredentialViewModelTest {
 
     @Test
     void aCookieHeaderPreviewsWithMaskedValues() {
-        vm.inputProperty().set("Cookie: sessionid=" + SESSION + "; csrftoken=" + CSRF);
-        assertThat(vm.parseErrorProperty().get()).isEmpty();
-        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::name).containsExactly("sessionid", "csrftoken");
-        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::value).containsOnly("***");
-        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::domain).containsOnly("any host");
-        assertThat(vm.fingerprintProperty().get()).hasSize(8)
+        vm.input().textProperty().set("Cookie: sessionid=" + SESSION + "; csrftoken=" + CSRF);
+        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::name).containsExactly("sessionid", "csrftoken");
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsOnly("***");
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::domain).containsOnly("any host");
+        assertThat(vm.input().fingerprintProperty().get()).hasSize(8)
                 .isEqualTo(CredentialParser.parse(CredentialType.COOKIE, "sessionid=" + SESSION + "; csrftoken=" + CSRF,
                         null).fingerprint());
-        assertThat(vm.summaryProperty().get()).startsWith("2 cookies · fingerprint " + vm.fingerprintProperty().get());
-        assertThat(vm.earliestExpiryProperty().get()).isNull();
+        assertThat(vm.input().summaryProperty().get()).startsWith("2 cookies · fingerprint " + vm.input().fingerprintProperty().get());
+        assertThat(vm.input().earliestExpiryProperty().get()).isNull();
         assertThat(vm.canSaveProperty().get()).isTrue();
         assertNoSecret(vm, SESSION, CSRF);
 
-        vm.domainProperty().set("portal.example.com");
-        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::domain).containsOnly("portal.example.com");
+        vm.input().domainProperty().set("portal.example.com");
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::domain).containsOnly("portal.example.com");
     }
 
     @Test
@@ -118,20 +118,20 @@ class CredentialViewModelTest {
                 portal.example.com\tFALSE\t/app\tTRUE\t0\tcsrftoken\t%s
                 """.formatted(SESSION, CSRF));
         vm.loadFile(file);
-        assertThat(vm.loadedFileProperty().get()).isEqualTo("cookies.txt");
-        assertThat(vm.parseErrorProperty().get()).isEmpty();
-        assertThat(vm.preview()).hasSize(3);
-        CredentialViewModel.CookieRow session = vm.preview().get(1);
-        assertThat(session).isEqualTo(new CredentialViewModel.CookieRow("sessionid", "***", "portal.example.com", "/",
+        assertThat(vm.input().loadedFileProperty().get()).isEqualTo("cookies.txt");
+        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
+        assertThat(vm.input().preview()).hasSize(3);
+        CredentialInput.CookieRow session = vm.input().preview().get(1);
+        assertThat(session).isEqualTo(new CredentialInput.CookieRow("sessionid", "***", "portal.example.com", "/",
                 true, true, Instant.ofEpochSecond(1764547200)));
-        assertThat(vm.preview().get(0).domain()).isEqualTo(".example.com");
-        assertThat(vm.preview().get(2).expires()).isNull();
-        assertThat(vm.earliestExpiryProperty().get()).isEqualTo(Instant.ofEpochSecond(1764547200));
-        assertThat(vm.summaryProperty().get()).contains("3 cookies").contains("earliest expiry");
+        assertThat(vm.input().preview().get(0).domain()).isEqualTo(".example.com");
+        assertThat(vm.input().preview().get(2).expires()).isNull();
+        assertThat(vm.input().earliestExpiryProperty().get()).isEqualTo(Instant.ofEpochSecond(1764547200));
+        assertThat(vm.input().summaryProperty().get()).contains("3 cookies").contains("earliest expiry");
         assertNoSecret(vm, SESSION, CSRF, "GA1.2.1843256733.1732800000");
 
-        vm.inputProperty().set(vm.inputProperty().get() + " "); // typing over it: no longer "from a file"
-        assertThat(vm.loadedFileProperty().get()).isEmpty();
+        vm.input().textProperty().set(vm.input().textProperty().get() + " "); // typing over it: no longer "from a file"
+        assertThat(vm.input().loadedFileProperty().get()).isEmpty();
     }
 
     @Test
@@ -146,18 +146,18 @@ class CredentialViewModelTest {
                 ]
                 """.formatted(CSRF, SESSION));
         vm.loadFile(file);
-        assertThat(vm.parseErrorProperty().get()).isEmpty();
-        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::name).containsExactly("remember", "sessionid");
-        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::value).containsOnly("***");
-        assertThat(vm.preview().get(1).httpOnly()).isTrue();
-        assertThat(vm.earliestExpiryProperty().get()).isEqualTo(Instant.ofEpochSecond(1764547200));
+        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::name).containsExactly("remember", "sessionid");
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsOnly("***");
+        assertThat(vm.input().preview().get(1).httpOnly()).isTrue();
+        assertThat(vm.input().earliestExpiryProperty().get()).isEqualTo(Instant.ofEpochSecond(1764547200));
         assertNoSecret(vm, SESSION, CSRF);
 
-        vm.typeProperty().set(CredentialType.BEARER); // a JSON array is no bearer token
-        assertThat(vm.parseErrorProperty().get()).isNotEmpty();
+        vm.input().typeProperty().set(CredentialType.BEARER); // a JSON array is no bearer token
+        assertThat(vm.input().parseErrorProperty().get()).isNotEmpty();
         assertThat(vm.canSaveProperty().get()).isFalse();
-        vm.inputProperty().set("Bearer " + SESSION);
-        assertThat(vm.preview()).extracting(CredentialViewModel.CookieRow::value).containsExactly("Bearer ***");
+        vm.input().textProperty().set("Bearer " + SESSION);
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsExactly("Bearer ***");
         assertNoSecret(vm, SESSION);
     }
 
@@ -185,15 +185,18 @@ class CredentialViewModelTest {
         CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
         renew.open("site-cookie");
         assertThat(renew.nameEditableProperty().get()).isFalse();
-        assertThat(renew.currentProperty().get()).contains("1 key waits");
-        renew.inputProperty().set("Cookie: session=v2");
+        // the renew dialog says which keys will resume (not only how many)
+        assertThat(renew.waitingKeysProperty().get()).isEqualTo("1 key will resume: p " + TODAY);
+        renew.input().textProperty().set("Cookie: session=v2");
+        assertThat(renew.input().maskedProperty().get()).isEqualTo("Cookie: session=••• (2 characters)")
+                .doesNotContain("v2");
         renew.save();
 
         assertThat(renew.errorProperty().get()).isEmpty();
-        assertThat(renew.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed. 1 of 1 completed.");
+        assertThat(renew.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed, 1 of 1 completed.");
         assertThat(renew.resumedCountProperty().get()).isEqualTo(1);
         assertThat(renew.completedCountProperty().get()).isEqualTo(1);
-        assertThat(renew.inputProperty().get()).isEmpty(); // the secret does not linger in the dialog
+        assertThat(renew.input().textProperty().get()).isEmpty(); // the secret does not linger in the dialog
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.DONE);
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
 
@@ -229,9 +232,9 @@ class CredentialViewModelTest {
         });
 
         vm.runResumedProperty().set(false);
-        vm.inputProperty().set("session=wrong-value");
+        vm.input().textProperty().set("session=wrong-value");
         vm.save();
-        assertThat(vm.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed. They run on the next run.");
+        assertThat(vm.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed: they run on the next run.");
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
 
         page.refresh();

@@ -1,6 +1,7 @@
 package io.keyline.ui.job;
 
 import io.keyline.acceptance.Jobs;
+import io.keyline.core.operations.Calendar;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
@@ -50,18 +51,21 @@ class JobViewModelTest {
 
         vm.load("c");
 
-        List<HeatCell> heat = vm.heat();
+        List<Calendar.Cell> heat = vm.calendarProperty().get().cells();
         assertThat(heat).hasSize(90);
         assertThat(heat.get(89).key()).isEqualTo("2026-11-29");
         assertThat(heat.get(0).key()).isEqualTo("2026-09-01");
         assertThat(heat.get(0).beforeStart()).isTrue();
-        HeatCell oct1 = heat.stream().filter(c -> c.key().equals("2026-10-01")).findFirst().orElseThrow();
+        Calendar.Cell oct1 = heat.stream().filter(c -> c.key().equals("2026-10-01")).findFirst().orElseThrow();
         assertThat(oct1.gap()).isTrue();
         assertThat(heat.stream().filter(c -> c.key().equals("2026-11-27")).findFirst().orElseThrow().state())
                 .isEqualTo(KeyState.DONE);
         assertThat(heat.stream().filter(c -> c.key().equals("2026-11-28")).findFirst().orElseThrow().state())
                 .isEqualTo(KeyState.FAILED);
-        assertThat(heat.stream().filter(HeatCell::gap).count()).isEqualTo(90 - 30 - 3); // Sep is before start; 3 ran
+        assertThat(heat.stream().filter(Calendar.Cell::gap).count()).isEqualTo(90 - 30 - 3); // Sep is before start; 3 ran
+        // the missing keys are exactly the gaps, and the count the sidebar and the attention list show
+        assertThat(vm.calendarProperty().get().missing()).hasSize(90 - 30 - 3).contains("2026-10-01")
+                .doesNotContain("2026-11-27", "2026-11-28", "2026-09-30");
         assertThat(heat.get(0).firstDay()).isEqualTo(LocalDate.of(2026, 9, 1));
     }
 
@@ -80,12 +84,12 @@ class JobViewModelTest {
         assertThat(vm.rows().get(0).key()).isEqualTo("2026-11-29"); // newest first
 
         vm.filterProperty().set(new JobViewModel.Filter("Done", java.util.EnumSet.of(KeyState.DONE)));
-        assertThat(vm.rows()).extracting(KeyRecord::key).allMatch(k -> k.endsWith("5"));
+        assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key).allMatch(k -> k.endsWith("5"));
         assertThat(vm.totalProperty().get()).isEqualTo(6);
 
         vm.filterProperty().set(JobViewModel.ALL);
         vm.searchProperty().set("2026-10-1");
-        assertThat(vm.rows()).extracting(KeyRecord::key).hasSize(10).allMatch(k -> k.startsWith("2026-10-1"));
+        assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key).hasSize(10).allMatch(k -> k.startsWith("2026-10-1"));
     }
 
     @Test
@@ -121,6 +125,23 @@ class JobViewModelTest {
         vm.load("c");
         vm.run(List.of("2026-11-28", "2026-11-29"), () -> { });
         assertThat(vm.noticeProperty().get()).contains("2 done");
-        assertThat(vm.rows()).extracting(KeyRecord::state).containsOnly(KeyState.DONE);
+        assertThat(vm.rows()).extracting(JobViewModel.KeyRow::state).containsOnly(KeyState.DONE);
+    }
+
+    @Test
+    void doneKeysShowWhenTheyFinishedHowLongTheyTookAndWhatTheyCameTo() throws IOException {
+        fx.wb.job("c", Jobs.command("c", "none",
+                "echo '{{\"outputs\": {{\"rows\": \"4\", \"total\": \"17.50\"}}}}'", "PT5S")
+                .replace("2026-01-01", "2026-10-01"), null);
+        var run = fx.wb.cli("run", "c", "--key", "2026-11-29");
+        assertThat(run.exit()).as(run.toString()).isZero();
+        vm.load("c");
+
+        JobViewModel.KeyRow row = vm.rows().get(0);
+        assertThat(row.state()).isEqualTo(KeyState.DONE);
+        assertThat(row.outcome()).isNotNull();
+        assertThat(row.outcome().finishedAt()).isEqualTo(row.record().updatedAt());
+        assertThat(row.outcome().took()).isNotNull();
+        assertThat(row.outcome().text()).contains("rows=4").contains("total=17.50");
     }
 }

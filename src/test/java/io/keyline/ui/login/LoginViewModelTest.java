@@ -1,5 +1,6 @@
 package io.keyline.ui.login;
 
+import io.keyline.core.CredentialTester;
 import io.keyline.core.CredentialInfo;
 import io.keyline.credentials.Cookie;
 import io.keyline.domain.KeyState;
@@ -130,7 +131,7 @@ class LoginViewModelTest {
         assertThat(vm.testLines()).isEmpty(); // a new capture clears the old answer
         vm.test();
         assertThat(vm.testSummaryProperty().get()).isEqualTo("The site accepts the captured cookies (1 probe).");
-        assertThat(vm.testLines()).extracting(CredentialViewModel.TestLine::text)
+        assertThat(vm.testLines()).extracting(CredentialTester.Result::text)
                 .containsExactly("daily-article/publish: accepted (probe: /total = 0 (absent))");
 
         CredentialInfo after = sb.services.credentials().info(SandboxLogin.CREDENTIAL).orElseThrow();

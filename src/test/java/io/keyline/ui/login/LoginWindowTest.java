@@ -4,6 +4,7 @@ import io.keyline.core.CredentialInfo;
 import io.keyline.credentials.CookieRouting;
 import io.keyline.domain.KeyState;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.credentials.CredentialInput;
 import io.keyline.ui.credentials.CredentialViewModel;
 import javafx.concurrent.Worker;
 import javafx.scene.Node;
@@ -106,7 +107,7 @@ class LoginWindowTest {
         fx(() -> w.engine().executeScript("document.querySelector('button[type=submit]').click()"));
         TableView<?> preview = robot.lookup("#login-preview").queryAs(TableView.class);
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(() -> preview.getItems().size()) == 1);
-        CredentialViewModel.CookieRow row = (CredentialViewModel.CookieRow) preview.getItems().get(0);
+        CredentialInput.CookieRow row = (CredentialInput.CookieRow) preview.getItems().get(0);
         assertThat(row.name()).isEqualTo("session");
         assertThat(row.value()).isEqualTo("***");
         assertThat(row.domain()).isEqualTo("127.0.0.1");

@@ -51,7 +51,7 @@ class PlanDialogTest {
         stage.setScene(scene);
         stage.show();
         vm.loadJobs();
-        vm.jobProperty().set("p");
+        vm.choice().jobProperty().set("p");
     }
 
     @AfterEach
@@ -70,7 +70,7 @@ class PlanDialogTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !plan.isDisabled());
         robot.clickOn(plan);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> table.getItems().size() == 1);
-        assertThat(((Plan.KeyPlan) table.getItems().get(0)).action()).isEqualTo("run write,publish");
+        assertThat(((PlanViewModel.Row) table.getItems().get(0)).plan().action()).isEqualTo("run write,publish");
         TextArea detail = robot.lookup(".plan-detail").queryAs(TextArea.class);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(detail.getText()).contains("POST " + fx.site.base() + "/api/articles")

@@ -30,7 +30,7 @@ class PlanViewModelTest {
         fx.publishJob("p", null);
         vm = new PlanViewModel(fx.services, Threads.direct());
         vm.loadJobs();
-        vm.jobProperty().set("p");
+        vm.choice().jobProperty().set("p");
     }
 
     @AfterEach
@@ -45,22 +45,23 @@ class PlanViewModelTest {
 
         assertThat(vm.errorProperty().get()).isEmpty();
         assertThat(vm.rows()).hasSize(1);
-        Plan.KeyPlan row = vm.rows().get(0);
+        PlanViewModel.Row shown = vm.rows().get(0);
+        Plan.KeyPlan row = shown.plan();
         assertThat(row.key()).isEqualTo(TODAY);
         assertThat(row.state()).isEqualTo(KeyState.PENDING);
         assertThat(row.action()).isEqualTo("run write,publish");
         Plan.RequestPreview post = row.requests().get(0);
         assertThat(post.method()).isEqualTo("POST");
         assertThat(post.url()).isEqualTo(fx.site.base() + "/api/articles");
-        assertThat(post.headers()).containsEntry("Idempotency-Key", "p:" + TODAY + ":publish");
+        assertThat(post.headers()).containsEntry("Idempotency-Key", "p:" + TODAY + ":publish")
+                .containsEntry("User-Agent", "Keyline/0.1");
         assertThat(post.note()).contains("an earlier step writes it");
 
-        assertThat(vm.selectedProperty().get()).isEqualTo(row);
+        assertThat(vm.selectedProperty().get()).isEqualTo(shown);
         assertThat(vm.detailProperty().get())
                 .contains("publish: POST " + fx.site.base() + "/api/articles")
                 .contains("Idempotency-Key: p:" + TODAY + ":publish")
                 .contains("body: file out/" + TODAY + ".md - body file out/" + TODAY + ".md does not exist yet");
-        assertThat(vm.summary()).containsExactly(new PlanViewModel.ActionCount("run write,publish", 1));
         assertThat(vm.summaryTextProperty().get()).isEqualTo("1 key · 1 × run write,publish");
         assertThat(vm.planIdProperty().get()).hasSize(16);
         assertThat(fx.services.store().plan(vm.planIdProperty().get())).isPresent();
@@ -82,9 +83,9 @@ class PlanViewModelTest {
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.DONE);
         assertThat(vm.exitCodeProperty().get()).isZero();
-        assertThat(vm.finalStatesProperty().get()).containsEntry(KeyState.DONE, 1);
-        assertThat(vm.outcomeProperty().get()).startsWith("Applied plan " + vm.planIdProperty().get() + ": 1 done")
-                .contains("Exit 0: every targeted key is done");
+        assertThat(vm.outcomeProperty().get()).isEqualTo("Applied: 1 done. Every key is done.");
+        // the rows say what became of each key (not the state from before the run)
+        assertThat(vm.rows()).singleElement().satisfies(r -> assertThat(r.after().state()).isEqualTo(KeyState.DONE));
         assertThat(vm.appliedProperty().get()).isTrue();
         assertThat(vm.canApplyProperty().get()).isFalse();
 
@@ -95,18 +96,18 @@ class PlanViewModelTest {
 
     @Test
     void aStateChangeBetweenPlanAndApplyIsRefusedAsStaleThenReplanWorks() {
-        vm.targetProperty().set(PlanViewModel.Target.KEYS);
-        vm.keysTextProperty().set("2026-11-28, " + TODAY);
+        vm.choice().targetProperty().set(PlanChoice.Target.KEYS);
+        vm.choice().keysTextProperty().set("2026-11-28, " + TODAY);
         vm.plan();
         String first = vm.planIdProperty().get();
-        assertThat(vm.rows()).extracting(Plan.KeyPlan::action).containsExactly("run write,publish", "run write,publish");
+        assertThat(vm.rows()).extracting(r -> r.plan().action()).containsExactly("run write,publish", "run write,publish");
 
         // meanwhile, an operator (another console, the CLI) skips one of the keys
         fx.services.actions().skip(fx.services.catalog().get().job("p").orElseThrow(), "2026-11-28", "done by hand");
 
         vm.apply();
         assertThat(vm.staleProperty().get()).isTrue();
-        assertThat(vm.outcomeProperty().get()).startsWith("Stale plan").contains(first).contains("Nothing was run");
+        assertThat(vm.outcomeProperty().get()).startsWith("Not applied").contains("Nothing was run");
         assertThat(vm.canApplyProperty().get()).isFalse();
         assertThat(fx.site.posts()).isZero();
         assertThat(fx.state("p", TODAY)).isNull();
@@ -114,51 +115,95 @@ class PlanViewModelTest {
         vm.replan();
         assertThat(vm.staleProperty().get()).isFalse();
         assertThat(vm.planIdProperty().get()).isNotEqualTo(first);
-        assertThat(vm.rows()).extracting(Plan.KeyPlan::action)
+        assertThat(vm.rows()).extracting(r -> r.plan().action())
                 .containsExactly("skip (skipped by an operator)", "run write,publish");
         vm.apply();
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
         assertThat(fx.site.effects("2026-11-28")).isZero();
-        assertThat(vm.finalStatesProperty().get()).containsEntry(KeyState.DONE, 1).containsEntry(KeyState.SKIPPED, 1);
+        // a skipped key is said as skipped, not counted as done
+        assertThat(vm.outcomeProperty().get()).startsWith("Applied: 1 done, 1 skipped.");
         assertThat(vm.exitCodeProperty().get()).isZero();
     }
 
     @Test
     void invalidKeysAreInlineValidationMessagesNotExceptions() {
-        vm.targetProperty().set(PlanViewModel.Target.KEYS);
-        vm.keysTextProperty().set("2026-13-45");
-        assertThat(vm.validationProperty().get()).contains("2026-13-45");
+        vm.choice().targetProperty().set(PlanChoice.Target.KEYS);
+        vm.choice().keysTextProperty().set("2026-13-45");
+        assertThat(vm.choice().validationProperty().get()).contains("2026-13-45");
         vm.plan();
-        assertThat(vm.validationProperty().get()).contains("2026-13-45");
+        assertThat(vm.choice().validationProperty().get()).contains("2026-13-45");
         assertThat(vm.errorProperty().get()).isEmpty();
         assertThat(vm.rows()).isEmpty();
         assertThat(vm.planProperty().get()).isNull();
 
-        vm.keysTextProperty().set("2025-06-01"); // before key.start
-        assertThat(vm.validationProperty().get()).isNotEmpty();
+        vm.choice().keysTextProperty().set("2025-06-01"); // before key.start
+        assertThat(vm.choice().validationProperty().get()).isNotEmpty();
 
-        vm.targetProperty().set(PlanViewModel.Target.RANGE);
-        vm.fromProperty().set("yesterday");
-        assertThat(vm.validationProperty().get()).contains("yesterday");
-        vm.fromProperty().set("2026-11-01");
-        assertThat(vm.validationProperty().get()).isEmpty();
+        vm.choice().targetProperty().set(PlanChoice.Target.RANGE);
+        vm.choice().fromProperty().set("yesterday");
+        assertThat(vm.choice().validationProperty().get()).contains("yesterday");
+        vm.choice().fromProperty().set("2026-11-01");
+        assertThat(vm.choice().validationProperty().get()).isEmpty();
         vm.plan();
         assertThat(vm.rows()).hasSize(29);
-        assertThat(vm.summary()).containsExactly(new PlanViewModel.ActionCount("run write,publish", 29));
+        assertThat(vm.summaryTextProperty().get()).isEqualTo("29 keys · 29 × run write,publish");
     }
 
     @Test
     void dueKeysAndThousandsOfKeysPlanWithoutSendingAnything() {
-        vm.targetProperty().set(PlanViewModel.Target.DUE);
+        vm.choice().targetProperty().set(PlanChoice.Target.DUE);
         vm.plan();
-        assertThat(vm.validationProperty().get()).isEmpty();
+        assertThat(vm.choice().validationProperty().get()).isEmpty();
         assertThat(vm.errorProperty().get()).isEmpty(); // the job has no schedule and no stored keys
 
-        vm.targetProperty().set(PlanViewModel.Target.RANGE);
-        vm.fromProperty().set("2026-01-01");
-        vm.toProperty().set("2030-12-31");
+        vm.choice().targetProperty().set(PlanChoice.Target.RANGE);
+        vm.choice().fromProperty().set("2026-01-01");
+        vm.choice().toProperty().set("2030-12-31");
+        vm.choice().aheadProperty().set(true);
         vm.plan();
         assertThat(vm.rows()).hasSizeGreaterThan(1800);
         assertThat(fx.site.posts()).isZero();
+    }
+
+    @Test
+    void futureKeysAreNotYetDueUnlessTheOperatorChoosesToRunAheadOfSchedule() {
+        vm.choice().targetProperty().set(PlanChoice.Target.RANGE);
+        vm.choice().fromProperty().set("2026-11-28");
+        vm.choice().toProperty().set("2026-11-30");
+        vm.plan();
+        assertThat(vm.rows()).extracting(r -> r.plan().action().startsWith("not yet due"))
+                .containsExactly(false, false, true);
+        assertThat(vm.notYetDueProperty().get()).startsWith("1 key is not yet due").contains("Run ahead of schedule");
+        vm.apply();
+        assertThat(fx.state("p", "2026-11-30")).as("not run without the choice").isNull();
+        assertThat(fx.site.effects("2026-11-30")).isZero();
+
+        vm.choice().aheadProperty().set(true);
+        assertThat(vm.rows()).as("changing the choice clears the plan on screen").isEmpty();
+        vm.plan();
+        assertThat(vm.notYetDueProperty().get()).isEmpty();
+        assertThat(vm.rows()).extracting(r -> r.plan().action()).containsOnly("run write,publish", "skip (done)");
+        vm.apply();
+        assertThat(fx.site.effects("2026-11-30")).isEqualTo(1);
+    }
+
+    @Test
+    void changingTheTargetClearsTheRowsOfThePreviousPlan() {
+        vm.plan();
+        assertThat(vm.rows()).hasSize(1);
+        assertThat(vm.canApplyProperty().get()).isTrue();
+        vm.choice().targetProperty().set(PlanChoice.Target.KEYS);
+        assertThat(vm.rows()).isEmpty();
+        assertThat(vm.planProperty().get()).isNull();
+        assertThat(vm.canApplyProperty().get()).isFalse();
+        assertThat(vm.summaryTextProperty().get()).isEmpty();
+    }
+
+    @Test
+    void gapKeysArePlannedExactly() {
+        vm.planKeys(java.util.List.of("2026-11-02", "2026-11-05", "2026-11-06"));
+        assertThat(vm.choice().targetProperty().get()).isEqualTo(PlanChoice.Target.KEYS);
+        assertThat(vm.rows()).extracting(PlanViewModel.Row::key).containsExactly("2026-11-02", "2026-11-05",
+                "2026-11-06");
     }
 }

@@ -79,6 +79,13 @@ class ConsoleEndToEndTest {
         fx.wb.job("daily", job, site.base());
     }
 
+    /** Keys the inbox says wait for a person (its items of missing keys aside). */
+    static int waiting(FxRobot robot) {
+        ListView<?> inbox = robot.lookup("#inbox-list").queryAs(ListView.class);
+        return inbox.getItems().stream().mapToInt(i -> ((io.keyline.core.operations.Attention.Item) i).waitingKeys())
+                .sum();
+    }
+
     private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) throws Exception {
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
         WaitForAsyncUtils.waitForFxEvents();
@@ -91,8 +98,7 @@ class ConsoleEndToEndTest {
         assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
         open(robot);
 
-        ListView<?> inbox = robot.lookup("#inbox-list").queryAs(ListView.class);
-        waitUntil(() -> inbox.getItems().size() == 1);
+        waitUntil(() -> waiting(robot) == 1);
         Label badge = robot.lookup("#attention-badge").queryAs(Label.class);
         assertThat(badge.getText()).isEqualTo("1");
         assertThat(robot.lookup("#inbox-list .inbox-item .key").queryLabeled().getText()).contains("daily").contains(KEY);
@@ -123,10 +129,10 @@ class ConsoleEndToEndTest {
         Button confirm = robot.lookup("Confirm and run").queryButton();
         robot.doubleClickOn(confirm);
 
-        waitUntil(() -> "DONE".equals(robot.lookup(".confirm-outcome-text").queryLabeled().getText()));
+        waitUntil(() -> "Done".equals(robot.lookup(".confirm-outcome-text").queryLabeled().getText()));
         assertThat(site.posts() - before).isEqualTo(1);
         assertThat(site.effects(KEY)).isEqualTo(1);
-        waitUntil(() -> robot.lookup("#inbox-list").queryAs(ListView.class).getItems().isEmpty());
+        waitUntil(() -> waiting(robot) == 0);
     }
 
     @Test
@@ -136,10 +142,11 @@ class ConsoleEndToEndTest {
         assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie").exit()).isZero();
         assertThat(fx.wb.cli("run", "daily", "--from", "2026-11-28", "--to", KEY).exit()).isEqualTo(4);
         open(robot);
-        waitUntil(() -> robot.lookup("#inbox-list").queryAs(ListView.class).getItems().size() == 2);
+        // one item for the rejected cookie, listing both keys
+        waitUntil(() -> waiting(robot) == 2);
         assertThat(robot.lookup("#credential-badge").query().isVisible()).isTrue();
 
-        robot.clickOn("#action-daily-2026-11-28");
+        robot.clickOn("#action-credential-site-cookie");
         waitUntil(() -> robot.lookup(".credential-input").tryQuery().isPresent());
         robot.clickOn(".credential-input").write("Cookie: session=v2");
         waitUntil(() -> !robot.lookup("Save and resume").queryButton().isDisabled());
@@ -149,7 +156,7 @@ class ConsoleEndToEndTest {
         assertThat(robot.lookup(".credential-message").queryLabeled().getText()).contains("2 parked keys resumed");
         assertThat(site.effects("2026-11-28")).isEqualTo(1);
         assertThat(site.effects(KEY)).isEqualTo(1);
-        waitUntil(() -> robot.lookup("#inbox-list").queryAs(ListView.class).getItems().isEmpty());
+        waitUntil(() -> waiting(robot) == 0);
         assertThat(fx.wb.cli("status", "daily", "--json").out()).doesNotContain("NEEDS_CREDENTIAL");
     }
 }

@@ -76,7 +76,7 @@ class SchedulerViewModelTest {
         vm.toggle();
         assertThat(s.enabled).isFalse();
         assertThat(vm.modeProperty().get()).isEqualTo(Mode.PAUSED);
-        assertThat(vm.textProperty().get()).startsWith("Scheduler: paused");
+        assertThat(vm.textProperty().get()).startsWith("Scheduler: PAUSED");
         vm.toggle();
         assertThat(s.enabled).isTrue();
         assertThat(vm.textProperty().get()).startsWith("Scheduler: on");

@@ -8,9 +8,10 @@ import io.keyline.domain.KeyState;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.timeline.TimelineViewModel.Action;
-import io.keyline.ui.timeline.TimelineViewModel.EventRow;
-import io.keyline.ui.timeline.TimelineViewModel.Row;
-import io.keyline.ui.timeline.TimelineViewModel.RunHeader;
+import io.keyline.core.operations.Timeline;
+import io.keyline.core.operations.Timeline.EventRow;
+import io.keyline.core.operations.Timeline.Row;
+import io.keyline.core.operations.Timeline.RunHeader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,7 +55,7 @@ class TimelineViewModelTest {
         assertThat(vm.stateProperty().get()).isEqualTo(KeyState.FAILED);
         assertThat(vm.actionProperty().get()).isEqualTo(Action.RETRY);
         assertThat(vm.messageProperty().get()).contains("HTTP 404");
-        assertThat(vm.detailsProperty().get()).contains("step publish").contains("FATAL");
+        assertThat(vm.detailsProperty().get()).contains("step publish").contains("refused").doesNotContain("FATAL");
         List<Row> rows = vm.rows();
         assertThat(rows.get(0)).isInstanceOf(RunHeader.class);
         RunHeader run = (RunHeader) rows.get(0);
@@ -68,11 +69,14 @@ class TimelineViewModelTest {
         assertThat(events.get(0).sincePrevious()).isNull();
         assertThat(events.subList(1, events.size())).allSatisfy(e -> assertThat(e.sincePrevious()).isNotNull());
         assertThat(events).extracting(EventRow::type).startsWith(EventType.CLAIMED).endsWith(EventType.KEY_FAILED);
-        assertThat(events).extracting(EventRow::stepAttempt).contains("write#1", "publish#1");
+        assertThat(events).extracting(EventRow::stepAttempt).contains("write #1", "publish #1");
+        assertThat(events).extracting(EventRow::typeLabel).contains("Run started", "Step started", "Step done",
+                "Key failed");
 
         EventRow failure = events.get(events.size() - 1);
         assertThat(failure.failure()).isTrue();
         assertThat(failure.failureClass()).isEqualTo(FailureClass.FATAL);
+        assertThat(failure.failureLabel()).isEqualTo("Refused");
         assertThat(failure.state()).isEqualTo(KeyState.FAILED);
         assertThat(failure.stateChanged()).isTrue();
         Evidence ev = failure.evidence();
@@ -127,7 +131,14 @@ class TimelineViewModelTest {
         assertThat(changed).hasValue(1);
         assertThat(vm.stateProperty().get()).isEqualTo(KeyState.DONE);
         assertThat(vm.actionProperty().get()).isEqualTo(Action.NONE);
-        assertThat(vm.noticeProperty().get()).contains("Done");
+        assertThat(vm.noticeProperty().get()).isEqualTo("Retried: " + KEY + " is done");
+        // the evidence pane no longer shows the old failure: the newest run has none
+        assertThat(vm.expandedProperty().get()).isNull();
+        // a done key says when it finished, how long it took and what it came to
+        assertThat(vm.outcomeProperty().get()).startsWith("Done at ").contains("publish: HTTP 2");
+        // the list scrolls to the newest run
+        assertThat(vm.newestRunProperty().get()).isEqualTo(vm.rows().indexOf(vm.rows().stream()
+                .filter(r -> r instanceof RunHeader h && !h.operator()).reduce((a, b) -> b).orElseThrow()));
         assertThat(vm.busyProperty().get()).isFalse();
         assertThat(vm.retry("again")).as("only a FAILED key is retried").isFalse();
 
@@ -174,7 +185,7 @@ class TimelineViewModelTest {
             }
         }
         long started = System.nanoTime();
-        List<Row> rows = TimelineViewModel.group(events);
+        List<Row> rows = Timeline.group(events);
         long ms = (System.nanoTime() - started) / 1_000_000;
 
         assertThat(ms).isLessThan(1000);

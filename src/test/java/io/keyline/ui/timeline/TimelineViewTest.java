@@ -7,7 +7,7 @@ import io.keyline.domain.KeyState;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Threads;
-import io.keyline.ui.timeline.TimelineViewModel.EventRow;
+import io.keyline.core.operations.Timeline.EventRow;
 import javafx.application.Application;
 import javafx.scene.Scene;
 import javafx.scene.control.ListCell;
@@ -72,7 +72,7 @@ class TimelineViewTest {
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
         robot.interact(() -> {
             Scene scene = new Scene(new TimelineView(vm, navigator()), 1100, 700);
-            scene.getStylesheets().add(TimelineView.class.getResource("/io/keyline/ui/keyline.css").toExternalForm());
+            scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS); // the app's (state colours too)
             stage.setScene(scene);
             stage.show();
             vm.load("daily", KEY);
@@ -82,8 +82,15 @@ class TimelineViewTest {
 
         ListView<?> list = robot.lookup(".timeline-list").queryAs(ListView.class);
         assertThat(list.getItems().size()).isGreaterThan(2000);
-        assertThat(list.getFixedCellSize()).isEqualTo(TimelineView.ROW_HEIGHT);
+        // still virtualized (a screenful of cells for thousands of events), under column titles
         assertThat(robot.lookup(".timeline-list .list-cell").queryAll()).hasSizeLessThan(100);
+        assertThat(robot.lookup("#timeline-columns").query().isVisible()).isTrue();
+        assertThat(robot.lookup("#timeline-columns .label").queryAllAs(javafx.scene.control.Label.class))
+                .extracting(javafx.scene.control.Label::getText).contains("Time", "What happened", "Step", "Message");
+        // scrolled to the newest run
+        assertThat(list.getItems().indexOf(robot.lookup(".timeline-list .list-cell.run-row").queryAll().stream()
+                .map(n -> ((ListCell<?>) n).getItem()).filter(java.util.Objects::nonNull).reduce((a, b) -> b)
+                .orElseThrow())).isEqualTo(vm.newestRunProperty().get());
         // the latest failure is open, with its evidence below the list
         TextArea evidence = robot.lookup(".evidence-text").queryAs(TextArea.class);
         assertThat(robot.lookup(".timeline-detail").query().isVisible()).isTrue();
@@ -110,6 +117,11 @@ class TimelineViewTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(vm.stateProperty().get()).isEqualTo(KeyState.DONE);
         assertThat(fx.site.effects(KEY)).isEqualTo(1);
+        // after Retry: the outcome is said at the top, and the evidence pane no longer shows the old failure
+        assertThat(robot.lookup("#timeline-notice").queryLabeled().getText()).isEqualTo("Retried: " + KEY + " is done");
+        assertThat(robot.lookup("#timeline-notice").query().isVisible()).isTrue();
+        assertThat(robot.lookup("#timeline-outcome").queryLabeled().getText()).startsWith("Done at ");
+        assertThat(robot.lookup(".timeline-detail").query().isVisible()).isFalse();
     }
 
     private Navigator navigator() {
@@ -122,6 +134,11 @@ class TimelineViewTest {
             @Override
             public void showJob(String job) {
                 navigation.add("job " + job);
+            }
+
+            @Override
+            public void plan(String job, java.util.List<String> keys) {
+                navigation.add("plan " + job + " " + keys);
             }
 
             @Override

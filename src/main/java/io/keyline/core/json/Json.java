@@ -1,4 +1,4 @@
-package io.keyline.core;
+package io.keyline.core.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -1,4 +1,4 @@
-package io.keyline.app;
+package io.keyline.workspace;
 
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorException;

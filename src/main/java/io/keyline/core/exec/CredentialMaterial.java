@@ -1,4 +1,4 @@
-package io.keyline.core;
+package io.keyline.core.exec;
 
 import java.net.URI;
 import java.time.Instant;

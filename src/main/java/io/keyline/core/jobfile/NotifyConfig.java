@@ -1,4 +1,4 @@
-package io.keyline.core.notify;
+package io.keyline.core.jobfile;
 
 import io.keyline.core.jobfile.JobFileError;
 

@@ -1,4 +1,4 @@
-package io.keyline.core.notify;
+package io.keyline.core.jobfile;
 
 import java.util.ArrayList;
 import java.util.List;

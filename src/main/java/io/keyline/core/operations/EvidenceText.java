@@ -1,8 +1,7 @@
-package io.keyline.ui.timeline;
+package io.keyline.core.operations;
 
 import io.keyline.domain.Evidence;
 import io.keyline.domain.Printable;
-import io.keyline.ui.common.Format;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,11 +11,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How the console writes evidence (monospace blocks) and short durations. Evidence is redacted
- * before it is stored; header values are never recorded, only their names.
+ * Evidence as text, the one formatter of the command line ({@code keyline timeline}) and the console
+ * (monospace blocks), and short durations. Evidence is redacted before it is stored; header values are
+ * never recorded, only their names.
  */
 public final class EvidenceText {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneId.systemDefault());
 
     private EvidenceText() {
@@ -32,7 +34,7 @@ public final class EvidenceText {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        line(sb, "attempt", ev.attempt() + (ev.time() == null ? "" : " · ended " + Format.time(ev.time())));
+        line(sb, "attempt", ev.attempt() + (ev.time() == null ? "" : " · ended " + time(ev.time())));
         Evidence.RequestSummary r = ev.request();
         if (r != null) {
             line(sb, "request", r.method() + " " + r.url());
@@ -83,6 +85,43 @@ public final class EvidenceText {
         return ev.detail() == null ? "" : ev.detail().strip().replaceAll("\\s+", " ");
     }
 
+    /**
+     * One line about what a failed attempt sent and got back, with the start of the answer:
+     * {@code POST http://… → HTTP 422  {"error": …}} or {@code sh -c … → exit 1  last stderr line}.
+     */
+    public static String brief(Evidence ev) {
+        if (ev == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        if (ev.request() != null) {
+            sb.append(ev.request().method()).append(' ').append(ev.request().url());
+            sb.append(ev.status() != null ? " → HTTP " + ev.status() : "");
+            if (ev.responseBody() != null && !ev.responseBody().isBlank()) {
+                sb.append("  ").append(oneLine(ev.responseBody(), 100));
+            } else if (ev.status() == null && ev.detail() != null) {
+                sb.append(" → ").append(oneLine(ev.detail(), 100));
+            }
+        } else if (ev.command() != null && !ev.command().isEmpty()) {
+            sb.append(argv(ev.command()));
+            sb.append(ev.exitCode() != null ? " → exit " + ev.exitCode() : "");
+            if (ev.stderr() != null && !ev.stderr().isBlank()) {
+                String[] lines = ev.stderr().strip().split("\n");
+                sb.append("  ").append(oneLine(lines[lines.length - 1], 100));
+            }
+        }
+        if (ev.detail() != null && sb.isEmpty()) {
+            sb.append(oneLine(ev.detail(), 160));
+        }
+        return Printable.line(sb.toString());
+    }
+
+    /** The text on one line (runs of white space become one space), cut at {@code max} with an ellipsis. */
+    public static String oneLine(String s, int max) {
+        String t = s.strip().replaceAll("\\s+", " ");
+        return t.length() <= max ? t : t.substring(0, max - 1) + "…";
+    }
+
     /** A command line as a shell would need it typed (arguments with spaces quoted). */
     public static String argv(List<String> argv) {
         StringBuilder sb = new StringBuilder();
@@ -129,13 +168,36 @@ public final class EvidenceText {
         return (s / 86_400) + " d " + (s % 86_400 / 3600) + " h";
     }
 
+    /** Local date and time ({@code yyyy-MM-dd HH:mm:ss}), or empty. */
+    public static String time(Instant t) {
+        return t == null ? "" : TIME.format(t);
+    }
+
+    /**
+     * The evidence block indented by {@code indent} spaces on every line (the command line prints it
+     * under the event it belongs to).
+     */
+    public static String indented(Evidence ev, int indent) {
+        String pad = " ".repeat(indent);
+        String text = format(ev);
+        if (text.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String l : text.split("\n", -1)) {
+            sb.append(pad).append(l).append('\n');
+        }
+        return sb.toString().stripTrailing();
+    }
+
     /** Time of day ({@code HH:mm:ss}, local). */
     public static String clock(Instant t) {
         return t == null ? "" : CLOCK.format(t);
     }
 
     private static void line(StringBuilder sb, String label, String value) {
-        sb.append(String.format(Locale.ROOT, "%-10s", label)).append(' ').append(Printable.line(value)).append('\n');
+        // "detail:    …": the label keeps its colon (scripts and people grep the command line's "detail:")
+        sb.append(String.format(Locale.ROOT, "%-11s", label + ":")).append(' ').append(Printable.line(value)).append('\n');
     }
 
     private static void block(StringBuilder sb, String label, String text) {

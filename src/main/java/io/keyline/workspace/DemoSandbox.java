@@ -1,4 +1,4 @@
-package io.keyline.app;
+package io.keyline.workspace;
 
 import io.keyline.sandbox.SandboxSite;
 

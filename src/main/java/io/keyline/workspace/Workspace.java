@@ -1,4 +1,4 @@
-package io.keyline.app;
+package io.keyline.workspace;
 
 import io.keyline.core.CredentialStore;
 import io.keyline.core.Engine;
@@ -113,6 +113,21 @@ public final class Workspace implements AutoCloseable {
     /** Plan and apply as the CLI and the console do them. */
     public io.keyline.core.operations.PlanApply planApply() {
         return new io.keyline.core.operations.PlanApply(store(), planner());
+    }
+
+    /** Confirm-and-run, bound to the payload hash that was shown (core operation shared with the console). */
+    public io.keyline.core.operations.ConfirmAndRun confirmAndRun() {
+        return new io.keyline.core.operations.ConfirmAndRun(store(), credentials(), actions(), options.clock());
+    }
+
+    /** Retry-and-run, run now, rearm (core operations shared with the console). */
+    public io.keyline.core.operations.KeyActions keyActions() {
+        return new io.keyline.core.operations.KeyActions(store(), actions());
+    }
+
+    /** Renew a login and resume the keys parked on it (core operation shared with the console). */
+    public io.keyline.core.operations.RenewAndResume renewAndResume() {
+        return new io.keyline.core.operations.RenewAndResume(credentials(), store(), actions());
     }
 
     private Executors executors;

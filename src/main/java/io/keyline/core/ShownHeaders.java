@@ -1,0 +1,91 @@
+package io.keyline.core;
+
+import io.keyline.core.exec.HttpExecutor;
+import io.keyline.core.exec.Rendering;
+import io.keyline.credentials.Redactor;
+import io.keyline.domain.StepDefinition;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The headers an http step sends, as an operator is shown them, in sending order: the
+ * {@code User-Agent}, the step's own headers (with {@code Idempotency-Key}) masked by the job's
+ * secrets, then the credential's headers ({@code Cookie}, {@code Authorization}) masked. The plan
+ * and the confirm dialog both show this list, so they cannot differ for the same request.
+ */
+public final class ShownHeaders {
+
+    private ShownHeaders() {
+    }
+
+    /**
+     * One header as shown.
+     *
+     * @param name   header name
+     * @param value  the value (masked where it is a secret)
+     * @param masked whether the value is a credential (never shown)
+     */
+    public record Header(String name, String value, boolean masked) {
+    }
+
+    /**
+     * The headers of a rendered request.
+     *
+     * @param step the step (its {@code credential} names the credential)
+     * @param cred the credential's lookup, or {@code null} when the step uses none
+     * @param mask the job's secrets, masked wherever a value holds one
+     */
+    public static List<Header> of(StepDefinition step, Rendering.RenderedRequest req, CredentialProvider.Lookup cred,
+                                  Redactor mask, Instant now) {
+        List<Header> out = new ArrayList<>();
+        out.add(new Header("User-Agent", HttpExecutor.USER_AGENT, false));
+        req.headers().forEach((n, v) -> out.add(new Header(n, mask.redact(v), false)));
+        out.addAll(credential(step.credential(), cred, req.uri(), now));
+        return out;
+    }
+
+    /** The credential's headers, masked; one line saying it is missing when it is. */
+    static List<Header> credential(String name, CredentialProvider.Lookup cred, java.net.URI uri, Instant now) {
+        if (name == null || cred == null) {
+            return List.of();
+        }
+        if (!cred.present()) {
+            return List.of(new Header("(credential " + name + ")", "missing" + (cred.problem() == null ? ""
+                    : ": " + cred.problem()), true));
+        }
+        List<Header> out = new ArrayList<>();
+        cred.material().httpHeaders(uri, now).keySet().forEach(h -> out.add(new Header(h,
+                mask(name, cred.material().fingerprint(), cred.rejected() != null), true)));
+        return out;
+    }
+
+    /** {@code *** (credential NAME, fingerprint F)}, with {@code , REJECTED} when the site rejected it. */
+    public static String mask(String name, String fingerprint, boolean rejected) {
+        return "*** (credential " + name + ", fingerprint " + fingerprint + (rejected ? ", REJECTED" : "") + ")";
+    }
+
+    /** The headers as a name → value map, in order. */
+    public static Map<String, String> map(List<Header> headers) {
+        Map<String, String> m = new LinkedHashMap<>();
+        headers.forEach(h -> m.put(h.name(), h.value()));
+        return m;
+    }
+
+    /** Every secret of the credentials the job's steps use, for masking what is shown. */
+    public static Redactor secretsOf(io.keyline.domain.JobDefinition job, CredentialProvider credentials) {
+        Redactor r = Redactor.NONE;
+        for (StepDefinition s : job.steps()) {
+            if (s.credential() != null) {
+                CredentialProvider.Lookup l = credentials.lookup(s.credential());
+                if (l.material() != null) {
+                    r = r.plus(l.material().secretStrings());
+                }
+            }
+        }
+        return r;
+    }
+}

@@ -1,0 +1,227 @@
+package io.keyline.core.operations;
+
+import io.keyline.core.CredentialInfo;
+import io.keyline.core.CredentialStore;
+import io.keyline.core.Orphans;
+import io.keyline.core.StateStore;
+import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.Printable;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What waits for a person, grouped by cause: one item per rejected or missing credential (listing
+ * every key that waits for it and where to log in), one per job, step and failure when several keys
+ * failed the same way, one per key that waits for a confirmation (each payload is reviewed on its
+ * own), one per interrupted key, and one per job with keys that never ran. A handful of queries,
+ * whatever the number of keys.
+ */
+public final class Attention {
+
+    /** The inbox shows at most this many waiting keys (the oldest first). */
+    public static final int LIMIT = 500;
+
+    private Attention() {
+    }
+
+    /** The cause an item groups by. */
+    public enum Kind {
+        /** Keys that failed (one item per job, step and failure). */
+        FAILED,
+        /** A key whose unsafe step waits for a confirmation. */
+        CONFIRMATION,
+        /** Keys that wait for a renewed login (one item per credential). */
+        CREDENTIAL,
+        /** A key a killed run left running: it resumes when run. */
+        INTERRUPTED,
+        /** Keys of a job that should exist but never ran. */
+        MISSING
+    }
+
+    /**
+     * One item of the attention list.
+     *
+     * @param id         stable identity across reloads (the selection is kept by it)
+     * @param kind       the cause
+     * @param job        the job, or {@code null} for a credential several jobs wait for
+     * @param keys       the keys it covers, as {@code job key} pairs in {@code jobKeys}, oldest first
+     * @param jobKeys    the job of each key, same order as {@code keys}
+     * @param state      the keys' state ({@code null} for missing keys)
+     * @param step       the step they stopped at, or {@code null}
+     * @param title      "daily-article · 2026-11-08 · publish", "3 keys wait for a new login to sandbox-cookie"
+     * @param reason     the cause in plain words
+     * @param evidence   one line of evidence of the latest failure, or empty
+     * @param since      when the oldest key entered the state
+     * @param credential the credential (CREDENTIAL), or {@code null}
+     * @param loginUrl   where to log in again (CREDENTIAL), or {@code null}
+     */
+    public record Item(String id, Kind kind, String job, List<String> keys, List<String> jobKeys, KeyState state,
+                       String step, String title, String reason, String evidence, Instant since, String credential,
+                       String loginUrl) {
+        public Item {
+            keys = List.copyOf(keys);
+            jobKeys = List.copyOf(jobKeys);
+        }
+
+        /** The one action that resolves the item. */
+        public String action() {
+            return switch (kind) {
+                case FAILED -> keys.size() == 1 ? "Retry" : "Retry " + keys.size() + " keys";
+                case CONFIRMATION -> "Confirm…";
+                case CREDENTIAL -> "Renew login…";
+                case INTERRUPTED -> "Run now";
+                case MISSING -> "Plan " + keys.size() + " missing…";
+            };
+        }
+
+        /** The first (or only) key. */
+        public String key() {
+            return keys.get(0);
+        }
+
+        /** The first key's job. */
+        public String firstJob() {
+            return jobKeys.get(0);
+        }
+
+        /** "2026-11-29, 2026-11-30, 2026-12-01" (with the job when several jobs are involved), cut after 12. */
+        public String keysText() {
+            boolean oneJob = jobKeys.stream().distinct().count() == 1;
+            List<String> parts = new ArrayList<>();
+            for (int i = 0; i < keys.size() && i < 12; i++) {
+                parts.add(oneJob ? keys.get(i) : jobKeys.get(i) + " " + keys.get(i));
+            }
+            String more = keys.size() > 12 ? " … and " + (keys.size() - 12) + " more" : "";
+            return (oneJob ? jobKeys.get(0) + ": " : "") + String.join(", ", parts) + more;
+        }
+
+        /** How many keys wait (missing keys do not count as waiting). */
+        public int waitingKeys() {
+            return kind == Kind.MISSING ? 0 : keys.size();
+        }
+    }
+
+    /**
+     * The attention list, oldest cause first; items of missing keys come last.
+     *
+     * @param calendars each job's calendar (for its missing keys), by job name; jobs without one have none
+     */
+    public static List<Item> of(StateStore store, CredentialStore credentials, List<JobDefinition> jobs,
+                                Map<String, Calendar.View> calendars, Instant now) {
+        List<KeyRecord> waiting = new ArrayList<>(store.query(new StateStore.KeyQuery(null, KeyState.ATTENTION, null,
+                0, Integer.MAX_VALUE)));
+        waiting.sort(Comparator.comparing(KeyRecord::updatedAt).thenComparing(KeyRecord::job)
+                .thenComparing(KeyRecord::key));
+        waiting = waiting.subList(0, Math.min(LIMIT, waiting.size()));
+        Map<String, Evidence> failures = new HashMap<>();
+        for (KeyEvent e : store.lastFailures(KeyState.ATTENTION)) {
+            failures.put(e.job() + "/" + e.key(), e.evidence());
+        }
+        Map<String, List<KeyRecord>> groups = new LinkedHashMap<>();
+        for (KeyRecord r : waiting) {
+            groups.computeIfAbsent(groupOf(r, failures.get(r.job() + "/" + r.key())), g -> new ArrayList<>()).add(r);
+        }
+        Map<String, Optional<CredentialInfo>> infos = new HashMap<>();
+        List<Item> items = new ArrayList<>();
+        groups.forEach((id, rs) -> {
+            KeyRecord first = rs.get(0);
+            Evidence ev = failures.get(first.job() + "/" + first.key());
+            String evidence = ev == null ? "" : EvidenceText.brief(ev);
+            List<String> keys = rs.stream().map(KeyRecord::key).toList();
+            List<String> jobKeys = rs.stream().map(KeyRecord::job).toList();
+            String message = first.message() == null ? "" : Printable.line(first.message());
+            switch (first.state()) {
+                case NEEDS_CREDENTIAL -> {
+                    String cred = first.credential();
+                    Optional<CredentialInfo> info = cred == null ? Optional.empty()
+                            : infos.computeIfAbsent(cred, credentials::info);
+                    String url = info.map(CredentialInfo::loginUrl).orElse(null);
+                    String title = Words.keys(rs.size()) + (rs.size() == 1 ? " waits" : " wait")
+                            + " for a new login to " + (cred == null ? "a credential" : cred);
+                    String reason = info.isEmpty() ? "The credential is not set yet. Renew it and the keys resume."
+                            : (url == null ? "The site rejected the login. Log in again, then renew it here"
+                            : "The site rejected the login. Log in at " + url + ", then renew it here")
+                            + ": the keys resume and run.";
+                    items.add(new Item(id, Kind.CREDENTIAL, jobKeys.stream().distinct().count() == 1 ? first.job()
+                            : null, keys, jobKeys, first.state(), first.step(), title, reason, evidence,
+                            first.updatedAt(), cred, url));
+                }
+                case NEEDS_CONFIRMATION -> items.add(new Item(id, Kind.CONFIRMATION, first.job(), keys, jobKeys,
+                        first.state(), first.step(), title(first), message, evidence, first.updatedAt(), null, null));
+                default -> {
+                    String title = rs.size() == 1 ? title(first) : first.job() + "  ·  " + Words.keys(rs.size())
+                            + (first.step() == null ? "" : "  ·  " + first.step());
+                    String reason = rs.size() == 1 ? message
+                            : rs.size() + " keys failed the same way"
+                            + (first.failureClass() == null ? "" : " (" + Words.failure(first.failureClass())
+                            .toLowerCase(java.util.Locale.ROOT) + ")") + ": " + message;
+                    items.add(new Item(id, Kind.FAILED, first.job(), keys, jobKeys, first.state(), first.step(),
+                            title, reason, evidence, first.updatedAt(), null, null));
+                }
+            }
+        });
+        // keys a killed run left RUNNING: no decision needed, one click runs them now
+        for (KeyRecord r : Orphans.of(store, null, now)) {
+            if (items.size() < LIMIT) {
+                items.add(new Item("key:" + r.job() + "/" + r.key(), Kind.INTERRUPTED, r.job(), List.of(r.key()),
+                        List.of(r.job()), r.state(), r.step(), title(r), Orphans.describe(r), "", r.updatedAt(), null,
+                        null));
+            }
+        }
+        items.sort(Comparator.comparing(Item::since));
+        for (JobDefinition j : jobs) {
+            Calendar.View cal = calendars.get(j.name());
+            if (cal == null || cal.missing().isEmpty()) {
+                continue;
+            }
+            List<String> missing = cal.missing();
+            String what = Calendar.count(cal.type(), missing.size());
+            items.add(new Item("missing:" + j.name(), Kind.MISSING, j.name(), missing,
+                    missing.stream().map(k -> j.name()).toList(), null, null,
+                    j.name() + "  ·  " + what + " never ran",
+                    what + (missing.size() == 1 ? " that should exist has" : " that should exist have")
+                            + " no run (" + missing.get(0) + (missing.size() == 1 ? "" : " … "
+                            + missing.get(missing.size() - 1)) + "). Plan them to see what a run would do.",
+                    "", null, null, null));
+        }
+        return items;
+    }
+
+    /** The cause a waiting key is grouped by. */
+    private static String groupOf(KeyRecord r, Evidence ev) {
+        return switch (r.state()) {
+            case NEEDS_CREDENTIAL -> "credential:" + Objects.requireNonNullElse(r.credential(), "?");
+            case FAILED -> "failed:" + r.job() + "/" + r.step() + "/" + r.failureClass() + "/" + failureOf(ev, r);
+            default -> "key:" + r.job() + "/" + r.key();
+        };
+    }
+
+    /** What a failure looked like, without what differs per key: the status or exit code, else the class. */
+    private static String failureOf(Evidence ev, KeyRecord r) {
+        if (ev != null && ev.status() != null) {
+            return "http " + ev.status();
+        }
+        if (ev != null && ev.exitCode() != null) {
+            return "exit " + ev.exitCode();
+        }
+        FailureClass c = r.failureClass();
+        return c == null ? "key " + r.key() : c.name();
+    }
+
+    private static String title(KeyRecord r) {
+        return r.job() + "  ·  " + r.key() + (r.step() == null ? "" : "  ·  " + r.step());
+    }
+}

@@ -1,0 +1,363 @@
+package io.keyline.core.operations;
+
+import io.keyline.core.CredentialProvider;
+import io.keyline.core.Engine;
+import io.keyline.core.KeyDecision;
+import io.keyline.core.OperatorActions;
+import io.keyline.core.OperatorException;
+import io.keyline.core.RunReport;
+import io.keyline.core.ShownHeaders;
+import io.keyline.core.StateStore;
+import io.keyline.core.exec.Rendering;
+import io.keyline.core.exec.StepContext;
+import io.keyline.credentials.Redactor;
+import io.keyline.domain.EventType;
+import io.keyline.domain.Evidence;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepKind;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * Confirm-and-run, as {@code keyline confirm} and the console's Confirm dialog do it: show why a key
+ * waits and exactly what its unsafe step will send (secrets masked, the same headers as the plan), then
+ * confirm that payload — bound to the hash that was shown — and run the key once.
+ */
+public final class ConfirmAndRun {
+
+    /** Body preview size. */
+    public static final int PREVIEW_BYTES = 4096;
+
+    /** Why the key waits. */
+    public enum Reason {
+        /** The step has {@code confirm: always}. */
+        CONFIRM_ALWAYS("This step is set to confirm: always — a person confirms every execution."),
+        /** An earlier attempt may have reached the site; its outcome is unknown. */
+        OUTCOME_UNKNOWN("The outcome of the last attempt is unknown: the request may have reached the site."),
+        /** It was confirmed, but the payload changed before it ran. */
+        PAYLOAD_CHANGED("The payload changed after it was confirmed: review it and confirm again."),
+        /** Some other reason (see the message). */
+        OTHER("The step waits for a person."),
+        /** The key does not wait for confirmation (any more). */
+        NOT_WAITING("The key does not wait for a confirmation.");
+
+        private final String headline;
+
+        Reason(String headline) {
+            this.headline = headline;
+        }
+
+        public String headline() {
+            return headline;
+        }
+    }
+
+    /**
+     * Exactly what the waiting step sends.
+     *
+     * @param kind        http or command
+     * @param method      method (http)
+     * @param url         URL (http)
+     * @param headers     headers in sending order, credential values masked (http): {@link ShownHeaders}
+     * @param bodyBytes   body size (http)
+     * @param bodySha256  hex SHA-256 of the body (http)
+     * @param bodySource  "file out/x.md", "inline" or "none" (http)
+     * @param bodyPreview the first 4 KiB of the body as text (http)
+     * @param argv        arguments (command)
+     * @param workdir     working directory (command)
+     * @param env         extra environment, credential variables masked (command)
+     * @param hash        payload hash the confirmation binds, or {@code null} when it cannot be rendered
+     * @param problem     why it cannot be rendered, or {@code null}
+     */
+    public record Payload(StepKind kind, String method, String url, List<ShownHeaders.Header> headers, long bodyBytes,
+                          String bodySha256, String bodySource, String bodyPreview, List<String> argv, String workdir,
+                          Map<String, String> env, String hash, String problem) {
+
+        /** The payload as the monospace "What will be sent" block. */
+        public String text() {
+            StringBuilder sb = new StringBuilder();
+            if (problem != null) {
+                return "Cannot show what will be sent: " + problem;
+            }
+            if (kind == StepKind.HTTP) {
+                sb.append(method).append(' ').append(url).append('\n');
+                headers.forEach(h -> sb.append(h.name()).append(": ").append(h.value()).append('\n'));
+                sb.append('\n');
+                if (bodyBytes == 0) {
+                    sb.append("(no body)\n");
+                } else {
+                    sb.append("body     ").append(bodyBytes).append(bodyBytes == 1 ? " byte" : " bytes")
+                            .append(bodySource == null || bodySource.equals("none") ? "" : " from " + bodySource)
+                            .append('\n');
+                    sb.append("sha256   ").append(bodySha256).append('\n');
+                    sb.append('\n').append(bodyPreview);
+                    if (!bodyPreview.endsWith("\n")) {
+                        sb.append('\n');
+                    }
+                    if (bodyBytes > PREVIEW_BYTES) {
+                        sb.append("… (").append(bodyBytes - PREVIEW_BYTES).append(" more bytes not shown)\n");
+                    }
+                }
+            } else {
+                sb.append("$ ").append(EvidenceText.argv(argv)).append('\n');
+                sb.append("in  ").append(workdir).append('\n');
+                env.forEach((k, v) -> sb.append("env ").append(k).append('=').append(v).append('\n'));
+            }
+            return sb.toString().stripTrailing();
+        }
+    }
+
+    /**
+     * Everything shown about the waiting key.
+     *
+     * @param record        the key's record when it was read
+     * @param step          the waiting step, or {@code null}
+     * @param reason        why it waits
+     * @param evidence      the ambiguous failure's evidence, or {@code null}
+     * @param probeAnswer   the probe's latest answer in plain words, or a sentence saying there is none
+     * @param probeEvidence what the probe saw, or {@code null}
+     * @param payload       what will be sent, or {@code null} without a step
+     */
+    public record Preview(KeyRecord record, StepDefinition step, Reason reason, Evidence evidence, String probeAnswer,
+                          Evidence probeEvidence, Payload payload) {
+        public boolean waiting() {
+            return record.state() == KeyState.NEEDS_CONFIRMATION;
+        }
+
+        /** Whether the payload can be confirmed: the key waits and what it sends could be rendered. */
+        public boolean confirmable() {
+            return waiting() && payload != null && payload.hash() != null;
+        }
+
+        /** The key's message, one printable line. */
+        public String message() {
+            return record.message() == null ? "" : io.keyline.domain.Printable.line(record.message());
+        }
+
+        /** "Why it waits" in one sentence. */
+        public String headline() {
+            return reason == Reason.NOT_WAITING
+                    ? "The key is " + Words.stateLower(record.state()) + ": there is nothing to confirm."
+                    : reason.headline();
+        }
+
+        /** The ambiguous failure's evidence and the probe's, as text; empty without. */
+        public String evidenceText() {
+            StringBuilder ev = new StringBuilder(EvidenceText.format(evidence));
+            if (probeEvidence != null && !probeEvidence.equals(evidence)) {
+                ev.append(ev.isEmpty() ? "" : "\n\n").append("probe\n").append(EvidenceText.format(probeEvidence));
+            }
+            return ev.toString();
+        }
+    }
+
+    /**
+     * What confirm-and-run did.
+     *
+     * @param confirmed the key right after the confirmation (PENDING, bound to the payload)
+     * @param report    the run of the key
+     * @param after     the key when the run ended
+     */
+    public record Outcome(KeyRecord confirmed, RunReport report, KeyRecord after) {
+        /** "Done", or the state and its message ("Needs confirmation: …"). */
+        public String text() {
+            if (after.state() == KeyState.DONE) {
+                return Words.state(KeyState.DONE);
+            }
+            return Words.state(after.state()) + (after.message() == null || after.message().isBlank() ? ""
+                    : ": " + io.keyline.domain.Printable.line(after.message()));
+        }
+    }
+
+    private static final Set<EventType> PROBE_EVENTS = EnumSet.of(EventType.PROBE_ANSWERED, EventType.STEP_RECONCILED,
+            EventType.WAITING_FOR_CONFIRMATION);
+
+    private final StateStore store;
+    private final CredentialProvider credentials;
+    private final OperatorActions actions;
+    private final Clock clock;
+
+    public ConfirmAndRun(StateStore store, CredentialProvider credentials, OperatorActions actions, Clock clock) {
+        this.store = store;
+        this.credentials = credentials;
+        this.actions = actions;
+        this.clock = clock;
+    }
+
+    /**
+     * Confirms exactly the payload that was shown and runs the key once.
+     *
+     * @param shownHash the payload hash the operator was shown, or {@code null} to bind the current one
+     *                  (the command line without {@code --payload})
+     * @param confirmed called after the confirmation is recorded, before the run
+     * @throws OperatorException when the key cannot be confirmed or the payload changed since it was shown
+     */
+    public Outcome confirmAndRun(JobDefinition job, String key, String note, String shownHash, Engine engine,
+                                 Consumer<KeyRecord> confirmed) {
+        KeyRecord c = actions.confirm(job, key, blankToNull(note), shownHash);
+        confirmed.accept(c);
+        RunReport report = engine.run(job, List.of(key));
+        KeyRecord after = store.key(job.name(), key).orElse(c);
+        return new Outcome(c, report, after);
+    }
+
+    /** Why the key waits and exactly what its step will send (read-only). */
+    public Preview preview(JobDefinition def, String key) {
+        KeyRecord rec = store.key(def.name(), key).orElseThrow(() -> new OperatorException(
+                "key " + key + " of job " + def.name() + " has never run: nothing to confirm"));
+        StepDefinition step = rec.step() == null ? null : def.step(rec.step());
+        List<KeyEvent> events = store.events(def.name(), key);
+        Reason why = reason(rec, step);
+        Evidence failure = null;
+        Evidence probeEvidence = null;
+        String probe;
+        if (step != null && why == Reason.OUTCOME_UNKNOWN) {
+            for (int n = events.size() - 1; n >= 0 && failure == null; n--) {
+                KeyEvent e = events.get(n);
+                if (e.type() == EventType.STEP_FAILED && step.id().equals(e.step()) && e.evidence() != null) {
+                    failure = e.evidence();
+                }
+            }
+        }
+        if (step == null || step.probe() == null) {
+            probe = step == null ? "" : "No probe: this step has none, so check the site yourself, then confirm or "
+                    + "mark done.";
+        } else {
+            KeyEvent last = null;
+            for (int n = events.size() - 1; n >= 0 && last == null; n--) {
+                KeyEvent e = events.get(n);
+                if (PROBE_EVENTS.contains(e.type()) && step.id().equals(e.step()) && e.message() != null
+                        && e.message().contains("probe")) {
+                    last = e;
+                }
+            }
+            if (last == null) {
+                probe = "The probe has not answered yet: it runs right before the step, and if the effect already "
+                        + "exists the step is recorded done without sending anything.";
+            } else {
+                probe = "Latest probe answer: " + Words.probe(last.message()) + " (at " + EvidenceText.time(last.ts())
+                        + ")";
+                String method = step.probe().method() == null ? "GET" : step.probe().method();
+                if (last.evidence() != null && last.evidence().request() != null
+                        && last.evidence().request().method().equals(method)) {
+                    probeEvidence = last.evidence();
+                }
+            }
+        }
+        Payload payload = step == null ? null : payload(def, rec, step);
+        return new Preview(rec, step, why, failure, probe, probeEvidence, payload);
+    }
+
+    static Reason reason(KeyRecord rec, StepDefinition step) {
+        if (rec.state() != KeyState.NEEDS_CONFIRMATION) {
+            return Reason.NOT_WAITING;
+        }
+        KeyDecision.WaitReason why = KeyDecision.waitReasonOf(rec, step);
+        if (why == null) {
+            return Reason.OTHER;
+        }
+        return switch (why) {
+            case OUTCOME_UNKNOWN -> Reason.OUTCOME_UNKNOWN;
+            case PAYLOAD_CHANGED -> Reason.PAYLOAD_CHANGED;
+            case CONFIRM_ALWAYS -> Reason.CONFIRM_ALWAYS;
+        };
+    }
+
+    /**
+     * Renders the step as the engine will, with the outputs of the finished steps, and binds it to the
+     * core's payload hash (rendered again if the files changed in between).
+     */
+    private Payload payload(JobDefinition def, KeyRecord rec, StepDefinition step) {
+        Payload p = null;
+        for (int tries = 0; tries < 3; tries++) {
+            Map<String, Map<String, String>> outputs = new HashMap<>();
+            store.steps(def.name(), rec.key()).values().stream().filter(s -> s.status().finished())
+                    .forEach(s -> outputs.put(s.step(), s.outputs()));
+            StepContext ctx = new StepContext(def, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
+                    UnaryOperator.identity());
+            p = render(ctx);
+            if (Objects.equals(actions.payloadHash(def, rec), p.hash())) {
+                return p;
+            }
+        }
+        return new Payload(p.kind(), p.method(), p.url(), p.headers(), p.bodyBytes(), p.bodySha256(), p.bodySource(),
+                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null,
+                "the step's input keeps changing while it is read; reload when it is stable");
+    }
+
+    /**
+     * The payload as it is shown: outputs of earlier steps are data and reach it unmasked, so every
+     * secret of the job's credentials is masked in what the operator sees (the hash is of the real payload).
+     */
+    private Payload render(StepContext ctx) {
+        StepDefinition step = ctx.step();
+        Redactor mask = ShownHeaders.secretsOf(ctx.job(), credentials);
+        CredentialProvider.Lookup cred = step.credential() == null ? null : credentials.lookup(step.credential());
+        try {
+            if (step.kind() == StepKind.HTTP) {
+                Rendering.RenderedRequest req = Rendering.request(ctx);
+                byte[] body = req.body();
+                return new Payload(StepKind.HTTP, req.method(), mask.redact(req.uri().toString()),
+                        ShownHeaders.of(step, req, cred, mask, clock.instant()), body.length,
+                        body.length == 0 ? null : req.bodySha256(), req.bodySource(), mask.redact(preview(body)),
+                        List.of(), null, Map.of(), req.payloadHash(), null);
+            }
+            Rendering.RenderedCommand cmd = Rendering.command(ctx);
+            Map<String, String> env = new LinkedHashMap<>();
+            cmd.env().forEach((k, v) -> env.put(k, mask.redact(v)));
+            if (cred != null) {
+                if (cred.present()) {
+                    cred.material().environment(clock.instant()).keySet().forEach(n -> env.put(n,
+                            ShownHeaders.mask(step.credential(), cred.material().fingerprint(), cred.rejected() != null)));
+                } else {
+                    env.put("(credential " + step.credential() + ")", "missing: " + cred.problem());
+                }
+            }
+            return new Payload(StepKind.COMMAND, null, null, List.of(), 0, null, null, null,
+                    cmd.argv().stream().map(mask::redact).toList(), cmd.workdir().toString(), env, cmd.payloadHash(),
+                    null);
+        } catch (Rendering.RenderException e) {
+            return new Payload(step.kind(), null, null, List.of(), 0, null, null, null, List.of(), null, Map.of(), null,
+                    mask.redact(e.getMessage()));
+        }
+    }
+
+    /** The first 4 KiB of a body as text (binary bodies are not shown). */
+    static String preview(byte[] body) {
+        int n = Math.min(body.length, PREVIEW_BYTES);
+        for (int i = 0; i < n; i++) {
+            if (body[i] == 0) {
+                return "(binary body: not shown)";
+            }
+        }
+        try {
+            var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE);
+            String text = decoder.decode(ByteBuffer.wrap(body, 0, n)).toString();
+            // a cut in the middle of a multi-byte character shows as one replacement character at the end
+            return n < body.length && text.endsWith("\uFFFD") ? text.substring(0, text.length() - 1) : text;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return "(body is not text: not shown)";
+        }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+}

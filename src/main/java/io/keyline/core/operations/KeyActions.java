@@ -1,0 +1,101 @@
+package io.keyline.core.operations;
+
+import io.keyline.core.Engine;
+import io.keyline.core.OperatorActions;
+import io.keyline.core.RunReport;
+import io.keyline.core.StateStore;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.Printable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The operator's actions on one key that are more than one call: retry-and-run (re-arm a failed
+ * key, then run it now), run-now (an interrupted key resumes where it stopped) and rearm (a done key's
+ * steps run again), each with one sentence that says what happened. {@code keyline retry --run},
+ * {@code keyline rearm} and the console's Retry, Run now and Rearm… call these.
+ */
+public final class KeyActions {
+
+    private final StateStore store;
+    private final OperatorActions actions;
+
+    public KeyActions(StateStore store, OperatorActions actions) {
+        this.store = store;
+        this.actions = actions;
+    }
+
+    /**
+     * What an action did to a key.
+     *
+     * @param job    job
+     * @param key    key
+     * @param after  the key when the action (and its run, if any) ended
+     * @param report the run, or {@code null} when nothing ran
+     */
+    public record Outcome(String job, String key, KeyRecord after, RunReport report) {
+        /** "daily 2026-11-08: done", "daily 2026-11-08: failed — HTTP 422 …". */
+        public String text() {
+            if (after == null) {
+                return job + " " + key + ": " + (report == null || report.stopped() == null ? "nothing ran"
+                        : report.stopped());
+            }
+            String msg = after.message() == null || after.state() == KeyState.DONE ? ""
+                    : " — " + Printable.line(after.message());
+            String stopped = report != null && report.stopped() != null && !report.stopped().isBlank()
+                    && after.state() != KeyState.DONE ? " (" + report.stopped() + ")" : "";
+            return job + " " + key + ": " + Words.stateLower(after.state()) + msg + stopped;
+        }
+    }
+
+    /** Re-arms a FAILED (or skipped, or credential-parked) key with a fresh retry budget, then runs it now. */
+    public Outcome retryAndRun(JobDefinition job, String key, String note, Engine engine) {
+        actions.retry(job, key, note);
+        return run(job, key, engine);
+    }
+
+    /**
+     * Retries several failed keys of one job that share a cause, then runs them in one run.
+     *
+     * @return one outcome per key, in order
+     */
+    public List<Outcome> retryAndRun(JobDefinition job, List<String> keys, String note, Engine engine) {
+        List<String> rearmed = new ArrayList<>();
+        for (String k : keys) {
+            actions.retry(job, k, note);
+            rearmed.add(k);
+        }
+        RunReport r = engine.run(job, rearmed);
+        List<Outcome> out = new ArrayList<>();
+        for (String k : rearmed) {
+            out.add(new Outcome(job.name(), k, store.key(job.name(), k).orElse(null), r));
+        }
+        return out;
+    }
+
+    /** Runs a key now (an interrupted one resumes at the step where it stopped). */
+    public Outcome run(JobDefinition job, String key, Engine engine) {
+        RunReport r = engine.run(job, List.of(key));
+        KeyRecord after = r.keys().stream().filter(k -> k.key().equals(key)).findFirst()
+                .orElseGet(() -> store.key(job.name(), key).orElse(null));
+        return new Outcome(job.name(), key, after, r);
+    }
+
+    /**
+     * Re-arms a DONE key: its steps (all, or from {@code fromStep} on) run again at the next run; an
+     * unsafe step still goes through its probe.
+     */
+    public Outcome rearm(JobDefinition job, String key, String note, String fromStep) {
+        KeyRecord after = actions.rearm(job, key, note, fromStep);
+        return new Outcome(job.name(), key, after, null);
+    }
+
+    /** "re-armed (all steps)" / "re-armed from step publish", and what happens next. */
+    public static String rearmed(String fromStep) {
+        return "re-armed " + (fromStep == null ? "(all steps)" : "from step " + fromStep)
+                + ": its steps run again at the next run; an unsafe step asks its probe first";
+    }
+}

@@ -1,0 +1,86 @@
+package io.keyline.core.operations;
+
+import io.keyline.core.Engine;
+import io.keyline.core.RunReport;
+import io.keyline.core.RunRequest;
+import io.keyline.core.StateStore;
+import io.keyline.core.Targets;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Runs every due key of every job that is not paused ({@code keyline run --due}, cron): the key of
+ * the latest schedule tick, missed ticks of the catch-up window (said as they start), pending keys
+ * and due retries. A paused job is passed by and said so.
+ */
+public final class RunDue {
+
+    private final StateStore store;
+    private final Clock clock;
+
+    public RunDue(StateStore store, Clock clock) {
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /**
+     * What one {@code run --due} did.
+     *
+     * @param reports one per job that had due keys, in job order
+     * @param paused  jobs passed by because they are paused
+     */
+    public record Result(List<RunReport> reports, List<String> paused) {
+        public Result {
+            reports = List.copyOf(reports);
+            paused = List.copyOf(paused);
+        }
+
+        /** The final records of every key that was targeted. */
+        public List<KeyRecord> keys() {
+            return reports.stream().flatMap(r -> r.keys().stream()).toList();
+        }
+
+        /** The exit code over every targeted key (SPEC §6). */
+        public int exitCode() {
+            return RunReport.exitCode(keys(), false);
+        }
+
+        public boolean nothingDue() {
+            return reports.isEmpty();
+        }
+    }
+
+    /**
+     * Runs the due keys of {@code jobs} through {@code engine}.
+     *
+     * @param window the catch-up window
+     * @param ahead  keys later than the current one may run (run ahead of schedule)
+     * @param say    gets one line per paused job and per catch-up key, as they happen
+     */
+    public Result run(List<JobDefinition> jobs, Engine engine, Duration window, boolean ahead, Consumer<String> say) {
+        List<RunReport> reports = new ArrayList<>();
+        List<String> paused = new ArrayList<>();
+        for (JobDefinition job : jobs) {
+            if (store.jobControl(job.name()).pausedAt(clock.instant())) {
+                paused.add(job.name());
+                say.accept(job.name() + ": paused, passed by");
+                continue;
+            }
+            List<Targets.DueKey> due = Targets.dueKeys(job, store, clock.instant(), window);
+            if (due.isEmpty()) {
+                continue;
+            }
+            due.stream().filter(Targets.DueKey::catchUp).forEach(d -> say.accept(job.name() + " " + d.key() + ": "
+                    + d.note()));
+            List<String> keys = due.stream().map(Targets.DueKey::key).toList();
+            reports.add(engine.run(job, keys, RunRequest.plain(ahead, "--due")));
+        }
+        return new Result(reports, paused);
+    }
+}

@@ -1,0 +1,287 @@
+package io.keyline.core.operations;
+
+import io.keyline.core.CredentialProvider;
+import io.keyline.core.ShownHeaders;
+import io.keyline.core.StateStore;
+import io.keyline.domain.EventType;
+import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.Printable;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A key's history as an operator reads it: its events grouped by run (operator actions outside a run
+ * form their own group), each in plain words, with the key's current record and, for a done key, what
+ * it came to. The console's timeline shows it; {@code keyline timeline} prints the same evidence text.
+ */
+public final class Timeline {
+
+    private Timeline() {
+    }
+
+    /** One row: a run header or an event. */
+    public sealed interface Row permits RunHeader, EventRow {
+    }
+
+    /**
+     * The header of a group of events.
+     *
+     * @param runId    the run, or {@code null} for operator actions outside a run
+     * @param start    first event
+     * @param end      last event
+     * @param events   events in the group
+     * @param failures failed attempts in the group
+     * @param outcome  key state after the group's last event
+     */
+    public record RunHeader(String runId, Instant start, Instant end, int events, int failures, KeyState outcome)
+            implements Row {
+        public boolean operator() {
+            return runId == null;
+        }
+
+        public Duration duration() {
+            return start == null || end == null ? Duration.ZERO : Duration.between(start, end);
+        }
+
+        public String title() {
+            return operator() ? "Operator" : "Run " + runId;
+        }
+
+        /** "2026-11-29 09:00:00 · 4.2 s · 7 events · 1 failure". */
+        public String summary() {
+            StringBuilder sb = new StringBuilder(EvidenceText.time(start));
+            if (!operator()) {
+                sb.append(" · ").append(EvidenceText.duration(duration()));
+            }
+            sb.append(" · ").append(events).append(events == 1 ? " event" : " events");
+            if (failures > 0) {
+                sb.append(" · ").append(failures).append(failures == 1 ? " failure" : " failures");
+            }
+            return sb.toString();
+        }
+    }
+
+    /**
+     * One event of the key's history.
+     *
+     * @param id            store sequence
+     * @param runId         run, or {@code null}
+     * @param ts            when
+     * @param sincePrevious time since the previous event of the same group, or {@code null} for the first
+     * @param type          what happened
+     * @param step          step, or {@code null}
+     * @param attempt       attempt of the step, or 0
+     * @param state         key state after the event
+     * @param stateChanged  whether the event changed the key's state
+     * @param failureClass  failure class, or {@code null}
+     * @param message       message (one printable line; a probe's answer in plain words)
+     * @param user          operator (operator actions), or {@code null}
+     * @param note          operator's note, or {@code null}
+     * @param evidence      evidence, or {@code null}
+     */
+    public record EventRow(long id, String runId, Instant ts, Duration sincePrevious, EventType type, String step,
+                           int attempt, KeyState state, boolean stateChanged, FailureClass failureClass, String message,
+                           String user, String note, Evidence evidence) implements Row {
+
+        private static final Set<EventType> FAILURES = EnumSet.of(EventType.STEP_FAILED, EventType.KEY_FAILED,
+                EventType.RETRY_SCHEDULED, EventType.WAITING_FOR_CONFIRMATION, EventType.WAITING_FOR_CREDENTIAL,
+                EventType.DEPARTED);
+
+        /** A failed attempt, or the key stopping to wait for a person. */
+        public boolean failure() {
+            return failureClass != null || FAILURES.contains(type);
+        }
+
+        public boolean operatorAction() {
+            return user != null;
+        }
+
+        public boolean hasEvidence() {
+            return evidence != null;
+        }
+
+        /** "publish #2", "publish", or "". */
+        public String stepAttempt() {
+            if (step == null) {
+                return "";
+            }
+            return attempt > 0 ? step + " #" + attempt : step;
+        }
+
+        /** "Step failed", "Waits for login", … */
+        public String typeLabel() {
+            return Words.event(type);
+        }
+
+        /** "Outcome unknown", "Refused", … or empty. */
+        public String failureLabel() {
+            return Words.failure(failureClass);
+        }
+
+        /** "by alice: checked the site" for operator actions, else "". */
+        public String byline() {
+            if (user == null) {
+                return "";
+            }
+            return "by " + user + (note == null || note.isBlank() ? "" : ": " + note);
+        }
+
+        public String evidenceText() {
+            return EvidenceText.format(evidence);
+        }
+    }
+
+    /**
+     * A key's timeline.
+     *
+     * @param record   the key now, or {@code null} when it never ran
+     * @param rows     run headers and events, oldest first
+     * @param events   number of events
+     * @param outcome  what a done key came to, or {@code null}
+     */
+    public record View(KeyRecord record, List<Row> rows, int events, Outcomes.KeyOutcome outcome) {
+        /** The latest event with evidence of a failure in the newest run, or {@code null}. */
+        public EventRow latestFailure() {
+            for (int i = rows.size() - 1; i >= 0; i--) {
+                Row r = rows.get(i);
+                if (r instanceof RunHeader) {
+                    return null;
+                }
+                if (r instanceof EventRow e && e.hasEvidence() && e.failure()) {
+                    return e;
+                }
+            }
+            return null;
+        }
+
+        /** The index of the newest run's header (where the list scrolls to), or -1. */
+        public int newestRun() {
+            for (int i = rows.size() - 1; i >= 0; i--) {
+                if (rows.get(i) instanceof RunHeader) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** Reads a key's record, events and (for a done key) outcome. */
+    public static View load(StateStore store, CredentialProvider credentials, Optional<JobDefinition> job, String name,
+                            String key) {
+        KeyRecord rec = store.key(name, key).orElse(null);
+        List<KeyEvent> events = store.events(name, key);
+        Outcomes.KeyOutcome outcome = null;
+        if (rec != null && rec.state() == KeyState.DONE && job.isPresent()) {
+            outcome = Outcomes.of(job.get(), rec, store.steps(name, key),
+                    ShownHeaders.secretsOf(job.get(), credentials));
+        }
+        return new View(rec, group(events), events.size(), outcome);
+    }
+
+    /** Groups events (oldest first) into consecutive runs; operator events outside a run form their own group. */
+    public static List<Row> group(List<KeyEvent> events) {
+        List<Row> out = new ArrayList<>(events.size() + events.size() / 4 + 1);
+        int headerAt = -1;
+        String run = null;
+        boolean open = false;
+        Instant start = null;
+        Instant previous = null;
+        KeyState previousState = null;
+        int count = 0;
+        int failures = 0;
+        KeyState last = null;
+        for (KeyEvent e : events) {
+            boolean sameGroup = open && Objects.equals(run, e.runId());
+            if (!sameGroup) {
+                if (open) {
+                    out.set(headerAt, new RunHeader(run, start, previous, count, failures, last));
+                }
+                headerAt = out.size();
+                out.add(null);
+                run = e.runId();
+                open = true;
+                start = e.ts();
+                previous = null;
+                count = 0;
+                failures = 0;
+            }
+            Duration since = previous == null || e.ts() == null ? null : Duration.between(previous, e.ts());
+            String message = e.message() == null ? "" : e.message().contains("probe:") ? Words.probe(e.message())
+                    : Printable.line(e.message());
+            out.add(new EventRow(e.id(), e.runId(), e.ts(), since, e.type(), e.step(), e.attempt(), e.state(),
+                    previousState != e.state(), e.failureClass(), message, e.user(),
+                    e.note() == null ? null : Printable.line(e.note()), e.evidence()));
+            count++;
+            if (e.type() == EventType.STEP_FAILED || e.type() == EventType.KEY_FAILED
+                    || e.type() == EventType.RETRY_SCHEDULED && e.evidence() != null) {
+                failures++;
+            }
+            previous = e.ts();
+            previousState = e.state();
+            last = e.state();
+        }
+        if (open) {
+            out.set(headerAt, new RunHeader(run, start, previous, count, failures, last));
+        }
+        return out;
+    }
+
+    /**
+     * The key's details in one line: "step publish · 2 attempts · next attempt … · outcome unknown ·
+     * waits for login to site-cookie · updated 3 min ago".
+     */
+    public static String details(KeyRecord r, Instant now) {
+        StringBuilder sb = new StringBuilder();
+        if (r.step() != null) {
+            sb.append("step ").append(r.step());
+            if (r.attempts() > 0) {
+                sb.append(" · ").append(r.attempts()).append(r.attempts() == 1 ? " attempt" : " attempts");
+            }
+        }
+        if (r.nextAttemptAt() != null) {
+            sb.append(sb.isEmpty() ? "" : " · ").append("next attempt ").append(EvidenceText.time(r.nextAttemptAt()))
+                    .append(" (").append(relative(r.nextAttemptAt(), now)).append(')');
+        }
+        if (r.failureClass() != null && r.state() != KeyState.DONE) {
+            sb.append(sb.isEmpty() ? "" : " · ").append(Words.failure(r.failureClass()).toLowerCase(java.util.Locale.ROOT));
+        }
+        if (r.credential() != null) {
+            sb.append(sb.isEmpty() ? "" : " · ").append("login ").append(r.credential());
+        }
+        sb.append(sb.isEmpty() ? "" : " · ").append("updated ").append(relative(r.updatedAt(), now));
+        return sb.toString();
+    }
+
+    /** "3 min ago", "in 2 h", "just now". */
+    public static String relative(Instant t, Instant now) {
+        if (t == null) {
+            return "";
+        }
+        Duration d = Duration.between(t, now);
+        boolean past = !d.isNegative();
+        d = d.abs();
+        String amount;
+        if (d.toSeconds() < 45) {
+            return past ? "just now" : "in a moment";
+        } else if (d.toMinutes() < 60) {
+            amount = Math.max(1, d.toMinutes()) + " min";
+        } else if (d.toHours() < 48) {
+            amount = d.toHours() + " h";
+        } else {
+            amount = d.toDays() + " days";
+        }
+        return past ? amount + " ago" : "in " + amount;
+    }
+}

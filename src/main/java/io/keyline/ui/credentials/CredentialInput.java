@@ -1,0 +1,240 @@
+package io.keyline.ui.credentials;
+
+import io.keyline.credentials.Cookie;
+import io.keyline.credentials.CredentialFormatException;
+import io.keyline.credentials.CredentialParser;
+import io.keyline.credentials.CredentialType;
+import io.keyline.credentials.ParsedCredential;
+import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Threads;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What the operator pasted or dropped into the Renew dialog, parsed as it changes (pure and fast, on
+ * the UI thread): the cookies with their values masked, a masked echo of the input for the box itself
+ * ("sessionid=•••••••• (32 characters)"), or the parser's message. Only {@link #textProperty()} holds
+ * the secret.
+ */
+public final class CredentialInput {
+
+    /** Files bigger than this are not a cookie export. */
+    static final long MAX_FILE_BYTES = 1 << 20;
+    static final String MASK = "***";
+
+    /**
+     * One parsed cookie (or the token or header of a bearer/header credential) as the preview shows it.
+     *
+     * @param name     cookie or header name
+     * @param value    always {@value #MASK}
+     * @param domain   domain ({@code .example.com} includes subdomains), or "any host"
+     * @param path     path
+     * @param secure   https only
+     * @param httpOnly hidden from scripts
+     * @param expires  expiry, or {@code null} for a session cookie (or a token)
+     */
+    public record CookieRow(String name, String value, String domain, String path, boolean secure, boolean httpOnly,
+                            Instant expires) {
+    }
+
+    private final Threads threads;
+    private final ObjectProperty<CredentialType> type = new SimpleObjectProperty<>(this, "type", CredentialType.COOKIE);
+    private final StringProperty domain = new SimpleStringProperty(this, "domain", "");
+    private final StringProperty text = new SimpleStringProperty(this, "text", "");
+    private final ObservableList<CookieRow> preview = FXCollections.observableArrayList();
+    private final ObservableList<CookieRow> previewView = FXCollections.unmodifiableObservableList(preview);
+    private final ReadOnlyObjectWrapper<Instant> earliestExpiry = new ReadOnlyObjectWrapper<>(this, "earliestExpiry");
+    private final ReadOnlyStringWrapper fingerprint = new ReadOnlyStringWrapper(this, "fingerprint", "");
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
+    private final ReadOnlyStringWrapper masked = new ReadOnlyStringWrapper(this, "masked", "");
+    private final ReadOnlyStringWrapper parseError = new ReadOnlyStringWrapper(this, "parseError", "");
+    private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper(this, "valid");
+    private final ReadOnlyStringWrapper loadedFile = new ReadOnlyStringWrapper(this, "loadedFile", "");
+    private ParsedCredential parsed;
+    private boolean loadingFile;
+
+    CredentialInput(Threads threads) {
+        this.threads = threads;
+        text.addListener((o, a, b) -> {
+            if (!loadingFile) {
+                loadedFile.set("");
+            }
+            reparse();
+        });
+        type.addListener((o, a, b) -> reparse());
+        domain.addListener((o, a, b) -> reparse());
+    }
+
+    private void reparse() {
+        String t = text.get();
+        preview.clear();
+        parsed = null;
+        earliestExpiry.set(null);
+        fingerprint.set("");
+        summary.set("");
+        masked.set(t == null || t.isEmpty() ? "" : t.length() + " characters pasted (hidden)");
+        if (t == null || t.isBlank()) {
+            parseError.set("");
+            valid.set(false);
+            return;
+        }
+        String d = domain.get() == null || domain.get().isBlank() ? null : domain.get().strip();
+        try {
+            ParsedCredential p = CredentialParser.parse(type.get(), t, d);
+            parsed = p;
+            preview.setAll(rows(p));
+            earliestExpiry.set(p.earliestExpiry().orElse(null));
+            fingerprint.set(p.fingerprint());
+            summary.set(summaryOf(p));
+            masked.set(echo(p));
+            parseError.set("");
+            valid.set(true);
+        } catch (CredentialFormatException e) {
+            parseError.set(e.getMessage());
+            valid.set(false);
+        }
+    }
+
+    static List<CookieRow> rows(ParsedCredential p) {
+        return switch (p.type()) {
+            case COOKIE -> p.cookies().stream().map(CredentialInput::row).toList();
+            case BEARER -> List.of(new CookieRow("Authorization", "Bearer " + MASK, "hosts of the steps", "/", false,
+                    false, null));
+            case HEADER -> List.of(new CookieRow(p.headerName(), MASK, "hosts of the steps", "/", false, false, null));
+        };
+    }
+
+    private static CookieRow row(Cookie c) {
+        String d = c.domain() == null ? "any host" : (c.includeSubdomains() ? "." : "") + c.domain();
+        return new CookieRow(c.name(), MASK, d, c.path(), c.secure(), c.httpOnly(), c.expires());
+    }
+
+    /** The input as the box shows it while masked: names and shapes, never a value ("a=•••• (12 characters)"). */
+    static String echo(ParsedCredential p) {
+        return switch (p.type()) {
+            case COOKIE -> "Cookie: " + String.join("; ", p.cookies().stream().map(c -> c.name() + "="
+                    + dots(c.value().length())).toList());
+            case BEARER -> "Authorization: Bearer ••••••••";
+            case HEADER -> p.headerName() + ": ••••••••";
+        };
+    }
+
+    private static String dots(int n) {
+        return "•".repeat(Math.min(8, Math.max(3, n))) + " (" + n + (n == 1 ? " character)" : " characters)");
+    }
+
+    static String summaryOf(ParsedCredential p) {
+        StringBuilder sb = new StringBuilder();
+        switch (p.type()) {
+            case COOKIE -> sb.append(p.cookies().size()).append(p.cookies().size() == 1 ? " cookie" : " cookies");
+            case BEARER -> sb.append("bearer token");
+            case HEADER -> sb.append("header ").append(p.headerName());
+        }
+        sb.append(" · fingerprint ").append(p.fingerprint());
+        p.earliestExpiry().ifPresentOrElse(t -> sb.append(" · earliest expiry ").append(Format.time(t)),
+                () -> sb.append(p.type() == CredentialType.COOKIE ? " · session cookies (no expiry)" : ""));
+        return sb.toString();
+    }
+
+    /** Reads a dropped or opened {@code cookies.txt} or JSON export into the input (in the background). */
+    public void loadFile(Path file, Consumer<String> failed) {
+        threads.submit(() -> {
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                throw new IOException("the file is " + size / 1024 + " KB: too big for a cookie export");
+            }
+            // a bounded read: a device or a pipe says size 0 and never ends
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                return CredentialParser.readInput(in, file.getFileName().toString());
+            }
+        }, t -> {
+            loadingFile = true;
+            try {
+                loadedFile.set(file.getFileName().toString());
+                text.set(t);
+            } finally {
+                loadingFile = false;
+            }
+        }, e -> failed.accept("Could not read " + file.getFileName() + ": " + (e.getMessage() == null
+                ? e.getClass().getSimpleName() : e.getMessage())));
+    }
+
+    /** Forgets the input (after saving, or when the operator clears it). */
+    public void clear() {
+        text.set("");
+        loadedFile.set("");
+    }
+
+    /** The parsed value, or {@code null} when the input is empty or invalid. */
+    ParsedCredential parsed() {
+        return parsed;
+    }
+
+    public ObjectProperty<CredentialType> typeProperty() {
+        return type;
+    }
+
+    /** Host a {@code Cookie:} header line belongs to; empty = any host the steps send to. */
+    public StringProperty domainProperty() {
+        return domain;
+    }
+
+    /** What the operator pasted (the only property that holds the secret). */
+    public StringProperty textProperty() {
+        return text;
+    }
+
+    /** The parsed cookies (or token/header), values masked. */
+    public ObservableList<CookieRow> preview() {
+        return previewView;
+    }
+
+    public ReadOnlyObjectProperty<Instant> earliestExpiryProperty() {
+        return earliestExpiry.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty fingerprintProperty() {
+        return fingerprint.getReadOnlyProperty();
+    }
+
+    /** "2 cookies · fingerprint 1a2b3c4d · earliest expiry …". */
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    /** The masked echo the box shows ("Cookie: sessionid=•••••••• (32 characters)"), or empty. */
+    public ReadOnlyStringProperty maskedProperty() {
+        return masked.getReadOnlyProperty();
+    }
+
+    /** The parser's message (line or index, field, problem), or empty. */
+    public ReadOnlyStringProperty parseErrorProperty() {
+        return parseError.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty validProperty() {
+        return valid.getReadOnlyProperty();
+    }
+
+    /** Name of the file the input was loaded from, or empty when it was typed or pasted. */
+    public ReadOnlyStringProperty loadedFileProperty() {
+        return loadedFile.getReadOnlyProperty();
+    }
+}
