@@ -88,16 +88,20 @@ public final class CredentialDialog {
         });
     }
 
-    /** Opens the dialog over {@code owner} to renew {@code name}, or to add a credential when it is {@code null}. */
-    public static void show(Window owner, ConsoleServices s, Threads t, String name, Runnable onChanged) {
+    /**
+     * Opens the dialog over {@code owner} to renew {@code name}, or to add a credential when it is {@code null};
+     * {@code logIn} opens the login window over the dialog's stage on its view model (the shell passes it, so
+     * that this package does not depend on {@code ui.login}, which depends on it).
+     */
+    public static void show(Window owner, ConsoleServices s, Threads t, String name, Runnable onChanged,
+                            java.util.function.BiConsumer<Stage, CredentialViewModel> logIn) {
         CredentialViewModel vm = new CredentialViewModel(s, t);
         vm.open(name);
         CredentialDialog dialog = new CredentialDialog(vm, onChanged);
         Stage stage = Theme.dialog(owner, dialog.root(), 860, 680, 640, 520);
         stage.setTitle(name == null ? "Keyline — new credential" : "Keyline — renew " + name);
         stage.setOnHidden(e -> vm.input().clear()); // do not keep the pasted secret around
-        dialog.offerLogIn(() -> io.keyline.ui.login.LoginWindow.show(stage, s, t, vm, vm.nameProperty().get().strip(),
-                null));
+        dialog.offerLogIn(() -> logIn.accept(stage, vm));
         stage.show();
         dialog.input.requestFocus();
     }

@@ -395,7 +395,9 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void renewCredential(String name) {
-        CredentialDialog.show(window(), vm.services(), vm.threads(), name, this::refresh);
+        CredentialDialog.show(window(), vm.services(), vm.threads(), name, this::refresh,
+                (stage, credential) -> io.keyline.ui.login.LoginWindow.show(stage, vm.services(), vm.threads(),
+                        credential, credential.nameProperty().get().strip(), null));
     }
 
     @Override

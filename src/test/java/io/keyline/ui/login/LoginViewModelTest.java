@@ -91,7 +91,7 @@ class LoginViewModelTest {
         vm.use();
         assertThat(vm.usedProperty().get()).isTrue();
         assertThat(vm.canUseProperty().get()).isFalse();
-        assertThat(vm.credential().messageProperty().get()).isEqualTo("Saved. 3 parked keys resumed. 3 of 3 completed.");
+        assertThat(vm.credential().messageProperty().get()).isEqualTo("Saved. 3 parked keys resumed, 3 of 3 completed.");
         for (String k : SandboxLogin.KEYS) {
             assertThat(sb.state(k)).isEqualTo(KeyState.DONE);
             assertThat(sb.site.effects(k)).isEqualTo(1);

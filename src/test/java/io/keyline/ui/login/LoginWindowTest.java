@@ -128,7 +128,7 @@ class LoginWindowTest {
                 () -> SandboxLogin.KEYS.stream().allMatch(k -> sb.state(k) == KeyState.DONE));
         Label message = robot.lookup("#login-message").queryAs(Label.class);
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(message::getText).contains("completed"));
-        assertThat(message.getText()).isEqualTo("Saved. 3 parked keys resumed. 3 of 3 completed.");
+        assertThat(message.getText()).isEqualTo("Saved. 3 parked keys resumed, 3 of 3 completed.");
         for (String k : SandboxLogin.KEYS) {
             assertThat(sb.site.effects(k)).as("articles of " + k).isEqualTo(1);
         }
