@@ -24,8 +24,9 @@ import java.util.concurrent.Callable;
     "Several workers may share one state (on one machine, or on several with a PostgreSQL state): each key is "
         + "run by one of them, a key whose worker died is taken over, and each worker picks keys no other is "
         + "taking at that moment.",
-    "SIGTERM (systemctl stop) starts nothing new and lets the step that runs now finish; the key goes back to "
-        + "pending for the next worker. Prints one line per step (as run does) and calls notify.json's hooks.",
+    "SIGTERM (systemctl stop) or Ctrl-C starts nothing new and lets the step that runs now finish; the key goes "
+        + "back to pending for the next worker, and the worker exits 0 (a second signal exits at once). Prints one "
+        + "line per step (as run does) and calls notify.json's hooks.",
     "On a PostgreSQL state the master key must be given (KEYLINE_MASTER_KEY or --master-key-file) and be the "
         + "state's: a worker never creates one."})
 final class WorkerCommand extends Sub implements Callable<Integer> {
@@ -79,23 +80,29 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
             Notifier notifier = ws().notifier(trace, m -> err().println("keyline: " + m));
             Worker worker = new Worker(scheduler, engine, period, reports -> afterTick(notifier, reports),
                     m -> out().println("worker: " + m));
+            // SIGTERM (systemctl stop) and Ctrl-C: stop in order, then exit normally (see Signals)
+            boolean handled = Signals.onTerminate(() -> worker.stop("worker " + leases.owner() + " is stopping (SIGTERM)"));
             Thread hook = new Thread(() -> {
-                worker.stop("worker " + leases.owner() + " is stopping (SIGTERM)");
+                // where the signal could not be handled: the same, as far as the JVM's shutdown allows
+                worker.stop("worker " + leases.owner() + " is stopping (shutdown)");
                 try {
-                    // the step running now finishes and is recorded; then the command says so and deregisters
                     finished.await();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }, "keyline-worker-stop");
-            Runtime.getRuntime().addShutdownHook(hook);
+            if (!handled) {
+                Runtime.getRuntime().addShutdownHook(hook);
+            }
             out().println("worker " + leases.owner() + " started on " + ws().stateName() + " (jobs " + ws().jobsDir()
                     + ", tick " + period + ", catch-up " + window + ")");
             int ran = worker.run(untilIdle);
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // shutting down (SIGTERM): the hook waits for this loop, then deregisters
+            if (!handled) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // shutting down: the hook waits for this command to end
+                }
             }
             out().println("worker " + leases.owner() + " stopped: ran " + ran + " key" + (ran == 1 ? "" : "s") + " in "
                     + worker.ticks() + " tick" + (worker.ticks() == 1 ? "" : "s") + ", claim conflicts "

@@ -75,6 +75,16 @@ public final class Workbench {
         return stateArg;
     }
 
+    /** Stores keys of a job as PENDING (work for workers: due because they are pending), as another tool would. */
+    public void seed(String job, java.util.Collection<String> keys) {
+        try (io.keyline.store.Database db = io.keyline.store.Database.open(io.keyline.store.StateLocation.parse(stateArg,
+                env)); io.keyline.store.JdbcStateStore store = new io.keyline.store.JdbcStateStore(db, false)) {
+            for (String k : keys) {
+                store.ensure(io.keyline.domain.KeyRecord.fresh(job, k, clock.instant()));
+            }
+        }
+    }
+
     /** Whether {@link #usePostgres} was called. */
     public boolean postgres() {
         return stateArg.startsWith("postgresql://");
