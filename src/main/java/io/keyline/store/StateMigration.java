@@ -71,6 +71,7 @@ public final class StateMigration {
                 for (String table : TABLES) {
                     rows.put(table, copyTable(src, dst, table));
                 }
+                check(src, dst, rows);
                 String fingerprint = keyFingerprint(src);
                 if (fingerprint != null) {
                     try (PreparedStatement ps = dst.prepareStatement("INSERT INTO state_setting (name, setting_value, updated_at) "
@@ -89,7 +90,6 @@ public final class StateMigration {
                                 + "MAX(id) IS NOT NULL) FROM " + table);
                     }
                 }
-                check(src, dst, rows);
                 dst.commit();
                 src.commit();
                 to.touched();
