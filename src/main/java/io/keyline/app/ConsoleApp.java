@@ -144,9 +144,12 @@ public final class ConsoleApp {
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
         Executors executors = Executors.standard(ws.options().clock());
-        Engine engine = new Engine(store, executors, credentials, trace, ws.options());
+        // one heartbeat for the keys this console runs; the Workers panel lists it as a console
+        io.keyline.core.LeaseKeeper leases = new io.keyline.core.LeaseKeeper(store, ws.options(), "console");
+        Engine engine = new Engine(store, executors, credentials, trace, ws.options(), leases);
+        // picking: a console and workers on one state take different keys
         Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), store, engine,
-                ws.options().clock(), window);
+                ws.options().clock(), window).picking(true);
         ConsoleServices services = new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), store,
                 new Planner(store, credentials, ws.options().clock(),
                         ctx -> executors.forKind(ctx.step().probe().kind()).probe(ctx)),
@@ -160,7 +163,7 @@ public final class ConsoleApp {
         try {
             Platform.startup(() -> {
                 Stage stage = new Stage();
-                stage.setTitle("Keyline — " + ws.stateDir());
+                stage.setTitle("Keyline — " + ws.stateName());
                 Scene scene = scene(services, Threads.javafx());
                 stage.setScene(scene);
                 stage.setOnHidden(e -> closed.countDown());
@@ -177,11 +180,13 @@ public final class ConsoleApp {
             scheduler.close();
             sandbox.close();
             notifications.shutdownNow();
+            leases.close();
             return 1;
         }
         closed.await();
         notifications.shutdownNow();
         scheduler.close();
+        leases.close();
         sandbox.close();
         trace.close();
         Platform.exit();

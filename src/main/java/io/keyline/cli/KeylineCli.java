@@ -38,7 +38,8 @@ import java.util.stream.Collectors;
             ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
             RearmCommand.class,
             PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, BackupCommand.class,
-            ExportCommand.class, PruneCommand.class, NotifyCommand.class, DemoCommand.class, SandboxCommand.class},
+            ExportCommand.class, PruneCommand.class, NotifyCommand.class, WorkerCommand.class,
+            MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class},
         footer = {
             "",
             "Start here:",
@@ -53,14 +54,23 @@ import java.util.stream.Collectors;
                 + "paused job, keys not yet due), 2 failed, 3 partly failed, 4 waits for an operator (or the kill "
                 + "switch stopped the run after some keys ran), 5 retry pending, 64 usage error.",
             "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs; "
-                + "KEYLINE_MASTER_KEY (base64 of 32 bytes) replaces state/secret.key; KEYLINE_CATCH_UP (e.g. P7D) "
+                + "KEYLINE_MASTER_KEY (base64 of 32 bytes) or KEYLINE_MASTER_KEY_FILE replaces state/secret.key; "
+                + "PGUSER, PGPASSWORD, PGPASSFILE serve a postgresql:// state; KEYLINE_CATCH_UP (e.g. P7D) "
                 + "is how far back --due and the console's scheduler catch up missed schedule ticks."})
 public final class KeylineCli implements Callable<Integer> {
 
-    @Option(names = "--state", paramLabel = "DIR",
-            description = "State folder (H2 database, run log). Default: $KEYLINE_STATE or ./state "
+    @Option(names = "--state", paramLabel = "DIR|URL",
+            description = "State folder (H2 database, run log), or postgresql://HOST[:PORT]/DB[?user=U] for a state "
+                    + "that several machines share (password from PGPASSWORD or ~/.pgpass; run logs then go to "
+                    + "$XDG_STATE_HOME/keyline/logs). Default: $KEYLINE_STATE or ./state "
                     + "(installed app: $XDG_DATA_HOME/keyline)")
-    Path state;
+    String state;
+
+    @Option(names = "--master-key-file", paramLabel = "FILE",
+            description = "File holding the master key (base64 of 32 bytes, mode 0600) instead of "
+                    + "$KEYLINE_MASTER_KEY or state/secret.key; required on a PostgreSQL state unless "
+                    + "KEYLINE_MASTER_KEY is set (the same key on every machine). Default: $KEYLINE_MASTER_KEY_FILE")
+    Path masterKeyFile;
 
     @Option(names = "--jobs", paramLabel = "DIR",
             description = "Folder of job files (*.json). Default: $KEYLINE_JOBS or ./resources/jobs "
@@ -200,14 +210,33 @@ public final class KeylineCli implements Callable<Integer> {
 
     Workspace workspace() {
         if (workspace == null) {
-            workspace = new Workspace(statePath(), jobsPath(), options, env);
+            Map<String, String> wsEnv = env;
+            if (masterKeyFile != null) {
+                wsEnv = new java.util.HashMap<>(env);
+                wsEnv.put(io.keyline.credentials.SecretBox.MASTER_KEY_FILE_VARIABLE,
+                        masterKeyFile.toAbsolutePath().normalize().toString());
+            }
+            workspace = new Workspace(stateLocation(), jobsPath(), options, wsEnv);
         }
         return workspace;
     }
 
+    /** The state: a folder ({@link #statePath}) or a {@code postgresql://} URL; a bad URL is a usage error. */
+    io.keyline.store.StateLocation stateLocation() {
+        String given = state != null ? state : env.get("KEYLINE_STATE");
+        if (given != null && !given.isBlank()) {
+            try {
+                return io.keyline.store.StateLocation.parse(given, env);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
+        }
+        return new io.keyline.store.StateLocation.Folder(statePath());
+    }
+
     Path statePath() {
         if (state != null) {
-            return state;
+            return Path.of(state);
         }
         String e = env.get("KEYLINE_STATE");
         if (e != null && !e.isBlank()) {

@@ -52,7 +52,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                 m.put("attempts", k.attempts());
                 m.put("nextAttemptAt", k.nextAttemptAt());
                 m.put("updatedAt", k.updatedAt());
-                boolean orphan = io.keyline.core.Orphans.orphaned(k, now);
+                boolean orphan = io.keyline.core.Orphans.orphaned(ws().store(), k, now);
                 m.put("message", orphan ? io.keyline.core.Orphans.describe(k) : k.message());
                 m.put("credential", k.credential());
                 m.put("class", k.failureClass() == null ? null : k.failureClass().name());
@@ -76,7 +76,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         }
         Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "MESSAGE");
         for (KeyRecord k : keys) {
-            boolean orphan = io.keyline.core.Orphans.orphaned(k, now);
+            boolean orphan = io.keyline.core.Orphans.orphaned(ws().store(), k, now);
             t.row(k.job(), k.key(), orphan ? "RUNNING (interrupted)" : k.state(), k.step(), k.attempts(),
                     Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()),
                     Text.clip(orphan ? io.keyline.core.Orphans.describe(k) : k.message(), 160));

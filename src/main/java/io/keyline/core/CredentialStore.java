@@ -29,4 +29,15 @@ public interface CredentialStore extends CredentialProvider {
 
     /** Keys parked on credentials that are not stored at all, by credential name. */
     Map<String, Integer> parkedOnMissing();
+
+    /**
+     * Opens the master key now and returns its fingerprint: a worker checks its key when it starts, not at
+     * 3 a.m. at its first credential. On a shared (PostgreSQL) state the key must be given and be the
+     * state's.
+     *
+     * @throws io.keyline.credentials.MasterKeyException when there is none, or it is not the state's
+     */
+    default String checkMasterKey() {
+        return "";
+    }
 }

@@ -37,9 +37,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 
 /**
  * Runs keys: it asks {@link KeyDecision} what a key does next and does exactly that, one action
@@ -60,20 +58,42 @@ public final class Engine {
     private final CredentialProvider credentials;
     private final RunTrace trace;
     private final RunOptions options;
-    private final String owner = LeaseOwner.forThisProcess();
-    private final ScheduledExecutorService heartbeat = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "keyline-lease-heartbeat");
-        t.setDaemon(true);
-        return t;
-    });
+    // issue 13: leases are renewed by one heartbeat per process (LeaseKeeper), whose registry also says
+    // whether another holder is alive (H2: lease + same-host pid; PostgreSQL: advisory lock + heartbeat)
+    private final LeaseKeeper leases;
+    private final String owner;
+    /** Set when this process is asked to stop (worker SIGTERM): keys yield at their next step boundary. */
+    private volatile String stopRequested;
 
     public Engine(StateStore store, Executors executors, CredentialProvider credentials, RunTrace trace,
                   RunOptions options) {
+        this(store, executors, credentials, trace, options, new LeaseKeeper(store, options, "run"));
+    }
+
+    /** An engine whose leases are kept by {@code leases} (one keeper per process, shared by its engines). */
+    public Engine(StateStore store, Executors executors, CredentialProvider credentials, RunTrace trace,
+                  RunOptions options, LeaseKeeper leases) {
         this.store = store;
         this.executors = executors;
         this.credentials = credentials;
         this.trace = trace;
         this.options = options;
+        this.leases = leases;
+        this.owner = leases.owner();
+    }
+
+    /**
+     * Asks this engine to stop (a worker got SIGTERM): no key is started any more, and a key that is
+     * running stops at its next step boundary (the step running now finishes and is recorded; the key
+     * goes back to PENDING for the next run, like a paused job's).
+     */
+    public void requestStop(String reason) {
+        stopRequested = reason;
+    }
+
+    /** Why this engine was asked to stop, or {@code null}. */
+    public String stopRequested() {
+        return stopRequested;
     }
 
     public String newRunId() {
@@ -111,6 +131,9 @@ public final class Engine {
             if (rec != null && rec.state().finished()) {
                 finals.add(rec);
                 continue;
+            }
+            if (stopped == null && stopRequested != null) {
+                stopped = stopRequested;
             }
             if (stopped != null) {
                 finals.add(rec != null ? rec : KeyRecord.fresh(job.name(), key, now()));
@@ -159,6 +182,12 @@ public final class Engine {
             }
             return io.keyline.domain.KeyRules.compare(job.key(), key, current) > 0;
         }
+    }
+
+    /** Why a running key yields at a step boundary: this process stops, or the job was paused. */
+    private String yieldReason(JobDefinition job) {
+        String stop = stopRequested;
+        return stop != null ? stop : pausedReason(job);
     }
 
     private String pausedReason(JobDefinition job) {
@@ -217,13 +246,112 @@ public final class Engine {
         return KeyDecision.CredentialState.usable(name);
     }
 
-    private static boolean leaseLive(KeyRecord rec, Instant now) {
-        return rec != null && rec.state() == KeyState.RUNNING && rec.leaseOwner() != null && rec.leaseUntil() != null
-                && rec.leaseUntil().isAfter(now) && !LeaseOwner.provablyDead(rec.leaseOwner());
+    private boolean leaseLive(KeyRecord rec, Instant now) {
+        return leases.holderAlive(rec, now);
     }
 
     private KeyRecord reload(KeyRecord rec) {
         return store.key(rec.job(), rec.key()).orElse(rec);
+    }
+
+    /** The change that claims {@code rec} for {@code runId} (a RUNNING key with a dead holder is taken over). */
+    private StateStore.Change claimChange(KeyRecord rec, String runId) {
+        Instant now = now();
+        boolean recover = rec.state() == KeyState.RUNNING;
+        Trigger trigger = recover ? Trigger.RECOVER : Trigger.CLAIM;
+        KeyState to = KeyStateMachine.apply(rec.state(), trigger);
+        KeyRecord after = rec.withState(to).withLease(runId, owner, now.plus(options.lease()))
+                .withNextAttemptAt(null).withUpdatedAt(now);
+        String msg = recover ? "took over from " + rec.leaseOwner() + " (run " + rec.runId()
+                + " ended without finishing)" : "run " + runId + " started";
+        KeyEvent ev = event(rec, now, runId, recover ? EventType.RECOVERED : EventType.CLAIMED, null, 0, to, null,
+                msg, null);
+        return new StateStore.Change(rec.stored() ? rec : null, after, null, ev);
+    }
+
+    /**
+     * Runs the startable keys among {@code candidates} (issue 13), each picked by the store as a key no
+     * other process is claiming at that moment ({@link StateStore#claimNext}: FOR UPDATE SKIP LOCKED on
+     * PostgreSQL), so workers that share a state take different keys instead of racing for the same
+     * ones. Keys that are not stored yet are stored as PENDING first; a key left RUNNING by a dead
+     * holder is taken over as {@link #run} does. What happens to a claimed key is exactly what
+     * {@link #run} does.
+     */
+    public RunReport runPicking(JobDefinition job, List<String> candidates) {
+        String runId = newRunId();
+        Instant started = now();
+        if (store.jobControl(job.name()).pausedAt(started)) {
+            String reason = pausedReason(job);
+            trace.line(started, runId, job.name(), null, null, 0, "paused", null, 0, reason);
+            return new RunReport(runId, job.name(), List.of(), reason);
+        }
+        Due due = new Due(job, false);
+        Map<String, KeyRecord> known = store.keys(job.name(), candidates);
+        List<String> pickable = new ArrayList<>();
+        List<String> orphans = new ArrayList<>();
+        for (String key : candidates) {
+            if (due.notYetDue(key)) {
+                continue;
+            }
+            KeyRecord rec = known.get(key);
+            if (rec == null) {
+                store.ensure(KeyRecord.fresh(job.name(), key, now()));
+                pickable.add(key);
+            } else if (rec.state() == KeyState.RUNNING) {
+                orphans.add(key);
+            } else if (!rec.state().finished()) {
+                pickable.add(key);
+            }
+        }
+        java.util.Collections.sort(pickable);
+        if (!pickable.isEmpty() || !orphans.isEmpty()) {
+            leases.start(); // registered (and beating) before it holds anything
+        }
+        List<KeyRecord> finals = new ArrayList<>();
+        String stopped = null;
+        int ran = 0;
+        java.util.Set<String> left = new java.util.LinkedHashSet<>(pickable);
+        while (!left.isEmpty()) {
+            if (stopRequested != null) {
+                stopped = stopRequested;
+                break;
+            }
+            if (store.jobControl(job.name()).pausedAt(now())) {
+                stopped = pausedReason(job);
+                break;
+            }
+            Optional<KeyRecord> claimed = store.claimNext(job.name(), List.copyOf(left), now(), rec -> {
+                KeyDecision.Decision d = KeyDecision.decide(new KeyDecision.Input(job, rec.key(), rec, Map.of(),
+                        Map.of(), Map.of(), null, now(), false, null, false, false, false));
+                return d.leavesKeyAlone() ? null : claimChange(rec, runId);
+            });
+            if (claimed.isEmpty()) {
+                break;
+            }
+            KeyRecord c = claimed.get();
+            // the claim wrote a lease of options.lease(); from now on the process's heartbeat renews it
+            leases.hold(job.name(), c.key());
+            left.remove(c.key());
+            KeyRun kr = new KeyRun(job, c.key(), runId, RunRequest.PLAIN, false);
+            finals.add(kr.runClaimed(c));
+            ran++;
+        }
+        for (String key : orphans) {
+            if (stopped != null || stopRequested != null) {
+                break;
+            }
+            KeyRun kr = new KeyRun(job, key, runId, RunRequest.PLAIN, false);
+            KeyRecord after = kr.run(store.key(job.name(), key).orElse(null));
+            if (kr.claimed) {
+                ran++;
+                finals.add(after);
+            }
+        }
+        RunReport report = new RunReport(runId, job.name(), finals, stopped, ran, List.of(), List.of());
+        if (ran > 0 || stopped != null) {
+            trace.run(now(), report, started, "--due");
+        }
+        return report;
     }
 
     /** One key within one run: the decision loop, its claim, and what the run learned on the way. */
@@ -277,11 +405,31 @@ public final class Engine {
                     continue;
                 }
                 claimed = true;
-                rec = execute(claim(rec));
+                leases.hold(job.name(), key);
+                try {
+                    rec = execute(claim(rec));
+                } finally {
+                    leases.release(job.name(), key);
+                }
                 if (rec.state() != KeyState.RETRY_WAIT || departed) {
                     return rec;
                 }
             }
+        }
+
+        /** Runs a key this run claimed already (a picked claim, committed): the decision loop, then as {@link #run}. */
+        KeyRecord runClaimed(KeyRecord claimedRec) {
+            claimed = true;
+            KeyRecord rec;
+            try {
+                rec = execute(new Claim(job, claimedRec, runId));
+            } finally {
+                leases.release(job.name(), key);
+            }
+            if (rec.state() != KeyState.RETRY_WAIT || departed) {
+                return rec;
+            }
+            return run(rec);
         }
 
         /**
@@ -290,18 +438,10 @@ public final class Engine {
          * is held before any step does anything, with one commit less per key.
          */
         private Claim claim(KeyRecord rec) {
-            Instant now = now();
             boolean recover = rec.state() == KeyState.RUNNING;
-            Trigger trigger = recover ? Trigger.RECOVER : Trigger.CLAIM;
-            KeyState to = KeyStateMachine.apply(rec.state(), trigger);
-            KeyRecord after = rec.withState(to).withLease(runId, owner, now.plus(options.lease()))
-                    .withNextAttemptAt(null).withUpdatedAt(now);
-            String msg = recover ? "took over from " + rec.leaseOwner() + " (run " + rec.runId()
-                    + " ended without finishing)" : "run " + runId + " started";
-            KeyEvent ev = event(rec, now, runId, recover ? EventType.RECOVERED : EventType.CLAIMED, null, 0, to, null,
-                    msg, null);
+            StateStore.Change ch = claimChange(rec, runId);
             Claim c = new Claim(job, rec, runId);
-            c.defer(rec.stored() ? rec : null, after, null, ev);
+            c.defer(ch.before(), ch.after(), null, ch.event());
             if (recover) {
                 // commit the takeover now: the lease must be ours while we wait for a child the dead run left
                 c.flush();
@@ -315,9 +455,9 @@ public final class Engine {
             Map<String, KeyDecision.CredentialState> creds = credentialStates(job, credentials);
             try {
                 while (true) {
-                    boolean paused = store.jobControl(job.name()).pausedAt(now());
+                    boolean paused = stopRequested != null || store.jobControl(job.name()).pausedAt(now());
                     KeyDecision.Input in = new KeyDecision.Input(job, key, c.rec, c.steps, creds, c.probes,
-                            step -> payloadHash(c, step), now(), paused, paused ? pausedReason(job) : null, false, true,
+                            step -> payloadHash(c, step), now(), paused, paused ? yieldReason(job) : null, false, true,
                             false);
                     KeyDecision.Decision d = KeyDecision.decide(in);
                     if (!d.acts()) {
@@ -427,7 +567,7 @@ public final class Engine {
                 }
                 case YIELD -> {
                     return c.move(Trigger.YIELD, c.rec.withStep(s.step(), c.rec.attempts()), null, EventType.YIELDED,
-                            s.step(), 0, null, pausedReason(job) + (s.step() == null ? "" : "; stopped before step "
+                            s.step(), 0, null, yieldReason(job) + (s.step() == null ? "" : "; stopped before step "
                                     + s.step()), null);
                 }
                 case NEEDS_CREDENTIAL -> {
@@ -564,7 +704,6 @@ public final class Engine {
                 store.sync();
             }
             StepOutcome out;
-            Heartbeat beat = new Heartbeat(c);
             try {
                 out = executors.forKind(step.kind()).execute(ctx, new ExecutionListener() {
                     @Override
@@ -580,8 +719,6 @@ public final class Engine {
                 out = StepOutcome.failure(FailureClass.UNKNOWN, "internal error while executing " + step.id() + ": "
                         + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
                         + ctx.redact().apply(e.getMessage())), null);
-            } finally {
-                beat.stop();
             }
             // From here on the step may have changed the world: nothing may lose that fact. Until its
             // outcome is committed, a failure to record it parks the key for a person (see execute).
@@ -752,7 +889,6 @@ public final class Engine {
                 return;
             }
             Instant deadline = child.deadline();
-            Heartbeat beat = new Heartbeat(c);
             String outcome;
             try {
                 boolean exited = ChildProcesses.await(child.pid(), child.startedAt(), deadline, options.clock());
@@ -765,35 +901,10 @@ public final class Engine {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new StaleStateException(job.name(), key);
-            } finally {
-                beat.stop();
             }
             trace.line(now(), runId, job.name(), key, child.step(), 0, "waited", null, 0,
                     "process " + child.pid() + " of step " + child.step() + " left by run " + before.runId()
                             + " was still running: waited for it; " + outcome);
-        }
-
-        /** Renews the claim's lease while a step runs; a failed renewal is retried at the next beat. */
-        private final class Heartbeat {
-            private final ScheduledFuture<?> future;
-            private volatile int failures;
-
-            Heartbeat(Claim c) {
-                long period = Math.max(1, options.lease().toMillis() / 3);
-                future = heartbeat.scheduleAtFixedRate(() -> {
-                    try {
-                        store.renewLease(job.name(), key, owner, now().plus(options.lease()));
-                        failures = 0;
-                    } catch (Throwable e) {
-                        // a hiccup: the next beat tries again; the lease outlives several missed beats
-                        failures++;
-                    }
-                }, period, period, TimeUnit.MILLISECONDS);
-            }
-
-            void stop() {
-                future.cancel(false);
-            }
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * Keys left RUNNING by a process that is gone: its holder is a dead process of this host, or its lease
- * has expired. They need no decision (the next run takes them over and resumes at the step where they
+ * has expired (on PostgreSQL: its advisory lock is gone or its heartbeat expired). They need no decision (the next run takes them over and resumes at the step where they
  * stopped), but a person should see them: {@code status --attention} and the console's Attention page
  * list them as "interrupted".
  */
@@ -24,13 +24,15 @@ public final class Orphans {
     /** The orphaned keys (of {@code job}, or of every job when {@code null}), ordered by job and key. */
     public static List<KeyRecord> of(StateStore store, String job, Instant now) {
         return store.query(new StateStore.KeyQuery(job, Set.of(KeyState.RUNNING), null, 0, Integer.MAX_VALUE))
-                .stream().filter(r -> orphaned(r, now)).toList();
+                .stream().filter(r -> orphaned(store, r, now)).toList();
     }
 
-    /** Whether a RUNNING key's holder is provably gone (dead here) or its lease has run out. */
-    public static boolean orphaned(KeyRecord r, Instant now) {
-        return r.state() == KeyState.RUNNING && (r.leaseOwner() == null || r.leaseUntil() == null
-                || !r.leaseUntil().isAfter(now) || LeaseOwner.provablyDead(r.leaseOwner()));
+    /**
+     * Whether a RUNNING key's holder is gone: the state's rule ({@link WorkerRegistry#holderAlive}: on
+     * H2 a dead process of this host or an expired lease; on PostgreSQL a lost lock or heartbeat).
+     */
+    public static boolean orphaned(StateStore store, KeyRecord r, Instant now) {
+        return r.state() == KeyState.RUNNING && !store.workers().holderAlive(r, now);
     }
 
     /** The line shown for an orphan: why and who held it. */

@@ -166,8 +166,7 @@ public final class Planner {
         }
 
         KeyDecision.Input input() {
-            boolean live = rec != null && rec.state() == KeyState.RUNNING && rec.leaseOwner() != null
-                    && rec.leaseUntil() != null && rec.leaseUntil().isAfter(now) && !LeaseOwner.provablyDead(rec.leaseOwner());
+            boolean live = rec != null && rec.state() == KeyState.RUNNING && store.workers().holderAlive(rec, now);
             return new KeyDecision.Input(job, key, rec, steps, creds, Map.of(), this::payloadHash, now, paused,
                     pausedText, live, false, notYetDue);
         }

@@ -51,6 +51,9 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     private volatile Ran lastRan;
     private ScheduledExecutorService driver;
     private Duration period = PERIOD;
+    // issue 13: a worker picks keys from the store (FOR UPDATE SKIP LOCKED) and hears of every run
+    private volatile boolean picking;
+    private volatile java.util.function.Consumer<RunReport> afterRun = r -> { };
 
     /**
      * @param catalog loads the job files (again on every tick, so edits are picked up)
@@ -62,6 +65,21 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         this.engine = engine;
         this.clock = clock;
         this.window = window;
+    }
+
+    /**
+     * Lets the store pick the keys of each job ({@link Engine#runPicking}): processes that share a state
+     * (several workers, a console) take different keys instead of racing for the same ones.
+     */
+    public Scheduler picking(boolean on) {
+        this.picking = on;
+        return this;
+    }
+
+    /** Called with the report of every run a tick made (a worker queues notifications from them). */
+    public Scheduler onRun(java.util.function.Consumer<RunReport> listener) {
+        this.afterRun = listener;
+        return this;
     }
 
     /** A key the tick started and where it ended. */
@@ -81,12 +99,27 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             String lastProblem = null;
             for (JobDefinition job : jobs()) {
                 try {
+                    if (picking) {
+                        List<Upcoming> up = runnable(job, clock.instant());
+                        if (!up.isEmpty() && enabled && !closed) {
+                            running = job.name() + " (" + up.size() + " due)";
+                            RunReport r = engine.runPicking(job, up.stream().map(Upcoming::key).toList());
+                            afterRun.accept(r);
+                            java.util.Set<String> catchUps = new java.util.HashSet<>();
+                            up.stream().filter(Upcoming::catchUp).forEach(u -> catchUps.add(u.key()));
+                            for (KeyRecord k : r.keys()) {
+                                started.add(new Started(job.name(), k.key(), catchUps.contains(k.key()), k.state()));
+                            }
+                        }
+                        continue;
+                    }
                     for (Upcoming u : runnable(job, clock.instant())) {
                         if (!enabled || closed || store.jobControl(job.name()).pausedAt(clock.instant())) {
                             break;
                         }
                         running = job.name() + " " + u.key();
                         RunReport r = engine.run(job, List.of(u.key()));
+                        afterRun.accept(r);
                         for (KeyRecord k : r.keys()) {
                             started.add(new Started(job.name(), k.key(), u.catchUp(), k.state()));
                         }
@@ -139,9 +172,8 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     }
 
     /** Whether a run would take the key now: the engine's own decision, read only. */
-    private static boolean startable(JobDefinition job, String key, KeyRecord r, Instant now, boolean notYetDue) {
-        boolean live = r != null && r.state() == KeyState.RUNNING && r.leaseOwner() != null && r.leaseUntil() != null
-                && r.leaseUntil().isAfter(now) && !LeaseOwner.provablyDead(r.leaseOwner());
+    private boolean startable(JobDefinition job, String key, KeyRecord r, Instant now, boolean notYetDue) {
+        boolean live = r != null && r.state() == KeyState.RUNNING && store.workers().holderAlive(r, now);
         return !KeyDecision.decide(new KeyDecision.Input(job, key, r, Map.of(), Map.of(), Map.of(), null, now, false,
                 null, live, false, notYetDue)).leavesKeyAlone();
     }

@@ -103,6 +103,74 @@ public interface StateStore extends AutoCloseable {
     boolean renewLease(String job, String key, String owner, Instant until);
 
     /**
+     * Extends the leases of the keys {@code owner} holds (the per-process heartbeat: one call for all of
+     * them), without changing their versions.
+     *
+     * @return how many were renewed (a key another process took over is not)
+     */
+    default int renewLeases(String owner, Collection<LeaseKeeper.Held> keys, Instant until) {
+        int n = 0;
+        for (LeaseKeeper.Held h : keys) {
+            n += renewLease(h.job(), h.key(), owner, until) ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** The processes registered on this state, and the rule whether a key's holder is alive. */
+    default WorkerRegistry workers() {
+        return WorkerRegistry.LOCAL;
+    }
+
+    /**
+     * Claims the first of {@code keys} (stored keys of {@code job}, in key order) that is startable
+     * now and that no other process is claiming at this moment, in one transaction: on PostgreSQL the
+     * candidates are locked with {@code FOR UPDATE SKIP LOCKED}, so workers that share the state take
+     * different keys instead of racing for the same one; the claim is still guarded by the version.
+     *
+     * @param claim makes the claim of a candidate read under lock ({@code PENDING}, or {@code RETRY_WAIT}
+     *              due by {@code now}), or returns {@code null} when it must not be claimed now
+     * @return the claimed key as stored, or empty when none was free
+     */
+    default Optional<KeyRecord> claimNext(String job, List<String> keys, Instant now,
+                                          java.util.function.Function<KeyRecord, Change> claim) {
+        Map<String, KeyRecord> known = keys(job, keys);
+        for (String k : keys) {
+            KeyRecord r = known.get(k);
+            if (r == null || !(r.state() == KeyState.PENDING || r.state() == KeyState.RETRY_WAIT
+                    && (r.nextAttemptAt() == null || !r.nextAttemptAt().isAfter(now)))) {
+                continue;
+            }
+            Change ch = claim.apply(r);
+            if (ch == null) {
+                continue;
+            }
+            try {
+                return Optional.of(apply(ch.before(), ch.after(), ch.step(), ch.event()));
+            } catch (StaleStateException e) {
+                // another process got there first: the next one
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Claims that lost to another process in this process (the version guard failed at the claim):
+     * a measure of wasted work when several workers share the state.
+     */
+    default long claimConflicts() {
+        return 0;
+    }
+
+    /**
+     * Calls {@code onChange} (on a thread of its own) when another process changes keys or workers, for
+     * as long as the returned handle is open: PostgreSQL {@code LISTEN}. Where the store cannot tell,
+     * the handle does nothing and readers poll.
+     */
+    default AutoCloseable watch(Runnable onChange) {
+        return () -> { };
+    }
+
+    /**
      * Re-arms a key (operator {@code rearm}): the guarded change of {@link #apply} and, in the same
      * transaction, the records of {@code resetSteps} are removed (those steps run again).
      *

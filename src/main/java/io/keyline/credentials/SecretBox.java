@@ -33,6 +33,8 @@ import javax.crypto.spec.SecretKeySpec;
 public final class SecretBox {
     /** Environment variable that holds the master key; it takes precedence over the key file. */
     public static final String MASTER_KEY_VARIABLE = "KEYLINE_MASTER_KEY";
+    /** Environment variable naming a file that holds the master key (what {@code --master-key-file} sets). */
+    public static final String MASTER_KEY_FILE_VARIABLE = "KEYLINE_MASTER_KEY_FILE";
     /** Name of the key file inside the state folder. */
     public static final String KEY_FILE_NAME = "secret.key";
 
@@ -60,9 +62,9 @@ public final class SecretBox {
      * @throws IOException        if the key file cannot be created or read
      */
     public static SecretBox open(Path stateDir, Map<String, String> env) throws IOException {
-        String fromEnv = env.get(MASTER_KEY_VARIABLE);
-        if (fromEnv != null) {
-            return new SecretBox(decodeKey(fromEnv, MASTER_KEY_VARIABLE));
+        java.util.Optional<SecretBox> given = given(env);
+        if (given.isPresent()) {
+            return given.get();
         }
         Path keyFile = stateDir.resolve(KEY_FILE_NAME);
         if (Files.notExists(keyFile)) {
@@ -72,6 +74,35 @@ public final class SecretBox {
             refuseIfShared(keyFile);
         }
         return new SecretBox(decodeKey(Files.readString(keyFile, StandardCharsets.US_ASCII), keyFile.toString()));
+    }
+
+    /**
+     * The master key the operator gave explicitly, if any: {@value #MASTER_KEY_VARIABLE}, else the file named
+     * by {@value #MASTER_KEY_FILE_VARIABLE} ({@code --master-key-file}), which must exist and be private.
+     * A shared state (PostgreSQL) takes its key only from here: a key created on one machine would not be
+     * the key of the others.
+     *
+     * @throws MasterKeyException if the key is malformed, or the file is missing or readable by others
+     */
+    public static java.util.Optional<SecretBox> given(Map<String, String> env) throws IOException {
+        String fromEnv = env.get(MASTER_KEY_VARIABLE);
+        if (fromEnv != null) {
+            return java.util.Optional.of(new SecretBox(decodeKey(fromEnv, MASTER_KEY_VARIABLE)));
+        }
+        String file = env.get(MASTER_KEY_FILE_VARIABLE);
+        if (file == null || file.isBlank()) {
+            return java.util.Optional.empty();
+        }
+        Path keyFile = Path.of(file);
+        if (!Files.isRegularFile(keyFile)) {
+            throw new MasterKeyException("the master key file " + keyFile + " does not exist (--master-key-file / "
+                    + MASTER_KEY_FILE_VARIABLE + "); create it with: (umask 077; openssl rand -base64 32 > " + keyFile + ")");
+        }
+        if (isPosix(keyFile)) {
+            refuseIfShared(keyFile);
+        }
+        return java.util.Optional.of(new SecretBox(decodeKey(Files.readString(keyFile, StandardCharsets.US_ASCII),
+                keyFile.toString())));
     }
 
     /**

@@ -27,7 +27,9 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * The embedded H2 database in the state folder, migrated by Flyway.
+ * The state's database, migrated by Flyway: the embedded H2 database in the state folder (the
+ * default, described here), or a shared PostgreSQL database ({@link #open(StateLocation)}; the
+ * dialect's differences are in {@link PostgresDatabase} and {@link Dialect}).
  *
  * <p>Opened with {@code AUTO_SERVER=TRUE} so that the console and a CLI run can share one state
  * folder (the first process serves the others over loopback), and with {@code WRITE_DELAY=0} so
@@ -50,12 +52,72 @@ public final class Database implements AutoCloseable {
     private final Path stateDir;
     private final String url;
     private final DatabasePasswords passwords;
+    /** The PostgreSQL state this is, or {@code null} for the embedded H2 state. */
+    private final PostgresDatabase pg;
 
     private Database(JdbcConnectionPool pool, Path stateDir, String url, DatabasePasswords passwords) {
         this.pool = pool;
         this.stateDir = stateDir;
         this.url = url;
         this.passwords = passwords;
+        this.pg = null;
+    }
+
+    private Database(PostgresDatabase pg) {
+        this.pool = null;
+        this.stateDir = pg.where().logs();
+        this.url = null;
+        this.passwords = null;
+        this.pg = pg;
+    }
+
+    /**
+     * Opens the state where {@code location} says: an H2 state folder ({@link #open(Path)}), or a
+     * PostgreSQL database (migrated under an advisory lock; run logs in the location's local folder).
+     */
+    public static Database open(StateLocation location) {
+        if (location instanceof StateLocation.Postgres p) {
+            return new Database(PostgresDatabase.open(p));
+        }
+        return open(location.localDir());
+    }
+
+    /** Which database this is. */
+    public Dialect dialect() {
+        return pg == null ? Dialect.H2 : Dialect.POSTGRESQL;
+    }
+
+    /** The state as messages name it: the folder, or {@code postgresql://host:port/db?user=…} (no password). */
+    public String where() {
+        return pg == null ? stateDir.toString() : pg.where().display();
+    }
+
+    /** The PostgreSQL side of this state, or {@code null} (H2). */
+    PostgresDatabase postgres() {
+        return pg;
+    }
+
+    /** A clear message for a failed statement (PostgreSQL: who, where and what to do), or {@code null}. */
+    String describeFailure(SQLException e) {
+        return pg == null ? null : pg.describe(e);
+    }
+
+    /**
+     * Keys or workers were changed by this process: on PostgreSQL, consoles that listen hear about it
+     * (one announcement for the changes of 200 ms). Nothing on H2 (consoles poll).
+     */
+    public void touched() {
+        if (pg != null) {
+            pg.touched();
+        }
+    }
+
+    /**
+     * Calls {@code onChange} on a thread of its own when any process announces a change (PostgreSQL
+     * {@code LISTEN}); on H2 there is nothing to listen to and the handle does nothing.
+     */
+    public AutoCloseable listen(Runnable onChange) {
+        return pg == null ? () -> { } : pg.listen(onChange);
     }
 
     static {
@@ -540,6 +602,9 @@ public final class Database implements AutoCloseable {
 
     /** A connection of the user that runs jobs: it reads and writes the tables, nothing else. */
     public Connection connection() throws SQLException {
+        if (pg != null) {
+            return pg.connection();
+        }
         return connect(pool);
     }
 
@@ -550,6 +615,10 @@ public final class Database implements AutoCloseable {
      * old pool fail; callers retry.
      */
     public void serverWentAway() {
+        if (pg != null) {
+            pg.connectionsLost();
+            return;
+        }
         JdbcConnectionPool broken = pool;
         synchronized (OPENING.computeIfAbsent(stateDir, d -> new Object())) {
             if (pool != broken) {
@@ -589,6 +658,10 @@ public final class Database implements AutoCloseable {
      * small pool of its own, used for nothing else.
      */
     public void sync() {
+        if (pg != null) {
+            // PostgreSQL's commit returned after the WAL was flushed (synchronous_commit=on): already durable
+            return;
+        }
         JdbcConnectionPool p;
         synchronized (this) {
             if (syncPool == null) {
@@ -610,15 +683,23 @@ public final class Database implements AutoCloseable {
      * {@code SCRIPT TO}); never for running jobs or serving the console.
      */
     public Connection adminConnection() throws SQLException {
+        if (pg != null) {
+            return pg.connection();
+        }
         return connect(dataSource(url, DatabasePasswords.ADMIN_USER, passwords.admin()));
     }
 
+    /** The local state folder: the whole state (H2), or only the run logs (PostgreSQL). */
     public Path stateDir() {
         return stateDir;
     }
 
     @Override
     public void close() {
+        if (pg != null) {
+            pg.close();
+            return;
+        }
         pool.dispose();
         synchronized (this) {
             if (syncPool != null) {

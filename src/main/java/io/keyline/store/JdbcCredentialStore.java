@@ -47,14 +47,81 @@ public final class JdbcCredentialStore implements CredentialStore {
 
     private synchronized SecretBox box() {
         if (box == null) {
+            SecretBox b;
             try {
-                box = SecretBox.open(db.stateDir(), env);
+                if (db.dialect() == Dialect.POSTGRESQL) {
+                    // never a key of our own on a shared state: every machine must use the same one
+                    b = SecretBox.given(env).orElseThrow(() -> new MasterKeyException("the state " + db.where()
+                            + " is shared (PostgreSQL): its master key must be given, the same on every machine, in "
+                            + SecretBox.MASTER_KEY_VARIABLE + " or --master-key-file FILE ("
+                            + SecretBox.MASTER_KEY_FILE_VARIABLE + "); Keyline does not create one for a shared state"));
+                    checkStateKey(b);
+                } else {
+                    b = SecretBox.open(db.stateDir(), env);
+                }
             } catch (IOException e) {
                 throw new MasterKeyException("cannot read or create the master key in " + db.stateDir() + ": "
                         + e.getMessage());
             }
+            box = b;
         }
         return box;
+    }
+
+    /** The state setting that names the master key a shared state's credentials are encrypted with. */
+    static final String KEY_SETTING = "master_key_fingerprint";
+
+    /**
+     * A shared state remembers the fingerprint of its master key (the first process that uses a key
+     * records it); a process with another key is refused before it encrypts or decrypts anything.
+     */
+    private void checkStateKey(SecretBox b) {
+        try (Connection c = db.connection()) {
+            String stored = null;
+            for (int attempt = 0; attempt < 2 && stored == null; attempt++) {
+                try (PreparedStatement ps = c.prepareStatement("SELECT setting_value FROM state_setting WHERE name = ?")) {
+                    ps.setString(1, KEY_SETTING);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        stored = rs.next() ? rs.getString(1) : null;
+                    }
+                }
+                if (stored == null) {
+                    try (PreparedStatement ps = c.prepareStatement(
+                            "INSERT INTO state_setting (name, setting_value, updated_at) VALUES (?, ?, ?)")) {
+                        ps.setString(1, KEY_SETTING);
+                        ps.setString(2, b.keyFingerprint());
+                        ps.setLong(3, clock.millis());
+                        ps.executeUpdate();
+                        stored = b.keyFingerprint();
+                    } catch (SQLException e) {
+                        if (!db.dialect().uniqueViolation(e)) {
+                            throw e;
+                        }
+                        // another process recorded its key first: read it
+                    }
+                }
+            }
+            if (stored != null && !stored.equals(b.keyFingerprint())) {
+                throw new MasterKeyException("this process's master key (fingerprint " + b.keyFingerprint()
+                        + ") is not the key of the state " + db.where() + " (fingerprint " + stored + "): set the same "
+                        + SecretBox.MASTER_KEY_VARIABLE + " or --master-key-file on every machine");
+            }
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot check the master key of " + db.where() + ": "
+                    + Database.firstLine(e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Opens the master key now (a worker checks it when it starts, not at its first credential): on a
+     * shared state it must be given and be the state's.
+     *
+     * @return its fingerprint
+     * @throws MasterKeyException when there is none, or it is not the state's
+     */
+    @Override
+    public String checkMasterKey() {
+        return box().keyFingerprint();
     }
 
     /**

@@ -30,7 +30,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** {@link StateStore} over JDBC, in SQL that H2 (PostgreSQL mode) and PostgreSQL both accept. */
+/**
+ * {@link StateStore} over JDBC, in SQL that H2 (PostgreSQL mode) and PostgreSQL both accept; where they
+ * differ (errors, the workers' liveness) {@link Dialect} and {@link JdbcWorkers} decide.
+ */
 public final class JdbcStateStore implements StateStore {
 
     private static final String KEY_COLUMNS = "job, key_value, state, step, attempts, next_attempt_at, failure_class, "
@@ -42,10 +45,36 @@ public final class JdbcStateStore implements StateStore {
 
     private final Database db;
     private final boolean ownsDatabase;
+    private final java.util.concurrent.atomic.AtomicLong claimConflicts = new java.util.concurrent.atomic.AtomicLong();
+    private volatile JdbcWorkers workers;
 
     public JdbcStateStore(Database db, boolean ownsDatabase) {
         this.db = db;
         this.ownsDatabase = ownsDatabase;
+    }
+
+    @Override
+    public io.keyline.core.WorkerRegistry workers() {
+        JdbcWorkers w = workers;
+        if (w == null) {
+            synchronized (this) {
+                if (workers == null) {
+                    workers = new JdbcWorkers(db);
+                }
+                w = workers;
+            }
+        }
+        return w;
+    }
+
+    @Override
+    public long claimConflicts() {
+        return claimConflicts.get();
+    }
+
+    @Override
+    public AutoCloseable watch(Runnable onChange) {
+        return db.listen(onChange);
     }
 
     @FunctionalInterface
@@ -87,10 +116,8 @@ public final class JdbcStateStore implements StateStore {
         }
     }
 
-    private static boolean serverWentAway(SQLException e) {
-        return e.getErrorCode() == org.h2.api.ErrorCode.CONNECTION_BROKEN_1
-                || e.getErrorCode() == org.h2.api.ErrorCode.DATABASE_CALLED_AT_SHUTDOWN
-                || e.getErrorCode() == org.h2.api.ErrorCode.OBJECT_CLOSED;
+    private boolean serverWentAway(SQLException e) {
+        return db.dialect().connectionLost(e);
     }
 
     private <T> T inTransactionOnce(Work<T> work) {
@@ -99,6 +126,7 @@ public final class JdbcStateStore implements StateStore {
             try {
                 T result = work.run(c);
                 c.commit();
+                db.touched();
                 return result;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -112,6 +140,10 @@ public final class JdbcStateStore implements StateStore {
     }
 
     private StateUnavailableException unavailable(SQLException e) {
+        String pg = db.describeFailure(e);
+        if (pg != null) {
+            return new StateUnavailableException(pg, e);
+        }
         String full = Database.diskFull(db.stateDir(), e);
         return new StateUnavailableException(full != null ? full
                 : "state in " + db.stateDir() + " failed: " + Database.firstLine(e.getMessage()), e);
@@ -417,9 +449,10 @@ public final class JdbcStateStore implements StateStore {
                 bindKey(ps, stored);
                 ps.executeUpdate();
             }
+            db.touched();
             return stored;
         } catch (SQLException e) {
-            if ("23505".equals(e.getSQLState())) {
+            if (db.dialect().uniqueViolation(e)) {
                 // Another process stored it between our read and our insert.
                 return key(fresh.job(), fresh.key()).orElseThrow(() -> unavailable(e));
             }
@@ -475,11 +508,74 @@ public final class JdbcStateStore implements StateStore {
                 return last;
             });
         } catch (StateUnavailableException e) {
-            if (e.getCause() instanceof SQLException sql && "23505".equals(sql.getSQLState())) {
+            if (e.getCause() instanceof SQLException sql && db.dialect().uniqueViolation(sql)) {
+                countIfClaim(changes.get(0));
                 throw new StaleStateException(first.job(), first.key());
             }
             throw e;
+        } catch (StaleStateException e) {
+            countIfClaim(changes.get(0));
+            throw e;
         }
+    }
+
+    /** A chain that starts with a claim and lost it to another process: a claim conflict. */
+    private void countIfClaim(Change first) {
+        if (first.event() != null && (first.event().type() == EventType.CLAIMED
+                || first.event().type() == EventType.RECOVERED)) {
+            claimConflicts.incrementAndGet();
+        }
+    }
+
+    /** How many candidate rows one pick locks at most (the first startable one is claimed). */
+    private static final int PICK_BATCH = 8;
+
+    /**
+     * The candidates are read and locked with {@code FOR UPDATE SKIP LOCKED} (H2 and PostgreSQL both
+     * have it): a row another process is claiming at this moment is passed by instead of waited for and
+     * lost, and the first startable one is claimed in the same transaction (still guarded by its version).
+     */
+    @Override
+    public Optional<KeyRecord> claimNext(String job, List<String> keys, Instant now,
+                                         java.util.function.Function<KeyRecord, Change> claim) {
+        if (keys.isEmpty()) {
+            return Optional.empty();
+        }
+        return inTransaction(c -> {
+            java.util.Set<String> passed = new java.util.HashSet<>();
+            while (true) {
+                List<KeyRecord> locked = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement("SELECT " + KEY_COLUMNS + " FROM key_state "
+                        + "WHERE job = ? AND key_value = ANY(?) AND (state = 'PENDING' OR (state = 'RETRY_WAIT' "
+                        + "AND (next_attempt_at IS NULL OR next_attempt_at <= ?))) ORDER BY key_value LIMIT ? "
+                        + "FOR UPDATE SKIP LOCKED")) {
+                    ps.setString(1, job);
+                    ps.setArray(2, c.createArrayOf("VARCHAR", keys.stream().filter(k -> !passed.contains(k)).toArray()));
+                    ps.setLong(3, now.toEpochMilli());
+                    ps.setInt(4, PICK_BATCH);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            locked.add(keyRecord(rs));
+                        }
+                    }
+                }
+                if (locked.isEmpty()) {
+                    return Optional.empty();
+                }
+                for (KeyRecord r : locked) {
+                    passed.add(r.key());
+                    Change ch = claim.apply(r);
+                    if (ch == null) {
+                        continue;
+                    }
+                    KeyRecord written = write(c, ch.before(), ch.after(), ch.step(), ch.event());
+                    if (written != null) {
+                        return Optional.of(written);
+                    }
+                    claimConflicts.incrementAndGet(); // the safety net caught what the lock did not
+                }
+            }
+        });
     }
 
     /** Inserts a key that was never stored, with its step record and event. */
@@ -593,6 +689,36 @@ public final class JdbcStateStore implements StateStore {
             ps.setString(13, e.evidence() == null ? null : Json.write(e.evidence().bounded()));
             ps.executeUpdate();
         }
+    }
+
+    @Override
+    public int renewLeases(String owner, java.util.Collection<io.keyline.core.LeaseKeeper.Held> held, Instant until) {
+        if (held.isEmpty()) {
+            return 0;
+        }
+        List<io.keyline.core.LeaseKeeper.Held> all = new ArrayList<>(held);
+        return read(c -> {
+            int n = 0;
+            for (int from = 0; from < all.size(); from += CHUNK) {
+                List<io.keyline.core.LeaseKeeper.Held> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
+                StringBuilder pairs = new StringBuilder();
+                for (int i = 0; i < chunk.size(); i++) {
+                    pairs.append(i == 0 ? "" : " OR ").append("(job = ? AND key_value = ?)");
+                }
+                try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET lease_until = ? "
+                        + "WHERE lease_owner = ? AND state = 'RUNNING' AND (" + pairs + ")")) {
+                    int i = 1;
+                    setInstant(ps, i++, until);
+                    ps.setString(i++, owner);
+                    for (io.keyline.core.LeaseKeeper.Held h : chunk) {
+                        ps.setString(i++, h.job());
+                        ps.setString(i++, h.key());
+                    }
+                    n += ps.executeUpdate();
+                }
+            }
+            return n;
+        });
     }
 
     @Override

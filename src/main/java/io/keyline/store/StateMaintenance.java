@@ -45,6 +45,9 @@ public final class StateMaintenance {
      * @return the size of the backup in bytes
      */
     public long backup(Path target) {
+        if (db.dialect() != Dialect.H2) {
+            throw new IllegalStateException("backup: " + db.where() + " is a PostgreSQL database: use pg_dump");
+        }
         Path file = target.toAbsolutePath().normalize();
         Path dir = file.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
@@ -103,6 +106,14 @@ public final class StateMaintenance {
         long[] counts = new long[2];
         try (Connection c = db.connection();
              JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
+            if (db.dialect() == Dialect.POSTGRESQL) {
+                // PostgreSQL streams rows (fetch size) only inside a transaction: one read-only snapshot for
+                // keys and events (set per transaction, so the pooled connection stays as it was)
+                c.setAutoCommit(false);
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
+                }
+            }
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
@@ -176,6 +187,9 @@ public final class StateMaintenance {
             g.writeEndArray();
             g.writeEndObject();
             g.flush();
+            if (db.dialect() == Dialect.POSTGRESQL) {
+                c.commit();
+            }
         } catch (SQLException e) {
             throw new StateUnavailableException("export failed: " + Database.firstLine(e.getMessage()), e);
         } catch (IOException e) {

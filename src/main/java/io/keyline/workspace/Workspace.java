@@ -24,6 +24,7 @@ import java.util.Map;
  */
 public final class Workspace implements AutoCloseable {
 
+    private final io.keyline.store.StateLocation location;
     private final Path stateDir;
     private final Path jobsDir;
     private final RunOptions options;
@@ -38,14 +39,36 @@ public final class Workspace implements AutoCloseable {
      * @param env the process environment ({@code KEYLINE_MASTER_KEY} is read from it)
      */
     public Workspace(Path stateDir, Path jobsDir, RunOptions options, Map<String, String> env) {
-        this.stateDir = stateDir.toAbsolutePath().normalize();
+        this(new io.keyline.store.StateLocation.Folder(stateDir), jobsDir, options, env);
+    }
+
+    /** A workspace on a state folder or a shared PostgreSQL database (issue 13). */
+    public Workspace(io.keyline.store.StateLocation location, Path jobsDir, RunOptions options, Map<String, String> env) {
+        this.location = location;
+        this.stateDir = location.localDir();
         this.jobsDir = jobsDir.toAbsolutePath().normalize();
         this.options = options;
         this.env = Map.copyOf(env);
     }
 
+    /** The local state folder: the whole state (H2), or the run logs of a shared state ($XDG_STATE_HOME/keyline). */
     public Path stateDir() {
         return stateDir;
+    }
+
+    /** Where the state is. */
+    public io.keyline.store.StateLocation location() {
+        return location;
+    }
+
+    /** The state as messages and the console name it (a folder, or the URL without its password). */
+    public String stateName() {
+        return location.display();
+    }
+
+    /** Whether the state is a PostgreSQL database shared by several machines. */
+    public boolean shared() {
+        return location.shared();
     }
 
     public Path jobsDir() {
@@ -70,7 +93,7 @@ public final class Workspace implements AutoCloseable {
 
     public synchronized Database database() {
         if (database == null) {
-            database = Database.open(stateDir);
+            database = Database.open(location);
         }
         return database;
     }
@@ -91,7 +114,23 @@ public final class Workspace implements AutoCloseable {
     }
 
     public Engine engine(RunTrace trace) {
-        return new Engine(store(), executors(), credentials(), trace, options);
+        return new Engine(store(), executors(), credentials(), trace, options, leases());
+    }
+
+    private io.keyline.core.LeaseKeeper leases;
+    private String kind = "run";
+
+    /** What this process is for the Workers panel ({@code worker}, {@code console}; default {@code run}). */
+    public synchronized void kind(String kind) {
+        this.kind = kind;
+    }
+
+    /** This process's lease keeper: one heartbeat for every key its engines hold (deregistered on close). */
+    public synchronized io.keyline.core.LeaseKeeper leases() {
+        if (leases == null) {
+            leases = new io.keyline.core.LeaseKeeper(store(), options, kind);
+        }
+        return leases;
     }
 
     /** A run trace to {@code human} (or nowhere but the file) and {@code logs/runs.jsonl}, rotated per the env. */
@@ -164,6 +203,9 @@ public final class Workspace implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (leases != null) {
+            leases.close();
+        }
         if (operatorLog != null) {
             operatorLog.close();
         }

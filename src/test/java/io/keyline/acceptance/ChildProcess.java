@@ -12,6 +12,23 @@ public final class ChildProcess {
     }
 
     public static Process start(Path state, Path jobs, Path log, String... args) throws IOException {
+        return start(state.toString(), jobs, log, java.util.Map.of(), args);
+    }
+
+    /** {@code keyline} on the workbench's state (a folder or a PostgreSQL URL) with its environment. */
+    public static Process start(io.keyline.testing.Workbench wb, Path log, String... args) throws IOException {
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        wb.env().forEach((k, v) -> {
+            if (k.startsWith("KEYLINE_") || k.startsWith("XDG_") || k.startsWith("PG")) {
+                env.put(k, v);
+            }
+        });
+        return start(wb.stateArg, wb.jobs, log, env, args);
+    }
+
+    /** {@code keyline --state STATE --jobs JOBS ARGS}, with {@code env} added to a clean (no KEYLINE_) environment. */
+    public static Process start(String state, Path jobs, Path log, java.util.Map<String, String> env, String... args)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:TieredStopAtLevel=1");
@@ -20,7 +37,7 @@ public final class ChildProcess {
         cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
         cmd.add("io.keyline.app.Main");
         cmd.add("--state");
-        cmd.add(state.toString());
+        cmd.add(state);
         cmd.add("--jobs");
         cmd.add(jobs.toString());
         cmd.addAll(List.of(args));
@@ -28,6 +45,7 @@ public final class ChildProcess {
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().keySet().removeIf(k -> k.startsWith("KEYLINE_"));
+        pb.environment().putAll(env);
         return pb.start();
     }
 }

@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Kills a child JVM that runs a job with SIGKILL at random points, then reruns and performs the
  * operator actions the state asks for: every key ends DONE and the server saw each key's effect
- * exactly once. {@code -Dkeyline.crash.kills=N} sets how many kills (CI: 30).
+ * exactly once. {@code -Dkeyline.crash.kills=N} sets how many kills (CI: 30). On H2 here; on PostgreSQL in
+ * {@link PostgresCrashTest}.
  */
 class CrashTest {
 
@@ -70,7 +71,7 @@ class CrashTest {
                 killed.countDown();
             }
         });
-        child.set(ChildProcess.start(wb.state, wb.jobs, log, "run", "blind", "--key", TO));
+        child.set(ChildProcess.start(wb, log, "run", "blind", "--key", TO));
         assertThat(killed.await(60, TimeUnit.SECONDS)).as(Files.readString(log)).isTrue();
         child.get().waitFor(30, TimeUnit.SECONDS);
         assertThat(effects("blind", TO)).isEqualTo(1);
@@ -90,7 +91,7 @@ class CrashTest {
         List<String> jobs = List.of("probed", "blind");
         for (int i = 0; i < kills; i++) {
             String job = jobs.get(i % 2);
-            Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", job, "--from", FROM, "--to", TO);
+            Process p = ChildProcess.start(wb, log, "run", job, "--from", FROM, "--to", TO);
             long delay = 300 + random.nextInt(2200);
             if (!p.waitFor(delay, TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();

@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SPEC §8: two processes never execute the same key at once (a lease in H2), and the state folder
- * is shared by processes that run at the same time. Two child JVMs run the same 40 keys at the
+ * SPEC §8: two processes never execute the same key at once (a lease in the state), and the state
+ * is shared by processes that run at the same time. On H2 here; on PostgreSQL in {@link PostgresLeaseRaceTest}. Two child JVMs run the same 40 keys at the
  * same time against one state folder: every key ends DONE with its effect applied once, and no
  * step of any key is executed by both processes.
  */
@@ -57,8 +57,8 @@ class LeaseRaceTest extends SiteTestBase {
         Path logA = tmp.resolve("a.log");
         Path logB = tmp.resolve("b.log");
         String[] args = {"run", "race", "--from", FROM.toString(), "--to", TO.toString()};
-        Process a = ChildProcess.start(wb.state, wb.jobs, logA, args);
-        Process b = ChildProcess.start(wb.state, wb.jobs, logB, args);
+        Process a = ChildProcess.start(wb, logA, args);
+        Process b = ChildProcess.start(wb, logB, args);
         assertThat(a.waitFor(120, TimeUnit.SECONDS)).as("process A finished").isTrue();
         assertThat(b.waitFor(120, TimeUnit.SECONDS)).as("process B finished").isTrue();
         String logs = "--- A (exit " + a.exitValue() + ")\n" + Files.readString(logA) + "--- B (exit " + b.exitValue()
@@ -89,7 +89,7 @@ class LeaseRaceTest extends SiteTestBase {
         // and both processes did execute keys.
         Map<String, Integer> executions = new TreeMap<>();
         Set<String> runs = new HashSet<>();
-        for (String line : Files.readAllLines(wb.state.resolve("logs").resolve("runs.jsonl"))) {
+        for (String line : Files.readAllLines(wb.logs().resolve("runs.jsonl"))) {
             JsonNode l = Json.read(line, JsonNode.class);
             if ("step".equals(l.path("type").asText()) && l.get("result").asText().equals("ok")) {
                 executions.merge(l.get("key").asText() + " " + l.get("step").asText(), 1, Integer::sum);
@@ -122,7 +122,7 @@ class LeaseRaceTest extends SiteTestBase {
         for (int round = 0; round < 2; round++) {
             List<Process> ps = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                ps.add(ChildProcess.start(wb.state, wb.jobs, tmp.resolve("tick-" + round + "-" + i + ".log"), "run",
+                ps.add(ChildProcess.start(wb, tmp.resolve("tick-" + round + "-" + i + ".log"), "run",
                         "tick", "--key", "2026-11-0" + (round * 3 + i + 1)));
             }
             for (int i = 0; i < ps.size(); i++) {

@@ -60,6 +60,21 @@ class SystemdUnitsTest {
     }
 
     @Test
+    void theWorkerUnitStopsInOrderAndComesBack() throws IOException {
+        // issue 13: SIGTERM to the worker only (its command steps finish), enough time for a step, restarted
+        Map<String, List<String>> s = settings(UNITS.resolve("keyline-worker.service"));
+        assertThat(s.get("ExecStart").get(0)).endsWith("keyline worker");
+        assertThat(s.get("Type")).containsExactly("simple");
+        assertThat(s.get("KillMode")).containsExactly("mixed");
+        assertThat(s.get("KillSignal")).containsExactly("SIGTERM");
+        assertThat(s.get("Restart")).containsExactly("on-failure");
+        assertThat(s.get("Environment")).anyMatch(e -> e.startsWith("KEYLINE_STATE=postgresql://"))
+                .anyMatch(e -> e.startsWith("KEYLINE_MASTER_KEY_FILE="));
+        assertThat(java.time.Duration.parse("PT" + s.get("TimeoutStopSec").get(0).toUpperCase().replace("MIN", "M")))
+                .isGreaterThanOrEqualTo(java.time.Duration.ofMinutes(10));
+    }
+
+    @Test
     void systemdAnalyzeVerifiesTheUnits(@TempDir Path tmp) throws Exception {
         Path tool = Path.of("/usr/bin/systemd-analyze");
         if (!Files.isExecutable(tool)) {

@@ -25,6 +25,8 @@ public final class Workbench {
     public final Path root;
     public final Path state;
     public final Path jobs;
+    /** What {@code --state} says: the state folder, or a {@code postgresql://} URL ({@link #usePostgres}). */
+    public String stateArg;
     public final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T09:00:00Z"));
     public final List<Duration> sleeps = new ArrayList<>();
     private final Map<String, String> env = new HashMap<>();
@@ -33,6 +35,7 @@ public final class Workbench {
         this.root = root;
         this.state = root.resolve("state");
         this.jobs = root.resolve("jobs");
+        this.stateArg = state.toString();
         Files.createDirectories(jobs);
         System.getenv().forEach((k, v) -> {
             if (!k.startsWith("KEYLINE_")) {
@@ -56,6 +59,42 @@ public final class Workbench {
         return env;
     }
 
+    /** A master key for tests that need one given (a shared state never creates its own). */
+    public static final String TEST_MASTER_KEY = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+
+    /**
+     * Runs on a new database of the embedded PostgreSQL instead of the state folder: {@code --state} is its
+     * URL, the master key is given ({@link #TEST_MASTER_KEY}), run logs go to {@code ROOT/xdg/keyline/logs}.
+     *
+     * @return the URL
+     */
+    public String usePostgres() {
+        stateArg = TestPostgres.newDatabase();
+        env.put("KEYLINE_MASTER_KEY", TEST_MASTER_KEY);
+        env.put("XDG_STATE_HOME", root.resolve("xdg").toString());
+        return stateArg;
+    }
+
+    /** Stores keys of a job as PENDING (work for workers: due because they are pending), as another tool would. */
+    public void seed(String job, java.util.Collection<String> keys) {
+        try (io.keyline.store.Database db = io.keyline.store.Database.open(io.keyline.store.StateLocation.parse(stateArg,
+                env)); io.keyline.store.JdbcStateStore store = new io.keyline.store.JdbcStateStore(db, false)) {
+            for (String k : keys) {
+                store.ensure(io.keyline.domain.KeyRecord.fresh(job, k, clock.instant()));
+            }
+        }
+    }
+
+    /** Whether {@link #usePostgres} was called. */
+    public boolean postgres() {
+        return stateArg.startsWith("postgresql://");
+    }
+
+    /** The folder of {@code runs.jsonl}: the state folder's, or the local one of a PostgreSQL state. */
+    public Path logs() {
+        return postgres() ? root.resolve("xdg").resolve("keyline").resolve("logs") : state.resolve("logs");
+    }
+
     /** Writes {@code jobs/NAME.json}; {@code BASE} in the text becomes {@code base}. */
     public Path job(String name, String json, String base) throws IOException {
         Path f = jobs.resolve(name + ".json");
@@ -70,7 +109,7 @@ public final class Workbench {
 
     /** Runs {@code keyline --state S --jobs J ARGS} in-process with {@code input} on standard input. */
     public Result cliWithInput(String input, String... args) {
-        List<String> all = new ArrayList<>(List.of("--state", state.toString(), "--jobs", jobs.toString()));
+        List<String> all = new ArrayList<>(List.of("--state", stateArg, "--jobs", jobs.toString()));
         all.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -68,6 +68,11 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private JobView jobView;
     private CredentialsViewModel credentialsVm;
     private CredentialsView credentialsView;
+    // issue 13: the Workers page, and refreshes announced by other processes (PostgreSQL LISTEN/NOTIFY)
+    private io.keyline.ui.workers.WorkersView workersView;
+    private final Button workersButton = new Button("Workers");
+    private AutoCloseable changes;
+    private final java.util.concurrent.atomic.AtomicBoolean changePending = new java.util.concurrent.atomic.AtomicBoolean();
     private final StackPane page = new StackPane();
     private final Toasts toasts = new Toasts(Duration.seconds(10));
     private final Button inboxButton = new Button("Attention");
@@ -100,8 +105,10 @@ public final class ConsoleView extends BorderPane implements Navigator {
             if (s != null) {
                 install(s);
                 ticker.play();
+                listenForChanges();
             } else {
                 ticker.stop();
+                stopListening();
             }
         });
         showInbox();
@@ -128,6 +135,54 @@ public final class ConsoleView extends BorderPane implements Navigator {
     /** The main window's view model (tests in this package wait for its reloads). */
     ConsoleViewModel model() {
         return vm;
+    }
+
+    /**
+     * Refreshes when another process announces a change (PostgreSQL: within moments of its commit); the
+     * 3 s poll stays as the fallback. Announcements that come while a refresh is queued are one refresh.
+     */
+    private void listenForChanges() {
+        if (changes != null) {
+            return;
+        }
+        try {
+            changes = vm.services().store().watch(() -> {
+                if (changePending.compareAndSet(false, true)) {
+                    vm.threads().ui(() -> {
+                        changePending.set(false);
+                        refresh();
+                    });
+                }
+            });
+        } catch (RuntimeException e) {
+            changes = null; // the poll refreshes
+        }
+    }
+
+    private void stopListening() {
+        if (changes != null) {
+            try {
+                changes.close();
+            } catch (Exception ignored) {
+                // a listener thread that is gone already
+            }
+            changes = null;
+        }
+    }
+
+    private io.keyline.ui.workers.WorkersView workersView() {
+        if (workersView == null) {
+            workersView = new io.keyline.ui.workers.WorkersView(
+                    new io.keyline.ui.workers.WorkersViewModel(vm.services(), vm.threads()));
+        }
+        return workersView;
+    }
+
+    private void showWorkers() {
+        shownJob = null;
+        select(workersButton);
+        show(workersView());
+        workersView().refresh();
     }
 
     /** Turns desktop notifications off (tests). */
@@ -246,6 +301,11 @@ public final class ConsoleView extends BorderPane implements Navigator {
         credBadge.setTooltip(credTip);
         HBox credRow = navRow(credentialsButton, credBadge);
 
+        workersButton.setId("nav-workers");
+        workersButton.getStyleClass().add("nav-button");
+        workersButton.setMaxWidth(Double.MAX_VALUE);
+        workersButton.setOnAction(e -> showWorkers());
+
         Label runningTitle = new Label("RUNNING");
         runningTitle.getStyleClass().add("section-title");
         VBox running = new VBox(6);
@@ -255,6 +315,10 @@ public final class ConsoleView extends BorderPane implements Navigator {
             for (Snapshot.RunningKey k : vm.running()) {
                 Label l = new Label(k.job() + " " + k.key() + (k.step() == null ? "" : " · " + k.step()));
                 l.getStyleClass().add("muted");
+                if (k.owner() != null) {
+                    // which process (on which machine) runs it: host/pid/nonce
+                    l.setTooltip(new Tooltip("run by " + io.keyline.domain.Printable.line(k.owner())));
+                }
                 ProgressBar bar = new ProgressBar(k.progress());
                 bar.setMaxWidth(Double.MAX_VALUE);
                 bar.getStyleClass().add(Styles.SMALL);
@@ -272,7 +336,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         theme.setTooltip(new Tooltip("Light / dark (Ctrl+D)"));
         theme.setOnAction(e -> toggleTheme());
 
-        VBox bar = new VBox(brand, inboxRow, jobsTitle, jobList, invalid, credRow, runningBox, theme);
+        VBox bar = new VBox(brand, inboxRow, jobsTitle, jobList, invalid, credRow, workersButton, runningBox, theme);
         bar.getStyleClass().add("sidebar");
         bar.setPrefWidth(250);
         bar.setMinWidth(220);
@@ -334,6 +398,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private void select(Button b) {
         inboxButton.getStyleClass().remove("selected");
         credentialsButton.getStyleClass().remove("selected");
+        workersButton.getStyleClass().remove("selected");
         if (b != null) {
             b.getStyleClass().add("selected");
             jobList.getSelectionModel().clearSelection();
@@ -425,6 +490,9 @@ public final class ConsoleView extends BorderPane implements Navigator {
         }
         if (credentialsView != null && page.getChildren().contains(credentialsView)) {
             credentialsVm.load();
+        }
+        if (workersView != null && page.getChildren().contains(workersView)) {
+            workersView.refresh();
         }
     }
 

@@ -1,0 +1,131 @@
+package io.keyline.cli;
+
+import io.keyline.core.Engine;
+import io.keyline.core.LeaseKeeper;
+import io.keyline.core.RunReport;
+import io.keyline.core.RunTrace;
+import io.keyline.core.Scheduler;
+import io.keyline.core.Targets;
+import io.keyline.core.Worker;
+import io.keyline.core.jobfile.JobFileLoader;
+import io.keyline.core.notify.Notifier;
+import io.keyline.credentials.MasterKeyException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "worker", description = {
+    "Runs the scheduler without a console until stopped: every tick starts the due keys of every unpaused job "
+        + "(the latest schedule tick, missed ticks of the catch-up window, pending keys and due retries).",
+    "Several workers may share one state (on one machine, or on several with a PostgreSQL state): each key is "
+        + "run by one of them, a key whose worker died is taken over, and each worker picks keys no other is "
+        + "taking at that moment.",
+    "SIGTERM (systemctl stop) or Ctrl-C starts nothing new and lets the step that runs now finish; the key goes "
+        + "back to pending for the next worker, and the worker exits 0 (a second signal exits at once). Prints one "
+        + "line per step (as run does) and calls notify.json's hooks.",
+    "On a PostgreSQL state the master key must be given (KEYLINE_MASTER_KEY or --master-key-file) and be the "
+        + "state's: a worker never creates one."})
+final class WorkerCommand extends Sub implements Callable<Integer> {
+
+    @Option(names = "--tick", paramLabel = "DURATION",
+            description = "Pause between two looks for due keys when there was nothing to do (ISO-8601; default PT10S).")
+    String tick = "PT10S";
+
+    @Option(names = "--catch-up", paramLabel = "DURATION", description = "How far back missed schedule ticks are "
+            + "caught up (ISO-8601, e.g. P7D). Default: $KEYLINE_CATCH_UP or P7D.")
+    String catchUp;
+
+    @Option(names = "--until-idle", description = "Stop when a tick finds nothing to start (one batch, for tests "
+            + "and for running from a timer).")
+    boolean untilIdle;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Duration period;
+        try {
+            period = Duration.parse(tick);
+        } catch (DateTimeParseException e) {
+            throw new UsageError("--tick \"" + tick + "\" is not an ISO-8601 duration (like PT10S)");
+        }
+        if (period.isNegative() || period.isZero()) {
+            throw new UsageError("--tick " + tick + " must be longer than zero");
+        }
+        Duration window;
+        try {
+            window = Targets.catchUpWindow(catchUp != null ? catchUp : ws().setting("KEYLINE_CATCH_UP"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        ws().kind("worker");
+        if (ws().shared()) {
+            try {
+                String fingerprint = ws().credentials().checkMasterKey();
+                out().println("master key " + fingerprint + " is the state's");
+            } catch (MasterKeyException e) {
+                err().println("keyline: " + e.getMessage());
+                return RunReport.EXECUTION_FAILURE;
+            }
+        }
+        LeaseKeeper leases = ws().leases().onProblem(m -> err().println("keyline: " + m));
+        leases.start();
+        java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
+        try (RunTrace trace = ws().trace(out())) {
+            Engine engine = ws().engine(trace);
+            Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws().jobsDir()), ws().store(), engine,
+                    ws().options().clock(), window).picking(!"false".equals(System.getProperty("keyline.worker.pick")));
+            Notifier notifier = ws().notifier(trace, m -> err().println("keyline: " + m));
+            Worker worker = new Worker(scheduler, engine, period, reports -> afterTick(notifier, reports),
+                    m -> out().println("worker: " + m));
+            // SIGTERM (systemctl stop) and Ctrl-C: stop in order, then exit normally (see Signals)
+            boolean handled = Signals.onTerminate(() -> worker.stop("worker " + leases.owner() + " is stopping (SIGTERM)"));
+            Thread hook = new Thread(() -> {
+                // where the signal could not be handled: the same, as far as the JVM's shutdown allows
+                worker.stop("worker " + leases.owner() + " is stopping (shutdown)");
+                try {
+                    finished.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "keyline-worker-stop");
+            if (!handled) {
+                Runtime.getRuntime().addShutdownHook(hook);
+            }
+            out().println("worker " + leases.owner() + " started on " + ws().stateName() + " (jobs " + ws().jobsDir()
+                    + ", tick " + period + ", catch-up " + window + ")");
+            int ran = worker.run(untilIdle);
+            if (!handled) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // shutting down: the hook waits for this command to end
+                }
+            }
+            out().println("worker " + leases.owner() + " stopped: ran " + ran + " key" + (ran == 1 ? "" : "s") + " in "
+                    + worker.ticks() + " tick" + (worker.ticks() == 1 ? "" : "s") + ", claim conflicts "
+                    + ws().store().claimConflicts()
+                    + (engine.stopRequested() == null ? "" : " (" + engine.stopRequested() + ")"));
+            out().flush();
+            return 0;
+        } finally {
+            leases.close();
+            out().flush();
+            finished.countDown();
+        }
+    }
+
+    /** After a tick: queue the run events, then deliver what is due (never changes what the worker does). */
+    private void afterTick(Notifier notifier, List<RunReport> reports) {
+        try {
+            if (!reports.isEmpty()) {
+                notifier.runEnded(reports);
+            }
+            notifier.dispatch(NOTIFY_BUDGET);
+        } catch (RuntimeException e) {
+            err().println("keyline: notifications: " + e.getMessage());
+        }
+    }
+}

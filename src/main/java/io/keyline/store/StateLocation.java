@@ -1,0 +1,295 @@
+package io.keyline.store;
+
+import io.keyline.core.StateUnavailableException;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where the state lives (SPEC §8): a folder with the embedded H2 database (the default), or a
+ * PostgreSQL database that several machines share, named by {@code postgresql://HOST[:PORT]/DB[?user=…]}.
+ */
+public sealed interface StateLocation permits StateLocation.Folder, StateLocation.Postgres {
+
+    /** The local folder: the whole state (H2), or only the run logs (PostgreSQL). */
+    Path localDir();
+
+    /** How the state is named in messages (never with a password). */
+    String display();
+
+    /** Whether the state is a PostgreSQL database. */
+    default boolean shared() {
+        return this instanceof Postgres;
+    }
+
+    /** An H2 state folder. */
+    record Folder(Path dir) implements StateLocation {
+        public Folder {
+            dir = dir.toAbsolutePath().normalize();
+        }
+
+        @Override
+        public Path localDir() {
+            return dir;
+        }
+
+        @Override
+        public String display() {
+            return dir.toString();
+        }
+    }
+
+    /**
+     * A PostgreSQL database.
+     *
+     * @param host     host name or address
+     * @param port     port (5432 when the URL names none)
+     * @param database database name
+     * @param user     user (from the URL, {@code PGUSER}, or the OS user)
+     * @param password password (from the URL, {@code PGPASSWORD} or the password file), or {@code null}
+     * @param settings further connection settings from the URL (sslmode, sslrootcert, connectTimeout)
+     * @param logs     the local folder of the run logs ({@code $XDG_STATE_HOME/keyline})
+     * @param note     why no password was taken from a password file that exists, or {@code null}
+     */
+    record Postgres(String host, int port, String database, String user, String password, Map<String, String> settings,
+                    Path logs, String note) implements StateLocation {
+        public Postgres {
+            settings = Map.copyOf(settings);
+        }
+
+        @Override
+        public Path localDir() {
+            return logs;
+        }
+
+        @Override
+        public String display() {
+            String h = host.contains(":") ? "[" + host + "]" : host;
+            return "postgresql://" + h + ":" + port + "/" + database + "?user=" + user;
+        }
+
+        /** The driver's URL: no user, no password (they go as properties, never into a URL that may be logged). */
+        String jdbcUrl() {
+            String h = host.contains(":") ? "[" + host + "]" : host;
+            return "jdbc:postgresql://" + h + ":" + port + "/" + database;
+        }
+
+        /** Leaves the password out of {@code toString} (records print every component). */
+        @Override
+        public String toString() {
+            return display() + (password == null ? "" : " (password set)");
+        }
+    }
+
+    /** The URL settings that are passed on to the driver, besides user and password. */
+    Set<String> DRIVER_SETTINGS = Set.of("sslmode", "sslrootcert", "sslcert", "sslkey", "connectTimeout",
+            "ApplicationName");
+
+    /**
+     * Reads a {@code --state} value (or {@code KEYLINE_STATE}): a {@code postgresql://} (or
+     * {@code postgres://}) URL names a PostgreSQL state, anything else is a folder.
+     *
+     * @param env the process environment: {@code PGUSER}, {@code PGPASSWORD}, {@code PGPASSFILE},
+     *            {@code HOME}, {@code XDG_STATE_HOME}
+     * @throws IllegalArgumentException naming the part of the URL that is wrong
+     */
+    static StateLocation parse(String value, Map<String, String> env) {
+        String v = value.strip();
+        String lower = v.toLowerCase(java.util.Locale.ROOT);
+        if (lower.startsWith("jdbc:")) {
+            throw new IllegalArgumentException("--state " + io.keyline.domain.Printable.line(v)
+                    + ": give the database as postgresql://HOST[:PORT]/DB, not as a JDBC URL");
+        }
+        if (!lower.startsWith("postgresql://") && !lower.startsWith("postgres://")) {
+            if (lower.matches("[a-z][a-z0-9+.-]*://.*")) {
+                throw new IllegalArgumentException("--state " + io.keyline.domain.Printable.line(redact(v))
+                        + ": unknown kind of state; a folder, or postgresql://HOST[:PORT]/DB for a shared database");
+            }
+            return new Folder(Path.of(v));
+        }
+        return postgres(v, env);
+    }
+
+    private static Postgres postgres(String v, Map<String, String> env) {
+        String shown = io.keyline.domain.Printable.line(redact(v));
+        URI uri;
+        try {
+            uri = new URI(v);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("--state " + shown + " is not a valid URL: " + e.getReason()
+                    + " at index " + e.getIndex());
+        }
+        String host = uri.getHost();
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("--state " + shown + ": the URL names no host "
+                    + "(postgresql://HOST[:PORT]/DB)");
+        }
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port = uri.getPort() < 0 ? 5432 : uri.getPort();
+        String path = uri.getPath() == null ? "" : uri.getPath();
+        String database = path.startsWith("/") ? path.substring(1) : path;
+        if (database.isEmpty() || database.contains("/")) {
+            throw new IllegalArgumentException("--state " + shown + ": the URL must name one database after the host "
+                    + "(postgresql://HOST[:PORT]/DB)");
+        }
+        String user = null;
+        String password = null;
+        if (uri.getRawUserInfo() != null) {
+            String[] ui = uri.getRawUserInfo().split(":", 2);
+            user = decode(ui[0]);
+            password = ui.length > 1 ? decode(ui[1]) : null;
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (uri.getRawQuery() != null && !uri.getRawQuery().isEmpty()) {
+            for (String pair : uri.getRawQuery().split("&")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+                String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+                switch (name) {
+                    case "user" -> user = value;
+                    case "password" -> password = value;
+                    default -> {
+                        if (!DRIVER_SETTINGS.contains(name)) {
+                            throw new IllegalArgumentException("--state " + shown + ": unknown setting \""
+                                    + io.keyline.domain.Printable.line(name) + "\" in the URL (known: user, password, "
+                                    + String.join(", ", new java.util.TreeSet<>(DRIVER_SETTINGS)) + ")");
+                        }
+                        settings.put(name, value);
+                    }
+                }
+            }
+        }
+        if (user == null || user.isEmpty()) {
+            user = nonBlank(env.get("PGUSER"));
+        }
+        if (user == null) {
+            user = System.getProperty("user.name", "keyline");
+        }
+        String note = null;
+        if (password == null) {
+            password = nonBlank(env.get("PGPASSWORD"));
+        }
+        if (password == null) {
+            Path file = passFile(env);
+            if (file != null && Files.isRegularFile(file)) {
+                try {
+                    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+                    if (perms.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
+                        note = "the password file " + file + " was not read: others may read it (chmod 600 " + file + ")";
+                    } else {
+                        password = PassFile.lookup(Files.readAllLines(file, StandardCharsets.UTF_8), host, port,
+                                database, user);
+                    }
+                } catch (IOException | UnsupportedOperationException e) {
+                    note = "the password file " + file + " could not be read: " + e.getMessage();
+                }
+            }
+        }
+        return new Postgres(host, port, database, user, password, settings, logsDir(env), note);
+    }
+
+    /** {@code $XDG_STATE_HOME/keyline}, else {@code ~/.local/state/keyline}: where run logs go on a shared state. */
+    static Path logsDir(Map<String, String> env) {
+        String xdg = env.get("XDG_STATE_HOME");
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            return Path.of(xdg).resolve("keyline");
+        }
+        return home(env).resolve(".local").resolve("state").resolve("keyline");
+    }
+
+    private static Path passFile(Map<String, String> env) {
+        String f = nonBlank(env.get("PGPASSFILE"));
+        if (f != null) {
+            return Path.of(f);
+        }
+        return home(env).resolve(".pgpass");
+    }
+
+    private static Path home(Map<String, String> env) {
+        String home = env.get("HOME");
+        return Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"));
+    }
+
+    private static String nonBlank(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    private static String decode(String s) {
+        return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+
+    /** The URL with any password replaced by {@code ***} (for messages). */
+    static String redact(String url) {
+        String out = url.replaceAll("(?i)([?&]password=)[^&]*", "$1***");
+        return out.replaceAll("(?i)^([a-z]+://[^:/@?]*):[^@/?]*@", "$1:***@");
+    }
+
+    /**
+     * The {@code ~/.pgpass} format of libpq: {@code hostname:port:database:username:password}, {@code *}
+     * matches anything, {@code \:} and {@code \\} are escapes, {@code #} starts a comment line.
+     */
+    final class PassFile {
+        private PassFile() {
+        }
+
+        static String lookup(List<String> lines, String host, int port, String database, String user) {
+            for (String line : lines) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                List<String> f = fields(line);
+                if (f.size() != 5) {
+                    continue;
+                }
+                if (matches(f.get(0), host) && matches(f.get(1), Integer.toString(port)) && matches(f.get(2), database)
+                        && matches(f.get(3), user)) {
+                    return f.get(4);
+                }
+            }
+            return null;
+        }
+
+        private static boolean matches(String pattern, String value) {
+            return pattern.equals("*") || pattern.equals(value);
+        }
+
+        private static List<String> fields(String line) {
+            List<String> out = new ArrayList<>();
+            StringBuilder cur = new StringBuilder();
+            for (int i = 0; i < line.length(); i++) {
+                char c = line.charAt(i);
+                if (c == '\\' && i + 1 < line.length()) {
+                    cur.append(line.charAt(++i));
+                } else if (c == ':' && out.size() < 4) {
+                    out.add(cur.toString());
+                    cur.setLength(0);
+                } else {
+                    cur.append(c);
+                }
+            }
+            out.add(cur.toString());
+            return out;
+        }
+    }
+
+    /** A state that cannot be reached is named without its password. */
+    static StateUnavailableException unavailable(StateLocation where, String what, Throwable cause) {
+        return new StateUnavailableException(what + " (" + where.display() + ")", cause);
+    }
+}

@@ -1,0 +1,118 @@
+package io.keyline.ui.workers;
+
+import io.keyline.core.WorkerRegistry;
+import io.keyline.domain.Printable;
+import io.keyline.ui.ConsoleServices;
+import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Threads;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The Workers page (issue 13): every process registered on the state (workers, consoles, runs), where
+ * it runs, since when, its last heartbeat, whether it is alive, and the keys it holds. Read in the
+ * background; the rows are plain text, ready to show.
+ */
+public final class WorkersViewModel {
+
+    /**
+     * One process.
+     *
+     * @param id        lease-owner id ({@code host/pid/nonce})
+     * @param host      host name
+     * @param what      kind and pid, e.g. {@code worker · pid 4242}
+     * @param since     when it registered (local time)
+     * @param heartbeat its last heartbeat, relative ({@code 3 s ago})
+     * @param status    {@code alive}, {@code gone} or {@code stopped}
+     * @param keys      the keys it holds, {@code job key, …}, or empty
+     * @param alive     alive now
+     */
+    public record Row(String id, String host, String what, String since, String heartbeat, String status, String keys,
+                      boolean alive) {
+    }
+
+    private final ConsoleServices services;
+    private final Threads threads;
+    private final ObservableList<Row> rows = FXCollections.observableArrayList();
+    private final ObservableList<Row> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
+    private boolean loading;
+    private boolean again;
+
+    public WorkersViewModel(ConsoleServices services, Threads threads) {
+        this.services = services;
+        this.threads = threads;
+    }
+
+    /** Reloads in the background; a refresh asked for while one runs is done right after it. */
+    public void refresh() {
+        if (loading) {
+            again = true;
+            return;
+        }
+        loading = true;
+        Instant now = services.clock().instant();
+        threads.submit(() -> services.store().workers().list(now), list -> {
+            apply(list, now);
+            done();
+        }, e -> {
+            error.set("Could not read the workers: " + Printable.line(String.valueOf(e.getMessage())));
+            done();
+        });
+    }
+
+    private void done() {
+        loading = false;
+        if (again) {
+            again = false;
+            refresh();
+        }
+    }
+
+    void apply(List<WorkerRegistry.Worker> list, Instant now) {
+        rows.setAll(list.stream().map(w -> row(w, now)).toList());
+        long alive = list.stream().filter(WorkerRegistry.Worker::alive).count();
+        long keys = list.stream().filter(WorkerRegistry.Worker::alive).mapToLong(w -> w.keys().size()).sum();
+        summary.set(alive + " alive process" + (alive == 1 ? "" : "es") + " running " + keys + " key"
+                + (keys == 1 ? "" : "s") + (list.size() > alive ? " · " + (list.size() - alive) + " gone or stopped "
+                + "in the last day" : ""));
+        error.set("");
+    }
+
+    static Row row(WorkerRegistry.Worker w, Instant now) {
+        String status = w.alive() ? "alive" : w.stopped() != null ? "stopped " + Format.relative(w.stopped(), now)
+                : "gone (no lock or heartbeat)";
+        String keys = w.keys().isEmpty() ? "" : String.join(", ", w.keys().subList(0, Math.min(5, w.keys().size())))
+                + (w.keys().size() > 5 ? " and " + (w.keys().size() - 5) + " more" : "");
+        return new Row(w.id(), Printable.line(w.host()), w.kind() + " · pid " + w.pid()
+                + (w.version() == null ? "" : " · " + Printable.line(w.version())), Format.time(w.since()),
+                ago(w.heartbeat(), now), status, Printable.line(keys), w.alive());
+    }
+
+    /** A heartbeat's age: seconds while it is fresh (beats come every few seconds), then as elsewhere. */
+    static String ago(Instant t, Instant now) {
+        long s = java.time.Duration.between(t, now).toSeconds();
+        if (s < 120) {
+            return Math.max(0, s) + " s ago";
+        }
+        return Format.relative(t, now);
+    }
+
+    public ObservableList<Row> rows() {
+        return rowsReadOnly;
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+}
