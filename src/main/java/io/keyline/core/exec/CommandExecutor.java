@@ -140,7 +140,9 @@ public final class CommandExecutor implements StepExecutor {
             requireRunnable(cmd.argv().get(0), cmd.workdir(), System.getenv("PATH"));
         }
         ProcessBuilder pb = new ProcessBuilder(inOwnProcessGroup(cmd.argv())).directory(cmd.workdir().toFile());
-        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        if (SETSID == null) {
+            pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        } // else stdin is the gate's pipe (see GATE); the program itself gets /dev/null
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("KEYLINE_OUTPUT_")); // only this run's outputs
         env.putAll(cmd.env());
@@ -161,6 +163,12 @@ public final class CommandExecutor implements StepExecutor {
                 listener.childStarted(p.pid(), p.info().startInstant().orElse(clock.instant()));
             } catch (RuntimeException e) {
                 // the step runs anyway; only a takeover after a crash could not wait for it
+            }
+            // the child is recorded (committed): now the gate lets the program start
+            try (java.io.OutputStream go = p.getOutputStream()) {
+                go.write('\n');
+            } catch (IOException e) {
+                // the gate is gone (the child died): its exit status says so below
             }
         }
         TailBuffer out = new TailBuffer(p.getInputStream(), STDOUT_KEEP, "keyline-stdout-" + ctx.step().id());
@@ -205,6 +213,14 @@ public final class CommandExecutor implements StepExecutor {
 
     /** {@code setsid}, which starts a program as the leader of a new session and process group. */
     private static final String SETSID = findSetsid();
+    /**
+     * The program starts only once Keyline has committed the child's pid and start time: the gate reads
+     * one line from Keyline, then execs the program (stdin /dev/null, argv passed as data, never parsed as
+     * shell). A Keyline killed before that line closes the pipe, the read fails and nothing is started;
+     * without the gate, a kill between the start and the commit left a child that a takeover could not
+     * see, and it ran the step a second time beside it.
+     */
+    static final String GATE = "IFS= read -r go || exit 125; exec \"$@\" </dev/null";
 
     private static String findSetsid() {
         for (String dir : List.of("/usr/bin", "/bin", "/usr/local/bin")) {
@@ -225,9 +241,13 @@ public final class CommandExecutor implements StepExecutor {
         if (SETSID == null) {
             return argv;
         }
-        List<String> out = new java.util.ArrayList<>(argv.size() + 2);
+        List<String> out = new java.util.ArrayList<>(argv.size() + 6);
         out.add(SETSID);
         out.add("--");
+        out.add("/bin/sh");
+        out.add("-c");
+        out.add(GATE);
+        out.add("keyline-step");
         out.addAll(argv);
         return out;
     }
