@@ -210,23 +210,18 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
 
         @Override
         public Integer call() throws InterruptedException {
-            List<CredentialTester.Result> results = new CredentialTester(ws().credentials(), ws().options().clock())
-                    .test(name, ws().catalog().jobs());
-            int accepted = 0;
-            int rejected = 0;
-            for (CredentialTester.Result r : results) {
-                accepted += r.verdict() == CredentialTester.Verdict.ACCEPTED ? 1 : 0;
-                rejected += r.verdict() == CredentialTester.Verdict.REJECTED ? 1 : 0;
-                out().println(r.text());
-            }
-            if (results.stream().noneMatch(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED)) {
+            io.keyline.core.operations.RenewAndResume.Tested t = ws().renewAndResume()
+                    .test(name, ws().catalog().jobs(), ws().options().clock());
+            t.results().forEach(r -> out().println(r.text()));
+            if (!t.answered()) {
                 out().println("no step that uses " + name + " has an http probe to test with");
                 return 1;
             }
+            long accepted = t.accepted();
+            long rejected = t.rejected();
             if (rejected == 0 && accepted > 0) {
                 // accepted again: the breaker closes, and the keys parked on it resume
-                String fp = ws().credentials().info(name).map(io.keyline.core.CredentialInfo::fingerprint).orElse("?");
-                int resumed = ws().actions().credentialAccepted(name, fp).size();
+                int resumed = t.resumed().size();
                 out().println(resumed + " parked key" + (resumed == 1 ? "" : "s") + " resumed"
                         + (resumed == 0 ? "" : ": run them with keyline run --due"));
             } else if (rejected > 0) {

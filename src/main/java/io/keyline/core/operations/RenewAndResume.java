@@ -2,6 +2,7 @@ package io.keyline.core.operations;
 
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialStore;
+import io.keyline.core.CredentialTester;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.StateStore;
@@ -135,5 +136,47 @@ public final class RenewAndResume {
             sb.append("; job files not found: ").append(String.join(", ", ran.missingJobs()));
         }
         return sb.toString();
+    }
+
+    /**
+     * What a test of the stored credential found, and the keys it resumed.
+     *
+     * @param results  per step that uses it: accepted, rejected or not tested
+     * @param resumed  the keys that went back to pending because every probe that answered accepted it
+     */
+    public record Tested(List<CredentialTester.Result> results, List<KeyRecord> resumed) {
+        public long accepted() {
+            return results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.ACCEPTED).count();
+        }
+
+        public long rejected() {
+            return results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.REJECTED).count();
+        }
+
+        /** Whether any probe could answer. */
+        public boolean answered() {
+            return results.stream().anyMatch(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED);
+        }
+
+        /** "2 parked keys resumed", or "" when none did. */
+        public String resumedText() {
+            int n = resumed.size();
+            return n == 0 ? "" : n + " parked key" + (n == 1 ? "" : "s") + " resumed";
+        }
+    }
+
+    /**
+     * Tests the stored credential with the read-only probes of the steps that use it, as {@code keyline
+     * credentials test} and the console's Test do: when every probe that answered accepted it (and one
+     * did), the breaker closes and the keys parked on it resume.
+     */
+    public Tested test(String name, List<JobDefinition> jobs, java.time.Clock clock) throws InterruptedException {
+        List<CredentialTester.Result> results = new CredentialTester(credentials, clock).test(name, jobs);
+        Tested t = new Tested(results, List.of());
+        if (t.rejected() == 0 && t.accepted() > 0) {
+            String fp = credentials.info(name).map(CredentialInfo::fingerprint).orElse("?");
+            return new Tested(results, actions.credentialAccepted(name, fp));
+        }
+        return t;
     }
 }

@@ -178,10 +178,12 @@ public final class CredentialsViewModel {
     /** Runs the read-only probes of the steps that use {@code name}; the row shows per step accepted/rejected. */
     public void test(String name) {
         replaceRow(name, r -> r.withTest("testing…", true));
-        threads.submit(() -> new CredentialTester(services.credentials(), services.clock())
-                .test(name, services.catalog().get().jobs()), results -> {
+        threads.submit(() -> services.renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
+                t -> {
+            List<CredentialTester.Result> results = t.results();
             tests.put(name, List.copyOf(results));
-            testText.put(name, testLine(results));
+            // accepted again: the breaker closed and the parked keys resumed, as keyline credentials test does
+            testText.put(name, testLine(results) + (t.resumed().isEmpty() ? "" : " · " + t.resumedText()));
             replaceRow(name, r -> r.withTest(testText.get(name), false));
             refresh(); // last used / result changed
         }, e -> {

@@ -244,4 +244,51 @@ class CredentialViewModelTest {
         assertThat(page.rows()).singleElement().satisfies(r -> assertThat(r.test()).isEqualTo("p/publish rejected"));
         assertThat(fx.site.posts()).isZero();
     }
+
+    @Test
+    void aTestThatFindsTheRejectedValueAcceptedAgainResumesItsParkedKeysAsTheCliDoes() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.publishJob("q", "site-cookie");
+        fx.site.requireCookie("session=v2");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
+                "tester");
+        for (String j : List.of("p", "q")) {
+            fx.services.engine().run(fx.services.catalog().get().job(j).orElseThrow(), List.of(TODAY));
+            assertThat(fx.state(j, TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        }
+        // the site's login trouble is over: the same value is accepted again
+        fx.site.requireCookie("session=v1");
+
+        // the Renew dialog's Test
+        CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
+        renew.open("site-cookie");
+        renew.test();
+        assertThat(renew.testResults()).extracting(CredentialTester.Result::verdict)
+                .containsOnly(CredentialTester.Verdict.ACCEPTED);
+        assertThat(renew.testSummaryProperty().get()).contains("2 parked keys resumed");
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
+        assertThat(fx.state("q", TODAY)).isEqualTo(KeyState.PENDING);
+        assertThat(fx.site.posts()).as("a test only reads").isZero();
+    }
+
+    @Test
+    void theCredentialsPagesTestResumesTheParkedKeysToo() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.site.requireCookie("session=v2");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
+                "tester");
+        fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), List.of(TODAY));
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        fx.site.requireCookie("session=v1");
+
+        CredentialsViewModel page = new CredentialsViewModel(fx.services, Threads.direct());
+        page.refresh();
+        page.test("site-cookie");
+        assertThat(page.rows()).singleElement().satisfies(r -> {
+            assertThat(r.test()).contains("p/publish accepted", "1 parked key resumed");
+            assertThat(r.parked()).isZero();
+        });
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
+        assertThat(fx.site.posts()).isZero();
+    }
 }
