@@ -222,8 +222,9 @@ class LoginWindowTest {
     }
 
     private static void waitLoaded(LoginWindow w, String url) throws Exception {
+        // WebKit can report SUCCEEDED a moment before the document's title is set (seen once under load)
         WaitForAsyncUtils.waitFor(90, TimeUnit.SECONDS, () -> fx(() -> url.equals(w.engine().getLocation())
-                && w.engine().getLoadWorker().getState() == Worker.State.SUCCEEDED));
+                && w.engine().getLoadWorker().getState() == Worker.State.SUCCEEDED && w.engine().getTitle() != null));
     }
 
     static <T> T fx(Callable<T> c) throws Exception {
