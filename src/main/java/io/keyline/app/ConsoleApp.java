@@ -102,7 +102,9 @@ public final class ConsoleApp {
     /** The main window's scene, ready to show. */
     public static Scene scene(ConsoleServices services, Threads threads) {
         ConsoleView view = new ConsoleView(new ConsoleViewModel(services, threads));
-        return new Scene(view, 1320, 820);
+        // the preferred size, or the screen when it is smaller (1024×680: the window opened off its edges)
+        javafx.geometry.Rectangle2D screen = io.keyline.ui.common.Theme.screenOf(null);
+        return new Scene(view, Math.min(1320, screen.getWidth()), Math.min(820, screen.getHeight() - 32));
     }
 
     /**

@@ -39,14 +39,30 @@ public final class Theme {
         } else {
             stage.initModality(Modality.APPLICATION_MODAL);
         }
-        Scene scene = new Scene(root, width, height);
+        // never larger than the screen (at 1024×680 a 760×720 Confirm had its buttons below the edge)
+        javafx.geometry.Rectangle2D screen = screenOf(owner);
+        double w = Math.min(width, screen.getWidth() - 24);
+        double h = Math.min(height, screen.getHeight() - 48);
+        Scene scene = new Scene(root, w, h);
         scene.getStylesheets().setAll(STYLESHEETS);
         if (owner != null && owner.getScene() != null && owner.getScene().getRoot().getStyleClass().contains(DARK)) {
             root.getStyleClass().add(DARK);
         }
         stage.setScene(scene);
-        stage.setMinWidth(minWidth);
-        stage.setMinHeight(minHeight);
+        stage.setMinWidth(Math.min(minWidth, w));
+        stage.setMinHeight(Math.min(minHeight, h));
         return stage;
+    }
+
+    /** The visual bounds of the screen {@code owner} is on (the primary screen without an owner). */
+    public static javafx.geometry.Rectangle2D screenOf(Window owner) {
+        if (owner != null && owner.getWidth() > 0) {
+            var screens = javafx.stage.Screen.getScreensForRectangle(owner.getX(), owner.getY(), owner.getWidth(),
+                    owner.getHeight());
+            if (!screens.isEmpty()) {
+                return screens.get(0).getVisualBounds();
+            }
+        }
+        return javafx.stage.Screen.getPrimary().getVisualBounds();
     }
 }
