@@ -126,6 +126,7 @@ public final class PlanDialog {
             b.setToggleGroup(group);
             b.getStyleClass().add(i == 0 ? Styles.LEFT_PILL : i == all.length - 1 ? Styles.RIGHT_PILL : Styles.CENTER_PILL);
             b.setFocusTraversable(true);
+            b.setMinWidth(Region.USE_PREF_SIZE); // the inputs beside them shrink first (at 1024 they read "To…")
             buttons.put(t, b);
             toggles.getChildren().add(b);
         }
@@ -150,6 +151,10 @@ public final class PlanDialog {
         to.setId("plan-to");
         to.setPromptText("to (empty: the current key)");
         to.textProperty().bindBidirectional(c.toProperty());
+        for (TextField f : new TextField[] {from, to}) {
+            f.setPrefColumnCount(12);
+            f.setMinWidth(90);
+        }
         HBox range = new HBox(6, from, new Label("–"), to);
         range.setAlignment(Pos.CENTER_LEFT);
         TextField keys = new TextField();
@@ -184,6 +189,7 @@ public final class PlanDialog {
         Button plan = new Button("Plan");
         plan.setId("plan-run");
         plan.getStyleClass().add(Styles.ACCENT);
+        plan.setMinWidth(Region.USE_PREF_SIZE);
         plan.setOnAction(e -> vm.plan());
         plan.disableProperty().bind(vm.busyProperty().or(c.validationProperty().isNotEmpty())
                 .or(c.jobProperty().isNull()));
@@ -198,6 +204,9 @@ public final class PlanDialog {
         spinner.setPrefSize(18, 18);
         spinner.visibleProperty().bind(vm.busyProperty());
 
+        toggles.setMinWidth(Region.USE_PREF_SIZE);
+        jobBox.setMinWidth(120);
+        choiceBox.setMinWidth(0);
         HBox selector = new HBox(10, jobBox, toggles, choiceBox, ahead, spinner, plan);
         selector.setAlignment(Pos.CENTER_LEFT);
         selector.getStyleClass().add("plan-selector");
