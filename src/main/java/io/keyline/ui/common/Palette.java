@@ -45,6 +45,8 @@ public final class Palette {
         c("-kl-hover", "#f3f5f8", "#1c2128");
         c("-kl-banner", "#fff8c5", "#3b2e00");
         c("-kl-toast", "#ffffff", "#1c2128");
+        // the timeline's operator-action band: a tint of -kl-credential that keeps the text readable in both themes
+        c("-kl-operator-band", "#f5f0fd", "#2a2140");
     }
 
     private static void c(String name, String light, String dark) {
