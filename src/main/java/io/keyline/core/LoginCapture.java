@@ -1,17 +1,15 @@
 package io.keyline.core;
 
 import io.keyline.core.exec.CredentialMaterial;
+import io.keyline.core.exec.ParsedMaterial;
 import io.keyline.credentials.CookieScope;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.StepDefinition;
 
-import java.net.URI;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What the console's login window needs from the core (issue 16): which cookies of a login belong
@@ -53,37 +51,10 @@ public final class LoginCapture {
      */
     public static List<CredentialTester.Result> test(String credential, ParsedCredential value, List<JobDefinition> jobs,
                                                      Clock clock) throws InterruptedException {
-        CredentialMaterial m = new Captured(credential, value);
+        CredentialMaterial m = new ParsedMaterial(credential, value, null,
+                "captured login for " + credential + " (fingerprint " + value.fingerprint() + ")");
         CredentialProvider only = name -> name.equals(credential) ? CredentialProvider.Lookup.found(m)
                 : CredentialProvider.Lookup.missing("credential " + name + " is not the one being logged in");
         return new CredentialTester(only, clock).test(credential, jobs);
-    }
-
-    /** Captured cookies as steps see a credential; {@code toString} is masked. */
-    private record Captured(String name, ParsedCredential value) implements CredentialMaterial {
-        @Override
-        public String fingerprint() {
-            return value.fingerprint();
-        }
-
-        @Override
-        public Map<String, String> httpHeaders(URI uri, Instant now) {
-            return value.httpHeaders(uri, now);
-        }
-
-        @Override
-        public Map<String, String> environment(Instant now) {
-            return value.environment(now);
-        }
-
-        @Override
-        public List<String> secretStrings() {
-            return value.secretStrings();
-        }
-
-        @Override
-        public String toString() {
-            return "captured login for " + name + " (fingerprint " + value.fingerprint() + ")";
-        }
     }
 }

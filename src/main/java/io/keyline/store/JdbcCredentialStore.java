@@ -1,7 +1,7 @@
 package io.keyline.store;
 
 import io.keyline.core.CredentialInfo;
-import io.keyline.core.exec.CredentialMaterial;
+import io.keyline.core.exec.ParsedMaterial;
 import io.keyline.core.CredentialStore;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.credentials.CredentialDecryptException;
@@ -11,7 +11,6 @@ import io.keyline.credentials.ParsedCredential;
 import io.keyline.credentials.SecretBox;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -268,8 +267,9 @@ public final class JdbcCredentialStore implements CredentialStore {
                         + keyFingerprint + ", this is " + b.keyFingerprint() + ")");
             }
             String canonical = b.decrypt(Base64.getDecoder().decode(blob), aad(name));
-            Material m = new Material(name, ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical),
-                    loginUrl);
+            ParsedCredential value = ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical);
+            ParsedMaterial m = new ParsedMaterial(name, value, loginUrl, "credential " + name + " ("
+                    + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")");
             if ("rejected".equals(lastResult)) {
                 // the breaker (SPEC §3): a value the site rejected is not sent again until renewed or tested OK
                 return Lookup.rejected(m, "credential " + name + " was rejected by the site"
@@ -304,33 +304,5 @@ public final class JdbcCredentialStore implements CredentialStore {
     private static Instant instant(ResultSet rs, int col) throws SQLException {
         long v = rs.getLong(col);
         return rs.wasNull() ? null : Instant.ofEpochMilli(v);
-    }
-
-    /** A decrypted credential as steps see it; {@code toString} is masked. */
-    private record Material(String name, ParsedCredential value, String loginUrl) implements CredentialMaterial {
-        @Override
-        public String fingerprint() {
-            return value.fingerprint();
-        }
-
-        @Override
-        public Map<String, String> httpHeaders(URI uri, Instant now) {
-            return value.httpHeaders(uri, now);
-        }
-
-        @Override
-        public Map<String, String> environment(Instant now) {
-            return value.environment(now);
-        }
-
-        @Override
-        public List<String> secretStrings() {
-            return value.secretStrings();
-        }
-
-        @Override
-        public String toString() {
-            return "credential " + name + " (" + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")";
-        }
     }
 }

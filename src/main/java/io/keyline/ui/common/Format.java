@@ -2,7 +2,6 @@ package io.keyline.ui.common;
 
 import io.keyline.domain.KeyState;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -28,23 +27,7 @@ public final class Format {
 
     /** "3 min ago", "in 2 h", "just now". */
     public static String relative(Instant t, Instant now) {
-        if (t == null) {
-            return "";
-        }
-        Duration d = Duration.between(t, now);
-        boolean past = !d.isNegative();
-        d = d.abs();
-        String amount;
-        if (d.toSeconds() < 45) {
-            return past ? "just now" : "in a moment";
-        } else if (d.toMinutes() < 60) {
-            amount = Math.max(1, d.toMinutes()) + " min";
-        } else if (d.toHours() < 48) {
-            amount = d.toHours() + " h";
-        } else {
-            amount = d.toDays() + " days";
-        }
-        return past ? amount + " ago" : "in " + amount;
+        return io.keyline.core.operations.Timeline.relative(t, now); // one wording for CLI and console
     }
 
     public static String millis(long ms) {
