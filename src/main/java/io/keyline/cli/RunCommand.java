@@ -49,6 +49,9 @@ final class RunCommand extends Sub implements Callable<Integer> {
         }
     }
 
+    /** At most this many jobs run side by side in {@code run --due} (each within its own concurrency). */
+    static final int JOBS_AT_ONCE = 16;
+
     private int runAllDue() {
         Instant now = ws().options().clock().instant();
         java.time.Duration window = selection.window(ws());
@@ -56,6 +59,8 @@ final class RunCommand extends Sub implements Callable<Integer> {
         List<KeyRecord> all = new ArrayList<>();
         try (RunTrace trace = ws().trace(out())) {
             Engine engine = ws().engine(trace);
+            // what is due, in catalog order, decided before anything runs (and its catch-ups printed)
+            List<java.util.concurrent.Callable<RunReport>> runs = new ArrayList<>();
             for (JobDefinition job : ws().catalog().jobs()) {
                 if (ws().store().jobControl(job.name()).pausedAt(now)) {
                     out().println(job.name() + ": paused, passed by");
@@ -68,10 +73,11 @@ final class RunCommand extends Sub implements Callable<Integer> {
                 due.stream().filter(Targets.DueKey::catchUp)
                         .forEach(d -> out().println(job.name() + " " + d.key() + ": " + d.note()));
                 List<String> keys = due.stream().map(Targets.DueKey::key).toList();
-                RunReport r = engine.run(job, keys, io.keyline.core.RunRequest.plain(selection.ahead, "--due"));
-                reports.add(r);
-                all.addAll(r.keys());
+                runs.add(() -> engine.run(job, keys, io.keyline.core.RunRequest.plain(selection.ahead, "--due")));
             }
+            // [issue 14] jobs side by side: one job waiting for a retry does not hold the others back
+            reports.addAll(sideBySide(runs));
+            reports.forEach(r -> all.addAll(r.keys()));
             notifyAfter(reports, trace);
         }
         for (var e : ws().catalog().errors()) {
@@ -83,5 +89,60 @@ final class RunCommand extends Sub implements Callable<Integer> {
         }
         RunOutput.summary(out(), reports, exit, ws().credentials());
         return exit;
+    }
+
+    /** Runs each job's run on its own thread (at most {@link #JOBS_AT_ONCE} at once); reports in the given order. */
+    static List<RunReport> sideBySide(List<java.util.concurrent.Callable<RunReport>> runs) {
+        if (runs.size() <= 1) {
+            List<RunReport> out = new ArrayList<>();
+            for (var r : runs) {
+                out.add(call(r));
+            }
+            return out;
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.min(JOBS_AT_ONCE, runs.size()), r -> {
+                    Thread t = new Thread(r, "keyline-due");
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            List<java.util.concurrent.Future<RunReport>> futures = new ArrayList<>();
+            for (var r : runs) {
+                futures.add(pool.submit(r));
+            }
+            List<RunReport> out = new ArrayList<>();
+            RuntimeException first = null;
+            for (var f : futures) {
+                try {
+                    out.add(f.get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (first == null) {
+                        first = e.getCause() instanceof RuntimeException re ? re
+                                : new IllegalStateException(e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    pool.shutdownNow();
+                    throw new IllegalStateException("interrupted while jobs ran", e);
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+            return out;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static RunReport call(java.util.concurrent.Callable<RunReport> r) {
+        try {
+            return r.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

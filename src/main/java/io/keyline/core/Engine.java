@@ -89,6 +89,15 @@ public final class Engine {
      * (SPEC §9); each key keeps its own guarantees (lease, intent before effect, probes, the decision).
      */
     public RunReport run(JobDefinition job, List<String> keys, RunRequest request) {
+        return run(job, keys, request, () -> true);
+    }
+
+    /**
+     * As {@link #run(JobDefinition, List, RunRequest)}, taking a new key only while {@code goOn} says so
+     * (the console's scheduler, closing or paused): keys not taken are reported as not started.
+     */
+    public RunReport run(JobDefinition job, List<String> keys, RunRequest request,
+                         java.util.function.BooleanSupplier goOn) {
         String runId = newRunId();
         Instant started = now();
         if (store.jobControl(job.name()).pausedAt(started)) {
@@ -97,7 +106,7 @@ public final class Engine {
             return new RunReport(runId, job.name(), List.of(), reason);
         }
         Map<String, KeyRecord> known = store.keys(job.name(), keys);
-        Batch batch = new Batch(job, keys, known, runId, request);
+        Batch batch = new Batch(job, keys, known, runId, request, goOn);
         RunProgress watcher = progress;
         watcher.runStarted(job.name(), keys.size());
         try {
@@ -158,6 +167,7 @@ public final class Engine {
         final Map<String, KeyRecord> known;
         final String runId;
         final RunRequest request;
+        final java.util.function.BooleanSupplier goOn;
         final Due due;
         final KeyRecord[] finals;
         final boolean[] departed;
@@ -168,12 +178,14 @@ public final class Engine {
         volatile String stopped;
         volatile RuntimeException failure;
 
-        Batch(JobDefinition job, List<String> keys, Map<String, KeyRecord> known, String runId, RunRequest request) {
+        Batch(JobDefinition job, List<String> keys, Map<String, KeyRecord> known, String runId, RunRequest request,
+              java.util.function.BooleanSupplier goOn) {
             this.job = job;
             this.keys = keys;
             this.known = known;
             this.runId = runId;
             this.request = request;
+            this.goOn = goOn;
             this.due = new Due(job, request.ahead());
             int n = keys.size();
             finals = new KeyRecord[n];
@@ -249,7 +261,7 @@ public final class Engine {
                 progress.keyEnded(job.name(), key, finals[i].state());
                 return;
             }
-            if (stopRequest != null) {
+            if (stopRequest != null || !goOn.getAsBoolean()) {
                 notStarted[i] = true;
                 progress.keyEnded(job.name(), key, null);
                 return;
@@ -293,7 +305,8 @@ public final class Engine {
             }
             String why = stopped;
             if (!ns.isEmpty()) {
-                why = stopRequest + ": " + ns.size() + " key" + (ns.size() == 1 ? "" : "s") + " not started";
+                String told = stopRequest != null ? stopRequest : "stopped";
+                why = told + ": " + ns.size() + " key" + (ns.size() == 1 ? "" : "s") + " not started";
             }
             return new RunReport(runId, job.name(), out, why, ran.get(), dep, nd, ns);
         }
