@@ -34,8 +34,9 @@ final class ConfirmCommand extends Sub implements Callable<Integer> {
         String k = KeyRules.normalize(job.key(), key);
         KeyRecord rec = ws().actions().confirm(job, k, note, payload);
         out().println("confirmed " + rec.confirmedStep() + " of " + job.name() + " " + k + "; running it now");
-        try (RunTrace trace = ws().trace(out())) {
-            RunReport report = ws().engine(trace).run(job, List.of(k));
+        try (RunSession s = new RunSession(this)) {
+            RunTrace trace = s.trace;
+            RunReport report = s.engine.run(job, List.of(k));
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit, ws().credentials());
             notifyAfter(List.of(report), trace);

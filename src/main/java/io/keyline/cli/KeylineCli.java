@@ -70,6 +70,10 @@ public final class KeylineCli implements Callable<Integer> {
 
     PrintStream out;
     PrintStream err;
+    /** stdout as given, before control characters are escaped (the live counter draws on it). */
+    PrintStream rawOut;
+    /** The real process (Main), not a test in-process: signals are handled, a terminal gets a live counter. */
+    boolean asProcess;
     private java.io.InputStream in = System.in;
     private Workspace workspace;
     private RunOptions options = RunOptions.standard();
@@ -78,6 +82,14 @@ public final class KeylineCli implements Callable<Integer> {
     /** Runs the command line and returns the exit code. */
     public static int execute(String[] args, PrintStream out, PrintStream err) {
         return execute(args, out, err, System.getenv(), RunOptions.standard());
+    }
+
+    /**
+     * Runs the command line as the {@code keyline} process (Main): Ctrl+C and SIGTERM during a run stop it
+     * gracefully, and a run on a terminal shows a live counter.
+     */
+    public static int executeAsProcess(String[] args) {
+        return execute(args, System.in, System.out, System.err, System.getenv(), RunOptions.standard(), true);
     }
 
     /** Runs the command line with the given environment and engine options (tests). */
@@ -89,6 +101,11 @@ public final class KeylineCli implements Callable<Integer> {
     /** Runs the command line with the given standard input, environment and engine options (tests). */
     public static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                               Map<String, String> env, RunOptions options) {
+        return execute(args, in, stdout, stderr, env, options, false);
+    }
+
+    private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
+                               Map<String, String> env, RunOptions options, boolean asProcess) {
         // every string printed passes through one place: control characters from outside become visible escapes
         PrintStream out = TerminalOut.of(stdout);
         PrintStream err = TerminalOut.of(stderr);
@@ -96,6 +113,8 @@ public final class KeylineCli implements Callable<Integer> {
         root.in = in;
         root.out = out;
         root.err = err;
+        root.rawOut = stdout;
+        root.asProcess = asProcess;
         root.env = env;
         root.options = options;
         CommandLine cl = commandLine(root);
@@ -162,6 +181,11 @@ public final class KeylineCli implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         return ConsoleApp.run(workspace(), env);
+    }
+
+    /** Whether runs show a live counter: the real process, with a terminal on stdin and stdout. */
+    boolean liveCounter() {
+        return asProcess && rawOut == System.out && System.console() != null;
     }
 
     java.io.InputStream in() {

@@ -39,8 +39,9 @@ final class RunCommand extends Sub implements Callable<Integer> {
         if (!selection.due) {
             selection.refuseNotYetDue(ws(), job, keys);
         }
-        try (RunTrace trace = ws().trace(out())) {
-            RunReport report = ws().engine(trace).run(job, keys,
+        try (RunSession s = new RunSession(this)) {
+            RunTrace trace = s.trace;
+            RunReport report = s.engine.run(job, keys,
                     io.keyline.core.RunRequest.plain(selection.ahead, selection.describe()));
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit, ws().credentials());
@@ -57,8 +58,9 @@ final class RunCommand extends Sub implements Callable<Integer> {
         java.time.Duration window = selection.window(ws());
         List<RunReport> reports = new ArrayList<>();
         List<KeyRecord> all = new ArrayList<>();
-        try (RunTrace trace = ws().trace(out())) {
-            Engine engine = ws().engine(trace);
+        try (RunSession s = new RunSession(this)) {
+            RunTrace trace = s.trace;
+            Engine engine = s.engine;
             // what is due, in catalog order, decided before anything runs (and its catch-ups printed)
             List<java.util.concurrent.Callable<RunReport>> runs = new ArrayList<>();
             for (JobDefinition job : ws().catalog().jobs()) {
