@@ -285,20 +285,21 @@ public final class Demo {
         sb.append("Five steps:\n");
         sb.append("  1. Open the console: ").append(jar).append('\n');
         sb.append("     (it starts the sandbox on port ").append(r.site().port()).append(" again)\n");
-        sb.append("  2. See the failed key: Attention > ").append(r.failed())
-                .append(", Timeline shows HTTP 422 and the site's answer; press Retry (the site accepts it now)\n");
-        sb.append("  3. Confirm the waiting one: Confirm... on ").append(r.confirm())
-                .append("; the article is posted once\n");
-        sb.append("  4. Renew the cookie: open ").append(r.site().base())
+        sb.append("  2. Renew the cookie first (the site rejected it, so no key of the job sends it until then): open ")
+                .append(r.site().base())
                 .append("/ in a browser, Log in, copy the cookies.txt line, then Renew credential... and paste it;\n")
                 .append("     the parked keys run again\n");
+        sb.append("  3. See the failed key: Attention > ").append(r.failed())
+                .append(", Timeline shows HTTP 422 and the site's answer; press Retry (the site accepts it now)\n");
+        sb.append("  4. Confirm the waiting one: Confirm... on ").append(r.confirm())
+                .append("; the article is posted once\n");
         sb.append("  5. See the heatmap: click ").append(ARTICLE_JOB).append(" under JOBS: ").append(r.keys().size())
                 .append(" green days\n");
         if (sandboxStops) {
             sb.append("\nThe sandbox stops with this command. From the command line instead of the console: run\n")
                     .append("  ").append(jar.replace("java -jar target/keyline.jar", "keyline")).append(" sandbox\n")
-                    .append("in another terminal, then retry / confirm / credentials set ").append(CREDENTIAL)
-                    .append(" / run (README: Try the demo).\n");
+                    .append("in another terminal, then credentials set ").append(CREDENTIAL)
+                    .append(" / run / retry / confirm (README: Try the demo).\n");
         }
         return sb.toString();
     }

@@ -216,6 +216,16 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 out().println("no step that uses " + name + " has an http probe to test with");
                 return 1;
             }
+            if (rejected == 0 && accepted > 0) {
+                // accepted again: the breaker closes, and the keys parked on it resume
+                String fp = ws().credentials().info(name).map(io.keyline.core.CredentialInfo::fingerprint).orElse("?");
+                int resumed = ws().actions().credentialAccepted(name, fp).size();
+                out().println(resumed + " parked key" + (resumed == 1 ? "" : "s") + " resumed"
+                        + (resumed == 0 ? "" : ": run them with keyline run --due"));
+            } else if (rejected > 0) {
+                out().println(name + " is rejected: nothing is sent with it until you renew it: keyline credentials set "
+                        + name);
+            }
             return rejected > 0 ? 4 : accepted > 0 ? 0 : 1;
         }
     }

@@ -154,11 +154,26 @@ public final class OperatorActions {
      * @return the keys that resumed
      */
     public List<KeyRecord> credentialUpdated(String credential, String fingerprint) {
+        return resumeParked(credential, "credential " + credential + " updated (fingerprint " + fingerprint + ")",
+                "credential-renewed", fingerprint);
+    }
+
+    /**
+     * {@code credentials test} found the credential accepted again: the keys parked on it go back to
+     * PENDING (one audited event each), as after a renewal.
+     *
+     * @return the keys that resumed
+     */
+    public List<KeyRecord> credentialAccepted(String credential, String fingerprint) {
+        return resumeParked(credential, "credential " + credential + " tested: the site accepts it again (fingerprint "
+                + fingerprint + ")", "credential-tested", fingerprint);
+    }
+
+    private List<KeyRecord> resumeParked(String credential, String msg, String action, String fingerprint) {
         List<KeyRecord> parked = store.query(new StateStore.KeyQuery(null, Set.of(KeyState.NEEDS_CREDENTIAL), null, 0,
                 Integer.MAX_VALUE)).stream().filter(r -> credential.equals(r.credential())).toList();
         List<StateStore.Change> changes = new ArrayList<>();
         Instant now = now();
-        String msg = "credential " + credential + " updated (fingerprint " + fingerprint + ")";
         for (KeyRecord r : parked) {
             KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.CREDENTIAL_UPDATED))
                     .withFailure(null, msg).withCredential(null).withUpdatedAt(now);
@@ -167,7 +182,7 @@ public final class OperatorActions {
                     null, null)));
         }
         List<KeyRecord> resumed = store.applyAll(changes);
-        logOperator(now, "credential-renewed", null, null, null, Map.of("credential", credential, "fingerprint",
+        logOperator(now, action, null, null, null, Map.of("credential", credential, "fingerprint",
                 String.valueOf(fingerprint), "resumed", resumed.stream().map(r -> r.job() + " " + r.key()).toList()));
         return resumed;
     }

@@ -174,9 +174,11 @@ public final class JdbcCredentialStore implements CredentialStore {
         String blob;
         String keyFingerprint;
         String loginUrl;
+        String lastResult;
+        Instant lastUsed;
         try (Connection c = db.connection();
-             PreparedStatement ps = c.prepareStatement(
-                     "SELECT cred_type, secret, master_key, login_url FROM credential WHERE name = ?")) {
+             PreparedStatement ps = c.prepareStatement("SELECT cred_type, secret, master_key, login_url, last_result, "
+                     + "last_used_at FROM credential WHERE name = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -186,6 +188,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                 blob = rs.getString(2);
                 keyFingerprint = rs.getString(3);
                 loginUrl = rs.getString(4);
+                lastResult = rs.getString(5);
+                lastUsed = instant(rs, 6);
             }
         } catch (SQLException e) {
             throw new StateUnavailableException("cannot read credential " + name + ": " + Database.firstLine(e.getMessage()), e);
@@ -197,8 +201,16 @@ public final class JdbcCredentialStore implements CredentialStore {
                         + keyFingerprint + ", this is " + b.keyFingerprint() + ")");
             }
             String canonical = b.decrypt(Base64.getDecoder().decode(blob), aad(name));
-            return Lookup.found(new Material(name, ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical),
-                    loginUrl));
+            Material m = new Material(name, ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical),
+                    loginUrl);
+            if ("rejected".equals(lastResult)) {
+                // the breaker (SPEC §3): a value the site rejected is not sent again until renewed or tested OK
+                return Lookup.rejected(m, "credential " + name + " was rejected by the site"
+                        + (lastUsed == null ? "" : " at " + lastUsed) + " and is not sent again until it is renewed "
+                        + "(keyline credentials set " + name + ") or 'keyline credentials test " + name
+                        + "' finds it accepted" + (loginUrl == null ? "" : "; log in at " + loginUrl));
+            }
+            return Lookup.found(m);
         } catch (CredentialDecryptException | MasterKeyException e) {
             return Lookup.missing(e.getMessage());
         }

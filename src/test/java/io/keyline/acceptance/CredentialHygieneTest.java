@@ -239,6 +239,13 @@ class CredentialHygieneTest {
         assertThat(scanFiles(tmp.resolve("control"))).hasSize(1);
     }
 
+    /** Closes the breaker a 401 opened while keeping the same secret: another value, then the secret again. */
+    private void renewToTheSameSecret() {
+        assertThat(cliWithInput("Cookie: session=renewed\n", "credentials", "set", CRED).exit()).isZero();
+        Result renew = cliWithInput("Cookie: " + COOKIE_HEADER + "\n", "credentials", "set", CRED);
+        assertThat(renew.exit()).as(renew.toString()).isZero();
+    }
+
     @Test
     void failedRunsWith500And401AndAPrintingCommandLeaveNoTraceOfTheSecret() throws IOException {
         wb.job("h", httpJob("h", "idempotent", "/h", false), server.base());
@@ -259,6 +266,12 @@ class CredentialHygieneTest {
         assertThat(hPosts.get()).isEqualTo(2);
         assertThat(CredentialTesting.status(wb, "h", KEY).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
 
+        // the 401 opened the breaker (the same value is refused until renewed); the next jobs must send the
+        // same secret, so it is renewed to another value and back, which closes the breaker as a new login does
+        assertThat(cli("run", "u", "--key", KEY).exit()).as("the rejected value is not sent").isEqualTo(4);
+        assertThat(uPosts.get()).isZero();
+        renewToTheSameSecret();
+
         // u: probe absent → 500 (ambiguous) → probe absent → confirmation; confirmed → 401 → parked
         Result u = cli("run", "u", "--key", KEY);
         assertThat(u.exit()).as(u.toString()).isEqualTo(4);
@@ -268,6 +281,7 @@ class CredentialHygieneTest {
         assertThat(CredentialTesting.status(wb, "u", KEY).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
 
         // c: prints the credential everywhere, exits 3 → FAILED (UNKNOWN)
+        renewToTheSameSecret();
         Result c = cli("run", "c", "--key", KEY);
         assertThat(c.exit()).as(c.toString()).isEqualTo(2);
         assertThat(CredentialTesting.status(wb, "c", KEY).get("class").asText()).isEqualTo("UNKNOWN");

@@ -431,6 +431,32 @@ class SiteAnswersTest extends SiteTestBase {
     }
 
     @Test
+    void conflict409OnAnUnsafeStepWaitsThenItsProbeDecidesWithoutASecondPost() throws IOException {
+        AtomicInteger posts = new AtomicInteger();
+        AtomicInteger created = new AtomicInteger();
+        site.server().handler(req -> {
+            if (req.method().equals("POST")) {
+                posts.incrementAndGet();
+                created.set(1); // the site goes on processing the first request and finishes it
+                return new Reply.Respond(409, Map.of("Retry-After", "2", "Content-Type", "application/json"),
+                        "{\"error\": \"a request with this Idempotency-Key is being processed\"}");
+            }
+            return Reply.json("{\"total\": " + created.get() + "}");
+        });
+        // the probe of an unsafe step says absent before the POST; after the 409 the key waits Retry-After,
+        // then the probe (not a resend) decides: present -> reconciled
+        wb.job("pub", Jobs.publish("pub", "unsafe", true, null), site.base());
+
+        Result r = run("pub");
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status("pub").get("state").asText()).isEqualTo("DONE");
+        assertThat(posts.get()).as("never sent twice").isEqualTo(1);
+        assertThat(wb.sleeps).as("it waited the Retry-After before asking the probe").contains(Duration.ofSeconds(2));
+        assertThat(timelineJson("pub")).contains("STEP_RECONCILED");
+    }
+
+    @Test
     void aRetryAfterTooLargeForAnyClockNeitherCrashesNorSendsAgain() throws IOException {
         site.server().handler(req -> new Reply.Respond(429, Map.of("Retry-After", "9223372036854775807"), "{}"));
         wb.job("p", Jobs.publish("p", "unsafe", false, null), site.base());

@@ -372,7 +372,7 @@ class BadInputSuite {
             cases.add(new Case("job-file", file,
                     wb -> Files.copy(folder.resolve(file), wb.jobs.resolve(file)),
                     wb -> {
-                        Outcome o = Outcome.of(wb.cli("run", stem, "--key", "2026-11-30"));
+                        Outcome o = Outcome.of(wb.cli("run", stem, "--key", "2026-11-29"));
                         // the good job next to it still loads
                         Result jobs = wb.cli("jobs");
                         if (!jobs.out().contains(GOOD)) {
@@ -386,18 +386,18 @@ class BadInputSuite {
         }
         // beyond the corpus: files that are not JSON text at all
         cases.add(new Case("job-file", "empty file", wb -> Files.writeString(wb.jobs.resolve("empty.json"), ""),
-                wb -> Outcome.of(wb.cli("run", "empty", "--key", "2026-11-30")), none(), 1, List.of("empty.json"),
+                wb -> Outcome.of(wb.cli("run", "empty", "--key", "2026-11-29")), none(), 1, List.of("empty.json"),
                 false));
         cases.add(new Case("job-file", "binary garbage", wb -> {
             byte[] b = new byte[512];
             new Random(5).nextBytes(b);
             Files.write(wb.jobs.resolve("binary.json"), b);
-        }, wb -> Outcome.of(wb.cli("run", "binary", "--key", "2026-11-30")), none(), 1, List.of("binary.json"), false));
+        }, wb -> Outcome.of(wb.cli("run", "binary", "--key", "2026-11-29")), none(), 1, List.of("binary.json"), false));
         cases.add(new Case("job-file", "name differs from file name", wb -> Files.writeString(wb.jobs.resolve("other.json"),
                 Files.readString(template.jobs.resolve(GOOD + ".json"))),
-                wb -> Outcome.of(wb.cli("run", "other", "--key", "2026-11-30")), none(), 1, List.of("other.json"), false));
+                wb -> Outcome.of(wb.cli("run", "other", "--key", "2026-11-29")), none(), 1, List.of("other.json"), false));
         cases.add(new Case("job-file", "jobs folder missing", wb -> deleteTree(wb.jobs),
-                wb -> Outcome.of(wb.cli("run", GOOD, "--key", "2026-11-30")), wb -> copyTree(template.jobs, wb.jobs), 64, List.of("JOBS"), false));
+                wb -> Outcome.of(wb.cli("run", GOOD, "--key", "2026-11-29")), wb -> copyTree(template.jobs, wb.jobs), 64, List.of("JOBS"), false));
         return cases;
     }
 
@@ -552,7 +552,7 @@ class BadInputSuite {
             Files.writeString(wb.jobs.resolve(job + ".json"), twoSteps(job, second));
             Files.writeString(wb.jobs.resolve(job + ".out"), "{\"outputs\": " + io.keyline.core.Json.write(outputs) + "}\n");
             extra.apply(wb);
-        }, wb -> Outcome.of(wb.cli("run", job, "--key", "2026-11-30")), none(), exit, names, false);
+        }, wb -> Outcome.of(wb.cli("run", job, "--key", "2026-11-29")), none(), exit, names, false);
     }
 
     private static List<Case> hostileOutputCases() {
@@ -618,7 +618,7 @@ class BadInputSuite {
     private static Setup noisyRun() {
         return wb -> {
             noisyJob().apply(wb);
-            wb.cli("run", "noisy", "--key", "2026-11-30");
+            wb.cli("run", "noisy", "--key", "2026-11-29");
         };
     }
 
@@ -628,13 +628,13 @@ class BadInputSuite {
         c.add(new Case("escape", "in a job description: jobs", noisyJob(), wb -> Outcome.of(wb.cli("jobs")), none(), 0,
                 shown, false));
         c.add(new Case("escape", "in command output: run", noisyJob(),
-                wb -> Outcome.of(wb.cli("run", "noisy", "--key", "2026-11-30")), none(), 2, shown, false));
+                wb -> Outcome.of(wb.cli("run", "noisy", "--key", "2026-11-29")), none(), 2, shown, false));
         c.add(new Case("escape", "in the message: status --attention", noisyRun(),
                 wb -> Outcome.of(wb.cli("status", "--attention")), none(), 0, List.of("\\e]0;pwned"), false));
         c.add(new Case("escape", "in the evidence: timeline", noisyRun(),
-                wb -> Outcome.of(wb.cli("timeline", "noisy", "2026-11-30")), none(), 0, shown, false));
+                wb -> Outcome.of(wb.cli("timeline", "noisy", "2026-11-29")), none(), 0, shown, false));
         c.add(new Case("escape", "in the evidence: timeline --json", noisyRun(),
-                wb -> Outcome.of(wb.cli("timeline", "noisy", "2026-11-30", "--json")), none(), 0,
+                wb -> Outcome.of(wb.cli("timeline", "noisy", "2026-11-29", "--json")), none(), 0,
                 List.of("\\u001B]0;pwned", "\\u009b31m", "\\u202eevil"), false));
         c.add(new Case("escape", "in a job file value: jobs", wb -> Files.writeString(wb.jobs.resolve("named.json"),
                 "{\"name\": \"a\\u001b[2Kb\", \"key\": {\"type\": \"manual\"}, \"steps\": []}"),
@@ -652,7 +652,7 @@ class BadInputSuite {
             new Random(42).nextBytes(g);
             Files.write(wb.state.resolve(db), g);
             Files.writeString(wb.root.resolve("garbage-state"), "");
-        }, wb -> child(wb, "run", GOOD, "--key", "2026-11-30"), none(), 1, List.of(db, "corrupt|unreadable"), true));
+        }, wb -> child(wb, "run", GOOD, "--key", "2026-11-29"), none(), 1, List.of(db, "corrupt|unreadable"), true));
         c.add(new Case("state", "corrupt: truncated", wb -> {
             byte[] all = Files.readAllBytes(wb.state.resolve(db));
             Files.write(wb.state.resolve(db), Arrays.copyOf(all, 3000));
@@ -663,7 +663,7 @@ class BadInputSuite {
             Arrays.fill(all, 0, Math.min(all.length, 8192), (byte) 0);
             Files.write(wb.state.resolve(db), all);
             Files.writeString(wb.root.resolve("garbage-state"), "");
-        }, wb -> child(wb, "run", GOOD, "--key", "2026-11-30"), none(), 1, List.of(db, "corrupt|unreadable"), true));
+        }, wb -> child(wb, "run", GOOD, "--key", "2026-11-29"), none(), 1, List.of(db, "corrupt|unreadable"), true));
         c.add(new Case("state", "corrupt: not an H2 file", wb -> {
             Files.writeString(wb.state.resolve(db), "this is a text file, not a database\n".repeat(200));
             Files.writeString(wb.root.resolve("garbage-state"), "");
@@ -673,7 +673,7 @@ class BadInputSuite {
             Files.writeString(wb.state, "not a folder\n");
             Files.writeString(wb.root.resolve("garbage-state"), "");
         }, wb -> {
-            Outcome o = Outcome.of(wb.cli("run", GOOD, "--key", "2026-11-30"));
+            Outcome o = Outcome.of(wb.cli("run", GOOD, "--key", "2026-11-29"));
             if (!Files.isRegularFile(wb.state) || !Files.readString(wb.state).equals("not a folder\n")) {
                 o.problems().add("the file given as --state was changed");
             }
@@ -685,7 +685,7 @@ class BadInputSuite {
         if (ro == null) {
             skipped.add("state/read-only: neither a read-only bind mount nor chattr +i works here");
         } else {
-            for (String[] cmd : List.of(new String[] {"run", GOOD, "--key", "2026-11-30"},
+            for (String[] cmd : List.of(new String[] {"run", GOOD, "--key", "2026-11-29"},
                     new String[] {"retry", GOOD, "2026-11-28"},
                     new String[] {"credentials", "set", "site", "--from-file", "COOKIE"})) {
                 c.add(new Case("state", "read-only (" + ro + "): " + cmd[0], wb -> makeReadOnly(wb, ro),
@@ -889,7 +889,7 @@ class BadInputSuite {
             Thread.sleep(2000); // H2's background writer settles what the open itself wrote
             beforeHash = sha256(wb.state.resolve("keyline.mv.db"));
             log = wb.root.resolve("child.log");
-            process = ChildProcess.start(wb.state, wb.jobs, log, "run", GOOD, "--key", "2026-11-30");
+            process = ChildProcess.start(wb.state, wb.jobs, log, "run", GOOD, "--key", "2026-11-29");
         }
 
         Outcome finish() throws Exception {
