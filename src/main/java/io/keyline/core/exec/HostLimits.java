@@ -17,7 +17,9 @@ import java.util.function.LongSupplier;
  * host for every key of the job, not just the one that got it.
  *
  * <p>No busy waiting: a request reserves the next free slot under a short lock, then parks until its
- * slot (or returns at once when it is due). A pause longer than the caller is willing to wait is not
+ * slot (or returns at once when it is due). When it leaves, a window of the last period's departures
+ * is checked too: a caller that woke late does not go out together with the ones on time, so no period
+ * ever sees more than its permits. A pause longer than the caller is willing to wait is not
  * waited for: the caller is told how long is left, and its key waits for a retry instead of holding a
  * thread.
  */
@@ -31,6 +33,9 @@ public final class HostLimits {
     public interface Parker {
         void park(long nanos) throws InterruptedException;
     }
+
+    /** Up to this many permits per period departures are also counted in a window (beyond, spacing alone). */
+    static final int WINDOW_MAX = 10_000;
 
     private final LongSupplier nanoTime;
     private final Parker parker;
@@ -70,6 +75,21 @@ public final class HostLimits {
         }
         if (wait > 0) {
             parker.park(wait);
+        }
+        if (limit != null && limit.permits() <= WINDOW_MAX) {
+            // a caller that woke late (a busy machine) must not bunch up with the ones on time: at most
+            // `permits` requests leave in any one period, counted when they leave (never before their slot)
+            long at = now + wait;
+            while (true) {
+                long leaving = Math.max(nanoTime.getAsLong(), at);
+                long more = gate.leave(leaving, limit.permits(), limit.per().toNanos());
+                if (more <= 0) {
+                    break;
+                }
+                parker.park(more);
+                wait += more;
+                at = leaving + more;
+            }
         }
         return Duration.ofNanos(wait);
     }
@@ -125,6 +145,24 @@ public final class HostLimits {
                 nextFree = at + interval;
             }
             return at - now;
+        }
+
+        /** When the last requests left, oldest first (at most a period's permits of them). */
+        private final java.util.ArrayDeque<Long> left = new java.util.ArrayDeque<>();
+
+        /**
+         * Lets a request leave now unless {@code permits} requests already left within the last
+         * {@code per}; then returns how long until the oldest of them is a period old (nothing taken).
+         */
+        synchronized long leave(long now, int permits, long per) {
+            while (left.size() > permits || (!left.isEmpty() && now - left.peekFirst() >= per)) {
+                left.pollFirst();
+            }
+            if (left.size() == permits) {
+                return left.peekFirst() + per - now;
+            }
+            left.addLast(now);
+            return 0;
         }
 
         synchronized void pauseUntil(long t) {

@@ -51,6 +51,27 @@ class HostLimitsTest {
     }
 
     @Test
+    void aCallerThatWokeLateDoesNotLeaveWithTheOnesOnTime() throws Exception {
+        // 2/s: slots at 0, 0.5 s, 1.0 s, 1.5 s; the second caller is woken 0.4 s late (a busy machine)
+        AtomicLong clock = new AtomicLong(0);
+        List<Long> left = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        HostLimits late = new HostLimits(clock::get, nanos -> clock.addAndGet(nanos
+                + (calls.incrementAndGet() == 1 ? 400_000_000L : 0)));
+        RateLimit two = RateLimit.parse("2/s");
+        for (int i = 0; i < 4; i++) {
+            late.acquire("job", two, SITE, MINUTE);
+            left.add(clock.get());
+        }
+        // without the window the third and fourth would leave at 1.0 s and 1.5 s: three within [0.9 s, 1.9 s)
+        assertThat(left).containsExactly(0L, 900_000_000L, 1_000_000_000L, 1_900_000_000L);
+        for (int i = 2; i < left.size(); i++) {
+            assertThat(left.get(i) - left.get(i - 2)).as("two departures at most per second")
+                    .isGreaterThanOrEqualTo(1_000_000_000L);
+        }
+    }
+
+    @Test
     void anIdleHostDoesNotSaveUpABurst() throws Exception {
         RateLimit two = RateLimit.parse("2/s");
         limits.acquire("job", two, SITE, MINUTE);
