@@ -177,7 +177,8 @@ class RedactorTest {
         Redactor redactor = Redactor.of(secrets);
         String text = "lorem ipsum dolor sit amet ".repeat(300) + secrets.get(7);
 
-        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+        // a guard against backtracking that explodes, not a speed test (a busy machine must not fail it)
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             for (int i = 0; i < 1000; i++) {
                 assertThat(redactor.redact(text)).endsWith("amet ***");
             }
