@@ -67,9 +67,19 @@ public final class HostLimits {
      *         a negative duration whose magnitude is how long the pause has left (nothing was taken)
      */
     public Duration acquire(String job, RateLimit limit, URI uri, Duration maxWait) throws InterruptedException {
+        return acquire(job, limit, uri, maxWait, null);
+    }
+
+    /**
+     * As {@link #acquire(String, RateLimit, URI, Duration)}, with pauses (Retry-After) read on {@code wall},
+     * the caller's clock: a Retry-After is a wall-clock time, and a run on an injected clock that has moved
+     * past it is not held by it. {@code null}: the gate's own clock.
+     */
+    public Duration acquire(String job, RateLimit limit, URI uri, Duration maxWait, java.time.Clock wall)
+            throws InterruptedException {
         Gate gate = gate(job, uri);
         long now = nanoTime.getAsLong();
-        long wait = gate.reserve(now, limit == null ? 0 : limit.intervalNanos(), maxWait.toNanos());
+        long wait = gate.reserve(now, pauseNow(wall), limit == null ? 0 : limit.intervalNanos(), maxWait.toNanos());
         if (wait < 0) {
             return Duration.ofNanos(wait);
         }
@@ -96,16 +106,30 @@ public final class HostLimits {
 
     /** A 429/503 with {@code Retry-After}: no request of the job goes to this host before it ends. */
     public void pause(String job, URI uri, Duration retryAfter) {
+        pause(job, uri, retryAfter, null);
+    }
+
+    /** As {@link #pause(String, URI, Duration)}, the pause's end read on {@code wall} ({@code null}: the gate's clock). */
+    public void pause(String job, URI uri, Duration retryAfter, java.time.Clock wall) {
         if (retryAfter == null || retryAfter.isZero() || retryAfter.isNegative()) {
             return;
         }
-        gate(job, uri).pauseUntil(nanoTime.getAsLong() + Math.min(retryAfter.toNanos(), Long.MAX_VALUE / 4));
+        gate(job, uri).pauseUntil(pauseNow(wall) + Math.min(retryAfter.toNanos(), Long.MAX_VALUE / 4));
     }
 
     /** How long the host is paused for the job from now (zero when it is not). */
     public Duration pausedFor(String job, URI uri) {
         Gate g = gates.get(name(job, uri));
-        return g == null ? Duration.ZERO : Duration.ofNanos(g.pausedLeft(nanoTime.getAsLong()));
+        return g == null ? Duration.ZERO : Duration.ofNanos(g.pausedLeft(pauseNow(null)));
+    }
+
+    /** Now on the clock pauses are kept on: {@code wall}'s epoch nanoseconds, or the gate's own clock. */
+    private long pauseNow(java.time.Clock wall) {
+        if (wall == null) {
+            return nanoTime.getAsLong();
+        }
+        java.time.Instant t = wall.instant();
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
     private Gate gate(String job, URI uri) {
@@ -130,13 +154,13 @@ public final class HostLimits {
          *
          * @return nanoseconds to wait for it, or minus the pause left when the pause is longer than {@code maxWait}
          */
-        synchronized long reserve(long now, long interval, long maxWait) {
+        synchronized long reserve(long now, long pauseNow, long interval, long maxWait) {
             long at = now;
-            if (pausedUntil != Long.MIN_VALUE && pausedUntil - now > 0) {
-                if (pausedUntil - now > maxWait) {
-                    return -(pausedUntil - now);
+            if (pausedUntil != Long.MIN_VALUE && pausedUntil - pauseNow > 0) {
+                if (pausedUntil - pauseNow > maxWait) {
+                    return -(pausedUntil - pauseNow);
                 }
-                at = pausedUntil;
+                at = now + (pausedUntil - pauseNow);
             }
             if (interval > 0) {
                 if (nextFree != Long.MIN_VALUE && nextFree - at > 0) {

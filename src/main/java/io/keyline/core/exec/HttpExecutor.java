@@ -388,7 +388,7 @@ public final class HttpExecutor implements StepExecutor {
         List<Hop> hops = new ArrayList<>();
         while (true) {
             // SPEC §9: the job's rate limit and Retry-After pauses, per host; the wait is not part of the timeout
-            Duration waited = limits.acquire(ctx.job().name(), ctx.job().rateLimit(), uri, MAX_HOST_WAIT);
+            Duration waited = limits.acquire(ctx.job().name(), ctx.job().rateLimit(), uri, MAX_HOST_WAIT, clock);
             if (waited.isNegative()) {
                 throw new HostPausedException(uri, waited.negated());
             }
@@ -414,7 +414,7 @@ public final class HttpExecutor implements StepExecutor {
             if (resp.statusCode() == 429 || resp.statusCode() == 503) {
                 // the host asked to slow down: every key of the job waits, not just this one
                 limits.pause(ctx.job().name(), uri, Classifier.retryAfter(
-                        resp.headers().firstValue("Retry-After").orElse(null), clock));
+                        resp.headers().firstValue("Retry-After").orElse(null), clock), clock);
             }
             String location = resp.headers().firstValue("Location").orElse(null);
             if (!isRedirect(resp.statusCode()) || location == null) {
