@@ -3,7 +3,7 @@
 # Called by `mvn -B -Ppackage -DskipTests package` after the jars are built and copied:
 #   target/keyline-thin.jar   the app
 #   target/app-lib/           its dependencies without JavaFX (class path)
-#   target/jfx/               javafx-{base,graphics,controls}-*-linux.jar (module path for jlink)
+#   target/jfx/               javafx-{base,graphics,controls,media,web}-*-linux.jar (module path for jlink)
 # Steps: jlink a runtime (JDK + JavaFX modules) -> jpackage the app jars onto it -> AppCDS
 # training run -> .deb (only when fakeroot and dpkg-deb are installed).
 set -euo pipefail
@@ -20,6 +20,15 @@ cp "$t/keyline-thin.jar" "$t"/app-lib/*.jar "$t/jpackage-input/"
 
 echo "[package] jlink runtime"
 "$bin/jlink" @packaging/jpackage/jlink.args --module-path "$t/jfx" --output "$t/runtime"
+# JavaFX's native libraries next to the JDK's (jlink.args leaves them out of the modules file): JavaFX loads them
+# from the runtime's lib/ instead of extracting them from the modules into ~/.openjfx/cache on first use
+for jar in "$t"/jfx/javafx-*-linux.jar; do
+  libs=$("$bin/jar" tf "$jar" | grep -E '^[^/]+\.so$' || true) # at the jar's root; javafx-base has none
+  abs="$(readlink -f "$jar")"
+  [ -z "$libs" ] || (cd "$t/runtime/lib" && "$bin/jar" xf "$abs" $libs)
+done
+[ -f "$t/runtime/lib/libglass.so" ] && [ -f "$t/runtime/lib/libjfxwebkit.so" ] \
+  || { echo "[package] JavaFX's native libraries are missing from the runtime" >&2; exit 1; }
 
 echo "[package] jpackage app-image"
 "$bin/jpackage" --type app-image @packaging/jpackage/app-image.args \
@@ -40,6 +49,11 @@ packaging/make-cds.sh "$app"
 echo "[package] smoke test: bin/keyline jobs"
 smoke="$(mktemp -d)"
 "$app/bin/keyline" --state "$smoke/state" --jobs resources/jobs jobs
+# the demo (its sandbox site needs jdk.httpserver in the runtime), on any free port
+echo "[package] smoke test: bin/keyline demo"
+"$app/bin/keyline" --state "$smoke/demo-state" --jobs "$smoke/demo-jobs" demo --port 0 > "$smoke/demo.txt" \
+  || { cat "$smoke/demo.txt" >&2; echo "[package] bin/keyline demo failed" >&2; exit 1; }
+grep -q 'Demo workspace created' "$smoke/demo.txt" || { cat "$smoke/demo.txt" >&2; exit 1; }
 rm -rf "$smoke"
 
 if command -v fakeroot >/dev/null && command -v dpkg-deb >/dev/null; then

@@ -65,8 +65,9 @@ public final class ConsoleApp {
                 .filter(e -> e.getKey().needsAttention()).mapToInt(Map.Entry::getValue).sum();
         return "Demo workspace created in " + ws.jobsDir() + " from real runs against the sandbox site "
                 + r.site().base() + "/ (it runs while the console is open): " + waiting + " keys wait for you below. "
-                + "Retry the failed one, confirm the waiting one, renew the cookie (log in on the sandbox site and "
-                + "paste its cookies.txt line), then look at daily-article's heatmap.";
+                + "Renew the cookie first (Log in… on its item, then Log in as demo and Use these cookies: the site "
+                + "rejected the old one, so no key sends it), then retry the failed one, confirm the waiting one and "
+                + "look at daily-article's heatmap.";
     }
 
     /**

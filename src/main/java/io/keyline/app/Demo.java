@@ -285,10 +285,10 @@ public final class Demo {
         sb.append("Five steps:\n");
         sb.append("  1. Open the console: ").append(jar).append('\n');
         sb.append("     (it starts the sandbox on port ").append(r.site().port()).append(" again)\n");
-        sb.append("  2. Renew the cookie first (the site rejected it, so no key of the job sends it until then): open ")
-                .append(r.site().base())
-                .append("/ in a browser, Log in, copy the cookies.txt line, then Renew credential... and paste it;\n")
-                .append("     the parked keys run again\n");
+        sb.append("  2. Renew the cookie first (the site rejected it, so no key of the job sends it until then):\n")
+                .append("     Renew credential... > Log in... > Log in as demo, then Use these cookies\n")
+                .append("     (or open ").append(r.site().base())
+                .append("/ in a browser, log in and paste the cookies.txt line); the parked keys run again\n");
         sb.append("  3. See the failed key: Attention > ").append(r.failed())
                 .append(", Timeline shows HTTP 422 and the site's answer; press Retry (the site accepts it now)\n");
         sb.append("  4. Confirm the waiting one: Confirm... on ").append(r.confirm())

@@ -324,8 +324,9 @@ public final class SandboxSite implements AutoCloseable {
                 + "demo. It holds " + total + " article" + (total == 1 ? "" : "s") + ".</p>"
                 + "<form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"user\" value=\"demo\">"
                 + "<button type=\"submit\">Log in as demo</button></form>"
-                + "<p>Logging in shows a fresh cookie to paste into Keyline's credential <code>sandbox-cookie</code>."
-                + "</p></body></html>";
+                + "<p>In Keyline's login window (Renew credential… → Log in…) the session cookie is taken by "
+                + "itself; in another browser, logging in shows a fresh cookie to paste into Keyline's credential "
+                + "<code>sandbox-cookie</code>.</p></body></html>";
         send(ex, 200, "text/html; charset=utf-8", html, null);
     }
 
@@ -338,11 +339,28 @@ public final class SandboxSite implements AutoCloseable {
         Session s = login();
         String cookie = COOKIE + "=" + s.value() + "; Path=/; HttpOnly; Expires="
                 + DateTimeFormatter.RFC_1123_DATE_TIME.format(s.expires().atOffset(java.time.ZoneOffset.UTC));
+        String accept = ex.getRequestHeaders().getFirst("Accept");
+        if (accept != null && accept.contains("text/html")) {
+            // a browser (Keyline's login window among them): the session is in the cookie; the lines to paste
+            // stay folded, so that the page (and a screenshot of it) does not show the session id
+            String html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Logged in - Keyline sandbox"
+                    + "</title></head><body style=\"font-family:sans-serif;max-width:40em;margin:3em auto\">"
+                    + "<h1>Logged in as " + html(user) + "</h1><p>Until " + s.expires() + ". In Keyline's login window "
+                    + "the session cookie is captured now: press <b>Use these cookies</b>.</p>"
+                    + "<details><summary>Show the cookie lines to paste into Keyline by hand</summary><pre>"
+                    + s.cookiesTxtLine() + "\n" + s.headerLine() + "</pre></details></body></html>";
+            send(ex, 200, "text/html; charset=utf-8", html, Map.of("Set-Cookie", cookie));
+            return;
+        }
         String text = "Logged in as " + user + " until " + s.expires() + ".\n"
                 + "Paste one of these lines into Keyline (Credentials > sandbox-cookie > Renew,\n"
                 + "or: keyline credentials set sandbox-cookie):\n\n"
                 + s.cookiesTxtLine() + "\n" + s.headerLine() + "\n";
         send(ex, 200, "text/plain; charset=utf-8", text, Map.of("Set-Cookie", cookie));
+    }
+
+    private static String html(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
     private void holdAndDrop() {

@@ -18,6 +18,14 @@ public interface Navigator {
     /** Open the credential dialog (renew a login; {@code null} for a new credential). */
     void renewCredential(String name);
 
+    /**
+     * Open the login window for a credential (issue 16): log in on the site's page inside Keyline and use the
+     * captured cookies. Where there is no browser, the renew dialog.
+     */
+    default void logIn(String credential) {
+        renewCredential(credential);
+    }
+
     /** Open the dry-run plan of a job. */
     void plan(String job);
 

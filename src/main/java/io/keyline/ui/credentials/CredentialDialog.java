@@ -57,6 +57,11 @@ public final class CredentialDialog {
     private final CredentialViewModel vm;
     private final BorderPane root = new BorderPane();
     private final TextArea input = new TextArea();
+    // ---- issue 16: "Log in…" opens the login window (set by show(); absent where the dialog is built alone)
+    static final String LOGIN_LINE = "or paste a cookie line or drop a cookie export below: for a site that refuses "
+            + "this browser, or a machine without a display.";
+    private final Button logIn = new Button("Log in…");
+    private final HBox loginBar = new HBox(8);
 
     /** Builds the content on a view model; {@code onChanged} runs after a successful save. */
     public CredentialDialog(CredentialViewModel vm, Runnable onChanged) {
@@ -86,12 +91,21 @@ public final class CredentialDialog {
         Stage stage = Theme.dialog(owner, dialog.root(), 860, 680, 640, 520);
         stage.setTitle(name == null ? "Keyline — new credential" : "Keyline — renew " + name);
         stage.setOnHidden(e -> vm.clearInput()); // do not keep the pasted secret around
+        dialog.offerLogIn(() -> io.keyline.ui.login.LoginWindow.show(stage, s, t, vm, vm.nameProperty().get().strip(),
+                null));
         stage.show();
         dialog.input.requestFocus();
     }
 
     public Parent root() {
         return root;
+    }
+
+    /** Issue 16: shows "Log in…", which runs {@code open} (the login window, on this dialog's view model). */
+    public void offerLogIn(Runnable open) {
+        logIn.setOnAction(e -> open.run());
+        loginBar.setVisible(true);
+        loginBar.setManaged(true);
     }
 
     public CredentialViewModel viewModel() {
@@ -152,7 +166,20 @@ public final class CredentialDialog {
         grid.setHgap(8);
         grid.setVgap(6);
         grid.addRow(0, label("Name"), name, label("Type"), type, label("Cookie domain"), domain);
-        VBox top = new VBox(6, title, current, grid, nameError);
+        logIn.setId("credential-login");
+        logIn.setMinWidth(Region.USE_PREF_SIZE);
+        logIn.getStyleClass().add(Styles.ACCENT);
+        logIn.setTooltip(new javafx.scene.control.Tooltip("Opens the site's login page inside Keyline; the cookies "
+                + "of the credential's domains are captured when you have logged in"));
+        logIn.disableProperty().bind(vm.nameErrorProperty().isNotEmpty().or(vm.busyProperty()));
+        Label loginLine = new Label(LOGIN_LINE);
+        loginLine.getStyleClass().add("muted");
+        loginLine.setWrapText(true);
+        loginBar.getChildren().setAll(logIn, loginLine);
+        loginBar.setAlignment(Pos.CENTER_LEFT);
+        loginBar.setVisible(false);
+        loginBar.setManaged(false);
+        VBox top = new VBox(6, title, current, grid, nameError, loginBar);
         top.setPadding(new Insets(0, 0, 12, 0));
         return top;
     }

@@ -297,7 +297,24 @@ public final class CredentialViewModel {
         if (!canSave.get() || parsed == null) {
             return;
         }
-        ParsedCredential value = parsed;
+        store(parsed, null);
+    }
+
+    /**
+     * Issue 16: the cookies a login window captured take the same path as a pasted file: stored,
+     * the parked keys resumed and (when {@link #runResumedProperty()} is on) run.
+     *
+     * @param value    the captured cookies
+     * @param loginUrl a login URL to remember with them, or {@code null} to keep the stored one
+     */
+    public void useCaptured(ParsedCredential value, String loginUrl) {
+        if (busy.get() || !nameError.get().isEmpty()) {
+            return;
+        }
+        store(value, loginUrl);
+    }
+
+    private void store(ParsedCredential value, String loginUrl) {
         String n = name.get().strip();
         boolean run = runResumed.get();
         busy.set(true);
@@ -306,7 +323,7 @@ public final class CredentialViewModel {
         testResults.clear();
         testSummary.set("");
         threads.submit(() -> {
-            CredentialInfo info = services.credentials().set(n, value, services.user());
+            CredentialInfo info = services.credentials().set(n, value, loginUrl, services.user());
             List<KeyRecord> resumed = services.actions().credentialUpdated(n, info.fingerprint());
             return new Saved(services.credentials().info(n).orElse(info), resumed);
         }, s -> {

@@ -94,6 +94,8 @@ public final class InboxView extends BorderPane {
                 primary(item);
             } else if (e.getCode() == KeyCode.T && item != null) {
                 nav.showTimeline(item.job(), item.key());
+            } else if (e.getCode() == KeyCode.L && item != null && item.credential() != null) {
+                nav.logIn(item.credential()); // issue 16: log in inside the console
             }
         });
         list.setOnMouseClicked(e -> {
@@ -169,6 +171,8 @@ public final class InboxView extends BorderPane {
         private final Label evidence = new Label();
         private final Button action = new Button();
         private final MenuButton more = new MenuButton("More");
+        /** Issue 16: log in inside the console, on items that wait for a credential. */
+        private final Button logIn = new Button("Log in…");
         private final HBox root;
 
         ItemCell() {
@@ -203,7 +207,12 @@ public final class InboxView extends BorderPane {
                     .ifPresent(n -> vm.skip(getItem(), n)));
             more.getItems().addAll(timeline, markDone, skip);
             action.setOnAction(e -> primary(getItem()));
-            HBox buttons = new HBox(6, action, more);
+            logIn.setTooltip(new javafx.scene.control.Tooltip("Log in on the site's page inside Keyline (L): "
+                    + "its cookies are captured"));
+            logIn.disableProperty().bind(vm.busyProperty());
+            logIn.setMinWidth(Region.USE_PREF_SIZE);
+            logIn.setOnAction(e -> nav.logIn(getItem().credential()));
+            HBox buttons = new HBox(6, logIn, action, more);
             buttons.setAlignment(Pos.CENTER_RIGHT);
             buttons.setMinWidth(Region.USE_PREF_SIZE);
             root = new HBox(16, text, buttons);
@@ -226,6 +235,10 @@ public final class InboxView extends BorderPane {
             evidence.setText(item.evidence());
             action.setText(item.primaryAction());
             action.setId("action-" + item.job() + "-" + item.key());
+            boolean login = item.state() == io.keyline.domain.KeyState.NEEDS_CREDENTIAL && item.credential() != null;
+            logIn.setVisible(login);
+            logIn.setManaged(login);
+            logIn.setId("login-" + item.job() + "-" + item.key());
             setGraphic(root);
         }
     }

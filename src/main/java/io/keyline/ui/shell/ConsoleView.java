@@ -383,6 +383,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     @Override
+    public void logIn(String credential) {
+        // issue 16: the web engine loads here, on first use, never for the first frame
+        io.keyline.ui.login.LoginWindow.show(window(), vm.services(), vm.threads(), null, credential, this::refresh);
+    }
+
+    @Override
     public void plan(String job) {
         PlanDialog.show(window(), vm.services(), vm.threads(), job, this::refresh);
     }

@@ -1,0 +1,154 @@
+package io.keyline.ui.login;
+
+import io.keyline.core.CredentialInfo;
+import io.keyline.credentials.Cookie;
+import io.keyline.domain.KeyState;
+import io.keyline.sandbox.SandboxSite;
+import io.keyline.ui.common.Threads;
+import io.keyline.ui.credentials.CredentialViewModel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The login window's view model without a toolkit (Threads.direct): a real state, the real sandbox
+ * site, and the cookies a browser's jar would hold handed in as the window hands them in.
+ */
+class LoginViewModelTest {
+
+    SandboxLogin sb;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        sb = new SandboxLogin();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        sb.close();
+    }
+
+    LoginViewModel open() {
+        CredentialViewModel c = new CredentialViewModel(sb.services, Threads.direct());
+        c.open(SandboxLogin.CREDENTIAL);
+        LoginViewModel vm = new LoginViewModel(sb.services, Threads.direct(), c, SandboxLogin.CREDENTIAL);
+        vm.open();
+        return vm;
+    }
+
+    static Cookie session(SandboxSite.Session s) {
+        return new Cookie(SandboxSite.COOKIE, s.value(), "127.0.0.1", false, "/", false, true, s.expires());
+    }
+
+    @Test
+    void withoutAStoredLoginPageItAsksForOneChecksItAndRemembersItWithTheCookiesUsed() {
+        sb.parkThreeKeys(null);
+        LoginViewModel vm = open();
+        assertThat(vm.needsUrlProperty().get()).isTrue();
+        assertThat(vm.loginUrlProperty().get()).isEmpty();
+        assertThat(vm.domains()).containsExactly("127.0.0.1"); // the hosts its steps send to
+
+        for (String bad : List.of("", "example.org/login", "ftp://example.org/", "https://user:pw@example.org/",
+                "https://exa mple.org/")) {
+            vm.urlInputProperty().set(bad);
+            vm.submitUrl();
+            assertThat(vm.urlErrorProperty().get()).as(bad).contains("absolute http(s) address");
+            assertThat(vm.needsUrlProperty().get()).isTrue();
+        }
+        vm.urlInputProperty().set(" " + sb.site.base() + "/ ");
+        vm.submitUrl();
+        assertThat(vm.urlErrorProperty().get()).isEmpty();
+        assertThat(vm.needsUrlProperty().get()).isFalse();
+        assertThat(vm.loginUrlProperty().get()).isEqualTo(sb.site.base() + "/");
+
+        vm.navigated(sb.site.base() + "/login");
+        assertThat(vm.originProperty().get()).isEqualTo(sb.site.base());
+        assertThat(vm.secureProperty().get()).isFalse();
+        assertThat(vm.securityProperty().get()).startsWith("Not encrypted");
+
+        SandboxSite.Session s = sb.site.login();
+        Cookie sso = new Cookie("sso_session", "sso-4f1c9e27b8d3a6f0", "127.0.0.2", false, "/", false, true, null);
+        vm.cookiesChanged(List.of(sso));
+        assertThat(vm.canUseProperty().get()).isFalse();
+        assertThat(vm.discardedProperty().get()).contains("1 cookie of 127.0.0.2");
+        vm.cookiesChanged(List.of(sso, session(s)));
+        assertThat(vm.preview()).hasSize(1);
+        assertThat(vm.preview().get(0).value()).isEqualTo("***");
+        assertThat(vm.preview().get(0).httpOnly()).isTrue();
+        assertThat(vm.preview().get(0).expires()).isEqualTo(s.expires());
+        assertThat(vm.canUseProperty().get()).isTrue();
+        assertThat(vm.statusProperty().get()).startsWith("Captured 1 cookie of 127.0.0.1");
+        for (String shown : shown(vm)) {
+            assertThat(shown).doesNotContain(s.value()).doesNotContain("sso-4f1c9e27b8d3a6f0");
+        }
+
+        vm.use();
+        assertThat(vm.usedProperty().get()).isTrue();
+        assertThat(vm.canUseProperty().get()).isFalse();
+        assertThat(vm.credential().messageProperty().get()).isEqualTo("Saved. 3 parked keys resumed. 3 of 3 completed.");
+        for (String k : SandboxLogin.KEYS) {
+            assertThat(sb.state(k)).isEqualTo(KeyState.DONE);
+            assertThat(sb.site.effects(k)).isEqualTo(1);
+        }
+        CredentialInfo info = sb.services.credentials().info(SandboxLogin.CREDENTIAL).orElseThrow();
+        assertThat(info.loginUrl()).isEqualTo(sb.site.base() + "/");
+        assertThat(info.cookies()).isEqualTo(1);
+    }
+
+    @Test
+    void anEnteredAddressIsNotRememberedWhenTheOperatorSaysNo() {
+        sb.parkThreeKeys(null);
+        LoginViewModel vm = open();
+        vm.urlInputProperty().set(sb.site.base() + "/");
+        vm.rememberUrlProperty().set(false);
+        vm.submitUrl();
+        vm.cookiesChanged(List.of(session(sb.site.login())));
+        vm.use();
+        assertThat(sb.state(SandboxLogin.KEYS.get(2))).isEqualTo(KeyState.DONE);
+        assertThat(sb.services.credentials().info(SandboxLogin.CREDENTIAL).orElseThrow().loginUrl()).isNull();
+    }
+
+    @Test
+    void testAsksTheProbesWithTheCapturedCookiesAndChangesNothingStored() {
+        sb.parkThreeKeys(sb.site.base() + "/");
+        LoginViewModel vm = open();
+        assertThat(vm.needsUrlProperty().get()).isFalse();
+        assertThat(vm.loginUrlProperty().get()).isEqualTo(sb.site.base() + "/");
+        CredentialInfo before = sb.services.credentials().info(SandboxLogin.CREDENTIAL).orElseThrow();
+
+        vm.cookiesChanged(List.of(new Cookie("session", "not-a-session-of-this-site", "127.0.0.1", false, "/", false,
+                true, null)));
+        vm.test();
+        assertThat(vm.testSummaryProperty().get()).startsWith("The site rejected the captured cookies on 1 of 1");
+
+        vm.cookiesChanged(List.of(session(sb.site.login())));
+        assertThat(vm.testLines()).isEmpty(); // a new capture clears the old answer
+        vm.test();
+        assertThat(vm.testSummaryProperty().get()).isEqualTo("The site accepts the captured cookies (1 probe).");
+        assertThat(vm.testLines()).extracting(CredentialViewModel.TestLine::text)
+                .containsExactly("daily-article/publish: accepted (probe: /total = 0 (absent))");
+
+        CredentialInfo after = sb.services.credentials().info(SandboxLogin.CREDENTIAL).orElseThrow();
+        assertThat(after.fingerprint()).isEqualTo(before.fingerprint());
+        assertThat(after.lastResult()).isEqualTo(before.lastResult());
+        assertThat(sb.state(SandboxLogin.KEYS.get(0))).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+
+        vm.closed();
+        assertThat(vm.preview()).isEmpty();
+        assertThat(vm.canUseProperty().get()).isFalse();
+    }
+
+    static List<String> shown(LoginViewModel vm) {
+        List<String> out = new ArrayList<>(List.of(vm.statusProperty().get(), vm.discardedProperty().get(),
+                vm.originProperty().get(), vm.testSummaryProperty().get(), vm.errorProperty().get(),
+                vm.credential().messageProperty().get()));
+        vm.preview().forEach(r -> out.add(r.toString()));
+        vm.domains().forEach(out::add);
+        return out;
+    }
+}
