@@ -50,6 +50,15 @@ final class Stats {
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
+    /** The runs as {@code a, b, c} (two decimals). */
+    static String list(List<Double> xs) {
+        StringBuilder sb = new StringBuilder();
+        for (double x : xs) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", x));
+        }
+        return sb.toString();
+    }
+
     static void log(String s) {
         System.out.println("[bench] " + s);
     }

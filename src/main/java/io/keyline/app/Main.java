@@ -13,6 +13,6 @@ public final class Main {
     public static void main(String[] args) {
         // before anything can touch H2: its settings are read once per JVM
         io.keyline.store.H2Lockdown.apply();
-        System.exit(KeylineCli.execute(args, System.out, System.err, ConsoleApp::run));
+        System.exit(KeylineCli.executeAsProcess(args, ConsoleApp::run));
     }
 }

@@ -19,8 +19,9 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         var planApply = ws().planApply();
-        try (RunTrace trace = ws().trace(out())) {
-            RunReport report = planApply.apply(planId, this::job, ws().engine(trace));
+        try (RunSession s = new RunSession(this)) {
+            RunTrace trace = s.trace;
+            RunReport report = planApply.apply(planId, this::job, s.engine);
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit, ws().credentials());
             notifyAfter(List.of(report), trace);

@@ -31,8 +31,9 @@ final class ConfirmCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         String k = KeyRules.normalize(job.key(), key);
-        try (RunTrace trace = ws().trace(out())) {
-            RunReport report = ws().confirmAndRun().confirmAndRun(job, k, note, payload, ws().engine(trace),
+        try (RunSession s = new RunSession(this)) {
+            RunTrace trace = s.trace;
+            RunReport report = ws().confirmAndRun().confirmAndRun(job, k, note, payload, s.engine,
                     rec -> out().println("confirmed " + rec.confirmedStep() + " of " + job.name() + " " + k
                             + "; running it now")).report();
             int exit = report.exitCode();

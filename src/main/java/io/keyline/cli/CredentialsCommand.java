@@ -157,9 +157,9 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 }
                 return 0;
             }
-            try (io.keyline.core.RunTrace trace = ws().trace(out())) {
+            try (RunSession s = new RunSession(this)) {
                 io.keyline.core.operations.RenewAndResume.Ran ran = op.run(resumed, ws().catalog()::job,
-                        ws().engine(trace));
+                        s.engine);
                 out().println(io.keyline.core.operations.RenewAndResume.summary(renewed, ran));
                 return io.keyline.core.RunReport.exitCode(ran.finals(), false);
             }

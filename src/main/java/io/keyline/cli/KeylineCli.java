@@ -79,6 +79,10 @@ public final class KeylineCli implements Callable<Integer> {
 
     PrintStream out;
     PrintStream err;
+    /** stdout as given, before control characters are escaped (the live counter draws on it). */
+    PrintStream rawOut;
+    /** The real process (Main), not a test in-process: signals are handled, a terminal gets a live counter. */
+    boolean asProcess;
     private java.io.InputStream in = System.in;
     private Console console = Console.NONE;
     private Workspace workspace;
@@ -105,9 +109,13 @@ public final class KeylineCli implements Callable<Integer> {
         return execute(args, out, err, System.getenv(), RunOptions.standard());
     }
 
-    /** Runs the command line; without a command it opens {@code console}. */
-    public static int execute(String[] args, PrintStream out, PrintStream err, Console console) {
-        return execute(args, System.in, out, err, System.getenv(), RunOptions.standard(), console);
+    /**
+     * Runs the command line as the {@code keyline} process (Main): without a command it opens {@code console};
+     * Ctrl+C and SIGTERM during a run stop it gracefully, and a run on a terminal shows a live counter.
+     */
+    public static int executeAsProcess(String[] args, Console console) {
+        return execute(args, System.in, System.out, System.err, System.getenv(), RunOptions.standard(), console,
+                true);
     }
 
     /** Runs the command line with the given environment and engine options (tests). */
@@ -119,11 +127,11 @@ public final class KeylineCli implements Callable<Integer> {
     /** Runs the command line with the given standard input, environment and engine options (tests). */
     public static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                               Map<String, String> env, RunOptions options) {
-        return execute(args, in, stdout, stderr, env, options, Console.NONE);
+        return execute(args, in, stdout, stderr, env, options, Console.NONE, false);
     }
 
     private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
-                               Map<String, String> env, RunOptions options, Console console) {
+                               Map<String, String> env, RunOptions options, Console console, boolean asProcess) {
         // every string printed passes through one place: control characters from outside become visible escapes
         PrintStream out = TerminalOut.of(stdout);
         PrintStream err = TerminalOut.of(stderr);
@@ -131,6 +139,8 @@ public final class KeylineCli implements Callable<Integer> {
         root.in = in;
         root.out = out;
         root.err = err;
+        root.rawOut = stdout;
+        root.asProcess = asProcess;
         root.env = env;
         root.options = options;
         root.console = console;
@@ -198,6 +208,11 @@ public final class KeylineCli implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         return console.open(workspace(), env);
+    }
+
+    /** Whether runs show a live counter: the real process, with a terminal on stdin and stdout. */
+    boolean liveCounter() {
+        return asProcess && rawOut == System.out && System.console() != null;
     }
 
     java.io.InputStream in() {

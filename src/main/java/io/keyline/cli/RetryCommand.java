@@ -29,9 +29,10 @@ final class RetryCommand extends Sub implements Callable<Integer> {
         JobDefinition job = job(jobName);
         String k = KeyRules.normalize(job.key(), key);
         if (run) {
-            try (io.keyline.core.RunTrace trace = ws().trace(out())) {
+            try (RunSession s = new RunSession(this)) {
+                io.keyline.core.RunTrace trace = s.trace;
                 io.keyline.core.operations.KeyActions.Outcome o = ws().keyActions().retryAndRun(job, k, note,
-                        ws().engine(trace));
+                        s.engine);
                 int exit = o.report().exitCode();
                 RunOutput.summary(out(), java.util.List.of(o.report()), exit, ws().credentials());
                 notifyAfter(java.util.List.of(o.report()), trace);

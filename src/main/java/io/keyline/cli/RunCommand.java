@@ -34,8 +34,9 @@ final class RunCommand extends Sub implements Callable<Integer> {
         if (!selection.due) {
             selection.refuseNotYetDue(ws(), job, keys);
         }
-        try (RunTrace trace = ws().trace(out())) {
-            RunReport report = ws().engine(trace).run(job, keys,
+        try (RunSession s = new RunSession(this)) {
+            RunTrace trace = s.trace;
+            RunReport report = s.engine.run(job, keys,
                     io.keyline.core.RunRequest.plain(selection.ahead, selection.describe()));
             int exit = report.exitCode();
             RunOutput.summary(out(), List.of(report), exit, ws().credentials());
@@ -47,10 +48,10 @@ final class RunCommand extends Sub implements Callable<Integer> {
     private int runAllDue() {
         java.time.Duration window = selection.window(ws());
         io.keyline.core.operations.RunDue.Result result;
-        try (RunTrace trace = ws().trace(out())) {
+        try (RunSession session = new RunSession(this)) {
             result = new io.keyline.core.operations.RunDue(ws().store(), ws().options().clock())
-                    .run(ws().catalog().jobs(), ws().engine(trace), window, selection.ahead, out()::println);
-            notifyAfter(result.reports(), trace);
+                    .run(ws().catalog().jobs(), session.engine, window, selection.ahead, out()::println);
+            notifyAfter(result.reports(), session.trace);
         }
         for (var e : ws().catalog().errors()) {
             err().println("skipped invalid job file: " + e);

@@ -34,7 +34,11 @@ final class RunOutput {
                 sb.append("no keys targeted");
             }
             out.println(sb);
-            if (r.stopped() != null) {
+            if (r.stopped() != null && !r.notStarted().isEmpty()) {
+                // [issue 14] told to stop (Ctrl+C, SIGTERM): what finished counts; the rest is untouched
+                out.println("  stopped: " + r.stopped() + " (after " + r.ran() + " key" + (r.ran() == 1 ? "" : "s")
+                        + " ran; run the same command again to continue)");
+            } else if (r.stopped() != null) {
                 out.println("  stopped: " + r.stopped() + (r.ran() > 0 ? " (after " + r.ran() + " key"
                         + (r.ran() == 1 ? "" : "s") + " ran; the rest waits for 'keyline resume " + r.job() + "')" : ""));
             }

@@ -33,11 +33,13 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs keys: it asks {@link KeyDecision} what a key does next and does exactly that, one action
@@ -62,8 +64,6 @@ public final class Engine {
     // whether another holder is alive (H2: lease + same-host pid; PostgreSQL: advisory lock + heartbeat)
     private final LeaseKeeper leases;
     private final String owner;
-    /** Set when this process is asked to stop (worker SIGTERM): keys yield at their next step boundary. */
-    private volatile String stopRequested;
 
     public Engine(StateStore store, Executors executors, CredentialProvider credentials, RunTrace trace,
                   RunOptions options) {
@@ -88,12 +88,7 @@ public final class Engine {
      * goes back to PENDING for the next run, like a paused job's).
      */
     public void requestStop(String reason) {
-        stopRequested = reason;
-    }
-
-    /** Why this engine was asked to stop, or {@code null}. */
-    public String stopRequested() {
-        return stopRequested;
+        stopStarting(reason);
     }
 
     public String newRunId() {
@@ -108,10 +103,20 @@ public final class Engine {
     }
 
     /**
-     * Runs the given keys as {@code request} says (ahead of schedule, or exactly as a plan listed),
-     * one after another, and reports their final states.
+     * Runs the given keys as {@code request} says (ahead of schedule, or exactly as a plan listed) and
+     * reports their final states, in target order. Up to the job's {@code concurrency} keys run at once
+     * (SPEC §9); each key keeps its own guarantees (lease, intent before effect, probes, the decision).
      */
     public RunReport run(JobDefinition job, List<String> keys, RunRequest request) {
+        return run(job, keys, request, () -> true);
+    }
+
+    /**
+     * As {@link #run(JobDefinition, List, RunRequest)}, taking a new key only while {@code goOn} says so
+     * (the console's scheduler, closing or paused): keys not taken are reported as not started.
+     */
+    public RunReport run(JobDefinition job, List<String> keys, RunRequest request,
+                         java.util.function.BooleanSupplier goOn) {
         String runId = newRunId();
         Instant started = now();
         if (store.jobControl(job.name()).pausedAt(started)) {
@@ -120,46 +125,210 @@ public final class Engine {
             return new RunReport(runId, job.name(), List.of(), reason);
         }
         Map<String, KeyRecord> known = store.keys(job.name(), keys);
-        List<KeyRecord> finals = new ArrayList<>(keys.size());
-        Set<String> departed = new LinkedHashSet<>();
-        Set<String> notDue = new LinkedHashSet<>();
-        String stopped = null;
-        int ran = 0;
-        Due due = new Due(job, request.ahead());
-        for (String key : keys) {
+        Batch batch = new Batch(job, keys, known, runId, request, goOn);
+        RunProgress watcher = progress;
+        watcher.runStarted(job.name(), keys.size());
+        try {
+            batch.runAll(Math.min(job.concurrency(), keys.size()));
+        } finally {
+            watcher.runEnded(job.name());
+        }
+        RunReport report = batch.report();
+        trace.run(now(), report, started, request.selection());
+        return report;
+    }
+
+    /**
+     * [issue 14] Stops starting keys (Ctrl+C, SIGTERM): runs in progress take no new key, a key in
+     * flight stops at its next step boundary (back to PENDING, like the kill switch), a wait for a
+     * retry ends, and each run reports what finished. For the process that is about to exit.
+     */
+    public void stopStarting(String reason) {
+        stopRequest = reason;
+        stopLatch.countDown();
+    }
+
+    /** Why this engine was told to stop, or {@code null}. */
+    public String stopRequested() {
+        return stopRequest;
+    }
+
+    /** Who is told how runs progress (a live counter); {@link RunProgress#NONE} by default. */
+    public Engine progress(RunProgress p) {
+        this.progress = p == null ? RunProgress.NONE : p;
+        return this;
+    }
+
+    private volatile String stopRequest;
+    private final java.util.concurrent.CountDownLatch stopLatch = new java.util.concurrent.CountDownLatch(1);
+    private volatile RunProgress progress = RunProgress.NONE;
+
+    /** Waits for a retry due soon, or until {@link #stopStarting}; returns false when told to stop. */
+    private boolean waitInPlace(Duration wait) throws InterruptedException {
+        if (stopRequest != null) {
+            return false;
+        }
+        if (options.sleeper() == Sleeper.REAL) {
+            return !stopLatch.await(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS);
+        }
+        options.sleeper().sleep(wait);
+        return stopRequest == null;
+    }
+
+    /**
+     * The keys of one run: taken in target order by up to {@code concurrency} threads (the caller's
+     * own thread when it is 1), each key start to end on one thread; results kept by target index so
+     * the report is in target order whatever order keys finish in.
+     */
+    private final class Batch {
+        final JobDefinition job;
+        final List<String> keys;
+        final Map<String, KeyRecord> known;
+        final String runId;
+        final RunRequest request;
+        final java.util.function.BooleanSupplier goOn;
+        final Due due;
+        final KeyRecord[] finals;
+        final boolean[] departed;
+        final boolean[] notDue;
+        final boolean[] notStarted;
+        final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+        volatile String stopped;
+        volatile RuntimeException failure;
+
+        Batch(JobDefinition job, List<String> keys, Map<String, KeyRecord> known, String runId, RunRequest request,
+              java.util.function.BooleanSupplier goOn) {
+            this.job = job;
+            this.keys = keys;
+            this.known = known;
+            this.runId = runId;
+            this.request = request;
+            this.goOn = goOn;
+            this.due = new Due(job, request.ahead());
+            int n = keys.size();
+            finals = new KeyRecord[n];
+            departed = new boolean[n];
+            notDue = new boolean[n];
+            notStarted = new boolean[n];
+        }
+
+        void runAll(int concurrency) {
+            if (concurrency <= 1) {
+                drain();
+            } else {
+                inParallel(concurrency);
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        private void inParallel(int n) {
+            List<Thread> workers = new ArrayList<>(n);
+            for (int w = 0; w < n; w++) {
+                Thread t = new Thread(this::drain, "keyline-" + job.name() + "-" + (w + 1));
+                t.setDaemon(true);
+                workers.add(t);
+                t.start();
+            }
+            boolean interrupted = false;
+            for (Thread t : workers) {
+                while (true) {
+                    try {
+                        t.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        // the caller is being stopped (the console's scheduler closing): so are the keys it started
+                        interrupted = true;
+                        stopped = stopped != null ? stopped : "interrupted";
+                        workers.forEach(Thread::interrupt);
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Takes keys until there are none left. */
+        private void drain() {
+            int i;
+            while ((i = next.getAndIncrement()) < keys.size()) {
+                try {
+                    one(i);
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    }
+                    stopped = stopped != null ? stopped : String.valueOf(e.getMessage());
+                    return;
+                }
+            }
+        }
+
+        private void one(int i) {
+            String key = keys.get(i);
             KeyRecord rec = known.get(key);
             if (rec != null && rec.state().finished()) {
-                finals.add(rec);
-                continue;
+                finals[i] = rec;
+                progress.keyEnded(job.name(), key, rec.state());
+                return;
             }
-            if (stopped == null && stopRequested != null) {
-                stopped = stopRequested;
+            if (stopped != null || failure != null) {
+                finals[i] = rec != null ? rec : KeyRecord.fresh(job.name(), key, now());
+                progress.keyEnded(job.name(), key, finals[i].state());
+                return;
             }
-            if (stopped != null) {
-                finals.add(rec != null ? rec : KeyRecord.fresh(job.name(), key, now()));
-                continue;
+            if (stopRequest != null || !goOn.getAsBoolean()) {
+                notStarted[i] = true;
+                progress.keyEnded(job.name(), key, null);
+                return;
             }
+            progress.keyStarted(job.name(), key);
             KeyRun kr = new KeyRun(job, key, runId, request, due.notYetDue(key));
             KeyRecord after = kr.run(rec);
             if (kr.claimed) {
-                ran++;
+                ran.incrementAndGet();
             }
-            if (kr.departed) {
-                departed.add(key);
-            }
+            departed[i] = kr.departed;
             if (kr.notYetDue) {
-                notDue.add(key);
-                continue;
+                notDue[i] = true;
+                progress.keyEnded(job.name(), key, null);
+                return;
             }
-            finals.add(after);
-            if (after.state() == KeyState.PENDING && !kr.departed && store.jobControl(job.name()).pausedAt(now())) {
+            finals[i] = after;
+            progress.keyEnded(job.name(), key, after.state());
+            if (after.state() == KeyState.PENDING && !kr.departed && stopRequest == null
+                    && store.jobControl(job.name()).pausedAt(now())) {
                 stopped = pausedReason(job);
             }
         }
-        RunReport report = new RunReport(runId, job.name(), finals, stopped, ran, List.copyOf(departed),
-                List.copyOf(notDue));
-        trace.run(now(), report, started, request.selection());
-        return report;
+
+        RunReport report() {
+            List<KeyRecord> out = new ArrayList<>(keys.size());
+            List<String> dep = new ArrayList<>();
+            List<String> nd = new ArrayList<>();
+            List<String> ns = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                if (departed[i]) {
+                    dep.add(keys.get(i));
+                }
+                if (notDue[i]) {
+                    nd.add(keys.get(i));
+                } else if (notStarted[i]) {
+                    ns.add(keys.get(i));
+                } else if (finals[i] != null) {
+                    out.add(finals[i]);
+                }
+            }
+            String why = stopped;
+            if (!ns.isEmpty()) {
+                String told = stopRequest != null ? stopRequest : "stopped";
+                why = told + ": " + ns.size() + " key" + (ns.size() == 1 ? "" : "s") + " not started";
+            }
+            return new RunReport(runId, job.name(), out, why, ran.get(), dep, nd, ns);
+        }
     }
 
     /** Which keys are later than the job's current key (computed once per run). */
@@ -173,7 +342,7 @@ public final class Engine {
             this.ahead = ahead;
         }
 
-        boolean notYetDue(String key) {
+        synchronized boolean notYetDue(String key) {
             if (ahead || job.key().type() == io.keyline.domain.KeyType.MANUAL) {
                 return false;
             }
@@ -186,7 +355,7 @@ public final class Engine {
 
     /** Why a running key yields at a step boundary: this process stops, or the job was paused. */
     private String yieldReason(JobDefinition job) {
-        String stop = stopRequested;
+        String stop = stopRequest;
         return stop != null ? stop : pausedReason(job);
     }
 
@@ -307,37 +476,57 @@ public final class Engine {
         if (!pickable.isEmpty() || !orphans.isEmpty()) {
             leases.start(); // registered (and beating) before it holds anything
         }
-        List<KeyRecord> finals = new ArrayList<>();
-        String stopped = null;
-        int ran = 0;
+        // [issue 14] up to the job's concurrency pickers, each claiming the next key no one else holds
+        List<KeyRecord> picked = java.util.Collections.synchronizedList(new ArrayList<>());
+        String[] stop = new String[1];
+        java.util.concurrent.atomic.AtomicInteger ranNow = new java.util.concurrent.atomic.AtomicInteger();
         java.util.Set<String> left = new java.util.LinkedHashSet<>(pickable);
-        while (!left.isEmpty()) {
-            if (stopRequested != null) {
-                stopped = stopRequested;
-                break;
+        Runnable picker = () -> {
+            while (true) {
+                List<String> candidatesNow;
+                synchronized (left) {
+                    if (left.isEmpty() || stop[0] != null) {
+                        return;
+                    }
+                    if (stopRequest != null) {
+                        stop[0] = stopRequest;
+                        return;
+                    }
+                    candidatesNow = List.copyOf(left);
+                }
+                if (store.jobControl(job.name()).pausedAt(now())) {
+                    synchronized (left) {
+                        stop[0] = stop[0] != null ? stop[0] : pausedReason(job);
+                    }
+                    return;
+                }
+                Optional<KeyRecord> claimed = store.claimNext(job.name(), candidatesNow, now(), rec -> {
+                    KeyDecision.Decision d = KeyDecision.decide(new KeyDecision.Input(job, rec.key(), rec, Map.of(),
+                            Map.of(), Map.of(), null, now(), false, null, false, false, false));
+                    return d.leavesKeyAlone() ? null : claimChange(rec, runId);
+                });
+                if (claimed.isEmpty()) {
+                    return;
+                }
+                KeyRecord c = claimed.get();
+                // the claim wrote a lease of options.lease(); from now on the process's heartbeat renews it
+                leases.hold(job.name(), c.key());
+                synchronized (left) {
+                    left.remove(c.key());
+                }
+                KeyRun kr = new KeyRun(job, c.key(), runId, RunRequest.PLAIN, false);
+                picked.add(kr.runClaimed(c));
+                ranNow.incrementAndGet();
             }
-            if (store.jobControl(job.name()).pausedAt(now())) {
-                stopped = pausedReason(job);
-                break;
-            }
-            Optional<KeyRecord> claimed = store.claimNext(job.name(), List.copyOf(left), now(), rec -> {
-                KeyDecision.Decision d = KeyDecision.decide(new KeyDecision.Input(job, rec.key(), rec, Map.of(),
-                        Map.of(), Map.of(), null, now(), false, null, false, false, false));
-                return d.leavesKeyAlone() ? null : claimChange(rec, runId);
-            });
-            if (claimed.isEmpty()) {
-                break;
-            }
-            KeyRecord c = claimed.get();
-            // the claim wrote a lease of options.lease(); from now on the process's heartbeat renews it
-            leases.hold(job.name(), c.key());
-            left.remove(c.key());
-            KeyRun kr = new KeyRun(job, c.key(), runId, RunRequest.PLAIN, false);
-            finals.add(kr.runClaimed(c));
-            ran++;
-        }
+        };
+        onThreads(Math.max(1, Math.min(job.concurrency(), pickable.size())), "keyline-" + job.name() + "-pick-",
+                picker);
+        String stopped = stop[0];
+        int ran = ranNow.get();
+        List<KeyRecord> finals = new ArrayList<>(picked);
+        finals.sort(java.util.Comparator.comparing(KeyRecord::key));
         for (String key : orphans) {
-            if (stopped != null || stopRequested != null) {
+            if (stopped != null || stopRequest != null) {
                 break;
             }
             KeyRun kr = new KeyRun(job, key, runId, RunRequest.PLAIN, false);
@@ -352,6 +541,50 @@ public final class Engine {
             trace.run(now(), report, started, "--due");
         }
         return report;
+    }
+
+    /**
+     * Runs {@code work} on {@code n} threads (the caller's own when {@code n} is 1) and waits for all; an
+     * interrupt of the caller is passed to them. The first failure is thrown after all have ended.
+     */
+    private static void onThreads(int n, String name, Runnable work) {
+        if (n <= 1) {
+            work.run();
+            return;
+        }
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        List<Thread> threads = new ArrayList<>(n);
+        for (int w = 0; w < n; w++) {
+            Thread t = new Thread(() -> {
+                try {
+                    work.run();
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, name + (w + 1));
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+        boolean interrupted = false;
+        for (Thread t : threads) {
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    threads.forEach(Thread::interrupt);
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
     }
 
     /** One key within one run: the decision loop, its claim, and what the run learned on the way. */
@@ -396,7 +629,9 @@ public final class Engine {
                         return rec;
                     }
                     try {
-                        options.sleeper().sleep(wait);
+                        if (!waitInPlace(wait)) {
+                            return rec; // told to stop: the retry waits for the next run
+                        }
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return rec;
@@ -455,10 +690,12 @@ public final class Engine {
             Map<String, KeyDecision.CredentialState> creds = credentialStates(job, credentials);
             try {
                 while (true) {
-                    boolean paused = stopRequested != null || store.jobControl(job.name()).pausedAt(now());
+                    // [issue 14] told to stop (SIGTERM): the key stops at this step boundary, as a pause stops it
+                    String halt = stopRequest;
+                    boolean paused = halt != null || store.jobControl(job.name()).pausedAt(now());
                     KeyDecision.Input in = new KeyDecision.Input(job, key, c.rec, c.steps, creds, c.probes,
-                            step -> payloadHash(c, step), now(), paused, paused ? yieldReason(job) : null, false, true,
-                            false);
+                            step -> payloadHash(c, step), now(), paused,
+                            paused ? (halt != null ? halt : pausedReason(job)) : null, false, true, false);
                     KeyDecision.Decision d = KeyDecision.decide(in);
                     if (!d.acts()) {
                         return stop(c, d.stop());
@@ -566,9 +803,10 @@ public final class Engine {
                             null, EventType.KEY_DONE, null, 0, null, "all " + job.steps().size() + " steps done", null);
                 }
                 case YIELD -> {
+                    String why = s.detail() != null ? s.detail() : pausedReason(job);
                     return c.move(Trigger.YIELD, c.rec.withStep(s.step(), c.rec.attempts()), null, EventType.YIELDED,
-                            s.step(), 0, null, yieldReason(job) + (s.step() == null ? "" : "; stopped before step "
-                                    + s.step()), null);
+                            s.step(), 0, null, why + (s.step() == null ? "" : "; stopped before step " + s.step()),
+                            null);
                 }
                 case NEEDS_CREDENTIAL -> {
                     ProbeOutcome p = c.lastProbe != null && c.lastProbe.answer() == ProbeOutcome.Answer.AUTH
@@ -695,13 +933,19 @@ public final class Engine {
             StepContext ctx = context(c, step, attempt);
             Instant started = now();
             Instant firstAttempt = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : started;
-            StepRecord intent = new StepRecord(step.id(), StepStatus.STARTED, attempt, firstAttempt, Map.of(), started);
-            c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt).withConfirmation(null, null), intent,
-                    EventType.STEP_STARTED, step.id(), attempt, null, "attempt " + attempt + " of " + step.id() + " started",
-                    null);
+            // [issue 14] commit points per effect (docs/durability.md): only an unsafe step's intent is committed
+            // (with the claim when it is the key's first transition) and synced before it acts; a none/idempotent
+            // step may be redone after a crash, so it acts right after the claim or the previous step's success.
             if (step.effect() == Effect.UNSAFE) {
+                StepRecord intent = new StepRecord(step.id(), StepStatus.STARTED, attempt, firstAttempt, Map.of(), started);
+                c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt).withConfirmation(null, null), intent,
+                        EventType.STEP_STARTED, step.id(), attempt, null, "attempt " + attempt + " of " + step.id()
+                                + " started", null);
                 // the intent of an unsafe step is on disk before the request leaves, whatever the load
                 store.sync();
+            } else {
+                // the lease is ours before the step acts: a claim still waiting to be committed goes now
+                c.flushIfPending();
             }
             StepOutcome out;
             try {
@@ -987,6 +1231,13 @@ public final class Engine {
                 pending.clear();
             }
             return rec;
+        }
+
+        /** Commits what was deferred, if anything was. */
+        void flushIfPending() {
+            if (!pending.isEmpty()) {
+                flush();
+            }
         }
 
         /** Forgets deferred changes that failed to commit. */

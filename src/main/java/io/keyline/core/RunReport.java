@@ -15,13 +15,21 @@ import java.util.List;
  * @param ran      how many keys this run took (claimed) before it ended or stopped
  * @param departed keys an applied plan stopped because reality departed from what it showed
  * @param notYetDue keys later than the current one that were passed by (no {@code --ahead})
+ * @param notStarted keys the run never took because it was told to stop (Ctrl+C, SIGTERM): not in {@code keys},
+ *                   they count for nothing in the exit code, which is the code of what finished
  */
 public record RunReport(String runId, String job, List<KeyRecord> keys, String stopped, int ran,
-                        List<String> departed, List<String> notYetDue) {
+                        List<String> departed, List<String> notYetDue, List<String> notStarted) {
 
     public RunReport {
         departed = departed == null ? List.of() : List.copyOf(departed);
         notYetDue = notYetDue == null ? List.of() : List.copyOf(notYetDue);
+        notStarted = notStarted == null ? List.of() : List.copyOf(notStarted);
+    }
+
+    public RunReport(String runId, String job, List<KeyRecord> keys, String stopped, int ran,
+                     List<String> departed, List<String> notYetDue) {
+        this(runId, job, keys, stopped, ran, departed, notYetDue, List.of());
     }
 
     public RunReport(String runId, String job, List<KeyRecord> keys, String stopped) {
@@ -55,6 +63,10 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
 
     /** Exit code over the targeted keys; first match wins. */
     public int exitCode() {
+        if (!notStarted.isEmpty()) {
+            // [issue 14] told to stop: the code of the keys that finished (or were done before); none → nothing ran
+            return keys.isEmpty() ? EXECUTION_FAILURE : exitCode(keys, false, !departed.isEmpty());
+        }
         if (stopped != null && ran == 0) {
             return EXECUTION_FAILURE;
         }

@@ -45,7 +45,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     private final Object tickLock = new Object();
     private volatile boolean enabled = true;
     private volatile boolean closed;
-    private volatile String running;
+    private final java.util.Queue<String> runningNow = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile String problem;
     private volatile Instant nextTick;
     private volatile Ran lastRan;
@@ -87,57 +87,86 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     }
 
     /**
-     * Starts the due keys of every unpaused job once (one run per key), and returns what it started.
-     * Ticks do not overlap; a paused scheduler or job starts nothing.
+     * Starts the due keys of every unpaused job once (one run per job, up to its {@code concurrency}
+     * keys at once; jobs side by side), and returns what it started. Ticks do not overlap; a paused
+     * scheduler or job starts nothing, and closing or pausing the scheduler starts no further key.
      */
     public List<Started> tick() {
         synchronized (tickLock) {
-            List<Started> started = new ArrayList<>();
+            List<Started> started = java.util.Collections.synchronizedList(new ArrayList<>());
             if (!enabled || closed) {
                 return started;
             }
-            String lastProblem = null;
+            List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Runnable> runs = new ArrayList<>();
             for (JobDefinition job : jobs()) {
-                try {
-                    if (picking) {
-                        List<Upcoming> up = runnable(job, clock.instant());
-                        if (!up.isEmpty() && enabled && !closed) {
-                            running = job.name() + " (" + up.size() + " due)";
-                            RunReport r = engine.runPicking(job, up.stream().map(Upcoming::key).toList());
-                            afterRun.accept(r);
-                            java.util.Set<String> catchUps = new java.util.HashSet<>();
-                            up.stream().filter(Upcoming::catchUp).forEach(u -> catchUps.add(u.key()));
-                            for (KeyRecord k : r.keys()) {
-                                started.add(new Started(job.name(), k.key(), catchUps.contains(k.key()), k.state()));
-                            }
-                        }
-                        continue;
+                runs.add(() -> tickJob(job, started, problems));
+            }
+            // [issue 14] jobs side by side: one job waiting for a retry does not hold the others back
+            if (runs.size() <= 1) {
+                runs.forEach(Runnable::run);
+            } else {
+                List<Thread> threads = new ArrayList<>();
+                for (Runnable r : runs) {
+                    Thread t = new Thread(r, "keyline-scheduler-job");
+                    t.setDaemon(true);
+                    threads.add(t);
+                    t.start();
+                }
+                for (Thread t : threads) {
+                    try {
+                        t.join();
+                    } catch (InterruptedException e) {
+                        threads.forEach(Thread::interrupt);
+                        Thread.currentThread().interrupt();
+                        break;
                     }
-                    for (Upcoming u : runnable(job, clock.instant())) {
-                        if (!enabled || closed || store.jobControl(job.name()).pausedAt(clock.instant())) {
-                            break;
-                        }
-                        running = job.name() + " " + u.key();
-                        RunReport r = engine.run(job, List.of(u.key()));
-                        afterRun.accept(r);
-                        for (KeyRecord k : r.keys()) {
-                            started.add(new Started(job.name(), k.key(), u.catchUp(), k.state()));
-                        }
-                    }
-                } catch (RuntimeException e) {
-                    lastProblem = job.name() + ": " + e.getMessage();
-                } finally {
-                    running = null;
                 }
             }
-            problem = lastProblem;
-            if (!started.isEmpty()) {
+            problem = problems.isEmpty() ? null : problems.get(problems.size() - 1);
+            List<Started> out = new ArrayList<>(started);
+            if (!out.isEmpty()) {
                 // issue 12: the console says what a tick ran
-                lastRan = new Ran(clock.instant(), started.stream().map(x -> x.job() + " " + x.key()).toList(),
-                        started.stream().map(Started::state).toList());
+                lastRan = new Ran(clock.instant(), out.stream().map(x -> x.job() + " " + x.key()).toList(),
+                        out.stream().map(Started::state).toList());
             }
-            return started;
+            return out;
         }
+    }
+
+    private void tickJob(JobDefinition job, List<Started> started, List<String> problems) {
+        try {
+            List<Upcoming> upcoming = runnable(job, clock.instant());
+            if (upcoming.isEmpty() || !enabled || closed) {
+                return;
+            }
+            Map<String, Boolean> catchUp = new java.util.HashMap<>();
+            upcoming.forEach(u -> catchUp.put(u.key(), u.catchUp()));
+            String what = job.name() + " " + upcoming.get(0).key()
+                    + (upcoming.size() > 1 ? " +" + (upcoming.size() - 1) + " more" : "");
+            runningNow.add(what);
+            try {
+                List<String> keys = upcoming.stream().map(Upcoming::key).toList();
+                // issue 13: a worker picks keys from the store (FOR UPDATE SKIP LOCKED)
+                RunReport r = picking ? engine.runPicking(job, keys)
+                        : engine.run(job, keys, RunRequest.PLAIN, () -> enabled && !closed
+                                && !store.jobControl(job.name()).pausedAt(clock.instant()));
+                afterRun.accept(r);
+                for (KeyRecord k : r.keys()) {
+                    started.add(new Started(job.name(), k.key(), catchUp.getOrDefault(k.key(), false), k.state()));
+                }
+            } finally {
+                runningNow.remove(what);
+            }
+        } catch (RuntimeException e) {
+            problems.add(job.name() + ": " + e.getMessage());
+        }
+    }
+
+    /** What ticks are running now, for the status bar ({@code null} when nothing). */
+    private String running() {
+        List<String> now = new ArrayList<>(runningNow);
+        return now.isEmpty() ? null : String.join(", ", now);
     }
 
     private List<JobDefinition> jobs() {
@@ -199,7 +228,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             readProblem = e.getMessage();
         }
         Mode mode = closed ? Mode.OFF : enabled ? Mode.ON : Mode.PAUSED;
-        return new Status(mode, running, List.copyOf(dueNow), next, mode == Mode.ON ? nextTick : null, window,
+        return new Status(mode, running(), List.copyOf(dueNow), next, mode == Mode.ON ? nextTick : null, window,
                 problem != null ? problem : readProblem);
     }
 

@@ -656,12 +656,50 @@ public final class Database implements AutoCloseable {
      * Makes every commit so far durable (H2 writes what it holds and forces the file: CHECKPOINT SYNC),
      * after the "step started" of an unsafe step and before its request leaves. Needs admin rights: a
      * small pool of its own, used for nothing else.
+     *
+     * <p>[issue 14] Group sync: keys running side by side that ask at once share one checkpoint. A
+     * caller's commit is done before it asks; a checkpoint that starts after its request was counted
+     * writes that commit too, so a caller returns without its own checkpoint only when such a later
+     * checkpoint has finished. A checkpoint that fails covers no one: each waiting caller tries its own.
      */
     public void sync() {
         if (pg != null) {
             // PostgreSQL's commit returned after the WAL was flushed (synchronous_commit=on): already durable
             return;
         }
+        long mine = syncRequested.incrementAndGet();
+        synchronized (syncLock) {
+            if (syncCovered >= mine) {
+                return;
+            }
+            long upTo = syncRequested.get();
+            checkpointSync();
+            syncCovered = upTo;
+            checkpoints++;
+        }
+    }
+
+    private final java.util.concurrent.atomic.AtomicLong syncRequested = new java.util.concurrent.atomic.AtomicLong();
+    /** Held while a checkpoint is made (package-private: a test holds it to make requests meet). */
+    final Object syncLock = new Object();
+    /** The highest request a finished checkpoint covers (guarded by {@link #syncLock}). */
+    private long syncCovered;
+    /** Checkpoints made by {@link #sync} (guarded by {@link #syncLock}). */
+    private long checkpoints;
+
+    /** How many times {@link #sync} was called so far. */
+    long syncRequests() {
+        return syncRequested.get();
+    }
+
+    /** How many checkpoints {@link #sync} made so far (tests: concurrent requests share one). */
+    long checkpoints() {
+        synchronized (syncLock) {
+            return checkpoints;
+        }
+    }
+
+    private void checkpointSync() {
         JdbcConnectionPool p;
         synchronized (this) {
             if (syncPool == null) {

@@ -158,4 +158,27 @@ class SchedulerTest {
         assertThat(Thread.getAllStackTraces().keySet()).filteredOn(t -> t.getName().equals("keyline-scheduler"))
                 .allSatisfy(t -> assertThat(t.isAlive()).isFalse());
     }
+
+    @Test
+    void catchUpKeysRunUpToTheJobsConcurrencyAndNeverMore() throws IOException {
+        // each execution waits (at most 5 s) until three are in flight, then writes how many are
+        String script = "mkdir -p inflight; touch inflight/$KEYLINE_KEY; i=0; "
+                + "while [ $(ls inflight | wc -l) -lt 3 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; "
+                + "ls inflight | wc -l >> counts; sleep 0.2; rm inflight/$KEYLINE_KEY; echo $KEYLINE_KEY >> runs.log";
+        String json = Jobs.command("wide", "none", script, "PT30S")
+                .replace("\"start\": \"2026-01-01\" },", "\"start\": \"2026-11-24\" },\n  \"schedule\": \"0 9 * * *\","
+                        + " \"concurrency\": 3,");
+        wb.job("wide", json, null);
+        wb.clock.set(Instant.parse("2026-11-29T09:00:10Z"));
+
+        List<Scheduler.Started> started = scheduler.tick();
+
+        assertThat(started).extracting(Scheduler.Started::key).containsExactly("2026-11-24", "2026-11-25", "2026-11-26",
+                "2026-11-27", "2026-11-28", "2026-11-29");
+        assertThat(started).allSatisfy(st -> assertThat(st.state()).isEqualTo(KeyState.DONE));
+        List<Integer> counts = Files.readAllLines(wb.jobs.resolve("counts")).stream().map(String::strip)
+                .map(Integer::valueOf).toList();
+        assertThat(counts).hasSize(6).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(3)).contains(3);
+        assertThat(executions()).hasSize(6);
+    }
 }

@@ -52,6 +52,8 @@ class CrashLoopSuite {
     void fiveHundredKillsNeitherDuplicateNorLoseNorCorrupt() throws Exception {
         int kills = Integer.getInteger("keyline.crash.kills", 500);
         int perRound = Integer.getInteger("keyline.crash.perRound", 100);
+        // [issue 14] keys in parallel: the kills land while several keys of the job are in flight
+        int concurrency = Integer.getInteger("keyline.crash.concurrency", 8);
         long seed = Long.getLong("keyline.crash.seed", System.nanoTime());
         Random random = new Random(seed);
         Workbench wb = new Workbench(tmp);
@@ -72,7 +74,8 @@ class CrashLoopSuite {
                 TestSite site = new TestSite();
                 site.postDelayMillis(60);
                 sites.put(job, site);
-                wb.job(job, Jobs.publish(job, "unsafe", round % 2 == 0, null), site.base());
+                wb.job(job, Jobs.publish(job, "unsafe", round % 2 == 0, null).replaceFirst("\"key\":",
+                        "\"concurrency\": " + concurrency + ", \"key\":"), site.base());
                 for (int i = 0; i < perRound && killed < kills; i++) {
                     if (random.nextInt(4) == 0) {
                         Fault[] pool = {Fault.RESET_AFTER_RECEIVE, Fault.STATUS_503, Fault.STATUS_500_AFTER_ACTING,
@@ -151,6 +154,7 @@ class CrashLoopSuite {
             Map<String, Object> fig = new LinkedHashMap<>();
             fig.put("kills", killed);
             fig.put("rounds", round);
+            fig.put("concurrency", concurrency);
             fig.put("keys", round * KEYS);
             fig.put("faults", faults);
             fig.put("operator_actions", operatorActions);

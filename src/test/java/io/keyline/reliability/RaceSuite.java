@@ -33,6 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RaceSuite {
 
     static final int KEYS = Integer.getInteger("keyline.race.keys", 1000);
+    /** [issue 14] keys each process runs at once. */
+    static final int CONCURRENCY = Integer.getInteger("keyline.race.concurrency", 8);
     static final LocalDate FROM = LocalDate.parse("2023-01-01");
 
     @TempDir
@@ -45,7 +47,8 @@ class RaceSuite {
         LocalDate to = FROM.plusDays(KEYS - 1);
         try (TestSite site = new TestSite()) {
             wb.job("race", Jobs.publish("race", "unsafe", true, null).replace("\"PT1S\"", "\"PT60S\"")
-                    .replace("2026-01-01", FROM.toString()), site.base());
+                    .replace("2026-01-01", FROM.toString())
+                    .replaceFirst("\"key\":", "\"concurrency\": " + CONCURRENCY + ", \"key\":"), site.base());
             assertThat(wb.cli("status").exit()).isZero();
             long started = System.nanoTime();
             String[] args = {"run", "race", "--from", FROM.toString(), "--to", to.toString()};
@@ -91,6 +94,7 @@ class RaceSuite {
             Map<String, Object> fig = new LinkedHashMap<>();
             fig.put("keys", KEYS);
             fig.put("processes", 2);
+            fig.put("concurrency", CONCURRENCY);
             fig.put("exit_a", a.exitValue());
             fig.put("exit_b", b.exitValue());
             fig.put("runs_that_executed", runs.size());

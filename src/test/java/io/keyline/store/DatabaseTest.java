@@ -56,4 +56,42 @@ class DatabaseTest {
                 .hasMessageContaining("keyline.mv.db");
         assertThat(Files.readAllBytes(file)).isEqualTo(garbage);
     }
+
+    /** [issue 14] Keys that ask for a sync at once share one checkpoint; a sync asked after one finished makes its own. */
+    @Test
+    void syncRequestsMadeWhileACheckpointIsUnderWayShareTheNextOne() throws Exception {
+        try (Database db = Database.open(tmp)) {
+            db.sync();
+            db.sync();
+            assertThat(db.checkpoints()).as("one after the other: each makes its own").isEqualTo(2);
+
+            java.util.List<Thread> threads = new java.util.ArrayList<>();
+            java.util.concurrent.ConcurrentLinkedQueue<Throwable> errors = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            synchronized (db.syncLock) { // a checkpoint "under way": the requests below queue behind it
+                for (int i = 0; i < 8; i++) {
+                    Thread t = new Thread(() -> {
+                        try {
+                            db.sync();
+                        } catch (Throwable e) {
+                            errors.add(e);
+                        }
+                    });
+                    t.start();
+                    threads.add(t);
+                }
+                while (db.syncRequests() < 10) {
+                    Thread.onSpinWait();
+                }
+            }
+            for (Thread t : threads) {
+                t.join(60_000);
+                assertThat(t.isAlive()).isFalse();
+            }
+            assertThat(errors).isEmpty();
+            assertThat(db.checkpoints()).as("8 waiting requests, one checkpoint").isEqualTo(3);
+
+            db.sync();
+            assertThat(db.checkpoints()).as("a request after that checkpoint finished is not skipped").isEqualTo(4);
+        }
+    }
 }

@@ -62,11 +62,36 @@ public final class HttpExecutor implements StepExecutor {
     /** Every request carries it; the plan and the confirm dialog show it (core.ShownHeaders). */
     public static final String USER_AGENT = "Keyline/0.1";
 
+    /** A host paused by a Retry-After longer than this is not waited for: the key waits for a retry instead. */
+    static final Duration MAX_HOST_WAIT = Duration.ofMinutes(1);
+
     private final Clock clock;
+    private final HostLimits limits;
     private volatile HttpClient client;
 
     public HttpExecutor(Clock clock) {
+        this(clock, HostLimits.SHARED);
+    }
+
+    /** @param limits the per-host gates (rate limits, Retry-After pauses) the requests go through */
+    public HttpExecutor(Clock clock, HostLimits limits) {
         this.clock = clock;
+        this.limits = limits;
+    }
+
+    /** The job's host is paused (another key got a 429/503 with Retry-After) for longer than we wait. */
+    static final class HostPausedException extends IOException {
+        private final Duration left;
+
+        HostPausedException(URI uri, Duration left) {
+            super("not sent: " + HostLimits.name("", uri).strip() + " asked this job to wait (Retry-After), "
+                    + Math.max(1, left.toSeconds()) + " s left");
+            this.left = left;
+        }
+
+        Duration left() {
+            return left;
+        }
     }
 
     private HttpClient shared() {
@@ -153,6 +178,10 @@ public final class HttpExecutor implements StepExecutor {
             // never arrived. A fresh connection costs one handshake per unsafe step.
             HttpClient http = ctx.step().effect() == Effect.UNSAFE ? newClient() : shared();
             ex = send(http, ctx, req, ctx.step().timeout(), ctx.step().request().redirects());
+        } catch (HostPausedException e) {
+            // nothing left: the key waits for its retry when the host takes requests again
+            return new StepOutcome(FailureClass.RETRYABLE, ctx.redact().apply(e.getMessage()), Map.of(),
+                    evidence(ctx, summary, null, null, e.getMessage()), e.left());
         } catch (IOException | IllegalArgumentException e) {
             FailureClass cls = Classifier.ofException(e);
             String msg = describe(e, ctx.step().timeout());
@@ -359,6 +388,12 @@ public final class HttpExecutor implements StepExecutor {
         URI uri = req.uri();
         List<Hop> hops = new ArrayList<>();
         while (true) {
+            // SPEC §9: the job's rate limit and Retry-After pauses, per host; the wait is not part of the timeout
+            Duration waited = limits.acquire(ctx.job().name(), ctx.job().rateLimit(), uri, MAX_HOST_WAIT, clock);
+            if (waited.isNegative()) {
+                throw new HostPausedException(uri, waited.negated());
+            }
+            deadline += waited.toNanos();
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new ExchangeTimeoutException("no complete answer within " + human(timeout)
@@ -377,6 +412,11 @@ public final class HttpExecutor implements StepExecutor {
             }
             HttpResponse<byte[]> resp = exchange(http, b.build(), left, timeout);
             hops.add(new Hop(req.method(), uri, resp.statusCode()));
+            if (resp.statusCode() == 429 || resp.statusCode() == 503) {
+                // the host asked to slow down: every key of the job waits, not just this one
+                limits.pause(ctx.job().name(), uri, Classifier.retryAfter(
+                        resp.headers().firstValue("Retry-After").orElse(null), clock), clock);
+            }
             String location = resp.headers().firstValue("Location").orElse(null);
             if (!isRedirect(resp.statusCode()) || location == null) {
                 return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), null);
@@ -601,7 +641,7 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     private static String describe(Throwable e, Duration timeout) {
-        if (e instanceof ExchangeTimeoutException) {
+        if (e instanceof ExchangeTimeoutException || e instanceof HostPausedException) {
             return e.getMessage();
         }
         if (e instanceof java.net.http.HttpConnectTimeoutException) {

@@ -6,6 +6,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeySpec;
 import io.keyline.domain.KeyType;
+import io.keyline.domain.RateLimit;
 import io.keyline.domain.RetryPolicy;
 import io.keyline.domain.StepDefinition;
 
@@ -24,7 +25,10 @@ final class JobReader {
 
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
 
-    private static final List<String> FIELDS = List.of("name", "description", "key", "schedule", "retry", "steps");
+    private static final List<String> FIELDS = List.of("name", "description", "key", "schedule", "retry", "steps",
+            "concurrency", "rateLimit");
+    /** The most keys of one job a run takes at once. */
+    static final int MAX_CONCURRENCY = 64;
     private static final List<String> KEY_FIELDS = List.of("type", "zone", "start");
 
     private JobReader() {
@@ -48,11 +52,29 @@ final class JobReader {
         CronExpression schedule = schedule(job, key);
         RetryPolicy retry = RetryReader.read(job, RetryPolicy.DEFAULT);
         List<StepDefinition> steps = job.require("steps", "") ? steps(job, retry == null ? RetryPolicy.DEFAULT : retry) : null;
+        Integer concurrency = job.integer("concurrency", 1, MAX_CONCURRENCY);
+        RateLimit rateLimit = rateLimit(job);
         if (!problems.isEmpty()) {
             return null;
         }
         return new JobDefinition(name, description == null ? "" : description.value(), key, schedule, retry, steps,
-                file, file.toAbsolutePath().normalize().getParent(), sha256);
+                file, file.toAbsolutePath().normalize().getParent(), sha256, concurrency == null ? 1 : concurrency,
+                rateLimit);
+    }
+
+    /** {@code "rateLimit": "10/s"} or {@code "600/min"}. */
+    private static RateLimit rateLimit(ObjectView job) {
+        SourceNode.Str str = job.typed("rateLimit", SourceNode.Str.class,
+                "a string (requests per second or minute, like \"10/s\" or \"600/min\")");
+        if (str == null) {
+            return null;
+        }
+        try {
+            return RateLimit.parse(str.value());
+        } catch (IllegalArgumentException e) {
+            job.problems().at(str, "rateLimit " + Problems.quote(str.value()) + " " + e.getMessage());
+            return null;
+        }
     }
 
     private static KeySpec key(ObjectView job) {

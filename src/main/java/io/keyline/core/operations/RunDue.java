@@ -12,6 +12,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -20,6 +25,9 @@ import java.util.function.Consumer;
  * and due retries. A paused job is passed by and said so.
  */
 public final class RunDue {
+
+    /** At most this many jobs run side by side (each within its own concurrency). */
+    static final int JOBS_AT_ONCE = 16;
 
     private final StateStore store;
     private final Clock clock;
@@ -64,7 +72,8 @@ public final class RunDue {
      * @param say    gets one line per paused job and per catch-up key, as they happen
      */
     public Result run(List<JobDefinition> jobs, Engine engine, Duration window, boolean ahead, Consumer<String> say) {
-        List<RunReport> reports = new ArrayList<>();
+        // what is due, in job order, decided before anything runs (and its catch-ups said)
+        List<Callable<RunReport>> runs = new ArrayList<>();
         List<String> paused = new ArrayList<>();
         for (JobDefinition job : jobs) {
             if (store.jobControl(job.name()).pausedAt(clock.instant())) {
@@ -79,8 +88,64 @@ public final class RunDue {
             due.stream().filter(Targets.DueKey::catchUp).forEach(d -> say.accept(job.name() + " " + d.key() + ": "
                     + d.note()));
             List<String> keys = due.stream().map(Targets.DueKey::key).toList();
-            reports.add(engine.run(job, keys, RunRequest.plain(ahead, "--due")));
+            runs.add(() -> engine.run(job, keys, RunRequest.plain(ahead, "--due")));
         }
-        return new Result(reports, paused);
+        // [issue 14] jobs side by side, each within its own concurrency: one job waiting for a retry does not
+        // hold the others back
+        return new Result(sideBySide(runs), paused);
+    }
+
+    /** Runs each job's run on its own thread (at most {@link #JOBS_AT_ONCE} at once); reports in the given order. */
+    static List<RunReport> sideBySide(List<Callable<RunReport>> runs) {
+        if (runs.size() <= 1) {
+            List<RunReport> out = new ArrayList<>();
+            for (var r : runs) {
+                out.add(call(r));
+            }
+            return out;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(JOBS_AT_ONCE, runs.size()), r -> {
+            Thread t = new Thread(r, "keyline-due");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<RunReport>> futures = new ArrayList<>();
+            for (var r : runs) {
+                futures.add(pool.submit(r));
+            }
+            List<RunReport> out = new ArrayList<>();
+            RuntimeException first = null;
+            for (var f : futures) {
+                try {
+                    out.add(f.get());
+                } catch (ExecutionException e) {
+                    if (first == null) {
+                        first = e.getCause() instanceof RuntimeException re ? re
+                                : new IllegalStateException(e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    pool.shutdownNow();
+                    throw new IllegalStateException("interrupted while jobs ran", e);
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+            return out;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static RunReport call(Callable<RunReport> r) {
+        try {
+            return r.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
