@@ -129,6 +129,10 @@ final class PostgresDatabase implements AutoCloseable {
                 ps.execute();
             }
             checkServer(lock);
+            if (Migrations.current(lock, Migrations.POSTGRES)) {
+                return; // closing this session (a connection of its own, not pooled) releases the lock
+            }
+            Migrations.FLYWAY_RUNS.incrementAndGet();
             Flyway flyway = Flyway.configure()
                     .dataSource(new PoolDataSource(this))
                     .locations("classpath:db/migration", "classpath:db/postgresql")

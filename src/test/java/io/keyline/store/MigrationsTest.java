@@ -1,0 +1,89 @@
+package io.keyline.store;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A state whose schema is current opens without Flyway; any doubt still goes through Flyway (issue 14). */
+class MigrationsTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theShippedVersionsAreTheMigrationFolders() throws Exception {
+        assertThat(Migrations.COMMON).isEqualTo(versions(Path.of("src/main/resources/db/migration")));
+        List<String> pg = new ArrayList<>(versions(Path.of("src/main/resources/db/migration")));
+        pg.addAll(versions(Path.of("src/main/resources/db/postgresql")));
+        assertThat(Migrations.POSTGRES).isEqualTo(pg);
+    }
+
+    @Test
+    void aCurrentStateOpensWithoutFlywayAndAMissingVersionIsMigratedAgain() throws Exception {
+        Path state = tmp.resolve("state");
+        int before = Migrations.FLYWAY_RUNS.get();
+        try (Database db = Database.open(state)) {
+            assertThat(db).isNotNull();
+        }
+        assertThat(Migrations.FLYWAY_RUNS.get()).as("a new state is migrated").isEqualTo(before + 1);
+        try (Database db = Database.open(state)) {
+            assertThat(db).isNotNull();
+        }
+        assertThat(Migrations.FLYWAY_RUNS.get()).as("a current state is not").isEqualTo(before + 1);
+
+        // a state that lacks the last version (an older Keyline wrote it) goes through Flyway, which applies it
+        try (Database db = Database.open(state); Connection c = db.adminConnection();
+             Statement st = c.createStatement()) {
+            st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '9'");
+        }
+        try (Database db = Database.open(state)) {
+            assertThat(db).isNotNull();
+        }
+        assertThat(Migrations.FLYWAY_RUNS.get()).isEqualTo(before + 2);
+        try (Database db = Database.open(state); Connection c = db.adminConnection();
+             Statement st = c.createStatement();
+             var rs = st.executeQuery("SELECT COUNT(*) FROM \"flyway_schema_history\" WHERE \"version\" = '9'"
+                     + " AND \"success\"")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).isEqualTo(1);
+        }
+
+        // a failed row is doubt too
+        try (Database db = Database.open(state); Connection c = db.adminConnection();
+             Statement st = c.createStatement()) {
+            st.execute("UPDATE \"flyway_schema_history\" SET \"success\" = FALSE WHERE \"version\" = '9'");
+            assertThat(Migrations.current(c, Migrations.COMMON)).isFalse();
+            st.execute("UPDATE \"flyway_schema_history\" SET \"success\" = TRUE WHERE \"version\" = '9'");
+            assertThat(Migrations.current(c, Migrations.COMMON)).isTrue();
+            st.execute("INSERT INTO \"flyway_schema_history\" (\"installed_rank\", \"version\", \"description\","
+                    + " \"type\", \"script\", \"installed_by\", \"execution_time\", \"success\")"
+                    + " VALUES (99, '99', 'from a newer keyline', 'SQL', 'V99__x.sql', 'x', 0, TRUE)");
+            assertThat(Migrations.current(c, Migrations.COMMON)).as("a version this build does not know").isFalse();
+        }
+    }
+
+    private static List<String> versions(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("V") && n.endsWith(".sql"))
+                    .map(n -> n.substring(1, n.indexOf("__")).replace('_', '.'))
+                    .sorted(java.util.Comparator.comparing(MigrationsTest::sortKey)).toList();
+        }
+    }
+
+    private static String sortKey(String v) {
+        StringBuilder sb = new StringBuilder();
+        for (String part : v.split("\\.")) {
+            sb.append(String.format("%05d.", Integer.parseInt(part)));
+        }
+        return sb.toString();
+    }
+}
