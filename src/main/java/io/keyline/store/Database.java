@@ -161,7 +161,13 @@ public final class Database implements AutoCloseable {
         synchronized (OPENING.computeIfAbsent(dir, d -> new Object())) {
             try (FileChannel ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
-                return openLocked(dir);
+                Users.join(dir);
+                try {
+                    return openLocked(dir);
+                } catch (RuntimeException | Error e) {
+                    Users.leave(dir);
+                    throw e;
+                }
             } catch (IOException e) {
                 String full = diskFull(dir, e);
                 throw new StateUnavailableException(full != null ? full : "cannot lock "
@@ -402,7 +408,13 @@ public final class Database implements AutoCloseable {
      * Migrates to the current schema. The migrations are idempotent ({@code IF NOT EXISTS}), so a
      * migration that a killed process left half done is repaired and run again.
      */
-    private static void migrate(JdbcConnectionPool pool) {
+    private static void migrate(JdbcConnectionPool pool) throws SQLException {
+        try (Connection c = connect(pool)) {
+            if (Migrations.current(c, Migrations.COMMON)) {
+                return;
+            }
+        }
+        Migrations.FLYWAY_RUNS.incrementAndGet();
         Flyway flyway = Flyway.configure()
                 .dataSource(new PatientDataSource(pool))
                 .locations("classpath:db/migration")
@@ -745,5 +757,89 @@ public final class Database implements AutoCloseable {
                 syncPool = null;
             }
         }
+        synchronized (this) {
+            if (left) {
+                return;
+            }
+            left = true;
+        }
+        Users.leave(stateDir);
+    }
+
+    /** Whether {@link #close} has let go of the users lock (once per open). */
+    private boolean left;
+
+    /**
+     * The processes that have the state open hold a shared OS lock on {@code keyline.users.lock} for as
+     * long as they have it open; the OS drops it when a process dies, SIGKILL included (issue 14).
+     *
+     * <p>Why: after a process that had the state open was killed, H2 finds its lock file
+     * ({@code keyline.lock.db}) and, not knowing whether its writer is alive, waits until the file is 2 s
+     * old and then 2 s more to see that nobody rewrites it: the first command after a SIGKILL took about
+     * 3.5 s longer than the others. When the opener (under the open lock) can take the users lock
+     * exclusively, no Keyline process has the state open, so H2's lock file is stale and is removed
+     * before H2 looks at it. When anyone holds it, H2's own protocol decides, as before.
+     */
+    static final class Users {
+        private static final java.util.Map<Path, Users> HELD = new java.util.HashMap<>();
+        private final FileChannel channel;
+        private final FileLock shared;
+        private int opens = 1;
+
+        private Users(FileChannel channel, FileLock shared) {
+            this.channel = channel;
+            this.shared = shared;
+        }
+
+        /** Called under the open lock, before H2 opens the file. */
+        static void join(Path dir) throws IOException {
+            synchronized (HELD) {
+                Users u = HELD.get(dir);
+                if (u != null) {
+                    u.opens++; // this process has it open already: it is alive, H2's lock file is ours
+                    return;
+                }
+                FileChannel ch = PrivateFiles.open(dir.resolve("keyline.users.lock"), StandardOpenOption.CREATE,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE);
+                try {
+                    Path h2Lock = dir.resolve("keyline.lock.db");
+                    if (Files.exists(h2Lock)) {
+                        FileLock alone = ch.tryLock();
+                        if (alone != null) {
+                            try {
+                                Files.deleteIfExists(h2Lock);
+                                staleLocksRemoved.incrementAndGet();
+                            } finally {
+                                alone.release();
+                            }
+                        }
+                    }
+                    HELD.put(dir, new Users(ch, ch.lock(0, Long.MAX_VALUE, true)));
+                } catch (IOException | RuntimeException e) {
+                    ch.close();
+                    throw e;
+                }
+            }
+        }
+
+        static void leave(Path dir) {
+            synchronized (HELD) {
+                Users u = HELD.get(dir);
+                if (u == null || --u.opens > 0) {
+                    return;
+                }
+                HELD.remove(dir);
+                try {
+                    u.shared.release();
+                    u.channel.close();
+                } catch (IOException ignored) {
+                    // closing the channel releases the lock; the process's end does too
+                }
+            }
+        }
+
+        /** How many stale H2 lock files this process removed (tests). */
+        static final java.util.concurrent.atomic.AtomicInteger staleLocksRemoved =
+                new java.util.concurrent.atomic.AtomicInteger();
     }
 }
