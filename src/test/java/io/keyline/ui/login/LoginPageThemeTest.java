@@ -75,9 +75,10 @@ class LoginPageThemeTest {
         });
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS,
                 () -> fx(() -> web.getEngine().getLoadWorker().getState()) == Worker.State.SUCCEEDED);
-        // a few pulses for the page to be painted
+        // pulses for the page to be painted (up to 30 s: on a busy machine the web engine paints late; 5 s
+        // was not always enough and the still-white view read as a light button)
         Color c = null;
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 300; i++) {
             WaitForAsyncUtils.sleep(100, TimeUnit.MILLISECONDS);
             c = fx(() -> {
                 WritableImage img = web.snapshot(null, null);
