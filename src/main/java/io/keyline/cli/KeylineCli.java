@@ -33,13 +33,6 @@ import java.util.stream.Collectors;
                 + "resumes where it stopped; only provably safe failures are retried.",
             "",
             "Without a command, opens the operator console."},
-        subcommands = {
-            JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
-            ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
-            RearmCommand.class,
-            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, BackupCommand.class,
-            ExportCommand.class, PruneCommand.class, NotifyCommand.class, WorkerCommand.class,
-            MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class},
         footer = {
             "",
             "Start here:",
@@ -58,6 +51,24 @@ import java.util.stream.Collectors;
                 + "PGUSER, PGPASSWORD, PGPASSFILE serve a postgresql:// state; KEYLINE_CATCH_UP (e.g. P7D) "
                 + "is how far back --due and the console's scheduler catch up missed schedule ticks."})
 public final class KeylineCli implements Callable<Integer> {
+
+    /**
+     * The commands, in the order help lists them. Not in {@code @Command(subcommands)}: picocli builds the
+     * model of every subcommand it is given (reflection over each class's options), which was half of what
+     * a one-shot {@code status} spent in Java before it printed (issue 14); a command line that names its
+     * command gets only that one's model ({@link #commandLine(KeylineCli, String[])}).
+     */
+    static final List<Class<?>> COMMANDS = List.of(
+            JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
+            ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
+            RearmCommand.class,
+            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, BackupCommand.class,
+            ExportCommand.class, PruneCommand.class, NotifyCommand.class, WorkerCommand.class,
+            MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class);
+
+    /** The root's options that take a value (their value is never the command's name). */
+    private static final java.util.Set<String> VALUED_OPTIONS = java.util.Set.of("--state", "--jobs",
+            "--master-key-file");
 
     @Option(names = "--state", paramLabel = "DIR|URL",
             description = "State folder (H2 database, run log), or postgresql://HOST[:PORT]/DB[?user=U] for a state "
@@ -144,7 +155,7 @@ public final class KeylineCli implements Callable<Integer> {
         root.env = env;
         root.options = options;
         root.console = console;
-        CommandLine cl = commandLine(root);
+        CommandLine cl = commandLine(root, args);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -152,6 +163,12 @@ public final class KeylineCli implements Callable<Integer> {
         cl.setAllowSubcommandsAsOptionParameters(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             err.println("keyline: " + ex.getMessage());
+            if (ex instanceof CommandLine.UnmatchedArgumentException u) {
+                java.util.List<String> near = u.getSuggestions();
+                if (!near.isEmpty()) {
+                    err.println("Did you mean: " + String.join(", ", near) + "?");
+                }
+            }
             CommandLine c = ex.getCommandLine();
             err.println("Try 'keyline " + (c == cl ? "" : c.getCommandName() + " ") + "--help'.");
             return RunReport.USAGE;
@@ -170,8 +187,50 @@ public final class KeylineCli implements Callable<Integer> {
      */
     static CommandLine commandLine(KeylineCli root) {
         CommandLine cl = new CommandLine(root);
+        for (Class<?> c : COMMANDS) {
+            cl.addSubcommand(c);
+        }
         addHelp(cl);
         return cl;
+    }
+
+    /**
+     * The command tree for {@code args}: when they name a command, the root and that command only (the
+     * others' models are never built); otherwise (no command, help, a typo that needs suggestions) all.
+     */
+    static CommandLine commandLine(KeylineCli root, String[] args) {
+        Class<?> named = namedCommand(args);
+        if (named == null) {
+            return commandLine(root);
+        }
+        CommandLine cl = new CommandLine(root);
+        cl.addSubcommand(named);
+        addHelp(cl);
+        return cl;
+    }
+
+    /** The command class {@code args} name (the first argument that is neither a root option nor its value). */
+    static Class<?> namedCommand(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (VALUED_OPTIONS.contains(a)) {
+                i++;
+                continue;
+            }
+            if (a.startsWith("-")) {
+                if (a.contains("=") && VALUED_OPTIONS.contains(a.substring(0, a.indexOf('=')))) {
+                    continue;
+                }
+                return null; // help, version, or an unknown option: picocli says what it says with all commands
+            }
+            for (Class<?> c : COMMANDS) {
+                if (c.getAnnotation(Command.class).name().equals(a)) {
+                    return c;
+                }
+            }
+            return null;
+        }
+        return null;
     }
 
     private static void addHelp(CommandLine c) {
