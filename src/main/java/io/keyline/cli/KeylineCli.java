@@ -66,6 +66,13 @@ public final class KeylineCli implements Callable<Integer> {
             ExportCommand.class, PruneCommand.class, NotifyCommand.class, WorkerCommand.class,
             MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class);
 
+    /** Commands that only read the state: their process does not compact the file when it closes it. */
+    private static final java.util.Set<Class<?>> READ_ONLY = java.util.Set.of(JobsCommand.class, StatusCommand.class,
+            TimelineCommand.class, ExportCommand.class);
+
+    /** The command line names a read-only command ({@link #READ_ONLY}). */
+    boolean readOnly;
+
     /** The root's options that take a value (their value is never the command's name). */
     private static final java.util.Set<String> VALUED_OPTIONS = java.util.Set.of("--state", "--jobs",
             "--master-key-file");
@@ -155,6 +162,8 @@ public final class KeylineCli implements Callable<Integer> {
         root.env = env;
         root.options = options;
         root.console = console;
+        Class<?> named = namedCommand(args);
+        root.readOnly = named != null && READ_ONLY.contains(named); // Set.of refuses to look for null
         CommandLine cl = commandLine(root, args);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -290,7 +299,7 @@ public final class KeylineCli implements Callable<Integer> {
                 wsEnv.put(io.keyline.credentials.SecretBox.MASTER_KEY_FILE_VARIABLE,
                         masterKeyFile.toAbsolutePath().normalize().toString());
             }
-            workspace = new Workspace(stateLocation(), jobsPath(), options, wsEnv);
+            workspace = new Workspace(stateLocation(), jobsPath(), options, wsEnv).readOnly(readOnly);
         }
         return workspace;
     }

@@ -76,10 +76,21 @@ public final class Database implements AutoCloseable {
      * PostgreSQL database (migrated under an advisory lock; run logs in the location's local folder).
      */
     public static Database open(StateLocation location) {
+        return open(location, true);
+    }
+
+    /**
+     * As {@link #open(StateLocation)}; {@code compactOnClose} false for a process that only reads (a
+     * one-shot {@code status}, {@code jobs}): H2 then does not spend up to {@code MAX_COMPACT_TIME} (200 ms
+     * by default, and the CPU to plan it) compacting the file when the process closes it. A process that
+     * writes compacts as before, so the file is still compacted by the next run (issue 14, CLI latency).
+     * It applies when this process is the one that opens the file (not when another serves it).
+     */
+    public static Database open(StateLocation location, boolean compactOnClose) {
         if (location instanceof StateLocation.Postgres p) {
             return new Database(PostgresDatabase.open(p));
         }
-        return open(location.localDir());
+        return open(location.localDir(), compactOnClose);
     }
 
     /** Which database this is. */
@@ -135,6 +146,11 @@ public final class Database implements AutoCloseable {
      * non-admin user's, who can read and write the tables and nothing else.
      */
     public static Database open(Path stateDir) {
+        return open(stateDir, true);
+    }
+
+    /** As {@link #open(Path)}, compacting the file on close or not ({@link #open(StateLocation, boolean)}). */
+    public static Database open(Path stateDir, boolean compactOnClose) {
         Path dir = stateDir.toAbsolutePath().normalize();
         refuseUrlSyntax(dir);
         try {
@@ -163,7 +179,7 @@ public final class Database implements AutoCloseable {
                     StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
                 Users.join(dir);
                 try {
-                    return openLocked(dir);
+                    return openLocked(dir, compactOnClose);
                 } catch (RuntimeException | Error e) {
                     Users.leave(dir);
                     throw e;
@@ -197,8 +213,8 @@ public final class Database implements AutoCloseable {
 
     private static final java.util.Map<Path, Object> OPENING = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private static Database openLocked(Path dir) {
-        String url = url(dir);
+    private static Database openLocked(Path dir, boolean compactOnClose) {
+        String url = url(dir) + (compactOnClose ? "" : ";MAX_COMPACT_TIME=0");
         for (int attempt = 1; ; attempt++) {
             // before H2 opens the file: find commits its quick recovery would skip after a killed process
             Recovery.repairIfUnclean(dir.resolve("keyline.mv.db"));

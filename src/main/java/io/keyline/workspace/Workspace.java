@@ -93,9 +93,18 @@ public final class Workspace implements AutoCloseable {
 
     public synchronized Database database() {
         if (database == null) {
-            database = Database.open(location);
+            database = Database.open(location, !readOnly);
         }
         return database;
+    }
+
+    /** Whether this workspace's process only reads the state (a one-shot {@code status}): see {@link Database}. */
+    private boolean readOnly;
+
+    /** Says that this process only reads (before the state is opened); H2 then skips its compaction on close. */
+    public synchronized Workspace readOnly(boolean only) {
+        this.readOnly = only;
+        return this;
     }
 
     public synchronized StateStore store() {

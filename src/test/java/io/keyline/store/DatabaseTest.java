@@ -94,4 +94,24 @@ class DatabaseTest {
             assertThat(db.checkpoints()).as("a request after that checkpoint finished is not skipped").isEqualTo(4);
         }
     }
+
+    @Test
+    void aReadOnlyProcessOpensTheFileWithoutCompactionOnCloseAndAWriterWithIt() throws Exception {
+        Path state = tmp.resolve("compaction");
+        try (Database db = Database.open(state, false)) {
+            assertThat(maxCompactTime(db)).as("a one-shot status").isEqualTo("0");
+        }
+        try (Database db = Database.open(state)) {
+            assertThat(maxCompactTime(db)).as("a run: H2's default").isNotEqualTo("0");
+        }
+    }
+
+    private static String maxCompactTime(Database db) throws Exception {
+        try (Connection c = db.connection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS"
+                     + " WHERE SETTING_NAME = 'MAX_COMPACT_TIME'")) {
+            assertThat(rs.next()).as("H2 lists the setting").isTrue();
+            return rs.getString(1);
+        }
+    }
 }
