@@ -177,6 +177,11 @@ public final class InboxView extends BorderPane {
         return box;
     }
 
+    /** Gives the list the keyboard focus (J/K, Enter), once the view is in a scene. */
+    public void focusList() {
+        javafx.application.Platform.runLater(list::requestFocus);
+    }
+
     /** Focuses the list and selects the next item (the morning routine's "next"). */
     public void next() {
         list.requestFocus();

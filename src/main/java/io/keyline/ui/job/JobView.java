@@ -295,6 +295,19 @@ public final class JobView extends BorderPane {
         table.getColumns().add(column("Took", 70, r -> r.outcome() == null ? "" : r.outcome().tookText()));
         table.getColumns().add(column("Outcome", 400, this::outcome));
         table.setRowFactory(tv -> row());
+        // J/K move down/up in the keys, as in the Attention list
+        table.setOnKeyPressed(e -> {
+            if (e.getCode() == javafx.scene.input.KeyCode.J || e.getCode() == javafx.scene.input.KeyCode.K) {
+                int at = table.getSelectionModel().getSelectedIndex();
+                int to = e.getCode() == javafx.scene.input.KeyCode.J ? Math.min(table.getItems().size() - 1, at + 1)
+                        : Math.max(0, at - 1);
+                if (to >= 0 && !table.getItems().isEmpty()) {
+                    table.getSelectionModel().clearAndSelect(to);
+                    table.scrollTo(Math.max(0, to - 3));
+                }
+                e.consume();
+            }
+        });
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<JobViewModel.KeyRow>) c ->
                 heatmap.select(table.getSelectionModel().getSelectedItems().stream().map(JobViewModel.KeyRow::key)
                         .toList()));
@@ -388,6 +401,11 @@ public final class JobView extends BorderPane {
     }
 
     /** Focuses the search field (Ctrl+F). */
+    /** Gives the key table the keyboard focus (J/K move in it), once the view is in a scene. */
+    public void focusTable() {
+        javafx.application.Platform.runLater(table::requestFocus);
+    }
+
     public void focusSearch() {
         search.requestFocus();
         search.selectAll();
