@@ -73,6 +73,30 @@ class PlanViewModelTest {
         assertThat(tmp.resolve("jobs/out")).doesNotExist();
     }
 
+    /**
+     * Seen in a real window: the preview of a key whose body an earlier step still has to write showed
+     * no Cookie line while Confirm showed it for the same request. The preview lists the same headers
+     * as Confirm, the credential masked, in the same order.
+     */
+    @Test
+    void thePreviewShowsTheCredentialsHeadersMaskedAsConfirmDoes() throws IOException {
+        fx.publishJob("c", "site-cookie");
+        assertThat(fx.wb.cliWithInput("Cookie: session=s3cr3t-value", "credentials", "set", "site-cookie").exit())
+                .isZero();
+        vm.loadJobs();
+        vm.choice().jobProperty().set("c");
+        vm.plan();
+        assertThat(vm.errorProperty().get()).isEmpty();
+        Plan.RequestPreview post = vm.rows().get(0).plan().requests().get(0);
+        assertThat(post.note()).as("the body is not written yet").contains("does not exist yet");
+        assertThat(post.headers().keySet()).containsExactly("User-Agent", "Content-Type", "Idempotency-Key",
+                "Cookie");
+        assertThat(post.headers().get("Cookie")).startsWith("*** (credential site-cookie, fingerprint ")
+                .doesNotContain("s3cr3t");
+        assertThat(vm.detailProperty().get()).contains("  Cookie: *** (credential site-cookie, fingerprint ")
+                .contains("  User-Agent: Keyline/").doesNotContain("s3cr3t");
+    }
+
     @Test
     void applyRunsExactlyThePlanOnceAndReportsTheOutcome() {
         vm.plan();
