@@ -147,7 +147,7 @@ public final class ConfirmAndRun {
 
         /** The key's message, one printable line. */
         public String message() {
-            return record.message() == null ? "" : io.keyline.domain.Printable.line(record.message());
+            return Words.message(record.message());
         }
 
         /** "Why it waits" in one sentence. */

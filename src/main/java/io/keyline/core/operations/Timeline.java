@@ -235,8 +235,7 @@ public final class Timeline {
                 failures = 0;
             }
             Duration since = previous == null || e.ts() == null ? null : Duration.between(previous, e.ts());
-            String message = e.message() == null ? "" : e.message().contains("probe:") ? Words.probe(e.message())
-                    : Printable.line(e.message());
+            String message = Words.message(e.message());
             out.add(new EventRow(e.id(), e.runId(), e.ts(), since, e.type(), e.step(), e.attempt(), e.state(),
                     previousState != e.state(), e.failureClass(), message, e.user(),
                     e.note() == null ? null : Printable.line(e.note()), e.evidence()));
