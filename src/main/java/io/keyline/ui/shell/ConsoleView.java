@@ -461,7 +461,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void confirm(String job, String key) {
-        ConfirmDialog.show(window(), vm.services(), vm.threads(), job, key, this::refresh);
+        ConfirmDialog.show(window(), vm.services(), vm.threads(), job, key, this::refresh, this::renewCredential);
     }
 
     @Override
