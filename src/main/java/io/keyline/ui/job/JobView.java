@@ -216,6 +216,7 @@ public final class JobView extends BorderPane {
         search.setId("key-search");
         search.setPromptText("Search keys and messages (Ctrl+F)");
         search.setPrefColumnCount(24);
+        search.setMinWidth(120); // at 1024 px the search field gives way, the buttons keep their labels
         PauseTransition debounce = new PauseTransition(Duration.millis(250));
         search.textProperty().addListener((o, a, b) -> debounce.playFromStart());
         debounce.setOnFinished(e -> vm.searchProperty().set(search.getText()));
@@ -244,6 +245,7 @@ public final class JobView extends BorderPane {
         }, vm.pageProperty(), vm.totalProperty()));
         Button run = new Button("Run selected");
         run.setId("run-selected");
+        run.setMinWidth(Region.USE_PREF_SIZE);
         run.disableProperty().bind(Bindings.isEmpty(table.getSelectionModel().getSelectedItems()));
         run.setOnAction(e -> {
             List<String> keys = table.getSelectionModel().getSelectedItems().stream()
@@ -289,11 +291,18 @@ public final class JobView extends BorderPane {
             }
         });
         table.getColumns().add(state);
-        table.getColumns().add(column("Step", 90, r -> r.record().step() == null ? "" : r.record().step()
-                + (r.record().attempts() > 1 ? " #" + r.record().attempts() : "")));
-        table.getColumns().add(column("Finished / updated", 170, this::when));
-        table.getColumns().add(column("Took", 70, r -> r.outcome() == null ? "" : r.outcome().tookText()));
-        table.getColumns().add(column("Outcome", 400, this::outcome));
+        // each title stays readable at 1024 px: the columns keep a minimum, the outcome gives way
+        TableColumn<JobViewModel.KeyRow, String> stepColumn = column("Step", 90, r -> r.record().step() == null ? ""
+                : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
+        stepColumn.setMinWidth(60);
+        TableColumn<JobViewModel.KeyRow, String> whenColumn = column("Updated", 170, this::when);
+        whenColumn.setMinWidth(110);
+        TableColumn<JobViewModel.KeyRow, String> tookColumn = column("Took", 70,
+                r -> r.outcome() == null ? "" : r.outcome().tookText());
+        tookColumn.setMinWidth(55);
+        TableColumn<JobViewModel.KeyRow, String> outcomeColumn = column("Outcome", 400, this::outcome);
+        outcomeColumn.setMinWidth(100);
+        table.getColumns().addAll(List.of(stepColumn, whenColumn, tookColumn, outcomeColumn));
         table.setRowFactory(tv -> row());
         // J/K move down/up in the keys, as in the Attention list
         table.setOnKeyPressed(e -> {

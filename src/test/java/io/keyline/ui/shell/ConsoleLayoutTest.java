@@ -233,6 +233,18 @@ class ConsoleLayoutTest {
         Bounds list = inScene(robot, jobs);
         Bounds badge = inScene(robot, missing);
         assertThat(badge.getMaxX()).isLessThanOrEqualTo(list.getMaxX());
+
+        // the job's page at 1024: the key table's titles and the toolbar's button keep their words
+        robot.clickOn(name);
+        waitUntil(() -> robot.lookup("#key-table").tryQuery().map(Node::isVisible).orElse(false));
+        WaitForAsyncUtils.waitForFxEvents();
+        for (Node n : robot.lookup("#key-table .column-header .label").queryAll()) {
+            Label title = (Label) n;
+            assertThat(shownText(robot, title)).as("column title %s", title.getText()).isEqualTo(title.getText());
+        }
+        Button run = robot.lookup("#run-selected").queryButton();
+        assertThat(fxValue(robot, () -> run.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
+                .isEqualTo("Run selected");
     }
 
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
