@@ -130,7 +130,9 @@ public final class Words {
         for (KeyState s : KeyState.values()) {
             Integer n = counts.get(s);
             if (n != null && n > 0) {
-                parts.add(n + " " + stateLower(s));
+                String words = stateLower(s);
+                // "3 need login", "1 needs confirmation"
+                parts.add(n + " " + (n > 1 && words.startsWith("needs ") ? "need " + words.substring(6) : words));
             }
         }
         return parts.isEmpty() ? "no keys" : String.join(", ", parts);

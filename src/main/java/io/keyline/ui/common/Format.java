@@ -64,6 +64,9 @@ public final class Format {
         if (message == null) {
             return "";
         }
+        message = message.replaceAll("\\(keyline credentials set [^)]+\\)", "(Renew login…)")
+                .replaceAll("'keyline credentials test [^']+'", "its Test")
+                .replaceAll("(\\d{4}-\\d\\d-\\d\\d)T(\\d\\d:\\d\\d:\\d\\d)(\\.\\d+)?Z", "$1 $2 UTC");
         return action(message.replace("add --ahead", "tick \"Run ahead of schedule\"")
                 .replace("--ahead", "\"Run ahead of schedule\"")
                 .replace("--from/--to", "a range").replace("--catch-up", "the catch-up window")

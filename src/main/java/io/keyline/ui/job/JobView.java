@@ -295,7 +295,7 @@ public final class JobView extends BorderPane {
         TableColumn<JobViewModel.KeyRow, String> stepColumn = column("Step", 90, r -> r.record().step() == null ? ""
                 : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
         stepColumn.setMinWidth(60);
-        TableColumn<JobViewModel.KeyRow, String> whenColumn = column("Updated", 170, this::when);
+        TableColumn<JobViewModel.KeyRow, String> whenColumn = column("Updated", 200, this::when);
         whenColumn.setMinWidth(110);
         TableColumn<JobViewModel.KeyRow, String> tookColumn = column("Took", 70,
                 r -> r.outcome() == null ? "" : r.outcome().tookText());
@@ -338,7 +338,7 @@ public final class JobView extends BorderPane {
         if (!out.isEmpty()) {
             return out;
         }
-        String msg = k.message() == null ? "" : io.keyline.domain.Printable.line(k.message());
+        String msg = io.keyline.core.operations.Words.message(k.message());
         if (k.nextAttemptAt() != null) {
             msg = "next attempt " + Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(),
                     vm.now()) + ")" + (msg.isEmpty() ? "" : " — " + msg);

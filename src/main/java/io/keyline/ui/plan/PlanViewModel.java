@@ -65,6 +65,7 @@ public final class PlanViewModel {
     private final ReadOnlyStringWrapper notYetDue = new ReadOnlyStringWrapper(this, "notYetDue", "");
     /** After a Due plan: the job's missing keys it does not include (older than the catch-up window). */
     private final ObservableList<String> missing = FXCollections.observableArrayList();
+    private final ObservableList<String> missingView = FXCollections.unmodifiableObservableList(missing);
     private final ReadOnlyBooleanWrapper stale = new ReadOnlyBooleanWrapper(this, "stale");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyBooleanWrapper applied = new ReadOnlyBooleanWrapper(this, "applied");
@@ -280,7 +281,7 @@ public final class PlanViewModel {
 
     /** After a Due plan: the missing keys it leaves out because they are older than the catch-up window. */
     public ObservableList<String> missingNotDue() {
-        return FXCollections.unmodifiableObservableList(missing);
+        return missingView; // one wrapper: listeners on a fresh one each call would be dropped with it
     }
 
     /** What the last Apply did in plain words, or why it refused. */

@@ -269,7 +269,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
         jobList.setCellFactory(lv -> new JobCell());
         jobList.setPlaceholder(new Label("No job files in\n" + vm.services().jobsDir()));
         jobList.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
-            if (b != null && !Objects.equals(b.name(), shownJob)) {
+            if (b != null && (!Objects.equals(b.name(), shownJob) || jobView == null
+                    || !page.getChildren().contains(jobView))) {
                 showJob(b.name());
             }
         });
@@ -439,6 +440,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void showTimeline(String job, String key) {
+        // a click on the job in the sidebar then opens its page again (its row was still selected)
+        jobList.getSelectionModel().clearSelection();
         TimelineViewModel tvm = new TimelineViewModel(vm.services(), vm.threads());
         TimelineView view = new TimelineView(tvm, this);
         tvm.load(job, key);

@@ -123,7 +123,7 @@ public final class TimelineView extends BorderPane {
         titleRow.setAlignment(Pos.CENTER_LEFT);
 
         Label message = new Label();
-        message.textProperty().bind(vm.messageProperty());
+        message.textProperty().bind(vm.messageProperty().map(io.keyline.ui.common.Format::console));
         message.setWrapText(true);
         message.getStyleClass().add("timeline-message");
         message.visibleProperty().bind(vm.messageProperty().isNotEmpty());
@@ -351,7 +351,7 @@ public final class TimelineView extends BorderPane {
             chipBox.setAlignment(Pos.TOP_LEFT);
             chipBox.getChildren().add(chip);
             chip.setMinWidth(0);
-            chip.maxWidthProperty().bind(widths[5]);
+            chip.setMaxWidth(Region.USE_PREF_SIZE); // its own width, cut when the column is narrower
             // every text wraps in its own column (nothing is cut or runs into the next column), and the
             // row is as tall as its tallest cell (computePrefHeight)
             for (Label l : new Label[] {since, type, step, cls, message, byline}) {
@@ -455,7 +455,7 @@ public final class TimelineView extends BorderPane {
                 chip.show(null);
             }
             cls.setText(e.failureLabel());
-            message.setText(e.message());
+            message.setText(io.keyline.ui.common.Format.console(e.message()));
             byline.setText(e.byline());
             byline.setVisible(!e.byline().isEmpty());
             byline.setManaged(!e.byline().isEmpty());
