@@ -233,6 +233,7 @@ public final class JobView extends BorderPane {
                 vm.pageProperty(), vm.totalProperty()));
         Label range = new Label();
         range.setId("page-range");
+        range.setMinWidth(Region.USE_PREF_SIZE);
         range.getStyleClass().add("muted");
         range.textProperty().bind(Bindings.createStringBinding(() -> {
             int total = vm.totalProperty().get();
@@ -294,12 +295,12 @@ public final class JobView extends BorderPane {
         // each title stays readable at 1024 px: the columns keep a minimum, the outcome gives way
         TableColumn<JobViewModel.KeyRow, String> stepColumn = column("Step", 90, r -> r.record().step() == null ? ""
                 : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
-        stepColumn.setMinWidth(60);
+        stepColumn.setMinWidth(72);
         TableColumn<JobViewModel.KeyRow, String> whenColumn = column("Updated", 200, this::when);
         whenColumn.setMinWidth(110);
         TableColumn<JobViewModel.KeyRow, String> tookColumn = column("Took", 70,
                 r -> r.outcome() == null ? "" : r.outcome().tookText());
-        tookColumn.setMinWidth(55);
+        tookColumn.setMinWidth(66);
         TableColumn<JobViewModel.KeyRow, String> outcomeColumn = column("Outcome", 400, this::outcome);
         outcomeColumn.setMinWidth(100);
         table.getColumns().addAll(List.of(stepColumn, whenColumn, tookColumn, outcomeColumn));

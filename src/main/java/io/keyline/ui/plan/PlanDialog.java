@@ -284,7 +284,10 @@ public final class PlanDialog {
         table.getStyleClass().addAll("plan-keys", Styles.DENSE);
         table.setFixedCellSize(ROW_HEIGHT);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        table.setPlaceholder(new Label("Choose the keys and press Plan."));
+        Label placeholder = new Label();
+        placeholder.textProperty().bind(vm.planProperty().map(p -> "No key to plan for this choice.")
+                .orElse("Choose the keys and press Plan."));
+        table.setPlaceholder(placeholder);
 
         TableColumn<PlanViewModel.Row, String> key = new TableColumn<>("Key");
         key.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().key()));

@@ -536,7 +536,9 @@ public final class ConsoleView extends BorderPane implements Navigator {
         resume.getStyleClass().add(Styles.SMALL);
         resume.setMinWidth(Region.USE_PREF_SIZE);
         resume.setOnAction(e -> schedulerVm.toggle());
-        Label icon = new Label("⏸");
+        Label icon = new Label("Paused"); // a word: the pause glyph is missing from common fonts
+        icon.setStyle("-fx-font-weight: bold;");
+        icon.setMinWidth(Region.USE_PREF_SIZE);
         HBox banner = new HBox(10, icon, text, resume);
         banner.setId("scheduler-banner");
         banner.setAlignment(Pos.CENTER_LEFT);

@@ -227,6 +227,8 @@ public final class TimelineView extends BorderPane {
         showEvidence(vm.expandedProperty().get(), detailTitle);
 
         VBox center = new VBox(0, columnHeaders(), list, new Region(), detail);
+        center.setMinWidth(0);
+        list.setMinWidth(0);
         VBox.setMargin(detail, new Insets(10, 0, 0, 0));
         center.setPadding(new Insets(0, 20, 16, 20));
         return center;
@@ -257,6 +259,7 @@ public final class TimelineView extends BorderPane {
         message.getStyleClass().add("timeline-col");
         message.setMinWidth(MESSAGE_MIN);
         h.getChildren().add(message);
+        h.setMinWidth(0); // the columns shrink with the page (their widths follow the list's width)
         h.setId("timeline-columns");
         h.getStyleClass().add("timeline-columns");
         h.setAlignment(Pos.CENTER_LEFT);

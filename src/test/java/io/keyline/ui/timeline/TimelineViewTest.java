@@ -141,8 +141,16 @@ class TimelineViewTest {
         fx.services().actions().retry(def, KEY, "the editor asked for it after all, so it runs again now");
 
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
+        TimelineView[] view = new TimelineView[1];
         robot.interact(() -> {
-            Scene scene = new Scene(new TimelineView(vm, navigator()), 774, 600);
+            // beside a 250 px sidebar in a 1024 px window, as in the console
+            view[0] = new TimelineView(vm, navigator());
+            javafx.scene.layout.Region sidebar = new javafx.scene.layout.Region();
+            sidebar.setMinWidth(250);
+            sidebar.setPrefWidth(250);
+            javafx.scene.layout.BorderPane window = new javafx.scene.layout.BorderPane(view[0]);
+            window.setLeft(sidebar);
+            Scene scene = new Scene(window, 1024, 600);
             scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS);
             stage.setScene(scene);
             stage.show();
@@ -152,6 +160,7 @@ class TimelineViewTest {
         robot.interact(vm::collapse);
         WaitForAsyncUtils.waitForFxEvents();
 
+        assertThat(view[0].getWidth()).as("the timeline fits beside the sidebar").isLessThanOrEqualTo(774.5);
         List<javafx.scene.Node> titles = new ArrayList<>(robot.lookup("#timeline-columns").queryAs(
                 javafx.scene.layout.HBox.class).getChildrenUnmodifiable());
         assertThat(titles).hasSize(8);
