@@ -40,7 +40,7 @@ import java.util.Objects;
 public final class TimelineView extends BorderPane {
 
     /** The columns before the message: their smallest and their preferred widths (glyph … failure). */
-    static final double[] MIN = {14, 60, 40, 96, 60, 110, 70};
+    static final double[] MIN = {14, 60, 50, 104, 60, 100, 60};
     static final double[] PREF = {14, 66, 72, 170, 110, 130, 130};
     static final double SPACING = 10;
     /** The message column never gets narrower than this (it wraps instead). */
