@@ -339,7 +339,7 @@ public final class JobView extends BorderPane {
         if (!out.isEmpty()) {
             return out;
         }
-        String msg = io.keyline.core.operations.Words.message(k.message());
+        String msg = Format.console(io.keyline.core.operations.Words.message(k.message()));
         if (k.nextAttemptAt() != null) {
             msg = "next attempt " + Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(),
                     vm.now()) + ")" + (msg.isEmpty() ? "" : " — " + msg);

@@ -153,6 +153,9 @@ class TimelineViewTest {
             Scene scene = new Scene(window, 1024, 600);
             scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS);
             stage.setScene(scene);
+            // the test window is shared by the test classes: it may still have another test's size
+            stage.setWidth(1024);
+            stage.setHeight(600);
             stage.show();
             vm.load("daily", KEY);
         });
