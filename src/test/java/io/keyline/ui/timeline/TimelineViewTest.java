@@ -159,7 +159,9 @@ class TimelineViewTest {
             stage.show();
             vm.load("daily", KEY);
         });
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 7);
+        // claimed, write succeeded (a none step has no "started" event since issue 14), publish started,
+        // failed, skipped, retried
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 6);
         robot.interact(vm::collapse);
         WaitForAsyncUtils.waitForFxEvents();
 
@@ -172,7 +174,7 @@ class TimelineViewTest {
         }
         List<ListCell<?>> rows = robot.lookup(".timeline-list .list-cell.event-row").queryAll().stream()
                 .<ListCell<?>>map(n -> (ListCell<?>) n).filter(c -> c.getItem() != null).toList();
-        assertThat(rows).hasSizeGreaterThanOrEqualTo(7);
+        assertThat(rows).hasSizeGreaterThanOrEqualTo(6);
         boolean wrapped = false;
         for (ListCell<?> cell : rows) {
             javafx.scene.layout.HBox row = (javafx.scene.layout.HBox) cell.getGraphic();
