@@ -305,11 +305,11 @@ public final class Planner {
                         (long) req.body().length, req.body().length == 0 ? null : req.bodySha256(), req.bodySource(),
                         note);
             } catch (Rendering.RenderException e) {
-                Map<String, String> headers = new LinkedHashMap<>();
-                headers.put("User-Agent", io.keyline.core.exec.HttpExecutor.USER_AGENT);
-                headers.putAll(s.request().headers());
-                headers.put("Idempotency-Key", job.name() + ":" + key + ":" + s.id());
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
+                // issue 12: the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
+                Map<String, String> headers = ShownHeaders.map(ShownHeaders.unrendered(s,
+                        job.name() + ":" + key + ":" + s.id(), url,
+                        s.credential() == null ? null : credentials.lookup(s.credential()), mask(), clock.instant()));
                 String source = s.request().bodyFile() != null ? "file " + s.request().bodyFile().replace("{key}", key)
                         : s.request().body() != null ? "inline" : "none";
                 return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source,

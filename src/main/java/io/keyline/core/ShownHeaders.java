@@ -48,6 +48,35 @@ public final class ShownHeaders {
         return out;
     }
 
+    /**
+     * The headers of a request that cannot be rendered yet (its body file is written by an earlier step):
+     * the same list as {@link #of}, with the step's headers as written and the credential's masked.
+     *
+     * @param idempotencyKey the {@code Idempotency-Key} the request will carry
+     * @param url            the request's URL as far as it is known
+     */
+    public static List<Header> unrendered(StepDefinition step, String idempotencyKey, String url,
+                                          CredentialProvider.Lookup cred, Redactor mask, Instant now) {
+        List<Header> out = new ArrayList<>();
+        out.add(new Header("User-Agent", HttpExecutor.USER_AGENT, false));
+        step.request().headers().forEach((n, v) -> out.add(new Header(n, mask.redact(v), false)));
+        out.add(new Header("Idempotency-Key", idempotencyKey, false));
+        java.net.URI uri;
+        try {
+            uri = java.net.URI.create(url);
+        } catch (IllegalArgumentException e) {
+            uri = null;
+        }
+        if (uri == null && step.credential() != null && cred != null && cred.present()) {
+            // the URL is not known yet (it takes an earlier step's output): the credential is sent all the same
+            out.add(new Header("(credential " + step.credential() + ")", mask(step.credential(),
+                    cred.material().fingerprint(), cred.rejected() != null), true));
+        } else if (uri != null) {
+            out.addAll(credential(step.credential(), cred, uri, now));
+        }
+        return out;
+    }
+
     /** The credential's headers, masked; one line saying it is missing when it is. */
     static List<Header> credential(String name, CredentialProvider.Lookup cred, java.net.URI uri, Instant now) {
         if (name == null || cred == null) {

@@ -10,7 +10,6 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
-import io.keyline.domain.Printable;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -142,7 +141,7 @@ public final class Attention {
             String evidence = ev == null ? "" : EvidenceText.brief(ev);
             List<String> keys = rs.stream().map(KeyRecord::key).toList();
             List<String> jobKeys = rs.stream().map(KeyRecord::job).toList();
-            String message = first.message() == null ? "" : Printable.line(first.message());
+            String message = Words.message(first.message());
             switch (first.state()) {
                 case NEEDS_CREDENTIAL -> {
                     String cred = first.credential();

@@ -133,9 +133,22 @@ public final class ConfirmAndRun {
      * @param probeAnswer   the probe's latest answer in plain words, or a sentence saying there is none
      * @param probeEvidence what the probe saw, or {@code null}
      * @param payload       what will be sent, or {@code null} without a step
+     * @param rejectedCredential the step's credential when the site rejected it (the engine's breaker
+     *                      then sends nothing: a confirmed key waits for a new login instead), else {@code null}
      */
     public record Preview(KeyRecord record, StepDefinition step, Reason reason, Evidence evidence, String probeAnswer,
-                          Evidence probeEvidence, Payload payload) {
+                          Evidence probeEvidence, Payload payload, String rejectedCredential) {
+
+        /**
+         * "The site rejected the login sandbox-cookie: …", or empty: confirming now would send nothing (the
+         * breaker holds requests with a rejected credential), the key would only wait for a login again.
+         */
+        public String credentialWarning() {
+            return rejectedCredential == null ? "" : "The site rejected the login " + rejectedCredential
+                    + ". Confirm and run would send nothing now: the key would wait for a new login again. "
+                    + "Renew the login first, then confirm.";
+        }
+
         public boolean waiting() {
             return record.state() == KeyState.NEEDS_CONFIRMATION;
         }
@@ -147,7 +160,7 @@ public final class ConfirmAndRun {
 
         /** The key's message, one printable line. */
         public String message() {
-            return record.message() == null ? "" : io.keyline.domain.Printable.line(record.message());
+            return Words.message(record.message());
         }
 
         /** "Why it waits" in one sentence. */
@@ -261,7 +274,12 @@ public final class ConfirmAndRun {
             }
         }
         Payload payload = step == null ? null : payload(def, rec, step);
-        return new Preview(rec, step, why, failure, probe, probeEvidence, payload);
+        String rejected = null;
+        if (step != null && step.credential() != null) {
+            CredentialProvider.Lookup cred = credentials.lookup(step.credential());
+            rejected = cred.present() && cred.rejected() != null ? step.credential() : null;
+        }
+        return new Preview(rec, step, why, failure, probe, probeEvidence, payload, rejected);
     }
 
     static Reason reason(KeyRecord rec, StepDefinition step) {

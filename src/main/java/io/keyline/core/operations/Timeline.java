@@ -44,14 +44,21 @@ public final class Timeline {
      * @param events   events in the group
      * @param failures failed attempts in the group
      * @param outcome  key state after the group's last event
+     * @param executed time spent in the group's step executions (each attempt from "started" to its
+     *                 success or failure; waits between attempts and before the run do not count), or
+     *                 {@code null} when the group has no finished step execution
      */
-    public record RunHeader(String runId, Instant start, Instant end, int events, int failures, KeyState outcome)
-            implements Row {
+    public record RunHeader(String runId, Instant start, Instant end, int events, int failures, KeyState outcome,
+                            Duration executed) implements Row {
         public boolean operator() {
             return runId == null;
         }
 
+        /** How long the run worked: its step executions, or (without any) its first to last event. */
         public Duration duration() {
+            if (executed != null) {
+                return executed;
+            }
             return start == null || end == null ? Duration.ZERO : Duration.between(start, end);
         }
 
@@ -190,6 +197,12 @@ public final class Timeline {
         return new View(rec, group(events), events.size(), outcome);
     }
 
+    /** Events that end a step's attempt (its execution time runs from "started" to the first of them). */
+    private static final Set<EventType> ATTEMPT_ENDS = EnumSet.of(EventType.STEP_SUCCEEDED, EventType.STEP_RECONCILED,
+            EventType.STEP_FAILED, EventType.KEY_FAILED, EventType.RETRY_SCHEDULED,
+            EventType.WAITING_FOR_CONFIRMATION, EventType.WAITING_FOR_CREDENTIAL, EventType.YIELDED,
+            EventType.DEPARTED);
+
     /** Groups events (oldest first) into consecutive runs; operator events outside a run form their own group. */
     public static List<Row> group(List<KeyEvent> events) {
         List<Row> out = new ArrayList<>(events.size() + events.size() / 4 + 1);
@@ -202,12 +215,16 @@ public final class Timeline {
         int count = 0;
         int failures = 0;
         KeyState last = null;
+        Duration executed = null;
+        java.util.Map<String, Instant> started = new java.util.HashMap<>();
         for (KeyEvent e : events) {
             boolean sameGroup = open && Objects.equals(run, e.runId());
             if (!sameGroup) {
                 if (open) {
-                    out.set(headerAt, new RunHeader(run, start, previous, count, failures, last));
+                    out.set(headerAt, new RunHeader(run, start, previous, count, failures, last, executed));
                 }
+                executed = null;
+                started.clear();
                 headerAt = out.size();
                 out.add(null);
                 run = e.runId();
@@ -218,8 +235,7 @@ public final class Timeline {
                 failures = 0;
             }
             Duration since = previous == null || e.ts() == null ? null : Duration.between(previous, e.ts());
-            String message = e.message() == null ? "" : e.message().contains("probe:") ? Words.probe(e.message())
-                    : Printable.line(e.message());
+            String message = Words.message(e.message());
             out.add(new EventRow(e.id(), e.runId(), e.ts(), since, e.type(), e.step(), e.attempt(), e.state(),
                     previousState != e.state(), e.failureClass(), message, e.user(),
                     e.note() == null ? null : Printable.line(e.note()), e.evidence()));
@@ -228,12 +244,22 @@ public final class Timeline {
                     || e.type() == EventType.RETRY_SCHEDULED && e.evidence() != null) {
                 failures++;
             }
+            if (e.step() != null && e.ts() != null) {
+                if (e.type() == EventType.STEP_STARTED) {
+                    started.put(e.step(), e.ts());
+                } else if (ATTEMPT_ENDS.contains(e.type())) {
+                    Instant from = started.remove(e.step());
+                    if (from != null && !e.ts().isBefore(from)) {
+                        executed = (executed == null ? Duration.ZERO : executed).plus(Duration.between(from, e.ts()));
+                    }
+                }
+            }
             previous = e.ts();
             previousState = e.state();
             last = e.state();
         }
         if (open) {
-            out.set(headerAt, new RunHeader(run, start, previous, count, failures, last));
+            out.set(headerAt, new RunHeader(run, start, previous, count, failures, last, executed));
         }
         return out;
     }

@@ -130,7 +130,9 @@ public final class Words {
         for (KeyState s : KeyState.values()) {
             Integer n = counts.get(s);
             if (n != null && n > 0) {
-                parts.add(n + " " + stateLower(s));
+                String words = stateLower(s);
+                // "3 need login", "1 needs confirmation"
+                parts.add(n + " " + (n > 1 && words.startsWith("needs ") ? "need " + words.substring(6) : words));
             }
         }
         return parts.isEmpty() ? "no keys" : String.join(", ", parts);
@@ -179,6 +181,45 @@ public final class Words {
             default -> "no clear answer";
         };
         return why.isEmpty() ? lead : lead + " (the probe checked " + why + ")";
+    }
+
+    private static final Pattern WITH_PROBE = Pattern.compile(
+            "(?s)(.*?)\\s*;\\s*probe:\\s*(.*?)\\s*\\((present|absent|inconclusive)\\)\\s*$");
+    private static final Pattern UNKNOWN = Pattern.compile("(?s)outcome of (\\S+) unknown \\((.*)\\)");
+
+    /**
+     * A key's message for an operator: the engine's {@code outcome of publish unknown (no answer within 1s
+     * (timeout; …)); probe: /total = 0 (absent)} becomes {@code Outcome of publish unknown: no answer within
+     * 1s (timeout; …). The probe found no effect (it checked /total = 0).} — no nested brackets, no raw
+     * probe line. Other text is returned as one printable line.
+     */
+    public static String message(String message) {
+        if (message == null || message.isBlank()) {
+            return "";
+        }
+        String text = Printable.line(message).strip();
+        String probe = "";
+        Matcher p = WITH_PROBE.matcher(text);
+        if (p.matches()) {
+            text = p.group(1).strip();
+            String why = p.group(2).strip();
+            String checked = why.isEmpty() ? "" : " (it checked " + why + ")";
+            probe = switch (p.group(3)) {
+                case "present" -> "The probe found the effect already there" + checked + ".";
+                case "absent" -> "The probe found no effect" + checked + ".";
+                default -> "The probe gave no clear answer" + checked + ".";
+            };
+        } else if (text.startsWith("probe:")) {
+            return probe(text);
+        }
+        Matcher u = UNKNOWN.matcher(text);
+        if (u.matches()) {
+            text = "Outcome of " + u.group(1) + " unknown: " + u.group(2).strip();
+        }
+        if (!probe.isEmpty()) {
+            text = text.isEmpty() ? probe : text + (text.endsWith(".") ? " " : ". ") + probe;
+        }
+        return text;
     }
 
     /**

@@ -43,4 +43,33 @@ public final class Format {
     public static String styleClass(KeyState s) {
         return "state-" + s.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
+
+    private static final java.util.regex.Pattern STEP_LIST =
+            java.util.regex.Pattern.compile("\\b([A-Za-z][\\w-]*(?:,[A-Za-z][\\w-]*)+)\\b");
+
+    /** A planned action as the console says it: {@code run write,publish} → {@code run write → publish}. */
+    public static String action(String action) {
+        if (action == null) {
+            return "";
+        }
+        return STEP_LIST.matcher(action).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(
+                m.group(1).replace(",", " → ")));
+    }
+
+    /**
+     * A message of the shared operations in the console's words: the command line's options become the
+     * controls that do the same here ("add --ahead" → tick "Run ahead of schedule").
+     */
+    public static String console(String message) {
+        if (message == null) {
+            return "";
+        }
+        message = message.replaceAll("\\(keyline credentials set [^)]+\\)", "(Renew login…)")
+                .replaceAll("'keyline credentials test [^']+'", "its Test")
+                .replaceAll("(\\d{4}-\\d\\d-\\d\\d)T(\\d\\d:\\d\\d:\\d\\d)(\\.\\d+)?Z", "$1 $2 UTC");
+        return action(message.replace("add --ahead", "tick \"Run ahead of schedule\"")
+                .replace("--ahead", "\"Run ahead of schedule\"")
+                .replace("--from/--to", "a range").replace("--catch-up", "the catch-up window")
+                .replace("--due", "the Due target").replace("--key", "the Keys target"));
+    }
 }

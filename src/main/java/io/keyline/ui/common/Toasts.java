@@ -12,8 +12,8 @@ import javafx.scene.layout.VBox;
 import javafx.util.Duration;
 
 /**
- * The console's notifications: a strip at the top of the page that takes its own room in the layout
- * (it pushes the page down instead of covering any control), styled like the rest of the console,
+ * The console's notifications: a strip under the page that takes its own room in the layout (it
+ * shortens the page from below instead of covering a control or moving the page's top), styled like the rest of the console,
  * with at most three notes; each closes by itself after a while or with its ×, and may carry one
  * action ("Show").
  */

@@ -21,9 +21,18 @@ public final class ConfirmDialog {
      */
     public static void show(Window owner, ConsoleServices services, Threads threads, String job, String key,
                             Runnable onChanged) {
+        show(owner, services, threads, job, key, onChanged, null);
+    }
+
+    /**
+     * As {@link #show(Window, ConsoleServices, Threads, String, String, Runnable)}, with {@code renew}
+     * opening the Renew dialog of a rejected credential (the dialog then closes).
+     */
+    public static void show(Window owner, ConsoleServices services, Threads threads, String job, String key,
+                            Runnable onChanged, java.util.function.Consumer<String> renew) {
         ConfirmViewModel vm = new ConfirmViewModel(services, threads);
         vm.setOnChanged(onChanged);
-        Stage stage = stage(owner, vm);
+        Stage stage = stage(owner, vm, renew);
         vm.load(job, key);
         stage.show();
         // the note is a multi-line field: typing there (Enter included) never confirms
@@ -32,8 +41,15 @@ public final class ConfirmDialog {
 
     /** Builds the dialog's window without showing it. */
     static Stage stage(Window owner, ConfirmViewModel vm) {
+        return stage(owner, vm, null);
+    }
+
+    static Stage stage(Window owner, ConfirmViewModel vm, java.util.function.Consumer<String> renew) {
         AtomicReference<Stage> window = new AtomicReference<>();
-        ConfirmPane pane = new ConfirmPane(vm, () -> window.get().close());
+        ConfirmPane pane = new ConfirmPane(vm, () -> window.get().close(), renew == null ? null : name -> {
+            window.get().close();
+            renew.accept(name);
+        });
         Stage stage = Theme.dialog(owner, pane, 760, 720, 560, 520);
         window.set(stage);
         stage.titleProperty().bind(vm.titleProperty().map(t -> "Keyline · Confirm · " + t));

@@ -34,11 +34,21 @@ public final class ConfirmPane extends BorderPane {
     private final Button confirm = new Button("Confirm and run");
     private final Button markDone = new Button("Mark done…");
     private final Button cancel = new Button("Cancel");
+    private final java.util.function.Consumer<String> renew;
 
     /**
      * @param close closes the window the pane is in
      */
     public ConfirmPane(ConfirmViewModel vm, Runnable close) {
+        this(vm, close, null);
+    }
+
+    /**
+     * @param close closes the window the pane is in
+     * @param renew opens the Renew dialog of a credential (from the rejected-login warning), or {@code null}
+     */
+    public ConfirmPane(ConfirmViewModel vm, Runnable close, java.util.function.Consumer<String> renew) {
+        this.renew = renew;
         this.vm = vm;
         getStyleClass().add("confirm-dialog");
         setTop(title());
@@ -103,7 +113,29 @@ public final class ConfirmPane extends BorderPane {
         probe.getStyleClass().add("confirm-probe");
         probe.textProperty().bind(vm.probeAnswerProperty());
         shownWhenNotEmpty(probe, vm.probeAnswerProperty().isNotEmpty());
-        VBox why = section("Why it waits", headline, reason, evidence, probe);
+        // the login is rejected: say it before anything else, with the way out
+        Label rejected = new Label();
+        rejected.setId("confirm-credential-warning");
+        rejected.setWrapText(true);
+        rejected.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(rejected, Priority.ALWAYS);
+        rejected.textProperty().bind(Bindings.createStringBinding(() -> vm.infoProperty().get() == null ? ""
+                : vm.infoProperty().get().credentialWarning(), vm.infoProperty()));
+        Button renewButton = new Button("Renew login…");
+        renewButton.setId("confirm-renew");
+        renewButton.setMinWidth(Region.USE_PREF_SIZE);
+        renewButton.setOnAction(e -> {
+            if (renew != null && vm.infoProperty().get() != null) {
+                renew.accept(vm.infoProperty().get().rejectedCredential());
+            }
+        });
+        renewButton.setVisible(renew != null);
+        renewButton.setManaged(renew != null);
+        HBox warning = new HBox(10, new Label("⚠"), rejected, renewButton);
+        warning.setAlignment(Pos.CENTER_LEFT);
+        warning.getStyleClass().add("paused-banner");
+        shownWhenNotEmpty(warning, rejected.textProperty().isNotEmpty());
+        VBox why = section("Why it waits", warning, headline, reason, evidence, probe);
 
         // what will be sent
         TextArea payload = code(12);

@@ -205,7 +205,8 @@ public final class ConfirmViewModel {
     private void update() {
         ConfirmAndRun.Preview p = info.get();
         boolean idle = !loading.get() && !busy.get() && !finished.get() && p != null;
-        canConfirm.set(idle && p.confirmable());
+        // with a rejected login the breaker sends nothing: confirming would only park the key again
+        canConfirm.set(idle && p.confirmable() && p.rejectedCredential() == null);
         KeyState s = p == null ? null : p.record().state();
         canMarkDone.set(idle && s != KeyState.DONE && s != KeyState.SKIPPED && s != KeyState.RUNNING);
     }

@@ -423,7 +423,8 @@ public final class CredentialDialog {
 
         Button test = new Button("Test");
         test.setTooltip(new javafx.scene.control.Tooltip(
-                "Asks the read-only probes of the steps that use the stored credential whether the site accepts it"));
+                "Asks the read-only probes of the steps that use it whether the site accepts the pasted value "
+                        + "(or, with nothing pasted, the stored credential); nothing is sent or saved"));
         test.disableProperty().bind(vm.busyProperty().or(vm.nameErrorProperty().isNotEmpty()));
         test.setOnAction(e -> vm.test());
 

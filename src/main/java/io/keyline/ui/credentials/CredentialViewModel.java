@@ -185,7 +185,14 @@ public final class CredentialViewModel {
             threads.submit(() -> op.run(r.resumed(), j -> services.catalog().get().job(j), services.engine()), ran -> {
                 busy.set(false);
                 completedCount.set((int) ran.done());
-                message.set("Saved. " + RenewAndResume.summary(r, ran) + ".");
+                if (ran.done() < r.resumed().size()) {
+                    // not a success: said in the error line, never in the (green) saved line
+                    message.set("");
+                    error.set("Saved, but not every resumed key completed: " + RenewAndResume.summary(r, ran)
+                            + ". If they wait for the login again, the site did not accept this value.");
+                } else {
+                    message.set("Saved. " + RenewAndResume.summary(r, ran) + ".");
+                }
                 threads.submit(() -> services.renewAndResume().waiting(n), this::showWaiting, e -> { });
             }, e -> {
                 busy.set(false);
@@ -200,7 +207,10 @@ public final class CredentialViewModel {
         });
     }
 
-    /** Asks, read-only, the probes of the steps that use the stored credential whether the site accepts it. */
+    /**
+     * Asks, read-only, the probes of the steps that use the credential whether the site accepts it: the
+     * pasted value when there is one (nothing is stored or resumed), else the stored credential.
+     */
     public void test() {
         String n = name.get() == null ? "" : name.get().strip();
         if (n.isEmpty() || busy.get()) {
@@ -209,12 +219,27 @@ public final class CredentialViewModel {
         busy.set(true);
         error.set("");
         testResults.clear();
+        ParsedCredential pasted = input.parsed();
+        if (pasted != null) {
+            testSummary.set("Testing the pasted value (not saved)…");
+            threads.submit(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
+                    services.clock()), results -> {
+                busy.set(false);
+                testResults.setAll(results);
+                testSummary.set("The pasted value (not saved yet): " + CredentialTester.summary(n, results));
+            }, e -> {
+                busy.set(false);
+                testSummary.set("");
+                error.set("Test failed: " + text(e));
+            });
+            return;
+        }
         testSummary.set("Testing the stored credential " + n + "…");
         RenewAndResume op = services.renewAndResume();
         threads.submit(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
             busy.set(false);
             testResults.setAll(t.results());
-            String summary = CredentialTester.summary(n, t.results());
+            String summary = "The stored credential: " + CredentialTester.summary(n, t.results());
             if (!t.resumed().isEmpty()) {
                 // accepted again: the breaker closed, as keyline credentials test closes it
                 summary = summary + " " + t.resumedText() + ": they run on the next run.";

@@ -70,7 +70,11 @@ public final class InboxView extends BorderPane {
         demoNotice.textProperty().bind(vm.demoMessageProperty());
         demoNotice.visibleProperty().bind(vm.demoMessageProperty().isNotEmpty());
         demoNotice.managedProperty().bind(demoNotice.visibleProperty());
-        VBox header = new VBox(4, title, subtitle, notice, demoNotice);
+        // the outcome of an action shows under the list: it appears right after a click, and must not push
+        // the rows down under the pointer
+        VBox header = new VBox(4, title, subtitle, demoNotice);
+        BorderPane.setMargin(notice, new Insets(8, 0, 0, 0));
+        setBottom(notice);
         header.setPadding(new Insets(0, 0, 12, 0));
         setTop(header);
 
@@ -175,6 +179,11 @@ public final class InboxView extends BorderPane {
         VBox box = new VBox(12, allDone, offer);
         box.setAlignment(Pos.CENTER);
         return box;
+    }
+
+    /** Gives the list the keyboard focus (J/K, Enter), once the view is in a scene. */
+    public void focusList() {
+        javafx.application.Platform.runLater(list::requestFocus);
     }
 
     /** Focuses the list and selects the next item (the morning routine's "next"). */

@@ -177,11 +177,12 @@ public final class InboxViewModel {
         notice.set("Working on " + item.title().replace("  ·  ", " ") + "…");
         threads.submit(work, msg -> {
             busy.set(false);
-            notice.set(msg);
+            notice.set(io.keyline.ui.common.Format.console(msg));
             source.refresh();
         }, e -> {
             busy.set(false);
-            notice.set("Could not " + what + " " + item.title().replace("  ·  ", " ") + ": " + e.getMessage());
+            notice.set("Could not " + what + " " + item.title().replace("  ·  ", " ") + ": "
+                    + io.keyline.ui.common.Format.console(e.getMessage()));
             source.refresh();
         });
     }

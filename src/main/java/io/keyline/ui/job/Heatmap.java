@@ -34,7 +34,7 @@ import java.util.function.Consumer;
  */
 public final class Heatmap extends Region {
 
-    static final double MAX_CELL = 30;
+    static final double MAX_CELL = 36;
     static final double MIN_CELL = 10;
     static final double GAP = 3;
     private static final double LEFT = 32;
@@ -254,8 +254,9 @@ public final class Heatmap extends Region {
             double y = TOP + p[1] * (cell + GAP);
             LocalDate m = monthDay(c, view.get().type());
             int month = m.getYear() * 12 + m.getMonthValue();
-            // a label over the first cell of a month (daily: the first column that starts in it)
-            if (month != lastMonth && (!daily() || p[1] == 0 || i == 0)) {
+            // a label over the first cell of a month (daily: over the column its 1st is in, so that a month
+            // starting mid-week in the last column - December on the 1st - is named too)
+            if (month != lastMonth && (!daily() || m.getDayOfMonth() == 1 || i == 0)) {
                 String text = m.getMonth().getDisplayName(TextStyle.SHORT, Locale.ENGLISH)
                         + (labels.isEmpty() || m.getMonthValue() == 1 ? " " + m.getYear() : "");
                 if (x - lastX >= textWidth(labels.isEmpty() ? "Mmm" : labels.get(labels.size() - 1).text())) {

@@ -216,6 +216,7 @@ public final class JobView extends BorderPane {
         search.setId("key-search");
         search.setPromptText("Search keys and messages (Ctrl+F)");
         search.setPrefColumnCount(24);
+        search.setMinWidth(120); // at 1024 px the search field gives way, the buttons keep their labels
         PauseTransition debounce = new PauseTransition(Duration.millis(250));
         search.textProperty().addListener((o, a, b) -> debounce.playFromStart());
         debounce.setOnFinished(e -> vm.searchProperty().set(search.getText()));
@@ -232,6 +233,7 @@ public final class JobView extends BorderPane {
                 vm.pageProperty(), vm.totalProperty()));
         Label range = new Label();
         range.setId("page-range");
+        range.setMinWidth(Region.USE_PREF_SIZE);
         range.getStyleClass().add("muted");
         range.textProperty().bind(Bindings.createStringBinding(() -> {
             int total = vm.totalProperty().get();
@@ -244,6 +246,7 @@ public final class JobView extends BorderPane {
         }, vm.pageProperty(), vm.totalProperty()));
         Button run = new Button("Run selected");
         run.setId("run-selected");
+        run.setMinWidth(Region.USE_PREF_SIZE);
         run.disableProperty().bind(Bindings.isEmpty(table.getSelectionModel().getSelectedItems()));
         run.setOnAction(e -> {
             List<String> keys = table.getSelectionModel().getSelectedItems().stream()
@@ -289,12 +292,32 @@ public final class JobView extends BorderPane {
             }
         });
         table.getColumns().add(state);
-        table.getColumns().add(column("Step", 90, r -> r.record().step() == null ? "" : r.record().step()
-                + (r.record().attempts() > 1 ? " #" + r.record().attempts() : "")));
-        table.getColumns().add(column("Finished / updated", 170, this::when));
-        table.getColumns().add(column("Took", 70, r -> r.outcome() == null ? "" : r.outcome().tookText()));
-        table.getColumns().add(column("Outcome", 400, this::outcome));
+        // each title stays readable at 1024 px: the columns keep a minimum, the outcome gives way
+        TableColumn<JobViewModel.KeyRow, String> stepColumn = column("Step", 90, r -> r.record().step() == null ? ""
+                : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
+        stepColumn.setMinWidth(72);
+        TableColumn<JobViewModel.KeyRow, String> whenColumn = column("Updated", 200, this::when);
+        whenColumn.setMinWidth(110);
+        TableColumn<JobViewModel.KeyRow, String> tookColumn = column("Took", 70,
+                r -> r.outcome() == null ? "" : r.outcome().tookText());
+        tookColumn.setMinWidth(66);
+        TableColumn<JobViewModel.KeyRow, String> outcomeColumn = column("Outcome", 400, this::outcome);
+        outcomeColumn.setMinWidth(100);
+        table.getColumns().addAll(List.of(stepColumn, whenColumn, tookColumn, outcomeColumn));
         table.setRowFactory(tv -> row());
+        // J/K move down/up in the keys, as in the Attention list
+        table.setOnKeyPressed(e -> {
+            if (e.getCode() == javafx.scene.input.KeyCode.J || e.getCode() == javafx.scene.input.KeyCode.K) {
+                int at = table.getSelectionModel().getSelectedIndex();
+                int to = e.getCode() == javafx.scene.input.KeyCode.J ? Math.min(table.getItems().size() - 1, at + 1)
+                        : Math.max(0, at - 1);
+                if (to >= 0 && !table.getItems().isEmpty()) {
+                    table.getSelectionModel().clearAndSelect(to);
+                    table.scrollTo(Math.max(0, to - 3));
+                }
+                e.consume();
+            }
+        });
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<JobViewModel.KeyRow>) c ->
                 heatmap.select(table.getSelectionModel().getSelectedItems().stream().map(JobViewModel.KeyRow::key)
                         .toList()));
@@ -316,7 +339,7 @@ public final class JobView extends BorderPane {
         if (!out.isEmpty()) {
             return out;
         }
-        String msg = k.message() == null ? "" : io.keyline.domain.Printable.line(k.message());
+        String msg = Format.console(io.keyline.core.operations.Words.message(k.message()));
         if (k.nextAttemptAt() != null) {
             msg = "next attempt " + Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(),
                     vm.now()) + ")" + (msg.isEmpty() ? "" : " — " + msg);
@@ -388,6 +411,11 @@ public final class JobView extends BorderPane {
     }
 
     /** Focuses the search field (Ctrl+F). */
+    /** Gives the key table the keyboard focus (J/K move in it), once the view is in a scene. */
+    public void focusTable() {
+        javafx.application.Platform.runLater(table::requestFocus);
+    }
+
     public void focusSearch() {
         search.requestFocus();
         search.selectAll();

@@ -53,6 +53,8 @@ public final class PlanChoice {
     private final StringProperty keysText = new SimpleStringProperty(this, "keys", "");
     private final BooleanProperty ahead = new SimpleBooleanProperty(this, "ahead", false);
     private final ReadOnlyStringWrapper validation = new ReadOnlyStringWrapper(this, "validation", "");
+    /** Whether the operator typed into the current target's input since choosing it. */
+    private boolean touched;
     private final ReadOnlyBooleanWrapper manualKeys = new ReadOnlyBooleanWrapper(this, "manualKeys");
     private JobDefinition definition;
 
@@ -67,10 +69,19 @@ public final class PlanChoice {
             changed.run();
             validate();
         };
-        target.addListener(choiceChanged);
-        from.addListener(choiceChanged);
-        to.addListener(choiceChanged);
-        keysText.addListener(choiceChanged);
+        // the inputs are checked as the operator types; a target just chosen (nothing typed yet) shows no
+        // error until Plan is pressed
+        ChangeListener<Object> typed = (o, a, b) -> {
+            touched = true;
+            choiceChanged.changed(o, a, b);
+        };
+        target.addListener((o, a, b) -> {
+            touched = false;
+            choiceChanged.changed(o, a, b);
+        });
+        from.addListener(typed);
+        to.addListener(typed);
+        keysText.addListener(typed);
         ahead.addListener(choiceChanged);
         job.addListener((o, a, b) -> {
             if (b != null && !b.equals(a)) {
@@ -96,7 +107,7 @@ public final class PlanChoice {
 
     /** Checks the inputs against the job's key rules as they are typed (no state access). */
     void validate() {
-        if (definition == null) {
+        if (definition == null || !touched) {
             validation.set("");
             return;
         }
@@ -104,7 +115,7 @@ public final class PlanChoice {
             choice(definition);
             validation.set("");
         } catch (IllegalArgumentException | OperatorException e) {
-            validation.set(e.getMessage());
+            validation.set(io.keyline.ui.common.Format.console(e.getMessage()));
         }
     }
 

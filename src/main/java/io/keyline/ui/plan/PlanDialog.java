@@ -235,7 +235,36 @@ public final class PlanDialog {
         later.textProperty().bind(vm.notYetDueProperty());
         collapseWhenEmpty(later);
 
-        VBox top = new VBox(8, new VBox(2, title, subtitle), selector, validation, error, paused, later);
+        // Due plans the catch-up window only: older days that never ran are "missing", planned on their own
+        Label missingNote = new Label();
+        missingNote.setId("plan-missing-note");
+        missingNote.setWrapText(true);
+        missingNote.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(missingNote, Priority.ALWAYS);
+        Button planMissing = new Button();
+        planMissing.setId("plan-missing-keys");
+        planMissing.setMinWidth(Region.USE_PREF_SIZE);
+        planMissing.setOnAction(e -> vm.planKeys(List.copyOf(vm.missingNotDue())));
+        HBox missingBox = new HBox(10, missingNote, planMissing);
+        missingBox.setAlignment(Pos.CENTER_LEFT);
+        missingBox.getStyleClass().add("paused-banner");
+        vm.missingNotDue().addListener((javafx.collections.ListChangeListener<String>) ch -> {
+            List<String> m = vm.missingNotDue();
+            missingBox.setVisible(!m.isEmpty());
+            missingBox.setManaged(!m.isEmpty());
+            if (!m.isEmpty()) {
+                missingNote.setText("Due means the latest schedule tick, missed ticks inside the catch-up window, "
+                        + "pending keys and retries. " + io.keyline.core.operations.Words.keys(m.size())
+                        + (m.size() == 1 ? " is older and never ran (" : " are older and never ran (") + m.get(0)
+                        + (m.size() == 1 ? "" : " … " + m.get(m.size() - 1)) + "): "
+                        + (m.size() == 1 ? "it is" : "they are") + " missing, not due.");
+                planMissing.setText("Plan " + m.size() + " missing…");
+            }
+        });
+        missingBox.setVisible(false);
+        missingBox.setManaged(false);
+
+        VBox top = new VBox(8, new VBox(2, title, subtitle), selector, validation, error, paused, later, missingBox);
         top.setPadding(new Insets(0, 0, 12, 0));
         return top;
     }
@@ -255,7 +284,10 @@ public final class PlanDialog {
         table.getStyleClass().addAll("plan-keys", Styles.DENSE);
         table.setFixedCellSize(ROW_HEIGHT);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        table.setPlaceholder(new Label("Choose the keys and press Plan."));
+        Label placeholder = new Label();
+        placeholder.textProperty().bind(vm.planProperty().map(p -> "No key to plan for this choice.")
+                .orElse("Choose the keys and press Plan."));
+        table.setPlaceholder(placeholder);
 
         TableColumn<PlanViewModel.Row, String> key = new TableColumn<>("Key");
         key.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().key()));
@@ -293,7 +325,7 @@ public final class PlanDialog {
                     setText(null);
                     setTooltip(null);
                 } else {
-                    String text = item.plan().action() + (item.after() == null ? ""
+                    String text = io.keyline.ui.common.Format.action(item.plan().action()) + (item.after() == null ? ""
                             : "  →  " + io.keyline.core.operations.Words.stateLower(item.after().state()));
                     setText(text);
                     getStyleClass().add(actionStyle(item.plan()));

@@ -11,6 +11,7 @@ import io.keyline.core.operations.Words;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.ui.ConsoleServices;
+import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -62,6 +63,9 @@ public final class PlanViewModel {
     private final ReadOnlyStringWrapper outcome = new ReadOnlyStringWrapper(this, "outcome", "");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
     private final ReadOnlyStringWrapper notYetDue = new ReadOnlyStringWrapper(this, "notYetDue", "");
+    /** After a Due plan: the job's missing keys it does not include (older than the catch-up window). */
+    private final ObservableList<String> missing = FXCollections.observableArrayList();
+    private final ObservableList<String> missingView = FXCollections.unmodifiableObservableList(missing);
     private final ReadOnlyBooleanWrapper stale = new ReadOnlyBooleanWrapper(this, "stale");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyBooleanWrapper applied = new ReadOnlyBooleanWrapper(this, "applied");
@@ -76,7 +80,7 @@ public final class PlanViewModel {
         this.services = services;
         this.threads = threads;
         this.choice = new PlanChoice(services, threads, this::clearPlan, error::set);
-        selected.addListener((o, a, b) -> detail.set(b == null ? "" : PlanText.detail(b.plan())));
+        selected.addListener((o, a, b) -> detail.set(b == null ? "" : Format.action(PlanText.detail(b.plan()))));
         ChangeListener<Object> update = (o, a, b) -> canApply.set(plan.get() != null && !busy.get() && !applied.get()
                 && !stale.get() && plan.get().keys().stream().anyMatch(Plan.KeyPlan::runs));
         busy.addListener(update);
@@ -122,20 +126,24 @@ public final class PlanViewModel {
                 KeySelection.Choice c = choice.choice(d);
                 KeySelection.Resolved r = KeySelection.resolve(d, c, services.store(), services.clock(),
                         services.scheduler().window());
-                return new Planned(services.planApply().planAndSave(d, r.keys(), r.notes(),
-                        Planner.Options.DEFAULT.withAhead(c.ahead())), null);
+                Plan p = services.planApply().planAndSave(d, r.keys(), r.notes(),
+                        Planner.Options.DEFAULT.withAhead(c.ahead()));
+                List<String> gaps = !c.due() ? List.of() : io.keyline.core.operations.Calendar.of(d, services.store(),
+                        services.clock()).missing().stream().filter(k -> !r.keys().contains(k)).toList();
+                return new Planned(p, null, gaps);
             } catch (IllegalArgumentException | OperatorException e) {
-                return new Planned(null, e.getMessage());
+                return new Planned(null, e.getMessage(), List.of());
             }
         }, r -> {
             busy.set(false);
-            choice.invalid(r.invalid());
+            choice.invalid(r.invalid() == null ? null : Format.console(r.invalid()));
             if (r.plan() != null) {
                 show(r.plan());
+                missing.setAll(r.missing());
             }
         }, e -> {
             busy.set(false);
-            error.set("Could not make the plan: " + message(e));
+            error.set("Could not make the plan: " + Format.console(message(e)));
         });
     }
 
@@ -144,7 +152,7 @@ public final class PlanViewModel {
         plan();
     }
 
-    private record Planned(Plan plan, String invalid) {
+    private record Planned(Plan plan, String invalid, List<String> missing) {
     }
 
     private void show(Plan p) {
@@ -153,7 +161,7 @@ public final class PlanViewModel {
         selected.set(rows.stream().filter(r -> !r.plan().requests().isEmpty()).findFirst()
                 .orElse(rows.isEmpty() ? null : rows.get(0)));
         paused.set(p.paused() == null ? "" : p.paused() + ": nothing will start until it is resumed");
-        summaryText.set(PlanText.summary(p.keys()));
+        summaryText.set(Format.action(PlanText.summary(p.keys())));
         long later = p.keys().stream().filter(k -> k.action().startsWith("not yet due")).count();
         notYetDue.set(later == 0 ? "" : Words.keys((int) later) + (later == 1 ? " is" : " are") + " not yet due "
                 + "(later than the current key): nothing runs for " + (later == 1 ? "it" : "them")
@@ -167,6 +175,7 @@ public final class PlanViewModel {
         paused.set("");
         summaryText.set("");
         notYetDue.set("");
+        missing.clear();
         stale.set(false);
         applied.set(false);
         outcome.set("");
@@ -187,9 +196,14 @@ public final class PlanViewModel {
         error.set("");
         threads.submit(() -> {
             try {
-                return new Applied(services.planApply().apply(shown.planId(), services::job, services.engine()));
+                RunReport report = services.planApply().apply(shown.planId(), services::job, services.engine());
+                // every planned key as it is now (keys the run did not start too: skipped, blocked, not due)
+                Map<String, KeyRecord> now = new HashMap<>();
+                shown.keys().forEach(k -> services.store().key(shown.job(), k.key()).ifPresent(r -> now.put(k.key(), r)));
+                report.keys().forEach(k -> now.put(k.key(), k));
+                return new Applied(report, now);
             } catch (PlanApply.StalePlanException e) {
-                return new Applied(null);
+                return new Applied(null, Map.of());
             }
         }, a -> {
             busy.set(false);
@@ -202,19 +216,17 @@ public final class PlanViewModel {
             applied.set(true);
             RunReport r = a.report();
             exitCode.set(r.exitCode());
-            Map<String, KeyRecord> after = new HashMap<>();
-            r.keys().forEach(k -> after.put(k.key(), k));
-            rows.setAll(rows.stream().map(x -> new Row(x.plan(), after.get(x.key()))).toList());
+            rows.setAll(rows.stream().map(x -> new Row(x.plan(), a.after().get(x.key()))).toList());
             outcome.set("Applied: " + Words.counts(Words.countsOf(r.keys())) + (r.stopped() == null ? ""
                     : " (stopped: " + r.stopped() + ")") + ". " + Words.outcome(r.exitCode()));
         }, e -> {
             busy.set(false);
             outcome.set("");
-            error.set("Could not apply the plan: " + message(e));
+            error.set("Could not apply the plan: " + Format.console(message(e)));
         });
     }
 
-    private record Applied(RunReport report) {
+    private record Applied(RunReport report, Map<String, KeyRecord> after) {
     }
 
     private static String message(Throwable e) {
@@ -253,7 +265,7 @@ public final class PlanViewModel {
         return plan.getReadOnlyProperty();
     }
 
-    /** "8 keys · 6 × run write,publish · 2 × skip (done)". */
+    /** "8 keys · 6 × run write → publish · 2 × skip (done)". */
     public ReadOnlyStringProperty summaryTextProperty() {
         return summaryText.getReadOnlyProperty();
     }
@@ -265,6 +277,11 @@ public final class PlanViewModel {
     /** "2 keys are not yet due …" when the plan has such keys, else empty. */
     public ReadOnlyStringProperty notYetDueProperty() {
         return notYetDue.getReadOnlyProperty();
+    }
+
+    /** After a Due plan: the missing keys it leaves out because they are older than the catch-up window. */
+    public ObservableList<String> missingNotDue() {
+        return missingView; // one wrapper: listeners on a fresh one each call would be dropped with it
     }
 
     /** What the last Apply did in plain words, or why it refused. */

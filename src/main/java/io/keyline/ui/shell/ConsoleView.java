@@ -92,8 +92,11 @@ public final class ConsoleView extends BorderPane implements Navigator {
         getStyleClass().add("console");
         setLeft(sidebar());
         VBox.setVgrow(page, Priority.ALWAYS);
-        VBox center = new VBox(schedulerBanner(), toasts, page);
-        VBox.setMargin(toasts, new Insets(10, 24, 0, 24));
+        // the banner and the notes sit under the page, above the status bar: when they appear or go, the
+        // page's top (the Attention list's rows, their buttons) stays where the pointer is; only the page's
+        // bottom edge moves
+        VBox center = new VBox(page, schedulerBanner(), toasts);
+        VBox.setMargin(toasts, new Insets(0, 24, 10, 24));
         setCenter(center);
         setBottom(statusBar());
         vm.onNewAttention(this::notifyAttention);
@@ -266,7 +269,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
         jobList.setCellFactory(lv -> new JobCell());
         jobList.setPlaceholder(new Label("No job files in\n" + vm.services().jobsDir()));
         jobList.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
-            if (b != null && !Objects.equals(b.name(), shownJob)) {
+            if (b != null && (!Objects.equals(b.name(), shownJob) || jobView == null
+                    || !page.getChildren().contains(jobView))) {
                 showJob(b.name());
             }
         });
@@ -410,6 +414,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
         shownJob = null;
         select(inboxButton);
         show(inbox);
+        // the keyboard goes on in the list (J/K, Enter) after a click in the sidebar
+        inbox.focusList();
     }
 
     @Override
@@ -421,6 +427,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         vm.jobs().stream().filter(j -> j.name().equals(job)).findFirst()
                 .ifPresent(j -> jobList.getSelectionModel().select(j));
         show(view);
+        view.focusTable();
     }
 
     private void showCredentials() {
@@ -433,6 +440,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void showTimeline(String job, String key) {
+        // a click on the job in the sidebar then opens its page again (its row was still selected)
+        jobList.getSelectionModel().clearSelection();
         TimelineViewModel tvm = new TimelineViewModel(vm.services(), vm.threads());
         TimelineView view = new TimelineView(tvm, this);
         tvm.load(job, key);
@@ -455,7 +464,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void confirm(String job, String key) {
-        ConfirmDialog.show(window(), vm.services(), vm.threads(), job, key, this::refresh);
+        ConfirmDialog.show(window(), vm.services(), vm.threads(), job, key, this::refresh, this::renewCredential);
     }
 
     @Override
@@ -527,7 +536,9 @@ public final class ConsoleView extends BorderPane implements Navigator {
         resume.getStyleClass().add(Styles.SMALL);
         resume.setMinWidth(Region.USE_PREF_SIZE);
         resume.setOnAction(e -> schedulerVm.toggle());
-        Label icon = new Label("⏸");
+        Label icon = new Label("Paused"); // a word: the pause glyph is missing from common fonts
+        icon.setStyle("-fx-font-weight: bold;");
+        icon.setMinWidth(Region.USE_PREF_SIZE);
         HBox banner = new HBox(10, icon, text, resume);
         banner.setId("scheduler-banner");
         banner.setAlignment(Pos.CENTER_LEFT);
@@ -546,17 +557,35 @@ public final class ConsoleView extends BorderPane implements Navigator {
         private final HBox root;
 
         JobCell() {
+            name.getStyleClass().add("job-name");
             schedule.getStyleClass().add("job-schedule");
             paused.setText("paused");
             paused.getStyleClass().add("paused");
             missing.getStyleClass().add("missing");
-            Region grow = new Region();
-            HBox.setHgrow(grow, Priority.ALWAYS);
+            // the badges keep their text; a long job name (and schedule) is cut with an ellipsis instead,
+            // and the row never asks for more than the list's width (no sideways scrolling)
+            for (Label b : new Label[] {paused, missing, attention}) {
+                b.setMinWidth(Region.USE_PREF_SIZE);
+            }
             VBox texts = new VBox(1, name, schedule);
             texts.setMinWidth(0);
+            texts.setPrefWidth(0);
+            texts.setMaxWidth(Double.MAX_VALUE);
+            HBox.setHgrow(texts, Priority.ALWAYS);
+            name.setMinWidth(0);
+            name.setMaxWidth(Double.MAX_VALUE);
             schedule.setMinWidth(0);
-            root = new HBox(6, texts, grow, paused, missing, attention);
+            schedule.setMaxWidth(Double.MAX_VALUE);
+            root = new HBox(6, texts, paused, missing, attention);
             root.setAlignment(Pos.CENTER_LEFT);
+            root.setMinWidth(0);
+            setPrefWidth(0);
+        }
+
+        /** A row takes the list's width, never more (the list has no horizontal scroll bar). */
+        @Override
+        protected double computePrefWidth(double height) {
+            return 0;
         }
 
         @Override

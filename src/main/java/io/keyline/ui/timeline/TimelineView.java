@@ -39,8 +39,17 @@ import java.util.Objects;
  */
 public final class TimelineView extends BorderPane {
 
-    /** Below this width the "since" and failure columns give way to the message. */
-    static final double NARROW = 900;
+    /** The columns before the message: their smallest and their preferred widths (glyph … failure). */
+    static final double[] MIN = {14, 60, 50, 104, 60, 100, 60};
+    static final double[] PREF = {14, 66, 72, 170, 110, 130, 130};
+    static final double SPACING = 10;
+    /** The message column never gets narrower than this (it wraps instead). */
+    static final double MESSAGE_MIN = 160;
+    /** The "since" and failure columns, which give way (only) when even the smallest widths do not fit. */
+    private static final int SINCE = 2;
+    private static final int FAILURE = 6;
+    /** The list's cells' padding and its vertical scroll bar, which the rows do not get. */
+    private static final double LIST_CHROME = 32;
 
     static final String STYLESHEET = Objects.requireNonNull(
             TimelineView.class.getResource("/io/keyline/ui/timeline-confirm.css")).toExternalForm();
@@ -49,6 +58,15 @@ public final class TimelineView extends BorderPane {
     private final Navigator navigator;
     private final ListView<Row> list = new ListView<>();
     private final TextArea evidence = new TextArea();
+    /** Each column's width, shared by its title and every row, from the list's width. */
+    private final javafx.beans.property.DoubleProperty[] widths = new javafx.beans.property.DoubleProperty[MIN.length];
+    private final javafx.beans.property.BooleanProperty secondary = new javafx.beans.property.SimpleBooleanProperty(true);
+
+    {
+        for (int i = 0; i < widths.length; i++) {
+            widths[i] = new javafx.beans.property.SimpleDoubleProperty(PREF[i]);
+        }
+    }
 
     public TimelineView(TimelineViewModel vm, Navigator navigator) {
         this.vm = vm;
@@ -105,7 +123,7 @@ public final class TimelineView extends BorderPane {
         titleRow.setAlignment(Pos.CENTER_LEFT);
 
         Label message = new Label();
-        message.textProperty().bind(vm.messageProperty());
+        message.textProperty().bind(vm.messageProperty().map(io.keyline.ui.common.Format::console));
         message.setWrapText(true);
         message.getStyleClass().add("timeline-message");
         message.visibleProperty().bind(vm.messageProperty().isNotEmpty());
@@ -166,6 +184,7 @@ public final class TimelineView extends BorderPane {
         vm.newestRunProperty().addListener((o, a, b) -> scrollToNewest());
         vm.rows().addListener((javafx.collections.ListChangeListener<Row>) c -> scrollToNewest());
         list.setCellFactory(l -> new TimelineCell());
+        list.widthProperty().addListener((o, a, w) -> layoutColumns(w.doubleValue() - LIST_CHROME));
         list.setOnKeyPressed(e -> {
             if (e.getCode() == KeyCode.ENTER || e.getCode() == KeyCode.SPACE) {
                 if (list.getSelectionModel().getSelectedItem() instanceof EventRow row) {
@@ -208,6 +227,8 @@ public final class TimelineView extends BorderPane {
         showEvidence(vm.expandedProperty().get(), detailTitle);
 
         VBox center = new VBox(0, columnHeaders(), list, new Region(), detail);
+        center.setMinWidth(0);
+        list.setMinWidth(0);
         VBox.setMargin(detail, new Insets(10, 0, 0, 0));
         center.setPadding(new Insets(0, 20, 16, 20));
         return center;
@@ -217,30 +238,80 @@ public final class TimelineView extends BorderPane {
         int i = vm.newestRunProperty().get();
         if (i >= 0 && i < list.getItems().size()) {
             list.scrollTo(i);
+            // rows differ in height (wrapped messages): the list places the run by estimated heights first;
+            // once the rows around it are laid out, once more, exactly
+            javafx.application.Platform.runLater(() -> {
+                if (vm.newestRunProperty().get() == i && i < list.getItems().size()) {
+                    list.scrollTo(i);
+                }
+            });
         }
     }
 
     /** The titles over the list's columns, the same widths as the rows below them. */
     private HBox columnHeaders() {
-        HBox h = new HBox(10, fixed(new Label(""), 14, "timeline-col"), fixed(new Label("Time"), 66, "timeline-col"),
-                fixed(new Label("Since"), 72, "timeline-col"), fixed(new Label("What happened"), 170, "timeline-col"),
-                fixed(new Label("Step"), 110, "timeline-col"), fixed(new Label("State"), 130, "timeline-col"),
-                fixed(new Label("Failure"), 130, "timeline-col"), new Label("Message"));
-        h.getChildren().get(7).getStyleClass().add("timeline-col");
+        String[] titles = {"", "Time", "Since", "What happened", "Step", "State", "Failure"};
+        HBox h = new HBox(SPACING);
+        for (int i = 0; i < titles.length; i++) {
+            h.getChildren().add(column(new Label(titles[i]), i, "timeline-col"));
+        }
+        Label message = new Label("Message");
+        message.getStyleClass().add("timeline-col");
+        message.setMinWidth(MESSAGE_MIN);
+        h.getChildren().add(message);
+        h.setMinWidth(0); // the columns shrink with the page (their widths follow the list's width)
         h.setId("timeline-columns");
         h.getStyleClass().add("timeline-columns");
         h.setAlignment(Pos.CENTER_LEFT);
-        h.setPadding(new Insets(4, 10, 4, 8));
-        narrow(h.getChildren().get(2), h.getChildren().get(6));
+        h.setPadding(new Insets(4, 10, 4, 7));
         return h;
     }
 
-    /** Hides these columns while the timeline is narrower than {@link #NARROW}. */
-    private void narrow(javafx.scene.Node... nodes) {
-        for (javafx.scene.Node n : nodes) {
-            n.visibleProperty().bind(widthProperty().greaterThan(NARROW));
-            n.managedProperty().bind(n.visibleProperty());
+    /**
+     * Sizes the columns for rows {@code available} wide: their preferred widths when the message keeps
+     * at least {@link #MESSAGE_MIN}; else each shrinks toward its smallest width by the same share; only
+     * when even those do not fit do "since" and "failure" give way.
+     */
+    void layoutColumns(double available) {
+        boolean keep = available <= 0 || fits(available, true);
+        double sumMin = 0;
+        double sumPref = 0;
+        for (int i = 0; i < MIN.length; i++) {
+            if (keep || i != SINCE && i != FAILURE) {
+                sumMin += MIN[i] + SPACING;
+                sumPref += PREF[i] + SPACING;
+            }
         }
+        double room = available - MESSAGE_MIN;
+        double share = sumPref == sumMin ? 1 : Math.max(0, Math.min(1, (room - sumMin) / (sumPref - sumMin)));
+        for (int i = 0; i < MIN.length; i++) {
+            widths[i].set(Math.floor(MIN[i] + share * (PREF[i] - MIN[i])));
+        }
+        secondary.set(keep);
+    }
+
+    /** Whether the columns at their smallest widths leave the message its minimum. */
+    private static boolean fits(double available, boolean withSecondary) {
+        double sum = MESSAGE_MIN;
+        for (int i = 0; i < MIN.length; i++) {
+            if (withSecondary || i != SINCE && i != FAILURE) {
+                sum += MIN[i] + SPACING;
+            }
+        }
+        return available >= sum;
+    }
+
+    /** A label of column {@code i}: its width is the column's; "since" and "failure" may give way. */
+    private Label column(Label l, int i, String style) {
+        l.minWidthProperty().bind(widths[i]);
+        l.prefWidthProperty().bind(widths[i]);
+        l.maxWidthProperty().bind(widths[i]);
+        l.getStyleClass().add(style);
+        if (i == SINCE || i == FAILURE) {
+            l.visibleProperty().bind(secondary);
+            l.managedProperty().bind(secondary);
+        }
+        return l;
     }
 
     private void showEvidence(EventRow row, Label title) {
@@ -259,14 +330,14 @@ public final class TimelineView extends BorderPane {
 
     /** One row; its nodes are built once and reused while the list scrolls. */
     private final class TimelineCell extends ListCell<Row> {
-        private final Label glyph = fixed(new Label(), 14, "timeline-glyph");
-        private final Label time = fixed(new Label(), 66, "timeline-time");
-        private final Label since = fixed(new Label(), 72, "timeline-since");
-        private final Label type = fixed(new Label(), 170, "timeline-type");
-        private final Label step = fixed(new Label(), 110, "timeline-step");
+        private final Label glyph = column(new Label(), 0, "timeline-glyph");
+        private final Label time = column(new Label(), 1, "timeline-time");
+        private final Label since = column(new Label(), SINCE, "timeline-since");
+        private final Label type = column(new Label(), 3, "timeline-type");
+        private final Label step = column(new Label(), 4, "timeline-step");
         private final StackPane chipBox = new StackPane();
         private final StateChip chip = new StateChip();
-        private final Label cls = fixed(new Label(), 130, "timeline-class");
+        private final Label cls = column(new Label(), FAILURE, "timeline-class");
         private final Label message = new Label();
         private final Label byline = new Label();
         private final HBox event = new HBox(10);
@@ -277,26 +348,33 @@ public final class TimelineView extends BorderPane {
         private final Tooltip tip = new Tooltip();
 
         TimelineCell() {
-            chipBox.setMinWidth(130);
-            chipBox.setPrefWidth(130);
-            chipBox.setMaxWidth(130);
-            chipBox.setAlignment(Pos.CENTER_LEFT);
+            chipBox.minWidthProperty().bind(widths[5]);
+            chipBox.prefWidthProperty().bind(widths[5]);
+            chipBox.maxWidthProperty().bind(widths[5]);
+            chipBox.setAlignment(Pos.TOP_LEFT);
             chipBox.getChildren().add(chip);
+            chip.setMinWidth(0);
+            chip.setMaxWidth(Region.USE_PREF_SIZE); // its own width, cut when the column is narrower
+            // every text wraps in its own column (nothing is cut or runs into the next column), and the
+            // row is as tall as its tallest cell (computePrefHeight)
+            for (Label l : new Label[] {since, type, step, cls, message, byline}) {
+                l.setWrapText(true);
+                l.setMinHeight(Region.USE_PREF_SIZE);
+            }
             message.getStyleClass().add("timeline-text");
-            message.setWrapText(true);
-            message.setMinWidth(80);
-            message.setMinHeight(Region.USE_PREF_SIZE);
-            byline.setWrapText(true);
-            HBox.setHgrow(message, Priority.ALWAYS);
+            message.setMinWidth(0);
             message.setMaxWidth(Double.MAX_VALUE);
             byline.getStyleClass().add("timeline-byline");
-            byline.setMinWidth(Region.USE_PREF_SIZE);
-            event.setAlignment(Pos.CENTER_LEFT);
+            byline.setMinWidth(0);
+            byline.setMaxWidth(Double.MAX_VALUE);
+            // all cells start on the row's first line (a wrapped message no longer sits higher than the rest)
+            event.setAlignment(Pos.TOP_LEFT);
             VBox text = new VBox(1, message, byline);
             HBox.setHgrow(text, Priority.ALWAYS);
-            text.setMinWidth(80);
+            text.setMinWidth(MESSAGE_MIN);
+            text.setPrefWidth(MESSAGE_MIN);
+            text.setMaxWidth(Double.MAX_VALUE);
             event.getChildren().addAll(glyph, time, since, type, step, chipBox, cls, text);
-            narrow(since, cls);
             event.getStyleClass().add("timeline-row");
 
             runTitle.getStyleClass().add("timeline-run-title");
@@ -316,6 +394,19 @@ public final class TimelineView extends BorderPane {
         @Override
         protected double computePrefWidth(double height) {
             return 0;
+        }
+
+        /** As tall as the row's wrapped texts at the width the list gives it (not at their one-line width). */
+        @Override
+        protected double computePrefHeight(double width) {
+            javafx.scene.Node g = getGraphic();
+            double w = width > 0 ? width : getWidth() > 0 ? getWidth()
+                    : getListView() == null ? -1 : getListView().getWidth() - LIST_CHROME / 2;
+            if (g == null || w <= 0) {
+                return super.computePrefHeight(width);
+            }
+            double inner = w - snappedLeftInset() - snappedRightInset();
+            return snappedTopInset() + Math.max(g.minHeight(inner), g.prefHeight(inner)) + snappedBottomInset();
         }
 
         {
@@ -367,7 +458,7 @@ public final class TimelineView extends BorderPane {
                 chip.show(null);
             }
             cls.setText(e.failureLabel());
-            message.setText(e.message());
+            message.setText(io.keyline.ui.common.Format.console(e.message()));
             byline.setText(e.byline());
             byline.setVisible(!e.byline().isEmpty());
             byline.setManaged(!e.byline().isEmpty());
@@ -378,11 +469,4 @@ public final class TimelineView extends BorderPane {
         }
     }
 
-    private static Label fixed(Label l, double width, String style) {
-        l.setMinWidth(width);
-        l.setPrefWidth(width);
-        l.setMaxWidth(width);
-        l.getStyleClass().add(style);
-        return l;
-    }
 }

@@ -268,4 +268,34 @@ class ConfirmViewModelTest {
             queue.remove(0).run();
         }
     }
+
+    /**
+     * Seen in a real window: Confirm offered "Confirm and run" with the login REJECTED; the breaker would
+     * send nothing and the key would only wait for a login again. Confirm says so, and does not confirm.
+     */
+    @Test
+    void aRejectedLoginIsSaidAndConfirmIsNotOffered() throws Exception {
+        String cred = "\"credential\": \"site-cookie\",";
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", cred, false));
+        fx.job("other", TimelineConfirmFixture.publishJob("other", cred, false));
+        fx.setCookie("site-cookie", COOKIE);
+        fx.site.requireCookie(COOKIE);
+        fx.site.failPosts(Fault.STATUS_502);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        // the site then rejects the login (another job's request gets 401): the credential is rejected
+        fx.site.requireCookie("session=another");
+        assertThat(fx.run("other", KEY).state()).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        long posts = fx.site.posts();
+
+        ConfirmViewModel vm = loaded(Threads.direct());
+        assertThat(vm.infoProperty().get().rejectedCredential()).isEqualTo("site-cookie");
+        assertThat(vm.infoProperty().get().credentialWarning()).startsWith("The site rejected the login site-cookie")
+                .contains("would send nothing").contains("Renew the login first");
+        assertThat(vm.payloadTextProperty().get()).contains("REJECTED").doesNotContain("s3cr3t");
+        assertThat(vm.canConfirmProperty().get()).isFalse();
+        assertThat(vm.confirmAndRun("checked")).isFalse();
+        assertThat(vm.canMarkDoneProperty().get()).as("marking done stays possible").isTrue();
+        assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        assertThat(fx.site.posts()).isEqualTo(posts);
+    }
 }

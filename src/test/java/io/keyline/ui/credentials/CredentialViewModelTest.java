@@ -205,7 +205,7 @@ class CredentialViewModelTest {
             assertThat(l.step()).isEqualTo("publish");
             assertThat(l.verdict()).isEqualTo(CredentialTester.Verdict.ACCEPTED);
         });
-        assertThat(renew.testSummaryProperty().get()).isEqualTo("Accepted by the probe.");
+        assertThat(renew.testSummaryProperty().get()).isEqualTo("The stored credential: Accepted by the probe.");
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
 
         page.refresh();
@@ -290,5 +290,40 @@ class CredentialViewModelTest {
         });
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
         assertThat(fx.site.posts()).isZero();
+    }
+
+    /**
+     * Seen with the demo: Test said "Accepted by the probe" while a placeholder was pasted (it tested the
+     * stored value, which the site accepted again), then Save ran the keys with the placeholder: "0 of 3
+     * completed" in green. Test now tests the pasted value (read-only, nothing stored or resumed), and a
+     * save whose keys did not complete is said as an error.
+     */
+    @Test
+    void testChecksThePastedValueAndASaveThatCompletesNothingIsNoSuccess() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.site.requireCookie("session=v1");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v0", null),
+                "tester");
+        fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), List.of(TODAY));
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        // the site accepts the stored value again (its session came back), but not the placeholder pasted now
+        fx.site.requireCookie("session=v0");
+
+        CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
+        renew.open("site-cookie");
+        renew.input().textProperty().set("Cookie: session=placeholder");
+        renew.test();
+        assertThat(renew.testResults()).extracting(CredentialTester.Result::verdict)
+                .containsExactly(CredentialTester.Verdict.REJECTED);
+        assertThat(renew.testSummaryProperty().get()).startsWith("The pasted value (not saved yet): Rejected");
+        assertThat(fx.state("p", TODAY)).as("a test of the pasted value resumes nothing")
+                .isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        assertThat(fx.site.posts()).isZero();
+
+        renew.save();
+        assertThat(renew.completedCountProperty().get()).isZero();
+        assertThat(renew.messageProperty().get()).as("nothing said in the green line").isEmpty();
+        assertThat(renew.errorProperty().get()).startsWith("Saved, but not every resumed key completed")
+                .contains("0 of 1 completed").doesNotContain("placeholder");
     }
 }

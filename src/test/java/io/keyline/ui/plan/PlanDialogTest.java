@@ -85,4 +85,20 @@ class PlanDialogTest {
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
         assertThat(fx.site.posts()).isEqualTo(1);
     }
+
+    /** Due plans the catch-up window: the dialog says which older missing days it leaves out, with a button. */
+    @Test
+    void aDuePlanShowsTheMissingDaysItLeavesOutWithAButton(FxRobot robot) throws Exception {
+        Button plan = robot.lookup("Plan").queryButton();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !plan.isDisabled());
+        robot.clickOn("#target-due");
+        robot.clickOn(plan);
+        javafx.scene.Node note = robot.lookup("#plan-missing-note").query();
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, note::isVisible);
+        WaitForAsyncUtils.waitForFxEvents();
+        String text = robot.lookup("#plan-missing-note").queryLabeled().getText();
+        assertThat(text).contains("catch-up window").contains("missing, not due").contains("never ran (2026-");
+        assertThat(robot.lookup("#plan-missing-keys").queryButton().getText()).matches("Plan \\d+ missing…");
+        assertThat(fx.site.posts()).isZero();
+    }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,7 +63,7 @@ class PlanViewModelTest {
                 .contains("publish: POST " + fx.site.base() + "/api/articles")
                 .contains("Idempotency-Key: p:" + TODAY + ":publish")
                 .contains("body: file out/" + TODAY + ".md - body file out/" + TODAY + ".md does not exist yet");
-        assertThat(vm.summaryTextProperty().get()).isEqualTo("1 key · 1 × run write,publish");
+        assertThat(vm.summaryTextProperty().get()).isEqualTo("1 key · 1 × run write → publish");
         assertThat(vm.planIdProperty().get()).hasSize(16);
         assertThat(fx.services.store().plan(vm.planIdProperty().get())).isPresent();
         assertThat(vm.canApplyProperty().get()).isTrue();
@@ -71,6 +72,79 @@ class PlanViewModelTest {
         assertThat(fx.site.server().received()).allMatch(r -> r.method().equals("GET"));
         assertThat(fx.state("p", TODAY)).isNull();
         assertThat(tmp.resolve("jobs/out")).doesNotExist();
+    }
+
+    /**
+     * Seen in a real window: the preview of a key whose body an earlier step still has to write showed
+     * no Cookie line while Confirm showed it for the same request. The preview lists the same headers
+     * as Confirm, the credential masked, in the same order.
+     */
+    @Test
+    void thePreviewShowsTheCredentialsHeadersMaskedAsConfirmDoes() throws IOException {
+        fx.publishJob("c", "site-cookie");
+        assertThat(fx.wb.cliWithInput("Cookie: session=s3cr3t-value", "credentials", "set", "site-cookie").exit())
+                .isZero();
+        vm.loadJobs();
+        vm.choice().jobProperty().set("c");
+        vm.plan();
+        assertThat(vm.errorProperty().get()).isEmpty();
+        Plan.RequestPreview post = vm.rows().get(0).plan().requests().get(0);
+        assertThat(post.note()).as("the body is not written yet").contains("does not exist yet");
+        assertThat(post.headers().keySet()).containsExactly("User-Agent", "Content-Type", "Idempotency-Key",
+                "Cookie");
+        assertThat(post.headers().get("Cookie")).startsWith("*** (credential site-cookie, fingerprint ")
+                .doesNotContain("s3cr3t");
+        assertThat(vm.detailProperty().get()).contains("  Cookie: *** (credential site-cookie, fingerprint ")
+                .contains("  User-Agent: Keyline/").doesNotContain("s3cr3t");
+    }
+
+    /** Red text only once the operator typed something wrong, or pressed Plan. */
+    @Test
+    void noValidationErrorBeforeInputOnlyAfterTypingOrPlan() {
+        vm.choice().targetProperty().set(PlanChoice.Target.RANGE);
+        assertThat(vm.choice().validationProperty().get()).as("range chosen, nothing typed").isEmpty();
+        vm.choice().fromProperty().set("2026-13-45");
+        assertThat(vm.choice().validationProperty().get()).as("a wrong key typed").isNotEmpty();
+        vm.choice().targetProperty().set(PlanChoice.Target.KEYS);
+        assertThat(vm.choice().validationProperty().get()).as("keys chosen, nothing typed").isEmpty();
+        vm.plan();
+        assertThat(vm.choice().validationProperty().get()).as("Plan pressed with no keys").contains("enter one or more keys");
+        assertThat(fx.site.posts()).isZero();
+    }
+
+    /** The command line's words become the console's controls; step lists read as a sequence. */
+    @Test
+    void consoleTextSaysTheControlsNotTheCommandLineOptions() {
+        String core = "2026-12-03 is not yet due: the current key of p is 2026-11-29 (UTC). Nothing ran. To run it "
+                + "ahead of schedule, add --ahead";
+        assertThat(io.keyline.ui.common.Format.console(core)).endsWith("tick \"Run ahead of schedule\"")
+                .doesNotContain("--");
+        assertThat(io.keyline.ui.common.Format.action("run write,publish")).isEqualTo("run write → publish");
+        assertThat(io.keyline.ui.common.Format.action("1,234 keys")).isEqualTo("1,234 keys");
+        vm.plan();
+        assertThat(vm.detailProperty().get()).contains("run write → publish").doesNotContain("write,publish");
+    }
+
+    /**
+     * Due planned 0 keys while 13 days were missing: Due is the catch-up window; older days that never ran
+     * are missing, and the preview says so and offers to plan exactly them.
+     */
+    @Test
+    void aDuePlanSaysWhichMissingKeysItLeavesOut() throws IOException {
+        fx.wb.job("m", io.keyline.acceptance.Jobs.command("m", "none", "true", "PT5S").replace("2026-01-01",
+                "2026-11-10"), null);
+        assertThat(fx.wb.cli("run", "m", "--from", "2026-11-22", "--to", TODAY).exit()).isZero();
+        vm.loadJobs();
+        vm.choice().jobProperty().set("m");
+        vm.choice().targetProperty().set(PlanChoice.Target.DUE);
+        vm.plan();
+        assertThat(vm.errorProperty().get()).isEmpty();
+        assertThat(vm.missingNotDue()).containsExactly("2026-11-10", "2026-11-11", "2026-11-12", "2026-11-13",
+                "2026-11-14", "2026-11-15", "2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20",
+                "2026-11-21");
+        vm.planKeys(List.copyOf(vm.missingNotDue()));
+        assertThat(vm.rows()).hasSize(12);
+        assertThat(vm.missingNotDue()).as("not a Due plan").isEmpty();
     }
 
     @Test
@@ -122,6 +196,9 @@ class PlanViewModelTest {
         assertThat(fx.site.effects("2026-11-28")).isZero();
         // a skipped key is said as skipped, not counted as done
         assertThat(vm.outcomeProperty().get()).startsWith("Applied: 1 done, 1 skipped.");
+        // every row says what the key is now (none is left showing the state from before)
+        assertThat(vm.rows()).allSatisfy(r -> assertThat(r.after()).as(r.key()).isNotNull());
+        assertThat(vm.rows()).extracting(r -> r.after().state()).containsExactly(KeyState.SKIPPED, KeyState.DONE);
         assertThat(vm.exitCodeProperty().get()).isZero();
     }
 
@@ -146,7 +223,7 @@ class PlanViewModelTest {
         assertThat(vm.choice().validationProperty().get()).isEmpty();
         vm.plan();
         assertThat(vm.rows()).hasSize(29);
-        assertThat(vm.summaryTextProperty().get()).isEqualTo("29 keys · 29 × run write,publish");
+        assertThat(vm.summaryTextProperty().get()).isEqualTo("29 keys · 29 × run write → publish");
     }
 
     @Test

@@ -193,9 +193,34 @@ class TimelineViewModelTest {
         RunHeader first = (RunHeader) rows.get(0);
         assertThat(first.events()).isEqualTo(8);
         assertThat(first.failures()).isEqualTo(1);
-        assertThat(first.duration()).isEqualTo(Duration.ofMillis(7 * 250));
+        // its duration is the step's last attempt (started at the 7th event, ended by the retry at the 8th)
+        assertThat(first.duration()).isEqualTo(Duration.ofMillis(250));
         assertThat(first.outcome()).isEqualTo(KeyState.RETRY_WAIT);
         assertThat(((EventRow) rows.get(2)).sincePrevious()).isEqualTo(Duration.ofMillis(250));
         assertThat(rows.stream().filter(r -> r instanceof RunHeader h && h.operator())).hasSize(5);
+    }
+
+    /**
+     * A key of a backfill of 30 keys is claimed when the run starts and works 2 min later for 191 ms: the
+     * run header says 191 ms (its step executions), not the 2 min 21 s from the claim to its end.
+     */
+    @Test
+    void aRunLastsAsLongAsItsStepExecutionsNotItsWaits() {
+        Instant t = Instant.parse("2026-11-29T09:00:00Z");
+        List<KeyEvent> events = new ArrayList<>();
+        long[] id = {1};
+        java.util.function.BiConsumer<Object[], Long> add = (a, ms) -> events.add(new KeyEvent(id[0]++, "daily", KEY,
+                t.plusMillis(ms), "run-1", (EventType) a[0], (String) a[1], a[1] == null ? 0 : 1,
+                (KeyState) a[2], null, "m", null, null, null));
+        add.accept(new Object[] {EventType.CLAIMED, null, KeyState.RUNNING}, 0L);
+        add.accept(new Object[] {EventType.STEP_STARTED, "write", KeyState.RUNNING}, 140_800L);
+        add.accept(new Object[] {EventType.STEP_SUCCEEDED, "write", KeyState.RUNNING}, 140_948L);
+        add.accept(new Object[] {EventType.STEP_STARTED, "publish", KeyState.RUNNING}, 140_950L);
+        add.accept(new Object[] {EventType.STEP_SUCCEEDED, "publish", KeyState.RUNNING}, 140_993L);
+        add.accept(new Object[] {EventType.KEY_DONE, null, KeyState.DONE}, 141_000L);
+
+        RunHeader run = (RunHeader) Timeline.group(events).get(0);
+        assertThat(run.duration()).isEqualTo(Duration.ofMillis(148 + 43));
+        assertThat(run.summary()).endsWith(" · 191 ms · 6 events").doesNotContain("min");
     }
 }

@@ -124,6 +124,95 @@ class TimelineViewTest {
         assertThat(robot.lookup(".timeline-detail").query().isVisible()).isFalse();
     }
 
+    /**
+     * At 1024 px (the page is 774 wide beside the sidebar) every column is there, shrunk, the titles sit
+     * over their columns, no column runs into the next, all cells of a row share one top line, and each
+     * row is as tall as its wrapped message (seen: a wrapped message ran into the next row).
+     */
+    @Test
+    void at1024EveryColumnShrinksAndEachRowFitsItsWrappedMessage(FxRobot robot) throws Exception {
+        fx = new TimelineConfirmFixture(tmp.resolve("narrow"));
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
+        fx.site.failPosts(Fault.STATUS_404);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.FAILED);
+        JobDefinition def = fx.def("daily");
+        fx.services().actions().skip(def, KEY, "checked with the editor: the article for this day was cancelled, "
+                + "the site answers 404 on purpose and nothing should be published until next week");
+        fx.services().actions().retry(def, KEY, "the editor asked for it after all, so it runs again now");
+
+        TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
+        TimelineView[] view = new TimelineView[1];
+        robot.interact(() -> {
+            // beside a 250 px sidebar in a 1024 px window, as in the console
+            view[0] = new TimelineView(vm, navigator());
+            javafx.scene.layout.Region sidebar = new javafx.scene.layout.Region();
+            sidebar.setMinWidth(250);
+            sidebar.setPrefWidth(250);
+            javafx.scene.layout.BorderPane window = new javafx.scene.layout.BorderPane(view[0]);
+            window.setLeft(sidebar);
+            Scene scene = new Scene(window, 1024, 600);
+            scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS);
+            stage.setScene(scene);
+            // the test window is shared by the test classes: it may still have another test's size
+            stage.setWidth(1024);
+            stage.setHeight(600);
+            stage.show();
+            vm.load("daily", KEY);
+        });
+        // claimed, write succeeded (a none step has no "started" event since issue 14), publish started,
+        // failed, skipped, retried
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 6);
+        robot.interact(vm::collapse);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(view[0].getWidth()).as("the timeline fits beside the sidebar").isLessThanOrEqualTo(774.5);
+        List<javafx.scene.Node> titles = new ArrayList<>(robot.lookup("#timeline-columns").queryAs(
+                javafx.scene.layout.HBox.class).getChildrenUnmodifiable());
+        assertThat(titles).hasSize(8);
+        for (javafx.scene.Node t : titles) {
+            assertThat(t.isVisible()).as("column %s is shown", ((javafx.scene.control.Label) t).getText()).isTrue();
+        }
+        List<ListCell<?>> rows = robot.lookup(".timeline-list .list-cell.event-row").queryAll().stream()
+                .<ListCell<?>>map(n -> (ListCell<?>) n).filter(c -> c.getItem() != null).toList();
+        assertThat(rows).hasSizeGreaterThanOrEqualTo(6);
+        boolean wrapped = false;
+        for (ListCell<?> cell : rows) {
+            javafx.scene.layout.HBox row = (javafx.scene.layout.HBox) cell.getGraphic();
+            javafx.geometry.Bounds cellBounds = cell.localToScene(cell.getBoundsInLocal());
+            double top = -1;
+            for (int i = 0; i < 8; i++) {
+                javafx.scene.Node col = row.getChildren().get(i);
+                javafx.geometry.Bounds b = col.localToScene(col.getLayoutBounds());
+                javafx.geometry.Bounds title = titles.get(i).localToScene(titles.get(i).getLayoutBounds());
+                assertThat(b.getMinX()).as("column %d of %s under its title", i, cell.getItem())
+                        .isCloseTo(title.getMinX(), org.assertj.core.data.Offset.offset(1.5));
+                if (i < 7) {
+                    javafx.scene.Node next = row.getChildren().get(i + 1);
+                    assertThat(b.getMaxX()).as("column %d runs into the next", i)
+                            .isLessThanOrEqualTo(next.localToScene(next.getLayoutBounds()).getMinX());
+                }
+                assertThat(b.getMaxY()).as("column %d of %s inside its row", i, cell.getItem())
+                        .isLessThanOrEqualTo(cellBounds.getMaxY() + 0.5);
+                if (col instanceof javafx.scene.control.Label l && !l.getText().isEmpty()) {
+                    double y = b.getMinY();
+                    top = top < 0 ? y : top;
+                    assertThat(y).as("column %d of %s starts on the row's first line", i, cell.getItem())
+                            .isCloseTo(top, org.assertj.core.data.Offset.offset(2.0));
+                }
+            }
+            javafx.scene.layout.VBox text = (javafx.scene.layout.VBox) row.getChildren().get(7);
+            for (javafx.scene.Node line : text.getChildren()) {
+                if (line.isVisible()) {
+                    javafx.geometry.Bounds b = line.localToScene(line.getLayoutBounds());
+                    assertThat(b.getMaxY()).as("message of %s inside its row", cell.getItem())
+                            .isLessThanOrEqualTo(cellBounds.getMaxY() + 0.5);
+                    wrapped |= b.getHeight() > 30;
+                }
+            }
+        }
+        assertThat(wrapped).as("a long message wraps onto more lines").isTrue();
+    }
+
     private Navigator navigator() {
         return new Navigator() {
             @Override

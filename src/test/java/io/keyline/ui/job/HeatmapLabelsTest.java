@@ -1,0 +1,72 @@
+package io.keyline.ui.job;
+
+import io.keyline.core.operations.Calendar;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.KeyType;
+import javafx.scene.Scene;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The daily heatmap's month labels and cell size, drawn in a real (headless) window. */
+@ExtendWith(ApplicationExtension.class)
+class HeatmapLabelsTest {
+
+    Stage stage;
+
+    @Start
+    void start(Stage s) {
+        stage = s;
+    }
+
+    private Heatmap shown(FxRobot robot, LocalDate from, LocalDate to, double width) {
+        List<Calendar.Cell> cells = new ArrayList<>();
+        for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+            cells.add(new Calendar.Cell(d.toString(), d, KeyState.DONE, false));
+        }
+        Heatmap heat = new Heatmap();
+        robot.interact(() -> {
+            heat.viewProperty().set(new Calendar.View(KeyType.DATE, to.toString(), cells, List.of()));
+            stage.setScene(new Scene(new StackPane(heat), width, 500));
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        return heat;
+    }
+
+    /** Seen: the week of 1 December (a Tuesday, in the last column) had no month label. */
+    @Test
+    void aMonthStartingMidWeekInTheLastColumnIsLabelled(FxRobot robot) {
+        Heatmap heat = shown(robot, LocalDate.of(2026, 11, 2), LocalDate.of(2026, 12, 1), 1100);
+        List<Heatmap.MonthLabel> labels = heat.labels();
+        assertThat(labels).extracting(Heatmap.MonthLabel::text).containsExactly("Nov 2026", "Dec");
+        // each label is over the column its month's first day is in (or the first column)
+        List<Calendar.Cell> cells = heat.viewProperty().get().cells();
+        Heatmap.MonthLabel dec = labels.get(1);
+        assertThat(cells.get(dec.cell()).firstDay()).isEqualTo(LocalDate.of(2026, 12, 1));
+        assertThat(dec.x()).isEqualTo(labels.get(0).x() + 4 * (heat.cellSize() + 3), org.assertj.core.data.Offset.offset(0.5));
+    }
+
+    /** A month of days (five columns) fills more of a wide page: cells grow past 30 px, to their maximum. */
+    @Test
+    void cellsGrowToTheirMaximumWhenThereIsRoom(FxRobot robot) {
+        Heatmap heat = shown(robot, LocalDate.of(2026, 11, 2), LocalDate.of(2026, 12, 1), 1100);
+        assertThat(heat.cellSize()).isEqualTo(Heatmap.MAX_CELL).isGreaterThan(30);
+        // a year at the same width: smaller cells, still filling the width
+        Heatmap year = shown(robot, LocalDate.of(2025, 12, 2), LocalDate.of(2026, 12, 1), 1100);
+        assertThat(year.cellSize()).isLessThan(Heatmap.MAX_CELL).isGreaterThanOrEqualTo(Heatmap.MIN_CELL);
+        javafx.scene.Node canvas = year.getChildrenUnmodifiable().get(0);
+        assertThat(canvas.getLayoutBounds().getWidth()).isGreaterThan(1100 * 0.9);
+    }
+}

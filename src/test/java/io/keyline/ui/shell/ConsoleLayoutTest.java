@@ -1,0 +1,329 @@
+package io.keyline.ui.shell;
+
+import io.keyline.acceptance.Jobs;
+import io.keyline.app.ConsoleApp;
+import io.keyline.core.RunTrace;
+import io.keyline.core.SchedulerControl;
+import io.keyline.core.SchedulerControl.Mode;
+import io.keyline.core.SchedulerControl.Status;
+import io.keyline.core.SchedulerControl.Upcoming;
+import io.keyline.domain.KeyState;
+import io.keyline.testing.TestSite.Fault;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.ConsoleServices;
+import io.keyline.ui.common.Threads;
+import io.keyline.core.operations.Attention;
+import javafx.geometry.Bounds;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollBar;
+import javafx.scene.control.TextArea;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The main window's layout seen in real windows (issue 12, second round), headless with the real main
+ * window, a real state folder and a loopback site: the scheduler's banner and the notes never move the
+ * page under the pointer, the paused banner and the summary after a tick that ran keys show, the
+ * sidebar never scrolls sideways and its badges keep their text, J/K work after a sidebar click, and
+ * Skip asks in its own dialog.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ConsoleLayoutTest {
+
+    static final String KEY = "2026-11-29";
+    static final AtomicInteger RUN = new AtomicInteger();
+
+    @TempDir
+    static Path tmp;
+    Stage stage;
+    ConsoleFixture fx;
+    ConsoleView console;
+    final Scheduler scheduler = new Scheduler();
+
+    /** A scheduler whose status and last tick the test sets. */
+    static final class Scheduler implements SchedulerControl {
+        volatile boolean paused;
+        volatile Ran ran;
+
+        @Override
+        public Status status() {
+            List<Upcoming> due = paused ? List.of(new Upcoming("daily", "2026-11-30",
+                    ZonedDateTime.of(2026, 11, 30, 9, 0, 0, 0, ZoneOffset.UTC), false, null)) : List.of();
+            return new Status(paused ? Mode.PAUSED : Mode.ON, null, due, null, null, Duration.ofDays(7), null);
+        }
+
+        @Override
+        public Ran lastRan() {
+            return ran;
+        }
+
+        @Override
+        public void enable() {
+            paused = false;
+        }
+
+        @Override
+        public void disable() {
+            paused = true;
+        }
+    }
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void tearDown(FxRobot robot) throws Exception {
+        robot.interact(() -> {
+            for (Window w : Window.getWindows().stream().toList()) {
+                if (w != stage) {
+                    w.hide();
+                }
+            }
+        });
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    private void open(FxRobot robot, double width, double height) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        open(robot, width, height, fx.services);
+    }
+
+    private void open(FxRobot robot, double width, double height, ConsoleServices services) {
+        robot.interact(() -> {
+            Scene scene = ConsoleApp.scene(services, Threads.javafx());
+            console = (ConsoleView) scene.getRoot();
+            stage.setScene(scene);
+            stage.setWidth(width);
+            stage.setHeight(height);
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private static void waitUntil(Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private static <T> T fxValue(FxRobot robot, Callable<T> read) {
+        AtomicReference<T> out = new AtomicReference<>();
+        robot.interact(() -> {
+            try {
+                out.set(read.call());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return out.get();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ListView<Attention.Item> inbox(FxRobot robot) {
+        return robot.lookup("#inbox-list").queryAs(ListView.class);
+    }
+
+    private static Bounds inScene(FxRobot robot, Node n) {
+        return fxValue(robot, () -> n.localToScene(n.getBoundsInLocal()));
+    }
+
+    // ------------------------------------------------------------------ the page does not jump
+
+    @Test
+    void theBannerAndTheNotesNeverMoveTheAttentionRows(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+        fx.site.failPosts(Fault.STATUS_404);
+        assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
+        ConsoleServices services = ConsoleApp.services(fx.ws, fx.ws.engine(RunTrace.NONE), fx.wb.env(), scheduler);
+        open(robot, 1280, 860, services);
+        waitUntil(() -> robot.lookup("#action-daily-" + KEY).tryQuery().isPresent());
+        Node button = robot.lookup("#action-daily-" + KEY).query();
+        Node firstRow = robot.lookup("#inbox-list .inbox-item").query();
+        Bounds buttonAt = inScene(robot, button);
+        Bounds rowAt = inScene(robot, firstRow);
+
+        // the scheduler is paused: its banner shows
+        scheduler.paused = true;
+        robot.interact(() -> console.refresh());
+        waitUntil(() -> robot.lookup("#scheduler-banner").query().isVisible());
+        assertThat(robot.lookup("#scheduler-banner-text").queryLabeled().getText())
+                .isEqualTo("The scheduler is paused: it starts nothing; 1 key is due and waits.");
+        assertThat(robot.lookup("#status-scheduler").queryLabeled().getText()).startsWith("Scheduler: PAUSED");
+        assertThat(inScene(robot, button)).as("the banner appeared").isEqualTo(buttonAt);
+        assertThat(inScene(robot, firstRow)).isEqualTo(rowAt);
+
+        // a tick ran keys: the summary note shows, and nothing under the pointer moves
+        scheduler.ran = new SchedulerControl.Ran(Instant.parse("2026-11-29T09:00:05Z"),
+                Collections.nCopies(8, "daily " + KEY), Collections.nCopies(8, KeyState.DONE));
+        robot.interact(() -> console.refresh());
+        waitUntil(() -> robot.lookup(".toast").tryQuery().isPresent());
+        String note = robot.lookup(".toast .toast-text").queryLabeled().getText();
+        assertThat(note).startsWith("8 keys ran: 8 done");
+        assertThat(inScene(robot, button)).as("a note appeared").isEqualTo(buttonAt);
+        assertThat(inScene(robot, firstRow)).isEqualTo(rowAt);
+        // the same tick is said once
+        robot.interact(() -> console.refresh());
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup(".toast").queryAll()).hasSize(1);
+
+        // Resume on the banner: it goes, and the rows stay where they were
+        robot.clickOn("#scheduler-banner-resume");
+        waitUntil(() -> !robot.lookup("#scheduler-banner").query().isVisible());
+        assertThat(scheduler.paused).isFalse();
+        assertThat(inScene(robot, button)).as("the banner went").isEqualTo(buttonAt);
+        robot.clickOn(".toast .toast-close");
+        waitUntil(() -> robot.lookup(".toast").tryQuery().isEmpty());
+        assertThat(inScene(robot, button)).as("the note went").isEqualTo(buttonAt);
+        assertThat(inScene(robot, firstRow)).isEqualTo(rowAt);
+    }
+
+    // ------------------------------------------------------------------ sidebar
+
+    @Test
+    void theSidebarNeverScrollsSidewaysAndItsBadgesKeepTheirText(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        String longName = "a-very-long-job-name-that-does-not-fit-the-sidebar";
+        fx.wb.job(longName, Jobs.command(longName, "none", "true", "PT5S").replace("2026-01-01", "2026-11-20"), null);
+        open(robot, 1024, 680, fx.services);
+        waitUntil(() -> robot.lookup("#missing-" + longName).tryQuery().map(Node::isVisible).orElse(false));
+        ListView<?> jobs = robot.lookup("#job-list").queryAs(ListView.class);
+        for (Node n : robot.from(jobs).lookup(".scroll-bar").queryAll()) {
+            ScrollBar bar = (ScrollBar) n;
+            if (bar.getOrientation() == javafx.geometry.Orientation.HORIZONTAL) {
+                assertThat(bar.isVisible()).as("a horizontal scroll bar in the sidebar").isFalse();
+            }
+        }
+        Label missing = robot.lookup("#missing-" + longName).queryAs(Label.class);
+        assertThat(missing.getText()).isEqualTo("10 missing");
+        assertThat(shownText(robot, missing)).as("the badge is not cut").isEqualTo("10 missing");
+        Label name = robot.from(jobs).lookup(".job-name").queryAs(Label.class);
+        assertThat(shownText(robot, name)).as("the name is cut instead").matches("a-very-long.*(…|\\.\\.\\.)");
+        // the whole row is inside the list
+        Bounds list = inScene(robot, jobs);
+        Bounds badge = inScene(robot, missing);
+        assertThat(badge.getMaxX()).isLessThanOrEqualTo(list.getMaxX());
+
+        // the job's page at 1024: the key table's titles and the toolbar's button keep their words
+        robot.clickOn(name);
+        waitUntil(() -> robot.lookup("#key-table").tryQuery().map(Node::isVisible).orElse(false));
+        WaitForAsyncUtils.waitForFxEvents();
+        for (Node n : robot.lookup("#key-table .column-header .label").queryAll()) {
+            Label title = (Label) n;
+            assertThat(shownText(robot, title)).as("column title %s", title.getText()).isEqualTo(title.getText());
+        }
+        Button run = robot.lookup("#run-selected").queryButton();
+        assertThat(fxValue(robot, () -> run.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
+                .isEqualTo("Run selected");
+    }
+
+    /** The text a label really draws (cut with an ellipsis when it does not fit). */
+    private static String shownText(FxRobot robot, Label l) {
+        return fxValue(robot, () -> l.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null);
+    }
+
+    @Test
+    void jAndKMoveInTheListAfterAClickInTheSidebar(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("alpha", Jobs.publish("alpha", "unsafe", false, null), fx.site.base());
+        fx.wb.job("beta", Jobs.publish("beta", "unsafe", false, null), fx.site.base());
+        fx.site.failPosts(Fault.STATUS_404, Fault.STATUS_404);
+        assertThat(fx.wb.cli("run", "alpha", "--key", KEY).exit()).isEqualTo(2);
+        assertThat(fx.wb.cli("run", "beta", "--key", KEY).exit()).isEqualTo(2);
+        open(robot, 1280, 860, fx.services);
+        waitUntil(() -> inbox(robot).getItems().stream().filter(i -> i.kind() == Attention.Kind.FAILED).count() == 2);
+        ListView<Attention.Item> list = inbox(robot);
+
+        // the operator opens a job from the sidebar, then comes back with the sidebar's Attention
+        robot.clickOn(robot.from(robot.lookup("#job-list").<Node>query()).lookup("alpha").queryLabeled());
+        waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false));
+        robot.clickOn("#nav-inbox");
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.type(KeyCode.J);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(list.getSelectionModel().getSelectedIndex()).as("J selects the first item").isEqualTo(0);
+        robot.type(KeyCode.J);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(list.getSelectionModel().getSelectedIndex()).as("J moves down").isEqualTo(1);
+        robot.type(KeyCode.K);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(list.getSelectionModel().getSelectedIndex()).as("K moves up").isEqualTo(0);
+
+        // in a job's page too: J/K move in its key table after the click on the job in the sidebar
+        robot.clickOn(robot.from(robot.lookup("#job-list").<Node>query()).lookup("beta").queryLabeled());
+        waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
+                && !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty());
+        javafx.scene.control.TableView<?> keys = robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class);
+        robot.type(KeyCode.J);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(keys.getSelectionModel().getSelectedIndex()).as("J in the job's key table").isEqualTo(0);
+    }
+
+    // ------------------------------------------------------------------ Skip
+
+    @Test
+    void skipAsksInItsOwnDialogAndSkipsOnlyWhenConfirmed(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+        fx.site.failPosts(Fault.STATUS_404);
+        assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
+        open(robot, 1280, 860, fx.services);
+        waitUntil(() -> robot.lookup("#action-daily-" + KEY).tryQuery().isPresent());
+        robot.clickOn(robot.lookup("#inbox-list .inbox-item .menu-button").<Node>query());
+        robot.clickOn("Skip…");
+        waitUntil(() -> Window.getWindows().stream().anyMatch(w -> w != stage && w.isShowing()));
+        Window dialog = Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).findFirst().orElseThrow();
+        Node root = dialog.getScene().getRoot();
+        assertThat(root.getStyleClass()).contains("note-dialog");
+        List<String> texts = robot.from(root).lookup(".label").queryAll().stream()
+                .map(n -> ((javafx.scene.control.Labeled) n).getText()).toList();
+        assertThat(String.join("\n", texts)).contains("Skip daily " + KEY).contains("will not run");
+        // Cancel: nothing changes
+        robot.clickOn(robot.from(root).lookup("Cancel").<Node>query());
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx.state("daily", KEY)).isEqualTo(KeyState.FAILED);
+
+        robot.clickOn(robot.lookup("#inbox-list .inbox-item .menu-button").<Node>query());
+        robot.clickOn("Skip…");
+        waitUntil(() -> Window.getWindows().stream().anyMatch(w -> w != stage && w.isShowing()));
+        dialog = Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).findFirst().orElseThrow();
+        root = dialog.getScene().getRoot();
+        robot.clickOn(robot.from(root).lookup(".text-area").<Node>query()).write("not needed today");
+        Button skip = robot.from(root).lookup(".button").queryAll().stream().map(n -> (Button) n)
+                .filter(b -> "Skip".equals(b.getText())).findFirst().orElseThrow();
+        robot.clickOn(skip);
+        waitUntil(() -> fx.state("daily", KEY) == KeyState.SKIPPED);
+        assertThat(fx.services.store().events("daily", KEY).stream().anyMatch(e -> "not needed today".equals(e.note())))
+                .isTrue();
+    }
+}
