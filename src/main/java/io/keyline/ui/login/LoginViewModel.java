@@ -116,10 +116,10 @@ public final class LoginViewModel {
 
     /** Opens the login page {@code url}, or asks for it when it is {@code null} (none is stored). */
     private void start(String url) {
+        needsUrl.set(url == null);
         scope = LoginCapture.scope(name, url, jobs);
         domains.setAll(scope.domains());
         loginUrl.set(url == null ? "" : url);
-        needsUrl.set(url == null);
         status.set(CapturedCookies.loginText(name, scope, url != null));
     }
 
