@@ -116,7 +116,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            if (io.keyline.core.operations.RenewAndResume.nameProblem(name) != null) { // the console's rule too
                 throw new UsageError("credential name \"" + name + "\" must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}");
             }
             if (loginUrl != null) {
@@ -169,20 +169,10 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         static String checkedLoginUrl(String url) {
             String hint = "--login-url \"" + url.replaceAll("\\p{Cntrl}", "?")
                     + "\" must be an absolute http(s) URL, like https://example.org/login";
-            if (url.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == ' ')) {
+            if (io.keyline.core.operations.LoginUrl.problem(url) != null) { // the console's check; the CLI's words
                 throw new UsageError(hint);
             }
-            java.net.URI u;
-            try {
-                u = new java.net.URI(url);
-            } catch (java.net.URISyntaxException e) {
-                throw new UsageError(hint);
-            }
-            String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(java.util.Locale.ROOT);
-            if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null || u.getRawUserInfo() != null) {
-                throw new UsageError(hint);
-            }
-            return u.toString();
+            return java.net.URI.create(url).toString();
         }
 
         private String read() {

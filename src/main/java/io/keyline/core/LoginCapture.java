@@ -20,6 +20,19 @@ public final class LoginCapture {
     private LoginCapture() {
     }
 
+    /**
+     * Where a login window starts.
+     *
+     * @param loginUrl the credential's stored login page, or {@code null} when none (or a blank one) is stored
+     * @param jobs     the jobs whose steps tell the credential's cookie scope
+     */
+    public record Start(String loginUrl, List<JobDefinition> jobs) {
+        public Start {
+            loginUrl = loginUrl == null || loginUrl.isBlank() ? null : loginUrl;
+            jobs = List.copyOf(jobs);
+        }
+    }
+
     /** The URLs (templates) that the steps and probes using {@code credential} send to, in job order. */
     public static List<String> stepUrls(String credential, List<JobDefinition> jobs) {
         List<String> out = new ArrayList<>();

@@ -5,7 +5,10 @@ import io.keyline.core.CredentialStore;
 import io.keyline.core.CredentialTester;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
+import io.keyline.core.OperatorException;
 import io.keyline.core.StateStore;
+import io.keyline.credentials.CredentialType;
+import io.keyline.credentials.MasterKeyException;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
@@ -18,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Renew a login and resume what waited for it, as {@code keyline credentials set} and the console's
@@ -53,6 +57,57 @@ public final class RenewAndResume {
             byJob.forEach((j, ks) -> parts.add(j + " " + String.join(", ", ks)));
             return String.join("; ", parts);
         }
+
+        /** "3 keys will resume: daily-article 2026-11-29, …", or that none waits (the Renew dialog's line). */
+        public String resumeText() {
+            int n = parked.size();
+            return n == 0 ? "No key waits for it now." : (n == 1 ? "1 key will resume: " : n + " keys will resume: ")
+                    + keysText();
+        }
+
+        /** The stored credential's type (the Renew dialog presets it), or empty when not set or not known. */
+        public Optional<CredentialType> storedType() {
+            try {
+                return info.map(i -> CredentialType.fromJsonName(i.type()));
+            } catch (IllegalArgumentException e) {
+                return Optional.empty();
+            }
+        }
+
+        /** What is stored now ({@link #stored}), or that it is not set yet and keys wait for it. */
+        public String storedText() {
+            return info.map(RenewAndResume::stored).orElse("Not set yet — keys that use " + name + " wait for it.");
+        }
+    }
+
+    /** The rule for a credential's name, as {@code keyline credentials set NAME} and the Renew dialog apply it. */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+    /** Why {@code name} (checked as given) cannot name a credential, or {@code null} when it can. */
+    public static String nameProblem(String name) {
+        return name == null || name.isEmpty() ? "enter a name for the credential" : !NAME.matcher(name).matches()
+                ? "the name must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}" : null;
+    }
+
+    /**
+     * "Stored now: cookie, fingerprint ab12…, 2 cookies, expires 2026-12-01 10:00:00, last accepted
+     * 2026-11-30 09:00:00": what is stored (never the value), times local.
+     */
+    public static String stored(CredentialInfo i) {
+        StringBuilder sb = new StringBuilder("Stored now: ").append(i.type()).append(", fingerprint ").append(i.fingerprint());
+        if (i.cookies() > 0) {
+            sb.append(", ").append(i.cookies()).append(i.cookies() == 1 ? " cookie" : " cookies");
+        }
+        if (i.earliestExpiry() != null) {
+            sb.append(", expires ").append(EvidenceText.time(i.earliestExpiry()));
+        }
+        if (i.lastResult() != null) {
+            sb.append(", last ").append(i.lastResult());
+            if (i.lastUsedAt() != null) {
+                sb.append(' ').append(EvidenceText.time(i.lastUsedAt()));
+            }
+        }
+        return sb.toString();
     }
 
     /**
@@ -139,6 +194,50 @@ public final class RenewAndResume {
     }
 
     /**
+     * The outcome of a save in the Renew dialog's two lines.
+     *
+     * @param message the (green) saved line, or empty when the save is not a success
+     * @param error   the error line: empty, or why not every resumed key completed
+     */
+    public record Saved(String message, String error) {
+    }
+
+    /**
+     * What a save says: stored and resumed (and, when {@code ran} is not {@code null}, how many of the resumed
+     * keys completed). A run where not every resumed key completed is not a success: it is said in the error line.
+     */
+    public static Saved saved(Renewed renewed, Ran ran) {
+        if (ran != null && ran.done() < renewed.resumed().size()) {
+            return new Saved("", "Saved, but not every resumed key completed: " + summary(renewed, ran)
+                    + ". If they wait for the login again, the site did not accept this value.");
+        }
+        return new Saved("Saved. " + summary(renewed, ran) + ".", "");
+    }
+
+    /** Why a save failed: the master key's own message, else that the stored credential is unchanged. */
+    public static String notSaved(String name, Throwable e) {
+        return e instanceof MasterKeyException ? Words.error(e)
+                : "Not saved (the stored credential " + name + " is unchanged): " + Words.error(e);
+    }
+
+    /** Why the resumed keys did not run after a save (the save itself stands). */
+    public static String runFailed(Throwable e) {
+        return "Running the resumed keys failed: " + Words.error(e) + " (they stay pending for the next run)";
+    }
+
+    /** Why a test of the stored credential failed: it cannot be used at all, or the test broke. */
+    public static String testFailed(String name, Throwable e) {
+        return e instanceof OperatorException ? "Cannot test " + name + ": " + Words.error(e)
+                : "Test failed: " + Words.error(e);
+    }
+
+    /** "Saved. 3 resumed; running them…": said while the resumed keys run. */
+    public static String running(Renewed renewed) {
+        int n = renewed.resumed().size();
+        return "Saved. " + n + " resumed; running " + (n == 1 ? "it" : "them") + "…";
+    }
+
+    /**
      * What a test of the stored credential found, and the keys it resumed.
      *
      * @param results  per step that uses it: accepted, rejected or not tested
@@ -156,6 +255,12 @@ public final class RenewAndResume {
         /** Whether any probe could answer. */
         public boolean answered() {
             return results.stream().anyMatch(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED);
+        }
+
+        /** "The stored credential: Accepted by the probe. 2 parked keys resumed: they run on the next run." */
+        public String summary(String name) {
+            String s = "The stored credential: " + CredentialTester.summary(name, results);
+            return resumed.isEmpty() ? s : s + " " + resumedText() + ": they run on the next run.";
         }
 
         /** "2 parked keys resumed", or "" when none did. */

@@ -287,4 +287,9 @@ public final class Words {
         }
         return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
+
+    /** A failure's message as an operator reads it, or its class name when it has none. */
+    public static String error(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
 }

@@ -21,6 +21,11 @@ public final class Format {
         return t == null ? "" : TIME.format(t);
     }
 
+    /** A failure's message for the console, or its class name when it has none: the core's {@code Words.error}. */
+    public static String error(Throwable e) {
+        return io.keyline.core.operations.Words.error(e);
+    }
+
     public static String shortTime(Instant t) {
         return t == null ? "" : SHORT.format(t);
     }

@@ -121,7 +121,8 @@ public final class CredentialInput {
         };
     }
 
-    private static CookieRow row(Cookie c) {
+    /** One cookie as the preview shows it (the login window's preview too): its value masked. */
+    public static CookieRow row(Cookie c) {
         String d = c.domain() == null ? "any host" : (c.includeSubdomains() ? "." : "") + c.domain();
         return new CookieRow(c.name(), MASK, d, c.path(), c.secure(), c.httpOnly(), c.expires());
     }

@@ -1,11 +1,7 @@
 package io.keyline.ui.credentials;
 
-import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialTester;
-import io.keyline.core.OperatorException;
 import io.keyline.core.operations.RenewAndResume;
-import io.keyline.credentials.CredentialType;
-import io.keyline.credentials.MasterKeyException;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
@@ -23,7 +19,7 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
-import java.util.regex.Pattern;
+import java.util.Objects;
 
 /**
  * The Renew dialog (issue view 7): what is stored now, where to log in again and which keys will
@@ -33,9 +29,6 @@ import java.util.regex.Pattern;
  * {@link Threads#submit}; no exposed string holds a secret except the input's text.
  */
 public final class CredentialViewModel {
-
-    /** Same rule as {@code keyline credentials set NAME}. */
-    static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
     private final ConsoleServices services;
     private final Threads threads;
@@ -88,45 +81,19 @@ public final class CredentialViewModel {
         name.set(existing);
         nameEditable.set(false);
         threads.submit(() -> services.renewAndResume().waiting(existing), this::showWaiting,
-                e -> error.set("Could not read credential " + existing + ": " + text(e)));
+                e -> error.set("Could not read credential " + existing + ": " + Format.error(e)));
     }
 
     private void showWaiting(RenewAndResume.Waiting w) {
-        w.info().ifPresentOrElse(i -> {
-            try {
-                input.typeProperty().set(CredentialType.fromJsonName(i.type()));
-            } catch (IllegalArgumentException e) {
-                // keep the default
-            }
-            current.set(describe(i));
-        }, () -> current.set("Not set yet — keys that use " + w.name() + " wait for it."));
+        w.storedType().ifPresent(input.typeProperty()::set); // else keep the default
+        current.set(w.storedText());
         loginUrl.set(w.loginUrl() == null ? "" : w.loginUrl());
-        int n = w.parked().size();
-        waitingKeys.set(n == 0 ? "No key waits for it now." : (n == 1 ? "1 key will resume: " : n + " keys will resume: ")
-                + w.keysText());
-    }
-
-    static String describe(CredentialInfo i) {
-        StringBuilder sb = new StringBuilder("Stored now: ").append(i.type()).append(", fingerprint ").append(i.fingerprint());
-        if (i.cookies() > 0) {
-            sb.append(", ").append(i.cookies()).append(i.cookies() == 1 ? " cookie" : " cookies");
-        }
-        if (i.earliestExpiry() != null) {
-            sb.append(", expires ").append(Format.time(i.earliestExpiry()));
-        }
-        if (i.lastResult() != null) {
-            sb.append(", last ").append(i.lastResult());
-            if (i.lastUsedAt() != null) {
-                sb.append(' ').append(Format.time(i.lastUsedAt()));
-            }
-        }
-        return sb.toString();
+        waitingKeys.set(w.resumeText());
     }
 
     private void checkName() {
         String n = name.get() == null ? "" : name.get().strip();
-        nameError.set(n.isEmpty() ? "enter a name for the credential" : !NAME.matcher(n).matches()
-                ? "the name must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}" : "");
+        nameError.set(Objects.requireNonNullElse(RenewAndResume.nameProblem(n), ""));
     }
 
     private void updateCanSave() {
@@ -172,38 +139,33 @@ public final class CredentialViewModel {
             saved.set(true);
             nameEditable.set(false);
             name.set(n);
-            current.set(describe(r.info()));
+            current.set(RenewAndResume.stored(r.info()));
             resumedCount.set(r.resumed().size());
             input.clear();
             if (!run || r.resumed().isEmpty()) {
                 busy.set(false);
-                message.set("Saved. " + RenewAndResume.summary(r, null) + ".");
+                message.set(RenewAndResume.saved(r, null).message());
                 return;
             }
-            message.set("Saved. " + r.resumed().size() + " resumed; running " + (r.resumed().size() == 1 ? "it" : "them")
-                    + "…");
+            message.set(RenewAndResume.running(r));
             threads.submit(() -> op.run(r.resumed(), j -> services.catalog().get().job(j), services.engine()), ran -> {
                 busy.set(false);
                 completedCount.set((int) ran.done());
-                if (ran.done() < r.resumed().size()) {
-                    // not a success: said in the error line, never in the (green) saved line
-                    message.set("");
-                    error.set("Saved, but not every resumed key completed: " + RenewAndResume.summary(r, ran)
-                            + ". If they wait for the login again, the site did not accept this value.");
-                } else {
-                    message.set("Saved. " + RenewAndResume.summary(r, ran) + ".");
+                RenewAndResume.Saved out = RenewAndResume.saved(r, ran); // not a success: in the error line only
+                message.set(out.message());
+                if (!out.error().isEmpty()) {
+                    error.set(out.error());
                 }
                 threads.submit(() -> services.renewAndResume().waiting(n), this::showWaiting, e -> { });
             }, e -> {
                 busy.set(false);
-                message.set("Saved. " + RenewAndResume.summary(r, null) + ".");
-                error.set("Running the resumed keys failed: " + text(e) + " (they stay pending for the next run)");
+                message.set(RenewAndResume.saved(r, null).message());
+                error.set(RenewAndResume.runFailed(e));
             });
         }, e -> {
             busy.set(false);
             message.set("");
-            error.set(e instanceof MasterKeyException ? text(e)
-                    : "Not saved (the stored credential " + n + " is unchanged): " + text(e));
+            error.set(RenewAndResume.notSaved(n, e));
         });
     }
 
@@ -230,7 +192,7 @@ public final class CredentialViewModel {
             }, e -> {
                 busy.set(false);
                 testSummary.set("");
-                error.set("Test failed: " + text(e));
+                error.set("Test failed: " + Format.error(e));
             });
             return;
         }
@@ -239,22 +201,15 @@ public final class CredentialViewModel {
         threads.submit(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
             busy.set(false);
             testResults.setAll(t.results());
-            String summary = "The stored credential: " + CredentialTester.summary(n, t.results());
-            if (!t.resumed().isEmpty()) {
-                // accepted again: the breaker closed, as keyline credentials test closes it
-                summary = summary + " " + t.resumedText() + ": they run on the next run.";
+            if (!t.resumed().isEmpty()) { // accepted again: the breaker closed, as keyline credentials test closes it
                 threads.submit(() -> op.waiting(n), this::showWaiting, e -> { });
             }
-            testSummary.set(summary);
+            testSummary.set(t.summary(n));
         }, e -> {
             busy.set(false);
             testSummary.set("");
-            error.set(e instanceof OperatorException ? "Cannot test " + n + ": " + text(e) : "Test failed: " + text(e));
+            error.set(RenewAndResume.testFailed(n, e));
         });
-    }
-
-    private static String text(Throwable e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** Reads a dropped or opened file into the input. */

@@ -3,11 +3,12 @@ package io.keyline.ui.login;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialTester;
 import io.keyline.core.LoginCapture;
+import io.keyline.core.operations.CapturedCookies;
+import io.keyline.core.operations.LoginUrl;
 import io.keyline.credentials.Cookie;
 import io.keyline.credentials.CookieScope;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.domain.JobDefinition;
-import io.keyline.domain.Printable;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
@@ -25,13 +26,7 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The login window (issue 16): the operator logs in on the site's own page, and the cookies of the
@@ -91,99 +86,49 @@ public final class LoginViewModel {
         this.credential = credential;
         this.name = name;
         credential.busyProperty().addListener((o, a, b) -> updateCanUse());
+        testing.addListener((o, a, b) -> updateCanUse());
         urlInput.addListener((o, a, b) -> urlError.set(""));
         status.set("Reading the credential " + name + "…");
     }
 
     /** Reads the stored login URL and the jobs (in the background); then the window loads the page, or asks for it. */
     public void open() {
-        threads.submit(() -> new Opened(services.credentials().info(name), services.catalog().get().jobs()), o -> {
+        threads.submit(() -> new LoginCapture.Start(services.credentials().info(name).map(CredentialInfo::loginUrl)
+                .orElse(null), services.catalog().get().jobs()), o -> {
             jobs = o.jobs();
-            String url = o.info().map(CredentialInfo::loginUrl).orElse(null);
-            if (url == null || url.isBlank()) {
-                scope = LoginCapture.scope(name, null, jobs);
-                domains.setAll(scope.domains());
-                needsUrl.set(true);
-                status.set("No login page is stored for " + name + ": enter the address where you log in.");
-                return;
-            }
-            start(url);
+            start(o.loginUrl());
         }, e -> {
-            error.set("Could not read credential " + name + ": " + text(e));
+            error.set("Could not read credential " + name + ": " + Format.error(e));
             status.set("");
         });
     }
 
-    private record Opened(java.util.Optional<CredentialInfo> info, List<JobDefinition> jobs) {
-    }
-
     /** Takes the address the operator typed (when none is stored): checked, then opened. */
     public void submitUrl() {
-        String problem = checkUrl(urlInput.get());
+        String problem = LoginUrl.problem(urlInput.get() == null ? null : urlInput.get().strip());
         if (problem != null) {
             urlError.set(problem);
             return;
         }
         urlEntered = true;
-        needsUrl.set(false);
         start(URI.create(urlInput.get().strip()).toString());
     }
 
+    /** Opens the login page {@code url}, or asks for it when it is {@code null} (none is stored). */
     private void start(String url) {
+        needsUrl.set(url == null);
         scope = LoginCapture.scope(name, url, jobs);
         domains.setAll(scope.domains());
-        loginUrl.set(url);
-        status.set("Log in on the site's page below. Cookies of " + String.join(", ", scope.domains())
-                + " will be taken; others are used during the login only.");
-    }
-
-    /** An absolute http(s) URL with a host, without spaces, control characters or a user name in it; else why not. */
-    static String checkUrl(String text) {
-        String u = text == null ? "" : text.strip();
-        String hint = "enter an absolute http(s) address, like https://example.org/login";
-        if (u.isEmpty()) {
-            return hint;
-        }
-        if (u.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == ' ')) {
-            return "the address has spaces or control characters: " + hint;
-        }
-        try {
-            URI uri = new URI(u);
-            String s = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!(s.equals("http") || s.equals("https")) || uri.getHost() == null) {
-                return hint;
-            }
-            if (uri.getRawUserInfo() != null) {
-                return "the address must not carry a user name or password: " + hint;
-            }
-            return null;
-        } catch (URISyntaxException e) {
-            return hint;
-        }
+        loginUrl.set(url == null ? "" : url);
+        status.set(CapturedCookies.loginText(name, scope, url != null));
     }
 
     /** The browser is at {@code url} now: the address bar shows its origin and whether the connection is encrypted. */
     public void navigated(String url) {
-        if (url == null || url.isBlank() || url.equals("about:blank")) {
-            origin.set("");
-            security.set("");
-            secure.set(false);
-            return;
-        }
-        try {
-            URI u = new URI(url);
-            String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-            String host = u.getHost() == null ? "" : u.getHost();
-            origin.set(Printable.line(scheme + "://" + host + (u.getPort() < 0 ? "" : ":" + u.getPort())));
-            secure.set(scheme.equals("https"));
-            security.set(scheme.equals("https") ? "Encrypted connection (https)"
-                    : scheme.equals("http") ? "Not encrypted (http): only for a site on this machine or a test site"
-                    : "Not a web address");
-        } catch (URISyntaxException e) {
-            origin.set(Printable.line(url.length() > 80 ? url.substring(0, 80) + "…" : url));
-            secure.set(false);
-            security.set("Unreadable address");
-        }
+        LoginUrl.Origin o = LoginUrl.origin(url);
+        origin.set(o.origin());
+        secure.set(o.secure());
+        security.set(o.security());
     }
 
     /**
@@ -194,45 +139,19 @@ public final class LoginViewModel {
         if (used.get()) {
             return;
         }
-        List<Cookie> mine = new ArrayList<>();
-        Map<String, Integer> others = new TreeMap<>();
-        for (Cookie c : all) {
-            if (scope.takes(c)) {
-                mine.add(c);
-            } else {
-                others.merge(c.domain() == null ? "?" : c.domain(), 1, Integer::sum);
-            }
-        }
-        mine.sort(Comparator.comparing(Cookie::domain, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Cookie::name));
-        discarded.set(others.isEmpty() ? "" : "Not taken (used during the login only): " + others.entrySet().stream()
-                .map(e -> e.getValue() + (e.getValue() == 1 ? " cookie of " : " cookies of ") + e.getKey())
-                .reduce((a, b) -> a + ", " + b).orElse("") + ".");
-        String fp = mine.isEmpty() ? "" : ParsedCredential.ofCookies(mine).fingerprint();
-        if (fp.equals(takenFingerprint)) {
+        CapturedCookies c = CapturedCookies.of(scope, all);
+        discarded.set(c.notTaken());
+        if (c.fingerprint().equals(takenFingerprint)) {
             return;
         }
-        taken = List.copyOf(mine);
-        takenFingerprint = fp;
-        preview.setAll(mine.stream().map(LoginViewModel::row).toList());
-        captured.set(!mine.isEmpty());
+        taken = c.taken();
+        takenFingerprint = c.fingerprint();
+        preview.setAll(taken.stream().map(CredentialInput::row).toList());
+        captured.set(!taken.isEmpty());
         testLines.clear();
         testSummary.set("");
-        if (mine.isEmpty()) {
-            status.set("No cookie of " + String.join(", ", scope.domains()) + " yet: log in on the page below.");
-        } else {
-            ParsedCredential p = ParsedCredential.ofCookies(mine);
-            status.set("Captured " + mine.size() + (mine.size() == 1 ? " cookie" : " cookies") + " of "
-                    + String.join(", ", scope.domains()) + " · fingerprint " + p.fingerprint()
-                    + p.earliestExpiry().map(t -> " · earliest expiry " + Format.time(t)).orElse(" · session cookies")
-                    + ". Use them, or go on logging in.");
-        }
+        status.set(c.status());
         updateCanUse();
-    }
-
-    private static CredentialInput.CookieRow row(Cookie c) {
-        String d = c.domain() == null ? "any host" : (c.includeSubdomains() ? "." : "") + c.domain();
-        return new CredentialInput.CookieRow(c.name(), "***", d, c.path(), c.secure(), c.httpOnly(), c.expires());
     }
 
     private void updateCanUse() {
@@ -246,8 +165,7 @@ public final class LoginViewModel {
         }
         used.set(true);
         updateCanUse();
-        status.set("Using the captured cookies for " + name + " (fingerprint " + takenFingerprint
-                + "): the outcome shows below. You can close this window.");
+        status.set(CapturedCookies.usingText(name, takenFingerprint));
         String remember = urlEntered && rememberUrl.get() ? loginUrl.get() : null;
         credential.useCaptured(ParsedCredential.ofCookies(taken), remember);
         taken = List.of(); // the credential view model has them now; this window forgets them
@@ -260,37 +178,17 @@ public final class LoginViewModel {
         }
         ParsedCredential value = ParsedCredential.ofCookies(taken);
         testing.set(true);
-        updateCanUse();
         testLines.clear();
         testSummary.set("Testing the captured cookies with the probes of " + name + "…");
         List<JobDefinition> js = jobs;
         threads.submit(() -> LoginCapture.test(name, value, js, services.clock()), results -> {
             testing.set(false);
-            updateCanUse();
-            testLines.setAll(results.stream()
-                    .toList());
-            testSummary.set(summary(results));
+            testLines.setAll(results);
+            testSummary.set(CapturedCookies.testSummary(results));
         }, e -> {
             testing.set(false);
-            updateCanUse();
-            testSummary.set("Test failed: " + text(e));
+            testSummary.set("Test failed: " + Format.error(e));
         });
-    }
-
-    static String summary(List<CredentialTester.Result> results) {
-        long accepted = results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.ACCEPTED).count();
-        long rejected = results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.REJECTED).count();
-        long tested = results.stream().filter(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED).count();
-        if (tested == 0) {
-            return "No step that uses these cookies has an http probe to test them with.";
-        }
-        if (rejected > 0) {
-            return "The site rejected the captured cookies on " + rejected + " of " + tested
-                    + " probes: finish logging in, then test again.";
-        }
-        return accepted == tested ? "The site accepts the captured cookies (" + tested
-                + (tested == 1 ? " probe)." : " probes).")
-                : "Accepted by " + accepted + " of " + tested + " probes; the others gave no answer.";
     }
 
     /** The window closes: forget the captured cookies (unused ones change nothing). */
@@ -300,10 +198,6 @@ public final class LoginViewModel {
         preview.clear();
         captured.set(false);
         updateCanUse();
-    }
-
-    private static String text(Throwable e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     // ---------------------------------------------------------------- properties

@@ -1,0 +1,129 @@
+package io.keyline.core.operations;
+
+import io.keyline.core.CredentialInfo;
+import io.keyline.core.CredentialTester;
+import io.keyline.core.OperatorException;
+import io.keyline.credentials.CredentialType;
+import io.keyline.credentials.MasterKeyException;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Renew dialog's and {@code credentials set}'s rules and sentences, without a store. */
+class RenewAndResumeTextTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-30T08:00:00Z");
+
+    private static KeyRecord key(String job, String key, KeyState state) {
+        return KeyRecord.fresh(job, key, T0).withState(state);
+    }
+
+    private static CredentialInfo info(String type, int cookies, Instant expiry, String last, Instant lastAt) {
+        return new CredentialInfo("shop", type, "fp12", cookies, expiry, T0, "ann", lastAt, last, 0, null);
+    }
+
+    @Test
+    void credentialNames() {
+        assertThat(RenewAndResume.nameProblem("sandbox-cookie")).isNull();
+        assertThat(RenewAndResume.nameProblem("a.b_c-9")).isNull();
+        assertThat(RenewAndResume.nameProblem("")).isEqualTo("enter a name for the credential");
+        assertThat(RenewAndResume.nameProblem(null)).isEqualTo("enter a name for the credential");
+        assertThat(RenewAndResume.nameProblem("-x")).isEqualTo("the name must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+        assertThat(RenewAndResume.nameProblem("a b")).isNotNull();
+        assertThat(RenewAndResume.nameProblem("a".repeat(64))).isNull();
+        assertThat(RenewAndResume.nameProblem("a".repeat(65))).isNotNull();
+    }
+
+    @Test
+    void whatIsStoredNowNeverTheValue() {
+        Instant exp = Instant.parse("2026-12-24T10:00:00Z");
+        assertThat(RenewAndResume.stored(info("cookie", 2, exp, "accepted", T0))).isEqualTo("Stored now: cookie, "
+                + "fingerprint fp12, 2 cookies, expires " + EvidenceText.time(exp) + ", last accepted "
+                + EvidenceText.time(T0));
+        assertThat(RenewAndResume.stored(info("cookie", 1, null, "rejected", null)))
+                .isEqualTo("Stored now: cookie, fingerprint fp12, 1 cookie, last rejected");
+        assertThat(RenewAndResume.stored(info("bearer", 0, null, null, T0)))
+                .isEqualTo("Stored now: bearer, fingerprint fp12");
+    }
+
+    @Test
+    void whatWaitsForTheCredential() {
+        RenewAndResume.Waiting none = new RenewAndResume.Waiting("shop", Optional.empty(), null, List.of());
+        assertThat(none.resumeText()).isEqualTo("No key waits for it now.");
+        assertThat(none.storedText()).isEqualTo("Not set yet — keys that use shop wait for it.");
+        assertThat(none.storedType()).isEmpty();
+
+        RenewAndResume.Waiting one = new RenewAndResume.Waiting("shop", Optional.of(info("bearer", 0, null, null,
+                null)), "https://example.org/login", List.of(key("daily", "2026-11-29", KeyState.NEEDS_CREDENTIAL)));
+        assertThat(one.resumeText()).isEqualTo("1 key will resume: daily 2026-11-29");
+        assertThat(one.storedText()).isEqualTo("Stored now: bearer, fingerprint fp12");
+        assertThat(one.storedType()).contains(CredentialType.BEARER);
+
+        RenewAndResume.Waiting three = new RenewAndResume.Waiting("shop", Optional.of(info("no-such-type", 0, null,
+                null, null)), null, List.of(key("daily", "2026-11-29", KeyState.NEEDS_CREDENTIAL),
+                key("weekly", "2026-W48", KeyState.NEEDS_CREDENTIAL), key("daily", "2026-11-30",
+                        KeyState.NEEDS_CREDENTIAL)));
+        assertThat(three.resumeText()).isEqualTo("3 keys will resume: daily 2026-11-29, 2026-11-30; weekly 2026-W48");
+        assertThat(three.storedType()).as("an unknown stored type keeps the dialog's default").isEmpty();
+    }
+
+    @Test
+    void aSaveIsASuccessOnlyWhenEveryResumedKeyCompleted() {
+        List<KeyRecord> resumed = List.of(key("daily", "a", KeyState.PENDING), key("daily", "b", KeyState.PENDING));
+        RenewAndResume.Renewed r = new RenewAndResume.Renewed(info("cookie", 1, null, null, null), resumed);
+
+        assertThat(RenewAndResume.saved(r, null))
+                .isEqualTo(new RenewAndResume.Saved("Saved. 2 parked keys resumed: they run on the next run.", ""));
+        assertThat(RenewAndResume.saved(new RenewAndResume.Renewed(r.info(), List.of()), null).message())
+                .isEqualTo("Saved. 0 parked keys resumed.");
+        assertThat(RenewAndResume.running(r)).isEqualTo("Saved. 2 resumed; running them…");
+        assertThat(RenewAndResume.running(new RenewAndResume.Renewed(r.info(), resumed.subList(0, 1))))
+                .isEqualTo("Saved. 1 resumed; running it…");
+
+        RenewAndResume.Ran allDone = new RenewAndResume.Ran(List.of(key("daily", "a", KeyState.DONE),
+                key("daily", "b", KeyState.DONE)), List.of());
+        assertThat(RenewAndResume.saved(r, allDone))
+                .isEqualTo(new RenewAndResume.Saved("Saved. 2 parked keys resumed, 2 of 2 completed.", ""));
+
+        RenewAndResume.Ran oneParked = new RenewAndResume.Ran(List.of(key("daily", "a", KeyState.DONE),
+                key("daily", "b", KeyState.NEEDS_CREDENTIAL)), List.of());
+        RenewAndResume.Saved notAll = RenewAndResume.saved(r, oneParked);
+        assertThat(notAll.message()).isEmpty();
+        assertThat(notAll.error()).startsWith("Saved, but not every resumed key completed: 2 parked keys resumed, "
+                + "1 of 2 completed (").endsWith("). If they wait for the login again, the site did not accept this "
+                + "value.");
+    }
+
+    @Test
+    void failures() {
+        assertThat(RenewAndResume.notSaved("shop", new IllegalStateException("disk full")))
+                .isEqualTo("Not saved (the stored credential shop is unchanged): disk full");
+        assertThat(RenewAndResume.notSaved("shop", new MasterKeyException("the master key is wrong")))
+                .isEqualTo("the master key is wrong");
+        assertThat(RenewAndResume.runFailed(new IllegalStateException()))
+                .isEqualTo("Running the resumed keys failed: IllegalStateException (they stay pending for the next "
+                        + "run)");
+        assertThat(RenewAndResume.testFailed("shop", new OperatorException("credential shop is not set")))
+                .isEqualTo("Cannot test shop: credential shop is not set");
+        assertThat(RenewAndResume.testFailed("shop", new RuntimeException("boom"))).isEqualTo("Test failed: boom");
+        assertThat(Words.error(new RuntimeException())).isEqualTo("RuntimeException");
+    }
+
+    @Test
+    void aTestOfTheStoredCredentialInOneSentence() {
+        List<CredentialTester.Result> ok = List.of(new CredentialTester.Result("daily", "publish",
+                CredentialTester.Verdict.ACCEPTED, "HTTP 200"));
+        assertThat(new RenewAndResume.Tested(ok, List.of()).summary("shop"))
+                .isEqualTo("The stored credential: Accepted by the probe.");
+        assertThat(new RenewAndResume.Tested(ok, List.of(key("daily", "a", KeyState.PENDING),
+                key("daily", "b", KeyState.PENDING))).summary("shop"))
+                .isEqualTo("The stored credential: Accepted by the probe. 2 parked keys resumed: they run on the next "
+                        + "run.");
+    }
+}
