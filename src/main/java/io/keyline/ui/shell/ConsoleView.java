@@ -389,6 +389,13 @@ public final class ConsoleView extends BorderPane implements Navigator {
         Label user = new Label("Operator: " + vm.services().user());
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
+        // at 1024 px the long texts (the state's path, the scheduler's sentence) give way with an ellipsis;
+        // the button and the short labels keep their words ("Pause sch…", "Operator…" were seen)
+        for (javafx.scene.control.Control c : List.of(schedulerToggle, user, refreshed)) {
+            c.setMinWidth(Region.USE_PREF_SIZE);
+        }
+        state.setMinWidth(60);
+        scheduler.setMinWidth(120);
         HBox bar = new HBox(state, scheduler, schedulerToggle, grow, error, user, refreshed);
         bar.getStyleClass().add("status-bar");
         bar.setAlignment(Pos.CENTER_LEFT);

@@ -247,6 +247,35 @@ class ConsoleLayoutTest {
                 .isEqualTo("Run selected");
     }
 
+    /**
+     * At 1024 px the status bar's button and short labels keep their words; the state's path and the
+     * scheduler's sentence give way (seen in a real window: "Pause sch…" and "Operator…").
+     */
+    @Test
+    void atTheNarrowestTheStatusBarsButtonAndOperatorKeepTheirWords(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()
+                + "-with-a-long-state-path-as-an-operator-might-have-under-their-home-folder"));
+        scheduler.paused = true; // "Resume scheduler", the longer of the two
+        ConsoleServices services = ConsoleApp.services(fx.ws, fx.ws.engine(RunTrace.NONE), fx.wb.env(), scheduler);
+        open(robot, 1024, 680, services);
+        waitUntil(() -> robot.lookup("#scheduler-toggle").tryQuery().map(Node::isVisible).orElse(false));
+        waitUntil(() -> !robot.lookup("#status-refreshed").queryLabeled().getText().startsWith("Loading"));
+        WaitForAsyncUtils.waitForFxEvents();
+        Button toggle = robot.lookup("#scheduler-toggle").queryButton();
+        assertThat(fxValue(robot, () -> toggle.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
+                .isEqualTo("Resume scheduler");
+        Label state = robot.lookup("#status-state").queryAs(Label.class);
+        assertThat(shownText(robot, state)).as("the long path gives way").matches("State: .*(…|\\.\\.\\.)");
+        for (Node n : robot.lookup(".status-bar .label").queryAll()) {
+            Label l = (Label) n;
+            if (l.getText().startsWith("Operator: ") || l.getText().startsWith("Refreshed ")) {
+                assertThat(shownText(robot, l)).as("status label %s", l.getText()).isEqualTo(l.getText());
+            }
+        }
+        Bounds bar = inScene(robot, robot.lookup(".status-bar").query());
+        assertThat(bar.getMaxX()).as("the bar fits the window").isLessThanOrEqualTo(1024.5);
+    }
+
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
     private static String shownText(FxRobot robot, Label l) {
         return fxValue(robot, () -> l.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null);
