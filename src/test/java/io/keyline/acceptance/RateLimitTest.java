@@ -125,6 +125,32 @@ class RateLimitTest {
         assertThat(keys.get(1).get("message").asText()).contains("not sent").contains("Retry-After");
     }
 
+    /**
+     * A host's Retry-After pause belongs to the workspace that heard it, not to the JVM: a second state in
+     * the same process (the next test, with a site that got the same loopback port) was told "not sent:
+     * … asked this job to wait, 86400 s left" by the first one's pause (seen in CI: SiteAnswersTest).
+     */
+    @Test
+    void aPauseHeardByOneWorkspaceDoesNotHoldAnother() throws Exception {
+        job("parked", "\"concurrency\": 1");
+        answer = r -> new Reply.Respond(503, Map.of("Retry-After", "600"), "{\"error\":\"maintenance\"}");
+        assertThat(wb.cli("run", "parked", "--key", "2026-11-01").exit()).isEqualTo(5);
+        assertThat(arrivals).hasSize(1);
+
+        answer = r -> Reply.json("{}");
+        Workbench other = new Workbench(tmp.resolve("other"));
+        other.clock.followSystemClock();
+        other.job("parked", """
+                { "name": "parked", "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" }, "concurrency": 1,
+                  "retry": { "maxAttempts": 3, "initialDelay": "PT1S", "jitter": 0.0 },
+                  "steps": [ { "id": "put", "kind": "http", "effect": "idempotent",
+                               "request": { "method": "PUT", "url": "BASE/api/items/{key}" }, "timeout": "PT20S" } ] }
+                """, server.base());
+        Result r = other.cli("run", "parked", "--key", "2026-11-01");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(arrivals).as("the other state's request reached the host").hasSize(2);
+    }
+
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);

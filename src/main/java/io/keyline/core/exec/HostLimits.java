@@ -25,8 +25,14 @@ import java.util.function.LongSupplier;
  */
 public final class HostLimits {
 
-    /** The gates of this process: every executor shares them, so all keys of a job meet at one gate per host. */
-    public static final HostLimits SHARED = new HostLimits(System::nanoTime, HostLimits::park);
+    /**
+     * New gates on the real clock. A workspace makes one set (its executors are made once), so every key of a
+     * job run from it — runs side by side included — meets at one gate per host; a second workspace in the
+     * same process (a test, another state) has its own, so a pause it did not hear never holds it.
+     */
+    public static HostLimits create() {
+        return new HostLimits(System::nanoTime, HostLimits::park);
+    }
 
     /** Waits for a number of nanoseconds; interruptible. */
     @FunctionalInterface

@@ -70,7 +70,7 @@ public final class HttpExecutor implements StepExecutor {
     private volatile HttpClient client;
 
     public HttpExecutor(Clock clock) {
-        this(clock, HostLimits.SHARED);
+        this(clock, HostLimits.create());
     }
 
     /** @param limits the per-host gates (rate limits, Retry-After pauses) the requests go through */
