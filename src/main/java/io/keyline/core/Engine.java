@@ -225,30 +225,9 @@ public final class Engine {
         }
 
         private void inParallel(int n) {
-            List<Thread> workers = new ArrayList<>(n);
-            for (int w = 0; w < n; w++) {
-                Thread t = new Thread(this::drain, "keyline-" + job.name() + "-" + (w + 1));
-                t.setDaemon(true);
-                workers.add(t);
-                t.start();
-            }
-            boolean interrupted = false;
-            for (Thread t : workers) {
-                while (true) {
-                    try {
-                        t.join();
-                        break;
-                    } catch (InterruptedException e) {
-                        // the caller is being stopped (the console's scheduler closing): so are the keys it started
-                        interrupted = true;
-                        stopped = stopped != null ? stopped : "interrupted";
-                        workers.forEach(Thread::interrupt);
-                    }
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            // the caller is being stopped (the console's scheduler closing): so are the keys it started
+            onThreads(n, "keyline-" + job.name() + "-", this::drain,
+                    () -> stopped = stopped != null ? stopped : "interrupted");
         }
 
         /** Takes keys until there are none left. */
@@ -520,7 +499,7 @@ public final class Engine {
             }
         };
         onThreads(Math.max(1, Math.min(job.concurrency(), pickable.size())), "keyline-" + job.name() + "-pick-",
-                picker);
+                picker, () -> { });
         String stopped = stop[0];
         int ran = ranNow.get();
         List<KeyRecord> finals = new ArrayList<>(picked);
@@ -545,9 +524,10 @@ public final class Engine {
 
     /**
      * Runs {@code work} on {@code n} threads (the caller's own when {@code n} is 1) and waits for all; an
-     * interrupt of the caller is passed to them. The first failure is thrown after all have ended.
+     * interrupt of the caller runs {@code onInterrupt} and is passed to them. The first failure is thrown
+     * after all have ended.
      */
-    private static void onThreads(int n, String name, Runnable work) {
+    private static void onThreads(int n, String name, Runnable work, Runnable onInterrupt) {
         if (n <= 1) {
             work.run();
             return;
@@ -575,6 +555,7 @@ public final class Engine {
                     break;
                 } catch (InterruptedException e) {
                     interrupted = true;
+                    onInterrupt.run();
                     threads.forEach(Thread::interrupt);
                 }
             }
