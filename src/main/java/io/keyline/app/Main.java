@@ -13,6 +13,8 @@ public final class Main {
     public static void main(String[] args) {
         // before anything can touch H2: its settings are read once per JVM
         io.keyline.store.H2Lockdown.apply();
-        System.exit(KeylineCli.executeAsProcess(args, ConsoleApp::run));
+        // a lambda, not ConsoleApp::run: linking a method reference loads ConsoleApp and with it JavaFX's scene
+        // classes, which a command run from cron never needs
+        System.exit(KeylineCli.executeAsProcess(args, (ws, env) -> ConsoleApp.run(ws, env)));
     }
 }

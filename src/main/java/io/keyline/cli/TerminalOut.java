@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * file, a key) reaches the terminal as a visible escape ({@code \e}, {@code \x9b}, {@code \u202e}),
  * never as an instruction to the terminal (a window title, the clipboard, erased lines). Tab and
  * newline stay; fields that must stay on one line are escaped with {@link Printable#line} where
- * they are printed. JSON output carries no raw control character at all ({@link Text#JSON}).
+ * they are printed. JSON output carries no raw control character at all ({@link Text.Mapper#JSON}).
  */
 final class TerminalOut extends PrintStream {
 

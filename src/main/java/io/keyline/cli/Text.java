@@ -17,12 +17,22 @@ import java.util.List;
 final class Text {
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneId.systemDefault());
-    static final ObjectMapper JSON = Json.MAPPER.copy().setSerializationInclusion(JsonInclude.Include.ALWAYS)
-            .enable(SerializationFeature.INDENT_OUTPUT);
 
-    static {
-        // Jackson escapes C0 controls; DEL, C1 and the bidi controls too, so --json output holds none raw
-        JSON.getFactory().setCharacterEscapes(new TerminalSafeEscapes());
+    /**
+     * The mapper for {@code --json}, in a holder: Jackson and its time module are some 450 classes, and a
+     * plain-text command (cron's {@code status}) should not load them before it prints.
+     */
+    static final class Mapper {
+        static final ObjectMapper JSON = Json.MAPPER.copy().setSerializationInclusion(JsonInclude.Include.ALWAYS)
+                .enable(SerializationFeature.INDENT_OUTPUT);
+
+        static {
+            // Jackson escapes C0 controls; DEL, C1 and the bidi controls too, so --json output holds none raw
+            JSON.getFactory().setCharacterEscapes(new TerminalSafeEscapes());
+        }
+
+        private Mapper() {
+        }
     }
 
     /** JSON string escapes for every character {@link io.keyline.domain.Printable} escapes. */
@@ -62,7 +72,7 @@ final class Text {
 
     static void json(PrintStream out, Object value) {
         try {
-            out.println(JSON.writeValueAsString(value));
+            out.println(Mapper.JSON.writeValueAsString(value));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -1,0 +1,90 @@
+package io.keyline.cli;
+
+import io.keyline.core.RunOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 14 (CLI latency): a one-shot command pays, in a cold JVM, for every class it loads (read from the jar
+ * and verified: a few hundred microseconds each). A plain-text {@code status}, as cron runs it, loads no Jackson
+ * (some 450 classes, only {@code --json} needs them), no Flyway (the schema is current) and no JavaFX. The
+ * command runs in a child JVM whose class-loading log is read; the same command with {@code --json} must load
+ * Jackson, so the check can tell the two apart.
+ */
+class ColdCommandClassesTest {
+
+    @Test
+    void plainStatusLoadsNeitherJacksonNorFlywayNorJavaFx(@TempDir Path tmp) throws Exception {
+        Path jobs = Files.createDirectories(tmp.resolve("jobs"));
+        Path state = tmp.resolve("state");
+        Files.writeString(jobs.resolve("daily.json"), """
+            { "name": "daily", "key": { "type": "manual" },
+              "steps": [ { "id": "work", "kind": "command", "effect": "none", "command": ["true"] } ] }
+            """);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = KeylineCli.execute(new String[] {"--state", state.toString(), "--jobs", jobs.toString(), "run",
+                "daily", "--key", "k1"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(out, true, StandardCharsets.UTF_8), Map.of(), RunOptions.standard());
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+
+        List<String> plain = classesOf(tmp, state, jobs, "plain", "status");
+        assertThat(plain).as("the table was printed by the real command")
+                .contains("io.keyline.cli.StatusCommand", "io.keyline.cli.Text$Table");
+        assertThat(plain).filteredOn(c -> c.startsWith("com.fasterxml.jackson.databind.")
+                || c.startsWith("org.flywaydb.") || c.startsWith("javafx.") || c.startsWith("ch.qos.logback."))
+                // named in the open's catch clause, so the verifier loads it; Flyway itself is not started
+                .filteredOn(c -> !c.equals("org.flywaydb.core.api.FlywayException"))
+                .isEmpty();
+
+        List<String> json = classesOf(tmp, state, jobs, "json", "status", "--json");
+        assertThat(json).contains("com.fasterxml.jackson.databind.ObjectMapper");
+    }
+
+    private static List<String> classesOf(Path tmp, Path state, Path jobs, String name, String... command)
+            throws Exception {
+        Path log = tmp.resolve(name + ".classes.log");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xlog:class+load=info:file=" + log,
+                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "io.keyline.app.Main", "--state", state.toString(), "--jobs", jobs.toString()));
+        cmd.addAll(List.of(command));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out;
+        try {
+            boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(ended).as("the command ends; output:\n" + out).isTrue();
+            assertThat(p.exitValue()).as(out).isZero();
+        } finally {
+            p.destroyForcibly();
+        }
+        assertThat(out).contains("k1");
+        return classes(log);
+    }
+
+    private static List<String> classes(Path log) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String line : Files.readAllLines(log)) {
+            int i = line.indexOf("[class,load] ");
+            if (i >= 0) {
+                String rest = line.substring(i + "[class,load] ".length());
+                int sp = rest.indexOf(' ');
+                out.add(sp < 0 ? rest : rest.substring(0, sp));
+            }
+        }
+        return out;
+    }
+}
