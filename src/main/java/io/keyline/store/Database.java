@@ -47,7 +47,7 @@ public final class Database implements AutoCloseable {
      */
     static final String APP_SETTINGS = SETTINGS.replace(";WRITE_DELAY=0", "");
 
-    private volatile JdbcConnectionPool pool;
+    private volatile H2Pool pool;
     private JdbcConnectionPool syncPool;
     private final Path stateDir;
     private final String url;
@@ -55,7 +55,7 @@ public final class Database implements AutoCloseable {
     /** The PostgreSQL state this is, or {@code null} for the embedded H2 state. */
     private final PostgresDatabase pg;
 
-    private Database(JdbcConnectionPool pool, Path stateDir, String url, DatabasePasswords passwords) {
+    private Database(H2Pool pool, Path stateDir, String url, DatabasePasswords passwords) {
         this.pool = pool;
         this.stateDir = stateDir;
         this.url = url;
@@ -233,7 +233,7 @@ public final class Database implements AutoCloseable {
             }
             JdbcConnectionPool admin = JdbcConnectionPool.create(url, DatabasePasswords.ADMIN_USER, pw.admin());
             admin.setMaxConnections(4);
-            JdbcConnectionPool app = null;
+            H2Pool app = null;
             try {
                 try {
                     try (Connection c = connect(admin)) {
@@ -251,18 +251,17 @@ public final class Database implements AutoCloseable {
                 }
                 migrate(admin);
                 ensureAppUser(admin, pw);
-                app = JdbcConnectionPool.create(appUrl(dir), DatabasePasswords.APP_USER, pw.app());
-                app.setMaxConnections(16);
+                app = appPool(dir, pw);
                 // the app's first connection keeps the database open while the admin's closes
                 Connection first;
                 try {
-                    first = connect(app);
+                    first = app.connection();
                 } catch (SQLException e) {
                     if (!wrongPassword(e)) {
                         throw e;
                     }
                     resetAppPassword(admin, pw);
-                    first = connect(app);
+                    first = app.connection();
                 }
                 try (Connection c = first) {
                     admin.dispose();
@@ -273,7 +272,7 @@ public final class Database implements AutoCloseable {
             } catch (SQLException | FlywayException e) {
                 admin.dispose();
                 if (app != null) {
-                    app.dispose();
+                    app.close();
                 }
                 if (serverWentAway(e) && attempt < 5) {
                     continue;
@@ -287,7 +286,7 @@ public final class Database implements AutoCloseable {
             } catch (IOException e) {
                 admin.dispose();
                 if (app != null) {
-                    app.dispose();
+                    app.close();
                 }
                 String full = diskFull(dir, e);
                 throw new StateUnavailableException(full != null ? full : "cannot open the state in " + dir + ": "
@@ -404,6 +403,11 @@ public final class Database implements AutoCloseable {
         return "'" + password + "'";
     }
 
+    /** The app user's sessions: up to 16, waiting up to 30 s for one to be free (as H2's pool did). */
+    private static H2Pool appPool(Path dir, DatabasePasswords pw) {
+        return new H2Pool(dataSource(appUrl(dir), DatabasePasswords.APP_USER, pw.app()), 16, 30_000);
+    }
+
     private static JdbcDataSource dataSource(String url, String user, String password) {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL(url);
@@ -452,7 +456,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** The process that served the database over AUTO_SERVER exited while we talked to it. */
-    private static boolean serverWentAway(Throwable e) {
+    static boolean serverWentAway(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException s && (s.getErrorCode() == ErrorCode.CONNECTION_BROKEN_1
                     || s.getErrorCode() == ErrorCode.DATABASE_CALLED_AT_SHUTDOWN)) {
@@ -633,7 +637,7 @@ public final class Database implements AutoCloseable {
         if (pg != null) {
             return pg.connection();
         }
-        return connect(pool);
+        return pool.connection();
     }
 
     /**
@@ -647,7 +651,7 @@ public final class Database implements AutoCloseable {
             pg.connectionsLost();
             return;
         }
-        JdbcConnectionPool broken = pool;
+        H2Pool broken = pool;
         synchronized (OPENING.computeIfAbsent(stateDir, d -> new Object())) {
             if (pool != broken) {
                 return;
@@ -655,13 +659,11 @@ public final class Database implements AutoCloseable {
             try (FileChannel ch = PrivateFiles.open(stateDir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
                 Recovery.repairIfUnclean(stateDir.resolve("keyline.mv.db"));
-                JdbcConnectionPool fresh = JdbcConnectionPool.create(appUrl(stateDir), DatabasePasswords.APP_USER,
-                        passwords.app());
-                fresh.setMaxConnections(16);
-                try (Connection c = connect(fresh)) {
+                H2Pool fresh = appPool(stateDir, passwords);
+                try (Connection c = fresh.connection()) {
                     c.isValid(1);
                 } catch (SQLException e) {
-                    fresh.dispose();
+                    fresh.close();
                     throw new StateUnavailableException(describe(stateDir, e), e);
                 }
                 pool = fresh;
@@ -675,7 +677,7 @@ public final class Database implements AutoCloseable {
                 throw new StateUnavailableException("cannot lock " + stateDir.resolve("keyline.open.lock") + ": "
                         + e.getMessage(), e);
             } finally {
-                broken.dispose();
+                broken.close();
             }
         }
     }
@@ -766,7 +768,7 @@ public final class Database implements AutoCloseable {
             pg.close();
             return;
         }
-        pool.dispose();
+        pool.close();
         synchronized (this) {
             if (syncPool != null) {
                 syncPool.dispose();
