@@ -90,6 +90,11 @@ final class EngineBench {
             sb.add(springBatch(keys.subList(0, SB_KEYS), ROOT.resolve("sb-" + r)));
             Stats.log("B1 run " + r + ": engine " + Math.round(eng.get(r)) + ", raw " + Math.round(raw.get(r))
                     + ", spring batch " + Math.round(sb.get(r)) + " keys/s");
+            // each H2 file is about a gigabyte after 10,000 keys (docs/durability.md, "State file size"): deleted
+            // now, its dirty pages are not written back to the disk while the next run measures
+            for (String d : List.of("engine-", "raw-", "sb-")) {
+                Stats.deleteTree(ROOT.resolve(d + r));
+            }
         }
         double e = Stats.figure("engine.keys_per_s", eng, "keys/s");
         Stats.figure("engine.raw_keys_per_s", raw, "keys/s");
