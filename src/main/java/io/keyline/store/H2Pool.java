@@ -6,11 +6,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -28,83 +23,18 @@ import javax.sql.DataSource;
  */
 final class H2Pool implements AutoCloseable {
 
-    private final DataSource source;
-    private final int max;
-    private final long waitMillis;
-    private final Deque<Connection> idle = new ArrayDeque<>();
-    /** Every physical connection that is open, idle or handed out. */
-    private final Set<Connection> all = new HashSet<>();
-    /** Physical connections being opened (they count towards {@link #max}). */
-    private int opening;
-    private boolean closed;
+    private final BoundedPool<Connection> pool;
 
     H2Pool(DataSource source, int max, long waitMillis) {
-        this.source = source;
-        this.max = max;
-        this.waitMillis = waitMillis;
+        // with the lock-file patience of Database.connect: another process may be opening the state
+        this.pool = new BoundedPool<>(max, waitMillis, () -> Database.connect(source), Connection::close);
     }
 
     /** A connection in auto-commit mode; {@code close()} gives it back. */
     Connection connection() throws SQLException {
-        Connection physical = take();
+        Connection physical = pool.take();
         return (Connection) Proxy.newProxyInstance(H2Pool.class.getClassLoader(), new Class<?>[] {Connection.class},
                 new Handle(physical));
-    }
-
-    private Connection take() throws SQLException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        synchronized (this) {
-            while (true) {
-                if (closed) {
-                    throw new SQLException("the connection pool of the state is closed", "08003");
-                }
-                Connection c = idle.pollFirst();
-                if (c != null) {
-                    return c;
-                }
-                if (all.size() + opening < max) {
-                    opening++;
-                    break;
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new SQLException("no free database connection after " + waitMillis + " ms (" + max
-                            + " in use)", "08001");
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(this, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new SQLException("interrupted while waiting for a database connection", "08001", e);
-                }
-            }
-        }
-        Connection c = null;
-        try {
-            // with the lock-file patience of Database.connect: another process may be opening the state
-            c = Database.connect(source);
-            return c;
-        } finally {
-            synchronized (this) {
-                opening--;
-                if (c != null) {
-                    all.add(c);
-                }
-                notifyAll();
-            }
-        }
-    }
-
-    private void giveBack(Connection c, boolean isolationChanged) {
-        boolean keep = restore(c, isolationChanged);
-        synchronized (this) {
-            if (keep && !closed && all.contains(c)) {
-                idle.addFirst(c);
-                notifyAll();
-                return;
-            }
-        }
-        discard(c);
     }
 
     /** Puts a session back the way a new one is; false when it cannot be (it is closed instead). */
@@ -126,40 +56,13 @@ final class H2Pool implements AutoCloseable {
         }
     }
 
-    private void discard(Connection c) {
-        synchronized (this) {
-            all.remove(c);
-            idle.remove(c);
-            notifyAll();
-        }
-        try {
-            c.close();
-        } catch (SQLException ignored) {
-            // a broken session may not close cleanly; it is gone either way
-        }
-    }
-
     /**
      * Closes the idle connections and refuses new ones; a connection still handed out is closed when it
      * is given back.
      */
     @Override
     public void close() {
-        Deque<Connection> gone;
-        synchronized (this) {
-            closed = true;
-            gone = new ArrayDeque<>(idle);
-            idle.clear();
-            all.removeAll(gone);
-            notifyAll();
-        }
-        for (Connection c : gone) {
-            try {
-                c.close();
-            } catch (SQLException ignored) {
-                // already broken
-            }
-        }
+        pool.close();
     }
 
     /** The borrower's view of a session: every call goes to it until {@code close()}, which gives it back. */
@@ -184,10 +87,10 @@ final class H2Pool implements AutoCloseable {
                         }
                         handedBack = true;
                     }
-                    if (failed) {
-                        discard(physical);
+                    if (!failed && restore(physical, isolationChanged)) {
+                        pool.giveBack(physical);
                     } else {
-                        giveBack(physical, isolationChanged);
+                        pool.discard(physical);
                     }
                     return null;
                 }

@@ -1,11 +1,11 @@
 package io.keyline.cli;
 
 import io.keyline.core.RunOptions;
+import io.keyline.testing.ClassLoadLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -72,19 +72,6 @@ class ColdCommandClassesTest {
             p.destroyForcibly();
         }
         assertThat(out).contains("k1");
-        return classes(log);
-    }
-
-    private static List<String> classes(Path log) throws IOException {
-        List<String> out = new ArrayList<>();
-        for (String line : Files.readAllLines(log)) {
-            int i = line.indexOf("[class,load] ");
-            if (i >= 0) {
-                String rest = line.substring(i + "[class,load] ".length());
-                int sp = rest.indexOf(' ');
-                out.add(sp < 0 ? rest : rest.substring(0, sp));
-            }
-        }
-        return out;
+        return ClassLoadLog.classes(log);
     }
 }

@@ -1,9 +1,9 @@
 package io.keyline.ui.shell;
 
+import io.keyline.testing.ClassLoadLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,23 +41,10 @@ class FirstFrameWithoutWebTest {
             p.destroyForcibly();
         }
         assertThat(out).contains("keyline.startupProbe first_frame_ms=");
-        List<String> loaded = classes(tmp.resolve("classes.log"));
+        List<String> loaded = ClassLoadLog.classes(tmp.resolve("classes.log"));
         assertThat(loaded).as("the console's own classes are in the log").contains("io.keyline.ui.shell.ConsoleView",
                 "io.keyline.ui.inbox.InboxView");
         assertThat(loaded).filteredOn(c -> c.startsWith("javafx.scene.web.") || c.startsWith("com.sun.webkit.")
                 || c.startsWith("com.sun.javafx.webkit.") || c.startsWith("io.keyline.ui.login.")).isEmpty();
-    }
-
-    private static List<String> classes(Path log) throws IOException {
-        List<String> out = new ArrayList<>();
-        for (String line : Files.readAllLines(log)) {
-            int i = line.indexOf("[class,load] ");
-            if (i >= 0) {
-                String rest = line.substring(i + "[class,load] ".length());
-                int sp = rest.indexOf(' ');
-                out.add(sp < 0 ? rest : rest.substring(0, sp));
-            }
-        }
-        return out;
     }
 }
