@@ -92,6 +92,9 @@ final class EngineBench {
                     + ", spring batch " + Math.round(sb.get(r)) + " keys/s");
             // each H2 file is about a gigabyte after 10,000 keys (docs/durability.md, "State file size"): deleted
             // now, its dirty pages are not written back to the disk while the next run measures
+            Stats.log("B1 run " + r + " state files after close: engine " + megabytes(ROOT.resolve("engine-" + r)
+                    .resolve("keyline.mv.db")) + " MB, raw " + megabytes(ROOT.resolve("raw-" + r).resolve("keyline.mv.db"))
+                    + " MB");
             for (String d : List.of("engine-", "raw-", "sb-")) {
                 Stats.deleteTree(ROOT.resolve(d + r));
             }
@@ -110,6 +113,10 @@ final class EngineBench {
         Stats.figure("engine.ratio_vs_raw", vsRaw, "x");
         Stats.figure("engine.ratio_vs_springbatch", vsSb, "x");
         Stats.log("B1 engine " + Math.round(e) + " keys/s at concurrency 1, " + keys.size() + " keys x 3 none steps");
+    }
+
+    private static long megabytes(Path file) throws java.io.IOException {
+        return Files.isRegularFile(file) ? Files.size(file) / (1024 * 1024) : 0;
     }
 
     /** Keyline: the real engine, store and trace (run log on disk), the bench executor for COMMAND. */
