@@ -5,6 +5,7 @@ import io.keyline.core.json.Json;
 import io.keyline.domain.KeyEvent;
 import io.keyline.store.Database;
 import io.keyline.store.JdbcStateStore;
+import io.keyline.testing.CpuBurn;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import org.junit.jupiter.api.Tag;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,22 +51,7 @@ class DurableIntentSuite {
         wb.clock.followSystemClock();
         Path logs = tmp.resolve("children");
         Files.createDirectories(logs);
-        AtomicBoolean burning = new AtomicBoolean(true);
-        List<Thread> burners = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            Thread t = new Thread(() -> {
-                long x = 0;
-                while (burning.get()) {
-                    x += System.nanoTime() % 7;
-                }
-                if (x == 42) {
-                    System.out.print("");
-                }
-            }, "cpu-burner-" + i);
-            t.setDaemon(true);
-            t.start();
-            burners.add(t);
-        }
+        CpuBurn burn = CpuBurn.start(2);
         Map<String, TestSite> sites = new LinkedHashMap<>();
         List<String[]> killedRuns = new ArrayList<>();
         long started = System.nanoTime();
@@ -99,10 +84,7 @@ class DurableIntentSuite {
                 round++;
             }
         } finally {
-            burning.set(false);
-            for (Thread t : burners) {
-                t.join(5_000);
-            }
+            burn.close();
         }
         int duplicates = 0;
         int effects = 0;
@@ -136,7 +118,7 @@ class DurableIntentSuite {
         figures.put("posts", effects);
         figures.put("duplicates", duplicates);
         figures.put("lostRuns", lost);
-        figures.put("cpuBurners", 2);
+        figures.put("cpuBurners", burn.threads());
         figures.put("postHoldMs", 500);
         figures.put("seed", seed);
         figures.put("seconds", seconds);
