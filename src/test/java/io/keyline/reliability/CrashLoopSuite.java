@@ -15,6 +15,7 @@ import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -45,7 +46,8 @@ class CrashLoopSuite {
     static final LocalDate FROM = LocalDate.parse("2026-06-01");
     static final LocalDate TO = FROM.plusDays(KEYS - 1);
 
-    @TempDir
+    /** Kept when the suite fails: the state it leaves is the evidence (its path is printed first). */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path tmp;
 
     @Test
@@ -56,6 +58,9 @@ class CrashLoopSuite {
         int concurrency = Integer.getInteger("keyline.crash.concurrency", 8);
         long seed = Long.getLong("keyline.crash.seed", System.nanoTime());
         Random random = new Random(seed);
+        // printed first, so that a run that dies on the way (a corrupt state throws) can be replayed
+        System.out.println("RELIABILITY crash-loop starting seed=" + seed + " (replay: -Dkeyline.crash.seed=" + seed
+                + ") state=" + tmp.resolve("state") + " (kept if the suite fails)");
         Workbench wb = new Workbench(tmp);
         wb.clock.followSystemClock();
         Path log = tmp.resolve("children.log");
