@@ -132,6 +132,7 @@ final class EngineBench {
             if (report.count(KeyState.DONE) != keys.size()) {
                 throw new IllegalStateException("engine: not every key is done: " + report.exitCode());
             }
+            Stats.log("B1 engine housekeeping: " + db.housekeepingSummary());
             return keys.size() / secs;
         }
     }
@@ -185,7 +186,9 @@ final class EngineBench {
                 c.commit();
             }
             c.setAutoCommit(true);
-            return keys.size() / ((System.nanoTime() - t0) / 1e9);
+            double perSecond = keys.size() / ((System.nanoTime() - t0) / 1e9);
+            Stats.log("B1 raw housekeeping: " + db.housekeepingSummary());
+            return perSecond;
         }
     }
 

@@ -266,6 +266,7 @@ public final class Database implements AutoCloseable {
                 try (Connection c = first) {
                     admin.dispose();
                     c.isValid(1);
+                    Housekeeping.startIfOpener(c);
                 }
                 tightenFiles(dir);
                 return new Database(app, dir, url, pw);
@@ -662,6 +663,7 @@ public final class Database implements AutoCloseable {
                 H2Pool fresh = appPool(stateDir, passwords);
                 try (Connection c = fresh.connection()) {
                     c.isValid(1);
+                    Housekeeping.startIfOpener(c);
                 } catch (SQLException e) {
                     fresh.close();
                     throw new StateUnavailableException(describe(stateDir, e), e);
@@ -757,6 +759,19 @@ public final class Database implements AutoCloseable {
         return connect(dataSource(url, DatabasePasswords.ADMIN_USER, passwords.admin()));
     }
 
+    /**
+     * What the state housekeeping (fsync and compaction of the H2 file, {@link Housekeeping}) did so far
+     * in this process, for bench logs and diagnostics.
+     */
+    public String housekeepingSummary() {
+        try (Connection c = connection()) {
+            Housekeeping h = Housekeeping.of(c);
+            return h == null ? "not running in this process" : h.summary();
+        } catch (SQLException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
     /** The local state folder: the whole state (H2), or only the run logs (PostgreSQL). */
     public Path stateDir() {
         return stateDir;
@@ -775,6 +790,7 @@ public final class Database implements AutoCloseable {
                 syncPool = null;
             }
         }
+        Housekeeping.forgetClosed();
         synchronized (this) {
             if (left) {
                 return;
