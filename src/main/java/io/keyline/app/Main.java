@@ -12,9 +12,12 @@ public final class Main {
 
     public static void main(String[] args) {
         // before anything can touch H2: its settings are read once per JVM
+        io.keyline.core.StartupTrace.mark("main");
         io.keyline.store.H2Lockdown.apply();
         // a lambda, not ConsoleApp::run: linking a method reference loads ConsoleApp and with it JavaFX's scene
         // classes, which a command run from cron never needs
-        System.exit(KeylineCli.executeAsProcess(args, (ws, env) -> ConsoleApp.run(ws, env)));
+        int code = KeylineCli.executeAsProcess(args, (ws, env) -> ConsoleApp.run(ws, env));
+        io.keyline.core.StartupTrace.mark("command done, exiting");
+        System.exit(code);
     }
 }

@@ -29,10 +29,12 @@ final class StatusCommand extends Sub implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        io.keyline.core.StartupTrace.mark("command line parsed");
         String name = jobName == null ? null : job(jobName).name();
         Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
         List<KeyRecord> keys = new ArrayList<>(ws().store().query(new StateStore.KeyQuery(name, states, null, 0,
                 Integer.MAX_VALUE)));
+        io.keyline.core.StartupTrace.mark("keys read (" + keys.size() + ")");
         java.time.Instant now = ws().options().clock().instant();
         if (attention) {
             keys.addAll(io.keyline.core.Orphans.of(ws().store(), name, now));
@@ -81,7 +83,9 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                     Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()),
                     Text.clip(orphan ? io.keyline.core.Orphans.describe(k) : k.message(), 160));
         }
+        io.keyline.core.StartupTrace.mark("table built");
         t.print(out());
+        io.keyline.core.StartupTrace.mark("table printed");
         return 0;
     }
 }

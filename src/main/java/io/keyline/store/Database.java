@@ -249,7 +249,9 @@ public final class Database implements AutoCloseable {
                         c.isValid(1);
                     }
                 }
+                io.keyline.core.StartupTrace.mark("H2 opened the state file");
                 migrate(admin);
+                io.keyline.core.StartupTrace.mark("schema checked");
                 ensureAppUser(admin, pw);
                 app = appPool(dir, pw);
                 // the app's first connection keeps the database open while the admin's closes
@@ -269,6 +271,7 @@ public final class Database implements AutoCloseable {
                     Housekeeping.startIfOpener(c);
                 }
                 tightenFiles(dir);
+                io.keyline.core.StartupTrace.mark("state open");
                 return new Database(app, dir, url, pw);
             } catch (SQLException | FlywayException e) {
                 admin.dispose();

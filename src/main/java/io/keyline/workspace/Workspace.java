@@ -87,6 +87,7 @@ public final class Workspace implements AutoCloseable {
     public synchronized JobCatalog catalog() {
         if (catalog == null) {
             catalog = JobFileLoader.loadFolder(jobsDir);
+            io.keyline.core.StartupTrace.mark("job files loaded");
         }
         return catalog;
     }

@@ -53,6 +53,47 @@ class ColdCommandClassesTest {
         assertThat(json).contains("com.fasterxml.jackson.databind.ObjectMapper");
     }
 
+    @Test
+    void startupTraceNamesEachPhaseOnlyWhenAsked(@TempDir Path tmp) throws Exception {
+        Path jobs = Files.createDirectories(tmp.resolve("jobs"));
+        Path state = tmp.resolve("state");
+        Files.writeString(jobs.resolve("daily.json"), """
+            { "name": "daily", "key": { "type": "manual" },
+              "steps": [ { "id": "work", "kind": "command", "effect": "none", "command": ["true"] } ] }
+            """);
+        assertThat(KeylineCli.execute(new String[] {"--state", state.toString(), "--jobs", jobs.toString(), "run",
+                "daily", "--key", "k1"}, System.out, System.err, Map.of(), RunOptions.standard())).isZero();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = List.of(java, "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "io.keyline.app.Main", "--state", state.toString(), "--jobs", jobs.toString(), "status");
+
+        String traced = output(cmd, "1");
+        assertThat(traced).contains("k1");
+        List<String> phases = traced.lines().filter(l -> l.startsWith("keyline startup: "))
+                .map(l -> l.replaceFirst("^keyline startup: +\\d+ ms +\\+ *\\d+ ms +", "")).toList();
+        assertThat(phases).containsSubsequence("main", "command line parsed", "H2 opened the state file",
+                "schema checked", "state open", "keys read (1)", "table built", "table printed",
+                "command done, exiting");
+
+        String quiet = output(cmd, "0");
+        assertThat(quiet).contains("k1").doesNotContain("keyline startup");
+    }
+
+    private static String output(List<String> cmd, String trace) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("KEYLINE_TRACE_STARTUP", trace);
+        Process p = pb.start();
+        try {
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
+            assertThat(p.exitValue()).as(out).isZero();
+            return out;
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
     private static List<String> classesOf(Path tmp, Path state, Path jobs, String name, String... command)
             throws Exception {
         Path log = tmp.resolve(name + ".classes.log");
