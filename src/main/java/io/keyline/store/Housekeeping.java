@@ -75,6 +75,8 @@ final class Housekeeping {
     private long syncedVersion = -1;
     private long slowestSyncMillis;
     private volatile boolean stopped;
+    /** What the thread waits on between rounds ({@link #stop} wakes it). */
+    private final Object sleeper = new Object();
     /** Rounds that synced (tests, bench logs). */
     private volatile long rounds;
     /** Time spent in {@code fsync} and in compaction (bench logs). */
@@ -161,9 +163,16 @@ final class Housekeeping {
     private void loop() {
         try {
             while (!stopped && !store.isClosed()) {
-                try {
-                    Thread.sleep(period);
-                } catch (InterruptedException e) {
+                synchronized (sleeper) {
+                    if (!stopped) {
+                        try {
+                            sleeper.wait(period);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }
+                if (stopped) {
                     return;
                 }
                 try {
@@ -241,11 +250,14 @@ final class Housekeeping {
         return store.getRetentionTime();
     }
 
-    /** Stops the thread (if any). */
+    /**
+     * Stops the thread (if any) after its current round. Never by an interrupt: a thread interrupted in
+     * the middle of an {@code fsync} or a compaction would close H2's file channel under every session.
+     */
     void stop() {
         stopped = true;
-        if (thread != null) {
-            thread.interrupt();
+        synchronized (sleeper) {
+            sleeper.notifyAll();
         }
         RUNNING.remove(store, this);
     }
