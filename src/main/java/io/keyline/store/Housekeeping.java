@@ -21,7 +21,7 @@ import java.util.logging.Logger;
  * The space of a dead chunk is reused only when the chunk is older than H2's {@code RETENTION_TIME}
  * (45 s), and with {@code WRITE_DELAY=0} H2 runs no background thread to move the few live pages out of
  * mostly dead chunks. Under thousands of commits a second the file grew by tens of megabytes a second
- * (2 GB after 20,000 keys of B1), and the commits slowed as it grew (docs/durability.md).
+ * (2 GB after 20,000 keys of B1's raw loop), and the commits slowed as it grew (docs/durability.md).
  *
  * <p>What H2's 45 s stand for: chunks written since the last time the file reached the disk must not be
  * written over, because after a power failure a store header on the disk may still lead through them;
@@ -29,23 +29,27 @@ import java.util.logging.Logger;
  * assuming it, and then shortens the wait, in the process that opened the file (the one that serves it
  * to the others):
  * <ol>
- *   <li>every {@link #periodMillis} (0.5 s) while anything was written, it forces the file to the disk
- *       ({@code fsync});</li>
- *   <li>with that, the retention time is {@link #retentionMillis} (2.5 s) instead of 45 s: chunks written
- *       since the last {@code fsync} are younger than that, so none of them is written over. The retention
- *       is raised to twice (period + slowest {@code fsync}) when an {@code fsync} takes longer than the
- *       margin allows (a slow disk);</li>
- *   <li>then it rewrites the live pages of mostly dead chunks ({@code MVStore.compact}, H2's own
- *       background compaction) at most {@link #writePerRound} at a time, so that their space becomes
- *       free too.</li>
+ *   <li>every {@link #periodMillis} (0.5 s), when anything was written to the file since the last
+ *       round, it forces the file to the disk ({@code fsync});</li>
+ *   <li>with that, the retention time is {@link #retentionMillis} (2.5 s) instead of 45 s, so a chunk
+ *       written since the last {@code fsync} is not written over while the rounds keep their pace. When
+ *       a round finds that the time from the previous round's check to the end of its own {@code fsync}
+ *       was longer (a slow disk, a long compaction, a starved thread), it raises the retention to twice
+ *       that;</li>
+ *   <li>then, when the file as a whole is less than half live, it rewrites the live pages of the emptiest
+ *       chunks ({@code MVStore.compact}), at most {@link #writePerRound} a round, so that their space
+ *       becomes free too.</li>
  * </ol>
- * What it does not add: like H2's default, a chunk that is older than the retention and has just died may
- * be written over before the commit that killed it reached the disk. Pinning the synced version until the
- * next {@code fsync} would close that, but it cost 40 % of the commit rate (H2 then keeps every map's chain
- * of old roots and walks it on each write; measured in the closing note of issue 14), so it is not done.
- * Power loss is not tested here. A SIGKILL is not what this guards against: the operating system keeps
- * every write of a killed process, and H2's recovery plus {@link Recovery} find the newest commit whatever
- * the retention.
+ * Narrower margins than H2's 45 s, said plainly: the retention is raised only after a stall was seen, so
+ * the first stall longer than about 2 s (or a forward step of the wall clock that long: H2 ages chunks by
+ * {@code System.currentTimeMillis}) can let a chunk be written over before it was synced; and like H2's
+ * default, a chunk older than the retention that has just died may be written over before the commit that
+ * killed it is on the disk. Pinning the synced version until the next {@code fsync} would close the
+ * latter, but it cost 40 % of the commit rate (H2 then keeps every map's chain of old roots and walks it on
+ * each write), so it is not done. All of this matters only for a power failure, which is not tested here.
+ * A SIGKILL is not what this guards against: the operating system keeps every write of a killed process,
+ * and H2's recovery plus {@link Recovery} find the newest commit whatever the retention. If the thread ends
+ * while the file is open (an {@link Error}), the retention goes back to H2's 45 s.
  */
 final class Housekeeping {
 
@@ -66,14 +70,18 @@ final class Housekeeping {
     static volatile int retentionMillis = 2_500;
     /** Chunks less full than this (percent live) are compacted. */
     static final int TARGET_FILL = 50;
+    /** H2's own retention time, assumed again if the thread ends while the file is open. */
+    static final int H2_RETENTION_MILLIS = 45_000;
     /** At most this much live data is rewritten per round. */
     static final int writePerRound = 4 << 20;
 
     private final MVStore store;
     private final long period;
     private final Thread thread;
-    private long syncedVersion = -1;
-    private long slowestSyncMillis;
+    /** The file's write count that the last {@code fsync} covered. */
+    private long syncedWrites = -1;
+    /** When the last round read the write count ({@code System.nanoTime}, 0 before the first). */
+    private long lastCheck;
     private volatile boolean stopped;
     /** What the thread waits on between rounds ({@link #stop} wakes it). */
     private final Object sleeper = new Object();
@@ -178,49 +186,61 @@ final class Housekeeping {
                 try {
                     round();
                 } catch (RuntimeException e) {
-                    if (store.isClosed() || stopped) {
+                    if (stopped) {
                         return;
                     }
-                    // the commits themselves are not affected; the next round tries again
-                    LOG.warning("state housekeeping of " + store.getFileStore().getFileName() + ": " + e
-                            + " (the next round tries again)");
+                    if (store.isClosed()) {
+                        // H2 closes the store after a failed write (its "panic"), whichever thread wrote
+                        LOG.severe("state housekeeping: H2 closed the state after " + e);
+                        return;
+                    }
+                    LOG.warning("state housekeeping: " + e + " (the next round tries again)");
                 }
             }
         } finally {
             RUNNING.remove(store, this);
+            if (!stopped && !store.isClosed()) {
+                // ended by an Error: no more fsyncs, so back to H2's own assumption
+                store.setRetentionTime(H2_RETENTION_MILLIS);
+            }
         }
     }
 
     /**
-     * One round: {@code fsync}, then compact. Skips the {@code fsync} when nothing was written since the
-     * last one (and compacts what is left to compact: what it rewrites is synced by the next round).
+     * One round: {@code fsync}, then compact. Skips the {@code fsync} when nothing was written to the
+     * file since the last one (and compacts what is left to compact: what it rewrites is synced by the
+     * next round).
      *
      * @return whether it synced
      */
     synchronized boolean round() {
-        if (store.isClosed()) {
+        FileStore<?> fs = store.getFileStore();
+        if (store.isClosed() || fs == null) {
             return false;
         }
-        long version = store.getCurrentVersion();
-        if (version == syncedVersion) {
+        // read before the fsync: every write counted here has returned, so the fsync covers it (the
+        // store's version would not do: H2 raises it before it writes the chunk)
+        long check = System.nanoTime();
+        long writes = fs.getWriteCount();
+        if (writes == syncedWrites) {
+            lastCheck = check;
             compact();
             return false;
         }
-        long t0 = System.nanoTime();
         store.sync();
-        long syncTook = System.nanoTime() - t0;
-        syncNanos += syncTook;
-        long syncMillis = syncTook / 1_000_000;
-        syncedVersion = version;
+        long end = System.nanoTime();
+        syncNanos += end - check;
+        syncedWrites = writes;
         rounds++;
-        // chunks written since the last fsync must outlive the next one, however long it takes
-        if (syncMillis > slowestSyncMillis) {
-            slowestSyncMillis = syncMillis;
-            long needed = 2 * (period + slowestSyncMillis);
+        // a chunk written just after the last check is on the disk only now: if that took longer than
+        // the retention allows (a slow fsync, a long compaction, a starved thread), raise the retention
+        if (lastCheck != 0) {
+            long needed = 2 * ((end - lastCheck) / 1_000_000);
             if (needed > store.getRetentionTime()) {
                 store.setRetentionTime((int) Math.min(Integer.MAX_VALUE, needed));
             }
         }
+        lastCheck = check;
         compact();
         return true;
     }
@@ -260,6 +280,11 @@ final class Housekeeping {
             sleeper.notifyAll();
         }
         RUNNING.remove(store, this);
+        if (Thread.currentThread() != thread) {
+            synchronized (this) {
+                // waits for a round in progress: after stop() no round of this one changes the store
+            }
+        }
     }
 
     /** Stops the housekeeping of stores that are closed (after {@link Database#close}). */

@@ -55,6 +55,16 @@ class HousekeepingTest {
         }
     }
 
+    /** Runs rounds until one finds nothing to sync (at most 50). */
+    private static void quiet(Housekeeping h) {
+        for (int i = 0; i < 50; i++) {
+            if (!h.round()) {
+                return;
+            }
+        }
+        throw new AssertionError("50 rounds and still something to sync: " + h.summary());
+    }
+
     /** What H2 wrote to the file so far (its own counter). */
     private static long writtenBytes(MVStore store) throws Exception {
         Field f = FileStore.class.getDeclaredField("writeBytes");
@@ -71,16 +81,22 @@ class HousekeepingTest {
         Path dir = tmp.resolve("state");
         try (Database db = Database.open(dir); Connection c = db.connection()) {
             MVStore store = Housekeeping.localStore(c);
+            // the opener's thread sets it (and raises it after a slow round, so not exactly)
             assertThat(store.getRetentionTime()).as("retention set by the opener's housekeeping")
-                    .isEqualTo(Housekeeping.retentionMillis);
+                    .isBetween(Housekeeping.retentionMillis, Housekeeping.H2_RETENTION_MILLIS - 1);
             Housekeeping h = Housekeeping.manual(c, 0);
             commits(c, 20);
             assertThat(h.round()).as("a round after 20 commits").isTrue();
+            long afterCommits = h.rounds();
+            // what a compaction rewrote is synced by the next round: they end when nothing is left
+            quiet(h);
             assertThat(h.round()).as("a round with nothing written since").isFalse();
+            long before = h.rounds();
             commits(c, 1);
             assertThat(h.round()).as("a round after one more commit").isTrue();
-            assertThat(h.rounds()).isEqualTo(2);
-            assertThat(h.summary()).startsWith("2 rounds, fsync ");
+            assertThat(h.rounds()).isEqualTo(before + 1);
+            assertThat(afterCommits).isEqualTo(1);
+            assertThat(h.summary()).startsWith(before + 1 + " rounds, fsync ");
             h.stop();
         }
     }
