@@ -59,8 +59,11 @@ final class Housekeeping {
     private static final Map<MVStore, Housekeeping> RUNNING = Collections.synchronizedMap(new IdentityHashMap<>());
 
     /**
-     * {@code -Dkeyline.state.housekeeping=off} turns it off (the file then grows as docs/durability.md
-     * describes); anything else, or nothing, leaves it on.
+     * {@code -Dkeyline.state.housekeeping=on} turns it on; anything else, or nothing, leaves it off, and
+     * the file then grows as docs/durability.md describes. Off by default because the crash loop
+     * ({@code CrashLoopSuite}) hung in three runs out of three with it on: a session spun in H2's
+     * {@code TransactionMap.set} on an entry whose transaction had already ended (issue 14's note); until
+     * that is understood it is an experiment.
      */
     static final String SWITCH = "keyline.state.housekeeping";
 
@@ -109,7 +112,7 @@ final class Housekeeping {
      * this store has it already.
      */
     static void startIfOpener(Connection c) throws SQLException {
-        if ("off".equalsIgnoreCase(System.getProperty(SWITCH, "on").strip())) {
+        if (!"on".equalsIgnoreCase(System.getProperty(SWITCH, "off").strip())) {
             return;
         }
         MVStore store = localStore(c);

@@ -3,6 +3,8 @@ package io.keyline.store;
 import io.keyline.testing.CpuBurn;
 import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +26,24 @@ class HousekeepingTest {
 
     @TempDir
     Path tmp;
+
+    private String switchBefore;
+
+    /** Off by default (see {@link Housekeeping#SWITCH}): these tests turn it on. */
+    @BeforeEach
+    void turnOn() {
+        switchBefore = System.getProperty(Housekeeping.SWITCH);
+        System.setProperty(Housekeeping.SWITCH, "on");
+    }
+
+    @AfterEach
+    void restore() {
+        if (switchBefore == null) {
+            System.clearProperty(Housekeeping.SWITCH);
+        } else {
+            System.setProperty(Housekeeping.SWITCH, switchBefore);
+        }
+    }
 
     private int next;
 
@@ -102,20 +122,13 @@ class HousekeepingTest {
     }
 
     @Test
-    void switchedOffTheFileKeepsH2sDefaults() throws Exception {
+    void offByDefaultTheFileKeepsH2sDefaults() throws Exception {
         Path dir = tmp.resolve("state");
-        String before = System.getProperty(Housekeeping.SWITCH);
-        System.setProperty(Housekeeping.SWITCH, "off");
+        System.clearProperty(Housekeeping.SWITCH);
         try (Database db = Database.open(dir); Connection c = db.connection()) {
-            assertThat(Housekeeping.of(c)).as("housekeeping with %s=off", Housekeeping.SWITCH).isNull();
+            assertThat(Housekeeping.of(c)).as("housekeeping without %s=on", Housekeeping.SWITCH).isNull();
             assertThat(Housekeeping.localStore(c).getRetentionTime()).as("H2's retention").isEqualTo(45_000);
             assertThat(db.housekeepingSummary()).isEqualTo("not running in this process");
-        } finally {
-            if (before == null) {
-                System.clearProperty(Housekeeping.SWITCH);
-            } else {
-                System.setProperty(Housekeeping.SWITCH, before);
-            }
         }
     }
 
