@@ -71,6 +71,7 @@ class CrashLoopSuite {
         int faults = 0;
         int operatorActions = 0;
         List<String> lostKeys = new ArrayList<>();
+        List<String> unfinished = new ArrayList<>();
         long started = System.nanoTime();
         try {
             int round = 0;
@@ -101,12 +102,20 @@ class CrashLoopSuite {
                     }
                 }
                 // finish the round: reruns and operator actions until every key is DONE
+                Result last = null;
+                long finishing = System.nanoTime();
                 for (int r = 0; r < 15; r++) {
-                    Result res = wb.cli("run", job, "--from", FROM.toString(), "--to", TO.toString());
-                    if (res.exit() == 0) {
+                    last = wb.cli("run", job, "--from", FROM.toString(), "--to", TO.toString());
+                    if (last.exit() == 0) {
                         break;
                     }
                     operatorActions += resolveAsOperator(wb, job, site);
+                }
+                if (last != null && last.exit() != 0) {
+                    // the evidence of a round that did not finish (a run that waited out a lock, say)
+                    unfinished.add("round " + round + " (" + job + ") not finished after 15 reruns in "
+                            + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - finishing) + " s; last rerun: "
+                            + last);
                 }
                 lost += checkDone(wb, job, seenDone.computeIfAbsent(job, j -> new HashSet<>()), lostKeys);
                 round++;
@@ -156,6 +165,9 @@ class CrashLoopSuite {
                 }
             }
             details.addAll(lostKeys);
+            if (!details.isEmpty()) {
+                details.addAll(unfinished);
+            }
             Map<String, Object> fig = new LinkedHashMap<>();
             fig.put("kills", killed);
             fig.put("rounds", round);
