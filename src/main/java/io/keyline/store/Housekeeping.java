@@ -37,7 +37,7 @@ import java.util.logging.Logger;
  *       was longer (a slow disk, a long compaction, a starved thread), it raises the retention to twice
  *       that;</li>
  *   <li>then, when the file as a whole is less than half live, it rewrites the live pages of the emptiest
- *       chunks ({@code MVStore.compact}), at most {@link #writePerRound} a round, so that their space
+ *       chunks ({@code MVStore.compact}), at most {@link #WRITE_PER_ROUND} a round, so that their space
  *       becomes free too.</li>
  * </ol>
  * Narrower margins than H2's 45 s, said plainly: the retention is raised only after a stall was seen, so
@@ -71,12 +71,12 @@ final class Housekeeping {
     static volatile long periodMillis = 500;
     /** The retention time it sets, before any slow {@code fsync} raises it (tests shorten it). */
     static volatile int retentionMillis = 2_500;
-    /** Chunks less full than this (percent live) are compacted. */
+    /** Compacts when the file as a whole is less live than this (percent); H2 picks the emptiest chunks. */
     static final int TARGET_FILL = 50;
     /** H2's own retention time, assumed again if the thread ends while the file is open. */
     static final int H2_RETENTION_MILLIS = 45_000;
     /** At most this much live data is rewritten per round. */
-    static final int writePerRound = 4 << 20;
+    static final int WRITE_PER_ROUND = 4 << 20;
 
     private final MVStore store;
     private final long period;
@@ -252,7 +252,7 @@ final class Housekeeping {
         FileStore<?> fs = store.getFileStore();
         if (fs != null && fs.getChunksFillRate() < TARGET_FILL) {
             long t0 = System.nanoTime();
-            store.compact(TARGET_FILL, writePerRound);
+            store.compact(TARGET_FILL, WRITE_PER_ROUND);
             compactNanos += System.nanoTime() - t0;
         }
     }
@@ -266,11 +266,6 @@ final class Housekeeping {
     /** Rounds that synced so far. */
     long rounds() {
         return rounds;
-    }
-
-    /** The retention time now in force (raised after a slow {@code fsync}). */
-    int retentionMillis() {
-        return store.getRetentionTime();
     }
 
     /**

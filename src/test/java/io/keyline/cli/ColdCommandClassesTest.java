@@ -28,17 +28,9 @@ class ColdCommandClassesTest {
 
     @Test
     void plainStatusLoadsNeitherJacksonNorFlywayNorJavaFx(@TempDir Path tmp) throws Exception {
-        Path jobs = Files.createDirectories(tmp.resolve("jobs"));
+        Path jobs = tmp.resolve("jobs");
         Path state = tmp.resolve("state");
-        Files.writeString(jobs.resolve("daily.json"), """
-            { "name": "daily", "key": { "type": "manual" },
-              "steps": [ { "id": "work", "kind": "command", "effect": "none", "command": ["true"] } ] }
-            """);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = KeylineCli.execute(new String[] {"--state", state.toString(), "--jobs", jobs.toString(), "run",
-                "daily", "--key", "k1"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(out, true, StandardCharsets.UTF_8), Map.of(), RunOptions.standard());
-        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+        oneKeyDone(jobs, state);
 
         List<String> plain = classesOf(tmp, state, jobs, "plain", "status");
         assertThat(plain).as("the table was printed by the real command")
@@ -55,14 +47,9 @@ class ColdCommandClassesTest {
 
     @Test
     void startupTraceNamesEachPhaseOnlyWhenAsked(@TempDir Path tmp) throws Exception {
-        Path jobs = Files.createDirectories(tmp.resolve("jobs"));
+        Path jobs = tmp.resolve("jobs");
         Path state = tmp.resolve("state");
-        Files.writeString(jobs.resolve("daily.json"), """
-            { "name": "daily", "key": { "type": "manual" },
-              "steps": [ { "id": "work", "kind": "command", "effect": "none", "command": ["true"] } ] }
-            """);
-        assertThat(KeylineCli.execute(new String[] {"--state", state.toString(), "--jobs", jobs.toString(), "run",
-                "daily", "--key", "k1"}, System.out, System.err, Map.of(), RunOptions.standard())).isZero();
+        oneKeyDone(jobs, state);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = List.of(java, "-cp",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
@@ -78,6 +65,20 @@ class ColdCommandClassesTest {
 
         String quiet = output(cmd, "0");
         assertThat(quiet).contains("k1").doesNotContain("keyline startup");
+    }
+
+    /** A job folder with one job, and a state in which its key k1 is done. */
+    private static void oneKeyDone(Path jobs, Path state) throws Exception {
+        Files.createDirectories(jobs);
+        Files.writeString(jobs.resolve("daily.json"), """
+            { "name": "daily", "key": { "type": "manual" },
+              "steps": [ { "id": "work", "kind": "command", "effect": "none", "command": ["true"] } ] }
+            """);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = KeylineCli.execute(new String[] {"--state", state.toString(), "--jobs", jobs.toString(), "run",
+                "daily", "--key", "k1"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(out, true, StandardCharsets.UTF_8), Map.of(), RunOptions.standard());
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
     }
 
     private static String output(List<String> cmd, String trace) throws Exception {
