@@ -250,6 +250,10 @@ public final class Database implements AutoCloseable {
                     }
                 }
                 io.keyline.core.StartupTrace.mark("H2 opened the state file");
+                // before any other session of ours: transactions a killed process left half-committed
+                try (Connection c = connect(admin)) {
+                    LeftoverTransactions.finishOnFirstOpen(c, dir);
+                }
                 migrate(admin);
                 io.keyline.core.StartupTrace.mark("schema checked");
                 ensureAppUser(admin, pw);

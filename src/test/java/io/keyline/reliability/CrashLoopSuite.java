@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -180,6 +183,8 @@ class CrashLoopSuite {
             fig.put("lost", lost);
             fig.put("invalid", invalid);
             fig.put("not_done", notDone);
+            // how often a child's open finished a transaction a killed child had left half-committed
+            fig.put("half_commits_finished", countLines(log, "half-committed"));
             fig.put("seconds", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
             fig.put("seed", seed);
             Suites.report("crash-loop", fig, String.join("\n", details) + "\nchild log: " + log + "\n");
@@ -189,6 +194,15 @@ class CrashLoopSuite {
             for (TestSite s : sites.values()) {
                 s.close();
             }
+        }
+    }
+
+    private static long countLines(Path file, String text) throws IOException {
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        try (var lines = Files.lines(file, StandardCharsets.ISO_8859_1)) {
+            return lines.filter(l -> l.contains(text)).count();
         }
     }
 

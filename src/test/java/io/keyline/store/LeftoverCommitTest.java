@@ -1,0 +1,162 @@
+package io.keyline.store;
+
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
+import org.h2.mvstore.tx.Transaction;
+import org.h2.mvstore.tx.TransactionStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * A process killed while H2 was committing a transaction - after H2 marked the transaction's undo log
+ * "committed" and another session's commit wrote that mark to the file, before the changes were applied -
+ * left a transaction that the next open neither finished nor rolled back (H2 2.5.252:
+ * {@code endLeftoverTransactions} calls {@code Transaction.commit()}, which does nothing for a transaction
+ * that is already COMMITTED). Its rows then read as before the commit and every write to them waited out
+ * {@code LOCK_TIMEOUT}, in every later process: the crash loop with {@code concurrency: 8} left keys
+ * RUNNING after 15 reruns (issue 14). The open now finishes such a transaction.
+ *
+ * <p>The state is made by a real child process: it marks its transaction committed as H2's commit
+ * does first, has the mark written to the file, and halts (as kill -9 would) before the changes are applied.
+ */
+class LeftoverCommitTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aTransactionAKilledProcessLeftCommittedIsFinishedOnTheNextOpen() throws Exception {
+        Path state = tmp.resolve("state");
+        Path out = tmp.resolve("child.log");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                HaltMidCommit.class.getName(), state.toString())
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the child halts").isTrue();
+        assertThat(Files.readString(out)).as("child output").contains("halting with the commit marked");
+        assertThat(p.exitValue()).isEqualTo(HaltMidCommit.HALTED);
+
+        LeftoverTransactions.lastReport = null;
+        try (Database db = Database.open(state); Connection c = db.connection()) {
+            assertThat(leftovers(c)).as("transactions left open after the open").isEmpty();
+            assertThat(LeftoverTransactions.lastReport).contains("finished 1 " + LeftoverTransactions.REPAIRED);
+            // the transaction was committed: its change is what the state says now
+            assertThat(value(c, "leftover-1")).isEqualTo("after");
+            assertThat(value(c, "leftover-2")).isEqualTo("inserted");
+            // and its rows are not locked: a write goes through (before: H2 spun at full CPU for ever in
+            // TransactionMap.set, its wait for the "committed" owner returning at once)
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET LOCK_TIMEOUT 2000");
+                    assertThat(st.executeUpdate(
+                            "UPDATE state_setting SET setting_value = 'again' WHERE name = 'leftover-1'")).isEqualTo(1);
+                    st.execute("SET LOCK_TIMEOUT 10000");
+                }
+            }, "a write to a row of the leftover transaction");
+            assertThat(value(c, "leftover-1")).isEqualTo("again");
+        }
+        // and again after a clean close: nothing comes back
+        LeftoverTransactions.lastReport = null;
+        try (Database db = Database.open(state); Connection c = db.connection()) {
+            assertThat(LeftoverTransactions.lastReport).isNull();
+            assertThat(leftovers(c)).isEmpty();
+            assertThat(value(c, "leftover-1")).isEqualTo("again");
+        }
+    }
+
+    @Test
+    void aCleanStateHasNoLeftoversAndTheOpenChangesNothing() throws Exception {
+        Path state = tmp.resolve("clean");
+        try (Database db = Database.open(state); Connection c = db.connection()) {
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO state_setting (name, setting_value, updated_at) VALUES ('x', 'y', 1)");
+            }
+        }
+        try (Database db = Database.open(state); Connection c = db.connection()) {
+            assertThat(leftovers(c)).isEmpty();
+            assertThat(value(c, "x")).isEqualTo("y");
+        }
+    }
+
+    /** Open transactions of H2's store other than the one of {@code c}'s own session. */
+    private static List<String> leftovers(Connection c) throws SQLException {
+        SessionLocal s = (SessionLocal) c.unwrap(JdbcConnection.class).getSession();
+        List<String> open = new ArrayList<>();
+        for (Transaction t : s.getDatabase().getStore().getTransactionStore().getOpenTransactions()) {
+            if (t != s.getTransaction()) {
+                open.add("tx " + t.getId() + " status " + t.getStatus());
+            }
+        }
+        return open;
+    }
+
+    private static String value(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT setting_value FROM state_setting WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    /** The child: a transaction marked committed and written so, then the process dies. */
+    public static final class HaltMidCommit {
+        static final int HALTED = 7;
+
+        public static void main(String[] args) throws Exception {
+            H2Lockdown.apply();
+            Database db = Database.open(Path.of(args[0]));
+            Connection c = db.connection();
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO state_setting (name, setting_value, updated_at) VALUES ('leftover-1', 'before', 1)");
+            }
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("UPDATE state_setting SET setting_value = 'after', updated_at = 2 WHERE name = 'leftover-1'");
+                st.executeUpdate("INSERT INTO state_setting (name, setting_value, updated_at) VALUES ('leftover-2', 'inserted', 2)");
+            }
+            SessionLocal s = (SessionLocal) c.unwrap(JdbcConnection.class).getSession();
+            TransactionStore ts = s.getDatabase().getStore().getTransactionStore();
+            MVStore store = s.getDatabase().getStore().getMvStore();
+            int id = s.getTransaction().getId();
+            // what TransactionStore.commit does first (H2 2.5.252): the undo log gets its "committed" record ...
+            Method mark = TransactionStore.class.getDeclaredMethod("markUndoLogAsCommitted", int.class, long.class);
+            mark.setAccessible(true);
+            mark.invoke(ts, id, 1L);
+            // ... which the next chunk any session writes carries to the file, with the changes still uncommitted
+            store.commit();
+            MVMap<?, ?> undo = store.openMap(undoLogName(store, id));
+            System.out.println("halting with the commit marked: tx " + id + ", undo log " + undo.getName()
+                    + " of " + undo.size() + " records");
+            System.out.flush();
+            Runtime.getRuntime().halt(HALTED);
+        }
+
+        private static String undoLogName(MVStore store, int id) {
+            for (String name : store.getMapNames()) {
+                if (name.startsWith(TransactionStore.UNDO_LOG_NAME_PREFIX) && name.endsWith("." + id)) {
+                    return name;
+                }
+            }
+            throw new IllegalStateException("no undo log for transaction " + id + " in " + store.getMapNames());
+        }
+    }
+}
