@@ -303,6 +303,14 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * How many transactions that a killed process had left half-committed the opens in this JVM finished
+     * ({@link LeftoverTransactions}; the crash loop reports it).
+     */
+    public static int halfCommitsFinished() {
+        return LeftoverTransactions.FINISHED.get();
+    }
+
     static String url(Path dir) {
         return "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
     }

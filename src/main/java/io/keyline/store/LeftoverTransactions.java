@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
@@ -34,6 +35,9 @@ final class LeftoverTransactions {
 
     /** What the last open that finished something found (tests and diagnostics). */
     static volatile String lastReport;
+
+    /** How many the opens in this JVM finished. */
+    static final AtomicInteger FINISHED = new AtomicInteger();
 
     /**
      * Finishes the leftovers when {@code c} is the first session of this process on a file it opened
@@ -59,6 +63,7 @@ final class LeftoverTransactions {
         }
         int n = KeylineLeftoverCommits.finish(store.getTransactionStore());
         if (n > 0) {
+            FINISHED.addAndGet(n);
             lastReport = "state " + dir + ": finished " + n + " " + REPAIRED
                     + " (their rows would have stayed locked)";
             LOG.warning(lastReport);

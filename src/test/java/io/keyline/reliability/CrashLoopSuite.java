@@ -32,6 +32,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,6 +66,7 @@ class CrashLoopSuite {
         // printed first, so that a run that dies on the way (a corrupt state throws) can be replayed
         System.out.println("RELIABILITY crash-loop starting seed=" + seed + " (replay: -Dkeyline.crash.seed=" + seed
                 + ") state=" + tmp.resolve("state") + " (kept if the suite fails)");
+        int halfCommitsBefore = Database.halfCommitsFinished();
         Workbench wb = new Workbench(tmp);
         wb.clock.followSystemClock();
         Path log = tmp.resolve("children.log");
@@ -183,8 +186,10 @@ class CrashLoopSuite {
             fig.put("lost", lost);
             fig.put("invalid", invalid);
             fig.put("not_done", notDone);
-            // how often a child's open finished a transaction a killed child had left half-committed
-            fig.put("half_commits_finished", countLines(log, "half-committed"));
+            // how often an open (a child's, or one in this JVM) finished a transaction a killed child had left
+            // half-committed
+            fig.put("half_commits_finished", finishedInChildren(log) + Database.halfCommitsFinished()
+                    - halfCommitsBefore);
             fig.put("seconds", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
             fig.put("seed", seed);
             Suites.report("crash-loop", fig, String.join("\n", details) + "\nchild log: " + log + "\n");
@@ -197,12 +202,15 @@ class CrashLoopSuite {
         }
     }
 
-    private static long countLines(Path file, String text) throws IOException {
-        if (!Files.exists(file)) {
+    /** The transactions the children's opens finished, from their warnings ("finished N transaction(s) ..."). */
+    private static long finishedInChildren(Path log) throws IOException {
+        if (!Files.exists(log)) {
             return 0;
         }
-        try (var lines = Files.lines(file, StandardCharsets.ISO_8859_1)) {
-            return lines.filter(l -> l.contains(text)).count();
+        Pattern p = Pattern.compile("finished (\\d+) transaction\\(s\\) that a killed");
+        try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+            return lines.map(p::matcher).filter(Matcher::find)
+                    .mapToLong(m -> Long.parseLong(m.group(1))).sum();
         }
     }
 
