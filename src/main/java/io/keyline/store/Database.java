@@ -250,7 +250,7 @@ public final class Database implements AutoCloseable {
                     }
                 }
                 io.keyline.core.StartupTrace.mark("H2 opened the state file");
-                // before any other session of ours: transactions a killed process left half-committed
+                // transactions a killed process left half-committed (the first open of this file in this JVM)
                 try (Connection c = connect(admin)) {
                     LeftoverTransactions.finishOnFirstOpen(c, dir);
                 }
@@ -678,6 +678,8 @@ public final class Database implements AutoCloseable {
                 H2Pool fresh = appPool(stateDir, passwords);
                 try (Connection c = fresh.connection()) {
                     c.isValid(1);
+                    // we may now be the process that opened the file: what the dead one left half-committed
+                    LeftoverTransactions.finishOnFirstOpen(c, stateDir);
                     Housekeeping.startIfOpener(c);
                 } catch (SQLException e) {
                     fresh.close();

@@ -6,6 +6,7 @@ import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.db.Store;
 import org.h2.mvstore.tx.KeylineLeftoverCommits;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collections;
@@ -40,12 +41,15 @@ final class LeftoverTransactions {
     static final AtomicInteger FINISHED = new AtomicInteger();
 
     /**
-     * Finishes the leftovers when {@code c} is the first session of this process on a file it opened
-     * itself; a state served by another process was repaired by that process when it opened it.
+     * Finishes the leftovers when {@code c} is the first connection of this JVM to a store it opened itself
+     * (an open, or a takeover after the serving process died); a state served by another process was
+     * repaired by that process. Safe beside other sessions ({@link KeylineLeftoverCommits#finish}). A repair
+     * that fails is logged and the open goes on: the rows of an unfinished transaction stay locked, the
+     * rest of the state works.
      *
      * @return how many transactions were finished
      */
-    static int finishOnFirstOpen(Connection c, java.nio.file.Path dir) throws SQLException {
+    static int finishOnFirstOpen(Connection c, Path dir) throws SQLException {
         if (!c.isWrapperFor(JdbcConnection.class)) {
             return 0;
         }
@@ -57,11 +61,14 @@ final class LeftoverTransactions {
         if (store == null || !SEEN.add(store)) {
             return 0;
         }
-        // only while no other session of this process can be in the middle of a commit
-        if (local.getDatabase().getSessions(false).length > 1) {
+        int n;
+        try {
+            n = KeylineLeftoverCommits.finish(store.getTransactionStore());
+        } catch (RuntimeException e) {
+            LOG.warning("state " + dir + ": could not finish the " + REPAIRED + ": " + e
+                    + " (writes to their rows will wait)");
             return 0;
         }
-        int n = KeylineLeftoverCommits.finish(store.getTransactionStore());
         if (n > 0) {
             FINISHED.addAndGet(n);
             lastReport = "state " + dir + ": finished " + n + " " + REPAIRED

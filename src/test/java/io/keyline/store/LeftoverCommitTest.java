@@ -46,13 +46,8 @@ class LeftoverCommitTest {
     void aTransactionAKilledProcessLeftCommittedIsFinishedOnTheNextOpen() throws Exception {
         Path state = tmp.resolve("state");
         Path out = tmp.resolve("child.log");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                HaltMidCommit.class.getName(), state.toString())
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the child halts").isTrue();
-        assertThat(Files.readString(out)).as("child output").contains("halting with the commit marked");
-        assertThat(p.exitValue()).isEqualTo(HaltMidCommit.HALTED);
+        Process p = child(out, state.toString());
+        assertHalted(p, out);
 
         LeftoverTransactions.lastReport = null;
         try (Database db = Database.open(state); Connection c = db.connection()) {
@@ -80,6 +75,58 @@ class LeftoverCommitTest {
             assertThat(leftovers(c)).isEmpty();
             assertThat(value(c, "leftover-1")).isEqualTo("again");
         }
+    }
+
+    /**
+     * The usual crash: the killed process was serving the state to a live one (AUTO_SERVER), which then
+     * opens the file itself - and must finish what the dead one left (found in review: this path did not).
+     */
+    @Test
+    void aProcessThatTakesTheStateOverFromAKilledServerFinishesItsHalfCommit() throws Exception {
+        Path state = tmp.resolve("served");
+        Path out = tmp.resolve("server.log");
+        Process p = child(out, state.toString(), tmp.toString());
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(tmp.resolve("ready")) && p.isAlive() && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(tmp.resolve("ready")).as("the child serves the state; its output: %s", out).exists();
+        LeftoverTransactions.lastReport = null;
+        try (Database db = Database.open(state)) {
+            try (Connection c = db.connection()) {
+                assertThat(c.unwrap(JdbcConnection.class).getSession()).as("served by the child")
+                        .isNotInstanceOf(SessionLocal.class);
+            }
+            Files.writeString(tmp.resolve("go"), "go");
+            assertHalted(p, out);
+            db.serverWentAway();
+            try (Connection c = db.connection()) {
+                assertThat(c.unwrap(JdbcConnection.class).getSession()).as("now ours").isInstanceOf(SessionLocal.class);
+                assertThat(leftovers(c)).isEmpty();
+                assertThat(LeftoverTransactions.lastReport).contains("finished 1 " + LeftoverTransactions.REPAIRED);
+                assertThat(value(c, "leftover-1")).isEqualTo("after");
+                assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                    try (Statement st = c.createStatement()) {
+                        assertThat(st.executeUpdate(
+                                "UPDATE state_setting SET setting_value = 'again' WHERE name = 'leftover-1'")).isEqualTo(1);
+                    }
+                }, "a write to a row of the leftover transaction");
+            }
+        }
+    }
+
+    private static Process child(Path out, String... args) throws java.io.IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                HaltMidCommit.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    }
+
+    private static void assertHalted(Process p, Path out) throws Exception {
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the child halts").isTrue();
+        assertThat(Files.readString(out)).as("child output").contains("halting with the commit marked");
+        assertThat(p.exitValue()).isEqualTo(HaltMidCommit.HALTED);
     }
 
     @Test
@@ -121,12 +168,21 @@ class LeftoverCommitTest {
     public static final class HaltMidCommit {
         static final int HALTED = 7;
 
+        /** {@code STATE [DIR]}: with DIR, says "ready" there once it serves the state and waits for "go". */
         public static void main(String[] args) throws Exception {
             H2Lockdown.apply();
             Database db = Database.open(Path.of(args[0]));
             Connection c = db.connection();
             try (Statement st = c.createStatement()) {
                 st.executeUpdate("INSERT INTO state_setting (name, setting_value, updated_at) VALUES ('leftover-1', 'before', 1)");
+            }
+            if (args.length > 1) {
+                Path dir = Path.of(args[1]);
+                Files.writeString(dir.resolve("ready"), "ready");
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!Files.exists(dir.resolve("go")) && System.nanoTime() < until) {
+                    Thread.sleep(20);
+                }
             }
             c.setAutoCommit(false);
             try (Statement st = c.createStatement()) {

@@ -1,5 +1,7 @@
 package org.h2.mvstore.tx;
 
+import java.lang.reflect.Field;
+
 /**
  * Keyline's repair of an H2 2.5.252 defect (in H2's package: it calls two package-private methods of
  * {@link TransactionStore}). Not part of H2; only {@code io.keyline.store.LeftoverTransactions} calls it.
@@ -16,30 +18,64 @@ package org.h2.mvstore.tx;
  *
  * <p>This finishes such a transaction the way the commit began it: {@code TransactionStore.commit(t, true)}
  * (the "recovery" commit H2 has for exactly this case), then {@code endTransaction}, which closes it and
- * stores the result.
+ * stores the result. A leftover is told from a live transaction by its owner: {@code init} registers it
+ * with owner 0, a session's transactions carry the session's id.
  */
 public final class KeylineLeftoverCommits {
+
+    /**
+     * {@code Transaction.ownerId} (private in H2): 0 for the transactions {@code TransactionStore.init} registers
+     * from the file, a session's id (from 1) for a session's transaction. Null when this H2 has no such field.
+     */
+    private static final Field OWNER = ownerField();
 
     private KeylineLeftoverCommits() {
     }
 
+    private static Field ownerField() {
+        try {
+            Field f = Transaction.class.getDeclaredField("ownerId");
+            f.setAccessible(true);
+            return f.getType() == int.class ? f : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /**
-     * Finishes every transaction that is {@code COMMITTED} but not being committed by anyone. Call it
-     * only right after the store was opened, before any session of this process wrote: a live commit is
-     * {@code COMMITTED} for a moment before it marks itself as committing.
+     * Finishes every transaction that the store registered from the file as {@code COMMITTED} and that
+     * nobody is committing. Safe while other sessions work: a session's own transaction has a non-zero
+     * owner, and a transaction without changes (H2 opens maps in such) is not touched.
      *
      * @return how many transactions were finished
+     * @throws IllegalStateException when this H2 is not the one this was written for (no owner field)
      */
     public static int finish(TransactionStore store) {
+        if (OWNER == null) {
+            throw new IllegalStateException("H2's Transaction has no int field ownerId: this repair was written for "
+                    + "H2 2.5.252 and does not know this version");
+        }
         int finished = 0;
         for (Transaction t : store.getOpenTransactions()) {
-            if (t.getStatus() == Transaction.STATUS_COMMITTED
+            if (t.getStatus() == Transaction.STATUS_COMMITTED && owner(t) == 0 && t.hasChanges()
                     && !store.committingTransactions.get().get(t.getId())) {
-                store.commit(t, true);
-                store.endTransaction(t, true);
+                try {
+                    store.commit(t, true);
+                } finally {
+                    // as Transaction.commit closes a transaction whose commit failed
+                    store.endTransaction(t, true);
+                }
                 finished++;
             }
         }
         return finished;
+    }
+
+    private static int owner(Transaction t) {
+        try {
+            return OWNER.getInt(t);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot read H2's Transaction.ownerId", e);
+        }
     }
 }
