@@ -62,6 +62,8 @@ class CrashLoopSuite {
         // [issue 14] keys in parallel: the kills land while several keys of the job are in flight
         int concurrency = Integer.getInteger("keyline.crash.concurrency", 8);
         long seed = Long.getLong("keyline.crash.seed", System.nanoTime());
+        // two runs at a time, the first killed while the second lives on (a takeover); off by default
+        boolean overlap = Boolean.getBoolean("keyline.crash.overlap");
         Random random = new Random(seed);
         // printed first, so that a run that dies on the way (a corrupt state throws) can be replayed
         System.out.println("RELIABILITY crash-loop starting seed=" + seed + " (replay: -Dkeyline.crash.seed=" + seed
@@ -97,11 +99,25 @@ class CrashLoopSuite {
                     }
                     Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", job, "--from", FROM.toString(),
                             "--to", TO.toString());
+                    // overlap: a second run of the job starts while the first (usually the one serving the state)
+                    // is alive, and lives on after it was killed: it takes the file over (serverWentAway)
+                    Process second = null;
+                    if (overlap && !p.waitFor(50 + random.nextInt(300), TimeUnit.MILLISECONDS)) {
+                        second = ChildProcess.start(wb.state, wb.jobs, log, "run", job, "--from", FROM.toString(),
+                                "--to", TO.toString());
+                    }
                     if (!p.waitFor(150 + random.nextInt(1100), TimeUnit.MILLISECONDS)) {
                         p.destroyForcibly();
                         killed++;
                     }
                     p.waitFor(30, TimeUnit.SECONDS);
+                    if (second != null) {
+                        if (!second.waitFor(150 + random.nextInt(1100), TimeUnit.MILLISECONDS)) {
+                            second.destroyForcibly();
+                            killed++;
+                        }
+                        second.waitFor(30, TimeUnit.SECONDS);
+                    }
                     if (i % 5 == 4) {
                         operatorActions += resolveAsOperator(wb, job, site);
                         lost += checkDone(wb, job, seenDone.computeIfAbsent(job, j -> new HashSet<>()), lostKeys);
@@ -178,6 +194,7 @@ class CrashLoopSuite {
             fig.put("kills", killed);
             fig.put("rounds", round);
             fig.put("concurrency", concurrency);
+            fig.put("overlap", overlap);
             fig.put("keys", round * KEYS);
             fig.put("faults", faults);
             fig.put("operator_actions", operatorActions);
