@@ -419,9 +419,15 @@ public final class Database implements AutoCloseable {
         return "'" + password + "'";
     }
 
-    /** The app user's sessions: up to 16, waiting up to 30 s for one to be free (as H2's pool did). */
+    /**
+     * The app user's sessions: up to 16, waiting up to 30 s for one to be free (as H2's pool did). A new
+     * session may be the first of this JVM on a file it now opens itself - a takeover after the serving
+     * process died, or the driver opening the file behind a broken pool (AUTO_SERVER tries embedded
+     * first) - so each new one looks for half-committed leftovers (once per store: a set lookup after that).
+     */
     private static H2Pool appPool(Path dir, DatabasePasswords pw) {
-        return new H2Pool(dataSource(appUrl(dir), DatabasePasswords.APP_USER, pw.app()), 16, 30_000);
+        return new H2Pool(dataSource(appUrl(dir), DatabasePasswords.APP_USER, pw.app()), 16, 30_000,
+                c -> LeftoverTransactions.finishOnFirstOpen(c, dir));
     }
 
     private static JdbcDataSource dataSource(String url, String user, String password) {
@@ -678,8 +684,6 @@ public final class Database implements AutoCloseable {
                 H2Pool fresh = appPool(stateDir, passwords);
                 try (Connection c = fresh.connection()) {
                     c.isValid(1);
-                    // we may now be the process that opened the file: what the dead one left half-committed
-                    LeftoverTransactions.finishOnFirstOpen(c, stateDir);
                     Housekeeping.startIfOpener(c);
                 } catch (SQLException e) {
                     fresh.close();

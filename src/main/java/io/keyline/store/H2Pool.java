@@ -25,9 +25,27 @@ final class H2Pool implements AutoCloseable {
 
     private final BoundedPool<Connection> pool;
 
+    /** What a new physical connection is given before it is used (throwing closes it). */
+    interface OnConnect {
+        void accept(Connection c) throws SQLException;
+    }
+
     H2Pool(DataSource source, int max, long waitMillis) {
+        this(source, max, waitMillis, c -> { });
+    }
+
+    H2Pool(DataSource source, int max, long waitMillis, OnConnect onConnect) {
         // with the lock-file patience of Database.connect: another process may be opening the state
-        this.pool = new BoundedPool<>(max, waitMillis, () -> Database.connect(source), Connection::close);
+        this.pool = new BoundedPool<>(max, waitMillis, () -> {
+            Connection c = Database.connect(source);
+            try {
+                onConnect.accept(c);
+            } catch (SQLException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
+            return c;
+        }, Connection::close);
     }
 
     /** A connection in auto-commit mode; {@code close()} gives it back. */

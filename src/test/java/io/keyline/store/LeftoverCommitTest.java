@@ -115,6 +115,42 @@ class LeftoverCommitTest {
         }
     }
 
+    /**
+     * The same, but before anything calls {@code serverWentAway}: a new session of the old pool, for which
+     * H2's driver opens the file itself (AUTO_SERVER tries embedded first, and the server is gone).
+     */
+    @Test
+    void aNewSessionThatOpensTheFileBehindABrokenPoolFinishesItsHalfCommit() throws Exception {
+        Path state = tmp.resolve("served2");
+        Path out = tmp.resolve("server2.log");
+        Process p = child(out, state.toString(), tmp.toString());
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(tmp.resolve("ready")) && p.isAlive() && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(tmp.resolve("ready")).as("the child serves the state; its output: %s", out).exists();
+        LeftoverTransactions.lastReport = null;
+        try (Database db = Database.open(state)) {
+            Connection first = db.connection();
+            assertThat(first.unwrap(JdbcConnection.class).getSession()).isNotInstanceOf(SessionLocal.class);
+            Files.writeString(tmp.resolve("go"), "go");
+            assertHalted(p, out);
+            // the pool's only session is out (and broken): the next one is new
+            try (Connection c = db.connection()) {
+                assertThat(c.unwrap(JdbcConnection.class).getSession()).as("opened here by the driver")
+                        .isInstanceOf(SessionLocal.class);
+                assertThat(leftovers(c)).isEmpty();
+                assertThat(LeftoverTransactions.lastReport).contains("finished 1 " + LeftoverTransactions.REPAIRED);
+                assertThat(value(c, "leftover-1")).isEqualTo("after");
+            }
+            try {
+                first.close();
+            } catch (SQLException e) {
+                // giving back the broken remote session may fail: not what this test is about
+            }
+        }
+    }
+
     private static Process child(Path out, String... args) throws java.io.IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
