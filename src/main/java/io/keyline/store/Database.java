@@ -250,10 +250,6 @@ public final class Database implements AutoCloseable {
                     }
                 }
                 io.keyline.core.StartupTrace.mark("H2 opened the state file");
-                // transactions a killed process left half-committed (the first open of this file in this JVM)
-                try (Connection c = connect(admin)) {
-                    LeftoverTransactions.finishOnFirstOpen(c, dir);
-                }
                 migrate(admin);
                 io.keyline.core.StartupTrace.mark("schema checked");
                 ensureAppUser(admin, pw);
@@ -421,9 +417,10 @@ public final class Database implements AutoCloseable {
 
     /**
      * The app user's sessions: up to 16, waiting up to 30 s for one to be free (as H2's pool did). A new
-     * session may be the first of this JVM on a file it now opens itself - a takeover after the serving
-     * process died, or the driver opening the file behind a broken pool (AUTO_SERVER tries embedded
-     * first) - so each new one looks for half-committed leftovers (once per store: a set lookup after that).
+     * session may be the first of this JVM on a file it opens itself - at {@link #open}, at a takeover after
+     * the serving process died, or when the driver opens the file behind a broken pool (AUTO_SERVER tries
+     * embedded first) - so each new one looks for half-committed leftovers (once per store: a set lookup
+     * after that).
      */
     private static H2Pool appPool(Path dir, DatabasePasswords pw) {
         return new H2Pool(dataSource(appUrl(dir), DatabasePasswords.APP_USER, pw.app()), 16, 30_000,
