@@ -122,6 +122,34 @@ class HousekeepingTest {
     }
 
     @Test
+    void aRoundLongerAfterTheLastThanTheRetentionRaisesItToTwiceThatTime() throws Exception {
+        Path dir = tmp.resolve("state");
+        try (Database db = Database.open(dir); Connection c = db.connection()) {
+            MVStore store = Housekeeping.localStore(c);
+            Housekeeping h = Housekeeping.manual(c, 50, true);
+            commits(c, 1);
+            assertThat(h.round()).isTrue();
+            assertThat(store.getRetentionTime()).as("after the first round (nothing to compare with)")
+                    .isEqualTo(50);
+            // a stall as a starved thread or a slow disk makes it: a chunk written just after the last
+            // check reaches the disk only with this round's fsync, 300 ms or more later
+            long t0 = System.nanoTime();
+            Thread.sleep(300);
+            commits(c, 1);
+            assertThat(h.round()).isTrue();
+            long elapsed = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(store.getRetentionTime()).as("after a round %d ms after the last", elapsed)
+                    .isGreaterThanOrEqualTo(600);
+            // never lowered again by a quick round
+            int raised = store.getRetentionTime();
+            commits(c, 1);
+            h.round();
+            assertThat(store.getRetentionTime()).isEqualTo(raised);
+            h.stop();
+        }
+    }
+
+    @Test
     void offByDefaultTheFileKeepsH2sDefaults() throws Exception {
         Path dir = tmp.resolve("state");
         System.clearProperty(Housekeeping.SWITCH);
@@ -161,6 +189,7 @@ class HousekeepingTest {
                 rewrites(c, 50);
                 h.round();
             }
+            assertThat(store.getRetentionTime()).as("retention after 40 rounds by hand").isZero();
             long growth = size(dir) - before;
             long writtenKept = writtenBytes(store) - written;
             assertThat(writtenKept).as("bytes written by 1,000 commits").isGreaterThan(1L << 20);
