@@ -47,7 +47,10 @@ final class SandboxLogin implements AutoCloseable {
     SandboxLogin() throws IOException {
         tmp = Files.createTempDirectory("keyline-login");
         wb = new Workbench(tmp);
-        site = SandboxSite.start(0, wb.clock, null);
+        // the site's sessions live in real time, as the login window's browser and cookie jar do: with the
+        // workbench's fixed day, the cookie's Expires (that day + 7) was in the browser's past from
+        // 2026-12-06 on, and the jar dropped it (the engine's keys still run on the workbench's clock)
+        site = SandboxSite.start(0, java.time.Clock.systemUTC(), null);
         sso = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0), 0);
         sso.createContext("/sso", ex -> {
             ssoVisits.incrementAndGet();
