@@ -83,6 +83,8 @@ final class Housekeeping {
     private final Thread thread;
     /** Whether a round slower than the retention raises it (always for the thread; tests choose). */
     private final boolean raises;
+    /** The clock the rounds are timed by ({@code System::nanoTime}; a test steps its own). */
+    private final java.util.function.LongSupplier nanos;
     /** The file's write count that the last {@code fsync} covered. */
     private long syncedWrites = -1;
     /** When the last round read the write count ({@code System.nanoTime}, 0 before the first). */
@@ -97,10 +99,11 @@ final class Housekeeping {
     private volatile long compactNanos;
 
     private Housekeeping(MVStore store, long periodMillis, int retentionMillis, boolean background,
-            boolean raises) {
+            boolean raises, java.util.function.LongSupplier nanos) {
         this.store = store;
         this.period = periodMillis;
         this.raises = raises;
+        this.nanos = nanos;
         store.setRetentionTime(retentionMillis);
         if (background) {
             thread = new Thread(this::loop, "keyline-state-housekeeping");
@@ -127,7 +130,7 @@ final class Housekeeping {
             if (RUNNING.containsKey(store) || store.isClosed()) {
                 return;
             }
-            Housekeeping h = new Housekeeping(store, periodMillis, retentionMillis, true, true);
+            Housekeeping h = new Housekeeping(store, periodMillis, retentionMillis, true, true, System::nanoTime);
             RUNNING.put(store, h);
             h.thread.start();
         }
@@ -139,11 +142,15 @@ final class Housekeeping {
      * machine ran its rounds (a CI run failed that way: a slow round had raised it).
      */
     static Housekeeping manual(Connection c, int retentionMillis) throws SQLException {
-        return manual(c, retentionMillis, false);
+        return manual(c, retentionMillis, null);
     }
 
-    /** As {@link #manual(Connection, int)}; with {@code raises}, a slow round raises the retention (as the thread's). */
-    static Housekeeping manual(Connection c, int retentionMillis, boolean raises) throws SQLException {
+    /**
+     * As {@link #manual(Connection, int)}, timed by {@code nanos}: a round later than the retention allows
+     * after the last raises it, as the thread's do ({@code null}: never raises, real time).
+     */
+    static Housekeeping manual(Connection c, int retentionMillis, java.util.function.LongSupplier nanos)
+            throws SQLException {
         MVStore store = localStore(c);
         if (store == null) {
             throw new IllegalStateException("the state is served by another process");
@@ -152,7 +159,8 @@ final class Housekeeping {
         if (running != null) {
             running.stop();
         }
-        return new Housekeeping(store, 0, retentionMillis, false, raises);
+        return new Housekeeping(store, 0, retentionMillis, false, nanos != null,
+                nanos != null ? nanos : System::nanoTime);
     }
 
     /** The running housekeeper of the store behind {@code c}, or {@code null}. */
@@ -236,7 +244,7 @@ final class Housekeeping {
         }
         // read before the fsync: every write counted here has returned, so the fsync covers it (the
         // store's version would not do: H2 raises it before it writes the chunk)
-        long check = System.nanoTime();
+        long check = nanos.getAsLong();
         long writes = fs.getWriteCount();
         if (writes == syncedWrites) {
             lastCheck = check;
@@ -244,7 +252,7 @@ final class Housekeeping {
             return false;
         }
         store.sync();
-        long end = System.nanoTime();
+        long end = nanos.getAsLong();
         syncNanos += end - check;
         syncedWrites = writes;
         rounds++;
