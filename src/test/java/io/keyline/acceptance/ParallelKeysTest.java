@@ -177,15 +177,20 @@ class ParallelKeysTest extends SiteTestBase {
             RunReport report = engine.get().run(job, keys, RunRequest.plain(false, "--from"));
 
             // the keys in flight finished the step they were in (its request was answered), then stopped
-            // at the step boundary, back to PENDING; no key started after the stop
+            // at the step boundary, back to PENDING; no key started after the stop. A key the other worker
+            // had claimed but whose step had not begun when the stop came stops before it (no step: on a
+            // busy machine the first request can arrive in between)
             List<KeyRecord> ran = report.keys();
             assertThat(ran).isNotEmpty().hasSizeLessThanOrEqualTo(2);
-            assertThat(ran).allSatisfy(k -> {
-                assertThat(k.state()).isEqualTo(KeyState.PENDING);
-                assertThat(ws.store().steps("halt", k.key())).containsOnlyKeys("put1");
-            });
+            assertThat(ran).allSatisfy(k -> assertThat(k.state()).isEqualTo(KeyState.PENDING));
+            List<String> withStep = ran.stream().map(KeyRecord::key)
+                    .filter(k -> !ws.store().steps("halt", k).isEmpty()).toList();
+            for (String k : withStep) {
+                assertThat(ws.store().steps("halt", k)).as(k).containsOnlyKeys("put1");
+            }
+            assertThat(withStep).as("the key whose request stopped the run").isNotEmpty();
             assertThat(report.notStarted()).hasSize(keys.size() - ran.size());
-            assertThat(puts.keySet()).allMatch(p -> p.startsWith("PUT /api/step1/")).hasSize(ran.size());
+            assertThat(puts.keySet()).allMatch(p -> p.startsWith("PUT /api/step1/")).hasSize(withStep.size());
             assertThat(report.exitCode()).as("the code of what finished: a key is still to finish")
                     .isEqualTo(RunReport.RETRY_PENDING);
             assertThat(report.stopped()).isEqualTo("stopped by SIGTERM: " + report.notStarted().size()

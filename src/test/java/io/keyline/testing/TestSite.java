@@ -92,7 +92,8 @@ public final class TestSite implements AutoCloseable {
     /**
      * Makes two runs overlap: the first article waits (after it was created, before the answer)
      * until {@code gets} probe GETs reached the site (another process asking about another key),
-     * at most 30 s.
+     * at most 50 s: the other process may be a JVM that starts meanwhile on a busy machine, and the
+     * callers' step timeout (PT60S) must outlast the wait.
      *
      * @return set once the other run was seen while the first article waited
      */
@@ -103,7 +104,7 @@ public final class TestSite implements AutoCloseable {
             if (!gated.compareAndSet(false, true)) {
                 return;
             }
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(50);
             while (System.nanoTime() < deadline) {
                 if (gets() >= gets) {
                     overlapped.set(true);

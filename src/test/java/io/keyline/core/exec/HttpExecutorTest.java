@@ -133,12 +133,14 @@ class HttpExecutorTest {
 
             assertThat(out.failure()).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
             assertThat(out.message()).contains("body did not arrive within 1s").contains("the request was sent");
-            assertThat(ms).as("timeout PT1S, plus at most 1 s").isLessThan(2_000);
+            // timeout PT1S (plus a 200 ms grace), far from the 30 s body; the bound leaves room for a busy
+            // machine's scheduling and GC, and still catches a timeout that is not the step's
+            assertThat(ms).as("timeout PT1S, plus at most 4 s").isLessThan(5_000);
             // nobody keeps reading: the client hangs up, the server's next write fails
             long closed = server.closedAfterMs.get(10, TimeUnit.SECONDS);
             System.out.println("MEASURED trickling body: step ended after " + ms + " ms (timeout 1000 ms); "
                     + "the server saw the connection dropped " + closed + " ms after its headers");
-            assertThat(closed).as("the connection is dropped soon after the timeout").isLessThan(3_000);
+            assertThat(closed).as("the connection is dropped soon after the timeout").isLessThan(6_000);
         }
     }
 
@@ -154,7 +156,7 @@ class HttpExecutorTest {
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
             assertThat(p.answer()).isEqualTo(ProbeOutcome.Answer.INCONCLUSIVE);
-            assertThat(ms).isLessThan(2_000);
+            assertThat(ms).as("timeout PT1S, plus at most 4 s").isLessThan(5_000);
             System.out.println("MEASURED trickling body: probe ended after " + ms + " ms (timeout 1000 ms)");
         }
     }
@@ -169,7 +171,7 @@ class HttpExecutorTest {
             StepOutcome out = http.execute(ctx);
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             assertThat(out.failure()).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
-            assertThat(ms).isLessThan(2_000);
+            assertThat(ms).as("timeout PT1S, plus at most 4 s").isLessThan(5_000);
         }
     }
 
