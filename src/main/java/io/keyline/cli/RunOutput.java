@@ -55,13 +55,15 @@ final class RunOutput {
                     out.println("  " + k.state() + "  " + k.key() + "  " + io.keyline.domain.Printable.line(Text.clip(k.message(), 160)));
                 }
             }
+            // one look-up per credential, not per parked key (a backfill can park thousands on one)
+            java.util.Map<String, String> loginHints = new java.util.HashMap<>();
             for (KeyRecord k : r.keys()) {
                 if (k.state() == KeyState.NEEDS_CONFIRMATION) {
                     out.println("  next: keyline confirm " + r.job() + " " + k.key()
                             + "   or   keyline mark-done " + r.job() + " " + k.key() + " --note \"…\"");
                 } else if (k.state() == KeyState.NEEDS_CREDENTIAL) {
-                    String login = k.credential() == null ? ""
-                            : credentials.info(k.credential()).map(CredentialInfo::loginHint).orElse("");
+                    String login = k.credential() == null ? "" : loginHints.computeIfAbsent(k.credential(),
+                            name -> credentials.info(name).map(CredentialInfo::loginHint).orElse(""));
                     out.println("  next: renew credential " + k.credential() + login + "; the parked keys resume");
                 } else if (k.state() == KeyState.FAILED) {
                     out.println("  next: keyline timeline " + r.job() + " " + k.key() + "   then   keyline retry "

@@ -190,14 +190,21 @@ public final class JdbcCredentialStore implements CredentialStore {
         ps.setString(8, user);
     }
 
+    /**
+     * Keys parked on a credential, per credential: the parked keys are read once through
+     * key_state_by_state, whatever the number of credentials (StateIndexTest).
+     */
+    static final String PARKED_BY_CREDENTIAL = "SELECT credential, COUNT(*) AS parked FROM key_state "
+            + "WHERE state = 'NEEDS_CREDENTIAL' AND credential IS NOT NULL GROUP BY credential";
+
     /** Every stored credential, by name, with the number of keys parked on it. */
     @Override
     public List<CredentialInfo> list() {
         try (Connection c = db.connection();
              PreparedStatement ps = c.prepareStatement("SELECT c.name, c.cred_type, c.fingerprint, c.cookie_count, "
                      + "c.earliest_expiry, c.updated_at, c.updated_by, c.last_used_at, c.last_result, "
-                     + "(SELECT COUNT(*) FROM key_state k WHERE k.credential = c.name AND k.state = 'NEEDS_CREDENTIAL'), "
-                     + "c.login_url FROM credential c ORDER BY c.name");
+                     + "COALESCE(p.parked, 0), c.login_url FROM credential c LEFT JOIN (" + PARKED_BY_CREDENTIAL
+                     + ") p ON p.credential = c.name ORDER BY c.name");
              ResultSet rs = ps.executeQuery()) {
             List<CredentialInfo> out = new ArrayList<>();
             while (rs.next()) {

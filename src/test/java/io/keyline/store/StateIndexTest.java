@@ -60,15 +60,16 @@ class StateIndexTest {
             assertThat(indexes).as("key_state's indexes").hasSize(2).contains("key_state_by_state")
                     .anyMatch(n -> n.toLowerCase(java.util.Locale.ROOT).startsWith("primary_key"));
 
-            // the SQL of JdbcStateStore.renewLeases (one statement per held key), JdbcWorkers.list, JdbcCredentialStore.list and
-            // parkedOnMissing, and StateMigration's check of running keys (values in place of parameters)
+            // the SQL of JdbcStateStore.renewLeases (one statement per held key), JdbcWorkers.list,
+            // JdbcCredentialStore.list and parkedOnMissing, and StateMigration's check of running keys (values in
+            // place of parameters)
             List<String> queries = List.of(
                     "UPDATE key_state SET lease_until = 2 WHERE job = 'daily' AND key_value = 'k00001' "
                             + "AND lease_owner = 'host/1/a' AND state = 'RUNNING'",
                     "SELECT lease_owner, job, key_value FROM key_state WHERE state = 'RUNNING' AND lease_owner IS NOT "
                             + "NULL ORDER BY job, key_value",
-                    "SELECT c.name, (SELECT COUNT(*) FROM key_state k WHERE k.credential = c.name AND k.state = "
-                            + "'NEEDS_CREDENTIAL') FROM credential c ORDER BY c.name",
+                    "SELECT c.name, COALESCE(p.parked, 0) FROM credential c LEFT JOIN ("
+                            + JdbcCredentialStore.PARKED_BY_CREDENTIAL + ") p ON p.credential = c.name ORDER BY c.name",
                     "SELECT credential, COUNT(*) FROM key_state WHERE state = 'NEEDS_CREDENTIAL' AND credential IS NOT "
                             + "NULL AND credential NOT IN (SELECT name FROM credential) GROUP BY credential",
                     "SELECT job, key_value, lease_owner, lease_until FROM key_state WHERE state = 'RUNNING'");
