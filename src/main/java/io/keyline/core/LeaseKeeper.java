@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 
 /**
  * This process as a holder of key leases: its owner id, and one heartbeat per process that renews
- * the leases of every key it holds (one batch in one transaction, whatever the number of keys) and tells the
- * state's {@link WorkerRegistry} that the process is alive. The engine holds a key from its claim
+ * the leases of every key it holds (one batch in one transaction, whatever the number of keys) and
+ * tells the state's {@link WorkerRegistry} that the process is alive. The engine holds a key from its claim
  * to the end of its run; the beat goes on while the process is registered.
  *
  * <p>A beat that fails (the database hiccups) is retried at the next one: the lease outlives several

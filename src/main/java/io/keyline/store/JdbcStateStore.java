@@ -104,9 +104,14 @@ public final class JdbcStateStore implements StateStore {
      * change that did commit before the connection broke fails its guard instead of applying twice.
      */
     private <T> T inTransaction(Work<T> work) {
+        return inTransaction(work, true);
+    }
+
+    /** As {@link #inTransaction(Work)}; {@code announce}: consoles hear of the change (PostgreSQL). */
+    private <T> T inTransaction(Work<T> work, boolean announce) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return inTransactionOnce(work);
+                return inTransactionOnce(work, announce);
             } catch (StateUnavailableException e) {
                 if (!(e.getCause() instanceof SQLException sql) || !serverWentAway(sql) || attempt == ATTEMPTS) {
                     throw e;
@@ -120,13 +125,15 @@ public final class JdbcStateStore implements StateStore {
         return db.dialect().connectionLost(e);
     }
 
-    private <T> T inTransactionOnce(Work<T> work) {
+    private <T> T inTransactionOnce(Work<T> work, boolean announce) {
         try (Connection c = db.connection()) {
             c.setAutoCommit(false);
             try {
                 T result = work.run(c);
                 c.commit();
-                db.touched();
+                if (announce) {
+                    db.touched();
+                }
                 return result;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -699,8 +706,7 @@ public final class JdbcStateStore implements StateStore {
         // one commit and one batch (one round trip to a server), each key found by its primary key (a list of
         // (job, key) pairs in one statement made H2 read every key of the job: StateIndexTest); not announced
         // to consoles, nothing they show changed
-        return read(c -> {
-            c.setAutoCommit(false);
+        return inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET lease_until = ? "
                     + "WHERE job = ? AND key_value = ? AND lease_owner = ? AND state = 'RUNNING'")) {
                 for (io.keyline.core.LeaseKeeper.Held h : held) {
@@ -714,15 +720,9 @@ public final class JdbcStateStore implements StateStore {
                 for (int count : ps.executeBatch()) {
                     n += Math.max(count, 0); // a driver that answers SUCCESS_NO_INFO counts nothing
                 }
-                c.commit();
                 return n;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
-        });
+        }, false);
     }
 
     @Override
