@@ -70,8 +70,18 @@ public final class KeylineCli implements Callable<Integer> {
     private static final java.util.Set<Class<?>> READ_ONLY = java.util.Set.of(JobsCommand.class, StatusCommand.class,
             TimelineCommand.class, ExportCommand.class);
 
+    /**
+     * Read-only commands that end as soon as they have printed: in their own process they open the state
+     * with {@link io.keyline.store.Database#openToRead} and hold their output until they have closed it
+     * ({@link HeldOutput}).
+     */
+    private static final java.util.Set<Class<?>> BRIEF = java.util.Set.of(JobsCommand.class, StatusCommand.class,
+            TimelineCommand.class);
+
     /** The command line names a read-only command ({@link #READ_ONLY}). */
     boolean readOnly;
+    /** The real process runs a brief reader ({@link #BRIEF}). */
+    private boolean briefReader;
 
     /** The root's options that take a value (their value is never the command's name). */
     private static final java.util.Set<String> VALUED_OPTIONS = java.util.Set.of("--state", "--jobs",
@@ -150,9 +160,13 @@ public final class KeylineCli implements Callable<Integer> {
 
     private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                                Map<String, String> env, RunOptions options, Console console, boolean asProcess) {
+        Class<?> named = namedCommand(args);
+        boolean brief = asProcess && named != null && BRIEF.contains(named);
+        HeldOutput heldOut = brief ? new HeldOutput(stdout) : null;
+        HeldOutput heldErr = brief ? new HeldOutput(stderr) : null;
         // every string printed passes through one place: control characters from outside become visible escapes
-        PrintStream out = TerminalOut.of(stdout);
-        PrintStream err = TerminalOut.of(stderr);
+        PrintStream out = TerminalOut.of(brief ? new PrintStream(heldOut, true) : stdout);
+        PrintStream err = TerminalOut.of(brief ? new PrintStream(heldErr, true) : stderr);
         KeylineCli root = new KeylineCli();
         root.in = in;
         root.out = out;
@@ -162,8 +176,8 @@ public final class KeylineCli implements Callable<Integer> {
         root.env = env;
         root.options = options;
         root.console = console;
-        Class<?> named = namedCommand(args);
         root.readOnly = named != null && READ_ONLY.contains(named); // Set.of refuses to look for null
+        root.briefReader = brief;
         CommandLine cl = commandLine(root, args);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -187,6 +201,10 @@ public final class KeylineCli implements Callable<Integer> {
             return cl.execute(args);
         } finally {
             root.closeWorkspace();
+            if (brief) {
+                heldErr.release();
+                heldOut.release();
+            }
         }
     }
 
@@ -299,7 +317,8 @@ public final class KeylineCli implements Callable<Integer> {
                 wsEnv.put(io.keyline.credentials.SecretBox.MASTER_KEY_FILE_VARIABLE,
                         masterKeyFile.toAbsolutePath().normalize().toString());
             }
-            workspace = new Workspace(stateLocation(), jobsPath(), options, wsEnv).readOnly(readOnly);
+            workspace = new Workspace(stateLocation(), jobsPath(), options, wsEnv).readOnly(readOnly)
+                    .briefReader(briefReader);
         }
         return workspace;
     }

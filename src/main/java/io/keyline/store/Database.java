@@ -151,6 +151,32 @@ public final class Database implements AutoCloseable {
 
     /** As {@link #open(Path)}, compacting the file on close or not ({@link #open(StateLocation, boolean)}). */
     public static Database open(Path stateDir, boolean compactOnClose) {
+        return open(stateDir, compactOnClose, false);
+    }
+
+    /**
+     * Opens the state for a one-shot command that only reads and then ends ({@code status}, {@code jobs},
+     * {@code timeline}): when another process has the state open, through that process as {@link #open}
+     * does; when none has, this process opens the H2 file alone, without the AUTO_SERVER that would let
+     * others in through it (starting that server - a TCP listener and an in-memory management database -
+     * was about a sixth of such a command's time, issue 14). Until {@link #close} this process holds the
+     * open lock, so a process that opens the state meanwhile waits for it (it does not fail): the caller
+     * must close the state as soon as it has read what it needs, before it writes to a pipe that may
+     * block. The file is not compacted on close. A PostgreSQL state opens as {@code open(location, false)}.
+     */
+    public static Database openToRead(StateLocation location) {
+        if (location instanceof StateLocation.Postgres) {
+            return open(location, false);
+        }
+        return open(location.localDir(), false, true);
+    }
+
+    /** Whether this process opened the file alone ({@link #openToRead}), holding the open lock until close. */
+    public boolean alone() {
+        return heldOpenLock != null;
+    }
+
+    private static Database open(Path stateDir, boolean compactOnClose, boolean toRead) {
         Path dir = stateDir.toAbsolutePath().normalize();
         refuseUrlSyntax(dir);
         try {
@@ -174,23 +200,54 @@ public final class Database implements AutoCloseable {
         }
         // Opening and migrating is serialized across processes (and threads) by a lock file: two
         // processes migrating at once would both create the tables, and H2 commits DDL at once.
-        synchronized (OPENING.computeIfAbsent(dir, d -> new Object())) {
-            try (FileChannel ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
-                Users.join(dir);
-                try {
-                    return openLocked(dir, compactOnClose);
-                } catch (RuntimeException | Error e) {
-                    Users.leave(dir);
-                    throw e;
+        // A reader that opened the file alone keeps both until it closes it (openToRead).
+        java.util.concurrent.Semaphore opening = opening(dir);
+        opening.acquireUninterruptibly();
+        FileChannel ch = null;
+        try {
+            ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            ch.lock();
+            boolean alone = Users.join(dir) && toRead;
+            io.keyline.core.StartupTrace.mark("state folder checked and locked" + (alone ? " (alone)" : ""));
+            try {
+                Database db = openLocked(dir, compactOnClose, alone);
+                if (alone) {
+                    db.heldOpenLock = ch;
+                    db.heldOpening = opening;
+                    ch = null;
+                    opening = null;
                 }
-            } catch (IOException e) {
-                String full = diskFull(dir, e);
-                throw new StateUnavailableException(full != null ? full : "cannot lock "
-                        + dir.resolve("keyline.open.lock") + ": " + e.getMessage(), e);
+                return db;
+            } catch (RuntimeException | Error e) {
+                Users.leave(dir);
+                throw e;
+            }
+        } catch (IOException e) {
+            String full = diskFull(dir, e);
+            throw new StateUnavailableException(full != null ? full : "cannot lock "
+                    + dir.resolve("keyline.open.lock") + ": " + e.getMessage(), e);
+        } finally {
+            closeQuietly(ch); // closing the channel releases its lock
+            if (opening != null) {
+                opening.release();
             }
         }
     }
+
+    private static void closeQuietly(FileChannel ch) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // the lock goes with the channel, and with the process
+            }
+        }
+    }
+
+    /** The open lock of a reader that opened the file alone ({@link #openToRead}), released at close. */
+    private volatile FileChannel heldOpenLock;
+    private java.util.concurrent.Semaphore heldOpening;
 
     /**
      * A state path is a path: H2 would read {@code ;} in it as the start of its URL settings (and
@@ -211,10 +268,20 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static final java.util.Map<Path, Object> OPENING = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Opens of one state folder in this JVM, one at a time (the open lock is the OS's, which does not
+     * serialize threads of one process). A semaphore, not a monitor: a reader that opened the file alone
+     * gives it back at close, possibly on another thread.
+     */
+    private static final java.util.Map<Path, java.util.concurrent.Semaphore> OPENING =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
-    private static Database openLocked(Path dir, boolean compactOnClose) {
-        String url = url(dir) + (compactOnClose ? "" : ";MAX_COMPACT_TIME=0");
+    private static java.util.concurrent.Semaphore opening(Path dir) {
+        return OPENING.computeIfAbsent(dir, d -> new java.util.concurrent.Semaphore(1));
+    }
+
+    private static Database openLocked(Path dir, boolean compactOnClose, boolean alone) {
+        String url = url(dir, alone) + (compactOnClose ? "" : ";MAX_COMPACT_TIME=0");
         for (int attempt = 1; ; attempt++) {
             // before H2 opens the file: find commits its quick recovery would skip after a killed process
             Recovery.repairIfUnclean(dir.resolve("keyline.mv.db"));
@@ -253,7 +320,7 @@ public final class Database implements AutoCloseable {
                 migrate(admin);
                 io.keyline.core.StartupTrace.mark("schema checked");
                 ensureAppUser(admin, pw);
-                app = appPool(dir, pw);
+                app = appPool(dir, pw, alone);
                 // the app's first connection keeps the database open while the admin's closes
                 Connection first;
                 try {
@@ -268,7 +335,9 @@ public final class Database implements AutoCloseable {
                 try (Connection c = first) {
                     admin.dispose();
                     c.isValid(1);
-                    Housekeeping.startIfOpener(c);
+                    if (!alone) { // a reader that ends in a moment has nothing to keep tidy
+                        Housekeeping.startIfOpener(c);
+                    }
                 }
                 tightenFiles(dir);
                 io.keyline.core.StartupTrace.mark("state open");
@@ -308,11 +377,24 @@ public final class Database implements AutoCloseable {
     }
 
     static String url(Path dir) {
-        return "jdbc:h2:file:" + dir.resolve("keyline") + SETTINGS;
+        return url(dir, false);
+    }
+
+    /** The admin's URL; {@code alone}: without AUTO_SERVER (H2 then locks the file with the OS's lock). */
+    private static String url(Path dir, boolean alone) {
+        return "jdbc:h2:file:" + dir.resolve("keyline") + (alone ? withoutServer(SETTINGS) : SETTINGS);
     }
 
     static String appUrl(Path dir) {
-        return "jdbc:h2:file:" + dir.resolve("keyline") + APP_SETTINGS;
+        return appUrl(dir, false);
+    }
+
+    private static String appUrl(Path dir, boolean alone) {
+        return "jdbc:h2:file:" + dir.resolve("keyline") + (alone ? withoutServer(APP_SETTINGS) : APP_SETTINGS);
+    }
+
+    private static String withoutServer(String settings) {
+        return settings.replace(";AUTO_SERVER=TRUE", "");
     }
 
     /**
@@ -422,8 +504,8 @@ public final class Database implements AutoCloseable {
      * embedded first) - so each new one looks for half-committed leftovers (once per store: a set lookup
      * after that).
      */
-    private static H2Pool appPool(Path dir, DatabasePasswords pw) {
-        return new H2Pool(dataSource(appUrl(dir), DatabasePasswords.APP_USER, pw.app()), 16, 30_000,
+    private static H2Pool appPool(Path dir, DatabasePasswords pw, boolean alone) {
+        return new H2Pool(dataSource(appUrl(dir, alone), DatabasePasswords.APP_USER, pw.app()), 16, 30_000,
                 c -> LeftoverTransactions.finishOnFirstOpen(c, dir));
     }
 
@@ -671,14 +753,19 @@ public final class Database implements AutoCloseable {
             return;
         }
         H2Pool broken = pool;
-        synchronized (OPENING.computeIfAbsent(stateDir, d -> new Object())) {
+        if (alone()) {
+            return; // nobody served this process: it has the file itself, there is no server to lose
+        }
+        java.util.concurrent.Semaphore opening = opening(stateDir);
+        opening.acquireUninterruptibly();
+        try {
             if (pool != broken) {
                 return;
             }
             try (FileChannel ch = PrivateFiles.open(stateDir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
                 Recovery.repairIfUnclean(stateDir.resolve("keyline.mv.db"));
-                H2Pool fresh = appPool(stateDir, passwords);
+                H2Pool fresh = appPool(stateDir, passwords, false);
                 try (Connection c = fresh.connection()) {
                     c.isValid(1);
                     Housekeeping.startIfOpener(c);
@@ -699,6 +786,8 @@ public final class Database implements AutoCloseable {
             } finally {
                 broken.close();
             }
+        } finally {
+            opening.release();
         }
     }
 
@@ -816,6 +905,12 @@ public final class Database implements AutoCloseable {
             left = true;
         }
         Users.leave(stateDir);
+        FileChannel held = heldOpenLock;
+        if (held != null) {
+            // H2 closed the file with the pool's last session (DB_CLOSE_DELAY 0): others may open it now
+            closeQuietly(held);
+            heldOpening.release();
+        }
     }
 
     /** Whether {@link #close} has let go of the users lock (once per open). */
@@ -843,30 +938,33 @@ public final class Database implements AutoCloseable {
             this.shared = shared;
         }
 
-        /** Called under the open lock, before H2 opens the file. */
-        static void join(Path dir) throws IOException {
+        /**
+         * Called under the open lock, before H2 opens the file. Returns whether no process (this one
+         * included) had the state open: nobody can join meanwhile, every opener takes the open lock first.
+         */
+        static boolean join(Path dir) throws IOException {
             synchronized (HELD) {
                 Users u = HELD.get(dir);
                 if (u != null) {
                     u.opens++; // this process has it open already: it is alive, H2's lock file is ours
-                    return;
+                    return false;
                 }
                 FileChannel ch = PrivateFiles.open(dir.resolve("keyline.users.lock"), StandardOpenOption.CREATE,
                         StandardOpenOption.READ, StandardOpenOption.WRITE);
                 try {
-                    Path h2Lock = dir.resolve("keyline.lock.db");
-                    if (Files.exists(h2Lock)) {
-                        FileLock alone = ch.tryLock();
-                        if (alone != null) {
-                            try {
-                                Files.deleteIfExists(h2Lock);
+                    FileLock alone = ch.tryLock();
+                    boolean nobody = alone != null;
+                    if (nobody) {
+                        try {
+                            if (Files.deleteIfExists(dir.resolve("keyline.lock.db"))) {
                                 staleLocksRemoved.incrementAndGet();
-                            } finally {
-                                alone.release();
                             }
+                        } finally {
+                            alone.release();
                         }
                     }
                     HELD.put(dir, new Users(ch, ch.lock(0, Long.MAX_VALUE, true)));
+                    return nobody;
                 } catch (IOException | RuntimeException e) {
                     ch.close();
                     throw e;

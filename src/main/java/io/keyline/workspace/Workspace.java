@@ -94,9 +94,25 @@ public final class Workspace implements AutoCloseable {
 
     public synchronized Database database() {
         if (database == null) {
-            database = Database.open(location, !readOnly);
+            database = briefReader ? Database.openToRead(location) : Database.open(location, !readOnly);
         }
         return database;
+    }
+
+    /** Whether this workspace's process reads the state briefly and then ends: see {@link #briefReader}. */
+    private boolean briefReader;
+
+    /**
+     * Says that this process reads the state, closes it and ends (a one-shot {@code status}): it opens the
+     * state with {@link Database#openToRead} (no server for others when none has it open; they wait until
+     * {@link #close}), so it must call {@link #close} before writing what it read where it may block.
+     */
+    public synchronized Workspace briefReader(boolean brief) {
+        this.briefReader = brief;
+        if (brief) {
+            this.readOnly = true;
+        }
+        return this;
     }
 
     /** Whether this workspace's process only reads the state (a one-shot {@code status}): see {@link Database}. */

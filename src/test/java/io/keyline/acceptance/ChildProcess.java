@@ -29,6 +29,13 @@ public final class ChildProcess {
     /** {@code keyline --state STATE --jobs JOBS ARGS}, with {@code env} added to a clean (no KEYLINE_) environment. */
     public static Process start(String state, Path jobs, Path log, java.util.Map<String, String> env, String... args)
             throws IOException {
+        ProcessBuilder pb = builder(state, jobs, env, args).redirectErrorStream(true);
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        return pb.start();
+    }
+
+    /** The same command, its output left to the caller (a pipe unless redirected). */
+    public static ProcessBuilder builder(String state, Path jobs, java.util.Map<String, String> env, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:TieredStopAtLevel=1");
@@ -41,11 +48,10 @@ public final class ChildProcess {
         cmd.add("--jobs");
         cmd.add(jobs.toString());
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().keySet().removeIf(k -> k.startsWith("KEYLINE_"));
         pb.environment().putAll(env);
-        return pb.start();
+        return pb;
     }
 }

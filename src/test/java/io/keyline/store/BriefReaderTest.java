@@ -1,0 +1,182 @@
+package io.keyline.store;
+
+import io.keyline.acceptance.ChildProcess;
+import io.keyline.testing.CpuBurn;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 14, CLI latency: a one-shot reader ({@code status}, {@code jobs}, {@code timeline}) that finds
+ * nobody else with the state open opens the H2 file alone, without the AUTO_SERVER (its TCP server and
+ * in-memory management database were about a sixth of a {@code status}). The contract that makes this
+ * safe: a process that opens the state meanwhile waits for the reader instead of failing, the reader
+ * goes through the process that has the state open when there is one, and the reader lets go of the
+ * state before it writes its output (which may go to a pipe nobody reads). Real child processes, real
+ * H2 files, CPU burners beside them.
+ */
+class BriefReaderTest {
+
+    @TempDir
+    Path tmp;
+
+    private static final String QUICK = """
+        { "name": "quick", "key": { "type": "manual" },
+          "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["true"] } ] }
+        """;
+
+    @Test
+    void aReaderAloneStartsNoServerAndARunStartedMeanwhileWaitsForItThenRuns() throws Exception {
+        Path state = tmp.resolve("state");
+        Path jobs = Files.createDirectories(tmp.resolve("jobs"));
+        Files.writeString(jobs.resolve("quick.json"), QUICK);
+        try (Database db = Database.open(state)) {
+            load(db, "other", 50);
+        }
+        Process run;
+        try (CpuBurn burn = CpuBurn.start(2)) {
+            Database reader = Database.openToRead(new StateLocation.Folder(state));
+            try {
+                assertThat(reader.alone()).as("nobody else had the state open").isTrue();
+                assertThat(state.resolve("keyline.lock.db")).as("H2's lock file of an AUTO_SERVER").doesNotExist();
+                assertThat(count(reader, "other")).isEqualTo(50);
+
+                run = ChildProcess.start(state, jobs, tmp.resolve("run.log"), "run", "quick", "--key", "k1");
+                // the run waits for the open lock the reader holds: it neither fails nor gets in
+                assertThat(run.waitFor(3, TimeUnit.SECONDS)).as(Files.readString(tmp.resolve("run.log"))).isFalse();
+                assertThat(count(reader, "quick")).as("the run wrote nothing while the reader had the file").isZero();
+            } finally {
+                reader.close();
+            }
+            assertThat(run.waitFor(120, TimeUnit.SECONDS)).as("the run goes on once the reader closed").isTrue();
+        }
+        assertThat(run.exitValue()).as(Files.readString(tmp.resolve("run.log"))).isZero();
+        try (Database db = Database.open(state)) {
+            assertThat(count(db, "quick")).isEqualTo(1);
+            assertThat(state(db, "quick", "k1")).isEqualTo("DONE");
+        }
+    }
+
+    @Test
+    void aReaderGoesThroughTheProcessThatHasTheStateOpenWithoutWaitingForIt() throws Exception {
+        Path state = tmp.resolve("state");
+        Path jobs = Files.createDirectories(tmp.resolve("jobs"));
+        Path started = tmp.resolve("started");
+        Files.writeString(jobs.resolve("slow.json"), """
+            { "name": "slow", "key": { "type": "manual" },
+              "steps": [ { "id": "wait", "kind": "command", "effect": "none", "timeout": "PT120S",
+                           "command": ["sh", "-c", "echo $$ > '%s'; exec sleep 90"] } ] }
+            """.formatted(started));
+        Process child = ChildProcess.start(state, jobs, tmp.resolve("child.log"), "run", "slow", "--key", "k1");
+        String sleeper = null;
+        try (CpuBurn burn = CpuBurn.start(2)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!(Files.exists(started) && !Files.readString(started).isBlank()) && System.nanoTime() < deadline) {
+                assertThat(child.isAlive()).as(Files.readString(tmp.resolve("child.log"))).isTrue();
+                Thread.sleep(50);
+            }
+            sleeper = Files.readString(started).trim();
+            try (Database reader = Database.openToRead(new StateLocation.Folder(state))) {
+                assertThat(reader.alone()).as("the run has the state open").isFalse();
+                assertThat(state(reader, "slow", "k1")).isEqualTo("RUNNING");
+            }
+            assertThat(child.isAlive()).as("the run was not disturbed").isTrue();
+            assertThat(state.resolve("keyline.lock.db")).as("the run still serves the state").exists();
+        } finally {
+            child.destroyForcibly();
+            child.waitFor(30, TimeUnit.SECONDS);
+            if (sleeper != null && !sleeper.isEmpty()) {
+                new ProcessBuilder("kill", "-9", sleeper).start().waitFor();
+            }
+        }
+    }
+
+    @Test
+    void aStatusWhoseOutputNobodyReadsDoesNotKeepARunOutOfTheState() throws Exception {
+        Path state = tmp.resolve("state");
+        Path jobs = Files.createDirectories(tmp.resolve("jobs"));
+        Files.writeString(jobs.resolve("quick.json"), QUICK);
+        int keys = 3_000; // a status of about 400 KB: far more than a pipe holds (64 KB on Linux)
+        try (Database db = Database.open(state)) {
+            load(db, "other", keys);
+        }
+        try (CpuBurn burn = CpuBurn.start(2)) {
+            // nobody reads its stdout until the run has ended: a status that wrote while it held the state
+            // would block on the full pipe with the state held, and the run would wait for ever
+            ProcessBuilder pb = ChildProcess.builder(state.toString(), jobs, Map.of("KEYLINE_TRACE_STARTUP", "1"),
+                    "status");
+            pb.redirectError(tmp.resolve("status.err").toFile());
+            Process status = pb.start();
+            InputStream statusOut = status.getInputStream();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (statusOut.available() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20); // the status has printed its first bytes (and filled the pipe soon after)
+            }
+            assertThat(statusOut.available()).as(Files.readString(tmp.resolve("status.err"))).isPositive();
+            assertThat(Files.readString(tmp.resolve("status.err"))).as("the status had the state alone")
+                    .contains("state folder checked and locked (alone)");
+            Process run = ChildProcess.start(state, jobs, tmp.resolve("run.log"), "run", "quick", "--key", "k1");
+            assertThat(run.waitFor(120, TimeUnit.SECONDS)).as("the run ended while the status output waited: "
+                    + Files.readString(tmp.resolve("run.log"))).isTrue();
+            assertThat(run.exitValue()).as(Files.readString(tmp.resolve("run.log"))).isZero();
+
+            String out;
+            try (InputStream in = statusOut) {
+                out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            assertThat(status.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(status.exitValue()).as(Files.readString(tmp.resolve("status.err"))).isZero();
+            long rows = out.lines().filter(l -> l.startsWith("other ")).count();
+            assertThat(rows).as("every key of the status, whole, after the wait").isEqualTo(keys);
+        }
+    }
+
+    private static void load(Database db, String job, int keys) throws Exception {
+        long now = System.currentTimeMillis();
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement("INSERT INTO key_state "
+                + "(job, key_value, state, attempts, message, version, created_at, updated_at) "
+                + "VALUES (?, ?, 'DONE', 1, 'all 1 steps done', 3, ?, ?)")) {
+            c.setAutoCommit(false);
+            for (int n = 0; n < keys; n++) {
+                ps.setString(1, job);
+                ps.setString(2, String.format("key-%05d", n));
+                ps.setLong(3, now);
+                ps.setLong(4, now);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+            c.commit();
+        }
+    }
+
+    private static int count(Database db, String job) throws Exception {
+        try (Connection c = db.connection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM key_state WHERE job = '" + job + "'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static String state(Database db, String job, String key) throws Exception {
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT state FROM key_state WHERE job = ? AND key_value = ?")) {
+            ps.setString(1, job);
+            ps.setString(2, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+}
