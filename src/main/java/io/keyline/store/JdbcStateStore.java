@@ -257,8 +257,14 @@ public final class JdbcStateStore implements StateStore {
     public List<KeyRecord> query(KeyQuery q) {
         Where where = Where.of(q);
         StringBuilder sql = new StringBuilder("SELECT " + KEY_COLUMNS + " FROM key_state").append(where.sql());
+        // Every key on H2 (a status): read in the table's own order and sorted here. In the primary key's
+        // order H2 looks up each row by its row id, a third more time for 10,000 keys (issue 14). H2
+        // compares text as Java does (String.compareTo), so the order is the same.
+        boolean sortHere = q.limit() == Integer.MAX_VALUE && q.offset() == 0 && db.dialect() == Dialect.H2;
         String dir = q.descending() ? " DESC" : "";
-        sql.append(" ORDER BY job").append(dir).append(", key_value").append(dir);
+        if (!sortHere) {
+            sql.append(" ORDER BY job").append(dir).append(", key_value").append(dir);
+        }
         if (q.limit() != Integer.MAX_VALUE) {
             sql.append(" LIMIT ").append(q.limit());
         }
@@ -274,6 +280,11 @@ public final class JdbcStateStore implements StateStore {
                     while (rs.next()) {
                         out.add(keyRecord(rs));
                     }
+                }
+                if (sortHere) {
+                    java.util.Comparator<KeyRecord> order = java.util.Comparator.comparing(KeyRecord::job)
+                            .thenComparing(KeyRecord::key);
+                    out.sort(q.descending() ? order.reversed() : order);
                 }
                 return out;
             }

@@ -157,6 +157,13 @@ abstract class StoreContract {
         Collections.reverse(reversed);
         assertThat(store.query(new StateStore.KeyQuery("manual", Set.of(), null, 0, 100).page(0, 100, true)))
                 .extracting(KeyRecord::key).containsExactlyElementsOf(reversed);
+        // every key at once (a status; on H2 sorted after the read, not by the index): the same order
+        List<KeyRecord> all = store.query(new StateStore.KeyQuery(null, Set.of(), null, 0, Integer.MAX_VALUE));
+        assertThat(all).extracting(KeyRecord::job).containsExactly("a-job", "a_job", "manual", "manual", "manual",
+                "manual", "manual", "manual", "manual", "manual", "manual", "manual");
+        assertThat(all.subList(2, all.size())).extracting(KeyRecord::key).containsExactlyElementsOf(keys);
+        assertThat(store.query(new StateStore.KeyQuery("manual", Set.of(), null, 0, Integer.MAX_VALUE)
+                .page(0, Integer.MAX_VALUE, true))).extracting(KeyRecord::key).containsExactlyElementsOf(reversed);
         // a range compares the same way
         List<String> inRange = keys.stream().filter(k -> k.compareTo("a-") >= 0 && k.compareTo("a_z") <= 0).toList();
         assertThat(inRange).contains("a-a", "a.b", "a_c").doesNotContain("ab", "A1");
