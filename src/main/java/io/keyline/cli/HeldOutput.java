@@ -3,59 +3,81 @@ package io.keyline.cli;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * What a brief reader ({@code status}, {@code jobs}, {@code timeline} in their own process) prints, kept
- * in memory until it has closed the state, then written out. Such a process may hold the state alone
- * while it has it open ({@link io.keyline.store.Database#openToRead}); writing to a pipe nobody reads
- * ({@code keyline status | less}, left on screen) would otherwise keep every other process out of the
- * state for as long as the pipe is full.
+ * What a brief reader ({@code status}, {@code jobs}, {@code timeline} in their own process) prints to
+ * stdout and stderr, kept in memory in the order it was printed until the process has closed the state,
+ * then written out. Such a process may hold the state alone while it has it open
+ * ({@link io.keyline.store.Database#openToRead}); writing to a pipe nobody reads ({@code keyline status |
+ * less}, left on screen) would otherwise keep every other process out of the state for as long as the
+ * pipe is full.
  */
-final class HeldOutput extends OutputStream {
-    private final OutputStream target;
-    private ByteArrayOutputStream held = new ByteArrayOutputStream();
+final class HeldOutput {
+    /** What was printed, in order: runs of bytes for one stream each. */
+    private final List<Run> runs = new ArrayList<>();
+    private final Set<OutputStream> targets = new LinkedHashSet<>();
+    private boolean released;
 
-    HeldOutput(OutputStream target) {
-        this.target = target;
+    private record Run(OutputStream target, ByteArrayOutputStream bytes) {
     }
 
-    @Override
-    public synchronized void write(int b) throws IOException {
-        if (held != null) {
-            held.write(b);
-        } else {
-            target.write(b);
+    /** A stream that goes to {@code target} through this hold. */
+    OutputStream to(OutputStream target) {
+        synchronized (this) {
+            targets.add(target);
         }
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                synchronized (HeldOutput.this) {
+                    if (released) {
+                        target.write(b, off, len);
+                        return;
+                    }
+                    Run last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+                    if (last == null || last.target() != target) {
+                        last = new Run(target, new ByteArrayOutputStream());
+                        runs.add(last);
+                    }
+                    last.bytes().write(b, off, len);
+                }
+            }
+
+            @Override
+            public void flush() throws IOException {
+                synchronized (HeldOutput.this) {
+                    if (released) {
+                        target.flush();
+                    }
+                }
+            }
+        };
     }
 
-    @Override
-    public synchronized void write(byte[] b, int off, int len) throws IOException {
-        if (held != null) {
-            held.write(b, off, len);
-        } else {
-            target.write(b, off, len);
-        }
-    }
-
-    @Override
-    public synchronized void flush() throws IOException {
-        if (held == null) {
-            target.flush();
-        }
-    }
-
-    /** Writes what was kept and lets everything after it through. */
+    /** Writes what was kept, in the order it was printed, and lets everything after it through. */
     synchronized void release() {
-        if (held == null) {
+        if (released) {
             return;
         }
+        released = true;
         try {
-            held.writeTo(target);
-            target.flush();
+            for (Run r : runs) {
+                r.bytes().writeTo(r.target());
+                r.target().flush(); // stderr and stdout interleave as printed when both go to one place
+            }
         } catch (IOException e) {
             // the reader went away (a closed pipe): nothing else to do with the output
         } finally {
-            held = null;
+            runs.clear();
         }
     }
 }

@@ -162,11 +162,10 @@ public final class KeylineCli implements Callable<Integer> {
                                Map<String, String> env, RunOptions options, Console console, boolean asProcess) {
         Class<?> named = namedCommand(args);
         boolean brief = asProcess && named != null && BRIEF.contains(named);
-        HeldOutput heldOut = brief ? new HeldOutput(stdout) : null;
-        HeldOutput heldErr = brief ? new HeldOutput(stderr) : null;
+        HeldOutput held = brief ? new HeldOutput() : null;
         // every string printed passes through one place: control characters from outside become visible escapes
-        PrintStream out = TerminalOut.of(brief ? new PrintStream(heldOut, true) : stdout);
-        PrintStream err = TerminalOut.of(brief ? new PrintStream(heldErr, true) : stderr);
+        PrintStream out = TerminalOut.of(brief ? new PrintStream(held.to(stdout), true) : stdout);
+        PrintStream err = TerminalOut.of(brief ? new PrintStream(held.to(stderr), true) : stderr);
         KeylineCli root = new KeylineCli();
         root.in = in;
         root.out = out;
@@ -200,10 +199,12 @@ public final class KeylineCli implements Callable<Integer> {
         try {
             return cl.execute(args);
         } finally {
-            root.closeWorkspace();
-            if (brief) {
-                heldErr.release();
-                heldOut.release();
+            try {
+                root.closeWorkspace();
+            } finally {
+                if (brief) {
+                    held.release();
+                }
             }
         }
     }

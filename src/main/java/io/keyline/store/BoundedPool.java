@@ -133,6 +133,11 @@ final class BoundedPool<T> implements AutoCloseable {
         }
     }
 
+    /** How many sessions are open (idle, handed out or being opened). */
+    synchronized int open() {
+        return all.size() + opening;
+    }
+
     /** Refuses new borrowers and closes the idle sessions; one still handed out is closed when given back. */
     @Override
     public void close() {

@@ -201,6 +201,10 @@ public final class Database implements AutoCloseable {
         // Opening and migrating is serialized across processes (and threads) by a lock file: two
         // processes migrating at once would both create the tables, and H2 commits DDL at once.
         // A reader that opened the file alone keeps both until it closes it (openToRead).
+        if (ALONE_HERE.contains(dir)) {
+            throw new IllegalStateException("this process has the state in " + dir + " open alone to read it: "
+                    + "close that first (it would wait for itself)");
+        }
         java.util.concurrent.Semaphore opening = opening(dir);
         opening.acquireUninterruptibly();
         FileChannel ch = null;
@@ -213,8 +217,9 @@ public final class Database implements AutoCloseable {
             try {
                 Database db = openLocked(dir, compactOnClose, alone);
                 if (alone) {
-                    db.heldOpenLock = ch;
                     db.heldOpening = opening;
+                    db.heldOpenLock = ch;
+                    ALONE_HERE.add(dir);
                     ch = null;
                     opening = null;
                 }
@@ -244,6 +249,11 @@ public final class Database implements AutoCloseable {
             }
         }
     }
+
+    private static final Logger LOG = Logger.getLogger(Database.class.getName());
+
+    /** State folders this JVM has open alone ({@link #openToRead}). */
+    private static final java.util.Set<Path> ALONE_HERE = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** The open lock of a reader that opened the file alone ({@link #openToRead}), released at close. */
     private volatile FileChannel heldOpenLock;
@@ -364,6 +374,13 @@ public final class Database implements AutoCloseable {
                 String full = diskFull(dir, e);
                 throw new StateUnavailableException(full != null ? full : "cannot open the state in " + dir + ": "
                         + e.getMessage(), e);
+            } catch (RuntimeException | Error e) {
+                // no session of a failed open may keep H2's file open once the open lock is let go
+                admin.dispose();
+                if (app != null) {
+                    app.close();
+                }
+                throw e;
             }
         }
     }
@@ -907,8 +924,17 @@ public final class Database implements AutoCloseable {
         Users.leave(stateDir);
         FileChannel held = heldOpenLock;
         if (held != null) {
+            int left = pool.open();
+            if (left > 0) {
+                // a session still handed out keeps H2's file open: others would find it locked, not wait;
+                // the open lock goes when this process ends (a brief reader ends right after closing)
+                LOG.warning(() -> "the state in " + stateDir + " was closed with " + left + " session(s) still in "
+                        + "use: other processes wait until this one ends");
+                return;
+            }
             // H2 closed the file with the pool's last session (DB_CLOSE_DELAY 0): others may open it now
             closeQuietly(held);
+            ALONE_HERE.remove(stateDir);
             heldOpening.release();
         }
     }

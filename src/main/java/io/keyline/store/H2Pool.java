@@ -48,6 +48,11 @@ final class H2Pool implements AutoCloseable {
         }, Connection::close);
     }
 
+    /** How many sessions are open: after {@link #close}, the ones still handed out. */
+    int open() {
+        return pool.open();
+    }
+
     /** A connection in auto-commit mode; {@code close()} gives it back. */
     Connection connection() throws SQLException {
         Connection physical = pool.take();

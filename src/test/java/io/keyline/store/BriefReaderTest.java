@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 14, CLI latency: a one-shot reader ({@code status}, {@code jobs}, {@code timeline}) that finds
@@ -32,6 +33,13 @@ class BriefReaderTest {
     @TempDir
     Path tmp;
 
+    private final java.util.List<Process> children = new java.util.ArrayList<>();
+
+    @org.junit.jupiter.api.AfterEach
+    void stopChildren() {
+        children.forEach(Process::destroyForcibly);
+    }
+
     private static final String QUICK = """
         { "name": "quick", "key": { "type": "manual" },
           "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["true"] } ] }
@@ -45,24 +53,40 @@ class BriefReaderTest {
         try (Database db = Database.open(state)) {
             load(db, "other", 50);
         }
-        Process run;
+        Process run = null;
+        Path log = tmp.resolve("run.log");
         try (CpuBurn burn = CpuBurn.start(2)) {
             Database reader = Database.openToRead(new StateLocation.Folder(state));
             try {
                 assertThat(reader.alone()).as("nobody else had the state open").isTrue();
                 assertThat(state.resolve("keyline.lock.db")).as("H2's lock file of an AUTO_SERVER").doesNotExist();
                 assertThat(count(reader, "other")).isEqualTo(50);
+                assertThatThrownBy(() -> Database.open(state)).as("an open in this JVM would wait for itself")
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("open alone");
 
-                run = ChildProcess.start(state, jobs, tmp.resolve("run.log"), "run", "quick", "--key", "k1");
-                // the run waits for the open lock the reader holds: it neither fails nor gets in
-                assertThat(run.waitFor(3, TimeUnit.SECONDS)).as(Files.readString(tmp.resolve("run.log"))).isFalse();
+                run = ChildProcess.start(state.toString(), jobs, log, Map.of("KEYLINE_TRACE_STARTUP", "1"), "run",
+                        "quick", "--key", "k1");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!Files.readString(log).contains(" ms  main") && System.nanoTime() < deadline) {
+                    assertThat(run.isAlive()).as(Files.readString(log)).isTrue();
+                    Thread.sleep(20);
+                }
+                // the run waits for the open lock the reader holds: it neither fails nor gets past it
+                assertThat(run.waitFor(5, TimeUnit.SECONDS)).as(Files.readString(log)).isFalse();
+                assertThat(Files.readString(log)).as("the run is still before the open lock")
+                        .contains(" ms  main").doesNotContain("state folder checked and locked");
                 assertThat(count(reader, "quick")).as("the run wrote nothing while the reader had the file").isZero();
             } finally {
                 reader.close();
             }
             assertThat(run.waitFor(120, TimeUnit.SECONDS)).as("the run goes on once the reader closed").isTrue();
+        } finally {
+            if (run != null) {
+                run.destroyForcibly();
+            }
         }
-        assertThat(run.exitValue()).as(Files.readString(tmp.resolve("run.log"))).isZero();
+        assertThat(run.exitValue()).as(Files.readString(log)).isZero();
+        assertThat(Files.readString(log)).contains("state folder checked and locked");
         try (Database db = Database.open(state)) {
             assertThat(count(db, "quick")).isEqualTo(1);
             assertThat(state(db, "quick", "k1")).isEqualTo("DONE");
@@ -119,6 +143,7 @@ class BriefReaderTest {
                     "status");
             pb.redirectError(tmp.resolve("status.err").toFile());
             Process status = pb.start();
+            children.add(status);
             InputStream statusOut = status.getInputStream();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (statusOut.available() == 0 && System.nanoTime() < deadline) {
@@ -128,6 +153,7 @@ class BriefReaderTest {
             assertThat(Files.readString(tmp.resolve("status.err"))).as("the status had the state alone")
                     .contains("state folder checked and locked (alone)");
             Process run = ChildProcess.start(state, jobs, tmp.resolve("run.log"), "run", "quick", "--key", "k1");
+            children.add(run);
             assertThat(run.waitFor(120, TimeUnit.SECONDS)).as("the run ended while the status output waited: "
                     + Files.readString(tmp.resolve("run.log"))).isTrue();
             assertThat(run.exitValue()).as(Files.readString(tmp.resolve("run.log"))).isZero();
