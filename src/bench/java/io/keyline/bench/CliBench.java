@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
  * B9 (issue 14): what a one-shot command costs before it prints. {@code keyline status} on a state with
  * 10,000 keys, run as cron runs it ({@code java -jar target/keyline.jar}), against the floor of the same
  * JVM (a hello-world class started the same way); the same as the README's command for cron runs it (an
- * AppCDS archive of the jar, the JIT at C1 only); {@code jobs}; and {@code status} right after a process that had the state
+ * AppCDS archive of the jar, the JIT at C1 only); {@code jobs}; the same {@code status} through H2's AUTO_SERVER as every
+ * command opened the state before a brief reader opened it alone ({@code cli.status_served_to_alone}, interleaved with
+ * the others); and {@code status} right after a process that had the state
  * open was killed with SIGKILL. Medians of {@code bench.b9.runs} (10) after two warm-up rounds; the
  * runs are interleaved so that load on the machine falls on all of them alike.
  */
@@ -69,6 +71,9 @@ final class CliBench {
         List<String> status = with(base, "status");
         List<String> jobsCmd = with(base, "jobs");
         List<String> floor = List.of(JAVA, "-cp", hello.toString(), "Hello");
+        // the same status opening the state the way every command did before: with H2's AUTO_SERVER
+        List<String> served = new ArrayList<>(List.of(JAVA, "-Dkeyline.state.readAlone=false"));
+        served.addAll(status.subList(1, status.size()));
         // the archive as the README makes it: one run of a command with -XX:ArchiveClassesAtExit
         List<String> dump = new ArrayList<>(List.of(JAVA, "-XX:TieredStopAtLevel=1", "-XX:ArchiveClassesAtExit=" + jsa));
         dump.addAll(status.subList(1, status.size()));
@@ -82,9 +87,11 @@ final class CliBench {
         List<Double> statusMs = new ArrayList<>();
         List<Double> cdsMs = new ArrayList<>();
         List<Double> jobsMs = new ArrayList<>();
+        List<Double> servedMs = new ArrayList<>();
         for (int i = -2; i < RUNS; i++) {
             double f = time(floor);
             double s = time(status);
+            double v = time(served);
             double c = time(statusCds);
             double j = time(jobsCmd);
             if (i >= 0) {
@@ -92,17 +99,21 @@ final class CliBench {
                 statusMs.add(s);
                 cdsMs.add(c);
                 jobsMs.add(j);
+                servedMs.add(v);
             }
         }
         Stats.log("B9 status ms: " + Stats.list(statusMs));
         Stats.log("B9 status with AppCDS and C1 ms: " + Stats.list(cdsMs));
         Stats.log("B9 hello-world ms: " + Stats.list(floorMs));
+        Stats.log("B9 status through an AUTO_SERVER (-Dkeyline.state.readAlone=false) ms: " + Stats.list(servedMs));
         double s = Stats.figure("cli.status_ms", statusMs, "ms");
         double f = Stats.figure("cli.jvm_floor_ms", floorMs, "ms");
         Stats.print("cli.status_ratio_to_floor", s / f, "x");
         double c = Stats.figure("cli.status_fast_ms", cdsMs, "ms");
         Stats.print("cli.status_fast_ratio_to_floor", c / f, "x");
         Stats.figure("cli.jobs_ms", jobsMs, "ms");
+        double v = Stats.figure("cli.status_served_ms", servedMs, "ms");
+        Stats.print("cli.status_served_to_alone", v / s, "x");
 
         // the first command after a SIGKILL of a process that had the state open
         List<Double> afterKill = new ArrayList<>();

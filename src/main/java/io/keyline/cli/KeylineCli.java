@@ -161,7 +161,9 @@ public final class KeylineCli implements Callable<Integer> {
     private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                                Map<String, String> env, RunOptions options, Console console, boolean asProcess) {
         Class<?> named = namedCommand(args);
-        boolean brief = asProcess && named != null && BRIEF.contains(named);
+        // -Dkeyline.state.readAlone=false: always through a server, as before issue 14 (B9 compares the two)
+        boolean brief = asProcess && named != null && BRIEF.contains(named)
+                && !"false".equalsIgnoreCase(System.getProperty("keyline.state.readAlone"));
         HeldOutput held = brief ? new HeldOutput() : null;
         // every string printed passes through one place: control characters from outside become visible escapes
         PrintStream out = TerminalOut.of(brief ? new PrintStream(held.to(stdout), true) : stdout);
