@@ -4,9 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * What a brief reader ({@code status}, {@code jobs}, {@code timeline} in their own process) prints to
@@ -19,7 +17,6 @@ import java.util.Set;
 final class HeldOutput {
     /** What was printed, in order: runs of bytes for one stream each. */
     private final List<Run> runs = new ArrayList<>();
-    private final Set<OutputStream> targets = new LinkedHashSet<>();
     private boolean released;
 
     private record Run(OutputStream target, ByteArrayOutputStream bytes) {
@@ -27,9 +24,6 @@ final class HeldOutput {
 
     /** A stream that goes to {@code target} through this hold. */
     OutputStream to(OutputStream target) {
-        synchronized (this) {
-            targets.add(target);
-        }
         return new OutputStream() {
             @Override
             public void write(int b) throws IOException {

@@ -1,6 +1,5 @@
 package io.keyline.store;
 
-import io.keyline.acceptance.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,7 +8,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,21 +26,7 @@ class StaleLockTest {
     void aLockFileLeftByAKilledProcessIsRemovedAndOneOfALiveProcessIsNot() throws Exception {
         Path state = tmp.resolve("state");
         Path jobs = Files.createDirectories(tmp.resolve("jobs"));
-        Path started = tmp.resolve("started");
-        Files.writeString(jobs.resolve("slow.json"), """
-            { "name": "slow", "key": { "type": "manual" },
-              "steps": [ { "id": "wait", "kind": "command", "effect": "none", "timeout": "PT120S",
-                           "command": ["sh", "-c", "echo $$ > '%s'; exec sleep 90"] } ] }
-            """.formatted(started));
-        Process child = ChildProcess.start(state, jobs, tmp.resolve("child.log"), "run", "slow", "--key", "k1");
-        String sleeper = null;
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!(Files.exists(started) && !Files.readString(started).isBlank()) && System.nanoTime() < deadline) {
-                assertThat(child.isAlive()).as(Files.readString(tmp.resolve("child.log"))).isTrue();
-                Thread.sleep(50);
-            }
-            sleeper = Files.readString(started).trim();
+        try (HoldingRun run = HoldingRun.start(state, jobs, tmp)) {
             Path h2Lock = state.resolve("keyline.lock.db");
             assertThat(h2Lock).exists();
 
@@ -53,8 +37,7 @@ class StaleLockTest {
             }
             assertThat(Database.Users.staleLocksRemoved.get()).isEqualTo(removed);
 
-            child.destroyForcibly(); // SIGKILL: no shutdown hook, H2's lock file stays behind
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(run.kill()).as("the run was killed").isTrue();
             assertThat(h2Lock).as("the killed process's lock file").exists();
 
             long t0 = System.nanoTime();
@@ -64,11 +47,6 @@ class StaleLockTest {
                 assertThat(running(db)).as("the killed run's key is still there").isEqualTo(1);
             }
             assertThat(Database.Users.staleLocksRemoved.get()).as("the stale lock was removed").isEqualTo(removed + 1);
-        } finally {
-            child.destroyForcibly();
-            if (sleeper != null && !sleeper.isEmpty()) {
-                new ProcessBuilder("kill", "-9", sleeper).start().waitFor();
-            }
         }
     }
 
