@@ -50,6 +50,8 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     private volatile Instant nextTick;
     private volatile Ran lastRan;
     private ScheduledExecutorService driver;
+    /** The driver's thread, joined by {@link #close} (the executor's termination is signalled before it ends). */
+    private volatile Thread driverThread;
     private Duration period = PERIOD;
     // issue 13: a worker picks keys from the store (FOR UPDATE SKIP LOCKED) and hears of every run
     private volatile boolean picking;
@@ -292,6 +294,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         driver = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread th = new Thread(r, "keyline-scheduler");
             th.setDaemon(true);
+            driverThread = th;
             return th;
         });
         nextTick = clock.instant().plus(firstDelay);
@@ -325,6 +328,10 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             if (!d.awaitTermination(5, TimeUnit.SECONDS)) {
                 d.shutdownNow();
                 d.awaitTermination(5, TimeUnit.SECONDS);
+            }
+            Thread th = driverThread;
+            if (th != null) {
+                th.join(5_000);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
