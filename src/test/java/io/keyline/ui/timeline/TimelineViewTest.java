@@ -87,10 +87,14 @@ class TimelineViewTest {
         assertThat(robot.lookup("#timeline-columns").query().isVisible()).isTrue();
         assertThat(robot.lookup("#timeline-columns .label").queryAllAs(javafx.scene.control.Label.class))
                 .extracting(javafx.scene.control.Label::getText).contains("Time", "What happened", "Step", "Message");
-        // scrolled to the newest run
-        assertThat(list.getItems().indexOf(robot.lookup(".timeline-list .list-cell.run-row").queryAll().stream()
-                .map(n -> ((ListCell<?>) n).getItem()).filter(java.util.Objects::nonNull).reduce((a, b) -> b)
-                .orElseThrow())).isEqualTo(vm.newestRunProperty().get());
+        // scrolled to the newest run (the list lays its cells out a pulse or more after the events arrive: once
+        // in a full test run no run row had been laid out yet when this looked)
+        java.util.function.Supplier<java.util.Optional<Object>> lastRunRow = () -> robot
+                .lookup(".timeline-list .list-cell.run-row").queryAll().stream()
+                .map(n -> (Object) ((ListCell<?>) n).getItem()).filter(java.util.Objects::nonNull)
+                .reduce((a, b) -> b);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> lastRunRow.get().isPresent());
+        assertThat(list.getItems().indexOf(lastRunRow.get().orElseThrow())).isEqualTo(vm.newestRunProperty().get());
         // the latest failure is open, with its evidence below the list
         TextArea evidence = robot.lookup(".evidence-text").queryAs(TextArea.class);
         assertThat(robot.lookup(".timeline-detail").query().isVisible()).isTrue();
