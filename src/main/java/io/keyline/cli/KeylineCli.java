@@ -160,7 +160,8 @@ public final class KeylineCli implements Callable<Integer> {
 
     private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                                Map<String, String> env, RunOptions options, Console console, boolean asProcess) {
-        Class<?> named = namedCommand(args);
+        BriefCommandLine.Parsed fast = BriefCommandLine.enabled() ? BriefCommandLine.parse(args) : null;
+        Class<?> named = fast != null ? fast.command().getClass() : namedCommand(args);
         // -Dkeyline.state.readAlone=false: always through a server, as before issue 14 (B9 compares the two)
         boolean brief = asProcess && named != null && BRIEF.contains(named)
                 && !"false".equalsIgnoreCase(System.getProperty("keyline.state.readAlone"));
@@ -179,8 +180,30 @@ public final class KeylineCli implements Callable<Integer> {
         root.console = console;
         root.readOnly = named != null && READ_ONLY.contains(named); // Set.of refuses to look for null
         root.briefReader = brief;
+        try {
+            if (fast != null) {
+                try {
+                    return fast.bind(root).call();
+                } catch (Exception e) {
+                    return handle(e, err); // what picocli's execution exception handler below does
+                }
+            }
+            return picocli(root, args, err).execute(args);
+        } finally {
+            try {
+                root.closeWorkspace();
+            } finally {
+                if (brief) {
+                    held.release();
+                }
+            }
+        }
+    }
+
+    /** The command tree for {@code args}, with Keyline's output, parsing rules and error handlers. */
+    private static CommandLine picocli(KeylineCli root, String[] args, PrintStream err) {
         CommandLine cl = commandLine(root, args);
-        cl.setOut(new PrintWriter(out, true));
+        cl.setOut(new PrintWriter(root.out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // "--jobs jobs", "--note run": an option value that happens to be a command name is still the value
@@ -198,17 +221,7 @@ public final class KeylineCli implements Callable<Integer> {
             return RunReport.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> handle(ex, err));
-        try {
-            return cl.execute(args);
-        } finally {
-            try {
-                root.closeWorkspace();
-            } finally {
-                if (brief) {
-                    held.release();
-                }
-            }
-        }
+        return cl;
     }
 
     /**

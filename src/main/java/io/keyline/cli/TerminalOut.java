@@ -29,6 +29,26 @@ final class TerminalOut extends PrintStream {
         super.print(Printable.text(String.valueOf(s)));
     }
 
+    /**
+     * Prints {@code s} as it is: only for text every outside part of which has been through
+     * {@link Printable#line} already (a {@link Text.Table}'s cells), so scanning it again would find
+     * nothing. A 10,000-row {@code status} table is 1.5 million characters (issue 14); they are encoded
+     * in one go, not through the stream's character encoder.
+     */
+    void printEscaped(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        write(b, 0, b.length); // print(String) keeps nothing back, so this stays in order with it
+    }
+
+    /** {@code s} on {@code out}: as it is when {@code out} is a terminal output, else through it. */
+    static void printEscaped(PrintStream out, String s) {
+        if (out instanceof TerminalOut t) {
+            t.printEscaped(s);
+        } else {
+            out.print(s);
+        }
+    }
+
     @Override
     public void print(Object obj) {
         print(String.valueOf(obj));

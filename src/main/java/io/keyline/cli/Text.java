@@ -119,8 +119,13 @@ final class Text {
     static final class Table {
         private final List<String[]> rows = new ArrayList<>();
 
+        /** Every cell, header included, is escaped ({@link io.keyline.domain.Printable#line}) once, here. */
         Table(String... header) {
-            rows.add(header);
+            String[] h = new String[header.length];
+            for (int i = 0; i < header.length; i++) {
+                h[i] = io.keyline.domain.Printable.line(header[i]);
+            }
+            rows.add(h);
         }
 
         Table row(Object... cells) {
@@ -162,11 +167,11 @@ final class Text {
                 sb.setLength(end);
                 sb.append(System.lineSeparator());
                 if (sb.length() >= 1 << 16) {
-                    out.print(sb.toString());
+                    TerminalOut.printEscaped(out, sb.toString());
                     sb.setLength(0);
                 }
             }
-            out.print(sb.toString());
+            TerminalOut.printEscaped(out, sb.toString());
             out.flush();
         }
     }

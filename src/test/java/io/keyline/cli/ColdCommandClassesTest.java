@@ -46,6 +46,20 @@ class ColdCommandClassesTest {
     }
 
     @Test
+    void aPlainStatusLineIsReadWithoutPicocliAndAnyOtherLineWithIt(@TempDir Path tmp) throws Exception {
+        Path jobs = tmp.resolve("jobs");
+        Path state = tmp.resolve("state");
+        oneKeyDone(jobs, state);
+
+        assertThat(classesOf(tmp, state, jobs, "plain", "status", "daily", "--json"))
+                .as("BriefCommandLine read it").contains("io.keyline.cli.StatusCommand")
+                .filteredOn(c -> c.startsWith("picocli.")).isEmpty();
+        // the same command with its flag written another way: picocli reads it, and it is the same command
+        assertThat(classesOf(tmp, state, jobs, "picocli", "status", "daily", "--json=true"))
+                .contains("io.keyline.cli.StatusCommand", "picocli.CommandLine");
+    }
+
+    @Test
     void startupTraceNamesEachPhaseOnlyWhenAsked(@TempDir Path tmp) throws Exception {
         Path jobs = tmp.resolve("jobs");
         Path state = tmp.resolve("state");
