@@ -39,7 +39,7 @@ final class BriefCommandLine {
     }
 
     /** A command line read: the command with its fields filled in, and the root's options. */
-    record Parsed(Sub command, String state, Path jobs, Path masterKeyFile) {
+    record Parsed(String name, Sub command, String state, Path jobs, Path masterKeyFile) {
         /** Gives {@code root} the root's options and links the command to it, as picocli would. */
         Parsed bind(KeylineCli root) {
             root.state = state;
@@ -151,7 +151,7 @@ final class BriefCommandLine {
             }
         }
         try {
-            return new Parsed(sub, state, jobs == null ? null : Path.of(jobs),
+            return new Parsed(command, sub, state, jobs == null ? null : Path.of(jobs),
                     masterKeyFile == null ? null : Path.of(masterKeyFile));
         } catch (InvalidPathException e) {
             return null; // picocli says which value is invalid

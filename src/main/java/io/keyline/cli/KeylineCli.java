@@ -165,6 +165,15 @@ public final class KeylineCli implements Callable<Integer> {
         // -Dkeyline.state.readAlone=false: always through a server, as before issue 14 (B9 compares the two)
         boolean brief = asProcess && named != null && BRIEF.contains(named)
                 && !"false".equalsIgnoreCase(System.getProperty("keyline.state.readAlone"));
+        if (asProcess) {
+            // what another process that waits for this one's open lock is told (OpenLock), on the real stderr:
+            // a brief reader holds its own output back, and nothing else has been printed before the open
+            String what = fast != null ? fast.name() : named != null ? named.getAnnotation(Command.class).name()
+                    : args.length == 0 ? "console" : null;
+            io.keyline.store.OpenLock.describeThisProcess(what == null ? "keyline" : "keyline " + what);
+            PrintStream notices = TerminalOut.of(stderr);
+            io.keyline.store.OpenLock.notices(m -> notices.println("keyline: " + m));
+        }
         HeldOutput held = brief ? new HeldOutput() : null;
         // every string printed passes through one place: control characters from outside become visible escapes
         PrintStream out = TerminalOut.of(brief ? new PrintStream(held.to(stdout), true) : stdout);

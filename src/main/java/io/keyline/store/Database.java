@@ -211,7 +211,7 @@ public final class Database implements AutoCloseable {
         try {
             ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE);
-            ch.lock();
+            OpenLock.take(ch, dir); // waits for another process, says for whom, gives up in the end
             boolean alone = Users.join(dir) && toRead;
             io.keyline.core.StartupTrace.mark("state folder checked and locked" + (alone ? " (alone)" : ""));
             try {
@@ -780,7 +780,7 @@ public final class Database implements AutoCloseable {
                 return;
             }
             try (FileChannel ch = PrivateFiles.open(stateDir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE); FileLock lock = ch.lock()) {
+                    StandardOpenOption.WRITE); FileLock lock = OpenLock.take(ch, stateDir)) {
                 Recovery.repairIfUnclean(stateDir.resolve("keyline.mv.db"));
                 H2Pool fresh = appPool(stateDir, passwords, false);
                 try (Connection c = fresh.connection()) {
