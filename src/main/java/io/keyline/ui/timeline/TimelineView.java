@@ -182,6 +182,16 @@ public final class TimelineView extends BorderPane {
         list.getStyleClass().add("timeline-list");
         // after each load the newest run is in view (its header at the top of the list when it fits)
         vm.newestRunProperty().addListener((o, a, b) -> scrollToNewest());
+        // the operator's own scroll, click or key ends the pin to the newest run (pinTo)
+        for (javafx.event.EventType<?> t : java.util.List.of(javafx.scene.input.ScrollEvent.SCROLL,
+                javafx.scene.input.MouseEvent.MOUSE_PRESSED, javafx.scene.input.KeyEvent.KEY_PRESSED)) {
+            list.addEventFilter(t, e -> {
+                if (pin != null) {
+                    pin.run();
+                    pin = null;
+                }
+            });
+        }
         vm.rows().addListener((javafx.collections.ListChangeListener<Row>) c -> scrollToNewest());
         list.setCellFactory(l -> new TimelineCell());
         list.widthProperty().addListener((o, a, w) -> layoutColumns(w.doubleValue() - LIST_CHROME));
@@ -238,14 +248,75 @@ public final class TimelineView extends BorderPane {
         int i = vm.newestRunProperty().get();
         if (i >= 0 && i < list.getItems().size()) {
             list.scrollTo(i);
-            // rows differ in height (wrapped messages): the list places the run by estimated heights first;
-            // once the rows around it are laid out, once more, exactly
-            javafx.application.Platform.runLater(() -> {
-                if (vm.newestRunProperty().get() == i && i < list.getItems().size()) {
-                    list.scrollTo(i);
-                }
-            });
+            pinTo(i);
         }
+    }
+
+    /** The pin of {@link #pinTo} in force, or null. */
+    private Runnable pin;
+
+    /**
+     * Keeps row {@code i} in view until the list has settled after it scrolled there. Rows differ in height
+     * (wrapped messages), so the list first places the run by estimated heights, and it shrinks when the
+     * failure's evidence opens below it, which can push a run at the end of a long list out of view
+     * (TimelineViewTest saw no run row at all, once in a few full test runs). After each layout pulse the list
+     * scrolls to the row again while it is not in view; the pin ends when the row was in view after two pulses
+     * in a row at the same list height, after a second at most, or at once on the operator's scroll, click or
+     * key.
+     */
+    private void pinTo(int i) {
+        javafx.scene.Scene scene = list.getScene();
+        if (pin != null) {
+            pin.run();
+            pin = null;
+        }
+        if (scene == null) {
+            return;
+        }
+        boolean[] over = {false};
+        double[] lastHeight = {-1};
+        Runnable[] check = new Runnable[1];
+        Runnable release = () -> {
+            if (!over[0]) {
+                over[0] = true;
+                // not from inside the pulse that runs the listeners
+                javafx.application.Platform.runLater(() -> scene.removePostLayoutPulseListener(check[0]));
+            }
+        };
+        check[0] = () -> {
+            if (over[0]) {
+                return;
+            }
+            if (vm.newestRunProperty().get() != i || i >= list.getItems().size()) {
+                release.run();
+                return;
+            }
+            double h = list.getHeight();
+            if (!inView(i)) {
+                list.scrollTo(i);
+            } else if (h == lastHeight[0]) {
+                release.run();
+                return;
+            } else {
+                list.requestLayout(); // one more pulse, to see that it stays in view
+            }
+            lastHeight[0] = h;
+        };
+        pin = release;
+        scene.addPostLayoutPulseListener(check[0]);
+        javafx.animation.PauseTransition limit = new javafx.animation.PauseTransition(javafx.util.Duration.seconds(1));
+        limit.setOnFinished(e -> release.run());
+        limit.play();
+    }
+
+    /** Whether row {@code i} is (at least partly) in the list's view. */
+    private boolean inView(int i) {
+        if (!(list.lookup(".virtual-flow") instanceof javafx.scene.control.skin.VirtualFlow<?> flow)) {
+            return false;
+        }
+        javafx.scene.control.IndexedCell<?> first = flow.getFirstVisibleCell();
+        javafx.scene.control.IndexedCell<?> last = flow.getLastVisibleCell();
+        return first != null && last != null && first.getIndex() <= i && i <= last.getIndex();
     }
 
     /** The titles over the list's columns, the same widths as the rows below them. */
