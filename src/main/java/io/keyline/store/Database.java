@@ -212,10 +212,11 @@ public final class Database implements AutoCloseable {
             ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE);
             OpenLock.take(ch, dir); // waits for another process, says for whom, gives up in the end
-            boolean alone = Users.join(dir) && toRead;
+            boolean nobody = Users.join(dir);
+            boolean alone = nobody && toRead;
             io.keyline.core.StartupTrace.mark("state folder checked and locked" + (alone ? " (alone)" : ""));
             try {
-                Database db = openLocked(dir, compactOnClose, alone);
+                Database db = openLocked(dir, compactOnClose, alone, nobody);
                 if (alone) {
                     db.heldOpening = opening;
                     db.heldOpenLock = ch;
@@ -290,8 +291,16 @@ public final class Database implements AutoCloseable {
         return OPENING.computeIfAbsent(dir, d -> new java.util.concurrent.Semaphore(1));
     }
 
-    private static Database openLocked(Path dir, boolean compactOnClose, boolean alone) {
+    /**
+     * @param nobody no other process had the state open: this one opens the file itself, and a file that
+     *               was not closed cleanly was left so by a process that died (its indexes are checked)
+     */
+    private static Database openLocked(Path dir, boolean compactOnClose, boolean alone, boolean nobody) {
         String url = url(dir, alone) + (compactOnClose ? "" : ";MAX_COMPACT_TIME=0");
+        Path file = dir.resolve("keyline.mv.db");
+        // -Dkeyline.state.checkIndexes=true: check them now (a state that a crash left so, then closed cleanly)
+        boolean afterCrash = nobody && Files.isRegularFile(file) && (!Recovery.closedCleanly(file)
+                || Boolean.getBoolean("keyline.state.checkIndexes"));
         for (int attempt = 1; ; attempt++) {
             // before H2 opens the file: find commits its quick recovery would skip after a killed process
             Recovery.repairIfUnclean(dir.resolve("keyline.mv.db"));
@@ -329,6 +338,11 @@ public final class Database implements AutoCloseable {
                 io.keyline.core.StartupTrace.mark("H2 opened the state file");
                 migrate(admin);
                 io.keyline.core.StartupTrace.mark("schema checked");
+                if (afterCrash) {
+                    try (Connection c = connect(admin)) {
+                        IndexCheck.repair(c);
+                    }
+                }
                 ensureAppUser(admin, pw);
                 app = appPool(dir, pw, alone);
                 // the app's first connection keeps the database open while the admin's closes
@@ -785,6 +799,13 @@ public final class Database implements AutoCloseable {
                 H2Pool fresh = appPool(stateDir, passwords, false);
                 try (Connection c = fresh.connection()) {
                     c.isValid(1);
+                    if (LeftoverTransactions.embedded(c)) {
+                        // this process took the file over from one that died: check its indexes as an open does
+                        try (Connection a = dataSource(url(stateDir), DatabasePasswords.ADMIN_USER, passwords.admin())
+                                .getConnection()) {
+                            IndexCheck.repair(a);
+                        }
+                    }
                     Housekeeping.startIfOpener(c);
                 } catch (SQLException e) {
                     fresh.close();

@@ -103,8 +103,10 @@ final class JdbcWorkers implements WorkerRegistry {
             }
             db.touched();
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot register this process on the state " + db.where() + ": "
-                    + Database.firstLine(e.getMessage()), e);
+            // a full disk is named as such (H2 itself only says "Writing to ... failed"; BadInputSuite)
+            String full = db.stateDir() == null ? null : Database.diskFull(db.stateDir(), e);
+            throw new StateUnavailableException(full != null ? full : "cannot register this process on the state "
+                    + db.where() + ": " + Database.firstLine(e.getMessage()), e);
         }
     }
 

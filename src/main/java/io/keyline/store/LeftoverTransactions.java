@@ -49,6 +49,12 @@ final class LeftoverTransactions {
      *
      * @return how many transactions were finished
      */
+    /** Whether {@code c} is a session of a database this JVM has open itself (not one served by another process). */
+    static boolean embedded(Connection c) throws SQLException {
+        return c.isWrapperFor(JdbcConnection.class)
+                && c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal;
+    }
+
     static int finishOnFirstOpen(Connection c, Path dir) throws SQLException {
         if (!c.isWrapperFor(JdbcConnection.class)) {
             return 0;
