@@ -207,6 +207,7 @@ class CrashLoopSuite {
             // half-committed
             fig.put("half_commits_finished", finishedInChildren(log) + Database.halfCommitsFinished()
                     - halfCommitsBefore);
+            fig.put("indexes_rebuilt", rebuiltInChildren(log));
             fig.put("seconds", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
             fig.put("seed", seed);
             Suites.report("crash-loop", fig, String.join("\n", details) + "\nchild log: " + log + "\n");
@@ -219,12 +220,21 @@ class CrashLoopSuite {
         }
     }
 
+    /** The indexes the children's opens rebuilt after a kill, from their warnings ("rebuilt N index(es) ..."). */
+    private static long rebuiltInChildren(Path log) throws IOException {
+        return countedInChildren(log, Pattern.compile("rebuilt (\\d+) index\\(es\\) that a killed"));
+    }
+
     /** The transactions the children's opens finished, from their warnings ("finished N transaction(s) ..."). */
     private static long finishedInChildren(Path log) throws IOException {
+        return countedInChildren(log, Pattern.compile("finished (\\d+) transaction\\(s\\) that a killed"));
+    }
+
+    /** The sum of the numbers {@code p} (one group) finds in the children's log. */
+    private static long countedInChildren(Path log, Pattern p) throws IOException {
         if (!Files.exists(log)) {
             return 0;
         }
-        Pattern p = Pattern.compile("finished (\\d+) transaction\\(s\\) that a killed");
         try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
             return lines.map(p::matcher).filter(Matcher::find)
                     .mapToLong(m -> Long.parseLong(m.group(1))).sum();
