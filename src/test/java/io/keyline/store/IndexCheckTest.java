@@ -70,6 +70,36 @@ class IndexCheckTest {
         assertThat(IndexCheck.lastReport).contains(pk);
     }
 
+    /** The process that served the state was the one killed: the one that takes the file over checks it. */
+    @Test
+    void aProcessThatTakesTheStateOverFromAKilledServerRebuildsTheIndex() throws Exception {
+        Path state = tmp.resolve("state");
+        seed(state);
+        IndexCheck.lastReport = null;
+        Process p = start(state, "key_state", "key_state_by_state", "daily", "k1", tmp.toString());
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!java.nio.file.Files.exists(tmp.resolve("ready")) && p.isAlive() && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        try (Database db = Database.open(state)) {
+            try (Connection c = db.connection()) {
+                assertThat(LeftoverTransactions.embedded(c)).as("served by the child").isFalse();
+            }
+            java.nio.file.Files.writeString(tmp.resolve("go"), "go");
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
+            assertThat(out).contains("removed");
+            db.serverWentAway();
+            try (Connection c = db.connection(); Statement st = c.createStatement()) {
+                assertThat(LeftoverTransactions.embedded(c)).as("now ours").isTrue();
+                st.execute("SET LOCK_TIMEOUT 2000");
+                assertThat(st.executeUpdate("UPDATE key_state SET state = 'DONE' WHERE job = 'daily' "
+                        + "AND key_value = 'k1'")).isEqualTo(1);
+            }
+        }
+        assertThat(IndexCheck.lastReport).contains("key_state_by_state");
+    }
+
     @Test
     void aCleanStateIsNotTouchedAndEveryIndexIsChecked() throws Exception {
         Path state = tmp.resolve("state");
@@ -111,13 +141,18 @@ class IndexCheckTest {
     }
 
     private static void corrupt(Path state, String table, String index, String job, String key) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                IndexCorrupter.class.getName(), state.toString(), table, index, job, key));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Process p = start(state, table, index, job, key);
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
         assertThat(out).contains("removed");
+    }
+
+    private static Process start(Path state, String... args) throws java.io.IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                IndexCorrupter.class.getName(), state.toString()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
     private static long count(Connection c, String sql) throws SQLException {

@@ -14,7 +14,9 @@ import java.sql.ResultSet;
 /**
  * A child process for {@code IndexCheckTest}: removes one row's entry from one index of the state (what a
  * chunk written halfway through another session's commit leaves behind, as the crash loop found), commits,
- * and dies without closing the file, as a killed process would. Arguments: state dir, table, index, job, key.
+ * and dies without closing the file, as a killed process would. Arguments: state dir, table, index, job, key,
+ * and optionally a folder: then it first says "ready" there (it serves the state to whoever opens it
+ * meanwhile) and waits for "go".
  */
 public final class IndexCorrupter {
     private IndexCorrupter() {
@@ -23,6 +25,13 @@ public final class IndexCorrupter {
     public static void main(String[] a) throws Exception {
         H2Lockdown.apply();
         Database db = Database.open(Path.of(a[0]));
+        if (a.length > 5) {
+            java.nio.file.Files.writeString(Path.of(a[5]).resolve("ready"), "ready");
+            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!java.nio.file.Files.exists(Path.of(a[5]).resolve("go")) && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+        }
         try (Connection c = db.connection()) {
             long rowId;
             try (PreparedStatement ps = c.prepareStatement("SELECT _ROWID_ FROM " + a[1]
