@@ -299,7 +299,7 @@ public final class Database implements AutoCloseable {
         String url = url(dir, alone) + (compactOnClose ? "" : ";MAX_COMPACT_TIME=0");
         Path file = dir.resolve("keyline.mv.db");
         // -Dkeyline.state.checkIndexes=true: check them now (a state that a crash left so, then closed cleanly)
-        boolean afterCrash = nobody && Files.isRegularFile(file) && (!Recovery.closedCleanly(file)
+        boolean afterCrash = nobody && Files.isRegularFile(file) && (IndexCheck.due(dir)
                 || Boolean.getBoolean("keyline.state.checkIndexes"));
         for (int attempt = 1; ; attempt++) {
             // before H2 opens the file: find commits its quick recovery would skip after a killed process
@@ -340,7 +340,9 @@ public final class Database implements AutoCloseable {
                 io.keyline.core.StartupTrace.mark("schema checked");
                 if (afterCrash) {
                     try (Connection c = connect(admin)) {
-                        IndexCheck.repair(c);
+                        // half-committed transactions first: an index is rebuilt from the rows as committed
+                        LeftoverTransactions.finishOnFirstOpen(c, dir);
+                        IndexCheck.repairPending(c, dir);
                     }
                 }
                 ensureAppUser(admin, pw);
@@ -795,15 +797,17 @@ public final class Database implements AutoCloseable {
             }
             try (FileChannel ch = PrivateFiles.open(stateDir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE); FileLock lock = OpenLock.take(ch, stateDir)) {
+                // before anything opens it: whether the process that served it left it cleanly
+                boolean check = IndexCheck.due(stateDir);
                 Recovery.repairIfUnclean(stateDir.resolve("keyline.mv.db"));
                 H2Pool fresh = appPool(stateDir, passwords, false);
                 try (Connection c = fresh.connection()) {
                     c.isValid(1);
-                    if (LeftoverTransactions.embedded(c)) {
+                    if (check && LeftoverTransactions.embedded(c)) {
                         // this process took the file over from one that died: check its indexes as an open does
                         try (Connection a = dataSource(url(stateDir), DatabasePasswords.ADMIN_USER, passwords.admin())
                                 .getConnection()) {
-                            IndexCheck.repair(a);
+                            IndexCheck.repairPending(a, stateDir);
                         }
                     }
                     Housekeeping.startIfOpener(c);

@@ -1,5 +1,7 @@
 package io.keyline.store;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -47,17 +49,56 @@ final class IndexCheck {
     }
 
     /**
+     * The marker of a check that has begun and not ended (a kill or an error cut it short): while it is
+     * there, every open that has the file to itself checks again, clean file or not.
+     */
+    static final String PENDING = "keyline.index-check";
+
+    /** Whether the state in {@code dir} needs the check: its file was left uncleanly, or a check did not end. */
+    static boolean due(Path dir) {
+        Path file = dir.resolve("keyline.mv.db");
+        return Files.isRegularFile(file) && (!Recovery.closedCleanly(file) || Files.exists(dir.resolve(PENDING)));
+    }
+
+    /**
+     * {@link #repair} with the {@link #PENDING} marker around it: written before, removed only when the
+     * check and every rebuild ended. A marker that cannot be written (a full disk) does not stop the check.
+     */
+    static List<String> repairPending(Connection admin, Path dir) throws SQLException {
+        Path marker = dir.resolve(PENDING);
+        try (java.nio.channels.FileChannel ch = io.keyline.core.PrivateFiles.open(marker,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.force(true);
+        } catch (java.io.IOException e) {
+            LOG.warning("cannot write " + marker + " (" + e.getMessage() + "): an index check cut short now "
+                    + "would not be taken up again by a later open");
+        }
+        List<String> rebuilt = repair(admin);
+        try {
+            Files.deleteIfExists(marker);
+        } catch (java.io.IOException e) {
+            LOG.warning("cannot remove " + marker + " (" + e.getMessage() + "): the next open checks again");
+        }
+        return rebuilt;
+    }
+
+    /**
      * Checks every secondary index of the state's tables and rebuilds those that do not match their rows.
      *
      * @return the names of the indexes rebuilt
      */
     static List<String> repair(Connection admin) throws SQLException {
         List<String> rebuilt = new ArrayList<>();
+        finishInterrupted(admin, rebuilt);
         for (Index ix : indexes(admin)) {
             String problem = mismatch(admin, ix);
             if (problem != null) {
                 rebuild(admin, ix);
-                String still = mismatch(admin, ix);
+                Index now = indexes(admin).stream().filter(i -> ix.constraint() != null
+                        ? ix.constraint().equals(i.constraint()) : ix.name().equals(i.name())).findFirst()
+                        .orElseThrow(() -> new SQLException("index " + ix.name() + " of " + ix.table()
+                                + " is missing after it was rebuilt"));
+                String still = mismatch(admin, now);
                 if (still != null) {
                     throw new SQLException("index " + ix.name() + " of " + ix.table() + " still does not match its "
                             + "rows after it was rebuilt: " + still);
@@ -137,18 +178,101 @@ final class IndexCheck {
         return null;
     }
 
+    /** The suffix of a plain index's replacement while it is built (then renamed to the index's name). */
+    static final String REPLACEMENT = "_kl_rebuilt";
+    /** The prefix of the unique index that keeps a constraint's rows unique while the constraint is rebuilt. */
+    static final String GUARD = "kl_guard_";
+
+    /** H2's "index belongs to a constraint": the constraint took the guard over as its own index. */
+    private static final int INDEX_BELONGS_TO_CONSTRAINT = 90085;
+
+    /**
+     * Builds {@code ix} again from the table. The replacement is built before the old one goes, so a kill or
+     * an error halfway leaves one object too many, never one too few: a plain index is built under another
+     * name ({@link #REPLACEMENT}), the old one dropped, the new one renamed; a primary key or unique
+     * constraint first gets a new unique index on the same columns ({@link #GUARD}, built from the rows),
+     * which keeps them unique while the constraint is dropped and added again (H2 may keep the guard as the
+     * constraint's index; otherwise it goes). H2 commits each step on its own; {@link #finishInterrupted}
+     * completes what a kill cut short.
+     */
     private static void rebuild(Connection c, Index ix) throws SQLException {
         String table = quote(ix.table());
         String cols = String.join(", ", ix.columns().stream().map(IndexCheck::quote).toList());
         try (Statement st = c.createStatement()) {
             if (ix.constraint() == null) {
+                String replacement = quote(ix.name() + REPLACEMENT);
+                st.execute("DROP INDEX IF EXISTS " + replacement);
+                st.execute("CREATE INDEX " + replacement + " ON " + table + " (" + cols + ")");
                 st.execute("DROP INDEX " + quote(ix.name()));
-                st.execute("CREATE INDEX " + quote(ix.name()) + " ON " + table + " (" + cols + ")");
+                st.execute("ALTER INDEX " + replacement + " RENAME TO " + quote(ix.name()));
             } else {
-                String kind = "PRIMARY KEY".equals(ix.constraintType()) ? "PRIMARY KEY" : "UNIQUE";
+                String guard = quote(GUARD + ix.constraint());
+                dropGuard(st, guard);
+                st.execute("CREATE UNIQUE INDEX " + guard + " ON " + table + " (" + cols + ")");
                 st.execute("ALTER TABLE " + table + " DROP CONSTRAINT " + quote(ix.constraint()));
-                st.execute("ALTER TABLE " + table + " ADD CONSTRAINT " + quote(ix.constraint()) + " " + kind
-                        + " (" + cols + ")");
+                st.execute("ALTER TABLE " + table + " ADD CONSTRAINT " + quote(ix.constraint()) + " "
+                        + kind(ix) + " (" + cols + ")");
+                dropGuard(st, guard);
+            }
+        }
+    }
+
+    /** Drops a guard index unless a constraint has taken it as its own. */
+    private static void dropGuard(Statement st, String guard) throws SQLException {
+        try {
+            st.execute("DROP INDEX IF EXISTS " + guard);
+        } catch (SQLException e) {
+            if (e.getErrorCode() != INDEX_BELONGS_TO_CONSTRAINT) {
+                throw e;
+            }
+        }
+    }
+
+    private static String kind(Index ix) {
+        return "PRIMARY KEY".equals(ix.constraintType()) ? "PRIMARY KEY" : "UNIQUE";
+    }
+
+    /**
+     * Completes rebuilds a kill or an error cut short: a replacement index whose original is gone takes its
+     * name, one whose original is still there goes (the check decides about the original); a guard whose
+     * constraint is gone gives the constraint back (a primary key when the table has none: every Keyline
+     * table has one), and goes unless the constraint took it as its own.
+     */
+    static void finishInterrupted(Connection c, List<String> done) throws SQLException {
+        List<Index> all = indexes(c);
+        java.util.Set<String> names = new java.util.HashSet<>();
+        java.util.Set<String> constraints = new java.util.HashSet<>();
+        java.util.Set<String> tablesWithPk = new java.util.HashSet<>();
+        for (Index ix : all) {
+            names.add(ix.name());
+            if (ix.constraint() != null) {
+                constraints.add(ix.constraint());
+                if ("PRIMARY KEY".equals(ix.constraintType())) {
+                    tablesWithPk.add(ix.table());
+                }
+            }
+        }
+        try (Statement st = c.createStatement()) {
+            for (Index ix : all) {
+                if (ix.name().endsWith(REPLACEMENT)) {
+                    String original = ix.name().substring(0, ix.name().length() - REPLACEMENT.length());
+                    if (names.contains(original)) {
+                        st.execute("DROP INDEX " + quote(ix.name()));
+                    } else {
+                        st.execute("ALTER INDEX " + quote(ix.name()) + " RENAME TO " + quote(original));
+                        done.add(original + " (its rebuild had been cut short)");
+                    }
+                } else if (ix.name().startsWith(GUARD) && ix.constraint() == null) {
+                    String original = ix.name().substring(GUARD.length());
+                    if (!constraints.contains(original)) {
+                        String cols = String.join(", ", ix.columns().stream().map(IndexCheck::quote).toList());
+                        String kind = tablesWithPk.contains(ix.table()) ? "UNIQUE" : "PRIMARY KEY";
+                        st.execute("ALTER TABLE " + quote(ix.table()) + " ADD CONSTRAINT " + quote(original) + " "
+                                + kind + " (" + cols + ")");
+                        done.add(original + " (its rebuild had been cut short)");
+                    }
+                    dropGuard(st, quote(ix.name()));
+                }
             }
         }
     }

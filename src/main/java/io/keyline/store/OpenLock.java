@@ -40,6 +40,8 @@ public final class OpenLock {
 
     /** How long an open waits for the lock before it gives up, unless {@code keyline.state.openWait} says. */
     static final Duration DEFAULT_WAIT = Duration.ofMinutes(10);
+    /** The longest wait {@code keyline.state.openWait} can ask for (a longer one is taken as this). */
+    static final Duration LONGEST_WAIT = Duration.ofDays(3650);
     /** How long an open waits before it says that it waits, and for whom. */
     static final Duration NOTICE_AFTER = Duration.ofSeconds(3);
 
@@ -81,6 +83,11 @@ public final class OpenLock {
             ch.write(ByteBuffer.wrap(me), 0);
         } catch (IOException e) {
             // who holds the lock is only for the messages of those who wait: a full disk must not stop the open
+        }
+        if (!lock.isValid()) {
+            // an interrupt during the write closes the channel, and the lock goes with it
+            throw new StateUnavailableException("interrupted while locking the state in " + dir
+                    + ": nothing was done", null);
         }
         return lock;
     }
@@ -128,7 +135,7 @@ public final class OpenLock {
         try {
             Duration d = Duration.parse(v.trim());
             if (!d.isNegative() && !d.isZero()) {
-                return d;
+                return d.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : d; // "wait for ever", in nanoseconds that fit
             }
         } catch (DateTimeParseException e) {
             // said below

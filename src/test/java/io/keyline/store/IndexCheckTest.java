@@ -100,6 +100,52 @@ class IndexCheckTest {
         assertThat(IndexCheck.lastReport).contains("key_state_by_state");
     }
 
+    /**
+     * A rebuild builds the replacement before the old object goes; what a kill between two of its steps
+     * leaves (a replacement index, a guard instead of the primary key) is completed by the next open, which
+     * checks again because the marker of the check that was cut short is still there.
+     */
+    @Test
+    void aRebuildCutShortIsCompletedByTheNextOpen() throws Exception {
+        Path state = tmp.resolve("state");
+        seed(state);
+        String pk;
+        try (Database db = Database.open(state); Connection c = db.connection()) {
+            pk = IndexCheck.indexes(c).stream().filter(i -> i.table().equals("key_state")
+                    && "PRIMARY KEY".equals(i.constraintType())).findFirst().orElseThrow().constraint();
+        }
+        try (Connection a = java.sql.DriverManager.getConnection(Database.url(state), DatabasePasswords.ADMIN_USER,
+                DatabasePasswords.read(state).admin()); Statement st = a.createStatement()) {
+            // a plain index: its replacement built and the original dropped, the rename not done
+            st.execute("CREATE INDEX key_state_by_state" + IndexCheck.REPLACEMENT + " ON key_state (state, job)");
+            st.execute("DROP INDEX key_state_by_state");
+            // the primary key: its guard built and the constraint dropped, not added again
+            st.execute("CREATE UNIQUE INDEX \"" + IndexCheck.GUARD + pk + "\" ON key_state (job, key_value)");
+            st.execute("ALTER TABLE key_state DROP CONSTRAINT \"" + pk + "\"");
+        }
+        java.nio.file.Files.writeString(state.resolve(IndexCheck.PENDING), "");
+        assertThat(Recovery.closedCleanly(state.resolve("keyline.mv.db"))).as("closed cleanly since").isTrue();
+        IndexCheck.lastReport = null;
+        try (Database db = Database.open(state); Connection c = db.connection()) {
+            List<IndexCheck.Index> all = IndexCheck.indexes(c);
+            assertThat(all).extracting(IndexCheck.Index::name).contains("key_state_by_state")
+                    .noneMatch(n -> n.endsWith(IndexCheck.REPLACEMENT));
+            assertThat(all).filteredOn(i -> pk.equals(i.constraint())).singleElement()
+                    .extracting(IndexCheck.Index::constraintType).isEqualTo("PRIMARY KEY");
+            assertThat(all).filteredOn(i -> i.constraint() == null)
+                    .noneMatch(i -> i.name().startsWith(IndexCheck.GUARD));
+            assertThatThrownBy(() -> {
+                try (Statement st = c.createStatement()) {
+                    st.executeUpdate("INSERT INTO key_state (job, key_value, state, attempts, version, created_at, "
+                            + "updated_at) VALUES ('daily', 'k2', 'PENDING', 0, 1, 0, 0)");
+                }
+            }).as("the primary key is back").isInstanceOf(SQLException.class);
+        }
+        assertThat(IndexCheck.lastReport).contains("key_state_by_state (its rebuild had been cut short)")
+                .contains(pk + " (its rebuild had been cut short)");
+        assertThat(state.resolve(IndexCheck.PENDING)).as("the check ended").doesNotExist();
+    }
+
     @Test
     void aCleanStateIsNotTouchedAndEveryIndexIsChecked() throws Exception {
         Path state = tmp.resolve("state");
