@@ -299,11 +299,11 @@ public final class Database implements AutoCloseable {
         String url = url(dir, alone) + (compactOnClose ? "" : ";MAX_COMPACT_TIME=0");
         Path file = dir.resolve("keyline.mv.db");
         // -Dkeyline.state.checkIndexes=true: check them now (a state that a crash left so, then closed cleanly)
-        boolean afterCrash = nobody && Files.isRegularFile(file) && (IndexCheck.due(dir)
-                || Boolean.getBoolean("keyline.state.checkIndexes"));
+        boolean afterCrash = nobody && (IndexCheck.due(dir)
+                || Boolean.getBoolean("keyline.state.checkIndexes") && Files.isRegularFile(file));
         for (int attempt = 1; ; attempt++) {
             // before H2 opens the file: find commits its quick recovery would skip after a killed process
-            Recovery.repairIfUnclean(dir.resolve("keyline.mv.db"));
+            Recovery.repairIfUnclean(file);
             DatabasePasswords pw;
             try {
                 pw = unlock(dir, url);

@@ -1,6 +1,5 @@
 package io.keyline.store;
 
-import org.h2.engine.Session;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.db.Store;
@@ -51,16 +50,18 @@ final class LeftoverTransactions {
      */
     /** Whether {@code c} is a session of a database this JVM has open itself (not one served by another process). */
     static boolean embedded(Connection c) throws SQLException {
+        return local(c) != null;
+    }
+
+    /** {@code c}'s session when it is one of a database this JVM has open itself, else null. */
+    private static SessionLocal local(Connection c) throws SQLException {
         return c.isWrapperFor(JdbcConnection.class)
-                && c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal;
+                && c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal s ? s : null;
     }
 
     static int finishOnFirstOpen(Connection c, Path dir) throws SQLException {
-        if (!c.isWrapperFor(JdbcConnection.class)) {
-            return 0;
-        }
-        Session s = c.unwrap(JdbcConnection.class).getSession();
-        if (!(s instanceof SessionLocal local)) {
+        SessionLocal local = local(c);
+        if (local == null) {
             return 0;
         }
         Store store = local.getDatabase().getStore();

@@ -78,9 +78,7 @@ public final class OpenLock {
             lock = waitFor(ch, dir);
         }
         try {
-            byte[] me = holderText(ProcessHandle.current().pid(), thisProcess, Instant.now());
-            ch.truncate(0);
-            ch.write(ByteBuffer.wrap(me), 0);
+            writeHolder(ch, ProcessHandle.current().pid(), thisProcess, Instant.now());
         } catch (IOException e) {
             // who holds the lock is only for the messages of those who wait: a full disk must not stop the open
         }
@@ -227,14 +225,14 @@ public final class OpenLock {
     /** Writes a holder into {@code lockFile} as {@link #take} does (tests). */
     static void writeHolder(Path lockFile, long pid, String what, Instant since) throws IOException {
         try (FileChannel ch = PrivateFiles.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            ch.truncate(0);
-            ch.write(ByteBuffer.wrap(holderText(pid, what, since)), 0);
+            writeHolder(ch, pid, what, since);
         }
     }
 
-    private static byte[] holderText(long pid, String what, Instant since) {
-        return ("pid " + pid + "\nwhat " + what.replace('\n', ' ') + "\nsince " + since + "\n")
-                .getBytes(StandardCharsets.UTF_8);
+    private static void writeHolder(FileChannel ch, long pid, String what, Instant since) throws IOException {
+        ch.truncate(0);
+        ch.write(ByteBuffer.wrap(("pid " + pid + "\nwhat " + what.replace('\n', ' ') + "\nsince " + since + "\n")
+                .getBytes(StandardCharsets.UTF_8)), 0);
     }
 
     private static String text(Duration d) {

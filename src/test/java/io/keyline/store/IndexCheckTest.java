@@ -51,11 +51,7 @@ class IndexCheckTest {
     void aPrimaryKeyEntryAKillLostIsFoundSoTheKeyDoesNotLookNew() throws Exception {
         Path state = tmp.resolve("state");
         seed(state);
-        String pk;
-        try (Database db = Database.open(state); Connection c = db.connection()) {
-            pk = IndexCheck.indexes(c).stream().filter(i -> i.table().equals("key_state")
-                    && "PRIMARY KEY".equals(i.constraintType())).findFirst().orElseThrow().name();
-        }
+        String pk = primaryKey(state).name();
         corrupt(state, "key_state", pk, "daily", "k2");
         try (Database db = Database.open(state); Connection c = db.connection()) {
             assertThat(count(c, "SELECT COUNT(*) FROM key_state WHERE job = 'daily' AND key_value = 'k2'"))
@@ -109,11 +105,7 @@ class IndexCheckTest {
     void aRebuildCutShortIsCompletedByTheNextOpen() throws Exception {
         Path state = tmp.resolve("state");
         seed(state);
-        String pk;
-        try (Database db = Database.open(state); Connection c = db.connection()) {
-            pk = IndexCheck.indexes(c).stream().filter(i -> i.table().equals("key_state")
-                    && "PRIMARY KEY".equals(i.constraintType())).findFirst().orElseThrow().constraint();
-        }
+        String pk = primaryKey(state).constraint();
         try (Connection a = java.sql.DriverManager.getConnection(Database.url(state), DatabasePasswords.ADMIN_USER,
                 DatabasePasswords.read(state).admin()); Statement st = a.createStatement()) {
             // a plain index: its replacement built and the original dropped, the rename not done
@@ -167,6 +159,14 @@ class IndexCheckTest {
                 rs.next();
                 assertThat(rs.getString(1)).doesNotContain("key_state_by_state").contains("tableScan");
             }
+        }
+    }
+
+    /** The index of key_state's primary key. */
+    private static IndexCheck.Index primaryKey(Path state) throws SQLException {
+        try (Database db = Database.open(state); Connection c = db.connection()) {
+            return IndexCheck.indexes(c).stream().filter(i -> i.table().equals("key_state")
+                    && "PRIMARY KEY".equals(i.constraintType())).findFirst().orElseThrow();
         }
     }
 
