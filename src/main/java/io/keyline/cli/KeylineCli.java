@@ -58,13 +58,19 @@ public final class KeylineCli implements Callable<Integer> {
      * a one-shot {@code status} spent in Java before it printed (issue 14); a command line that names its
      * command gets only that one's model ({@link #commandLine(KeylineCli, String[])}).
      */
-    static final List<Class<?>> COMMANDS = List.of(
-            JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
-            ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
-            RearmCommand.class,
-            PauseCommand.class, ResumeCommand.class, CredentialsCommand.class, BackupCommand.class,
-            ExportCommand.class, PruneCommand.class, NotifyCommand.class, WorkerCommand.class,
-            MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class);
+    static List<Class<?>> commands() {
+        return Commands.ALL;
+    }
+
+    /** Made when first asked for: a plain {@code status} line (BriefCommandLine) never loads the other commands. */
+    private static final class Commands {
+        static final List<Class<?>> ALL = List.of(
+                JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
+                ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
+                RearmCommand.class, PauseCommand.class, ResumeCommand.class, CredentialsCommand.class,
+                BackupCommand.class, ExportCommand.class, PruneCommand.class, NotifyCommand.class, WorkerCommand.class,
+                MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class);
+    }
 
     /** Commands that only read the state: their process does not compact the file when it closes it. */
     private static final java.util.Set<Class<?>> READ_ONLY = java.util.Set.of(JobsCommand.class, StatusCommand.class,
@@ -239,7 +245,7 @@ public final class KeylineCli implements Callable<Integer> {
      */
     static CommandLine commandLine(KeylineCli root) {
         CommandLine cl = new CommandLine(root);
-        for (Class<?> c : COMMANDS) {
+        for (Class<?> c : commands()) {
             cl.addSubcommand(c);
         }
         addHelp(cl);
@@ -275,7 +281,7 @@ public final class KeylineCli implements Callable<Integer> {
                 }
                 return null; // help, version, or an unknown option: picocli says what it says with all commands
             }
-            for (Class<?> c : COMMANDS) {
+            for (Class<?> c : commands()) {
                 if (c.getAnnotation(Command.class).name().equals(a)) {
                     return c;
                 }

@@ -251,7 +251,10 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static final Logger LOG = Logger.getLogger(Database.class.getName());
+    /** The logger, made on first use: java.util.logging's set-up is not part of a one-shot command that logs nothing. */
+    private static final class Log {
+        static final Logger LOG = Logger.getLogger(Database.class.getName());
+    }
 
     /** State folders this JVM has open alone ({@link #openToRead}). */
     private static final java.util.Set<Path> ALONE_HERE = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -301,6 +304,12 @@ public final class Database implements AutoCloseable {
         // -Dkeyline.state.checkIndexes=true: check them now (a state that a crash left so, then closed cleanly)
         boolean afterCrash = nobody && (IndexCheck.due(dir)
                 || Boolean.getBoolean("keyline.state.checkIndexes") && Files.isRegularFile(file));
+        if (alone && !afterCrash) {
+            Database quick = openToReadQuickly(dir, url, file);
+            if (quick != null) {
+                return quick;
+            }
+        }
         for (int attempt = 1; ; attempt++) {
             // before H2 opens the file: find commits its quick recovery would skip after a killed process
             Recovery.repairIfUnclean(file);
@@ -398,6 +407,47 @@ public final class Database implements AutoCloseable {
                 }
                 throw e;
             }
+        }
+    }
+
+    /**
+     * A lone reader's open ({@link #openToRead} with nobody else in, on a file that was closed cleanly): the
+     * app user's session only - no admin session, no check of the users - when the passwords file opens it
+     * and the schema is current; {@code null} when anything is not so (a new or old state, a restored
+     * passwords file, missing rights), and the full open does what it does. Half of what a one-shot
+     * {@code status} spent opening the state was the admin's pool, its session and the user checks on
+     * {@code information_schema} (issue 14).
+     */
+    private static Database openToReadQuickly(Path dir, String url, Path file) {
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        DatabasePasswords pw; // the file was closed cleanly (IndexCheck.due): Recovery has nothing to find
+        try {
+            pw = DatabasePasswords.read(dir);
+        } catch (IOException e) {
+            return null; // the full open says what is wrong
+        }
+        if (pw == null) {
+            return null;
+        }
+        H2Pool app = new H2Pool(dataSource(appUrl(dir, true) + ";MAX_COMPACT_TIME=0", DatabasePasswords.APP_USER,
+                pw.app()), 16, 30_000, c -> LeftoverTransactions.finishOnFirstOpen(c, dir));
+        try {
+            try (Connection c = app.connection()) {
+                io.keyline.core.StartupTrace.mark("H2 opened the state file");
+                if (!Migrations.current(c, Migrations.COMMON)) {
+                    app.close();
+                    return null;
+                }
+            }
+            io.keyline.core.StartupTrace.mark("schema checked");
+            tightenFiles(dir);
+            io.keyline.core.StartupTrace.mark("state open");
+            return new Database(app, dir, url, pw);
+        } catch (SQLException | IOException | RuntimeException e) {
+            app.close();
+            return null;
         }
     }
 
@@ -953,7 +1003,7 @@ public final class Database implements AutoCloseable {
             if (stillOut > 0) {
                 // a session still handed out keeps H2's file open: others would find it locked, not wait;
                 // the open lock goes when this process ends (a brief reader ends right after closing)
-                LOG.warning(() -> "the state in " + stateDir + " was closed with " + stillOut + " session(s) still in "
+                Log.LOG.warning(() -> "the state in " + stateDir + " was closed with " + stillOut + " session(s) still in "
                         + "use: other processes wait until this one ends");
                 return;
             }

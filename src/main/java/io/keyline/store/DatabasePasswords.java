@@ -29,7 +29,10 @@ public record DatabasePasswords(String admin, String app) {
     /** The user job runs, the console and the CLI work as: table rights only (no admin rights). */
     public static final String APP_USER = "keyline_app";
 
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Made on first use: seeding it is not part of opening a state that has its passwords. */
+    private static final class Random {
+        static final SecureRandom RANDOM = new SecureRandom();
+    }
 
     /** New random passwords (32 bytes each). */
     static DatabasePasswords generate() {
@@ -38,7 +41,7 @@ public record DatabasePasswords(String admin, String app) {
 
     private static String random() {
         byte[] b = new byte[32];
-        RANDOM.nextBytes(b);
+        Random.RANDOM.nextBytes(b);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 

@@ -1,9 +1,5 @@
 package io.keyline.store;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
@@ -55,9 +51,19 @@ final class H2Pool implements AutoCloseable {
 
     /** A connection in auto-commit mode; {@code close()} gives it back. */
     Connection connection() throws SQLException {
-        Connection physical = pool.take();
-        return (Connection) Proxy.newProxyInstance(H2Pool.class.getClassLoader(), new Class<?>[] {Connection.class},
-                new Handle(physical));
+        return new PooledConnection(pool.take(), this);
+    }
+
+    /**
+     * A session its borrower closed ({@link PooledConnection}): back to the pool the way a new one is, or
+     * closed when its use failed or it cannot be restored.
+     */
+    void handBack(Connection physical, boolean failed, boolean isolationChanged) {
+        if (!failed && restore(physical, isolationChanged)) {
+            pool.giveBack(physical);
+        } else {
+            pool.discard(physical);
+        }
     }
 
     /** Puts a session back the way a new one is; false when it cannot be (it is closed instead). */
@@ -86,67 +92,5 @@ final class H2Pool implements AutoCloseable {
     @Override
     public void close() {
         pool.close();
-    }
-
-    /** The borrower's view of a session: every call goes to it until {@code close()}, which gives it back. */
-    private final class Handle implements InvocationHandler {
-        private final Connection physical;
-        private boolean handedBack;
-        private boolean isolationChanged;
-        private boolean failed;
-
-        Handle(Connection physical) {
-            this.physical = physical;
-        }
-
-        @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            String name = method.getName();
-            switch (name) {
-                case "close" -> {
-                    synchronized (this) {
-                        if (handedBack) {
-                            return null;
-                        }
-                        handedBack = true;
-                    }
-                    if (!failed && restore(physical, isolationChanged)) {
-                        pool.giveBack(physical);
-                    } else {
-                        pool.discard(physical);
-                    }
-                    return null;
-                }
-                case "isClosed" -> {
-                    return handedBack || physical.isClosed();
-                }
-                case "equals" -> {
-                    return proxy == args[0];
-                }
-                case "hashCode" -> {
-                    return System.identityHashCode(proxy);
-                }
-                case "toString" -> {
-                    return "pooled " + physical;
-                }
-                default -> {
-                }
-            }
-            if (handedBack) {
-                throw new SQLException("the connection was closed (given back to the pool)", "08003");
-            }
-            if (name.equals("setTransactionIsolation")) {
-                isolationChanged = true;
-            }
-            try {
-                return method.invoke(physical, args);
-            } catch (InvocationTargetException e) {
-                Throwable cause = e.getCause();
-                if (Database.serverWentAway(cause)) {
-                    failed = true; // the session or the process serving it is gone: do not hand it out again
-                }
-                throw cause;
-            }
-        }
     }
 }

@@ -53,7 +53,10 @@ import java.util.logging.Logger;
  */
 final class Housekeeping {
 
-    private static final Logger LOG = Logger.getLogger(Housekeeping.class.getName());
+    /** The logger, made on first use: java.util.logging's set-up is not part of a one-shot command that logs nothing. */
+    private static final class Log {
+        static final Logger LOG = Logger.getLogger(Housekeeping.class.getName());
+    }
 
     /** One per open store in this process (several {@link Database}s of one folder share a store). */
     private static final Map<MVStore, Housekeeping> RUNNING = Collections.synchronizedMap(new IdentityHashMap<>());
@@ -215,10 +218,10 @@ final class Housekeeping {
                     }
                     if (store.isClosed()) {
                         // H2 closes the store after a failed write (its "panic"), whichever thread wrote
-                        LOG.severe("state housekeeping: H2 closed the state after " + e);
+                        Log.LOG.severe("state housekeeping: H2 closed the state after " + e);
                         return;
                     }
-                    LOG.warning("state housekeeping: " + e + " (the next round tries again)");
+                    Log.LOG.warning("state housekeeping: " + e + " (the next round tries again)");
                 }
             }
         } finally {

@@ -36,7 +36,10 @@ import java.util.logging.Logger;
  */
 final class IndexCheck {
 
-    private static final Logger LOG = Logger.getLogger(IndexCheck.class.getName());
+    /** The logger, made on first use: java.util.logging's set-up is not part of a one-shot command that logs nothing. */
+    private static final class Log {
+        static final Logger LOG = Logger.getLogger(IndexCheck.class.getName());
+    }
 
     /** What the last check repaired (tests and the crash loop report it). */
     static volatile String lastReport;
@@ -70,14 +73,14 @@ final class IndexCheck {
                 java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
             ch.force(true);
         } catch (java.io.IOException e) {
-            LOG.warning("cannot write " + marker + " (" + e.getMessage() + "): an index check cut short now "
+            Log.LOG.warning("cannot write " + marker + " (" + e.getMessage() + "): an index check cut short now "
                     + "would not be taken up again by a later open");
         }
         List<String> rebuilt = repair(admin);
         try {
             Files.deleteIfExists(marker);
         } catch (java.io.IOException e) {
-            LOG.warning("cannot remove " + marker + " (" + e.getMessage() + "): the next open checks again");
+            Log.LOG.warning("cannot remove " + marker + " (" + e.getMessage() + "): the next open checks again");
         }
         return rebuilt;
     }
@@ -109,7 +112,7 @@ final class IndexCheck {
         if (!rebuilt.isEmpty()) {
             lastReport = "rebuilt " + rebuilt.size() + " index(es) that a killed process had left out of step "
                     + "with their rows: " + String.join("; ", rebuilt);
-            LOG.warning(lastReport);
+            Log.LOG.warning(lastReport);
         }
         return rebuilt;
     }

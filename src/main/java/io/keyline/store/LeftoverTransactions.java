@@ -25,7 +25,10 @@ final class LeftoverTransactions {
     private LeftoverTransactions() {
     }
 
-    private static final Logger LOG = Logger.getLogger(LeftoverTransactions.class.getName());
+    /** The logger, made on first use: java.util.logging's set-up is not part of a one-shot command that logs nothing. */
+    private static final class Log {
+        static final Logger LOG = Logger.getLogger(LeftoverTransactions.class.getName());
+    }
 
     /** Said once per repair (the crash loop counts these lines in its children's output). */
     static final String REPAIRED = "transaction(s) that a killed process had left half-committed";
@@ -72,7 +75,7 @@ final class LeftoverTransactions {
         try {
             n = KeylineLeftoverCommits.finish(store.getTransactionStore());
         } catch (RuntimeException e) {
-            LOG.warning("state " + dir + ": could not finish the " + REPAIRED + ": " + e
+            Log.LOG.warning("state " + dir + ": could not finish the " + REPAIRED + ": " + e
                     + " (writes to their rows will wait)");
             return 0;
         }
@@ -80,7 +83,7 @@ final class LeftoverTransactions {
             FINISHED.addAndGet(n);
             lastReport = "state " + dir + ": finished " + n + " " + REPAIRED
                     + " (their rows would have stayed locked)";
-            LOG.warning(lastReport);
+            Log.LOG.warning(lastReport);
         }
         return n;
     }

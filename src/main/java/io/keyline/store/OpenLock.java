@@ -45,11 +45,14 @@ public final class OpenLock {
     /** How long an open waits before it says that it waits, and for whom. */
     static final Duration NOTICE_AFTER = Duration.ofSeconds(3);
 
-    private static final Logger LOG = Logger.getLogger(OpenLock.class.getName());
+    /** The logger, made on first use: java.util.logging's set-up is not part of a one-shot command that logs nothing. */
+    private static final class Log {
+        static final Logger LOG = Logger.getLogger(OpenLock.class.getName());
+    }
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
             .withZone(ZoneId.systemDefault());
 
-    private static volatile Consumer<String> notices = LOG::warning;
+    private static volatile Consumer<String> notices = m -> Log.LOG.warning(m);
     private static volatile String thisProcess = "keyline";
 
     private OpenLock() {

@@ -31,7 +31,7 @@ class CommandLineModelTest {
         assertThat(KeylineCli.commandLine(new KeylineCli(), new String[] {"credentials", "test", "x"})
                 .getSubcommands().get("credentials").getSubcommands()).containsKeys("set", "test", "list");
         assertThat(KeylineCli.commandLine(new KeylineCli(), new String[] {"--help"}).getSubcommands())
-                .hasSize(KeylineCli.COMMANDS.size());
+                .hasSize(KeylineCli.commands().size());
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
