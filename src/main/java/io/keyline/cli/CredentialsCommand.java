@@ -50,6 +50,13 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         return CredentialAlerts.of(store, now, warn).stream().map(CredentialAlerts.Alert::message).toList();
     }
 
+    /** The same from what was read of the credentials: their facts and the keys parked on missing ones. */
+    static List<String> warnings(List<CredentialInfo> credentials, Map<String, Integer> parkedOnMissing, Instant now,
+                                 Duration warn) {
+        return CredentialAlerts.of(credentials, parkedOnMissing, now, warn).stream()
+                .map(CredentialAlerts.Alert::message).toList();
+    }
+
     @Command(name = "list", description = "Name, type, fingerprint, cookies, earliest expiry, last use and result, "
             + "and the keys parked on each credential.")
     static final class ListCommand extends Sub implements Callable<Integer> {

@@ -1,5 +1,6 @@
 package io.keyline.cli;
 
+import io.keyline.core.CredentialInfo;
 import io.keyline.core.StateStore;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
@@ -32,18 +33,39 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         io.keyline.core.StartupTrace.mark("command line parsed");
         String name = jobName == null ? null : job(jobName).name();
         Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
-        List<KeyRecord> keys = new ArrayList<>(ws().store().query(new StateStore.KeyQuery(name, states, null, 0,
-                Integer.MAX_VALUE)));
-        io.keyline.core.StartupTrace.mark("keys read (" + keys.size() + ")");
+        // what the last status read, when the state has not changed since (ReadSnapshot): no H2 to open
+        io.keyline.store.ReadSnapshot.Data copy = ws().readCopy();
+        List<KeyRecord> keys;
+        List<CredentialInfo> credentials;
+        Map<String, Integer> parkedOnMissing;
+        if (copy != null) {
+            keys = new ArrayList<>();
+            for (KeyRecord k : copy.keys()) {
+                if ((name == null || name.equals(k.job())) && (states.isEmpty() || states.contains(k.state()))) {
+                    keys.add(k);
+                }
+            }
+            credentials = copy.credentials();
+            parkedOnMissing = copy.parkedOnMissing();
+            io.keyline.core.StartupTrace.mark("keys read from the copy of the last status (" + keys.size() + ")");
+        } else {
+            keys = new ArrayList<>(ws().store().query(new StateStore.KeyQuery(name, states, null, 0,
+                    Integer.MAX_VALUE)));
+            io.keyline.core.StartupTrace.mark("keys read (" + keys.size() + ")");
+            credentials = ws().credentials().list();
+            parkedOnMissing = ws().credentials().parkedOnMissing();
+            if (name == null && states.isEmpty()) {
+                ws().keepReadCopy(new io.keyline.store.ReadSnapshot.Data(keys, credentials, parkedOnMissing));
+            }
+        }
         java.time.Instant now = ws().options().clock().instant();
-        if (attention) {
+        if (attention && copy == null) { // a copy has no RUNNING key (ReadSnapshot.Data#keepable)
             keys.addAll(io.keyline.core.Orphans.of(ws().store(), name, now));
             keys.sort(java.util.Comparator.comparing(KeyRecord::job).thenComparing(KeyRecord::key));
         }
         if (json) {
             Map<String, String> loginUrls = new java.util.HashMap<>();
-            ws().credentials().list().stream().filter(i -> i.loginUrl() != null)
-                    .forEach(i -> loginUrls.put(i.name(), i.loginUrl()));
+            credentials.stream().filter(i -> i.loginUrl() != null).forEach(i -> loginUrls.put(i.name(), i.loginUrl()));
             List<Map<String, Object>> rows = new ArrayList<>();
             for (KeyRecord k : keys) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -54,7 +76,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                 m.put("attempts", k.attempts());
                 m.put("nextAttemptAt", k.nextAttemptAt());
                 m.put("updatedAt", k.updatedAt());
-                boolean orphan = io.keyline.core.Orphans.orphaned(ws().store(), k, now);
+                boolean orphan = orphaned(k, now);
                 m.put("message", orphan ? io.keyline.core.Orphans.describe(k) : k.message());
                 m.put("credential", k.credential());
                 m.put("class", k.failureClass() == null ? null : k.failureClass().name());
@@ -68,7 +90,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
             Text.json(out(), rows);
             return 0;
         }
-        for (String w : CredentialsCommand.warnings(ws().credentials(), ws().options().clock().instant(),
+        for (String w : CredentialsCommand.warnings(credentials, parkedOnMissing, now,
                 CredentialsCommand.warnWindow(root().env()))) {
             out().println("! " + w);
         }
@@ -78,7 +100,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         }
         Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "MESSAGE");
         for (KeyRecord k : keys) {
-            boolean orphan = io.keyline.core.Orphans.orphaned(ws().store(), k, now);
+            boolean orphan = orphaned(k, now);
             t.row(k.job(), k.key(), orphan ? "RUNNING (interrupted)" : k.state(), k.step(), k.attempts(),
                     Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()),
                     Text.clip(orphan ? io.keyline.core.Orphans.describe(k) : k.message(), 160));
@@ -87,5 +109,10 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         t.print(out());
         io.keyline.core.StartupTrace.mark("table printed");
         return 0;
+    }
+
+    /** A RUNNING key whose process is gone ({@link io.keyline.core.Orphans}); the state is asked only for those. */
+    private boolean orphaned(KeyRecord k, java.time.Instant now) {
+        return k.state() == KeyState.RUNNING && io.keyline.core.Orphans.orphaned(ws().store(), k, now);
     }
 }

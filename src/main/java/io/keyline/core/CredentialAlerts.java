@@ -39,8 +39,14 @@ public final class CredentialAlerts {
     }
 
     public static List<Alert> of(CredentialStore store, Instant now, Duration warn) {
+        return of(store.list(), store.parkedOnMissing(), now, warn);
+    }
+
+    /** The alerts of {@code credentials} and of the keys parked on credentials that are not stored. */
+    public static List<Alert> of(List<CredentialInfo> credentials, Map<String, Integer> parkedOnMissing, Instant now,
+                                 Duration warn) {
         List<Alert> out = new ArrayList<>();
-        for (CredentialInfo i : store.list()) {
+        for (CredentialInfo i : credentials) {
             if (i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now)) {
                 out.add(new Alert(i.name(), Kind.EXPIRED, "credential " + i.name() + " has expired ("
                         + WHEN.format(i.earliestExpiry()) + "): renew it" + i.loginHint()));
@@ -53,7 +59,7 @@ public final class CredentialAlerts {
                         + " key" + (i.parkedKeys() == 1 ? " waits" : "s wait") + " for it to be renewed" + i.loginHint()));
             }
         }
-        store.parkedOnMissing().forEach((name, n) -> out.add(new Alert(name, Kind.MISSING, "credential " + name
+        new java.util.TreeMap<>(parkedOnMissing).forEach((name, n) -> out.add(new Alert(name, Kind.MISSING, "credential " + name
                 + " is not set; " + n + " key" + (n == 1 ? " waits" : "s wait") + " for it")));
         return out;
     }

@@ -171,6 +171,65 @@ public final class Database implements AutoCloseable {
         return open(location.localDir(), false, true);
     }
 
+    /**
+     * For a one-shot {@code status} in its own process: the copy of what the last such {@code status} read
+     * ({@link ReadSnapshot}), when this process has the state to itself (the open lock taken as an open
+     * takes it, no other process in), the file was closed cleanly and has not changed since the copy was
+     * made; {@code null} otherwise, and the caller opens the state ({@link #openToRead}). The folder is
+     * checked as an open checks it. {@code -Dkeyline.state.readCopy=false} turns the copy off (B9 compares).
+     */
+    public static ReadSnapshot.Data readCopy(StateLocation location) {
+        if (!(location instanceof StateLocation.Folder) || !readCopies()) {
+            return null;
+        }
+        Path dir = location.localDir().toAbsolutePath().normalize();
+        if (!Files.isRegularFile(ReadSnapshot.file(dir)) || ALONE_HERE.contains(dir)
+                || !Files.isRegularFile(DatabasePasswords.file(dir))) {
+            return null;
+        }
+        java.util.concurrent.Semaphore opening = opening(dir);
+        opening.acquireUninterruptibly();
+        try {
+            PrivateFiles.ensurePrivateDirectory(dir);
+            if (!Files.isWritable(dir)) {
+                return null;
+            }
+            try (FileChannel ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE)) {
+                OpenLock.take(ch, dir);
+                boolean nobody = Users.join(dir);
+                try {
+                    io.keyline.core.StartupTrace.mark("state folder checked and locked" + (nobody ? " (alone)" : ""));
+                    return nobody && !IndexCheck.due(dir) ? ReadSnapshot.readIfCurrent(dir) : null;
+                } finally {
+                    Users.leave(dir);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null; // the open that follows says what is wrong
+        } finally {
+            opening.release();
+        }
+    }
+
+    /** Whether one-shot readers keep and use copies ({@link ReadSnapshot}); {@code -Dkeyline.state.readCopy=false}: not. */
+    private static boolean readCopies() {
+        return !"false".equalsIgnoreCase(System.getProperty("keyline.state.readCopy"));
+    }
+
+    /**
+     * Keeps a copy of what this one-shot reader read ({@link ReadSnapshot}) for the next one: written by
+     * {@link #close} once H2 has closed the file, before the open lock is let go. Only a reader that opened
+     * the file alone keeps one; nothing when a key is RUNNING.
+     */
+    public void keepReadCopy(ReadSnapshot.Data d) {
+        if (alone() && readCopies() && d.keepable()) {
+            copyOnClose = d;
+        }
+    }
+
+    private volatile ReadSnapshot.Data copyOnClose;
+
     /** Whether this process opened the file alone ({@link #openToRead}), holding the open lock until close. */
     public boolean alone() {
         return heldOpenLock != null;
@@ -431,8 +490,11 @@ public final class Database implements AutoCloseable {
         if (pw == null) {
             return null;
         }
-        H2Pool app = new H2Pool(dataSource(appUrl(dir, true) + ";MAX_COMPACT_TIME=0", DatabasePasswords.APP_USER,
-                pw.app()), 16, 30_000, c -> LeftoverTransactions.finishOnFirstOpen(c, dir));
+        // read-only: the file is not written at all (a read-write open rewrites part of it when it closes it),
+        // so a reader leaves the state file as it was and the copy of the last status stays good (ReadSnapshot);
+        // a half-committed transaction that would have to be finished fails the first connection: the full open
+        H2Pool app = new H2Pool(dataSource(appUrl(dir, true) + ";ACCESS_MODE_DATA=r", DatabasePasswords.APP_USER,
+                pw.app()), 16, 30_000, LeftoverTransactions::refuseIfAnyLeft);
         try {
             try (Connection c = app.connection()) {
                 io.keyline.core.StartupTrace.mark("H2 opened the state file");
@@ -1007,7 +1069,12 @@ public final class Database implements AutoCloseable {
                         + "use: other processes wait until this one ends");
                 return;
             }
-            // H2 closed the file with the pool's last session (DB_CLOSE_DELAY 0): others may open it now
+            // H2 closed the file with the pool's last session (DB_CLOSE_DELAY 0): the copy is of the file as it
+            // is now, and nobody can change it before the open lock goes; others may open it after that
+            ReadSnapshot.Data copy = copyOnClose;
+            if (copy != null) {
+                ReadSnapshot.write(stateDir, copy);
+            }
             closeQuietly(held);
             ALONE_HERE.remove(stateDir);
             heldOpening.release();

@@ -42,15 +42,6 @@ final class LeftoverTransactions {
     /** How many the opens in this JVM finished. */
     static final AtomicInteger FINISHED = new AtomicInteger();
 
-    /**
-     * Finishes the leftovers when {@code c} is the first connection of this JVM to a store it opened itself
-     * (an open, or a takeover after the serving process died); a state served by another process was
-     * repaired by that process. Safe beside other sessions ({@link KeylineLeftoverCommits#finish}). A repair
-     * that fails is logged and the open goes on: the rows of an unfinished transaction stay locked, the
-     * rest of the state works.
-     *
-     * @return how many transactions were finished
-     */
     /** Whether {@code c} is a session of a database this JVM has open itself (not one served by another process). */
     static boolean embedded(Connection c) throws SQLException {
         return local(c) != null;
@@ -62,6 +53,37 @@ final class LeftoverTransactions {
                 && c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal s ? s : null;
     }
 
+    /**
+     * For a read-only open (a one-shot reader, {@code Database.openToReadQuickly}): refuses the session, with an
+     * {@link SQLException}, when the file holds half-committed transactions, which only a read-write open can
+     * finish (read-only, their rows would read as before the commit).
+     */
+    static void refuseIfAnyLeft(Connection c) throws SQLException {
+        SessionLocal local = local(c);
+        Store store = local == null ? null : local.getDatabase().getStore();
+        if (store == null) {
+            return;
+        }
+        int n;
+        try {
+            n = KeylineLeftoverCommits.pending(store.getTransactionStore());
+        } catch (RuntimeException e) {
+            throw new SQLException("cannot tell whether transactions are left half-committed: " + e.getMessage(), e);
+        }
+        if (n > 0) {
+            throw new SQLException(n + " " + REPAIRED + " in a file opened read-only: open it read-write");
+        }
+    }
+
+    /**
+     * Finishes the leftovers when {@code c} is the first connection of this JVM to a store it opened itself
+     * (an open, or a takeover after the serving process died); a state served by another process was
+     * repaired by that process. Safe beside other sessions ({@link KeylineLeftoverCommits#finish}). A repair
+     * that fails is logged and the open goes on: the rows of an unfinished transaction stay locked, the
+     * rest of the state works.
+     *
+     * @return how many transactions were finished
+     */
     static int finishOnFirstOpen(Connection c, Path dir) throws SQLException {
         SessionLocal local = local(c);
         if (local == null) {

@@ -99,6 +99,22 @@ public final class Workspace implements AutoCloseable {
         return database;
     }
 
+    /**
+     * For a one-shot reader (see {@link #briefReader}) that has not opened the state yet: the copy of what the
+     * last one-shot {@code status} read, when the state file has not changed since
+     * ({@link Database#readCopy}); {@code null} otherwise.
+     */
+    public synchronized io.keyline.store.ReadSnapshot.Data readCopy() {
+        return briefReader && database == null ? Database.readCopy(location) : null;
+    }
+
+    /** Keeps what this one-shot reader read from the state for the next one ({@link Database#keepReadCopy}). */
+    public synchronized void keepReadCopy(io.keyline.store.ReadSnapshot.Data data) {
+        if (briefReader && database != null) {
+            database.keepReadCopy(data);
+        }
+    }
+
     /** Whether this workspace's process reads the state briefly and then ends: see {@link #briefReader}. */
     private boolean briefReader;
 

@@ -64,6 +64,38 @@ class LeftoverCommitTest {
     }
 
     /**
+     * A one-shot reader opens a clean file read-only (Database.openToReadQuickly), where a half-commit could not
+     * be finished and its rows would read as before it: such a session is refused, so that the full open
+     * (read-write, which finishes it) runs instead. Here on the file the killed child left, and once more after
+     * an open finished it.
+     */
+    @Test
+    void aReadOnlySessionOnAFileWithAHalfCommitIsRefused() throws Exception {
+        Path state = tmp.resolve("state");
+        Path out = tmp.resolve("child.log");
+        assertHalted(child(out, state.toString()), out);
+        // the killed child served the state (AUTO_SERVER): its lock file is left, which a read-only open refuses
+        // on its own (the quick open then falls back too); without it, the half-commit is what is refused
+        Files.delete(state.resolve("keyline.lock.db"));
+        org.h2.jdbcx.JdbcDataSource readOnly = new org.h2.jdbcx.JdbcDataSource();
+        readOnly.setURL("jdbc:h2:file:" + state.resolve("keyline")
+                + Database.APP_SETTINGS.replace(";AUTO_SERVER=TRUE", "") + ";ACCESS_MODE_DATA=r");
+        readOnly.setUser(DatabasePasswords.APP_USER);
+        readOnly.setPassword(DatabasePasswords.read(state).app());
+        try (Connection c = readOnly.getConnection()) {
+            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> LeftoverTransactions.refuseIfAnyLeft(c)))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("half-committed");
+        }
+        try (Database db = Database.open(state); Connection c = db.connection()) {
+            assertFinished(c);
+        }
+        try (Connection c = readOnly.getConnection()) {
+            LeftoverTransactions.refuseIfAnyLeft(c); // nothing left: the reader goes on
+            assertThat(value(c, "leftover-2")).isEqualTo("inserted");
+        }
+    }
+
+    /**
      * The usual crash: the killed process was serving the state to a live one (AUTO_SERVER), which then
      * opens the file itself - and must finish what the dead one left (found in review: this path did not).
      */

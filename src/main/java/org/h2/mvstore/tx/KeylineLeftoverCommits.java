@@ -71,6 +71,22 @@ public final class KeylineLeftoverCommits {
         return finished;
     }
 
+    /** How many transactions {@link #finish} would finish (a read-only store cannot: its opener must open read-write). */
+    public static int pending(TransactionStore store) {
+        if (OWNER == null) {
+            throw new IllegalStateException("H2's Transaction has no int field ownerId: this repair was written for "
+                    + "H2 2.5.252 and does not know this version");
+        }
+        int n = 0;
+        for (Transaction t : store.getOpenTransactions()) {
+            if (t.getStatus() == Transaction.STATUS_COMMITTED && owner(t) == 0 && t.hasChanges()
+                    && !store.committingTransactions.get().get(t.getId())) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     private static int owner(Transaction t) {
         try {
             return OWNER.getInt(t);
