@@ -184,19 +184,21 @@ public final class Database implements AutoCloseable {
         }
         Path dir = location.localDir().toAbsolutePath().normalize();
         if (!Files.isRegularFile(ReadSnapshot.file(dir)) || ALONE_HERE.contains(dir)
-                || !Files.isRegularFile(DatabasePasswords.file(dir))) {
+                || Boolean.getBoolean("keyline.state.checkIndexes")) {
             return null;
         }
         java.util.concurrent.Semaphore opening = opening(dir);
         opening.acquireUninterruptibly();
         try {
             PrivateFiles.ensurePrivateDirectory(dir);
-            if (!Files.isWritable(dir)) {
+            // the passwords file as the open reads it: one that others can read, or a missing one, is the
+            // open's to report
+            if (!Files.isWritable(dir) || DatabasePasswords.read(dir) == null) {
                 return null;
             }
             try (FileChannel ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE)) {
-                OpenLock.take(ch, dir);
+                OpenLock.take(ch, dir); // a wait that gives up is the command's answer: not waited for twice
                 boolean nobody = Users.join(dir);
                 try {
                     io.keyline.core.StartupTrace.mark("state folder checked and locked" + (nobody ? " (alone)" : ""));
@@ -205,6 +207,8 @@ public final class Database implements AutoCloseable {
                     Users.leave(dir);
                 }
             }
+        } catch (StateUnavailableException e) {
+            throw e;
         } catch (IOException | RuntimeException e) {
             return null; // the open that follows says what is wrong
         } finally {
@@ -223,10 +227,16 @@ public final class Database implements AutoCloseable {
      * the file alone keeps one; nothing when a key is RUNNING.
      */
     public void keepReadCopy(ReadSnapshot.Data d) {
-        if (alone() && readCopies() && d.keepable()) {
+        if (alone() && readOnlyQuick && readCopies() && d.keepable()) {
             copyOnClose = d;
         }
     }
+
+    /**
+     * Opened by {@link #openToReadQuickly}: read-only, with nothing left half-committed. Only such a reader keeps
+     * a copy (one that opened the file read-write after a failed repair could have read rows as before a commit).
+     */
+    private boolean readOnlyQuick;
 
     private volatile ReadSnapshot.Data copyOnClose;
 
@@ -369,6 +379,8 @@ public final class Database implements AutoCloseable {
                 return quick;
             }
         }
+        // a read-write open changes the file: the copy of the last status would not be used again (ReadSnapshot)
+        ReadSnapshot.forget(dir);
         for (int attempt = 1; ; attempt++) {
             // before H2 opens the file: find commits its quick recovery would skip after a killed process
             Recovery.repairIfUnclean(file);
@@ -496,17 +508,21 @@ public final class Database implements AutoCloseable {
         H2Pool app = new H2Pool(dataSource(appUrl(dir, true) + ";ACCESS_MODE_DATA=r", DatabasePasswords.APP_USER,
                 pw.app()), 16, 30_000, LeftoverTransactions::refuseIfAnyLeft);
         try {
+            boolean current;
             try (Connection c = app.connection()) {
                 io.keyline.core.StartupTrace.mark("H2 opened the state file");
-                if (!Migrations.current(c, Migrations.COMMON)) {
-                    app.close();
-                    return null;
-                }
+                current = Migrations.current(c, Migrations.COMMON);
+            }
+            if (!current) {
+                app.close();
+                return null;
             }
             io.keyline.core.StartupTrace.mark("schema checked");
             tightenFiles(dir);
             io.keyline.core.StartupTrace.mark("state open");
-            return new Database(app, dir, url, pw);
+            Database db = new Database(app, dir, url, pw);
+            db.readOnlyQuick = true;
+            return db;
         } catch (SQLException | IOException | RuntimeException e) {
             app.close();
             return null;

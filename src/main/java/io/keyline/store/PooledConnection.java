@@ -30,7 +30,7 @@ import java.util.concurrent.Executor;
 final class PooledConnection implements Connection {
     private final Connection physical;
     private final H2Pool pool;
-    private boolean handedBack;
+    private volatile boolean handedBack;
     private volatile boolean isolationChanged;
     private volatile boolean failed;
 
@@ -41,14 +41,10 @@ final class PooledConnection implements Connection {
 
     /** The session, or the error a closed connection gives. */
     private Connection live() throws SQLException {
-        if (handedBack()) {
+        if (handedBack) {
             throw new SQLException("the connection was closed (given back to the pool)", "08003");
         }
         return physical;
-    }
-
-    private synchronized boolean handedBack() {
-        return handedBack;
     }
 
     /** Notes that the session must not be handed out again when {@code e} says it (or its server) is gone. */
@@ -71,7 +67,7 @@ final class PooledConnection implements Connection {
 
     @Override
     public boolean isClosed() throws SQLException {
-        return handedBack() || physical.isClosed();
+        return handedBack || physical.isClosed();
     }
 
     @Override
@@ -96,7 +92,7 @@ final class PooledConnection implements Connection {
     }
 
     private Connection clientInfoTarget() throws SQLClientInfoException {
-        if (handedBack()) {
+        if (handedBack) {
             throw new SQLClientInfoException("the connection was closed (given back to the pool)", "08003", 0,
                     Map.of());
         }

@@ -49,9 +49,20 @@ public final class ReadSnapshot {
 
     /** The copy's file in the state folder. */
     public static final String FILE_NAME = "keyline.read-copy";
-    private static final int FORMAT = 0x4B4C5231; // "KLR1"
-    /** A state file larger than this gets no copy: checking it would cost more than opening it. */
-    static final long LARGEST_STATE = 512L << 20;
+    private static final int FORMAT = 0x4B4C5232; // "KLR2"
+    /**
+     * What else the copy must have been made by: the schema (the migrations this build ships) and the names of
+     * the states and failure classes it wrote. A copy of another build's reading is not used.
+     */
+    private static final String SHAPE = "schema " + String.join(",", Migrations.COMMON) + "; states "
+            + java.util.Arrays.toString(KeyState.values()) + "; classes " + java.util.Arrays.toString(FailureClass.values());
+    /**
+     * A state file larger than this gets no copy: checking its bytes (about 1 ms per MB when cached) would
+     * come near the 250-300 ms of opening it.
+     */
+    static final long LARGEST_STATE = 64L << 20;
+    /** A copy larger than this is not read (10,000 keys make about 1.3 MB). */
+    static final long LARGEST_COPY = 256L << 20;
 
     /** How many {@code status} commands in this JVM read a copy (tests). */
     static final java.util.concurrent.atomic.AtomicInteger READS = new java.util.concurrent.atomic.AtomicInteger();
@@ -96,12 +107,17 @@ public final class ReadSnapshot {
         return dir.resolve(FILE_NAME);
     }
 
-    /** The state file's fingerprint, or {@code null} when it is missing or too large to check. */
+    /**
+     * The state file's fingerprint, or {@code null} when it is missing, too large to check, or open for writing
+     * in some process: H2 locks the file it has open read-write, also where that process is not a Keyline
+     * that {@code keyline.users.lock} would show (an H2 shell started by hand, say).
+     */
     static Fingerprint fingerprint(Path dir) throws IOException {
         Path db = dir.resolve("keyline.mv.db");
-        try (FileChannel ch = FileChannel.open(db, StandardOpenOption.READ)) {
+        try (FileChannel ch = FileChannel.open(db, StandardOpenOption.READ);
+             java.nio.channels.FileLock shared = ch.tryLock(0, Long.MAX_VALUE, true)) {
             long size = ch.size();
-            if (size > LARGEST_STATE) {
+            if (shared == null || size > LARGEST_STATE) {
                 return null;
             }
             CRC32 crc = new CRC32();
@@ -135,19 +151,37 @@ public final class ReadSnapshot {
             return null;
         }
         try {
+            if (Files.size(f) > LARGEST_COPY) {
+                return null;
+            }
             ByteBuffer in = ByteBuffer.wrap(Files.readAllBytes(f));
-            if (in.getInt() != FORMAT) {
+            if (in.getInt() != FORMAT || !SHAPE.equals(str(in))) {
                 return null;
             }
             Fingerprint recorded = new Fingerprint(in.getLong(), in.getLong(), in.getLong());
-            if (!recorded.same(fingerprint(dir))) {
-                return null;
+            long payloadCrc = in.getLong();
+            CRC32 crc = new CRC32();
+            crc.update(in.duplicate());
+            if (crc.getValue() != payloadCrc || !recorded.same(fingerprint(dir))) {
+                return null; // damaged (or written only in part), or of another state file
             }
             Data d = readData(in);
             READS.incrementAndGet();
             return d;
         } catch (IOException | RuntimeException e) {
             return null; // only an accelerator: the state itself is read instead
+        }
+    }
+
+    /**
+     * Removes the copy: a read-write open is about to change the file (the copy would never be used again,
+     * and would outlive what it holds: messages, key names).
+     */
+    static void forget(Path dir) {
+        try {
+            Files.deleteIfExists(file(dir));
+        } catch (IOException e) {
+            // a copy left is still checked against the file before it is used
         }
     }
 
@@ -165,13 +199,20 @@ public final class ReadSnapshot {
                 Files.deleteIfExists(f);
                 return;
             }
-            Out out = new Out(64 + d.keys().size() * 200);
+            Out out = new Out(256 + d.keys().size() * 200);
             out.putInt(FORMAT);
+            out.str(SHAPE);
             out.putLong(fp.size());
             out.putLong(fp.crc());
             out.putLong(fp.adler());
+            int crcAt = out.buf.position();
+            out.putLong(0); // the payload's CRC-32, below
+            int payload = out.buf.position();
             writeData(out, d);
             ByteBuffer bytes = out.buf.flip();
+            CRC32 crc = new CRC32();
+            crc.update(bytes.duplicate().position(payload));
+            bytes.putLong(crcAt, crc.getValue());
             try (FileChannel ch = PrivateFiles.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 while (bytes.hasRemaining()) {
@@ -266,7 +307,7 @@ public final class ReadSnapshot {
 
     private static int count(ByteBuffer in) throws IOException {
         int n = in.getInt();
-        if (n < 0 || n > 50_000_000) {
+        if (n < 0 || n > in.remaining() / 4) { // every entry takes at least 4 bytes
             throw new IOException("not a copy: " + n + " entries");
         }
         return n;
@@ -274,8 +315,18 @@ public final class ReadSnapshot {
 
     private static String str(ByteBuffer in) throws IOException {
         int n = in.getInt();
-        if (n < 0) {
+        if (n == -1) {
             return null;
+        }
+        if (n < -1) { // UTF-16 code units as they were (Out.str)
+            int chars = -2 - n;
+            if (chars > in.remaining() / 2) {
+                throw new IOException("not a copy: a string of " + chars + " chars");
+            }
+            char[] c = new char[chars];
+            in.asCharBuffer().get(c);
+            in.position(in.position() + 2 * chars);
+            return new String(c);
         }
         if (n > in.remaining()) {
             throw new IOException("not a copy: a string of " + n + " bytes");
@@ -325,6 +376,16 @@ public final class ReadSnapshot {
                 return;
             }
             byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            if (b.length != s.length() && !new String(b, StandardCharsets.UTF_8).equals(s)) {
+                // a lone surrogate (a message cut in the middle of an emoji): UTF-8 would make it "?", and the
+                // copy would not print what the state prints
+                room(4 + 2 * s.length());
+                buf.putInt(-2 - s.length());
+                for (int i = 0; i < s.length(); i++) {
+                    buf.putChar(s.charAt(i));
+                }
+                return;
+            }
             room(4 + b.length);
             buf.putInt(b.length);
             buf.put(b);

@@ -66,8 +66,8 @@ class LeftoverCommitTest {
     /**
      * A one-shot reader opens a clean file read-only (Database.openToReadQuickly), where a half-commit could not
      * be finished and its rows would read as before it: such a session is refused, so that the full open
-     * (read-write, which finishes it) runs instead. Here on the file the killed child left, and once more after
-     * an open finished it.
+     * (read-write, which finishes it) runs instead. First on the file the killed child left; then on the same
+     * file after H2 alone opened and closed it cleanly (the half-commit still in it), through openToRead.
      */
     @Test
     void aReadOnlySessionOnAFileWithAHalfCommitIsRefused() throws Exception {
@@ -86,11 +86,29 @@ class LeftoverCommitTest {
             assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> LeftoverTransactions.refuseIfAnyLeft(c)))
                     .isInstanceOf(SQLException.class).hasMessageContaining("half-committed");
         }
-        try (Database db = Database.open(state); Connection c = db.connection()) {
-            assertFinished(c);
+        // H2 alone (no Keyline) opens the file read-write and closes it cleanly: the half-commit stays in it,
+        // and the file is one a one-shot reader opens read-only
+        org.h2.jdbcx.JdbcDataSource plain = new org.h2.jdbcx.JdbcDataSource();
+        plain.setURL("jdbc:h2:file:" + state.resolve("keyline") + Database.SETTINGS.replace(";AUTO_SERVER=TRUE", ""));
+        plain.setUser(DatabasePasswords.ADMIN_USER);
+        plain.setPassword(DatabasePasswords.read(state).admin());
+        try (Connection c = plain.getConnection()) {
+            assertThat(leftovers(c)).isNotEmpty();
+            assertThat(value(c, "leftover-2")).as("H2 reads it as before the commit").isNull();
+        }
+        assertThat(Recovery.closedCleanly(state.resolve("keyline.mv.db"))).isTrue();
+        int finished = Database.halfCommitsFinished();
+        Database reader = Database.openToRead(new StateLocation.Folder(state));
+        try (Connection c = reader.connection()) {
+            assertThat(reader.alone()).isTrue();
+            assertThat(value(c, "leftover-2")).as("the read-only session was refused; the open finished it")
+                    .isEqualTo("inserted");
+            assertThat(Database.halfCommitsFinished()).isEqualTo(finished + 1);
+        } finally {
+            reader.close();
         }
         try (Connection c = readOnly.getConnection()) {
-            LeftoverTransactions.refuseIfAnyLeft(c); // nothing left: the reader goes on
+            LeftoverTransactions.refuseIfAnyLeft(c); // nothing left: a reader goes on
             assertThat(value(c, "leftover-2")).isEqualTo("inserted");
         }
     }
