@@ -19,12 +19,17 @@ final class JobsCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         JobCatalog catalog = ws().catalog();
-        StateStore store = ws().store();
+        // what the last status read, when the state has not changed since (ReadSnapshot): no H2 to open
+        io.keyline.store.ReadSnapshot.Data copy = ws().readCopy();
+        StateStore store = copy == null ? ws().store() : null;
+        if (copy != null) {
+            io.keyline.core.StartupTrace.mark("jobs counted from the copy of the last status");
+        }
         Instant now = ws().options().clock().instant();
         Text.Table t = new Text.Table("JOB", "KEY", "SCHEDULE", "PAUSED", "DONE", "ATTENTION", "WAITING", "DESCRIPTION");
         for (JobDefinition j : catalog.jobs()) {
-            Map<KeyState, Integer> c = store.countsByState(j.name());
-            JobControl jc = store.jobControl(j.name());
+            Map<KeyState, Integer> c = copy != null ? copy.countsByState(j.name()) : store.countsByState(j.name());
+            JobControl jc = copy != null ? copy.jobControl(j.name()) : store.jobControl(j.name());
             int attention = c.getOrDefault(KeyState.FAILED, 0) + c.getOrDefault(KeyState.NEEDS_CONFIRMATION, 0)
                     + c.getOrDefault(KeyState.NEEDS_CREDENTIAL, 0);
             int waiting = c.getOrDefault(KeyState.RETRY_WAIT, 0) + c.getOrDefault(KeyState.PENDING, 0)
@@ -41,7 +46,9 @@ final class JobsCommand extends Sub implements Callable<Integer> {
         } else {
             t.print(out());
         }
-        for (String w : CredentialsCommand.warnings(ws().credentials(), now, CredentialsCommand.warnWindow(root().env()))) {
+        java.time.Duration warn = CredentialsCommand.warnWindow(root().env());
+        for (String w : copy != null ? CredentialsCommand.warnings(copy.credentials(), copy.parkedOnMissing(), now, warn)
+                : CredentialsCommand.warnings(ws().credentials(), now, warn)) {
             out().println("! " + w);
         }
         if (!catalog.errors().isEmpty()) {

@@ -55,7 +55,8 @@ final class StatusCommand extends Sub implements Callable<Integer> {
             credentials = ws().credentials().list();
             parkedOnMissing = ws().credentials().parkedOnMissing();
             if (name == null && states.isEmpty()) {
-                ws().keepReadCopy(new io.keyline.store.ReadSnapshot.Data(keys, credentials, parkedOnMissing));
+                ws().keepReadCopy(new io.keyline.store.ReadSnapshot.Data(keys, credentials, parkedOnMissing,
+                        ws().store().jobControls()));
             }
         }
         java.time.Instant now = ws().options().clock().instant();

@@ -193,6 +193,9 @@ public interface StateStore extends AutoCloseable {
 
     JobControl jobControl(String job);
 
+    /** Every job's control that has been stored, by job (a job without one runs: {@link JobControl#running}). */
+    Map<String, JobControl> jobControls();
+
     void saveJobControl(JobControl control);
 
     /**

@@ -841,6 +841,23 @@ public final class JdbcStateStore implements StateStore {
     }
 
     @Override
+    public Map<String, JobControl> jobControls() {
+        return read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT job, paused, reason, paused_until, paused_by, "
+                    + "paused_at FROM job_control")) {
+                Map<String, JobControl> out = new HashMap<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(rs.getString(1), new JobControl(rs.getString(1), rs.getBoolean(2), rs.getString(3),
+                                instant(rs, 4), rs.getString(5), instant(rs, 6)));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
     public void saveJobControl(JobControl jc) {
         inTransaction(c -> {
             int updated;

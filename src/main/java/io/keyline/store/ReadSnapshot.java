@@ -3,6 +3,7 @@ package io.keyline.store;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.PrivateFiles;
 import io.keyline.domain.FailureClass;
+import io.keyline.domain.JobControl;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 
@@ -26,7 +27,7 @@ import java.util.zip.CRC32;
 
 /**
  * What a one-shot {@code status} reads (every key, the credentials' public facts, the keys parked on missing
- * credentials), kept beside the state for the next {@code status} as long as the state file is byte for
+ * credentials, the jobs' pause controls), kept beside the state for the next {@code status} as long as the state file is byte for
  * byte the one it was read from (issue 14, CLI latency).
  *
  * <p>Opening the H2 file in a new JVM - loading and verifying some 640 of H2's classes, replaying the
@@ -49,7 +50,7 @@ public final class ReadSnapshot {
 
     /** The copy's file in the state folder. */
     public static final String FILE_NAME = "keyline.read-copy";
-    private static final int FORMAT = 0x4B4C5232; // "KLR2"
+    private static final int FORMAT = 0x4B4C5233; // "KLR3"
     /**
      * What else the copy must have been made by: the schema (the migrations this build ships) and the names of
      * the states and failure classes it wrote. A copy of another build's reading is not used.
@@ -76,12 +77,32 @@ public final class ReadSnapshot {
      * @param keys            every key, ordered by job and key (as {@code status} lists them)
      * @param credentials     every credential's public facts, by name
      * @param parkedOnMissing keys parked on credentials that are not stored, by credential name
+     * @param controls        the jobs' stored controls (paused or not), by job
      */
-    public record Data(List<KeyRecord> keys, List<CredentialInfo> credentials, Map<String, Integer> parkedOnMissing) {
+    public record Data(List<KeyRecord> keys, List<CredentialInfo> credentials, Map<String, Integer> parkedOnMissing,
+                       Map<String, JobControl> controls) {
         public Data {
             keys = List.copyOf(keys);
             credentials = List.copyOf(credentials);
             parkedOnMissing = Map.copyOf(parkedOnMissing);
+            controls = Map.copyOf(controls);
+        }
+
+        /** The keys of {@code job} by state, as {@code StateStore.countsByState} counts them. */
+        public Map<KeyState, Integer> countsByState(String job) {
+            Map<KeyState, Integer> out = new java.util.EnumMap<>(KeyState.class);
+            for (KeyRecord k : keys) {
+                if (k.job().equals(job)) {
+                    out.merge(k.state(), 1, Integer::sum);
+                }
+            }
+            return out;
+        }
+
+        /** {@code job}'s control, as {@code StateStore.jobControl} reads it. */
+        public JobControl jobControl(String job) {
+            JobControl jc = controls.get(job);
+            return jc != null ? jc : JobControl.running(job);
         }
 
         /** Whether a copy of this may be kept: not when a key is RUNNING (whose process may be alive or not). */
@@ -270,6 +291,15 @@ public final class ReadSnapshot {
             out.str(e.getKey());
             out.putInt(e.getValue());
         }
+        out.putInt(d.controls().size());
+        for (JobControl c : d.controls().values()) {
+            out.str(c.job());
+            out.putInt(c.paused() ? 1 : 0);
+            out.str(c.reason());
+            out.instant(c.until());
+            out.str(c.user());
+            out.instant(c.pausedAt());
+        }
         out.putInt(FORMAT); // the end: a copy cut short is not read
     }
 
@@ -299,10 +329,16 @@ public final class ReadSnapshot {
         for (int i = 0; i < n; i++) {
             parked.put(str(in), in.getInt());
         }
+        n = count(in);
+        Map<String, JobControl> controls = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            JobControl c = new JobControl(str(in), in.getInt() == 1, str(in), instant(in), str(in), instant(in));
+            controls.put(c.job(), c);
+        }
         if (in.getInt() != FORMAT) {
             throw new EOFException("the copy is cut short");
         }
-        return new Data(keys, creds, parked);
+        return new Data(keys, creds, parked, controls);
     }
 
     private static int count(ByteBuffer in) throws IOException {

@@ -34,7 +34,8 @@ class ReadCopyTest {
     @TempDir
     Path tmp;
 
-    private static final String COPY_USED = "keys read from the copy of the last status";
+    /** What the startup trace says when a command printed from the copy ("keys read …", "jobs counted …"). */
+    private static final String COPY_USED = "from the copy of the last status";
     private static final String SECRET = "s3cr3t-value-7d41f0";
 
     private Workbench workbench(String name) throws Exception {
@@ -60,6 +61,7 @@ class ReadCopyTest {
         long soon = System.currentTimeMillis() / 1000 + 86_400;
         ok(wb.cliWithInput("127.0.0.1\tFALSE\t/\tFALSE\t" + soon + "\tsid\t" + SECRET + "\n", "credentials", "set",
                 "site-cookie", "--login-url", "https://example.org/login"));
+        ok(wb.cli("pause", "broken", "--reason", "site down"));
 
         Run first = status(wb, true);
         assertThat(first.trace).as("no copy yet: the state is read").contains("keys read (3)").doesNotContain(COPY_USED);
@@ -79,7 +81,8 @@ class ReadCopyTest {
         // the file read-only, so reading the state leaves it as it was and the copy stays good
         byte[] file = Files.readAllBytes(wb.state.resolve("keyline.mv.db"));
         for (String[] args : List.of(new String[] {"status", "--json"}, new String[] {"status", "broken"},
-                new String[] {"status", "--attention"}, new String[] {"status", "daily", "--json"})) {
+                new String[] {"status", "--attention"}, new String[] {"status", "daily", "--json"},
+                new String[] {"jobs"})) {
             Run fromState = status(wb, false, args);
             Run fromCopy = status(wb, true, args);
             assertThat(fromCopy.trace).as(String.join(" ", args)).contains(COPY_USED);
@@ -87,7 +90,8 @@ class ReadCopyTest {
             assertThat(fromCopy.out).as(String.join(" ", args)).isEqualTo(fromState.out).isNotBlank();
         }
         // the other one-shot readers, as their own processes, open the file read-only too
-        assertThat(status(wb, true, "jobs").out).contains("daily", "broken");
+        assertThat(status(wb, true, "jobs").out).containsPattern("(?m)^broken +manual .* yes: site down")
+                .contains("! credential site-cookie expires");
         assertThat(status(wb, true, "timeline", "daily", "k1").out).contains("KEY_DONE");
         assertThat(Files.readAllBytes(wb.state.resolve("keyline.mv.db"))).as("the readers wrote nothing")
                 .isEqualTo(file);
