@@ -54,7 +54,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
             io.keyline.core.StartupTrace.mark("keys read (" + keys.size() + ")");
             credentials = ws().credentials().list();
             parkedOnMissing = ws().credentials().parkedOnMissing();
-            if (name == null && states.isEmpty()) {
+            if (name == null && states.isEmpty() && ws().keepsReadCopy()) { // else no job controls to read
                 ws().keepReadCopy(new io.keyline.store.ReadSnapshot.Data(keys, credentials, parkedOnMissing,
                         ws().store().jobControls()));
             }

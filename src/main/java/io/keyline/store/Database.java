@@ -227,9 +227,14 @@ public final class Database implements AutoCloseable {
      * the file alone keeps one; nothing when a key is RUNNING.
      */
     public void keepReadCopy(ReadSnapshot.Data d) {
-        if (alone() && readOnlyQuick && readCopies() && d.keepable()) {
+        if (keepsReadCopy() && d.keepable()) {
             copyOnClose = d;
         }
+    }
+
+    /** Whether {@link #keepReadCopy} would keep one: the caller need not gather what goes in it otherwise. */
+    public boolean keepsReadCopy() {
+        return alone() && readOnlyQuick && readCopies();
     }
 
     /**

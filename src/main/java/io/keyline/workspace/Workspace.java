@@ -108,9 +108,14 @@ public final class Workspace implements AutoCloseable {
         return briefReader && database == null ? Database.readCopy(location) : null;
     }
 
+    /** Whether this one-shot reader keeps a copy of what it read ({@link Database#keepsReadCopy}). */
+    public synchronized boolean keepsReadCopy() {
+        return briefReader && database != null && database.keepsReadCopy();
+    }
+
     /** Keeps what this one-shot reader read from the state for the next one ({@link Database#keepReadCopy}). */
     public synchronized void keepReadCopy(io.keyline.store.ReadSnapshot.Data data) {
-        if (briefReader && database != null) {
+        if (keepsReadCopy()) {
             database.keepReadCopy(data);
         }
     }

@@ -100,10 +100,7 @@ class ReadCopyTest {
 
     @Test
     void aChangeToTheStateIsSeenByTheNextStatusAndABadCopyIsNeverUsed() throws Exception {
-        Workbench wb = workbench("a");
-        ok(wb.cli("run", "daily", "--key", "k1"));
-        status(wb, true);
-        assertThat(status(wb, true).trace).contains(COPY_USED + " (1)");
+        Workbench wb = copyInUse();
 
         // another process changes the state: the next status reads the state, not the copy
         ok(wb.cli("run", "daily", "--key", "k2"));
@@ -172,11 +169,8 @@ class ReadCopyTest {
     @Test
     @SuppressWarnings("try") // the state held open is the point
     void aStatusBesideAnotherProcessNeitherUsesNorKeepsACopy() throws Exception {
-        Workbench wb = workbench("a");
-        ok(wb.cli("run", "daily", "--key", "k1"));
-        status(wb, true);
+        Workbench wb = copyInUse();
         Path copy = wb.state.resolve(ReadSnapshot.FILE_NAME);
-        assertThat(copy).exists();
         try (Database open = Database.open(wb.state)) {
             assertThat(copy).as("a read-write open removes it: the file will change").doesNotExist();
             Run beside = status(wb, true);
@@ -259,10 +253,7 @@ class ReadCopyTest {
     /** A passwords file that others can read is reported, as the open reports it: the copy is not printed. */
     @Test
     void aPasswordsFileOthersCanReadStopsTheCopyAsItStopsTheOpen() throws Exception {
-        Workbench wb = workbench("a");
-        ok(wb.cli("run", "daily", "--key", "k1"));
-        status(wb, true);
-        assertThat(status(wb, true).trace).contains(COPY_USED);
+        Workbench wb = copyInUse();
         Files.setPosixFilePermissions(wb.state.resolve("database.secret"), PosixFilePermissions.fromString("rw-r--r--"));
         Run exposed = command(wb, true, List.of());
         assertThat(exposed.exit).isEqualTo(1);
@@ -277,10 +268,7 @@ class ReadCopyTest {
      */
     @Test
     void aStatusBesideAnH2ShellWaitsForTheFileInsteadOfPrintingTheCopy() throws Exception {
-        Workbench wb = workbench("a");
-        ok(wb.cli("run", "daily", "--key", "k1"));
-        status(wb, true);
-        assertThat(status(wb, true).trace).contains(COPY_USED);
+        Workbench wb = copyInUse();
         org.h2.jdbcx.JdbcDataSource shell = new org.h2.jdbcx.JdbcDataSource();
         shell.setURL("jdbc:h2:file:" + wb.state.resolve("keyline") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE");
         shell.setUser(io.keyline.store.DatabasePasswords.ADMIN_USER);
@@ -309,9 +297,7 @@ class ReadCopyTest {
      */
     @Test
     void aStatusThatFindsTheStateLockedWaitsOnce() throws Exception {
-        Workbench wb = workbench("a");
-        ok(wb.cli("run", "daily", "--key", "k1"));
-        status(wb, true);
+        Workbench wb = copyInUse();
         Database reader = Database.openToRead(new io.keyline.store.StateLocation.Folder(wb.state));
         Run locked;
         try {
@@ -359,6 +345,15 @@ class ReadCopyTest {
             return i;
         }
         return -1;
+    }
+
+    /** A state with the key daily/k1 done, and a copy that the next status reads (checked). */
+    private Workbench copyInUse() throws Exception {
+        Workbench wb = workbench("a");
+        ok(wb.cli("run", "daily", "--key", "k1"));
+        status(wb, true);
+        assertThat(status(wb, true).trace).contains(COPY_USED);
+        return wb;
     }
 
     /** A line of the status table: the job, the key and the state in their columns. */

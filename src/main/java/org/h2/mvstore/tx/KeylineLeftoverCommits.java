@@ -51,40 +51,37 @@ public final class KeylineLeftoverCommits {
      * @throws IllegalStateException when this H2 is not the one this was written for (no owner field)
      */
     public static int finish(TransactionStore store) {
-        if (OWNER == null) {
-            throw new IllegalStateException("H2's Transaction has no int field ownerId: this repair was written for "
-                    + "H2 2.5.252 and does not know this version");
-        }
-        int finished = 0;
-        for (Transaction t : store.getOpenTransactions()) {
-            if (t.getStatus() == Transaction.STATUS_COMMITTED && owner(t) == 0 && t.hasChanges()
-                    && !store.committingTransactions.get().get(t.getId())) {
-                try {
-                    store.commit(t, true);
-                } finally {
-                    // as Transaction.commit closes a transaction whose commit failed
-                    store.endTransaction(t, true);
-                }
-                finished++;
+        java.util.List<Transaction> left = leftovers(store);
+        for (Transaction t : left) {
+            try {
+                store.commit(t, true);
+            } finally {
+                // as Transaction.commit closes a transaction whose commit failed
+                store.endTransaction(t, true);
             }
         }
-        return finished;
+        return left.size();
     }
 
     /** How many transactions {@link #finish} would finish (a read-only store cannot: its opener must open read-write). */
     public static int pending(TransactionStore store) {
+        return leftovers(store).size();
+    }
+
+    /** The transactions registered from the file as committed, with changes, that nobody is committing. */
+    private static java.util.List<Transaction> leftovers(TransactionStore store) {
         if (OWNER == null) {
             throw new IllegalStateException("H2's Transaction has no int field ownerId: this repair was written for "
                     + "H2 2.5.252 and does not know this version");
         }
-        int n = 0;
+        java.util.List<Transaction> out = new java.util.ArrayList<>();
         for (Transaction t : store.getOpenTransactions()) {
             if (t.getStatus() == Transaction.STATUS_COMMITTED && owner(t) == 0 && t.hasChanges()
                     && !store.committingTransactions.get().get(t.getId())) {
-                n++;
+                out.add(t);
             }
         }
-        return n;
+        return out;
     }
 
     private static int owner(Transaction t) {
