@@ -25,6 +25,7 @@ import io.keyline.domain.StepKind;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
 import io.keyline.domain.Trigger;
+import io.keyline.domain.WaitReason;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -734,7 +735,7 @@ public final class Engine {
                     return null;
                 }
                 return "the plan ends " + (expected.stopStep() == null ? "before" : "at " + expected.stopStep() + " ("
-                        + expected.stopKind().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")")
+                        + expected.stopKind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")")
                         + ", but now " + step.id() + " would " + (reconcile ? "be reconciled" : "run")
                         + (a.probe() == null ? "" : " (its probe answered " + a.probe().word() + ")");
             }
@@ -794,7 +795,8 @@ public final class Engine {
                             ? c.lastProbe : null;
                     String message = p != null ? "credential " + step.credential() + " was rejected: " + p.message()
                             : s.detail();
-                    needCredential(c, step, sr, message, p == null ? null : p.evidence());
+                    needCredential(c, step, sr, message, p == null ? null : p.evidence(), p == null ? null
+                            : ProbeAnswer.AUTH);
                     return c.rec;
                 }
                 case NEEDS_CONFIRMATION -> {
@@ -809,7 +811,8 @@ public final class Engine {
                             + "; the probe will be asked again"
                             : p.message() + "; the step does not run on an inconclusive probe";
                     scheduleRetry(c, step, sr, attempts(sr) + (unknown ? 0 : 1),
-                            unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, msg, p.evidence(), null);
+                            unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, msg, p.evidence(), null,
+                            ProbeAnswer.INCONCLUSIVE);
                     return c.rec;
                 }
                 default -> throw new IllegalStateException("a held key cannot stop with " + s.kind());
@@ -820,10 +823,12 @@ public final class Engine {
             String message;
             FailureClass cls = null;
             Evidence ev = null;
-            switch (s.waitReason()) {
+            ProbeAnswer probe = null;
+            WaitReason why = s.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : s.waitReason();
+            switch (why) {
                 case CONFIRM_ALWAYS -> message = "step " + step.id() + " needs confirmation (confirm: always)";
-                case PAYLOAD_CHANGED -> message = "the payload of " + step.id() + " "
-                        + KeyDecision.PAYLOAD_CHANGED_WORDS + ": review it and confirm again";
+                case PAYLOAD_CHANGED -> message = "the payload of " + step.id()
+                        + " changed since it was confirmed: review it and confirm again";
                 default -> {
                     cls = FailureClass.AMBIGUOUS;
                     String what = c.failure != null && c.failure.step.equals(step.id())
@@ -836,12 +841,13 @@ public final class Engine {
                     } else {
                         message = what + "; " + c.lastProbe.message();
                         ev = c.lastProbe.evidence();
+                        probe = c.probes.get(step.id());
                     }
                 }
             }
             c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailure(cls, message)
-                            .withConfirmation(null, null), sr, EventType.WAITING_FOR_CONFIRMATION, step.id(),
-                    attempts(sr), cls, message, ev);
+                            .withConfirmation(null, null).withWaitReason(why), sr, EventType.WAITING_FOR_CONFIRMATION,
+                    step.id(), attempts(sr), cls, message, ev, probe);
         }
 
         private void probe(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
@@ -973,8 +979,8 @@ public final class Engine {
                     : "ended (" + out.message() + ")") + " but recording its result failed: "
                     + firstLine(e.getMessage()) + "; check the site, then confirm or mark done";
             c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempt).withFailure(FailureClass.AMBIGUOUS,
-                    msg).withConfirmation(null, null), unknown, EventType.WAITING_FOR_CONFIRMATION, step.id(), attempt,
-                    FailureClass.AMBIGUOUS, msg, out.evidence());
+                    msg).withConfirmation(null, null).withWaitReason(WaitReason.OUTCOME_UNKNOWN), unknown,
+                    EventType.WAITING_FOR_CONFIRMATION, step.id(), attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
         }
 
         private static String firstLine(String s) {
@@ -1042,7 +1048,8 @@ public final class Engine {
                 case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
                         scheduleRetry(c, step, failed, attempt, cls, out.message(), out.evidence(), out.retryAfter());
                 case AUTH -> needCredential(c, step, failed, "credential " + (step.credential() == null
-                        ? "(none declared)" : step.credential()) + " was rejected: " + out.message(), out.evidence());
+                        ? "(none declared)" : step.credential()) + " was rejected: " + out.message(), out.evidence(),
+                        null);
                 case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls,
                                 out.message()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
                         step.id() + " failed: " + out.message(), out.evidence());
@@ -1055,20 +1062,28 @@ public final class Engine {
                     sr == null ? null : sr.firstAttemptAt(), Map.of(), now());
             c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempts(sr)).withConfirmation(null, null), done,
                     EventType.STEP_RECONCILED, step.id(), attempts(sr), null,
-                    step.id() + " already done (reconciled by probe: " + p.message() + ")", p.evidence());
+                    step.id() + " already done (reconciled by probe: " + p.message() + ")", p.evidence(),
+                    ProbeAnswer.PRESENT);
             c.outputs.put(step.id(), Map.of());
             c.probes.remove(step.id());
         }
 
-        private void needCredential(Claim c, StepDefinition step, StepRecord sr, String message, Evidence ev) {
+        private void needCredential(Claim c, StepDefinition step, StepRecord sr, String message, Evidence ev,
+                                    ProbeAnswer probe) {
             c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(step.credential())
                     .withFailure(FailureClass.AUTH, message), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(),
-                    attempts(sr), FailureClass.AUTH, message, ev);
+                    attempts(sr), FailureClass.AUTH, message, ev, probe);
         }
 
         /** Schedules the next attempt per the retry policy, or fails the key when the policy is spent. */
         private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
                                    String message, Evidence ev, Duration retryAfter) {
+            scheduleRetry(c, step, sr, attempt, cls, message, ev, retryAfter, null);
+        }
+
+        /** As above; {@code probe}: the answer of the step's probe that led here, recorded with the event. */
+        private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
+                                   String message, Evidence ev, Duration retryAfter, ProbeAnswer probe) {
             var policy = step.retry();
             Instant now = now();
             Instant first = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : now;
@@ -1078,7 +1093,7 @@ public final class Engine {
                 String msg = step.id() + " failed after " + attempt + " attempt" + (attempt == 1 ? "" : "s") + ": "
                         + message;
                 c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
-                        step.id(), attempt, cls, msg, ev);
+                        step.id(), attempt, cls, msg, ev, probe);
                 return;
             }
             Duration delay = Backoff.delay(policy, attempt, options.random());
@@ -1091,13 +1106,13 @@ public final class Engine {
                 String msg = step.id() + " failed: the next attempt would be later than maxElapsed "
                         + policy.maxElapsed() + " after the first: " + message;
                 c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
-                        step.id(), attempt, cls, msg, ev);
+                        step.id(), attempt, cls, msg, ev, probe);
                 return;
             }
             String msg = message + "; attempt " + (attempt + 1) + " of " + policy.maxAttempts() + " at " + next
                     + (retryAfter != null ? " (Retry-After " + Math.min(retryAfter.toSeconds(), 999_999_999) + "s)" : "");
             c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailure(cls, msg).withNextAttemptAt(next),
-                    rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev);
+                    rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev, probe);
         }
 
         /**
@@ -1187,19 +1202,31 @@ public final class Engine {
         /** Builds the change a trigger makes (a RUNNING key's lease is extended with it). */
         void stage(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
                    FailureClass cls, String message, Evidence evidence) {
+            stage(trigger, shape, step, type, stepId, attempt, cls, message, evidence, null);
+        }
+
+        /** As {@link #stage}; the event records the answer of the step's probe ({@code null}: none). */
+        void stage(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
+                   FailureClass cls, String message, Evidence evidence, ProbeAnswer probe) {
             KeyState to = KeyStateMachine.apply(rec.state(), trigger);
             Instant now = now();
             KeyRecord after = shape.withState(to).withUpdatedAt(now);
             after = to == KeyState.RUNNING ? after.withLease(runId, owner, now.plus(options.lease())) : after.withoutLease();
             KeyEvent ev = event(rec, now, runId, type, stepId, attempt, to, cls, message,
-                    evidence == null ? null : evidence.bounded());
+                    evidence == null ? null : evidence.bounded()).withProbe(probe);
             defer(rec, after, step, ev);
         }
 
         /** Applies a transition and commits it, with whatever was deferred, in one transaction. */
         KeyRecord move(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
                        FailureClass cls, String message, Evidence evidence) {
-            stage(trigger, shape, step, type, stepId, attempt, cls, message, evidence);
+            return move(trigger, shape, step, type, stepId, attempt, cls, message, evidence, null);
+        }
+
+        /** As {@link #move}; the event records the answer of the step's probe ({@code null}: none). */
+        KeyRecord move(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
+                       FailureClass cls, String message, Evidence evidence, ProbeAnswer probe) {
+            stage(trigger, shape, step, type, stepId, attempt, cls, message, evidence, probe);
             return flush();
         }
 

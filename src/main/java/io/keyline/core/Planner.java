@@ -15,6 +15,7 @@ import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.Template;
+import io.keyline.domain.WaitReason;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -183,7 +184,7 @@ public final class Planner {
                     waitPrefix = "wait until " + s.until() + ", then ";
                     now = s.until();
                 } else {
-                    return simple(state, keyLevel(s));
+                    return simple(state, keyLevel(s), s);
                 }
             }
             if (rec != null && rec.stored()) {
@@ -215,9 +216,9 @@ public final class Planner {
             ProbeAnswer stopProbe = stop.step() == null ? null : askedAnswers.get(stop.step());
             boolean resumed = steps.values().stream().anyMatch(r -> r.status().finished());
             String action = waitPrefix + describe(path, stopProbe, resumed);
-            Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind().name(), stopProbe);
+            Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind(), stopProbe);
             return new Plan.KeyPlan(key, state, action, path.executed(), requests, planned, stopWords(stop),
-                    Map.copyOf(probeShown), exp);
+                    Map.copyOf(probeShown), exp, stop.kind(), stop.waitReason());
         }
 
         final Map<String, ProbeAnswer> askedAnswers = new HashMap<>();
@@ -331,9 +332,9 @@ public final class Planner {
             return r;
         }
 
-        private Plan.KeyPlan simple(KeyState state, String action) {
+        private Plan.KeyPlan simple(KeyState state, String action, KeyDecision.Stop s) {
             return new Plan.KeyPlan(key, state, action, List.of(), List.of(), List.of(), action, Map.of(),
-                    new Plan.Expectation(List.of(), null, null, null));
+                    new Plan.Expectation(List.of(), null, null, null), s.kind(), s.waitReason());
         }
 
         /** Words for a stop that leaves the key alone. */
@@ -410,7 +411,7 @@ public final class Planner {
                     + (stop.detail() == null ? "" : " (" + stop.detail() + ")")
                     : then + "wait for credential " + stop.credential() + " at " + stop.step());
             case NEEDS_CONFIRMATION -> {
-                String why = switch (stop.waitReason() == null ? KeyDecision.WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
+                String why = switch (stop.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
                     case CONFIRM_ALWAYS -> " (confirm: always)";
                     case PAYLOAD_CHANGED -> " (the payload changed since it was confirmed)";
                     case OUTCOME_UNKNOWN -> stopProbe == ProbeAnswer.NOT_ASKED

@@ -162,7 +162,7 @@ public final class PlanViewModel {
                 .orElse(rows.isEmpty() ? null : rows.get(0)));
         paused.set(p.paused() == null ? "" : p.paused() + ": nothing will start until it is resumed");
         summaryText.set(Format.action(PlanText.summary(p.keys())));
-        long later = p.keys().stream().filter(k -> k.action().startsWith("not yet due")).count();
+        long later = p.keys().stream().filter(Plan.KeyPlan::notYetDue).count();
         notYetDue.set(later == 0 ? "" : Words.keys((int) later) + (later == 1 ? " is" : " are") + " not yet due "
                 + "(later than the current key): nothing runs for " + (later == 1 ? "it" : "them")
                 + ". Tick \"Run ahead of schedule\" and plan again to include " + (later == 1 ? "it." : "them."));

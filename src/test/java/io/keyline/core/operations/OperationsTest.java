@@ -61,6 +61,28 @@ class OperationsTest {
         return ws.store().key(job, key).orElseThrow();
     }
 
+    /**
+     * The confirm preview shows as the probe's answer only an event that recorded one, whatever words
+     * another event's message carries: here the site's answer quoted in a wait after a recording failure
+     * says "probe", and no probe has answered.
+     */
+    @Test
+    void theConfirmPreviewTakesAProbesAnswerOnlyFromAnEventThatRecordedOne() throws Exception {
+        wb.job("daily", Jobs.publish("daily", "unsafe", true, null), site.base());
+        JobDefinition d = job("daily");
+        java.time.Instant now = wb.clock.instant();
+        KeyRecord fresh = ws.store().ensure(KeyRecord.fresh("daily", KEY, now));
+        String msg = "step publish succeeded (HTTP 201: probe-17 created) but recording its result failed: disk "
+                + "full; check the site, then confirm or mark done";
+        ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("publish", 1)
+                .withFailure(io.keyline.domain.FailureClass.AMBIGUOUS, msg), null, new io.keyline.domain.KeyEvent(0,
+                "daily", KEY, now, "run-1", io.keyline.domain.EventType.WAITING_FOR_CONFIRMATION, "publish", 1,
+                KeyState.NEEDS_CONFIRMATION, io.keyline.domain.FailureClass.AMBIGUOUS, msg, null, null, null));
+
+        ConfirmAndRun.Preview p = ws.confirmAndRun().preview(d, KEY);
+        assertThat(p.probeAnswer()).startsWith("The probe has not answered yet");
+    }
+
     @Test
     void keySelectionResolvesTheChoiceAndRefusesFutureKeysWithTheCommandLinesMessage() throws Exception {
         wb.job("daily", Jobs.publish("daily", "unsafe", true, null), site.base());

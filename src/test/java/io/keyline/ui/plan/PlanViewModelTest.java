@@ -75,6 +75,29 @@ class PlanViewModelTest {
     }
 
     /**
+     * The plan's rows are styled by where the key stops, not by the first word of its action: a key that
+     * first waits a few seconds for its retry and then stops for a login ("wait until …, then blocked:
+     * credential …") is shown as blocked.
+     */
+    @Test
+    void aKeyThatStopsForALoginAfterAShortWaitIsShownBlocked() throws IOException {
+        fx.publishJob("q", "ghost");
+        java.time.Instant now = fx.services.clock().instant();
+        io.keyline.domain.KeyRecord fresh = fx.ws.store().ensure(io.keyline.domain.KeyRecord.fresh("q", TODAY, now));
+        fx.ws.store().apply(fresh, fresh.withState(KeyState.RETRY_WAIT).withStep("publish", 1)
+                        .withNextAttemptAt(now.plusSeconds(30)),
+                new io.keyline.domain.StepRecord("write", io.keyline.domain.StepStatus.SUCCEEDED, 1, now,
+                        java.util.Map.of(), now), null);
+        vm.choice().jobProperty().set("q");
+        vm.plan();
+
+        Plan.KeyPlan row = vm.rows().get(0).plan();
+        assertThat(row.action()).startsWith("wait until").contains("blocked: credential ghost");
+        assertThat(row.runs()).isFalse();
+        assertThat(PlanDialog.actionStyle(row)).isEqualTo("action-blocked");
+    }
+
+    /**
      * Seen in a real window: the preview of a key whose body an earlier step still has to write showed
      * no Cookie line while Confirm showed it for the same request. The preview lists the same headers
      * as Confirm, the credential masked, in the same order.
