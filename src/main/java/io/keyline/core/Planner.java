@@ -96,28 +96,20 @@ public final class Planner {
         JobControl control = store.jobControl(job.name());
         boolean paused = control.pausedAt(now);
         String pausedText = paused ? "job paused" + (control.reason() == null ? "" : ": " + control.reason()) : null;
-        Map<String, KeyDecision.CredentialState> creds = Engine.credentialStates(job, credentials);
+        Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, credentials);
+        DecisionInputs inputs = DecisionInputs.of(job, options.ahead(), clock, store.workers(), options.waitInPlace());
         boolean probes = options.probes() && prober != null;
         StringBuilder fingerprint = new StringBuilder(job.fileSha256()).append('\n').append(paused).append('|')
                 .append(options.ahead()).append('|').append(probes).append('\n');
         creds.values().stream().sorted(java.util.Comparator.comparing(KeyDecision.CredentialState::name))
                 .forEach(c -> fingerprint.append("credential ").append(c.name()).append('=').append(c.status())
                         .append(fingerprintOf(c.name())).append('\n'));
-        String current = null;
         List<Plan.KeyPlan> out = new ArrayList<>(keys.size());
         for (String key : keys) {
             KeyRecord rec = records.get(key);
             fingerprint.append(key).append('|');
             fingerprint.append(rec == null ? "new" : rec.state() + "|" + rec.version()).append('\n');
-            boolean notYetDue = false;
-            if (!options.ahead() && job.key().type() != KeyType.MANUAL) {
-                if (current == null) {
-                    current = KeyRules.current(job.key(), clock);
-                }
-                notYetDue = KeyRules.compare(job.key(), key, current) > 0;
-            }
-            KeyPlanner kp = new KeyPlanner(job, key, rec, creds, now, paused, pausedText, notYetDue, probes, options,
-                    current);
+            KeyPlanner kp = new KeyPlanner(inputs, key, rec, creds, now, pausedText, probes);
             Plan.KeyPlan plan = kp.plan();
             fingerprint.append(kp.fingerprint);
             String note = notes.get(key);
@@ -134,42 +126,33 @@ public final class Planner {
 
     /** The plan of one key. */
     private final class KeyPlanner {
+        final DecisionInputs inputs;
         final JobDefinition job;
         final String key;
         final KeyRecord rec;
         final Map<String, KeyDecision.CredentialState> creds;
         Instant now;
-        final boolean paused;
         final String pausedText;
-        final boolean notYetDue;
         final boolean probes;
-        final Options options;
-        final String current;
         final StringBuilder fingerprint = new StringBuilder();
         final Map<String, String> probeShown = new LinkedHashMap<>();
         Map<String, StepRecord> steps = Map.of();
         final Map<String, Map<String, String>> outputs = new HashMap<>();
 
-        KeyPlanner(JobDefinition job, String key, KeyRecord rec, Map<String, KeyDecision.CredentialState> creds,
-                   Instant now, boolean paused, String pausedText, boolean notYetDue, boolean probes, Options options,
-                   String current) {
-            this.job = job;
+        KeyPlanner(DecisionInputs inputs, String key, KeyRecord rec, Map<String, KeyDecision.CredentialState> creds,
+                   Instant now, String pausedText, boolean probes) {
+            this.inputs = inputs;
+            this.job = inputs.job();
             this.key = key;
             this.rec = rec;
             this.creds = creds;
             this.now = now;
-            this.paused = paused;
             this.pausedText = pausedText;
-            this.notYetDue = notYetDue;
             this.probes = probes;
-            this.options = options;
-            this.current = current;
         }
 
         KeyDecision.Input input() {
-            boolean live = rec != null && rec.state() == KeyState.RUNNING && store.workers().holderAlive(rec, now);
-            return new KeyDecision.Input(job, key, rec, steps, creds, Map.of(), this::payloadHash, now, paused,
-                    pausedText, live, false, notYetDue);
+            return inputs.planned(key, rec, steps, creds, this::payloadHash, now, pausedText);
         }
 
         Plan.KeyPlan plan() {
@@ -178,8 +161,7 @@ public final class Planner {
             String waitPrefix = "";
             if (first.leavesKeyAlone()) {
                 KeyDecision.Stop s = first.stop();
-                if (s.kind() == KeyDecision.StopKind.WAIT_RETRY
-                        && Duration.between(now, s.until()).compareTo(options.waitInPlace()) <= 0) {
+                if (inputs.waitsInPlace(s, now)) {
                     // the run waits in place for a retry due this soon, then goes on: plan past the wait
                     waitPrefix = "wait until " + s.until() + ", then ";
                     now = s.until();
@@ -348,7 +330,7 @@ public final class Planner {
                 case RUNNING_ELSEWHERE -> "running in another process (lease until " + s.until() + ")";
                 case WAIT_RETRY -> "wait until " + s.until() + " (" + s.step() + ", attempt "
                         + (rec.attempts() + 1) + ")";
-                case NOT_YET_DUE -> "not yet due (" + key + " is after the current key " + current + " in "
+                case NOT_YET_DUE -> "not yet due (" + key + " is after the current key " + inputs.currentKey() + " in "
                         + job.key().zone() + "; plan or run it ahead of schedule with --ahead)";
                 case PAUSED -> "blocked: " + pausedText;
                 default -> s.kind().name().toLowerCase(java.util.Locale.ROOT);

@@ -190,23 +190,15 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             return List.of();
         }
         Map<String, KeyRecord> known = store.keys(job.name(), due.stream().map(Targets.DueKey::key).toList());
-        String current = job.key().type() == KeyType.MANUAL ? null : KeyRules.current(job.key(), clock);
+        DecisionInputs inputs = DecisionInputs.of(job, false, clock, store.workers(), Duration.ZERO);
         List<Upcoming> out = new ArrayList<>();
         for (Targets.DueKey d : due) {
-            KeyRecord r = known.get(d.key());
-            boolean notYetDue = current != null && KeyRules.compare(job.key(), d.key(), current) > 0;
-            if (startable(job, d.key(), r, now, notYetDue)) {
+            // whether a run would take the key now: the engine's own decision, read only
+            if (!KeyDecision.decide(inputs.unheld(d.key(), known.get(d.key()), now, null)).leavesKeyAlone()) {
                 out.add(new Upcoming(job.name(), d.key(), d.firstTick(), d.catchUp(), d.note()));
             }
         }
         return out;
-    }
-
-    /** Whether a run would take the key now: the engine's own decision, read only. */
-    private boolean startable(JobDefinition job, String key, KeyRecord r, Instant now, boolean notYetDue) {
-        boolean live = r != null && r.state() == KeyState.RUNNING && store.workers().holderAlive(r, now);
-        return !KeyDecision.decide(new KeyDecision.Input(job, key, r, Map.of(), Map.of(), Map.of(), null, now, false,
-                null, live, false, notYetDue)).leavesKeyAlone();
     }
 
     @Override
