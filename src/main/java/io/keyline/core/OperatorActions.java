@@ -8,6 +8,7 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyStateMachine;
+import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
@@ -216,7 +217,7 @@ public final class OperatorActions {
     }
 
     private static void check(KeyRecord rec, Trigger trigger) {
-        if (!KeyStateMachine.allows(rec.state(), trigger)) {
+        if (!OperatorMoves.of(rec.state()).allows(trigger)) {
             String verb = trigger.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
             throw new OperatorException("cannot " + verb + " " + rec.job() + " " + rec.key() + ": it is "
                     + rec.state() + " (" + verb + " applies to " + KeyStateMachine.sourcesOf(trigger) + ")");

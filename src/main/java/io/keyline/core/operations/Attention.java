@@ -10,6 +10,8 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.OperatorMoves;
+import io.keyline.domain.Trigger;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,14 +77,21 @@ public final class Attention {
             jobKeys = List.copyOf(jobKeys);
         }
 
-        /** The one action that resolves the item. */
+        /** What an operator may do to the item's keys (nothing for missing keys, which have no state). */
+        public OperatorMoves moves() {
+            return OperatorMoves.of(kind == Kind.MISSING ? null : state);
+        }
+
+        /** The one action that resolves the item: the move that resolves its keys' state, or run or plan them. */
         public String action() {
             return switch (kind) {
-                case FAILED -> keys.size() == 1 ? "Retry" : "Retry " + keys.size() + " keys";
-                case CONFIRMATION -> "Confirm…";
-                case CREDENTIAL -> "Renew login…";
                 case INTERRUPTED -> "Run now";
                 case MISSING -> "Plan " + keys.size() + " missing…";
+                default -> {
+                    Trigger move = moves().resolving().orElseThrow();
+                    yield move == Trigger.RETRY && keys.size() > 1 ? "Retry " + keys.size() + " keys"
+                            : Words.move(move);
+                }
             };
         }
 

@@ -9,6 +9,7 @@ import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.OperatorMoves;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import javafx.beans.property.IntegerProperty;
@@ -73,6 +74,11 @@ public final class JobViewModel {
 
         public KeyState state() {
             return record.state();
+        }
+
+        /** What an operator may do to the key now. */
+        public OperatorMoves moves() {
+            return OperatorMoves.of(record.state());
         }
     }
 

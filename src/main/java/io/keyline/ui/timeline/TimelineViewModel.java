@@ -7,7 +7,9 @@ import io.keyline.core.operations.Timeline.Row;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Printable;
+import io.keyline.domain.Trigger;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -31,30 +33,28 @@ import java.util.Objects;
  */
 public final class TimelineViewModel {
 
-    /** The one action that resolves the key's state. */
+    /** The one move that resolves the key's state ({@link OperatorMoves#resolving}), or none. */
     public enum Action {
-        NONE(""), CONFIRM("Confirm…"), RENEW_CREDENTIAL("Renew login…"), RETRY("Retry");
+        NONE(null), CONFIRM(Trigger.CONFIRM), RENEW_CREDENTIAL(Trigger.CREDENTIAL_UPDATED), RETRY(Trigger.RETRY);
 
-        private final String label;
+        private final Trigger move;
 
-        Action(String label) {
-            this.label = label;
+        Action(Trigger move) {
+            this.move = move;
         }
 
         public String label() {
-            return label;
+            return move == null ? "" : Words.move(move);
         }
 
         static Action of(KeyState s) {
-            if (s == null) {
-                return NONE;
+            Trigger t = OperatorMoves.of(s).resolving().orElse(null);
+            for (Action a : values()) {
+                if (a.move == t) {
+                    return a;
+                }
             }
-            return switch (s) {
-                case NEEDS_CONFIRMATION -> CONFIRM;
-                case NEEDS_CREDENTIAL -> RENEW_CREDENTIAL;
-                case FAILED -> RETRY;
-                default -> NONE;
-            };
+            return NONE;
         }
     }
 
@@ -133,7 +133,7 @@ public final class TimelineViewModel {
      */
     public boolean retry(String note) {
         KeyRecord rec = record.get();
-        if (busy.get() || rec == null || rec.state() != KeyState.FAILED) {
+        if (busy.get() || rec == null || Action.of(rec.state()) != Action.RETRY) {
             return false;
         }
         String j = job.get();
