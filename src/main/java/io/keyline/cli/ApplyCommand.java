@@ -18,7 +18,7 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var planApply = ws().planApply();
+        var planApply = ws().operations().planApply();
         try (RunSession s = new RunSession(this)) {
             RunTrace trace = s.trace;
             RunReport report = planApply.apply(planId, this::job, s.engine);

@@ -33,7 +33,7 @@ final class ConfirmCommand extends Sub implements Callable<Integer> {
         String k = KeyRules.normalize(job.key(), key);
         try (RunSession s = new RunSession(this)) {
             RunTrace trace = s.trace;
-            RunReport report = ws().confirmAndRun().confirmAndRun(job, k, note, payload, s.engine,
+            RunReport report = ws().operations().confirmAndRun().confirmAndRun(job, k, note, payload, s.engine,
                     rec -> out().println("confirmed " + rec.confirmedStep() + " of " + job.name() + " " + k
                             + "; running it now")).report();
             int exit = report.exitCode();

@@ -25,7 +25,7 @@ final class MarkDoneCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         String k = KeyRules.normalize(job.key(), key);
-        ws().actions().markDone(job, k, note);
+        ws().operations().actions().markDone(job, k, note);
         out().println(job.name() + " " + k + " marked DONE");
         return 0;
     }

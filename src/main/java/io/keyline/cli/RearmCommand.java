@@ -30,7 +30,7 @@ final class RearmCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         String k = KeyRules.normalize(job.key(), key);
-        ws().keyActions().rearm(job, k, note, fromStep);
+        ws().operations().keyActions().rearm(job, k, note, fromStep);
         out().println(job.name() + " " + k + " " + io.keyline.core.operations.KeyActions.rearmed(fromStep)
                 + ". See what a run would do: keyline plan " + job.name() + " --key " + k);
         return 0;

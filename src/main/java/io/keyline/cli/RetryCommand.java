@@ -31,7 +31,7 @@ final class RetryCommand extends Sub implements Callable<Integer> {
         if (run) {
             try (RunSession s = new RunSession(this)) {
                 io.keyline.core.RunTrace trace = s.trace;
-                io.keyline.core.operations.KeyActions.Outcome o = ws().keyActions().retryAndRun(job, k, note,
+                io.keyline.core.operations.KeyActions.Outcome o = ws().operations().keyActions().retryAndRun(job, k, note,
                         s.engine);
                 int exit = o.report().exitCode();
                 RunOutput.summary(out(), java.util.List.of(o.report()), exit, ws().credentials());
@@ -39,7 +39,7 @@ final class RetryCommand extends Sub implements Callable<Integer> {
                 return exit;
             }
         }
-        ws().actions().retry(job, k, note);
+        ws().operations().actions().retry(job, k, note);
         out().println(job.name() + " " + k + " re-armed (PENDING); run it with: keyline run " + job.name() + " --key " + k
                 + " (or retry --run)");
         return 0;

@@ -49,8 +49,8 @@ final class RunCommand extends Sub implements Callable<Integer> {
         java.time.Duration window = selection.window(ws());
         io.keyline.core.operations.RunDue.Result result;
         try (RunSession session = new RunSession(this)) {
-            result = new io.keyline.core.operations.RunDue(ws().store(), ws().options().clock())
-                    .run(ws().catalog().jobs(), session.engine, window, selection.ahead, out()::println);
+            result = ws().operations().runDue().run(ws().catalog().jobs(), session.engine, window, selection.ahead,
+                    out()::println);
             notifyAfter(result.reports(), session.trace);
         }
         for (var e : ws().catalog().errors()) {

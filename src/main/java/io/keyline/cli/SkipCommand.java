@@ -24,7 +24,7 @@ final class SkipCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         String k = KeyRules.normalize(job.key(), key);
-        ws().actions().skip(job, k, note);
+        ws().operations().actions().skip(job, k, note);
         out().println(job.name() + " " + k + " SKIPPED");
         return 0;
     }

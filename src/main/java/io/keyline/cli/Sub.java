@@ -110,8 +110,7 @@ abstract class Sub {
 
         /** The targeted keys; with no option, the current key of a date/week/month job. */
         List<String> resolve(Workspace ws, JobDefinition job) {
-            var resolved = io.keyline.core.operations.KeySelection.resolve(job, choice(), ws.store(),
-                    ws.options().clock(), due ? window(ws) : null);
+            var resolved = ws.operations().select(job, choice(), due ? window(ws) : null);
             notes = resolved.notes();
             return resolved.keys();
         }

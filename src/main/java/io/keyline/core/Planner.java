@@ -61,18 +61,22 @@ public final class Planner {
         }
     }
 
-    private final StateStore store;
+    private final KeyRecords store;
+    private final JobControls controls;
+    private final Leases leases;
     private final CredentialProvider credentials;
     private final Clock clock;
     private final Prober prober;
 
     /** A planner that asks no probe (every probe is "not asked"). */
-    public Planner(StateStore store, CredentialProvider credentials, Clock clock) {
-        this(store, credentials, clock, null);
-    }
-
-    public Planner(StateStore store, CredentialProvider credentials, Clock clock, Prober prober) {
+    /**
+     * @param prober asks the unsafe steps' probes read-only, or {@code null}: every probe is "not asked"
+     */
+    public Planner(KeyRecords store, JobControls controls, Leases leases, CredentialProvider credentials, Clock clock,
+                   Prober prober) {
         this.store = store;
+        this.controls = controls;
+        this.leases = leases;
         this.credentials = credentials;
         this.clock = clock;
         this.prober = prober;
@@ -93,11 +97,11 @@ public final class Planner {
     public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes, Options options) {
         Instant now = clock.instant();
         Map<String, KeyRecord> records = store.keys(job.name(), keys);
-        JobControl control = store.jobControl(job.name());
+        JobControl control = controls.jobControl(job.name());
         boolean paused = control.pausedAt(now);
         String pausedText = paused ? "job paused" + (control.reason() == null ? "" : ": " + control.reason()) : null;
         Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, credentials);
-        DecisionInputs inputs = DecisionInputs.of(job, options.ahead(), clock, store.workers(), options.waitInPlace());
+        DecisionInputs inputs = DecisionInputs.of(job, options.ahead(), clock, leases.workers(), options.waitInPlace());
         boolean probes = options.probes() && prober != null;
         StringBuilder fingerprint = new StringBuilder(job.fileSha256()).append('\n').append(paused).append('|')
                 .append(options.ahead()).append('|').append(probes).append('\n');
@@ -276,7 +280,7 @@ public final class Planner {
                 Rendering.RenderedRequest req = Rendering.request(ctx);
                 // outputs are unmasked data: what the plan shows is masked with the job's credentials
                 io.keyline.credentials.Redactor mask = mask();
-                // issue 12: the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
+                // the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
                 Map<String, String> headers = ShownHeaders.map(ShownHeaders.of(s, req,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant()));
                 String note = null;
@@ -289,7 +293,7 @@ public final class Planner {
                         note);
             } catch (Rendering.RenderException e) {
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
-                // issue 12: the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
+                // the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
                 Map<String, String> headers = ShownHeaders.map(ShownHeaders.unrendered(s,
                         job.name() + ":" + key + ":" + s.id(), url,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask(), clock.instant()));

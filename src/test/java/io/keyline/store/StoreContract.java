@@ -358,7 +358,7 @@ abstract class StoreContract {
             assertThat(w.kind()).isEqualTo("worker");
             assertThat(w.keys()).containsExactly("daily k");
         });
-        assertThat(Orphans.of(store, "daily", now)).isEmpty();
+        assertThat(Orphans.of(store, store, "daily", now)).isEmpty();
         keeper.close();
         assertThat(workers.list(now)).filteredOn(w -> w.id().equals(keeper.owner())).singleElement()
                 .satisfies(w -> assertThat(w.stopped()).isNotNull());

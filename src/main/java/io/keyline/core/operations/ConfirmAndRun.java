@@ -6,7 +6,8 @@ import io.keyline.core.OperatorActions;
 import io.keyline.core.OperatorException;
 import io.keyline.core.RunReport;
 import io.keyline.core.ShownHeaders;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyEvents;
+import io.keyline.core.KeyRecords;
 import io.keyline.core.exec.Rendering;
 import io.keyline.core.exec.StepContext;
 import io.keyline.credentials.Redactor;
@@ -196,13 +197,16 @@ public final class ConfirmAndRun {
         }
     }
 
-    private final StateStore store;
+    private final KeyRecords store;
+    private final KeyEvents history;
     private final CredentialProvider credentials;
     private final OperatorActions actions;
     private final Clock clock;
 
-    public ConfirmAndRun(StateStore store, CredentialProvider credentials, OperatorActions actions, Clock clock) {
+    public ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvider credentials, OperatorActions actions,
+                         Clock clock) {
         this.store = store;
+        this.history = history;
         this.credentials = credentials;
         this.actions = actions;
         this.clock = clock;
@@ -230,7 +234,7 @@ public final class ConfirmAndRun {
         KeyRecord rec = store.key(def.name(), key).orElseThrow(() -> new OperatorException(
                 "key " + key + " of job " + def.name() + " has never run: nothing to confirm"));
         StepDefinition step = rec.step() == null ? null : def.step(rec.step());
-        List<KeyEvent> events = store.events(def.name(), key);
+        List<KeyEvent> events = history.events(def.name(), key);
         Reason why = reason(rec);
         Evidence failure = null;
         Evidence probeEvidence = null;

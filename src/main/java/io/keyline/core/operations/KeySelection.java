@@ -1,7 +1,7 @@
 package io.keyline.core.operations;
 
 import io.keyline.core.OperatorException;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyRecords;
 import io.keyline.core.Targets;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRules;
@@ -108,7 +108,7 @@ public final class KeySelection {
      *                                    and none was named
      * @throws io.keyline.domain.InvalidKeyException when a key does not fit the job's key type
      */
-    public static Resolved resolve(JobDefinition job, Choice c, StateStore store, Clock clock, Duration window) {
+    public static Resolved resolve(JobDefinition job, Choice c, KeyRecords store, Clock clock, Duration window) {
         int kinds = (c.keys().isEmpty() ? 0 : 1) + (c.from() != null || c.to() != null ? 1 : 0) + (c.due() ? 1 : 0);
         if (kinds > 1) {
             throw new SelectionException("choose one of --key, --from/--to and --due");

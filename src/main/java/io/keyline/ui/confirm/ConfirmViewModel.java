@@ -79,7 +79,7 @@ public final class ConfirmViewModel {
         long gen = ++generation;
         loading.set(true);
         update();
-        threads.submit(() -> services.confirmAndRun().preview(jobDefinition(j), k), p -> {
+        threads.submit(() -> services.operations().confirmAndRun().preview(jobDefinition(j), k), p -> {
             if (gen == generation) {
                 apply(p);
             }
@@ -113,7 +113,7 @@ public final class ConfirmViewModel {
         progress.set("Confirming " + step + "…");
         update();
         AtomicBoolean confirmed = new AtomicBoolean();
-        threads.submit(() -> services.confirmAndRun().confirmAndRun(jobDefinition(j), k, note, hash,
+        threads.submit(() -> services.operations().confirmAndRun().confirmAndRun(jobDefinition(j), k, note, hash,
                 services.engine(), c -> {
                     confirmed.set(true);
                     threads.ui(() -> progress.set("Running " + step + "…"));
@@ -157,7 +157,7 @@ public final class ConfirmViewModel {
         problem.set("");
         progress.set("Marking " + k + " done…");
         update();
-        threads.submit(() -> services.actions().markDone(jobDefinition(j), k, note.strip()), rec -> {
+        threads.submit(() -> services.operations().actions().markDone(jobDefinition(j), k, note.strip()), rec -> {
             busy.set(false);
             finished(rec);
         }, e -> {

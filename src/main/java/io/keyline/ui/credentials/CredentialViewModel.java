@@ -80,7 +80,7 @@ public final class CredentialViewModel {
         }
         name.set(existing);
         nameEditable.set(false);
-        threads.submit(() -> services.renewAndResume().waiting(existing), this::showWaiting,
+        threads.submit(() -> services.operations().renewAndResume().waiting(existing), this::showWaiting,
                 e -> error.set("Could not read credential " + existing + ": " + Format.error(e)));
     }
 
@@ -134,7 +134,7 @@ public final class CredentialViewModel {
         message.set("Saving…");
         testResults.clear();
         testSummary.set("");
-        RenewAndResume op = services.renewAndResume();
+        RenewAndResume op = services.operations().renewAndResume();
         threads.submit(() -> op.renew(n, value, loginUrl, services.user()), r -> {
             saved.set(true);
             nameEditable.set(false);
@@ -156,7 +156,7 @@ public final class CredentialViewModel {
                 if (!out.error().isEmpty()) {
                     error.set(out.error());
                 }
-                threads.submit(() -> services.renewAndResume().waiting(n), this::showWaiting, e -> { });
+                threads.submit(() -> services.operations().renewAndResume().waiting(n), this::showWaiting, e -> { });
             }, e -> {
                 busy.set(false);
                 message.set(RenewAndResume.saved(r, null).message());
@@ -197,7 +197,7 @@ public final class CredentialViewModel {
             return;
         }
         testSummary.set("Testing the stored credential " + n + "…");
-        RenewAndResume op = services.renewAndResume();
+        RenewAndResume op = services.operations().renewAndResume();
         threads.submit(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
             busy.set(false);
             testResults.setAll(t.results());

@@ -178,7 +178,7 @@ public final class CredentialsViewModel {
     /** Runs the read-only probes of the steps that use {@code name}; the row shows per step accepted/rejected. */
     public void test(String name) {
         replaceRow(name, r -> r.withTest("testing…", true));
-        threads.submit(() -> services.renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
+        threads.submit(() -> services.operations().renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
                 t -> {
             List<CredentialTester.Result> results = t.results();
             tests.put(name, List.copyOf(results));

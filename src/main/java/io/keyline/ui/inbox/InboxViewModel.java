@@ -129,7 +129,7 @@ public final class InboxViewModel {
     public void retry(Attention.Item item) {
         act(item, "retry", () -> {
             JobDefinition job = services.job(item.job());
-            List<KeyActions.Outcome> out = services.keyActions().retryAndRun(job, item.keys(),
+            List<KeyActions.Outcome> out = services.operations().keyActions().retryAndRun(job, item.keys(),
                     "retried from the console", services.engine());
             return out.size() == 1 ? "Retried " + out.get(0).text() : "Retried " + out.size() + " keys of " + job.name()
                     + ": " + io.keyline.core.operations.Words.counts(io.keyline.core.operations.Words.countsOf(
@@ -139,18 +139,18 @@ public final class InboxViewModel {
 
     /** Runs an interrupted key now (it resumes at the step where it stopped). */
     public void runNow(Attention.Item item) {
-        act(item, "run", () -> "Ran " + (services.keyActions().run(services.job(item.job()), item.key(),
+        act(item, "run", () -> "Ran " + (services.operations().keyActions().run(services.job(item.job()), item.key(),
                 services.engine()).text()));
     }
 
     /** Skips every key of the item (audited with the note). */
     public void skip(Attention.Item item, String note) {
-        each(item, "skip", note, (job, key) -> services.actions().skip(job, key, note), "skipped");
+        each(item, "skip", note, (job, key) -> services.operations().actions().skip(job, key, note), "skipped");
     }
 
     /** Marks every key of the item done (audited with the note): the effect happened, checked by hand. */
     public void markDone(Attention.Item item, String note) {
-        each(item, "mark done", note, (job, key) -> services.actions().markDone(job, key, note), "marked done");
+        each(item, "mark done", note, (job, key) -> services.operations().actions().markDone(job, key, note), "marked done");
     }
 
     private void each(Attention.Item item, String what, String note, java.util.function.BiConsumer<JobDefinition,

@@ -1,8 +1,8 @@
 package io.keyline.ui.job;
 
-import io.keyline.core.ShownHeaders;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyRecords;
 import io.keyline.core.operations.Calendar;
+import io.keyline.core.operations.KeyTable;
 import io.keyline.core.operations.Outcomes;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.JobControl;
@@ -160,29 +160,18 @@ public final class JobViewModel {
             return;
         }
         long gen = ++generation;
-        StateStore.KeyQuery q = new StateStore.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
+        KeyRecords.KeyQuery q = new KeyRecords.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
                 .page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
         loading.set(!all);
-        threads.submit(() -> {
-            StateStore store = services.store();
-            List<KeyRecord> page = store.query(q);
-            List<String> done = page.stream().filter(r -> r.state() == KeyState.DONE).map(KeyRecord::key).toList();
-            Map<String, Outcomes.KeyOutcome> outcomes = Outcomes.of(def, page, store.steps(def.name(), done),
-                    ShownHeaders.secretsOf(def, services.credentials()));
-            return new Loaded(page.stream().map(r -> new KeyRow(r, outcomes.get(r.key()))).toList(), store.count(q),
-                    all ? Calendar.of(def, store, services.clock()) : null, all ? store.jobControl(def.name()) : null);
-        }, l -> {
+        threads.submit(() -> services.operations().keyTable(def, q, all), l -> {
             if (gen == generation) {
                 apply(l);
             }
         }, this::failed);
     }
 
-    private record Loaded(List<KeyRow> rows, int total, Calendar.View calendar, JobControl control) {
-    }
-
-    private void apply(Loaded l) {
-        rows.setAll(l.rows());
+    private void apply(KeyTable l) {
+        rows.setAll(l.keys().stream().map(r -> new KeyRow(r, l.outcomes().get(r.key()))).toList());
         total.set(l.total());
         if (l.calendar() != null) {
             calendar.set(l.calendar());
@@ -205,14 +194,14 @@ public final class JobViewModel {
     /** Turns the kill switch on. */
     public void pause(String reason, Instant until) {
         act(() -> {
-            services.actions().pause(name(), reason, until);
+            services.operations().actions().pause(name(), reason, until);
             return name() + " paused";
         });
     }
 
     public void resume() {
         act(() -> {
-            services.actions().resume(name());
+            services.operations().actions().resume(name());
             return name() + " resumed";
         });
     }
@@ -221,8 +210,8 @@ public final class JobViewModel {
     public void run(List<String> keys, Runnable done) {
         JobDefinition def = definition.get();
         notice.set("Running " + Words.keys(keys.size()) + "…");
-        threads.submit(() -> services.engine().run(def, keys), r -> {
-            notice.set("Run finished: " + (r.stopped() != null ? r.stopped() : Words.counts(Words.countsOf(r.keys()))));
+        threads.submit(() -> services.operations().keyActions().runNow(def, keys, services.engine()), text -> {
+            notice.set(text);
             reload();
             done.run();
         }, e -> {
@@ -233,26 +222,26 @@ public final class JobViewModel {
 
     /** Re-arms a failed key and runs it now. */
     public void retry(String key) {
-        act(() -> "Retried " + services.keyActions().retryAndRun(definition.get(), key, "retried from the console",
+        act(() -> "Retried " + services.operations().keyActions().retryAndRun(definition.get(), key, "retried from the console",
                 services.engine()).text());
     }
 
     /** Re-arms a done key: its steps (all, or from {@code fromStep}) run again at the next run. */
     public void rearm(String key, String note, String fromStep) {
-        act(() -> services.keyActions().rearm(definition.get(), key, note, fromStep).job() + " " + key + " "
+        act(() -> services.operations().keyActions().rearm(definition.get(), key, note, fromStep).job() + " " + key + " "
                 + io.keyline.core.operations.KeyActions.rearmed(fromStep));
     }
 
     public void skip(String key, String note) {
         act(() -> {
-            services.actions().skip(definition.get(), key, note);
+            services.operations().actions().skip(definition.get(), key, note);
             return name() + " " + key + " skipped";
         });
     }
 
     public void markDone(String key, String note) {
         act(() -> {
-            services.actions().markDone(definition.get(), key, note);
+            services.operations().actions().markDone(definition.get(), key, note);
             return name() + " " + key + " marked done";
         });
     }

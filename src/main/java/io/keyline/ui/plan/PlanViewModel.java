@@ -124,12 +124,11 @@ public final class PlanViewModel {
             JobDefinition d = services.job(name);
             try {
                 KeySelection.Choice c = choice.choice(d);
-                KeySelection.Resolved r = KeySelection.resolve(d, c, services.store(), services.clock(),
-                        services.scheduler().window());
-                Plan p = services.planApply().planAndSave(d, r.keys(), r.notes(),
+                KeySelection.Resolved r = services.operations().select(d, c, services.scheduler().window());
+                Plan p = services.operations().planApply().planAndSave(d, r.keys(), r.notes(),
                         Planner.Options.DEFAULT.withAhead(c.ahead()));
-                List<String> gaps = !c.due() ? List.of() : io.keyline.core.operations.Calendar.of(d, services.store(),
-                        services.clock()).missing().stream().filter(k -> !r.keys().contains(k)).toList();
+                List<String> gaps = !c.due() ? List.of() : services.operations().calendar(d).missing().stream()
+                        .filter(k -> !r.keys().contains(k)).toList();
                 return new Planned(p, null, gaps);
             } catch (IllegalArgumentException | OperatorException e) {
                 return new Planned(null, e.getMessage(), List.of());
@@ -196,14 +195,10 @@ public final class PlanViewModel {
         error.set("");
         threads.submit(() -> {
             try {
-                RunReport report = services.planApply().apply(shown.planId(), services::job, services.engine());
-                // every planned key as it is now (keys the run did not start too: skipped, blocked, not due)
-                Map<String, KeyRecord> now = new HashMap<>();
-                shown.keys().forEach(k -> services.store().key(shown.job(), k.key()).ifPresent(r -> now.put(k.key(), r)));
-                report.keys().forEach(k -> now.put(k.key(), k));
-                return new Applied(report, now);
+                return services.operations().planApply().applyAndRead(shown.planId(), services::job,
+                        services.engine());
             } catch (PlanApply.StalePlanException e) {
-                return new Applied(null, Map.of());
+                return new PlanApply.Applied(null, Map.of());
             }
         }, a -> {
             busy.set(false);
@@ -224,9 +219,6 @@ public final class PlanViewModel {
             outcome.set("");
             error.set("Could not apply the plan: " + Format.console(message(e)));
         });
-    }
-
-    private record Applied(RunReport report, Map<String, KeyRecord> after) {
     }
 
     private static String message(Throwable e) {

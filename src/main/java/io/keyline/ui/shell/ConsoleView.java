@@ -149,7 +149,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
             return;
         }
         try {
-            changes = vm.services().store().watch(() -> {
+            changes = vm.services().operations().watch(() -> {
                 if (changePending.compareAndSet(false, true)) {
                     vm.threads().ui(() -> {
                         changePending.set(false);

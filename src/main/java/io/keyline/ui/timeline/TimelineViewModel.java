@@ -121,7 +121,7 @@ public final class TimelineViewModel {
     }
 
     private Timeline.View read(String j, String k) {
-        return Timeline.load(services.store(), services.credentials(), services.catalog().get().job(j), j, k);
+        return services.operations().timeline(services.catalog().get().job(j), j, k);
     }
 
     /**
@@ -143,7 +143,7 @@ public final class TimelineViewModel {
         notice.set("Retrying " + k + "…");
         long gen = ++generation;
         threads.submit(() -> {
-            services.keyActions().retryAndRun(services.job(j), k, note, services.engine());
+            services.operations().keyActions().retryAndRun(services.job(j), k, note, services.engine());
             return read(j, k);
         }, v -> {
             busy.set(false);

@@ -58,7 +58,7 @@ public final class WorkersViewModel {
         }
         loading = true;
         Instant now = services.clock().instant();
-        threads.submit(() -> services.store().workers().list(now), list -> {
+        threads.submit(() -> services.operations().workers(now), list -> {
             apply(list, now);
             done();
         }, e -> {

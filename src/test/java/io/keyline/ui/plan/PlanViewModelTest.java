@@ -65,7 +65,7 @@ class PlanViewModelTest {
                 .contains("body: file out/" + TODAY + ".md - body file out/" + TODAY + ".md does not exist yet");
         assertThat(vm.summaryTextProperty().get()).isEqualTo("1 key · 1 × run write → publish");
         assertThat(vm.planIdProperty().get()).hasSize(16);
-        assertThat(fx.services.store().plan(vm.planIdProperty().get())).isPresent();
+        assertThat(fx.ws.store().plan(vm.planIdProperty().get())).isPresent();
         assertThat(vm.canApplyProperty().get()).isTrue();
 
         // a dry run: only the read-only probe GETs reached the site, and no key was created
@@ -200,7 +200,7 @@ class PlanViewModelTest {
         assertThat(vm.rows()).extracting(r -> r.plan().action()).containsExactly("run write,publish", "run write,publish");
 
         // meanwhile, an operator (another console, the CLI) skips one of the keys
-        fx.services.actions().skip(fx.services.catalog().get().job("p").orElseThrow(), "2026-11-28", "done by hand");
+        fx.services.operations().actions().skip(fx.services.catalog().get().job("p").orElseThrow(), "2026-11-28", "done by hand");
 
         vm.apply();
         assertThat(vm.staleProperty().get()).isTrue();
