@@ -34,15 +34,8 @@ final class RunCommand extends Sub implements Callable<Integer> {
         if (!selection.due) {
             selection.refuseNotYetDue(ws(), job, keys);
         }
-        try (RunSession s = new RunSession(this)) {
-            RunTrace trace = s.trace;
-            RunReport report = s.engine.run(job, keys,
-                    io.keyline.core.RunRequest.plain(selection.ahead, selection.describe()));
-            int exit = report.exitCode();
-            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
-            notifyAfter(List.of(report), trace);
-            return exit;
-        }
+        return runReported(s -> s.engine.run(job, keys,
+                io.keyline.core.RunRequest.plain(selection.ahead, selection.describe())));
     }
 
     private int runAllDue() {

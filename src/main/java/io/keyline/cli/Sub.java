@@ -36,6 +36,20 @@ abstract class Sub {
         return root().job(name);
     }
 
+    /**
+     * Runs keys in a session (its trace, engine and signal handling), prints the run's summary, queues and
+     * delivers its notifications, and returns its exit code.
+     */
+    int runReported(java.util.function.Function<RunSession, io.keyline.core.RunReport> run) {
+        try (RunSession s = new RunSession(this)) {
+            io.keyline.core.RunReport report = run.apply(s);
+            int exit = report.exitCode();
+            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
+            notifyAfter(List.of(report), s.trace);
+            return exit;
+        }
+    }
+
     /** How long the end of a CLI run may spend on notifications (a hook that hangs does not hold cron up). */
     static final Duration NOTIFY_BUDGET = Duration.ofSeconds(15);
 
