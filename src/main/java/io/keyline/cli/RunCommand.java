@@ -1,7 +1,5 @@
 package io.keyline.cli;
 
-import io.keyline.core.RunReport;
-import io.keyline.core.RunTrace;
 import io.keyline.domain.JobDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

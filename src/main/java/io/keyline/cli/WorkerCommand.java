@@ -7,7 +7,6 @@ import io.keyline.core.RunTrace;
 import io.keyline.core.Scheduler;
 import io.keyline.core.Targets;
 import io.keyline.core.Worker;
-import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.core.notify.Notifier;
 import io.keyline.credentials.MasterKeyException;
 import picocli.CommandLine.Command;

@@ -218,7 +218,7 @@ public final class Workspace implements AutoCloseable {
     public Operations operations() {
         synchronized (services) {
             if (operations == null) {
-                operations = new Operations(state(), credentialState(), planner(), actions(), options.clock());
+                operations = new Operations(state(), credentialState(), this::planner, this::actions, options.clock());
             }
             return operations;
         }

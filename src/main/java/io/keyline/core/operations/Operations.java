@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The one door to a workspace's state for the command line and the console: the operator's use cases
@@ -30,53 +31,68 @@ public final class Operations {
     private final StateStore store;
     private final CredentialStore credentials;
     private final Clock clock;
-    private final OperatorActions actions;
-    private final PlanApply planApply;
-    private final ConfirmAndRun confirmAndRun;
-    private final KeyActions keyActions;
-    private final RenewAndResume renewAndResume;
-    private final RunDue runDue;
+    private final Supplier<Planner> planner;
+    private final Supplier<OperatorActions> operatorActions;
+    private OperatorActions actions;
+    private PlanApply planApply;
+    private ConfirmAndRun confirmAndRun;
+    private KeyActions keyActions;
+    private RenewAndResume renewAndResume;
 
     /**
-     * @param actions the operator actions (audited, with their lines in the run log)
+     * The use cases are made when first used: a command that only reads (a one-shot {@code status}) loads
+     * neither the planner nor the run log the operator actions write to.
+     *
      * @param planner the planner, which asks probes read-only
+     * @param actions the operator actions (audited, with their lines in the run log)
      */
-    public Operations(StateStore store, CredentialStore credentials, Planner planner, OperatorActions actions,
-                      Clock clock) {
+    public Operations(StateStore store, CredentialStore credentials, Supplier<Planner> planner,
+                      Supplier<OperatorActions> actions, Clock clock) {
         this.store = store;
         this.credentials = credentials;
         this.clock = clock;
-        this.actions = actions;
-        this.planApply = new PlanApply(store, store, planner);
-        this.confirmAndRun = new ConfirmAndRun(store, store, credentials, actions, clock);
-        this.keyActions = new KeyActions(store, actions);
-        this.renewAndResume = new RenewAndResume(credentials, store, actions);
-        this.runDue = new RunDue(store, store, clock);
+        this.planner = planner;
+        this.operatorActions = actions;
     }
 
     /** Confirm, mark done, retry, skip, rearm, pause and resume: one audited transition each. */
-    public OperatorActions actions() {
+    public synchronized OperatorActions actions() {
+        if (actions == null) {
+            actions = operatorActions.get();
+        }
         return actions;
     }
 
-    public PlanApply planApply() {
+    public synchronized PlanApply planApply() {
+        if (planApply == null) {
+            planApply = new PlanApply(store, store, planner.get());
+        }
         return planApply;
     }
 
-    public ConfirmAndRun confirmAndRun() {
+    public synchronized ConfirmAndRun confirmAndRun() {
+        if (confirmAndRun == null) {
+            confirmAndRun = new ConfirmAndRun(store, store, credentials, actions(), clock);
+        }
         return confirmAndRun;
     }
 
-    public KeyActions keyActions() {
+    public synchronized KeyActions keyActions() {
+        if (keyActions == null) {
+            keyActions = new KeyActions(store, actions());
+        }
         return keyActions;
     }
 
-    public RenewAndResume renewAndResume() {
+    public synchronized RenewAndResume renewAndResume() {
+        if (renewAndResume == null) {
+            renewAndResume = new RenewAndResume(credentials, store, actions());
+        }
         return renewAndResume;
     }
 
     public RunDue runDue() {
-        return runDue;
+        return new RunDue(store, store, clock);
     }
 
     /** The keys a choice targets ({@code window}: the catch-up window of a {@code due} choice). */

@@ -6,6 +6,7 @@ import io.keyline.credentials.ParsedCredential;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -28,22 +29,19 @@ import java.util.Objects;
  * read-only test of the stored credential. Storing, resuming, running and testing go through
  * {@link Threads#submit}; no exposed string holds a secret except the input's text.
  */
-public final class CredentialViewModel {
+public final class CredentialViewModel extends ViewModel {
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final CredentialInput input;
     private final StringProperty name = new SimpleStringProperty(this, "name", "");
     private final BooleanProperty runResumed = new SimpleBooleanProperty(this, "runResumed", true);
     private final ReadOnlyBooleanWrapper nameEditable = new ReadOnlyBooleanWrapper(this, "nameEditable", true);
     private final ReadOnlyStringWrapper nameError = new ReadOnlyStringWrapper(this, "nameError", "");
     private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper(this, "canSave");
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyStringWrapper current = new ReadOnlyStringWrapper(this, "current", "");
     private final ReadOnlyStringWrapper loginUrl = new ReadOnlyStringWrapper(this, "loginUrl", "");
     private final ReadOnlyStringWrapper waitingKeys = new ReadOnlyStringWrapper(this, "waitingKeys", "");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
     private final ReadOnlyIntegerWrapper resumedCount = new ReadOnlyIntegerWrapper(this, "resumedCount", -1);
     private final ReadOnlyIntegerWrapper completedCount = new ReadOnlyIntegerWrapper(this, "completedCount", -1);
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
@@ -51,8 +49,8 @@ public final class CredentialViewModel {
     private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
 
     public CredentialViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
         this.input = new CredentialInput(threads);
         input.validProperty().addListener((o, a, b) -> updateCanSave());
         name.addListener((o, a, b) -> {
@@ -241,10 +239,6 @@ public final class CredentialViewModel {
         return canSave.getReadOnlyProperty();
     }
 
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
-    }
-
     /** What is stored now (type, fingerprint, expiry, last result), or empty. */
     public ReadOnlyStringProperty currentProperty() {
         return current.getReadOnlyProperty();
@@ -263,10 +257,6 @@ public final class CredentialViewModel {
     /** The outcome line: "Saved. 3 parked keys resumed, 3 of 3 completed." */
     public ReadOnlyStringProperty messageProperty() {
         return message.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
     }
 
     /** Keys resumed by the last save, or -1. */

@@ -5,12 +5,11 @@ import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialTester;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -26,7 +25,7 @@ import java.util.stream.Collectors;
  * The Credentials page: every stored credential (never its value), the credentials that keys wait
  * for but that are not set, the alerts, and a read-only test per credential.
  */
-public final class CredentialsViewModel {
+public final class CredentialsViewModel extends ViewModel {
 
     /** How a row is flagged; {@code NONE} for a healthy credential. */
     public enum Warning { NONE, EXPIRES_SOON, EXPIRED, REJECTED, MISSING }
@@ -82,7 +81,6 @@ public final class CredentialsViewModel {
     }
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ObservableList<CredentialInfo> credentials = FXCollections.observableArrayList();
     private final ObservableList<CredentialInfo> credentialsReadOnly = FXCollections.unmodifiableObservableList(credentials);
     private final ObservableList<String> missing = FXCollections.observableArrayList();
@@ -93,15 +91,13 @@ public final class CredentialsViewModel {
     private final ObservableList<Row> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
     private final Map<String, List<CredentialTester.Result>> tests = new HashMap<>();
     private final Map<String, String> testText = new HashMap<>();
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyBooleanWrapper warning = new ReadOnlyBooleanWrapper(this, "warning");
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
     private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>(this, "lastRefresh");
     private Map<String, Integer> missingCounts = Map.of();
 
     public CredentialsViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
     }
 
     /** Loads (or reloads) the list in the background; the main window calls it when the page is shown. */
@@ -111,17 +107,12 @@ public final class CredentialsViewModel {
 
     /** Reloads the list in the background. */
     public void refresh() {
-        if (loading.get()) {
-            return;
-        }
-        loading.set(true);
-        threads.submit(() -> {
+        refresh(() -> {
             Instant now = services.clock().instant();
             var store = services.credentials();
             return new Loaded(now, store.list(), store.parkedOnMissing(),
                     CredentialAlerts.of(store, now, services.credentialWarn()));
         }, l -> {
-            loading.set(false);
             error.set("");
             lastRefresh.set(l.at());
             credentials.setAll(l.infos());
@@ -131,7 +122,6 @@ public final class CredentialsViewModel {
             warning.set(!l.alerts().isEmpty());
             rebuild();
         }, e -> {
-            loading.set(false);
             error.set("Could not read the credentials: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         });
     }
@@ -232,17 +222,9 @@ public final class CredentialsViewModel {
         return rowsReadOnly;
     }
 
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
-    }
-
     /** Some credential is rejected, expired, expiring or missing (the sidebar's warning badge). */
     public ReadOnlyBooleanProperty warningProperty() {
         return warning.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
     }
 
     public ReadOnlyObjectProperty<Instant> lastRefreshProperty() {

@@ -5,9 +5,9 @@ import io.keyline.core.operations.KeyActions;
 import io.keyline.domain.JobDefinition;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
  * <p>The selection is kept by the item's identity across the periodic reloads: a refresh never moves
  * or clears it, and an item that went away leaves nothing selected (so no action can hit it).
  */
-public final class InboxViewModel {
+public final class InboxViewModel extends ViewModel {
 
     /** What the inbox reads from the main window (which owns the periodic reload). */
     public interface Source {
@@ -51,15 +51,13 @@ public final class InboxViewModel {
 
     private final Source source;
     private final ConsoleServices services;
-    private final Threads threads;
     private final ObjectProperty<Attention.Item> selected = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
 
     public InboxViewModel(Source source) {
+        super(source.threads());
         this.source = source;
         this.services = source.services();
-        this.threads = source.threads();
         source.attention().addListener((ListChangeListener<Attention.Item>) c -> keepSelection());
     }
 
@@ -82,10 +80,6 @@ public final class InboxViewModel {
 
     public ReadOnlyStringProperty noticeProperty() {
         return notice.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty demoOfferedProperty() {
@@ -173,14 +167,11 @@ public final class InboxViewModel {
         if (busy.get()) {
             return;
         }
-        busy.set(true);
         notice.set("Working on " + item.title().replace("  ·  ", " ") + "…");
-        threads.submit(work, msg -> {
-            busy.set(false);
+        act(work, msg -> {
             notice.set(io.keyline.ui.common.Format.console(msg));
             source.refresh();
         }, e -> {
-            busy.set(false);
             notice.set("Could not " + what + " " + item.title().replace("  ·  ", " ") + ": "
                     + io.keyline.ui.common.Format.console(e.getMessage()));
             source.refresh();

@@ -5,13 +5,13 @@ import io.keyline.core.operations.Calendar;
 import io.keyline.core.operations.KeyTable;
 import io.keyline.core.operations.Outcomes;
 import io.keyline.core.operations.Words;
-import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.OperatorMoves;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -33,7 +33,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -43,7 +42,7 @@ import java.util.concurrent.Callable;
  * kill switch, and the key actions of the table's menu. Loads run in the background; a newer request
  * makes an older answer stale (it is dropped).
  */
-public final class JobViewModel {
+public final class JobViewModel extends ViewModel {
 
     /** Rows per page of the key table. */
     public static final int PAGE_SIZE = 200;
@@ -98,7 +97,6 @@ public final class JobViewModel {
     }
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ReadOnlyObjectWrapper<JobDefinition> definition = new ReadOnlyObjectWrapper<>();
     private final ObjectProperty<Filter> filter = new SimpleObjectProperty<>(ALL);
     private final StringProperty search = new SimpleStringProperty("");
@@ -110,12 +108,10 @@ public final class JobViewModel {
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private long generation;
 
     public JobViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
         filter.addListener((o, a, b) -> {
             page.set(0);
             reloadRows();
@@ -129,11 +125,7 @@ public final class JobViewModel {
 
     /** Shows a job: definition, calendar, first page, pause state (the job file is read in the background). */
     public void load(String job) {
-        long gen = ++generation;
-        threads.submit(() -> services.catalog().get().job(job), def -> {
-            if (gen != generation) {
-                return;
-            }
+        load(false, () -> services.catalog().get().job(job), def -> {
             definition.set(def.orElse(null));
             if (def.isEmpty()) {
                 notice.set("Job " + job + " is not in " + services.jobsDir() + " any more");
@@ -159,15 +151,9 @@ public final class JobViewModel {
         if (def == null) {
             return;
         }
-        long gen = ++generation;
         KeyRecords.KeyQuery q = new KeyRecords.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
                 .page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
-        loading.set(!all);
-        threads.submit(() -> services.operations().keyTable(def, q, all), l -> {
-            if (gen == generation) {
-                apply(l);
-            }
-        }, this::failed);
+        load(!all, () -> services.operations().keyTable(def, q, all), this::apply, this::failed);
     }
 
     private void apply(KeyTable l) {
@@ -183,11 +169,9 @@ public final class JobViewModel {
                     + (l.control().until() == null ? "" : " (until " + io.keyline.ui.common.Format.time(l.control().until()) + ")")
                     : "");
         }
-        loading.set(false);
     }
 
     private void failed(Throwable e) {
-        loading.set(false);
         notice.set("Could not load: " + e.getMessage());
     }
 
@@ -209,8 +193,13 @@ public final class JobViewModel {
     /** Runs the given keys now (in the background); the table updates as they progress. */
     public void run(List<String> keys, Runnable done) {
         JobDefinition def = definition.get();
+        if (busy.get()) {
+            busyElsewhere();
+            done.run();
+            return;
+        }
         notice.set("Running " + Words.keys(keys.size()) + "…");
-        threads.submit(() -> services.operations().keyActions().runNow(def, keys, services.engine()), text -> {
+        act(() -> services.operations().keyActions().runNow(def, keys, services.engine()), text -> {
             notice.set(text);
             reload();
             done.run();
@@ -247,13 +236,19 @@ public final class JobViewModel {
     }
 
     private void act(Callable<String> work) {
-        threads.submit(work, text -> {
+        if (!act(work, text -> {
             notice.set(text);
             reload();
         }, e -> {
             notice.set("Could not do that: " + e.getMessage());
             reload();
-        });
+        })) {
+            busyElsewhere();
+        }
+    }
+
+    private void busyElsewhere() {
+        notice.set("An action on this job is still running: try again when it has finished");
     }
 
     private String name() {
@@ -299,10 +294,6 @@ public final class JobViewModel {
 
     public ReadOnlyStringProperty noticeProperty() {
         return notice.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
     }
 
     public Instant now() {

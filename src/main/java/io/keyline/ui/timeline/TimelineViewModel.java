@@ -12,8 +12,7 @@ import io.keyline.domain.Printable;
 import io.keyline.domain.Trigger;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -31,7 +30,7 @@ import java.util.Objects;
  * list scrolls to the newest run and the evidence pane shows that run's failure (or nothing). Everything
  * that touches the state runs through {@link Threads#submit}.
  */
-public final class TimelineViewModel {
+public final class TimelineViewModel extends ViewModel {
 
     /** The one move that resolves the key's state ({@link OperatorMoves#resolving}), or none. */
     public enum Action {
@@ -59,7 +58,6 @@ public final class TimelineViewModel {
     }
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper key = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<KeyRecord> record = new ReadOnlyObjectWrapper<>();
@@ -73,16 +71,12 @@ public final class TimelineViewModel {
     private final ReadOnlyIntegerWrapper eventCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyIntegerWrapper newestRun = new ReadOnlyIntegerWrapper(-1);
     private final ReadOnlyObjectWrapper<EventRow> expanded = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private Runnable onChanged = () -> { };
-    private long generation;
 
     public TimelineViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
     }
 
     /** Called on the UI thread after an action here changed the key (the main window refreshes). */
@@ -106,18 +100,8 @@ public final class TimelineViewModel {
         }
         String j = job.get();
         String k = key.get();
-        long gen = ++generation;
-        loading.set(true);
-        threads.submit(() -> read(j, k), v -> {
-            if (gen == generation) {
-                apply(v, false);
-            }
-        }, e -> {
-            if (gen == generation) {
-                loading.set(false);
-                error.set("Could not read the timeline: " + e.getMessage());
-            }
-        });
+        load(true, () -> read(j, k), v -> apply(v, false),
+                e -> error.set("Could not read the timeline: " + e.getMessage()));
     }
 
     private Timeline.View read(String j, String k) {
@@ -138,16 +122,14 @@ public final class TimelineViewModel {
         }
         String j = job.get();
         String k = key.get();
-        busy.set(true);
         error.set("");
         notice.set("Retrying " + k + "…");
-        long gen = ++generation;
-        threads.submit(() -> {
+        long gen = stale();
+        return act(() -> {
             services.operations().keyActions().retryAndRun(services.job(j), k, note, services.engine());
             return read(j, k);
         }, v -> {
-            busy.set(false);
-            if (gen == generation) {
+            if (current(gen)) {
                 apply(v, true);
             }
             KeyRecord now = v.record();
@@ -156,13 +138,11 @@ public final class TimelineViewModel {
                     : " — " + Printable.line(now.message())));
             onChanged.run();
         }, e -> {
-            busy.set(false);
             notice.set("");
             error.set("Retry failed: " + e.getMessage());
             reload();
             onChanged.run();
         });
-        return true;
     }
 
     /** Shows (or hides, if shown) an event's evidence. Rows without evidence are ignored. */
@@ -273,19 +253,6 @@ public final class TimelineViewModel {
     /** The event whose evidence is shown (the newest run's failure after a load), or {@code null}. */
     public ReadOnlyObjectProperty<EventRow> expandedProperty() {
         return expanded.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
-    }
-
-    /** A retry started here is running. */
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
     }
 
     /** What the last action here did. */
