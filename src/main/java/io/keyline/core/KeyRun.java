@@ -187,9 +187,9 @@ final class KeyRun {
                     + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
                     + sc.redact().apply(e.getMessage())), null);
         }
-        ctx.trace.line(ctx.now(), runId, job.name(), key, step.id(), sc.attempt(),
-                "probe:" + p.answer().name().toLowerCase(Locale.ROOT), null,
-                Duration.between(started, ctx.now()).toMillis(), p.message());
+        ctx.trace.probe(ctx.now(), runId, job.name(), key, step.id(), sc.attempt(),
+                p.answer().name().toLowerCase(Locale.ROOT), Duration.between(started, ctx.now()).toMillis(),
+                p.message());
         if (step.credential() != null && p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
             boolean rejected = p.answer() == ProbeOutcome.Answer.AUTH;
             ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");

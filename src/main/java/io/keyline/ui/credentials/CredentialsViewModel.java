@@ -40,9 +40,20 @@ public final class CredentialsViewModel extends ViewModel {
      * @param alert   the alert messages, joined, or empty
      * @param test    the last test's outcome ("accepted by p/publish"), or empty
      * @param testing a test is running
+     * @param tested  what the last test found, over its steps: rejected by one, else accepted by one, else no
+     *                answer; {@code null} before a test (or when it could not run)
      */
     public record Row(CredentialInfo info, String name, int parked, Warning warning, String alert, String test,
-                      boolean testing) {
+                      boolean testing, CredentialTester.Verdict tested) {
+
+        /** How the status reads: a problem (rejected, or a warning and no test), a test it passed, or neither. */
+        public Tone tone() {
+            if (tested == CredentialTester.Verdict.REJECTED || warning != Warning.NONE && test.isEmpty()) {
+                return Tone.PROBLEM;
+            }
+            return tested == CredentialTester.Verdict.ACCEPTED ? Tone.GOOD : Tone.QUIET;
+        }
+
         public boolean missing() {
             return info == null;
         }
@@ -71,10 +82,13 @@ public final class CredentialsViewModel extends ViewModel {
             return info == null ? "" : info.lastResult() == null ? "" : info.lastResult();
         }
 
-        Row withTest(String text, boolean running) {
-            return new Row(info, name, parked, warning, alert, text, running);
+        Row withTest(String text, boolean running, CredentialTester.Verdict verdict) {
+            return new Row(info, name, parked, warning, alert, text, running, verdict);
         }
     }
+
+    /** How a row's status reads. */
+    public enum Tone { PROBLEM, GOOD, QUIET }
 
     private record Loaded(Instant at, List<CredentialInfo> infos, Map<String, Integer> missing,
                           List<CredentialAlerts.Alert> alerts) {
@@ -132,12 +146,12 @@ public final class CredentialsViewModel extends ViewModel {
         List<Row> out = new ArrayList<>();
         for (String name : missing) {
             out.add(new Row(null, name, missingCounts.getOrDefault(name, 0), Warning.MISSING,
-                    join(byName.get(name)), testText.getOrDefault(name, ""), false));
+                    join(byName.get(name)), testText.getOrDefault(name, ""), false, verdict(name)));
         }
         for (CredentialInfo i : credentials) {
             List<CredentialAlerts.Alert> a = byName.getOrDefault(i.name(), List.of());
             out.add(new Row(i, i.name(), i.parkedKeys(), warningOf(i, a), join(a), testText.getOrDefault(i.name(), ""),
-                    false));
+                    false, verdict(i.name())));
         }
         rows.setAll(out);
     }
@@ -167,19 +181,31 @@ public final class CredentialsViewModel extends ViewModel {
 
     /** Runs the read-only probes of the steps that use {@code name}; the row shows per step accepted/rejected. */
     public void test(String name) {
-        replaceRow(name, r -> r.withTest("testing…", true));
+        replaceRow(name, r -> r.withTest("testing…", true, null));
         threads.submit(() -> services.operations().renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
                 t -> {
             List<CredentialTester.Result> results = t.results();
             tests.put(name, List.copyOf(results));
             // accepted again: the breaker closed and the parked keys resumed, as keyline credentials test does
             testText.put(name, testLine(results) + (t.resumed().isEmpty() ? "" : " · " + t.resumedText()));
-            replaceRow(name, r -> r.withTest(testText.get(name), false));
+            replaceRow(name, r -> r.withTest(testText.get(name), false, verdict(name)));
             refresh(); // last used / result changed
         }, e -> {
+            tests.remove(name);
             testText.put(name, "cannot test: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            replaceRow(name, r -> r.withTest(testText.get(name), false));
+            replaceRow(name, r -> r.withTest(testText.get(name), false, null));
         });
+    }
+
+    /** What the last test of {@code name} found over its steps: rejected by one, else accepted by one, else none. */
+    private CredentialTester.Verdict verdict(String name) {
+        List<CredentialTester.Result> results = tests.getOrDefault(name, List.of());
+        for (CredentialTester.Verdict v : List.of(CredentialTester.Verdict.REJECTED, CredentialTester.Verdict.ACCEPTED)) {
+            if (results.stream().anyMatch(r -> r.verdict() == v)) {
+                return v;
+            }
+        }
+        return results.isEmpty() ? null : results.get(0).verdict();
     }
 
     /** "p/publish accepted · q/upload rejected". */
