@@ -69,7 +69,7 @@ public final class ConsoleApp {
     }
 
     /**
-     * While the console is open, notifications (SPEC §10) are delivered every 30 s in the background, for
+     * While the console is open, notifications are delivered every 30 s in the background, for
      * keys any process put in an attention state; failures go to the run log and stderr.
      */
     static java.util.concurrent.ScheduledExecutorService startNotifications(Workspace ws, RunTrace trace) {

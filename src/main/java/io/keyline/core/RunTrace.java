@@ -22,7 +22,7 @@ import java.util.Set;
 
 /**
  * The run trace: human-readable lines on the console and JSON lines appended to
- * {@code state/logs/runs.jsonl} (SPEC §6). Every JSON line has a {@code type}:
+ * {@code state/logs/runs.jsonl}. Every JSON line has a {@code type}:
  * <ul>
  *   <li>{@code step} — a step execution ({@code result} ok or failed), or a key parked without a step
  *       running ({@code result} {@code parked}: a missing credential, a {@code confirm: always} step,
@@ -194,7 +194,7 @@ public final class RunTrace implements AutoCloseable {
     }
 
     /**
-     * One operator action (SPEC §6): {@code {"ts","type":"operator","action","job","key","user","note"}} and,
+     * One operator action: {@code {"ts","type":"operator","action","job","key","user","note"}} and,
      * where it applies, more fields in {@code extra} (e.g. {@code credential}, {@code until}, {@code keys}).
      */
     public synchronized void operator(Instant ts, String action, String job, String key, String user, String note,

@@ -45,7 +45,7 @@ public final class Workspace implements AutoCloseable {
         this(new io.keyline.store.StateLocation.Folder(stateDir), jobsDir, options, env);
     }
 
-    /** A workspace on a state folder or a shared PostgreSQL database (issue 13). */
+    /** A workspace on a state folder or a shared PostgreSQL database. */
     public Workspace(io.keyline.store.StateLocation location, Path jobsDir, RunOptions options, Map<String, String> env) {
         this.location = location;
         this.stateDir = location.localDir();

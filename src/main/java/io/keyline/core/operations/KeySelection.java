@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * Which keys an operator targets, as the command line ({@code --key}, {@code --from/--to},
  * {@code --due}, none = the current key) and the console's Plan dialog choose them, with the same
- * messages; and the refusal of keys that are not yet due (SPEC §1) unless the operator chose to run
+ * messages; and the refusal of keys that are not yet due unless the operator chose to run
  * ahead of schedule.
  */
 public final class KeySelection {
@@ -153,7 +153,7 @@ public final class KeySelection {
 
     /**
      * Refuses keys later than the job's current key unless the operator chose to run ahead of
-     * schedule: running them would publish tomorrow's work today (SPEC §1).
+     * schedule: running them would publish tomorrow's work today.
      *
      * @throws OperatorException naming the keys, the current key and how to run them ahead
      */

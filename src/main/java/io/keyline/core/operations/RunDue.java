@@ -57,7 +57,7 @@ public final class RunDue {
             return reports.stream().flatMap(r -> r.keys().stream()).toList();
         }
 
-        /** The exit code over every targeted key (SPEC §6). */
+        /** The exit code over every targeted key. */
         public int exitCode() {
             return RunReport.exitCode(keys(), false);
         }
@@ -93,7 +93,7 @@ public final class RunDue {
             List<String> keys = due.stream().map(Targets.DueKey::key).toList();
             runs.add(() -> engine.run(job, keys, RunRequest.plain(ahead, "--due")));
         }
-        // [issue 14] jobs side by side, each within its own concurrency: one job waiting for a retry does not
+        // jobs side by side, each within its own concurrency: one job waiting for a retry does not
         // hold the others back
         return new Result(sideBySide(runs), paused);
     }

@@ -116,7 +116,7 @@ public final class InboxView extends BorderPane {
             } else if (e.getCode() == KeyCode.T && item != null) {
                 nav.showTimeline(item.firstJob(), item.key());
             } else if (e.getCode() == KeyCode.L && item != null && item.credential() != null) {
-                nav.logIn(item.credential()); // issue 16: log in inside the console
+                nav.logIn(item.credential()); // log in inside the console
             }
         });
         list.setOnMouseClicked(e -> {

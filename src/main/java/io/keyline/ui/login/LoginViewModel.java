@@ -30,7 +30,7 @@ import java.net.URI;
 import java.util.List;
 
 /**
- * The login window (issue 16): the operator logs in on the site's own page, and the cookies of the
+ * The login window: the operator logs in on the site's own page, and the cookies of the
  * credential's domains are captured, shown masked, optionally tested, and used through the same
  * path as a pasted file ({@link CredentialViewModel#useCaptured}).
  *

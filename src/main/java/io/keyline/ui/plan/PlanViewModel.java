@@ -30,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The dry-run plan of a job (SPEC §5): the operator chooses the keys ({@link PlanChoice}: the core's
+ * The dry-run plan of a job: the operator chooses the keys ({@link PlanChoice}: the core's
  * key selection, with the command line's messages), {@link #plan()} shows what a run would do for each
  * without executing anything, and {@link #apply()} executes exactly that plan through {@link PlanApply},
  * or refuses when anything changed since. Changing the choice clears the plan on screen; after Apply the
@@ -215,7 +215,7 @@ public final class PlanViewModel extends ViewModel {
         return planId.getReadOnlyProperty();
     }
 
-    /** Exit code of the last Apply (SPEC §6), or -1: 0 everything done, above 0 something waits or failed. */
+    /** Exit code of the last Apply, or -1: 0 everything done, above 0 something waits or failed. */
     public javafx.beans.property.ReadOnlyIntegerProperty exitCodeProperty() {
         return exitCode.getReadOnlyProperty();
     }
