@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -91,14 +92,10 @@ final class KeyRun {
                 rec = ctx.reload(rec);
                 continue;
             }
-            claimed = true;
             ctx.leases.hold(job.name(), key);
-            try {
-                rec = execute(claims.claim(job, rec, runId));
-            } finally {
-                ctx.leases.release(job.name(), key);
-            }
-            if (rec.state() != KeyState.RETRY_WAIT || departed) {
+            KeyRecord unclaimed = rec;
+            rec = held(() -> claims.claim(job, unclaimed, runId));
+            if (!goesOn(rec)) {
                 return rec;
             }
         }
@@ -106,17 +103,23 @@ final class KeyRun {
 
     /** Runs a key this run claimed already (a picked claim, committed): the decision loop, then as {@link #run}. */
     KeyRecord runClaimed(KeyRecord claimedRec) {
+        KeyRecord rec = held(() -> claims.claimed(job, claimedRec, runId));
+        return goesOn(rec) ? run(rec) : rec;
+    }
+
+    /** Runs the decision loop on the claim {@code claim} makes; the key's lease is released after, whatever happens. */
+    private KeyRecord held(Supplier<Claim> claim) {
         claimed = true;
-        KeyRecord rec;
         try {
-            rec = execute(claims.claimed(job, claimedRec, runId));
+            return execute(claim.get());
         } finally {
             ctx.leases.release(job.name(), key);
         }
-        if (rec.state() != KeyState.RETRY_WAIT || departed) {
-            return rec;
-        }
-        return run(rec);
+    }
+
+    /** Whether the run goes on with the key after a claim: it waits for a retry (and followed its plan). */
+    private boolean goesOn(KeyRecord rec) {
+        return rec.state() == KeyState.RETRY_WAIT && !departed;
     }
 
     /** Runs the decision loop on a claimed key until it stops; returns its final record. */

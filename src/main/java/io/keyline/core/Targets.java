@@ -49,14 +49,6 @@ public final class Targets {
     }
 
     /**
-     * The due keys: keys of schedule ticks within the catch-up window that are not finished, plus
-     * every stored key that is pending, waiting for a retry, or running without a live holder.
-     */
-    public static List<String> due(JobDefinition job, KeyRecords store, Instant now, Duration catchUp) {
-        return dueKeys(job, store, now, catchUp).stream().map(DueKey::key).toList();
-    }
-
-    /**
      * A due key and why it is due.
      *
      * @param key       the key
