@@ -100,7 +100,7 @@ class MigrationsTest {
             st.execute(ev + "('j', 'a', 2, 'STEP_FAILED', 'publish', 1, 'RUNNING', 'HTTP 502 probe')");
             st.execute("UPDATE key_state SET wait_reason = NULL");
             st.execute("UPDATE key_event SET probe_answer = NULL");
-            st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '11'");
+            st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '12'");
         }
         try (Database db = Database.open(state)) {
             JdbcStateStore store = new JdbcStateStore(db, false);
