@@ -298,6 +298,7 @@ public final class InboxView extends BorderPane {
             for (Label l : new Label[] {title, reason, keys, evidence}) {
                 l.setMinWidth(0);
                 l.setMaxWidth(Double.MAX_VALUE);
+                io.keyline.ui.common.Cut.tip(l);
             }
             reason.setWrapText(true);
             keys.setWrapText(true);

@@ -604,7 +604,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
             }
             name.setText(j.name());
             schedule.setText(j.schedule() + "  ·  " + j.done() + " done");
-            setTooltip(new Tooltip(j.name() + ": " + j.schedule() + "\n" + j.done() + " of " + j.total() + " keys done"
+            // the row's two lines whole (the sidebar cuts long ones), then what the badges count
+            setTooltip(new Tooltip(j.name() + "\n" + schedule.getText() + " of " + j.total() + " keys"
                     + (j.missing() == 0 ? "" : "\n" + j.missingText() + " never ran (missing)")
                     + (j.attention() == 0 ? "" : "\n" + j.attention() + " keys need attention")));
             paused.setVisible(j.paused());
