@@ -281,6 +281,56 @@ class ConsoleSafetyTest {
     }
 
     @Test
+    void theKeyboardFocusIsRingedAndEscGoesBackFromTheTimeline(FxRobot robot) throws Exception {
+        ListView<Attention.Item> list = failedThenWaiting(robot);
+        robot.clickOn(robot.from(list).lookup(".inbox-item .key").<Node>query());
+        robot.type(KeyCode.TAB);
+        WaitForAsyncUtils.waitForFxEvents();
+        Node focused = stage.getScene().getFocusOwner();
+        assertThat(focused).isInstanceOf(Button.class);
+        assertThat(focused.getEffect()).as("a button reached with Tab has a ring")
+                .isInstanceOf(javafx.scene.effect.DropShadow.class);
+        assertThat(((javafx.scene.effect.DropShadow) focused.getEffect()).getColor()).as("in the focus colour")
+                .isEqualTo(javafx.scene.paint.Color.web("#bf3989"));
+
+        // T opens the highlighted key's timeline; Esc, Alt+Left and Backspace each come back
+        for (KeyCode[] back : List.of(new KeyCode[] {KeyCode.ESCAPE}, new KeyCode[] {KeyCode.ALT, KeyCode.LEFT},
+                new KeyCode[] {KeyCode.BACK_SPACE})) {
+            robot.interact(list::requestFocus);
+            robot.type(KeyCode.T);
+            waitUntil(() -> robot.lookup("#timeline-back").tryQuery().map(ConsoleSafetyTest::shown).orElse(false));
+            robot.press(back).release(back);
+            WaitForAsyncUtils.waitForFxEvents();
+            waitUntil(() -> shown(inbox(robot)));
+            assertThat(robot.lookup("#timeline-back").tryQuery().map(n -> n.getScene() != null).orElse(false))
+                    .as("back with %s", List.of(back)).isFalse();
+        }
+    }
+
+    @Test
+    void tabLeavesTheConfirmNote(FxRobot robot) throws Exception {
+        failedThenWaiting(robot);
+        long posts = site.posts();
+        robot.clickOn("#action-beta-" + KEY);
+        waitUntil(() -> robot.lookup("#confirm-note").tryQuery().map(Node::isFocused).orElse(false));
+        TextArea note = robot.lookup("#confirm-note").queryAs(TextArea.class);
+        robot.clickOn(note).write("checked");
+        robot.type(KeyCode.TAB);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(note.getText()).as("Tab types nothing into the note").isEqualTo("checked");
+        assertThat(note.isFocused()).as("Tab leaves the note").isFalse();
+        robot.press(KeyCode.SHIFT).type(KeyCode.TAB).release(KeyCode.SHIFT);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(note.isFocused()).as("Shift+Tab comes back").isTrue();
+        robot.press(KeyCode.CONTROL).type(KeyCode.TAB).release(KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(note.getText()).as("Ctrl+Tab types a tab").isEqualTo("checked\t");
+        robot.clickOn("#confirm-cancel");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(site.posts() - posts).isZero();
+    }
+
+    @Test
     void ctrlEnterWithoutAVisibleSelectionDoesNothing(FxRobot robot) throws Exception {
         fixture();
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), site.base());
