@@ -32,4 +32,17 @@ public interface CredentialMaterial {
     default String loginUrl() {
         return null;
     }
+
+    /**
+     * The site answered a request that carried this credential with {@code Set-Cookie} headers and the answer
+     * is not a rejected login: a cookie credential keeps what the site set for its own host (encrypted, as
+     * every stored value), unless the credential refuses refreshing ({@code --no-refresh}).
+     *
+     * @param uri        the request the answer came to
+     * @param setCookies the answer's {@code Set-Cookie} values
+     * @return the stored value's new fingerprint when it changed, else {@code null}
+     */
+    default String refreshedBySite(URI uri, List<String> setCookies, Instant now) {
+        return null;
+    }
 }
