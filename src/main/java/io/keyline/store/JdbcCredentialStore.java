@@ -375,9 +375,10 @@ public final class JdbcCredentialStore implements CredentialStore {
         String lastResult;
         Instant lastUsed;
         boolean refreshBySite;
+        String renewal;
         try (Connection c = db.connection();
              PreparedStatement ps = c.prepareStatement("SELECT cred_type, secret, master_key, login_url, last_result, "
-                     + "last_used_at, refresh_by_site FROM credential WHERE name = ?")) {
+                     + "last_used_at, refresh_by_site, renewed_fingerprint FROM credential WHERE name = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -390,6 +391,7 @@ public final class JdbcCredentialStore implements CredentialStore {
                 lastResult = rs.getString(5);
                 lastUsed = instant(rs, 6);
                 refreshBySite = rs.getBoolean(7);
+                renewal = rs.getString(8);
             }
         } catch (SQLException e) {
             throw new StateUnavailableException("cannot read credential " + name + ": " + Database.firstLine(e.getMessage()), e);
@@ -404,7 +406,7 @@ public final class JdbcCredentialStore implements CredentialStore {
             ParsedCredential value = ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical);
             ParsedMaterial m = new ParsedMaterial(name, value, loginUrl, "credential " + name + " ("
                     + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")",
-                    refreshBySite && value.type() == CredentialType.COOKIE ? this::refresh : null);
+                    refreshBySite && value.type() == CredentialType.COOKIE ? this::refresh : null, renewal);
             if ("rejected".equals(lastResult)) {
                 // the breaker (SPEC §3): a value the site rejected is not sent again until renewed or tested OK
                 return Lookup.rejected(m, "credential " + name + " was rejected by the site"

@@ -13,6 +13,15 @@ public interface CredentialMaterial {
     /** First 8 hex chars of the SHA-256 of the value: safe to show and to log. */
     String fingerprint();
 
+    /**
+     * The fingerprint of the value as the operator last stored it: cookies the site refreshed since change
+     * {@link #fingerprint()}, not this (what a plan binds: a refresh by the site does not make it stale, a
+     * renewal by the operator does).
+     */
+    default String renewalFingerprint() {
+        return fingerprint();
+    }
+
     /** Headers an HTTP request to {@code uri} carries ({@code Cookie}, {@code Authorization}, …). */
     Map<String, String> httpHeaders(URI uri, Instant now);
 
