@@ -275,7 +275,7 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /**
-     * SPEC §3 for a step's answer: a rejected login (401/403, a redirect to the login page, {@code authWhen}),
+     * What a step's answer means: a rejected login (401/403, a redirect to the login page, {@code authWhen}),
      * then {@code retryWhen}, then a 2xx or 3xx that {@code successWhen} accepts (a 2xx without one), then the
      * status.
      */
