@@ -84,6 +84,7 @@ class BadInputSuite {
     private Workbench template;
     private Map<String, String> original;
     private final List<String> mounts = new ArrayList<>();
+    private io.keyline.testing.FaultServer hostileServer;
 
     @Test
     void everyBadInputIsRefusedClearlyAndLeavesTheStateIntact() throws Exception {
@@ -105,6 +106,7 @@ class BadInputSuite {
             cases.addAll(cookieCases());
             cases.addAll(cliCases());
             cases.addAll(hostileOutputCases());
+            cases.addAll(hostileBodyCases());
             cases.addAll(escapeCases());
             cases.addAll(stateCases(skipped));
             String only = System.getProperty("badinput.only", "");
@@ -132,7 +134,8 @@ class BadInputSuite {
                 }
                 // a hostile output fails the key it arrives in (a new FAILED key, nothing DONE): the rest is intact
                 List<String> changes = changes(wb, before, c.name().startsWith("nearly")
-                        || c.group().equals("hostile-output") || c.group().equals("escape"));
+                        || c.group().equals("hostile-output") || c.group().equals("hostile-body")
+                        || c.group().equals("escape"));
                 if (!changes.isEmpty()) {
                     damaged.add(id + ": " + String.join("; ", changes));
                 }
@@ -152,6 +155,9 @@ class BadInputSuite {
         } finally {
             if (locked != null) {
                 locked.close();
+            }
+            if (hostileServer != null) {
+                hostileServer.close();
             }
             for (String m : mounts) {
                 sh("umount", "-l", m);
@@ -620,6 +626,70 @@ class BadInputSuite {
             noisyJob().apply(wb);
             wb.cli("run", "noisy", "--key", "2026-11-29");
         };
+    }
+
+    /** A valid operator pattern that a backtracking engine runs for minutes on a 41-character value. */
+    static final String EVIL_PATTERN = "^(?:[a-z0-9]+?-?)+?\\\\.example\\\\.com$";
+
+    /**
+     * Answers that attack the reader, from a loopback server: a header for a pattern that backtracks, a 1 MiB body
+     * for a body pattern, numbers whose plain notation has two billion digits, JSON nested past any stack, HTML
+     * that never closes. Each run ends within the step's timeout with the step FAILED and a message that says why.
+     */
+    private List<Case> hostileBodyCases() throws IOException {
+        byte[] deep = ("[".repeat(200_000)).getBytes(StandardCharsets.UTF_8);
+        String evilHeader = "a".repeat(40) + "!";
+        String mib = "a".repeat(1 << 20) + "b";
+        String html = "<div>".repeat(100_000) + "<input name=other value=x>";
+        hostileServer = new io.keyline.testing.FaultServer(r -> switch (r.path()) {
+            case "/header" -> new io.keyline.testing.FaultServer.Reply.Respond(200, Map.of("X-Host", evilHeader,
+                    "Content-Type", "text/plain"), "ok");
+            case "/mib" -> new io.keyline.testing.FaultServer.Reply.Respond(200, Map.of("Content-Type", "text/plain"), mib);
+            case "/bomb" -> io.keyline.testing.FaultServer.Reply.json("{\"total\": 1e2147483627, \"neg\": -1E2147483647}");
+            case "/deep" -> io.keyline.testing.FaultServer.Reply.json(new String(deep, StandardCharsets.UTF_8));
+            case "/html" -> new io.keyline.testing.FaultServer.Reply.Respond(200, Map.of("Content-Type", "text/html"), html);
+            default -> io.keyline.testing.FaultServer.Reply.status(404, "{}");
+        });
+        String base = hostileServer.base();
+        List<Case> c = new ArrayList<>();
+        c.add(hostileBody("a backtracking pattern on a hostile header", "evilheader", base + "/header",
+                "\"response\": { \"successWhen\": { \"header\": \"X-Host\", \"matches\": \"" + EVIL_PATTERN + "\" } }",
+                List.of("successWhen is not met", "X-Host: aaaa", "does not match")));
+        c.add(hostileBody("a body pattern on a hostile 1 MiB body", "evilbody", base + "/mib",
+                "\"response\": { \"successWhen\": { \"bodyMatches\": \"(a|aa)+c$\" } }",
+                List.of("successWhen is not met", "does not match")));
+        c.add(hostileBody("a number bomb compared at a pointer", "bomb", base + "/bomb",
+                "\"response\": { \"successWhen\": { \"jsonPointer\": \"/total\", \"in\": [0, 1] } }",
+                List.of("successWhen is not met", "/total = 1E+2147483627")));
+        c.add(hostileBody("a negative number bomb against another", "bomb2", base + "/bomb",
+                "\"response\": { \"successWhen\": { \"jsonPointer\": \"/neg\", \"equals\": -1e2147483646 } }",
+                List.of("successWhen is not met", "/neg = -1E+2147483647")));
+        c.add(hostileBody("JSON nested 200,000 deep", "deep", base + "/deep",
+                "\"response\": { \"successWhen\": { \"jsonPointer\": \"/a\", \"exists\": true } }",
+                List.of("successWhen is not met", "not JSON")));
+        c.add(hostileBody("HTML that never closes, for a css rule", "unclosed", base + "/html",
+                "\"extract\": { \"sectok\": { \"css\": \"input[name=sectok]\", \"attr\": \"value\" } }",
+                List.of("expected sectok in the answer, found none")));
+        c.add(hostileBody("a regex rule on a hostile 1 MiB body", "evilextract", base + "/mib",
+                "\"extract\": { \"tail\": { \"regex\": \"(a|aa)+(c)$\", \"group\": 2 } }",
+                List.of("expected tail in the answer, found none")));
+        return c;
+    }
+
+    private static Case hostileBody(String name, String job, String url, String rules, List<String> names) {
+        return new Case("hostile-body", name, wb -> Files.writeString(wb.jobs.resolve(job + ".json"), """
+                {
+                  "name": "%s",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "retry": { "maxAttempts": 1 },
+                  "steps": [
+                    { "id": "read", "kind": "http", "effect": "none", "timeout": "PT10S",
+                      "request": { "method": "GET", "url": "%s" },
+                      %s }
+                  ]
+                }
+                """.formatted(job, url, rules)), wb -> Outcome.of(wb.cli("run", job, "--key", "2026-11-29")), none(), 2,
+                names, false);
     }
 
     private static List<Case> escapeCases() {

@@ -53,9 +53,11 @@ public final class Rendering {
      *
      * @param method     method
      * @param uri        URI
-     * @param headers    headers from the job file plus {@code Idempotency-Key}
+     * @param headers    headers from the job file plus {@code Idempotency-Key} (and the {@code Content-Type} of a
+     *                   body given by its fields, unless the job file sets one)
      * @param body       body bytes (empty without a body)
-     * @param bodySource where the body comes from ({@code "inline"}, {@code "file articles/x.md"}, or {@code "none"})
+     * @param bodySource where the body comes from ({@code "inline"}, {@code "file articles/x.md"}, {@code "form"},
+     *                   {@code "multipart"}, {@code "json"}, or {@code "none"})
      */
     public record RenderedRequest(String method, URI uri, Map<String, String> headers, byte[] body, String bodySource) {
         public String bodySha256() {
@@ -244,9 +246,15 @@ public final class Rendering {
         String idempotencyKey = ctx.job().name() + ":" + ctx.key() + ":" + step.id();
         byte[] body = new byte[0];
         String source = "none";
+        String contentType = null;
         if (spec.body() != null) {
             body = render(spec.body(), ctx, Place.BODY).getBytes(StandardCharsets.UTF_8);
             source = "inline";
+        } else if (spec.fields() != null) {
+            BodyEncoding.Encoded encoded = BodyEncoding.encode(spec.fields(), ctx);
+            body = encoded.bytes();
+            source = spec.fields().kind();
+            contentType = encoded.contentType();
         } else if (spec.bodyFile() != null) {
             String rel = render(spec.bodyFile(), ctx, Place.PATH);
             Path file = inside(ctx.job().folder(), ctx.job().folder().resolve(rel), "body file " + rel);
@@ -262,8 +270,11 @@ public final class Rendering {
                 throw new RenderException("cannot read body file " + rel + ": " + e.getMessage(), false);
             }
         }
-        return new RenderedRequest(spec.method(), uri(render(spec.url(), ctx, Place.URL)),
-                headers(spec.headers(), ctx, idempotencyKey), body, source);
+        Map<String, String> headers = headers(spec.headers(), ctx, idempotencyKey);
+        if (contentType != null && headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("Content-Type"))) {
+            headers.put("Content-Type", contentType);
+        }
+        return new RenderedRequest(spec.method(), uri(render(spec.url(), ctx, Place.URL)), headers, body, source);
     }
 
     /** The exact request an http probe sends (credential headers excluded). */
