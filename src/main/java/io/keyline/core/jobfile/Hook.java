@@ -40,10 +40,12 @@ public record Hook(int index, String name, Set<String> on, List<String> command,
         }
     }
 
-    /** How messages name the hook, never with a webhook's path or query (they hold tokens). */
+    /** How messages name the hook, never with a webhook's user, path or query (they hold tokens): its host only. */
     public String label() {
+        String host = webhook == null || webhook.getHost() == null ? "?" : webhook.getHost();
         String what = command != null ? "command " + command.get(0)
-                : "webhook " + webhook.getScheme() + "://" + webhook.getAuthority() + "/… (" + format + ")";
+                : "webhook " + webhook.getScheme() + "://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]"
+                : host) + (webhook.getPort() < 0 ? "" : ":" + webhook.getPort()) + "/… (" + format + ")";
         return "hook " + index + (name == null ? "" : " \"" + name + "\"") + " (" + what + ")";
     }
 }
