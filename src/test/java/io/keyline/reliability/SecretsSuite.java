@@ -84,7 +84,7 @@ class SecretsSuite {
         Files.writeString(wb.jobs.resolve("notify.json"), """
                 { "hooks": [
                   { "on": ["attention", "run"], "webhook": "%s/services/T0R4AB12/B0R4CD34/%s?access_token=%s", "format": "slack" },
-                  { "on": ["attention"], "command": ["sh", "-c", "env > hook-env-$KEYLINE_KEY.txt; cat >&2; exit 3"] }
+                  { "on": ["attention"], "command": ["sh", "-c", "env > hook-env-$KEYLINE_NOTIFY_KEY.txt; cat >&2; exit 3"] }
                 ] }
                 """.formatted(hookServer.base(), HOOK_PATH_TOKEN, HOOK_QUERY_TOKEN));
         try (hookServer; FaultServer server = new FaultServer(r -> {

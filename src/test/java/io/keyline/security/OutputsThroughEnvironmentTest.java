@@ -148,6 +148,10 @@ class OutputsThroughEnvironmentTest {
                 """);
         Result run = wb.cli("run", "fails", "--key", "2026-11-03");
         assertThat(run.exit()).as(run.toString()).isEqualTo(2);
+        // {job} may stand in a hook's arguments: notify send takes a job name only
+        Result send = wb.cli("notify", "send", "--job", "$(touch pwned-job)", "a message");
+        assertThat(send.exit()).as(send.toString()).isEqualTo(64);
+        assertThat(send.err()).contains("--job", "is not a job name");
         String heard = Files.readString(wb.jobs.resolve("heard.txt"));
         assertThat(heard).contains("fails|2026-11-03|FAILED|Keyline: fails 2026-11-03 FAILED at work")
                 .contains("$(touch pwned-hook-1)");

@@ -11,8 +11,8 @@ import java.util.Set;
  * @param index   1-based position in the file
  * @param name    optional name (for messages), or {@code null}
  * @param on      events: {@code attention}, {@code credential-expiry}, {@code run}
- * @param command program and arguments ({@code {job}}, {@code {key}}, {@code {state}}, {@code {message}}
- *                substituted, each argument stays one argument), or {@code null}
+ * @param command program and arguments ({@code {job}}, {@code {key}}, {@code {state}} substituted, each
+ *                argument stays one argument; the message only in the environment), or {@code null}
  * @param webhook URL the event is POSTed to, or {@code null}
  * @param format  webhook body: {@code json}, {@code slack}, {@code wecom}, {@code dingtalk}, {@code feishu}
  * @param secret  signing secret of a dingtalk or feishu robot, or {@code null}
