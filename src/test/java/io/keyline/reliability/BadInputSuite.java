@@ -85,6 +85,8 @@ class BadInputSuite {
     private Map<String, String> original;
     private final List<String> mounts = new ArrayList<>();
     private io.keyline.testing.FaultServer hostileServer;
+    /** Loopback servers the cases talk to, closed at the end. */
+    private final List<AutoCloseable> servers = new ArrayList<>();
 
     @Test
     void everyBadInputIsRefusedClearlyAndLeavesTheStateIntact() throws Exception {
@@ -108,6 +110,7 @@ class BadInputSuite {
             cases.addAll(hostileOutputCases());
             cases.addAll(hostileBodyCases());
             cases.addAll(escapeCases());
+            cases.addAll(chatMarkupCases());
             cases.addAll(stateCases(skipped));
             String only = System.getProperty("badinput.only", "");
             for (Case c : cases) {
@@ -135,7 +138,7 @@ class BadInputSuite {
                 // a hostile output fails the key it arrives in (a new FAILED key, nothing DONE): the rest is intact
                 List<String> changes = changes(wb, before, c.name().startsWith("nearly")
                         || c.group().equals("hostile-output") || c.group().equals("hostile-body")
-                        || c.group().equals("escape"));
+                        || c.group().equals("escape") || c.group().equals("chat-markup"));
                 if (!changes.isEmpty()) {
                     damaged.add(id + ": " + String.join("; ", changes));
                 }
@@ -161,6 +164,9 @@ class BadInputSuite {
             }
             for (String m : mounts) {
                 sh("umount", "-l", m);
+            }
+            for (AutoCloseable server : servers) {
+                server.close();
             }
         }
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
@@ -575,10 +581,11 @@ class BadInputSuite {
                     Files.createDirectories(wb.jobs.resolve("articles"));
                     Files.createSymbolicLink(wb.jobs.resolve("articles/link.md"), Path.of("/etc/hostname"));
                 }));
-        c.add(hostile("relative program outside the job folder", "program", program,
-                java.util.Map.of("prog", "../../../../bin/echo"), 2, List.of("program", "outside the job folder"), none()));
-        c.add(hostile("program name from an output", "named", program, java.util.Map.of("prog", "touch"), 2,
-                List.of("the program touch", "not a relative path"), none()));
+        // an output never goes into a command's arguments: as the program, an argument, or code behind any wrapper
+        c.add(hostile("output as the program", "program", program, java.util.Map.of("prog", "../../../../bin/echo"), 1,
+                List.of("program.json:7:", "$KEYLINE_OUTPUT_META_PROG"), none()));
+        c.add(hostile("program name from an output", "named", program, java.util.Map.of("prog", "touch"), 1,
+                List.of("named.json:7:", "$KEYLINE_OUTPUT_META_PROG"), none()));
         c.add(hostile("ESC in an output used in a URL", "escurl", """
                 { "id": "get", "kind": "http", "effect": "none", "request": { "method": "GET", "url": "http://127.0.0.1:9/{steps.meta.outputs.t}" } }""",
                 java.util.Map.of("t", "a\u001b]0;pwned\u0007"), 2, List.of("control character U+001B", "the URL"), none()));
@@ -586,15 +593,27 @@ class BadInputSuite {
                 { "id": "get", "kind": "http", "effect": "none",
                   "request": { "method": "GET", "url": "http://127.0.0.1:9/x", "headers": { "X-T": "{steps.meta.outputs.t}" } } }""",
                 java.util.Map.of("t", "ok\r\nX-Injected: 1"), 2, List.of("control character U+000D", "a header"), none()));
-        c.add(hostile("NUL in an output used as an argument", "nul", """
+        c.add(hostile("NUL in an output used in a step's env", "nul", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["true"], "env": { "T": "{steps.meta.outputs.t}" } }""",
+                java.util.Map.of("t", "a\u0000b"), 2, List.of("control character U+0000", "an environment variable"), none()));
+        c.add(hostile("output as an argument", "argument", """
                 { "id": "use", "kind": "command", "effect": "none", "command": ["echo", "{steps.meta.outputs.t}"] }""",
-                java.util.Map.of("t", "a\u0000b"), 2, List.of("control character U+0000", "a command argument"), none()));
+                java.util.Map.of("t", "x"), 1, List.of("argument.json:7:", "$KEYLINE_OUTPUT_META_T"), none()));
         c.add(hostile("output inside sh -c", "shell", """
                 { "id": "use", "kind": "command", "effect": "none", "command": ["sh", "-c", "echo {steps.meta.outputs.t}"] }""",
-                java.util.Map.of("t", "$(id)"), 1, List.of("shell.json:7:", "sh -c", "$KEYLINE_OUTPUT_META_T"), none()));
+                java.util.Map.of("t", "$(id)"), 1, List.of("shell.json:7:", "never go into a command's arguments",
+                        "$KEYLINE_OUTPUT_META_T"), none()));
         c.add(hostile("output inside python3 -c", "python", """
                 { "id": "use", "kind": "command", "effect": "none", "command": ["env", "X=1", "python3", "-c", "print('{steps.meta.outputs.t}')"] }""",
-                java.util.Map.of("t", "x"), 1, List.of("python.json:7:", "python3 -c", "$KEYLINE_OUTPUT_META_T"), none()));
+                java.util.Map.of("t", "x"), 1, List.of("python.json:7:", "$KEYLINE_OUTPUT_META_T"), none()));
+        c.add(hostile("output behind a wrapper: setarch sh -c", "wrapped", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["setarch", "x86_64", "sh", "-c", "echo {steps.meta.outputs.t}"] }""",
+                java.util.Map.of("t", "$(touch pwned)"), 1, List.of("wrapped.json:7:", "$KEYLINE_OUTPUT_META_T"), none()));
+        c.add(new Case("hostile-output", "notify.json: {message} in a hook's arguments", wb -> Files.writeString(
+                wb.jobs.resolve("notify.json"), """
+                { "hooks": [ { "on": ["attention"], "command": ["setpriv", "sh", "-c", "echo {message}"] } ] }
+                """), wb -> Outcome.of(wb.cli("notify", "test")), none(), 1,
+                List.of("notify.json:1:", "{message}", "$KEYLINE_MESSAGE"), false));
         c.add(hostile("workdir from an output", "moved", """
                 { "id": "use", "kind": "command", "effect": "none", "workdir": "{steps.meta.outputs.dir}", "command": ["pwd"] }""",
                 java.util.Map.of("dir", "/etc"), 1, List.of("moved.json:7:", "workdir is never templated"), none()));
@@ -710,6 +729,113 @@ class BadInputSuite {
                 "{\"name\": \"a\\u001b[2Kb\", \"key\": {\"type\": \"manual\"}, \"steps\": []}"),
                 wb -> Outcome.of(wb.cli("jobs")), none(), 0, List.of("named.json:1:", "a\\e[2Kb"), false));
         return c;
+    }
+
+    // --- chat markup from a server: hooks quote it as text ------------------------------------------
+
+    /** Mentions and a disguised link, as a hostile site puts them in an error body for a team chat. */
+    static final String MARKUP = "<!channel> <!here> <@U024BE7LH> <https://evil.example/login|Log in again> "
+            + "<at user_id=\"all\">all</at> <!subteam^S012> &lt;!everyone&gt;";
+
+    private List<Case> chatMarkupCases() throws IOException {
+        io.keyline.testing.FaultServer site = new io.keyline.testing.FaultServer(r -> new io.keyline.testing.FaultServer.Reply
+                .Respond(r.path().contains("json") ? 200 : 422, java.util.Map.of("Content-Type",
+                r.path().contains("json") ? "application/json" : "text/plain"),
+                r.path().contains("json") ? io.keyline.core.json.Json.write(java.util.Map.of("errcode", 40001, "errmsg", MARKUP))
+                        : MARKUP));
+        io.keyline.testing.FaultServer hooks = new io.keyline.testing.FaultServer(r -> io.keyline.testing.FaultServer.Reply
+                .json("{\"ok\": true, \"errcode\": 0}"));
+        servers.add(site);
+        servers.add(hooks);
+        List<Case> c = new ArrayList<>();
+        for (String body : List.of("text", "json")) {
+            for (String format : List.of("slack", "feishu", "dingtalk", "wecom")) {
+                String job = "markup-" + format + "-" + body;
+                c.add(new Case("chat-markup", format + " hook, markup in a " + body + " error body", wb -> {
+                    wb.job(job, """
+                            {
+                              "name": "%s",
+                              "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                              "retry": { "maxAttempts": 1 },
+                              "steps": [ { "id": "publish", "kind": "http", "effect": "idempotent",
+                                           "request": { "method": "POST", "url": "%s/api/%s", "body": "x" },
+                                           "response": { "successWhen": { "jsonPointer": "/errcode", "equals": 0 } } } ]
+                            }
+                            """.formatted(job, site.base(), body), null);
+                    Files.writeString(wb.jobs.resolve("notify.json"), """
+                            { "hooks": [ { "on": ["attention"], "webhook": "%s/%s/T1/B1/tok", "format": "%s" } ] }
+                            """.formatted(hooks.base(), job, format));
+                }, wb -> {
+                    Outcome o = Outcome.of(wb.cli("run", job, "--key", "2026-11-29"));
+                    List<io.keyline.testing.FaultServer.Request> posted = hooks.received().stream()
+                            .filter(r -> r.path().startsWith("/" + job + "/")).toList();
+                    // the template's own FAILED key is announced too: look at the events of this job
+                    List<com.fasterxml.jackson.databind.JsonNode> bodies = posted.stream()
+                            .map(r -> io.keyline.core.json.Json.read(r.bodyText(), com.fasterxml.jackson.databind.JsonNode.class))
+                            .filter(b -> b.toString().contains(job)).toList();
+                    if (bodies.isEmpty()) {
+                        o.problems().add("the " + format + " hook was not called for " + job);
+                    }
+                    for (com.fasterxml.jackson.databind.JsonNode b : bodies) {
+                        String live = liveMarkup(format, b);
+                        if (live != null) {
+                            o.problems().add("live markup reached the " + format + " chat: " + live);
+                        }
+                    }
+                    return o;
+                }, none(), 2, List.of(body.equals("json") ? "successWhen" : "HTTP 422"), false));
+            }
+        }
+        return c;
+    }
+
+    /** What of a webhook body a chat would read as a mention or a link, or {@code null}. */
+    static String liveMarkup(String format, com.fasterxml.jackson.databind.JsonNode b) {
+        List<String> texts = new ArrayList<>();
+        collectTexts(b, texts);
+        if (texts.stream().noneMatch(t -> t.contains("evil.example"))) {
+            return "the server's text is missing: " + b;
+        }
+        switch (format) {
+            case "slack" -> {
+                for (String t : texts) {
+                    for (String m : List.of("<!", "<@", "<http", "<#")) {
+                        if (t.contains(m)) {
+                            return m + " in " + t;
+                        }
+                    }
+                }
+            }
+            case "feishu" -> {
+                if (b.findValues("tag").stream().anyMatch(v -> v.asText().equals("at"))) {
+                    return "an at element: " + b;
+                }
+                if (b.path("msg_type").asText().equals("text") && b.at("/content/text").asText().contains("<at")) {
+                    return "<at> in a text message: " + b;
+                }
+                if (b.path("msg_type").asText().equals("interactive")) {
+                    return "a card (lark_md reads markup): " + b;
+                }
+            }
+            case "dingtalk", "wecom" -> {
+                if (!b.path("msgtype").asText().equals("text")) {
+                    return "msgtype " + b.path("msgtype").asText() + " reads markdown: " + b;
+                }
+                if (b.at("/at/isAtAll").asBoolean(false) || b.at("/text/mentioned_list").toString().contains("@all")) {
+                    return "mentions everybody: " + b;
+                }
+            }
+            default -> {
+            }
+        }
+        return null;
+    }
+
+    private static void collectTexts(com.fasterxml.jackson.databind.JsonNode n, List<String> out) {
+        if (n.isTextual()) {
+            out.add(n.asText());
+        }
+        n.forEach(x -> collectTexts(x, out));
     }
 
     // --- state folder ----------------------------------------------------------------------------

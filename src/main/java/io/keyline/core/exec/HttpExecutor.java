@@ -576,6 +576,7 @@ public final class HttpExecutor implements StepExecutor {
                 next = resolve(uri, location);
                 if (next == null || next.getHost() == null) {
                     notFollowed = "not a URL that can be followed";
+                    next = null; // no host to send to: the redirect is the answer
                 } else if (!Origin.of(next).equals(origin)) {
                     notFollowed = "it leaves the origin " + origin + ": never followed";
                     next = null;

@@ -77,7 +77,8 @@ public final class Rendering {
     /**
      * A rendered command.
      *
-     * @param argv    arguments, the program first (resolved against the working directory when relative)
+     * @param argv    arguments, the program first (resolved against the working directory when relative);
+     *                only {@code {key}}, {@code {job}} and {@code {runId}} are substituted in them
      * @param workdir working directory
      * @param env     the outputs of earlier steps ({@code KEYLINE_OUTPUT_*}) and the job file's environment
      *                (no credential: that is added when the command starts)
@@ -151,6 +152,11 @@ public final class Rendering {
     }
 
     private static String encode(Template.Placeholder p, String value, CharSequence before, Place place) {
+        if (place == Place.ARGUMENT && p.stepId() != null) {
+            // the job loader refuses these; a definition that did not come through it is refused here
+            throw new Refused("{" + p.name() + "} is an output of an earlier step and never goes into a command's "
+                    + "arguments: read $" + Template.outputVariable(p.stepId(), p.outputName()));
+        }
         boolean allowed = place == Place.BODY ? !bodyControl(value) : !Printable.hasAnyControl(value);
         if (!allowed) {
             String c = firstControl(value, place == Place.BODY);
@@ -333,9 +339,6 @@ public final class Rendering {
         String program = argv.get(0);
         if (program.contains("/") && !Path.of(program).isAbsolute()) {
             argv.set(0, inside(folder, workdir.resolve(program), "program " + program).toString());
-        } else if (templates.get(0).contains("{steps.")) {
-            throw new RenderException("the program " + program + " comes from an earlier step's output and is not a "
-                    + "relative path inside the job folder: refused", false);
         }
         Map<String, String> env = new LinkedHashMap<>(outputVariables(ctx));
         if (ctx.step().kind() == StepKind.COMMAND) {
@@ -347,9 +350,11 @@ public final class Rendering {
     }
 
     /**
-     * The outputs of earlier steps as {@code KEYLINE_OUTPUT_<STEP>_<NAME>} variables, in step order:
-     * how a script reads a value from outside as data (an output placeholder inside {@code sh -c} is
-     * refused by the job loader). A value with a NUL character cannot be passed and is left out.
+     * The outputs of earlier steps as {@code KEYLINE_OUTPUT_<STEP>_<NAME>} variables
+     * ({@link Template#outputVariable}): the only way a value from outside reaches a command (the job
+     * loader refuses output placeholders in its arguments). In step order, and within a step by name, so
+     * that of two names that map to the same variable ({@code Slug} and {@code slug}) the later one wins,
+     * always the same. A value with a NUL character cannot be passed and is left out.
      */
     static Map<String, String> outputVariables(StepContext ctx) {
         Map<String, String> env = new LinkedHashMap<>();
