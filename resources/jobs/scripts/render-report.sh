@@ -1,7 +1,8 @@
 #!/bin/sh
 # Renders reports/DATE.md from out/DATE.csv. Writing the same file again is harmless (idempotent).
+# The outputs of step "collect" come from the environment (Keyline never puts them in arguments).
 set -eu
-day="$1"; rows="$2"; total="$3"
+day="$1"; rows="$KEYLINE_OUTPUT_COLLECT_ROWS"; total="$KEYLINE_OUTPUT_COLLECT_TOTAL"
 mkdir -p reports
 tmp="reports/.$day.md.tmp"
 {

@@ -9,7 +9,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "backup", description = {
     "Writes a consistent copy of the state to FILE (a zip holding keyline.mv.db), also while the console or a run "
-        + "uses it. The file is created with permissions 0600.",
+        + "uses it. It is written in a private folder (0700) next to FILE and moved into place with permissions 0600: "
+        + "no other user can read it, at any moment.",
     "Credentials are in it only as stored (encrypted): keep state/secret.key (or KEYLINE_MASTER_KEY) apart from it. "
         + "Restore: unzip it into an empty state folder (docs/operations.md).",
     "On a PostgreSQL state, back up with pg_dump (this command says how, and exits 1)."})

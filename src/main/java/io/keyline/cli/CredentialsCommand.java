@@ -117,18 +117,31 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         boolean run;
 
         @Option(names = "--login-url", paramLabel = "URL",
-                description = "Where you log in again on the site (kept when not given). A redirect there means the "
-                        + "site rejected the credential; it is shown wherever a key waits for the credential.")
+                description = "Where you log in again on the site (kept when not given; \"\" removes it). A "
+                        + "redirect there (its path and every query parameter it has) means the site rejected the "
+                        + "credential; it is shown wherever a key waits for the credential.")
         String loginUrl;
+
+        @Option(names = "--no-refresh", description = "Keep the value as stored: cookies the site sets on its "
+                + "answers are not kept (by default a Set-Cookie for the credential's own host updates the stored, "
+                + "encrypted value).")
+        boolean noRefresh;
+
+        @Option(names = "--refresh", description = "Keep cookies the site sets on its answers again (the default).")
+        boolean refresh;
 
         @Override
         public Integer call() {
             if (io.keyline.core.operations.RenewAndResume.nameProblem(name) != null) { // the console's rule too
                 throw new UsageError("credential name \"" + name + "\" must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}");
             }
-            if (loginUrl != null) {
+            if (loginUrl != null && !loginUrl.isEmpty()) {
                 loginUrl = checkedLoginUrl(loginUrl);
             }
+            if (noRefresh && refresh) {
+                throw new UsageError("--refresh and --no-refresh are mutually exclusive");
+            }
+            Boolean refreshBySite = noRefresh ? Boolean.FALSE : refresh ? Boolean.TRUE : null;
             CredentialType t;
             try {
                 t = CredentialType.fromJsonName(type);
@@ -136,6 +149,9 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 throw new UsageError("--type \"" + type + "\" must be cookie, bearer or header");
             }
             String input = read();
+            if (input.isBlank() && (loginUrl != null || refreshBySite != null)) {
+                return settingsOnly(refreshBySite);
+            }
             ParsedCredential value;
             try {
                 value = CredentialParser.parse(t, input, domain);
@@ -147,7 +163,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             io.keyline.core.operations.RenewAndResume op = ws().operations().renewAndResume();
             io.keyline.core.operations.RenewAndResume.Renewed renewed;
             try {
-                renewed = op.renew(name, value, loginUrl, ws().options().user());
+                renewed = op.renew(name, value, loginUrl, refreshBySite, ws().options().user());
             } catch (MasterKeyException e) {
                 throw new OperatorException(e.getMessage());
             }
@@ -156,7 +172,12 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             out().println("credential " + name + " stored (" + info.type() + ", fingerprint " + info.fingerprint()
                     + (info.cookies() > 0 ? ", " + info.cookies() + " cookie" + (info.cookies() == 1 ? "" : "s") : "")
                     + (info.earliestExpiry() == null ? "" : ", expires " + Text.time(info.earliestExpiry()))
-                    + (info.loginUrl() == null ? "" : ", log in at " + info.loginUrl()) + ")");
+                    + (info.loginUrl() == null ? "" : ", log in at " + info.loginUrl())
+                    + (ws().credentials().refreshBySite(name) ? "" : ", cookies the site sets are not kept") + ")");
+            if (renewed.sameAsRejected()) {
+                out().println(io.keyline.core.operations.RenewAndResume.sameAsRejected(name, renewed));
+                return 4;
+            }
             if (!run || resumed.isEmpty()) {
                 out().println(io.keyline.core.operations.RenewAndResume.summary(renewed, null));
                 for (KeyRecord k : resumed) {
@@ -170,6 +191,19 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 out().println(io.keyline.core.operations.RenewAndResume.summary(renewed, ran));
                 return io.keyline.core.RunReport.exitCode(ran.finals(), false);
             }
+        }
+
+        /** Changes the login URL or the refresh choice of a stored credential, its value as it is. */
+        private int settingsOnly(Boolean refreshBySite) {
+            CredentialStore store = ws().credentials();
+            CredentialInfo info = store.settings(name, loginUrl, refreshBySite, ws().options().user())
+                    .orElseThrow(() -> new UsageError("credential " + name + " is not stored: give its value on "
+                            + "standard input or with --from-file F"));
+            out().println("credential " + name + ": value unchanged (fingerprint " + info.fingerprint() + ")"
+                    + (loginUrl == null ? "" : loginUrl.isEmpty() ? ", login URL removed" : ", log in at " + loginUrl)
+                    + (refreshBySite == null ? "" : refreshBySite ? ", cookies the site sets are kept"
+                    : ", cookies the site sets are not kept"));
+            return 0;
         }
 
         /** An absolute http(s) URL with a host, without control characters or credentials in it. */
@@ -198,34 +232,37 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         }
     }
 
-    @Command(name = "test", description = "Runs, read-only, the probes of the steps that use the credential and says "
-            + "per step whether the site accepted the login. Exit 0 when every probe was accepted, 4 when one was "
-            + "rejected, 1 when none could answer.")
+    @Command(name = "test", description = "Asks, read-only, every request of the credential's jobs that can tell "
+            + "whether the site accepts it: the http probes of its steps, and its none steps and idempotent GET/HEAD "
+            + "steps with a successWhen or authWhen. Accepted (exit 0, the keys parked on it resume) only when one "
+            + "answer met its success condition and none showed a rejected login; rejected (exit 2) on any sign of "
+            + "a rejected login; otherwise inconclusive (exit 4). Nothing resumes unless accepted.")
     static final class TestCommand extends Sub implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
 
+        @Option(names = "--key", paramLabel = "K", description = "The key the requests are made for ({key}); "
+                + "default: each job's current key.")
+        String key;
+
         @Override
         public Integer call() throws InterruptedException {
             io.keyline.core.operations.RenewAndResume.Tested t = ws().operations().renewAndResume()
-                    .test(name, ws().catalog().jobs(), ws().options().clock());
+                    .test(name, ws().catalog().jobs(), ws().options().clock(), key);
             t.results().forEach(r -> out().println(r.text()));
-            if (!t.answered()) {
-                out().println("no step that uses " + name + " has an http probe to test with");
-                return 1;
+            CredentialTester.Outcome outcome = t.outcome();
+            out().println(name + ": " + CredentialTester.summary(name, t.results()));
+            switch (outcome) {
+                case ACCEPTED -> {
+                    int resumed = t.resumed().size();
+                    out().println(resumed + " parked key" + (resumed == 1 ? "" : "s") + " resumed"
+                            + (resumed == 0 ? "" : ": run them with keyline run --due"));
+                }
+                case REJECTED -> out().println(name + " is rejected: nothing is sent with it until you renew it: "
+                        + "keyline credentials set " + name);
+                case INCONCLUSIVE -> out().println("inconclusive: nothing resumes");
             }
-            long accepted = t.accepted();
-            long rejected = t.rejected();
-            if (rejected == 0 && accepted > 0) {
-                // accepted again: the breaker closes, and the keys parked on it resume
-                int resumed = t.resumed().size();
-                out().println(resumed + " parked key" + (resumed == 1 ? "" : "s") + " resumed"
-                        + (resumed == 0 ? "" : ": run them with keyline run --due"));
-            } else if (rejected > 0) {
-                out().println(name + " is rejected: nothing is sent with it until you renew it: keyline credentials set "
-                        + name);
-            }
-            return rejected > 0 ? 4 : accepted > 0 ? 0 : 1;
+            return outcome.exitCode();
         }
     }
 }

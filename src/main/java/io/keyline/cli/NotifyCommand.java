@@ -76,7 +76,7 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
                 description = "attention, credential-expiry or run (default ${DEFAULT-VALUE}).")
         String event;
 
-        @Option(names = "--job", paramLabel = "JOB", description = "The job it is about, if any.")
+        @Option(names = "--job", paramLabel = "JOB", description = "The job it is about, if any (a job name).")
         String job;
 
         @Parameters(index = "0", paramLabel = "MESSAGE", description = "What happened (one line).")
@@ -86,6 +86,11 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         public Integer call() throws InterruptedException {
             if (!Hook.EVENTS.contains(event)) {
                 throw new UsageError("--event \"" + event + "\" is not one of " + String.join(", ", Hook.EVENTS));
+            }
+            if (job != null && !job.matches("[a-z0-9][a-z0-9-]{0,62}")) {
+                // {job} may stand in a hook's arguments: it is a job name, nothing else
+                throw new UsageError("--job \"" + io.keyline.domain.Printable.line(job) + "\" is not a job name "
+                        + "(lower-case letters, digits and \"-\", starting with a letter or digit)");
             }
             NotifyConfig cfg = config(this);
             ObjectNode payload = Events.custom(event, job, message, ws().options().clock().instant(), Notifier.host());

@@ -2,55 +2,122 @@ package io.keyline.core;
 
 import io.keyline.core.exec.HttpExecutor;
 import io.keyline.core.exec.ProbeOutcome;
+import io.keyline.core.exec.Rendering;
 import io.keyline.core.exec.StepContext;
+import io.keyline.core.exec.StepOutcome;
 import io.keyline.credentials.Redactor;
+import io.keyline.domain.Effect;
+import io.keyline.domain.FailureClass;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyType;
+import io.keyline.domain.ResponseRules;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
-/** Asks, read-only, the probes of the steps that use a credential whether the site accepts it. */
+/**
+ * Asks, read-only, every request of the credential's jobs that can tell whether the site accepts it: the http
+ * probes of the steps that use it, and their {@code none} steps (any method: declared pure) and
+ * {@code idempotent} GET/HEAD steps of kind http that have a {@code successWhen} or an {@code authWhen}. The
+ * verdict is strict: <em>accepted</em> only when at least one answer met its success condition and none met an
+ * auth signal, <em>rejected</em> on any auth signal, else <em>inconclusive</em>. A probe that read a page anyone
+ * can read says nothing against a step whose {@code authWhen} sees the login form.
+ */
 public final class CredentialTester {
 
-    /** What one step's probe said. */
-    public record Result(String job, String step, Verdict verdict, String message) {
-        /** "daily/publish: accepted (HTTP 200)". */
+    /** Which of a step's requests was asked. */
+    public enum Asked {
+        PROBE("probe"), STEP("request");
+
+        private final String word;
+
+        Asked(String word) {
+            this.word = word;
+        }
+
+        public String word() {
+            return word;
+        }
+    }
+
+    /** What one request said. */
+    public record Result(String job, String step, Asked asked, Verdict verdict, String message) {
+        /** A probe's result. */
+        public Result(String job, String step, Verdict verdict, String message) {
+            this(job, step, Asked.PROBE, verdict, message);
+        }
+
+        /** "daily/publish probe: accepted (HTTP 200)". */
         public String text() {
-            return job + "/" + step + ": " + verdict.word() + (message == null || message.isBlank() ? ""
-                    : " (" + message + ")");
+            return job + "/" + step + " " + asked.word() + ": " + verdict.word() + (message == null || message.isBlank()
+                    ? "" : " (" + message + ")");
         }
     }
 
     public enum Verdict {
-        ACCEPTED, REJECTED, NO_ANSWER, NOT_TESTED;
+        /** The answer met its success condition (a probe answered present or absent; a step succeeded). */
+        ACCEPTED,
+        /** The answer met an auth signal (401/403, the login page, {@code authWhen}). */
+        REJECTED,
+        /** Neither. */
+        NO_ANSWER,
+        /** Not asked: it cannot tell, or it needs a value only a run has. */
+        NOT_TESTED;
 
         /** "accepted", "rejected", "no answer", "not tested". */
         public String word() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+            return name().toLowerCase(Locale.ROOT).replace('_', ' ');
         }
     }
 
-    /** One sentence over a test's results: "Accepted by the probe.", "Rejected by 1 of 2 probes: renew it.", … */
+    /** The whole test's verdict. */
+    public enum Outcome {
+        ACCEPTED(0), REJECTED(2), INCONCLUSIVE(4);
+
+        private final int exitCode;
+
+        Outcome(int exitCode) {
+            this.exitCode = exitCode;
+        }
+
+        /** What {@code keyline credentials test} exits with. */
+        public int exitCode() {
+            return exitCode;
+        }
+
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Rejected on any auth signal; accepted when one answer met its success condition; else inconclusive. */
+    public static Outcome outcome(List<Result> results) {
+        if (results.stream().anyMatch(r -> r.verdict() == Verdict.REJECTED)) {
+            return Outcome.REJECTED;
+        }
+        return results.stream().anyMatch(r -> r.verdict() == Verdict.ACCEPTED) ? Outcome.ACCEPTED : Outcome.INCONCLUSIVE;
+    }
+
+    /** One sentence over a test's results: "Accepted: 2 answers met their success condition, none an auth signal." */
     public static String summary(String name, List<Result> results) {
         long accepted = results.stream().filter(r -> r.verdict() == Verdict.ACCEPTED).count();
         long rejected = results.stream().filter(r -> r.verdict() == Verdict.REJECTED).count();
-        long tested = results.stream().filter(r -> r.verdict() != Verdict.NOT_TESTED).count();
-        if (tested == 0) {
-            return "No step that uses " + name + " has an http probe to test with.";
-        }
-        if (rejected > 0) {
-            return "Rejected by " + rejected + " of " + tested + " probe" + (tested == 1 ? "" : "s") + ": renew it.";
-        }
-        if (accepted == tested) {
-            return "Accepted by " + (tested == 1 ? "the probe" : "all " + tested + " probes") + ".";
-        }
-        return "Accepted by " + accepted + " of " + tested + "; the others gave no answer.";
+        long asked = results.stream().filter(r -> r.verdict() != Verdict.NOT_TESTED).count();
+        return switch (outcome(results)) {
+            case REJECTED -> "Rejected: " + rejected + " of " + asked + " answer" + (asked == 1 ? "" : "s")
+                    + " showed a rejected login: renew it.";
+            case ACCEPTED -> "Accepted: " + (accepted == 1 ? "1 answer" : accepted + " answers") + " met "
+                    + (accepted == 1 ? "its" : "their") + " success condition and none showed a rejected login.";
+            case INCONCLUSIVE -> asked == 0 ? "Inconclusive: nothing that uses " + name + " can tell (an http probe, "
+                    + "or a none/idempotent http GET with successWhen or authWhen)."
+                    : "Inconclusive: no answer met its success condition and none showed a rejected login.";
+        };
     }
 
     private final CredentialProvider credentials;
@@ -61,8 +128,19 @@ public final class CredentialTester {
         this.clock = clock;
     }
 
-    /** @throws OperatorException when the credential cannot be used at all (not set, wrong master key) */
+    /** {@link #test(String, List, String)} with each job's current key. */
     public List<Result> test(String name, List<JobDefinition> jobs) throws InterruptedException {
+        return test(name, jobs, null);
+    }
+
+    /**
+     * Asks every request of the jobs that use {@code name} and can tell, and records the verdict as the
+     * credential's last result (rejected or accepted; nothing when inconclusive).
+     *
+     * @param key the key the requests are made for ({@code {key}}), or {@code null} for each job's current key
+     * @throws OperatorException when the credential cannot be used at all (not set, wrong master key)
+     */
+    public List<Result> test(String name, List<JobDefinition> jobs, String key) throws InterruptedException {
         CredentialProvider.Lookup found = credentials.lookup(name);
         if (!found.present()) {
             throw new OperatorException(found.problem());
@@ -75,28 +153,77 @@ public final class CredentialTester {
                 if (!name.equals(step.credential())) {
                     continue;
                 }
-                if (step.probe() == null || step.probe().kind() != StepKind.HTTP) {
-                    out.add(new Result(job.name(), step.id(), Verdict.NOT_TESTED, "no http probe: nothing read-only to test with"));
-                    continue;
+                String k = key != null ? key : job.key().type() == KeyType.MANUAL ? null : KeyRules.current(job.key(), clock);
+                StepContext ctx = new StepContext(job, step, k == null ? "{key}" : k, "credentials-test", 1, Map.of(),
+                        found.material(), redactor::redact);
+                boolean asked = false;
+                if (step.probe() != null && step.probe().kind() == StepKind.HTTP) {
+                    asked = true;
+                    out.add(k == null && step.probe().url().contains("{key}")
+                            ? new Result(job.name(), step.id(), Asked.PROBE, Verdict.NOT_TESTED,
+                            "it needs a key: give one with --key")
+                            : probe(http, ctx));
                 }
-                if (job.key().type() == KeyType.MANUAL && step.probe().url().contains("{key}")) {
-                    out.add(new Result(job.name(), step.id(), Verdict.NOT_TESTED, "the probe needs a manual key"));
-                    continue;
+                if (canTell(step)) {
+                    asked = true;
+                    out.add(request(http, ctx, k == null));
                 }
-                String key = job.key().type() == KeyType.MANUAL ? "test" : KeyRules.current(job.key(), clock);
-                StepContext ctx = new StepContext(job, step, key, "credentials-test", 1, Map.of(), found.material(),
-                        redactor::redact);
-                ProbeOutcome p = http.probe(ctx);
-                Verdict v = switch (p.answer()) {
-                    case PRESENT, ABSENT -> Verdict.ACCEPTED;
-                    case AUTH -> Verdict.REJECTED;
-                    case INCONCLUSIVE -> Verdict.NO_ANSWER;
-                };
-                credentials.recordUse(name, clock.instant(), v == Verdict.REJECTED ? "rejected"
-                        : v == Verdict.ACCEPTED ? "accepted" : "no answer");
-                out.add(new Result(job.name(), step.id(), v, p.message()));
+                if (!asked) {
+                    out.add(new Result(job.name(), step.id(), Asked.STEP, Verdict.NOT_TESTED,
+                            step.kind() != StepKind.HTTP ? "a command step: nothing read-only to ask"
+                                    : step.effect() == Effect.UNSAFE ? "an unsafe request without an http probe"
+                                    : "no successWhen or authWhen: its answer cannot tell"));
+                }
             }
         }
+        Outcome outcome = outcome(out);
+        if (outcome != Outcome.INCONCLUSIVE) {
+            credentials.recordUse(name, clock.instant(), outcome == Outcome.REJECTED ? "rejected" : "accepted");
+        }
         return out;
+    }
+
+    /**
+     * Whether a step's own request may be sent to test a login: http, {@code none} (declared pure) or
+     * {@code idempotent} with GET or HEAD, and with a response rule that can tell.
+     */
+    static boolean canTell(StepDefinition step) {
+        if (step.kind() != StepKind.HTTP || step.effect() == Effect.UNSAFE) {
+            return false;
+        }
+        String method = step.request().method();
+        if (step.effect() == Effect.IDEMPOTENT && !("GET".equals(method) || "HEAD".equals(method))) {
+            return false;
+        }
+        ResponseRules rules = step.request().response();
+        return rules.successWhen() != null || rules.authWhen() != null;
+    }
+
+    private static Result probe(HttpExecutor http, StepContext ctx) throws InterruptedException {
+        ProbeOutcome p = http.probe(ctx);
+        Verdict v = switch (p.answer()) {
+            case PRESENT, ABSENT -> Verdict.ACCEPTED;
+            case AUTH -> Verdict.REJECTED;
+            case INCONCLUSIVE -> Verdict.NO_ANSWER;
+        };
+        return new Result(ctx.job().name(), ctx.step().id(), Asked.PROBE, v, p.message());
+    }
+
+    private static Result request(HttpExecutor http, StepContext ctx, boolean noKey) throws InterruptedException {
+        String job = ctx.job().name();
+        String step = ctx.step().id();
+        try {
+            Rendering.RenderedRequest r = Rendering.request(ctx);
+            if (noKey && (r.uri().toString().contains("%7Bkey%7D") || ctx.step().request().url().contains("{key}"))) {
+                return new Result(job, step, Asked.STEP, Verdict.NOT_TESTED, "it needs a key: give one with --key");
+            }
+        } catch (Rendering.RenderException e) {
+            return new Result(job, step, Asked.STEP, Verdict.NOT_TESTED, e.waitsForEarlierStep()
+                    ? "it needs a value an earlier step produces in a run" : e.getMessage());
+        }
+        StepOutcome o = http.execute(ctx);
+        Verdict v = o.succeeded() ? Verdict.ACCEPTED : o.failure() == FailureClass.AUTH ? Verdict.REJECTED
+                : Verdict.NO_ANSWER;
+        return new Result(job, step, Asked.STEP, v, o.message());
     }
 }

@@ -6,7 +6,9 @@ import java.util.List;
  * A test of an HTTP answer (SPEC §2 "Conditions"), used by a probe's {@code presentWhen} and by the
  * response rules {@code successWhen}, {@code authWhen} and {@code retryWhen}. Values are kept as canonical
  * JSON text (see {@code CanonicalJson}), so that they compare by JSON type: the string {@code "0"} is not
- * the number {@code 0}, and numbers compare by value ({@code 1.50} is {@code 1.5}).
+ * the number {@code 0}, and numbers compare by value ({@code 1.50} is {@code 1.5}). String values, texts
+ * and patterns may hold {@code {key}} and {@code {job}}: the key and job the answer is read for, inserted as
+ * literal text (quoted inside a pattern).
  */
 public sealed interface Condition {
 
@@ -58,9 +60,21 @@ public sealed interface Condition {
 
     /**
      * {@code {"header": "Name", "matches": "regex"}}: a value of the header contains a match of the
-     * regular expression (anchor it with {@code ^…$} for a whole-value match). Validated when the job loads.
+     * regular expression (RE2 syntax, matched in linear time; anchor it with {@code ^…$} for a whole-value
+     * match). Validated when the job loads.
      */
     record Header(String name, String regex) implements Condition {
+    }
+
+    /**
+     * {@code {"bodyMatches": "regex"}}: the body (as UTF-8 text) contains a match of the regular expression (RE2
+     * syntax, matched in linear time; anchor it with {@code ^…$} for the whole body). Validated when the job loads.
+     */
+    record BodyMatches(String regex) implements Condition {
+    }
+
+    /** {@code {"not": C}}: the condition does not hold (one that cannot be decided stays undecided). */
+    record Not(Condition condition) implements Condition {
     }
 
     /** {@code {"all": [..]}}: every condition holds. */

@@ -20,14 +20,22 @@ import java.util.Map;
  * @param redirects   whether same-origin redirects are followed, http only
  * @param command     argument templates, command only
  * @param timeout     probe timeout (the whole exchange)
+ * @param extract     values taken from a 2xx or 3xx answer that answered present or absent, by name, http only
  */
 public record ProbeSpec(StepKind kind, String method, String url, Map<String, String> headers,
                         Condition presentWhen, ResponseRules response, Redirects redirects, List<String> command,
-                        Duration timeout) {
+                        Duration timeout, Map<String, Extraction> extract) {
     public ProbeSpec {
         headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
         command = command == null ? List.of() : List.copyOf(command);
         response = response == null ? ResponseRules.NONE : response;
         redirects = redirects == null ? Redirects.NEVER : redirects;
+        extract = extract == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(extract));
+    }
+
+    /** A probe without extraction. */
+    public ProbeSpec(StepKind kind, String method, String url, Map<String, String> headers, Condition presentWhen,
+                     ResponseRules response, Redirects redirects, List<String> command, Duration timeout) {
+        this(kind, method, url, headers, presentWhen, response, redirects, command, timeout, Map.of());
     }
 }

@@ -30,6 +30,11 @@ public final class Template {
         public String stepId() {
             return name.startsWith("steps.") ? name.substring(6, name.indexOf(".outputs.")) : null;
         }
+
+        /** The output name of a {@code steps.ID.outputs.NAME} placeholder, else {@code null}. */
+        public String outputName() {
+            return name.startsWith("steps.") ? name.substring(name.indexOf(".outputs.") + ".outputs.".length()) : null;
+        }
     }
 
     /**
@@ -135,19 +140,25 @@ public final class Template {
 
     /**
      * The environment variable that carries output {@code name} of step {@code stepId} to every later
-     * command step and command probe: {@code KEYLINE_OUTPUT_<STEP>_<NAME>}, upper-case, every
-     * character other than a letter or digit as {@code _} (step {@code meta}, output {@code slug}:
-     * {@code KEYLINE_OUTPUT_META_SLUG}).
+     * command step and command probe: {@code KEYLINE_OUTPUT_<STEP>_<NAME>}, where ASCII letters are
+     * upper-cased and every other character but a digit becomes {@code _} (one {@code _} per UTF-16
+     * character): step {@code meta}, output {@code slug} is {@code KEYLINE_OUTPUT_META_SLUG}; step
+     * {@code fetch-page}, output {@code csrf.token} is {@code KEYLINE_OUTPUT_FETCH_PAGE_CSRF_TOKEN}.
      */
     public static String outputVariable(String stepId, String name) {
         return "KEYLINE_OUTPUT_" + variablePart(stepId) + "_" + variablePart(name);
     }
 
-    private static String variablePart(String s) {
+    /** {@code s} as a part of a variable name: ASCII letters upper-cased, digits kept, anything else {@code _}. */
+    public static String variablePart(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
-            char c = Character.toUpperCase(s.charAt(i));
-            b.append(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ? c : '_');
+            char c = s.charAt(i);
+            if (c >= 'a' && c <= 'z') {
+                b.append((char) (c - 'a' + 'A'));
+            } else {
+                b.append(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ? c : '_');
+            }
         }
         return b.toString();
     }

@@ -9,6 +9,7 @@ import io.keyline.credentials.CredentialType;
 import io.keyline.credentials.MasterKeyException;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.credentials.SecretBox;
+import io.keyline.credentials.SiteCookies;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -130,6 +131,11 @@ public final class JdbcCredentialStore implements CredentialStore {
      */
     @Override
     public CredentialInfo set(String name, ParsedCredential value, String loginUrl, String user) {
+        return set(name, value, loginUrl, null, user);
+    }
+
+    @Override
+    public CredentialInfo set(String name, ParsedCredential value, String loginUrl, Boolean refreshBySite, String user) {
         SecretBox b = box();
         String blob = Base64.getEncoder().encodeToString(b.encrypt(value.canonicalSecret(), aad(name)));
         Instant now = clock.instant();
@@ -145,21 +151,29 @@ public final class JdbcCredentialStore implements CredentialStore {
                         + "updated_by = ?, "
                         + "last_used_at = CASE WHEN fingerprint = ? THEN last_used_at ELSE NULL END, "
                         + "last_result = CASE WHEN fingerprint = ? THEN last_result ELSE NULL END, "
-                        + "login_url = COALESCE(?, login_url), version = version + 1 WHERE name = ?")) {
+                        + loginUrlUpdate(loginUrl) + ", renewed_fingerprint = ?, refreshed_at = NULL, "
+                        + "refresh_by_site = COALESCE(?, refresh_by_site), version = version + 1 WHERE name = ?")) {
                     bind(ps, value, blob, b, expiry, now, user);
                     ps.setString(9, value.fingerprint());
                     ps.setString(10, value.fingerprint());
-                    ps.setString(11, loginUrl);
-                    ps.setString(12, name);
+                    int i = 11;
+                    if (loginUrl != null && !loginUrl.isEmpty()) {
+                        ps.setString(i++, loginUrl);
+                    }
+                    ps.setString(i++, value.fingerprint());
+                    ps.setObject(i++, refreshBySite, Types.BOOLEAN);
+                    ps.setString(i, name);
                     n = ps.executeUpdate();
                 }
                 if (n == 0) {
                     try (PreparedStatement ps = c.prepareStatement("INSERT INTO credential (cred_type, secret, master_key, "
-                            + "fingerprint, cookie_count, earliest_expiry, updated_at, updated_by, login_url, name, version) "
-                            + "VALUES (?,?,?,?,?,?,?,?,?,?,1)")) {
+                            + "fingerprint, cookie_count, earliest_expiry, updated_at, updated_by, login_url, name, version, "
+                            + "renewed_fingerprint, refresh_by_site) VALUES (?,?,?,?,?,?,?,?,?,?,1,?,?)")) {
                         bind(ps, value, blob, b, expiry, now, user);
-                        ps.setString(9, loginUrl);
+                        ps.setString(9, loginUrl == null || loginUrl.isEmpty() ? null : loginUrl);
                         ps.setString(10, name);
+                        ps.setString(11, value.fingerprint());
+                        ps.setBoolean(12, refreshBySite == null || refreshBySite);
                         ps.executeUpdate();
                     }
                 }
@@ -172,6 +186,117 @@ public final class JdbcCredentialStore implements CredentialStore {
             throw new StateUnavailableException("cannot store credential " + name + ": " + Database.firstLine(e.getMessage()), e);
         }
         return info(name).orElseThrow();
+    }
+
+    /** The SET part for the login URL: keep it ({@code null}), remove it ({@code ""}) or set it (one parameter). */
+    private static String loginUrlUpdate(String loginUrl) {
+        return loginUrl == null ? "login_url = login_url" : loginUrl.isEmpty() ? "login_url = NULL" : "login_url = ?";
+    }
+
+    @Override
+    public Optional<CredentialInfo> settings(String name, String loginUrl, Boolean refreshBySite, String user) {
+        try (Connection c = db.connection();
+             PreparedStatement ps = c.prepareStatement("UPDATE credential SET " + loginUrlUpdate(loginUrl)
+                     + ", refresh_by_site = COALESCE(?, refresh_by_site), version = version + 1 WHERE name = ?")) {
+            int i = 1;
+            if (loginUrl != null && !loginUrl.isEmpty()) {
+                ps.setString(i++, loginUrl);
+            }
+            ps.setObject(i++, refreshBySite, Types.BOOLEAN);
+            ps.setString(i, name);
+            if (ps.executeUpdate() == 0) {
+                return Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot change credential " + name + ": " + Database.firstLine(e.getMessage()), e);
+        }
+        return info(name);
+    }
+
+    @Override
+    public boolean refreshBySite(String name) {
+        try (Connection c = db.connection();
+             PreparedStatement ps = c.prepareStatement("SELECT refresh_by_site FROM credential WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return !rs.next() || rs.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            throw new StateUnavailableException("cannot read credential " + name + ": " + Database.firstLine(e.getMessage()), e);
+        }
+    }
+
+    /** How many times a refresh is tried again when another process changed the value in between. */
+    private static final int REFRESH_TRIES = 5;
+
+    /**
+     * Keeps the cookies a site set on an answer to a request that carried the credential (see {@link SiteCookies}):
+     * the value is read, changed and written back encrypted, optimistically (the row's version), so that two keys
+     * refreshed at once both land. The operator's renewal fingerprint, last use and result stay.
+     *
+     * @return the new fingerprint, or {@code null} when nothing changed (or refreshing is off)
+     */
+    String refresh(String name, java.net.URI uri, List<String> setCookies, Instant now) {
+        for (int attempt = 0; attempt < REFRESH_TRIES; attempt++) {
+            String type;
+            String blob;
+            String keyFingerprint;
+            long version;
+            try (Connection c = db.connection();
+                 PreparedStatement ps = c.prepareStatement("SELECT cred_type, secret, master_key, version, "
+                         + "refresh_by_site FROM credential WHERE name = ?")) {
+                ps.setString(1, name);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next() || !rs.getBoolean(5)) {
+                        return null;
+                    }
+                    type = rs.getString(1);
+                    blob = rs.getString(2);
+                    keyFingerprint = rs.getString(3);
+                    version = rs.getLong(4);
+                }
+            } catch (SQLException e) {
+                throw new StateUnavailableException("cannot read credential " + name + ": "
+                        + Database.firstLine(e.getMessage()), e);
+            }
+            SecretBox b = box();
+            if (!b.keyFingerprint().equals(keyFingerprint)) {
+                return null;
+            }
+            ParsedCredential current = ParsedCredential.fromCanonical(CredentialType.fromJsonName(type),
+                    b.decrypt(Base64.getDecoder().decode(blob), aad(name)));
+            Optional<ParsedCredential> next = SiteCookies.apply(current, uri, setCookies, now);
+            if (next.isEmpty() || next.get().fingerprint().equals(current.fingerprint())) {
+                return null;
+            }
+            ParsedCredential value = next.get();
+            String newBlob = Base64.getEncoder().encodeToString(b.encrypt(value.canonicalSecret(), aad(name)));
+            try (Connection c = db.connection();
+                 PreparedStatement ps = c.prepareStatement("UPDATE credential SET secret = ?, fingerprint = ?, "
+                         + "cookie_count = ?, earliest_expiry = ?, refreshed_at = ?, "
+                         + "renewed_fingerprint = COALESCE(renewed_fingerprint, fingerprint), version = version + 1 "
+                         + "WHERE name = ? AND version = ?")) {
+                ps.setString(1, newBlob);
+                ps.setString(2, value.fingerprint());
+                ps.setInt(3, value.cookies().size());
+                Instant expiry = value.earliestExpiry().orElse(null);
+                if (expiry == null) {
+                    ps.setNull(4, Types.BIGINT);
+                } else {
+                    ps.setLong(4, expiry.toEpochMilli());
+                }
+                ps.setLong(5, clock.millis());
+                ps.setString(6, name);
+                ps.setLong(7, version);
+                if (ps.executeUpdate() == 1) {
+                    return value.fingerprint();
+                }
+            } catch (SQLException e) {
+                throw new StateUnavailableException("cannot store the refreshed credential " + name + ": "
+                        + Database.firstLine(e.getMessage()), e);
+            }
+        }
+        return null;
     }
 
     private static void bind(PreparedStatement ps, ParsedCredential v, String blob, SecretBox b, Instant expiry,
@@ -249,9 +374,11 @@ public final class JdbcCredentialStore implements CredentialStore {
         String loginUrl;
         String lastResult;
         Instant lastUsed;
+        boolean refreshBySite;
+        String renewal;
         try (Connection c = db.connection();
              PreparedStatement ps = c.prepareStatement("SELECT cred_type, secret, master_key, login_url, last_result, "
-                     + "last_used_at FROM credential WHERE name = ?")) {
+                     + "last_used_at, refresh_by_site, renewed_fingerprint FROM credential WHERE name = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -263,6 +390,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                 loginUrl = rs.getString(4);
                 lastResult = rs.getString(5);
                 lastUsed = instant(rs, 6);
+                refreshBySite = rs.getBoolean(7);
+                renewal = rs.getString(8);
             }
         } catch (SQLException e) {
             throw new StateUnavailableException("cannot read credential " + name + ": " + Database.firstLine(e.getMessage()), e);
@@ -276,7 +405,8 @@ public final class JdbcCredentialStore implements CredentialStore {
             String canonical = b.decrypt(Base64.getDecoder().decode(blob), aad(name));
             ParsedCredential value = ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical);
             ParsedMaterial m = new ParsedMaterial(name, value, loginUrl, "credential " + name + " ("
-                    + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")");
+                    + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")",
+                    refreshBySite && value.type() == CredentialType.COOKIE ? this::refresh : null, renewal);
             if ("rejected".equals(lastResult)) {
                 // the breaker (SPEC §3): a value the site rejected is not sent again until renewed or tested OK
                 return Lookup.rejected(m, "credential " + name + " was rejected by the site"

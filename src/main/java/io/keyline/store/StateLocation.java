@@ -108,12 +108,12 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         String v = value.strip();
         String lower = v.toLowerCase(java.util.Locale.ROOT);
         if (lower.startsWith("jdbc:")) {
-            throw new IllegalArgumentException("--state " + io.keyline.domain.Printable.line(v)
+            throw new IllegalArgumentException("--state " + redact(v)
                     + ": give the database as postgresql://HOST[:PORT]/DB, not as a JDBC URL");
         }
         if (!lower.startsWith("postgresql://") && !lower.startsWith("postgres://")) {
             if (lower.matches("[a-z][a-z0-9+.-]*://.*")) {
-                throw new IllegalArgumentException("--state " + io.keyline.domain.Printable.line(redact(v))
+                throw new IllegalArgumentException("--state " + redact(v)
                         + ": unknown kind of state; a folder, or postgresql://HOST[:PORT]/DB for a shared database");
             }
             return new Folder(Path.of(v));
@@ -122,13 +122,17 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
     }
 
     private static Postgres postgres(String v, Map<String, String> env) {
-        String shown = io.keyline.domain.Printable.line(redact(v));
+        String shown = redact(v);
         URI uri;
         try {
             uri = new URI(v);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("--state " + shown + " is not a valid URL: " + e.getReason()
                     + " at index " + e.getIndex());
+        }
+        if (uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("--state " + shown + ": a PostgreSQL URL has no #… part (a \"#\" in a "
+                    + "password must be written %23)");
         }
         String host = uri.getHost();
         if (host == null || host.isBlank()) {
@@ -149,8 +153,8 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         String password = null;
         if (uri.getRawUserInfo() != null) {
             String[] ui = uri.getRawUserInfo().split(":", 2);
-            user = decode(ui[0]);
-            password = ui.length > 1 ? decode(ui[1]) : null;
+            user = decode(ui[0], shown);
+            password = ui.length > 1 ? decode(ui[1], shown) : null;
         }
         Map<String, String> settings = new LinkedHashMap<>();
         if (uri.getRawQuery() != null && !uri.getRawQuery().isEmpty()) {
@@ -159,16 +163,18 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
                     continue;
                 }
                 int eq = pair.indexOf('=');
-                String name = decode(eq < 0 ? pair : pair.substring(0, eq));
-                String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+                String name = decode(eq < 0 ? pair : pair.substring(0, eq), shown);
+                String value = eq < 0 ? "" : decode(pair.substring(eq + 1), shown);
                 switch (name) {
                     case "user" -> user = value;
                     case "password" -> password = value;
                     default -> {
                         if (!DRIVER_SETTINGS.contains(name)) {
-                            throw new IllegalArgumentException("--state " + shown + ": unknown setting \""
-                                    + io.keyline.domain.Printable.line(name) + "\" in the URL (known: user, password, "
-                                    + String.join(", ", new java.util.TreeSet<>(DRIVER_SETTINGS)) + ")");
+                            // after a password, an unknown "setting" may be the password's tail (a raw "&" in it)
+                            throw new IllegalArgumentException("--state " + shown + ": unknown setting "
+                                    + (password != null ? "after password= (a \"&\" in a password must be written %26)"
+                                    : "\"" + io.keyline.domain.Printable.line(name) + "\"") + " in the URL (known: user, "
+                                    + "password, " + String.join(", ", new java.util.TreeSet<>(DRIVER_SETTINGS)) + ")");
                         }
                         settings.put(name, value);
                     }
@@ -230,14 +236,41 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         return s == null || s.isBlank() ? null : s;
     }
 
-    private static String decode(String s) {
-        return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    /** Decodes %-escapes; a bad one is named without the text around it (it may be a password). */
+    private static String decode(String s, String shown) {
+        try {
+            return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--state " + shown + ": a %-escape in the URL is not valid (a \"%\" in "
+                    + "a password must be written %25)");
+        }
     }
 
-    /** The URL with any password replaced by {@code ***} (for messages). */
+    /**
+     * A state URL as a message may show it, well-formed or not: everything that could be part of a
+     * password is {@code ***} - from {@code ://} to the last {@code @} (a user and password, whatever raw
+     * {@code /}, {@code ?} or {@code @} they hold), from a {@code password=} to the end (a raw {@code &} or
+     * {@code #} would leave its tail behind as another setting), and a {@code #} part. Control characters
+     * are escaped.
+     */
     static String redact(String url) {
-        String out = url.replaceAll("(?i)([?&]password=)[^&]*", "$1***");
-        return out.replaceAll("(?i)^([a-z]+://[^:/@?]*):[^@/?]*@", "$1:***@");
+        String out = url;
+        int lower = out.toLowerCase(java.util.Locale.ROOT).indexOf("password=");
+        if (lower >= 0) {
+            out = out.substring(0, lower + "password=".length()) + "***";
+        }
+        int hash = out.indexOf('#');
+        if (hash >= 0) {
+            out = out.substring(0, hash) + "#***";
+        }
+        int scheme = out.indexOf("://");
+        int at = out.lastIndexOf('@');
+        if (scheme >= 0 && at > scheme) {
+            out = out.substring(0, scheme + 3) + "***" + out.substring(at);
+        } else if (scheme < 0 && at >= 0) {
+            out = "***" + out.substring(at);
+        }
+        return io.keyline.domain.Printable.line(out);
     }
 
     /**

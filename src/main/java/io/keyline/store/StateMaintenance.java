@@ -19,7 +19,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.UUID;
 
 /**
  * Backup, export and pruning of the state, while it is in use (the console or a run may hold it
@@ -39,8 +38,9 @@ public final class StateMaintenance {
 
     /**
      * A consistent copy of the database while it is in use (H2 {@code BACKUP TO}): a zip holding
-     * {@code keyline.mv.db}. Written next to {@code target} first and moved into place, with
-     * permissions 0600.
+     * {@code keyline.mv.db}. H2 writes it with the process's umask (often readable by everyone), so it
+     * is written inside a private folder (0700) created next to {@code target}, set to 0600 there, and
+     * only then moved into place: at no moment can another user read any of it.
      *
      * @return the size of the backup in bytes
      */
@@ -56,41 +56,63 @@ public final class StateMaintenance {
         if (Files.isDirectory(file)) {
             throw new IllegalArgumentException("backup: " + file + " is a folder; give a file name like keyline-backup.zip");
         }
-        Path tmp = dir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        try (Connection c = db.adminConnection(); Statement st = c.createStatement()) {
-            // the path is data: a quote in it is doubled, so it stays one SQL string literal
-            st.execute("BACKUP TO '" + tmp.toString().replace("'", "''") + "'");
-        } catch (SQLException e) {
-            deleteQuietly(tmp);
-            String full = Database.diskFull(dir, e);
-            throw new StateUnavailableException(full != null ? full : "backup to " + file + " failed: "
-                    + Database.firstLine(e.getMessage()), e);
-        }
+        Path privateDir;
         try {
-            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            privateDir = posix(dir)
+                    ? Files.createTempDirectory(dir, "." + file.getFileName() + ".",
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+                    : Files.createTempDirectory(dir, "." + file.getFileName() + ".");
+            if (posix(dir)) {
+                Files.setPosixFilePermissions(privateDir, PosixFilePermissions.fromString("rwx------"));
             }
-            // the database's passwords travel with it (the database refuses to open without them); the
-            // master key does not (it protects the credentials in the backup)
-            Path passwords = db.stateDir().resolve("database.secret");
-            if (Files.isRegularFile(passwords)) {
-                try (FileSystem zip = FileSystems.newFileSystem(tmp)) {
-                    Files.copy(passwords, zip.getPath("database.secret"));
-                }
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return Files.size(file);
         } catch (IOException e) {
-            deleteQuietly(tmp);
-            throw new StateUnavailableException("backup to " + file + " failed: " + e.getMessage(), e);
+            throw new StateUnavailableException("backup to " + file + " failed: cannot create a private folder in "
+                    + dir + ": " + e.getMessage(), e);
+        }
+        Path tmp = privateDir.resolve(file.getFileName().toString());
+        try {
+            try (Connection c = db.adminConnection(); Statement st = c.createStatement()) {
+                // the path is data: a quote in it is doubled, so it stays one SQL string literal
+                st.execute("BACKUP TO '" + tmp.toString().replace("'", "''") + "'");
+            } catch (SQLException e) {
+                String full = Database.diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : "backup to " + file + " failed: "
+                        + Database.firstLine(e.getMessage()), e);
+            }
+            try {
+                if (posix(tmp)) {
+                    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+                }
+                // the database's passwords travel with it (the database refuses to open without them); the
+                // master key does not (it protects the credentials in the backup)
+                Path passwords = db.stateDir().resolve("database.secret");
+                if (Files.isRegularFile(passwords)) {
+                    try (FileSystem zip = FileSystems.newFileSystem(tmp)) {
+                        Files.copy(passwords, zip.getPath("database.secret"));
+                    }
+                }
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                return Files.size(file);
+            } catch (IOException e) {
+                throw new StateUnavailableException("backup to " + file + " failed: " + e.getMessage(), e);
+            }
+        } finally {
+            deleteTree(privateDir);
         }
     }
 
-    private static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException ignored) {
-            // a temp file we could not remove; its name says what it is
+    private static boolean posix(Path p) {
+        return p.getFileSystem().supportedFileAttributeViews().contains("posix");
+    }
+
+    /** Removes the private folder of a backup and whatever a failed one left in it. */
+    private static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | java.io.UncheckedIOException ignored) {
+            // a folder we could not remove; its name says what it is, and it is private
         }
     }
 

@@ -181,13 +181,13 @@ class CredentialOperationsTest extends SiteTestBase {
         set(wb, CRED, "Cookie: session=TestS3cret; theme=dark");
         Result accepted = wb.cli("credentials", "test", CRED);
         assertThat(accepted.exit()).as(accepted.toString()).isZero();
-        assertThat(accepted.out()).contains("p/publish: accepted");
+        assertThat(accepted.out()).contains("p/publish probe: accepted");
         assertThat(listRow(wb, CRED)[6]).isEqualTo("accepted");
 
         set(wb, CRED, "Cookie: session=StaleS3cret; theme=dark");
         Result rejected = wb.cli("credentials", "test", CRED);
-        assertThat(rejected.exit()).as(rejected.toString()).isEqualTo(4);
-        assertThat(rejected.out()).contains("p/publish: rejected");
+        assertThat(rejected.exit()).as(rejected.toString()).isEqualTo(2);
+        assertThat(rejected.out()).contains("p/publish probe: rejected");
         assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
 
         assertThat(site.server().received()).hasSize(2).allSatisfy(r -> {
@@ -214,8 +214,9 @@ class CredentialOperationsTest extends SiteTestBase {
         wb.job("np", Jobs.publish("np", "unsafe", false, USES_CRED), site.base());
         set(wb, CRED, "session=abc12345");
         Result none = wb.cli("credentials", "test", CRED);
-        assertThat(none.exit()).as(none.toString()).isEqualTo(1);
-        assertThat(none.out()).contains("np/publish: ").contains("no http probe");
+        assertThat(none.exit()).as(none.toString()).isEqualTo(4);
+        assertThat(none.out()).contains("np/publish request: not tested").contains("without an http probe")
+                .contains("Inconclusive");
         assertThat(site.server().received()).isEmpty();
         assertThat(wb.cli("status", "--json").out().strip()).as("read-only: no key was created").isEqualTo("[ ]");
     }

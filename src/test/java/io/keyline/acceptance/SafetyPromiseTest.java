@@ -209,7 +209,7 @@ class SafetyPromiseTest {
                   "steps": [
                     { "id": "publish", "kind": "http", "effect": "unsafe",
                       "request": { "method": "POST", "url": "BASE/api/articles", "body": "hello" } },
-                    { "id": "use", "kind": "command", "effect": "none", "command": ["true", "{steps.publish.outputs.id}"] }
+                    { "id": "use", "kind": "command", "effect": "none", "command": ["sh", "-c", "test -n \\"$KEYLINE_OUTPUT_PUBLISH_ID\\""] }
                   ]
                 }
                 """, huge.base());

@@ -135,8 +135,11 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(run("p").exit()).isEqualTo(4);
         assertThat(status("p").get("loginUrl").asText()).isEqualTo(site.base() + "/login");
         assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
-        // the same (rejected) value again keeps its result; a new value forgets it but keeps the login URL
-        set(wb, CRED, "session=Stale1234");
+        // the same (rejected) value again keeps its result and resumes nothing; a new value forgets it but keeps
+        // the login URL
+        Result same = wb.cliWithInput("session=Stale1234", "credentials", "set", CRED);
+        assertThat(same.exit()).as(same.toString()).isEqualTo(4);
+        assertThat(same.out()).contains("this is the value that was rejected at");
         assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
         Result renewed = set(wb, CRED, "session=Good1234");
         assertThat(renewed.out()).contains("log in at " + site.base() + "/login");

@@ -207,8 +207,10 @@ class NotifyTest extends SiteTestBase {
         assertThat(events()).hasSize(1);
         assertThat(events().get(0).get("event").asText()).isEqualTo("test");
         JsonNode body = Json.read(hookServer.received().get(0).bodyText(), JsonNode.class);
-        assertThat(body.get("msg_type").asText()).isEqualTo("text");
-        assertThat(body.get("content").get("text").asText()).contains("test notification");
+        assertThat(body.get("msg_type").asText()).as("a rich-text post: its text element is never read as markup")
+                .isEqualTo("post");
+        assertThat(body.at("/content/post/zh_cn/content/0/0/tag").asText()).isEqualTo("text");
+        assertThat(body.at("/content/post/zh_cn/content/0/0/text").asText()).contains("test notification");
         assertThat(Files.exists(wb.state)).as("notify test needs no state").isFalse();
 
         hookStatus.set(503);
@@ -240,7 +242,8 @@ class NotifyTest extends SiteTestBase {
         assertThat(t.exit()).isEqualTo(1);
         String notify = wb.jobs.resolve("notify.json").toString();
         assertThat(t.err()).contains(notify + ":3:27: hooks[0].on: unknown event \"atention\"")
-                .contains(notify + ":3:77: hooks[0].command[2]: {message} inside code run by sh -c")
+                .contains(notify + ":3:77: hooks[0].command[2]: {message} carries text from outside")
+                .contains("$KEYLINE_MESSAGE")
                 .contains(notify + ":4:33: hooks[1].webhook must be an http(s) URL")
                 .contains(notify + ":4:66: hooks[1].format \"teams\" is not one of");
 

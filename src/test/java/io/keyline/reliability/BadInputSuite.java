@@ -84,6 +84,9 @@ class BadInputSuite {
     private Workbench template;
     private Map<String, String> original;
     private final List<String> mounts = new ArrayList<>();
+    private io.keyline.testing.FaultServer hostileServer;
+    /** Loopback servers the cases talk to, closed at the end. */
+    private final List<AutoCloseable> servers = new ArrayList<>();
 
     @Test
     void everyBadInputIsRefusedClearlyAndLeavesTheStateIntact() throws Exception {
@@ -105,7 +108,9 @@ class BadInputSuite {
             cases.addAll(cookieCases());
             cases.addAll(cliCases());
             cases.addAll(hostileOutputCases());
+            cases.addAll(hostileBodyCases());
             cases.addAll(escapeCases());
+            cases.addAll(chatMarkupCases());
             cases.addAll(stateCases(skipped));
             String only = System.getProperty("badinput.only", "");
             for (Case c : cases) {
@@ -132,7 +137,8 @@ class BadInputSuite {
                 }
                 // a hostile output fails the key it arrives in (a new FAILED key, nothing DONE): the rest is intact
                 List<String> changes = changes(wb, before, c.name().startsWith("nearly")
-                        || c.group().equals("hostile-output") || c.group().equals("escape"));
+                        || c.group().equals("hostile-output") || c.group().equals("hostile-body")
+                        || c.group().equals("escape") || c.group().equals("chat-markup"));
                 if (!changes.isEmpty()) {
                     damaged.add(id + ": " + String.join("; ", changes));
                 }
@@ -153,8 +159,14 @@ class BadInputSuite {
             if (locked != null) {
                 locked.close();
             }
+            if (hostileServer != null) {
+                hostileServer.close();
+            }
             for (String m : mounts) {
                 sh("umount", "-l", m);
+            }
+            for (AutoCloseable server : servers) {
+                server.close();
             }
         }
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
@@ -569,10 +581,11 @@ class BadInputSuite {
                     Files.createDirectories(wb.jobs.resolve("articles"));
                     Files.createSymbolicLink(wb.jobs.resolve("articles/link.md"), Path.of("/etc/hostname"));
                 }));
-        c.add(hostile("relative program outside the job folder", "program", program,
-                java.util.Map.of("prog", "../../../../bin/echo"), 2, List.of("program", "outside the job folder"), none()));
-        c.add(hostile("program name from an output", "named", program, java.util.Map.of("prog", "touch"), 2,
-                List.of("the program touch", "not a relative path"), none()));
+        // an output never goes into a command's arguments: as the program, an argument, or code behind any wrapper
+        c.add(hostile("output as the program", "program", program, java.util.Map.of("prog", "../../../../bin/echo"), 1,
+                List.of("program.json:7:", "$KEYLINE_OUTPUT_META_PROG"), none()));
+        c.add(hostile("program name from an output", "named", program, java.util.Map.of("prog", "touch"), 1,
+                List.of("named.json:7:", "$KEYLINE_OUTPUT_META_PROG"), none()));
         c.add(hostile("ESC in an output used in a URL", "escurl", """
                 { "id": "get", "kind": "http", "effect": "none", "request": { "method": "GET", "url": "http://127.0.0.1:9/{steps.meta.outputs.t}" } }""",
                 java.util.Map.of("t", "a\u001b]0;pwned\u0007"), 2, List.of("control character U+001B", "the URL"), none()));
@@ -580,15 +593,27 @@ class BadInputSuite {
                 { "id": "get", "kind": "http", "effect": "none",
                   "request": { "method": "GET", "url": "http://127.0.0.1:9/x", "headers": { "X-T": "{steps.meta.outputs.t}" } } }""",
                 java.util.Map.of("t", "ok\r\nX-Injected: 1"), 2, List.of("control character U+000D", "a header"), none()));
-        c.add(hostile("NUL in an output used as an argument", "nul", """
+        c.add(hostile("NUL in an output used in a step's env", "nul", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["true"], "env": { "T": "{steps.meta.outputs.t}" } }""",
+                java.util.Map.of("t", "a\u0000b"), 2, List.of("control character U+0000", "an environment variable"), none()));
+        c.add(hostile("output as an argument", "argument", """
                 { "id": "use", "kind": "command", "effect": "none", "command": ["echo", "{steps.meta.outputs.t}"] }""",
-                java.util.Map.of("t", "a\u0000b"), 2, List.of("control character U+0000", "a command argument"), none()));
+                java.util.Map.of("t", "x"), 1, List.of("argument.json:7:", "$KEYLINE_OUTPUT_META_T"), none()));
         c.add(hostile("output inside sh -c", "shell", """
                 { "id": "use", "kind": "command", "effect": "none", "command": ["sh", "-c", "echo {steps.meta.outputs.t}"] }""",
-                java.util.Map.of("t", "$(id)"), 1, List.of("shell.json:7:", "sh -c", "$KEYLINE_OUTPUT_META_T"), none()));
+                java.util.Map.of("t", "$(id)"), 1, List.of("shell.json:7:", "never go into a command's arguments",
+                        "$KEYLINE_OUTPUT_META_T"), none()));
         c.add(hostile("output inside python3 -c", "python", """
                 { "id": "use", "kind": "command", "effect": "none", "command": ["env", "X=1", "python3", "-c", "print('{steps.meta.outputs.t}')"] }""",
-                java.util.Map.of("t", "x"), 1, List.of("python.json:7:", "python3 -c", "$KEYLINE_OUTPUT_META_T"), none()));
+                java.util.Map.of("t", "x"), 1, List.of("python.json:7:", "$KEYLINE_OUTPUT_META_T"), none()));
+        c.add(hostile("output behind a wrapper: setarch sh -c", "wrapped", """
+                { "id": "use", "kind": "command", "effect": "none", "command": ["setarch", "x86_64", "sh", "-c", "echo {steps.meta.outputs.t}"] }""",
+                java.util.Map.of("t", "$(touch pwned)"), 1, List.of("wrapped.json:7:", "$KEYLINE_OUTPUT_META_T"), none()));
+        c.add(new Case("hostile-output", "notify.json: {message} in a hook's arguments", wb -> Files.writeString(
+                wb.jobs.resolve("notify.json"), """
+                { "hooks": [ { "on": ["attention"], "command": ["setpriv", "sh", "-c", "echo {message}"] } ] }
+                """), wb -> Outcome.of(wb.cli("notify", "test")), none(), 1,
+                List.of("notify.json:1:", "{message}", "$KEYLINE_MESSAGE"), false));
         c.add(hostile("workdir from an output", "moved", """
                 { "id": "use", "kind": "command", "effect": "none", "workdir": "{steps.meta.outputs.dir}", "command": ["pwd"] }""",
                 java.util.Map.of("dir", "/etc"), 1, List.of("moved.json:7:", "workdir is never templated"), none()));
@@ -622,6 +647,70 @@ class BadInputSuite {
         };
     }
 
+    /** A valid operator pattern that a backtracking engine runs for minutes on a 41-character value. */
+    static final String EVIL_PATTERN = "^(?:[a-z0-9]+?-?)+?\\\\.example\\\\.com$";
+
+    /**
+     * Answers that attack the reader, from a loopback server: a header for a pattern that backtracks, a 1 MiB body
+     * for a body pattern, numbers whose plain notation has two billion digits, JSON nested past any stack, HTML
+     * that never closes. Each run ends within the step's timeout with the step FAILED and a message that says why.
+     */
+    private List<Case> hostileBodyCases() throws IOException {
+        byte[] deep = ("[".repeat(200_000)).getBytes(StandardCharsets.UTF_8);
+        String evilHeader = "a".repeat(40) + "!";
+        String mib = "a".repeat(1 << 20) + "b";
+        String html = "<div>".repeat(100_000) + "<input name=other value=x>";
+        hostileServer = new io.keyline.testing.FaultServer(r -> switch (r.path()) {
+            case "/header" -> new io.keyline.testing.FaultServer.Reply.Respond(200, Map.of("X-Host", evilHeader,
+                    "Content-Type", "text/plain"), "ok");
+            case "/mib" -> new io.keyline.testing.FaultServer.Reply.Respond(200, Map.of("Content-Type", "text/plain"), mib);
+            case "/bomb" -> io.keyline.testing.FaultServer.Reply.json("{\"total\": 1e2147483627, \"neg\": -1E2147483647}");
+            case "/deep" -> io.keyline.testing.FaultServer.Reply.json(new String(deep, StandardCharsets.UTF_8));
+            case "/html" -> new io.keyline.testing.FaultServer.Reply.Respond(200, Map.of("Content-Type", "text/html"), html);
+            default -> io.keyline.testing.FaultServer.Reply.status(404, "{}");
+        });
+        String base = hostileServer.base();
+        List<Case> c = new ArrayList<>();
+        c.add(hostileBody("a backtracking pattern on a hostile header", "evilheader", base + "/header",
+                "\"response\": { \"successWhen\": { \"header\": \"X-Host\", \"matches\": \"" + EVIL_PATTERN + "\" } }",
+                List.of("successWhen is not met", "X-Host: aaaa", "does not match")));
+        c.add(hostileBody("a body pattern on a hostile 1 MiB body", "evilbody", base + "/mib",
+                "\"response\": { \"successWhen\": { \"bodyMatches\": \"(a|aa)+c$\" } }",
+                List.of("successWhen is not met", "does not match")));
+        c.add(hostileBody("a number bomb compared at a pointer", "bomb", base + "/bomb",
+                "\"response\": { \"successWhen\": { \"jsonPointer\": \"/total\", \"in\": [0, 1] } }",
+                List.of("successWhen is not met", "/total = 1E+2147483627")));
+        c.add(hostileBody("a negative number bomb against another", "bomb2", base + "/bomb",
+                "\"response\": { \"successWhen\": { \"jsonPointer\": \"/neg\", \"equals\": -1e2147483646 } }",
+                List.of("successWhen is not met", "/neg = -1E+2147483647")));
+        c.add(hostileBody("JSON nested 200,000 deep", "deep", base + "/deep",
+                "\"response\": { \"successWhen\": { \"jsonPointer\": \"/a\", \"exists\": true } }",
+                List.of("successWhen is not met", "not JSON")));
+        c.add(hostileBody("HTML that never closes, for a css rule", "unclosed", base + "/html",
+                "\"extract\": { \"sectok\": { \"css\": \"input[name=sectok]\", \"attr\": \"value\" } }",
+                List.of("expected sectok in the answer, found none")));
+        c.add(hostileBody("a regex rule on a hostile 1 MiB body", "evilextract", base + "/mib",
+                "\"extract\": { \"tail\": { \"regex\": \"(a|aa)+(c)$\", \"group\": 2 } }",
+                List.of("expected tail in the answer, found none")));
+        return c;
+    }
+
+    private static Case hostileBody(String name, String job, String url, String rules, List<String> names) {
+        return new Case("hostile-body", name, wb -> Files.writeString(wb.jobs.resolve(job + ".json"), """
+                {
+                  "name": "%s",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "retry": { "maxAttempts": 1 },
+                  "steps": [
+                    { "id": "read", "kind": "http", "effect": "none", "timeout": "PT10S",
+                      "request": { "method": "GET", "url": "%s" },
+                      %s }
+                  ]
+                }
+                """.formatted(job, url, rules)), wb -> Outcome.of(wb.cli("run", job, "--key", "2026-11-29")), none(), 2,
+                names, false);
+    }
+
     private static List<Case> escapeCases() {
         List<String> shown = List.of("\\e]0;pwned\\x07", "\\e]52;", "\\x9b31m", "\\u202eevil");
         List<Case> c = new ArrayList<>();
@@ -640,6 +729,113 @@ class BadInputSuite {
                 "{\"name\": \"a\\u001b[2Kb\", \"key\": {\"type\": \"manual\"}, \"steps\": []}"),
                 wb -> Outcome.of(wb.cli("jobs")), none(), 0, List.of("named.json:1:", "a\\e[2Kb"), false));
         return c;
+    }
+
+    // --- chat markup from a server: hooks quote it as text ------------------------------------------
+
+    /** Mentions and a disguised link, as a hostile site puts them in an error body for a team chat. */
+    static final String MARKUP = "<!channel> <!here> <@U024BE7LH> <https://evil.example/login|Log in again> "
+            + "<at user_id=\"all\">all</at> <!subteam^S012> &lt;!everyone&gt;";
+
+    private List<Case> chatMarkupCases() throws IOException {
+        io.keyline.testing.FaultServer site = new io.keyline.testing.FaultServer(r -> new io.keyline.testing.FaultServer.Reply
+                .Respond(r.path().contains("json") ? 200 : 422, java.util.Map.of("Content-Type",
+                r.path().contains("json") ? "application/json" : "text/plain"),
+                r.path().contains("json") ? io.keyline.core.json.Json.write(java.util.Map.of("errcode", 40001, "errmsg", MARKUP))
+                        : MARKUP));
+        io.keyline.testing.FaultServer hooks = new io.keyline.testing.FaultServer(r -> io.keyline.testing.FaultServer.Reply
+                .json("{\"ok\": true, \"errcode\": 0}"));
+        servers.add(site);
+        servers.add(hooks);
+        List<Case> c = new ArrayList<>();
+        for (String body : List.of("text", "json")) {
+            for (String format : List.of("slack", "feishu", "dingtalk", "wecom")) {
+                String job = "markup-" + format + "-" + body;
+                c.add(new Case("chat-markup", format + " hook, markup in a " + body + " error body", wb -> {
+                    wb.job(job, """
+                            {
+                              "name": "%s",
+                              "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                              "retry": { "maxAttempts": 1 },
+                              "steps": [ { "id": "publish", "kind": "http", "effect": "idempotent",
+                                           "request": { "method": "POST", "url": "%s/api/%s", "body": "x" },
+                                           "response": { "successWhen": { "jsonPointer": "/errcode", "equals": 0 } } } ]
+                            }
+                            """.formatted(job, site.base(), body), null);
+                    Files.writeString(wb.jobs.resolve("notify.json"), """
+                            { "hooks": [ { "on": ["attention"], "webhook": "%s/%s/T1/B1/tok", "format": "%s" } ] }
+                            """.formatted(hooks.base(), job, format));
+                }, wb -> {
+                    Outcome o = Outcome.of(wb.cli("run", job, "--key", "2026-11-29"));
+                    List<io.keyline.testing.FaultServer.Request> posted = hooks.received().stream()
+                            .filter(r -> r.path().startsWith("/" + job + "/")).toList();
+                    // the template's own FAILED key is announced too: look at the events of this job
+                    List<com.fasterxml.jackson.databind.JsonNode> bodies = posted.stream()
+                            .map(r -> io.keyline.core.json.Json.read(r.bodyText(), com.fasterxml.jackson.databind.JsonNode.class))
+                            .filter(b -> b.toString().contains(job)).toList();
+                    if (bodies.isEmpty()) {
+                        o.problems().add("the " + format + " hook was not called for " + job);
+                    }
+                    for (com.fasterxml.jackson.databind.JsonNode b : bodies) {
+                        String live = liveMarkup(format, b);
+                        if (live != null) {
+                            o.problems().add("live markup reached the " + format + " chat: " + live);
+                        }
+                    }
+                    return o;
+                }, none(), 2, List.of(body.equals("json") ? "successWhen" : "HTTP 422"), false));
+            }
+        }
+        return c;
+    }
+
+    /** What of a webhook body a chat would read as a mention or a link, or {@code null}. */
+    static String liveMarkup(String format, com.fasterxml.jackson.databind.JsonNode b) {
+        List<String> texts = new ArrayList<>();
+        collectTexts(b, texts);
+        if (texts.stream().noneMatch(t -> t.contains("evil.example"))) {
+            return "the server's text is missing: " + b;
+        }
+        switch (format) {
+            case "slack" -> {
+                for (String t : texts) {
+                    for (String m : List.of("<!", "<@", "<http", "<#")) {
+                        if (t.contains(m)) {
+                            return m + " in " + t;
+                        }
+                    }
+                }
+            }
+            case "feishu" -> {
+                if (b.findValues("tag").stream().anyMatch(v -> v.asText().equals("at"))) {
+                    return "an at element: " + b;
+                }
+                if (b.path("msg_type").asText().equals("text") && b.at("/content/text").asText().contains("<at")) {
+                    return "<at> in a text message: " + b;
+                }
+                if (b.path("msg_type").asText().equals("interactive")) {
+                    return "a card (lark_md reads markup): " + b;
+                }
+            }
+            case "dingtalk", "wecom" -> {
+                if (!b.path("msgtype").asText().equals("text")) {
+                    return "msgtype " + b.path("msgtype").asText() + " reads markdown: " + b;
+                }
+                if (b.at("/at/isAtAll").asBoolean(false) || b.at("/text/mentioned_list").toString().contains("@all")) {
+                    return "mentions everybody: " + b;
+                }
+            }
+            default -> {
+            }
+        }
+        return null;
+    }
+
+    private static void collectTexts(com.fasterxml.jackson.databind.JsonNode n, List<String> out) {
+        if (n.isTextual()) {
+            out.add(n.asText());
+        }
+        n.forEach(x -> collectTexts(x, out));
     }
 
     // --- state folder ----------------------------------------------------------------------------

@@ -34,6 +34,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stdout/stderr for the secret in plain, Base64 (also of {@code user:secret}), URL-encoded, hex,
  * JSON-escaped and split form.
  *
+ * <p>The credential breaker is in place: once the 401 rejected the credential, the keys that need it
+ * park in NEEDS_CREDENTIAL without a request (the command that fails with the secret runs before
+ * that). Hooks are called for every attention state and every run: a webhook whose URL carries
+ * tokens answers 403 with them echoed, and a command hook fails printing its event; their errors reach
+ * stderr, runs.jsonl and the outbox. A backup of the state is written, and restored to be dumped. A
+ * real {@code keyline} run with the master key, {@code PGPASSWORD} and a state URL with a password in
+ * its environment has its step and hook dump their environments. The hook tokens, the master key, the
+ * database password and the URL's password are looked for like the credential's secret.
+ *
  * <p>Outputs are data, never rewritten (issue 11): the harmless cookie values of the credential
  * ({@code consent=true}, {@code lang=2026}) reach the next step as they were, and in a second state
  * an output that carries the secret itself is passed on intact while every stream and the run log
@@ -44,6 +53,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SecretsSuite {
 
     static final String SECRET = "Kl-s3cr3t/Val+ue_42.xyzzy";
+    /** The tokens in the webhook's URL (path segment and query). */
+    static final String HOOK_PATH_TOKEN = "HkPathT0ken9Zq4xR2";
+    static final String HOOK_QUERY_TOKEN = "HkQueryT0ken7Wm3yP";
+    /** What the environment of a real run holds besides the master key. */
+    static final String PG_PASSWORD = "Pg-R4-Passw0rd-8812";
+    static final String URL_PASSWORD = "Url-R4-Passw0rd-5521";
 
     @TempDir
     Path tmp;
@@ -57,7 +72,22 @@ class SecretsSuite {
         int used;
         long intact = 0;
         Path dump;
-        try (FaultServer server = new FaultServer(r -> {
+        int hookCalls;
+        String masterKey;
+        Map<String, String> childEnvironments = new LinkedHashMap<>();
+        List<String> backupEntries = new ArrayList<>();
+        List<String> backupLeaks = new ArrayList<>();
+        Path restoredDump;
+        // the hooks: a webhook that echoes its own tokens (and any cookie) in a 403, a command hook that fails with its event
+        FaultServer hookServer = new FaultServer(r -> new Reply.Respond(403, Map.of("Content-Type", "text/plain"),
+                "invalid token " + r.path() + "?" + r.query() + " cookie=" + r.header("Cookie")));
+        Files.writeString(wb.jobs.resolve("notify.json"), """
+                { "hooks": [
+                  { "on": ["attention", "run"], "webhook": "%s/services/T0R4AB12/B0R4CD34/%s?access_token=%s", "format": "slack" },
+                  { "on": ["attention"], "command": ["sh", "-c", "env > hook-env-$KEYLINE_NOTIFY_KEY.txt; cat >&2; exit 3"] }
+                ] }
+                """.formatted(hookServer.base(), HOOK_PATH_TOKEN, HOOK_QUERY_TOKEN));
+        try (hookServer; FaultServer server = new FaultServer(r -> {
             String cookie = String.valueOf(r.header("Cookie"));
             String echo = "{\"youSent\":\"" + cookie.replace("\"", "'") + "\",\"b64\":\""
                     + Base64.getEncoder().encodeToString(cookie.getBytes(StandardCharsets.UTF_8)) + "\",\"url\":\""
@@ -103,14 +133,12 @@ class SecretsSuite {
                     "credentials", "set", "site", "--type", "cookie");
             outputs.add(set.out() + set.err());
             assertThat(set.exit()).as(set.toString()).isZero();
-            // 1: success with the secret; 2: the server echoes it in a 500; 3: in a 401
+            // 1: success with the secret; 2: the server echoes it in a 500; then a command that fails with the
+            // secret in its message and stderr; 3: the server echoes it in a 401 (the credential is rejected)
             mode.set(0);
             outputs.add(wb.cli("run", "leaky", "--key", "2026-11-01").toString());
             mode.set(1);
             outputs.add(wb.cli("run", "leaky", "--key", "2026-11-02").toString());
-            mode.set(2);
-            outputs.add(wb.cli("run", "leaky", "--key", "2026-11-03").toString());
-            // a command that fails with the secret in its message and stderr
             wb.job("leaky2", """
                 {
                   "name": "leaky2",
@@ -122,10 +150,15 @@ class SecretsSuite {
                 }
                 """, null);
             outputs.add(wb.cli("run", "leaky2", "--key", "2026-11-04").toString());
-            // the same in a child process (real stdout/stderr of the JVM, logback included)
+            mode.set(2);
+            outputs.add(wb.cli("run", "leaky", "--key", "2026-11-03").toString());
+            int beforeBreaker = server.received().size();
+            // the same in a child process (real stdout/stderr of the JVM, logback included): the breaker parks
+            // it without a request
             Path childLog = tmp.resolve("child.log");
             Process p = ChildProcess.start(wb.state, wb.jobs, childLog, "run", "leaky", "--key", "2026-11-05");
             p.waitFor(60, TimeUnit.SECONDS);
+            assertThat(server.received()).as("the rejected credential is not sent again").hasSize(beforeBreaker);
             Process p2 = ChildProcess.start(wb.state, wb.jobs, childLog, "credentials", "test", "site");
             p2.waitFor(60, TimeUnit.SECONDS);
             outputs.add(Files.readString(childLog));
@@ -149,7 +182,7 @@ class SecretsSuite {
             }
             assertThat(states).as("the runs used the secret, and failed with it").containsEntry("leaky 2026-11-01", "DONE")
                     .containsEntry("leaky 2026-11-02", "FAILED").containsEntry("leaky 2026-11-03", "NEEDS_CREDENTIAL")
-                    .containsEntry("leaky2 2026-11-04", "FAILED");
+                    .containsEntry("leaky2 2026-11-04", "FAILED").containsEntry("leaky 2026-11-05", "NEEDS_CREDENTIAL");
             assertThat(server.received()).as("the server saw the secret")
                     .anyMatch(r -> String.valueOf(r.header("Cookie")).contains(SECRET));
             // outputs are data: the harmless values arrive as the step reported them, not as ***
@@ -161,6 +194,57 @@ class SecretsSuite {
             try (var db = io.keyline.store.Database.open(wb.state); Connection c = db.adminConnection();
                  Statement st = c.createStatement()) {
                 st.execute("SCRIPT TO '" + dump + "'");
+            }
+            hookCalls = hookServer.received().size();
+            assertThat(hookCalls).as("the webhook was called").isPositive();
+            // children's environment: a real run with Keyline's own secrets in its environment
+            masterKey = Files.readString(wb.state.resolve("secret.key")).strip();
+            wb.job("envdump", """
+                {
+                  "name": "envdump",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "retry": { "maxAttempts": 1 },
+                  "steps": [ { "id": "dump", "kind": "command", "effect": "none",
+                               "command": ["sh", "-c", "env > step-env.txt; exit 65"] } ]
+                }
+                """, null);
+            Path envLog = tmp.resolve("child-env.log");
+            Process e = ChildProcess.start(wb.state.toString(), wb.jobs, envLog, Map.of("KEYLINE_MASTER_KEY", masterKey,
+                    "PGPASSWORD", PG_PASSWORD, "KEYLINE_STATE", "postgresql://keyline:" + URL_PASSWORD + "@127.0.0.1:1/k"),
+                    "run", "envdump", "--key", "2026-11-06");
+            assertThat(e.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            outputs.add(Files.readString(envLog));
+            for (String f : List.of("step-env.txt", "hook-env-2026-11-06.txt")) {
+                String env = Files.readString(wb.jobs.resolve(f));
+                assertThat(env).as(f).contains("PATH=");
+                childEnvironments.put(f, env);
+            }
+            // a backup: its output, its mode, what it holds (restored and dumped like the state)
+            Path backups = Files.createDirectories(tmp.resolve("backups"));
+            Path backup = backups.resolve("keyline.zip");
+            outputs.add(wb.cli("backup", backup.toString()).toString());
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(backup)))
+                    .isEqualTo("rw-------");
+            Path restored = tmp.resolve("restored");
+            Files.createDirectories(restored, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            try (var zip = new java.util.zip.ZipFile(backup.toFile())) {
+                for (var entry : java.util.Collections.list(zip.entries())) {
+                    backupEntries.add(entry.getName());
+                    byte[] content = zip.getInputStream(entry).readAllBytes();
+                    if (new String(content, StandardCharsets.ISO_8859_1).contains(masterKey)) {
+                        backupLeaks.add(entry.getName() + " holds the master key");
+                    }
+                    Files.write(restored.resolve(entry.getName()), content);
+                    // as docs/operations.md restores it: chmod 600
+                    Files.setPosixFilePermissions(restored.resolve(entry.getName()),
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                }
+            }
+            restoredDump = tmp.resolve("restored.sql");
+            try (var db = io.keyline.store.Database.open(restored); Connection c = db.adminConnection();
+                 Statement st = c.createStatement()) {
+                st.execute("SCRIPT TO '" + restoredDump + "'");
             }
         }
         // the second state: an output that carries the secret itself is passed on intact, and shown masked
@@ -205,6 +289,10 @@ class SecretsSuite {
         // a secret cut short by a length limit is still a leak: look for the first 12 characters too
         forms.addAll(forms.stream().map(f -> f.substring(0, 12)).toList());
         forms.addAll(moreForms(SECRET));
+        // the hook's tokens, Keyline's master key, the database password, the state URL's password
+        for (String other : List.of(HOOK_PATH_TOKEN, HOOK_QUERY_TOKEN, masterKey, PG_PASSWORD, URL_PASSWORD)) {
+            forms.addAll(forms(other));
+        }
         forms = new ArrayList<>(new java.util.LinkedHashSet<>(forms));
         Map<String, String> leaks = new LinkedHashMap<>();
         int scanned = 0;
@@ -213,8 +301,11 @@ class SecretsSuite {
             // Step outputs are data, stored as the step produced them (a server that echoes the cookie in its
             // JSON answer makes it an output, and the carry state was given one): the databases are scanned
             // through the logical dump below, every table and column except step_state's outputs.
+            // secret.key is where the master key lives; the backup is compressed (it is unzipped and dumped below)
             files = walk.filter(Files::isRegularFile).filter(f -> !f.startsWith(wb.jobs) && !f.startsWith(carry.jobs)
-                    && !f.getFileName().toString().equals("keyline.mv.db") && !f.equals(dump)).toList();
+                    && !f.getFileName().toString().equals("keyline.mv.db") && !f.getFileName().toString().equals("secret.key")
+                    && !f.equals(dump) && !f.equals(restoredDump) && !f.getFileName().toString().endsWith(".zip"))
+                    .toList();
         }
         for (Path f : files) {
             scanned++;
@@ -225,23 +316,37 @@ class SecretsSuite {
                 }
             }
         }
-        scanned++;
         int storedInOutputs = 0;
-        String insertInto = null;
-        for (String line : Files.readAllLines(dump, StandardCharsets.UTF_8)) {
-            // SCRIPT writes "INSERT INTO table VALUES" and then one row per line
-            insertInto = line.startsWith("INSERT INTO") ? line : line.startsWith("(") ? insertInto : null;
-            boolean outputsRow = insertInto != null && insertInto.contains("\"step_state\"");
-            for (String form : forms) {
-                if (line.contains(form)) {
-                    if (outputsRow) {
-                        storedInOutputs++;
-                    } else {
-                        leaks.put("export.sql (" + form + "): " + BadInputSuite.oneLine(line), "file");
+        for (Path sql : List.of(dump, restoredDump)) {
+            scanned++;
+            String insertInto = null;
+            for (String line : Files.readAllLines(sql, StandardCharsets.UTF_8)) {
+                // SCRIPT writes "INSERT INTO table VALUES" and then one row per line
+                insertInto = line.startsWith("INSERT INTO") ? line : line.startsWith("(") ? insertInto : null;
+                boolean outputsRow = insertInto != null && insertInto.contains("\"step_state\"");
+                for (String form : forms) {
+                    if (line.contains(form)) {
+                        if (outputsRow) {
+                            storedInOutputs++;
+                        } else {
+                            leaks.put(sql.getFileName() + " (" + form + "): " + BadInputSuite.oneLine(line), "file");
+                        }
                     }
                 }
             }
         }
+        for (var env : childEnvironments.entrySet()) {
+            scanned++;
+            for (String form : forms) {
+                if (env.getValue().contains(form)) {
+                    leaks.put("environment of a child: " + env.getKey() + " (" + form + ")", env.getValue());
+                }
+            }
+        }
+        if (!backupEntries.equals(List.of("keyline.mv.db", "database.secret"))) {
+            leaks.put("the backup holds " + backupEntries, "backup");
+        }
+        backupLeaks.forEach(l -> leaks.put("backup: " + l, "backup"));
         for (int i = 0; i < outputs.size(); i++) {
             scanned++;
             for (String form : forms) {
@@ -257,6 +362,9 @@ class SecretsSuite {
         fig.put("encodings", ENCODINGS.size());
         fig.put("outputs_intact", intact);
         fig.put("forms_in_stored_outputs", storedInOutputs);
+        fig.put("hook_calls", hookCalls);
+        fig.put("child_environments", childEnvironments.size());
+        fig.put("backup_entries", backupEntries.size());
         fig.put("leaked", leaks.size());
         Suites.report("secrets", fig, String.join("\n", leaks.keySet()) + "\n\n" + String.join("\n----\n", outputs));
         assertThat(leaks).isEmpty();

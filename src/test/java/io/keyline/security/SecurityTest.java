@@ -396,38 +396,40 @@ class SecurityTest {
         }
     }
 
-    /** Finding 2: an output inside sh -c '...{steps.x.outputs.y}...' ran `id`: refused at load, with the way out. */
+    /**
+     * Finding 2: an output inside sh -c '...{steps.x.outputs.y}...' ran `id`. Outputs never go into a command's
+     * arguments, whatever program reads them: refused at load, naming the variable that carries the value as data.
+     */
     @Test
-    void anOutputInsideShellCodeIsRefusedWhenTheJobLoads() throws Exception {
+    void anOutputInACommandIsRefusedWhenTheJobLoads() throws Exception {
         Workbench wb = new Workbench(tmp);
         List<String> commands = List.of(
                 "[\"sh\", \"-c\", \"echo {steps.meta.outputs.title} > out.txt\"]",
                 "[\"/bin/bash\", \"-euo\", \"pipefail\", \"-c\", \"echo {steps.meta.outputs.title}\"]",
                 "[\"env\", \"LANG=C\", \"sh\", \"-c\", \"echo {steps.meta.outputs.title}\"]",
                 "[\"python3\", \"-c\", \"print('{steps.meta.outputs.title}')\"]",
-                "[\"timeout\", \"5\", \"zsh\", \"-c\", \"echo x{steps.meta.outputs.title}\"]");
+                "[\"timeout\", \"5\", \"zsh\", \"-c\", \"echo x{steps.meta.outputs.title}\"]",
+                "[\"sh\", \"-c\", \"cp \\\"$1\\\" x\", \"sh\", \"{steps.meta.outputs.title}\"]");
         for (int i = 0; i < commands.size(); i++) {
             wb.job("shell" + i, twoSteps("shell" + i, "{ \"id\": \"use\", \"kind\": \"command\", \"effect\": \"none\", "
                     + "\"command\": " + commands.get(i) + " }"), null);
         }
-        // the safe form: the script is literal, the value is an argument ($1) - and {key} in a script is fine
+        // the safe form: the script is literal, the value comes from the environment - and {key} in a script is fine
         wb.job("safe", twoSteps("safe", """
                 { "id": "use", "kind": "command", "effect": "none",
-                  "command": ["sh", "-c", "printf '%s' \\"$1\\" > arg-{key}.txt; printf '%s' \\"$KEYLINE_OUTPUT_META_TITLE\\" > env-{key}.txt", "sh", "{steps.meta.outputs.title}"] }"""),
+                  "command": ["sh", "-c", "printf '%s' \\"$KEYLINE_OUTPUT_META_TITLE\\" > env-{key}.txt"] }"""),
                 null);
         Result jobs = wb.cli("jobs");
         for (int i = 0; i < commands.size(); i++) {
             assertThat(jobs.out()).as(jobs.out()).contains("shell" + i + ".json:");
         }
-        assertThat(jobs.out()).contains("is inside code that sh -c runs", "is inside code that python3 -c runs",
-                "$KEYLINE_OUTPUT_META_TITLE");
+        assertThat(jobs.out()).contains("outputs never go into a command's arguments", "$KEYLINE_OUTPUT_META_TITLE");
         assertThat(jobs.out()).doesNotContain("safe.json:");
 
         String value = "$(touch pwned-1); `touch pwned-2`; echo \"; touch pwned-3 '; touch pwned-4";
         outputs(wb, "safe", io.keyline.core.json.Json.write(java.util.Map.of("title", value)));
         Result run = wb.cli("run", "safe", "--key", "2026-11-02");
         assertThat(run.exit()).as(run.toString()).isZero();
-        assertThat(Files.readString(wb.jobs.resolve("arg-2026-11-02.txt"))).isEqualTo(value);
         assertThat(Files.readString(wb.jobs.resolve("env-2026-11-02.txt"))).as("$KEYLINE_OUTPUT_META_TITLE").isEqualTo(value);
         try (Stream<Path> files = Files.list(wb.jobs)) {
             assertThat(files.map(f -> f.getFileName().toString())).noneMatch(n -> n.startsWith("pwned"));
@@ -450,11 +452,15 @@ class SecurityTest {
         outputs(wb, "bare", "{\"prog\": \"touch\"}");
         wb.job("linked", DAILY.replace("\"daily\"", "\"linked\"").replace("[\"sh\", \"-c\", \"echo done {key}\"]",
                 "[\"./link.sh\"]"), null);
-        for (String job : List.of("relative", "bare", "linked")) {
+        for (String job : List.of("relative", "bare")) {
+            // a program named by an output is an output in the arguments: refused when the job loads
             Result r = wb.cli("run", job, "--key", "2026-11-02");
-            assertThat(r.exit()).as(r.toString()).isEqualTo(2);
-            assertThat(r.out()).containsAnyOf("outside the job folder", "symbolic link", "is not a relative path");
+            assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+            assertThat(r.out() + r.err()).contains(job + ".json:7:", "$KEYLINE_OUTPUT_META_PROG");
         }
+        Result r = wb.cli("run", "linked", "--key", "2026-11-02");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.out()).containsAnyOf("outside the job folder", "symbolic link");
         assertThat(tmp.resolve("ran")).doesNotExist();
         assertThat(wb.jobs.resolve("ran")).doesNotExist();
     }

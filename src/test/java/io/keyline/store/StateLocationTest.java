@@ -66,7 +66,11 @@ class StateLocationTest {
         var ui = (StateLocation.Postgres) StateLocation.parse("postgresql://u2:p%40ss@h/d", env());
         assertThat(ui.user()).isEqualTo("u2");
         assertThat(ui.password()).isEqualTo("p@ss");
+        // after a password, an unknown "setting" may be its tail (a raw "&" in it): not named
         assertThatThrownBy(() -> StateLocation.parse("postgresql://h/d?password=hunter2&colour=blue", env()))
+                .hasMessageContaining("unknown setting after password=").hasMessageContaining("%26")
+                .hasMessageNotContaining("hunter2").hasMessageNotContaining("colour");
+        assertThatThrownBy(() -> StateLocation.parse("postgresql://h/d?colour=blue&password=hunter2", env()))
                 .hasMessageContaining("unknown setting \"colour\"").hasMessageNotContaining("hunter2");
     }
 

@@ -3,13 +3,15 @@ package io.keyline.core.exec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Child processes of command steps, by pid and start time (a pid alone may have been reused). A
- * step's child runs in its own process group (its pid is the group id), so killing the group also
- * kills what it started, even processes that were re-parented after their parent exited.
+ * step's child leads its own session and process group (its pid is their id), so ending both also
+ * ends what it started, even processes that were re-parented after their parent exited. (While the
+ * step's own Keyline runs, {@link ProcessTree} reaches further: its cgroup and its mark.)
  */
 public final class ChildProcesses {
 
@@ -56,14 +58,22 @@ public final class ChildProcesses {
         return true;
     }
 
-    /** Kills the process group led by {@code pid} (and the process and its descendants). */
+    /** Kills the session and process group led by {@code pid} (and the process and its descendants). */
     public static void killGroup(long pid, Instant startedAt) {
         Optional<ProcessHandle> p = find(pid, startedAt);
         if (p.isEmpty()) {
             return;
         }
+        try {
+            CgroupScope.killCgroupOf(pid);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         killGroup(pid);
         p.get().descendants().forEach(ProcessHandle::destroyForcibly);
+        for (long member : ProcTable.marked(null, pid, startedAt == null ? Instant.EPOCH : startedAt)) {
+            ProcessHandle.of(member).ifPresent(ProcessHandle::destroyForcibly);
+        }
         p.get().destroyForcibly();
         try {
             p.get().onExit().get(5, TimeUnit.SECONDS);
@@ -80,7 +90,7 @@ public final class ChildProcesses {
             return;
         }
         try {
-            Process k = new ProcessBuilder("kill", "-KILL", "--", "-" + pgid)
+            Process k = ChildEnvironment.apply(new ProcessBuilder("kill", "-KILL", "--", "-" + pgid), Map.of())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             k.waitFor(5, TimeUnit.SECONDS);
         } catch (java.io.IOException e) {

@@ -5,7 +5,6 @@ import io.keyline.core.json.Json;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 
-import java.io.File;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,12 +12,13 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Executes command steps and command probes as child processes. Placeholders are substituted in
- * the arguments; the credential goes into the environment, never onto the command line. The
- * last stdout line may be {@code {"outputs":{…},"outcome":"…","message":"…"}}.
+ * Executes command steps and command probes as child processes ({@link ProcessTree}: a timeout ends
+ * the program and everything it started). {@code {key}}, {@code {job}} and {@code {runId}} are
+ * substituted in the arguments; outputs of earlier steps and the credential go into the environment,
+ * never onto the command line. The last stdout line may be
+ * {@code {"outputs":{…},"outcome":"…","message":"…"}}.
  */
 public final class CommandExecutor implements StepExecutor {
 
@@ -135,131 +135,39 @@ public final class CommandExecutor implements StepExecutor {
 
     private Finished run(StepContext ctx, Rendering.RenderedCommand cmd, Duration timeout, ExecutionListener listener)
             throws IOException, InterruptedException {
-        if (SETSID != null) {
-            // setsid would start and then fail to exec: say so the way starting the program directly does
-            requireRunnable(cmd.argv().get(0), cmd.workdir(), System.getenv("PATH"));
-        }
-        ProcessBuilder pb = new ProcessBuilder(inOwnProcessGroup(cmd.argv())).directory(cmd.workdir().toFile());
-        if (SETSID == null) {
-            pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        } // else stdin is the gate's pipe (see GATE); the program itself gets /dev/null
-        Map<String, String> env = pb.environment();
-        env.keySet().removeIf(k -> k.startsWith("KEYLINE_OUTPUT_")); // only this run's outputs
-        env.putAll(cmd.env());
+        Map<String, String> env = new LinkedHashMap<>(cmd.env());
         env.put("KEYLINE_JOB", ctx.job().name());
         env.put("KEYLINE_KEY", ctx.key());
         env.put("KEYLINE_RUN_ID", ctx.runId());
         env.put("KEYLINE_STEP", ctx.step().id());
         env.put("KEYLINE_ATTEMPT", Integer.toString(ctx.attempt()));
-        env.remove("KEYLINE_CREDENTIAL");
-        env.remove("KEYLINE_COOKIE");
-        env.remove("KEYLINE_MASTER_KEY");
         if (ctx.credential() != null) {
             env.putAll(ctx.credential().environment(clock.instant()));
         }
-        Process p = pb.start();
-        if (SETSID != null) {
+        try (ProcessTree child = ProcessTree.start(cmd.argv(), cmd.workdir(), env, ProcessTree.Stdin.NONE)) {
             try {
-                listener.childStarted(p.pid(), p.info().startInstant().orElse(clock.instant()));
+                listener.childStarted(child.pid(), child.startedAt());
             } catch (RuntimeException e) {
                 // the step runs anyway; only a takeover after a crash could not wait for it
             }
-            // the child is recorded (committed): now the gate lets the program start
-            try (java.io.OutputStream go = p.getOutputStream()) {
-                go.write('\n');
-            } catch (IOException e) {
-                // the gate is gone (the child died): its exit status says so below
+            // the child is recorded (committed): now its program may start
+            child.open();
+            TailBuffer out = new TailBuffer(child.stdout(), STDOUT_KEEP, "keyline-stdout-" + ctx.step().id());
+            TailBuffer err = new TailBuffer(child.stderr(), TAIL_BYTES, "keyline-stderr-" + ctx.step().id());
+            boolean exited;
+            try {
+                exited = child.waitFor(timeout);
+            } catch (InterruptedException e) {
+                child.end(Duration.ZERO);
+                throw e;
             }
-        }
-        TailBuffer out = new TailBuffer(p.getInputStream(), STDOUT_KEEP, "keyline-stdout-" + ctx.step().id());
-        TailBuffer err = new TailBuffer(p.getErrorStream(), TAIL_BYTES, "keyline-stderr-" + ctx.step().id());
-        boolean exited;
-        try {
-            exited = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            kill(p);
-            throw e;
-        }
-        if (!exited) {
-            kill(p);
-        }
-        out.finish(2_000);
-        err.finish(2_000);
-        return new Finished(exited ? p.exitValue() : -1, !exited, out.text(), err.text());
-    }
-
-    /** Throws like {@link ProcessBuilder#start} when {@code program} cannot be run. */
-    static void requireRunnable(String program, java.nio.file.Path workdir, String path) throws IOException {
-        if (program.contains("/")) {
-            java.nio.file.Path p = workdir.resolve(program);
-            if (!java.nio.file.Files.isRegularFile(p)) {
-                throw new IOException("Cannot run program \"" + program + "\": error=2, No such file or directory");
+            if (!exited) {
+                child.end(Duration.ZERO);
             }
-            if (!java.nio.file.Files.isExecutable(p)) {
-                throw new IOException("Cannot run program \"" + program + "\": error=13, Permission denied");
-            }
-            return;
+            out.finish(2_000);
+            err.finish(2_000);
+            return new Finished(exited ? child.exitValue() : -1, !exited, out.text(), err.text());
         }
-        for (String dir : (path == null ? "/usr/bin:/bin" : path).split(":")) {
-            if (!dir.isEmpty()) {
-                java.nio.file.Path p = java.nio.file.Path.of(dir, program);
-                if (java.nio.file.Files.isRegularFile(p) && java.nio.file.Files.isExecutable(p)) {
-                    return;
-                }
-            }
-        }
-        throw new IOException("Cannot run program \"" + program + "\": error=2, No such file or directory");
-    }
-
-    /** {@code setsid}, which starts a program as the leader of a new session and process group. */
-    private static final String SETSID = findSetsid();
-    /**
-     * The program starts only once Keyline has committed the child's pid and start time: the gate reads
-     * one line from Keyline, then execs the program (stdin /dev/null, argv passed as data, never parsed as
-     * shell). A Keyline killed before that line closes the pipe, the read fails and nothing is started;
-     * without the gate, a kill between the start and the commit left a child that a takeover could not
-     * see, and it ran the step a second time beside it.
-     */
-    static final String GATE = "IFS= read -r go || exit 125; exec \"$@\" </dev/null";
-
-    private static String findSetsid() {
-        for (String dir : List.of("/usr/bin", "/bin", "/usr/local/bin")) {
-            File f = new File(dir, "setsid");
-            if (f.canExecute()) {
-                return f.getPath();
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The command line that starts {@code argv} as the leader of its own process group: a timeout (or
-     * a takeover after a crash) kills the whole group, grandchildren included. {@code setsid} execs the
-     * program in place (the child is not a group leader, so it does not fork): the pid stays the same.
-     */
-    static List<String> inOwnProcessGroup(List<String> argv) {
-        if (SETSID == null) {
-            return argv;
-        }
-        List<String> out = new java.util.ArrayList<>(argv.size() + 6);
-        out.add(SETSID);
-        out.add("--");
-        out.add("/bin/sh");
-        out.add("-c");
-        out.add(GATE);
-        out.add("keyline-step");
-        out.addAll(argv);
-        return out;
-    }
-
-    private static void kill(Process p) throws InterruptedException {
-        java.util.List<ProcessHandle> tree = p.descendants().toList();
-        if (SETSID != null) {
-            io.keyline.core.exec.ChildProcesses.killGroup(p.pid());
-        }
-        tree.forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        p.waitFor(5, TimeUnit.SECONDS);
     }
 
     /** The optional JSON report on the last stdout line. */

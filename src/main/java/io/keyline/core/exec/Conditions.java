@@ -4,16 +4,18 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.keyline.core.jobfile.CanonicalJson;
+import io.keyline.core.match.ConditionText;
+import io.keyline.core.match.Deadline;
+import io.keyline.core.match.Patterns;
 import io.keyline.domain.Condition;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /**
  * Evaluates {@link Condition}s against one HTTP answer, in three-valued logic: a condition holds, does
@@ -23,6 +25,10 @@ import java.util.regex.Pattern;
  * the three values like Kleene's logic. Each caller decides what "cannot be decided" means for it: a
  * probe answers inconclusive, {@code successWhen} is not met, {@code authWhen} and {@code retryWhen} do
  * not fire.
+ *
+ * <p>What the answer holds is data, never trusted to be small or kind: patterns run on RE2/J (linear time),
+ * numbers compare by value with {@link BigDecimal#compareTo} (never written out: {@code 1e2147483627} has
+ * two billion digits in plain notation), and every evaluation ends by the answer's {@link Deadline}.
  */
 public final class Conditions {
 
@@ -31,7 +37,6 @@ public final class Conditions {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
-    private static final Map<String, Pattern> PATTERNS = new ConcurrentHashMap<>();
     private static final int SHOWN = 80;
 
     private Conditions() {
@@ -49,18 +54,39 @@ public final class Conditions {
         }
     }
 
-    /** What a condition looks at: status, headers (names case-insensitive) and body of one answer. */
+    /**
+     * What a condition looks at: status, headers (names case-insensitive) and body of one answer, the key and
+     * job it is read for ({@code {key}}, {@code {job}}), and when reading it must end.
+     */
     public static final class Answer {
         private final int status;
         private final Map<String, List<String>> headers;
         private final byte[] body;
+        private final ConditionText.Vars vars;
+        private final Deadline deadline;
         private JsonNode json;
         private boolean parsed;
+        private String text;
 
         public Answer(int status, Map<String, List<String>> headers, byte[] body) {
+            this(status, headers, body, ConditionText.Vars.NONE, Deadline.NONE);
+        }
+
+        public Answer(int status, Map<String, List<String>> headers, byte[] body, ConditionText.Vars vars,
+                      Deadline deadline) {
             this.status = status;
             this.headers = headers;
             this.body = body == null ? new byte[0] : body;
+            this.vars = vars;
+            this.deadline = deadline;
+        }
+
+        ConditionText.Vars vars() {
+            return vars;
+        }
+
+        Deadline deadline() {
+            return deadline;
         }
 
         int status() {
@@ -78,7 +104,10 @@ public final class Conditions {
         }
 
         String text() {
-            return new String(body, StandardCharsets.UTF_8);
+            if (text == null) {
+                text = new String(body, StandardCharsets.UTF_8);
+            }
+            return text;
         }
 
         /** The body as JSON, or {@code null} when it is not JSON. */
@@ -95,8 +124,13 @@ public final class Conditions {
         }
     }
 
-    /** Evaluates {@code condition} against {@code answer}. */
+    /**
+     * Evaluates {@code condition} against {@code answer}.
+     *
+     * @throws Deadline.Exceeded when the answer's deadline passes first
+     */
     public static Verdict evaluate(Condition condition, Answer answer) {
+        answer.deadline().check();
         if (condition instanceof Condition.Compare c) {
             return compare(c, answer);
         }
@@ -108,12 +142,27 @@ public final class Conditions {
             return new Verdict(in ? Truth.TRUE : Truth.FALSE, "HTTP " + answer.status());
         }
         if (condition instanceof Condition.BodyContains b) {
-            boolean in = answer.text().contains(b.text());
+            String wanted = ConditionText.literal(b.text(), answer.vars());
+            boolean in = answer.text().contains(wanted);
             return new Verdict(in ? Truth.TRUE : Truth.FALSE, "the body " + (in ? "contains " : "does not contain ")
-                    + quote(b.text()));
+                    + quote(wanted));
+        }
+        if (condition instanceof Condition.BodyMatches b) {
+            String regex = ConditionText.pattern(b.regex(), answer.vars());
+            boolean in = Patterns.find(regex, answer.text(), answer.deadline());
+            return new Verdict(in ? Truth.TRUE : Truth.FALSE, "the body " + (in ? "matches " : "does not match ")
+                    + quote(regex));
         }
         if (condition instanceof Condition.Header h) {
             return header(h, answer);
+        }
+        if (condition instanceof Condition.Not n) {
+            Verdict v = evaluate(n.condition(), answer);
+            return switch (v.truth()) {
+                case TRUE -> new Verdict(Truth.FALSE, "not (" + v.why() + ")");
+                case FALSE -> new Verdict(Truth.TRUE, "not (" + v.why() + ")");
+                case UNKNOWN -> v;
+            };
         }
         if (condition instanceof Condition.All all) {
             return all(all.conditions(), answer);
@@ -132,11 +181,10 @@ public final class Conditions {
             return new Verdict(Truth.UNKNOWN, where + " is missing");
         }
         String shown = where + " = " + clip(at.toString());
-        String actual = CanonicalJson.of(at);
         List<JsonNode> operands = new ArrayList<>();
         for (String text : c.operands()) {
             try {
-                operands.add(BODY.readTree(text));
+                operands.add(withVars(BODY.readTree(text), answer.vars()));
             } catch (IOException e) {
                 throw new IllegalStateException("a condition's operand is canonical JSON: " + text, e);
             }
@@ -149,12 +197,69 @@ public final class Conditions {
             return new Verdict(Truth.UNKNOWN, shown + " is " + article(type(at)) + ", the condition compares with "
                     + article(types) + " (compared by JSON type)");
         }
-        boolean found = comparable.stream().anyMatch(o -> CanonicalJson.of(o).equals(actual));
+        boolean found = false;
+        for (JsonNode o : comparable) {
+            if (same(o, at, answer.deadline())) {
+                found = true;
+                break;
+            }
+        }
         boolean holds = switch (c.comparison()) {
             case EQUALS, IN -> found;
             case NOT_EQUALS, NOT_IN -> !found;
         };
         return new Verdict(holds ? Truth.TRUE : Truth.FALSE, shown);
+    }
+
+    /** An operand with {@code {key}} and {@code {job}} inserted into its strings (a top-level string only). */
+    private static JsonNode withVars(JsonNode operand, ConditionText.Vars vars) {
+        if (operand.isTextual() && ConditionText.hasPlaceholder(operand.textValue())) {
+            return BODY.getNodeFactory().textNode(ConditionText.literal(operand.textValue(), vars));
+        }
+        return operand;
+    }
+
+    /**
+     * Whether two JSON values are the same: numbers by value ({@link BigDecimal#compareTo}, which never writes
+     * digits out: it rescales only numbers of the same magnitude, by at most their written digits), strings,
+     * booleans and null as they are, arrays item by item, objects field by field (in any order).
+     */
+    static boolean same(JsonNode a, JsonNode b, Deadline deadline) {
+        if (a.isNumber() && b.isNumber()) {
+            BigDecimal x = a.decimalValue();
+            BigDecimal y = b.decimalValue();
+            return x.compareTo(y) == 0;
+        }
+        if (a.isNumber() || b.isNumber() || a.getNodeType() != b.getNodeType()) {
+            return false;
+        }
+        if (a.isArray()) {
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (int i = 0; i < a.size(); i++) {
+                deadline.check();
+                if (!same(a.get(i), b.get(i), deadline)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (a.isObject()) {
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
+                deadline.check();
+                Map.Entry<String, JsonNode> f = it.next();
+                JsonNode other = b.get(f.getKey());
+                if (other == null || !same(f.getValue(), other, deadline)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return a.equals(b);
     }
 
     private static Verdict exists(Condition.Exists e, Answer answer) {
@@ -174,13 +279,13 @@ public final class Conditions {
         if (values.isEmpty()) {
             return new Verdict(Truth.FALSE, "no " + h.name() + " header");
         }
-        Pattern p = PATTERNS.computeIfAbsent(h.regex(), Pattern::compile);
+        String regex = ConditionText.pattern(h.regex(), answer.vars());
         for (String v : values) {
-            if (p.matcher(v).find()) {
-                return new Verdict(Truth.TRUE, h.name() + ": " + clip(v) + " matches " + quote(h.regex()));
+            if (Patterns.find(regex, v, answer.deadline())) {
+                return new Verdict(Truth.TRUE, h.name() + ": " + clip(v) + " matches " + quote(regex));
             }
         }
-        return new Verdict(Truth.FALSE, h.name() + ": " + clip(values.get(0)) + " does not match " + quote(h.regex()));
+        return new Verdict(Truth.FALSE, h.name() + ": " + clip(values.get(0)) + " does not match " + quote(regex));
     }
 
     private static Verdict all(List<Condition> parts, Answer answer) {
@@ -240,7 +345,9 @@ public final class Conditions {
     }
 
     private static String clip(String s) {
-        String one = s.replaceAll("\\s+", " ");
-        return one.length() <= SHOWN ? one : one.substring(0, SHOWN) + "…";
+        String head = s.length() > SHOWN * 4 ? s.substring(0, SHOWN * 4) : s;
+        String one = head.replaceAll("\\s+", " ");
+        return one.length() <= SHOWN && head.length() == s.length() ? one
+                : one.substring(0, Math.min(one.length(), SHOWN)) + "…";
     }
 }

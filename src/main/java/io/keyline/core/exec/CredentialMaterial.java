@@ -13,6 +13,15 @@ public interface CredentialMaterial {
     /** First 8 hex chars of the SHA-256 of the value: safe to show and to log. */
     String fingerprint();
 
+    /**
+     * The fingerprint of the value as the operator last stored it: cookies the site refreshed since change
+     * {@link #fingerprint()}, not this (what a plan binds: a refresh by the site does not make it stale, a
+     * renewal by the operator does).
+     */
+    default String renewalFingerprint() {
+        return fingerprint();
+    }
+
     /** Headers an HTTP request to {@code uri} carries ({@code Cookie}, {@code Authorization}, …). */
     Map<String, String> httpHeaders(URI uri, Instant now);
 
@@ -30,6 +39,19 @@ public interface CredentialMaterial {
      * redirect to it (same origin, a path under it) means the site rejected the credential.
      */
     default String loginUrl() {
+        return null;
+    }
+
+    /**
+     * The site answered a request that carried this credential with {@code Set-Cookie} headers and the answer
+     * is not a rejected login: a cookie credential keeps what the site set for its own host (encrypted, as
+     * every stored value), unless the credential refuses refreshing ({@code --no-refresh}).
+     *
+     * @param uri        the request the answer came to
+     * @param setCookies the answer's {@code Set-Cookie} values
+     * @return the stored value's new fingerprint when it changed, else {@code null}
+     */
+    default String refreshedBySite(URI uri, List<String> setCookies, Instant now) {
         return null;
     }
 }

@@ -1,11 +1,13 @@
 package io.keyline.core.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.core.json.Json;
+import io.keyline.core.match.ConditionText;
+import io.keyline.core.match.Deadline;
 import io.keyline.domain.Condition;
 import io.keyline.domain.Effect;
 import io.keyline.domain.Evidence;
+import io.keyline.domain.Extraction;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.ProbeSpec;
 import io.keyline.domain.Redirects;
@@ -15,6 +17,7 @@ import javax.net.ssl.SSLHandshakeException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
@@ -43,10 +46,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * Executes http steps and http probes with the JDK HttpClient (SPEC §2, §3). Every step request carries
  * {@code Idempotency-Key: job:key:step}; the credential's headers are added last, only to requests to the
  * step's own origin, and never recorded. Redirects are never followed by the client: a 3xx is an answer
- * (the login page → {@code AUTH}, anything else → {@code FATAL}, with its {@code Location} in the
- * evidence); with {@code followRedirects: "same-origin"} Keyline follows them itself, hop by hop, within
- * the request's origin. The step's {@code timeout} bounds the whole exchange: connect, send, headers and
- * body, and every hop.
+ * that the response rules read like any other (the login page → {@code AUTH}; one {@code successWhen}
+ * accepts → done; anything else → {@code FATAL}, with its {@code Location} in the evidence); with
+ * {@code followRedirects: "same-origin"} Keyline follows them itself, hop by hop, within the request's origin.
+ * The step's {@code timeout} bounds the whole exchange: connect, send, headers and body, every hop, and the
+ * reading of the answer (conditions, extraction). Nothing the answer holds escapes as an exception or error:
+ * what cannot be read is the step's failure, with the evidence.
  */
 public final class HttpExecutor implements StepExecutor {
 
@@ -115,8 +120,13 @@ public final class HttpExecutor implements StepExecutor {
                 .build();
     }
 
-    /** One request and the status it got. */
-    record Hop(String method, URI uri, int status) {
+    /**
+     * One request and the status it got.
+     *
+     * @param setCookies the answer's {@code Set-Cookie} values
+     * @param carried    whether the request carried the step's credential
+     */
+    record Hop(String method, URI uri, int status, List<String> setCookies, boolean carried) {
         @Override
         public String toString() {
             return method + " " + uri + " -> " + status;
@@ -128,7 +138,8 @@ public final class HttpExecutor implements StepExecutor {
      *
      * @param notFollowed why a redirect in the last answer was not followed ({@code null} for other answers)
      */
-    private record Exchange(int status, HttpHeaders headers, byte[] body, List<Hop> hops, String notFollowed) {
+    private record Exchange(int status, HttpHeaders headers, byte[] body, List<Hop> hops, String notFollowed,
+                            long deadlineNanos, Duration timeout) {
         URI finalUri() {
             return hops.get(hops.size() - 1).uri();
         }
@@ -137,8 +148,18 @@ public final class HttpExecutor implements StepExecutor {
             return headers.firstValue("Location").orElse(null);
         }
 
-        Conditions.Answer answer() {
-            return new Conditions.Answer(status, headers.map(), body);
+        /** The answer as conditions and extraction read it: for this key and job, by the exchange's deadline. */
+        Conditions.Answer answer(StepContext ctx) {
+            return new Conditions.Answer(status, headers.map(), body,
+                    new ConditionText.Vars(ctx.key(), ctx.job().name()),
+                    Deadline.at(deadlineNanos + GRACE_NANOS, timeout));
+        }
+
+        /** Every cookie the answers of the exchange set, in order. */
+        List<String> setCookies() {
+            List<String> all = new ArrayList<>();
+            hops.forEach(h -> all.addAll(h.setCookies()));
+            return all;
         }
     }
 
@@ -187,16 +208,79 @@ public final class HttpExecutor implements StepExecutor {
             String msg = describe(e, ctx.step().timeout());
             return StepOutcome.failure(cls, ctx.redact().apply(msg), evidence(ctx, summary, null, null, msg));
         }
-        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex));
-        Judgement j = judge(ctx, ex, ctx.step().request().response(), req.headers().containsKey("Idempotency-Key"));
-        if (j.cls() == null) {
-            return StepOutcome.success(j.message(), outputs(ex), ev);
+        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
+        try {
+            return read(ctx, ex, summary, req.headers().containsKey("Idempotency-Key"));
+        } catch (Deadline.Exceeded e) {
+            // the request was answered; what the answer means is unknown, as after a read timeout
+            return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, ctx.redact().apply(e.getMessage()), ev);
+        } catch (Throwable e) { // an Error too (a body that exhausts memory or the stack): never a dead worker
+            String msg = "the answer could not be read: " + describe(e, ctx.step().timeout());
+            return StepOutcome.failure(FailureClass.UNKNOWN, ctx.redact().apply(msg), ev);
         }
-        return new StepOutcome(j.cls(), ctx.redact().apply(j.message()), Map.of(), ev, j.retryAfter());
     }
 
-    /** SPEC §3 for a step's answer: auth, then retry, then the status, then success. */
-    private Judgement judge(StepContext ctx, Exchange ex, ResponseRules rules, boolean idempotencyKey) {
+    /** What a step's answer means, its outputs, and the cookies the site set (kept unless it is a rejected login). */
+    private StepOutcome read(StepContext ctx, Exchange ex, Evidence.RequestSummary summary, boolean idempotencyKey) {
+        Conditions.Answer answer = ex.answer(ctx);
+        Judgement j = judge(ctx, ex, answer, ctx.step().request().response(), idempotencyKey);
+        String refreshed = j.cls() == FailureClass.AUTH ? null : refresh(ctx, ex);
+        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed));
+        String note = refreshed == null ? "" : "; " + refreshed;
+        if (j.cls() != null) {
+            return new StepOutcome(j.cls(), ctx.redact().apply(j.message() + note), Map.of(), ev, j.retryAfter());
+        }
+        Map<String, String> outputs = outputs(ex);
+        Map<String, Extraction> rules = ctx.step().request().extract();
+        if (!rules.isEmpty()) {
+            Extractor.Result found = Extractor.extract(rules, answer, ex.setCookies(), ex.finalUri());
+            if (found.missing() != null) {
+                return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(j.message() + " but "
+                        + missing(found) + note), ev);
+            }
+            outputs.putAll(found.values());
+        }
+        return StepOutcome.success(ctx.redact().apply(j.message() + note), outputs, ev);
+    }
+
+    private static String missing(Extractor.Result found) {
+        return "expected " + found.missingName() + " in the answer, found none ("
+                + found.missing().substring(found.missingName().length() + 2);
+    }
+
+    /**
+     * Keeps the cookies the site set on answers to requests that carried the credential, hop by hop.
+     *
+     * @return "credential X refreshed by the site (fingerprint …)", or {@code null} when nothing changed
+     */
+    private String refresh(StepContext ctx, Exchange ex) {
+        CredentialMaterial credential = ctx.credential();
+        if (credential == null) {
+            return null;
+        }
+        String fingerprint = null;
+        try {
+            for (Hop hop : ex.hops()) {
+                if (hop.carried() && !hop.setCookies().isEmpty()) {
+                    String fp = credential.refreshedBySite(hop.uri(), hop.setCookies(), clock.instant());
+                    fingerprint = fp == null ? fingerprint : fp;
+                }
+            }
+        } catch (RuntimeException e) {
+            return "the cookies the site set for credential " + credential.name() + " could not be kept: "
+                    + describe(e, ctx.step().timeout());
+        }
+        return fingerprint == null ? null : "credential " + credential.name() + " refreshed by the site (fingerprint "
+                + fingerprint + ")";
+    }
+
+    /**
+     * What a step's answer means: a rejected login (401/403, a redirect to the login page, {@code authWhen}),
+     * then {@code retryWhen}, then a 2xx or 3xx that {@code successWhen} accepts (a 2xx without one), then the
+     * status.
+     */
+    private Judgement judge(StepContext ctx, Exchange ex, Conditions.Answer answer, ResponseRules rules,
+                            boolean idempotencyKey) {
         int s = ex.status;
         String http = "HTTP " + s + statusHint(s);
         if (s == 401 || s == 403) {
@@ -205,7 +289,6 @@ public final class HttpExecutor implements StepExecutor {
         if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
             return new Judgement(FailureClass.AUTH, "HTTP " + s + " redirect to the login page " + ex.location(), null);
         }
-        Conditions.Answer answer = ex.answer();
         if (rules.authWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.authWhen(), answer);
             if (v.met()) {
@@ -219,18 +302,19 @@ public final class HttpExecutor implements StepExecutor {
                         retryAfter(ex));
             }
         }
-        if (isRedirect(s)) {
-            return new Judgement(FailureClass.FATAL, redirectNotFollowed(ex), null);
-        }
-        if (s >= 200 && s < 300) {
+        if (s >= 200 && s < 400) {
             if (rules.successWhen() != null) {
                 Conditions.Verdict v = Conditions.evaluate(rules.successWhen(), answer);
                 if (!v.met()) {
-                    return new Judgement(FailureClass.FATAL, "HTTP " + s + " but successWhen is not met (" + v.why()
-                            + ")" + firstLine(ex), null);
+                    return new Judgement(FailureClass.FATAL, (isRedirect(s) ? redirectNotFollowed(ex) : "HTTP " + s)
+                            + " but successWhen is not met (" + v.why() + ")" + (isRedirect(s) ? "" : firstLine(ex)),
+                            null);
                 }
+            } else if (isRedirect(s)) {
+                return new Judgement(FailureClass.FATAL, redirectNotFollowed(ex), null);
             }
-            return new Judgement(null, "HTTP " + s, null);
+            return new Judgement(null, "HTTP " + s + (isRedirect(s) && ex.location() != null ? " to " + ex.location()
+                    : ""), null);
         }
         FailureClass cls = Classifier.ofStatus(s, idempotencyKey);
         if (s == 409 && cls == FailureClass.TRANSIENT_AFTER_SEND) {
@@ -257,9 +341,31 @@ public final class HttpExecutor implements StepExecutor {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg),
                     evidence(ctx, summary, null, null, msg));
         }
-        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex));
-        ProbeVerdict v = probeJudgement(ctx, ex, probe);
-        return new ProbeOutcome(v.answer(), ctx.redact().apply(v.message()), ev);
+        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
+        try {
+            Conditions.Answer answer = ex.answer(ctx);
+            ProbeVerdict v = probeJudgement(ctx, ex, answer, probe);
+            String refreshed = v.answer() == ProbeOutcome.Answer.AUTH ? null : refresh(ctx, ex);
+            ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed));
+            String note = refreshed == null ? "" : "; " + refreshed;
+            Map<String, String> values = Map.of();
+            boolean answered = v.answer() == ProbeOutcome.Answer.PRESENT || v.answer() == ProbeOutcome.Answer.ABSENT;
+            if (answered && !probe.extract().isEmpty() && ex.status < 400) {
+                Extractor.Result found = Extractor.extract(probe.extract(), answer, ex.setCookies(), ex.finalUri());
+                if (found.missing() != null) {
+                    return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: "
+                            + missing(found) + " (inconclusive)" + note), ev);
+                }
+                values = found.values();
+            }
+            return new ProbeOutcome(v.answer(), ctx.redact().apply(v.message() + note), ev, values);
+        } catch (Deadline.Exceeded e) {
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: " + e.getMessage()
+                    + " (inconclusive)"), ev);
+        } catch (Throwable e) { // an Error too: never a dead worker
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: the answer could not "
+                    + "be read: " + describe(e, probe.timeout()) + " (inconclusive)"), ev);
+        }
     }
 
     private record ProbeVerdict(ProbeOutcome.Answer answer, String message) {
@@ -274,10 +380,10 @@ public final class HttpExecutor implements StepExecutor {
 
     /**
      * A probe's answer: a rejected credential (401/403, the login page, {@code authWhen}), then
-     * {@code retryWhen}, then {@code presentWhen} on a 2xx (that meets {@code successWhen}), 404 or 410;
-     * anything else cannot answer.
+     * {@code retryWhen}, then {@code presentWhen} on a 2xx (that meets {@code successWhen}), a 3xx that
+     * {@code successWhen} accepts, 404 or 410; anything else cannot answer.
      */
-    private static ProbeVerdict probeJudgement(StepContext ctx, Exchange ex, ProbeSpec probe) {
+    private static ProbeVerdict probeJudgement(StepContext ctx, Exchange ex, Conditions.Answer answer, ProbeSpec probe) {
         int s = ex.status;
         if (s == 401 || s == 403) {
             return ProbeVerdict.rejected("HTTP " + s + statusHint(s));
@@ -286,7 +392,6 @@ public final class HttpExecutor implements StepExecutor {
             return ProbeVerdict.rejected("HTTP " + s + " redirect to the login page " + ex.location());
         }
         ResponseRules rules = probe.response();
-        Conditions.Answer answer = ex.answer();
         if (rules.authWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.authWhen(), answer);
             if (v.met()) {
@@ -299,10 +404,10 @@ public final class HttpExecutor implements StepExecutor {
                 return ProbeVerdict.noAnswer("HTTP " + s + " meets retryWhen (" + v.why() + ")");
             }
         }
-        if (isRedirect(s)) {
+        if (isRedirect(s) && rules.successWhen() == null) {
             return ProbeVerdict.noAnswer(redirectNotFollowed(ex) + " is no answer");
         }
-        boolean ok = s >= 200 && s < 300;
+        boolean ok = s >= 200 && s < 400;
         if (ok && rules.successWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.successWhen(), answer);
             if (!v.met()) {
@@ -314,7 +419,7 @@ public final class HttpExecutor implements StepExecutor {
             return ProbeVerdict.noAnswer("HTTP " + s + statusHint(s) + " is no answer");
         }
         Conditions.Verdict v = Conditions.evaluate(when, answer);
-        String why = "probe: " + v.why() + (ok ? "" : " (HTTP " + s + ")");
+        String why = "probe: " + v.why() + (s >= 200 && s < 300 ? "" : " (HTTP " + s + ")");
         return switch (v.truth()) {
             case TRUE -> new ProbeVerdict(ProbeOutcome.Answer.PRESENT, why + " (present)");
             case FALSE -> new ProbeVerdict(ProbeOutcome.Answer.ABSENT, why + " (absent)");
@@ -327,8 +432,10 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /**
-     * Whether a redirect leads to the login page: to the credential's {@code loginUrl} (same origin, path
-     * under it) or to a path that contains {@code login} or {@code signin}.
+     * Whether a redirect leads to the login page. With the credential's {@code loginUrl}: to that page, the same
+     * origin, its path (or a path under it) and every query parameter the login URL has, with the same value
+     * ({@code /doku.php?do=login} is not {@code /doku.php?id=journal:2026-11-20}). Without one: to a path that
+     * contains {@code login} or {@code signin}.
      */
     static boolean isLoginPage(URI from, String location, CredentialMaterial credential) {
         if (location == null) {
@@ -338,13 +445,10 @@ public final class HttpExecutor implements StepExecutor {
         if (target == null) {
             return false;
         }
-        String path = target.getPath() == null ? "" : target.getPath().toLowerCase(Locale.ROOT);
-        if (path.contains("login") || path.contains("signin")) {
-            return true;
-        }
         String loginUrl = credential == null ? null : credential.loginUrl();
         if (loginUrl == null) {
-            return false;
+            String path = target.getPath() == null ? "" : target.getPath().toLowerCase(Locale.ROOT);
+            return path.contains("login") || path.contains("signin");
         }
         URI login;
         try {
@@ -357,7 +461,40 @@ public final class HttpExecutor implements StepExecutor {
         }
         String prefix = login.getPath() == null || login.getPath().isEmpty() ? "/" : login.getPath();
         String p = target.getPath() == null || target.getPath().isEmpty() ? "/" : target.getPath();
-        return p.equals(prefix) || p.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
+        if (!(p.equals(prefix) || p.startsWith(prefix.endsWith("/") ? prefix : prefix + "/"))) {
+            return false;
+        }
+        List<String> wanted = queryPairs(login.getRawQuery());
+        List<String> have = new ArrayList<>(queryPairs(target.getRawQuery()));
+        for (String pair : wanted) {
+            if (!have.remove(pair)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The decoded {@code name=value} pairs of a raw query, in order (a name alone is {@code name=}). */
+    private static List<String> queryPairs(String rawQuery) {
+        List<String> out = new ArrayList<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return out;
+        }
+        for (String part : rawQuery.split("[&;]")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            String name = eq < 0 ? part : part.substring(0, eq);
+            String value = eq < 0 ? "" : part.substring(eq + 1);
+            try {
+                out.add(URLDecoder.decode(name, StandardCharsets.UTF_8) + "=" + URLDecoder.decode(value,
+                        StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException badEscape) {
+                out.add(name + "=" + value);
+            }
+        }
+        return out;
     }
 
     private static boolean isLoginPage(Exchange ex, CredentialMaterial credential) {
@@ -407,11 +544,14 @@ public final class HttpExecutor implements StepExecutor {
                     .method(req.method(), publisher)
                     .header("User-Agent", USER_AGENT);
             req.headers().forEach(b::header);
+            boolean carried = false;
             if (ctx.credential() != null && Origin.of(uri).equals(origin)) {
-                ctx.credential().httpHeaders(uri, clock.instant()).forEach(b::setHeader);
+                Map<String, String> credentialHeaders = ctx.credential().httpHeaders(uri, clock.instant());
+                credentialHeaders.forEach(b::setHeader);
+                carried = !credentialHeaders.isEmpty();
             }
             HttpResponse<byte[]> resp = exchange(http, b.build(), left, timeout);
-            hops.add(new Hop(req.method(), uri, resp.statusCode()));
+            hops.add(new Hop(req.method(), uri, resp.statusCode(), resp.headers().allValues("Set-Cookie"), carried));
             if (resp.statusCode() == 429 || resp.statusCode() == 503) {
                 // the host asked to slow down: every key of the job waits, not just this one
                 limits.pause(ctx.job().name(), uri, Classifier.retryAfter(
@@ -419,7 +559,8 @@ public final class HttpExecutor implements StepExecutor {
             }
             String location = resp.headers().firstValue("Location").orElse(null);
             if (!isRedirect(resp.statusCode()) || location == null) {
-                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), null);
+                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), null, deadline,
+                        timeout);
             }
             String notFollowed = null;
             URI next = null;
@@ -435,13 +576,15 @@ public final class HttpExecutor implements StepExecutor {
                 next = resolve(uri, location);
                 if (next == null || next.getHost() == null) {
                     notFollowed = "not a URL that can be followed";
+                    next = null; // no host to send to: the redirect is the answer
                 } else if (!Origin.of(next).equals(origin)) {
                     notFollowed = "it leaves the origin " + origin + ": never followed";
                     next = null;
                 }
             }
             if (next == null) {
-                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), notFollowed);
+                return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), notFollowed,
+                        deadline, timeout);
             }
             uri = next;
         }
@@ -600,9 +743,15 @@ public final class HttpExecutor implements StepExecutor {
         return text == null || text.length() <= EVIDENCE_BYTES ? text : text.substring(0, EVIDENCE_BYTES);
     }
 
-    /** The redirect's {@code Location} and, when redirects were followed, every hop with its status. */
-    private static String detail(Exchange ex) {
+    /**
+     * The redirect's {@code Location}, every hop with its status when redirects were followed, and that the
+     * site refreshed the credential.
+     */
+    private static String detail(Exchange ex, String refreshed) {
         List<String> parts = new ArrayList<>();
+        if (refreshed != null) {
+            parts.add(refreshed);
+        }
         if (ex.hops.size() > 1) {
             parts.add("hops: " + String.join("; ", ex.hops.stream().map(Hop::toString).toList()));
         }
@@ -619,6 +768,7 @@ public final class HttpExecutor implements StepExecutor {
                 detail == null ? null : ctx.redact().apply(detail));
     }
 
+    /** {@code status}, {@code location}, and the top-level values of a JSON object answer, else {@code body}. */
     private static Map<String, String> outputs(Exchange ex) {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("status", Integer.toString(ex.status));

@@ -15,9 +15,34 @@ import java.util.Map;
  * @param value    the parsed value
  * @param loginUrl where the operator logs in again, or {@code null}
  * @param label    what {@code toString} says (a name and a fingerprint)
+ * @param refresh  where cookies the site sets go (the store), or {@code null} when they are not kept
+ * @param renewal  the fingerprint of the value the operator stored ({@link #renewalFingerprint()}), or
+ *                 {@code null} when it is this value's
  */
-public record ParsedMaterial(String name, ParsedCredential value, String loginUrl, String label)
-        implements CredentialMaterial {
+public record ParsedMaterial(String name, ParsedCredential value, String loginUrl, String label, SiteRefresh refresh,
+                             String renewal) implements CredentialMaterial {
+
+    /** Keeps the cookies a site set on an answer (the credential store); see {@link #refreshedBySite}. */
+    @FunctionalInterface
+    public interface SiteRefresh {
+        /** @return the new fingerprint when the stored value changed, else {@code null} */
+        String refresh(String name, URI uri, List<String> setCookies, Instant now);
+    }
+
+    /** A value whose refreshes are not kept (a login window's capture). */
+    public ParsedMaterial(String name, ParsedCredential value, String loginUrl, String label) {
+        this(name, value, loginUrl, label, null, null);
+    }
+
+    @Override
+    public String renewalFingerprint() {
+        return renewal == null ? value.fingerprint() : renewal;
+    }
+
+    @Override
+    public String refreshedBySite(URI uri, List<String> setCookies, Instant now) {
+        return refresh == null ? null : refresh.refresh(name, uri, setCookies, now);
+    }
 
     @Override
     public String fingerprint() {

@@ -8,8 +8,18 @@ import io.keyline.domain.Evidence;
  * @param answer   present, absent, inconclusive or rejected credential
  * @param message  human-readable summary (redacted)
  * @param evidence what was sent and received (redacted)
+ * @param values   what the probe's {@code extract} found in an answer that said present or absent, by name
  */
-public record ProbeOutcome(Answer answer, String message, Evidence evidence) {
+public record ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values) {
+
+    public ProbeOutcome {
+        values = values == null ? java.util.Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(values));
+    }
+
+    public ProbeOutcome(Answer answer, String message, Evidence evidence) {
+        this(answer, message, evidence, java.util.Map.of());
+    }
 
     public enum Answer { PRESENT, ABSENT, INCONCLUSIVE, AUTH }
 }

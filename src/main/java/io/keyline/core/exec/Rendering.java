@@ -53,9 +53,11 @@ public final class Rendering {
      *
      * @param method     method
      * @param uri        URI
-     * @param headers    headers from the job file plus {@code Idempotency-Key}
+     * @param headers    headers from the job file plus {@code Idempotency-Key} (and the {@code Content-Type} of a
+     *                   body given by its fields, unless the job file sets one)
      * @param body       body bytes (empty without a body)
-     * @param bodySource where the body comes from ({@code "inline"}, {@code "file articles/x.md"}, or {@code "none"})
+     * @param bodySource where the body comes from ({@code "inline"}, {@code "file articles/x.md"}, {@code "form"},
+     *                   {@code "multipart"}, {@code "json"}, or {@code "none"})
      */
     public record RenderedRequest(String method, URI uri, Map<String, String> headers, byte[] body, String bodySource) {
         public String bodySha256() {
@@ -75,7 +77,8 @@ public final class Rendering {
     /**
      * A rendered command.
      *
-     * @param argv    arguments, the program first (resolved against the working directory when relative)
+     * @param argv    arguments, the program first (resolved against the working directory when relative);
+     *                only {@code {key}}, {@code {job}} and {@code {runId}} are substituted in them
      * @param workdir working directory
      * @param env     the outputs of earlier steps ({@code KEYLINE_OUTPUT_*}) and the job file's environment
      *                (no credential: that is added when the command starts)
@@ -149,6 +152,11 @@ public final class Rendering {
     }
 
     private static String encode(Template.Placeholder p, String value, CharSequence before, Place place) {
+        if (place == Place.ARGUMENT && p.stepId() != null) {
+            // the job loader refuses these; a definition that did not come through it is refused here
+            throw new Refused("{" + p.name() + "} is an output of an earlier step and never goes into a command's "
+                    + "arguments: read $" + Template.outputVariable(p.stepId(), p.outputName()));
+        }
         boolean allowed = place == Place.BODY ? !bodyControl(value) : !Printable.hasAnyControl(value);
         if (!allowed) {
             String c = firstControl(value, place == Place.BODY);
@@ -244,9 +252,15 @@ public final class Rendering {
         String idempotencyKey = ctx.job().name() + ":" + ctx.key() + ":" + step.id();
         byte[] body = new byte[0];
         String source = "none";
+        String contentType = null;
         if (spec.body() != null) {
             body = render(spec.body(), ctx, Place.BODY).getBytes(StandardCharsets.UTF_8);
             source = "inline";
+        } else if (spec.fields() != null) {
+            BodyEncoding.Encoded encoded = BodyEncoding.encode(spec.fields(), ctx);
+            body = encoded.bytes();
+            source = spec.fields().kind();
+            contentType = encoded.contentType();
         } else if (spec.bodyFile() != null) {
             String rel = render(spec.bodyFile(), ctx, Place.PATH);
             Path file = inside(ctx.job().folder(), ctx.job().folder().resolve(rel), "body file " + rel);
@@ -262,8 +276,11 @@ public final class Rendering {
                 throw new RenderException("cannot read body file " + rel + ": " + e.getMessage(), false);
             }
         }
-        return new RenderedRequest(spec.method(), uri(render(spec.url(), ctx, Place.URL)),
-                headers(spec.headers(), ctx, idempotencyKey), body, source);
+        Map<String, String> headers = headers(spec.headers(), ctx, idempotencyKey);
+        if (contentType != null && headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("Content-Type"))) {
+            headers.put("Content-Type", contentType);
+        }
+        return new RenderedRequest(spec.method(), uri(render(spec.url(), ctx, Place.URL)), headers, body, source);
     }
 
     /** The exact request an http probe sends (credential headers excluded). */
@@ -322,9 +339,6 @@ public final class Rendering {
         String program = argv.get(0);
         if (program.contains("/") && !Path.of(program).isAbsolute()) {
             argv.set(0, inside(folder, workdir.resolve(program), "program " + program).toString());
-        } else if (templates.get(0).contains("{steps.")) {
-            throw new RenderException("the program " + program + " comes from an earlier step's output and is not a "
-                    + "relative path inside the job folder: refused", false);
         }
         Map<String, String> env = new LinkedHashMap<>(outputVariables(ctx));
         if (ctx.step().kind() == StepKind.COMMAND) {
@@ -336,9 +350,11 @@ public final class Rendering {
     }
 
     /**
-     * The outputs of earlier steps as {@code KEYLINE_OUTPUT_<STEP>_<NAME>} variables, in step order:
-     * how a script reads a value from outside as data (an output placeholder inside {@code sh -c} is
-     * refused by the job loader). A value with a NUL character cannot be passed and is left out.
+     * The outputs of earlier steps as {@code KEYLINE_OUTPUT_<STEP>_<NAME>} variables
+     * ({@link Template#outputVariable}): the only way a value from outside reaches a command (the job
+     * loader refuses output placeholders in its arguments). In step order, and within a step by name, so
+     * that of two names that map to the same variable ({@code Slug} and {@code slug}) the later one wins,
+     * always the same. A value with a NUL character cannot be passed and is left out.
      */
     static Map<String, String> outputVariables(StepContext ctx) {
         Map<String, String> env = new LinkedHashMap<>();

@@ -5,12 +5,12 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /** Drains a stream on its own thread and keeps only its last {@code capacity} bytes. */
-final class TailBuffer {
+public final class TailBuffer {
     private final byte[] ring;
     private long total;
     private final Thread reader;
 
-    TailBuffer(InputStream in, int capacity, String name) {
+    public TailBuffer(InputStream in, int capacity, String name) {
         this.ring = new byte[capacity];
         this.reader = new Thread(() -> drain(in), name);
         reader.setDaemon(true);
@@ -36,11 +36,11 @@ final class TailBuffer {
     }
 
     /** Waits (bounded) for the stream to end; a grandchild holding the pipe must not hang us. */
-    void finish(long millis) throws InterruptedException {
+    public void finish(long millis) throws InterruptedException {
         reader.join(millis);
     }
 
-    synchronized String text() {
+    public synchronized String text() {
         int len = (int) Math.min(total, ring.length);
         byte[] out = new byte[len];
         long start = total - len;

@@ -9,7 +9,8 @@ import java.util.TreeMap;
 /**
  * Canonical JSON text, so that JSON values can be compared as strings: no whitespace, object
  * fields sorted by name, numbers in plain notation without trailing zeros ({@code 1.50} and
- * {@code 15e-1} both become {@code 1.5}, {@code 0.0} becomes {@code 0}). A probe's
+ * {@code 15e-1} both become {@code 1.5}, {@code 0.0} becomes {@code 0}; a number with more than 64 zeros
+ * in plain notation keeps an exponent, see {@link #number}). A probe's
  * {@code presentWhen.equals} is stored in this form, and a response value must be written
  * with the same method before it is compared.
  */
@@ -51,10 +52,33 @@ public final class CanonicalJson {
         } else if (node.isTextual()) {
             quote(node.textValue(), out);
         } else if (node.isNumber()) {
-            out.append(node.decimalValue().stripTrailingZeros().toPlainString());
+            out.append(number(node.decimalValue()));
         } else {
             out.append(node.isBoolean() ? String.valueOf(node.booleanValue()) : "null");
         }
+    }
+
+    /** Beyond this many zeros, a number is written with an exponent: plain notation would be its size. */
+    private static final int PLAIN_ZEROS = 64;
+
+    /**
+     * A number's canonical text: plain notation without trailing zeros ({@code 1.5}, {@code 100}, {@code 0}),
+     * or, when that would add more than {@value #PLAIN_ZEROS} zeros, scientific notation of the stripped value
+     * ({@code 1E+2147483627}): a number is never written out in two billion digits.
+     */
+    public static String number(java.math.BigDecimal value) {
+        if (value.signum() == 0) {
+            return "0";
+        }
+        java.math.BigDecimal stripped;
+        try {
+            stripped = value.stripTrailingZeros();
+        } catch (ArithmeticException scaleOverflow) {
+            stripped = value;
+        }
+        int scale = stripped.scale();
+        return scale >= -PLAIN_ZEROS && scale <= stripped.precision() + PLAIN_ZEROS ? stripped.toPlainString()
+                : stripped.toString();
     }
 
     private static void quote(String text, StringBuilder out) {

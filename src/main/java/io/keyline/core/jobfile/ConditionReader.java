@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.keyline.core.match.Patterns;
 import io.keyline.domain.Condition;
 import io.keyline.domain.Redirects;
 import io.keyline.domain.ResponseRules;
@@ -12,24 +13,26 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Reads conditions (SPEC §2 "Conditions": {@code presentWhen}, {@code successWhen}, {@code authWhen},
  * {@code retryWhen}), a {@code response} object and {@code followRedirects}. Each condition object is exactly
  * one kind: {@code jsonPointer} with one of {@code equals}, {@code notEquals}, {@code in}, {@code notIn},
- * {@code exists}; {@code status}; {@code bodyContains}; {@code header} with {@code matches}; {@code all};
- * {@code any}.
+ * {@code exists}; {@code status}; {@code bodyContains}; {@code bodyMatches}; {@code header} with
+ * {@code matches}; {@code not}; {@code all}; {@code any}. Patterns are RE2 (checked here, with the position of
+ * what RE2 refuses); {@code {key}} and {@code {job}} may appear in string values, texts and patterns, no
+ * other placeholder.
  */
 final class ConditionReader {
 
     static final List<String> FIELDS = List.of("jsonPointer", "equals", "notEquals", "in", "notIn", "exists",
-            "status", "bodyContains", "header", "matches", "all", "any");
+            "status", "bodyContains", "bodyMatches", "header", "matches", "not", "all", "any");
     static final List<String> RESPONSE_FIELDS = List.of("successWhen", "authWhen", "retryWhen");
-    private static final List<String> KINDS = List.of("jsonPointer", "status", "bodyContains", "header", "all", "any");
+    private static final List<String> KINDS = List.of("jsonPointer", "status", "bodyContains", "bodyMatches", "header",
+            "not", "all", "any");
     private static final List<String> COMPARISONS = List.of("equals", "notEquals", "in", "notIn", "exists");
     private static final String KINDS_TEXT = "jsonPointer (with equals, notEquals, in, notIn or exists), status, "
-            + "bodyContains, header (with matches), all or any";
+            + "bodyContains, bodyMatches, header (with matches), not, all or any";
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     private ConditionReader() {
@@ -115,7 +118,9 @@ final class ConditionReader {
             case "jsonPointer" -> pointerCondition(c);
             case "status" -> status(c);
             case "bodyContains" -> bodyContains(c);
+            case "bodyMatches" -> bodyMatches(c);
             case "header" -> header(c);
+            case "not" -> not(c);
             default -> combination(c, kind);
         };
     }
@@ -154,10 +159,11 @@ final class ConditionReader {
                 Boolean exists = c.bool("exists");
                 yield exists == null ? null : new Condition.Exists(pointer, exists);
             }
-            case "equals" -> new Condition.Compare(pointer, Condition.Comparison.EQUALS,
-                    List.of(CanonicalJson.of(toJson(c.field("equals").value()))));
-            case "notEquals" -> new Condition.Compare(pointer, Condition.Comparison.NOT_EQUALS,
-                    List.of(CanonicalJson.of(toJson(c.field("notEquals").value()))));
+            case "equals" -> placeholders(c, c.field("equals").value(), "equals") ? new Condition.Compare(pointer,
+                    Condition.Comparison.EQUALS, List.of(CanonicalJson.of(toJson(c.field("equals").value())))) : null;
+            case "notEquals" -> placeholders(c, c.field("notEquals").value(), "notEquals") ? new Condition.Compare(pointer,
+                    Condition.Comparison.NOT_EQUALS, List.of(CanonicalJson.of(toJson(c.field("notEquals").value()))))
+                    : null;
             default -> {
                 SourceNode.Arr values = c.typed(comparison, SourceNode.Arr.class, "an array of JSON values");
                 if (values == null) {
@@ -165,6 +171,13 @@ final class ConditionReader {
                 }
                 if (values.items().isEmpty()) {
                     c.problems().at(values, c.pathOf(comparison) + " must not be empty");
+                    yield null;
+                }
+                boolean valid = true;
+                for (int i = 0; i < values.items().size(); i++) {
+                    valid &= placeholders(c, values.items().get(i), comparison + "[" + i + "]");
+                }
+                if (!valid) {
                     yield null;
                 }
                 yield new Condition.Compare(pointer, comparison.equals("in") ? Condition.Comparison.IN
@@ -209,7 +222,7 @@ final class ConditionReader {
                 codes.add(num.value().intValue());
             } else {
                 c.problems().at(item, c.pathOf("status") + "[" + i + "] must be an integer from 100 to 599, got "
-                        + (item instanceof SourceNode.Num num ? num.value().toPlainString()
+                        + (item instanceof SourceNode.Num num ? CanonicalJson.number(num.value())
                         : item instanceof SourceNode.Str str ? "\"" + str.value() + "\"" : item.typeName()));
             }
         }
@@ -225,7 +238,70 @@ final class ConditionReader {
             c.problems().at(str, c.pathOf("bodyContains") + " must not be empty");
             return null;
         }
-        return new Condition.BodyContains(str.value());
+        return placeholders(c, str, "bodyContains") ? new Condition.BodyContains(str.value()) : null;
+    }
+
+    private static Condition bodyMatches(ObjectView c) {
+        SourceNode.Str str = c.string("bodyMatches");
+        if (str == null) {
+            return null;
+        }
+        if (str.value().isEmpty()) {
+            c.problems().at(str, c.pathOf("bodyMatches") + " must not be empty");
+            return null;
+        }
+        return pattern(c, str, "bodyMatches") ? new Condition.BodyMatches(str.value()) : null;
+    }
+
+    private static Condition not(ObjectView c) {
+        SourceNode.Obj inner = c.typed("not", SourceNode.Obj.class, "an object (a condition)");
+        if (inner == null) {
+            return null;
+        }
+        int before = c.problems().count();
+        Condition part = condition(ObjectView.of(inner, c.pathOf("not"), c.problems(), FIELDS));
+        return part == null || c.problems().count() > before ? null : new Condition.Not(part);
+    }
+
+    /** The only placeholders a condition knows: the key and the job the answer is read for. */
+    private static final Pattern OTHER_PLACEHOLDER = Pattern.compile("\\{(runId|steps\\.[A-Za-z0-9_-]+\\.outputs\\.[A-Za-z0-9_-]+)}");
+
+    /**
+     * Whether a value's strings hold no placeholder but {@code {key}} and {@code {job}} (reported otherwise: a
+     * condition is read before any output of the run exists).
+     */
+    private static boolean placeholders(ObjectView c, SourceNode value, String field) {
+        if (!(value instanceof SourceNode.Str str)) {
+            return true;
+        }
+        java.util.regex.Matcher m = OTHER_PLACEHOLDER.matcher(str.value());
+        if (m.find()) {
+            c.problems().atChar(str, m.start(), c.pathOf(field) + ": {" + m.group(1) + "} cannot appear in a "
+                    + "condition (only {key} and {job}, inserted as literal text)");
+            return false;
+        }
+        return true;
+    }
+
+    /** Whether a pattern is valid RE2 (reported with the position of what is refused otherwise). */
+    private static boolean pattern(ObjectView c, SourceNode.Str regex, String field) {
+        if (!placeholders(c, regex, field)) {
+            return false;
+        }
+        // {key} and {job} become quoted literals at run time; checked here as literal text of the same length
+        String checked = regex.value().replace("{key}", "kkkkk").replace("{job}", "jjjjj");
+        Patterns.Problem problem = Patterns.problem(checked);
+        if (problem == null) {
+            return true;
+        }
+        String message = c.pathOf(field) + " " + Problems.quote(regex.value()) + " is not a valid regular expression: "
+                + problem.message();
+        if (problem.index() >= 0 && problem.index() < regex.value().length()) {
+            c.problems().atChar(regex, problem.index(), message);
+        } else {
+            c.problems().at(regex, message);
+        }
+        return false;
     }
 
     private static Condition header(ObjectView c) {
@@ -239,19 +315,7 @@ final class ConditionReader {
             return null;
         }
         SourceNode.Str regex = c.string("matches");
-        if (regex == null) {
-            return null;
-        }
-        try {
-            Pattern.compile(regex.value());
-        } catch (PatternSyntaxException e) {
-            String message = c.pathOf("matches") + " \"" + regex.value() + "\" is not a valid regular expression: "
-                    + e.getDescription();
-            if (e.getIndex() >= 0 && e.getIndex() < regex.value().length()) {
-                c.problems().atChar(regex, e.getIndex(), message);
-            } else {
-                c.problems().at(regex, message);
-            }
+        if (regex == null || !pattern(c, regex, "matches")) {
             return null;
         }
         return name == null ? null : new Condition.Header(name.value(), regex.value());

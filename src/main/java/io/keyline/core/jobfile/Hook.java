@@ -11,8 +11,8 @@ import java.util.Set;
  * @param index   1-based position in the file
  * @param name    optional name (for messages), or {@code null}
  * @param on      events: {@code attention}, {@code credential-expiry}, {@code run}
- * @param command program and arguments ({@code {job}}, {@code {key}}, {@code {state}}, {@code {message}}
- *                substituted, each argument stays one argument), or {@code null}
+ * @param command program and arguments ({@code {job}}, {@code {key}}, {@code {state}} substituted, each
+ *                argument stays one argument; the message only in the environment), or {@code null}
  * @param webhook URL the event is POSTed to, or {@code null}
  * @param format  webhook body: {@code json}, {@code slack}, {@code wecom}, {@code dingtalk}, {@code feishu}
  * @param secret  signing secret of a dingtalk or feishu robot, or {@code null}
@@ -40,10 +40,12 @@ public record Hook(int index, String name, Set<String> on, List<String> command,
         }
     }
 
-    /** How messages name the hook, never with a webhook's path or query (they hold tokens). */
+    /** How messages name the hook, never with a webhook's user, path or query (they hold tokens): its host only. */
     public String label() {
+        String host = webhook == null || webhook.getHost() == null ? "?" : webhook.getHost();
         String what = command != null ? "command " + command.get(0)
-                : "webhook " + webhook.getScheme() + "://" + webhook.getAuthority() + "/… (" + format + ")";
+                : "webhook " + webhook.getScheme() + "://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]"
+                : host) + (webhook.getPort() < 0 ? "" : ":" + webhook.getPort()) + "/… (" + format + ")";
         return "hook " + index + (name == null ? "" : " \"" + name + "\"") + " (" + what + ")";
     }
 }

@@ -5,13 +5,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The placeholders of a command hook's arguments: {@code {job}}, {@code {key}}, {@code {state}},
- * {@code {message}}; {@code {{} and {@code }}} are literal braces. A value is put in as it is and the
- * argument stays one argument (no shell is involved).
+ * The placeholders of a command hook's arguments: {@code {job}}, {@code {key}}, {@code {state}};
+ * {@code {{} and {@code }}} are literal braces. A value is put in as it is and the argument stays one
+ * argument. These values are validated (a job name, a key, a state's name), so a shell may read them;
+ * the event's message, text from outside, reaches a hook only through its environment and standard
+ * input ({@code {message}} is refused when {@code notify.json} is read).
  */
 public final class HookTemplate {
 
+    /** The event fields a hook is given (in its environment; the first three also as placeholders). */
     public static final List<String> NAMES = List.of("job", "key", "state", "message");
+    /** The placeholders a hook's arguments may use. */
+    public static final List<String> ARGUMENT_NAMES = List.of("job", "key", "state");
+    /** The placeholder that is refused in arguments: the message. */
+    public static final String MESSAGE = "message";
 
     private HookTemplate() {
     }

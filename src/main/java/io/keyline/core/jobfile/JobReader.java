@@ -154,19 +154,30 @@ final class JobReader {
         return steps;
     }
 
-    /** The index of each well-formed step id; reports duplicate ids. */
+    /**
+     * The index of each well-formed step id; reports duplicate ids, and ids that differ only in case or
+     * in {@code -}/{@code _} ({@code fetch-page}, {@code fetch_page}): their outputs would reach commands
+     * in the same environment variables ({@code KEYLINE_OUTPUT_FETCH_PAGE_…}).
+     */
     private static Map<String, Integer> stepIndexes(SourceNode.Arr steps, Problems problems) {
         Map<String, Integer> indexes = new LinkedHashMap<>();
         Map<String, Integer> lines = new LinkedHashMap<>();
+        Map<String, String> variables = new LinkedHashMap<>();
         for (int i = 0; i < steps.items().size(); i++) {
             SourceNode.Field id = steps.items().get(i) instanceof SourceNode.Obj step ? step.field("id") : null;
             if (id != null && id.value() instanceof SourceNode.Str str && StepReader.ID.matcher(str.value()).matches()) {
                 if (indexes.containsKey(str.value())) {
                     problems.at(str, "steps[" + i + "].id: duplicate step id " + Problems.quote(str.value()) + " (first at line "
                             + lines.get(str.value()) + ")");
+                } else if (variables.containsKey(io.keyline.domain.Template.variablePart(str.value()))) {
+                    String other = variables.get(io.keyline.domain.Template.variablePart(str.value()));
+                    problems.at(str, "steps[" + i + "].id: " + Problems.quote(str.value()) + " and " + Problems.quote(other)
+                            + " (line " + lines.get(other) + ") name the same environment variables for their outputs ("
+                            + io.keyline.domain.Template.outputVariable(str.value(), "") + "…): rename one");
                 } else {
                     indexes.put(str.value(), i);
                     lines.put(str.value(), str.line());
+                    variables.put(io.keyline.domain.Template.variablePart(str.value()), str.value());
                 }
             }
         }

@@ -30,8 +30,8 @@ public final class NotifyFileReader {
     /** Fields of one hook. */
     public static final List<String> HOOK_FIELDS = List.of("name", "on", "command", "webhook", "format", "secret",
             "timeout");
-    /** Placeholders a command hook may use. */
-    public static final List<String> PLACEHOLDERS = HookTemplate.NAMES;
+    /** Placeholders a command hook's arguments may use: validated values only (the message never). */
+    public static final List<String> PLACEHOLDERS = HookTemplate.ARGUMENT_NAMES;
 
     private NotifyFileReader() {
     }
@@ -147,14 +147,6 @@ public final class NotifyFileReader {
             h.problems().at(args.get(0), h.pathOf("command") + "[0] must name the program, got \"\"");
             return null;
         }
-        String program = Path.of(args.get(0).value()).getFileName().toString();
-        // arguments a program runs as code (sh -c SCRIPT, python -c, env … sh -c, …): a value put in there
-        // could run as code - the same table as job files use
-        java.util.Map<Integer, String> code = new java.util.HashMap<>();
-        for (io.keyline.domain.ScriptArguments.Code c : io.keyline.domain.ScriptArguments.find(
-                args.stream().map(SourceNode.Str::value).toList())) {
-            code.put(c.index(), c.interpreter());
-        }
         List<String> out = new ArrayList<>();
         boolean valid = true;
         for (int i = 0; i < args.size(); i++) {
@@ -162,15 +154,16 @@ public final class NotifyFileReader {
             String path = h.pathOf("command") + "[" + i + "]";
             try {
                 for (HookTemplate.Placeholder p : HookTemplate.scan(arg.value())) {
-                    if (!PLACEHOLDERS.contains(p.name())) {
-                        h.problems().atChar(arg, p.index(), path + ": unknown placeholder {" + p.name()
-                                + "} (a hook knows {job}, {key}, {state} and {message})");
+                    if (p.name().equals(HookTemplate.MESSAGE)) {
+                        h.problems().atChar(arg, p.index(), path + ": {message} carries text from outside (a server's "
+                                + "answer, a command's output) and never goes into a command's arguments: read it from "
+                                + "the environment variable $KEYLINE_MESSAGE (e.g. \"$KEYLINE_MESSAGE\" in a script), "
+                                + "or the whole event on standard input");
                         valid = false;
-                    } else if (code.containsKey(i)) {
-                        h.problems().atChar(arg, p.index(), path + ": {" + p.name() + "} inside code run by "
-                                + code.get(i) + " would be read as code; read $KEYLINE_NOTIFY_"
-                                + p.name().toUpperCase(java.util.Locale.ROOT) + ", pass it as an argument after the "
-                                + "script (\"$1\"), or read the event on standard input");
+                    } else if (!PLACEHOLDERS.contains(p.name())) {
+                        h.problems().atChar(arg, p.index(), path + ": unknown placeholder {" + p.name() + "} (a hook's "
+                                + "arguments may use {job}, {key} and {state}; the message is in $KEYLINE_MESSAGE)"
+                                + Suggestions.didYouMean(p.name(), PLACEHOLDERS));
                         valid = false;
                     }
                 }

@@ -172,7 +172,7 @@ final class ObjectView {
         }
         if (!num.integral() || num.value().compareTo(BigDecimal.valueOf(min)) < 0
                 || num.value().compareTo(BigDecimal.valueOf(max)) > 0) {
-            problems.at(num, pathOf(name) + " must be " + expected + ", got " + num.value().toPlainString());
+            problems.at(num, pathOf(name) + " must be " + expected + ", got " + CanonicalJson.number(num.value()));
             return null;
         }
         return num.value().intValue();
@@ -186,7 +186,7 @@ final class ObjectView {
             return null;
         }
         if (num.value().compareTo(new BigDecimal(min)) < 0 || num.value().compareTo(new BigDecimal(max)) > 0) {
-            problems.at(num, pathOf(name) + " must be " + expected + ", got " + num.value().toPlainString());
+            problems.at(num, pathOf(name) + " must be " + expected + ", got " + CanonicalJson.number(num.value()));
             return null;
         }
         return num.value().doubleValue();

@@ -14,7 +14,7 @@ import java.util.Map;
 final class ProbeReader {
 
     static final List<String> FIELDS = List.of("kind", "method", "url", "headers", "presentWhen", "response",
-            "followRedirects", "command", "timeout");
+            "followRedirects", "extract", "command", "timeout");
     private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     private ProbeReader() {
@@ -52,12 +52,14 @@ final class ProbeReader {
                 + "e.g. {\"jsonPointer\": \"/total\", \"notEquals\": 0})") ? ConditionReader.read(probe, "presentWhen") : null;
         ResponseRules response = ConditionReader.response(probe);
         Redirects redirects = ConditionReader.redirects(probe, method == null ? "GET" : method);
+        Map<String, io.keyline.domain.Extraction> extract = ExtractReader.read(probe);
         return new ProbeSpec(StepKind.HTTP, method == null ? "GET" : method, url, headers, presentWhen, response,
-                redirects, List.of(), timeout == null ? DEFAULT_TIMEOUT : timeout);
+                redirects, List.of(), timeout == null ? DEFAULT_TIMEOUT : timeout, extract);
     }
 
     private static ProbeSpec command(ObjectView probe, StepTemplates templates, Duration timeout) {
-        for (String httpOnly : List.of("method", "url", "headers", "presentWhen", "response", "followRedirects")) {
+        for (String httpOnly : List.of("method", "url", "headers", "presentWhen", "response", "followRedirects",
+                "extract")) {
             probe.forbid(httpOnly, "on a command probe");
         }
         List<String> command = null;

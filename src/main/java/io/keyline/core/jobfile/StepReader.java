@@ -23,8 +23,9 @@ final class StepReader {
     static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
 
     private static final List<String> FIELDS = List.of("id", "kind", "effect", "confirm", "credential", "timeout",
-            "retry", "command", "env", "workdir", "request", "response", "followRedirects", "probe");
-    private static final List<String> REQUEST_FIELDS = List.of("method", "url", "headers", "body", "bodyFile");
+            "retry", "command", "env", "workdir", "request", "response", "followRedirects", "extract", "probe");
+    private static final List<String> REQUEST_FIELDS = List.of("method", "url", "headers", "body", "bodyFile", "form",
+            "multipart", "json");
     private static final Pattern CREDENTIAL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String RESERVED_ENV_PREFIX = "KEYLINE_";
@@ -79,7 +80,7 @@ final class StepReader {
     }
 
     private static Action commandAction(ObjectView step, StepTemplates templates) {
-        for (String httpOnly : List.of("request", "response", "followRedirects")) {
+        for (String httpOnly : List.of("request", "response", "followRedirects", "extract")) {
             step.forbid(httpOnly, "on a command step");
         }
         List<String> command = command(step, templates);
@@ -150,13 +151,17 @@ final class StepReader {
         String body = bodyStr == null ? null : templates.template(bodyStr, request.pathOf("body"));
         SourceNode.Str bodyFileStr = request.string("bodyFile");
         String bodyFile = bodyFileStr == null ? null : templates.relativePath(bodyFileStr, request.pathOf("bodyFile"));
-        if (request.has("body") && request.has("bodyFile")) {
-            request.problems().atName(request.field("bodyFile"),
-                    request.label() + ": body and bodyFile are mutually exclusive (give one of them)");
+        List<String> bodies = java.util.stream.Stream.of("body", "bodyFile", "form", "multipart", "json")
+                .filter(request::has).toList();
+        for (String extra : bodies.stream().skip(1).toList()) {
+            request.problems().atName(request.field(extra), request.label() + ": " + bodies.get(0) + " and " + extra
+                    + " are mutually exclusive (give one of body, bodyFile, form, multipart, json)");
         }
+        io.keyline.domain.BodyFields fields = bodies.size() == 1 ? BodyReader.read(request, templates) : null;
         ResponseRules response = ConditionReader.response(step);
         Redirects redirects = ConditionReader.redirects(step, method);
-        return new HttpRequestSpec(method, url, headers, body, bodyFile, response, redirects);
+        Map<String, io.keyline.domain.Extraction> extract = ExtractReader.read(step);
+        return new HttpRequestSpec(method, url, headers, body, bodyFile, response, redirects, fields, extract);
     }
 
     private static ProbeSpec probe(ObjectView step, String path, Effect effect, StepTemplates templates) {

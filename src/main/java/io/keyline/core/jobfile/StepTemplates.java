@@ -1,6 +1,5 @@
 package io.keyline.core.jobfile;
 
-import io.keyline.domain.ScriptArguments;
 import io.keyline.domain.Template;
 
 import java.util.ArrayList;
@@ -82,35 +81,36 @@ final class StepTemplates {
     }
 
     /**
-     * The argument templates of a command (a step's or a command probe's). An output placeholder
-     * ({@code {steps.ID.outputs.NAME}}) inside an argument that a program runs as code ({@code sh -c},
-     * {@code python -c}, ... see {@link ScriptArguments}) is refused: the value would run as code.
-     * The hint names the environment variable that carries it as data. {@code {key}}, {@code {job}}
-     * and {@code {runId}} are allowed there: their characters are validated strictly (a date, a week,
-     * a month, or {@code [A-Za-z0-9][A-Za-z0-9._-]*}; a job name; a generated id), none of which a
-     * shell interprets.
+     * The argument templates of a command (a step's or a command probe's). An output of an earlier
+     * step ({@code {steps.ID.outputs.NAME}}) is text from outside - a server's answer, a program's
+     * output - and never goes into a command's arguments, whatever program reads them (a shell, or a
+     * wrapper that starts one, would run it as code): a command reads it from its environment, and the
+     * error names the variable ({@link Template#outputVariable}). {@code {key}}, {@code {job}} and
+     * {@code {runId}} stay allowed: their characters are validated strictly (a date, a week, a month, or
+     * {@code [A-Za-z0-9][A-Za-z0-9._-]*}; a job name; a generated id), none of which a shell interprets.
      */
     List<String> command(List<SourceNode.Str> strs, String path) {
-        List<String> values = templates(strs, path);
-        if (values == null) {
-            return null;
-        }
+        List<String> values = new ArrayList<>();
         boolean valid = true;
-        for (ScriptArguments.Code code : ScriptArguments.find(values)) {
-            SourceNode.Str str = strs.get(code.index());
-            for (Template.Placeholder p : Template.scan(str.value())) {
-                if (p.stepId() != null) {
-                    String output = p.name().substring(p.name().indexOf(".outputs.") + ".outputs.".length());
-                    problems.atChar(str, p.column() - 1, path + "[" + code.index() + "]: {" + p.name()
-                            + "} is inside code that " + code.interpreter() + " runs, so a value from outside would run "
-                            + "as code; read it as data instead, from the environment variable $"
-                            + Template.outputVariable(p.stepId(), output) + " (e.g. \"$"
-                            + Template.outputVariable(p.stepId(), output) + "\" in the script)");
-                    valid = false;
-                }
+        for (int i = 0; i < strs.size(); i++) {
+            SourceNode.Str str = strs.get(i);
+            List<Template.Placeholder> outputs;
+            try {
+                outputs = Template.scan(str.value()).stream().filter(p -> p.stepId() != null).toList();
+            } catch (Template.SyntaxException e) {
+                outputs = List.of(); // reported by template() below
             }
+            for (Template.Placeholder p : outputs) {
+                String variable = Template.outputVariable(p.stepId(), p.outputName());
+                problems.atChar(str, p.column() - 1, path + "[" + i + "]: {" + p.name() + "} is an output of an "
+                        + "earlier step, and outputs never go into a command's arguments (a program could read them "
+                        + "as code): read it from the environment variable $" + variable + " (e.g. \"$" + variable
+                        + "\" in a script)");
+                valid = false;
+            }
+            values.add(outputs.isEmpty() ? template(str, path + "[" + i + "]") : null);
         }
-        return valid ? values : null;
+        return valid && !values.contains(null) ? values : null;
     }
 
     /**

@@ -113,10 +113,30 @@ public final class RenewAndResume {
     /**
      * A stored credential and the keys that went back to pending.
      *
-     * @param info    what is stored now
-     * @param resumed the keys that were parked on it, now pending
+     * @param info       what is stored now
+     * @param resumed    the keys that were parked on it, now pending
+     * @param rejectedAt when the value given is the one the site rejected: when it was rejected (then nothing
+     *                   resumed), else {@code null}
      */
-    public record Renewed(CredentialInfo info, List<KeyRecord> resumed) {
+    public record Renewed(CredentialInfo info, List<KeyRecord> resumed, java.time.Instant rejectedAt) {
+        public Renewed(CredentialInfo info, List<KeyRecord> resumed) {
+            this(info, resumed, null);
+        }
+
+        /** Whether the value given is the one the site rejected (nothing resumed). */
+        public boolean sameAsRejected() {
+            return rejectedAt != null;
+        }
+    }
+
+    /**
+     * "This is the value that was rejected at 2026-11-29 10:00:00; nothing resumes: log in again (at URL) and
+     * store the new value."
+     */
+    public static String sameAsRejected(String name, Renewed renewed) {
+        return "this is the value that was rejected at " + EvidenceText.time(renewed.rejectedAt())
+                + "; nothing resumes: log in again" + (renewed.info().loginUrl() == null ? ""
+                : " at " + renewed.info().loginUrl()) + " and store the new value (keyline credentials set " + name + ")";
     }
 
     /**
@@ -148,7 +168,21 @@ public final class RenewAndResume {
      * @param loginUrl where to log in again, or {@code null} to keep the stored one
      */
     public Renewed renew(String name, ParsedCredential value, String loginUrl, String user) {
-        CredentialInfo info = credentials.set(name, value, loginUrl, user);
+        return renew(name, value, loginUrl, null, user);
+    }
+
+    /**
+     * {@link #renew(String, ParsedCredential, String, String)}, and whether the site may refresh the stored cookies
+     * ({@code null} keeps the stored choice). The value the site rejected, given again, resumes nothing
+     * ({@link Renewed#sameAsRejected()}): the keys would only park again.
+     */
+    public Renewed renew(String name, ParsedCredential value, String loginUrl, Boolean refreshBySite, String user) {
+        Optional<CredentialInfo> before = credentials.info(name);
+        CredentialInfo info = credentials.set(name, value, loginUrl, refreshBySite, user);
+        if (before.isPresent() && before.get().rejected() && before.get().fingerprint().equals(value.fingerprint())) {
+            CredentialInfo b = before.get();
+            return new Renewed(info, List.of(), b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt());
+        }
         List<KeyRecord> resumed = actions.credentialUpdated(name, info.fingerprint());
         return new Renewed(credentials.info(name).orElse(info), resumed);
     }
@@ -252,12 +286,17 @@ public final class RenewAndResume {
             return results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.REJECTED).count();
         }
 
+        /** Accepted, rejected or inconclusive (strict: one success and no auth signal is accepted). */
+        public CredentialTester.Outcome outcome() {
+            return CredentialTester.outcome(results);
+        }
+
         /** Whether any probe could answer. */
         public boolean answered() {
             return results.stream().anyMatch(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED);
         }
 
-        /** "The stored credential: Accepted by the probe. 2 parked keys resumed: they run on the next run." */
+        /** "The stored credential: Accepted: 1 answer met its success condition … 2 parked keys resumed: …" */
         public String summary(String name) {
             String s = "The stored credential: " + CredentialTester.summary(name, results);
             return resumed.isEmpty() ? s : s + " " + resumedText() + ": they run on the next run.";
@@ -270,15 +309,23 @@ public final class RenewAndResume {
         }
     }
 
-    /**
-     * Tests the stored credential with the read-only probes of the steps that use it, as {@code keyline
-     * credentials test} and the console's Test do: when every probe that answered accepted it (and one
-     * did), the breaker closes and the keys parked on it resume.
-     */
+    /** {@link #test(String, List, java.time.Clock, String)} with each job's current key. */
     public Tested test(String name, List<JobDefinition> jobs, java.time.Clock clock) throws InterruptedException {
-        List<CredentialTester.Result> results = new CredentialTester(credentials, clock).test(name, jobs);
+        return test(name, jobs, clock, null);
+    }
+
+    /**
+     * Tests the stored credential with every read-only request of its jobs that can tell (see
+     * {@link CredentialTester}), as {@code keyline credentials test} and the console's Test do: only when it is
+     * accepted does the breaker close and the keys parked on it resume.
+     *
+     * @param key the key the requests are made for, or {@code null} for each job's current key
+     */
+    public Tested test(String name, List<JobDefinition> jobs, java.time.Clock clock, String key)
+            throws InterruptedException {
+        List<CredentialTester.Result> results = new CredentialTester(credentials, clock).test(name, jobs, key);
         Tested t = new Tested(results, List.of());
-        if (t.rejected() == 0 && t.accepted() > 0) {
+        if (t.outcome() == CredentialTester.Outcome.ACCEPTED) {
             String fp = credentials.info(name).map(CredentialInfo::fingerprint).orElse("?");
             return new Tested(results, actions.credentialAccepted(name, fp));
         }

@@ -8,6 +8,8 @@ public final class StateChip extends Label {
 
     public StateChip() {
         getStyleClass().add("state-chip");
+        // a state is a word or two: it keeps them, whatever the space around it
+        setMinWidth(USE_PREF_SIZE);
     }
 
     public StateChip(KeyState state) {

@@ -45,6 +45,7 @@ public final class Theme {
         double h = Math.min(height, screen.getHeight() - 48);
         Scene scene = new Scene(root, w, h);
         scene.getStylesheets().setAll(STYLESHEETS);
+        Keys.install(scene);
         if (owner != null && owner.getScene() != null && owner.getScene().getRoot().getStyleClass().contains(DARK)) {
             root.getStyleClass().add(DARK);
         }

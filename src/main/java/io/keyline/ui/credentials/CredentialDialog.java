@@ -195,6 +195,7 @@ public final class CredentialDialog {
         Button copy = new Button("Copy URL");
         copy.setId("credential-copy-url");
         copy.getStyleClass().add(Styles.SMALL);
+        copy.setMinWidth(Region.USE_PREF_SIZE);
         copy.disableProperty().bind(vm.loginUrlProperty().isEmpty());
         copy.setOnAction(e -> {
             javafx.scene.input.ClipboardContent c = new javafx.scene.input.ClipboardContent();
@@ -245,6 +246,7 @@ public final class CredentialDialog {
         Label formats = new Label(FORMATS);
         formats.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         formats.setWrapText(true);
+        formats.setMinHeight(Region.USE_PREF_SIZE);
         input.setWrapText(false);
         input.getStyleClass().addAll("code", "credential-input");
         input.setPrefRowCount(7);
@@ -460,10 +462,7 @@ public final class CredentialDialog {
 
     private static TableColumn<CredentialInput.CookieRow, String> col(
             String title, double width, Function<CredentialInput.CookieRow, String> f) {
-        TableColumn<CredentialInput.CookieRow, String> c = new TableColumn<>(title);
-        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
-        c.setPrefWidth(width);
-        return c;
+        return io.keyline.ui.common.Cut.column(title, width, f);
     }
 
     private static void collapseWhenEmpty(Label l) {

@@ -1,6 +1,7 @@
 package io.keyline.ui.credentials;
 
 import atlantafx.base.theme.Styles;
+import io.keyline.core.operations.Words;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -31,7 +32,7 @@ import java.util.function.Function;
  */
 public final class CredentialsView extends BorderPane {
 
-    static final double ROW_HEIGHT = 34;
+    static final double ROW_HEIGHT = 46;
 
     private final CredentialsViewModel vm;
     private final Navigator navigator;
@@ -91,7 +92,7 @@ public final class CredentialsView extends BorderPane {
         table.setItems(vm.rows());
         table.getStyleClass().add("credentials-table");
         table.setFixedCellSize(ROW_HEIGHT);
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
         Label empty = new Label("No credentials yet. Add one with \"New credential…\".");
         empty.getStyleClass().add("empty-state");
         table.setPlaceholder(empty);
@@ -109,26 +110,32 @@ public final class CredentialsView extends BorderPane {
                 }
             }
         });
+        // five columns share the page's width at 1024 px: the name's cell carries the type, the cookies, the
+        // earliest expiry and the fingerprint on a second line; a cell cut short shows its whole text on hover
         table.getColumns().setAll(List.of(
                 nameColumn(),
-                text("Type", 65, CredentialsViewModel.Row::type),
-                text("Fingerprint", 105, CredentialsViewModel.Row::fingerprint, "code"),
-                text("Cookies", 75, r -> r.missing() ? "" : Integer.toString(r.cookies())),
-                text("Earliest expiry", 140, r -> Format.time(r.earliestExpiry())),
-                text("Last used · result", 170, r -> r.lastUsedAt() == null ? "" : Format.time(r.lastUsedAt())
+                text("Last used", 150, r -> r.lastUsedAt() == null ? "" : Format.shortTime(r.lastUsedAt())
                         + (r.lastResult().isEmpty() ? "" : " · " + r.lastResult())),
-                text("Parked keys", 115, r -> r.parked() == 0 ? "" : Integer.toString(r.parked())),
-                actionsColumn(),
-                statusColumn()));
+                text("Waiting", 90, r -> r.parked() == 0 ? "" : Words.keys(r.parked())),
+                statusColumn(),
+                actionsColumn()));
         return table;
     }
 
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> nameColumn() {
-        return column("Name", 220, r -> {
+        return column("Credential", 240, r -> {
             Label name = new Label(r.name());
             name.getStyleClass().add(Styles.TEXT_BOLD);
+            Label facts = io.keyline.ui.common.Cut.tip(new Label(r.missing() ? "not set"
+                    : r.type() + "  ·  " + (r.cookies() > 0 ? r.cookies() + (r.cookies() == 1 ? " cookie" : " cookies")
+                    + "  ·  " : "") + (r.earliestExpiry() == null ? "" : "expires " + Format.shortTime(r.earliestExpiry())
+                    + "  ·  ") + r.fingerprint()));
+            facts.getStyleClass().addAll("muted", Styles.TEXT_SMALL, "credential-facts");
+            facts.setMinWidth(0);
+            io.keyline.ui.common.Cut.tip(name);
+            name.setMinWidth(0);
             if (r.warning() == CredentialsViewModel.Warning.NONE) {
-                return name;
+                return new VBox(1, name, facts);
             }
             Label flag = new Label(switch (r.warning()) {
                 case EXPIRES_SOON -> "expires soon";
@@ -139,14 +146,15 @@ public final class CredentialsView extends BorderPane {
             });
             flag.getStyleClass().addAll("credential-flag",
                     r.warning() == CredentialsViewModel.Warning.EXPIRES_SOON ? "warning" : "danger");
+            flag.setMinWidth(Region.USE_PREF_SIZE);
             HBox box = new HBox(6, name, flag);
             box.setAlignment(Pos.CENTER_LEFT);
-            return box;
+            return new VBox(1, box, facts);
         });
     }
 
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> actionsColumn() {
-        return column("", 145, r -> {
+        return column("", 132, r -> {
             Button renew = new Button(r.missing() ? "Set…" : "Renew…");
             renew.getStyleClass().add(Styles.SMALL);
             if (r.warning() != CredentialsViewModel.Warning.NONE) {
@@ -166,7 +174,7 @@ public final class CredentialsView extends BorderPane {
     }
 
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> statusColumn() {
-        return column("Status", 240, r -> {
+        return column("Status", 220, r -> {
             String text = !r.test().isEmpty() ? "Test: " + r.test() : r.alert();
             Label l = new Label(text);
             l.getStyleClass().add(switch (r.tone()) {
@@ -175,6 +183,7 @@ public final class CredentialsView extends BorderPane {
                 case QUIET -> "muted";
             });
             l.setTooltip(text.isEmpty() ? null : new Tooltip(text));
+            l.setMinWidth(0);
             return l;
         });
     }
@@ -185,20 +194,9 @@ public final class CredentialsView extends BorderPane {
         TableColumn<CredentialsViewModel.Row, String> c = new TableColumn<>(title);
         c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
         c.setPrefWidth(width);
-        c.setMinWidth(width);
-        if (styles.length > 0) {
-            c.setCellFactory(x -> {
-                TableCell<CredentialsViewModel.Row, String> cell = new TableCell<>() {
-                    @Override
-                    protected void updateItem(String item, boolean empty) {
-                        super.updateItem(item, empty);
-                        setText(empty ? null : item);
-                    }
-                };
-                cell.getStyleClass().addAll(styles);
-                return cell;
-            });
-        }
+        // the columns share the table's width (at 1024 px too); a cell cut short shows its text on hover
+        c.setMinWidth(io.keyline.ui.common.Cut.titleWidth(title));
+        c.setCellFactory(io.keyline.ui.common.Cut.cells(styles));
         return c;
     }
 
@@ -207,7 +205,7 @@ public final class CredentialsView extends BorderPane {
         TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> c = new TableColumn<>(title);
         c.setCellValueFactory(d -> new ReadOnlyObjectWrapper<>(d.getValue()));
         c.setPrefWidth(width);
-        c.setMinWidth(title.equals("Status") ? 120 : width);
+        c.setMinWidth(title.equals("Status") ? 110 : title.isEmpty() ? width : 230);
         c.setSortable(false);
         c.setCellFactory(x -> new TableCell<>() {
             @Override

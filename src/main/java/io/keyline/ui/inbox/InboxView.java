@@ -20,6 +20,7 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.MenuButton;
 import javafx.scene.control.MenuItem;
 import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 import javafx.scene.input.MouseButton;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
@@ -104,6 +105,33 @@ public final class InboxView extends BorderPane {
             reloading = false;
             showSelected();
         });
+        // Enter and Space on a button of a row that is not the highlighted one (the focus was left there while
+        // the highlight moved, or a reload put another item under it) must not act on that row: they act on
+        // the highlighted row, as the list's own Enter does
+        list.addEventFilter(KeyEvent.ANY, e -> {
+            if (e.getCode() != KeyCode.ENTER && e.getCode() != KeyCode.SPACE || e.isShortcutDown()
+                    || e.getEventType() == KeyEvent.KEY_TYPED) {
+                return;
+            }
+            ItemCell cell = cellOf(e.getTarget());
+            if (cell == null || cell.getItem() != null && cell.getItem() == visibleSelection()) {
+                return;
+            }
+            e.consume();
+            list.requestFocus();
+            Attention.Item item = visibleSelection();
+            if (e.getCode() == KeyCode.ENTER && e.getEventType() == KeyEvent.KEY_PRESSED && item != null) {
+                primary(item);
+            }
+        });
+        // the focus follows the highlight: a row button that keeps the focus while another row is highlighted
+        // gives it back to the list
+        list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
+            ItemCell cell = getScene() == null ? null : cellOf(getScene().getFocusOwner());
+            if (cell != null && cell.getItem() != b) {
+                list.requestFocus();
+            }
+        });
         list.setOnKeyPressed(e -> {
             Attention.Item item = visibleSelection();
             if (e.getCode() == KeyCode.J) {
@@ -158,6 +186,17 @@ public final class InboxView extends BorderPane {
         Attention.Item shown = list.getSelectionModel().getSelectedItem();
         return shown != null && shown == vm.selectedProperty().get() && list.isVisible() && getScene() != null
                 ? shown : null;
+    }
+
+    /** The row whose button {@code target} is (or is inside), or {@code null}. */
+    private ItemCell cellOf(Object target) {
+        for (javafx.scene.Node n = target instanceof javafx.scene.Node node ? node : null; n != null && n != list;
+                n = n.getParent()) {
+            if (n instanceof ItemCell c) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The empty inbox; on a console without any job file it offers the demo workspace. */
@@ -261,6 +300,7 @@ public final class InboxView extends BorderPane {
             for (Label l : new Label[] {title, reason, keys, evidence}) {
                 l.setMinWidth(0);
                 l.setMaxWidth(Double.MAX_VALUE);
+                io.keyline.ui.common.Cut.tip(l);
             }
             reason.setWrapText(true);
             keys.setWrapText(true);
@@ -286,6 +326,14 @@ public final class InboxView extends BorderPane {
             logIn.disableProperty().bind(vm.busyProperty());
             logIn.setMinWidth(Region.USE_PREF_SIZE);
             logIn.setOnAction(e -> nav.logIn(getItem().credential()));
+            // a row button that takes the focus (Tab) highlights its row first: what is highlighted is what acts
+            for (javafx.scene.Node b : new javafx.scene.Node[] {logIn, action, more}) {
+                b.focusedProperty().addListener((o, was, is) -> {
+                    if (is && getItem() != null && getListView().getSelectionModel().getSelectedItem() != getItem()) {
+                        getListView().getSelectionModel().select(getItem());
+                    }
+                });
+            }
             HBox buttons = new HBox(6, logIn, action, more);
             buttons.setAlignment(Pos.CENTER_RIGHT);
             buttons.setMinWidth(Region.USE_PREF_SIZE);

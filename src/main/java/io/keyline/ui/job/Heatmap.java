@@ -246,7 +246,6 @@ public final class Heatmap extends Region {
             }
         }
         int lastMonth = -1;
-        double lastX = -100;
         for (int i = 0; i < cells.size(); i++) {
             Calendar.Cell c = cells.get(i);
             int[] p = position(i);
@@ -257,18 +256,39 @@ public final class Heatmap extends Region {
             // a label over the first cell of a month (daily: over the column its 1st is in, so that a month
             // starting mid-week in the last column - December on the 1st - is named too)
             if (month != lastMonth && (!daily() || m.getDayOfMonth() == 1 || i == 0)) {
-                String text = m.getMonth().getDisplayName(TextStyle.SHORT, Locale.ENGLISH)
-                        + (labels.isEmpty() || m.getMonthValue() == 1 ? " " + m.getYear() : "");
-                if (x - lastX >= textWidth(labels.isEmpty() ? "Mmm" : labels.get(labels.size() - 1).text())) {
-                    g.setFill(Palette.muted());
-                    g.fillText(text, x, TOP - 5);
-                    labels.add(new MonthLabel(text, i, x));
-                    lastX = x;
-                }
+                label(m, i, x);
                 lastMonth = month;
             }
             drawCell(g, c, x, y);
         }
+        g.setFill(Palette.muted());
+        for (MonthLabel l : labels) {
+            g.fillText(l.text(), l.x(), TOP - 5);
+        }
+    }
+
+    /**
+     * Adds the label of month {@code m} over cell {@code i} where it does not run into the one before it.
+     * The first label and each January carry the year, so a January never gives way to the month before
+     * it (that one goes instead, and the year moves to the label that is first now); a label that would
+     * run past the right edge is drawn ending at it.
+     */
+    private void label(LocalDate m, int i, double x) {
+        boolean january = m.getMonthValue() == 1;
+        if (!labels.isEmpty() && x - labels.get(labels.size() - 1).x() < textWidth(labels.get(labels.size() - 1).text())) {
+            if (!january && labels.size() > 1) {
+                return;
+            }
+            labels.remove(labels.size() - 1);
+        }
+        String text = m.getMonth().getDisplayName(TextStyle.SHORT, Locale.ENGLISH)
+                + (labels.isEmpty() || january ? " " + m.getYear() : "");
+        double right = canvas.getWidth() - 2;
+        double at = right > 0 ? Math.min(x, right - textWidth(text) + 6) : x;
+        if (!labels.isEmpty() && at - labels.get(labels.size() - 1).x() < textWidth(labels.get(labels.size() - 1).text())) {
+            return;
+        }
+        labels.add(new MonthLabel(text, i, at));
     }
 
     private static double textWidth(String s) {

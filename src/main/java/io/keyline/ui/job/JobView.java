@@ -130,8 +130,11 @@ public final class JobView extends BorderPane {
                 + "  ·  steps " + String.join(" → ", d.steps().stream().map(s -> s.id()).toList());
     }
 
-    /** The heatmap (sized to the space) with the missing-key count, its plan button and the legend beside it. */
-    private HBox calendarRow() {
+    /**
+     * The heatmap (sized to the space) with the missing-key count, its plan button and the legend: beside a
+     * calendar of days, under a one-row calendar of weeks or months (its 52 or 24 cells need the page's width).
+     */
+    private BorderPane calendarRow() {
         heatmap.setId("heatmap");
         heatmap.viewProperty().bind(vm.calendarProperty());
         heatmap.onPick(key -> search.setText(key));
@@ -174,13 +177,33 @@ public final class JobView extends BorderPane {
             ahead.setVisible(!c.ahead().isEmpty());
             ahead.setManaged(!c.ahead().isEmpty());
         });
-        VBox side = new VBox(12, missingBox, ahead, legend());
-        side.getStyleClass().add("calendar-side");
-        side.setPrefWidth(250);
-        side.setMinWidth(200);
-        side.setMaxWidth(280);
-        HBox row = new HBox(16, heatmap, side);
-        row.setAlignment(Pos.TOP_LEFT);
+        FlowPane legend = legend();
+        BorderPane row = new BorderPane(heatmap);
+        Runnable arrange = () -> {
+            boolean days = vm.calendarProperty().get().type() == io.keyline.domain.KeyType.DATE;
+            if (days) {
+                legend.setPrefWrapLength(250);
+                VBox side = new VBox(12, missingBox, ahead, legend);
+                side.getStyleClass().add("calendar-side");
+                side.setPrefWidth(250);
+                side.setMinWidth(200);
+                side.setMaxWidth(280);
+                BorderPane.setMargin(side, new Insets(0, 0, 0, 16));
+                row.setBottom(null);
+                row.setRight(side);
+            } else {
+                legend.setPrefWrapLength(420);
+                missingBox.setMaxWidth(320);
+                HBox under = new HBox(24, missingBox, ahead, legend);
+                under.getStyleClass().add("calendar-side");
+                HBox.setHgrow(legend, Priority.ALWAYS);
+                BorderPane.setMargin(under, new Insets(8, 0, 0, 0));
+                row.setRight(null);
+                row.setBottom(under);
+            }
+        };
+        vm.calendarProperty().addListener((o, a, c) -> arrange.run());
+        arrange.run();
         row.visibleProperty().bind(Bindings.createBooleanBinding(() -> !vm.calendarProperty().get().cells().isEmpty(),
                 vm.calendarProperty()));
         row.managedProperty().bind(row.visibleProperty());
@@ -272,8 +295,11 @@ public final class JobView extends BorderPane {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setItems(vm.rows());
-        table.setPlaceholder(new Label("No keys match. Keys appear here once they run; missing ones are planned "
-                + "from the calendar above."));
+        Label noKeys = new Label("No keys match. Keys appear here once they run; missing ones are planned "
+                + "from the calendar above.");
+        noKeys.setWrapText(true);
+        noKeys.setPadding(new Insets(0, 24, 0, 24));
+        table.setPlaceholder(noKeys);
         TableColumn<JobViewModel.KeyRow, String> keyColumn = column("Key", 105, JobViewModel.KeyRow::key);
         keyColumn.setMinWidth(100); // a key is never cut to "2026-1…" at 1024 px; the outcome column gives way
         table.getColumns().add(keyColumn);
@@ -419,6 +445,7 @@ public final class JobView extends BorderPane {
         TableColumn<JobViewModel.KeyRow, String> c = new TableColumn<>(name);
         c.setPrefWidth(width);
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(value.apply(cd.getValue())));
+        c.setCellFactory(io.keyline.ui.common.Cut.cells());
         return c;
     }
 

@@ -501,10 +501,7 @@ public final class LoginWindow {
 
     private static TableColumn<CredentialInput.CookieRow, String> col(
             String title, double width, Function<CredentialInput.CookieRow, String> f) {
-        TableColumn<CredentialInput.CookieRow, String> c = new TableColumn<>(title);
-        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
-        c.setPrefWidth(width);
-        return c;
+        return io.keyline.ui.common.Cut.column(title, width, f);
     }
 
     private static void collapseWhenEmpty(Label l) {

@@ -82,6 +82,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private boolean dark;
     private boolean notificationsEnabled = true;
     private String shownJob;
+    /** The Back button of the timeline on screen, or {@code null}: Esc and Alt+Left press it. */
+    private Button timelineBack;
 
     public ConsoleView(ConsoleViewModel vm) {
         this.vm = vm;
@@ -196,6 +198,19 @@ public final class ConsoleView extends BorderPane implements Navigator {
     /** Applies the theme and stylesheets, and the morning-routine shortcuts. */
     private void install(Scene scene) {
         applyTheme(scene);
+        io.keyline.ui.common.Keys.install(scene);
+        // back from a key's timeline: Esc, Alt+Left, or Backspace where it does not type
+        for (KeyCodeCombination back : List.of(new KeyCodeCombination(KeyCode.ESCAPE),
+                new KeyCodeCombination(KeyCode.LEFT, KeyCombination.ALT_DOWN),
+                new KeyCodeCombination(KeyCode.BACK_SPACE))) {
+            scene.getAccelerators().put(back, () -> {
+                if (timelineBack != null && timelineBack.getScene() != null
+                        && !(back.getCode() == KeyCode.BACK_SPACE
+                        && io.keyline.ui.common.Keys.typesInto(scene.getFocusOwner()))) {
+                    timelineBack.fire();
+                }
+            });
+        }
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.J, KeyCombination.SHORTCUT_DOWN), () -> {
             showInbox();
             inbox.next();
@@ -453,6 +468,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
         TimelineView view = new TimelineView(tvm, this);
         tvm.load(job, key);
         Button back = new Button("← Back");
+        back.setTooltip(new Tooltip("Back (Esc, Alt+Left)"));
+        timelineBack = back;
         back.setId("timeline-back");
         back.getStyleClass().add(Styles.FLAT);
         String returnTo = shownJob;
@@ -604,7 +621,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
             }
             name.setText(j.name());
             schedule.setText(j.schedule() + "  ·  " + j.done() + " done");
-            setTooltip(new Tooltip(j.name() + ": " + j.schedule() + "\n" + j.done() + " of " + j.total() + " keys done"
+            // the row's two lines whole (the sidebar cuts long ones), then what the badges count
+            setTooltip(new Tooltip(j.name() + "\n" + schedule.getText() + " of " + j.total() + " keys"
                     + (j.missing() == 0 ? "" : "\n" + j.missingText() + " never ran (missing)")
                     + (j.attention() == 0 ? "" : "\n" + j.attention() + " keys need attention")));
             paused.setVisible(j.paused());

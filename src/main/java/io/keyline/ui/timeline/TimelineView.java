@@ -40,11 +40,11 @@ import java.util.Objects;
 public final class TimelineView extends BorderPane {
 
     /** The columns before the message: their smallest and their preferred widths (glyph … failure). */
-    static final double[] MIN = {14, 60, 50, 104, 60, 100, 60};
-    static final double[] PREF = {14, 66, 72, 170, 110, 130, 130};
+    static final double[] MIN = {14, 60, 46, 104, 56, 124, 60};
+    static final double[] PREF = {14, 66, 72, 170, 110, 136, 130};
     static final double SPACING = 10;
     /** The message column never gets narrower than this (it wraps instead). */
-    static final double MESSAGE_MIN = 160;
+    static final double MESSAGE_MIN = 140;
     /** The "since" and failure columns, which give way (only) when even the smallest widths do not fit. */
     private static final int SINCE = 2;
     private static final int FAILURE = 6;
@@ -425,7 +425,8 @@ public final class TimelineView extends BorderPane {
             chipBox.setAlignment(Pos.TOP_LEFT);
             chipBox.getChildren().add(chip);
             chip.setMinWidth(0);
-            chip.setMaxWidth(Region.USE_PREF_SIZE); // its own width, cut when the column is narrower
+            chip.setMaxWidth(Region.USE_PREF_SIZE); // its own width, cut (with a tooltip) when the column is narrower
+            io.keyline.ui.common.Cut.tip(chip);
             // every text wraps in its own column (nothing is cut or runs into the next column), and the
             // row is as tall as its tallest cell (computePrefHeight)
             for (Label l : new Label[] {since, type, step, cls, message, byline}) {

@@ -66,7 +66,9 @@ public final class WorkersView extends BorderPane {
         TableColumn<WorkersViewModel.Row, String> c = new TableColumn<>(name);
         c.setPrefWidth(width);
         c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyStringWrapper(value.apply(d.getValue())));
-        c.setCellFactory(col -> new TableCell<>() {
+        // a title keeps its words; a cell cut short shows its whole text on hover
+        c.setMinWidth(io.keyline.ui.common.Cut.titleWidth(name));
+        c.setCellFactory(col -> io.keyline.ui.common.Cut.tip(new TableCell<>() {
             @Override
             protected void updateItem(String item, boolean empty) {
                 super.updateItem(item, empty);
@@ -77,7 +79,7 @@ public final class WorkersView extends BorderPane {
                     getStyleClass().add("muted");
                 }
             }
-        });
+        }));
         return c;
     }
 

@@ -121,22 +121,22 @@ class JobFileLoaderTest {
                   "steps": [
                     { "id": "render", "kind": "command", "effect": "none", "command": ["./render.sh"] },
                     { "id": "upload", "kind": "command", "effect": "unsafe", "confirm": "always",
-                      "credential": "s3.upload", "command": ["./upload.sh", "{steps.render.outputs.path}", "{{raw}}"],
-                      "env": { "TARGET": "bucket/{job}/{key}", "RUN": "{runId}" }, "workdir": "out",
-                      "timeout": "PT2M",
-                      "probe": { "kind": "command", "command": ["./exists.sh", "{steps.render.outputs.path}"],
+                      "credential": "s3.upload", "command": ["./upload.sh", "{key}", "{{raw}}"],
+                      "env": { "TARGET": "bucket/{job}/{key}", "RUN": "{runId}", "FROM": "{steps.render.outputs.path}" },
+                      "workdir": "out", "timeout": "PT2M",
+                      "probe": { "kind": "command", "command": ["./exists.sh", "{job}"],
                                  "timeout": "PT5S" } } ] }
                 """);
 
         StepDefinition upload = JobFileLoader.loadFile(file).job().step("upload");
 
         assertThat(upload).isEqualTo(new StepDefinition("upload", StepKind.COMMAND, Effect.UNSAFE, ConfirmPolicy.ALWAYS,
-                "s3.upload", List.of("./upload.sh", "{steps.render.outputs.path}", "{{raw}}"),
-                Map.of("TARGET", "bucket/{job}/{key}", "RUN", "{runId}"), "out", null,
+                "s3.upload", List.of("./upload.sh", "{key}", "{{raw}}"),
+                Map.of("TARGET", "bucket/{job}/{key}", "RUN", "{runId}", "FROM", "{steps.render.outputs.path}"), "out", null,
                 new ProbeSpec(StepKind.COMMAND, null, null, Map.of(), null, ResponseRules.NONE, Redirects.NEVER,
-                        List.of("./exists.sh", "{steps.render.outputs.path}"), Duration.ofSeconds(5)),
+                        List.of("./exists.sh", "{job}"), Duration.ofSeconds(5)),
                 Duration.ofMinutes(2), RetryPolicy.DEFAULT));
-        assertThat(upload.env().keySet()).containsExactly("TARGET", "RUN");
+        assertThat(upload.env().keySet()).containsExactly("TARGET", "RUN", "FROM");
     }
 
     @Test

@@ -120,10 +120,11 @@ class RenewAndResumeTextTest {
         List<CredentialTester.Result> ok = List.of(new CredentialTester.Result("daily", "publish",
                 CredentialTester.Verdict.ACCEPTED, "HTTP 200"));
         assertThat(new RenewAndResume.Tested(ok, List.of()).summary("shop"))
-                .isEqualTo("The stored credential: Accepted by the probe.");
+                .isEqualTo("The stored credential: Accepted: 1 answer met its success condition and none showed a "
+                        + "rejected login.");
         assertThat(new RenewAndResume.Tested(ok, List.of(key("daily", "a", KeyState.PENDING),
                 key("daily", "b", KeyState.PENDING))).summary("shop"))
-                .isEqualTo("The stored credential: Accepted by the probe. 2 parked keys resumed: they run on the next "
-                        + "run.");
+                .isEqualTo("The stored credential: Accepted: 1 answer met its success condition and none showed a "
+                        + "rejected login. 2 parked keys resumed: they run on the next run.");
     }
 }

@@ -205,7 +205,8 @@ class CredentialViewModelTest {
             assertThat(l.step()).isEqualTo("publish");
             assertThat(l.verdict()).isEqualTo(CredentialTester.Verdict.ACCEPTED);
         });
-        assertThat(renew.testSummaryProperty().get()).isEqualTo("The stored credential: Accepted by the probe.");
+        assertThat(renew.testSummaryProperty().get()).isEqualTo("The stored credential: Accepted: 1 answer met its "
+                + "success condition and none showed a rejected login.");
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
 
         page.refresh();

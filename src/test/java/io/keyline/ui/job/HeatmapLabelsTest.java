@@ -69,4 +69,37 @@ class HeatmapLabelsTest {
         javafx.scene.Node canvas = year.getChildrenUnmodifiable().get(0);
         assertThat(canvas.getLayoutBounds().getWidth()).isGreaterThan(1100 * 0.9);
     }
+
+    /** Seen at 1024 px: a year of weeks showed "Dec 2025", then "Feb": January and its year were dropped. */
+    @Test
+    void aYearOfWeeksNamesJanuaryWithItsYearAndKeepsTheLastLabelInside(FxRobot robot) {
+        List<Calendar.Cell> cells = new ArrayList<>();
+        LocalDate monday = LocalDate.of(2025, 12, 8);
+        for (int w = 0; w < 52; w++) {
+            LocalDate d = monday.plusWeeks(w);
+            String key = d.get(java.time.temporal.IsoFields.WEEK_BASED_YEAR) + "-W"
+                    + String.format("%02d", d.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR));
+            cells.add(new Calendar.Cell(key, d, KeyState.DONE, false));
+        }
+        Heatmap heat = new Heatmap();
+        robot.interact(() -> {
+            heat.viewProperty().set(new Calendar.View(KeyType.WEEK, cells.get(51).key(), cells, List.of()));
+            stage.setScene(new Scene(new StackPane(heat), 700, 200));
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> texts = heat.labels().stream().map(Heatmap.MonthLabel::text).toList();
+        assertThat(texts).contains("Jan 2026");
+        assertThat(texts.get(0)).as("the first label names its year").matches("[A-Z][a-z]{2} 20\\d\\d");
+        javafx.scene.Node canvas = heat.getChildrenUnmodifiable().get(0);
+        Heatmap.MonthLabel last = heat.labels().get(heat.labels().size() - 1);
+        assertThat(last.x() + last.text().length() * 6.5).as("the last label ends inside the canvas")
+                .isLessThanOrEqualTo(canvas.getLayoutBounds().getWidth());
+        // labels never overlap
+        for (int i = 1; i < heat.labels().size(); i++) {
+            Heatmap.MonthLabel a = heat.labels().get(i - 1);
+            assertThat(heat.labels().get(i).x() - a.x()).as("after %s", a.text())
+                    .isGreaterThanOrEqualTo(a.text().length() * 6.5 + 6);
+        }
+    }
 }

@@ -132,7 +132,7 @@ class LoginViewModelTest {
         vm.test();
         assertThat(vm.testSummaryProperty().get()).isEqualTo("The site accepts the captured cookies (1 probe).");
         assertThat(vm.testLines()).extracting(CredentialTester.Result::text)
-                .containsExactly("daily-article/publish: accepted (probe: /total = 0 (absent))");
+                .containsExactly("daily-article/publish probe: accepted (probe: /total = 0 (absent))");
 
         CredentialInfo after = sb.services.credentials().info(SandboxLogin.CREDENTIAL).orElseThrow();
         assertThat(after.fingerprint()).isEqualTo(before.fingerprint());

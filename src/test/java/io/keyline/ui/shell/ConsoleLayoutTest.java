@@ -208,6 +208,157 @@ class ConsoleLayoutTest {
         assertThat(inScene(robot, firstRow)).isEqualTo(rowAt);
     }
 
+    // ------------------------------------------------------------------ every page at the smallest window
+
+    /**
+     * At 1024×680, the smallest supported window, every page and dialog keeps its controls on screen and
+     * every label or cell that is cut short has a tooltip with its whole text: Attention, both example
+     * jobs' pages, a key's timeline, Credentials, Workers, Plan, Confirm and Renew.
+     */
+    @Test
+    void everyPageFitsTheSmallestWindow(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        Path examples = Path.of("resources/jobs");
+        for (String f : List.of("daily-report.json", "weekly-archive.json")) {
+            java.nio.file.Files.copy(examples.resolve(f), fx.wb.jobs.resolve(f));
+        }
+        copyTree(examples.resolve("scripts"), fx.wb.jobs.resolve("scripts"));
+        copyTree(examples.resolve("data"), fx.wb.jobs.resolve("data"));
+        assertThat(fx.wb.cli("run", "daily-report", "--from", "2026-11-02", "--to", "2026-11-08").exit()).isZero();
+        assertThat(fx.wb.cli("run", "weekly-archive", "--key", "2026-W45").exit()).isZero();
+        fx.wb.job("daily-article-with-a-long-name", Jobs.publish("daily-article-with-a-long-name", "unsafe", false,
+                "\"credential\": \"site-cookie\","), fx.site.base());
+        fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie", "--login-url",
+                "https://sandbox.example/a/rather/long/login/path/that/an/sso/provider/might/use?next=%2Fdashboard")
+                .exit()).isZero();
+        fx.site.failPosts(Fault.STATUS_502);
+        assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
+        fx.site.failPosts(Fault.STATUS_404);
+        assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-28").exit()).isEqualTo(2);
+        fx.site.requireCookie("session=v2");
+        assertThat(fx.wb.cli("run", "daily-article-with-a-long-name", "--from", "2026-11-27", "--to", KEY).exit())
+                .isEqualTo(4);
+
+        open(robot, 1024, 680, fx.services);
+        waitUntil(() -> inbox(robot).getItems().size() >= 3);
+        java.util.Map<String, List<String>> problems = new java.util.LinkedHashMap<>();
+        problems.put("Attention", problems(robot, stage));
+        for (String job : List.of("daily-report", "weekly-archive", "daily-article-with-a-long-name")) {
+            robot.interact(() -> console.showJob(job));
+            waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
+                    && !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty());
+            problems.put("job " + job, problems(robot, stage));
+        }
+        robot.interact(() -> console.showTimeline("daily", KEY));
+        waitUntil(() -> robot.lookup("#timeline-back").tryQuery().map(Node::isVisible).orElse(false));
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        problems.put("timeline", problems(robot, stage));
+        robot.clickOn("#nav-credentials");
+        waitUntil(() -> robot.lookup(".credentials-table").tryQuery().map(Node::isVisible).orElse(false));
+        problems.put("Credentials", problems(robot, stage));
+        robot.clickOn("#nav-workers");
+        WaitForAsyncUtils.waitForFxEvents();
+        Thread.sleep(300);
+        problems.put("Workers", problems(robot, stage));
+
+        robot.interact(() -> console.plan("weekly-archive"));
+        waitUntil(() -> dialog(robot, "#plan-table") != null);
+        problems.put("Plan", problems(robot, dialog(robot, "#plan-table")));
+        closeDialogs(robot);
+        robot.interact(() -> console.confirm("daily", KEY));
+        waitUntil(() -> dialog(robot, "#confirm-and-run") != null);
+        Thread.sleep(500);
+        WaitForAsyncUtils.waitForFxEvents();
+        problems.put("Confirm", problems(robot, dialog(robot, "#confirm-and-run")));
+        closeDialogs(robot);
+        robot.interact(() -> console.renewCredential("site-cookie"));
+        waitUntil(() -> dialog(robot, ".credential-input") != null);
+        problems.put("Renew", problems(robot, dialog(robot, ".credential-input")));
+        closeDialogs(robot);
+
+        problems.values().removeIf(List::isEmpty);
+        assertThat(problems).as("controls off screen or cut without a tooltip at 1024x680").isEmpty();
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path t = to.resolve(from.relativize(f).toString());
+                if (java.nio.file.Files.isDirectory(f)) {
+                    java.nio.file.Files.createDirectories(t);
+                } else {
+                    java.nio.file.Files.copy(f, t, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    private Window dialog(FxRobot robot, String query) {
+        return fxValue(robot, () -> Window.getWindows().stream().filter(w -> w != stage && w.isShowing()
+                && w.getScene().lookup(query) != null).findFirst().orElse(null));
+    }
+
+    private void closeDialogs(FxRobot robot) {
+        robot.interact(() -> Window.getWindows().stream().filter(w -> w != stage).toList().forEach(Window::hide));
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /** What does not fit {@code window}: controls beyond its edges, and cut texts without a tooltip. */
+    private static List<String> problems(FxRobot robot, Window window) {
+        return fxValue(robot, () -> {
+            Scene scene = window.getScene();
+            List<String> out = new java.util.ArrayList<>();
+            collect(scene.getRoot(), scene.getWidth(), scene.getHeight(), false, out);
+            return out;
+        });
+    }
+
+    private static void collect(Node n, double w, double h, boolean scrolled, List<String> out) {
+        if (!n.isVisible() || n.getOpacity() == 0) {
+            return;
+        }
+        if (n instanceof javafx.scene.control.Control c && !scrolled) {
+            Bounds b = c.localToScene(c.getLayoutBounds());
+            if (b.getWidth() > 0 && (b.getMaxX() > w + 1 || b.getMaxY() > h + 1 || b.getMinX() < -1)) {
+                out.add(describe(c) + " reaches x " + Math.round(b.getMaxX()) + ", y " + Math.round(b.getMaxY())
+                        + " of " + Math.round(w) + "x" + Math.round(h));
+            }
+        }
+        if (n instanceof javafx.scene.control.Labeled l && l.getText() != null && !l.getText().isBlank()
+                && l.lookup(".text") instanceof javafx.scene.text.Text t && t.getText() != null
+                && !t.getText().equals(l.getText()) && (t.getText().endsWith("...") || t.getText().endsWith("…"))
+                && !l.getText().endsWith("…") && !tipShows(l, l.getText())) {
+            out.add(describe(l) + " is cut to '" + t.getText() + "' without a tooltip");
+        }
+        if (n instanceof javafx.scene.Parent p) {
+            boolean clips = scrolled || n instanceof javafx.scene.control.ScrollPane
+                    || n instanceof javafx.scene.control.skin.VirtualFlow<?>;
+            for (Node c : p.getChildrenUnmodifiable()) {
+                collect(c, w, h, clips, out);
+            }
+        }
+    }
+
+    /** Whether hovering {@code n} shows {@code text} whole: its tooltip, or that of a control around it. */
+    private static boolean tipShows(Node n, String text) {
+        String want = text.replaceAll("\\s+", " ").strip();
+        for (Node p = n; p != null; p = p.getParent()) {
+            if (p instanceof javafx.scene.control.Control c && c.getTooltip() != null
+                    && c.getTooltip().getText() != null
+                    && c.getTooltip().getText().replaceAll("\\s+", " ").contains(want)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String describe(Node n) {
+        String text = n instanceof javafx.scene.control.Labeled l ? " '" + l.getText() + "'" : "";
+        return n.getClass().getSimpleName() + (n.getId() == null ? "" : "#" + n.getId()) + text;
+    }
+
     // ------------------------------------------------------------------ sidebar
 
     @Test

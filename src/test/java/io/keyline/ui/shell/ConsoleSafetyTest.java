@@ -202,6 +202,134 @@ class ConsoleSafetyTest {
         assertThat(fx.state(other, KEY)).isEqualTo(io.keyline.domain.KeyState.FAILED);
     }
 
+    /** Row 1: alpha FAILED (Retry sends a POST). Row 2: beta waits for confirmation. */
+    private ListView<Attention.Item> failedThenWaiting(FxRobot robot) throws Exception {
+        fixture();
+        fx.wb.job("alpha", Jobs.publish("alpha", "unsafe", false, null), site.base());
+        fx.wb.job("beta", Jobs.publish("beta", "unsafe", false, null), site.base());
+        site.failPosts(Fault.STATUS_404);
+        assertThat(fx.wb.cli("run", "alpha", "--key", KEY).exit()).isEqualTo(2);
+        site.failPosts(Fault.STATUS_502);
+        assertThat(fx.wb.cli("run", "beta", "--key", KEY).exit()).isEqualTo(4);
+        open(robot);
+        waitUntil(() -> robot.lookup("#action-alpha-" + KEY).tryQuery().isPresent()
+                && robot.lookup("#action-beta-" + KEY).tryQuery().isPresent());
+        ListView<Attention.Item> list = inbox(robot);
+        assertThat(list.getItems().get(0).job()).isEqualTo("alpha");
+        assertThat(list.getItems().get(1).job()).isEqualTo("beta");
+        return list;
+    }
+
+    @Test
+    void enterActsOnTheHighlightedRowNotOnAButtonFocusedInAnother(FxRobot robot) throws Exception {
+        ListView<Attention.Item> list = failedThenWaiting(robot);
+        Button retryAlpha = robot.lookup("#action-alpha-" + KEY).queryButton();
+        long posts = site.posts();
+
+        // the focus sits on row 1's Retry while row 2 is the highlighted row (a reload that reordered the
+        // rows under the focus leaves exactly this)
+        robot.interact(() -> {
+            retryAlpha.requestFocus();
+            list.getSelectionModel().select(1);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(list.getSelectionModel().getSelectedItem().job()).isEqualTo("beta");
+
+        robot.type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.type(KeyCode.SPACE);
+        WaitForAsyncUtils.waitForFxEvents();
+        Thread.sleep(500); // a retry runs in the background: give a wrongly started one time to send
+        assertThat(site.posts() - posts).as("no request for alpha, whose row is not highlighted").isZero();
+        assertThat(fx.state("alpha", KEY)).isEqualTo(io.keyline.domain.KeyState.FAILED);
+        // Enter acted on the highlighted row instead: beta's Confirm opened (it sends nothing by itself)
+        waitUntil(() -> robot.lookup("#confirm-and-run").tryQuery().isPresent());
+        robot.clickOn("#confirm-cancel");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(site.posts() - posts).isZero();
+    }
+
+    @Test
+    void tabbingOntoARowButtonHighlightsThatRowFirst(FxRobot robot) throws Exception {
+        ListView<Attention.Item> list = failedThenWaiting(robot);
+        long posts = site.posts();
+        // the operator highlights row 2, then tabs away from the list onto a button
+        Node row2 = robot.from(list).lookup(".inbox-item .key").queryAll().stream()
+                .filter(n -> ((javafx.scene.control.Label) n).getText().contains("beta")).findFirst().orElseThrow();
+        robot.clickOn(row2);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(list.getSelectionModel().getSelectedItem().job()).isEqualTo("beta");
+        robot.type(KeyCode.TAB);
+        WaitForAsyncUtils.waitForFxEvents();
+        Node focused = stage.getScene().getFocusOwner();
+        // wherever the focus went, a focused row button belongs to the highlighted row
+        Attention.Item highlighted = list.getSelectionModel().getSelectedItem();
+        if (focused instanceof Button b && b.getId() != null && b.getId().startsWith("action-")) {
+            assertThat(b.getId()).as("the focused button's row is the highlighted one")
+                    .isEqualTo("action-" + highlighted.job() + "-" + KEY);
+        }
+        robot.type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        Thread.sleep(500);
+        if (highlighted.job().equals("beta")) {
+            assertThat(site.posts() - posts).as("nothing is sent for alpha").isZero();
+        } else {
+            // the highlight followed the focus to alpha's Retry: Enter retried what the operator saw highlighted
+            waitUntil(() -> site.posts() - posts == 1);
+            assertThat(fx.state("beta", KEY)).isEqualTo(io.keyline.domain.KeyState.NEEDS_CONFIRMATION);
+        }
+    }
+
+    @Test
+    void theKeyboardFocusIsRingedAndEscGoesBackFromTheTimeline(FxRobot robot) throws Exception {
+        ListView<Attention.Item> list = failedThenWaiting(robot);
+        robot.clickOn(robot.from(list).lookup(".inbox-item .key").<Node>query());
+        robot.type(KeyCode.TAB);
+        WaitForAsyncUtils.waitForFxEvents();
+        Node focused = stage.getScene().getFocusOwner();
+        assertThat(focused).isInstanceOf(Button.class);
+        assertThat(focused.getEffect()).as("a button reached with Tab has a ring")
+                .isInstanceOf(javafx.scene.effect.DropShadow.class);
+        assertThat(((javafx.scene.effect.DropShadow) focused.getEffect()).getColor()).as("in the focus colour")
+                .isEqualTo(javafx.scene.paint.Color.web("#bf3989"));
+
+        // T opens the highlighted key's timeline; Esc, Alt+Left and Backspace each come back
+        for (KeyCode[] back : List.of(new KeyCode[] {KeyCode.ESCAPE}, new KeyCode[] {KeyCode.ALT, KeyCode.LEFT},
+                new KeyCode[] {KeyCode.BACK_SPACE})) {
+            robot.interact(list::requestFocus);
+            robot.type(KeyCode.T);
+            waitUntil(() -> robot.lookup("#timeline-back").tryQuery().map(ConsoleSafetyTest::shown).orElse(false));
+            robot.press(back).release(back);
+            WaitForAsyncUtils.waitForFxEvents();
+            waitUntil(() -> shown(inbox(robot)));
+            assertThat(robot.lookup("#timeline-back").tryQuery().map(n -> n.getScene() != null).orElse(false))
+                    .as("back with %s", List.of(back)).isFalse();
+        }
+    }
+
+    @Test
+    void tabLeavesTheConfirmNote(FxRobot robot) throws Exception {
+        failedThenWaiting(robot);
+        long posts = site.posts();
+        robot.clickOn("#action-beta-" + KEY);
+        waitUntil(() -> robot.lookup("#confirm-note").tryQuery().map(Node::isFocused).orElse(false));
+        TextArea note = robot.lookup("#confirm-note").queryAs(TextArea.class);
+        robot.clickOn(note).write("checked");
+        robot.type(KeyCode.TAB);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(note.getText()).as("Tab types nothing into the note").isEqualTo("checked");
+        assertThat(note.isFocused()).as("Tab leaves the note").isFalse();
+        robot.press(KeyCode.SHIFT).type(KeyCode.TAB).release(KeyCode.SHIFT);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(note.isFocused()).as("Shift+Tab comes back").isTrue();
+        robot.press(KeyCode.CONTROL).type(KeyCode.TAB).release(KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(note.getText()).as("Ctrl+Tab types a tab").isEqualTo("checked\t");
+        robot.clickOn("#confirm-cancel");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(site.posts() - posts).isZero();
+    }
+
     @Test
     void ctrlEnterWithoutAVisibleSelectionDoesNothing(FxRobot robot) throws Exception {
         fixture();

@@ -1,0 +1,120 @@
+package io.keyline.credentials;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A cookie credential as the site keeps it up to date: the {@code Set-Cookie} headers of an answer to a request
+ * that carried the credential, applied as a browser applies them, for the request's own host only. A cookie the
+ * site sets again gets its new value and expiry; one it expires is removed; a new one of that host is added
+ * (a session the remember-me cookie opened, a CSRF cookie). A {@code Set-Cookie} for another domain (one the
+ * request's host is not inside, or a public suffix) is ignored.
+ */
+public final class SiteCookies {
+
+    private SiteCookies() {
+    }
+
+    /**
+     * The credential after the answer's cookies, or empty when nothing changes (or the change would remove
+     * every cookie: a credential is never emptied by a site, the operator renews it).
+     *
+     * @param uri        the request the answer came to (its host and path decide defaults)
+     * @param setCookies the answer's {@code Set-Cookie} header values
+     */
+    public static Optional<ParsedCredential> apply(ParsedCredential current, URI uri, List<String> setCookies,
+                                                   Instant now) {
+        if (current.type() != CredentialType.COOKIE || setCookies.isEmpty() || uri.getHost() == null) {
+            return Optional.empty();
+        }
+        String host = uri.getHost().toLowerCase(Locale.ROOT);
+        List<Cookie> cookies = new ArrayList<>(current.cookies());
+        boolean changed = false;
+        for (String header : setCookies) {
+            SetCookie sc = SetCookie.parse(header);
+            if (sc == null || sc.domain() != null && !ownDomain(host, sc.domain())) {
+                continue;
+            }
+            Instant expiry = sc.expiry(now);
+            boolean expired = expiry != null && !expiry.isAfter(now);
+            String path = sc.path() != null ? sc.path() : defaultPath(uri);
+            int at = find(cookies, sc, host, path);
+            if (at >= 0) {
+                Cookie old = cookies.get(at);
+                if (expired) {
+                    cookies.remove(at);
+                    changed = true;
+                } else if (!old.value().equals(sc.value()) || !java.util.Objects.equals(old.expires(), expiry)) {
+                    cookies.set(at, new Cookie(old.name(), sc.value(), old.domain(), old.includeSubdomains(),
+                            old.path(), old.secure() || sc.secure(), old.httpOnly() || sc.httpOnly(), expiry));
+                    changed = true;
+                }
+            } else if (!expired) {
+                String domain = sc.domain() != null ? sc.domain() : host;
+                cookies.add(new Cookie(sc.name(), sc.value(), domain, sc.domain() != null, path, sc.secure(),
+                        sc.httpOnly(), expiry));
+                changed = true;
+            }
+        }
+        if (!changed || cookies.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(ParsedCredential.ofCookies(cookies));
+    }
+
+    /**
+     * The stored cookie a {@code Set-Cookie} sets again: the same name, for the request's host (a cookie stored
+     * without a domain goes to every host of the credential's steps), and the same path; when no path is equal,
+     * the only one of that name for the host (a site that re-issues its cookie without a {@code Path}).
+     */
+    private static int find(List<Cookie> cookies, SetCookie sc, String host, String path) {
+        int sameName = -1;
+        int count = 0;
+        for (int i = 0; i < cookies.size(); i++) {
+            Cookie c = cookies.get(i);
+            if (!c.name().equals(sc.name()) || !forHost(c, host)) {
+                continue;
+            }
+            if (c.path().equals(path)) {
+                return i;
+            }
+            sameName = i;
+            count++;
+        }
+        return count == 1 && sc.path() == null ? sameName : -1;
+    }
+
+    private static boolean forHost(Cookie c, String host) {
+        if (c.domain() == null) {
+            return true;
+        }
+        String d = c.domain();
+        int colon = d.lastIndexOf(':');
+        if (colon > 0 && Cookie.portOf(d) >= 0) {
+            d = d.substring(0, colon);
+        }
+        return host.equals(d) || c.includeSubdomains() && host.endsWith("." + d);
+    }
+
+    /** Whether a {@code Domain} attribute may be set by {@code host}: itself or a parent, never a public suffix. */
+    private static boolean ownDomain(String host, String domain) {
+        if (!(host.equals(domain) || host.endsWith("." + domain))) {
+            return false;
+        }
+        return host.equals(domain) || domain.contains(".") && CookieScope.registrableDomain(host).length() <= domain.length();
+    }
+
+    /** RFC 6265 §5.1.4: the directory of the request path. */
+    private static String defaultPath(URI uri) {
+        String p = uri.getRawPath();
+        if (p == null || !p.startsWith("/")) {
+            return "/";
+        }
+        int slash = p.lastIndexOf('/');
+        return slash <= 0 ? "/" : p.substring(0, slash);
+    }
+}

@@ -1,0 +1,75 @@
+package io.keyline.credentials;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Cookies a site sets on its answers, applied to a stored cookie credential as a browser would. */
+class SiteCookiesTest {
+
+    static final Instant NOW = Instant.parse("2026-11-29T09:00:00Z");
+    static final URI PAGE = URI.create("https://wiki.example.org/doku.php?id=start");
+
+    static ParsedCredential stored(String line) {
+        return CredentialParser.parse(CredentialType.COOKIE, line, null);
+    }
+
+    static Cookie cookie(ParsedCredential c, String name) {
+        return c.cookies().stream().filter(k -> k.name().equals(name)).findFirst().orElse(null);
+    }
+
+    @Test
+    void aRotatedValueReplacesTheStoredOneAndANewSessionIsAddedForTheHost() {
+        ParsedCredential before = stored("Cookie: DWremember=old1; lang=en");
+        ParsedCredential after = SiteCookies.apply(before, PAGE, List.of(
+                "DWremember=new2; Path=/; Max-Age=3600; HttpOnly", "DokuWiki=sid9; Path=/; HttpOnly"), NOW).orElseThrow();
+        assertThat(cookie(after, "DWremember").value()).isEqualTo("new2");
+        assertThat(cookie(after, "DWremember").domain()).as("kept as stored (any host of the steps)").isNull();
+        assertThat(cookie(after, "DWremember").expires()).isEqualTo(NOW.plusSeconds(3600));
+        assertThat(cookie(after, "DokuWiki").domain()).isEqualTo("wiki.example.org");
+        assertThat(cookie(after, "DokuWiki").includeSubdomains()).isFalse();
+        assertThat(cookie(after, "lang").value()).isEqualTo("en");
+        assertThat(after.fingerprint()).isNotEqualTo(before.fingerprint());
+    }
+
+    @Test
+    void anExpiredCookieIsRemovedAndOtherDomainsAreIgnored() {
+        ParsedCredential before = stored("Cookie: a=1; b=2");
+        ParsedCredential after = SiteCookies.apply(before, PAGE, List.of("a=gone; Max-Age=0",
+                "b=2; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/",
+                "tracker=x; Domain=ads.example.net", "wide=x; Domain=org", "parent=p; Domain=.example.org"), NOW)
+                .orElseThrow();
+        assertThat(cookie(after, "a")).isNull();
+        assertThat(cookie(after, "tracker")).isNull();
+        assertThat(cookie(after, "wide")).as("a public suffix").isNull();
+        assertThat(cookie(after, "parent").domain()).isEqualTo("example.org");
+        assertThat(cookie(after, "b")).as("expired by Expires in the past").isNull();
+    }
+
+    @Test
+    void nothingChangesForTheSameValuesAndACredentialIsNeverEmptied() {
+        ParsedCredential before = stored("Cookie: a=1");
+        assertThat(SiteCookies.apply(before, PAGE, List.of("a=1"), NOW)).isEmpty();
+        assertThat(SiteCookies.apply(before, PAGE, List.of("a=; Max-Age=0"), NOW)).isEmpty();
+        assertThat(SiteCookies.apply(ParsedCredential.ofToken("t0ken"), PAGE, List.of("a=2"), NOW)).isEmpty();
+        assertThat(SiteCookies.apply(before, PAGE, List.of("=nameless", "bad name=1"), NOW)).isEmpty();
+    }
+
+    @Test
+    void setCookieReadsItsAttributesAndMasksItsValue() {
+        SetCookie c = SetCookie.parse("sid=\"s3cret\"; Domain=.Example.org; Path=/app; Secure; HttpOnly; "
+                + "Expires=Wed, 09 Jun 2027 10:18:14 GMT; SameSite=Lax");
+        assertThat(c.value()).isEqualTo("s3cret");
+        assertThat(c.domain()).isEqualTo("example.org");
+        assertThat(c.path()).isEqualTo("/app");
+        assertThat(c.secure()).isTrue();
+        assertThat(c.expiry(NOW)).isEqualTo(Instant.parse("2027-06-09T10:18:14Z"));
+        assertThat(c.toString()).doesNotContain("s3cret");
+        assertThat(SetCookie.parse("x=1; Max-Age=60; Expires=Wed, 09 Jun 2027 10:18:14 GMT").expiry(NOW))
+                .as("Max-Age wins").isEqualTo(NOW.plusSeconds(60));
+    }
+}
