@@ -42,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   store        sandbox              JDBC (H2, PostgreSQL) · the demo's loopback site
  *   core.operations   core.notify     the operator's use cases · notifications
  *   core                              engine, decision, planner, scheduler, the state's ports
- *   core.exec, core.jobfile, core.json   steps, job files, JSON
+ *   core.exec, core.jobfile,          steps, job files,
+ *   core.match, core.json             matching site answers (linear time), JSON
  *   credentials                       parsing, encryption, redaction
  *   domain                            records and rules
  * </pre>
@@ -57,7 +58,8 @@ class LayersTest {
             "io.keyline.ui.confirm", "io.keyline.ui.credentials", "io.keyline.ui.login", "io.keyline.ui.workers",
             "io.keyline.ui", "io.keyline.ui.common", "io.keyline.workspace", "io.keyline.store",
             "io.keyline.sandbox", "io.keyline.core.operations", "io.keyline.core.notify", "io.keyline.core",
-            "io.keyline.core.exec", "io.keyline.core.jobfile", "io.keyline.core.json", "io.keyline.credentials",
+            "io.keyline.core.exec", "io.keyline.core.jobfile", "io.keyline.core.match", "io.keyline.core.json",
+            "io.keyline.credentials",
             "io.keyline.domain");
 
     /** The state's ports: only core.operations (and the wiring) hands them on; commands and screens never. */
@@ -85,7 +87,8 @@ class LayersTest {
                 .layer("Operations").definedBy("io.keyline.core.operations")
                 .layer("Notify").definedBy("io.keyline.core.notify")
                 .layer("Core").definedBy("io.keyline.core")
-                .layer("CoreBase").definedBy("io.keyline.core.exec", "io.keyline.core.jobfile", "io.keyline.core.json")
+                .layer("CoreBase").definedBy("io.keyline.core.exec", "io.keyline.core.jobfile", "io.keyline.core.match",
+                        "io.keyline.core.json")
                 .layer("Credentials").definedBy("io.keyline.credentials")
                 .layer("Domain").definedBy("io.keyline.domain")
                 .whereLayer("App").mayNotBeAccessedByAnyLayer()
