@@ -93,15 +93,11 @@ public final class Engine {
 
     /**
      * Stops starting keys (Ctrl+C, SIGTERM): runs in progress take no new key, a key in flight stops at
-     * its next step boundary (back to PENDING, like the kill switch), a wait for a retry ends, and each
-     * run reports what finished. For the process that is about to exit.
+     * its next step boundary (the step running now finishes and is recorded; the key goes back to PENDING,
+     * like the kill switch's), a wait for a retry ends, and each run reports what finished. For the process
+     * that is about to exit.
      */
     public void stopStarting(String reason) {
-        ctx.stop(reason);
-    }
-
-    /** As {@link #stopStarting}: a worker got SIGTERM; the step running now finishes and is recorded. */
-    public void requestStop(String reason) {
         ctx.stop(reason);
     }
 
