@@ -134,7 +134,7 @@ final class WorkersBench {
             RunTrace trace = RunTrace.open(ROOT.resolve("xdg").resolve("w" + i), nowhere);
             Engine engine = new Engine(store, new Executors(Map.of(StepKind.COMMAND, new NoopExecutor())),
                     CredentialProvider.NONE, trace, options, keeper);
-            Scheduler scheduler = new Scheduler(() -> catalog, store, engine, options.clock(), Duration.ofDays(7))
+            Scheduler scheduler = new Scheduler(() -> catalog, store, store, store, engine, options.clock(), Duration.ofDays(7))
                     .picking(picking);
             Worker w = new Worker(scheduler, engine, Duration.ofMillis(200), r -> { }, m -> { });
             dbs.add(db);

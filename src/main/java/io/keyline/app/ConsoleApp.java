@@ -4,12 +4,7 @@ import io.keyline.workspace.Workspace;
 import io.keyline.workspace.Demo;
 import io.keyline.workspace.DemoSandbox;
 import io.keyline.core.CredentialAlerts;
-import io.keyline.core.CredentialStore;
 import io.keyline.core.Engine;
-import io.keyline.core.OperatorActions;
-import io.keyline.core.Planner;
-import io.keyline.core.StateStore;
-import io.keyline.core.exec.Executors;
 import io.keyline.core.RunTrace;
 import io.keyline.core.Scheduler;
 import io.keyline.core.SchedulerControl;
@@ -55,10 +50,10 @@ public final class ConsoleApp {
     /** Everything: the engine, the demo's sandbox ({@code null}: no demo to offer) and the scheduler. */
     public static ConsoleServices services(Workspace ws, Engine engine, RunTrace trace, Map<String, String> env,
                                            DemoSandbox sandbox, SchedulerControl scheduler) {
-        return new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), ws.store(),
-                ws.planner(), ws.actions(), engine, ws.credentials(), ws.options().clock(),
-                ws.options().user(), ws.stateDir(), ws.jobsDir(), CredentialAlerts.warnWindow(env),
-                sandbox == null ? null : () -> createDemo(ws, trace, sandbox), scheduler);
+        return new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), ws.operations(), engine,
+                ws.credentials(), ws.options().clock(), ws.options().user(), ws.stateDir(), ws.jobsDir(),
+                CredentialAlerts.warnWindow(env), sandbox == null ? null : () -> createDemo(ws, trace, sandbox),
+                scheduler);
     }
 
     private static String createDemo(Workspace ws, RunTrace trace, DemoSandbox sandbox) {
@@ -74,7 +69,7 @@ public final class ConsoleApp {
     }
 
     /**
-     * While the console is open, notifications (SPEC §10) are delivered every 30 s in the background, for
+     * While the console is open, notifications are delivered every 30 s in the background, for
      * keys any process put in an attention state; failures go to the run log and stderr.
      */
     static java.util.concurrent.ScheduledExecutorService startNotifications(Workspace ws, RunTrace trace) {
@@ -130,6 +125,8 @@ public final class ConsoleApp {
         }
         // The state opens in the background while the window comes up (fast start); everything
         // that reads it runs in the background anyway.
+        ws.kind("console"); // one heartbeat for the keys this console runs; the Workers panel lists it as a console
+        ws.openLater();
         Thread opener = new Thread(() -> {
             try {
                 ws.store();
@@ -140,24 +137,14 @@ public final class ConsoleApp {
         }, "keyline-open-state");
         opener.setDaemon(true);
         opener.start();
-        StateStore store = Deferred.of(StateStore.class, ws::store);
-        CredentialStore credentials = Deferred.of(CredentialStore.class, ws::credentials);
         RunTrace trace = ws.trace(null);
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
-        Executors executors = Executors.standard(ws.options().clock());
-        // one heartbeat for the keys this console runs; the Workers panel lists it as a console
-        io.keyline.core.LeaseKeeper leases = new io.keyline.core.LeaseKeeper(store, ws.options(), "console");
-        Engine engine = new Engine(store, executors, credentials, trace, ws.options(), leases);
+        io.keyline.core.LeaseKeeper leases = ws.leases();
+        Engine engine = ws.engine(trace);
         // picking: a console and workers on one state take different keys
-        Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws.jobsDir()), store, engine,
-                ws.options().clock(), window).picking(true);
-        ConsoleServices services = new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), store,
-                new Planner(store, credentials, ws.options().clock(),
-                        ctx -> executors.forKind(ctx.step().probe().kind()).probe(ctx)),
-                new OperatorActions(store, ws.options(), trace), engine,
-                credentials, ws.options().clock(), ws.options().user(), ws.stateDir(), ws.jobsDir(),
-                CredentialAlerts.warnWindow(env), () -> createDemo(ws, trace, sandbox), scheduler);
+        Scheduler scheduler = ws.scheduler(engine, window).picking(true);
+        ConsoleServices services = services(ws, engine, trace, env, sandbox, scheduler);
         java.util.concurrent.ScheduledExecutorService notifications = startNotifications(ws, trace);
         boolean probe = Boolean.getBoolean("keyline.startupProbe");
         CountDownLatch closed = new CountDownLatch(1);

@@ -1,11 +1,8 @@
 package io.keyline.cli;
 
-import io.keyline.core.RunReport;
-import io.keyline.core.RunTrace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "apply", description = "Executes a plan made by 'keyline plan', exactly: the steps it listed, in that "
@@ -18,14 +15,7 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var planApply = ws().planApply();
-        try (RunSession s = new RunSession(this)) {
-            RunTrace trace = s.trace;
-            RunReport report = planApply.apply(planId, this::job, s.engine);
-            int exit = report.exitCode();
-            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
-            notifyAfter(List.of(report), trace);
-            return exit;
-        }
+        var planApply = ws().operations().planApply();
+        return runReported(s -> planApply.apply(planId, this::job, s.engine));
     }
 }

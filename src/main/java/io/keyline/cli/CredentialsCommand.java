@@ -160,7 +160,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 throw new UsageError(source + ": " + e.getMessage() + " (the stored credential " + name
                         + " is unchanged)");
             }
-            io.keyline.core.operations.RenewAndResume op = ws().renewAndResume();
+            io.keyline.core.operations.RenewAndResume op = ws().operations().renewAndResume();
             io.keyline.core.operations.RenewAndResume.Renewed renewed;
             try {
                 renewed = op.renew(name, value, loginUrl, refreshBySite, ws().options().user());
@@ -247,7 +247,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
 
         @Override
         public Integer call() throws InterruptedException {
-            io.keyline.core.operations.RenewAndResume.Tested t = ws().renewAndResume()
+            io.keyline.core.operations.RenewAndResume.Tested t = ws().operations().renewAndResume()
                     .test(name, ws().catalog().jobs(), ws().options().clock(), key);
             t.results().forEach(r -> out().println(r.text()));
             CredentialTester.Outcome outcome = t.outcome();

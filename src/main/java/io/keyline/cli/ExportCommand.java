@@ -31,7 +31,7 @@ final class ExportCommand extends Sub implements Callable<Integer> {
 
     /** A job of the jobs folder, or one whose file is gone but whose keys are still in the state. */
     private String exportName(String name) {
-        if (ws().catalog().job(name).isPresent() || !ws().store().keys(name).isEmpty()) {
+        if (ws().catalog().job(name).isPresent() || ws().operations().hasKeys(name)) {
             return name;
         }
         return job(name).name(); // the usual error: unknown job, or its file is invalid

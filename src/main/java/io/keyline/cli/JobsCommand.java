@@ -1,15 +1,14 @@
 package io.keyline.cli;
 
-import io.keyline.core.StateStore;
 import io.keyline.core.jobfile.JobCatalog;
 import io.keyline.core.jobfile.JobFileError;
-import io.keyline.domain.JobControl;
+import io.keyline.core.operations.Overview;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyState;
 import picocli.CommandLine.Command;
 
 import java.time.Instant;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "jobs", description = {"Lists the jobs: key type, schedule, paused, keys by state; and invalid job files "
@@ -21,23 +20,22 @@ final class JobsCommand extends Sub implements Callable<Integer> {
         JobCatalog catalog = ws().catalog();
         // what the last status read, when the state has not changed since (ReadSnapshot): no H2 to open
         io.keyline.store.ReadSnapshot.Data copy = ws().readCopy();
-        StateStore store = copy == null ? ws().store() : null;
+        List<Overview.Job> jobs;
         if (copy != null) {
             io.keyline.core.StartupTrace.mark("jobs counted from the copy of the last status");
+            jobs = catalog.jobs().stream().map(j -> new Overview.Job(j, copy.countsByState(j.name()),
+                    copy.jobControl(j.name()))).toList();
+        } else {
+            jobs = ws().operations().overview(catalog.jobs()).jobs();
         }
         Instant now = ws().options().clock().instant();
         Text.Table t = new Text.Table("JOB", "KEY", "SCHEDULE", "PAUSED", "DONE", "ATTENTION", "WAITING", "DESCRIPTION");
-        for (JobDefinition j : catalog.jobs()) {
-            Map<KeyState, Integer> c = copy != null ? copy.countsByState(j.name()) : store.countsByState(j.name());
-            JobControl jc = copy != null ? copy.jobControl(j.name()) : store.jobControl(j.name());
-            int attention = c.getOrDefault(KeyState.FAILED, 0) + c.getOrDefault(KeyState.NEEDS_CONFIRMATION, 0)
-                    + c.getOrDefault(KeyState.NEEDS_CREDENTIAL, 0);
-            int waiting = c.getOrDefault(KeyState.RETRY_WAIT, 0) + c.getOrDefault(KeyState.PENDING, 0)
-                    + c.getOrDefault(KeyState.RUNNING, 0);
+        for (Overview.Job o : jobs) {
+            JobDefinition j = o.def();
             t.row(j.name(), j.key().type().jsonName() + " " + j.key().zone(),
                     j.schedule() == null ? "-" : j.schedule().text(),
-                    jc.pausedAt(now) ? "yes: " + Text.clip(jc.reason(), 40) : "no",
-                    c.getOrDefault(KeyState.DONE, 0), attention, waiting, Text.clip(j.description(), 60));
+                    o.paused(now) ? "yes: " + Text.clip(o.control().reason(), 40) : "no",
+                    o.count(KeyState.DONE), o.attention(), o.waiting(), Text.clip(j.description(), 60));
         }
         if (t.size() == 0) {
             out().println("No valid jobs in " + ws().jobsDir() + (catalog.errors().isEmpty()

@@ -1,5 +1,6 @@
 package io.keyline.cli;
 
+import io.keyline.workspace.Places;
 import io.keyline.workspace.Workspace;
 import io.keyline.core.OperatorException;
 import io.keyline.core.RunOptions;
@@ -348,72 +349,19 @@ public final class KeylineCli implements Callable<Integer> {
                 wsEnv.put(io.keyline.credentials.SecretBox.MASTER_KEY_FILE_VARIABLE,
                         masterKeyFile.toAbsolutePath().normalize().toString());
             }
-            workspace = new Workspace(stateLocation(), jobsPath(), options, wsEnv).readOnly(readOnly)
+            workspace = new Workspace(stateLocation(), new Places(env).jobs(jobs), options, wsEnv).readOnly(readOnly)
                     .briefReader(briefReader);
         }
         return workspace;
     }
 
-    /** The state: a folder ({@link #statePath}) or a {@code postgresql://} URL; a bad URL is a usage error. */
+    /** The state: a folder or a {@code postgresql://} URL ({@link Places}); a bad URL is a usage error. */
     io.keyline.store.StateLocation stateLocation() {
-        String given = state != null ? state : env.get("KEYLINE_STATE");
-        if (given != null && !given.isBlank()) {
-            try {
-                return io.keyline.store.StateLocation.parse(given, env);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage());
-            }
+        try {
+            return new Places(env).state(state);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
         }
-        return new io.keyline.store.StateLocation.Folder(statePath());
-    }
-
-    Path statePath() {
-        if (state != null) {
-            return Path.of(state);
-        }
-        String e = env.get("KEYLINE_STATE");
-        if (e != null && !e.isBlank()) {
-            return Path.of(e);
-        }
-        return packaged() ? xdg("XDG_DATA_HOME", ".local/share").resolve("keyline") : Path.of("state");
-    }
-
-    Path jobsPath() {
-        if (jobs != null) {
-            return jobs;
-        }
-        String e = env.get("KEYLINE_JOBS");
-        if (e != null && !e.isBlank()) {
-            return Path.of(e);
-        }
-        if (packaged()) {
-            Path dir = xdg("XDG_CONFIG_HOME", ".config").resolve("keyline").resolve("jobs");
-            try {
-                java.nio.file.Files.createDirectories(dir);
-            } catch (java.io.IOException ex) {
-                // reported by the job loader ("jobs folder does not exist")
-            }
-            return dir;
-        }
-        return Path.of("resources/jobs");
-    }
-
-    /**
-     * Whether this is the installed app (its launcher sets {@code -Dkeyline.packaged=true}): state and
-     * jobs then live in per-user folders, not in the working directory.
-     */
-    static boolean packaged() {
-        return Boolean.getBoolean("keyline.packaged");
-    }
-
-    /** {@code $NAME}, or {@code ~/fallback} when it is unset or not absolute (XDG base directories). */
-    private Path xdg(String name, String fallback) {
-        String v = env.get(name);
-        if (v != null && !v.isBlank() && Path.of(v).isAbsolute()) {
-            return Path.of(v);
-        }
-        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
-        return Path.of(home).resolve(fallback);
     }
 
     private void closeWorkspace() {

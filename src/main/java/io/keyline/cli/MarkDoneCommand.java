@@ -1,10 +1,8 @@
 package io.keyline.cli;
 
-import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyRules;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
 
@@ -12,21 +10,17 @@ import java.util.concurrent.Callable;
         + "and is never executed again.")
 final class MarkDoneCommand extends Sub implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "JOB")
-    String jobName;
-
-    @Parameters(index = "1", paramLabel = "KEY")
-    String key;
+    @Mixin
+    KeyTarget target;
 
     @Option(names = "--note", paramLabel = "T", required = true, description = "What you checked (required).")
     String note;
 
     @Override
     public Integer call() {
-        JobDefinition job = job(jobName);
-        String k = KeyRules.normalize(job.key(), key);
-        ws().actions().markDone(job, k, note);
-        out().println(job.name() + " " + k + " marked DONE");
+        KeyTarget.Target t = target.resolve(this);
+        ws().operations().actions().markDone(t.job(), t.key(), note);
+        out().println(t + " marked DONE");
         return 0;
     }
 }

@@ -35,7 +35,7 @@ final class PauseCommand extends Sub implements Callable<Integer> {
         if (end != null && !end.isAfter(ws().options().clock().instant())) {
             throw new UsageError("--until " + until + " is in the past");
         }
-        JobControl jc = ws().actions().pause(job.name(), reason, end);
+        JobControl jc = ws().operations().actions().pause(job.name(), reason, end);
         out().println(job.name() + " paused" + (jc.until() == null ? "" : " until " + Text.time(jc.until()))
                 + ": " + jc.reason());
         return 0;

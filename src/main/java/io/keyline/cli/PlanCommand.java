@@ -38,7 +38,7 @@ final class PlanCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         List<String> keys = selection.resolve(ws(), job);
-        Plan plan = ws().planApply().planAndSave(job, keys, selection.notes(),
+        Plan plan = ws().operations().planApply().planAndSave(job, keys, selection.notes(),
                 io.keyline.core.Planner.Options.DEFAULT.withProbes(!noProbes).withAhead(selection.ahead));
         if (json) {
             Text.json(out(), plan);

@@ -1,10 +1,8 @@
 package io.keyline.cli;
 
-import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyRules;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
 
@@ -14,11 +12,8 @@ import java.util.concurrent.Callable;
         + "recorded, not made twice."})
 final class RearmCommand extends Sub implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "JOB")
-    String jobName;
-
-    @Parameters(index = "1", paramLabel = "KEY")
-    String key;
+    @Mixin
+    KeyTarget target;
 
     @Option(names = "--note", paramLabel = "T", required = true, description = "Why (required; kept in the timeline).")
     String note;
@@ -28,11 +23,10 @@ final class RearmCommand extends Sub implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JobDefinition job = job(jobName);
-        String k = KeyRules.normalize(job.key(), key);
-        ws().keyActions().rearm(job, k, note, fromStep);
-        out().println(job.name() + " " + k + " " + io.keyline.core.operations.KeyActions.rearmed(fromStep)
-                + ". See what a run would do: keyline plan " + job.name() + " --key " + k);
+        KeyTarget.Target t = target.resolve(this);
+        ws().operations().keyActions().rearm(t.job(), t.key(), note, fromStep);
+        out().println(t + " " + io.keyline.core.operations.KeyActions.rearmed(fromStep)
+                + ". See what a run would do: keyline plan " + t.job().name() + " --key " + t.key());
         return 0;
     }
 }

@@ -15,7 +15,7 @@ final class ResumeCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         JobDefinition job = job(jobName);
-        ws().actions().resume(job.name());
+        ws().operations().actions().resume(job.name());
         out().println(job.name() + " resumed");
         return 0;
     }

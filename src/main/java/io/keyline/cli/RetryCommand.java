@@ -1,22 +1,17 @@
 package io.keyline.cli;
 
-import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyRules;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
 
-@Command(name = "retry", description = "Re-arms a FAILED (or SKIPPED) key with a fresh retry budget; the next run picks "
-        + "it up, or --run runs it now (as the console's Retry does; exit codes as for run).")
+@Command(name = "retry", description = "Re-arms a FAILED, SKIPPED or NEEDS_CREDENTIAL key with a fresh retry budget; the "
+        + "next run picks it up, or --run runs it now (as the console's Retry does; exit codes as for run).")
 final class RetryCommand extends Sub implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "JOB")
-    String jobName;
-
-    @Parameters(index = "1", paramLabel = "KEY")
-    String key;
+    @Mixin
+    KeyTarget target;
 
     @Option(names = "--note", paramLabel = "T", description = "Why (kept in the key's timeline).")
     String note;
@@ -26,21 +21,13 @@ final class RetryCommand extends Sub implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JobDefinition job = job(jobName);
-        String k = KeyRules.normalize(job.key(), key);
+        KeyTarget.Target t = target.resolve(this);
         if (run) {
-            try (RunSession s = new RunSession(this)) {
-                io.keyline.core.RunTrace trace = s.trace;
-                io.keyline.core.operations.KeyActions.Outcome o = ws().keyActions().retryAndRun(job, k, note,
-                        s.engine);
-                int exit = o.report().exitCode();
-                RunOutput.summary(out(), java.util.List.of(o.report()), exit, ws().credentials());
-                notifyAfter(java.util.List.of(o.report()), trace);
-                return exit;
-            }
+            return runReported(s -> ws().operations().keyActions().retryAndRun(t.job(), t.key(), note, s.engine)
+                    .report());
         }
-        ws().actions().retry(job, k, note);
-        out().println(job.name() + " " + k + " re-armed (PENDING); run it with: keyline run " + job.name() + " --key " + k
+        ws().operations().actions().retry(t.job(), t.key(), note);
+        out().println(t + " re-armed (PENDING); run it with: keyline run " + t.job().name() + " --key " + t.key()
                 + " (or retry --run)");
         return 0;
     }

@@ -1,7 +1,5 @@
 package io.keyline.cli;
 
-import io.keyline.core.RunReport;
-import io.keyline.core.RunTrace;
 import io.keyline.domain.JobDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,23 +32,16 @@ final class RunCommand extends Sub implements Callable<Integer> {
         if (!selection.due) {
             selection.refuseNotYetDue(ws(), job, keys);
         }
-        try (RunSession s = new RunSession(this)) {
-            RunTrace trace = s.trace;
-            RunReport report = s.engine.run(job, keys,
-                    io.keyline.core.RunRequest.plain(selection.ahead, selection.describe()));
-            int exit = report.exitCode();
-            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
-            notifyAfter(List.of(report), trace);
-            return exit;
-        }
+        return runReported(s -> s.engine.run(job, keys,
+                io.keyline.core.RunRequest.plain(selection.ahead, selection.describe())));
     }
 
     private int runAllDue() {
         java.time.Duration window = selection.window(ws());
         io.keyline.core.operations.RunDue.Result result;
         try (RunSession session = new RunSession(this)) {
-            result = new io.keyline.core.operations.RunDue(ws().store(), ws().options().clock())
-                    .run(ws().catalog().jobs(), session.engine, window, selection.ahead, out()::println);
+            result = ws().operations().runDue().run(ws().catalog().jobs(), session.engine, window, selection.ahead,
+                    out()::println);
             notifyAfter(result.reports(), session.trace);
         }
         for (var e : ws().catalog().errors()) {

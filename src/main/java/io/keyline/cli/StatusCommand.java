@@ -1,7 +1,6 @@
 package io.keyline.cli;
 
-import io.keyline.core.CredentialInfo;
-import io.keyline.core.StateStore;
+import io.keyline.core.operations.Status;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import picocli.CommandLine.Command;
@@ -32,43 +31,33 @@ final class StatusCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         io.keyline.core.StartupTrace.mark("command line parsed");
         String name = jobName == null ? null : job(jobName).name();
-        Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
+        Status status;
         // what the last status read, when the state has not changed since (ReadSnapshot): no H2 to open
         io.keyline.store.ReadSnapshot.Data copy = ws().readCopy();
-        List<KeyRecord> keys;
-        List<CredentialInfo> credentials;
-        Map<String, Integer> parkedOnMissing;
         if (copy != null) {
-            keys = new ArrayList<>();
+            Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
+            List<KeyRecord> keys = new ArrayList<>();
             for (KeyRecord k : copy.keys()) {
                 if ((name == null || name.equals(k.job())) && (states.isEmpty() || states.contains(k.state()))) {
                     keys.add(k);
                 }
             }
-            credentials = copy.credentials();
-            parkedOnMissing = copy.parkedOnMissing();
+            // a copy has no RUNNING key (ReadSnapshot.Data#keepable): none is interrupted
+            status = Status.of(keys, copy.credentials(), copy.parkedOnMissing(), k -> false);
             io.keyline.core.StartupTrace.mark("keys read from the copy of the last status (" + keys.size() + ")");
         } else {
-            keys = new ArrayList<>(ws().store().query(new StateStore.KeyQuery(name, states, null, 0,
-                    Integer.MAX_VALUE)));
-            io.keyline.core.StartupTrace.mark("keys read (" + keys.size() + ")");
-            credentials = ws().credentials().list();
-            parkedOnMissing = ws().credentials().parkedOnMissing();
-            if (name == null && states.isEmpty() && ws().keepsReadCopy()) { // else no job controls to read
-                ws().keepReadCopy(new io.keyline.store.ReadSnapshot.Data(keys, credentials, parkedOnMissing,
-                        ws().store().jobControls()));
+            status = ws().operations().status(name, attention);
+            io.keyline.core.StartupTrace.mark("keys read (" + status.rows().size() + ")");
+            if (name == null && !attention && ws().keepsReadCopy()) { // else no job controls to read
+                ws().keepReadCopy(status.rows().stream().map(Status.Row::key).toList(), status.credentials(),
+                        status.parkedOnMissing());
             }
         }
         java.time.Instant now = ws().options().clock().instant();
-        if (attention && copy == null) { // a copy has no RUNNING key (ReadSnapshot.Data#keepable)
-            keys.addAll(io.keyline.core.Orphans.of(ws().store(), name, now));
-            keys.sort(java.util.Comparator.comparing(KeyRecord::job).thenComparing(KeyRecord::key));
-        }
         if (json) {
-            Map<String, String> loginUrls = new java.util.HashMap<>();
-            credentials.stream().filter(i -> i.loginUrl() != null).forEach(i -> loginUrls.put(i.name(), i.loginUrl()));
             List<Map<String, Object>> rows = new ArrayList<>();
-            for (KeyRecord k : keys) {
+            for (Status.Row r : status.rows()) {
+                KeyRecord k = r.key();
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("job", k.job());
                 m.put("key", k.key());
@@ -77,43 +66,35 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                 m.put("attempts", k.attempts());
                 m.put("nextAttemptAt", k.nextAttemptAt());
                 m.put("updatedAt", k.updatedAt());
-                boolean orphan = orphaned(k, now);
-                m.put("message", orphan ? io.keyline.core.Orphans.describe(k) : k.message());
+                m.put("message", r.message());
                 m.put("credential", k.credential());
                 m.put("class", k.failureClass() == null ? null : k.failureClass().name());
-                if (k.state() == KeyState.NEEDS_CREDENTIAL && k.credential() != null
-                        && loginUrls.containsKey(k.credential())) {
-                    m.put("loginUrl", loginUrls.get(k.credential()));
+                if (r.loginUrl() != null) {
+                    m.put("loginUrl", r.loginUrl());
                 }
-                m.put("interrupted", orphan);
+                m.put("interrupted", r.interrupted());
                 rows.add(m);
             }
             Text.json(out(), rows);
             return 0;
         }
-        for (String w : CredentialsCommand.warnings(credentials, parkedOnMissing, now,
+        for (String w : CredentialsCommand.warnings(status.credentials(), status.parkedOnMissing(), now,
                 CredentialsCommand.warnWindow(root().env()))) {
             out().println("! " + w);
         }
-        if (keys.isEmpty()) {
+        if (status.rows().isEmpty()) {
             out().println(attention ? "Nothing waits for you." : "No keys yet" + (name == null ? "." : " for " + name + "."));
             return 0;
         }
         Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "MESSAGE");
-        for (KeyRecord k : keys) {
-            boolean orphan = orphaned(k, now);
-            t.row(k.job(), k.key(), orphan ? "RUNNING (interrupted)" : k.state(), k.step(), k.attempts(),
-                    Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()),
-                    Text.clip(orphan ? io.keyline.core.Orphans.describe(k) : k.message(), 160));
+        for (Status.Row r : status.rows()) {
+            KeyRecord k = r.key();
+            t.row(k.job(), k.key(), r.interrupted() ? "RUNNING (interrupted)" : k.state(), k.step(), k.attempts(),
+                    Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()), Text.clip(r.message(), 160));
         }
         io.keyline.core.StartupTrace.mark("table built");
         t.print(out());
         io.keyline.core.StartupTrace.mark("table printed");
         return 0;
-    }
-
-    /** A RUNNING key whose process is gone ({@link io.keyline.core.Orphans}); the state is asked only for those. */
-    private boolean orphaned(KeyRecord k, java.time.Instant now) {
-        return k.state() == KeyState.RUNNING && io.keyline.core.Orphans.orphaned(ws().store(), k, now);
     }
 }

@@ -36,11 +36,25 @@ abstract class Sub {
         return root().job(name);
     }
 
+    /**
+     * Runs keys in a session (its trace, engine and signal handling), prints the run's summary, queues and
+     * delivers its notifications, and returns its exit code.
+     */
+    int runReported(java.util.function.Function<RunSession, io.keyline.core.RunReport> run) {
+        try (RunSession s = new RunSession(this)) {
+            io.keyline.core.RunReport report = run.apply(s);
+            int exit = report.exitCode();
+            RunOutput.summary(out(), List.of(report), exit, ws().credentials());
+            notifyAfter(List.of(report), s.trace);
+            return exit;
+        }
+    }
+
     /** How long the end of a CLI run may spend on notifications (a hook that hangs does not hold cron up). */
     static final Duration NOTIFY_BUDGET = Duration.ofSeconds(15);
 
     /**
-     * After a run: queues the run events, delivers what is due (SPEC §10). Never changes the exit code:
+     * After a run: queues the run events, delivers what is due. Never changes the exit code:
      * problems are said on stderr and in the run log.
      */
     void notifyAfter(List<io.keyline.core.RunReport> reports, io.keyline.core.RunTrace trace) {
@@ -103,15 +117,14 @@ abstract class Sub {
             return choice().describe();
         }
 
-        /** Refuses keys later than the job's current key unless {@code --ahead} (SPEC §1). */
+        /** Refuses keys later than the job's current key unless {@code --ahead}. */
         void refuseNotYetDue(Workspace ws, JobDefinition job, List<String> targeted) {
             io.keyline.core.operations.KeySelection.refuseNotYetDue(job, targeted, ahead, ws.options().clock());
         }
 
         /** The targeted keys; with no option, the current key of a date/week/month job. */
         List<String> resolve(Workspace ws, JobDefinition job) {
-            var resolved = io.keyline.core.operations.KeySelection.resolve(job, choice(), ws.store(),
-                    ws.options().clock(), due ? window(ws) : null);
+            var resolved = ws.operations().select(job, choice(), due ? window(ws) : null);
             notes = resolved.notes();
             return resolved.keys();
         }

@@ -31,7 +31,7 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         String k = KeyRules.normalize(job.key(), key);
-        List<KeyEvent> events = ws().store().events(job.name(), k);
+        List<KeyEvent> events = ws().operations().events(job.name(), k);
         if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (KeyEvent e : events) {

@@ -7,7 +7,6 @@ import io.keyline.core.RunTrace;
 import io.keyline.core.Scheduler;
 import io.keyline.core.Targets;
 import io.keyline.core.Worker;
-import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.core.notify.Notifier;
 import io.keyline.credentials.MasterKeyException;
 import picocli.CommandLine.Command;
@@ -75,8 +74,8 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
         java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
         try (RunTrace trace = ws().trace(out())) {
             Engine engine = ws().engine(trace);
-            Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws().jobsDir()), ws().store(), engine,
-                    ws().options().clock(), window).picking(!"false".equals(System.getProperty("keyline.worker.pick")));
+            Scheduler scheduler = ws().scheduler(engine, window)
+                    .picking(!"false".equals(System.getProperty("keyline.worker.pick")));
             Notifier notifier = ws().notifier(trace, m -> err().println("keyline: " + m));
             Worker worker = new Worker(scheduler, engine, period, reports -> afterTick(notifier, reports),
                     m -> out().println("worker: " + m));
@@ -106,7 +105,7 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
             }
             out().println("worker " + leases.owner() + " stopped: ran " + ran + " key" + (ran == 1 ? "" : "s") + " in "
                     + worker.ticks() + " tick" + (worker.ticks() == 1 ? "" : "s") + ", claim conflicts "
-                    + ws().store().claimConflicts()
+                    + ws().operations().claimConflicts()
                     + (engine.stopRequested() == null ? "" : " (" + engine.stopRequested() + ")"));
             out().flush();
             return 0;

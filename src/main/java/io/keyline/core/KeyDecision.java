@@ -9,6 +9,7 @@ import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
+import io.keyline.domain.WaitReason;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -157,16 +158,11 @@ public final class KeyDecision {
         public boolean leavesKeyAlone() {
             return untouched;
         }
-    }
 
-    /** Why an unsafe step waits for a person. */
-    public enum WaitReason {
-        /** The step is set to {@code confirm: always}. */
-        CONFIRM_ALWAYS,
-        /** Its last attempt may have reached the site and no probe says it did not; or it has no probe. */
-        OUTCOME_UNKNOWN,
-        /** It was confirmed, but what it would send changed since. */
-        PAYLOAD_CHANGED
+        /** The key failed, waits for a confirmation or a login, or its job is paused: only a person moves it on. */
+        public boolean waitsForPerson() {
+            return this == FAILED || this == NEEDS_CONFIRMATION || this == NEEDS_CREDENTIAL || this == PAUSED;
+        }
     }
 
     /**
@@ -176,7 +172,7 @@ public final class KeyDecision {
      * @param step       the step it stops at, or {@code null}
      * @param credential the credential it waits for, or {@code null}
      * @param until      for a retry or a lease: until when, or {@code null}
-     * @param waitReason for NEEDS_CONFIRMATION: why, or {@code null} (an existing wait)
+     * @param waitReason for NEEDS_CONFIRMATION: why ({@code null} for a wait stored without a reason)
      * @param detail     a short reason (a credential's problem, the pause reason), or {@code null}
      */
     public record Stop(StopKind kind, String step, String credential, Instant until, WaitReason waitReason,
@@ -233,7 +229,8 @@ public final class KeyDecision {
                     return keep(new Stop(StopKind.FAILED, rec.step(), null, null, null, rec.message()));
                 }
                 case NEEDS_CONFIRMATION -> {
-                    return keep(new Stop(StopKind.NEEDS_CONFIRMATION, rec.step(), null, null, null, rec.message()));
+                    return keep(new Stop(StopKind.NEEDS_CONFIRMATION, rec.step(), null, null, rec.waitReason(),
+                            rec.message()));
                 }
                 case NEEDS_CREDENTIAL -> {
                     return keep(new Stop(StopKind.NEEDS_CREDENTIAL, rec.step(), rec.credential(), null, null,
@@ -326,29 +323,6 @@ public final class KeyDecision {
             }
         }
         return act(ActionKind.EXECUTE, s.id(), answer);
-    }
-
-    /** The words the engine's message carries when a confirmed payload changed before it was sent. */
-    public static final String PAYLOAD_CHANGED_WORDS = "changed since it was confirmed";
-
-    /**
-     * Why a key that is NEEDS_CONFIRMATION waits, from what the engine recorded when it parked it, or
-     * {@code null} when it does not wait (or for no reason the rule gives).
-     */
-    public static WaitReason waitReasonOf(KeyRecord rec, StepDefinition step) {
-        if (rec == null || rec.state() != KeyState.NEEDS_CONFIRMATION) {
-            return null;
-        }
-        if (rec.failureClass() == io.keyline.domain.FailureClass.AMBIGUOUS) {
-            return WaitReason.OUTCOME_UNKNOWN;
-        }
-        if (rec.message() != null && rec.message().contains(PAYLOAD_CHANGED_WORDS)) {
-            return WaitReason.PAYLOAD_CHANGED;
-        }
-        if (step != null && step.confirm() == ConfirmPolicy.ALWAYS) {
-            return WaitReason.CONFIRM_ALWAYS;
-        }
-        return null;
     }
 
     private static String firstUnfinished(Input in) {

@@ -1,7 +1,5 @@
 package io.keyline.core;
 
-import io.keyline.domain.KeyRecord;
-import io.keyline.domain.KeyState;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +26,7 @@ public final class LeaseKeeper implements AutoCloseable {
     public record Held(String job, String key) {
     }
 
-    private final StateStore store;
+    private final Leases store;
     private final RunOptions options;
     private final String kind;
     private final String owner = LeaseOwner.forThisProcess();
@@ -43,7 +41,7 @@ public final class LeaseKeeper implements AutoCloseable {
     /**
      * @param kind what the process is, for the Workers panel: {@code worker}, {@code console} or {@code run}
      */
-    public LeaseKeeper(StateStore store, RunOptions options, String kind) {
+    public LeaseKeeper(Leases store, RunOptions options, String kind) {
         this.store = store;
         this.options = options;
         this.kind = kind;
@@ -58,11 +56,6 @@ public final class LeaseKeeper implements AutoCloseable {
     /** The id this process writes as the lease owner of the keys it holds ({@code host/pid/nonce}). */
     public String owner() {
         return owner;
-    }
-
-    /** Whether the holder of {@code rec} (a RUNNING key) is alive now: while it is, the key is not taken over. */
-    public boolean holderAlive(KeyRecord rec, Instant now) {
-        return rec != null && rec.state() == KeyState.RUNNING && store.workers().holderAlive(rec, now);
     }
 
     /** Registers this process and starts beating (a worker or console registers at once; a run when it first claims). */

@@ -8,6 +8,7 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyStateMachine;
+import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
@@ -27,17 +28,18 @@ import java.util.function.UnaryOperator;
  */
 public final class OperatorActions {
 
-    private final StateStore store;
+    private final KeyRecords keys;
+    private final KeyChanges changes;
+    private final JobControls controls;
     private final RunOptions options;
     private final RunTrace trace;
 
-    public OperatorActions(StateStore store, RunOptions options) {
-        this(store, options, RunTrace.NONE);
-    }
-
-    /** Actions that also append an {@code operator} line to the run log for each action taken. */
-    public OperatorActions(StateStore store, RunOptions options, RunTrace trace) {
-        this.store = store;
+    /** Actions that also append an {@code operator} line to {@code trace} (the run log) for each action taken. */
+    public OperatorActions(KeyRecords keys, KeyChanges changes, JobControls controls, RunOptions options,
+                           RunTrace trace) {
+        this.keys = keys;
+        this.changes = changes;
+        this.controls = controls;
         this.options = options;
         this.trace = trace;
     }
@@ -68,7 +70,7 @@ public final class OperatorActions {
             return null;
         }
         Map<String, Map<String, String>> outputs = new HashMap<>();
-        store.steps(job.name(), rec.key()).values().stream().filter(s -> s.status().finished())
+        keys.steps(job.name(), rec.key()).values().stream().filter(s -> s.status().finished())
                 .forEach(s -> outputs.put(s.step(), s.outputs()));
         return Engine.payloadHash(new StepContext(job, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
                 UnaryOperator.identity()));
@@ -93,7 +95,7 @@ public final class OperatorActions {
         // the step's attempts are reset in the same guarded transaction as the key's move
         StepRecord reset = null;
         if (rec.step() != null) {
-            StepRecord sr = store.steps(job.name(), key).get(rec.step());
+            StepRecord sr = keys.steps(job.name(), key).get(rec.step());
             if (sr != null) {
                 reset = new StepRecord(sr.step(), sr.status(), 0, null, sr.outputs(), now());
             }
@@ -131,7 +133,7 @@ public final class OperatorActions {
         KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, EventType.REARMED, reset.get(0), 0, to, null,
                 msg, options.user(), note.strip(), null);
         try {
-            KeyRecord written = store.rearm(rec, after, reset, ev);
+            KeyRecord written = changes.rearm(rec, after, reset, ev);
             logOperator(now, "rearm", rec.job(), rec.key(), note.strip(), Map.of("steps", reset));
             return written;
         } catch (StaleStateException e) {
@@ -170,18 +172,17 @@ public final class OperatorActions {
     }
 
     private List<KeyRecord> resumeParked(String credential, String msg, String action, String fingerprint) {
-        List<KeyRecord> parked = store.query(new StateStore.KeyQuery(null, Set.of(KeyState.NEEDS_CREDENTIAL), null, 0,
-                Integer.MAX_VALUE)).stream().filter(r -> credential.equals(r.credential())).toList();
-        List<StateStore.Change> changes = new ArrayList<>();
+        List<KeyRecord> parked = keys.query(KeyRecords.KeyQuery.in(null, Set.of(KeyState.NEEDS_CREDENTIAL))).stream().filter(r -> credential.equals(r.credential())).toList();
+        List<KeyChanges.Change> moves = new ArrayList<>();
         Instant now = now();
         for (KeyRecord r : parked) {
             KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.CREDENTIAL_UPDATED))
                     .withFailure(null, msg).withCredential(null).withUpdatedAt(now);
-            changes.add(new StateStore.Change(r, after, null, new KeyEvent(0, r.job(), r.key(), now, null,
+            moves.add(new KeyChanges.Change(r, after, null, new KeyEvent(0, r.job(), r.key(), now, null,
                     EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), after.state(), null, msg, options.user(),
                     null, null)));
         }
-        List<KeyRecord> resumed = store.applyAll(changes);
+        List<KeyRecord> resumed = changes.applyAll(moves);
         logOperator(now, action, null, null, null, Map.of("credential", credential, "fingerprint",
                 String.valueOf(fingerprint), "resumed", resumed.stream().map(r -> r.job() + " " + r.key()).toList()));
         return resumed;
@@ -194,29 +195,29 @@ public final class OperatorActions {
             throw new OperatorException("--until " + until + " is in the past");
         }
         JobControl jc = new JobControl(job, true, reason.strip(), until, options.user(), now());
-        store.saveJobControl(jc);
+        controls.saveJobControl(jc);
         logOperator(now(), "pause", job, null, jc.reason(), until == null ? Map.of() : Map.of("until", until.toString()));
         return jc;
     }
 
     public JobControl resume(String job) {
         JobControl jc = JobControl.running(job);
-        store.saveJobControl(jc);
+        controls.saveJobControl(jc);
         logOperator(now(), "resume", job, null, null, Map.of());
         return jc;
     }
 
     private KeyRecord existing(JobDefinition job, String key) {
-        return store.key(job.name(), key).orElseThrow(() -> new OperatorException(
+        return keys.key(job.name(), key).orElseThrow(() -> new OperatorException(
                 "key " + key + " of job " + job.name() + " has never run: nothing to act on"));
     }
 
     private KeyRecord existingOrFresh(JobDefinition job, String key) {
-        return store.ensure(KeyRecord.fresh(job.name(), key, now()));
+        return changes.ensure(KeyRecord.fresh(job.name(), key, now()));
     }
 
     private static void check(KeyRecord rec, Trigger trigger) {
-        if (!KeyStateMachine.allows(rec.state(), trigger)) {
+        if (!OperatorMoves.of(rec.state()).allows(trigger)) {
             String verb = trigger.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
             throw new OperatorException("cannot " + verb + " " + rec.job() + " " + rec.key() + ": it is "
                     + rec.state() + " (" + verb + " applies to " + KeyStateMachine.sourcesOf(trigger) + ")");
@@ -237,7 +238,7 @@ public final class OperatorActions {
         KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, type, rec.step(), rec.attempts(), to, null,
                 message, options.user(), note == null || note.isBlank() ? null : note.strip(), null);
         try {
-            KeyRecord written = store.apply(rec, after, step, ev);
+            KeyRecord written = changes.apply(rec, after, step, ev);
             logOperator(now, actionName(type), rec.job(), rec.key(), ev.note(), Map.of());
             return written;
         } catch (StaleStateException e) {

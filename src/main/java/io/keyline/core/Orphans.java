@@ -22,16 +22,16 @@ public final class Orphans {
     }
 
     /** The orphaned keys (of {@code job}, or of every job when {@code null}), ordered by job and key. */
-    public static List<KeyRecord> of(StateStore store, String job, Instant now) {
-        return store.query(new StateStore.KeyQuery(job, Set.of(KeyState.RUNNING), null, 0, Integer.MAX_VALUE))
-                .stream().filter(r -> orphaned(store, r, now)).toList();
+    public static List<KeyRecord> of(KeyRecords keys, Leases leases, String job, Instant now) {
+        return keys.query(KeyRecords.KeyQuery.in(job, Set.of(KeyState.RUNNING)))
+                .stream().filter(r -> orphaned(leases, r, now)).toList();
     }
 
     /**
      * Whether a RUNNING key's holder is gone: the state's rule ({@link WorkerRegistry#holderAlive}: on
      * H2 a dead process of this host or an expired lease; on PostgreSQL a lost lock or heartbeat).
      */
-    public static boolean orphaned(StateStore store, KeyRecord r, Instant now) {
+    public static boolean orphaned(Leases store, KeyRecord r, Instant now) {
         return r.state() == KeyState.RUNNING && !store.workers().holderAlive(r, now);
     }
 

@@ -2,6 +2,7 @@ package io.keyline.core;
 
 import io.keyline.domain.KeyState;
 import io.keyline.domain.ProbeAnswer;
+import io.keyline.domain.WaitReason;
 
 import java.time.Instant;
 import java.util.List;
@@ -48,10 +49,11 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      *
      * @param path     the planned steps in order
      * @param stopStep the step the plan stops at, or {@code null}
-     * @param stopKind how it stops ({@link KeyDecision.StopKind} name)
+     * @param stopKind how it stops, or {@code null} for a key the plan leaves alone
      * @param stopProbe the answer of the probe at the stop step, or {@code null}
      */
-    public record Expectation(List<PlannedStep> path, String stopStep, String stopKind, ProbeAnswer stopProbe) {
+    public record Expectation(List<PlannedStep> path, String stopStep, KeyDecision.StopKind stopKind,
+                              ProbeAnswer stopProbe) {
         public Expectation {
             path = List.copyOf(path);
         }
@@ -69,24 +71,32 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      * @param path     the planned steps with the probe answers and body hashes the plan relied on
      * @param stop     where the key stops: {@code done}, {@code needs confirmation at S}, … (words)
      * @param probes   the probes' answers by step, as shown
+     * @param stopKind where the key stops, as the decision says it: what readers decide by (never the words)
+     * @param waitReason for a stop at NEEDS_CONFIRMATION: why, else {@code null}
      */
     public record KeyPlan(String key, KeyState state, String action, List<String> steps, List<RequestPreview> requests,
                           List<PlannedStep> path, String stop, Map<String, String> probes,
-                          @com.fasterxml.jackson.annotation.JsonIgnore Expectation expectation) {
-
-        public KeyPlan(String key, KeyState state, String action, List<String> steps, List<RequestPreview> requests) {
-            this(key, state, action, steps, requests, List.of(), null, Map.of(),
-                    new Expectation(List.of(), null, null, null));
-        }
+                          @com.fasterxml.jackson.annotation.JsonIgnore Expectation expectation,
+                          KeyDecision.StopKind stopKind, WaitReason waitReason) {
 
         public boolean runs() {
             return !steps.isEmpty();
         }
 
+        /** The key is not run because it is later than the current one (the run needs {@code --ahead}). */
+        public boolean notYetDue() {
+            return stopKind == KeyDecision.StopKind.NOT_YET_DUE;
+        }
+
+        /** Nothing runs and the key waits for a person, a login or the end of a pause. */
+        public boolean blocked() {
+            return !runs() && stopKind != null && stopKind.waitsForPerson();
+        }
+
         /** The same plan with an action note, e.g. {@code (catch-up: missed tick …)}. */
         public KeyPlan noted(String note) {
             return new KeyPlan(key, state, action + " (" + note + ")", steps, requests, path, stop, probes,
-                    expectation);
+                    expectation, stopKind, waitReason);
         }
     }
 

@@ -7,14 +7,13 @@ import io.keyline.core.exec.StepContext;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
-import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
-import io.keyline.domain.KeyType;
 import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.Template;
+import io.keyline.domain.WaitReason;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -60,18 +59,22 @@ public final class Planner {
         }
     }
 
-    private final StateStore store;
+    private final KeyRecords store;
+    private final JobControls controls;
+    private final Leases leases;
     private final CredentialProvider credentials;
     private final Clock clock;
     private final Prober prober;
 
     /** A planner that asks no probe (every probe is "not asked"). */
-    public Planner(StateStore store, CredentialProvider credentials, Clock clock) {
-        this(store, credentials, clock, null);
-    }
-
-    public Planner(StateStore store, CredentialProvider credentials, Clock clock, Prober prober) {
+    /**
+     * @param prober asks the unsafe steps' probes read-only, or {@code null}: every probe is "not asked"
+     */
+    public Planner(KeyRecords store, JobControls controls, Leases leases, CredentialProvider credentials, Clock clock,
+                   Prober prober) {
         this.store = store;
+        this.controls = controls;
+        this.leases = leases;
         this.credentials = credentials;
         this.clock = clock;
         this.prober = prober;
@@ -92,31 +95,23 @@ public final class Planner {
     public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes, Options options) {
         Instant now = clock.instant();
         Map<String, KeyRecord> records = store.keys(job.name(), keys);
-        JobControl control = store.jobControl(job.name());
+        JobControl control = controls.jobControl(job.name());
         boolean paused = control.pausedAt(now);
         String pausedText = paused ? "job paused" + (control.reason() == null ? "" : ": " + control.reason()) : null;
-        Map<String, KeyDecision.CredentialState> creds = Engine.credentialStates(job, credentials);
+        Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, credentials);
+        DecisionInputs inputs = DecisionInputs.of(job, options.ahead(), clock, leases.workers(), options.waitInPlace());
         boolean probes = options.probes() && prober != null;
         StringBuilder fingerprint = new StringBuilder(job.fileSha256()).append('\n').append(paused).append('|')
                 .append(options.ahead()).append('|').append(probes).append('\n');
         creds.values().stream().sorted(java.util.Comparator.comparing(KeyDecision.CredentialState::name))
                 .forEach(c -> fingerprint.append("credential ").append(c.name()).append('=').append(c.status())
                         .append(fingerprintOf(c.name())).append('\n'));
-        String current = null;
         List<Plan.KeyPlan> out = new ArrayList<>(keys.size());
         for (String key : keys) {
             KeyRecord rec = records.get(key);
             fingerprint.append(key).append('|');
             fingerprint.append(rec == null ? "new" : rec.state() + "|" + rec.version()).append('\n');
-            boolean notYetDue = false;
-            if (!options.ahead() && job.key().type() != KeyType.MANUAL) {
-                if (current == null) {
-                    current = KeyRules.current(job.key(), clock);
-                }
-                notYetDue = KeyRules.compare(job.key(), key, current) > 0;
-            }
-            KeyPlanner kp = new KeyPlanner(job, key, rec, creds, now, paused, pausedText, notYetDue, probes, options,
-                    current);
+            KeyPlanner kp = new KeyPlanner(inputs, key, rec, creds, now, pausedText, probes);
             Plan.KeyPlan plan = kp.plan();
             fingerprint.append(kp.fingerprint);
             String note = notes.get(key);
@@ -133,42 +128,33 @@ public final class Planner {
 
     /** The plan of one key. */
     private final class KeyPlanner {
+        final DecisionInputs inputs;
         final JobDefinition job;
         final String key;
         final KeyRecord rec;
         final Map<String, KeyDecision.CredentialState> creds;
         Instant now;
-        final boolean paused;
         final String pausedText;
-        final boolean notYetDue;
         final boolean probes;
-        final Options options;
-        final String current;
         final StringBuilder fingerprint = new StringBuilder();
         final Map<String, String> probeShown = new LinkedHashMap<>();
         Map<String, StepRecord> steps = Map.of();
         final Map<String, Map<String, String>> outputs = new HashMap<>();
 
-        KeyPlanner(JobDefinition job, String key, KeyRecord rec, Map<String, KeyDecision.CredentialState> creds,
-                   Instant now, boolean paused, String pausedText, boolean notYetDue, boolean probes, Options options,
-                   String current) {
-            this.job = job;
+        KeyPlanner(DecisionInputs inputs, String key, KeyRecord rec, Map<String, KeyDecision.CredentialState> creds,
+                   Instant now, String pausedText, boolean probes) {
+            this.inputs = inputs;
+            this.job = inputs.job();
             this.key = key;
             this.rec = rec;
             this.creds = creds;
             this.now = now;
-            this.paused = paused;
             this.pausedText = pausedText;
-            this.notYetDue = notYetDue;
             this.probes = probes;
-            this.options = options;
-            this.current = current;
         }
 
         KeyDecision.Input input() {
-            boolean live = rec != null && rec.state() == KeyState.RUNNING && store.workers().holderAlive(rec, now);
-            return new KeyDecision.Input(job, key, rec, steps, creds, Map.of(), this::payloadHash, now, paused,
-                    pausedText, live, false, notYetDue);
+            return inputs.planned(key, rec, steps, creds, this::payloadHash, now, pausedText);
         }
 
         Plan.KeyPlan plan() {
@@ -177,13 +163,12 @@ public final class Planner {
             String waitPrefix = "";
             if (first.leavesKeyAlone()) {
                 KeyDecision.Stop s = first.stop();
-                if (s.kind() == KeyDecision.StopKind.WAIT_RETRY
-                        && Duration.between(now, s.until()).compareTo(options.waitInPlace()) <= 0) {
+                if (inputs.waitsInPlace(s, now)) {
                     // the run waits in place for a retry due this soon, then goes on: plan past the wait
                     waitPrefix = "wait until " + s.until() + ", then ";
                     now = s.until();
                 } else {
-                    return simple(state, keyLevel(s));
+                    return simple(state, keyLevel(s), s);
                 }
             }
             if (rec != null && rec.stored()) {
@@ -215,9 +200,9 @@ public final class Planner {
             ProbeAnswer stopProbe = stop.step() == null ? null : askedAnswers.get(stop.step());
             boolean resumed = steps.values().stream().anyMatch(r -> r.status().finished());
             String action = waitPrefix + describe(path, stopProbe, resumed);
-            Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind().name(), stopProbe);
+            Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind(), stopProbe);
             return new Plan.KeyPlan(key, state, action, path.executed(), requests, planned, stopWords(stop),
-                    Map.copyOf(probeShown), exp);
+                    Map.copyOf(probeShown), exp, stop.kind(), stop.waitReason());
         }
 
         final Map<String, ProbeAnswer> askedAnswers = new HashMap<>();
@@ -293,7 +278,7 @@ public final class Planner {
                 Rendering.RenderedRequest req = Rendering.request(ctx);
                 // outputs are unmasked data: what the plan shows is masked with the job's credentials
                 io.keyline.credentials.Redactor mask = mask();
-                // issue 12: the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
+                // the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
                 Map<String, String> headers = ShownHeaders.map(ShownHeaders.of(s, req,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant()));
                 String note = null;
@@ -306,7 +291,7 @@ public final class Planner {
                         note);
             } catch (Rendering.RenderException e) {
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
-                // issue 12: the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
+                // the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
                 Map<String, String> headers = ShownHeaders.map(ShownHeaders.unrendered(s,
                         job.name() + ":" + key + ":" + s.id(), url,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask(), clock.instant()));
@@ -331,9 +316,9 @@ public final class Planner {
             return r;
         }
 
-        private Plan.KeyPlan simple(KeyState state, String action) {
+        private Plan.KeyPlan simple(KeyState state, String action, KeyDecision.Stop s) {
             return new Plan.KeyPlan(key, state, action, List.of(), List.of(), List.of(), action, Map.of(),
-                    new Plan.Expectation(List.of(), null, null, null));
+                    new Plan.Expectation(List.of(), null, null, null), s.kind(), s.waitReason());
         }
 
         /** Words for a stop that leaves the key alone. */
@@ -347,7 +332,7 @@ public final class Planner {
                 case RUNNING_ELSEWHERE -> "running in another process (lease until " + s.until() + ")";
                 case WAIT_RETRY -> "wait until " + s.until() + " (" + s.step() + ", attempt "
                         + (rec.attempts() + 1) + ")";
-                case NOT_YET_DUE -> "not yet due (" + key + " is after the current key " + current + " in "
+                case NOT_YET_DUE -> "not yet due (" + key + " is after the current key " + inputs.currentKey() + " in "
                         + job.key().zone() + "; plan or run it ahead of schedule with --ahead)";
                 case PAUSED -> "blocked: " + pausedText;
                 default -> s.kind().name().toLowerCase(java.util.Locale.ROOT);
@@ -410,7 +395,7 @@ public final class Planner {
                     + (stop.detail() == null ? "" : " (" + stop.detail() + ")")
                     : then + "wait for credential " + stop.credential() + " at " + stop.step());
             case NEEDS_CONFIRMATION -> {
-                String why = switch (stop.waitReason() == null ? KeyDecision.WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
+                String why = switch (stop.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
                     case CONFIRM_ALWAYS -> " (confirm: always)";
                     case PAYLOAD_CHANGED -> " (the payload changed since it was confirmed)";
                     case OUTCOME_UNKNOWN -> stopProbe == ProbeAnswer.NOT_ASKED

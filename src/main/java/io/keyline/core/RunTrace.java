@@ -22,7 +22,7 @@ import java.util.Set;
 
 /**
  * The run trace: human-readable lines on the console and JSON lines appended to
- * {@code state/logs/runs.jsonl} (SPEC §6). Every JSON line has a {@code type}:
+ * {@code state/logs/runs.jsonl}. Every JSON line has a {@code type}:
  * <ul>
  *   <li>{@code step} — a step execution ({@code result} ok or failed), or a key parked without a step
  *       running ({@code result} {@code parked}: a missing credential, a {@code confirm: always} step,
@@ -83,9 +83,8 @@ public final class RunTrace implements AutoCloseable {
     }
 
     /**
-     * One trace line of a step, a probe or (with {@code key == null}) a run. The type is taken from
-     * the arguments: {@code result} starting with {@code probe:} is a probe line, {@code key == null} a
-     * run line, anything else a step line. Prefer {@link #run} for the end of a run.
+     * One trace line of a step or (with {@code key == null}) a run; a probe's answer is {@link #probe}.
+     * Prefer {@link #run} for the end of a run.
      *
      * @param ts         when
      * @param runId      run
@@ -93,13 +92,27 @@ public final class RunTrace implements AutoCloseable {
      * @param key        key, or {@code null} for a run line
      * @param step       step, or {@code null}
      * @param attempt    attempt, or 0
-     * @param result     ok, failed, probe:present, … or the run's summary word
+     * @param result     ok, failed, … or the run's summary word
      * @param cls        failure class, or {@code null}
      * @param durationMs duration
      * @param message    redacted message
      */
     public synchronized void line(Instant ts, String runId, String job, String key, String step, int attempt,
                                   String result, String cls, long durationMs, String message) {
+        line("step", ts, runId, job, key, step, attempt, result, cls, durationMs, message);
+    }
+
+    /**
+     * One {@code probe} line: what a step's probe answered ({@code present}, {@code absent},
+     * {@code inconclusive}, {@code auth}), shown as {@code probe:ANSWER}.
+     */
+    public synchronized void probe(Instant ts, String runId, String job, String key, String step, int attempt,
+                                   String answer, long durationMs, String message) {
+        line("probe", ts, runId, job, key, step, attempt, "probe:" + answer, null, durationMs, message);
+    }
+
+    private void line(String type, Instant ts, String runId, String job, String key, String step, int attempt,
+                      String result, String cls, long durationMs, String message) {
         human(ts, job, key, step, attempt, result, cls, durationMs, message);
         if (key == null) {
             // a run line in the old shape (a run refused before it started): the run line's fields
@@ -111,7 +124,6 @@ public final class RunTrace implements AutoCloseable {
             write(m);
             return;
         }
-        String type = result != null && result.startsWith("probe:") ? "probe" : "step";
         if (log != null || human != null) {
             if (lastLine.size() > 200_000) {
                 lastLine.clear(); // runs that never reported their end (runKey alone): forget, do not grow
@@ -182,7 +194,7 @@ public final class RunTrace implements AutoCloseable {
     }
 
     /**
-     * One operator action (SPEC §6): {@code {"ts","type":"operator","action","job","key","user","note"}} and,
+     * One operator action: {@code {"ts","type":"operator","action","job","key","user","note"}} and,
      * where it applies, more fields in {@code extra} (e.g. {@code credential}, {@code until}, {@code keys}).
      */
     public synchronized void operator(Instant ts, String action, String job, String key, String user, String note,

@@ -38,7 +38,9 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     private static final int NEXT_SEARCH = 200;
 
     private final Supplier<JobCatalog> catalog;
-    private final StateStore store;
+    private final KeyRecords store;
+    private final JobControls controls;
+    private final Leases leases;
     private final Engine engine;
     private final Clock clock;
     private final Duration window;
@@ -53,7 +55,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     /** The driver's thread, joined by {@link #close} (the executor's termination is signalled before it ends). */
     private volatile Thread driverThread;
     private Duration period = PERIOD;
-    // issue 13: a worker picks keys from the store (FOR UPDATE SKIP LOCKED) and hears of every run
+    // a worker picks keys from the state (FOR UPDATE SKIP LOCKED) and hears of every run
     private volatile boolean picking;
     private volatile java.util.function.Consumer<RunReport> afterRun = r -> { };
 
@@ -61,9 +63,12 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
      * @param catalog loads the job files (again on every tick, so edits are picked up)
      * @param window  the catch-up window (missed ticks older than this are not run automatically)
      */
-    public Scheduler(Supplier<JobCatalog> catalog, StateStore store, Engine engine, Clock clock, Duration window) {
+    public Scheduler(Supplier<JobCatalog> catalog, KeyRecords store, JobControls controls, Leases leases, Engine engine,
+                     Clock clock, Duration window) {
         this.catalog = catalog;
         this.store = store;
+        this.controls = controls;
+        this.leases = leases;
         this.engine = engine;
         this.clock = clock;
         this.window = window;
@@ -104,7 +109,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             for (JobDefinition job : jobs()) {
                 runs.add(() -> tickJob(job, started, problems));
             }
-            // [issue 14] jobs side by side: one job waiting for a retry does not hold the others back
+            // jobs side by side: one job waiting for a retry does not hold the others back
             if (runs.size() <= 1) {
                 runs.forEach(Runnable::run);
             } else {
@@ -128,7 +133,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             problem = problems.isEmpty() ? null : problems.get(problems.size() - 1);
             List<Started> out = new ArrayList<>(started);
             if (!out.isEmpty()) {
-                // issue 12: the console says what a tick ran
+                // the console says what a tick ran
                 lastRan = new Ran(clock.instant(), out.stream().map(x -> x.job() + " " + x.key()).toList(),
                         out.stream().map(Started::state).toList());
             }
@@ -149,10 +154,9 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             runningNow.add(what);
             try {
                 List<String> keys = upcoming.stream().map(Upcoming::key).toList();
-                // issue 13: a worker picks keys from the store (FOR UPDATE SKIP LOCKED)
                 RunReport r = picking ? engine.runPicking(job, keys)
                         : engine.run(job, keys, RunRequest.PLAIN, () -> enabled && !closed
-                                && !store.jobControl(job.name()).pausedAt(clock.instant()));
+                                && !controls.jobControl(job.name()).pausedAt(clock.instant()));
                 afterRun.accept(r);
                 for (KeyRecord k : r.keys()) {
                     started.add(new Started(job.name(), k.key(), catchUp.getOrDefault(k.key(), false), k.state()));
@@ -182,7 +186,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
      * that are due later, and not keys a live process holds (the engine would pass them by).
      */
     private List<Upcoming> runnable(JobDefinition job, Instant now) {
-        if (store.jobControl(job.name()).pausedAt(now)) {
+        if (controls.jobControl(job.name()).pausedAt(now)) {
             return List.of();
         }
         List<Targets.DueKey> due = Targets.dueKeys(job, store, now, window);
@@ -190,23 +194,15 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             return List.of();
         }
         Map<String, KeyRecord> known = store.keys(job.name(), due.stream().map(Targets.DueKey::key).toList());
-        String current = job.key().type() == KeyType.MANUAL ? null : KeyRules.current(job.key(), clock);
+        DecisionInputs inputs = DecisionInputs.of(job, false, clock, leases.workers(), Duration.ZERO);
         List<Upcoming> out = new ArrayList<>();
         for (Targets.DueKey d : due) {
-            KeyRecord r = known.get(d.key());
-            boolean notYetDue = current != null && KeyRules.compare(job.key(), d.key(), current) > 0;
-            if (startable(job, d.key(), r, now, notYetDue)) {
+            // whether a run would take the key now: the engine's own decision, read only
+            if (!KeyDecision.decide(inputs.unheld(d.key(), known.get(d.key()), now, null)).leavesKeyAlone()) {
                 out.add(new Upcoming(job.name(), d.key(), d.firstTick(), d.catchUp(), d.note()));
             }
         }
         return out;
-    }
-
-    /** Whether a run would take the key now: the engine's own decision, read only. */
-    private boolean startable(JobDefinition job, String key, KeyRecord r, Instant now, boolean notYetDue) {
-        boolean live = r != null && r.state() == KeyState.RUNNING && store.workers().holderAlive(r, now);
-        return !KeyDecision.decide(new KeyDecision.Input(job, key, r, Map.of(), Map.of(), Map.of(), null, now, false,
-                null, live, false, notYetDue)).leavesKeyAlone();
     }
 
     @Override
@@ -217,7 +213,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         String readProblem = null;
         try {
             for (JobDefinition job : jobs()) {
-                if (store.jobControl(job.name()).pausedAt(now)) {
+                if (controls.jobControl(job.name()).pausedAt(now)) {
                     continue;
                 }
                 dueNow.addAll(runnable(job, now));

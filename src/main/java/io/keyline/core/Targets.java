@@ -49,14 +49,6 @@ public final class Targets {
     }
 
     /**
-     * The due keys: keys of schedule ticks within the catch-up window that are not finished, plus
-     * every stored key that is pending, waiting for a retry, or running without a live holder.
-     */
-    public static List<String> due(JobDefinition job, StateStore store, Instant now, Duration catchUp) {
-        return dueKeys(job, store, now, catchUp).stream().map(DueKey::key).toList();
-    }
-
-    /**
      * A due key and why it is due.
      *
      * @param key       the key
@@ -78,7 +70,7 @@ public final class Targets {
      * The due keys with their reason, sorted by key. A key of the latest tick at or before {@code now}
      * is simply due; a key of an earlier tick in the window is a catch-up (the tick was missed).
      */
-    public static List<DueKey> dueKeys(JobDefinition job, StateStore store, Instant now, Duration catchUp) {
+    public static List<DueKey> dueKeys(JobDefinition job, KeyRecords store, Instant now, Duration catchUp) {
         Map<String, DueKey> keys = new LinkedHashMap<>();
         CronExpression cron = job.schedule();
         if (cron != null && job.key().type() != KeyType.MANUAL) {
@@ -101,8 +93,8 @@ public final class Targets {
                 }
             });
         }
-        for (KeyRecord r : store.query(new StateStore.KeyQuery(job.name(),
-                Set.of(KeyState.PENDING, KeyState.RETRY_WAIT, KeyState.RUNNING), null, 0, Integer.MAX_VALUE))) {
+        for (KeyRecord r : store.query(KeyRecords.KeyQuery.in(job.name(),
+                Set.of(KeyState.PENDING, KeyState.RETRY_WAIT, KeyState.RUNNING)))) {
             keys.putIfAbsent(r.key(), new DueKey(r.key(), null, false));
         }
         List<DueKey> sorted = new ArrayList<>(keys.values());

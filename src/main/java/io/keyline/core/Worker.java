@@ -90,7 +90,7 @@ public final class Worker {
      */
     public void stop(String reason) {
         stopReason = reason;
-        engine.requestStop(reason);
+        engine.stopStarting(reason);
         scheduler.disable();
         synchronized (wake) {
             wake.notifyAll();

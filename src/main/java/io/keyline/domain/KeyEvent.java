@@ -19,8 +19,23 @@ import java.time.Instant;
  * @param user         OS user for operator actions, else {@code null}
  * @param note         operator's note, or {@code null}
  * @param evidence     what was sent and received, secrets redacted, or {@code null}
+ * @param probe        the answer of the step's probe this event records (a reconcile, a wait that its probe
+ *                     decided, an inconclusive probe's retry), or {@code null} when the event records no probe
  */
 public record KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
                        int attempt, KeyState state, FailureClass failureClass, String message, String user,
-                       String note, Evidence evidence) {
+                       String note, Evidence evidence, ProbeAnswer probe) {
+
+    /** An event that records no probe's answer. */
+    public KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
+                    int attempt, KeyState state, FailureClass failureClass, String message, String user,
+                    String note, Evidence evidence) {
+        this(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note, evidence, null);
+    }
+
+    /** The same event recording the answer of its step's probe. */
+    public KeyEvent withProbe(ProbeAnswer answer) {
+        return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note,
+                evidence, answer);
+    }
 }

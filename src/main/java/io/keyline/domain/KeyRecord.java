@@ -24,11 +24,21 @@ import java.time.Instant;
  * @param version        optimistic-concurrency version
  * @param createdAt      first time the key was seen
  * @param updatedAt      last change
+ * @param waitReason     why a NEEDS_CONFIRMATION key waits, or {@code null} ({@link #withState} drops it in any other state)
  */
 public record KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
                         FailureClass failureClass, String message, String credential, String confirmedStep,
                         String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
-                        Instant createdAt, Instant updatedAt) {
+                        Instant createdAt, Instant updatedAt, WaitReason waitReason) {
+
+    /** A record that does not wait for a confirmation (or whose reason is not known). */
+    public KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
+                     FailureClass failureClass, String message, String credential, String confirmedStep,
+                     String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
+                     Instant createdAt, Instant updatedAt) {
+        this(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential, confirmedStep,
+                confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, null);
+    }
 
     /** A key that has never run: PENDING, version 0 (not yet stored). */
     public static KeyRecord fresh(String job, String key, Instant now) {
@@ -36,19 +46,21 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
                 null, 0, now, now);
     }
 
+    /** The record in state {@code s}; a wait reason belongs to the wait for a confirmation and goes with it. */
     public KeyRecord withState(KeyState s) {
         return new KeyRecord(job, key, s, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt,
+                s == KeyState.NEEDS_CONFIRMATION ? waitReason : null);
     }
 
     public KeyRecord withStep(String st, int att) {
         return new KeyRecord(job, key, state, st, att, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
     }
 
     public KeyRecord withFailure(FailureClass cls, String msg) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, cls, msg, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
     }
 
     public KeyRecord withMessage(String msg) {
@@ -57,22 +69,22 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
 
     public KeyRecord withNextAttemptAt(Instant t) {
         return new KeyRecord(job, key, state, step, attempts, t, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
     }
 
     public KeyRecord withCredential(String c) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, c,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
     }
 
     public KeyRecord withConfirmation(String confirmed, String hash) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmed, hash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt);
+                confirmed, hash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
     }
 
     public KeyRecord withLease(String run, String owner, Instant until) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, run, owner, until, version, createdAt, updatedAt);
+                confirmedStep, confirmedHash, run, owner, until, version, createdAt, updatedAt, waitReason);
     }
 
     public KeyRecord withoutLease() {
@@ -81,12 +93,18 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
 
     public KeyRecord withUpdatedAt(Instant t) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, t);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, t, waitReason);
+    }
+
+    /** The record with why it waits for a confirmation (kept by {@link #withState} only into NEEDS_CONFIRMATION). */
+    public KeyRecord withWaitReason(WaitReason reason) {
+        return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, reason);
     }
 
     public KeyRecord withVersion(long v) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, v, createdAt, updatedAt);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, v, createdAt, updatedAt, waitReason);
     }
 
     /** Whether the record exists in the store (a fresh key has version 0). */

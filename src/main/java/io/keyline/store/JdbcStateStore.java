@@ -38,7 +38,7 @@ public final class JdbcStateStore implements StateStore {
 
     private static final String KEY_COLUMNS = "job, key_value, state, step, attempts, next_attempt_at, failure_class, "
             + "message, credential, confirmed_step, confirmed_hash, run_id, lease_owner, lease_until, version, "
-            + "created_at, updated_at";
+            + "created_at, updated_at, wait_reason";
     private static final int CHUNK = 500;
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
     };
@@ -402,7 +402,7 @@ public final class JdbcStateStore implements StateStore {
     }
 
     private static final String EVENT_COLUMNS = "e.id, e.job, e.key_value, e.ts, e.run_id, e.event_type, e.step, "
-            + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence";
+            + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence, e.probe_answer";
 
     @Override
     public List<KeyEvent> events(String job, String key) {
@@ -444,11 +444,13 @@ public final class JdbcStateStore implements StateStore {
             while (rs.next()) {
                 String fc = rs.getString(10);
                 String ev = rs.getString(14);
+                String probe = rs.getString(15);
                 out.add(new KeyEvent(rs.getLong(1), rs.getString(2), rs.getString(3), instant(rs, 4),
                         rs.getString(5), EventType.valueOf(rs.getString(6)), rs.getString(7), rs.getInt(8),
                         KeyState.valueOf(rs.getString(9)), fc == null ? null : FailureClass.valueOf(fc),
                         rs.getString(11), rs.getString(12), rs.getString(13),
-                        ev == null ? null : Json.read(ev, Evidence.class)));
+                        ev == null ? null : Json.read(ev, Evidence.class),
+                        probe == null ? null : io.keyline.domain.ProbeAnswer.valueOf(probe)));
             }
         }
         return out;
@@ -463,7 +465,7 @@ public final class JdbcStateStore implements StateStore {
         KeyRecord stored = fresh.withVersion(1);
         try (Connection c = db.connection()) {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
-                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
                 bindKey(ps, stored);
                 ps.executeUpdate();
             }
@@ -600,7 +602,7 @@ public final class JdbcStateStore implements StateStore {
     private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event) throws SQLException {
         KeyRecord next = after.withVersion(1);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
-                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             bindKey(ps, next);
             ps.executeUpdate();
         }
@@ -621,7 +623,8 @@ public final class JdbcStateStore implements StateStore {
                 + (before.leaseOwner() != null ? " AND lease_owner = ?" : "");
         try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET state = ?, step = ?, attempts = ?, "
                 + "next_attempt_at = ?, failure_class = ?, message = ?, credential = ?, confirmed_step = ?, "
-                + "confirmed_hash = ?, run_id = ?, lease_owner = ?, lease_until = ?, version = ?, updated_at = ?"
+                + "confirmed_hash = ?, run_id = ?, lease_owner = ?, lease_until = ?, version = ?, updated_at = ?, "
+                + "wait_reason = ?"
                 + guard)) {
             int i = 1;
             ps.setString(i++, next.state().name());
@@ -638,6 +641,7 @@ public final class JdbcStateStore implements StateStore {
             setInstant(ps, i++, next.leaseUntil());
             ps.setLong(i++, next.version());
             setInstant(ps, i++, next.updatedAt());
+            ps.setString(i++, next.waitReason() == null ? null : next.waitReason().name());
             ps.setString(i++, before.job());
             ps.setString(i++, before.key());
             ps.setLong(i++, before.version());
@@ -689,8 +693,8 @@ public final class JdbcStateStore implements StateStore {
 
     private static void insertEvent(Connection c, KeyEvent e) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_event (job, key_value, ts, run_id, event_type, "
-                + "step, attempt, state, failure_class, message, user_name, note, evidence) "
-                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + "step, attempt, state, failure_class, message, user_name, note, evidence, probe_answer) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             ps.setString(1, e.job());
             ps.setString(2, e.key());
             setInstant(ps, 3, e.ts());
@@ -705,6 +709,7 @@ public final class JdbcStateStore implements StateStore {
             ps.setString(12, clip(e.note(), 2000));
             // evidence is bounded field by field (Evidence.bounded): cutting its JSON would make it unreadable
             ps.setString(13, e.evidence() == null ? null : Json.write(e.evidence().bounded()));
+            ps.setString(14, e.probe() == null ? null : e.probe().name());
             ps.executeUpdate();
         }
     }
@@ -937,7 +942,8 @@ public final class JdbcStateStore implements StateStore {
         return new KeyRecord(rs.getString(1), rs.getString(2), KeyState.valueOf(rs.getString(3)), rs.getString(4),
                 rs.getInt(5), instant(rs, 6), fc == null ? null : FailureClass.valueOf(fc), rs.getString(8),
                 rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12), rs.getString(13),
-                instant(rs, 14), rs.getLong(15), instant(rs, 16), instant(rs, 17));
+                instant(rs, 14), rs.getLong(15), instant(rs, 16), instant(rs, 17),
+                rs.getString(18) == null ? null : io.keyline.domain.WaitReason.valueOf(rs.getString(18)));
     }
 
     private static void bindKey(PreparedStatement ps, KeyRecord r) throws SQLException {
@@ -958,6 +964,7 @@ public final class JdbcStateStore implements StateStore {
         ps.setLong(15, r.version());
         setInstant(ps, 16, r.createdAt());
         setInstant(ps, 17, r.updatedAt());
+        ps.setString(18, r.waitReason() == null ? null : r.waitReason().name());
     }
 
     private static Instant instant(ResultSet rs, int col) throws SQLException {

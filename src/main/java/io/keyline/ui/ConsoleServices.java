@@ -2,11 +2,9 @@ package io.keyline.ui;
 
 import io.keyline.core.CredentialStore;
 import io.keyline.core.Engine;
-import io.keyline.core.OperatorActions;
-import io.keyline.core.Planner;
 import io.keyline.core.SchedulerControl;
-import io.keyline.core.StateStore;
 import io.keyline.core.jobfile.JobCatalog;
+import io.keyline.core.operations.Operations;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -14,14 +12,13 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * What the console works with: core services only (the UI never reaches into SQL). Built by the
- * app's wiring on a real state folder, and by tests on a temp one.
+ * What the console works with: core services only (the UI never reaches into SQL, and reaches the
+ * state only through {@link Operations}). Built by the app's wiring on a real state folder, and by
+ * tests on a temp one.
  *
  * @param catalog        loads the job files (again) from the jobs folder
- * @param store          the state
- * @param planner        dry runs
- * @param actions        operator actions
- * @param engine         runs keys (shared; thread-safe)
+ * @param operations     the operator's use cases and the reads the screens show
+ * @param engine         runs keys (shared; thread-safe): handed to the operations that run keys
  * @param credentials    the credential store
  * @param clock          the clock
  * @param user           the OS user (shown on audited actions)
@@ -32,29 +29,9 @@ import java.util.function.Supplier;
  *                       (slow: runs keys; call it off the FX thread), or {@code null} where there is none
  * @param scheduler      the embedded scheduler ({@link SchedulerControl#NONE} when there is none)
  */
-public record ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Planner planner, OperatorActions actions,
-                              Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,
-                              Path jobsDir, Duration credentialWarn, Supplier<String> demo, SchedulerControl scheduler) {
-
-    /** Confirm-and-run (preview and confirm of a waiting unsafe step). */
-    public io.keyline.core.operations.ConfirmAndRun confirmAndRun() {
-        return new io.keyline.core.operations.ConfirmAndRun(store, credentials, actions, clock);
-    }
-
-    /** Retry-and-run, run now, rearm. */
-    public io.keyline.core.operations.KeyActions keyActions() {
-        return new io.keyline.core.operations.KeyActions(store, actions);
-    }
-
-    /** Renew a login and resume the keys parked on it. */
-    public io.keyline.core.operations.RenewAndResume renewAndResume() {
-        return new io.keyline.core.operations.RenewAndResume(credentials, store, actions);
-    }
-
-    /** Plan-and-save, apply-if-not-stale. */
-    public io.keyline.core.operations.PlanApply planApply() {
-        return new io.keyline.core.operations.PlanApply(store, planner);
-    }
+public record ConsoleServices(Supplier<JobCatalog> catalog, Operations operations, Engine engine,
+                              CredentialStore credentials, Clock clock, String user, Path stateDir, Path jobsDir,
+                              Duration credentialWarn, Supplier<String> demo, SchedulerControl scheduler) {
 
     /** A job definition by name, or a clear refusal when its file is gone or invalid. */
     public io.keyline.domain.JobDefinition job(String name) {
@@ -62,11 +39,9 @@ public record ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Pl
                 + " is not loaded: its file in " + jobsDir + " is missing or invalid"));
     }
 
-    /** Services without a demo workspace to offer and without a scheduler. */
-    public ConsoleServices(Supplier<JobCatalog> catalog, StateStore store, Planner planner, OperatorActions actions,
-                           Engine engine, CredentialStore credentials, Clock clock, String user, Path stateDir,
-                           Path jobsDir, Duration credentialWarn) {
-        this(catalog, store, planner, actions, engine, credentials, clock, user, stateDir, jobsDir, credentialWarn, null,
-                SchedulerControl.NONE);
+    /** The same services without a demo workspace to offer. */
+    public ConsoleServices withoutDemo() {
+        return new ConsoleServices(catalog, operations, engine, credentials, clock, user, stateDir, jobsDir,
+                credentialWarn, null, scheduler);
     }
 }

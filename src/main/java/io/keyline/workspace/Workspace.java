@@ -6,7 +6,9 @@ import io.keyline.core.OperatorActions;
 import io.keyline.core.Planner;
 import io.keyline.core.RunOptions;
 import io.keyline.core.RunTrace;
+import io.keyline.core.Scheduler;
 import io.keyline.core.StateStore;
+import io.keyline.core.operations.Operations;
 import io.keyline.core.exec.Executors;
 import io.keyline.core.jobfile.JobCatalog;
 import io.keyline.core.jobfile.JobFileLoader;
@@ -16,6 +18,7 @@ import io.keyline.store.JdbcStateStore;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -42,7 +45,7 @@ public final class Workspace implements AutoCloseable {
         this(new io.keyline.store.StateLocation.Folder(stateDir), jobsDir, options, env);
     }
 
-    /** A workspace on a state folder or a shared PostgreSQL database (issue 13). */
+    /** A workspace on a state folder or a shared PostgreSQL database. */
     public Workspace(io.keyline.store.StateLocation location, Path jobsDir, RunOptions options, Map<String, String> env) {
         this.location = location;
         this.stateDir = location.localDir();
@@ -120,6 +123,16 @@ public final class Workspace implements AutoCloseable {
         }
     }
 
+    /** Keeps what a one-shot {@code status} read (and the jobs' controls) for the next one. */
+    public synchronized void keepReadCopy(java.util.List<io.keyline.domain.KeyRecord> keys,
+                                          java.util.List<io.keyline.core.CredentialInfo> credentials,
+                                          Map<String, Integer> parkedOnMissing) {
+        if (keepsReadCopy()) {
+            database.keepReadCopy(new io.keyline.store.ReadSnapshot.Data(keys, credentials, parkedOnMissing,
+                    store().jobControls()));
+        }
+    }
+
     /** Whether this workspace's process reads the state briefly and then ends: see {@link #briefReader}. */
     private boolean briefReader;
 
@@ -152,6 +165,65 @@ public final class Workspace implements AutoCloseable {
         return store;
     }
 
+    /**
+     * Guards the services built over the state (not the workspace's own lock, which {@link #store} holds
+     * while it opens the state: the console builds its services meanwhile).
+     */
+    private final Object services = new Object();
+    /** Whether the services are built over a state that opens on first use ({@link #openLater}). */
+    private boolean openLater;
+    private StateStore laterStore;
+    private CredentialStore laterCredentials;
+
+    /**
+     * Builds this workspace's services (operations, engine, leases, scheduler) over a state that opens on
+     * their first use, from the thread that uses them: the console shows its window while the state opens in
+     * the background. Call before the first service is built.
+     */
+    public Workspace openLater() {
+        synchronized (services) {
+            openLater = true;
+            return this;
+        }
+    }
+
+    /** The state as the services get it: the store, or one that opens it on first use ({@link #openLater}). */
+    private StateStore state() {
+        synchronized (services) {
+            if (!openLater) {
+                return store();
+            }
+            if (laterStore == null) {
+                laterStore = Deferred.of(StateStore.class, this::store);
+            }
+            return laterStore;
+        }
+    }
+
+    private CredentialStore credentialState() {
+        synchronized (services) {
+            if (!openLater) {
+                return credentials();
+            }
+            if (laterCredentials == null) {
+                laterCredentials = Deferred.of(CredentialStore.class, this::credentials);
+            }
+            return laterCredentials;
+        }
+    }
+
+    private Operations operations;
+
+    /** The operator's use cases and the reads the CLI and the console show, over this state: built once. */
+    public Operations operations() {
+        synchronized (services) {
+            if (operations == null) {
+                operations = new Operations(state(), credentialState(), this::planner, this::actions, options.clock());
+            }
+            return operations;
+        }
+    }
+
     /** The encrypted credential store (the provider steps obtain credentials from). */
     public synchronized CredentialStore credentials() {
         if (credentials == null) {
@@ -160,24 +232,35 @@ public final class Workspace implements AutoCloseable {
         return credentials;
     }
 
+    /** An engine that traces to {@code trace}, holding keys under this process's leases. */
     public Engine engine(RunTrace trace) {
-        return new Engine(store(), executors(), credentials(), trace, options, leases());
+        return new Engine(state(), executors(), credentialState(), trace, options, leases());
+    }
+
+    /** The embedded scheduler over this state and jobs folder, running keys through {@code engine}. */
+    public Scheduler scheduler(Engine engine, Duration window) {
+        StateStore s = state();
+        return new Scheduler(() -> JobFileLoader.loadFolder(jobsDir), s, s, s, engine, options.clock(), window);
     }
 
     private io.keyline.core.LeaseKeeper leases;
     private String kind = "run";
 
     /** What this process is for the Workers panel ({@code worker}, {@code console}; default {@code run}). */
-    public synchronized void kind(String kind) {
-        this.kind = kind;
+    public void kind(String kind) {
+        synchronized (services) {
+            this.kind = kind;
+        }
     }
 
     /** This process's lease keeper: one heartbeat for every key its engines hold (deregistered on close). */
-    public synchronized io.keyline.core.LeaseKeeper leases() {
-        if (leases == null) {
-            leases = new io.keyline.core.LeaseKeeper(store(), options, kind);
+    public io.keyline.core.LeaseKeeper leases() {
+        synchronized (services) {
+            if (leases == null) {
+                leases = new io.keyline.core.LeaseKeeper(state(), options, kind);
+            }
+            return leases;
         }
-        return leases;
     }
 
     /** A run trace to {@code human} (or nowhere but the file) and {@code logs/runs.jsonl}, rotated per the env. */
@@ -190,39 +273,22 @@ public final class Workspace implements AutoCloseable {
     }
 
     /** The planner, which asks the unsafe steps' probes read-only (and never executes a step). */
-    public Planner planner() {
+    private Planner planner() {
         Executors probes = executors();
-        return new Planner(store(), credentials(), options.clock(),
+        StateStore s = state();
+        return new Planner(s, s, s, credentialState(), options.clock(),
                 ctx -> probes.forKind(ctx.step().probe().kind()).probe(ctx));
-    }
-
-    /** Plan and apply as the CLI and the console do them. */
-    public io.keyline.core.operations.PlanApply planApply() {
-        return new io.keyline.core.operations.PlanApply(store(), planner());
-    }
-
-    /** Confirm-and-run, bound to the payload hash that was shown (core operation shared with the console). */
-    public io.keyline.core.operations.ConfirmAndRun confirmAndRun() {
-        return new io.keyline.core.operations.ConfirmAndRun(store(), credentials(), actions(), options.clock());
-    }
-
-    /** Retry-and-run, run now, rearm (core operations shared with the console). */
-    public io.keyline.core.operations.KeyActions keyActions() {
-        return new io.keyline.core.operations.KeyActions(store(), actions());
-    }
-
-    /** Renew a login and resume the keys parked on it (core operation shared with the console). */
-    public io.keyline.core.operations.RenewAndResume renewAndResume() {
-        return new io.keyline.core.operations.RenewAndResume(credentials(), store(), actions());
     }
 
     private Executors executors;
 
-    private synchronized Executors executors() {
-        if (executors == null) {
-            executors = Executors.standard(options.clock());
+    private Executors executors() {
+        synchronized (services) {
+            if (executors == null) {
+                executors = Executors.standard(options.clock());
+            }
+            return executors;
         }
-        return executors;
     }
 
     /**
@@ -236,16 +302,19 @@ public final class Workspace implements AutoCloseable {
     }
 
     /** Operator actions; each one taken also appends an {@code operator} line to the run log. */
-    public OperatorActions actions() {
-        return new OperatorActions(store(), options, operatorLog());
+    private OperatorActions actions() {
+        StateStore s = state();
+        return new OperatorActions(s, s, s, options, operatorLog());
     }
 
     /** The run log for operator lines, opened once per workspace. */
-    public synchronized RunTrace operatorLog() {
-        if (operatorLog == null) {
-            operatorLog = trace(null);
+    public RunTrace operatorLog() {
+        synchronized (services) {
+            if (operatorLog == null) {
+                operatorLog = trace(null);
+            }
+            return operatorLog;
         }
-        return operatorLog;
     }
 
     @Override

@@ -74,8 +74,7 @@ class SchedulerCliRaceTest {
         int cliExit;
         try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env());
              RunTrace trace = RunTrace.open(wb.state, null)) {
-            Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(wb.jobs), ws.store(), ws.engine(trace),
-                    wb.clock, Duration.ofDays(KEYS));
+            Scheduler scheduler = ws.scheduler(ws.engine(trace), Duration.ofDays(KEYS));
             Process cli = ChildProcess.start(wb.state, wb.jobs, cliLog, "run", "--due", "--catch-up", WINDOW);
             byScheduler.addAll(scheduler.tick());
             assertThat(cli.waitFor(120, TimeUnit.SECONDS)).as("the CLI run finished").isTrue();

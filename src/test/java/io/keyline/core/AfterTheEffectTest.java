@@ -139,11 +139,11 @@ class AfterTheEffectTest {
                             throw e.getCause();
                         }
                     });
-            assertThatThrownBy(() -> new OperatorActions(racing, options).retry(job, "k", null))
+            assertThatThrownBy(() -> new OperatorActions(racing, racing, racing, options, RunTrace.NONE).retry(job, "k", null))
                     .isInstanceOf(OperatorException.class).hasMessageContaining("changed while you acted");
             assertThat(real.steps("j", "k").get("flaky").attempts()).as("untouched: the retry did not happen")
                     .isEqualTo(2);
-            new OperatorActions(real, options).retry(job, "k", null);
+            new OperatorActions(real, real, real, options, RunTrace.NONE).retry(job, "k", null);
             assertThat(real.key("j", "k").orElseThrow().state()).isEqualTo(KeyState.PENDING);
             assertThat(real.steps("j", "k").get("flaky").attempts()).isZero();
         }

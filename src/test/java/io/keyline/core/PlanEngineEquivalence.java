@@ -139,8 +139,8 @@ final class PlanEngineEquivalence {
         try (Database db = Database.open(root.resolve("state"));
              JdbcStateStore store = new JdbcStateStore(db, false)) {
             Engine engine = new Engine(store, executors, world, RunTrace.NONE, options);
-            Planner planner = new Planner(store, world, clock, ctx -> fake.probe(ctx));
-            PlanApply planApply = new PlanApply(store, planner);
+            Planner planner = new Planner(store, store, store, world, clock, ctx -> fake.probe(ctx));
+            PlanApply planApply = new PlanApply(store, store, planner);
             for (int i = 0; i < n; i++) {
                 clock.set(NOW);
                 one(i, jobs, store, world, engine, planner, planApply);

@@ -36,8 +36,7 @@ class SchedulerTest {
     void setUp() throws IOException {
         wb = new Workbench(tmp);
         ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env());
-        scheduler = new Scheduler(() -> JobFileLoader.loadFolder(wb.jobs), ws.store(), ws.engine(RunTrace.NONE),
-                wb.clock, Duration.ofDays(7));
+        scheduler = ws.scheduler(ws.engine(RunTrace.NONE), Duration.ofDays(7));
     }
 
     @AfterEach

@@ -72,9 +72,9 @@ class OperatorLinesTest extends SiteTestBase {
         try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
             ConsoleServices s = ConsoleApp.services(ws, RunTrace.NONE, wb.env());
             JobDefinition job = s.catalog().get().job("pub").orElseThrow();
-            s.actions().retry(job, KEY, "retried from the console");
-            s.actions().skip(job, KEY, "not needed");
-            s.actions().pause("pub", "quiet please", null);
+            s.operations().actions().retry(job, KEY, "retried from the console");
+            s.operations().actions().skip(job, KEY, "not needed");
+            s.operations().actions().pause("pub", "quiet please", null);
         }
         assertThat(operatorLines().stream().map(l -> l.get("action").asText() + " " + l.get("note").asText()).toList())
                 .containsExactly("retry retried from the console", "skip not needed", "pause quiet please");

@@ -74,6 +74,48 @@ class MigrationsTest {
         }
     }
 
+    /**
+     * A state written before the wait reason and the probe's answer were columns gets them from what the
+     * engine wrote then, once, when it is migrated.
+     */
+    @Test
+    void waitsAndProbeAnswersWrittenBeforeTheirColumnsAreFilledIn() throws Exception {
+        Path state = tmp.resolve("state");
+        try (Database db = Database.open(state); Connection c = db.adminConnection();
+             Statement st = c.createStatement()) {
+            String cols = "(job, key_value, state, step, attempts, failure_class, message, version, created_at, "
+                    + "updated_at) VALUES ";
+            st.execute("INSERT INTO key_state " + cols + "('j', 'a', 'NEEDS_CONFIRMATION', 'publish', 1, 'AMBIGUOUS', "
+                    + "'outcome of publish unknown (timeout); probe: /total = 0 (absent)', 1, 0, 0)");
+            st.execute("INSERT INTO key_state " + cols + "('j', 'b', 'NEEDS_CONFIRMATION', 'publish', 0, NULL, "
+                    + "'the payload of publish changed since it was confirmed: review it and confirm again', 1, 0, 0)");
+            st.execute("INSERT INTO key_state " + cols + "('j', 'c', 'NEEDS_CONFIRMATION', 'publish', 0, NULL, "
+                    + "'step publish needs confirmation (confirm: always)', 1, 0, 0)");
+            st.execute("INSERT INTO key_state " + cols + "('j', 'd', 'FAILED', 'publish', 1, 'FATAL', 'refused', 1, 0, 0)");
+            String ev = "INSERT INTO key_event (job, key_value, ts, event_type, step, attempt, state, message) VALUES ";
+            st.execute(ev + "('j', 'a', 0, 'STEP_RECONCILED', 'write', 0, 'RUNNING', 'write already done "
+                    + "(reconciled by probe: probe: /total = 1 (present))')");
+            st.execute(ev + "('j', 'a', 1, 'WAITING_FOR_CONFIRMATION', 'publish', 1, 'NEEDS_CONFIRMATION', "
+                    + "'outcome of publish unknown (timeout); probe: /total = 0 (absent)')");
+            st.execute(ev + "('j', 'a', 2, 'STEP_FAILED', 'publish', 1, 'RUNNING', 'HTTP 502 probe')");
+            st.execute("UPDATE key_state SET wait_reason = NULL");
+            st.execute("UPDATE key_event SET probe_answer = NULL");
+            st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '12'");
+        }
+        try (Database db = Database.open(state)) {
+            JdbcStateStore store = new JdbcStateStore(db, false);
+            assertThat(store.key("j", "a").orElseThrow().waitReason())
+                    .isEqualTo(io.keyline.domain.WaitReason.OUTCOME_UNKNOWN);
+            assertThat(store.key("j", "b").orElseThrow().waitReason())
+                    .isEqualTo(io.keyline.domain.WaitReason.PAYLOAD_CHANGED);
+            assertThat(store.key("j", "c").orElseThrow().waitReason())
+                    .isEqualTo(io.keyline.domain.WaitReason.CONFIRM_ALWAYS);
+            assertThat(store.key("j", "d").orElseThrow().waitReason()).isNull();
+            assertThat(store.events("j", "a")).extracting(io.keyline.domain.KeyEvent::probe).containsExactly(
+                    io.keyline.domain.ProbeAnswer.PRESENT, io.keyline.domain.ProbeAnswer.ABSENT, null);
+        }
+    }
+
     private static List<String> versions(Path dir) throws Exception {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("V") && n.endsWith(".sql"))

@@ -206,6 +206,25 @@ abstract class StoreContract {
     }
 
     @Test
+    void whyAKeyWaitsAndWhichEventsAProbeAnsweredAreStoredAsValues() {
+        KeyRecord r = stored("daily", "k", KeyState.RUNNING);
+        KeyEvent waits = new KeyEvent(0, "daily", "k", T0, "run-1", EventType.WAITING_FOR_CONFIRMATION, "publish", 1,
+                KeyState.NEEDS_CONFIRMATION, FailureClass.AMBIGUOUS, "in words nobody reads", null, null, null,
+                io.keyline.domain.ProbeAnswer.ABSENT);
+        r = store.apply(r, r.withWaitReason(io.keyline.domain.WaitReason.PAYLOAD_CHANGED)
+                .withState(KeyState.NEEDS_CONFIRMATION), null, waits);
+        assertThat(store.key("daily", "k").orElseThrow().waitReason())
+                .isEqualTo(io.keyline.domain.WaitReason.PAYLOAD_CHANGED);
+        assertThat(store.query(StateStore.KeyQuery.all("daily"))).singleElement()
+                .extracting(KeyRecord::waitReason).isEqualTo(io.keyline.domain.WaitReason.PAYLOAD_CHANGED);
+        assertThat(store.events("daily", "k")).extracting(KeyEvent::probe)
+                .containsExactly(null, io.keyline.domain.ProbeAnswer.ABSENT);
+        // the reason belongs to the wait: the key that moves on has none
+        store.apply(r, r.withState(KeyState.PENDING), null, event(r, EventType.CONFIRMED, KeyState.PENDING, T0));
+        assertThat(store.key("daily", "k").orElseThrow().waitReason()).isNull();
+    }
+
+    @Test
     void rearmRemovesTheRecordsOfTheStepsThatRunAgain() {
         KeyRecord r = stored("daily", "k", KeyState.RUNNING);
         r = store.apply(r, r, new StepRecord("write", StepStatus.SUCCEEDED, 1, T0, Map.of(), T0), null);
@@ -339,7 +358,7 @@ abstract class StoreContract {
             assertThat(w.kind()).isEqualTo("worker");
             assertThat(w.keys()).containsExactly("daily k");
         });
-        assertThat(Orphans.of(store, "daily", now)).isEmpty();
+        assertThat(Orphans.of(store, store, "daily", now)).isEmpty();
         keeper.close();
         assertThat(workers.list(now)).filteredOn(w -> w.id().equals(keeper.owner())).singleElement()
                 .satisfies(w -> assertThat(w.stopped()).isNotNull());

@@ -36,7 +36,7 @@ public final class ConsoleFixture implements AutoCloseable {
     }
 
     public KeyState state(String job, String key) {
-        return services.store().key(job, key).map(KeyRecord::state).orElse(null);
+        return ws.store().key(job, key).map(KeyRecord::state).orElse(null);
     }
 
     static String publish(String name, String credential) {

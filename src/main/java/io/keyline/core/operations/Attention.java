@@ -3,13 +3,17 @@ package io.keyline.core.operations;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialStore;
 import io.keyline.core.Orphans;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyEvents;
+import io.keyline.core.KeyRecords;
+import io.keyline.core.Leases;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.OperatorMoves;
+import io.keyline.domain.Trigger;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,14 +79,21 @@ public final class Attention {
             jobKeys = List.copyOf(jobKeys);
         }
 
-        /** The one action that resolves the item. */
+        /** What an operator may do to the item's keys (nothing for missing keys, which have no state). */
+        public OperatorMoves moves() {
+            return OperatorMoves.of(kind == Kind.MISSING ? null : state);
+        }
+
+        /** The one action that resolves the item: the move that resolves its keys' state, or run or plan them. */
         public String action() {
             return switch (kind) {
-                case FAILED -> keys.size() == 1 ? "Retry" : "Retry " + keys.size() + " keys";
-                case CONFIRMATION -> "Confirm…";
-                case CREDENTIAL -> "Renew login…";
                 case INTERRUPTED -> "Run now";
                 case MISSING -> "Plan " + keys.size() + " missing…";
+                default -> {
+                    Trigger move = moves().resolving().orElseThrow();
+                    yield move == Trigger.RETRY && keys.size() > 1 ? "Retry " + keys.size() + " keys"
+                            : Words.move(move);
+                }
             };
         }
 
@@ -118,15 +129,16 @@ public final class Attention {
      *
      * @param calendars each job's calendar (for its missing keys), by job name; jobs without one have none
      */
-    public static List<Item> of(StateStore store, CredentialStore credentials, List<JobDefinition> jobs,
+    public static List<Item> of(KeyRecords store, KeyEvents history, Leases leases, CredentialStore credentials,
+                                List<JobDefinition> jobs,
                                 Map<String, Calendar.View> calendars, Instant now) {
-        List<KeyRecord> waiting = new ArrayList<>(store.query(new StateStore.KeyQuery(null, KeyState.ATTENTION, null,
+        List<KeyRecord> waiting = new ArrayList<>(store.query(new KeyRecords.KeyQuery(null, KeyState.ATTENTION, null,
                 0, Integer.MAX_VALUE)));
         waiting.sort(Comparator.comparing(KeyRecord::updatedAt).thenComparing(KeyRecord::job)
                 .thenComparing(KeyRecord::key));
         waiting = waiting.subList(0, Math.min(LIMIT, waiting.size()));
         Map<String, Evidence> failures = new HashMap<>();
-        for (KeyEvent e : store.lastFailures(KeyState.ATTENTION)) {
+        for (KeyEvent e : history.lastFailures(KeyState.ATTENTION)) {
             failures.put(e.job() + "/" + e.key(), e.evidence());
         }
         Map<String, List<KeyRecord>> groups = new LinkedHashMap<>();
@@ -173,7 +185,7 @@ public final class Attention {
             }
         });
         // keys a killed run left RUNNING: no decision needed, one click runs them now
-        for (KeyRecord r : Orphans.of(store, null, now)) {
+        for (KeyRecord r : Orphans.of(store, leases, null, now)) {
             if (items.size() < LIMIT) {
                 items.add(new Item("key:" + r.job() + "/" + r.key(), Kind.INTERRUPTED, r.job(), List.of(r.key()),
                         List.of(r.job()), r.state(), r.step(), title(r), Orphans.describe(r), "", r.updatedAt(), null,

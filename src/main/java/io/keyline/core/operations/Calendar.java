@@ -1,6 +1,6 @@
 package io.keyline.core.operations;
 
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyRecords;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
@@ -81,7 +81,7 @@ public final class Calendar {
     }
 
     /** The job's calendar now; {@link View#NONE} for manual keys. */
-    public static View of(JobDefinition def, StateStore store, Clock clock) {
+    public static View of(JobDefinition def, KeyRecords store, Clock clock) {
         if (def.key().type() == KeyType.MANUAL) {
             return View.NONE;
         }
@@ -94,7 +94,7 @@ public final class Calendar {
             k = KeyRules.previous(def.key(), k);
         }
         Collections.reverse(keys);
-        Map<String, KeyRecord> known = store.query(StateStore.KeyQuery.all(def.name())
+        Map<String, KeyRecord> known = store.query(KeyRecords.KeyQuery.all(def.name())
                 .between(keys.get(0), keys.get(keys.size() - 1))).stream()
                 .collect(Collectors.toMap(KeyRecord::key, Function.identity()));
         String start = def.key().start();
@@ -106,7 +106,7 @@ public final class Calendar {
             out.add(new Cell(key, KeyRules.firstDay(def.key(), key), r == null ? null : r.state(), before,
                     key.equals(current) && !currentDue));
         }
-        List<String> ahead = store.query(StateStore.KeyQuery.all(def.name())
+        List<String> ahead = store.query(KeyRecords.KeyQuery.all(def.name())
                         .between(KeyRules.next(def.key(), current), null)).stream().map(KeyRecord::key)
                 .filter(x -> KeyRules.compare(def.key(), x, current) > 0)
                 .sorted((a, b) -> KeyRules.compare(def.key(), a, b)).toList();

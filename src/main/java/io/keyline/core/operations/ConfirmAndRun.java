@@ -2,12 +2,12 @@ package io.keyline.core.operations;
 
 import io.keyline.core.CredentialProvider;
 import io.keyline.core.Engine;
-import io.keyline.core.KeyDecision;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.OperatorException;
 import io.keyline.core.RunReport;
 import io.keyline.core.ShownHeaders;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyEvents;
+import io.keyline.core.KeyRecords;
 import io.keyline.core.exec.Rendering;
 import io.keyline.core.exec.StepContext;
 import io.keyline.credentials.Redactor;
@@ -19,18 +19,17 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
+import io.keyline.domain.WaitReason;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -198,16 +197,16 @@ public final class ConfirmAndRun {
         }
     }
 
-    private static final Set<EventType> PROBE_EVENTS = EnumSet.of(EventType.PROBE_ANSWERED, EventType.STEP_RECONCILED,
-            EventType.WAITING_FOR_CONFIRMATION);
-
-    private final StateStore store;
+    private final KeyRecords store;
+    private final KeyEvents history;
     private final CredentialProvider credentials;
     private final OperatorActions actions;
     private final Clock clock;
 
-    public ConfirmAndRun(StateStore store, CredentialProvider credentials, OperatorActions actions, Clock clock) {
+    public ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvider credentials, OperatorActions actions,
+                         Clock clock) {
         this.store = store;
+        this.history = history;
         this.credentials = credentials;
         this.actions = actions;
         this.clock = clock;
@@ -235,8 +234,8 @@ public final class ConfirmAndRun {
         KeyRecord rec = store.key(def.name(), key).orElseThrow(() -> new OperatorException(
                 "key " + key + " of job " + def.name() + " has never run: nothing to confirm"));
         StepDefinition step = rec.step() == null ? null : def.step(rec.step());
-        List<KeyEvent> events = store.events(def.name(), key);
-        Reason why = reason(rec, step);
+        List<KeyEvent> events = history.events(def.name(), key);
+        Reason why = reason(rec);
         Evidence failure = null;
         Evidence probeEvidence = null;
         String probe;
@@ -255,8 +254,7 @@ public final class ConfirmAndRun {
             KeyEvent last = null;
             for (int n = events.size() - 1; n >= 0 && last == null; n--) {
                 KeyEvent e = events.get(n);
-                if (PROBE_EVENTS.contains(e.type()) && step.id().equals(e.step()) && e.message() != null
-                        && e.message().contains("probe")) {
+                if (e.probe() != null && step.id().equals(e.step())) {
                     last = e;
                 }
             }
@@ -282,11 +280,11 @@ public final class ConfirmAndRun {
         return new Preview(rec, step, why, failure, probe, probeEvidence, payload, rejected);
     }
 
-    static Reason reason(KeyRecord rec, StepDefinition step) {
+    static Reason reason(KeyRecord rec) {
         if (rec.state() != KeyState.NEEDS_CONFIRMATION) {
             return Reason.NOT_WAITING;
         }
-        KeyDecision.WaitReason why = KeyDecision.waitReasonOf(rec, step);
+        WaitReason why = rec.waitReason();
         if (why == null) {
             return Reason.OTHER;
         }

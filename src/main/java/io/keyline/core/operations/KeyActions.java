@@ -3,7 +3,7 @@ package io.keyline.core.operations;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.RunReport;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyRecords;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
@@ -20,10 +20,10 @@ import java.util.List;
  */
 public final class KeyActions {
 
-    private final StateStore store;
+    private final KeyRecords store;
     private final OperatorActions actions;
 
-    public KeyActions(StateStore store, OperatorActions actions) {
+    public KeyActions(KeyRecords store, OperatorActions actions) {
         this.store = store;
         this.actions = actions;
     }
@@ -74,6 +74,12 @@ public final class KeyActions {
             out.add(new Outcome(job.name(), k, store.key(job.name(), k).orElse(null), r));
         }
         return out;
+    }
+
+    /** Runs the keys now (in target order); says how the run ended: "Run finished: 3 done, 1 failed". */
+    public String runNow(JobDefinition job, List<String> keys, Engine engine) {
+        RunReport r = engine.run(job, keys);
+        return "Run finished: " + (r.stopped() != null ? r.stopped() : Words.counts(Words.countsOf(r.keys())));
     }
 
     /** Runs a key now (an interrupted one resumes at the step where it stopped). */

@@ -1,7 +1,7 @@
 package io.keyline.core.operations;
 
 import io.keyline.core.OperatorException;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyRecords;
 import io.keyline.core.Targets;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRules;
@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * Which keys an operator targets, as the command line ({@code --key}, {@code --from/--to},
  * {@code --due}, none = the current key) and the console's Plan dialog choose them, with the same
- * messages; and the refusal of keys that are not yet due (SPEC §1) unless the operator chose to run
+ * messages; and the refusal of keys that are not yet due unless the operator chose to run
  * ahead of schedule.
  */
 public final class KeySelection {
@@ -108,7 +108,7 @@ public final class KeySelection {
      *                                    and none was named
      * @throws io.keyline.domain.InvalidKeyException when a key does not fit the job's key type
      */
-    public static Resolved resolve(JobDefinition job, Choice c, StateStore store, Clock clock, Duration window) {
+    public static Resolved resolve(JobDefinition job, Choice c, KeyRecords store, Clock clock, Duration window) {
         int kinds = (c.keys().isEmpty() ? 0 : 1) + (c.from() != null || c.to() != null ? 1 : 0) + (c.due() ? 1 : 0);
         if (kinds > 1) {
             throw new SelectionException("choose one of --key, --from/--to and --due");
@@ -153,7 +153,7 @@ public final class KeySelection {
 
     /**
      * Refuses keys later than the job's current key unless the operator chose to run ahead of
-     * schedule: running them would publish tomorrow's work today (SPEC §1).
+     * schedule: running them would publish tomorrow's work today.
      *
      * @throws OperatorException naming the keys, the current key and how to run them ahead
      */

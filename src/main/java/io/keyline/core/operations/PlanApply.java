@@ -6,10 +6,13 @@ import io.keyline.core.Plan;
 import io.keyline.core.Planner;
 import io.keyline.core.RunReport;
 import io.keyline.core.RunRequest;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyRecords;
+import io.keyline.core.SavedPlans;
 import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -21,12 +24,23 @@ import java.util.function.Function;
  */
 public final class PlanApply {
 
-    private final StateStore store;
+    private final SavedPlans store;
+    private final KeyRecords keys;
     private final Planner planner;
 
-    public PlanApply(StateStore store, Planner planner) {
+    public PlanApply(SavedPlans store, KeyRecords keys, Planner planner) {
         this.store = store;
+        this.keys = keys;
         this.planner = planner;
+    }
+
+    /**
+     * What applying a plan did.
+     *
+     * @param report the run
+     * @param after  every planned key as it is now, by key (keys the run did not start too: skipped, blocked, not due)
+     */
+    public record Applied(RunReport report, Map<String, KeyRecord> after) {
     }
 
     /** A plan that {@code apply} refused: something changed since it was shown. */
@@ -52,7 +66,7 @@ public final class PlanApply {
     }
 
     /** The saved plan, or a clear refusal. */
-    public StateStore.SavedPlan saved(String planId) {
+    public SavedPlans.SavedPlan saved(String planId) {
         return store.plan(planId).orElseThrow(() -> new OperatorException("no plan " + planId
                 + " in this state (plans are made by 'keyline plan JOB' or the console's Plan)"));
     }
@@ -62,7 +76,7 @@ public final class PlanApply {
      * changed (the job file, a body, a probe's answer, a credential or a key's state changed).
      */
     public Plan replan(String planId, Function<String, JobDefinition> jobs) {
-        StateStore.SavedPlan saved = saved(planId);
+        SavedPlans.SavedPlan saved = saved(planId);
         JobDefinition job = jobs.apply(saved.job());
         Plan now = planner.plan(job, saved.keys(), Map.of(), options(saved));
         if (!now.planId().equals(planId)) {
@@ -81,6 +95,14 @@ public final class PlanApply {
         return engine.run(job, now.keys().stream().map(Plan.KeyPlan::key).toList(), RunRequest.apply(now));
     }
 
+    /** As {@link #apply}, then reads every key of the plan as it is now. */
+    public Applied applyAndRead(String planId, Function<String, JobDefinition> jobs, Engine engine) {
+        RunReport report = apply(planId, jobs, engine);
+        Map<String, KeyRecord> after = new HashMap<>(keys.keys(report.job(), saved(planId).keys()));
+        report.keys().forEach(k -> after.put(k.key(), k));
+        return new Applied(report, after);
+    }
+
     static String options(Planner.Options o) {
         List<String> out = new ArrayList<>();
         if (o.ahead()) {
@@ -92,7 +114,7 @@ public final class PlanApply {
         return out.isEmpty() ? null : String.join(",", out);
     }
 
-    static Planner.Options options(StateStore.SavedPlan saved) {
+    static Planner.Options options(SavedPlans.SavedPlan saved) {
         return Planner.Options.DEFAULT.withAhead(saved.has("ahead")).withProbes(!saved.has("no-probes"));
     }
 }

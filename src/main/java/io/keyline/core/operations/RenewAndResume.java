@@ -6,7 +6,7 @@ import io.keyline.core.CredentialTester;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.OperatorException;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyRecords;
 import io.keyline.credentials.CredentialType;
 import io.keyline.credentials.MasterKeyException;
 import io.keyline.credentials.ParsedCredential;
@@ -31,10 +31,10 @@ import java.util.regex.Pattern;
 public final class RenewAndResume {
 
     private final CredentialStore credentials;
-    private final StateStore store;
+    private final KeyRecords store;
     private final OperatorActions actions;
 
-    public RenewAndResume(CredentialStore credentials, StateStore store, OperatorActions actions) {
+    public RenewAndResume(CredentialStore credentials, KeyRecords store, OperatorActions actions) {
         this.credentials = credentials;
         this.store = store;
         this.actions = actions;
@@ -154,7 +154,7 @@ public final class RenewAndResume {
     /** The credential's stored description, login URL and the keys parked on it. */
     public Waiting waiting(String name) {
         Optional<CredentialInfo> info = credentials.info(name);
-        List<KeyRecord> parked = store.query(new StateStore.KeyQuery(null, Set.of(KeyState.NEEDS_CREDENTIAL), null, 0,
+        List<KeyRecord> parked = store.query(new KeyRecords.KeyQuery(null, Set.of(KeyState.NEEDS_CREDENTIAL), null, 0,
                 Integer.MAX_VALUE)).stream().filter(r -> name.equals(r.credential()))
                 .sorted(java.util.Comparator.comparing(KeyRecord::updatedAt).thenComparing(KeyRecord::job)
                         .thenComparing(KeyRecord::key)).toList();

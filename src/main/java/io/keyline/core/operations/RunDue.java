@@ -3,7 +3,8 @@ package io.keyline.core.operations;
 import io.keyline.core.Engine;
 import io.keyline.core.RunReport;
 import io.keyline.core.RunRequest;
-import io.keyline.core.StateStore;
+import io.keyline.core.JobControls;
+import io.keyline.core.KeyRecords;
 import io.keyline.core.Targets;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
@@ -29,11 +30,13 @@ public final class RunDue {
     /** At most this many jobs run side by side (each within its own concurrency). */
     static final int JOBS_AT_ONCE = 16;
 
-    private final StateStore store;
+    private final KeyRecords store;
+    private final JobControls controls;
     private final Clock clock;
 
-    public RunDue(StateStore store, Clock clock) {
+    public RunDue(KeyRecords store, JobControls controls, Clock clock) {
         this.store = store;
+        this.controls = controls;
         this.clock = clock;
     }
 
@@ -54,7 +57,7 @@ public final class RunDue {
             return reports.stream().flatMap(r -> r.keys().stream()).toList();
         }
 
-        /** The exit code over every targeted key (SPEC §6). */
+        /** The exit code over every targeted key. */
         public int exitCode() {
             return RunReport.exitCode(keys(), false);
         }
@@ -76,7 +79,7 @@ public final class RunDue {
         List<Callable<RunReport>> runs = new ArrayList<>();
         List<String> paused = new ArrayList<>();
         for (JobDefinition job : jobs) {
-            if (store.jobControl(job.name()).pausedAt(clock.instant())) {
+            if (controls.jobControl(job.name()).pausedAt(clock.instant())) {
                 paused.add(job.name());
                 say.accept(job.name() + ": paused, passed by");
                 continue;
@@ -90,7 +93,7 @@ public final class RunDue {
             List<String> keys = due.stream().map(Targets.DueKey::key).toList();
             runs.add(() -> engine.run(job, keys, RunRequest.plain(ahead, "--due")));
         }
-        // [issue 14] jobs side by side, each within its own concurrency: one job waiting for a retry does not
+        // jobs side by side, each within its own concurrency: one job waiting for a retry does not
         // hold the others back
         return new Result(sideBySide(runs), paused);
     }

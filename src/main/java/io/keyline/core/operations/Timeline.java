@@ -2,7 +2,8 @@ package io.keyline.core.operations;
 
 import io.keyline.core.CredentialProvider;
 import io.keyline.core.ShownHeaders;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyEvents;
+import io.keyline.core.KeyRecords;
 import io.keyline.domain.EventType;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
@@ -185,10 +186,10 @@ public final class Timeline {
     }
 
     /** Reads a key's record, events and (for a done key) outcome. */
-    public static View load(StateStore store, CredentialProvider credentials, Optional<JobDefinition> job, String name,
-                            String key) {
+    public static View load(KeyRecords store, KeyEvents history, CredentialProvider credentials,
+                            Optional<JobDefinition> job, String name, String key) {
         KeyRecord rec = store.key(name, key).orElse(null);
-        List<KeyEvent> events = store.events(name, key);
+        List<KeyEvent> events = history.events(name, key);
         Outcomes.KeyOutcome outcome = null;
         if (rec != null && rec.state() == KeyState.DONE && job.isPresent()) {
             outcome = Outcomes.of(job.get(), rec, store.steps(name, key),

@@ -6,6 +6,7 @@ import io.keyline.domain.FailureClass;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.Printable;
+import io.keyline.domain.Trigger;
 
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -47,6 +48,19 @@ public final class Words {
     /** {@link #state} in lower case, for the middle of a sentence ("2 done, 1 needs login"). */
     public static String stateLower(KeyState s) {
         return state(s).toLowerCase(Locale.ROOT);
+    }
+
+    /** The label of an operator move as the console offers it: "Confirm…", "Renew login…", "Retry", … */
+    public static String move(Trigger t) {
+        return switch (t) {
+            case CONFIRM -> "Confirm…";
+            case CREDENTIAL_UPDATED -> "Renew login…";
+            case RETRY -> "Retry";
+            case REARM -> "Rearm…";
+            case SKIP -> "Skip…";
+            case MARK_DONE -> "Mark done…";
+            default -> t.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+        };
     }
 
     /** A short label of a failure class: "Outcome unknown", "Login rejected", … */

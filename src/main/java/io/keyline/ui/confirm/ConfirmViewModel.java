@@ -8,6 +8,9 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
+import io.keyline.domain.OperatorMoves;
+import io.keyline.domain.Trigger;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -24,10 +27,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link ConfirmAndRun}. {@link #confirmAndRun} confirms that payload and runs the key once; it never
  * executes twice.
  */
-public final class ConfirmViewModel {
+public final class ConfirmViewModel extends ViewModel {
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper key = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<ConfirmAndRun.Preview> info = new ReadOnlyObjectWrapper<>();
@@ -38,8 +40,6 @@ public final class ConfirmViewModel {
     private final ReadOnlyStringWrapper probeAnswer = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper payloadText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper payloadHash = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper finished = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canConfirm = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canMarkDone = new ReadOnlyBooleanWrapper();
@@ -48,11 +48,12 @@ public final class ConfirmViewModel {
     private final ReadOnlyObjectWrapper<KeyRecord> outcome = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper outcomeText = new ReadOnlyStringWrapper("");
     private Runnable onChanged = () -> { };
-    private long generation;
 
     public ConfirmViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
+        loading.addListener((o, a, b) -> update());
+        busy.addListener((o, a, b) -> update());
     }
 
     /** Called on the UI thread after this dialog changed the key (confirmed and ran it, or marked it done). */
@@ -76,20 +77,10 @@ public final class ConfirmViewModel {
     private void reload() {
         String j = job.get();
         String k = key.get();
-        long gen = ++generation;
-        loading.set(true);
-        update();
-        threads.submit(() -> services.confirmAndRun().preview(jobDefinition(j), k), p -> {
-            if (gen == generation) {
-                apply(p);
-            }
-        }, e -> {
-            if (gen == generation) {
-                loading.set(false);
-                info.set(null);
-                problem.set(message(e));
-                update();
-            }
+        load(true, () -> services.operations().confirmAndRun().preview(jobDefinition(j), k), this::apply, e -> {
+            info.set(null);
+            problem.set(message(e));
+            update();
         });
     }
 
@@ -108,20 +99,14 @@ public final class ConfirmViewModel {
         String k = key.get();
         String hash = p.payload().hash();
         String step = p.step().id();
-        busy.set(true);
         problem.set("");
         progress.set("Confirming " + step + "…");
-        update();
         AtomicBoolean confirmed = new AtomicBoolean();
-        threads.submit(() -> services.confirmAndRun().confirmAndRun(jobDefinition(j), k, note, hash,
+        return act(() -> services.operations().confirmAndRun().confirmAndRun(jobDefinition(j), k, note, hash,
                 services.engine(), c -> {
                     confirmed.set(true);
                     threads.ui(() -> progress.set("Running " + step + "…"));
-                }).after(), rec -> {
-                    busy.set(false);
-                    finished(rec);
-                }, e -> {
-                    busy.set(false);
+                }).after(), this::finished, e -> {
                     progress.set("");
                     if (confirmed.get()) {
                         finished.set(true);
@@ -134,7 +119,6 @@ public final class ConfirmViewModel {
                         reload();
                     }
                 });
-        return true;
     }
 
     /**
@@ -153,21 +137,15 @@ public final class ConfirmViewModel {
         }
         String j = job.get();
         String k = key.get();
-        busy.set(true);
         problem.set("");
         progress.set("Marking " + k + " done…");
-        update();
-        threads.submit(() -> services.actions().markDone(jobDefinition(j), k, note.strip()), rec -> {
-            busy.set(false);
-            finished(rec);
-        }, e -> {
-            busy.set(false);
-            progress.set("");
-            problem.set("Not marked done: " + message(e));
-            update();
-            reload();
-        });
-        return true;
+        return act(() -> services.operations().actions().markDone(jobDefinition(j), k, note.strip()), this::finished,
+                e -> {
+                    progress.set("");
+                    problem.set("Not marked done: " + message(e));
+                    update();
+                    reload();
+                });
     }
 
     private void finished(KeyRecord rec) {
@@ -189,7 +167,6 @@ public final class ConfirmViewModel {
     }
 
     private void apply(ConfirmAndRun.Preview p) {
-        loading.set(false);
         info.set(p);
         String step = p.step() == null ? "" : p.step().id();
         title.set(job.get() + " · " + key.get() + (step.isEmpty() ? "" : " · " + step));
@@ -207,17 +184,12 @@ public final class ConfirmViewModel {
         boolean idle = !loading.get() && !busy.get() && !finished.get() && p != null;
         // with a rejected login the breaker sends nothing: confirming would only park the key again
         canConfirm.set(idle && p.confirmable() && p.rejectedCredential() == null);
-        KeyState s = p == null ? null : p.record().state();
-        canMarkDone.set(idle && s != KeyState.DONE && s != KeyState.SKIPPED && s != KeyState.RUNNING);
+        canMarkDone.set(idle && OperatorMoves.of(p.record().state()).allows(Trigger.MARK_DONE));
     }
 
     private JobDefinition jobDefinition(String name) {
         return services.catalog().get().job(name).orElseThrow(() -> new OperatorException(
                 "job " + name + " is not loaded (its file is missing or invalid)"));
-    }
-
-    private static String message(Throwable e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     public ReadOnlyStringProperty jobProperty() {
@@ -266,15 +238,6 @@ public final class ConfirmViewModel {
     /** The payload hash a confirmation binds, or empty when nothing can be confirmed. */
     public ReadOnlyStringProperty payloadHashProperty() {
         return payloadHash.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
-    }
-
-    /** A confirm or mark-done is running. */
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
     }
 
     /** The dialog did its work (confirmed and ran, or marked done); nothing more can be executed from it. */

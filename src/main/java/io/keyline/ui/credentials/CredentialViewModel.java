@@ -6,6 +6,7 @@ import io.keyline.credentials.ParsedCredential;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -28,22 +29,19 @@ import java.util.Objects;
  * read-only test of the stored credential. Storing, resuming, running and testing go through
  * {@link Threads#submit}; no exposed string holds a secret except the input's text.
  */
-public final class CredentialViewModel {
+public final class CredentialViewModel extends ViewModel {
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final CredentialInput input;
     private final StringProperty name = new SimpleStringProperty(this, "name", "");
     private final BooleanProperty runResumed = new SimpleBooleanProperty(this, "runResumed", true);
     private final ReadOnlyBooleanWrapper nameEditable = new ReadOnlyBooleanWrapper(this, "nameEditable", true);
     private final ReadOnlyStringWrapper nameError = new ReadOnlyStringWrapper(this, "nameError", "");
     private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper(this, "canSave");
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyStringWrapper current = new ReadOnlyStringWrapper(this, "current", "");
     private final ReadOnlyStringWrapper loginUrl = new ReadOnlyStringWrapper(this, "loginUrl", "");
     private final ReadOnlyStringWrapper waitingKeys = new ReadOnlyStringWrapper(this, "waitingKeys", "");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
     private final ReadOnlyIntegerWrapper resumedCount = new ReadOnlyIntegerWrapper(this, "resumedCount", -1);
     private final ReadOnlyIntegerWrapper completedCount = new ReadOnlyIntegerWrapper(this, "completedCount", -1);
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
@@ -51,8 +49,8 @@ public final class CredentialViewModel {
     private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
 
     public CredentialViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
         this.input = new CredentialInput(threads);
         input.validProperty().addListener((o, a, b) -> updateCanSave());
         name.addListener((o, a, b) -> {
@@ -80,7 +78,7 @@ public final class CredentialViewModel {
         }
         name.set(existing);
         nameEditable.set(false);
-        threads.submit(() -> services.renewAndResume().waiting(existing), this::showWaiting,
+        threads.submit(() -> services.operations().renewAndResume().waiting(existing), this::showWaiting,
                 e -> error.set("Could not read credential " + existing + ": " + Format.error(e)));
     }
 
@@ -134,7 +132,7 @@ public final class CredentialViewModel {
         message.set("Saving…");
         testResults.clear();
         testSummary.set("");
-        RenewAndResume op = services.renewAndResume();
+        RenewAndResume op = services.operations().renewAndResume();
         threads.submit(() -> op.renew(n, value, loginUrl, services.user()), r -> {
             saved.set(true);
             nameEditable.set(false);
@@ -156,7 +154,7 @@ public final class CredentialViewModel {
                 if (!out.error().isEmpty()) {
                     error.set(out.error());
                 }
-                threads.submit(() -> services.renewAndResume().waiting(n), this::showWaiting, e -> { });
+                threads.submit(() -> services.operations().renewAndResume().waiting(n), this::showWaiting, e -> { });
             }, e -> {
                 busy.set(false);
                 message.set(RenewAndResume.saved(r, null).message());
@@ -197,7 +195,7 @@ public final class CredentialViewModel {
             return;
         }
         testSummary.set("Testing the stored credential " + n + "…");
-        RenewAndResume op = services.renewAndResume();
+        RenewAndResume op = services.operations().renewAndResume();
         threads.submit(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
             busy.set(false);
             testResults.setAll(t.results());
@@ -241,10 +239,6 @@ public final class CredentialViewModel {
         return canSave.getReadOnlyProperty();
     }
 
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
-    }
-
     /** What is stored now (type, fingerprint, expiry, last result), or empty. */
     public ReadOnlyStringProperty currentProperty() {
         return current.getReadOnlyProperty();
@@ -263,10 +257,6 @@ public final class CredentialViewModel {
     /** The outcome line: "Saved. 3 parked keys resumed, 3 of 3 completed." */
     public ReadOnlyStringProperty messageProperty() {
         return message.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
     }
 
     /** Keys resumed by the last save, or -1. */

@@ -177,8 +177,11 @@ public final class CredentialsView extends BorderPane {
         return column("Status", 220, r -> {
             String text = !r.test().isEmpty() ? "Test: " + r.test() : r.alert();
             Label l = new Label(text);
-            l.getStyleClass().add(r.test().contains("rejected") || r.warning() != CredentialsViewModel.Warning.NONE
-                    && r.test().isEmpty() ? "error-text" : r.test().contains("accepted") ? "ok-text" : "muted");
+            l.getStyleClass().add(switch (r.tone()) {
+                case PROBLEM -> "error-text";
+                case GOOD -> "ok-text";
+                case QUIET -> "muted";
+            });
             l.setTooltip(text.isEmpty() ? null : new Tooltip(text));
             l.setMinWidth(0);
             return l;

@@ -5,12 +5,11 @@ import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialTester;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -26,7 +25,7 @@ import java.util.stream.Collectors;
  * The Credentials page: every stored credential (never its value), the credentials that keys wait
  * for but that are not set, the alerts, and a read-only test per credential.
  */
-public final class CredentialsViewModel {
+public final class CredentialsViewModel extends ViewModel {
 
     /** How a row is flagged; {@code NONE} for a healthy credential. */
     public enum Warning { NONE, EXPIRES_SOON, EXPIRED, REJECTED, MISSING }
@@ -41,9 +40,20 @@ public final class CredentialsViewModel {
      * @param alert   the alert messages, joined, or empty
      * @param test    the last test's outcome ("accepted by p/publish"), or empty
      * @param testing a test is running
+     * @param tested  what the last test found, over its steps: rejected by one, else accepted by one, else no
+     *                answer; {@code null} before a test (or when it could not run)
      */
     public record Row(CredentialInfo info, String name, int parked, Warning warning, String alert, String test,
-                      boolean testing) {
+                      boolean testing, CredentialTester.Verdict tested) {
+
+        /** How the status reads: a problem (rejected, or a warning and no test), a test it passed, or neither. */
+        public Tone tone() {
+            if (tested == CredentialTester.Verdict.REJECTED || warning != Warning.NONE && test.isEmpty()) {
+                return Tone.PROBLEM;
+            }
+            return tested == CredentialTester.Verdict.ACCEPTED ? Tone.GOOD : Tone.QUIET;
+        }
+
         public boolean missing() {
             return info == null;
         }
@@ -72,17 +82,19 @@ public final class CredentialsViewModel {
             return info == null ? "" : info.lastResult() == null ? "" : info.lastResult();
         }
 
-        Row withTest(String text, boolean running) {
-            return new Row(info, name, parked, warning, alert, text, running);
+        Row withTest(String text, boolean running, CredentialTester.Verdict verdict) {
+            return new Row(info, name, parked, warning, alert, text, running, verdict);
         }
     }
+
+    /** How a row's status reads. */
+    public enum Tone { PROBLEM, GOOD, QUIET }
 
     private record Loaded(Instant at, List<CredentialInfo> infos, Map<String, Integer> missing,
                           List<CredentialAlerts.Alert> alerts) {
     }
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ObservableList<CredentialInfo> credentials = FXCollections.observableArrayList();
     private final ObservableList<CredentialInfo> credentialsReadOnly = FXCollections.unmodifiableObservableList(credentials);
     private final ObservableList<String> missing = FXCollections.observableArrayList();
@@ -93,15 +105,13 @@ public final class CredentialsViewModel {
     private final ObservableList<Row> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
     private final Map<String, List<CredentialTester.Result>> tests = new HashMap<>();
     private final Map<String, String> testText = new HashMap<>();
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyBooleanWrapper warning = new ReadOnlyBooleanWrapper(this, "warning");
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
     private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>(this, "lastRefresh");
     private Map<String, Integer> missingCounts = Map.of();
 
     public CredentialsViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
     }
 
     /** Loads (or reloads) the list in the background; the main window calls it when the page is shown. */
@@ -111,17 +121,12 @@ public final class CredentialsViewModel {
 
     /** Reloads the list in the background. */
     public void refresh() {
-        if (loading.get()) {
-            return;
-        }
-        loading.set(true);
-        threads.submit(() -> {
+        refresh(() -> {
             Instant now = services.clock().instant();
             var store = services.credentials();
             return new Loaded(now, store.list(), store.parkedOnMissing(),
                     CredentialAlerts.of(store, now, services.credentialWarn()));
         }, l -> {
-            loading.set(false);
             error.set("");
             lastRefresh.set(l.at());
             credentials.setAll(l.infos());
@@ -131,7 +136,6 @@ public final class CredentialsViewModel {
             warning.set(!l.alerts().isEmpty());
             rebuild();
         }, e -> {
-            loading.set(false);
             error.set("Could not read the credentials: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         });
     }
@@ -142,12 +146,12 @@ public final class CredentialsViewModel {
         List<Row> out = new ArrayList<>();
         for (String name : missing) {
             out.add(new Row(null, name, missingCounts.getOrDefault(name, 0), Warning.MISSING,
-                    join(byName.get(name)), testText.getOrDefault(name, ""), false));
+                    join(byName.get(name)), testText.getOrDefault(name, ""), false, verdict(name)));
         }
         for (CredentialInfo i : credentials) {
             List<CredentialAlerts.Alert> a = byName.getOrDefault(i.name(), List.of());
             out.add(new Row(i, i.name(), i.parkedKeys(), warningOf(i, a), join(a), testText.getOrDefault(i.name(), ""),
-                    false));
+                    false, verdict(i.name())));
         }
         rows.setAll(out);
     }
@@ -177,19 +181,31 @@ public final class CredentialsViewModel {
 
     /** Runs the read-only probes of the steps that use {@code name}; the row shows per step accepted/rejected. */
     public void test(String name) {
-        replaceRow(name, r -> r.withTest("testing…", true));
-        threads.submit(() -> services.renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
+        replaceRow(name, r -> r.withTest("testing…", true, null));
+        threads.submit(() -> services.operations().renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
                 t -> {
             List<CredentialTester.Result> results = t.results();
             tests.put(name, List.copyOf(results));
             // accepted again: the breaker closed and the parked keys resumed, as keyline credentials test does
             testText.put(name, testLine(results) + (t.resumed().isEmpty() ? "" : " · " + t.resumedText()));
-            replaceRow(name, r -> r.withTest(testText.get(name), false));
+            replaceRow(name, r -> r.withTest(testText.get(name), false, verdict(name)));
             refresh(); // last used / result changed
         }, e -> {
+            tests.remove(name);
             testText.put(name, "cannot test: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            replaceRow(name, r -> r.withTest(testText.get(name), false));
+            replaceRow(name, r -> r.withTest(testText.get(name), false, null));
         });
+    }
+
+    /** What the last test of {@code name} found over its steps: rejected by one, else accepted by one, else none. */
+    private CredentialTester.Verdict verdict(String name) {
+        List<CredentialTester.Result> results = tests.getOrDefault(name, List.of());
+        for (CredentialTester.Verdict v : List.of(CredentialTester.Verdict.REJECTED, CredentialTester.Verdict.ACCEPTED)) {
+            if (results.stream().anyMatch(r -> r.verdict() == v)) {
+                return v;
+            }
+        }
+        return results.isEmpty() ? null : results.get(0).verdict();
     }
 
     /** "p/publish accepted · q/upload rejected". */
@@ -232,17 +248,9 @@ public final class CredentialsViewModel {
         return rowsReadOnly;
     }
 
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
-    }
-
     /** Some credential is rejected, expired, expiring or missing (the sidebar's warning badge). */
     public ReadOnlyBooleanProperty warningProperty() {
         return warning.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
     }
 
     public ReadOnlyObjectProperty<Instant> lastRefreshProperty() {

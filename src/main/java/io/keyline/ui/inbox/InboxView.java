@@ -3,6 +3,8 @@ package io.keyline.ui.inbox;
 import atlantafx.base.theme.Styles;
 import io.keyline.core.operations.Attention;
 import io.keyline.core.operations.Attention.Kind;
+import io.keyline.core.operations.Words;
+import io.keyline.domain.Trigger;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.NoteDialog;
@@ -142,7 +144,7 @@ public final class InboxView extends BorderPane {
             } else if (e.getCode() == KeyCode.T && item != null) {
                 nav.showTimeline(item.firstJob(), item.key());
             } else if (e.getCode() == KeyCode.L && item != null && item.credential() != null) {
-                nav.logIn(item.credential()); // issue 16: log in inside the console
+                nav.logIn(item.credential()); // log in inside the console
             }
         });
         list.setOnMouseClicked(e -> {
@@ -275,8 +277,8 @@ public final class InboxView extends BorderPane {
         /** Issue 16: log in inside the console, on items that wait for a credential. */
         private final Button logIn = new Button("Log in…");
         private final MenuItem timeline = new MenuItem("Timeline");
-        private final MenuItem markDone = new MenuItem("Mark done…");
-        private final MenuItem skip = new MenuItem("Skip…");
+        private final MenuItem markDone = new MenuItem(Words.move(Trigger.MARK_DONE));
+        private final MenuItem skip = new MenuItem(Words.move(Trigger.SKIP));
         private final HBox root;
 
         ItemCell() {
@@ -371,10 +373,8 @@ public final class InboxView extends BorderPane {
             logIn.setVisible(login);
             logIn.setManaged(login);
             logIn.setId("login-" + id);
-            boolean keyActions = item.kind() == Kind.FAILED || item.kind() == Kind.CONFIRMATION
-                    || item.kind() == Kind.CREDENTIAL;
-            markDone.setVisible(keyActions);
-            skip.setVisible(keyActions);
+            markDone.setVisible(item.moves().allows(Trigger.MARK_DONE));
+            skip.setVisible(item.moves().allows(Trigger.SKIP));
             timeline.setVisible(item.kind() != Kind.MISSING);
             more.setVisible(item.kind() != Kind.MISSING);
             setGraphic(root);

@@ -5,9 +5,9 @@ import io.keyline.core.operations.KeyActions;
 import io.keyline.domain.JobDefinition;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
  * <p>The selection is kept by the item's identity across the periodic reloads: a refresh never moves
  * or clears it, and an item that went away leaves nothing selected (so no action can hit it).
  */
-public final class InboxViewModel {
+public final class InboxViewModel extends ViewModel {
 
     /** What the inbox reads from the main window (which owns the periodic reload). */
     public interface Source {
@@ -51,15 +51,13 @@ public final class InboxViewModel {
 
     private final Source source;
     private final ConsoleServices services;
-    private final Threads threads;
     private final ObjectProperty<Attention.Item> selected = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
 
     public InboxViewModel(Source source) {
+        super(source.threads());
         this.source = source;
         this.services = source.services();
-        this.threads = source.threads();
         source.attention().addListener((ListChangeListener<Attention.Item>) c -> keepSelection());
     }
 
@@ -82,10 +80,6 @@ public final class InboxViewModel {
 
     public ReadOnlyStringProperty noticeProperty() {
         return notice.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty demoOfferedProperty() {
@@ -129,7 +123,7 @@ public final class InboxViewModel {
     public void retry(Attention.Item item) {
         act(item, "retry", () -> {
             JobDefinition job = services.job(item.job());
-            List<KeyActions.Outcome> out = services.keyActions().retryAndRun(job, item.keys(),
+            List<KeyActions.Outcome> out = services.operations().keyActions().retryAndRun(job, item.keys(),
                     "retried from the console", services.engine());
             return out.size() == 1 ? "Retried " + out.get(0).text() : "Retried " + out.size() + " keys of " + job.name()
                     + ": " + io.keyline.core.operations.Words.counts(io.keyline.core.operations.Words.countsOf(
@@ -139,18 +133,18 @@ public final class InboxViewModel {
 
     /** Runs an interrupted key now (it resumes at the step where it stopped). */
     public void runNow(Attention.Item item) {
-        act(item, "run", () -> "Ran " + (services.keyActions().run(services.job(item.job()), item.key(),
+        act(item, "run", () -> "Ran " + (services.operations().keyActions().run(services.job(item.job()), item.key(),
                 services.engine()).text()));
     }
 
     /** Skips every key of the item (audited with the note). */
     public void skip(Attention.Item item, String note) {
-        each(item, "skip", note, (job, key) -> services.actions().skip(job, key, note), "skipped");
+        each(item, "skip", note, (job, key) -> services.operations().actions().skip(job, key, note), "skipped");
     }
 
     /** Marks every key of the item done (audited with the note): the effect happened, checked by hand. */
     public void markDone(Attention.Item item, String note) {
-        each(item, "mark done", note, (job, key) -> services.actions().markDone(job, key, note), "marked done");
+        each(item, "mark done", note, (job, key) -> services.operations().actions().markDone(job, key, note), "marked done");
     }
 
     private void each(Attention.Item item, String what, String note, java.util.function.BiConsumer<JobDefinition,
@@ -173,14 +167,11 @@ public final class InboxViewModel {
         if (busy.get()) {
             return;
         }
-        busy.set(true);
         notice.set("Working on " + item.title().replace("  ·  ", " ") + "…");
-        threads.submit(work, msg -> {
-            busy.set(false);
+        act(work, msg -> {
             notice.set(io.keyline.ui.common.Format.console(msg));
             source.refresh();
         }, e -> {
-            busy.set(false);
             notice.set("Could not " + what + " " + item.title().replace("  ·  ", " ") + ": "
                     + io.keyline.ui.common.Format.console(e.getMessage()));
             source.refresh();

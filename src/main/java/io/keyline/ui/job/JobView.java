@@ -6,6 +6,8 @@ import io.keyline.core.operations.Words;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.OperatorMoves;
+import io.keyline.domain.Trigger;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.NoteDialog;
@@ -45,7 +47,9 @@ import javafx.util.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -382,29 +386,37 @@ public final class JobView extends BorderPane {
         });
         MenuItem timeline = new MenuItem("Timeline");
         timeline.setOnAction(e -> nav.showTimeline(row.getItem().record().job(), row.getItem().key()));
-        MenuItem confirm = new MenuItem("Confirm…");
-        confirm.setOnAction(e -> nav.confirm(row.getItem().record().job(), row.getItem().key()));
-        MenuItem retry = new MenuItem("Retry");
-        retry.setOnAction(e -> vm.retry(row.getItem().key()));
-        MenuItem rearm = new MenuItem("Rearm…");
-        rearm.setOnAction(e -> askRearm(row.getItem().key()));
-        MenuItem skip = new MenuItem("Skip…");
-        skip.setOnAction(e -> ask("Skip", row.getItem().key(), "The key will not run (until someone retries it).",
-                vm::skip));
-        MenuItem markDone = new MenuItem("Mark done…");
-        markDone.setOnAction(e -> ask("Mark done", row.getItem().key(), "Records that the effect already happened "
-                + "(you checked it): the key becomes done without running its step again.", vm::markDone));
-        ContextMenu menu = new ContextMenu(timeline, confirm, retry, rearm, skip, markDone);
+        ContextMenu menu = new ContextMenu(timeline);
+        Map<Trigger, MenuItem> moves = new EnumMap<>(Trigger.class);
+        for (Trigger t : OperatorMoves.ORDER) {
+            if (t == Trigger.CREDENTIAL_UPDATED) {
+                continue; // a login is renewed for every key that waits for it: from the inbox
+            }
+            MenuItem item = new MenuItem(Words.move(t));
+            item.setOnAction(e -> perform(t, row.getItem()));
+            moves.put(t, item);
+            menu.getItems().add(item);
+        }
         row.contextMenuProperty().bind(Bindings.when(row.emptyProperty()).then((ContextMenu) null).otherwise(menu));
         row.itemProperty().addListener((o, a, b) -> {
-            KeyState s = b == null ? null : b.state();
-            confirm.setVisible(s == KeyState.NEEDS_CONFIRMATION);
-            retry.setVisible(s == KeyState.FAILED);
-            rearm.setVisible(s == KeyState.DONE);
-            skip.setVisible(s != null && !s.finished() && s != KeyState.RUNNING);
-            markDone.setVisible(s != null && s.needsAttention());
+            OperatorMoves allowed = b == null ? OperatorMoves.of(null) : b.moves();
+            moves.forEach((t, item) -> item.setVisible(allowed.allows(t)));
         });
         return row;
+    }
+
+    /** Performs an operator move on a key of the table (asking for a note where the move records one). */
+    private void perform(Trigger move, JobViewModel.KeyRow row) {
+        String key = row.key();
+        switch (move) {
+            case CONFIRM -> nav.confirm(row.record().job(), key);
+            case RETRY -> vm.retry(key);
+            case REARM -> askRearm(key);
+            case SKIP -> ask("Skip", key, "The key will not run (until someone retries it).", vm::skip);
+            case MARK_DONE -> ask("Mark done", key, "Records that the effect already happened (you checked it): the "
+                    + "key becomes done without running its step again.", vm::markDone);
+            default -> throw new IllegalArgumentException("not a move on one key: " + move);
+        }
     }
 
     private void ask(String verb, String key, String explain, java.util.function.BiConsumer<String, String> then) {

@@ -1,16 +1,17 @@
 package io.keyline.ui.job;
 
-import io.keyline.core.ShownHeaders;
-import io.keyline.core.StateStore;
+import io.keyline.core.KeyRecords;
 import io.keyline.core.operations.Calendar;
+import io.keyline.core.operations.KeyTable;
 import io.keyline.core.operations.Outcomes;
 import io.keyline.core.operations.Words;
-import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.OperatorMoves;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -32,7 +33,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -42,7 +42,7 @@ import java.util.concurrent.Callable;
  * kill switch, and the key actions of the table's menu. Loads run in the background; a newer request
  * makes an older answer stale (it is dropped).
  */
-public final class JobViewModel {
+public final class JobViewModel extends ViewModel {
 
     /** Rows per page of the key table. */
     public static final int PAGE_SIZE = 200;
@@ -74,6 +74,11 @@ public final class JobViewModel {
         public KeyState state() {
             return record.state();
         }
+
+        /** What an operator may do to the key now. */
+        public OperatorMoves moves() {
+            return OperatorMoves.of(record.state());
+        }
     }
 
     public static final Filter ALL = new Filter("All states", Set.of());
@@ -92,7 +97,6 @@ public final class JobViewModel {
     }
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ReadOnlyObjectWrapper<JobDefinition> definition = new ReadOnlyObjectWrapper<>();
     private final ObjectProperty<Filter> filter = new SimpleObjectProperty<>(ALL);
     private final StringProperty search = new SimpleStringProperty("");
@@ -104,12 +108,10 @@ public final class JobViewModel {
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private long generation;
 
     public JobViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
         filter.addListener((o, a, b) -> {
             page.set(0);
             reloadRows();
@@ -123,11 +125,7 @@ public final class JobViewModel {
 
     /** Shows a job: definition, calendar, first page, pause state (the job file is read in the background). */
     public void load(String job) {
-        long gen = ++generation;
-        threads.submit(() -> services.catalog().get().job(job), def -> {
-            if (gen != generation) {
-                return;
-            }
+        load(false, () -> services.catalog().get().job(job), def -> {
             definition.set(def.orElse(null));
             if (def.isEmpty()) {
                 notice.set("Job " + job + " is not in " + services.jobsDir() + " any more");
@@ -153,30 +151,13 @@ public final class JobViewModel {
         if (def == null) {
             return;
         }
-        long gen = ++generation;
-        StateStore.KeyQuery q = new StateStore.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
+        KeyRecords.KeyQuery q = new KeyRecords.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
                 .page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
-        loading.set(!all);
-        threads.submit(() -> {
-            StateStore store = services.store();
-            List<KeyRecord> page = store.query(q);
-            List<String> done = page.stream().filter(r -> r.state() == KeyState.DONE).map(KeyRecord::key).toList();
-            Map<String, Outcomes.KeyOutcome> outcomes = Outcomes.of(def, page, store.steps(def.name(), done),
-                    ShownHeaders.secretsOf(def, services.credentials()));
-            return new Loaded(page.stream().map(r -> new KeyRow(r, outcomes.get(r.key()))).toList(), store.count(q),
-                    all ? Calendar.of(def, store, services.clock()) : null, all ? store.jobControl(def.name()) : null);
-        }, l -> {
-            if (gen == generation) {
-                apply(l);
-            }
-        }, this::failed);
+        load(!all, () -> services.operations().keyTable(def, q, all), this::apply, this::failed);
     }
 
-    private record Loaded(List<KeyRow> rows, int total, Calendar.View calendar, JobControl control) {
-    }
-
-    private void apply(Loaded l) {
-        rows.setAll(l.rows());
+    private void apply(KeyTable l) {
+        rows.setAll(l.keys().stream().map(r -> new KeyRow(r, l.outcomes().get(r.key()))).toList());
         total.set(l.total());
         if (l.calendar() != null) {
             calendar.set(l.calendar());
@@ -188,25 +169,23 @@ public final class JobViewModel {
                     + (l.control().until() == null ? "" : " (until " + io.keyline.ui.common.Format.time(l.control().until()) + ")")
                     : "");
         }
-        loading.set(false);
     }
 
     private void failed(Throwable e) {
-        loading.set(false);
         notice.set("Could not load: " + e.getMessage());
     }
 
     /** Turns the kill switch on. */
     public void pause(String reason, Instant until) {
         act(() -> {
-            services.actions().pause(name(), reason, until);
+            services.operations().actions().pause(name(), reason, until);
             return name() + " paused";
         });
     }
 
     public void resume() {
         act(() -> {
-            services.actions().resume(name());
+            services.operations().actions().resume(name());
             return name() + " resumed";
         });
     }
@@ -214,9 +193,14 @@ public final class JobViewModel {
     /** Runs the given keys now (in the background); the table updates as they progress. */
     public void run(List<String> keys, Runnable done) {
         JobDefinition def = definition.get();
+        if (busy.get()) {
+            busyElsewhere();
+            done.run();
+            return;
+        }
         notice.set("Running " + Words.keys(keys.size()) + "…");
-        threads.submit(() -> services.engine().run(def, keys), r -> {
-            notice.set("Run finished: " + (r.stopped() != null ? r.stopped() : Words.counts(Words.countsOf(r.keys()))));
+        act(() -> services.operations().keyActions().runNow(def, keys, services.engine()), text -> {
+            notice.set(text);
             reload();
             done.run();
         }, e -> {
@@ -227,38 +211,44 @@ public final class JobViewModel {
 
     /** Re-arms a failed key and runs it now. */
     public void retry(String key) {
-        act(() -> "Retried " + services.keyActions().retryAndRun(definition.get(), key, "retried from the console",
+        act(() -> "Retried " + services.operations().keyActions().retryAndRun(definition.get(), key, "retried from the console",
                 services.engine()).text());
     }
 
     /** Re-arms a done key: its steps (all, or from {@code fromStep}) run again at the next run. */
     public void rearm(String key, String note, String fromStep) {
-        act(() -> services.keyActions().rearm(definition.get(), key, note, fromStep).job() + " " + key + " "
+        act(() -> services.operations().keyActions().rearm(definition.get(), key, note, fromStep).job() + " " + key + " "
                 + io.keyline.core.operations.KeyActions.rearmed(fromStep));
     }
 
     public void skip(String key, String note) {
         act(() -> {
-            services.actions().skip(definition.get(), key, note);
+            services.operations().actions().skip(definition.get(), key, note);
             return name() + " " + key + " skipped";
         });
     }
 
     public void markDone(String key, String note) {
         act(() -> {
-            services.actions().markDone(definition.get(), key, note);
+            services.operations().actions().markDone(definition.get(), key, note);
             return name() + " " + key + " marked done";
         });
     }
 
     private void act(Callable<String> work) {
-        threads.submit(work, text -> {
+        if (!act(work, text -> {
             notice.set(text);
             reload();
         }, e -> {
             notice.set("Could not do that: " + e.getMessage());
             reload();
-        });
+        })) {
+            busyElsewhere();
+        }
+    }
+
+    private void busyElsewhere() {
+        notice.set("An action on this job is still running: try again when it has finished");
     }
 
     private String name() {
@@ -304,10 +294,6 @@ public final class JobViewModel {
 
     public ReadOnlyStringProperty noticeProperty() {
         return notice.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
     }
 
     public Instant now() {

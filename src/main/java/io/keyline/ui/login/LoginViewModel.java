@@ -12,6 +12,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import io.keyline.ui.credentials.CredentialInput;
 import io.keyline.ui.credentials.CredentialViewModel;
 import javafx.beans.property.BooleanProperty;
@@ -29,7 +30,7 @@ import java.net.URI;
 import java.util.List;
 
 /**
- * The login window (issue 16): the operator logs in on the site's own page, and the cookies of the
+ * The login window: the operator logs in on the site's own page, and the cookies of the
  * credential's domains are captured, shown masked, optionally tested, and used through the same
  * path as a pasted file ({@link CredentialViewModel#useCaptured}).
  *
@@ -37,10 +38,9 @@ import java.util.List;
  * private jar holds ({@link #cookiesChanged}). No exposed string ever holds a cookie value: the
  * captured cookies stay in a private field until they are used or the window closes.
  */
-public final class LoginViewModel {
+public final class LoginViewModel extends ViewModel {
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final CredentialViewModel credential;
     private final String name;
 
@@ -67,7 +67,6 @@ public final class LoginViewModel {
     private final ObservableList<CredentialTester.Result> testLines = FXCollections.observableArrayList();
     private final ObservableList<CredentialTester.Result> testLinesReadOnly =
             FXCollections.unmodifiableObservableList(testLines);
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
 
     private List<JobDefinition> jobs = List.of();
     private CookieScope scope = CookieScope.of(null, List.of());
@@ -81,8 +80,8 @@ public final class LoginViewModel {
      *                   used, and its outcome line says what happened
      */
     public LoginViewModel(ConsoleServices services, Threads threads, CredentialViewModel credential, String name) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
         this.credential = credential;
         this.name = name;
         credential.busyProperty().addListener((o, a, b) -> updateCanUse());
@@ -291,9 +290,5 @@ public final class LoginViewModel {
 
     public ObservableList<CredentialTester.Result> testLines() {
         return testLinesReadOnly;
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
     }
 }

@@ -149,7 +149,7 @@ public final class PlanChoice {
         };
         c = c.withAhead(ahead.get());
         if (!c.due()) {
-            KeySelection.resolve(d, c, services.store(), services.clock(), null);
+            services.operations().select(d, c, null);
         }
         return c;
     }

@@ -370,8 +370,7 @@ public final class PlanDialog {
         if (k.runs()) {
             return "action-run";
         }
-        return k.action().startsWith("blocked") || k.action().startsWith("needs") || k.action().startsWith("failed")
-                ? "action-blocked" : "action-quiet";
+        return k.blocked() ? "action-blocked" : "action-quiet";
     }
 
     // ---------------------------------------------------------------- footer: summary, id, apply

@@ -13,6 +13,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -25,18 +26,17 @@ import javafx.beans.value.ChangeListener;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The dry-run plan of a job (SPEC §5): the operator chooses the keys ({@link PlanChoice}: the core's
+ * The dry-run plan of a job: the operator chooses the keys ({@link PlanChoice}: the core's
  * key selection, with the command line's messages), {@link #plan()} shows what a run would do for each
  * without executing anything, and {@link #apply()} executes exactly that plan through {@link PlanApply},
  * or refuses when anything changed since. Changing the choice clears the plan on screen; after Apply the
  * rows show each key's state.
  */
-public final class PlanViewModel {
+public final class PlanViewModel extends ViewModel {
 
     /**
      * One key of the plan on screen.
@@ -51,7 +51,6 @@ public final class PlanViewModel {
     }
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final PlanChoice choice;
     private final ObservableList<String> jobs = FXCollections.observableArrayList();
     private final ObservableList<String> jobsView = FXCollections.unmodifiableObservableList(jobs);
@@ -61,13 +60,11 @@ public final class PlanViewModel {
     private final ReadOnlyStringWrapper summaryText = new ReadOnlyStringWrapper(this, "summaryText", "");
     private final ReadOnlyStringWrapper paused = new ReadOnlyStringWrapper(this, "paused", "");
     private final ReadOnlyStringWrapper outcome = new ReadOnlyStringWrapper(this, "outcome", "");
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
     private final ReadOnlyStringWrapper notYetDue = new ReadOnlyStringWrapper(this, "notYetDue", "");
     /** After a Due plan: the job's missing keys it does not include (older than the catch-up window). */
     private final ObservableList<String> missing = FXCollections.observableArrayList();
     private final ObservableList<String> missingView = FXCollections.unmodifiableObservableList(missing);
     private final ReadOnlyBooleanWrapper stale = new ReadOnlyBooleanWrapper(this, "stale");
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyBooleanWrapper applied = new ReadOnlyBooleanWrapper(this, "applied");
     private final ReadOnlyBooleanWrapper canApply = new ReadOnlyBooleanWrapper(this, "canApply");
     private final ObjectProperty<Row> selected = new SimpleObjectProperty<>(this, "selected");
@@ -77,8 +74,8 @@ public final class PlanViewModel {
             new javafx.beans.property.ReadOnlyIntegerWrapper(this, "exitCode", -1);
 
     public PlanViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
         this.choice = new PlanChoice(services, threads, this::clearPlan, error::set);
         selected.addListener((o, a, b) -> detail.set(b == null ? "" : Format.action(PlanText.detail(b.plan()))));
         ChangeListener<Object> update = (o, a, b) -> canApply.set(plan.get() != null && !busy.get() && !applied.get()
@@ -117,34 +114,28 @@ public final class PlanViewModel {
             choice.invalid("choose a job");
             return;
         }
-        busy.set(true);
         clearPlan();
         error.set("");
-        threads.submit(() -> {
+        act(() -> {
             JobDefinition d = services.job(name);
             try {
                 KeySelection.Choice c = choice.choice(d);
-                KeySelection.Resolved r = KeySelection.resolve(d, c, services.store(), services.clock(),
-                        services.scheduler().window());
-                Plan p = services.planApply().planAndSave(d, r.keys(), r.notes(),
+                KeySelection.Resolved r = services.operations().select(d, c, services.scheduler().window());
+                Plan p = services.operations().planApply().planAndSave(d, r.keys(), r.notes(),
                         Planner.Options.DEFAULT.withAhead(c.ahead()));
-                List<String> gaps = !c.due() ? List.of() : io.keyline.core.operations.Calendar.of(d, services.store(),
-                        services.clock()).missing().stream().filter(k -> !r.keys().contains(k)).toList();
+                List<String> gaps = !c.due() ? List.of() : services.operations().calendar(d).missing().stream()
+                        .filter(k -> !r.keys().contains(k)).toList();
                 return new Planned(p, null, gaps);
             } catch (IllegalArgumentException | OperatorException e) {
                 return new Planned(null, e.getMessage(), List.of());
             }
         }, r -> {
-            busy.set(false);
             choice.invalid(r.invalid() == null ? null : Format.console(r.invalid()));
             if (r.plan() != null) {
                 show(r.plan());
                 missing.setAll(r.missing());
             }
-        }, e -> {
-            busy.set(false);
-            error.set("Could not make the plan: " + Format.console(message(e)));
-        });
+        }, e -> error.set("Could not make the plan: " + Format.console(message(e))));
     }
 
     /** After a stale refusal: plans the same choice again, for review. */
@@ -162,7 +153,7 @@ public final class PlanViewModel {
                 .orElse(rows.isEmpty() ? null : rows.get(0)));
         paused.set(p.paused() == null ? "" : p.paused() + ": nothing will start until it is resumed");
         summaryText.set(Format.action(PlanText.summary(p.keys())));
-        long later = p.keys().stream().filter(k -> k.action().startsWith("not yet due")).count();
+        long later = p.keys().stream().filter(Plan.KeyPlan::notYetDue).count();
         notYetDue.set(later == 0 ? "" : Words.keys((int) later) + (later == 1 ? " is" : " are") + " not yet due "
                 + "(later than the current key): nothing runs for " + (later == 1 ? "it" : "them")
                 + ". Tick \"Run ahead of schedule\" and plan again to include " + (later == 1 ? "it." : "them."));
@@ -191,22 +182,16 @@ public final class PlanViewModel {
         if (shown == null || busy.get() || applied.get() || stale.get()) {
             return;
         }
-        busy.set(true);
         outcome.set("Applying the plan…");
         error.set("");
-        threads.submit(() -> {
+        act(() -> {
             try {
-                RunReport report = services.planApply().apply(shown.planId(), services::job, services.engine());
-                // every planned key as it is now (keys the run did not start too: skipped, blocked, not due)
-                Map<String, KeyRecord> now = new HashMap<>();
-                shown.keys().forEach(k -> services.store().key(shown.job(), k.key()).ifPresent(r -> now.put(k.key(), r)));
-                report.keys().forEach(k -> now.put(k.key(), k));
-                return new Applied(report, now);
+                return services.operations().planApply().applyAndRead(shown.planId(), services::job,
+                        services.engine());
             } catch (PlanApply.StalePlanException e) {
-                return new Applied(null, Map.of());
+                return new PlanApply.Applied(null, Map.of());
             }
         }, a -> {
-            busy.set(false);
             if (a.report() == null) {
                 stale.set(true);
                 outcome.set("Not applied: the job file or the state of its keys changed since this plan was made. "
@@ -220,17 +205,9 @@ public final class PlanViewModel {
             outcome.set("Applied: " + Words.counts(Words.countsOf(r.keys())) + (r.stopped() == null ? ""
                     : " (stopped: " + r.stopped() + ")") + ". " + Words.outcome(r.exitCode()));
         }, e -> {
-            busy.set(false);
             outcome.set("");
             error.set("Could not apply the plan: " + Format.console(message(e)));
         });
-    }
-
-    private record Applied(RunReport report, Map<String, KeyRecord> after) {
-    }
-
-    private static String message(Throwable e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** The id of the plan on screen ({@code keyline apply ID} applies it too), or empty. */
@@ -238,7 +215,7 @@ public final class PlanViewModel {
         return planId.getReadOnlyProperty();
     }
 
-    /** Exit code of the last Apply (SPEC §6), or -1: 0 everything done, above 0 something waits or failed. */
+    /** Exit code of the last Apply, or -1: 0 everything done, above 0 something waits or failed. */
     public javafx.beans.property.ReadOnlyIntegerProperty exitCodeProperty() {
         return exitCode.getReadOnlyProperty();
     }
@@ -289,17 +266,9 @@ public final class PlanViewModel {
         return outcome.getReadOnlyProperty();
     }
 
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
-    }
-
     /** True after Apply refused the plan because something changed: show Re-plan. */
     public ReadOnlyBooleanProperty staleProperty() {
         return stale.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
     }
 
     /** True once the plan on screen was executed (it cannot be applied twice). */

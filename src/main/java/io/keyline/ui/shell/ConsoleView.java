@@ -68,7 +68,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private JobView jobView;
     private CredentialsViewModel credentialsVm;
     private CredentialsView credentialsView;
-    // issue 13: the Workers page, and refreshes announced by other processes (PostgreSQL LISTEN/NOTIFY)
+    // the Workers page, and refreshes announced by other processes (PostgreSQL LISTEN/NOTIFY)
     private io.keyline.ui.workers.WorkersView workersView;
     private final Button workersButton = new Button("Workers");
     private AutoCloseable changes;
@@ -151,7 +151,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
             return;
         }
         try {
-            changes = vm.services().store().watch(() -> {
+            changes = vm.services().operations().watch(() -> {
                 if (changePending.compareAndSet(false, true)) {
                     vm.threads().ui(() -> {
                         changePending.set(false);
@@ -500,7 +500,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void logIn(String credential) {
-        // issue 16: the web engine loads here, on first use, never for the first frame
+        // the web engine loads here, on first use, never for the first frame
         io.keyline.ui.login.LoginWindow.show(window(), vm.services(), vm.threads(), null, credential, this::refresh);
     }
 

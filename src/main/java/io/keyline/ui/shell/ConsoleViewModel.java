@@ -4,6 +4,7 @@ import io.keyline.core.CredentialAlerts;
 import io.keyline.core.jobfile.JobFileError;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyIntegerProperty;
@@ -25,10 +26,9 @@ import java.util.function.Consumer;
  * The main window's state: jobs, the attention inbox, running keys and credential alerts, loaded
  * together in the background. Keys that newly need attention are reported for notifications.
  */
-public final class ConsoleViewModel implements io.keyline.ui.inbox.InboxViewModel.Source {
+public final class ConsoleViewModel extends ViewModel implements io.keyline.ui.inbox.InboxViewModel.Source {
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ObservableList<Snapshot.JobSummary> jobs = FXCollections.observableArrayList();
     private final ObservableList<Snapshot.JobSummary> jobsReadOnly = FXCollections.unmodifiableObservableList(jobs);
     private final ObservableList<io.keyline.core.operations.Attention.Item> attention = FXCollections.observableArrayList();
@@ -41,18 +41,15 @@ public final class ConsoleViewModel implements io.keyline.ui.inbox.InboxViewMode
     private final ObservableList<JobFileError> invalidReadOnly = FXCollections.unmodifiableObservableList(invalid);
     private final ReadOnlyIntegerWrapper attentionCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper demoOffered = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper demoRunning = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper demoMessage = new ReadOnlyStringWrapper("");
     private Set<String> known;
-    private boolean refreshQueued;
     private Consumer<List<io.keyline.core.operations.Attention.Item>> onNewAttention = items -> { };
 
     public ConsoleViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
     }
 
     /** Called (on the UI thread) with keys that entered an attention state since the last refresh. */
@@ -63,23 +60,8 @@ public final class ConsoleViewModel implements io.keyline.ui.inbox.InboxViewMode
     /** Reloads everything in the background; a refresh asked for while one runs is done right after it. */
     @Override
     public void refresh() {
-        if (loading.get()) {
-            refreshQueued = true;
-            return;
-        }
-        loading.set(true);
-        threads.submit(() -> SnapshotLoader.load(services), this::apply, e -> {
-            loading.set(false);
-            error.set("Could not read the state: " + e.getMessage());
-            runQueued();
-        });
-    }
-
-    private void runQueued() {
-        if (refreshQueued) {
-            refreshQueued = false;
-            refresh();
-        }
+        refresh(() -> SnapshotLoader.load(services), this::apply,
+                e -> error.set("Could not read the state: " + e.getMessage()));
     }
 
     void apply(Snapshot s) {
@@ -106,8 +88,6 @@ public final class ConsoleViewModel implements io.keyline.ui.inbox.InboxViewMode
             }
         }
         known = now;
-        loading.set(false);
-        runQueued();
     }
 
     /**
@@ -177,14 +157,6 @@ public final class ConsoleViewModel implements io.keyline.ui.inbox.InboxViewMode
 
     public ReadOnlyObjectProperty<Instant> lastRefreshProperty() {
         return lastRefresh.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.keyline.core.SchedulerControl.Status;
 import io.keyline.core.SchedulerControl.Upcoming;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -22,27 +23,25 @@ import java.util.List;
  * 2026-11-30 09:00 (in 14 h)"), the keys it is about to run (catch-ups marked) for the tooltip, and
  * the switch to pause it. The status is read in the background.
  */
-public final class SchedulerViewModel {
+public final class SchedulerViewModel extends ViewModel {
 
     private static final DateTimeFormatter TICK = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
     private static final int LISTED = 20;
 
     private final SchedulerControl scheduler;
-    private final Threads threads;
     private final Clock clock;
     private final ReadOnlyStringWrapper text = new ReadOnlyStringWrapper("Scheduler: …");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(Mode.OFF);
     private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
-    private boolean loading;
     private java.time.Instant lastRanAt;
     private java.util.function.Consumer<String> onRan = text -> { };
     private java.util.function.Consumer<String> onUpcoming = text -> { };
     private boolean announced;
 
     public SchedulerViewModel(SchedulerControl scheduler, Threads threads, Clock clock) {
+        super(threads);
         this.scheduler = scheduler;
-        this.threads = threads;
         this.clock = clock;
     }
 
@@ -61,15 +60,10 @@ public final class SchedulerViewModel {
 
     /** Reads the scheduler's status in the background. */
     public void refresh() {
-        if (loading) {
-            return;
-        }
-        loading = true;
-        threads.submit(() -> new Read(scheduler.status(), scheduler.lastRan()), r -> {
+        refresh(() -> new Read(scheduler.status(), scheduler.lastRan()), r -> {
             apply(r.status());
             ran(r.ran());
         }, e -> {
-            loading = false;
             text.set("Scheduler: status unavailable");
             detail.set(String.valueOf(e.getMessage()));
         });
@@ -88,17 +82,13 @@ public final class SchedulerViewModel {
                 scheduler.enable();
             }
             return scheduler.status();
-        }, s -> {
-            loading = true;
-            apply(s);
-        }, e -> detail.set(String.valueOf(e.getMessage())));
+        }, this::apply, e -> detail.set(String.valueOf(e.getMessage())));
     }
 
     private record Read(Status status, SchedulerControl.Ran ran) {
     }
 
     void apply(Status s) {
-        loading = false;
         if (!announced && s.mode() != Mode.OFF) {
             announced = true;
             if (s.mode() == Mode.ON && !s.dueNow().isEmpty()) {

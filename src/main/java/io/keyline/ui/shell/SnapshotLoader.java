@@ -1,12 +1,12 @@
 package io.keyline.ui.shell;
 
 import io.keyline.core.CredentialAlerts;
-import io.keyline.core.StateStore;
 import io.keyline.core.jobfile.JobCatalog;
 import io.keyline.core.operations.Attention;
 import io.keyline.core.operations.Calendar;
+import io.keyline.core.operations.Operations;
+import io.keyline.core.operations.Overview;
 import io.keyline.core.operations.Words;
-import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
@@ -27,37 +27,30 @@ public final class SnapshotLoader {
     public static Snapshot load(ConsoleServices s) {
         Instant now = s.clock().instant();
         JobCatalog catalog = s.catalog().get();
-        StateStore store = s.store();
-        Map<String, Map<KeyState, Integer>> counts = store.countsByJob();
+        Operations ops = s.operations();
+        Overview overview = ops.overview(catalog.jobs());
         Map<String, Calendar.View> calendars = new HashMap<>();
         List<Snapshot.JobSummary> jobs = new ArrayList<>();
-        for (JobDefinition j : catalog.jobs()) {
-            Map<KeyState, Integer> c = counts.getOrDefault(j.name(), Map.of());
-            JobControl jc = store.jobControl(j.name());
-            int attention = 0;
-            for (KeyState st : KeyState.ATTENTION) {
-                attention += c.getOrDefault(st, 0);
-            }
-            int total = c.values().stream().mapToInt(Integer::intValue).sum();
-            Calendar.View cal = Calendar.of(j, store, s.clock());
+        for (Overview.Job o : overview.jobs()) {
+            JobDefinition j = o.def();
+            Calendar.View cal = ops.calendar(j);
             calendars.put(j.name(), cal);
             int missing = cal.missing().size();
             jobs.add(new Snapshot.JobSummary(j.name(), j.description(),
                     j.schedule() == null ? "no schedule" : Words.schedule(j.schedule().text(), j.key().zone()),
-                    j.key().type().jsonName(), jc.pausedAt(now), jc.pausedAt(now) ? jc.reason() : null, attention,
-                    c.getOrDefault(KeyState.DONE, 0), total, missing,
+                    j.key().type().jsonName(), o.paused(now), o.paused(now) ? o.control().reason() : null,
+                    o.attention(), o.count(KeyState.DONE), o.total(), missing,
                     missing == 0 ? "" : Calendar.count(cal.type(), missing)));
         }
-        List<Attention.Item> items = Attention.of(store, s.credentials(), catalog.jobs(), calendars, now);
+        List<Attention.Item> items = ops.attention(catalog.jobs(), calendars, now);
         List<Snapshot.RunningKey> running = new ArrayList<>();
-        for (KeyRecord r : store.query(new StateStore.KeyQuery(null, java.util.Set.of(KeyState.RUNNING), null, 0, 200))) {
+        for (KeyRecord r : ops.running(200)) {
             JobDefinition j = catalog.job(r.job()).orElse(null);
             int idx = j == null || r.step() == null ? 0 : Math.max(0, j.stepIndex(r.step()));
             running.add(new Snapshot.RunningKey(r.job(), r.key(), r.step(), idx, j == null ? 0 : j.steps().size(),
                     r.updatedAt(), r.leaseOwner()));
         }
-        int keys = counts.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
         return new Snapshot(now, jobs, items, running, CredentialAlerts.of(s.credentials(), now, s.credentialWarn()),
-                catalog.errors(), keys);
+                catalog.errors(), overview.keys());
     }
 }

@@ -7,11 +7,12 @@ import io.keyline.core.operations.Timeline.Row;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Printable;
+import io.keyline.domain.Trigger;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -29,37 +30,34 @@ import java.util.Objects;
  * list scrolls to the newest run and the evidence pane shows that run's failure (or nothing). Everything
  * that touches the state runs through {@link Threads#submit}.
  */
-public final class TimelineViewModel {
+public final class TimelineViewModel extends ViewModel {
 
-    /** The one action that resolves the key's state. */
+    /** The one move that resolves the key's state ({@link OperatorMoves#resolving}), or none. */
     public enum Action {
-        NONE(""), CONFIRM("Confirm…"), RENEW_CREDENTIAL("Renew login…"), RETRY("Retry");
+        NONE(null), CONFIRM(Trigger.CONFIRM), RENEW_CREDENTIAL(Trigger.CREDENTIAL_UPDATED), RETRY(Trigger.RETRY);
 
-        private final String label;
+        private final Trigger move;
 
-        Action(String label) {
-            this.label = label;
+        Action(Trigger move) {
+            this.move = move;
         }
 
         public String label() {
-            return label;
+            return move == null ? "" : Words.move(move);
         }
 
         static Action of(KeyState s) {
-            if (s == null) {
-                return NONE;
+            Trigger t = OperatorMoves.of(s).resolving().orElse(null);
+            for (Action a : values()) {
+                if (a.move == t) {
+                    return a;
+                }
             }
-            return switch (s) {
-                case NEEDS_CONFIRMATION -> CONFIRM;
-                case NEEDS_CREDENTIAL -> RENEW_CREDENTIAL;
-                case FAILED -> RETRY;
-                default -> NONE;
-            };
+            return NONE;
         }
     }
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper key = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<KeyRecord> record = new ReadOnlyObjectWrapper<>();
@@ -73,16 +71,12 @@ public final class TimelineViewModel {
     private final ReadOnlyIntegerWrapper eventCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyIntegerWrapper newestRun = new ReadOnlyIntegerWrapper(-1);
     private final ReadOnlyObjectWrapper<EventRow> expanded = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private Runnable onChanged = () -> { };
-    private long generation;
 
     public TimelineViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
     }
 
     /** Called on the UI thread after an action here changed the key (the main window refreshes). */
@@ -106,22 +100,12 @@ public final class TimelineViewModel {
         }
         String j = job.get();
         String k = key.get();
-        long gen = ++generation;
-        loading.set(true);
-        threads.submit(() -> read(j, k), v -> {
-            if (gen == generation) {
-                apply(v, false);
-            }
-        }, e -> {
-            if (gen == generation) {
-                loading.set(false);
-                error.set("Could not read the timeline: " + e.getMessage());
-            }
-        });
+        load(true, () -> read(j, k), v -> apply(v, false),
+                e -> error.set("Could not read the timeline: " + e.getMessage()));
     }
 
     private Timeline.View read(String j, String k) {
-        return Timeline.load(services.store(), services.credentials(), services.catalog().get().job(j), j, k);
+        return services.operations().timeline(services.catalog().get().job(j), j, k);
     }
 
     /**
@@ -133,21 +117,19 @@ public final class TimelineViewModel {
      */
     public boolean retry(String note) {
         KeyRecord rec = record.get();
-        if (busy.get() || rec == null || rec.state() != KeyState.FAILED) {
+        if (busy.get() || rec == null || Action.of(rec.state()) != Action.RETRY) {
             return false;
         }
         String j = job.get();
         String k = key.get();
-        busy.set(true);
         error.set("");
         notice.set("Retrying " + k + "…");
-        long gen = ++generation;
-        threads.submit(() -> {
-            services.keyActions().retryAndRun(services.job(j), k, note, services.engine());
+        long gen = stale();
+        return act(() -> {
+            services.operations().keyActions().retryAndRun(services.job(j), k, note, services.engine());
             return read(j, k);
         }, v -> {
-            busy.set(false);
-            if (gen == generation) {
+            if (current(gen)) {
                 apply(v, true);
             }
             KeyRecord now = v.record();
@@ -156,13 +138,11 @@ public final class TimelineViewModel {
                     : " — " + Printable.line(now.message())));
             onChanged.run();
         }, e -> {
-            busy.set(false);
             notice.set("");
             error.set("Retry failed: " + e.getMessage());
             reload();
             onChanged.run();
         });
-        return true;
     }
 
     /** Shows (or hides, if shown) an event's evidence. Rows without evidence are ignored. */
@@ -273,19 +253,6 @@ public final class TimelineViewModel {
     /** The event whose evidence is shown (the newest run's failure after a load), or {@code null}. */
     public ReadOnlyObjectProperty<EventRow> expandedProperty() {
         return expanded.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
-    }
-
-    /** A retry started here is running. */
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
     }
 
     /** What the last action here did. */

@@ -5,6 +5,7 @@ import io.keyline.domain.Printable;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
@@ -14,11 +15,11 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The Workers page (issue 13): every process registered on the state (workers, consoles, runs), where
+ * The Workers page: every process registered on the state (workers, consoles, runs), where
  * it runs, since when, its last heartbeat, whether it is alive, and the keys it holds. Read in the
  * background; the rows are plain text, ready to show.
  */
-public final class WorkersViewModel {
+public final class WorkersViewModel extends ViewModel {
 
     /**
      * One process.
@@ -37,42 +38,25 @@ public final class WorkersViewModel {
     }
 
     private final ConsoleServices services;
-    private final Threads threads;
     private final ObservableList<Row> rows = FXCollections.observableArrayList();
     private final ObservableList<Row> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
-    private boolean loading;
-    private boolean again;
 
     public WorkersViewModel(ConsoleServices services, Threads threads) {
+        super(threads);
         this.services = services;
-        this.threads = threads;
     }
 
     /** Reloads in the background; a refresh asked for while one runs is done right after it. */
     public void refresh() {
-        if (loading) {
-            again = true;
-            return;
-        }
-        loading = true;
-        Instant now = services.clock().instant();
-        threads.submit(() -> services.store().workers().list(now), list -> {
-            apply(list, now);
-            done();
-        }, e -> {
-            error.set("Could not read the workers: " + Printable.line(String.valueOf(e.getMessage())));
-            done();
-        });
+        refresh(() -> {
+            Instant now = services.clock().instant();
+            return new Read(now, services.operations().workers(now));
+        }, r -> apply(r.workers(), r.at()),
+                e -> error.set("Could not read the workers: " + Printable.line(String.valueOf(e.getMessage()))));
     }
 
-    private void done() {
-        loading = false;
-        if (again) {
-            again = false;
-            refresh();
-        }
+    private record Read(Instant at, List<WorkerRegistry.Worker> workers) {
     }
 
     void apply(List<WorkerRegistry.Worker> list, Instant now) {
@@ -110,9 +94,5 @@ public final class WorkersViewModel {
 
     public ReadOnlyStringProperty summaryProperty() {
         return summary.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty errorProperty() {
-        return error.getReadOnlyProperty();
     }
 }

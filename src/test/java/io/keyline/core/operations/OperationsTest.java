@@ -61,6 +61,28 @@ class OperationsTest {
         return ws.store().key(job, key).orElseThrow();
     }
 
+    /**
+     * The confirm preview shows as the probe's answer only an event that recorded one, whatever words
+     * another event's message carries: here the site's answer quoted in a wait after a recording failure
+     * says "probe", and no probe has answered.
+     */
+    @Test
+    void theConfirmPreviewTakesAProbesAnswerOnlyFromAnEventThatRecordedOne() throws Exception {
+        wb.job("daily", Jobs.publish("daily", "unsafe", true, null), site.base());
+        JobDefinition d = job("daily");
+        java.time.Instant now = wb.clock.instant();
+        KeyRecord fresh = ws.store().ensure(KeyRecord.fresh("daily", KEY, now));
+        String msg = "step publish succeeded (HTTP 201: probe-17 created) but recording its result failed: disk "
+                + "full; check the site, then confirm or mark done";
+        ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("publish", 1)
+                .withFailure(io.keyline.domain.FailureClass.AMBIGUOUS, msg), null, new io.keyline.domain.KeyEvent(0,
+                "daily", KEY, now, "run-1", io.keyline.domain.EventType.WAITING_FOR_CONFIRMATION, "publish", 1,
+                KeyState.NEEDS_CONFIRMATION, io.keyline.domain.FailureClass.AMBIGUOUS, msg, null, null, null));
+
+        ConfirmAndRun.Preview p = ws.operations().confirmAndRun().preview(d, KEY);
+        assertThat(p.probeAnswer()).startsWith("The probe has not answered yet");
+    }
+
     @Test
     void keySelectionResolvesTheChoiceAndRefusesFutureKeysWithTheCommandLinesMessage() throws Exception {
         wb.job("daily", Jobs.publish("daily", "unsafe", true, null), site.base());
@@ -95,7 +117,7 @@ class OperationsTest {
         site.failPosts(Fault.STATUS_502);
         assertThat(wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
         long before = site.posts();
-        ConfirmAndRun op = ws.confirmAndRun();
+        ConfirmAndRun op = ws.operations().confirmAndRun();
         JobDefinition d = job("daily");
 
         ConfirmAndRun.Preview shown = op.preview(d, KEY);
@@ -127,7 +149,7 @@ class OperationsTest {
         assertThat(wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
         long before = site.posts();
 
-        KeyActions.Outcome o = ws.keyActions().retryAndRun(job("daily"), KEY, "site fixed", ws.engine(RunTrace.NONE));
+        KeyActions.Outcome o = ws.operations().keyActions().retryAndRun(job("daily"), KEY, "site fixed", ws.engine(RunTrace.NONE));
 
         assertThat(o.after().state()).isEqualTo(KeyState.DONE);
         assertThat(o.report().exitCode()).isZero();
@@ -145,7 +167,7 @@ class OperationsTest {
         assertThat(wb.cli("run", "daily", "--from", "2026-11-27", "--to", KEY).exit()).isEqualTo(4);
         List<JobDefinition> jobs = List.of(job("daily"));
 
-        List<Attention.Item> items = Attention.of(ws.store(), ws.credentials(), jobs, Map.of(), wb.clock.instant());
+        List<Attention.Item> items = ws.operations().attention(jobs, Map.of(), wb.clock.instant());
         assertThat(items).hasSize(1);
         Attention.Item item = items.get(0);
         assertThat(item.kind()).isEqualTo(Attention.Kind.CREDENTIAL);
@@ -156,7 +178,7 @@ class OperationsTest {
         assertThat(item.reason()).contains("Log in at " + login);
         assertThat(item.action()).isEqualTo("Renew login…");
 
-        RenewAndResume op = ws.renewAndResume();
+        RenewAndResume op = ws.operations().renewAndResume();
         assertThat(op.waiting("site-cookie").parked()).extracting(KeyRecord::key)
                 .containsExactly("2026-11-27", "2026-11-28", KEY);
         RenewAndResume.Renewed renewed = op.renew("site-cookie",
@@ -170,6 +192,6 @@ class OperationsTest {
             assertThat(site.effects(k)).as(k).isEqualTo(1);
             assertThat(record("daily", k).state()).isEqualTo(KeyState.DONE);
         }
-        assertThat(Attention.of(ws.store(), ws.credentials(), jobs, Map.of(), wb.clock.instant())).isEmpty();
+        assertThat(ws.operations().attention(jobs, Map.of(), wb.clock.instant())).isEmpty();
     }
 }

@@ -86,7 +86,7 @@ class ConfirmViewModelTest {
         assertThat(p.bodyBytes()).isEqualTo(body.length);
         assertThat(p.bodySha256()).isEqualTo(Rendering.sha256(body));
         assertThat(p.bodyPreview()).isEqualTo("article for " + KEY);
-        assertThat(p.hash()).isEqualTo(fx.services().actions().payloadHash(fx.def("daily"), fx.record("daily", KEY)));
+        assertThat(p.hash()).isEqualTo(fx.services().operations().actions().payloadHash(fx.def("daily"), fx.record("daily", KEY)));
         assertThat(vm.payloadHashProperty().get()).isEqualTo(p.hash());
 
         String shown = vm.payloadTextProperty().get();
@@ -120,7 +120,7 @@ class ConfirmViewModelTest {
         assertThat(vm.canConfirmProperty().get()).isFalse();
         assertThat(vm.canMarkDoneProperty().get()).isFalse();
         assertThat(changed).hasValue(1);
-        KeyEvent confirmed = fx.services().store().events("daily", KEY).stream()
+        KeyEvent confirmed = fx.ws().store().events("daily", KEY).stream()
                 .filter(e -> e.type() == EventType.CONFIRMED).findFirst().orElseThrow();
         assertThat(confirmed.user()).isEqualTo("tester");
         assertThat(confirmed.note()).isEqualTo("checked: not on the site");
@@ -188,7 +188,7 @@ class ConfirmViewModelTest {
         assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
         assertThat(fx.site.posts() - before).isZero();
         assertThat(vm.confirmAndRun(null)).isFalse();
-        KeyEvent marked = fx.services().store().events("daily", KEY).stream()
+        KeyEvent marked = fx.ws().store().events("daily", KEY).stream()
                 .filter(e -> e.type() == EventType.MARKED_DONE).findFirst().orElseThrow();
         assertThat(marked.note()).isEqualTo("article is live, checked by hand");
     }
@@ -246,7 +246,7 @@ class ConfirmViewModelTest {
         assertThat(p.argv()).containsExactly("sh", "-c", "echo sent doc-17");
         assertThat(p.workdir()).isEqualTo(fx.wb.jobs.toAbsolutePath().normalize().toString());
         assertThat(vm.payloadTextProperty().get()).contains("$ sh -c 'echo sent doc-17'");
-        assertThat(p.hash()).isEqualTo(fx.services().actions().payloadHash(fx.def("pack"), fx.record("pack", "doc-17")));
+        assertThat(p.hash()).isEqualTo(fx.services().operations().actions().payloadHash(fx.def("pack"), fx.record("pack", "doc-17")));
         vm.confirmAndRun(null);
         assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
     }

@@ -242,7 +242,12 @@ class CredentialViewModelTest {
         page.test("site-cookie");
         assertThat(page.testResults("site-cookie")).extracting(CredentialTester.Result::verdict)
                 .containsExactly(CredentialTester.Verdict.REJECTED);
-        assertThat(page.rows()).singleElement().satisfies(r -> assertThat(r.test()).isEqualTo("p/publish rejected"));
+        assertThat(page.rows()).singleElement().satisfies(r -> {
+            assertThat(r.test()).isEqualTo("p/publish rejected");
+            // shown as a problem because a step rejected it, not because its words say so
+            assertThat(r.tested()).isEqualTo(CredentialTester.Verdict.REJECTED);
+            assertThat(r.tone()).isEqualTo(CredentialsViewModel.Tone.PROBLEM);
+        });
         assertThat(fx.site.posts()).isZero();
     }
 

@@ -82,8 +82,7 @@ class DemoOfferTest {
         vm.refresh();
         assertThat(vm.demoOfferedProperty().get()).as("the state has a key").isFalse();
 
-        ConsoleServices without = new ConsoleServices(s.catalog(), s.store(), s.planner(), s.actions(), s.engine(),
-                s.credentials(), s.clock(), s.user(), s.stateDir(), s.jobsDir(), s.credentialWarn());
+        ConsoleServices without = s.withoutDemo();
         ConsoleViewModel plain = new ConsoleViewModel(without, Threads.direct());
         plain.refresh();
         assertThat(plain.demoOfferedProperty().get()).as("no demo wired").isFalse();

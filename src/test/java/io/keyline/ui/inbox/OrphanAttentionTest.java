@@ -46,10 +46,10 @@ class OrphanAttentionTest {
     /** A key RUNNING at publish, held by {@code owner} until {@code until} (as a run that was killed leaves it). */
     void running(String key, String owner, Instant until) {
         Instant now = fx.wb.clock.instant();
-        KeyRecord fresh = fx.services.store().ensure(KeyRecord.fresh("p", key, now));
+        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("p", key, now));
         KeyRecord after = fresh.withState(KeyState.RUNNING).withStep("publish", 1).withLease("20261129T085900-abcdef",
                 owner, until).withUpdatedAt(now);
-        fx.services.store().apply(fresh, after, null, new KeyEvent(0, "p", key, now, "20261129T085900-abcdef",
+        fx.ws.store().apply(fresh, after, null, new KeyEvent(0, "p", key, now, "20261129T085900-abcdef",
                 EventType.CLAIMED, null, 0, KeyState.RUNNING, null, "run started", null, null, null));
     }
 

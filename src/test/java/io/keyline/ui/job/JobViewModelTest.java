@@ -74,7 +74,7 @@ class JobViewModelTest {
         JobDefinition def = job("exit 0");
         List<String> keys = KeyRules.range(def.key(), "2026-10-01", "2026-11-29");
         for (String k : keys) {
-            fx.services.store().ensure(KeyRecord.fresh("c", k, fx.wb.clock.instant()));
+            fx.ws.store().ensure(KeyRecord.fresh("c", k, fx.wb.clock.instant()));
             if (k.endsWith("5")) {
                 fx.wb.cli("run", "c", "--key", k);
             }
@@ -96,7 +96,7 @@ class JobViewModelTest {
     void pagesHoldTwoHundredRows() throws IOException {
         JobDefinition def = job("exit 0");
         for (String k : KeyRules.range(def.key(), "2026-10-01", "2027-06-01")) {
-            fx.services.store().ensure(KeyRecord.fresh("c", k, fx.wb.clock.instant()));
+            fx.ws.store().ensure(KeyRecord.fresh("c", k, fx.wb.clock.instant()));
         }
         vm.load("c");
         assertThat(vm.totalProperty().get()).isEqualTo(244);

@@ -104,7 +104,7 @@ final class SandboxLogin implements AutoCloseable {
     }
 
     KeyState state(String key) {
-        return services.store().key("daily-article", key).map(KeyRecord::state).orElse(null);
+        return ws.store().key("daily-article", key).map(KeyRecord::state).orElse(null);
     }
 
     String fingerprint() {

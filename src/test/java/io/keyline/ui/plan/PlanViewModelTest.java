@@ -65,13 +65,36 @@ class PlanViewModelTest {
                 .contains("body: file out/" + TODAY + ".md - body file out/" + TODAY + ".md does not exist yet");
         assertThat(vm.summaryTextProperty().get()).isEqualTo("1 key · 1 × run write → publish");
         assertThat(vm.planIdProperty().get()).hasSize(16);
-        assertThat(fx.services.store().plan(vm.planIdProperty().get())).isPresent();
+        assertThat(fx.ws.store().plan(vm.planIdProperty().get())).isPresent();
         assertThat(vm.canApplyProperty().get()).isTrue();
 
         // a dry run: only the read-only probe GETs reached the site, and no key was created
         assertThat(fx.site.server().received()).allMatch(r -> r.method().equals("GET"));
         assertThat(fx.state("p", TODAY)).isNull();
         assertThat(tmp.resolve("jobs/out")).doesNotExist();
+    }
+
+    /**
+     * The plan's rows are styled by where the key stops, not by the first word of its action: a key that
+     * first waits a few seconds for its retry and then stops for a login ("wait until …, then blocked:
+     * credential …") is shown as blocked.
+     */
+    @Test
+    void aKeyThatStopsForALoginAfterAShortWaitIsShownBlocked() throws IOException {
+        fx.publishJob("q", "ghost");
+        java.time.Instant now = fx.services.clock().instant();
+        io.keyline.domain.KeyRecord fresh = fx.ws.store().ensure(io.keyline.domain.KeyRecord.fresh("q", TODAY, now));
+        fx.ws.store().apply(fresh, fresh.withState(KeyState.RETRY_WAIT).withStep("publish", 1)
+                        .withNextAttemptAt(now.plusSeconds(30)),
+                new io.keyline.domain.StepRecord("write", io.keyline.domain.StepStatus.SUCCEEDED, 1, now,
+                        java.util.Map.of(), now), null);
+        vm.choice().jobProperty().set("q");
+        vm.plan();
+
+        Plan.KeyPlan row = vm.rows().get(0).plan();
+        assertThat(row.action()).startsWith("wait until").contains("blocked: credential ghost");
+        assertThat(row.runs()).isFalse();
+        assertThat(PlanDialog.actionStyle(row)).isEqualTo("action-blocked");
     }
 
     /**
@@ -177,7 +200,7 @@ class PlanViewModelTest {
         assertThat(vm.rows()).extracting(r -> r.plan().action()).containsExactly("run write,publish", "run write,publish");
 
         // meanwhile, an operator (another console, the CLI) skips one of the keys
-        fx.services.actions().skip(fx.services.catalog().get().job("p").orElseThrow(), "2026-11-28", "done by hand");
+        fx.services.operations().actions().skip(fx.services.catalog().get().job("p").orElseThrow(), "2026-11-28", "done by hand");
 
         vm.apply();
         assertThat(vm.staleProperty().get()).isTrue();

@@ -503,7 +503,7 @@ class ConsoleLayoutTest {
                 .filter(b -> "Skip".equals(b.getText())).findFirst().orElseThrow();
         robot.clickOn(skip);
         waitUntil(() -> fx.state("daily", KEY) == KeyState.SKIPPED);
-        assertThat(fx.services.store().events("daily", KEY).stream().anyMatch(e -> "not needed today".equals(e.note())))
+        assertThat(fx.ws.store().events("daily", KEY).stream().anyMatch(e -> "not needed today".equals(e.note())))
                 .isTrue();
     }
 }

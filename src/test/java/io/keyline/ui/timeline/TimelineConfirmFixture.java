@@ -73,8 +73,15 @@ public final class TimelineConfirmFixture implements AutoCloseable {
         return services().engine().run(def(job), List.of(key)).keys().get(0);
     }
 
+    /** The workspace the services are built on (the state, for what a test checks). */
+    public Workspace ws() {
+        services();
+        return ws;
+    }
+
     public KeyRecord record(String job, String key) {
-        return services().store().key(job, key).orElseThrow();
+        services();
+        return ws.store().key(job, key).orElseThrow();
     }
 
     public Path bodyFile(String key) {

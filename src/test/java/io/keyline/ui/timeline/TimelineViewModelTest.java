@@ -223,4 +223,14 @@ class TimelineViewModelTest {
         assertThat(run.duration()).isEqualTo(Duration.ofMillis(148 + 43));
         assertThat(run.summary()).endsWith(" · 191 ms · 6 events").doesNotContain("min");
     }
+
+    @Test
+    void theOneActionIsTheMoveThatResolvesTheKeysState() {
+        for (KeyState s : KeyState.values()) {
+            String resolving = io.keyline.domain.OperatorMoves.of(s).resolving()
+                    .map(io.keyline.core.operations.Words::move).orElse("");
+            assertThat(TimelineViewModel.Action.of(s).label()).as("%s", s).isEqualTo(resolving);
+        }
+        assertThat(TimelineViewModel.Action.of(null)).isEqualTo(Action.NONE);
+    }
 }

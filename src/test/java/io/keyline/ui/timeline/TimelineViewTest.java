@@ -63,8 +63,8 @@ class TimelineViewTest {
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.FAILED);
         JobDefinition def = fx.def("daily");
         for (int i = 0; i < 1000; i++) { // 2,000 operator events
-            fx.services().actions().skip(def, KEY, "skip " + i);
-            fx.services().actions().retry(def, KEY, null);
+            fx.services().operations().actions().skip(def, KEY, "skip " + i);
+            fx.services().operations().actions().retry(def, KEY, null);
         }
         fx.site.failPosts(Fault.STATUS_404);
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.FAILED);
@@ -140,9 +140,9 @@ class TimelineViewTest {
         fx.site.failPosts(Fault.STATUS_404);
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.FAILED);
         JobDefinition def = fx.def("daily");
-        fx.services().actions().skip(def, KEY, "checked with the editor: the article for this day was cancelled, "
+        fx.services().operations().actions().skip(def, KEY, "checked with the editor: the article for this day was cancelled, "
                 + "the site answers 404 on purpose and nothing should be published until next week");
-        fx.services().actions().retry(def, KEY, "the editor asked for it after all, so it runs again now");
+        fx.services().operations().actions().retry(def, KEY, "the editor asked for it after all, so it runs again now");
 
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
         TimelineView[] view = new TimelineView[1];

@@ -1,4 +1,4 @@
-package io.keyline.app;
+package io.keyline.workspace;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

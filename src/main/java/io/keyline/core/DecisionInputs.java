@@ -1,0 +1,147 @@
+package io.keyline.core;
+
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyRules;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.KeyType;
+import io.keyline.domain.ProbeAnswer;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepRecord;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What {@link KeyDecision} looks at besides a key's own records, worked out in one place for the
+ * engine, the planner and the scheduler: whether a key is not yet due, whether the holder of a running
+ * key is alive, whether a retry is soon enough to be waited for in place, and the state of the job's
+ * credentials. One instance serves one job for one run, plan or tick (the current key is computed once).
+ */
+public final class DecisionInputs {
+
+    private final JobDefinition job;
+    private final boolean ahead;
+    private final Clock clock;
+    private final WorkerRegistry holders;
+    private final Duration waitInPlace;
+    private String current;
+
+    private DecisionInputs(JobDefinition job, boolean ahead, Clock clock, WorkerRegistry holders,
+                           Duration waitInPlace) {
+        this.job = job;
+        this.ahead = ahead;
+        this.clock = clock;
+        this.holders = holders;
+        this.waitInPlace = waitInPlace;
+    }
+
+    /**
+     * @param ahead       keys later than the current one are allowed ({@code --ahead}, an apply of such a plan)
+     * @param clock       what "now" and the current key are read from
+     * @param holders     the state's rule whether a running key's holder is alive
+     * @param waitInPlace a retry due within this is waited for by the run that meets it
+     */
+    public static DecisionInputs of(JobDefinition job, boolean ahead, Clock clock, WorkerRegistry holders,
+                                    Duration waitInPlace) {
+        return new DecisionInputs(job, ahead, clock, holders, waitInPlace);
+    }
+
+    public JobDefinition job() {
+        return job;
+    }
+
+    /** Whether {@code key} is later than the job's current key and not allowed ahead (never for manual keys). */
+    public synchronized boolean notYetDue(String key) {
+        if (ahead || job.key().type() == KeyType.MANUAL) {
+            return false;
+        }
+        if (current == null) {
+            current = KeyRules.current(job.key(), clock);
+        }
+        return KeyRules.compare(job.key(), key, current) > 0;
+    }
+
+    /** The job's current key, or {@code null} for manual keys. */
+    public synchronized String currentKey() {
+        if (job.key().type() == KeyType.MANUAL) {
+            return null;
+        }
+        if (current == null) {
+            current = KeyRules.current(job.key(), clock);
+        }
+        return current;
+    }
+
+    /** Whether the holder of {@code rec}, a RUNNING key, is alive now: while it is, the key is not taken over. */
+    public boolean holderAlive(KeyRecord rec, Instant now) {
+        return rec != null && rec.state() == KeyState.RUNNING && holders.holderAlive(rec, now);
+    }
+
+    /** Whether a run that meets {@code stop} waits for it where it is: a retry due within the wait-in-place time. */
+    public boolean waitsInPlace(KeyDecision.Stop stop, Instant now) {
+        return stop.kind() == KeyDecision.StopKind.WAIT_RETRY && stop.until() != null
+                && Duration.between(now, stop.until()).compareTo(waitInPlace) <= 0;
+    }
+
+    /**
+     * The input for a key nobody here holds yet: would a run take it, and where would it stop? Its steps,
+     * credentials and probes are not looked at beyond what the record says.
+     *
+     * @param pausedReason the job's pause as the caller words it, or {@code null} when it is not paused
+     */
+    public KeyDecision.Input unheld(String key, KeyRecord rec, Instant now, String pausedReason) {
+        return new KeyDecision.Input(job, key, rec, Map.of(), Map.of(), Map.of(), null, now, pausedReason != null,
+                pausedReason, holderAlive(rec, now), false, notYetDue(key));
+    }
+
+    /**
+     * The input for a key as a plan sees it: its step records, the credentials' state and the payloads, with
+     * probes asked as the path goes (see {@link KeyDecision#project}).
+     */
+    public KeyDecision.Input planned(String key, KeyRecord rec, Map<String, StepRecord> steps,
+                                     Map<String, KeyDecision.CredentialState> credentials,
+                                     Function<String, String> payloadHash, Instant now, String pausedReason) {
+        return new KeyDecision.Input(job, key, rec, steps, credentials, Map.of(), payloadHash, now,
+                pausedReason != null, pausedReason, holderAlive(rec, now), false, notYetDue(key));
+    }
+
+    /** The input for a key this process holds (the engine after its claim): it goes on until it stops. */
+    public KeyDecision.Input held(String key, KeyRecord rec, Map<String, StepRecord> steps,
+                                  Map<String, KeyDecision.CredentialState> credentials,
+                                  Map<String, ProbeAnswer> probes, Function<String, String> payloadHash, Instant now,
+                                  String pausedReason) {
+        return new KeyDecision.Input(job, key, rec, steps, credentials, probes, payloadHash, now,
+                pausedReason != null, pausedReason, false, true, false);
+    }
+
+    /**
+     * The state of the credentials the job's steps name, as the decision sees them: missing, rejected (the
+     * breaker: a rejected credential is not sent again until it is renewed or tested accepted) or usable.
+     */
+    public static Map<String, KeyDecision.CredentialState> credentials(JobDefinition job,
+                                                                       CredentialProvider provider) {
+        Map<String, KeyDecision.CredentialState> out = new HashMap<>();
+        for (StepDefinition s : job.steps()) {
+            if (s.credential() != null && !out.containsKey(s.credential())) {
+                out.put(s.credential(), credential(provider, s.credential()));
+            }
+        }
+        return out;
+    }
+
+    private static KeyDecision.CredentialState credential(CredentialProvider provider, String name) {
+        CredentialProvider.Lookup l = provider.lookup(name);
+        if (!l.present()) {
+            return new KeyDecision.CredentialState(name, KeyDecision.CredentialStatus.MISSING, l.problem());
+        }
+        if (l.rejected() != null) {
+            return new KeyDecision.CredentialState(name, KeyDecision.CredentialStatus.REJECTED, l.rejected());
+        }
+        return KeyDecision.CredentialState.usable(name);
+    }
+}

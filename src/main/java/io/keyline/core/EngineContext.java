@@ -1,0 +1,126 @@
+package io.keyline.core;
+
+import io.keyline.core.exec.Executors;
+import io.keyline.domain.EventType;
+import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.JobControl;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What every part of a run works with: the state's ports, the executors, the credentials, the trace,
+ * the options, this process's leases, and whether the process was told to stop. One per {@link Engine},
+ * shared by its runs, pickers and key runs.
+ */
+final class EngineContext {
+
+    final KeyRecords keys;
+    final KeyChanges changes;
+    final JobControls controls;
+    final ChildRecords children;
+    final Leases leasePort;
+    final Executors executors;
+    final CredentialProvider credentials;
+    final RunTrace trace;
+    final RunOptions options;
+    final LeaseKeeper leases;
+    final String owner;
+    private volatile String stopRequest;
+    private final CountDownLatch stopLatch = new CountDownLatch(1);
+    private volatile RunProgress progress = RunProgress.NONE;
+
+    EngineContext(StateStore store, Executors executors, CredentialProvider credentials, RunTrace trace,
+                  RunOptions options, LeaseKeeper leases) {
+        this.keys = store;
+        this.changes = store;
+        this.controls = store;
+        this.children = store;
+        this.leasePort = store;
+        this.executors = executors;
+        this.credentials = credentials;
+        this.trace = trace;
+        this.options = options;
+        this.leases = leases;
+        this.owner = leases.owner();
+    }
+
+    Instant now() {
+        return options.clock().instant();
+    }
+
+    /** Stops starting keys; a key in flight stops at its next step boundary, a wait for a retry ends. */
+    void stop(String reason) {
+        stopRequest = reason;
+        stopLatch.countDown();
+    }
+
+    /** Why this process was told to stop, or {@code null}. */
+    String stopRequest() {
+        return stopRequest;
+    }
+
+    RunProgress progress() {
+        return progress;
+    }
+
+    void progress(RunProgress p) {
+        progress = p == null ? RunProgress.NONE : p;
+    }
+
+    /** Whether the job's kill switch is on now. */
+    boolean paused(JobDefinition job) {
+        return controls.jobControl(job.name()).pausedAt(now());
+    }
+
+    /** "job daily is paused: site migration (until …)". */
+    String pausedReason(JobDefinition job) {
+        JobControl c = controls.jobControl(job.name());
+        return "job " + job.name() + " is paused" + (c.reason() == null ? "" : ": " + c.reason())
+                + (c.until() == null ? "" : " (until " + c.until() + ")");
+    }
+
+    /** Why a running key yields at a step boundary now (this process stops, or the job was paused), or {@code null}. */
+    String haltReason(JobDefinition job) {
+        String stop = stopRequest;
+        if (stop != null) {
+            return stop;
+        }
+        return paused(job) ? pausedReason(job) : null;
+    }
+
+    /** The rule's inputs for one run of {@code job}. */
+    DecisionInputs inputs(JobDefinition job, boolean ahead) {
+        return DecisionInputs.of(job, ahead, options.clock(), leasePort.workers(), options.waitInPlace());
+    }
+
+    /** Waits for a retry due soon, or until told to stop; returns false when told to stop. */
+    boolean waitInPlace(Duration wait) throws InterruptedException {
+        if (stopRequest != null) {
+            return false;
+        }
+        if (options.sleeper() == Sleeper.REAL) {
+            return !stopLatch.await(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS);
+        }
+        options.sleeper().sleep(wait);
+        return stopRequest == null;
+    }
+
+    /** The key as stored now (or as given, when it is not stored). */
+    KeyRecord reload(KeyRecord rec) {
+        return keys.key(rec.job(), rec.key()).orElse(rec);
+    }
+
+    static KeyEvent event(KeyRecord rec, Instant ts, String runId, EventType type, String step, int attempt,
+                          KeyState state, FailureClass cls, String message, Evidence evidence) {
+        return new KeyEvent(0, rec.job(), rec.key(), ts, runId, type, step, attempt, state, cls, message, null, null,
+                evidence);
+    }
+}

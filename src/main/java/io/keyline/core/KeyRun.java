@@ -1,0 +1,288 @@
+package io.keyline.core;
+
+import io.keyline.core.exec.CredentialMaterial;
+import io.keyline.core.exec.ExecutionListener;
+import io.keyline.core.exec.ProbeOutcome;
+import io.keyline.core.exec.StepContext;
+import io.keyline.core.exec.StepOutcome;
+import io.keyline.credentials.Redactor;
+import io.keyline.domain.Effect;
+import io.keyline.domain.EventType;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.ProbeAnswer;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepRecord;
+import io.keyline.domain.StepStatus;
+import io.keyline.domain.Trigger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * One key within one run: it asks {@link KeyDecision} what the key does next and does exactly that, one
+ * action at a time (ask a probe, reconcile, execute a step), until the key stops.
+ *
+ * <p>Intent before effect: an unsafe step's "started" is committed and made durable before the step
+ * does anything, so a run that dies mid-step is recognised by the next one (a safe step is then
+ * redone; an unsafe one goes through its probe or waits for a person). A retry due within the
+ * wait-in-place time is waited for here; a later one leaves the key for the next run.
+ */
+final class KeyRun {
+
+    private final EngineContext ctx;
+    private final Claims claims;
+    private final KeyTransitions transitions;
+    private final DecisionInputs inputs;
+    private final JobDefinition job;
+    private final String key;
+    private final String runId;
+    private final RunRequest request;
+    private final PlanCursor cursor;
+    /** The run claimed the key at least once. */
+    boolean claimed;
+    /** Reality departed from the plan being applied: the key stopped there. */
+    boolean departed;
+    /** The key is later than the current one and not allowed ahead: the run left it alone. */
+    boolean notYetDue;
+
+    KeyRun(EngineContext ctx, DecisionInputs inputs, String key, String runId, RunRequest request) {
+        this.ctx = ctx;
+        this.claims = new Claims(ctx);
+        this.transitions = new KeyTransitions(ctx);
+        this.inputs = inputs;
+        this.job = inputs.job();
+        this.key = key;
+        this.runId = runId;
+        this.request = request;
+        this.cursor = new PlanCursor(request.applying() ? request.expected().get(key) : null);
+    }
+
+    /** Runs the key as far as it can go now (waiting in place for a retry due soon); returns its final record. */
+    KeyRecord run(KeyRecord known) {
+        // A key never seen is stored by its claim (one transaction), not before it.
+        KeyRecord rec = known != null ? known : KeyRecord.fresh(job.name(), key, ctx.now());
+        while (true) {
+            Instant now = ctx.now();
+            KeyDecision.Decision d = KeyDecision.decide(inputs.unheld(key, rec, now, null));
+            if (d.leavesKeyAlone()) {
+                if (d.stop().kind() == KeyDecision.StopKind.NOT_YET_DUE) {
+                    notYetDue = true;
+                    return rec;
+                }
+                if (!inputs.waitsInPlace(d.stop(), now)) {
+                    return rec;
+                }
+                try {
+                    if (!ctx.waitInPlace(Duration.between(now, d.stop().until()))) {
+                        return rec; // told to stop: the retry waits for the next run
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return rec;
+                }
+                rec = ctx.reload(rec);
+                continue;
+            }
+            ctx.leases.hold(job.name(), key);
+            KeyRecord unclaimed = rec;
+            rec = held(() -> claims.claim(job, unclaimed, runId));
+            if (!goesOn(rec)) {
+                return rec;
+            }
+        }
+    }
+
+    /** Runs a key this run claimed already (a picked claim, committed): the decision loop, then as {@link #run}. */
+    KeyRecord runClaimed(KeyRecord claimedRec) {
+        KeyRecord rec = held(() -> claims.claimed(job, claimedRec, runId));
+        return goesOn(rec) ? run(rec) : rec;
+    }
+
+    /** Runs the decision loop on the claim {@code claim} makes; the key's lease is released after, whatever happens. */
+    private KeyRecord held(Supplier<Claim> claim) {
+        claimed = true;
+        try {
+            return execute(claim.get());
+        } finally {
+            ctx.leases.release(job.name(), key);
+        }
+    }
+
+    /** Whether the run goes on with the key after a claim: it waits for a retry (and followed its plan). */
+    private boolean goesOn(KeyRecord rec) {
+        return rec.state() == KeyState.RETRY_WAIT && !departed;
+    }
+
+    /** Runs the decision loop on a claimed key until it stops; returns its final record. */
+    private KeyRecord execute(Claim c) {
+        Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, ctx.credentials);
+        try {
+            while (true) {
+                // told to stop (SIGTERM) or paused: the key stops at this step boundary
+                String halt = ctx.haltReason(job);
+                KeyDecision.Decision d = KeyDecision.decide(inputs.held(key, c.rec, c.steps, creds, c.probes,
+                        step -> payloadHash(c, step), ctx.now(), halt));
+                if (!d.acts()) {
+                    return transitions.stop(c, d.stop());
+                }
+                KeyDecision.Action a = d.next();
+                StepDefinition step = job.step(a.step());
+                String departure = cursor.departure(c, a, step);
+                if (departure != null) {
+                    departed = true;
+                    return c.move(Trigger.YIELD, c.rec.withStep(step.id(), c.attempts(step.id())), null,
+                            EventType.DEPARTED, step.id(), c.attempts(step.id()), null,
+                            "stopped before " + step.id() + ": this run departs from plan " + request.planId()
+                                    + ": " + departure + " (re-plan and review it: keyline plan " + job.name()
+                                    + " --key " + key + ")",
+                            c.lastProbe == null ? null : c.lastProbe.evidence());
+                }
+                switch (a.kind()) {
+                    case PROBE -> probe(c, step, creds);
+                    case RECONCILE -> {
+                        transitions.reconcile(c, step, c.lastProbe);
+                        cursor.advance(a);
+                    }
+                    case EXECUTE -> {
+                        if (!executeStep(c, step, creds)) {
+                            return c.rec;
+                        }
+                        StepRecord sr = c.steps.get(step.id());
+                        if (sr != null && sr.status().finished()) {
+                            cursor.advance(a);
+                        }
+                    }
+                }
+            }
+        } catch (StaleStateException e) {
+            // Another process took the key (our lease expired); it is theirs now.
+            return ctx.reload(c.rec);
+        } catch (RuntimeException e) {
+            if (c.unrecorded == null) {
+                throw e;
+            }
+            transitions.recordingFailed(c, c.unrecorded, e);
+            return c.rec;
+        }
+    }
+
+    /** Asks an unsafe step's probe (read-only); its answer feeds the next decision. */
+    private void probe(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
+        StepContext sc = context(c, step, c.attempts(step.id()) + 1);
+        Instant started = ctx.now();
+        ProbeOutcome p;
+        try {
+            p = ctx.executors.forKind(step.probe().kind()).probe(sc);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StaleStateException(job.name(), key);
+        } catch (RuntimeException e) {
+            p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe failed: internal error "
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
+                    + sc.redact().apply(e.getMessage())), null);
+        }
+        ctx.trace.probe(ctx.now(), runId, job.name(), key, step.id(), sc.attempt(),
+                p.answer().name().toLowerCase(Locale.ROOT), Duration.between(started, ctx.now()).toMillis(),
+                p.message());
+        if (step.credential() != null && p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
+            boolean rejected = p.answer() == ProbeOutcome.Answer.AUTH;
+            ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
+            if (rejected) {
+                creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
+                        KeyDecision.CredentialStatus.REJECTED, "rejected by the probe of " + step.id()));
+            }
+        }
+        c.lastProbe = p;
+        c.probes.put(step.id(), switch (p.answer()) {
+            case PRESENT -> ProbeAnswer.PRESENT;
+            case ABSENT -> ProbeAnswer.ABSENT;
+            case INCONCLUSIVE -> ProbeAnswer.INCONCLUSIVE;
+            case AUTH -> ProbeAnswer.AUTH;
+        });
+    }
+
+    /** Executes one step; returns false when the key stopped (waits, fails, retries). */
+    private boolean executeStep(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
+        StepRecord sr = c.steps.get(step.id());
+        int attempt = c.attempts(step.id()) + 1;
+        StepContext sc = context(c, step, attempt);
+        Instant started = ctx.now();
+        Instant firstAttempt = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : started;
+        // commit points per effect (docs/durability.md): only an unsafe step's intent is committed (with the
+        // claim when it is the key's first transition) and synced before it acts; a none/idempotent step may
+        // be redone after a crash, so it acts right after the claim or the previous step's success.
+        if (step.effect() == Effect.UNSAFE) {
+            StepRecord intent = new StepRecord(step.id(), StepStatus.STARTED, attempt, firstAttempt, Map.of(), started);
+            c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt).withConfirmation(null, null), intent,
+                    EventType.STEP_STARTED, step.id(), attempt, null, "attempt " + attempt + " of " + step.id()
+                            + " started", null);
+            // the intent of an unsafe step is on disk before the request leaves, whatever the load
+            ctx.changes.sync();
+        } else {
+            // the lease is ours before the step acts: a claim still waiting to be committed goes now
+            c.flushIfPending();
+        }
+        StepOutcome out;
+        try {
+            out = ctx.executors.forKind(step.kind()).execute(sc, new ExecutionListener() {
+                @Override
+                public void childStarted(long pid, Instant startedAt) {
+                    ctx.children.recordChild(new ChildRecords.Child(job.name(), key, step.id(), LeaseOwner.host(),
+                            pid, startedAt, ctx.now().plus(step.timeout())));
+                }
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StaleStateException(job.name(), key);
+        } catch (RuntimeException e) {
+            out = StepOutcome.failure(FailureClass.UNKNOWN, "internal error while executing " + step.id() + ": "
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
+                    + sc.redact().apply(e.getMessage())), null);
+        }
+        // From here on the step may have changed the world: nothing may lose that fact. Until its
+        // outcome is committed, a failure to record it parks the key for a person (see execute).
+        c.unrecorded = new Claim.Unrecorded(step, attempt, firstAttempt, out);
+        return transitions.record(c, step, attempt, firstAttempt, started, out, creds);
+    }
+
+    private StepContext context(Claim c, StepDefinition step, int attempt) {
+        CredentialMaterial credential = null;
+        if (step.credential() != null) {
+            credential = ctx.credentials.lookup(step.credential()).material();
+        }
+        // outputs are data and reach this step unmasked: the secrets of every credential of the job are masked
+        Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings())
+                .plus(otherSecrets(step));
+        return new StepContext(job, step, key, runId, attempt, Map.copyOf(c.outputs), credential, redactor::redact);
+    }
+
+    /** The secrets of the job's other credentials (an output may carry one into this step). */
+    private List<String> otherSecrets(StepDefinition step) {
+        List<String> out = new ArrayList<>();
+        job.steps().stream().map(StepDefinition::credential)
+                .filter(n -> n != null && !n.equals(step.credential())).distinct()
+                .forEach(n -> {
+                    CredentialProvider.Lookup l = ctx.credentials.lookup(n);
+                    if (l.present()) {
+                        out.addAll(l.material().secretStrings());
+                    }
+                });
+        return out;
+    }
+
+    /** The hash of what {@code stepId} would send now, or {@code null}. */
+    private String payloadHash(Claim c, String stepId) {
+        StepDefinition s = job.step(stepId);
+        return Engine.payloadHash(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(c.outputs), null,
+                UnaryOperator.identity()));
+    }
+}

@@ -1,0 +1,279 @@
+package io.keyline.core;
+
+import io.keyline.core.exec.ProbeOutcome;
+import io.keyline.core.exec.StepOutcome;
+import io.keyline.domain.Effect;
+import io.keyline.domain.EventType;
+import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.ProbeAnswer;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepRecord;
+import io.keyline.domain.StepStatus;
+import io.keyline.domain.Trigger;
+import io.keyline.domain.WaitReason;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What a held key's record and history become: for each outcome of a step (done, outcome unknown, a
+ * retry, a rejected login, a failure), for a probe that found the effect, and for each stop of the
+ * decision (complete, yield, wait for a login or a person, an inconclusive probe). Only failures that
+ * are provably safe are retried; an unsafe step whose outcome is unknown goes to its probe or a person.
+ */
+final class KeyTransitions {
+
+    private final EngineContext ctx;
+
+    KeyTransitions(EngineContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** Applies a stop of the decision to a claimed key; returns its record. */
+    KeyRecord stop(Claim c, KeyDecision.Stop s) {
+        JobDefinition job = c.job;
+        StepDefinition step = s.step() == null ? null : job.step(s.step());
+        StepRecord sr = step == null ? null : c.steps.get(step.id());
+        switch (s.kind()) {
+            case COMPLETE -> {
+                return c.move(Trigger.COMPLETE, c.rec.withStep(null, 0).withFailure(null, null).withCredential(null),
+                        null, EventType.KEY_DONE, null, 0, null, "all " + job.steps().size() + " steps done", null);
+            }
+            case YIELD -> {
+                String why = s.detail() != null ? s.detail() : ctx.pausedReason(job);
+                return c.move(Trigger.YIELD, c.rec.withStep(s.step(), c.rec.attempts()), null, EventType.YIELDED,
+                        s.step(), 0, null, why + (s.step() == null ? "" : "; stopped before step " + s.step()), null);
+            }
+            case NEEDS_CREDENTIAL -> {
+                ProbeOutcome p = c.lastProbe != null && c.lastProbe.answer() == ProbeOutcome.Answer.AUTH
+                        ? c.lastProbe : null;
+                String message = p != null ? "credential " + step.credential() + " was rejected: " + p.message()
+                        : s.detail();
+                needCredential(c, step, sr, message, p == null ? null : p.evidence(),
+                        p == null ? null : ProbeAnswer.AUTH);
+                return c.rec;
+            }
+            case NEEDS_CONFIRMATION -> {
+                needConfirmation(c, step, sr, s);
+                return c.rec;
+            }
+            case PROBE_INCONCLUSIVE -> {
+                ProbeOutcome p = c.lastProbe;
+                boolean unknown = sr != null
+                        && (sr.status() == StepStatus.AMBIGUOUS || sr.status() == StepStatus.STARTED);
+                String msg = unknown ? "outcome of " + step.id() + " unknown and " + p.message()
+                        + "; the probe will be asked again"
+                        : p.message() + "; the step does not run on an inconclusive probe";
+                scheduleRetry(c, step, sr, attempts(sr) + (unknown ? 0 : 1),
+                        unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, msg, p.evidence(), null,
+                        ProbeAnswer.INCONCLUSIVE);
+                return c.rec;
+            }
+            default -> throw new IllegalStateException("a held key cannot stop with " + s.kind());
+        }
+    }
+
+    /**
+     * Records a step's outcome; returns false when the key stopped (waits, fails, retries), true when the
+     * decision goes on (the step succeeded, or its outcome is unknown and its probe or a person decides).
+     *
+     * @param creds the credentials' states of this claim: a rejected one is marked so (not sent again)
+     */
+    boolean record(Claim c, StepDefinition step, int attempt, Instant firstAttempt, Instant started, StepOutcome out,
+                   Map<String, KeyDecision.CredentialState> creds) {
+        JobDefinition job = c.job;
+        long ms = Duration.between(started, ctx.now()).toMillis();
+        ctx.trace.line(ctx.now(), c.runId, job.name(), c.key(), step.id(), attempt, out.succeeded() ? "ok" : "failed",
+                out.failure() == null ? null : out.failure().name(), ms, out.message());
+        if (step.credential() != null) {
+            boolean rejected = out.failure() == FailureClass.AUTH;
+            ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
+            if (rejected) {
+                creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
+                        KeyDecision.CredentialStatus.REJECTED, "rejected by " + step.id()));
+            }
+        }
+        if (out.succeeded()) {
+            // outputs are data for later steps: stored as the step produced them (bounded), masked where shown
+            Map<String, String> outputs = Outputs.bounded(out.outputs());
+            StepRecord done = new StepRecord(step.id(), StepStatus.SUCCEEDED, attempt, firstAttempt, outputs,
+                    ctx.now());
+            boolean last = job.stepIndex(step.id()) == job.steps().size() - 1;
+            if (last) {
+                // committed together with KEY_DONE, which follows at once
+                c.stage(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED,
+                        step.id(), attempt, null, step.id() + ": " + out.message(), out.evidence(), null);
+            } else {
+                c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED,
+                        step.id(), attempt, null, step.id() + ": " + out.message(), out.evidence());
+            }
+            c.outputs.put(step.id(), outputs);
+            c.probes.remove(step.id());
+            return true;
+        }
+        FailureClass cls = out.failure();
+        boolean unsafe = step.effect() == Effect.UNSAFE;
+        if (unsafe && (cls == FailureClass.TRANSIENT_AFTER_SEND || cls == FailureClass.AMBIGUOUS)) {
+            StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, firstAttempt, Map.of(),
+                    ctx.now());
+            String msg = "outcome unknown (" + cls + "): " + out.message();
+            if (out.retryAfter() != null) {
+                // the site says it is still working on it (409 in progress): wait, then the probe decides
+                scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, msg
+                        + "; its probe decides after the wait", out.evidence(), out.retryAfter(), null);
+                return false;
+            }
+            c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), unknown, EventType.STEP_FAILED, step.id(),
+                    attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
+            c.failure = new Claim.Failure(step.id(), out.message(), out.evidence());
+            c.probes.remove(step.id());
+            // the decision runs again: the probe decides, or a person (no probe)
+            return true;
+        }
+        StepStatus status = unsafe && cls == FailureClass.UNKNOWN ? StepStatus.AMBIGUOUS : StepStatus.FAILED;
+        StepRecord failed = new StepRecord(step.id(), status, attempt, firstAttempt, Map.of(), ctx.now());
+        switch (cls) {
+            case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
+                    scheduleRetry(c, step, failed, attempt, cls, out.message(), out.evidence(), out.retryAfter(), null);
+            case AUTH -> needCredential(c, step, failed, "credential " + (step.credential() == null
+                    ? "(none declared)" : step.credential()) + " was rejected: " + out.message(), out.evidence(), null);
+            case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls,
+                            out.message()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
+                    step.id() + " failed: " + out.message(), out.evidence());
+        }
+        return false;
+    }
+
+    /** The probe found the effect: the step is recorded done without being executed. */
+    void reconcile(Claim c, StepDefinition step, ProbeOutcome p) {
+        StepRecord sr = c.steps.get(step.id());
+        StepRecord done = new StepRecord(step.id(), StepStatus.RECONCILED, attempts(sr),
+                sr == null ? null : sr.firstAttemptAt(), Map.of(), ctx.now());
+        c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempts(sr)).withConfirmation(null, null), done,
+                EventType.STEP_RECONCILED, step.id(), attempts(sr), null,
+                step.id() + " already done (reconciled by probe: " + p.message() + ")", p.evidence(),
+                ProbeAnswer.PRESENT);
+        c.outputs.put(step.id(), Map.of());
+        c.probes.remove(step.id());
+    }
+
+    /**
+     * Recording what a step did failed (state error, a value too large, …): the key must not stay
+     * RUNNING, and the fact that the step may have acted must not be lost, so the key waits for a
+     * person with the evidence.
+     */
+    void recordingFailed(Claim c, Claim.Unrecorded u, RuntimeException e) {
+        StepDefinition step = u.step();
+        int attempt = u.attempt();
+        StepOutcome out = u.outcome();
+        c.discardPending();
+        c.unrecorded = null;
+        KeyRecord current = ctx.reload(c.rec);
+        if (current.state() != KeyState.RUNNING || !ctx.owner.equals(current.leaseOwner())) {
+            throw e;
+        }
+        c.rec = current;
+        StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, u.firstAttempt(), Map.of(),
+                ctx.now());
+        String msg = "step " + step.id() + " " + (out.succeeded() ? "succeeded (" + out.message() + ")"
+                : "ended (" + out.message() + ")") + " but recording its result failed: "
+                + firstLine(e.getMessage()) + "; check the site, then confirm or mark done";
+        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempt).withFailure(FailureClass.AMBIGUOUS,
+                msg).withConfirmation(null, null).withWaitReason(WaitReason.OUTCOME_UNKNOWN), unknown,
+                EventType.WAITING_FOR_CONFIRMATION, step.id(), attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
+    }
+
+    private void needConfirmation(Claim c, StepDefinition step, StepRecord sr, KeyDecision.Stop s) {
+        String message;
+        FailureClass cls = null;
+        Evidence ev = null;
+        ProbeAnswer probe = null;
+        WaitReason why = s.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : s.waitReason();
+        switch (why) {
+            case CONFIRM_ALWAYS -> message = "step " + step.id() + " needs confirmation (confirm: always)";
+            case PAYLOAD_CHANGED -> message = "the payload of " + step.id()
+                    + " changed since it was confirmed: review it and confirm again";
+            default -> {
+                cls = FailureClass.AMBIGUOUS;
+                String what = c.failure != null && c.failure.step().equals(step.id())
+                        ? "outcome of " + step.id() + " unknown (" + c.failure.message() + ")"
+                        : "the outcome of attempt " + attempts(sr) + " of " + step.id() + " is unknown";
+                if (step.probe() == null) {
+                    message = what + (c.failure != null ? "; no probe: check the site, then confirm or mark done"
+                            : " and the step has no probe: check the site, then confirm or mark done");
+                    ev = c.failure != null ? c.failure.evidence() : null;
+                } else {
+                    message = what + "; " + c.lastProbe.message();
+                    ev = c.lastProbe.evidence();
+                    probe = c.probes.get(step.id());
+                }
+            }
+        }
+        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailure(cls, message)
+                        .withConfirmation(null, null).withWaitReason(why), sr, EventType.WAITING_FOR_CONFIRMATION,
+                step.id(), attempts(sr), cls, message, ev, probe);
+    }
+
+    private void needCredential(Claim c, StepDefinition step, StepRecord sr, String message, Evidence ev,
+                                ProbeAnswer probe) {
+        c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(step.credential())
+                .withFailure(FailureClass.AUTH, message), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(),
+                attempts(sr), FailureClass.AUTH, message, ev, probe);
+    }
+
+    /**
+     * Schedules the next attempt per the retry policy, or fails the key when the policy is spent.
+     *
+     * @param probe the answer of the step's probe that led here, recorded with the event, or {@code null}
+     */
+    private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
+                               String message, Evidence ev, Duration retryAfter, ProbeAnswer probe) {
+        var policy = step.retry();
+        Instant now = ctx.now();
+        Instant first = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : now;
+        StepRecord rec = sr != null ? new StepRecord(step.id(), sr.status(), attempt, first, sr.outputs(), now)
+                : new StepRecord(step.id(), StepStatus.FAILED, attempt, first, Map.of(), now);
+        if (attempt >= policy.maxAttempts()) {
+            String msg = step.id() + " failed after " + attempt + " attempt" + (attempt == 1 ? "" : "s") + ": "
+                    + message;
+            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
+                    step.id(), attempt, cls, msg, ev, probe);
+            return;
+        }
+        Duration delay = Backoff.delay(policy, attempt, ctx.options.random());
+        if (retryAfter != null && retryAfter.compareTo(delay) > 0) {
+            // a server's Retry-After never stretches a wait beyond the policy's total budget
+            delay = retryAfter.compareTo(policy.maxElapsed()) > 0 ? policy.maxElapsed() : retryAfter;
+        }
+        Instant next = now.plus(delay);
+        if (Duration.between(first, next).compareTo(policy.maxElapsed()) > 0) {
+            String msg = step.id() + " failed: the next attempt would be later than maxElapsed "
+                    + policy.maxElapsed() + " after the first: " + message;
+            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
+                    step.id(), attempt, cls, msg, ev, probe);
+            return;
+        }
+        String msg = message + "; attempt " + (attempt + 1) + " of " + policy.maxAttempts() + " at " + next
+                + (retryAfter != null ? " (Retry-After " + Math.min(retryAfter.toSeconds(), 999_999_999) + "s)" : "");
+        c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailure(cls, msg).withNextAttemptAt(next),
+                rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev, probe);
+    }
+
+    static int attempts(StepRecord sr) {
+        return sr == null ? 0 : sr.attempts();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "(no message)";
+        }
+        int nl = s.indexOf('\n');
+        String line = nl < 0 ? s : s.substring(0, nl);
+        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    }
+}

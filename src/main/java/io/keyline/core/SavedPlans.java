@@ -1,0 +1,33 @@
+package io.keyline.core;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Plans kept for {@code apply}. */
+public interface SavedPlans {
+
+    /**
+     * Keeps a plan for {@code apply}.
+     *
+     * @param options how it was made ({@code ahead}, {@code no-probes}, comma-separated), or {@code null}
+     */
+    void savePlan(String planId, String job, Instant createdAt, List<String> keys, String options);
+
+    default void savePlan(String planId, String job, Instant createdAt, List<String> keys) {
+        savePlan(planId, job, createdAt, keys, null);
+    }
+
+    Optional<SavedPlan> plan(String planId);
+
+    /** A plan kept for {@code apply}. */
+    record SavedPlan(String planId, String job, Instant createdAt, List<String> keys, String options) {
+        public SavedPlan(String planId, String job, Instant createdAt, List<String> keys) {
+            this(planId, job, createdAt, keys, null);
+        }
+
+        public boolean has(String option) {
+            return options != null && java.util.Arrays.asList(options.split(",")).contains(option);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.keyline.workspace;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The installed app (its launcher sets {@code -Dkeyline.packaged=true}) keeps state and jobs in the
+ * per-user XDG folders; from the repo the defaults stay {@code ./state} and {@code ./resources/jobs}.
+ */
+class PlacesTest {
+
+    @TempDir
+    Path home;
+
+    @AfterEach
+    void clear() {
+        System.clearProperty("keyline.packaged");
+    }
+
+    private Places places(Map<String, String> env) {
+        return new Places(env);
+    }
+
+    @Test
+    void fromTheRepoTheDefaultsAreRelative() {
+        Places c = places(Map.of("HOME", home.toString()));
+        assertThat(c.statePath(null)).isEqualTo(Path.of("state"));
+        assertThat(c.jobs(null)).isEqualTo(Path.of("resources/jobs"));
+    }
+
+    @Test
+    void packagedUsesXdgFoldersAndTheirFallbacks() {
+        System.setProperty("keyline.packaged", "true");
+        Places xdg = places(Map.of("HOME", home.toString(), "XDG_DATA_HOME", home.resolve("data").toString(),
+                "XDG_CONFIG_HOME", home.resolve("config").toString()));
+        assertThat(xdg.statePath(null)).isEqualTo(home.resolve("data/keyline"));
+        assertThat(xdg.jobs(null)).isEqualTo(home.resolve("config/keyline/jobs")).isDirectory();
+
+        Places plain = places(Map.of("HOME", home.toString()));
+        assertThat(plain.statePath(null)).isEqualTo(home.resolve(".local/share/keyline"));
+        assertThat(plain.jobs(null)).isEqualTo(home.resolve(".config/keyline/jobs"));
+
+        Places env = places(Map.of("HOME", home.toString(), "KEYLINE_STATE", "/srv/s", "KEYLINE_JOBS", "/srv/j"));
+        assertThat(env.statePath(null)).isEqualTo(Path.of("/srv/s"));
+        assertThat(env.jobs(null)).isEqualTo(Path.of("/srv/j"));
+    }
+}
