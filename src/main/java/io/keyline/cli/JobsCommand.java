@@ -19,17 +19,12 @@ final class JobsCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         JobCatalog catalog = ws().catalog();
-        // what the last status read, when the state has not changed since (ReadSnapshot): no H2 to open
-        io.keyline.store.ReadSnapshot.Data copy = ws().readCopy();
-        StateStore store = copy == null ? ws().store() : null;
-        if (copy != null) {
-            io.keyline.core.StartupTrace.mark("jobs counted from the copy of the last status");
-        }
+        StateStore store = ws().store();
         Instant now = ws().options().clock().instant();
         Text.Table t = new Text.Table("JOB", "KEY", "SCHEDULE", "PAUSED", "DONE", "ATTENTION", "WAITING", "DESCRIPTION");
         for (JobDefinition j : catalog.jobs()) {
-            Map<KeyState, Integer> c = copy != null ? copy.countsByState(j.name()) : store.countsByState(j.name());
-            JobControl jc = copy != null ? copy.jobControl(j.name()) : store.jobControl(j.name());
+            Map<KeyState, Integer> c = store.countsByState(j.name());
+            JobControl jc = store.jobControl(j.name());
             int attention = c.getOrDefault(KeyState.FAILED, 0) + c.getOrDefault(KeyState.NEEDS_CONFIRMATION, 0)
                     + c.getOrDefault(KeyState.NEEDS_CREDENTIAL, 0);
             int waiting = c.getOrDefault(KeyState.RETRY_WAIT, 0) + c.getOrDefault(KeyState.PENDING, 0)
@@ -39,6 +34,9 @@ final class JobsCommand extends Sub implements Callable<Integer> {
                     jc.pausedAt(now) ? "yes: " + Text.clip(jc.reason(), 40) : "no",
                     c.getOrDefault(KeyState.DONE, 0), attention, waiting, Text.clip(j.description(), 60));
         }
+        java.time.Duration warn = CredentialsCommand.warnWindow(root().env());
+        java.util.List<String> warnings = CredentialsCommand.warnings(ws().credentials(), now, warn);
+        doneReading();
         if (t.size() == 0) {
             out().println("No valid jobs in " + ws().jobsDir() + (catalog.errors().isEmpty()
                     ? ": add a job file (*.json; the fields are in docs/job-files.md)"
@@ -46,9 +44,7 @@ final class JobsCommand extends Sub implements Callable<Integer> {
         } else {
             t.print(out());
         }
-        java.time.Duration warn = CredentialsCommand.warnWindow(root().env());
-        for (String w : copy != null ? CredentialsCommand.warnings(copy.credentials(), copy.parkedOnMissing(), now, warn)
-                : CredentialsCommand.warnings(ws().credentials(), now, warn)) {
+        for (String w : warnings) {
             out().println("! " + w);
         }
         if (!catalog.errors().isEmpty()) {

@@ -33,37 +33,24 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         io.keyline.core.StartupTrace.mark("command line parsed");
         String name = jobName == null ? null : job(jobName).name();
         Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
-        // what the last status read, when the state has not changed since (ReadSnapshot): no H2 to open
-        io.keyline.store.ReadSnapshot.Data copy = ws().readCopy();
-        List<KeyRecord> keys;
-        List<CredentialInfo> credentials;
-        Map<String, Integer> parkedOnMissing;
-        if (copy != null) {
-            keys = new ArrayList<>();
-            for (KeyRecord k : copy.keys()) {
-                if ((name == null || name.equals(k.job())) && (states.isEmpty() || states.contains(k.state()))) {
-                    keys.add(k);
-                }
-            }
-            credentials = copy.credentials();
-            parkedOnMissing = copy.parkedOnMissing();
-            io.keyline.core.StartupTrace.mark("keys read from the copy of the last status (" + keys.size() + ")");
-        } else {
-            keys = new ArrayList<>(ws().store().query(new StateStore.KeyQuery(name, states, null, 0,
-                    Integer.MAX_VALUE)));
-            io.keyline.core.StartupTrace.mark("keys read (" + keys.size() + ")");
-            credentials = ws().credentials().list();
-            parkedOnMissing = ws().credentials().parkedOnMissing();
-            if (name == null && states.isEmpty() && ws().keepsReadCopy()) { // else no job controls to read
-                ws().keepReadCopy(new io.keyline.store.ReadSnapshot.Data(keys, credentials, parkedOnMissing,
-                        ws().store().jobControls()));
-            }
-        }
+        List<KeyRecord> keys = new ArrayList<>(ws().store().query(new StateStore.KeyQuery(name, states, null, 0,
+                Integer.MAX_VALUE)));
+        io.keyline.core.StartupTrace.mark("keys read (" + keys.size() + ")");
+        List<CredentialInfo> credentials = ws().credentials().list();
+        Map<String, Integer> parkedOnMissing = ws().credentials().parkedOnMissing();
         java.time.Instant now = ws().options().clock().instant();
-        if (attention && copy == null) { // a copy has no RUNNING key (ReadSnapshot.Data#keepable)
+        if (attention) {
             keys.addAll(io.keyline.core.Orphans.of(ws().store(), name, now));
             keys.sort(java.util.Comparator.comparing(KeyRecord::job).thenComparing(KeyRecord::key));
         }
+        // a RUNNING key whose process is gone (Orphans); the state is asked only for those
+        Set<KeyRecord> orphans = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (KeyRecord k : keys) {
+            if (k.state() == KeyState.RUNNING && io.keyline.core.Orphans.orphaned(ws().store(), k, now)) {
+                orphans.add(k);
+            }
+        }
+        doneReading();
         if (json) {
             Map<String, String> loginUrls = new java.util.HashMap<>();
             credentials.stream().filter(i -> i.loginUrl() != null).forEach(i -> loginUrls.put(i.name(), i.loginUrl()));
@@ -77,7 +64,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                 m.put("attempts", k.attempts());
                 m.put("nextAttemptAt", k.nextAttemptAt());
                 m.put("updatedAt", k.updatedAt());
-                boolean orphan = orphaned(k, now);
+                boolean orphan = orphans.contains(k);
                 m.put("message", orphan ? io.keyline.core.Orphans.describe(k) : k.message());
                 m.put("credential", k.credential());
                 m.put("class", k.failureClass() == null ? null : k.failureClass().name());
@@ -101,7 +88,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         }
         Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "MESSAGE");
         for (KeyRecord k : keys) {
-            boolean orphan = orphaned(k, now);
+            boolean orphan = orphans.contains(k);
             t.row(k.job(), k.key(), orphan ? "RUNNING (interrupted)" : k.state(), k.step(), k.attempts(),
                     Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()),
                     Text.clip(orphan ? io.keyline.core.Orphans.describe(k) : k.message(), 160));
@@ -110,10 +97,5 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         t.print(out());
         io.keyline.core.StartupTrace.mark("table printed");
         return 0;
-    }
-
-    /** A RUNNING key whose process is gone ({@link io.keyline.core.Orphans}); the state is asked only for those. */
-    private boolean orphaned(KeyRecord k, java.time.Instant now) {
-        return k.state() == KeyState.RUNNING && io.keyline.core.Orphans.orphaned(ws().store(), k, now);
     }
 }

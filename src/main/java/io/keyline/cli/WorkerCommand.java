@@ -76,7 +76,7 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
         try (RunTrace trace = ws().trace(out())) {
             Engine engine = ws().engine(trace);
             Scheduler scheduler = new Scheduler(() -> JobFileLoader.loadFolder(ws().jobsDir()), ws().store(), engine,
-                    ws().options().clock(), window).picking(!"false".equals(System.getProperty("keyline.worker.pick")));
+                    ws().options().clock(), window).picking(true);
             Notifier notifier = ws().notifier(trace, m -> err().println("keyline: " + m));
             Worker worker = new Worker(scheduler, engine, period, reports -> afterTick(notifier, reports),
                     m -> out().println("worker: " + m));
