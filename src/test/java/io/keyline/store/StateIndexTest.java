@@ -1,5 +1,6 @@
 package io.keyline.store;
 
+import io.keyline.store.h2.H2Database;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,7 +49,7 @@ class StateIndexTest {
 
     @Test
     void theQueriesOnHoldersAndParkedKeysUseTheStateIndexAndOnlyTheIndexesTheyNeedAreKept() throws Exception {
-        try (Database db = Database.open(tmp.resolve("state")); Connection c = db.adminConnection()) {
+        try (Database db = H2Database.open(tmp.resolve("state")); Connection c = db.adminConnection()) {
             fill(c);
             List<String> indexes = new ArrayList<>();
             try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT index_name FROM "

@@ -1,5 +1,7 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
+import io.keyline.store.Database;
+import io.keyline.store.StateLocation;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVMap;
@@ -50,13 +52,13 @@ class LeftoverCommitTest {
         assertHalted(p, out);
 
         LeftoverTransactions.lastReport = null;
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection()) {
             assertFinished(c);
             assertThat(value(c, "leftover-2")).isEqualTo("inserted");
         }
         // and again after a clean close: nothing comes back
         LeftoverTransactions.lastReport = null;
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection()) {
             assertThat(LeftoverTransactions.lastReport).isNull();
             assertThat(leftovers(c)).isEmpty();
             assertThat(value(c, "leftover-1")).isEqualTo("again");
@@ -79,7 +81,7 @@ class LeftoverCommitTest {
         Files.delete(state.resolve("keyline.lock.db"));
         org.h2.jdbcx.JdbcDataSource readOnly = new org.h2.jdbcx.JdbcDataSource();
         readOnly.setURL("jdbc:h2:file:" + state.resolve("keyline")
-                + Database.APP_SETTINGS.replace(";AUTO_SERVER=TRUE", "") + ";ACCESS_MODE_DATA=r");
+                + H2Database.APP_SETTINGS.replace(";AUTO_SERVER=TRUE", "") + ";ACCESS_MODE_DATA=r");
         readOnly.setUser(DatabasePasswords.APP_USER);
         readOnly.setPassword(DatabasePasswords.read(state).app());
         try (Connection c = readOnly.getConnection()) {
@@ -89,7 +91,7 @@ class LeftoverCommitTest {
         // H2 alone (no Keyline) opens the file read-write and closes it cleanly: the half-commit stays in it,
         // and the file is one a one-shot reader opens read-only
         org.h2.jdbcx.JdbcDataSource plain = new org.h2.jdbcx.JdbcDataSource();
-        plain.setURL("jdbc:h2:file:" + state.resolve("keyline") + Database.SETTINGS.replace(";AUTO_SERVER=TRUE", ""));
+        plain.setURL("jdbc:h2:file:" + state.resolve("keyline") + H2Database.SETTINGS.replace(";AUTO_SERVER=TRUE", ""));
         plain.setUser(DatabasePasswords.ADMIN_USER);
         plain.setPassword(DatabasePasswords.read(state).admin());
         try (Connection c = plain.getConnection()) {
@@ -97,13 +99,13 @@ class LeftoverCommitTest {
             assertThat(value(c, "leftover-2")).as("H2 reads it as before the commit").isNull();
         }
         assertThat(Recovery.closedCleanly(state.resolve("keyline.mv.db"))).isTrue();
-        int finished = Database.halfCommitsFinished();
-        Database reader = Database.openToRead(new StateLocation.Folder(state));
+        int finished = H2Database.halfCommitsFinished();
+        H2Database reader = H2Database.openToRead(state);
         try (Connection c = reader.connection()) {
             assertThat(reader.alone()).isTrue();
             assertThat(value(c, "leftover-2")).as("the read-only session was refused; the open finished it")
                     .isEqualTo("inserted");
-            assertThat(Database.halfCommitsFinished()).isEqualTo(finished + 1);
+            assertThat(H2Database.halfCommitsFinished()).isEqualTo(finished + 1);
         } finally {
             reader.close();
         }
@@ -123,14 +125,14 @@ class LeftoverCommitTest {
         Path out = tmp.resolve("server.log");
         Process p = servingChild(state, out);
         LeftoverTransactions.lastReport = null;
-        try (Database db = Database.open(state)) {
+        try (H2Database db = H2Database.open(state)) {
             try (Connection c = db.connection()) {
                 assertThat(c.unwrap(JdbcConnection.class).getSession()).as("served by the child")
                         .isNotInstanceOf(SessionLocal.class);
             }
             Files.writeString(tmp.resolve("go"), "go");
             assertHalted(p, out);
-            db.serverWentAway();
+            db.reconnect();
             try (Connection c = db.connection()) {
                 assertThat(c.unwrap(JdbcConnection.class).getSession()).as("now ours").isInstanceOf(SessionLocal.class);
                 assertFinished(c);
@@ -148,7 +150,7 @@ class LeftoverCommitTest {
         Path out = tmp.resolve("server2.log");
         Process p = servingChild(state, out);
         LeftoverTransactions.lastReport = null;
-        try (Database db = Database.open(state)) {
+        try (H2Database db = H2Database.open(state)) {
             Connection first = db.connection();
             assertThat(first.unwrap(JdbcConnection.class).getSession()).isNotInstanceOf(SessionLocal.class);
             Files.writeString(tmp.resolve("go"), "go");
@@ -222,12 +224,12 @@ class LeftoverCommitTest {
     @Test
     void aCleanStateHasNoLeftoversAndTheOpenChangesNothing() throws Exception {
         Path state = tmp.resolve("clean");
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection()) {
             try (Statement st = c.createStatement()) {
                 st.executeUpdate("INSERT INTO state_setting (name, setting_value, updated_at) VALUES ('x', 'y', 1)");
             }
         }
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection()) {
             assertThat(leftovers(c)).isEmpty();
             assertThat(value(c, "x")).isEqualTo("y");
         }
@@ -261,7 +263,7 @@ class LeftoverCommitTest {
         /** {@code STATE [DIR]}: with DIR, says "ready" there once it serves the state and waits for "go". */
         public static void main(String[] args) throws Exception {
             H2Lockdown.apply();
-            Database db = Database.open(Path.of(args[0]));
+            H2Database db = H2Database.open(Path.of(args[0]));
             Connection c = db.connection();
             try (Statement st = c.createStatement()) {
                 st.executeUpdate("INSERT INTO state_setting (name, setting_value, updated_at) VALUES ('leftover-1', 'before', 1)");
