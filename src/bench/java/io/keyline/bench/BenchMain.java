@@ -10,14 +10,14 @@ import java.util.List;
  * the app-image, B5 the cost of syncing the store before an unsafe step acts, B6 workers on one
  * PostgreSQL state (issue 13), B7 a backfill against a site that answers after 50 ms (concurrency 16
  * vs the ideal), B8 the per-host rate limit's error, B9 what a one-shot command ({@code status}) costs
- * against the JVM's floor. Arguments select benchmarks ({@code b1 b2 b3 b4 b5 b6 b7 b8 b9}); none runs all.
+ * against the JVM's floor. Arguments select benchmarks ({@code b1 b2 b3 b4 b5 b6 b7 b8 b9 b10}); none runs all.
  */
 public final class BenchMain {
     private BenchMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> which = args.length == 0 ? List.of("b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9")
+        List<String> which = args.length == 0 ? List.of("b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10")
                 : Arrays.asList(args);
         Files.createDirectories(Stats.OUT);
         Files.deleteIfExists(Stats.OUT.resolve("figures.txt"));
@@ -50,6 +50,9 @@ public final class BenchMain {
         }
         if (which.contains("b9")) {
             CliBench.run();
+        }
+        if (which.contains("b10")) {
+            StoreBench.run();
         }
     }
 }

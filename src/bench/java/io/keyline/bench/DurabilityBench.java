@@ -13,6 +13,7 @@ import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.StepKind;
 import io.keyline.store.Database;
+import io.keyline.store.h2.H2Database;
 import io.keyline.store.JdbcStateStore;
 
 import java.io.OutputStream;
@@ -84,7 +85,7 @@ final class DurabilityBench {
     static double engine(JobDefinition job, List<String> keys, Path state, boolean sync, AtomicLong syncs)
             throws Exception {
         Stats.deleteTree(state);
-        try (Database db = Database.open(state); JdbcStateStore real = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore real = new JdbcStateStore(db, false);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             StateStore store = counting(real, sync, syncs);
             Engine engine = new Engine(store, new Executors(Map.of(StepKind.COMMAND, new NoopExecutor())),
