@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * B7: a backfill at the speed of the site (issue 14). 1,000 keys of a job whose one step is an
+ * B7: a backfill at the speed of the site. 1,000 keys of a job whose one step is an
  * unsafe POST with a probe GET, against a loopback site that answers every request after 50 ms; at
  * concurrency 16 and at concurrency 1. The ideal is the site's time alone: keys x 2 requests x 50 ms
  * / concurrency; {@code backfill.ratio_to_ideal} is the measured time over it. Every key's article

@@ -8,7 +8,7 @@ import java.util.List;
  * The benchmark harness of {@code mvn -Pbench verify}: B1 engine throughput against a raw-JDBC
  * lower bound and Spring Batch, B2 rerun of DONE keys, B3 console over a big state, B4 cold start of
  * the app-image, B5 the cost of syncing the store before an unsafe step acts, B6 workers on one
- * PostgreSQL state (issue 13), B7 a backfill against a site that answers after 50 ms (concurrency 16
+ * PostgreSQL state, B7 a backfill against a site that answers after 50 ms (concurrency 16
  * vs the ideal), B8 the per-host rate limit's error, B9 what a one-shot command ({@code status}) costs
  * against the JVM's floor. Arguments select benchmarks ({@code b1 b2 b3 b4 b5 b6 b7 b8 b9 b10}); none runs all.
  */

@@ -28,7 +28,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * B5: what the durable intent of issue 9 costs. Keys of a job whose middle step is unsafe (so the
+ * B5: what the durable intent costs. Keys of a job whose middle step is unsafe (so the
  * engine syncs the store after that step's "started" commit, before it acts) run once with the
  * production store and once with the same store whose {@code sync()} does nothing; runs alternate
  * in one process, on fresh H2 files, and the ratio of the medians is the figure.

@@ -33,7 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * B6 (issue 13): workers on one PostgreSQL state. 1, 2 and 4 workers, each with its own database pool,
+ * B6: workers on one PostgreSQL state. 1, 2 and 4 workers, each with its own database pool,
  * lease keeper (owner), engine and scheduler, as separate {@code keyline worker} processes would have,
  * run the same pending keys of B1's job (3 no-op steps); keys/s from the first claim to the last key
  * done, and the claims that lost to another worker per 1,000 keys: with claims picked by

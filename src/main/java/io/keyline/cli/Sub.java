@@ -48,7 +48,7 @@ abstract class Sub {
     static final Duration NOTIFY_BUDGET = Duration.ofSeconds(15);
 
     /**
-     * After a run: queues the run events, delivers what is due (SPEC §10). Never changes the exit code:
+     * After a run: queues the run events, delivers what is due. Never changes the exit code:
      * problems are said on stderr and in the run log.
      */
     void notifyAfter(List<io.keyline.core.RunReport> reports, io.keyline.core.RunTrace trace) {
@@ -111,7 +111,7 @@ abstract class Sub {
             return choice().describe();
         }
 
-        /** Refuses keys later than the job's current key unless {@code --ahead} (SPEC §1). */
+        /** Refuses keys later than the job's current key unless {@code --ahead}. */
         void refuseNotYetDue(Workspace ws, JobDefinition job, List<String> targeted) {
             io.keyline.core.operations.KeySelection.refuseNotYetDue(job, targeted, ahead, ws.options().clock());
         }

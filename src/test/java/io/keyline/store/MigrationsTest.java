@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A state whose schema is current opens without Flyway; any doubt still goes through Flyway (issue 14). */
+/** A state whose schema is current opens without Flyway; any doubt still goes through Flyway. */
 class MigrationsTest {
 
     @TempDir

@@ -15,7 +15,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * key_state keeps only the indexes its queries use (issue 14: every index a state change touches is
+ * key_state keeps only the indexes its queries use (every index a state change touches is
  * written by that commit). The queries on a holder's keys and on a credential's parked keys find them
  * through key_state_by_state, since each also names the state; none reads the whole table.
  */

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The state file stays bounded under sustained commits (issue 14: it grew by gigabytes): the opener
+ * The state file stays bounded under sustained commits (it grew by gigabytes): the opener
  * forces the file to the disk twice a second, shortens H2's retention and compacts mostly dead chunks.
  */
 class CompactionTest {

@@ -58,7 +58,7 @@ class DatabaseTest {
         assertThat(Files.readAllBytes(file)).isEqualTo(garbage);
     }
 
-    /** [issue 14] Keys that ask for a sync at once share one checkpoint; a sync asked after one finished makes its own. */
+    /** Keys that ask for a sync at once share one checkpoint; a sync asked after one finished makes its own. */
     @Test
     void syncRequestsMadeWhileACheckpointIsUnderWayShareTheNextOne() throws Exception {
         try (H2Database db = H2Database.open(tmp)) {

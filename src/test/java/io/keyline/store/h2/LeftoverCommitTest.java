@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * {@code endLeftoverTransactions} calls {@code Transaction.commit()}, which does nothing for a transaction
  * that is already COMMITTED). Its rows then read as before the commit and every write to them waited out
  * {@code LOCK_TIMEOUT}, in every later process: the crash loop with {@code concurrency: 8} left keys
- * RUNNING after 15 reruns (issue 14). The open now finishes such a transaction.
+ * RUNNING after 15 reruns. The open now finishes such a transaction.
  *
  * <p>The state is made by a real child process: it marks its transaction committed as H2's commit
  * does first, has the mark written to the file, and halts (as kill -9 would) before the changes are applied.
