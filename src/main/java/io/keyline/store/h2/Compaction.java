@@ -36,9 +36,12 @@ import java.util.logging.Logger;
  *       last {@code fsync} is not written over while the rounds keep their pace. When a round finds that the time
  *       from the previous round's check to the end of its own {@code fsync} was longer (a slow disk, a long
  *       compaction, a starved thread), it raises the retention to twice that;</li>
- *   <li>then, when the file as a whole is less than {@link #TARGET_FILL} % live, it rewrites the live pages of the
- *       emptiest chunks ({@code MVStore.compact}), at most {@link #WRITE_PER_ROUND} a round, so that their space
- *       becomes free too.</li>
+ *   <li>then, when the chunks are less than {@link #TARGET_FILL} % live, it rewrites the live pages of the
+ *       emptiest ones ({@code MVStore.compact}), at most {@link #WRITE_PER_ROUND} a round, so that their space
+ *       becomes free too; and when less than {@link #TARGET_FILL} % of the file is in use (the free space lies
+ *       between chunks, and the file does not shrink by itself), it runs H2's own compaction of the file for at
+ *       most {@link #MOVE_MILLIS} ms ({@code MVStore.compactFile}, what H2 does on close), which moves the last
+ *       chunks into the holes and cuts the file.</li>
  * </ol>
  * A SIGKILL is not what the retention guards against: the operating system keeps every write of a killed process,
  * and H2's recovery plus {@link Recovery} find the newest commit whatever the retention (the crash loop runs with
@@ -67,6 +70,8 @@ final class Compaction {
     static final int TARGET_FILL = 50;
     /** H2's own retention time, assumed again if the thread ends while the file is open. */
     static final int H2_RETENTION_MILLIS = 45_000;
+    /** How long a round may move chunks to cut the file short ({@code MVStore.compactFile}: commits wait meanwhile). */
+    static final int MOVE_MILLIS = 50;
     /** At most this much live data is rewritten per round. */
     static final int WRITE_PER_ROUND = 4 << 20;
 
@@ -260,11 +265,25 @@ final class Compaction {
 
     private void compact() {
         FileStore<?> fs = store.getFileStore();
-        if (fs != null && fs.getChunksFillRate() < TARGET_FILL) {
-            long t0 = System.nanoTime();
-            store.compact(TARGET_FILL, WRITE_PER_ROUND);
-            compactNanos += System.nanoTime() - t0;
+        if (fs == null) {
+            return;
         }
+        long t0 = System.nanoTime();
+        if (fs.getChunksFillRate() < TARGET_FILL) {
+            store.compact(TARGET_FILL, WRITE_PER_ROUND);
+        }
+        if (store.getFillRate() < TARGET_FILL) {
+            // the file is mostly free space between chunks: H2's own compaction on close, for a moment - it moves
+            // the last chunks into the holes (under the store's lock, with the syncs it needs) and cuts the file;
+            // it sets the retention to 0 for its work, which is given back here
+            int retention = store.getRetentionTime();
+            try {
+                store.compactFile(MOVE_MILLIS);
+            } finally {
+                store.setRetentionTime(retention);
+            }
+        }
+        compactNanos += System.nanoTime() - t0;
     }
 
     /** "12 rounds, fsync 340 ms, compaction 95 ms" (bench logs). */
