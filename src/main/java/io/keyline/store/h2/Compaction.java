@@ -35,7 +35,8 @@ import java.util.logging.Logger;
  *   <li>with that, the retention time is {@link #retentionMillis} instead of 45 s, so a chunk written since the
  *       last {@code fsync} is not written over while the rounds keep their pace. When a round finds that the time
  *       from the previous round's check to the end of its own {@code fsync} was longer (a slow disk, a long
- *       compaction, a starved thread), it raises the retention to twice that;</li>
+ *       compaction, a starved thread), it raises the retention to twice that, for the next {@link #WINDOW}
+ *       rounds;</li>
  *   <li>then, when the chunks are less than {@link #TARGET_FILL} % live, it rewrites the live pages of the
  *       emptiest ones ({@code MVStore.compact}), at most {@link #WRITE_PER_ROUND} a round, so that their space
  *       becomes free too; and when less than {@link #TARGET_FILL} % of the file is in use (the free space lies
@@ -80,6 +81,13 @@ final class Compaction {
     private final Thread thread;
     /** Whether a round slower than the retention raises it (always for the thread; tests choose). */
     private final boolean raises;
+    /** The retention it sets when no round was slow. */
+    private final int base;
+    /** What the last {@link #WINDOW} synced rounds needed (ms: twice the time from a check to the next fsync's end). */
+    private final long[] needs = new long[WINDOW];
+    private int nextNeed;
+    /** How many synced rounds a slow one keeps the retention raised (10 s at the default period). */
+    static final int WINDOW = 50;
     /** The clock the rounds are timed by ({@code System::nanoTime}; a test steps its own). */
     private final java.util.function.LongSupplier nanos;
     /** The file's write count that the last {@code fsync} covered. */
@@ -101,6 +109,7 @@ final class Compaction {
         this.period = periodMillis;
         this.raises = raises;
         this.nanos = nanos;
+        this.base = retentionMillis;
         store.setRetentionTime(retentionMillis);
         if (background) {
             thread = new Thread(this::loop, "keyline-state-compaction");
@@ -252,10 +261,17 @@ final class Compaction {
         rounds++;
         // a chunk written just after the last check is on the disk only now: if that took longer than
         // the retention allows (a slow fsync, a long compaction, a starved thread), raise the retention
+        // (for as long as the last WINDOW rounds saw such a stall; then back to the base, or the file would stay
+        // as large as the slowest moment of a long-lived process made it)
         if (raises && lastCheck != 0) {
-            long needed = 2 * ((end - lastCheck) / 1_000_000);
-            if (needed > store.getRetentionTime()) {
-                store.setRetentionTime((int) Math.min(Integer.MAX_VALUE, needed));
+            needs[nextNeed] = 2 * ((end - lastCheck) / 1_000_000);
+            nextNeed = (nextNeed + 1) % WINDOW;
+            long wanted = base;
+            for (long n : needs) {
+                wanted = Math.max(wanted, n);
+            }
+            if (wanted != store.getRetentionTime()) {
+                store.setRetentionTime((int) Math.min(Integer.MAX_VALUE, wanted));
             }
         }
         lastCheck = check;
