@@ -37,12 +37,10 @@ import java.util.logging.Logger;
  *       from the previous round's check to the end of its own {@code fsync} was longer (a slow disk, a long
  *       compaction, a starved thread), it raises the retention to twice that, for the next {@link #WINDOW}
  *       rounds;</li>
- *   <li>then, when the chunks are less than {@link #TARGET_FILL} % live, it rewrites the live pages of the
- *       emptiest ones ({@code MVStore.compact}), at most {@link #WRITE_PER_ROUND} a round, so that their space
- *       becomes free too; and when less than {@link #TARGET_FILL} % of the file is in use (the free space lies
- *       between chunks, and the file does not shrink by itself), it runs H2's own compaction of the file for at
- *       most {@link #MOVE_MILLIS} ms ({@code MVStore.compactFile}, what H2 does on close), which moves the last
- *       chunks into the holes and cuts the file.</li>
+ *   <li>then, when the file is larger than {@link #SMALL_FILE} and its chunks are less than {@link #TARGET_FILL} %
+ *       live or less than that much of the file is in use, it runs H2's own compaction of the file for about {@link #MOVE_MILLIS} ms ({@code MVStore.compactFile},
+ *       what H2 does on close): it rewrites the live pages of the emptiest chunks so that their space becomes free,
+ *       moves the last chunks into the holes and cuts the file.</li>
  * </ol>
  * A SIGKILL is not what the retention guards against: the operating system keeps every write of a killed process,
  * and H2's recovery plus {@link Recovery} find the newest commit whatever the retention (the crash loop runs with
@@ -64,17 +62,17 @@ final class Compaction {
     private static final Map<MVStore, Compaction> RUNNING = Collections.synchronizedMap(new IdentityHashMap<>());
 
     /** How often a round runs (tests shorten it). */
-    static volatile long periodMillis = 200;
+    static volatile long periodMillis = 100;
     /** The retention time it sets, before any slow {@code fsync} raises it (tests shorten it). */
-    static volatile int retentionMillis = 1_000;
+    static volatile int retentionMillis = 300;
     /** Compacts when the file as a whole is less live than this (percent); H2 picks the emptiest chunks. */
     static final int TARGET_FILL = 50;
     /** H2's own retention time, assumed again if the thread ends while the file is open. */
     static final int H2_RETENTION_MILLIS = 45_000;
+    /** A file smaller than this is left as it is: compacting it would cost more than the space it gives back. */
+    static final long SMALL_FILE = 16L << 20;
     /** How long a round may move chunks to cut the file short ({@code MVStore.compactFile}: commits wait meanwhile). */
     static final int MOVE_MILLIS = 50;
-    /** At most this much live data is rewritten per round. */
-    static final int WRITE_PER_ROUND = 4 << 20;
 
     private final MVStore store;
     private final long period;
@@ -87,7 +85,7 @@ final class Compaction {
     private final long[] needs = new long[WINDOW];
     private int nextNeed;
     /** How many synced rounds a slow one keeps the retention raised (10 s at the default period). */
-    static final int WINDOW = 50;
+    static final int WINDOW = 100;
     /** The clock the rounds are timed by ({@code System::nanoTime}; a test steps its own). */
     private final java.util.function.LongSupplier nanos;
     /** The file's write count that the last {@code fsync} covered. */
@@ -281,23 +279,20 @@ final class Compaction {
 
     private void compact() {
         FileStore<?> fs = store.getFileStore();
-        if (fs == null) {
+        if (fs == null || fs.size() < SMALL_FILE
+                || fs.getChunksFillRate() >= TARGET_FILL && store.getFillRate() >= TARGET_FILL) {
             return;
         }
+        // H2's own compaction of the file (what it does on close), for a moment: it rewrites the live pages of the
+        // emptiest chunks, syncs, moves the last chunks into the holes and cuts the file. It holds the store's lock
+        // meanwhile (commits wait); MVStore.compact, which only tries the lock, hardly ever got it under sustained
+        // commits. It sets the retention to 0 for its work, which is given back here.
         long t0 = System.nanoTime();
-        if (fs.getChunksFillRate() < TARGET_FILL) {
-            store.compact(TARGET_FILL, WRITE_PER_ROUND);
-        }
-        if (store.getFillRate() < TARGET_FILL) {
-            // the file is mostly free space between chunks: H2's own compaction on close, for a moment - it moves
-            // the last chunks into the holes (under the store's lock, with the syncs it needs) and cuts the file;
-            // it sets the retention to 0 for its work, which is given back here
-            int retention = store.getRetentionTime();
-            try {
-                store.compactFile(MOVE_MILLIS);
-            } finally {
-                store.setRetentionTime(retention);
-            }
+        int retention = store.getRetentionTime();
+        try {
+            store.compactFile(MOVE_MILLIS);
+        } finally {
+            store.setRetentionTime(retention);
         }
         compactNanos += System.nanoTime() - t0;
     }
