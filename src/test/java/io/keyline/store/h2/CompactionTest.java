@@ -198,7 +198,7 @@ class CompactionTest {
             thread = h.thread();
             assertThat(thread.isAlive()).isTrue();
             commits(c, 10);
-            // the thread's own rounds (every 0.5 s) sync what was committed, on a busy machine too
+            // the thread's own rounds (every 0.1 s) sync what was committed, on a busy machine too
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (h.rounds() == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(50);
