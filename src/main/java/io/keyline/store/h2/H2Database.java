@@ -67,12 +67,15 @@ public final class H2Database implements Database {
     private final Path stateDir;
     private final String url;
     private final DatabasePasswords passwords;
+    /** The guard of this state's new sessions (its {@code served} follows takeovers). */
+    private final NewSessions guard;
     /** The open lock of a reader that opened the file alone, released at close; null otherwise. */
     private final FileChannel heldOpenLock;
 
     private H2Database(JdbcConnectionPool pool, Path stateDir, String url, DatabasePasswords passwords,
-                       FileChannel heldOpenLock) {
+                       FileChannel heldOpenLock, NewSessions guard) {
         this.pool = pool;
+        this.guard = guard;
         this.stateDir = stateDir;
         this.url = url;
         this.passwords = passwords;
@@ -130,6 +133,52 @@ public final class H2Database implements Database {
         static final Logger LOG = Logger.getLogger(H2Database.class.getName());
     }
 
+    /** Whether this thread holds the state's open lock (in an open or a takeover): its new sessions need no guard. */
+    private static final ThreadLocal<Boolean> LOCKING = ThreadLocal.withInitial(() -> false);
+
+    /**
+     * The guard of new physical sessions when another process serves the state. With AUTO_SERVER, H2's driver tries
+     * the file first: when the serving process has died, a new session opens the file here, behind the open lock and
+     * without the repair of {@link Recovery}, and a file whose store header lags would lose its last commits. So such
+     * a session is opened under the open lock, after the header was repaired (nothing to repair, and nothing
+     * opened, while the server lives and holds the file).
+     */
+    private static final class NewSessions implements Sessions.Guard {
+        private final Path dir;
+        /** Whether the state is served by another process (the pool's first session was remote). */
+        volatile boolean served;
+
+        NewSessions(Path dir) {
+            this.dir = dir;
+        }
+
+        @Override
+        public Sessions.Held enter() throws SQLException {
+            if (!served || LOCKING.get()) {
+                return Sessions.Held.NOTHING;
+            }
+            Semaphore opening = opening(dir);
+            opening.acquireUninterruptibly();
+            FileChannel ch = null;
+            try {
+                ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE);
+                OpenLock.take(ch, dir);
+                Recovery.repairIfUnclean(dir.resolve("keyline.mv.db"));
+                FileChannel held = ch;
+                return () -> {
+                    closeQuietly(held);
+                    opening.release();
+                };
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(ch);
+                opening.release();
+                throw new SQLException("cannot lock the state in " + dir + " for a new session: " + e.getMessage(),
+                        "08001", e);
+            }
+        }
+    }
+
     /** State folders this JVM has open alone ({@link #openToRead}). */
     private static final Set<Path> ALONE_HERE = ConcurrentHashMap.newKeySet();
 
@@ -178,6 +227,7 @@ public final class H2Database implements Database {
         try {
             ch = PrivateFiles.open(dir.resolve("keyline.open.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             OpenLock.take(ch, dir); // waits for another process, says for whom, gives up in the end
+            LOCKING.set(true);
             boolean nobody = Users.join(dir);
             boolean alone = nobody && toRead;
             StartupTrace.mark("state folder checked and locked" + (alone ? " (alone)" : ""));
@@ -197,6 +247,7 @@ public final class H2Database implements Database {
             throw new StateUnavailableException(orElse(Database.diskFull(dir, e), "cannot lock "
                     + dir.resolve("keyline.open.lock") + ": " + e.getMessage()), e);
         } finally {
+            LOCKING.set(false);
             closeQuietly(ch); // closing the channel releases its lock
             if (opening != null) {
                 opening.release();
@@ -272,6 +323,7 @@ public final class H2Database implements Database {
                         + DatabasePasswords.file(dir) + ": " + e.getMessage()), e);
             }
             JdbcConnectionPool admin = Sessions.pool(url, DatabasePasswords.ADMIN_USER, pw.admin(), 4, c -> { });
+            NewSessions guard = new NewSessions(dir);
             JdbcConnectionPool app = null;
             try {
                 try (Connection c = adminSession(admin, dir, url, pw)) {
@@ -284,7 +336,7 @@ public final class H2Database implements Database {
                         IndexCheck.repairPending(c, dir);
                     }
                     pw.ensureAppUser(c);
-                    app = appPool(dir, pw, alone);
+                    app = appPool(dir, pw, alone, guard);
                     // the app's first session keeps the database open while the admin's close
                     Connection first;
                     try {
@@ -300,6 +352,7 @@ public final class H2Database implements Database {
                     admin.dispose();
                     try (Connection f = first) {
                         f.isValid(1);
+                        guard.served = !LeftoverTransactions.embedded(f);
                         if (!toRead) { // a reader that ends in a moment has nothing to keep compact
                             Compaction.startIfOpener(f);
                         }
@@ -307,7 +360,7 @@ public final class H2Database implements Database {
                 }
                 tightenFiles(dir);
                 StartupTrace.mark("state open");
-                return new H2Database(app, dir, url, pw, held);
+                return new H2Database(app, dir, url, pw, held, guard);
             } catch (SQLException | FlywayException e) {
                 admin.dispose();
                 dispose(app);
@@ -387,7 +440,7 @@ public final class H2Database implements Database {
             StartupTrace.mark("schema checked");
             tightenFiles(dir);
             StartupTrace.mark("state open");
-            return new H2Database(app, dir, url, pw, held);
+            return new H2Database(app, dir, url, pw, held, new NewSessions(dir));
         } catch (SQLException | IOException | RuntimeException e) {
             app.dispose();
             return null;
@@ -429,8 +482,8 @@ public final class H2Database implements Database {
      * The app user's sessions: up to 16, waiting up to 30 s for one to be free. Each new one looks for half-committed
      * leftovers ({@link Sessions}: once per store, a set lookup after that).
      */
-    private static JdbcConnectionPool appPool(Path dir, DatabasePasswords pw, boolean alone) {
-        return Sessions.pool(appUrl(dir, alone), DatabasePasswords.APP_USER, pw.app(), 16,
+    private static JdbcConnectionPool appPool(Path dir, DatabasePasswords pw, boolean alone, NewSessions guard) {
+        return Sessions.pool(appUrl(dir, alone), DatabasePasswords.APP_USER, pw.app(), 16, guard,
                 c -> LeftoverTransactions.finishOnFirstOpen(c, dir));
     }
 
@@ -538,12 +591,14 @@ public final class H2Database implements Database {
             }
             try (FileChannel ch = PrivateFiles.open(stateDir.resolve("keyline.open.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE); FileLock lock = OpenLock.take(ch, stateDir)) {
+                LOCKING.set(true);
                 // before anything opens it: whether the process that served it left it cleanly
                 boolean check = IndexCheck.due(stateDir);
                 Recovery.repairIfUnclean(stateDir.resolve("keyline.mv.db"));
-                JdbcConnectionPool fresh = appPool(stateDir, passwords, false);
+                JdbcConnectionPool fresh = appPool(stateDir, passwords, false, guard);
                 try (Connection c = fresh.getConnection()) {
                     c.isValid(1);
+                    guard.served = !LeftoverTransactions.embedded(c);
                     if (check && LeftoverTransactions.embedded(c)) {
                         // this process took the file over from one that died: check its indexes as an open does
                         try (Connection a = Sessions.connect(url, DatabasePasswords.ADMIN_USER, passwords.admin())) {
@@ -566,6 +621,7 @@ public final class H2Database implements Database {
                 throw new StateUnavailableException("cannot lock " + stateDir.resolve("keyline.open.lock") + ": "
                         + e.getMessage(), e);
             } finally {
+                LOCKING.set(false);
                 broken.dispose();
             }
         } finally {
@@ -621,7 +677,7 @@ public final class H2Database implements Database {
         JdbcConnectionPool p;
         synchronized (this) {
             if (syncPool == null) {
-                syncPool = Sessions.pool(url, DatabasePasswords.ADMIN_USER, passwords.admin(), 2, c -> { });
+                syncPool = Sessions.pool(url, DatabasePasswords.ADMIN_USER, passwords.admin(), 2, guard, c -> { });
             }
             p = syncPool;
         }

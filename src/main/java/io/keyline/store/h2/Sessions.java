@@ -36,16 +36,39 @@ final class Sessions {
         void accept(Connection c) throws SQLException;
     }
 
+    /** What is held while a new physical session is opened ({@link Guard}). */
+    interface Held extends AutoCloseable {
+        @Override
+        void close();
+
+        /** Nothing held. */
+        Held NOTHING = () -> { };
+    }
+
+    /** Taken before a new physical session is opened, let go after it was looked at. */
+    interface Guard {
+        Held enter() throws SQLException;
+
+        /** No guard. */
+        Guard NONE = () -> Held.NOTHING;
+    }
+
     private Sessions() {
     }
 
     /** A pool of at most {@code max} sessions of {@code user}; a borrower waits up to 30 s for a free one. */
     static JdbcConnectionPool pool(String url, String user, String password, int max, OnConnect onConnect) {
+        return pool(url, user, password, max, Guard.NONE, onConnect);
+    }
+
+    /** As {@link #pool(String, String, String, int, OnConnect)}, each new physical session opened under {@code guard}. */
+    static JdbcConnectionPool pool(String url, String user, String password, int max, Guard guard,
+                                   OnConnect onConnect) {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL(url);
         ds.setUser(user);
         ds.setPassword(password);
-        JdbcConnectionPool pool = JdbcConnectionPool.create(new Checked(ds, onConnect));
+        JdbcConnectionPool pool = JdbcConnectionPool.create(new Checked(ds, guard, onConnect));
         pool.setMaxConnections(max);
         pool.setLoginTimeout((int) PATIENCE.toSeconds());
         return pool;
@@ -106,20 +129,23 @@ final class Sessions {
     }
 
     /** Physical sessions for the pool: patiently opened, each looked at once ({@link OnConnect}). */
-    private record Checked(JdbcDataSource source, OnConnect onConnect) implements ConnectionPoolDataSource {
+    private record Checked(JdbcDataSource source, Guard guard, OnConnect onConnect)
+            implements ConnectionPoolDataSource {
 
         @Override
         public PooledConnection getPooledConnection() throws SQLException {
-            PooledConnection pc = patiently(source::getPooledConnection);
-            try {
-                // a handle, closed before the pool listens: the pool's own handles come after
-                try (Connection c = pc.getConnection()) {
-                    onConnect.accept(c);
+            try (Held held = guard.enter()) {
+                PooledConnection pc = patiently(source::getPooledConnection);
+                try {
+                    // a handle, closed before the pool listens: the pool's own handles come after
+                    try (Connection c = pc.getConnection()) {
+                        onConnect.accept(c);
+                    }
+                    return pc;
+                } catch (SQLException | RuntimeException e) {
+                    pc.close();
+                    throw e;
                 }
-                return pc;
-            } catch (SQLException | RuntimeException e) {
-                pc.close();
-                throw e;
             }
         }
 
