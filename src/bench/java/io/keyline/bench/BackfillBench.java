@@ -11,6 +11,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.store.Database;
+import io.keyline.store.h2.H2Database;
 import io.keyline.store.JdbcStateStore;
 import io.keyline.testing.FaultServer;
 import io.keyline.testing.FaultServer.Reply;
@@ -27,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * B7: a backfill at the speed of the site (issue 14). 1,000 keys of a job whose one step is an
+ * B7: a backfill at the speed of the site. 1,000 keys of a job whose one step is an
  * unsafe POST with a probe GET, against a loopback site that answers every request after 50 ms; at
  * concurrency 16 and at concurrency 1. The ideal is the site's time alone: keys x 2 requests x 50 ms
  * / concurrency; {@code backfill.ratio_to_ideal} is the measured time over it. Every key's article
@@ -132,7 +133,7 @@ final class BackfillBench {
     /** Runs the keys on a fresh state with the production store, executors and trace; returns seconds. */
     private static double run(Site site, JobDefinition job, List<String> keys, Path state) throws Exception {
         Stats.deleteTree(state);
-        try (Database db = Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             Engine engine = new Engine(store, Executors.standard(Clock.systemUTC()), CredentialProvider.NONE, trace,
                     RunOptions.standard());

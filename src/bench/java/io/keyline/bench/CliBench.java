@@ -1,6 +1,7 @@
 package io.keyline.bench;
 
 import io.keyline.store.Database;
+import io.keyline.store.h2.H2Database;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,21 +14,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * B9 (issue 14): what a one-shot command costs before it prints. {@code keyline status} on a state with
- * 10,000 keys, run as cron runs it ({@code java -jar target/keyline.jar}), against the floor of the same
- * JVM (a hello-world class started the same way); the same as the README's command for cron runs it (an
- * AppCDS archive of the jar, the JIT at C1 only); {@code jobs}; the same {@code status} through H2's AUTO_SERVER as every
- * command opened the state before a brief reader opened it alone ({@code cli.status_served_to_alone}, interleaved with
- * the others); and {@code status} right after a process that had the state
- * open was killed with SIGKILL. Medians of {@code bench.b9.runs} (10) after two warm-up rounds; the
- * runs are interleaved so that load on the machine falls on all of them alike.
- *
- * <p>A {@code status} that has the state to itself reads the copy of what the last one read when the state
- * file has not changed since (ReadSnapshot): {@code cli.status_ms} is such a status, the next one after a
- * status; {@code cli.status_no_copy_ms} is the first one after a change (the copy deleted before it: it reads
- * the state, read-only, and keeps a copy). {@code cli.jobs_ms} is a {@code jobs} after a status (from the
- * copy), {@code cli.jobs_no_copy_ms} one right after the state changed. Each round's {@code status_served}
- * opens the file read-write, which changes it, so every round starts from a state that was just written to.
+ * B9: what a one-shot command costs before it prints. {@code keyline status} on a state with 10,000 keys, run as
+ * the README's command for cron runs it ({@code cli.status_archived_ms}: an AppCDS archive of the jar made once by
+ * {@code -XX:ArchiveClassesAtExit}, the JIT at C1 only), and as a plain {@code java -jar} ({@code cli.status_ms}),
+ * each the first {@code status} after a run changed the state; against the floor of the same JVM (a hello-world
+ * class started the same way); {@code jobs}; and {@code status} right after a process that had the state open was
+ * killed with SIGKILL. Medians of {@code bench.b9.runs} (10) after two warm-up rounds; the runs are interleaved so
+ * that load on the machine falls on all of them alike.
  */
 final class CliBench {
     static final int KEYS = Integer.getInteger("bench.b9.keys", 10_000);
@@ -60,7 +53,7 @@ final class CliBench {
                            "command": ["sh", "-c", "echo $$ > '%s'; exec sleep 120"] } ] }
             """.formatted(started));
         long t0 = System.nanoTime();
-        try (Database db = Database.open(state)) {
+        try (Database db = H2Database.open(state)) {
             load(db, LocalDate.parse(start));
         }
         Stats.log("B9 state with " + KEYS + " keys loaded in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
@@ -72,70 +65,53 @@ final class CliBench {
                 src.toString()) != 0) {
             throw new IllegalStateException("B9: cannot compile the hello-world class");
         }
+        Files.writeString(jobs.resolve("touch.json"), """
+            { "name": "touch", "key": { "type": "manual" },
+              "steps": [ { "id": "work", "kind": "command", "effect": "none", "command": ["true"] } ] }
+            """);
         Path jsa = ROOT.resolve("keyline.jsa");
         List<String> base = List.of(JAVA, "-jar", JAR.toString(), "--state", state.toString(), "--jobs",
                 jobs.toString());
         List<String> status = with(base, "status");
         List<String> jobsCmd = with(base, "jobs");
         List<String> floor = List.of(JAVA, "-cp", hello.toString(), "Hello");
-        // the same status opening the state the way every command did before: with H2's AUTO_SERVER
-        List<String> served = new ArrayList<>(List.of(JAVA, "-Dkeyline.state.readAlone=false"));
-        served.addAll(status.subList(1, status.size()));
-        // the archive as the README makes it: one run of a command with -XX:ArchiveClassesAtExit
+        // the archive as the README makes it: one run of jobs with -XX:ArchiveClassesAtExit
         List<String> dump = new ArrayList<>(List.of(JAVA, "-XX:TieredStopAtLevel=1", "-XX:ArchiveClassesAtExit=" + jsa));
-        dump.addAll(status.subList(1, status.size()));
+        dump.addAll(jobsCmd.subList(1, jobsCmd.size()));
         time(dump);
         // the README's command for cron: the archive, and the JIT at C1 only (as the app-image's launcher)
-        List<String> statusCds = new ArrayList<>(List.of(JAVA, "-XX:TieredStopAtLevel=1",
-                "-XX:SharedArchiveFile=" + jsa));
-        statusCds.addAll(status.subList(1, status.size()));
+        List<String> archived = new ArrayList<>(List.of(JAVA, "-XX:TieredStopAtLevel=1",
+                "-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off,cds+dynamic=off"));
+        archived.addAll(status.subList(1, status.size()));
 
-        Path copy = state.resolve(io.keyline.store.ReadSnapshot.FILE_NAME);
         List<Double> floorMs = new ArrayList<>();
-        List<Double> noCopyMs = new ArrayList<>();
         List<Double> statusMs = new ArrayList<>();
-        List<Double> cdsMs = new ArrayList<>();
+        List<Double> archivedMs = new ArrayList<>();
         List<Double> jobsMs = new ArrayList<>();
-        List<Double> jobsNoCopyMs = new ArrayList<>();
-        List<Double> servedMs = new ArrayList<>();
-        int hits = 0;
+        int changes = 0;
         for (int i = -2; i < RUNS; i++) {
             double f = time(floor);
-            double v = time(served);
-            double jn = time(jobsCmd); // the state changed (served opened it read-write): jobs reads it
-            Files.deleteIfExists(copy);
-            double n = time(status);
-            hits += Files.exists(copy) ? 1 : 0;
+            time(with(base, "run", "touch", "--key", "r" + changes++)); // a run changes the state
+            double c = time(archived);
+            time(with(base, "run", "touch", "--key", "r" + changes++));
             double s = time(status);
-            double c = time(statusCds);
             double j = time(jobsCmd);
             if (i >= 0) {
                 floorMs.add(f);
-                noCopyMs.add(n);
                 statusMs.add(s);
-                cdsMs.add(c);
+                archivedMs.add(c);
                 jobsMs.add(j);
-                jobsNoCopyMs.add(jn);
-                servedMs.add(v);
             }
         }
-        Stats.log("B9 status ms (the next one after a status: from its copy): " + Stats.list(statusMs));
-        Stats.log("B9 status ms (the first one after a change: from the state, keeping a copy): "
-                + Stats.list(noCopyMs) + "; rounds in which it kept a copy: " + hits + " of " + (RUNS + 2));
-        Stats.log("B9 status with AppCDS and C1 ms: " + Stats.list(cdsMs));
+        Stats.log("B9 status (README's cron command: AppCDS, C1) ms: " + Stats.list(archivedMs));
+        Stats.log("B9 status (plain java -jar) ms: " + Stats.list(statusMs));
         Stats.log("B9 hello-world ms: " + Stats.list(floorMs));
-        Stats.log("B9 status through an AUTO_SERVER (-Dkeyline.state.readAlone=false) ms: " + Stats.list(servedMs));
-        double s = Stats.figure("cli.status_ms", statusMs, "ms");
         double f = Stats.figure("cli.jvm_floor_ms", floorMs, "ms");
+        double c = Stats.figure("cli.status_archived_ms", archivedMs, "ms");
+        Stats.print("cli.status_archived_ratio_to_floor", c / f, "x");
+        double s = Stats.figure("cli.status_ms", statusMs, "ms");
         Stats.print("cli.status_ratio_to_floor", s / f, "x");
-        double n = Stats.figure("cli.status_no_copy_ms", noCopyMs, "ms");
-        Stats.print("cli.status_no_copy_ratio_to_floor", n / f, "x");
-        double c = Stats.figure("cli.status_fast_ms", cdsMs, "ms");
-        Stats.print("cli.status_fast_ratio_to_floor", c / f, "x");
-        Stats.figure("cli.jobs_ms", jobsMs, "ms"); // after a status: from its copy
-        Stats.figure("cli.jobs_no_copy_ms", jobsNoCopyMs, "ms");
-        double v = Stats.figure("cli.status_served_ms", servedMs, "ms");
-        Stats.print("cli.status_served_to_alone", v / n, "x"); // both read the state
+        Stats.figure("cli.jobs_ms", jobsMs, "ms");
 
         // the first command after a SIGKILL of a process that had the state open
         List<Double> afterKill = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeySpec;
 import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.store.Database;
+import io.keyline.store.h2.H2Database;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.job.JobViewModel;
@@ -62,7 +63,7 @@ final class ConsoleBench {
         String hot = keys.get(keys.size() - 10);
         Path state = ROOT.resolve("state");
         long t0 = System.nanoTime();
-        try (Database db = Database.open(state)) {
+        try (Database db = H2Database.open(state)) {
             load(db, keys, hot);
         }
         Stats.log("B3 bulk load of " + KEYS + " keys and " + EVENTS + " events: "

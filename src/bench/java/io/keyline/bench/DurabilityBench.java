@@ -13,6 +13,7 @@ import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.StepKind;
 import io.keyline.store.Database;
+import io.keyline.store.h2.H2Database;
 import io.keyline.store.JdbcStateStore;
 
 import java.io.OutputStream;
@@ -27,7 +28,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * B5: what the durable intent of issue 9 costs. Keys of a job whose middle step is unsafe (so the
+ * B5: what the durable intent costs. Keys of a job whose middle step is unsafe (so the
  * engine syncs the store after that step's "started" commit, before it acts) run once with the
  * production store and once with the same store whose {@code sync()} does nothing; runs alternate
  * in one process, on fresh H2 files, and the ratio of the medians is the figure.
@@ -84,7 +85,7 @@ final class DurabilityBench {
     static double engine(JobDefinition job, List<String> keys, Path state, boolean sync, AtomicLong syncs)
             throws Exception {
         Stats.deleteTree(state);
-        try (Database db = Database.open(state); JdbcStateStore real = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore real = new JdbcStateStore(db, false);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             StateStore store = counting(real, sync, syncs);
             Engine engine = new Engine(store, new Executors(Map.of(StepKind.COMMAND, new NoopExecutor())),

@@ -12,6 +12,7 @@ import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.StepKind;
 import io.keyline.store.Database;
+import io.keyline.store.h2.H2Database;
 import io.keyline.store.JdbcStateStore;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.springframework.batch.core.BatchStatus;
@@ -58,21 +59,7 @@ final class EngineBench {
     static void run() throws Exception {
         Stats.deleteTree(ROOT);
         Files.createDirectories(ROOT);
-        Path jobs = ROOT.resolve("jobs");
-        Files.createDirectories(jobs);
-        Path file = jobs.resolve("noop.json");
-        Files.writeString(file, """
-            {
-              "name": "noop",
-              "key": { "type": "date", "zone": "UTC", "start": "1990-01-01" },
-              "steps": [
-                { "id": "a", "kind": "command", "effect": "none", "command": ["true"] },
-                { "id": "b", "kind": "command", "effect": "none", "command": ["true"] },
-                { "id": "c", "kind": "command", "effect": "none", "command": ["true"] }
-              ]
-            }
-            """);
-        JobDefinition job = JobFileLoader.loadFile(file).job();
+        JobDefinition job = noopJob(ROOT);
         List<String> keys = KeyRules.range(job.key(), "1990-01-01", "2099-12-31").subList(0, KEYS);
         List<String> warm = keys.subList(0, Math.min(WARMUP, keys.size()));
 
@@ -90,8 +77,7 @@ final class EngineBench {
             sb.add(springBatch(keys.subList(0, SB_KEYS), ROOT.resolve("sb-" + r)));
             Stats.log("B1 run " + r + ": engine " + Math.round(eng.get(r)) + ", raw " + Math.round(raw.get(r))
                     + ", spring batch " + Math.round(sb.get(r)) + " keys/s");
-            // each H2 file is about a gigabyte after 10,000 keys (docs/durability.md, "State file size"): deleted
-            // now, its dirty pages are not written back to the disk while the next run measures
+            // deleted now: its dirty pages are not written back to the disk while the next run measures
             Stats.log("B1 run " + r + " state files after close: engine " + megabytes(ROOT.resolve("engine-" + r)
                     .resolve("keyline.mv.db")) + " MB, raw " + megabytes(ROOT.resolve("raw-" + r).resolve("keyline.mv.db"))
                     + " MB");
@@ -115,14 +101,36 @@ final class EngineBench {
         Stats.log("B1 engine " + Math.round(e) + " keys/s at concurrency 1, " + keys.size() + " keys x 3 none steps");
     }
 
+    /** The job of B1: three no-op {@code none} steps, date keys from 1990-01-01, its file in {@code root/jobs}. */
+    static JobDefinition noopJob(Path root) throws java.io.IOException {
+        Path jobs = root.resolve("jobs");
+        Files.createDirectories(jobs);
+        Path file = jobs.resolve("noop.json");
+        Files.writeString(file, """
+            {
+              "name": "noop",
+              "key": { "type": "date", "zone": "UTC", "start": "1990-01-01" },
+              "steps": [
+                { "id": "a", "kind": "command", "effect": "none", "command": ["true"] },
+                { "id": "b", "kind": "command", "effect": "none", "command": ["true"] },
+                { "id": "c", "kind": "command", "effect": "none", "command": ["true"] }
+              ]
+            }
+            """);
+        return JobFileLoader.loadFile(file).job();
+    }
+
     private static long megabytes(Path file) throws java.io.IOException {
         return Files.isRegularFile(file) ? Files.size(file) / (1024 * 1024) : 0;
     }
 
+    /** The size of the state file of the last {@link #engine} run, taken before it closed the state. */
+    static volatile long lastFileBytes;
+
     /** Keyline: the real engine, store and trace (run log on disk), the bench executor for COMMAND. */
     static double engine(JobDefinition job, List<String> keys, Path state) throws Exception {
         Stats.deleteTree(state);
-        try (Database db = Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             Engine engine = new Engine(store, new Executors(Map.of(StepKind.COMMAND, new NoopExecutor())),
                     CredentialProvider.NONE, trace, RunOptions.standard());
@@ -132,7 +140,8 @@ final class EngineBench {
             if (report.count(KeyState.DONE) != keys.size()) {
                 throw new IllegalStateException("engine: not every key is done: " + report.exitCode());
             }
-            Stats.log("B1 engine housekeeping: " + db.housekeepingSummary());
+            lastFileBytes = Files.size(state.resolve("keyline.mv.db"));
+            Stats.log("B1 engine state file before close: " + lastFileBytes / (1024 * 1024) + " MB");
             return keys.size() / secs;
         }
     }
@@ -145,7 +154,7 @@ final class EngineBench {
      */
     static double raw(List<String> keys, Path state) throws Exception {
         Stats.deleteTree(state);
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (Database db = H2Database.open(state); Connection c = db.connection()) {
             PreparedStatement insKey = c.prepareStatement("INSERT INTO key_state (job, key_value, state, attempts, "
                     + "version, created_at, updated_at) VALUES ('noop', ?, 'PENDING', 0, 1, ?, ?)");
             PreparedStatement upd = c.prepareStatement("UPDATE key_state SET state = ?, step = ?, attempts = ?, "
@@ -187,7 +196,7 @@ final class EngineBench {
             }
             c.setAutoCommit(true);
             double perSecond = keys.size() / ((System.nanoTime() - t0) / 1e9);
-            Stats.log("B1 raw housekeeping: " + db.housekeepingSummary());
+            Stats.log("B1 raw state file before close: " + megabytes(state.resolve("keyline.mv.db")) + " MB");
             return perSecond;
         }
     }

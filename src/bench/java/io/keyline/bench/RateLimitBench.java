@@ -11,6 +11,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.store.Database;
+import io.keyline.store.h2.H2Database;
 import io.keyline.store.JdbcStateStore;
 import io.keyline.testing.FaultServer;
 import io.keyline.testing.FaultServer.Reply;
@@ -95,7 +96,7 @@ final class RateLimitBench {
 
     private static void run(JobDefinition job, List<String> keys, Path state) throws Exception {
         Stats.deleteTree(state);
-        try (Database db = Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             Engine engine = new Engine(store, Executors.standard(Clock.systemUTC()), CredentialProvider.NONE, trace,
                     RunOptions.standard());

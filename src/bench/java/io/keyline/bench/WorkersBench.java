@@ -33,7 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * B6 (issue 13): workers on one PostgreSQL state. 1, 2 and 4 workers, each with its own database pool,
+ * B6: workers on one PostgreSQL state. 1, 2 and 4 workers, each with its own database pool,
  * lease keeper (owner), engine and scheduler, as separate {@code keyline worker} processes would have,
  * run the same pending keys of B1's job (3 no-op steps); keys/s from the first claim to the last key
  * done, and the claims that lost to another worker per 1,000 keys: with claims picked by
@@ -114,7 +114,7 @@ final class WorkersBench {
         Map<String, String> env = Map.of("HOME", ROOT.toAbsolutePath().toString(),
                 "XDG_STATE_HOME", ROOT.resolve("xdg").toAbsolutePath().toString());
         StateLocation where = StateLocation.parse(url, env);
-        try (Database db = Database.open(where); JdbcStateStore seed = new JdbcStateStore(db, false)) {
+        try (Database db = io.keyline.workspace.Workspace.open(where); JdbcStateStore seed = new JdbcStateStore(db, false)) {
             for (String k : keys) {
                 seed.ensure(KeyRecord.fresh(job.name(), k, java.time.Instant.now()));
             }
@@ -126,7 +126,7 @@ final class WorkersBench {
         JobCatalog catalog = JobFileLoader.loadFolder(jobs);
         PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream());
         for (int i = 0; i < n; i++) {
-            Database db = Database.open(where);
+            Database db = io.keyline.workspace.Workspace.open(where);
             JdbcStateStore store = new JdbcStateStore(db, false);
             RunOptions options = RunOptions.standard();
             LeaseKeeper keeper = new LeaseKeeper(store, options, "worker");
@@ -153,7 +153,7 @@ final class WorkersBench {
         }
         long conflicts = stores.stream().mapToLong(JdbcStateStore::claimConflicts).sum();
         int doneKeys;
-        try (Database db = Database.open(where); JdbcStateStore check = new JdbcStateStore(db, false)) {
+        try (Database db = io.keyline.workspace.Workspace.open(where); JdbcStateStore check = new JdbcStateStore(db, false)) {
             doneKeys = check.countsByState(job.name()).getOrDefault(KeyState.DONE, 0);
         }
         for (int i = 0; i < n; i++) {

@@ -13,7 +13,7 @@ public final class Main {
     public static void main(String[] args) {
         // before anything can touch H2: its settings are read once per JVM
         io.keyline.core.StartupTrace.mark("main");
-        io.keyline.store.H2Lockdown.apply();
+        io.keyline.store.h2.H2Lockdown.apply();
         // a lambda, not ConsoleApp::run: linking a method reference loads ConsoleApp and with it JavaFX's scene
         // classes, which a command run from cron never needs
         int code = KeylineCli.executeAsProcess(args, (ws, env) -> ConsoleApp.run(ws, env));

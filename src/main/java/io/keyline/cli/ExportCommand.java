@@ -21,9 +21,13 @@ final class ExportCommand extends Sub implements Callable<Integer> {
     boolean json;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         String name = jobName == null ? null : exportName(jobName);
-        new StateMaintenance(ws().database()).export(name, ws().options().clock().instant(), out());
+        // read whole before it is written: the output may go to a pipe that is read slowly (doneReading)
+        java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
+        new StateMaintenance(ws().database()).export(name, ws().options().clock().instant(), json);
+        doneReading();
+        json.writeTo(out());
         out().println();
         out().flush();
         return 0;

@@ -18,16 +18,7 @@ final class JobsCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         JobCatalog catalog = ws().catalog();
-        // what the last status read, when the state has not changed since (ReadSnapshot): no H2 to open
-        io.keyline.store.ReadSnapshot.Data copy = ws().readCopy();
-        List<Overview.Job> jobs;
-        if (copy != null) {
-            io.keyline.core.StartupTrace.mark("jobs counted from the copy of the last status");
-            jobs = catalog.jobs().stream().map(j -> new Overview.Job(j, copy.countsByState(j.name()),
-                    copy.jobControl(j.name()))).toList();
-        } else {
-            jobs = ws().operations().overview(catalog.jobs()).jobs();
-        }
+        List<Overview.Job> jobs = ws().operations().overview(catalog.jobs()).jobs();
         Instant now = ws().options().clock().instant();
         Text.Table t = new Text.Table("JOB", "KEY", "SCHEDULE", "PAUSED", "DONE", "ATTENTION", "WAITING", "DESCRIPTION");
         for (Overview.Job o : jobs) {
@@ -37,6 +28,9 @@ final class JobsCommand extends Sub implements Callable<Integer> {
                     o.paused(now) ? "yes: " + Text.clip(o.control().reason(), 40) : "no",
                     o.count(KeyState.DONE), o.attention(), o.waiting(), Text.clip(j.description(), 60));
         }
+        java.time.Duration warn = CredentialsCommand.warnWindow(root().env());
+        java.util.List<String> warnings = CredentialsCommand.warnings(ws().credentials(), now, warn);
+        doneReading();
         if (t.size() == 0) {
             out().println("No valid jobs in " + ws().jobsDir() + (catalog.errors().isEmpty()
                     ? ": add a job file (*.json; the fields are in docs/job-files.md)"
@@ -44,9 +38,7 @@ final class JobsCommand extends Sub implements Callable<Integer> {
         } else {
             t.print(out());
         }
-        java.time.Duration warn = CredentialsCommand.warnWindow(root().env());
-        for (String w : copy != null ? CredentialsCommand.warnings(copy.credentials(), copy.parkedOnMissing(), now, warn)
-                : CredentialsCommand.warnings(ws().credentials(), now, warn)) {
+        for (String w : warnings) {
             out().println("! " + w);
         }
         if (!catalog.errors().isEmpty()) {

@@ -55,15 +55,13 @@ public final class KeylineCli implements Callable<Integer> {
 
     /**
      * The commands, in the order help lists them. Not in {@code @Command(subcommands)}: picocli builds the
-     * model of every subcommand it is given (reflection over each class's options), which was half of what
-     * a one-shot {@code status} spent in Java before it printed (issue 14); a command line that names its
-     * command gets only that one's model ({@link #commandLine(KeylineCli, String[])}).
+     * model of every subcommand it is given (reflection over each class's options); a command line that names
+     * its command gets only that one's model ({@link #commandLine(KeylineCli, String[])}).
      */
     static List<Class<?>> commands() {
         return Commands.ALL;
     }
 
-    /** Made when first asked for: a plain {@code status} line (BriefCommandLine) never loads the other commands. */
     private static final class Commands {
         static final List<Class<?>> ALL = List.of(
                 JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
@@ -73,22 +71,15 @@ public final class KeylineCli implements Callable<Integer> {
                 MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class);
     }
 
-    /** Commands that only read the state: their process does not compact the file when it closes it. */
-    private static final java.util.Set<Class<?>> READ_ONLY = java.util.Set.of(JobsCommand.class, StatusCommand.class,
+    /**
+     * Commands that only read the state and end: in their own process they open it to read
+     * ({@link Workspace#reader}) and close it before they print ({@link Sub#doneReading}).
+     */
+    private static final java.util.Set<Class<?>> READERS = java.util.Set.of(JobsCommand.class, StatusCommand.class,
             TimelineCommand.class, ExportCommand.class);
 
-    /**
-     * Read-only commands that end as soon as they have printed: in their own process they open the state
-     * with {@link io.keyline.store.Database#openToRead} and hold their output until they have closed it
-     * ({@link HeldOutput}).
-     */
-    private static final java.util.Set<Class<?>> BRIEF = java.util.Set.of(JobsCommand.class, StatusCommand.class,
-            TimelineCommand.class);
-
-    /** The command line names a read-only command ({@link #READ_ONLY}). */
-    boolean readOnly;
-    /** The real process runs a brief reader ({@link #BRIEF}). */
-    private boolean briefReader;
+    /** The real process runs a reader ({@link #READERS}). */
+    private boolean reader;
 
     /** The root's options that take a value (their value is never the command's name). */
     private static final java.util.Set<String> VALUED_OPTIONS = java.util.Set.of("--state", "--jobs",
@@ -167,24 +158,17 @@ public final class KeylineCli implements Callable<Integer> {
 
     private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                                Map<String, String> env, RunOptions options, Console console, boolean asProcess) {
-        BriefCommandLine.Parsed fast = BriefCommandLine.enabled() ? BriefCommandLine.parse(args) : null;
-        Class<?> named = fast != null ? fast.command().getClass() : namedCommand(args);
-        // -Dkeyline.state.readAlone=false: always through a server, as before issue 14 (B9 compares the two)
-        boolean brief = asProcess && named != null && BRIEF.contains(named)
-                && !"false".equalsIgnoreCase(System.getProperty("keyline.state.readAlone"));
+        Class<?> named = namedCommand(args);
         if (asProcess) {
-            // what another process that waits for this one's open lock is told (OpenLock), on the real stderr:
-            // a brief reader holds its own output back, and nothing else has been printed before the open
-            String what = fast != null ? fast.name() : named != null ? named.getAnnotation(Command.class).name()
-                    : args.length == 0 ? "console" : null;
-            io.keyline.store.OpenLock.describeThisProcess(what == null ? "keyline" : "keyline " + what);
+            // what another process that waits for this one's open lock is told (OpenLock), on the real stderr
+            String what = named != null ? named.getAnnotation(Command.class).name() : args.length == 0 ? "console" : null;
+            io.keyline.store.h2.OpenLock.describeThisProcess(what == null ? "keyline" : "keyline " + what);
             PrintStream notices = TerminalOut.of(stderr);
-            io.keyline.store.OpenLock.notices(m -> notices.println("keyline: " + m));
+            io.keyline.store.h2.OpenLock.notices(m -> notices.println("keyline: " + m));
         }
-        HeldOutput held = brief ? new HeldOutput() : null;
         // every string printed passes through one place: control characters from outside become visible escapes
-        PrintStream out = TerminalOut.of(brief ? new PrintStream(held.to(stdout), true) : stdout);
-        PrintStream err = TerminalOut.of(brief ? new PrintStream(held.to(stderr), true) : stderr);
+        PrintStream out = TerminalOut.of(stdout);
+        PrintStream err = TerminalOut.of(stderr);
         KeylineCli root = new KeylineCli();
         root.in = in;
         root.out = out;
@@ -194,25 +178,11 @@ public final class KeylineCli implements Callable<Integer> {
         root.env = env;
         root.options = options;
         root.console = console;
-        root.readOnly = named != null && READ_ONLY.contains(named); // Set.of refuses to look for null
-        root.briefReader = brief;
+        root.reader = asProcess && named != null && READERS.contains(named); // Set.of refuses to look for null
         try {
-            if (fast != null) {
-                try {
-                    return fast.bind(root).call();
-                } catch (Exception e) {
-                    return handle(e, err); // what picocli's execution exception handler below does
-                }
-            }
             return picocli(root, args, err).execute(args);
         } finally {
-            try {
-                root.closeWorkspace();
-            } finally {
-                if (brief) {
-                    held.release();
-                }
-            }
+            root.closeWorkspace();
         }
     }
 
@@ -349,8 +319,7 @@ public final class KeylineCli implements Callable<Integer> {
                 wsEnv.put(io.keyline.credentials.SecretBox.MASTER_KEY_FILE_VARIABLE,
                         masterKeyFile.toAbsolutePath().normalize().toString());
             }
-            workspace = new Workspace(stateLocation(), new Places(env).jobs(jobs), options, wsEnv).readOnly(readOnly)
-                    .briefReader(briefReader);
+            workspace = new Workspace(stateLocation(), new Places(env).jobs(jobs), options, wsEnv).reader(reader);
         }
         return workspace;
     }

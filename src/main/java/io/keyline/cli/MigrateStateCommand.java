@@ -1,6 +1,7 @@
 package io.keyline.cli;
 
 import io.keyline.store.Database;
+import io.keyline.workspace.Workspace;
 import io.keyline.store.StateLocation;
 import io.keyline.store.StateMigration;
 import picocli.CommandLine.Command;
@@ -39,7 +40,7 @@ final class MigrateStateCommand extends Sub implements Callable<Integer> {
             throw new UsageError("--to must name a PostgreSQL database (postgresql://HOST[:PORT]/DB), not a folder");
         }
         StateMigration.Result r;
-        try (Database into = Database.open(target)) {
+        try (Database into = Workspace.open(target)) {
             r = StateMigration.copy(ws().database(), into, ws().options().clock().instant());
         } catch (IllegalStateException e) {
             throw new io.keyline.core.OperatorException(e.getMessage());

@@ -31,28 +31,9 @@ final class StatusCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         io.keyline.core.StartupTrace.mark("command line parsed");
         String name = jobName == null ? null : job(jobName).name();
-        Status status;
-        // what the last status read, when the state has not changed since (ReadSnapshot): no H2 to open
-        io.keyline.store.ReadSnapshot.Data copy = ws().readCopy();
-        if (copy != null) {
-            Set<KeyState> states = attention ? KeyState.ATTENTION : Set.of();
-            List<KeyRecord> keys = new ArrayList<>();
-            for (KeyRecord k : copy.keys()) {
-                if ((name == null || name.equals(k.job())) && (states.isEmpty() || states.contains(k.state()))) {
-                    keys.add(k);
-                }
-            }
-            // a copy has no RUNNING key (ReadSnapshot.Data#keepable): none is interrupted
-            status = Status.of(keys, copy.credentials(), copy.parkedOnMissing(), k -> false);
-            io.keyline.core.StartupTrace.mark("keys read from the copy of the last status (" + keys.size() + ")");
-        } else {
-            status = ws().operations().status(name, attention);
-            io.keyline.core.StartupTrace.mark("keys read (" + status.rows().size() + ")");
-            if (name == null && !attention && ws().keepsReadCopy()) { // else no job controls to read
-                ws().keepReadCopy(status.rows().stream().map(Status.Row::key).toList(), status.credentials(),
-                        status.parkedOnMissing());
-            }
-        }
+        Status status = ws().operations().status(name, attention);
+        io.keyline.core.StartupTrace.mark("keys read (" + status.rows().size() + ")");
+        doneReading();
         java.time.Instant now = ws().options().clock().instant();
         if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();

@@ -32,6 +32,14 @@ abstract class Sub {
         return root().workspace();
     }
 
+    /**
+     * A command that only reads has read what it prints ({@link Workspace#doneReading}): the state is let go before
+     * the output is written.
+     */
+    void doneReading() {
+        ws().doneReading();
+    }
+
     JobDefinition job(String name) {
         return root().job(name);
     }

@@ -32,6 +32,7 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
         JobDefinition job = job(jobName);
         String k = KeyRules.normalize(job.key(), key);
         List<KeyEvent> events = ws().operations().events(job.name(), k);
+        doneReading();
         if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (KeyEvent e : events) {

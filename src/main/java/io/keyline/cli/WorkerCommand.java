@@ -74,8 +74,7 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
         java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
         try (RunTrace trace = ws().trace(out())) {
             Engine engine = ws().engine(trace);
-            Scheduler scheduler = ws().scheduler(engine, window)
-                    .picking(!"false".equals(System.getProperty("keyline.worker.pick")));
+            Scheduler scheduler = ws().scheduler(engine, window).picking(true);
             Notifier notifier = ws().notifier(trace, m -> err().println("keyline: " + m));
             Worker worker = new Worker(scheduler, engine, period, reports -> afterTick(notifier, reports),
                     m -> out().println("worker: " + m));

@@ -93,7 +93,7 @@ public final class JdbcStateStore implements StateStore {
                 if (!serverWentAway(e) || attempt == ATTEMPTS) {
                     throw unavailable(e);
                 }
-                db.serverWentAway();
+                db.reconnect();
             }
         }
     }
@@ -116,13 +116,13 @@ public final class JdbcStateStore implements StateStore {
                 if (!(e.getCause() instanceof SQLException sql) || !serverWentAway(sql) || attempt == ATTEMPTS) {
                     throw e;
                 }
-                db.serverWentAway();
+                db.reconnect();
             }
         }
     }
 
     private boolean serverWentAway(SQLException e) {
-        return db.dialect().connectionLost(e);
+        return db.connectionLost(e);
     }
 
     private <T> T inTransactionOnce(Work<T> work, boolean announce) {
@@ -147,13 +147,7 @@ public final class JdbcStateStore implements StateStore {
     }
 
     private StateUnavailableException unavailable(SQLException e) {
-        String pg = db.describeFailure(e);
-        if (pg != null) {
-            return new StateUnavailableException(pg, e);
-        }
-        String full = Database.diskFull(db.stateDir(), e);
-        return new StateUnavailableException(full != null ? full
-                : "state in " + db.stateDir() + " failed: " + Database.firstLine(e.getMessage()), e);
+        return new StateUnavailableException(db.describe(e), e);
     }
 
     @Override
@@ -258,7 +252,7 @@ public final class JdbcStateStore implements StateStore {
         Where where = Where.of(q);
         StringBuilder sql = new StringBuilder("SELECT " + KEY_COLUMNS + " FROM key_state").append(where.sql());
         // Every key on H2 (a status): read in the table's own order and sorted here. In the primary key's
-        // order H2 looks up each row by its row id, a third more time for 10,000 keys (issue 14). H2
+        // order H2 looks up each row by its row id, a third more time for 10,000 keys. H2
         // compares text as Java does (String.compareTo), so the order is the same.
         boolean sortHere = q.limit() == Integer.MAX_VALUE && q.offset() == 0 && db.dialect() == Dialect.H2;
         String dir = q.descending() ? " DESC" : "";

@@ -86,7 +86,7 @@ final class JdbcWorkers implements WorkerRegistry {
                 if (dialect != Dialect.POSTGRESQL) {
                     break;
                 }
-                Connection lockConn = db.postgres().dedicated();
+                Connection lockConn = db.dedicated();
                 if (tryLock(lockConn, number)) {
                     locks.put(self.id(), new Lock(lockConn, number));
                     break;
@@ -113,7 +113,7 @@ final class JdbcWorkers implements WorkerRegistry {
     /** Inserts the row (a free lock number: the highest + 1, retried when another process took it first). */
     private int insert(Connection c, Registration self) throws SQLException {
         for (int attempt = 1; ; attempt++) {
-            int number = (int) PostgresDatabase.single(c, "SELECT COALESCE(MAX(lock_no), 0) + 1 FROM worker");
+            int number = (int) Database.single(c, "SELECT COALESCE(MAX(lock_no), 0) + 1 FROM worker");
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO worker (id, lock_no, host, pid, kind, "
                     + "keyline_version, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, " + now() + ", " + now() + ")")) {
                 ps.setString(1, self.id());
@@ -211,7 +211,7 @@ final class JdbcWorkers implements WorkerRegistry {
             // broken already
         }
         try {
-            Connection fresh = db.postgres().dedicated();
+            Connection fresh = db.dedicated();
             if (!tryLock(fresh, old.number())) {
                 fresh.close();
                 throw new StateUnavailableException("heartbeat: lock " + old.number() + " of " + id
@@ -224,7 +224,7 @@ final class JdbcWorkers implements WorkerRegistry {
             locks.put(id, new Lock(fresh, old.number()));
         } catch (SQLException e) {
             e.addSuppressed(cause);
-            throw new StateUnavailableException("heartbeat failed: " + db.describeFailure(e), e);
+            throw new StateUnavailableException("heartbeat failed: " + db.describe(e), e);
         }
     }
 

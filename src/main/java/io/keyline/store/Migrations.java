@@ -13,17 +13,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Which schema versions this build ships, and whether a database already has all of them, so a
  * one-shot command ({@code status}, {@code jobs}) does not start Flyway (about 360 classes, a scan of
  * the jar for migrations and a validation of every checksum) just to learn that there is nothing to do
- * (issue 14). A database that lacks a version, has a failed one, or has one this build does not know
+ *. A database that lacks a version, has a failed one, or has one this build does not know
  * (a newer Keyline wrote it) goes through Flyway as before, which migrates, repairs or refuses.
  */
-final class Migrations {
+public final class Migrations {
     /** The versions in {@code src/main/resources/db/migration} ({@code MigrationsTest} compares). */
-    static final List<String> COMMON = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12");
+    public static final List<String> COMMON = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12");
     /** PostgreSQL adds {@code src/main/resources/db/postgresql}. */
-    static final List<String> POSTGRES = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12", "9.1");
+    public static final List<String> POSTGRES = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12", "9.1");
 
     /** How many times Flyway was started in this process (tests: a current schema does not start it). */
-    static final AtomicInteger FLYWAY_RUNS = new AtomicInteger();
+    public static final AtomicInteger FLYWAY_RUNS = new AtomicInteger();
 
     private Migrations() {
     }
@@ -32,7 +32,7 @@ final class Migrations {
      * Whether every shipped version is applied successfully and nothing else is (the baseline row
      * "0" aside). Any doubt — no history table, a failed row, an unknown version — says no.
      */
-    static boolean current(Connection c, List<String> shipped) {
+    public static boolean current(Connection c, List<String> shipped) {
         Set<String> applied = new HashSet<>();
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT \"version\", \"success\" FROM \"flyway_schema_history\"")) {

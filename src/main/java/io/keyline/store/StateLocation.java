@@ -80,7 +80,7 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         }
 
         /** The driver's URL: no user, no password (they go as properties, never into a URL that may be logged). */
-        String jdbcUrl() {
+        public String jdbcUrl() {
             String h = host.contains(":") ? "[" + host + "]" : host;
             return "jdbc:postgresql://" + h + ":" + port + "/" + database;
         }

@@ -100,9 +100,7 @@ public final class StateMigration {
                 throw e;
             }
         } catch (SQLException e) {
-            String pg = to.describeFailure(e);
-            throw new StateUnavailableException("migrate-state failed, nothing was copied: "
-                    + (pg != null ? pg : Database.firstLine(e.getMessage())), e);
+            throw new StateUnavailableException("migrate-state failed, nothing was copied: " + to.describe(e), e);
         }
     }
 
@@ -131,13 +129,13 @@ public final class StateMigration {
     private static void refuseNotEmpty(Connection dst, Database to) throws SQLException {
         for (String table : TABLES) {
             String where = table.equals("notify_cursor") ? " WHERE last_event_id <> 0" : "";
-            long n = PostgresDatabase.single(dst, "SELECT COUNT(*) FROM " + table + where);
+            long n = Database.single(dst, "SELECT COUNT(*) FROM " + table + where);
             if (n > 0) {
                 throw new IllegalStateException("the database " + to.where() + " is not empty (" + table + " has " + n
                         + " row" + (n == 1 ? "" : "s") + "): migrate-state copies into an empty database only");
             }
         }
-        long workers = PostgresDatabase.single(dst, "SELECT COUNT(*) FROM worker WHERE stopped_at IS NULL");
+        long workers = Database.single(dst, "SELECT COUNT(*) FROM worker WHERE stopped_at IS NULL");
         if (workers > 0) {
             throw new IllegalStateException("the database " + to.where() + " already has " + workers + " registered "
                     + "process" + (workers == 1 ? "" : "es") + " (workers or consoles): migrate-state copies into a "
@@ -204,15 +202,15 @@ public final class StateMigration {
      */
     private static void check(Connection src, Connection dst, Map<String, Long> copied) throws SQLException {
         for (var e : copied.entrySet()) {
-            long here = PostgresDatabase.single(src, "SELECT COUNT(*) FROM " + e.getKey());
-            long there = PostgresDatabase.single(dst, "SELECT COUNT(*) FROM " + e.getKey());
+            long here = Database.single(src, "SELECT COUNT(*) FROM " + e.getKey());
+            long there = Database.single(dst, "SELECT COUNT(*) FROM " + e.getKey());
             if (there != here || here != e.getValue()) {
                 throw new IllegalStateException("migrate-state: " + e.getKey() + " has " + here + " rows in the source, "
                         + there + " in the copy (" + e.getValue() + " copied): nothing was committed");
             }
         }
-        long a = PostgresDatabase.single(src, "SELECT COALESCE(MAX(id), 0) FROM key_event");
-        long b = PostgresDatabase.single(dst, "SELECT COALESCE(MAX(id), 0) FROM key_event");
+        long a = Database.single(src, "SELECT COALESCE(MAX(id), 0) FROM key_event");
+        long b = Database.single(dst, "SELECT COALESCE(MAX(id), 0) FROM key_event");
         if (a != b) {
             throw new IllegalStateException("migrate-state: the last event is " + b + " in the copy, " + a + " in the source");
         }

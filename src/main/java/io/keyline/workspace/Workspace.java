@@ -13,6 +13,9 @@ import io.keyline.core.exec.Executors;
 import io.keyline.core.jobfile.JobCatalog;
 import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.store.Database;
+import io.keyline.store.StateLocation;
+import io.keyline.store.h2.H2Database;
+import io.keyline.store.postgres.PostgresDatabase;
 import io.keyline.store.JdbcCredentialStore;
 import io.keyline.store.JdbcStateStore;
 
@@ -97,65 +100,44 @@ public final class Workspace implements AutoCloseable {
 
     public synchronized Database database() {
         if (database == null) {
-            database = briefReader ? Database.openToRead(location) : Database.open(location, !readOnly);
+            database = reader && location instanceof StateLocation.Folder f ? H2Database.openToRead(f.dir())
+                    : open(location);
         }
         return database;
     }
 
-    /**
-     * For a one-shot reader (see {@link #briefReader}) that has not opened the state yet: the copy of what the
-     * last one-shot {@code status} read, when the state file has not changed since
-     * ({@link Database#readCopy}); {@code null} otherwise.
-     */
-    public synchronized io.keyline.store.ReadSnapshot.Data readCopy() {
-        return briefReader && database == null ? Database.readCopy(location) : null;
+    /** Opens the state where {@code location} says: an H2 state folder, or a PostgreSQL database. */
+    public static Database open(StateLocation location) {
+        return location instanceof StateLocation.Postgres p ? PostgresDatabase.open(p)
+                : H2Database.open(location.localDir());
     }
 
-    /** Whether this one-shot reader keeps a copy of what it read ({@link Database#keepsReadCopy}). */
-    public synchronized boolean keepsReadCopy() {
-        return briefReader && database != null && database.keepsReadCopy();
-    }
-
-    /** Keeps what this one-shot reader read from the state for the next one ({@link Database#keepReadCopy}). */
-    public synchronized void keepReadCopy(io.keyline.store.ReadSnapshot.Data data) {
-        if (keepsReadCopy()) {
-            database.keepReadCopy(data);
-        }
-    }
-
-    /** Keeps what a one-shot {@code status} read (and the jobs' controls) for the next one. */
-    public synchronized void keepReadCopy(java.util.List<io.keyline.domain.KeyRecord> keys,
-                                          java.util.List<io.keyline.core.CredentialInfo> credentials,
-                                          Map<String, Integer> parkedOnMissing) {
-        if (keepsReadCopy()) {
-            database.keepReadCopy(new io.keyline.store.ReadSnapshot.Data(keys, credentials, parkedOnMissing,
-                    store().jobControls()));
-        }
-    }
-
-    /** Whether this workspace's process reads the state briefly and then ends: see {@link #briefReader}. */
-    private boolean briefReader;
+    /** Whether this workspace's process reads the state and ends: see {@link #reader}. */
+    private boolean reader;
 
     /**
-     * Says that this process reads the state, closes it and ends (a one-shot {@code status}): it opens the
-     * state with {@link Database#openToRead} (no server for others when none has it open; they wait until
-     * {@link #close}), so it must call {@link #close} before writing what it read where it may block.
+     * Says, before the state is opened, that this process only reads the state, then ends (a one-shot
+     * {@code status}, {@code jobs}, {@code timeline}, {@code export}): it opens an H2 state with
+     * {@link H2Database#openToRead} - alone and read-only when nobody else has it open, so that others wait until
+     * {@link #doneReading} or {@link #close}; through the process that has it open otherwise.
      */
-    public synchronized Workspace briefReader(boolean brief) {
-        this.briefReader = brief;
-        if (brief) {
-            this.readOnly = true;
-        }
+    public synchronized Workspace reader(boolean reader) {
+        this.reader = reader;
         return this;
     }
 
-    /** Whether this workspace's process only reads the state (a one-shot {@code status}): see {@link Database}. */
-    private boolean readOnly;
-
-    /** Says that this process only reads (before the state is opened); H2 then skips its compaction on close. */
-    public synchronized Workspace readOnly(boolean only) {
-        this.readOnly = only;
-        return this;
+    /**
+     * A reader has read what it prints: the state is closed before the output is written, which may go to a pipe
+     * that nobody reads for a while ({@code keyline status | less}) and would otherwise keep every other process
+     * out of a state this one opened alone. Asking for the state again opens it again.
+     */
+    public synchronized void doneReading() {
+        if (database != null) {
+            database.close();
+            database = null;
+            store = null;
+            credentials = null;
+        }
     }
 
     public synchronized StateStore store() {

@@ -1,5 +1,6 @@
 package io.keyline.acceptance;
 
+import io.keyline.store.h2.H2Database;
 import io.keyline.testing.FaultServer;
 import io.keyline.testing.FaultServer.Reply;
 import io.keyline.testing.FaultServer.Request;
@@ -346,7 +347,7 @@ class CredentialHygieneTest {
     /** The outputs the state holds for a job's steps (JSON), read with the connection the engine uses. */
     private String storedOutputs(String job) throws Exception {
         StringBuilder sb = new StringBuilder();
-        try (io.keyline.store.Database db = io.keyline.store.Database.open(wb.state);
+        try (io.keyline.store.Database db = io.keyline.store.h2.H2Database.open(wb.state);
              java.sql.Connection c = db.connection();
              java.sql.PreparedStatement ps = c.prepareStatement("SELECT outputs FROM step_state WHERE job = ?")) {
             ps.setString(1, job);

@@ -1,5 +1,6 @@
 package io.keyline.acceptance;
 
+import io.keyline.store.h2.H2Database;
 import io.keyline.core.CredentialProvider;
 import io.keyline.core.Engine;
 import io.keyline.core.Plan;
@@ -65,7 +66,7 @@ class SetBasedTest {
         List<String> keys = KeyRules.range(job.key(), first.toString(), last.toString());
         assertThat(keys).hasSize(N).startsWith(first.toString()).endsWith(last.toString());
 
-        try (Database db = Database.open(wb.state)) {
+        try (Database db = H2Database.open(wb.state)) {
             seedDone(db, "big", keys, wb.clock.millis());
             StateStore real = new JdbcStateStore(db, false);
             Map<String, AtomicInteger> calls = new TreeMap<>();

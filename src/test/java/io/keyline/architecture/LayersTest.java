@@ -189,6 +189,18 @@ class LayersTest {
     }
 
     @Test
+    void onlyTheH2StoreKnowsH2AndNothingOfOursLivesInH2sPackages() {
+        // what exists because of H2 has one address (store.h2, docs/durability.md); a class planted in org.h2 to
+        // reach its package-private parts would be another
+        noClasses().that().resideOutsideOfPackage("io.keyline.store.h2..")
+                .should().dependOnClassesThat().resideInAPackage("org.h2..")
+                .check(classes);
+        JavaClasses planted = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS).importPackages("org.h2");
+        assertThat(planted).as("classes of ours in H2's packages").isEmpty();
+    }
+
+    @Test
     void credentialsLibraryIsPure() {
         noClasses().that().resideInAPackage("io.keyline.credentials..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.keyline.core..", "io.keyline.store..",

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 14 (CLI latency): a one-shot command pays, in a cold JVM, for every class it loads (read from the jar
+ * A one-shot command pays, in a cold JVM, for every class it loads (read from the jar
  * and verified: a few hundred microseconds each). A plain-text {@code status}, as cron runs it, loads no Jackson
  * (some 450 classes, only {@code --json} needs them), no Flyway (the schema is current) and no JavaFX. The
  * command runs in a child JVM whose class-loading log is read; the same command with {@code --json} must load
@@ -43,20 +43,6 @@ class ColdCommandClassesTest {
 
         List<String> json = classesOf(tmp, state, jobs, "json", "status", "--json");
         assertThat(json).contains("com.fasterxml.jackson.databind.ObjectMapper");
-    }
-
-    @Test
-    void aPlainStatusLineIsReadWithoutPicocliAndAnyOtherLineWithIt(@TempDir Path tmp) throws Exception {
-        Path jobs = tmp.resolve("jobs");
-        Path state = tmp.resolve("state");
-        oneKeyDone(jobs, state);
-
-        assertThat(classesOf(tmp, state, jobs, "plain", "status", "daily", "--json"))
-                .as("BriefCommandLine read it").contains("io.keyline.cli.StatusCommand")
-                .filteredOn(c -> c.startsWith("picocli.")).isEmpty();
-        // the same command with its flag written another way: picocli reads it, and it is the same command
-        assertThat(classesOf(tmp, state, jobs, "picocli", "status", "daily", "--json=true"))
-                .contains("io.keyline.cli.StatusCommand", "picocli.CommandLine");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.store.h2.H2Database;
 import io.keyline.core.exec.Executors;
 import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.domain.JobDefinition;
@@ -42,7 +43,7 @@ class HeartbeatTest {
         JobDefinition job = JobFileLoader.loadFile(file).job();
         AtomicInteger renewals = new AtomicInteger();
         AtomicInteger afterFailure = new AtomicInteger();
-        try (Database db = Database.open(tmp.resolve("state")); JdbcStateStore real = new JdbcStateStore(db, false)) {
+        try (Database db = H2Database.open(tmp.resolve("state")); JdbcStateStore real = new JdbcStateStore(db, false)) {
             StateStore flaky = (StateStore) Proxy.newProxyInstance(StateStore.class.getClassLoader(),
                     new Class<?>[] {StateStore.class}, (proxy, m, args) -> {
                         if (m.getName().startsWith("renewLease")) {

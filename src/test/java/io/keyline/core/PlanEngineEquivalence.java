@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.store.h2.H2Database;
 import io.keyline.core.exec.CredentialMaterial;
 import io.keyline.core.exec.Executors;
 import io.keyline.core.exec.ProbeOutcome;
@@ -136,7 +137,7 @@ final class PlanEngineEquivalence {
                 Duration.ofMinutes(2), "tester");
         StepExecutor fake = world.executor();
         Executors executors = new Executors(Map.of(StepKind.COMMAND, fake, StepKind.HTTP, fake));
-        try (Database db = Database.open(root.resolve("state"));
+        try (Database db = H2Database.open(root.resolve("state"));
              JdbcStateStore store = new JdbcStateStore(db, false)) {
             Engine engine = new Engine(store, executors, world, RunTrace.NONE, options);
             Planner planner = new Planner(store, store, store, world, clock, ctx -> fake.probe(ctx));

@@ -42,7 +42,7 @@ class BackupPrivacyTest {
         Result run = wb.cli("run", "noop", "--key", "k1");
         assertThat(run.exit()).as(run.toString()).isZero();
         // some megabytes of incompressible rows: the backup takes long enough to be watched
-        try (var db = io.keyline.store.Database.open(wb.state); Connection c = db.adminConnection();
+        try (var db = io.keyline.store.h2.H2Database.open(wb.state); Connection c = db.adminConnection();
              Statement st = c.createStatement()) {
             st.execute("CREATE TABLE ballast AS SELECT \"X\" AS id, SECURE_RAND(2000) AS b FROM SYSTEM_RANGE(1, 15000)");
         }

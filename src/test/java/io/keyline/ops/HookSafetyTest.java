@@ -150,7 +150,7 @@ class HookSafetyTest {
                 java.nio.charset.StandardCharsets.UTF_8));
         // and the outbox in the state does not keep it either
         StringBuilder dump = new StringBuilder();
-        try (var db = io.keyline.store.Database.open(wb.state); var c = db.adminConnection();
+        try (var db = io.keyline.store.h2.H2Database.open(wb.state); var c = db.adminConnection();
              var rs = c.createStatement().executeQuery("SCRIPT")) {
             while (rs.next()) {
                 dump.append(rs.getString(1)).append('\n');

@@ -1077,8 +1077,8 @@ class BadInputSuite {
             copyTree(template.jobs, wb.jobs);
             copyTree(template.state, wb.state);
             holder = DriverManager.getConnection("jdbc:h2:file:" + wb.state.resolve("keyline")
-                    + ";FILE_LOCK=FS;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE", io.keyline.store.DatabasePasswords.ADMIN_USER,
-                    io.keyline.store.DatabasePasswords.read(wb.state).admin());
+                    + ";FILE_LOCK=FS;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE", io.keyline.store.h2.DatabasePasswords.ADMIN_USER,
+                    io.keyline.store.h2.DatabasePasswords.read(wb.state).admin());
             holder.createStatement().execute("SELECT COUNT(*) FROM key_state");
             // hashed by another process: opening and closing the file in this JVM would release H2's
             // POSIX lock on it (fcntl locks belong to the process, and any close drops them)

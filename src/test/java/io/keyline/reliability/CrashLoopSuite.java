@@ -1,5 +1,6 @@
 package io.keyline.reliability;
 
+import io.keyline.store.h2.H2Database;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.acceptance.Jobs;
@@ -68,7 +69,7 @@ class CrashLoopSuite {
         // printed first, so that a run that dies on the way (a corrupt state throws) can be replayed
         System.out.println("RELIABILITY crash-loop starting seed=" + seed + " (replay: -Dkeyline.crash.seed=" + seed
                 + ") state=" + tmp.resolve("state") + " (kept if the suite fails)");
-        int halfCommitsBefore = Database.halfCommitsFinished();
+        int halfCommitsBefore = H2Database.halfCommitsFinished();
         Workbench wb = new Workbench(tmp);
         wb.clock.followSystemClock();
         Path log = tmp.resolve("children.log");
@@ -148,7 +149,7 @@ class CrashLoopSuite {
             int invalid = 0;
             int events = 0;
             List<String> details = new ArrayList<>();
-            try (Database db = Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db, false)) {
+            try (Database db = H2Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db, false)) {
                 for (var e : sites.entrySet()) {
                     String job = e.getKey();
                     for (var eff : e.getValue().allEffects().entrySet()) {
@@ -205,7 +206,7 @@ class CrashLoopSuite {
             fig.put("not_done", notDone);
             // how often an open (a child's, or one in this JVM) finished a transaction a killed child had left
             // half-committed
-            fig.put("half_commits_finished", finishedInChildren(log) + Database.halfCommitsFinished()
+            fig.put("half_commits_finished", finishedInChildren(log) + H2Database.halfCommitsFinished()
                     - halfCommitsBefore);
             fig.put("indexes_rebuilt", rebuiltInChildren(log));
             fig.put("seconds", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));

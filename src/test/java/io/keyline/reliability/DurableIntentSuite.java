@@ -1,5 +1,6 @@
 package io.keyline.reliability;
 
+import io.keyline.store.h2.H2Database;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.core.json.Json;
 import io.keyline.domain.KeyEvent;
@@ -99,7 +100,7 @@ class DurableIntentSuite {
             }
         }
         int lost = 0;
-        try (Database db = Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db, false)) {
+        try (Database db = H2Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db, false)) {
             for (String[] r : killedRuns) {
                 List<KeyEvent> events = store.events(r[0], r[2]);
                 if (events.stream().noneMatch(ev -> r[1].equals(ev.runId()))) {

@@ -1,5 +1,6 @@
 package io.keyline.reliability;
 
+import io.keyline.store.h2.H2Database;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.testing.FaultServer;
 import io.keyline.testing.FaultServer.Reply;
@@ -191,7 +192,7 @@ class SecretsSuite {
             intact += server.received().stream().filter(r -> r.method().equals("PUT")).count();
             used = server.received().size();
             dump = tmp.resolve("export.sql");
-            try (var db = io.keyline.store.Database.open(wb.state); Connection c = db.adminConnection();
+            try (var db = io.keyline.store.h2.H2Database.open(wb.state); Connection c = db.adminConnection();
                  Statement st = c.createStatement()) {
                 st.execute("SCRIPT TO '" + dump + "'");
             }
@@ -242,7 +243,7 @@ class SecretsSuite {
                 }
             }
             restoredDump = tmp.resolve("restored.sql");
-            try (var db = io.keyline.store.Database.open(restored); Connection c = db.adminConnection();
+            try (var db = io.keyline.store.h2.H2Database.open(restored); Connection c = db.adminConnection();
                  Statement st = c.createStatement()) {
                 st.execute("SCRIPT TO '" + restoredDump + "'");
             }

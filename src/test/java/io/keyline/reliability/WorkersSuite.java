@@ -114,7 +114,7 @@ class WorkersSuite {
             AtomicBoolean killing = new AtomicBoolean();
             BlockingQueue<Integer> restart = new LinkedBlockingQueue<>();
             List<String> killedKeys = new CopyOnWriteArrayList<>();
-            try (Database watchDb = Database.open(StateLocation.parse(url, wb.env()));
+            try (Database watchDb = io.keyline.workspace.Workspace.open(StateLocation.parse(url, wb.env()));
                  JdbcStateStore watch = new JdbcStateStore(watchDb, false)) {
                 for (var e : sites.entrySet()) {
                     String jobName = e.getKey();
@@ -171,7 +171,7 @@ class WorkersSuite {
             }
             // done when no key is left to run: every key DONE or waiting for a person
             Map<KeyState, Integer> counts = new EnumMap<>(KeyState.class);
-            try (Database db = Database.open(StateLocation.parse(url, wb.env()));
+            try (Database db = io.keyline.workspace.Workspace.open(StateLocation.parse(url, wb.env()));
                  JdbcStateStore store = new JdbcStateStore(db, false)) {
                 while (System.nanoTime() < deadline) {
                     counts.clear();
@@ -216,7 +216,7 @@ class WorkersSuite {
             int waitingWithoutEvidence = 0;
             int reconciled = 0;
             List<String> problems = new ArrayList<>();
-            try (Database db = Database.open(StateLocation.parse(url, wb.env()));
+            try (Database db = io.keyline.workspace.Workspace.open(StateLocation.parse(url, wb.env()));
                  JdbcStateStore store = new JdbcStateStore(db, false)) {
                 for (var e : sites.entrySet()) {
                     Map<String, KeyRecord> recs = new TreeMap<>();

@@ -1,5 +1,6 @@
 package io.keyline.security;
 
+import io.keyline.store.h2.H2Database;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
@@ -150,7 +151,7 @@ class SecurityTest {
         Path outside = tmp.resolve("outside.txt");
         Files.writeString(outside, "not the database's business\n");
         List<String> refused = new ArrayList<>();
-        try (io.keyline.store.Database db = io.keyline.store.Database.open(wb.state); Connection c = db.connection();
+        try (io.keyline.store.Database db = io.keyline.store.h2.H2Database.open(wb.state); Connection c = db.connection();
              Statement st = c.createStatement()) {
             // what the engine needs still works
             st.executeQuery("SELECT COUNT(*) FROM key_state").close();

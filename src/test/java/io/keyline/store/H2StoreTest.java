@@ -1,5 +1,6 @@
 package io.keyline.store;
 
+import io.keyline.store.h2.H2Database;
 import io.keyline.core.WorkerRegistry;
 import io.keyline.domain.KeyRecord;
 
@@ -13,7 +14,7 @@ class H2StoreTest extends StoreContract {
 
     @Override
     Database open() {
-        return Database.open(tmp.resolve("state"));
+        return H2Database.open(tmp.resolve("state"));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.keyline.store;
 
+import io.keyline.store.h2.H2Database;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,7 +14,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A state whose schema is current opens without Flyway; any doubt still goes through Flyway (issue 14). */
+/** A state whose schema is current opens without Flyway; any doubt still goes through Flyway. */
 class MigrationsTest {
 
     @TempDir
@@ -34,25 +35,25 @@ class MigrationsTest {
     void aCurrentStateOpensWithoutFlywayAndAMissingVersionIsMigratedAgain() throws Exception {
         Path state = tmp.resolve("state");
         int before = Migrations.FLYWAY_RUNS.get();
-        try (Database db = Database.open(state)) {
+        try (Database db = H2Database.open(state)) {
             assertThat(db).isNotNull();
         }
         assertThat(Migrations.FLYWAY_RUNS.get()).as("a new state is migrated").isEqualTo(before + 1);
-        try (Database db = Database.open(state)) {
+        try (Database db = H2Database.open(state)) {
             assertThat(db).isNotNull();
         }
         assertThat(Migrations.FLYWAY_RUNS.get()).as("a current state is not").isEqualTo(before + 1);
 
         // a state that lacks the last version (an older Keyline wrote it) goes through Flyway, which applies it
-        try (Database db = Database.open(state); Connection c = db.adminConnection();
+        try (Database db = H2Database.open(state); Connection c = db.adminConnection();
              Statement st = c.createStatement()) {
             st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '" + LAST + "'");
         }
-        try (Database db = Database.open(state)) {
+        try (Database db = H2Database.open(state)) {
             assertThat(db).isNotNull();
         }
         assertThat(Migrations.FLYWAY_RUNS.get()).isEqualTo(before + 2);
-        try (Database db = Database.open(state); Connection c = db.adminConnection();
+        try (Database db = H2Database.open(state); Connection c = db.adminConnection();
              Statement st = c.createStatement();
              var rs = st.executeQuery("SELECT COUNT(*) FROM \"flyway_schema_history\" WHERE \"version\" = '"
                      + LAST + "' AND \"success\"")) {
@@ -61,7 +62,7 @@ class MigrationsTest {
         }
 
         // a failed row is doubt too
-        try (Database db = Database.open(state); Connection c = db.adminConnection();
+        try (Database db = H2Database.open(state); Connection c = db.adminConnection();
              Statement st = c.createStatement()) {
             st.execute("UPDATE \"flyway_schema_history\" SET \"success\" = FALSE WHERE \"version\" = '9'");
             assertThat(Migrations.current(c, Migrations.COMMON)).isFalse();
@@ -81,7 +82,7 @@ class MigrationsTest {
     @Test
     void waitsAndProbeAnswersWrittenBeforeTheirColumnsAreFilledIn() throws Exception {
         Path state = tmp.resolve("state");
-        try (Database db = Database.open(state); Connection c = db.adminConnection();
+        try (Database db = H2Database.open(state); Connection c = db.adminConnection();
              Statement st = c.createStatement()) {
             String cols = "(job, key_value, state, step, attempts, failure_class, message, version, created_at, "
                     + "updated_at) VALUES ";
@@ -102,7 +103,7 @@ class MigrationsTest {
             st.execute("UPDATE key_event SET probe_answer = NULL");
             st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '12'");
         }
-        try (Database db = Database.open(state)) {
+        try (Database db = H2Database.open(state)) {
             JdbcStateStore store = new JdbcStateStore(db, false);
             assertThat(store.key("j", "a").orElseThrow().waitReason())
                     .isEqualTo(io.keyline.domain.WaitReason.OUTCOME_UNKNOWN);

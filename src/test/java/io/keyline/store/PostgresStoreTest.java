@@ -43,7 +43,7 @@ class PostgresStoreTest extends StoreContract {
     @Override
     Database open() {
         url = TestPostgres.newDatabase();
-        return Database.open(location(url));
+        return io.keyline.workspace.Workspace.open(location(url));
     }
 
     StateLocation location(String u) {
@@ -91,7 +91,7 @@ class PostgresStoreTest extends StoreContract {
                 for (int i = 0; i < 4; i++) {
                     opens.add(pool.submit(() -> {
                         go.await();
-                        Database.open(location(fresh)).close();
+                        io.keyline.workspace.Workspace.open(location(fresh)).close();
                         return null;
                     }));
                 }
@@ -217,7 +217,7 @@ class PostgresStoreTest extends StoreContract {
         CountDownLatch heard = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
         try (AutoCloseable watch = store.watch(() -> (calls.incrementAndGet() == 1 ? listening : heard).countDown());
-             Database other = Database.open(location(url))) {
+             Database other = io.keyline.workspace.Workspace.open(location(url))) {
             assertThat(listening.await(20, TimeUnit.SECONDS)).isTrue();
             new JdbcStateStore(other, false).ensure(KeyRecord.fresh("daily", "2026-12-01", T0));
             assertThat(heard.await(20, TimeUnit.SECONDS)).as("the change was announced").isTrue();

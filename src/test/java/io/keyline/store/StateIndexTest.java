@@ -1,5 +1,6 @@
 package io.keyline.store;
 
+import io.keyline.store.h2.H2Database;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,7 +15,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * key_state keeps only the indexes its queries use (issue 14: every index a state change touches is
+ * key_state keeps only the indexes its queries use (every index a state change touches is
  * written by that commit). The queries on a holder's keys and on a credential's parked keys find them
  * through key_state_by_state, since each also names the state; none reads the whole table.
  */
@@ -48,7 +49,7 @@ class StateIndexTest {
 
     @Test
     void theQueriesOnHoldersAndParkedKeysUseTheStateIndexAndOnlyTheIndexesTheyNeedAreKept() throws Exception {
-        try (Database db = Database.open(tmp.resolve("state")); Connection c = db.adminConnection()) {
+        try (Database db = H2Database.open(tmp.resolve("state")); Connection c = db.adminConnection()) {
             fill(c);
             List<String> indexes = new ArrayList<>();
             try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT index_name FROM "

@@ -45,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The store's contract, run against both databases Keyline keeps its state in (issue 13): the embedded
+ * The store's contract, run against both databases Keyline keeps its state in: the embedded
  * H2 state ({@link H2StoreTest}) and PostgreSQL ({@link PostgresStoreTest}). Same interface, same
  * behaviour: guarded changes, all-or-nothing chains, key order, claims that skip locked rows, leases,
  * credentials, the outbox, export and prune.

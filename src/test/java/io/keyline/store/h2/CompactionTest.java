@@ -1,10 +1,9 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
+import io.keyline.store.Database;
 import io.keyline.testing.CpuBurn;
 import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,31 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The state file stays bounded under sustained commits (issue 14: it grew by gigabytes): the opener
+ * The state file stays bounded under sustained commits (it grew by gigabytes): the opener
  * forces the file to the disk twice a second, shortens H2's retention and compacts mostly dead chunks.
  */
-class HousekeepingTest {
+class CompactionTest {
 
     @TempDir
     Path tmp;
-
-    private String switchBefore;
-
-    /** Off by default (see {@link Housekeeping#SWITCH}): these tests turn it on. */
-    @BeforeEach
-    void turnOn() {
-        switchBefore = System.getProperty(Housekeeping.SWITCH);
-        System.setProperty(Housekeeping.SWITCH, "on");
-    }
-
-    @AfterEach
-    void restore() {
-        if (switchBefore == null) {
-            System.clearProperty(Housekeeping.SWITCH);
-        } else {
-            System.setProperty(Housekeeping.SWITCH, switchBefore);
-        }
-    }
 
     private int next;
 
@@ -76,7 +57,7 @@ class HousekeepingTest {
     }
 
     /** Runs rounds until one finds nothing to sync (at most 50). */
-    private static void quiet(Housekeeping h) {
+    private static void quiet(Compaction h) {
         for (int i = 0; i < 50; i++) {
             if (!h.round()) {
                 return;
@@ -99,12 +80,12 @@ class HousekeepingTest {
     @Test
     void aRoundSyncsOnlyWhatWasWrittenSinceTheLastOneAndTheOpenerShortensTheRetention() throws Exception {
         Path dir = tmp.resolve("state");
-        try (Database db = Database.open(dir); Connection c = db.connection()) {
-            MVStore store = Housekeeping.localStore(c);
+        try (H2Database db = H2Database.open(dir); Connection c = db.connection()) {
+            MVStore store = Compaction.localStore(c);
             // the opener's thread sets it (and raises it after a slow round, so not exactly)
-            assertThat(store.getRetentionTime()).as("retention set by the opener's housekeeping")
-                    .isBetween(Housekeeping.retentionMillis, Housekeeping.H2_RETENTION_MILLIS - 1);
-            Housekeeping h = Housekeeping.manual(c, 0);
+            assertThat(store.getRetentionTime()).as("retention set by the opener's compaction")
+                    .isBetween(Compaction.retentionMillis, Compaction.H2_RETENTION_MILLIS - 1);
+            Compaction h = Compaction.manual(c, 0);
             commits(c, 20);
             assertThat(h.round()).as("a round after 20 commits").isTrue();
             long afterCommits = h.rounds();
@@ -124,11 +105,11 @@ class HousekeepingTest {
     @Test
     void aRoundLongerAfterTheLastThanTheRetentionRaisesItToTwiceThatTime() throws Exception {
         Path dir = tmp.resolve("state");
-        try (Database db = Database.open(dir); Connection c = db.connection()) {
-            MVStore store = Housekeeping.localStore(c);
+        try (H2Database db = H2Database.open(dir); Connection c = db.connection()) {
+            MVStore store = Compaction.localStore(c);
             // the rounds' clock is the test's: the figures below do not depend on how fast this machine is
             AtomicLong now = new AtomicLong(1_000_000_000L);
-            Housekeeping h = Housekeeping.manual(c, 50, now::get);
+            Compaction h = Compaction.manual(c, 50, now::get);
             commits(c, 1);
             assertThat(h.round()).isTrue();
             assertThat(store.getRetentionTime()).as("after the first round (nothing to compare with)")
@@ -154,23 +135,26 @@ class HousekeepingTest {
     }
 
     @Test
-    void offByDefaultTheFileKeepsH2sDefaults() throws Exception {
+    void onByDefaultInTheProcessThatOpensTheFileAndNotInAOneShotReader() throws Exception {
         Path dir = tmp.resolve("state");
-        System.clearProperty(Housekeeping.SWITCH);
-        try (Database db = Database.open(dir); Connection c = db.connection()) {
-            assertThat(Housekeeping.of(c)).as("housekeeping without %s=on", Housekeeping.SWITCH).isNull();
-            assertThat(Housekeeping.localStore(c).getRetentionTime()).as("H2's retention").isEqualTo(45_000);
-            assertThat(db.housekeepingSummary()).isEqualTo("not running in this process");
+        try (H2Database db = H2Database.open(dir); Connection c = db.connection()) {
+            assertThat(Compaction.of(c)).as("compaction in the process that opened the file").isNotNull();
+            assertThat(Compaction.localStore(c).getRetentionTime()).as("shorter than H2's 45 s")
+                    .isLessThan(Compaction.H2_RETENTION_MILLIS);
+        }
+        try (H2Database db = H2Database.openToRead(dir); Connection c = db.connection()) {
+            assertThat(db.alone()).isTrue();
+            assertThat(Compaction.of(c)).as("a reader that ends in a moment").isNull();
         }
     }
 
     @Test
     void underSustainedCommitsTheFileStopsGrowingWhereH2sDefaultsLetItGrow() throws Exception {
         Path dir = tmp.resolve("state");
-        try (Database db = Database.open(dir); Connection c = db.connection()) {
-            MVStore store = Housekeeping.localStore(c);
+        try (H2Database db = H2Database.open(dir); Connection c = db.connection()) {
+            MVStore store = Compaction.localStore(c);
             // H2's defaults (45 s retention, no compaction): every byte written is new file
-            Housekeeping.manual(c, 45_000);
+            Compaction.manual(c, 45_000);
             rewrites(c, 500);
             long before = size(dir);
             long written = writtenBytes(store);
@@ -182,7 +166,7 @@ class HousekeepingTest {
 
             // rounds by hand (no timing: the retention is 0, so nothing waits for a clock): once the first
             // rounds have freed the dead space, the same commits fit in it
-            Housekeeping h = Housekeeping.manual(c, 0);
+            Compaction h = Compaction.manual(c, 0);
             for (int i = 0; i < 20; i++) {
                 rewrites(c, 50);
                 h.round();
@@ -197,33 +181,33 @@ class HousekeepingTest {
             long growth = size(dir) - before;
             long writtenKept = writtenBytes(store) - written;
             assertThat(writtenKept).as("bytes written by 1,000 commits").isGreaterThan(1L << 20);
-            assertThat(growth).as("growth with housekeeping, of %d bytes written (file %d bytes)", writtenKept,
+            assertThat(growth).as("growth with compaction, of %d bytes written (file %d bytes)", writtenKept,
                     size(dir)).isLessThan(writtenKept / 4);
             h.stop();
         }
     }
 
     @Test
-    void closingTheStateStopsItsHousekeeping() throws Exception {
+    void closingTheStateStopsItsCompaction() throws Exception {
         Path dir = tmp.resolve("state");
         MVStore store;
         Thread thread;
-        try (CpuBurn burn = CpuBurn.start(2); Database db = Database.open(dir); Connection c = db.connection()) {
-            store = Housekeeping.localStore(c);
-            Housekeeping h = Housekeeping.of(c);
+        try (CpuBurn burn = CpuBurn.start(2); H2Database db = H2Database.open(dir); Connection c = db.connection()) {
+            store = Compaction.localStore(c);
+            Compaction h = Compaction.of(c);
             thread = h.thread();
             assertThat(thread.isAlive()).isTrue();
             commits(c, 10);
-            // the thread's own rounds (every 0.5 s) sync what was committed, on a busy machine too
+            // the thread's own rounds (every 0.1 s) sync what was committed, on a busy machine too
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (h.rounds() == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            assertThat(h.rounds()).as("rounds of the housekeeping thread within 20 s").isPositive();
+            assertThat(h.rounds()).as("rounds of the compaction thread within 20 s").isPositive();
         }
         assertThat(store.isClosed()).isTrue();
-        assertThat(Housekeeping.running(store)).isNull();
+        assertThat(Compaction.running(store)).isNull();
         thread.join(5_000);
-        assertThat(thread.isAlive()).as("the housekeeping thread after close").isFalse();
+        assertThat(thread.isAlive()).as("the compaction thread after close").isFalse();
     }
 }

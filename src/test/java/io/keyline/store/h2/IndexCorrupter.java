@@ -1,5 +1,6 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
+import io.keyline.store.Database;
 import org.h2.engine.SessionLocal;
 import org.h2.index.Index;
 import org.h2.jdbc.JdbcConnection;
@@ -24,7 +25,7 @@ public final class IndexCorrupter {
 
     public static void main(String[] a) throws Exception {
         H2Lockdown.apply();
-        Database db = Database.open(Path.of(a[0]));
+        H2Database db = H2Database.open(Path.of(a[0]));
         if (a.length > 5) {
             java.nio.file.Files.writeString(Path.of(a[5]).resolve("ready"), "ready");
             long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);

@@ -1,5 +1,6 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
+import io.keyline.store.Database;
 import io.keyline.core.StateUnavailableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +24,7 @@ class DatabaseTest {
     /** A process killed in the middle of the very first migration must not leave a state that never opens. */
     @Test
     void aHalfDoneFirstMigrationIsCompletedOnTheNextOpen() throws Exception {
-        String url = "jdbc:h2:file:" + tmp.resolve("keyline") + Database.SETTINGS;
+        String url = "jdbc:h2:file:" + tmp.resolve("keyline") + H2Database.SETTINGS;
         try (Connection c = DriverManager.getConnection(url, "keyline", "");
              Statement st = c.createStatement()) {
             // what a process killed after the first statement of V1 leaves behind (H2 commits DDL at once)
@@ -34,13 +35,13 @@ class DatabaseTest {
                     + "lease_owner VARCHAR(200), lease_until BIGINT, version BIGINT NOT NULL, created_at BIGINT NOT NULL, "
                     + "updated_at BIGINT NOT NULL, PRIMARY KEY (job, key_value))");
         }
-        try (Database db = Database.open(tmp); Connection c = db.connection(); Statement st = c.createStatement();
+        try (H2Database db = H2Database.open(tmp); Connection c = db.connection(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.tables WHERE table_name IN "
                      + "('key_state', 'step_state', 'key_event', 'job_control', 'saved_plan', 'credential')")) {
             rs.next();
             assertThat(rs.getInt(1)).isEqualTo(6);
         }
-        try (Database again = Database.open(tmp)) {
+        try (H2Database again = H2Database.open(tmp)) {
             assertThat(again.stateDir()).isEqualTo(tmp.toAbsolutePath().normalize());
         }
     }
@@ -51,16 +52,16 @@ class DatabaseTest {
         new Random(3).nextBytes(garbage);
         Path file = tmp.resolve("keyline.mv.db");
         Files.write(file, garbage);
-        assertThatThrownBy(() -> Database.open(tmp))
+        assertThatThrownBy(() -> H2Database.open(tmp))
                 .isInstanceOf(StateUnavailableException.class)
                 .hasMessageContaining("keyline.mv.db");
         assertThat(Files.readAllBytes(file)).isEqualTo(garbage);
     }
 
-    /** [issue 14] Keys that ask for a sync at once share one checkpoint; a sync asked after one finished makes its own. */
+    /** Keys that ask for a sync at once share one checkpoint; a sync asked after one finished makes its own. */
     @Test
     void syncRequestsMadeWhileACheckpointIsUnderWayShareTheNextOne() throws Exception {
-        try (Database db = Database.open(tmp)) {
+        try (H2Database db = H2Database.open(tmp)) {
             db.sync();
             db.sync();
             assertThat(db.checkpoints()).as("one after the other: each makes its own").isEqualTo(2);
@@ -98,10 +99,10 @@ class DatabaseTest {
     @Test
     void aReadOnlyProcessOpensTheFileWithoutCompactionOnCloseAndAWriterWithIt() throws Exception {
         Path state = tmp.resolve("compaction");
-        try (Database db = Database.open(state, false)) {
+        try (H2Database db = H2Database.openToRead(state)) {
             assertThat(maxCompactTime(db)).as("a one-shot status").isEqualTo("0");
         }
-        try (Database db = Database.open(state)) {
+        try (H2Database db = H2Database.open(state)) {
             assertThat(maxCompactTime(db)).as("a run: H2's default").isNotEqualTo("0");
         }
     }

@@ -1,4 +1,4 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.MVStoreException;

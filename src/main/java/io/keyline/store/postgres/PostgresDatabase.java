@@ -1,20 +1,23 @@
-package io.keyline.store;
+package io.keyline.store.postgres;
 
 import io.keyline.core.PrivateFiles;
 import io.keyline.core.StateUnavailableException;
+import io.keyline.store.Database;
+import io.keyline.store.Dialect;
+import io.keyline.store.Migrations;
+import io.keyline.store.StateLocation;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
-import org.postgresql.ds.PGConnectionPoolDataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.postgresql.ds.common.BaseDataSource;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.Executors;
@@ -22,10 +25,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
-import javax.sql.DataSource;
 
 /**
- * A state in a PostgreSQL database that several machines share (SPEC §8). The same migrations as the
+ * A state in a PostgreSQL database that several machines share. The same migrations as the
  * embedded state, run under an advisory lock (instead of the state folder's lock file: processes on
  * different machines share no file); key columns sort byte-wise ({@code COLLATE "C"}, as on H2).
  *
@@ -34,37 +36,44 @@ import javax.sql.DataSource;
  * Processes that change keys announce it on the channel {@code keyline_state} (at most every 200 ms),
  * and consoles listen to it instead of waiting for their next poll.
  */
-final class PostgresDatabase implements AutoCloseable {
+public final class PostgresDatabase implements Database {
 
     /** The channel that says "keys or workers changed" (payload: nothing worth parsing). */
     static final String CHANNEL = "keyline_state";
     private static final Logger LOG = Logger.getLogger(PostgresDatabase.class.getName());
 
     private final StateLocation.Postgres where;
-    private final PgPool pool;
+    /** The sessions (HikariCP): a backend process per connection is too slow to start for every read. */
+    private final HikariDataSource pool;
     private final PGSimpleDataSource direct;
     private final AtomicBoolean dirty = new AtomicBoolean();
     private ScheduledExecutorService announcer;
     private volatile boolean closed;
 
-    private PostgresDatabase(StateLocation.Postgres where, PgPool pool, PGSimpleDataSource direct) {
+    private PostgresDatabase(StateLocation.Postgres where, HikariDataSource pool, PGSimpleDataSource direct) {
         this.where = where;
         this.pool = pool;
         this.direct = direct;
     }
 
-    static PostgresDatabase open(StateLocation.Postgres where) {
+    /** Opens (migrating, under an advisory lock) the database {@code where} names; run logs go to its local folder. */
+    public static PostgresDatabase open(StateLocation.Postgres where) {
         try {
             PrivateFiles.ensurePrivateDirectory(where.logs());
         } catch (IOException e) {
             throw new StateUnavailableException("cannot create the local folder for run logs " + where.logs() + ": "
                     + e.getMessage(), e);
         }
-        PGConnectionPoolDataSource pooled = new PGConnectionPoolDataSource();
         PGSimpleDataSource direct = new PGSimpleDataSource();
-        configure(pooled, where);
         configure(direct, where);
-        PgPool pool = new PgPool(pooled, 16, 30_000);
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(direct);
+        config.setPoolName("keyline-state");
+        config.setMaximumPoolSize(16);
+        config.setMinimumIdle(0); // a one-shot command keeps no session it does not use
+        config.setConnectionTimeout(30_000);
+        config.setInitializationFailTimeout(-1); // the migration below says what is wrong, in our words
+        HikariDataSource pool = new HikariDataSource(config);
         PostgresDatabase db = new PostgresDatabase(where, pool, direct);
         try {
             db.migrate();
@@ -97,23 +106,59 @@ final class PostgresDatabase implements AutoCloseable {
         }
     }
 
+    @Override
+    public Dialect dialect() {
+        return Dialect.POSTGRESQL;
+    }
+
+    @Override
+    public String where() {
+        return where.display();
+    }
+
+    @Override
+    public java.nio.file.Path stateDir() {
+        return where.logs();
+    }
+
     /** A connection of the pool (auto-commit). */
-    Connection connection() throws SQLException {
-        return pool.connection();
+    @Override
+    public Connection connection() throws SQLException {
+        return pool.getConnection();
+    }
+
+    /** The user of the URL owns the tables: the same sessions. */
+    @Override
+    public Connection adminConnection() throws SQLException {
+        return connection();
     }
 
     /** A connection of its own, outside the pool: for a session advisory lock or {@code LISTEN}. */
-    Connection dedicated() throws SQLException {
+    @Override
+    public Connection dedicated() throws SQLException {
         return direct.getConnection();
     }
 
-    StateLocation.Postgres where() {
-        return where;
+    /** A commit returned after the WAL was flushed ({@code synchronous_commit=on}): already durable. */
+    @Override
+    public void sync() {
+    }
+
+    /**
+     * The server restarted or the network dropped (SQLSTATE class 08, or 57P01-03: the server is shutting down):
+     * the work is tried again on a new connection; every change is guarded by a version, so nothing applies twice.
+     */
+    @Override
+    public boolean connectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
+                || state.equals("57P03"));
     }
 
     /** The server went away: connections kept idle are dropped, the next ones are new. */
-    void connectionsLost() {
-        pool.evictIdle();
+    @Override
+    public void reconnect() {
+        pool.getHikariPoolMXBean().softEvictConnections();
     }
 
     /**
@@ -134,7 +179,7 @@ final class PostgresDatabase implements AutoCloseable {
             }
             Migrations.FLYWAY_RUNS.incrementAndGet();
             Flyway flyway = Flyway.configure()
-                    .dataSource(new PoolDataSource(this))
+                    .dataSource(pool)
                     .locations("classpath:db/migration", "classpath:db/postgresql")
                     .baselineOnMigrate(true)
                     .baselineVersion("0")
@@ -183,7 +228,8 @@ final class PostgresDatabase implements AutoCloseable {
     }
 
     /** A clear message for a connection that failed: who, where, and what to do. */
-    String describe(SQLException e) {
+    @Override
+    public String describe(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String at = where.host() + ":" + where.port();
         String msg = Database.firstLine(e.getMessage());
@@ -203,7 +249,8 @@ final class PostgresDatabase implements AutoCloseable {
     }
 
     /** Something changed keys or workers: consoles hear about it within 200 ms (one NOTIFY for many changes). */
-    void touched() {
+    @Override
+    public void touched() {
         if (closed) {
             return;
         }
@@ -236,7 +283,8 @@ final class PostgresDatabase implements AutoCloseable {
      * Calls {@code onChange} (on a daemon thread of its own) whenever a process announces a change,
      * until the returned handle is closed. A lost connection is opened again (after 1 s, then up to 30 s).
      */
-    AutoCloseable listen(Runnable onChange) {
+    @Override
+    public AutoCloseable listen(Runnable onChange) {
         AtomicBoolean stop = new AtomicBoolean();
         Thread t = new Thread(() -> {
             long backoff = 1000;
@@ -272,6 +320,9 @@ final class PostgresDatabase implements AutoCloseable {
 
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         synchronized (this) {
             if (announcer != null) {
@@ -285,67 +336,5 @@ final class PostgresDatabase implements AutoCloseable {
             }
         }
         pool.close();
-    }
-
-    /** The pool as a {@link DataSource}, for Flyway. */
-    private static final class PoolDataSource implements DataSource {
-        private final PostgresDatabase db;
-
-        PoolDataSource(PostgresDatabase db) {
-            this.db = db;
-        }
-
-        @Override
-        public Connection getConnection() throws SQLException {
-            return db.connection();
-        }
-
-        @Override
-        public Connection getConnection(String user, String password) throws SQLException {
-            return db.connection();
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {
-            // Flyway logs through SLF4J
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) {
-            // the pool's data source has its own connect timeout
-        }
-
-        @Override
-        public int getLoginTimeout() {
-            return 10;
-        }
-
-        @Override
-        public Logger getParentLogger() {
-            return LOG;
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) {
-            return false;
-        }
-    }
-
-    /** Runs {@code sql} returning one long (a helper for counts). */
-    static long single(Connection c, String sql) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
     }
 }

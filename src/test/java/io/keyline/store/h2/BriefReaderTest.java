@@ -1,5 +1,7 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
+import io.keyline.store.Database;
+import io.keyline.store.StateLocation;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.testing.CpuBurn;
 import org.junit.jupiter.api.Test;
@@ -50,18 +52,18 @@ class BriefReaderTest {
         Path state = tmp.resolve("state");
         Path jobs = Files.createDirectories(tmp.resolve("jobs"));
         Files.writeString(jobs.resolve("quick.json"), QUICK);
-        try (Database db = Database.open(state)) {
+        try (H2Database db = H2Database.open(state)) {
             load(db, "other", 50);
         }
         Process run = null;
         Path log = tmp.resolve("run.log");
         try (CpuBurn burn = CpuBurn.start(2)) {
-            Database reader = Database.openToRead(new StateLocation.Folder(state));
+            H2Database reader = H2Database.openToRead(state);
             try {
                 assertThat(reader.alone()).as("nobody else had the state open").isTrue();
                 assertThat(state.resolve("keyline.lock.db")).as("H2's lock file of an AUTO_SERVER").doesNotExist();
                 assertThat(count(reader, "other")).isEqualTo(50);
-                assertThatThrownBy(() -> Database.open(state)).as("an open in this JVM would wait for itself")
+                assertThatThrownBy(() -> H2Database.open(state)).as("an open in this JVM would wait for itself")
                         .isInstanceOf(IllegalStateException.class).hasMessageContaining("open alone");
 
                 run = ChildProcess.start(state.toString(), jobs, log, Map.of("KEYLINE_TRACE_STARTUP", "1"), "run",
@@ -87,7 +89,7 @@ class BriefReaderTest {
         }
         assertThat(run.exitValue()).as(Files.readString(log)).isZero();
         assertThat(Files.readString(log)).contains("state folder checked and locked");
-        try (Database db = Database.open(state)) {
+        try (H2Database db = H2Database.open(state)) {
             assertThat(count(db, "quick")).isEqualTo(1);
             assertThat(state(db, "quick", "k1")).isEqualTo("DONE");
         }
@@ -98,7 +100,7 @@ class BriefReaderTest {
         Path state = tmp.resolve("state");
         Path jobs = Files.createDirectories(tmp.resolve("jobs"));
         try (CpuBurn burn = CpuBurn.start(2); HoldingRun run = HoldingRun.start(state, jobs, tmp)) {
-            try (Database reader = Database.openToRead(new StateLocation.Folder(state))) {
+            try (H2Database reader = H2Database.openToRead(state)) {
                 assertThat(reader.alone()).as("the run has the state open").isFalse();
                 assertThat(state(reader, "slow", "k1")).isEqualTo("RUNNING");
             }
@@ -113,7 +115,7 @@ class BriefReaderTest {
         Path jobs = Files.createDirectories(tmp.resolve("jobs"));
         Files.writeString(jobs.resolve("quick.json"), QUICK);
         int keys = 3_000; // a status of about 400 KB: far more than a pipe holds (64 KB on Linux)
-        try (Database db = Database.open(state)) {
+        try (H2Database db = H2Database.open(state)) {
             load(db, "other", keys);
         }
         try (CpuBurn burn = CpuBurn.start(2)) {

@@ -1,4 +1,4 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
 import io.keyline.acceptance.ChildProcess;
 

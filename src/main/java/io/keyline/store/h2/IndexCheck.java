@@ -1,4 +1,4 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
+import io.keyline.store.Database;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,22 +32,22 @@ class StaleLockTest {
             assertThat(h2Lock).exists();
 
             // a live process has the state open: its lock file stays, and we get in through it (AUTO_SERVER)
-            int removed = Database.Users.staleLocksRemoved.get();
-            try (Database db = Database.open(state)) {
+            int removed = H2Database.Users.staleLocksRemoved.get();
+            try (H2Database db = H2Database.open(state)) {
                 assertThat(running(db)).isEqualTo(1);
             }
-            assertThat(Database.Users.staleLocksRemoved.get()).isEqualTo(removed);
+            assertThat(H2Database.Users.staleLocksRemoved.get()).isEqualTo(removed);
 
             assertThat(run.kill()).as("the run was killed").isTrue();
             assertThat(h2Lock).as("the killed process's lock file").exists();
 
             long t0 = System.nanoTime();
-            try (Database db = Database.open(state)) {
+            try (H2Database db = H2Database.open(state)) {
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 System.out.println("MEASURED open after SIGKILL: " + ms + " ms");
                 assertThat(running(db)).as("the killed run's key is still there").isEqualTo(1);
             }
-            assertThat(Database.Users.staleLocksRemoved.get()).as("the stale lock was removed").isEqualTo(removed + 1);
+            assertThat(H2Database.Users.staleLocksRemoved.get()).as("the stale lock was removed").isEqualTo(removed + 1);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
 import org.h2.api.JavaObjectSerializer;
 
@@ -9,7 +9,7 @@ import java.net.InetAddress;
  *
  * <p>H2 reads these system properties once, when its classes initialise ({@code SysProperties},
  * {@code JdbcUtils}), so they are set by a static initialiser that runs before Keyline touches H2
- * ({@link Database}'s, and {@code Main} for good measure) and checked on every open:
+ * ({@link H2Database}'s, and {@code Main} for good measure) and checked on every open:
  * <ul>
  *   <li>{@code h2.bindAddress}: loopback. The AUTO_SERVER that lets the console and a CLI run share
  *   a state listens on 127.0.0.1 only, never on the machine's other interfaces.</li>

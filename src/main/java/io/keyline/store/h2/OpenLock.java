@@ -1,4 +1,4 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
 import io.keyline.core.PrivateFiles;
 import io.keyline.core.StateUnavailableException;
@@ -24,7 +24,7 @@ import java.util.logging.Logger;
 /**
  * The state folder's open lock ({@code keyline.open.lock}): whoever opens, migrates or repairs the H2 file
  * holds it, and a one-shot reader that has the file alone holds it until it closes the state
- * ({@link Database#openToRead}). Another process that opens the state meanwhile waits; this makes that
+ * ({@link H2Database#openToRead}). Another process that opens the state meanwhile waits; this makes that
  * wait visible and bounded:
  * <ul>
  *   <li>the holder writes into the lock file who it is: its process id, what it runs

@@ -1,5 +1,7 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
+import io.keyline.store.Database;
+import io.keyline.store.StateLocation;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.testing.CpuBurn;
 import org.junit.jupiter.api.AfterEach;
@@ -46,13 +48,13 @@ class OpenLockWaitTest {
             { "name": "quick", "key": { "type": "manual" },
               "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["true"] } ] }
             """);
-        try (Database db = Database.open(state)) {
+        try (H2Database db = H2Database.open(state)) {
             assertThat(db.alone()).isFalse();
         }
         Path log = tmp.resolve("run.log");
         long me = ProcessHandle.current().pid();
         try (CpuBurn burn = CpuBurn.start(2)) {
-            Database reader = Database.openToRead(new StateLocation.Folder(state));
+            H2Database reader = H2Database.openToRead(state);
             try {
                 assertThat(reader.alone()).isTrue();
                 Process run = ChildProcess.start(state.toString(), jobs, log,
@@ -75,7 +77,7 @@ class OpenLockWaitTest {
                 reader.close();
             }
         }
-        try (Database db = Database.open(state); Connection c = db.connection(); Statement st = c.createStatement();
+        try (H2Database db = H2Database.open(state); Connection c = db.connection(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM key_state")) {
             rs.next();
             assertThat(rs.getInt(1)).as("the run that gave up wrote nothing").isZero();

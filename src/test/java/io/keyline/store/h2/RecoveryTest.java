@@ -1,4 +1,4 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
 import org.h2.mvstore.MVStore;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The cause of issue 9's lost commits, without a kill: a copy of the database file taken right after a
+ * The cause of commits lost after a kill, shown without a kill: a copy of the database file taken right after a
  * commit is what a SIGKILL at that moment leaves on disk (WRITE_DELAY=0 hands every commit to the OS
  * before it returns). For some of those copies H2's quick recovery finds an older version than the
  * file holds (its store header still names an earlier chunk), and a plain open goes back to it: the

@@ -1,5 +1,6 @@
-package io.keyline.store;
+package io.keyline.store.h2;
 
+import io.keyline.store.Database;
 import io.keyline.testing.CpuBurn;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +39,7 @@ class IndexCheckTest {
         }
         assertThat(Recovery.closedCleanly(state.resolve("keyline.mv.db"))).as("the child died with the file open")
                 .isFalse();
-        try (Database db = Database.open(state); Connection c = db.connection(); Statement st = c.createStatement()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection(); Statement st = c.createStatement()) {
             st.execute("SET LOCK_TIMEOUT 2000");
             assertThat(count(c, "SELECT COUNT(*) FROM key_state WHERE state = 'RUNNING'")).isEqualTo(1);
             assertThat(st.executeUpdate("UPDATE key_state SET state = 'DONE' WHERE job = 'daily' AND key_value = 'k1'"))
@@ -53,7 +54,7 @@ class IndexCheckTest {
         seed(state);
         String pk = primaryKey(state).name();
         corrupt(state, "key_state", pk, "daily", "k2");
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection()) {
             assertThat(count(c, "SELECT COUNT(*) FROM key_state WHERE job = 'daily' AND key_value = 'k2'"))
                     .as("found through the primary key").isEqualTo(1);
             assertThatThrownBy(() -> {
@@ -77,7 +78,7 @@ class IndexCheckTest {
         while (!java.nio.file.Files.exists(tmp.resolve("ready")) && p.isAlive() && System.nanoTime() < until) {
             Thread.sleep(20);
         }
-        try (Database db = Database.open(state)) {
+        try (H2Database db = H2Database.open(state)) {
             try (Connection c = db.connection()) {
                 assertThat(LeftoverTransactions.embedded(c)).as("served by the child").isFalse();
             }
@@ -85,7 +86,7 @@ class IndexCheckTest {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
             assertThat(out).contains("removed");
-            db.serverWentAway();
+            db.reconnect();
             try (Connection c = db.connection(); Statement st = c.createStatement()) {
                 assertThat(LeftoverTransactions.embedded(c)).as("now ours").isTrue();
                 st.execute("SET LOCK_TIMEOUT 2000");
@@ -106,7 +107,7 @@ class IndexCheckTest {
         Path state = tmp.resolve("state");
         seed(state);
         String pk = primaryKey(state).constraint();
-        try (Connection a = java.sql.DriverManager.getConnection(Database.url(state), DatabasePasswords.ADMIN_USER,
+        try (Connection a = java.sql.DriverManager.getConnection(H2Database.url(state), DatabasePasswords.ADMIN_USER,
                 DatabasePasswords.read(state).admin()); Statement st = a.createStatement()) {
             // a plain index: its replacement built and the original dropped, the rename not done
             st.execute("CREATE INDEX key_state_by_state" + IndexCheck.REPLACEMENT + " ON key_state (state, job)");
@@ -118,7 +119,7 @@ class IndexCheckTest {
         java.nio.file.Files.writeString(state.resolve(IndexCheck.PENDING), "");
         assertThat(Recovery.closedCleanly(state.resolve("keyline.mv.db"))).as("closed cleanly since").isTrue();
         IndexCheck.lastReport = null;
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection()) {
             List<IndexCheck.Index> all = IndexCheck.indexes(c);
             assertThat(all).extracting(IndexCheck.Index::name).contains("key_state_by_state")
                     .noneMatch(n -> n.endsWith(IndexCheck.REPLACEMENT));
@@ -142,7 +143,7 @@ class IndexCheckTest {
     void aCleanStateIsNotTouchedAndEveryIndexIsChecked() throws Exception {
         Path state = tmp.resolve("state");
         seed(state);
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection()) {
             List<IndexCheck.Index> all = IndexCheck.indexes(c);
             assertThat(all).extracting(IndexCheck.Index::name).contains("key_state_by_state", "key_event_by_key");
             for (IndexCheck.Index ix : all) {
@@ -164,14 +165,14 @@ class IndexCheckTest {
 
     /** The index of key_state's primary key. */
     private static IndexCheck.Index primaryKey(Path state) throws SQLException {
-        try (Database db = Database.open(state); Connection c = db.connection()) {
+        try (H2Database db = H2Database.open(state); Connection c = db.connection()) {
             return IndexCheck.indexes(c).stream().filter(i -> i.table().equals("key_state")
                     && "PRIMARY KEY".equals(i.constraintType())).findFirst().orElseThrow();
         }
     }
 
     private static void seed(Path state) throws Exception {
-        try (Database db = Database.open(state); Connection c = db.connection();
+        try (H2Database db = H2Database.open(state); Connection c = db.connection();
              PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (job, key_value, state, attempts, "
                      + "version, created_at, updated_at) VALUES ('daily', ?, ?, 1, 1, 0, 0)")) {
             for (int i = 0; i < 50; i++) {
