@@ -176,8 +176,13 @@ class TimelineViewTest {
         for (javafx.scene.Node t : titles) {
             assertThat(t.isVisible()).as("column %s is shown", ((javafx.scene.control.Label) t).getText()).isTrue();
         }
-        List<ListCell<?>> rows = robot.lookup(".timeline-list .list-cell.event-row").queryAll().stream()
+        // the list lays its rows out in a later pulse than the collapse (on a busy machine, several later)
+        java.util.function.Supplier<List<ListCell<?>>> shownRows = () -> robot.lookup(
+                ".timeline-list .list-cell.event-row").queryAll().stream()
                 .<ListCell<?>>map(n -> (ListCell<?>) n).filter(c -> c.getItem() != null).toList();
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> shownRows.get().size() >= 6);
+        WaitForAsyncUtils.waitForFxEvents();
+        List<ListCell<?>> rows = shownRows.get();
         assertThat(rows).hasSizeGreaterThanOrEqualTo(6);
         boolean wrapped = false;
         for (ListCell<?> cell : rows) {
