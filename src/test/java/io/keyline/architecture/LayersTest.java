@@ -46,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   core.match, core.json             matching site answers (linear time), JSON
  *   credentials                       parsing, encryption, redaction
  *   domain                            records and rules
+ *   text                              every word an operator reads, in English and Chinese
  * </pre>
  */
 class LayersTest {
@@ -60,7 +61,7 @@ class LayersTest {
             "io.keyline.sandbox", "io.keyline.core.operations", "io.keyline.core.notify", "io.keyline.core",
             "io.keyline.core.exec", "io.keyline.core.jobfile", "io.keyline.core.match", "io.keyline.core.json",
             "io.keyline.credentials",
-            "io.keyline.domain");
+            "io.keyline.domain", "io.keyline.text");
 
     /** The state's ports: only core.operations (and the wiring) hands them on; commands and screens never. */
     static final List<Class<?>> PORTS = List.of(StateStore.class, KeyRecords.class, KeyChanges.class,
@@ -91,6 +92,7 @@ class LayersTest {
                         "io.keyline.core.json")
                 .layer("Credentials").definedBy("io.keyline.credentials")
                 .layer("Domain").definedBy("io.keyline.domain")
+                .layer("Text").definedBy("io.keyline.text")
                 .whereLayer("App").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Cli").mayOnlyBeAccessedByLayers("App")
                 .whereLayer("UiShell").mayOnlyBeAccessedByLayers("App")
@@ -110,6 +112,9 @@ class LayersTest {
                         "Store", "Workspace", "Cli", "UiBase", "UiFeatures", "UiShell", "App")
                 .whereLayer("Domain").mayOnlyBeAccessedByLayers("Credentials", "CoreBase", "Core", "Operations",
                         "Notify", "Store", "Workspace", "Cli", "UiBase", "UiFeatures", "UiShell", "App")
+                .whereLayer("Text").mayOnlyBeAccessedByLayers("Domain", "Credentials", "CoreBase", "Core",
+                        "Operations", "Notify", "Store", "Workspace", "Sandbox", "Cli", "UiBase", "UiFeatures",
+                        "UiShell", "App")
                 .ensureAllClassesAreContainedInArchitecture();
     }
 

@@ -16,6 +16,29 @@ public final class Theme {
     public static final List<String> STYLESHEETS = List.of(Palette.stylesheet(), url("keyline.css"),
             url("timeline-confirm.css"), url("plan-credentials.css"));
 
+    private static volatile String chineseFonts;
+
+    /**
+     * The console's stylesheets for the language in use: {@link #STYLESHEETS}, and in Chinese the fonts
+     * that keep bold and monospace text ({@link Fonts}).
+     */
+    public static List<String> stylesheets() {
+        if (!io.keyline.text.Text.chinese()) {
+            return STYLESHEETS;
+        }
+        String fonts = chineseFonts;
+        if (fonts == null) {
+            fonts = Fonts.chineseStylesheet();
+            chineseFonts = fonts == null ? "" : fonts;
+        }
+        if (fonts.isEmpty()) {
+            return STYLESHEETS;
+        }
+        List<String> all = new java.util.ArrayList<>(STYLESHEETS);
+        all.add(fonts);
+        return List.copyOf(all);
+    }
+
     /** The style class the root of a dark window carries. */
     public static final String DARK = "kl-dark";
 
@@ -44,7 +67,7 @@ public final class Theme {
         double w = Math.min(width, screen.getWidth() - 24);
         double h = Math.min(height, screen.getHeight() - 48);
         Scene scene = new Scene(root, w, h);
-        scene.getStylesheets().setAll(STYLESHEETS);
+        scene.getStylesheets().setAll(stylesheets());
         Keys.install(scene);
         if (owner != null && owner.getScene() != null && owner.getScene().getRoot().getStyleClass().contains(DARK)) {
             root.getStyleClass().add(DARK);

@@ -235,7 +235,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private void applyTheme(Scene scene) {
         Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
                 : new PrimerLight().getUserAgentStylesheet());
-        for (String css : Theme.STYLESHEETS) {
+        for (String css : Theme.stylesheets()) {
             if (!scene.getStylesheets().contains(css)) {
                 scene.getStylesheets().add(css);
             }

@@ -1,0 +1,93 @@
+package io.keyline.text;
+
+import java.text.MessageFormat;
+import java.util.Locale;
+import java.util.MissingResourceException;
+import java.util.ResourceBundle;
+
+/**
+ * Every word an operator reads, in their language: the console's and the command line's human output come
+ * from the resource bundle {@code io/keyline/text/messages*.properties} (English, and Simplified Chinese in
+ * {@code messages_zh_CN.properties}). Machine output (JSON, the run log's keys, job files) never does.
+ *
+ * <p>The language is {@code KEYLINE_LANG} ({@code en}, {@code zh}, {@code zh-CN}), else the system's locale
+ * (Chinese for any {@code zh} locale, else English); the console can switch it ({@link #use}). Every message
+ * is a {@link MessageFormat} pattern ({@code {0}} for an argument, {@code ''} for an apostrophe), formatted for
+ * the language in use.
+ */
+public final class Text {
+
+    /** The bundle's base name. */
+    public static final String BUNDLE = "io.keyline.text.messages";
+    /** English, the bundle's default. */
+    public static final Locale ENGLISH = Locale.ENGLISH;
+    /** Simplified Chinese. */
+    public static final Locale CHINESE = Locale.SIMPLIFIED_CHINESE;
+
+    private static volatile Locale locale = initial(System.getenv("KEYLINE_LANG"), Locale.getDefault());
+    private static volatile ResourceBundle bundle;
+
+    private Text() {
+    }
+
+    /**
+     * The language a {@code KEYLINE_LANG} value and the system's locale choose: Chinese or English.
+     *
+     * @param lang   {@code KEYLINE_LANG}, or {@code null}
+     * @param system the system's locale
+     */
+    public static Locale initial(String lang, Locale system) {
+        String l = lang == null || lang.isBlank() ? system.getLanguage() : lang.strip().toLowerCase(Locale.ROOT);
+        return l.startsWith("zh") ? CHINESE : ENGLISH;
+    }
+
+    /** The language in use. */
+    public static Locale locale() {
+        return locale;
+    }
+
+    /** Whether the language in use is Chinese. */
+    public static boolean chinese() {
+        return CHINESE.equals(locale);
+    }
+
+    /** Switches the language (the console's switch; tests). */
+    public static void use(Locale l) {
+        locale = CHINESE.getLanguage().equals(l.getLanguage()) ? CHINESE : ENGLISH;
+        bundle = null;
+    }
+
+    /** The bundle of the language in use. */
+    public static ResourceBundle bundle() {
+        ResourceBundle b = bundle;
+        if (b == null || !b.getLocale().equals(bundleLocale())) {
+            b = ResourceBundle.getBundle(BUNDLE, bundleLocale(), ResourceBundle.Control.getNoFallbackControl(
+                    ResourceBundle.Control.FORMAT_PROPERTIES));
+            bundle = b;
+        }
+        return b;
+    }
+
+    private static Locale bundleLocale() {
+        return chinese() ? CHINESE : Locale.ROOT;
+    }
+
+    /**
+     * The message {@code key} in the language in use, with {@code args} put in. A key the bundle lacks is
+     * a defect the bundle tests catch; at run time it shows as the key itself rather than failing.
+     */
+    public static String t(String key, Object... args) {
+        String pattern;
+        try {
+            pattern = bundle().getString(key);
+        } catch (MissingResourceException e) {
+            return key;
+        }
+        return new MessageFormat(pattern, locale).format(args);
+    }
+
+    /** Whether the bundle has {@code key} (for texts chosen by a value, e.g. {@code state.DONE}). */
+    public static boolean has(String key) {
+        return bundle().containsKey(key);
+    }
+}

@@ -1,0 +1,82 @@
+package io.keyline.text;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.text.MessageFormat;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Both languages are complete and say the same things: every key in both, with the same arguments. */
+class BundleTest {
+
+    static Properties load(String name) throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = BundleTest.class.getResourceAsStream("/io/keyline/text/" + name)) {
+            assertThat(in).as(name).isNotNull();
+            p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+        }
+        return p;
+    }
+
+    static Set<Integer> arguments(String pattern) {
+        Set<Integer> args = new TreeSet<>();
+        Matcher m = Pattern.compile("\\{(\\d+)").matcher(pattern.replaceAll("'[^']*'", ""));
+        while (m.find()) {
+            args.add(Integer.parseInt(m.group(1)));
+        }
+        return args;
+    }
+
+    @AfterEach
+    void english() {
+        Text.use(Text.ENGLISH);
+    }
+
+    @Test
+    void everyKeyHasBothLanguagesWithTheSameArguments() throws IOException {
+        Properties en = load("messages.properties");
+        Properties zh = load("messages_zh_CN.properties");
+        assertThat(zh.stringPropertyNames()).as("keys only in English").containsAll(en.stringPropertyNames());
+        assertThat(en.stringPropertyNames()).as("keys only in Chinese").containsAll(zh.stringPropertyNames());
+        for (String key : en.stringPropertyNames()) {
+            String e = en.getProperty(key);
+            String z = zh.getProperty(key);
+            assertThat(e).as("English %s", key).isNotBlank();
+            assertThat(z).as("Chinese %s", key).isNotBlank();
+            // each pattern parses, and both take the same arguments
+            new MessageFormat(e, Locale.ENGLISH);
+            new MessageFormat(z, Locale.SIMPLIFIED_CHINESE);
+            assertThat(arguments(z)).as("arguments of %s", key).isEqualTo(arguments(e));
+        }
+    }
+
+    @Test
+    void theLanguageFollowsKeylineLangThenTheSystem() {
+        assertThat(Text.initial("zh", Locale.US)).isEqualTo(Text.CHINESE);
+        assertThat(Text.initial("zh-CN", Locale.US)).isEqualTo(Text.CHINESE);
+        assertThat(Text.initial("en", Locale.CHINA)).isEqualTo(Text.ENGLISH);
+        assertThat(Text.initial(null, Locale.CHINA)).isEqualTo(Text.CHINESE);
+        assertThat(Text.initial("", new Locale("zh", "TW"))).isEqualTo(Text.CHINESE);
+        assertThat(Text.initial(null, Locale.GERMANY)).isEqualTo(Text.ENGLISH);
+    }
+
+    @Test
+    void aMessageIsInTheLanguageInUse() {
+        Text.use(Text.CHINESE);
+        assertThat(Text.t("language.switch")).isEqualTo("语言");
+        Text.use(Text.ENGLISH);
+        assertThat(Text.t("language.switch")).isEqualTo("Language");
+        assertThat(Text.t("no.such.key")).isEqualTo("no.such.key");
+    }
+}
