@@ -7,8 +7,10 @@ import java.util.ResourceBundle;
 
 /**
  * Every word an operator reads, in their language: the console's and the command line's human output come
- * from the resource bundle {@code io/keyline/text/messages*.properties} (English, and Simplified Chinese in
- * {@code messages_zh_CN.properties}). Machine output (JSON, the run log's keys, job files) never does.
+ * from resource bundles in {@code io/keyline/text/}, one per area: a key's first word names its bundle
+ * ({@code ui.inbox.title} is in {@code ui.properties}, its Chinese in {@code ui_zh_CN.properties}; areas
+ * {@code ui}, {@code cli}, {@code core} and {@code common}). Machine output (JSON, the run log's keys, job
+ * files) never comes from them.
  *
  * <p>The language is {@code KEYLINE_LANG} ({@code en}, {@code zh}, {@code zh-CN}), else the system's locale
  * (Chinese for any {@code zh} locale, else English); the console can switch it ({@link #use}). Every message
@@ -17,15 +19,18 @@ import java.util.ResourceBundle;
  */
 public final class Text {
 
-    /** The bundle's base name. */
-    public static final String BUNDLE = "io.keyline.text.messages";
+    /** The bundles' package. */
+    public static final String BUNDLES = "io.keyline.text.";
+    /** The areas, one bundle each. */
+    public static final java.util.List<String> AREAS = java.util.List.of("common", "core", "cli", "ui");
     /** English, the bundle's default. */
     public static final Locale ENGLISH = Locale.ENGLISH;
     /** Simplified Chinese. */
     public static final Locale CHINESE = Locale.SIMPLIFIED_CHINESE;
 
     private static volatile Locale locale = initial(System.getenv("KEYLINE_LANG"), Locale.getDefault());
-    private static volatile ResourceBundle bundle;
+    private static final java.util.Map<String, ResourceBundle> BUNDLES_IN_USE =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private Text() {
     }
@@ -54,18 +59,19 @@ public final class Text {
     /** Switches the language (the console's switch; tests). */
     public static void use(Locale l) {
         locale = CHINESE.getLanguage().equals(l.getLanguage()) ? CHINESE : ENGLISH;
-        bundle = null;
+        BUNDLES_IN_USE.clear();
     }
 
-    /** The bundle of the language in use. */
-    public static ResourceBundle bundle() {
-        ResourceBundle b = bundle;
-        if (b == null || !b.getLocale().equals(bundleLocale())) {
-            b = ResourceBundle.getBundle(BUNDLE, bundleLocale(), ResourceBundle.Control.getNoFallbackControl(
-                    ResourceBundle.Control.FORMAT_PROPERTIES));
-            bundle = b;
-        }
-        return b;
+    /** The bundle of {@code area} in the language in use. */
+    public static ResourceBundle bundle(String area) {
+        Locale l = bundleLocale();
+        return BUNDLES_IN_USE.computeIfAbsent(area + "/" + l, k -> ResourceBundle.getBundle(BUNDLES + area, l,
+                ResourceBundle.Control.getNoFallbackControl(ResourceBundle.Control.FORMAT_PROPERTIES)));
+    }
+
+    private static String area(String key) {
+        int dot = key.indexOf('.');
+        return dot < 0 ? "common" : key.substring(0, dot);
     }
 
     private static Locale bundleLocale() {
@@ -79,8 +85,8 @@ public final class Text {
     public static String t(String key, Object... args) {
         String pattern;
         try {
-            pattern = bundle().getString(key);
-        } catch (MissingResourceException e) {
+            pattern = bundle(area(key)).getString(key);
+        } catch (MissingResourceException | IllegalArgumentException e) {
             return key;
         }
         return new MessageFormat(pattern, locale).format(args);
@@ -88,6 +94,6 @@ public final class Text {
 
     /** Whether the bundle has {@code key} (for texts chosen by a value, e.g. {@code state.DONE}). */
     public static boolean has(String key) {
-        return bundle().containsKey(key);
+        return AREAS.contains(area(key)) && bundle(area(key)).containsKey(key);
     }
 }

@@ -45,20 +45,28 @@ class BundleTest {
 
     @Test
     void everyKeyHasBothLanguagesWithTheSameArguments() throws IOException {
-        Properties en = load("messages.properties");
-        Properties zh = load("messages_zh_CN.properties");
-        assertThat(zh.stringPropertyNames()).as("keys only in English").containsAll(en.stringPropertyNames());
-        assertThat(en.stringPropertyNames()).as("keys only in Chinese").containsAll(zh.stringPropertyNames());
-        for (String key : en.stringPropertyNames()) {
-            String e = en.getProperty(key);
-            String z = zh.getProperty(key);
-            assertThat(e).as("English %s", key).isNotBlank();
-            assertThat(z).as("Chinese %s", key).isNotBlank();
-            // each pattern parses, and both take the same arguments
-            new MessageFormat(e, Locale.ENGLISH);
-            new MessageFormat(z, Locale.SIMPLIFIED_CHINESE);
-            assertThat(arguments(z)).as("arguments of %s", key).isEqualTo(arguments(e));
+        int keys = 0;
+        for (String area : Text.AREAS) {
+            Properties en = load(area + ".properties");
+            Properties zh = load(area + "_zh_CN.properties");
+            assertThat(zh.stringPropertyNames()).as("%s: keys only in English", area)
+                    .containsAll(en.stringPropertyNames());
+            assertThat(en.stringPropertyNames()).as("%s: keys only in Chinese", area)
+                    .containsAll(zh.stringPropertyNames());
+            for (String key : en.stringPropertyNames()) {
+                keys++;
+                assertThat(key).as("a key of %s.properties starts with its area", area).startsWith(area + ".");
+                String e = en.getProperty(key);
+                String z = zh.getProperty(key);
+                assertThat(e).as("English %s", key).isNotBlank();
+                assertThat(z).as("Chinese %s", key).isNotBlank();
+                // each pattern parses, and both take the same arguments
+                new MessageFormat(e, Locale.ENGLISH);
+                new MessageFormat(z, Locale.SIMPLIFIED_CHINESE);
+                assertThat(arguments(z)).as("arguments of %s", key).isEqualTo(arguments(e));
+            }
         }
+        assertThat(keys).isPositive();
     }
 
     @Test
@@ -74,9 +82,9 @@ class BundleTest {
     @Test
     void aMessageIsInTheLanguageInUse() {
         Text.use(Text.CHINESE);
-        assertThat(Text.t("language.switch")).isEqualTo("语言");
+        assertThat(Text.t("ui.language.switch")).isEqualTo("语言");
         Text.use(Text.ENGLISH);
-        assertThat(Text.t("language.switch")).isEqualTo("Language");
+        assertThat(Text.t("ui.language.switch")).isEqualTo("Language");
         assertThat(Text.t("no.such.key")).isEqualTo("no.such.key");
     }
 }
