@@ -55,8 +55,8 @@ class SystemdUnitsTest {
         assertThat(s.get("OnFailure")).containsExactly("keyline-failed@%n.service");
         Map<String, List<String>> failed = settings(UNITS.resolve("keyline-failed@.service"));
         assertThat(failed.get("ExecStart").get(0)).contains("keyline notify send --event run").contains("%i");
-        // the README shows how a failed key is caught
-        assertThat(Files.readString(Path.of("README.md"))).contains("systemctl --user --failed");
+        // the operations guide shows how a failed key is caught
+        assertThat(Files.readString(Path.of("docs/operations.md"))).contains("systemctl --user --failed");
     }
 
     @Test
