@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What a command that runs keys ({@code run}, {@code apply}, {@code confirm}) runs them with: the trace,
- * the engine and, in the real process, a live counter on a terminal and Ctrl+C/SIGTERM handling
- * (issue 14). Closing it puts the signals back and closes the trace.
+ * the engine and, in the real process, a live counter on a terminal and Ctrl+C/SIGTERM handling.
+ * Closing it puts the signals back and closes the trace.
  */
 final class RunSession implements AutoCloseable {
     final RunTrace trace;

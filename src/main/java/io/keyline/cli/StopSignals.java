@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Ctrl+C and SIGTERM during a command that runs keys (issue 14): the first one tells the engine to
+ * Ctrl+C and SIGTERM during a command that runs keys: the first one tells the engine to
  * start no new key; keys in flight finish the step they are in (within its timeout) and stop at the
  * step boundary, and the command ends normally with the exit code of what finished (the database
  * closed cleanly). A second signal ends the process at once, as a kill would: every step is crash-safe.

@@ -66,7 +66,7 @@ final class Text {
         if (t == null) {
             return "-";
         }
-        // by hand: DateTimeFormatter took about a third of building a 10,000-row status table (issue 14)
+        // by hand: DateTimeFormatter took about a third of building a 10,000-row status table
         java.time.LocalDateTime d = java.time.LocalDateTime.ofEpochSecond(t.getEpochSecond(), 0,
                 LOCAL.getZone().getRules().getOffset(t));
         int year = d.getYear();
@@ -150,7 +150,7 @@ final class Text {
                 }
             }
             // one write per block of rows, not per row: the stream flushes on every println, and 10,000
-            // rows were 10,000 writes to the terminal or file (issue 14)
+            // rows were 10,000 writes to the terminal or file
             StringBuilder sb = new StringBuilder(1 << 16);
             for (String[] r : rows) {
                 int start = sb.length();

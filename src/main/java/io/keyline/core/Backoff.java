@@ -5,7 +5,7 @@ import io.keyline.domain.RetryPolicy;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
-/** Exponential backoff with jitter, capped per delay (SPEC §2 {@code retry}). */
+/** Exponential backoff with jitter, capped per delay (a step's {@code retry}). */
 public final class Backoff {
     private Backoff() {
     }

@@ -21,7 +21,7 @@ public interface CredentialProvider {
      * @param material the credential, or {@code null}
      * @param problem  why there is none ("not set", "cannot decrypt …"), or {@code null}
      * @param rejected when the site rejected this value and nobody renewed or tested it since: why (it is
-     *                 not sent again, SPEC §3), else {@code null}
+     *                 not sent again), else {@code null}
      */
     record Lookup(CredentialMaterial material, String problem, String rejected) {
         public Lookup(CredentialMaterial material, String problem) {

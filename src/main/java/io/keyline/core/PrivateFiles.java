@@ -19,7 +19,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Files that belong to the operator alone (SPEC §8): folders 0700, files 0600, whatever the umask.
+ * Files that belong to the operator alone: folders 0700, files 0600, whatever the umask.
  *
  * <p>Java cannot set a process umask, so every file is either created with its mode as an
  * attribute and then set explicitly (the umask can only take bits away, never add the owner's), or,

@@ -3,7 +3,7 @@ package io.keyline.core;
 import java.util.Locale;
 
 /**
- * Where a one-shot command spends its time before it prints (issue 14): with
+ * Where a one-shot command spends its time before it prints: with
  * {@code KEYLINE_TRACE_STARTUP=1} in the environment, each phase writes one line to stderr, milliseconds
  * since {@code main} and since the previous line. Off (the default) it costs one boolean test per phase.
  * The JVM's own start before {@code main} is not in it: compare with a hello-world class on the same JVM.

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The scheduler without a console ({@code keyline worker}, SPEC §6): ticks until it is stopped, each
+ * The scheduler without a console ({@code keyline worker}): ticks until it is stopped, each
  * tick starting the due keys of every unpaused job (retries and catch-ups included), picked from the
  * store so that several workers on one state take different keys. After every tick that ran keys it
  * hands their reports on (notifications); it says what it does on {@code log}.

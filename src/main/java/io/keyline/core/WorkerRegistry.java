@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The processes that hold key leases on a state, and the rule that says whether a key's holder is
- * still alive (SPEC §8). On the embedded state the holder is alive while its lease has not expired
+ * still alive. On the embedded state the holder is alive while its lease has not expired
  * and, when it is a process of this host, while that process runs. On a shared PostgreSQL state a
  * holder is alive while it holds its session advisory lock and its heartbeat (the database's clock)
  * is recent: never "same host name, dead pid", which cloned machines would get wrong.

@@ -3,7 +3,7 @@ package io.keyline.domain;
 import java.util.List;
 
 /**
- * A test of an HTTP answer (SPEC §2 "Conditions"), used by a probe's {@code presentWhen} and by the
+ * A test of an HTTP answer, used by a probe's {@code presentWhen} and by the
  * response rules {@code successWhen}, {@code authWhen} and {@code retryWhen}. Values are kept as canonical
  * JSON text (see {@code CanonicalJson}), so that they compare by JSON type: the string {@code "0"} is not
  * the number {@code 0}, and numbers compare by value ({@code 1.50} is {@code 1.5}). String values, texts

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What an attempt sent and received (SPEC §3). Every text is redacted before it gets here.
+ * What an attempt sent and received. Every text is redacted before it gets here.
  *
  * @param time         when the attempt ended
  * @param attempt      attempt number

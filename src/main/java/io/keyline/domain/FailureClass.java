@@ -1,6 +1,6 @@
 package io.keyline.domain;
 
-/** How a failed step attempt is classified (SPEC §3). */
+/** How a failed step attempt is classified. */
 public enum FailureClass {
     /**
      * The request provably never arrived or the site refused it (connect refused, DNS, connect timeout, TLS

@@ -1,6 +1,6 @@
 package io.keyline.domain;
 
-/** Whether an http step or probe follows redirects (SPEC §2: never, unless it asks for same-origin ones). */
+/** Whether an http step or probe follows redirects (never, unless it asks for same-origin ones). */
 public enum Redirects {
     /** A 3xx is an answer, classified like any other (the default). */
     NEVER("never"),

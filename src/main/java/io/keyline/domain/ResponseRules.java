@@ -1,7 +1,7 @@
 package io.keyline.domain;
 
 /**
- * What an http step's or probe's answer means beyond its status (SPEC §2 "Response rules"), checked in
+ * What an http step's or probe's answer means beyond its status, checked in
  * the order auth, retry, success. Each is optional ({@code null}).
  *
  * @param successWhen a 2xx that does not meet it is {@link FailureClass#FATAL} (a probe: inconclusive)

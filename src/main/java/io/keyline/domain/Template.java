@@ -104,7 +104,7 @@ public final class Template {
 
     /**
      * Encodes a value for where it lands: percent-encoding in a URL, refusing control characters in
-     * a header, and so on ("values from outside are data", SPEC §2).
+     * a header, and so on ("values from outside are data").
      */
     @FunctionalInterface
     public interface Encoder {

@@ -408,7 +408,7 @@ public final class JdbcCredentialStore implements CredentialStore {
                     + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")",
                     refreshBySite && value.type() == CredentialType.COOKIE ? this::refresh : null, renewal);
             if ("rejected".equals(lastResult)) {
-                // the breaker (SPEC §3): a value the site rejected is not sent again until renewed or tested OK
+                // the breaker: a value the site rejected is not sent again until renewed or tested OK
                 return Lookup.rejected(m, "credential " + name + " was rejected by the site"
                         + (lastUsed == null ? "" : " at " + lastUsed) + " and is not sent again until it is renewed "
                         + "(keyline credentials set " + name + ") or 'keyline credentials test " + name

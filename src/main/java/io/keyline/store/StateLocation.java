@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Where the state lives (SPEC §8): a folder with the embedded H2 database (the default), or a
+ * Where the state lives: a folder with the embedded H2 database (the default), or a
  * PostgreSQL database that several machines share, named by {@code postgresql://HOST[:PORT]/DB[?user=…]}.
  */
 public sealed interface StateLocation permits StateLocation.Folder, StateLocation.Postgres {

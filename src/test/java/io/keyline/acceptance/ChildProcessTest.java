@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A command step's child runs in its own process group: its timeout kills what it started, and a run
  * that takes over from a killed one waits for the child that run left behind, so two copies of one step
- * of one key never run at once (issue 9, "also seen"). Both failed before: the timeout left the
+ * of one key never run at once. Both failed before: the timeout left the
  * grandchild running, and the rerun started a second copy at once.
  */
 class ChildProcessTest {

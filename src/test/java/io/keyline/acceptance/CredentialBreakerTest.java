@@ -19,7 +19,7 @@ import static io.keyline.acceptance.CredentialTesting.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A rejected credential stops its sends (SPEC §3, issue 10): five keys on a dead cookie send it once,
+ * A rejected credential stops its sends: five keys on a dead cookie send it once,
  * a later run and another job send it never, until a renewal or a test that finds it accepted.
  * Before the breaker, each key sent the dead cookie (five POSTs), and a new key sent it once more.
  */

@@ -311,7 +311,7 @@ class CredentialHygieneTest {
     }
 
     /**
-     * Issue 11: outputs are data for later steps and are never rewritten by the redactor (it once
+     * Outputs are data for later steps and are never rewritten by the redactor (it once
      * turned every harmless cookie value in them into ***). An answer that echoes the cookie makes it
      * an output, stored as the server sent it - in the database (the operator's alone) and nowhere
      * else: the run log, every command's output and the timeline show it masked.

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code run --due} runs jobs side by side (issue 14): a job that waits in place for a retry no longer
+ * {@code run --due} runs jobs side by side: a job that waits in place for a retry no longer
  * holds the next job back. The wait here is a sleeper that returns only once the other job's step has
  * run (or after 30 s): one job after the other would make it wait the full 30 s and fail.
  */

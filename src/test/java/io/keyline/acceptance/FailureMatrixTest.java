@@ -18,7 +18,7 @@ import java.time.Instant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every row of SPEC §3 against a real loopback server, through the real command line: the key
+ * Every row of the failure classification against a real loopback server, through the real command line: the key
  * state and exit code SPEC names, and no effect ever applied twice.
  */
 class FailureMatrixTest extends SiteTestBase {
@@ -162,7 +162,7 @@ class FailureMatrixTest extends SiteTestBase {
 
     @Test
     void status503OnUnsafeStepIsARefusalAndIsSentAgain() throws IOException {
-        // 503: the site says it did not process the request (SPEC §3: RETRYABLE, also for unsafe steps)
+        // 503: the site says it did not process the request (RETRYABLE, also for unsafe steps)
         site.failPosts(Fault.STATUS_503);
         wb.job("p", Jobs.publish("p", "unsafe", false, null), site.base());
         Result r = run("p");

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SPEC §8: two processes never execute the same key at once (a lease in the state), and the state
+ * Two processes never execute the same key at once (a lease in the state), and the state
  * is shared by processes that run at the same time. On H2 here; on PostgreSQL in {@link PostgresLeaseRaceTest}. Two child JVMs run the same 40 keys at the
  * same time against one state folder: every key ends DONE with its effect applied once, and no
  * step of any key is executed by both processes.
@@ -114,8 +114,8 @@ class LeaseRaceTest extends SiteTestBase {
 
     @Test
     void processesStartedAtTheSameMomentAllShareTheState() throws Exception {
-        // cron starts several jobs at the same minute: each must open the shared state (SPEC §8:
-        // the store never relies on being the only process), not fail with "locked".
+        // cron starts several jobs at the same minute: each must open the shared state (the store never relies
+        // on being the only process), not fail with "locked".
         wb.job("tick", Jobs.command("tick", "none", "echo \"$PPID\" >> ticks.log", "PT10S"), null);
         assertThat(wb.cli("status").exit()).isZero();
         List<String> report = new ArrayList<>();

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code keyline migrate-state --to postgresql://…} (issue 13): an H2 state with done, failed, waiting and
+ * {@code keyline migrate-state --to postgresql://…}: an H2 state with done, failed, waiting and
  * paused keys, a credential and a plan is copied into an empty database; the copy answers exactly as
  * the original, its credential decrypts with the same master key, and runs go on where they were.
  */

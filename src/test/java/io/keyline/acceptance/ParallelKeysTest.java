@@ -31,7 +31,7 @@ import java.util.function.Consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SPEC §9 {@code concurrency}: up to N keys of a job in flight at once against a real loopback server,
+ * A job's {@code concurrency}: up to N keys of a job in flight at once against a real loopback server,
  * never more; the per-key guarantees hold (each effect once, a rerun sends nothing); the report and
  * the trace stay in target order and name the key; a stop request lets keys in flight finish their
  * step and leaves the rest untouched.

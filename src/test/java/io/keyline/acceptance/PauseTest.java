@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §4/§6: the kill switch: nothing of a paused job starts; a running key stops at the next step boundary. */
+/** The kill switch: nothing of a paused job starts; a running key stops at the next step boundary. */
 class PauseTest {
 
     static final String KEY = "2026-11-29";

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SPEC §5: {@code plan} executes nothing (no step, no probe), shows the exact requests, and has
+ * {@code plan} executes nothing (no step, no probe), shows the exact requests, and has
  * an id bound to the job file and the state of its keys; {@code apply} executes exactly that plan
  * or refuses a stale one.
  */
@@ -56,7 +56,7 @@ class PlanApplyTest extends SiteTestBase {
         Result json = wb.cli("plan", "p", "--key", KEY, "--json");
         assertThat(json.exit()).as(json.toString()).isZero();
 
-        // probes are read-only, so the plan asks them (SPEC §5); nothing else is sent
+        // probes are read-only, so the plan asks them; nothing else is sent
         assertThat(site.server().received()).as("only the probe's GETs").isNotEmpty()
                 .allMatch(r -> r.method().equals("GET"));
         assertThat(site.posts()).isZero();

@@ -3,7 +3,7 @@ package io.keyline.acceptance;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * {@link CrashTest} on a PostgreSQL state (issue 13): a child killed with SIGKILL at random points, and
+ * {@link CrashTest} on a PostgreSQL state: a child killed with SIGKILL at random points, and
  * right after its unsafe request went out; every key ends DONE with its effect applied exactly once. A
  * killed holder is recognised by its advisory lock, which the server releases when the process dies.
  */

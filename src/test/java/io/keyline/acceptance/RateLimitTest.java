@@ -24,7 +24,7 @@ import java.util.function.Function;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SPEC §9 {@code rateLimit} against a real loopback server: the job's requests to a host keep to the
+ * A job's {@code rateLimit} against a real loopback server: the job's requests to a host keep to the
  * rate whatever its concurrency, and a 429 with Retry-After holds every key of the job, not just the
  * one that got it. The assertions are lower bounds on time (a busy machine only makes them truer);
  * the exact spacing is {@code HostLimitsTest}'s, on a clock the test moves.

@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 9: what a plan shows is what apply does (items 2 and 3), future keys wait (item 4), a large
+ * What a plan shows is what apply does, future keys wait, a large
  * answer or an absurd Retry-After cannot leave a key RUNNING (item 5), and the operator's rearm.
  * Each test failed on the code before the decision rule.
  */

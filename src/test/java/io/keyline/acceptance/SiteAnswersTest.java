@@ -34,7 +34,7 @@ import static io.keyline.acceptance.CredentialTesting.timeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 10, "what the site really said": every answer the issue saw misread, against the loopback test
+ * Every answer once misread, against the loopback test
  * site through the real command line — redirects to a login page or to another origin, errors dressed as
  * 200, probes that cannot answer, 503/429/409 with {@code Retry-After}, a TLS handshake that fails, a body
  * that trickles, and the cookie files of Playwright and wget.

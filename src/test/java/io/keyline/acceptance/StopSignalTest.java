@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SIGTERM to a real {@code keyline run} child JVM (issue 14): no new key starts, the keys in flight
+ * SIGTERM to a real {@code keyline run} child JVM: no new key starts, the keys in flight
  * finish the step they are in and stop at the step boundary, and the process exits with the code of
  * what finished - here 5, two keys still to finish - not 143; a rerun never redoes the finished step.
  * The steps wait for a file the test writes only after the child said it is stopping: no timing.

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code keyline worker} (SPEC §6, issue 13): the scheduler without a console. It runs the due keys of
+ * {@code keyline worker}: the scheduler without a console. It runs the due keys of
  * every unpaused job (catch-ups and pending keys), calls the notification hooks after its runs, and on
  * SIGTERM lets the running step finish, records it, and leaves the key to the next worker.
  */
@@ -105,7 +105,7 @@ class WorkerTest extends SiteTestBase {
         for (JsonNode e : Json.read(wb.cli("timeline", "slow", today, "--json").out(), JsonNode.class)) {
             types.add(e.get("type").asText() + (e.path("step").isNull() ? "" : " " + e.get("step").asText()));
         }
-        // a none step has no "started" commit of its own since issue 14 (docs/durability.md): the claim, then its success
+        // a none step has no "started" commit of its own (docs/durability.md): the claim, then its success
         assertThat(types).containsSubsequence("CLAIMED", "STEP_SUCCEEDED first", "YIELDED second");
 
         // the next worker finishes the key without doing the first step again

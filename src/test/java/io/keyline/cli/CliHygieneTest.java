@@ -14,7 +14,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §6: --help works on every command and exits 0; jobs fails when no job file is valid. */
+/** --help works on every command and exits 0; jobs fails when no job file is valid. */
 class CliHygieneTest {
 
     @TempDir

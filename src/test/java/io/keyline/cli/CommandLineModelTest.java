@@ -9,7 +9,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A command line that names its command builds only that command's model (issue 14: CLI latency). */
+/** A command line that names its command builds only that command's model. */
 class CommandLineModelTest {
 
     @Test

@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link Text#time} formats by hand (DateTimeFormatter was a third of building a 10,000-row status table,
- * issue 14); it must print exactly what the formatter printed, in this machine's zone, across offsets,
+ * {@link Text#time} formats by hand (DateTimeFormatter was a third of building a 10,000-row status table);
+ * it must print exactly what the formatter printed, in this machine's zone, across offsets,
  * daylight-saving changes and the years it hands back to the formatter.
  */
 class TextTimeTest {

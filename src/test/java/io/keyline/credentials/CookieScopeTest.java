@@ -6,7 +6,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Which cookies of a login belong to the credential (issue 16). */
+/** Which cookies of a login belong to the credential. */
 class CookieScopeTest {
 
     static Cookie cookie(String domain, boolean includeSubdomains) {

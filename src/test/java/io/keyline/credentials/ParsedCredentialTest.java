@@ -79,7 +79,7 @@ class ParsedCredentialTest {
 
     @Test
     void secretStringsListTheValuesWorthMasking() {
-        // issue 11: by secret, not by word - a short value or a plain word is not masked everywhere it occurs
+        // by secret, not by word - a short value or a plain word is not masked everywhere it occurs
         ParsedCredential credential = ParsedCredential.ofCookies(List.of(SESSION, EXPIRED, SHORT));
         assertThat(credential.secretStrings()).isEmpty();
         Cookie token = new Cookie("sid", "Ab3dEf6hIj9kLm2n", null, false, "/", false, false, null);

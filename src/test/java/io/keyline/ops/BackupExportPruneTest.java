@@ -22,7 +22,7 @@ import java.util.zip.ZipInputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §6: backup (online, restorable), export (keys and events, never a secret), prune (what it keeps). */
+/** Backup (online, restorable), export (keys and events, never a secret), prune (what it keeps). */
 class BackupExportPruneTest extends SiteTestBase {
 
     static final String SECRET = "sid=Sup3rS3cretSessionValue0042";

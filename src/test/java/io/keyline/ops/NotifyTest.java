@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §10: hooks hear once per key and attention state, redacted; a failing hook changes nothing. */
+/** Hooks hear once per key and attention state, redacted; a failing hook changes nothing. */
 class NotifyTest extends SiteTestBase {
 
     static final String SECRET = "tok3n-Sup3rS3cret-0042";

@@ -17,7 +17,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §6: every operator action, from the CLI and from the console's services, yields one operator line. */
+/** Every operator action, from the CLI and from the console's services, yields one operator line. */
 class OperatorLinesTest extends SiteTestBase {
 
     static final String KEY = "2026-11-29";

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §6 runs.jsonl: a type on every line, the structured run line, parked keys, rotation. */
+/** runs.jsonl: a type on every line, the structured run line, parked keys, rotation. */
 class RunLogTest extends SiteTestBase {
 
     static final String KEY = "2026-11-29";

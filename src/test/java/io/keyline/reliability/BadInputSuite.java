@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * R3: bad input of every kind through the real command line — broken job files (the corpus of
  * {@code jobfiles/broken}, each next to a good job), bad key arguments, malformed cookie input,
  * bad CLI arguments, and a state folder that is corrupt, locked by a process that will not share
- * it, read-only or out of space. Each case must exit 1 or 64 (SPEC §6) with a message that names
+ * it, read-only or out of space. Each case must exit 1 or 64 with a message that names
  * what is wrong (file, line, field or value) and no stack trace, and must leave the state that was
  * there before intact: every case starts from a copy of a populated state (DONE and FAILED keys of
  * a real run, a stored credential), and afterwards {@code status --json}, {@code timeline --json}
@@ -541,7 +541,7 @@ class BadInputSuite {
         return c;
     }
 
-    // --- hostile outputs (issue 11 item 2): values from outside are data --------------------------
+    // --- hostile outputs: values from outside are data --------------------------
 
     /** A job whose first step reports the outputs in {@code NAME.out} and whose second step uses them. */
     private static String twoSteps(String name, String second) {
@@ -620,7 +620,7 @@ class BadInputSuite {
         return c;
     }
 
-    // --- escape sequences (issue 11 item 3): the terminal shows them, never obeys them -------------
+    // --- escape sequences: the terminal shows them, never obeys them -------------
 
     /** Window title (OSC 0), clipboard (OSC 52), erase line, 8-bit CSI, a bidi override. */
     static final String ESCAPES = "\u001b]0;pwned\u0007\u001b]52;c;cHduZWQ=\u0007\u001b[2K\u009b31m\u202eevil";

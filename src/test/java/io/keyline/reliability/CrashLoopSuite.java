@@ -60,7 +60,7 @@ class CrashLoopSuite {
     void fiveHundredKillsNeitherDuplicateNorLoseNorCorrupt() throws Exception {
         int kills = Integer.getInteger("keyline.crash.kills", 500);
         int perRound = Integer.getInteger("keyline.crash.perRound", 100);
-        // [issue 14] keys in parallel: the kills land while several keys of the job are in flight
+        // keys in parallel: the kills land while several keys of the job are in flight
         int concurrency = Integer.getInteger("keyline.crash.concurrency", 8);
         long seed = Long.getLong("keyline.crash.seed", System.nanoTime());
         // two runs at a time, the first killed while the second lives on (a takeover); off by default

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 9, item 1, as it was seen: a job WITHOUT a probe posting to a site that holds each POST
+ * A job WITHOUT a probe posting to a site that holds each POST
  * about 0.5 s, a long date-key backfill run in a child JVM, SIGKILLed at a random moment 0–2 s after
  * its first trace line, again and again on the same state, with two CPU-burning threads beside it.
  * Counts, from the site's own log, the articles posted more than once (duplicates) and the killed runs

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RaceSuite {
 
     static final int KEYS = Integer.getInteger("keyline.race.keys", 1000);
-    /** [issue 14] keys each process runs at once. */
+    /** keys each process runs at once. */
     static final int CONCURRENCY = Integer.getInteger("keyline.race.concurrency", 8);
     static final LocalDate FROM = LocalDate.parse("2023-01-01");
 

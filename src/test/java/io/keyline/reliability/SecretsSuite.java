@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its environment has its step and hook dump their environments. The hook tokens, the master key, the
  * database password and the URL's password are looked for like the credential's secret.
  *
- * <p>Outputs are data, never rewritten (issue 11): the harmless cookie values of the credential
+ * <p>Outputs are data, never rewritten: the harmless cookie values of the credential
  * ({@code consent=true}, {@code lang=2026}) reach the next step as they were, and in a second state
  * an output that carries the secret itself is passed on intact while every stream and the run log
  * still show it masked. (Step outputs are stored as the step produced them: that second state's

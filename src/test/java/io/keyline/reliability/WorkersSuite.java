@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 13, as it must be shown: 4 {@code keyline worker} processes on one (embedded) PostgreSQL, 2,000
+ * 4 {@code keyline worker} processes on one (embedded) PostgreSQL, 2,000
  * keys of jobs with an unsafe POST against the loopback test site (half with a probe, half without),
  * 2 of the workers SIGKILLed mid-step (the site has created the article, the answer has not left) and
  * started again, as systemd would. Counts, from the site's own
@@ -51,7 +51,7 @@ class WorkersSuite {
     @TempDir
     Path tmp;
 
-    /** Keys each worker runs at once (issue 14: a worker claims up to the job's concurrency). */
+    /** Keys each worker runs at once. */
     static final int CONCURRENCY = Integer.getInteger("keyline.workers.concurrency", 4);
 
     /** An unsafe POST of the key's article, with or without a probe; manual keys. */

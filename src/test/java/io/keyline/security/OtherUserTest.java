@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Finding 1 of issue 11 as the review did it: another local user ({@code nobody}) against a state
+ * Another user's read of the state, as a review did it: another local user ({@code nobody}) against a state
  * that a run holds open. It may know where the state is and even the AUTO_SERVER port and id (the
  * test hands them over, as a world-readable lock file did): it can neither read any file of the
  * state nor connect to its database, with or without the old well-known login.
@@ -92,7 +92,7 @@ class OtherUserTest {
             assertThat(files).anyMatch(f -> f.endsWith("keyline.mv.db")).anyMatch(f -> f.endsWith("keyline.lock.db"))
                     .anyMatch(f -> f.endsWith("secret.key")).anyMatch(f -> f.endsWith("runs.jsonl"));
             // control: the same probe as the operator, with the state's own login, does connect (a state without a
-            // passwords file - as before issue 11 - had the well-known login keyline with an empty password)
+            // passwords file once had the well-known login keyline with an empty password)
             Path passwords = wb.state.resolve("database.secret");
             Properties pw = new Properties();
             if (Files.exists(passwords)) {

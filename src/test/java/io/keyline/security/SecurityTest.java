@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 11, "hostile inputs and other users": each test reproduces one finding of the security
+ * Each test reproduces one finding of the security
  * review through the real command line (in-process, or a child JVM where a second process matters)
  * and real files, and shows it closed. The test that runs as another OS user is in
  * {@link OtherUserTest}.

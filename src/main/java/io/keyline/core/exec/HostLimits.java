@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * Per-host gates for a job's requests (SPEC §9): a job's {@code rateLimit} is a token bucket of one
+ * Per-host gates for a job's requests: a job's {@code rateLimit} is a token bucket of one
  * token per host - requests to one host are spaced {@code period / permits} apart, shared by every key
  * of the job in this process, probes included - and a 429 or 503 with {@code Retry-After} pauses that
  * host for every key of the job, not just the one that got it.

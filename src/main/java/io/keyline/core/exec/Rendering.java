@@ -114,7 +114,7 @@ public final class Rendering {
     }
 
     /**
-     * Where a value lands. Values from outside are data (SPEC §2): percent-encoded in a URL, one whole
+     * Where a value lands. Values from outside are data: percent-encoded in a URL, one whole
      * argument of a command, never a control character where one could change the meaning
      * (a header line, a path, a command line); only a body may carry tab and line breaks.
      */

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Reads conditions (SPEC §2 "Conditions": {@code presentWhen}, {@code successWhen}, {@code authWhen},
+ * Reads conditions ({@code presentWhen}, {@code successWhen}, {@code authWhen},
  * {@code retryWhen}), a {@code response} object and {@code followRedirects}. Each condition object is exactly
  * one kind: {@code jsonPointer} with one of {@code equals}, {@code notEquals}, {@code in}, {@code notIn},
  * {@code exists}; {@code status}; {@code bodyContains}; {@code bodyMatches}; {@code header} with

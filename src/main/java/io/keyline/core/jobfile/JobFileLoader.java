@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Loads job files (SPEC §2): one JSON job per {@code *.json} file. A file that fails validation
+ * Loads job files: one JSON job per {@code *.json} file. A file that fails validation
  * is rejected as a whole with every error found, each positioned as {@code file:line:column}.
  */
 public final class JobFileLoader {
@@ -56,7 +56,7 @@ public final class JobFileLoader {
         }
         List<Path> files;
         try (Stream<Path> listing = Files.list(folder)) {
-            // notify.json (SPEC §10) lives next to the jobs but is not a job file
+            // notify.json lives next to the jobs but is not a job file
             files = listing.filter(f -> f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f)
                             && !f.getFileName().toString().equals(io.keyline.core.jobfile.NotifyConfig.FILE_NAME))
                     .sorted().toList();

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code notify.json} of a jobs folder (SPEC §10): its hooks, or the errors that rejected it.
+ * {@code notify.json} of a jobs folder: its hooks, or the errors that rejected it.
  *
  * @param file   the file
  * @param hooks  the hooks (empty when the file is absent or invalid)

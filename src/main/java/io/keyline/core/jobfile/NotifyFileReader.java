@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads {@code notify.json} (SPEC §10) with the job files' positioned errors: unknown fields, wrong
+ * Reads {@code notify.json} with the job files' positioned errors: unknown fields, wrong
  * types, bad values, each as {@code file:line:column: message}.
  */
 public final class NotifyFileReader {

@@ -14,7 +14,7 @@ import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The new SPEC §3 table, and {@code Retry-After} read without overflow. */
+/** The failure classification table, and {@code Retry-After} read without overflow. */
 class ClassifierTest {
 
     static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T09:00:00Z"), ZoneOffset.UTC);

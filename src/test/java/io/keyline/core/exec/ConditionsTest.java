@@ -13,7 +13,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §2 "Conditions": compared by JSON type, numbers by value, and three-valued where the answer cannot tell. */
+/** Compared by JSON type, numbers by value, and three-valued where the answer cannot tell. */
 class ConditionsTest {
 
     static Conditions.Answer answer(int status, String body, Map<String, List<String>> headers) {

@@ -13,7 +13,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code concurrency} and {@code rateLimit} (SPEC §9): mapped when valid, a clear file:line:column error when not. */
+/** {@code concurrency} and {@code rateLimit}: mapped when valid, a clear file:line:column error when not. */
 class ThroughputFieldsTest {
 
     @TempDir

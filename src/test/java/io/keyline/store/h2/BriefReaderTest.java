@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 14, CLI latency: a one-shot reader ({@code status}, {@code jobs}, {@code timeline}) that finds
+ * A one-shot reader ({@code status}, {@code jobs}, {@code timeline}) that finds
  * nobody else with the state open opens the H2 file alone, without the AUTO_SERVER (its TCP server and
  * in-memory management database, 8 % of a {@code status} in B9's {@code cli.status_served_to_alone}). The contract that makes this
  * safe: a process that opens the state meanwhile waits for the reader instead of failing, the reader

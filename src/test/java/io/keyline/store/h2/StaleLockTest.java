@@ -13,7 +13,7 @@ import java.sql.Statement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 14: the first command after a SIGKILL took ~3.5 s longer than the others, because H2 found the
+ * The first command after a SIGKILL took ~3.5 s longer than the others, because H2 found the
  * dead process's lock file and waited it out (until 2 s old, then 2 s more). A state nobody has open
  * now has its stale H2 lock file removed before H2 looks; a state a live process has open is left to
  * H2's own protocol.

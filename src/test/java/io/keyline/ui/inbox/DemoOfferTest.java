@@ -76,7 +76,7 @@ class DemoOfferTest {
               "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["true"] } ] }
             """, null);
         vm.refresh();
-        // issue 12: the demo is offered only where there is nothing of the operator's own, not beside real jobs
+        // the demo is offered only where there is nothing of the operator's own, not beside real jobs
         assertThat(vm.demoOfferedProperty().get()).as("a job file exists (no keys yet)").isFalse();
         assertThat(wb.cli("run", "daily-report").exit()).isZero();
         vm.refresh();

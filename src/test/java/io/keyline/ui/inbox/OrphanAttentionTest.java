@@ -25,7 +25,7 @@ import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 15: keys a killed run left RUNNING show in status --attention and the Attention page, with a one-click run. */
+/** Keys a killed run left RUNNING show in status --attention and the Attention page, with a one-click run. */
 class OrphanAttentionTest {
 
     @TempDir

@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16 through the real window: WebKit (javafx.web) renders under Monocle headless, so the login
+ * The login window, through the real window: WebKit (javafx.web) renders under Monocle headless, so the login
  * window is driven by TestFX against the real sandbox site on loopback and a real second site (an
  * "SSO provider" on 127.0.0.2). The page loads, the operator passes by the SSO provider and submits the
  * sandbox's form, the HttpOnly session cookie is captured with its expiry, "Use these cookies" resumes

@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The main window's layout seen in real windows (issue 12, second round), headless with the real main
+ * The main window's layout seen in real windows, headless with the real main
  * window, a real state folder and a loopback site: the scheduler's banner and the notes never move the
  * page under the pointer, the paused banner and the summary after a tick that ran keys show, the
  * sidebar never scrolls sideways and its badges keep their text, J/K work after a sidebar click, and

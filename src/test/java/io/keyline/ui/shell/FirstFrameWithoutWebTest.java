@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16: the console's first frame does not pay for the web engine. The real console starts in a
+ * The console's first frame does not pay for the web engine. The real console starts in a
  * child JVM (headless Monocle) with the startup probe, which closes it after the first rendered frame;
  * the JVM's class-loading log must show the console's classes and none of javafx.web or WebKit
  * (loaded only when a login window opens).

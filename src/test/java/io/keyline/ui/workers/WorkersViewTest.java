@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Workers page (issue 13): on a PostgreSQL state the console lists the workers of every machine, with
+ * The Workers page: on a PostgreSQL state the console lists the workers of every machine, with
  * host, since, last heartbeat and the keys each runs; the view model alone on the embedded state.
  */
 @ExtendWith(ApplicationExtension.class)
