@@ -37,6 +37,9 @@ public final class LoginCapture {
     public static List<String> stepUrls(String credential, List<JobDefinition> jobs) {
         List<String> out = new ArrayList<>();
         for (JobDefinition job : jobs) {
+            if (job.probe() != null && credential.equals(job.probe().credential()) && job.probe().spec().url() != null) {
+                out.add(job.probe().spec().url());
+            }
             for (StepDefinition step : job.steps()) {
                 if (!credential.equals(step.credential())) {
                     continue;

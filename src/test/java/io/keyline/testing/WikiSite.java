@@ -80,6 +80,9 @@ public final class WikiSite implements AutoCloseable {
     private volatile String hostileHeader;
     private volatile String rawExportBody;
     private volatile boolean redirectToLogin;
+    private volatile boolean sessionsEndAfterEdit;
+    private volatile boolean loginsEndAfterEdit;
+    private final List<String> saveLog = Collections.synchronizedList(new ArrayList<>());
 
     public WikiSite() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
@@ -120,6 +123,28 @@ public final class WikiSite implements AutoCloseable {
     public WikiSite redirectToLogin(boolean yes) {
         redirectToLogin = yes;
         return this;
+    }
+
+    /**
+     * Right after an edit page is served, every session ends; remember-me cookies still log in, so a save opens a
+     * new session, whose CSRF token is not the one of the edit page (the site restarted, say).
+     */
+    public WikiSite endSessionsAfterEdit(boolean yes) {
+        sessionsEndAfterEdit = yes;
+        return this;
+    }
+
+    /** Right after an edit page is served, every login ends (it expired between the token and the save). */
+    public WikiSite endLoginsAfterEdit(boolean yes) {
+        loginsEndAfterEdit = yes;
+        return this;
+    }
+
+    /** The site's own log of saves: one line per page saved, in order ({@code PAGE}). */
+    public List<String> saveLog() {
+        synchronized (saveLog) {
+            return List.copyOf(saveLog);
+        }
     }
 
     /** The remember-me values that log in now. */
@@ -354,6 +379,11 @@ public final class WikiSite implements AutoCloseable {
             }
             locks.put(page, new Lock(user, Instant.now().plus(LOCK)));
             a.html(200, editForm(page, session.sectok(), pages.getOrDefault(page, ""), null));
+            if (loginsEndAfterEdit) {
+                expireLogins();
+            } else if (sessionsEndAfterEdit) {
+                sessions.clear();
+            }
             return;
         }
         if ("save".equals(action) && post) {
@@ -368,6 +398,7 @@ public final class WikiSite implements AutoCloseable {
             }
             pages.put(page, req.form("wikitext") == null ? "" : req.form("wikitext"));
             saves.computeIfAbsent(page, p -> new AtomicInteger()).incrementAndGet();
+            saveLog.add(page);
             locks.remove(page);
             a.status = 302;
             a.header("Location", base() + "/doku.php?id=" + page);

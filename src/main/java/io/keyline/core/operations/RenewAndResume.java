@@ -162,28 +162,31 @@ public final class RenewAndResume {
     }
 
     /**
-     * Stores the credential and resumes the keys parked on it. The stored value stays unchanged when
-     * storing fails.
+     * Stores the credential and resumes the keys parked on it, each from the first step of its job that uses the
+     * credential (the outputs of the old login are discarded). The stored value stays unchanged when storing
+     * fails.
      *
      * @param loginUrl where to log in again, or {@code null} to keep the stored one
+     * @param jobs     the jobs (their steps tell where a parked key resumes)
      */
-    public Renewed renew(String name, ParsedCredential value, String loginUrl, String user) {
-        return renew(name, value, loginUrl, null, user);
+    public Renewed renew(String name, ParsedCredential value, String loginUrl, String user, List<JobDefinition> jobs) {
+        return renew(name, value, loginUrl, null, user, jobs);
     }
 
     /**
-     * {@link #renew(String, ParsedCredential, String, String)}, and whether the site may refresh the stored cookies
-     * ({@code null} keeps the stored choice). The value the site rejected, given again, resumes nothing
+     * {@link #renew(String, ParsedCredential, String, String, List)}, and whether the site may refresh the stored
+     * cookies ({@code null} keeps the stored choice). The value the site rejected, given again, resumes nothing
      * ({@link Renewed#sameAsRejected()}): the keys would only park again.
      */
-    public Renewed renew(String name, ParsedCredential value, String loginUrl, Boolean refreshBySite, String user) {
+    public Renewed renew(String name, ParsedCredential value, String loginUrl, Boolean refreshBySite, String user,
+                         List<JobDefinition> jobs) {
         Optional<CredentialInfo> before = credentials.info(name);
         CredentialInfo info = credentials.set(name, value, loginUrl, refreshBySite, user);
         if (before.isPresent() && before.get().rejected() && before.get().fingerprint().equals(value.fingerprint())) {
             CredentialInfo b = before.get();
             return new Renewed(info, List.of(), b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt());
         }
-        List<KeyRecord> resumed = actions.credentialUpdated(name, info.fingerprint());
+        List<KeyRecord> resumed = actions.credentialUpdated(name, info.fingerprint(), jobs);
         return new Renewed(credentials.info(name).orElse(info), resumed);
     }
 
@@ -327,7 +330,7 @@ public final class RenewAndResume {
         Tested t = new Tested(results, List.of());
         if (t.outcome() == CredentialTester.Outcome.ACCEPTED) {
             String fp = credentials.info(name).map(CredentialInfo::fingerprint).orElse("?");
-            return new Tested(results, actions.credentialAccepted(name, fp));
+            return new Tested(results, actions.credentialAccepted(name, fp, jobs));
         }
         return t;
     }

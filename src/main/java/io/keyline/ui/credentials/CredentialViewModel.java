@@ -133,7 +133,7 @@ public final class CredentialViewModel extends ViewModel {
         testResults.clear();
         testSummary.set("");
         RenewAndResume op = services.operations().renewAndResume();
-        threads.submit(() -> op.renew(n, value, loginUrl, services.user()), r -> {
+        threads.submit(() -> op.renew(n, value, loginUrl, services.user(), services.catalog().get().jobs()), r -> {
             saved.set(true);
             nameEditable.set(false);
             name.set(n);
