@@ -83,6 +83,8 @@ public final class WikiSite implements AutoCloseable {
     private volatile boolean sessionsEndAfterEdit;
     private volatile boolean loginsEndAfterEdit;
     private final List<String> saveLog = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger editsOfExistingPages = new AtomicInteger();
+    private volatile long saveHoldMillis;
 
     public WikiSite() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
@@ -138,6 +140,20 @@ public final class WikiSite implements AutoCloseable {
     public WikiSite endLoginsAfterEdit(boolean yes) {
         loginsEndAfterEdit = yes;
         return this;
+    }
+
+    /**
+     * A save is applied at once and answered only after {@code millis}: a client killed in between never learns
+     * that its page was saved (the outcome is unknown to it).
+     */
+    public WikiSite saveHold(long millis) {
+        saveHoldMillis = millis;
+        return this;
+    }
+
+    /** How many times the editor (which takes the page's edit lock) was opened for a page that already existed. */
+    public int editsOfExistingPages() {
+        return editsOfExistingPages.get();
     }
 
     /** The site's own log of saves: one line per page saved, in order ({@code PAGE}). */
@@ -377,6 +393,9 @@ public final class WikiSite implements AutoCloseable {
                 a.html(200, "<p>This page is currently locked for editing by " + held.user() + "</p>");
                 return;
             }
+            if (pages.containsKey(page)) {
+                editsOfExistingPages.incrementAndGet();
+            }
             locks.put(page, new Lock(user, Instant.now().plus(LOCK)));
             a.html(200, editForm(page, session.sectok(), pages.getOrDefault(page, ""), null));
             if (loginsEndAfterEdit) {
@@ -400,6 +419,7 @@ public final class WikiSite implements AutoCloseable {
             saves.computeIfAbsent(page, p -> new AtomicInteger()).incrementAndGet();
             saveLog.add(page);
             locks.remove(page);
+            hold(saveHoldMillis);
             a.status = 302;
             a.header("Location", base() + "/doku.php?id=" + page);
             return;
@@ -410,6 +430,17 @@ public final class WikiSite implements AutoCloseable {
         }
         a.html(pages.containsKey(page) ? 200 : 404, "<html><body><div class=\"page\">"
                 + escape(pages.getOrDefault(page, "This topic does not exist yet")) + "</div></body></html>");
+    }
+
+    private static void hold(long millis) {
+        if (millis <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void loggedOut(String page, Answer a) {
