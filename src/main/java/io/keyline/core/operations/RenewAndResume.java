@@ -140,6 +140,42 @@ public final class RenewAndResume {
     }
 
     /**
+     * A save from the console: stored (and the parked keys resumed), or refused because the site just rejected
+     * this very value (the operator may still choose to save it anyway).
+     *
+     * @param renewed what was stored, or {@code null} when nothing was
+     * @param refusal why nothing was stored (plain words), or {@code null}
+     */
+    public record Saving(Renewed renewed, String refusal) {
+        public boolean refused() {
+            return renewed == null;
+        }
+    }
+
+    /**
+     * Stores {@code value} and resumes the keys parked on it, unless the site just rejected this very value: a
+     * test of it just answered <em>rejected</em> ({@code tested}), or it is the stored value the site rejected.
+     * Then nothing is stored and the refusal says why; {@link #renew(String, ParsedCredential, String, String,
+     * List)} stores it anyway (the operator's second, explicit choice).
+     *
+     * @param tested the strict verdict of a test of this very value just made, or {@code null} when it was not
+     *               tested
+     */
+    public Saving renewUnlessRejected(String name, ParsedCredential value, String loginUrl, String user,
+                                      List<JobDefinition> jobs, CredentialTester.Outcome tested) {
+        if (tested == CredentialTester.Outcome.REJECTED) {
+            return new Saving(null, LoginCheck.notSavedTested());
+        }
+        Optional<CredentialInfo> stored = credentials.info(name);
+        if (stored.isPresent() && stored.get().rejected() && stored.get().fingerprint().equals(value.fingerprint())) {
+            CredentialInfo b = stored.get();
+            return new Saving(null, LoginCheck.notSavedSameAsRejected(EvidenceText.time(
+                    b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt())));
+        }
+        return new Saving(renew(name, value, loginUrl, user, jobs), null);
+    }
+
+    /**
      * The resumed keys after they ran.
      *
      * @param finals      their final records
@@ -302,6 +338,12 @@ public final class RenewAndResume {
         /** "The stored credential: Accepted: 1 answer met its success condition … 2 parked keys resumed: …" */
         public String summary(String name) {
             String s = "The stored credential: " + CredentialTester.summary(name, results);
+            return resumed.isEmpty() ? s : s + " " + resumedText() + ": they run on the next run.";
+        }
+
+        /** As {@link #summary}, in the console's plain words ({@link LoginCheck}). */
+        public String plainSummary() {
+            String s = "The stored login: " + LoginCheck.summary(results);
             return resumed.isEmpty() ? s : s + " " + resumedText() + ": they run on the next run.";
         }
 
