@@ -163,7 +163,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             io.keyline.core.operations.RenewAndResume op = ws().operations().renewAndResume();
             io.keyline.core.operations.RenewAndResume.Renewed renewed;
             try {
-                renewed = op.renew(name, value, loginUrl, refreshBySite, ws().options().user());
+                renewed = op.renew(name, value, loginUrl, refreshBySite, ws().options().user(), ws().catalog().jobs());
             } catch (MasterKeyException e) {
                 throw new OperatorException(e.getMessage());
             }

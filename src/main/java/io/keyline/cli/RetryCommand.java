@@ -7,7 +7,9 @@ import picocli.CommandLine.Option;
 import java.util.concurrent.Callable;
 
 @Command(name = "retry", description = "Re-arms a FAILED, SKIPPED or NEEDS_CREDENTIAL key with a fresh retry budget; the "
-        + "next run picks it up, or --run runs it now (as the console's Retry does; exit codes as for run).")
+        + "next run picks it up, or --run runs it now (as the console's Retry does; exit codes as for run). With "
+        + "--from-step S the key goes back to step S: S and the steps after it run again and their outputs are "
+        + "discarded (a token of an old login, say); an unsafe step among them still goes through its probe.")
 final class RetryCommand extends Sub implements Callable<Integer> {
 
     @Mixin
@@ -19,16 +21,20 @@ final class RetryCommand extends Sub implements Callable<Integer> {
     @Option(names = "--run", description = "Run the key right after re-arming it.")
     boolean run;
 
+    @Option(names = "--from-step", paramLabel = "S", description = "Go back to step S: it and the steps after it run "
+            + "again, their outputs discarded (default: resume where the key stopped).")
+    String fromStep;
+
     @Override
     public Integer call() {
         KeyTarget.Target t = target.resolve(this);
         if (run) {
-            return runReported(s -> ws().operations().keyActions().retryAndRun(t.job(), t.key(), note, s.engine)
-                    .report());
+            return runReported(s -> ws().operations().keyActions().retryAndRun(t.job(), t.key(), note, fromStep,
+                    s.engine).report());
         }
-        ws().operations().actions().retry(t.job(), t.key(), note);
-        out().println(t + " re-armed (PENDING); run it with: keyline run " + t.job().name() + " --key " + t.key()
-                + " (or retry --run)");
+        ws().operations().keyActions().retry(t.job(), t.key(), note, fromStep);
+        out().println(t + " re-armed (PENDING)" + (fromStep == null ? "" : " from step " + fromStep)
+                + "; run it with: keyline run " + t.job().name() + " --key " + t.key() + " (or retry --run)");
         return 0;
     }
 }

@@ -9,6 +9,7 @@ import io.keyline.credentials.Redactor;
 import io.keyline.domain.Effect;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyProbe;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyType;
 import io.keyline.domain.ResponseRules;
@@ -22,8 +23,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Asks, read-only, every request of the credential's jobs that can tell whether the site accepts it: the http
- * probes of the steps that use it, and their {@code none} steps (any method: declared pure) and
+ * Asks, read-only, every request of the credential's jobs that can tell whether the site accepts it: a job's own
+ * http probe sent with it, the http probes of the steps that use it, and their {@code none} steps (any method: declared pure) and
  * {@code idempotent} GET/HEAD steps of kind http that have a {@code successWhen} or an {@code authWhen}. The
  * verdict is strict: <em>accepted</em> only when at least one answer met its success condition and none met an
  * auth signal, <em>rejected</em> on any auth signal, else <em>inconclusive</em>. A probe that read a page anyone
@@ -53,9 +54,9 @@ public final class CredentialTester {
             this(job, step, Asked.PROBE, verdict, message);
         }
 
-        /** "daily/publish probe: accepted (HTTP 200)". */
+        /** "daily/publish probe: accepted (HTTP 200)"; the job's own probe: "daily's probe: accepted …". */
         public String text() {
-            return job + "/" + step + " " + asked.word() + ": " + verdict.word() + (message == null || message.isBlank()
+            return (KeyProbe.is(step) ? job + "'s" : job + "/" + step) + " " + asked.word() + ": " + verdict.word() + (message == null || message.isBlank()
                     ? "" : " (" + message + ")");
         }
     }
@@ -149,6 +150,20 @@ public final class CredentialTester {
         Redactor redactor = Redactor.NONE.plus(found.material().secretStrings());
         List<Result> out = new ArrayList<>();
         for (JobDefinition job : jobs) {
+            KeyProbe own = job.probe();
+            if (own != null && name.equals(own.credential())) {
+                String k = key != null ? key : job.key().type() == KeyType.MANUAL ? null
+                        : KeyRules.current(job.key(), clock);
+                StepContext ctx = new StepContext(job, own.asStep(), k == null ? "{key}" : k, "credentials-test", 1,
+                        Map.of(), found.material(), redactor::redact);
+                out.add(own.spec().kind() != StepKind.HTTP
+                        ? new Result(job.name(), KeyProbe.STEP, Asked.PROBE, Verdict.NOT_TESTED,
+                        "a command probe: a test asks http requests only")
+                        : k == null && own.spec().url().contains("{key}")
+                        ? new Result(job.name(), KeyProbe.STEP, Asked.PROBE, Verdict.NOT_TESTED,
+                        "it needs a key: give one with --key")
+                        : probe(http, ctx));
+            }
             for (StepDefinition step : job.steps()) {
                 if (!name.equals(step.credential())) {
                     continue;

@@ -6,7 +6,6 @@ import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyType;
 import io.keyline.domain.ProbeAnswer;
-import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
 
 import java.time.Clock;
@@ -120,16 +119,14 @@ public final class DecisionInputs {
     }
 
     /**
-     * The state of the credentials the job's steps name, as the decision sees them: missing, rejected (the
+     * The state of the credentials the job's steps and its own probe name, as the decision sees them: missing, rejected (the
      * breaker: a rejected credential is not sent again until it is renewed or tested accepted) or usable.
      */
     public static Map<String, KeyDecision.CredentialState> credentials(JobDefinition job,
                                                                        CredentialProvider provider) {
         Map<String, KeyDecision.CredentialState> out = new HashMap<>();
-        for (StepDefinition s : job.steps()) {
-            if (s.credential() != null && !out.containsKey(s.credential())) {
-                out.put(s.credential(), credential(provider, s.credential()));
-            }
+        for (String name : job.credentials()) {
+            out.put(name, credential(provider, name));
         }
         return out;
     }

@@ -80,7 +80,19 @@ public interface KeyChanges {
      */
     void sync();
 
-    /** One change for {@link #applyAll} and {@link #applyChain}. */
-    record Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event) {
+    /**
+     * One change for {@link #applyAll} and {@link #applyChain}.
+     *
+     * @param step        a step record to write with it, or {@code null}
+     * @param removeSteps the steps whose records are removed with it (they run again: their outputs are gone)
+     */
+    record Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event, List<String> removeSteps) {
+        public Change {
+            removeSteps = removeSteps == null ? List.of() : List.copyOf(removeSteps);
+        }
+
+        public Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event) {
+            this(before, after, step, event, List.of());
+        }
     }
 }

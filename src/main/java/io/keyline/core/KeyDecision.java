@@ -4,6 +4,7 @@ import io.keyline.domain.ConfirmPolicy;
 import io.keyline.domain.Effect;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyProbe;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.StepDefinition;
@@ -61,7 +62,8 @@ public final class KeyDecision {
      * @param record        the stored record, or {@code null} for a key never seen
      * @param steps         the key's step records by step id
      * @param credentials   the state of the credentials the job's steps name (absent = missing)
-     * @param probes        probe answers known now, by step id (absent = not asked yet)
+     * @param probes        probe answers known now, by step id, the job's own probe by {@link KeyProbe#STEP}
+     *                      (absent = not asked yet)
      * @param payloadHash   the hash of what a step would send now, by step id ({@code null} = cannot tell yet)
      * @param now           the time
      * @param paused        whether the job is paused (kill switch), with {@code pausedReason}
@@ -103,7 +105,7 @@ public final class KeyDecision {
 
     /** What the engine does next for a key it holds. */
     public enum ActionKind {
-        /** Ask the unsafe step's probe (read-only). */
+        /** Ask the unsafe step's probe, or the job's own ({@link KeyProbe#STEP}) (read-only). */
         PROBE,
         /** The probe found the effect: record the step done without executing it. */
         RECONCILE,
@@ -125,6 +127,8 @@ public final class KeyDecision {
     public enum StopKind {
         /** Every step is finished: the key becomes DONE. */
         COMPLETE(false),
+        /** The job's own probe found the key's work there: the key becomes DONE (reconciled) and no step runs. */
+        ALREADY_PRESENT(false),
         /** The key is DONE already. */
         ALREADY_DONE(true),
         /** An operator skipped it. */
@@ -261,6 +265,12 @@ public final class KeyDecision {
                     in.pausedReason());
             return in.heldByMe() ? stop(s) : keep(s);
         }
+        if (in.job().probe() != null && beforeFirstStep(in)) {
+            Decision d = decideKeyProbe(in, in.job().probe());
+            if (d != null) {
+                return d;
+            }
+        }
         for (StepDefinition s : in.job().steps()) {
             StepRecord sr = in.steps().get(s.id());
             if (sr != null && sr.status().finished()) {
@@ -269,6 +279,44 @@ public final class KeyDecision {
             return decideStep(in, s, sr);
         }
         return stop(Stop.of(StopKind.COMPLETE));
+    }
+
+    /**
+     * Whether the key has not begun its work: no step finished, and none started whose outcome is unknown. The
+     * job's own probe is asked then (again after a renewal or a retry that discarded the key's progress).
+     */
+    static boolean beforeFirstStep(Input in) {
+        for (StepRecord sr : in.steps().values()) {
+            if (sr.status() != StepStatus.FAILED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The job's own probe: asked first; present → the key is done, no step runs; a rejected credential parks the
+     * key; absent or no answer → {@code null}: the steps decide as usual.
+     */
+    private static Decision decideKeyProbe(Input in, KeyProbe probe) {
+        String first = in.job().steps().get(0).id();
+        if (probe.credential() != null) {
+            CredentialState cs = in.credentials().get(probe.credential());
+            if (cs == null || cs.status() != CredentialStatus.USABLE) {
+                String problem = cs == null ? "credential " + probe.credential() + " is not set" : cs.problem();
+                return stop(new Stop(StopKind.NEEDS_CREDENTIAL, first, probe.credential(), null, null, problem));
+            }
+        }
+        ProbeAnswer answer = in.probes().get(KeyProbe.STEP);
+        if (answer == null) {
+            return act(ActionKind.PROBE, KeyProbe.STEP, null);
+        }
+        return switch (answer) {
+            case PRESENT -> stop(new Stop(StopKind.ALREADY_PRESENT, null, null, null, null, null));
+            case AUTH -> stop(new Stop(StopKind.NEEDS_CREDENTIAL, first, probe.credential(), null, null,
+                    "the job's probe was answered with a rejected credential"));
+            case ABSENT, INCONCLUSIVE, NOT_ASKED -> null;
+        };
     }
 
     private static Decision decideStep(Input in, StepDefinition s, StepRecord sr) {
@@ -341,7 +389,8 @@ public final class KeyDecision {
      * {@link ProbeAnswer#NOT_ASKED}); an action's outcome is assumed (executed = succeeded,
      * reconciled = reconciled).
      *
-     * @param probe asks the probe of a step, given the step and the steps the path has executed before it
+     * @param probe asks the probe of a step (or the job's own, {@link KeyProbe#STEP}), given the step and the
+     *              steps the path has executed before it
      */
     public static Path project(Input in, ProbeOracle probe) {
         List<Action> actions = new ArrayList<>();
@@ -384,7 +433,7 @@ public final class KeyDecision {
     @FunctionalInterface
     public interface ProbeOracle {
         /**
-         * @param step           the unsafe step whose probe is asked
+         * @param step           the unsafe step whose probe is asked, or {@link KeyProbe#STEP} for the job's own
          * @param executedBefore steps the path executes before it (in this run)
          */
         ProbeAnswer ask(String step, List<String> executedBefore);

@@ -10,6 +10,7 @@ import io.keyline.domain.Effect;
 import io.keyline.domain.EventType;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyProbe;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.ProbeAnswer;
@@ -132,19 +133,17 @@ final class KeyRun {
                 KeyDecision.Decision d = KeyDecision.decide(inputs.held(key, c.rec, c.steps, creds, c.probes,
                         step -> payloadHash(c, step), ctx.now(), halt));
                 if (!d.acts()) {
+                    String departure = cursor.departure(d.stop());
+                    if (departure != null) {
+                        return depart(c, job.steps().get(0), departure);
+                    }
                     return transitions.stop(c, d.stop());
                 }
                 KeyDecision.Action a = d.next();
-                StepDefinition step = job.step(a.step());
+                StepDefinition step = KeyProbe.is(a.step()) ? job.probe().asStep() : job.step(a.step());
                 String departure = cursor.departure(c, a, step);
                 if (departure != null) {
-                    departed = true;
-                    return c.move(Trigger.YIELD, c.rec.withStep(step.id(), c.attempts(step.id())), null,
-                            EventType.DEPARTED, step.id(), c.attempts(step.id()), null,
-                            "stopped before " + step.id() + ": this run departs from plan " + request.planId()
-                                    + ": " + departure + " (re-plan and review it: keyline plan " + job.name()
-                                    + " --key " + key + ")",
-                            c.lastProbe == null ? null : c.lastProbe.evidence());
+                    return depart(c, step, departure);
                 }
                 switch (a.kind()) {
                     case PROBE -> probe(c, step, creds);
@@ -175,7 +174,18 @@ final class KeyRun {
         }
     }
 
-    /** Asks an unsafe step's probe (read-only); its answer feeds the next decision. */
+    /** Reality departs from the plan being applied: the key stops before {@code step}, back to PENDING. */
+    private KeyRecord depart(Claim c, StepDefinition step, String departure) {
+        departed = true;
+        return c.move(Trigger.YIELD, c.rec.withStep(step.id(), c.attempts(step.id())), null,
+                EventType.DEPARTED, step.id(), c.attempts(step.id()), null,
+                "stopped before " + step.id() + ": this run departs from plan " + request.planId()
+                        + ": " + departure + " (re-plan and review it: keyline plan " + job.name()
+                        + " --key " + key + ")",
+                c.lastProbe == null ? null : c.lastProbe.evidence());
+    }
+
+    /** Asks an unsafe step's probe, or the job's own (read-only); its answer feeds the next decision. */
     private void probe(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
         StepContext sc = context(c, step, c.attempts(step.id()) + 1);
         Instant started = ctx.now();
@@ -190,9 +200,12 @@ final class KeyRun {
                     + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
                     + sc.redact().apply(e.getMessage())), null);
         }
-        ctx.trace.probe(ctx.now(), runId, job.name(), key, step.id(), sc.attempt(),
+        boolean ofKey = KeyProbe.is(step.id());
+        // the job's own probe has no step: its line says "key probe: …"
+        ctx.trace.probe(ctx.now(), runId, job.name(), key, ofKey ? null : step.id(), sc.attempt(),
                 p.answer().name().toLowerCase(Locale.ROOT), Duration.between(started, ctx.now()).toMillis(),
-                p.message());
+                ofKey ? "key " + p.message() : p.message());
+        transitions.refreshed(c, step, sc.attempt(), p.refreshed());
         if (step.credential() != null && p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
             boolean rejected = p.answer() == ProbeOutcome.Answer.AUTH;
             ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
@@ -268,8 +281,7 @@ final class KeyRun {
     /** The secrets of the job's other credentials (an output may carry one into this step). */
     private List<String> otherSecrets(StepDefinition step) {
         List<String> out = new ArrayList<>();
-        job.steps().stream().map(StepDefinition::credential)
-                .filter(n -> n != null && !n.equals(step.credential())).distinct()
+        job.credentials().stream().filter(n -> !n.equals(step.credential()))
                 .forEach(n -> {
                     CredentialProvider.Lookup l = ctx.credentials.lookup(n);
                     if (l.present()) {

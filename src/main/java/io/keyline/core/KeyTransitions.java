@@ -49,12 +49,19 @@ final class KeyTransitions {
                 return c.move(Trigger.YIELD, c.rec.withStep(s.step(), c.rec.attempts()), null, EventType.YIELDED,
                         s.step(), 0, null, why + (s.step() == null ? "" : "; stopped before step " + s.step()), null);
             }
+            case ALREADY_PRESENT -> {
+                ProbeOutcome p = c.lastProbe;
+                return c.move(Trigger.COMPLETE, c.rec.withStep(null, 0).withFailure(null, null).withCredential(null)
+                                .withConfirmation(null, null), null, EventType.KEY_DONE, null, 0, null,
+                        "already done: the job's probe found it (" + p.message() + "); no step ran", p.evidence(),
+                        ProbeAnswer.PRESENT);
+            }
             case NEEDS_CREDENTIAL -> {
                 ProbeOutcome p = c.lastProbe != null && c.lastProbe.answer() == ProbeOutcome.Answer.AUTH
                         ? c.lastProbe : null;
-                String message = p != null ? "credential " + step.credential() + " was rejected: " + p.message()
+                String message = p != null ? "credential " + s.credential() + " was rejected: " + p.message()
                         : s.detail();
-                needCredential(c, step, sr, message, p == null ? null : p.evidence(),
+                needCredential(c, step, s.credential(), sr, message, p == null ? null : p.evidence(),
                         p == null ? null : ProbeAnswer.AUTH);
                 return c.rec;
             }
@@ -90,6 +97,7 @@ final class KeyTransitions {
         long ms = Duration.between(started, ctx.now()).toMillis();
         ctx.trace.line(ctx.now(), c.runId, job.name(), c.key(), step.id(), attempt, out.succeeded() ? "ok" : "failed",
                 out.failure() == null ? null : out.failure().name(), ms, out.message());
+        refreshed(c, step, attempt, out.refreshed());
         if (step.credential() != null) {
             boolean rejected = out.failure() == FailureClass.AUTH;
             ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
@@ -140,13 +148,29 @@ final class KeyTransitions {
         switch (cls) {
             case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
                     scheduleRetry(c, step, failed, attempt, cls, out.message(), out.evidence(), out.retryAfter(), null);
-            case AUTH -> needCredential(c, step, failed, "credential " + (step.credential() == null
+            case AUTH -> needCredential(c, step, step.credential(), failed, "credential " + (step.credential() == null
                     ? "(none declared)" : step.credential()) + " was rejected: " + out.message(), out.evidence(), null);
             case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls,
                             out.message()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
                     step.id() + " failed: " + out.message(), out.evidence());
         }
         return false;
+    }
+
+    /**
+     * The site refreshed the step's (or probe's) credential on its answer: an audited event of its own, with the
+     * new fingerprint (never the value), committed with the key's next transition.
+     *
+     * @param fingerprint the credential's new fingerprint, or {@code null} when the site refreshed nothing
+     */
+    void refreshed(Claim c, StepDefinition step, int attempt, String fingerprint) {
+        if (fingerprint == null || step.credential() == null) {
+            return;
+        }
+        String stepId = io.keyline.domain.KeyProbe.is(step.id()) ? null : step.id();
+        c.stage(Trigger.PROGRESS, c.rec, null, EventType.CREDENTIAL_REFRESHED, stepId, attempt, null,
+                "credential " + step.credential() + " refreshed by the site (fingerprint " + fingerprint + ")", null,
+                null);
     }
 
     /** The probe found the effect: the step is recorded done without being executed. */
@@ -219,9 +243,9 @@ final class KeyTransitions {
                 step.id(), attempts(sr), cls, message, ev, probe);
     }
 
-    private void needCredential(Claim c, StepDefinition step, StepRecord sr, String message, Evidence ev,
-                                ProbeAnswer probe) {
-        c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(step.credential())
+    private void needCredential(Claim c, StepDefinition step, String credential, StepRecord sr, String message,
+                                Evidence ev, ProbeAnswer probe) {
+        c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(credential)
                 .withFailure(FailureClass.AUTH, message), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(),
                 attempts(sr), FailureClass.AUTH, message, ev, probe);
     }

@@ -37,6 +37,9 @@ public final class LoginCapture {
     public static List<String> stepUrls(String credential, List<JobDefinition> jobs) {
         List<String> out = new ArrayList<>();
         for (JobDefinition job : jobs) {
+            if (job.probe() != null && credential.equals(job.probe().credential()) && job.probe().spec().url() != null) {
+                out.add(job.probe().spec().url());
+            }
             for (StepDefinition step : job.steps()) {
                 if (!credential.equals(step.credential())) {
                     continue;
@@ -64,7 +67,17 @@ public final class LoginCapture {
      */
     public static List<CredentialTester.Result> test(String credential, ParsedCredential value, List<JobDefinition> jobs,
                                                      Clock clock) throws InterruptedException {
-        CredentialMaterial m = new ParsedMaterial(credential, value, null,
+        return test(credential, value, jobs, clock, null);
+    }
+
+    /**
+     * As {@link #test(String, ParsedCredential, List, Clock)}, a redirect to {@code loginUrl} (where the operator
+     * logs in, or {@code null}) read as the login page, as a run reads it.
+     */
+    public static List<CredentialTester.Result> test(String credential, ParsedCredential value, List<JobDefinition> jobs,
+                                                     Clock clock, String loginUrl) throws InterruptedException {
+        CredentialMaterial m = new ParsedMaterial(credential, value, loginUrl == null || loginUrl.isBlank() ? null
+                : loginUrl,
                 "captured login for " + credential + " (fingerprint " + value.fingerprint() + ")");
         CredentialProvider only = name -> name.equals(credential) ? CredentialProvider.Lookup.found(m)
                 : CredentialProvider.Lookup.missing("credential " + name + " is not the one being logged in");

@@ -1,6 +1,7 @@
 package io.keyline.core;
 
 import io.keyline.core.exec.StepContext;
+import io.keyline.domain.Effect;
 import io.keyline.domain.EventType;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
@@ -90,8 +91,24 @@ public final class OperatorActions {
 
     /** Re-arms a FAILED (or skipped, or credential-parked) key: back to PENDING with a fresh retry budget. */
     public KeyRecord retry(JobDefinition job, String key, String note) {
+        return retry(job, key, note, null);
+    }
+
+    /**
+     * Re-arms a FAILED (or skipped, or credential-parked) key with a fresh retry budget; with {@code fromStep}, the
+     * key goes back to that step: it and the steps after it run again and their outputs are discarded (a token
+     * of an old login, say). An unsafe step among them that finished goes through its probe (one without a probe
+     * stays done: nothing could tell whether its effect exists), and one whose outcome is unknown keeps waiting
+     * for its probe or a person.
+     *
+     * @param fromStep the first step to run again, or {@code null} to resume where the key stopped
+     */
+    public KeyRecord retry(JobDefinition job, String key, String note, String fromStep) {
         KeyRecord rec = existing(job, key);
         check(rec, Trigger.RETRY);
+        if (fromStep != null) {
+            return retryFrom(job, rec, note, stepIndex(job, fromStep));
+        }
         // the step's attempts are reset in the same guarded transaction as the key's move
         StepRecord reset = null;
         if (rec.step() != null) {
@@ -105,6 +122,93 @@ public final class OperatorActions {
                 note);
     }
 
+    private KeyRecord retryFrom(JobDefinition job, KeyRecord rec, String note, int from) {
+        Rewind r = rewind(job, keys.steps(job.name(), rec.key()), from, true, now());
+        String fromStep = job.steps().get(from).id();
+        String msg = "re-armed from step " + fromStep + r.text();
+        Instant now = now();
+        KeyState to = KeyStateMachine.apply(rec.state(), Trigger.RETRY);
+        KeyRecord after = rec.withState(to).withStep(fromStep, 0).withFailure(null, msg).withNextAttemptAt(null)
+                .withConfirmation(null, null).withUpdatedAt(now);
+        KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, EventType.RETRIED, fromStep, 0, to, null, msg,
+                options.user(), note == null || note.isBlank() ? null : note.strip(), null);
+        try {
+            KeyRecord written = changes.applyChain(List.of(new KeyChanges.Change(rec, after, r.reset(), ev,
+                    r.removed())));
+            logOperator(now, "retry", rec.job(), rec.key(), ev.note(), Map.of("fromStep", fromStep,
+                    "steps", r.removed()));
+            return written;
+        } catch (StaleStateException e) {
+            throw new OperatorException("key " + rec.job() + " " + rec.key()
+                    + " changed while you acted (another process is working on it): look again and retry");
+        }
+    }
+
+    /**
+     * What going back to a step does to a key's step records, from that step on: a safe step's record is removed
+     * (it runs again; its outputs are gone); an unsafe step whose outcome is unknown keeps waiting for its probe or
+     * a person (its attempts start again); a failed unsafe step's record is removed; a finished unsafe step is
+     * asked again through its probe when {@code redoUnsafe} (the operator's retry from a step) and it has one,
+     * else it stays done: its effect happened and it is never made twice.
+     *
+     * @param removed  the steps whose records go
+     * @param reset    the record of an unsafe step whose outcome is unknown, attempts reset, or {@code null}
+     * @param keptDone the unsafe steps that stay done
+     */
+    record Rewind(List<String> removed, StepRecord reset, List<String> keptDone) {
+        /** " (page, save run again; publish stays done: …)", or "" when nothing changes. */
+        String text() {
+            if (removed.isEmpty() && reset == null && keptDone.isEmpty()) {
+                return "";
+            }
+            List<String> parts = new ArrayList<>();
+            if (!removed.isEmpty()) {
+                parts.add(String.join(", ", removed) + " run again, their outputs discarded; an unsafe step goes "
+                        + "through its probe");
+            }
+            if (reset != null) {
+                parts.add("the outcome of " + reset.step() + " is still unknown: its probe or a person decides");
+            }
+            if (!keptDone.isEmpty()) {
+                parts.add(String.join(", ", keptDone) + " stay" + (keptDone.size() == 1 ? "s" : "")
+                        + " done (an unsafe step whose effect happened is not made twice)");
+            }
+            return " (" + String.join("; ", parts) + ")";
+        }
+    }
+
+    static Rewind rewind(JobDefinition job, Map<String, StepRecord> records, int from, boolean redoUnsafe,
+                         Instant now) {
+        List<String> removed = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
+        StepRecord reset = null;
+        for (StepDefinition s : job.steps().subList(from, job.steps().size())) {
+            StepRecord sr = records.get(s.id());
+            if (sr == null) {
+                continue;
+            }
+            if (s.effect() != Effect.UNSAFE || sr.status() == StepStatus.FAILED) {
+                removed.add(s.id());
+            } else if (sr.status() == StepStatus.STARTED || sr.status() == StepStatus.AMBIGUOUS) {
+                reset = new StepRecord(s.id(), sr.status(), 0, null, Map.of(), now);
+            } else if (redoUnsafe && s.probe() != null) {
+                removed.add(s.id());
+            } else {
+                kept.add(s.id());
+            }
+        }
+        return new Rewind(List.copyOf(removed), reset, List.copyOf(kept));
+    }
+
+    private static int stepIndex(JobDefinition job, String step) {
+        int i = job.stepIndex(step);
+        if (i < 0) {
+            throw new OperatorException("job " + job.name() + " has no step \"" + step + "\" (steps: "
+                    + String.join(", ", job.steps().stream().map(StepDefinition::id).toList()) + ")");
+        }
+        return i;
+    }
+
     /**
      * Re-arms a DONE key: its steps (all, or from {@code fromStep} on) run again at the next run. An
      * unsafe step still goes through its probe, so an effect that exists is not made twice.
@@ -115,14 +219,7 @@ public final class OperatorActions {
         requireNote(note, "rearm");
         KeyRecord rec = existing(job, key);
         check(rec, Trigger.REARM);
-        int from = 0;
-        if (fromStep != null) {
-            from = job.stepIndex(fromStep);
-            if (from < 0) {
-                throw new OperatorException("job " + job.name() + " has no step \"" + fromStep + "\" (steps: "
-                        + String.join(", ", job.steps().stream().map(StepDefinition::id).toList()) + ")");
-            }
-        }
+        int from = fromStep == null ? 0 : stepIndex(job, fromStep);
         List<String> reset = job.steps().subList(from, job.steps().size()).stream().map(StepDefinition::id).toList();
         Instant now = now();
         KeyState to = KeyStateMachine.apply(rec.state(), Trigger.REARM);
@@ -151,13 +248,18 @@ public final class OperatorActions {
     }
 
     /**
-     * A credential was renewed: every key parked on it goes back to PENDING (one audited event each).
+     * A credential was renewed: every key parked on it goes back to PENDING (one audited event each), from the
+     * first step of its job that uses the credential: the outputs of that step and the later ones came from the
+     * old login (a CSRF token of its session, say) and are discarded (see {@link #rewind}; a finished unsafe step
+     * stays done).
      *
+     * @param jobs the jobs, to find the steps that use the credential (a key whose job is not among them resumes
+     *             where it stopped)
      * @return the keys that resumed
      */
-    public List<KeyRecord> credentialUpdated(String credential, String fingerprint) {
+    public List<KeyRecord> credentialUpdated(String credential, String fingerprint, List<JobDefinition> jobs) {
         return resumeParked(credential, "credential " + credential + " updated (fingerprint " + fingerprint + ")",
-                "credential-renewed", fingerprint);
+                "credential-renewed", fingerprint, jobs);
     }
 
     /**
@@ -166,21 +268,37 @@ public final class OperatorActions {
      *
      * @return the keys that resumed
      */
-    public List<KeyRecord> credentialAccepted(String credential, String fingerprint) {
+    public List<KeyRecord> credentialAccepted(String credential, String fingerprint, List<JobDefinition> jobs) {
         return resumeParked(credential, "credential " + credential + " tested: the site accepts it again (fingerprint "
-                + fingerprint + ")", "credential-tested", fingerprint);
+                + fingerprint + ")", "credential-tested", fingerprint, jobs);
     }
 
-    private List<KeyRecord> resumeParked(String credential, String msg, String action, String fingerprint) {
-        List<KeyRecord> parked = keys.query(KeyRecords.KeyQuery.in(null, Set.of(KeyState.NEEDS_CREDENTIAL))).stream().filter(r -> credential.equals(r.credential())).toList();
+    private List<KeyRecord> resumeParked(String credential, String msg, String action, String fingerprint,
+                                         List<JobDefinition> jobs) {
+        List<KeyRecord> parked = keys.query(KeyRecords.KeyQuery.in(null, Set.of(KeyState.NEEDS_CREDENTIAL))).stream()
+                .filter(r -> credential.equals(r.credential())).toList();
+        Map<String, JobDefinition> byName = new HashMap<>();
+        jobs.forEach(j -> byName.put(j.name(), j));
+        Map<String, Map<String, Map<String, StepRecord>>> records = new HashMap<>();
         List<KeyChanges.Change> moves = new ArrayList<>();
         Instant now = now();
         for (KeyRecord r : parked) {
+            JobDefinition job = byName.get(r.job());
+            int first = job == null ? -1 : firstUsing(job, credential);
+            Rewind rewind = first < 0 ? new Rewind(List.of(), null, List.of())
+                    : rewind(job, records.computeIfAbsent(r.job(), j -> keys.steps(j, parked.stream()
+                    .filter(p -> p.job().equals(j)).map(KeyRecord::key).toList())).getOrDefault(r.key(), Map.of()),
+                    first, false, now);
+            String text = msg + (rewind.removed().isEmpty() ? "" : "; the key resumes from step "
+                    + job.steps().get(first).id() + rewind.text());
             KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.CREDENTIAL_UPDATED))
-                    .withFailure(null, msg).withCredential(null).withUpdatedAt(now);
+                    .withFailure(null, text).withCredential(null).withUpdatedAt(now);
+            if (!rewind.removed().isEmpty()) {
+                after = after.withStep(job.steps().get(first).id(), 0);
+            }
             moves.add(new KeyChanges.Change(r, after, null, new KeyEvent(0, r.job(), r.key(), now, null,
-                    EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), after.state(), null, msg, options.user(),
-                    null, null)));
+                    EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), after.state(), null, text, options.user(),
+                    null, null), rewind.removed()));
         }
         List<KeyRecord> resumed = changes.applyAll(moves);
         logOperator(now, action, null, null, null, Map.of("credential", credential, "fingerprint",
@@ -205,6 +323,16 @@ public final class OperatorActions {
         controls.saveJobControl(jc);
         logOperator(now(), "resume", job, null, null, Map.of());
         return jc;
+    }
+
+    /** The index of the first step of {@code job} that sends {@code credential}, or -1. */
+    private static int firstUsing(JobDefinition job, String credential) {
+        for (int i = 0; i < job.steps().size(); i++) {
+            if (credential.equals(job.steps().get(i).credential())) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private KeyRecord existing(JobDefinition job, String key) {

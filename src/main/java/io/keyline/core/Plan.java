@@ -37,8 +37,10 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      * @param probe      the probe's answer the plan relied on, or {@code null} for a step without probe
      * @param bodySha256 for an http step: the SHA-256 of the body it will send, when known now ({@code null}
      *                   when an earlier step of the run produces it, or without body)
+     * @param boundSha256 for an http step: the hash of its request bound to its template (every value known at
+     *                   plan time, the values known only at run time as their placeholders), or {@code null}
      */
-    public record PlannedStep(String step, String action, ProbeAnswer probe, String bodySha256) {
+    public record PlannedStep(String step, String action, ProbeAnswer probe, String bodySha256, String boundSha256) {
         public boolean executes() {
             return "execute".equals(action);
         }
@@ -51,9 +53,10 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      * @param stopStep the step the plan stops at, or {@code null}
      * @param stopKind how it stops, or {@code null} for a key the plan leaves alone
      * @param stopProbe the answer of the probe at the stop step, or {@code null}
+     * @param keyProbe  what the job's own probe answered, or {@code null} when it was not asked
      */
     public record Expectation(List<PlannedStep> path, String stopStep, KeyDecision.StopKind stopKind,
-                              ProbeAnswer stopProbe) {
+                              ProbeAnswer stopProbe, ProbeAnswer keyProbe) {
         public Expectation {
             path = List.copyOf(path);
         }
@@ -111,8 +114,17 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      * @param bodySha256 body hash, or {@code null}
      * @param bodySource {@code inline}, {@code file …} or {@code none}
      * @param note       why something is not known yet (an earlier step produces it), or {@code null}
+     * @param fields     the fields of a body given by its fields (form, multipart, JSON strings), secrets masked,
+     *                   a value known only at run time as where it comes from; empty for other bodies
+     * @param runTimeBody whether the body holds values known only at run time (its hash is known only then)
+     * @param boundSha256 the hash of the request bound to its template (what the plan's id covers and apply
+     *                   holds the request to), or {@code null} when it cannot be rendered yet
      */
     public record RequestPreview(String step, String method, String url, Map<String, String> headers, Long bodyBytes,
-                                 String bodySha256, String bodySource, String note) {
+                                 String bodySha256, String bodySource, String note, List<ShownBody.Field> fields,
+                                 boolean runTimeBody, String boundSha256) {
+        public RequestPreview {
+            fields = fields == null ? List.of() : List.copyOf(fields);
+        }
     }
 }

@@ -14,8 +14,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * Where an applied plan's key is on its planned path: before each reconcile or execution the run asks
- * whether the action is the one the plan showed next (the same step, the same probe answer, the same
- * body); if not, the key stops there with the reason instead of doing something the operator did not see.
+ * whether the action is the one the plan showed next (the same step, the same probe answer, the same request
+ * template with the same values known at plan time, the same body); if not, the key stops there with the
+ * reason instead of doing something the operator did not see.
  */
 final class PlanCursor {
 
@@ -62,6 +63,16 @@ final class PlanCursor {
             return "its probe answered " + (a.probe() == null ? "nothing" : a.probe().word())
                     + "; the plan showed " + next.probe().word();
         }
+        if (next.boundSha256() != null && step.kind() == StepKind.HTTP) {
+            List<String> before = path.subList(0, cursor).stream().map(Plan.PlannedStep::step).toList();
+            String now = ShownBody.boundHash(new StepContext(c.job, step, c.key(), "{runId}", 1, Map.copyOf(c.outputs),
+                    null, UnaryOperator.identity()), before);
+            if (!next.boundSha256().equals(now)) {
+                return "the request of " + step.id() + " is not the one the plan showed: its template or a value "
+                        + "known when the plan was made changed (plan: " + next.boundSha256().substring(0, 12)
+                        + "…, now: " + (now == null ? "cannot be rendered" : now.substring(0, 12) + "…") + ")";
+            }
+        }
         if (next.bodySha256() != null && step.kind() == StepKind.HTTP) {
             String now = bodySha(c, step);
             if (!next.bodySha256().equals(now)) {
@@ -71,6 +82,19 @@ final class PlanCursor {
             }
         }
         return null;
+    }
+
+    /**
+     * Why stopping with {@code stop} would depart from the plan being applied, or {@code null}: the job's own
+     * probe found the key's work there although the plan showed it absent (and the steps to run).
+     */
+    String departure(KeyDecision.Stop stop) {
+        if (expected == null || stop.kind() != KeyDecision.StopKind.ALREADY_PRESENT || expected.keyProbe() == null
+                || expected.keyProbe() == ProbeAnswer.NOT_ASKED || expected.keyProbe() == ProbeAnswer.PRESENT) {
+            return null;
+        }
+        return "the job's probe answered present; the plan showed it " + expected.keyProbe().word()
+                + (expected.path().isEmpty() ? "" : " and " + expected.path().get(0).step() + " to run");
     }
 
     /** The action was done as planned: the cursor moves past it. */

@@ -6,6 +6,7 @@ import io.keyline.core.exec.Rendering;
 import io.keyline.core.exec.StepContext;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyProbe;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.ProbeAnswer;
@@ -123,7 +124,8 @@ public final class Planner {
 
     private String fingerprintOf(String credential) {
         CredentialProvider.Lookup l = credentials.lookup(credential);
-        return l.material() == null ? "" : ":" + l.material().fingerprint();
+        // the value the operator stored: cookies the site refreshes since do not make a plan stale, a renewal does
+        return l.material() == null ? "" : ":" + l.material().renewalFingerprint();
     }
 
     /** The plan of one key. */
@@ -180,42 +182,51 @@ public final class Planner {
             List<Plan.PlannedStep> planned = new ArrayList<>();
             List<Plan.RequestPreview> requests = new ArrayList<>();
             List<String> executedBefore = new ArrayList<>();
+            // the steps on the path before a step: their outputs are known only while the key runs
+            List<String> onPath = new ArrayList<>();
             for (KeyDecision.Action a : path.actions()) {
                 StepDefinition s = job.step(a.step());
                 String sha = null;
+                String bound = null;
                 if (a.kind() == KeyDecision.ActionKind.EXECUTE && s.kind() == StepKind.HTTP) {
-                    Plan.RequestPreview r = preview(s, executedBefore);
+                    Plan.RequestPreview r = preview(s, executedBefore, onPath);
                     requests.add(r);
                     sha = r.note() == null && r.bodySha256() != null && bodyFixed(s, executedBefore) ? r.bodySha256()
                             : null;
-                    fingerprint.append(s.id()).append(" body ").append(r.bodySha256()).append('\n');
+                    bound = r.boundSha256();
+                    // the id covers the request's template bound with every value known now, and the body
+                    fingerprint.append(s.id()).append(" request ").append(bound).append(" body ")
+                            .append(r.bodySha256()).append('\n');
                 }
                 planned.add(new Plan.PlannedStep(s.id(), a.kind() == KeyDecision.ActionKind.EXECUTE ? "execute"
-                        : "reconcile", a.probe(), sha));
+                        : "reconcile", a.probe(), sha, bound));
                 if (a.kind() == KeyDecision.ActionKind.EXECUTE) {
                     executedBefore.add(s.id());
                 }
+                onPath.add(s.id());
             }
             KeyDecision.Stop stop = path.stop();
             ProbeAnswer stopProbe = stop.step() == null ? null : askedAnswers.get(stop.step());
             boolean resumed = steps.values().stream().anyMatch(r -> r.status().finished());
             String action = waitPrefix + describe(path, stopProbe, resumed);
-            Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind(), stopProbe);
+            Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind(), stopProbe,
+                    askedAnswers.get(KeyProbe.STEP));
             return new Plan.KeyPlan(key, state, action, path.executed(), requests, planned, stopWords(stop),
                     Map.copyOf(probeShown), exp, stop.kind(), stop.waitReason());
         }
 
         final Map<String, ProbeAnswer> askedAnswers = new HashMap<>();
 
-        /** Asks a step's probe read-only, when it can be asked now. */
+        /** Asks a step's probe, or the job's own, read-only, when it can be asked now. */
         ProbeAnswer ask(String stepId, List<String> executedBefore) {
-            StepDefinition s = job.step(stepId);
+            boolean ofKey = KeyProbe.is(stepId);
+            StepDefinition s = ofKey ? job.probe().asStep() : job.step(stepId);
             ProbeAnswer answer;
             String shown;
             if (!probes) {
                 answer = ProbeAnswer.NOT_ASKED;
-                shown = "not asked (--no-probes): the run asks it right before " + stepId;
-            } else if (dependsOnRun(probeTemplates(s), executedBefore)) {
+                shown = "not asked (--no-probes): the run asks it right before " + (ofKey ? "the first step" : stepId);
+            } else if (!ofKey && dependsOnRun(probeTemplates(s), executedBefore)) {
                 answer = ProbeAnswer.NOT_ASKED;
                 shown = "asked during the run, after " + String.join(",", executedBefore) + " (it needs their outputs)";
             } else {
@@ -263,32 +274,47 @@ public final class Planner {
                     UnaryOperator.identity()));
         }
 
-        /** Whether a step's body cannot change by what the run does before it. */
+        /**
+         * Whether a step's body cannot change by what the run does before it: nothing runs before, or it is
+         * written in the job file (no file an earlier step may write) and uses no value known only at run time.
+         */
         private boolean bodyFixed(StepDefinition s, List<String> executedBefore) {
             if (executedBefore.isEmpty()) {
-                return true;
+                return !ShownBody.bodyUsesRunTime(s, List.of());
             }
-            return s.request().body() != null && !dependsOnRun(List.of(s.request().body()), executedBefore);
+            boolean files = s.request().bodyFile() != null || s.request().fields()
+                    instanceof io.keyline.domain.BodyFields.Multipart m && m.parts().stream().anyMatch(p -> p.file() != null);
+            return (s.request().body() != null || s.request().fields() != null) && !files
+                    && !ShownBody.bodyUsesRunTime(s, executedBefore);
         }
 
-        private Plan.RequestPreview preview(StepDefinition s, List<String> executedBefore) {
+        /**
+         * The request of {@code s} as the plan shows it: rendered with every value known now, a value known only
+         * at run time (an output of a step in {@code runTime}, {@code {runId}}) shown as where it comes from.
+         */
+        private Plan.RequestPreview preview(StepDefinition s, List<String> executedBefore, List<String> runTime) {
             StepContext ctx = new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
                     UnaryOperator.identity());
+            // outputs are unmasked data: what the plan shows is masked with the job's credentials
+            io.keyline.credentials.Redactor mask = mask();
+            List<ShownBody.Field> fields = ShownBody.fields(ctx, runTime, mask::redact);
+            boolean runTimeBody = ShownBody.bodyUsesRunTime(s, runTime);
+            String bound = ShownBody.boundHash(ctx, runTime);
             try {
-                Rendering.RenderedRequest req = Rendering.request(ctx);
-                // outputs are unmasked data: what the plan shows is masked with the job's credentials
-                io.keyline.credentials.Redactor mask = mask();
+                Rendering.RenderedRequest req = Rendering.request(ShownBody.bound(ctx, runTime));
                 // the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
                 Map<String, String> headers = ShownHeaders.map(ShownHeaders.of(s, req,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant()));
                 String note = null;
-                if (!bodyFixed(s, executedBefore) && req.body().length > 0) {
+                if (!runTimeBody && !bodyFixed(s, executedBefore) && req.body().length > 0) {
                     note = "the body as it is now; " + String.join(",", executedBefore)
                             + " runs before and may change it (sent as it is then)";
                 }
-                return new Plan.RequestPreview(s.id(), req.method(), mask.redact(req.uri().toString()), headers,
-                        (long) req.body().length, req.body().length == 0 ? null : req.bodySha256(), req.bodySource(),
-                        note);
+                boolean none = req.body().length == 0;
+                return new Plan.RequestPreview(s.id(), req.method(), ShownBody.unmarked(mask.redact(
+                        req.uri().toString())), headers, runTimeBody ? null : (long) req.body().length,
+                        none || runTimeBody ? null : req.bodySha256(), req.bodySource(), note, fields, runTimeBody,
+                        bound);
             } catch (Rendering.RenderException e) {
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
                 // the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
@@ -298,27 +324,18 @@ public final class Planner {
                 String source = s.request().bodyFile() != null ? "file " + s.request().bodyFile().replace("{key}", key)
                         : s.request().body() != null ? "inline" : "none";
                 return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source,
-                        e.getMessage());
+                        e.getMessage(), fields, runTimeBody, bound);
             }
         }
 
         /** Masks the secrets of every credential the job's steps use. */
         private io.keyline.credentials.Redactor mask() {
-            io.keyline.credentials.Redactor r = io.keyline.credentials.Redactor.NONE;
-            for (StepDefinition step : job.steps()) {
-                if (step.credential() != null) {
-                    CredentialProvider.Lookup l = credentials.lookup(step.credential());
-                    if (l.material() != null) {
-                        r = r.plus(l.material().secretStrings());
-                    }
-                }
-            }
-            return r;
+            return ShownHeaders.secretsOf(job, credentials);
         }
 
         private Plan.KeyPlan simple(KeyState state, String action, KeyDecision.Stop s) {
             return new Plan.KeyPlan(key, state, action, List.of(), List.of(), List.of(), action, Map.of(),
-                    new Plan.Expectation(List.of(), null, null, null), s.kind(), s.waitReason());
+                    new Plan.Expectation(List.of(), null, null, null, null), s.kind(), s.waitReason());
         }
 
         /** Words for a stop that leaves the key alone. */
@@ -391,6 +408,8 @@ public final class Planner {
                     sb.append("complete (every step is done)");
                 }
             }
+            case ALREADY_PRESENT -> sb.append(then).append("skip: already there (the job's probe answered present); "
+                    + "no step runs");
             case NEEDS_CREDENTIAL -> sb.append(then.isEmpty() ? "blocked: credential " + stop.credential()
                     + (stop.detail() == null ? "" : " (" + stop.detail() + ")")
                     : then + "wait for credential " + stop.credential() + " at " + stop.step());
@@ -417,6 +436,7 @@ public final class Planner {
     static String stopWords(KeyDecision.Stop stop) {
         return switch (stop.kind()) {
             case COMPLETE -> "done";
+            case ALREADY_PRESENT -> "done (the job's probe found it; no step runs)";
             case NEEDS_CREDENTIAL -> stop.credential() == null ? "waits for a person at " + stop.step()
                     + " (its probe was answered with a rejected login, and the step names no credential)"
                     : "waits for credential " + stop.credential() + " at " + stop.step();

@@ -104,15 +104,13 @@ public final class ShownHeaders {
         return m;
     }
 
-    /** Every secret of the credentials the job's steps use, for masking what is shown. */
+    /** Every secret of the credentials the job's steps and its own probe use, for masking what is shown. */
     public static Redactor secretsOf(io.keyline.domain.JobDefinition job, CredentialProvider credentials) {
         Redactor r = Redactor.NONE;
-        for (StepDefinition s : job.steps()) {
-            if (s.credential() != null) {
-                CredentialProvider.Lookup l = credentials.lookup(s.credential());
-                if (l.material() != null) {
-                    r = r.plus(l.material().secretStrings());
-                }
+        for (String name : job.credentials()) {
+            CredentialProvider.Lookup l = credentials.lookup(name);
+            if (l.material() != null) {
+                r = r.plus(l.material().secretStrings());
             }
         }
         return r;

@@ -23,6 +23,11 @@ public enum EventType {
     RETRIED,
     SKIPPED,
     CREDENTIAL_UPDATED,
+    /**
+     * The site set new cookies for the credential on an answer to a request that carried it, and they were kept
+     * (encrypted): the message names the credential and its new fingerprint, never a value.
+     */
+    CREDENTIAL_REFRESHED,
     /** An operator re-armed a DONE key: its steps (all, or from one) run again; unsafe ones through their probe. */
     REARMED
 }

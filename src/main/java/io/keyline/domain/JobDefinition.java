@@ -17,10 +17,11 @@ import java.util.List;
  * @param fileSha256  hex SHA-256 of the job file's bytes (part of every plan id)
  * @param concurrency keys of this job in flight at once in one run (at least 1; SPEC §9)
  * @param rateLimit   requests per period to each host, shared by every key of the job, or {@code null}
+ * @param probe       the job's own probe, asked before a key's first step, or {@code null}
  */
 public record JobDefinition(String name, String description, KeySpec key, CronExpression schedule,
                             RetryPolicy retry, List<StepDefinition> steps, Path file, Path folder,
-                            String fileSha256, int concurrency, RateLimit rateLimit) {
+                            String fileSha256, int concurrency, RateLimit rateLimit, KeyProbe probe) {
     public JobDefinition {
         steps = List.copyOf(steps);
         if (concurrency < 1) {
@@ -31,7 +32,26 @@ public record JobDefinition(String name, String description, KeySpec key, CronEx
     /** A job that runs one key at a time, without a rate limit. */
     public JobDefinition(String name, String description, KeySpec key, CronExpression schedule, RetryPolicy retry,
                          List<StepDefinition> steps, Path file, Path folder, String fileSha256) {
-        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, 1, null);
+        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, 1, null, null);
+    }
+
+    /** A job without a probe of its own. */
+    public JobDefinition(String name, String description, KeySpec key, CronExpression schedule, RetryPolicy retry,
+                         List<StepDefinition> steps, Path file, Path folder, String fileSha256, int concurrency,
+                         RateLimit rateLimit) {
+        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, concurrency, rateLimit, null);
+    }
+
+    /**
+     * The credentials the job sends: those of its steps, then its own probe's, each once, in that order.
+     */
+    public List<String> credentials() {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        steps.stream().map(StepDefinition::credential).filter(java.util.Objects::nonNull).forEach(out::add);
+        if (probe != null && probe.credential() != null) {
+            out.add(probe.credential());
+        }
+        return List.copyOf(out);
     }
 
     public StepDefinition step(String id) {

@@ -493,7 +493,7 @@ public final class JdbcStateStore implements StateStore {
         return inTransaction(c -> {
             List<KeyRecord> out = new ArrayList<>();
             for (Change ch : changes) {
-                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event());
+                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
                 if (w != null) {
                     out.add(w);
                 }
@@ -513,7 +513,7 @@ public final class JdbcStateStore implements StateStore {
                 KeyRecord last = null;
                 for (Change ch : changes) {
                     last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event())
-                            : write(c, ch.before(), ch.after(), ch.step(), ch.event());
+                            : write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
                     if (last == null) {
                         // roll back what the chain wrote so far: all or nothing
                         throw new StaleStateException(first.job(), first.key());
@@ -612,6 +612,12 @@ public final class JdbcStateStore implements StateStore {
     /** Writes one guarded change on {@code c}; returns null (and writes nothing) when the guard fails. */
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event)
             throws SQLException {
+        return write(c, before, after, step, event, List.of());
+    }
+
+    /** As above; the records of {@code removeSteps} are removed in the same transaction (after the guard held). */
+    private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event,
+                            List<String> removeSteps) throws SQLException {
         KeyRecord next = after.withVersion(before.version() + 1);
         String guard = " WHERE job = ? AND key_value = ? AND version = ?"
                 + (before.leaseOwner() != null ? " AND lease_owner = ?" : "");
@@ -644,6 +650,15 @@ public final class JdbcStateStore implements StateStore {
             }
             if (ps.executeUpdate() == 0) {
                 return null;
+            }
+        }
+        for (String removed : removeSteps) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "DELETE FROM step_state WHERE job = ? AND key_value = ? AND step = ?")) {
+                ps.setString(1, before.job());
+                ps.setString(2, before.key());
+                ps.setString(3, removed);
+                ps.executeUpdate();
             }
         }
         if (step != null) {

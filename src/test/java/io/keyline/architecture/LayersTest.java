@@ -230,7 +230,7 @@ class LayersTest {
                 .orShould().callMethod(io.keyline.core.OperatorActions.class, "confirm",
                         io.keyline.domain.JobDefinition.class, String.class, String.class, String.class)
                 .orShould().callMethod(io.keyline.core.OperatorActions.class, "credentialUpdated", String.class,
-                        String.class)
+                        String.class, java.util.List.class)
                 .check(classes);
     }
 

@@ -37,7 +37,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Generates random jobs (2–5 steps: command and http, effects none/idempotent/unsafe, probes with a
- * fixed answer, credentials usable/missing/rejected, {@code confirm: always}) and random key states
+ * fixed answer, a third with a probe of the job's own (present, absent, no answer, a rejected login; sometimes
+ * sent with a credential), credentials usable/missing/rejected, {@code confirm: always}) and random key states
  * (fresh, pending with finished steps, due and not-yet-due retries, interrupted runs of dead holders,
  * live holders, confirmations with the right and a stale payload, attention states, keys ahead of
  * schedule), then checks that the steps the engine executes — through recording executors, for
@@ -54,6 +55,8 @@ final class PlanEngineEquivalence {
     final List<String> failures = new ArrayList<>();
     int cases;
     int executedSteps;
+    /** Cases whose plan found the key's work there by the job's own probe (nothing runs). */
+    int foundByOwnProbe;
     final Map<String, Integer> stops = new java.util.TreeMap<>();
 
     PlanEngineEquivalence(Path root, long seed) {
@@ -192,7 +195,13 @@ final class PlanEngineEquivalence {
             world.credentials.put(c, r == 0 ? "missing" : r == 1 ? "rejected" : "usable");
         }
         String job = "j" + i;
-        String body = "{\"name\": \"" + job + "\", \"key\": {\"type\": \"date\", \"zone\": \"UTC\", \"start\": \"2026-01-01\"},"
+        // a third of the jobs have a probe of their own, sometimes sent with a credential
+        boolean ownProbe = random.nextInt(3) == 0;
+        String ownCredential = ownProbe && random.nextBoolean() ? "c" + random.nextInt(2) : null;
+        String own = !ownProbe ? "" : " \"probe\": {\"kind\": \"http\", \"url\": \"http://127.0.0.1:9/k/{key}\","
+                + (ownCredential == null ? "" : " \"credential\": \"" + ownCredential + "\",")
+                + " \"presentWhen\": {\"jsonPointer\": \"/n\", \"notEquals\": 0}},";
+        String body = "{\"name\": \"" + job + "\", \"key\": {\"type\": \"date\", \"zone\": \"UTC\", \"start\": \"2026-01-01\"}," + own
                 + " \"retry\": {\"maxAttempts\": 3, \"initialDelay\": \"PT5S\", \"multiplier\": 2.0, \"maxDelay\": \"PT5M\","
                 + " \"jitter\": 0.0, \"maxElapsed\": \"PT30M\"},"
                 + " \"steps\": [\n" + json + "\n]}";
@@ -203,6 +212,12 @@ final class PlanEngineEquivalence {
         int offset = random.nextInt(10) == 0 ? 1 : -random.nextInt(3);
         String key = java.time.LocalDate.of(2026, 11, 30).plusDays(offset).toString();
         Map<String, io.keyline.domain.ProbeAnswer> answers = new HashMap<>();
+        if (ownProbe) {
+            int r = random.nextInt(10);
+            answers.put(io.keyline.domain.KeyProbe.STEP, r < 4 ? io.keyline.domain.ProbeAnswer.ABSENT : r < 7
+                    ? io.keyline.domain.ProbeAnswer.PRESENT : r == 7 ? io.keyline.domain.ProbeAnswer.INCONCLUSIVE
+                    : io.keyline.domain.ProbeAnswer.AUTH);
+        }
         for (int s = 0; s < steps; s++) {
             if (probes.get(s)) {
                 int r = random.nextInt(10);
@@ -222,6 +237,9 @@ final class PlanEngineEquivalence {
         // apply
         Plan plan = planApply.planAndSave(applied, List.of(key), Map.of(), opts);
         Plan.KeyPlan kp = plan.keys().get(0);
+        if (kp.stopKind() == KeyDecision.StopKind.ALREADY_PRESENT) {
+            foundByOwnProbe++;
+        }
         world.executed.clear();
         RunReport report = planApply.apply(plan.planId(), name -> applied, engine);
         List<String> executedApply = executedSteps(world, applied.name(), key);

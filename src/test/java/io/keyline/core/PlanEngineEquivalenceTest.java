@@ -28,5 +28,6 @@ class PlanEngineEquivalenceTest {
         assertThat(eq.executedSteps).isGreaterThan(eq.cases / 2);
         assertThat(eq.stops.keySet()).anyMatch(s -> s.contains("credential")).anyMatch(s -> s.contains("confirmation"))
                 .anyMatch(s -> s.equals("done"));
+        assertThat(eq.foundByOwnProbe).as("keys the job's own probe found done").isPositive();
     }
 }

@@ -25,11 +25,13 @@ class PlanEngineEquivalenceSuite {
         var figures = new java.util.LinkedHashMap<String, Object>();
         figures.put("cases", eq.cases());
         figures.put("executedSteps", eq.executedSteps());
+        figures.put("foundByOwnProbe", eq.foundByOwnProbe());
         figures.put("mismatches", eq.failures().size());
         figures.put("seed", seed);
         figures.put("seconds", s);
         Suites.report("equivalence", figures, String.join("\n", eq.failures()));
         assertThat(eq.failures()).as("seed %d", seed).isEmpty();
         assertThat(eq.cases()).isGreaterThanOrEqualTo(n);
+        assertThat(eq.foundByOwnProbe()).as("the generator reaches keys the job's own probe finds done").isPositive();
     }
 }

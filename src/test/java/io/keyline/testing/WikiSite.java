@@ -80,6 +80,11 @@ public final class WikiSite implements AutoCloseable {
     private volatile String hostileHeader;
     private volatile String rawExportBody;
     private volatile boolean redirectToLogin;
+    private volatile boolean sessionsEndAfterEdit;
+    private volatile boolean loginsEndAfterEdit;
+    private final List<String> saveLog = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger editsOfExistingPages = new AtomicInteger();
+    private volatile long saveHoldMillis;
 
     public WikiSite() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
@@ -120,6 +125,42 @@ public final class WikiSite implements AutoCloseable {
     public WikiSite redirectToLogin(boolean yes) {
         redirectToLogin = yes;
         return this;
+    }
+
+    /**
+     * Right after an edit page is served, every session ends; remember-me cookies still log in, so a save opens a
+     * new session, whose CSRF token is not the one of the edit page (the site restarted, say).
+     */
+    public WikiSite endSessionsAfterEdit(boolean yes) {
+        sessionsEndAfterEdit = yes;
+        return this;
+    }
+
+    /** Right after an edit page is served, every login ends (it expired between the token and the save). */
+    public WikiSite endLoginsAfterEdit(boolean yes) {
+        loginsEndAfterEdit = yes;
+        return this;
+    }
+
+    /**
+     * A save is applied at once and answered only after {@code millis}: a client killed in between never learns
+     * that its page was saved (the outcome is unknown to it).
+     */
+    public WikiSite saveHold(long millis) {
+        saveHoldMillis = millis;
+        return this;
+    }
+
+    /** How many times the editor (which takes the page's edit lock) was opened for a page that already existed. */
+    public int editsOfExistingPages() {
+        return editsOfExistingPages.get();
+    }
+
+    /** The site's own log of saves: one line per page saved, in order ({@code PAGE}). */
+    public List<String> saveLog() {
+        synchronized (saveLog) {
+            return List.copyOf(saveLog);
+        }
     }
 
     /** The remember-me values that log in now. */
@@ -352,8 +393,16 @@ public final class WikiSite implements AutoCloseable {
                 a.html(200, "<p>This page is currently locked for editing by " + held.user() + "</p>");
                 return;
             }
+            if (pages.containsKey(page)) {
+                editsOfExistingPages.incrementAndGet();
+            }
             locks.put(page, new Lock(user, Instant.now().plus(LOCK)));
             a.html(200, editForm(page, session.sectok(), pages.getOrDefault(page, ""), null));
+            if (loginsEndAfterEdit) {
+                expireLogins();
+            } else if (sessionsEndAfterEdit) {
+                sessions.clear();
+            }
             return;
         }
         if ("save".equals(action) && post) {
@@ -368,7 +417,9 @@ public final class WikiSite implements AutoCloseable {
             }
             pages.put(page, req.form("wikitext") == null ? "" : req.form("wikitext"));
             saves.computeIfAbsent(page, p -> new AtomicInteger()).incrementAndGet();
+            saveLog.add(page);
             locks.remove(page);
+            hold(saveHoldMillis);
             a.status = 302;
             a.header("Location", base() + "/doku.php?id=" + page);
             return;
@@ -379,6 +430,17 @@ public final class WikiSite implements AutoCloseable {
         }
         a.html(pages.containsKey(page) ? 200 : 404, "<html><body><div class=\"page\">"
                 + escape(pages.getOrDefault(page, "This topic does not exist yet")) + "</div></body></html>");
+    }
+
+    private static void hold(long millis) {
+        if (millis <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void loggedOut(String page, Answer a) {

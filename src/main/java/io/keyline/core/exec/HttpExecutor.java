@@ -224,11 +224,12 @@ public final class HttpExecutor implements StepExecutor {
     private StepOutcome read(StepContext ctx, Exchange ex, Evidence.RequestSummary summary, boolean idempotencyKey) {
         Conditions.Answer answer = ex.answer(ctx);
         Judgement j = judge(ctx, ex, answer, ctx.step().request().response(), idempotencyKey);
-        String refreshed = j.cls() == FailureClass.AUTH ? null : refresh(ctx, ex);
-        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed));
-        String note = refreshed == null ? "" : "; " + refreshed;
+        Refresh refreshed = j.cls() == FailureClass.AUTH ? Refresh.NONE : refresh(ctx, ex);
+        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
+        String note = refreshed.problem() == null ? "" : "; " + refreshed.problem();
         if (j.cls() != null) {
-            return new StepOutcome(j.cls(), ctx.redact().apply(j.message() + note), Map.of(), ev, j.retryAfter());
+            return new StepOutcome(j.cls(), ctx.redact().apply(j.message() + note), Map.of(), ev, j.retryAfter(),
+                    refreshed.fingerprint());
         }
         Map<String, String> outputs = outputs(ex);
         Map<String, Extraction> rules = ctx.step().request().extract();
@@ -236,11 +237,29 @@ public final class HttpExecutor implements StepExecutor {
             Extractor.Result found = Extractor.extract(rules, answer, ex.setCookies(), ex.finalUri());
             if (found.missing() != null) {
                 return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(j.message() + " but "
-                        + missing(found) + note), ev);
+                        + missing(found) + note), ev).refreshed(refreshed.fingerprint());
             }
             outputs.putAll(found.values());
         }
-        return StepOutcome.success(ctx.redact().apply(j.message() + note), outputs, ev);
+        return StepOutcome.success(ctx.redact().apply(j.message() + note), outputs, ev)
+                .refreshed(refreshed.fingerprint());
+    }
+
+    /**
+     * What keeping the cookies the site set did.
+     *
+     * @param fingerprint the credential's new fingerprint when the stored value changed, else {@code null}
+     * @param problem     why the cookies could not be kept, or {@code null}
+     * @param name        the credential
+     */
+    private record Refresh(String fingerprint, String problem, String name) {
+        static final Refresh NONE = new Refresh(null, null, null);
+
+        /** For the evidence: "credential X refreshed by the site (fingerprint …)", the problem, or {@code null}. */
+        String text() {
+            return problem != null ? problem : fingerprint == null ? null
+                    : "credential " + name + " refreshed by the site (fingerprint " + fingerprint + ")";
+        }
     }
 
     private static String missing(Extractor.Result found) {
@@ -248,15 +267,11 @@ public final class HttpExecutor implements StepExecutor {
                 + found.missing().substring(found.missingName().length() + 2);
     }
 
-    /**
-     * Keeps the cookies the site set on answers to requests that carried the credential, hop by hop.
-     *
-     * @return "credential X refreshed by the site (fingerprint …)", or {@code null} when nothing changed
-     */
-    private String refresh(StepContext ctx, Exchange ex) {
+    /** Keeps the cookies the site set on answers to requests that carried the credential, hop by hop. */
+    private Refresh refresh(StepContext ctx, Exchange ex) {
         CredentialMaterial credential = ctx.credential();
         if (credential == null) {
-            return null;
+            return Refresh.NONE;
         }
         String fingerprint = null;
         try {
@@ -267,11 +282,10 @@ public final class HttpExecutor implements StepExecutor {
                 }
             }
         } catch (RuntimeException e) {
-            return "the cookies the site set for credential " + credential.name() + " could not be kept: "
-                    + describe(e, ctx.step().timeout());
+            return new Refresh(fingerprint, "the cookies the site set for credential " + credential.name()
+                    + " could not be kept: " + describe(e, ctx.step().timeout()), credential.name());
         }
-        return fingerprint == null ? null : "credential " + credential.name() + " refreshed by the site (fingerprint "
-                + fingerprint + ")";
+        return new Refresh(fingerprint, null, credential.name());
     }
 
     /**
@@ -345,20 +359,21 @@ public final class HttpExecutor implements StepExecutor {
         try {
             Conditions.Answer answer = ex.answer(ctx);
             ProbeVerdict v = probeJudgement(ctx, ex, answer, probe);
-            String refreshed = v.answer() == ProbeOutcome.Answer.AUTH ? null : refresh(ctx, ex);
-            ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed));
-            String note = refreshed == null ? "" : "; " + refreshed;
+            Refresh refreshed = v.answer() == ProbeOutcome.Answer.AUTH ? Refresh.NONE : refresh(ctx, ex);
+            ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
+            String note = refreshed.problem() == null ? "" : "; " + refreshed.problem();
             Map<String, String> values = Map.of();
             boolean answered = v.answer() == ProbeOutcome.Answer.PRESENT || v.answer() == ProbeOutcome.Answer.ABSENT;
             if (answered && !probe.extract().isEmpty() && ex.status < 400) {
                 Extractor.Result found = Extractor.extract(probe.extract(), answer, ex.setCookies(), ex.finalUri());
                 if (found.missing() != null) {
                     return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: "
-                            + missing(found) + " (inconclusive)" + note), ev);
+                            + missing(found) + " (inconclusive)" + note), ev).refreshed(refreshed.fingerprint());
                 }
                 values = found.values();
             }
-            return new ProbeOutcome(v.answer(), ctx.redact().apply(v.message() + note), ev, values);
+            return new ProbeOutcome(v.answer(), ctx.redact().apply(v.message() + note), ev, values,
+                    refreshed.fingerprint());
         } catch (Deadline.Exceeded e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: " + e.getMessage()
                     + " (inconclusive)"), ev);

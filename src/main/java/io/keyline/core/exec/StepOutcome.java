@@ -14,9 +14,21 @@ import java.util.Map;
  * @param outputs    outputs for later steps (success only)
  * @param evidence   what was sent and received (redacted)
  * @param retryAfter a server's {@code Retry-After}, or {@code null}
+ * @param refreshed  the credential's new fingerprint when the site refreshed its cookies on the answer (kept,
+ *                   encrypted), else {@code null}
  */
 public record StepOutcome(FailureClass failure, String message, Map<String, String> outputs, Evidence evidence,
-                          Duration retryAfter) {
+                          Duration retryAfter, String refreshed) {
+
+    public StepOutcome(FailureClass failure, String message, Map<String, String> outputs, Evidence evidence,
+                       Duration retryAfter) {
+        this(failure, message, outputs, evidence, retryAfter, null);
+    }
+
+    /** The same outcome, with the credential's new fingerprint after the site refreshed it. */
+    public StepOutcome refreshed(String fingerprint) {
+        return new StepOutcome(failure, message, outputs, evidence, retryAfter, fingerprint);
+    }
 
     public static StepOutcome success(String message, Map<String, String> outputs, Evidence evidence) {
         return new StepOutcome(null, message, outputs, evidence, null);

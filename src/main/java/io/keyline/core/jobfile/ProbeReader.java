@@ -10,12 +10,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** Reads a step's {@code probe} object. */
+/** Reads a step's {@code probe} object, and a job's own (which may name the credential it is sent with). */
 final class ProbeReader {
 
     static final List<String> FIELDS = List.of("kind", "method", "url", "headers", "presentWhen", "response",
             "followRedirects", "extract", "command", "timeout");
+    /** A job's own probe: a step's fields, and the credential it is sent with (a step's probe uses the step's). */
+    static final List<String> JOB_FIELDS = java.util.stream.Stream.concat(FIELDS.stream(), java.util.stream.Stream.of(
+            "credential")).toList();
     private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    private static final java.util.regex.Pattern CREDENTIAL = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
     private ProbeReader() {
     }
@@ -27,6 +32,26 @@ final class ProbeReader {
         if (probe == null) {
             return null;
         }
+        return read(probe, step, templates, before);
+    }
+
+    /**
+     * The job's own probe ({@code "probe"} beside {@code "steps"}), or {@code null} if there is none or it is
+     * invalid (the problems are reported). It runs before any step, so it cannot use a step's outputs.
+     */
+    static io.keyline.domain.KeyProbe readJobProbe(ObjectView job, StepTemplates templates) {
+        int before = job.problems().count();
+        ObjectView probe = job.objectField("probe", JOB_FIELDS);
+        if (probe == null) {
+            return null;
+        }
+        String credential = probe.matching("credential", CREDENTIAL,
+                "use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 64 characters");
+        ProbeSpec spec = read(probe, job, templates, before);
+        return spec == null ? null : new io.keyline.domain.KeyProbe(spec, credential);
+    }
+
+    private static ProbeSpec read(ObjectView probe, ObjectView owner, StepTemplates templates, int before) {
         probe.require("kind", " (one of http, command)");
         String kind = probe.choice("kind", List.of("http", "command"), false);
         Duration timeout = probe.duration("timeout");
@@ -36,7 +61,7 @@ final class ProbeReader {
         } else if ("command".equals(kind)) {
             spec = command(probe, templates, timeout);
         }
-        return step.problems().count() > before ? null : spec;
+        return owner.problems().count() > before ? null : spec;
     }
 
     private static ProbeSpec http(ObjectView probe, StepTemplates templates, Duration timeout) {

@@ -72,20 +72,11 @@ public record CapturedCookies(List<Cookie> taken, String fingerprint, String not
                 + "): the outcome shows below. You can close this window.";
     }
 
-    /** One sentence over a read-only test of captured cookies (none stored): accepted, rejected, or not testable. */
+    /**
+     * One sentence over a read-only test of captured cookies (none stored), strict: "The captured cookies:
+     * Accepted: …", "… Rejected: …" or "… Inconclusive: …" ({@link LoginCheck}).
+     */
     public static String testSummary(List<CredentialTester.Result> results) {
-        long accepted = results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.ACCEPTED).count();
-        long rejected = results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.REJECTED).count();
-        long tested = results.stream().filter(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED).count();
-        if (tested == 0) {
-            return "No step that uses these cookies has an http probe to test them with.";
-        }
-        if (rejected > 0) {
-            return "The site rejected the captured cookies on " + rejected + " of " + tested
-                    + " probes: finish logging in, then test again.";
-        }
-        return accepted == tested ? "The site accepts the captured cookies (" + tested
-                + (tested == 1 ? " probe)." : " probes).")
-                : "Accepted by " + accepted + " of " + tested + " probes; the others gave no answer.";
+        return "The captured cookies: " + LoginCheck.summary(results);
     }
 }

@@ -5,6 +5,7 @@ import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.OperatorException;
 import io.keyline.core.RunReport;
+import io.keyline.core.ShownBody;
 import io.keyline.core.ShownHeaders;
 import io.keyline.core.KeyEvents;
 import io.keyline.core.KeyRecords;
@@ -83,10 +84,24 @@ public final class ConfirmAndRun {
      * @param env         extra environment, credential variables masked (command)
      * @param hash        payload hash the confirmation binds, or {@code null} when it cannot be rendered
      * @param problem     why it cannot be rendered, or {@code null}
+     * @param fields      the fields of a body given by its fields (form, multipart, JSON strings), secrets masked
+     *                    ({@link ShownBody}); empty for other bodies
      */
     public record Payload(StepKind kind, String method, String url, List<ShownHeaders.Header> headers, long bodyBytes,
                           String bodySha256, String bodySource, String bodyPreview, List<String> argv, String workdir,
-                          Map<String, String> env, String hash, String problem) {
+                          Map<String, String> env, String hash, String problem, List<ShownBody.Field> fields) {
+
+        public Payload {
+            fields = fields == null ? List.of() : List.copyOf(fields);
+        }
+
+        /** A payload without body fields. */
+        public Payload(StepKind kind, String method, String url, List<ShownHeaders.Header> headers, long bodyBytes,
+                       String bodySha256, String bodySource, String bodyPreview, List<String> argv, String workdir,
+                       Map<String, String> env, String hash, String problem) {
+            this(kind, method, url, headers, bodyBytes, bodySha256, bodySource, bodyPreview, argv, workdir, env, hash,
+                    problem, List.of());
+        }
 
         /** The payload as the monospace "What will be sent" block. */
         public String text() {
@@ -105,6 +120,10 @@ public final class ConfirmAndRun {
                             .append(bodySource == null || bodySource.equals("none") ? "" : " from " + bodySource)
                             .append('\n');
                     sb.append("sha256   ").append(bodySha256).append('\n');
+                    if (!fields.isEmpty()) {
+                        sb.append("fields\n");
+                        PlanText.fields(sb, fields, "  ");
+                    }
                     sb.append('\n').append(bodyPreview);
                     if (!bodyPreview.endsWith("\n")) {
                         sb.append('\n');
@@ -314,7 +333,7 @@ public final class ConfirmAndRun {
         }
         return new Payload(p.kind(), p.method(), p.url(), p.headers(), p.bodyBytes(), p.bodySha256(), p.bodySource(),
                 p.bodyPreview(), p.argv(), p.workdir(), p.env(), null,
-                "the step's input keeps changing while it is read; reload when it is stable");
+                "the step's input keeps changing while it is read; reload when it is stable", p.fields());
     }
 
     /**
@@ -332,7 +351,8 @@ public final class ConfirmAndRun {
                 return new Payload(StepKind.HTTP, req.method(), mask.redact(req.uri().toString()),
                         ShownHeaders.of(step, req, cred, mask, clock.instant()), body.length,
                         body.length == 0 ? null : req.bodySha256(), req.bodySource(), mask.redact(preview(body)),
-                        List.of(), null, Map.of(), req.payloadHash(), null);
+                        List.of(), null, Map.of(), req.payloadHash(), null, ShownBody.fields(ctx, List.of(),
+                        mask::redact));
             }
             Rendering.RenderedCommand cmd = Rendering.command(ctx);
             Map<String, String> env = new LinkedHashMap<>();

@@ -53,8 +53,22 @@ public final class KeyActions {
 
     /** Re-arms a FAILED (or skipped, or credential-parked) key with a fresh retry budget, then runs it now. */
     public Outcome retryAndRun(JobDefinition job, String key, String note, Engine engine) {
-        actions.retry(job, key, note);
+        return retryAndRun(job, key, note, null, engine);
+    }
+
+    /**
+     * As {@link #retryAndRun(JobDefinition, String, String, Engine)}, going back to {@code fromStep} first: it and
+     * the steps after it run again, their outputs discarded ({@link OperatorActions#retry(JobDefinition, String,
+     * String, String)}).
+     */
+    public Outcome retryAndRun(JobDefinition job, String key, String note, String fromStep, Engine engine) {
+        actions.retry(job, key, note, fromStep);
         return run(job, key, engine);
+    }
+
+    /** Re-arms a key without running it ({@code fromStep}: see {@link #retryAndRun}); returns it as stored now. */
+    public KeyRecord retry(JobDefinition job, String key, String note, String fromStep) {
+        return actions.retry(job, key, note, fromStep);
     }
 
     /**

@@ -21,14 +21,26 @@ public final class PlanText {
     /** The probes' answers and the exact requests of a key's http steps, each line indented by {@code indent}. */
     public static String requests(Plan.KeyPlan k, String indent) {
         StringBuilder sb = new StringBuilder();
-        k.probes().forEach((step, answer) -> sb.append(indent).append("probe of ").append(step).append(": ")
-                .append(Words.probe(answer)).append('\n'));
+        String keyProbe = k.probes().get(io.keyline.domain.KeyProbe.STEP);
+        if (keyProbe != null) {
+            sb.append(indent).append("the job's probe (asked before the first step): ").append(Words.probe(keyProbe))
+                    .append('\n');
+        }
+        k.probes().forEach((step, answer) -> {
+            if (!io.keyline.domain.KeyProbe.is(step)) {
+                sb.append(indent).append("probe of ").append(step).append(": ").append(Words.probe(answer))
+                        .append('\n');
+            }
+        });
         for (Plan.RequestPreview r : k.requests()) {
             sb.append(indent).append(r.step()).append(": ").append(r.method()).append(' ')
                     .append(Printable.line(r.url())).append('\n');
             r.headers().forEach((h, v) -> sb.append(indent).append("  ").append(h).append(": ")
                     .append(Printable.line(v)).append('\n'));
-            if (r.note() != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
+            if (r.runTimeBody()) {
+                sb.append(indent).append("  body: ").append(Printable.line(r.bodySource()))
+                        .append(", sha256 known at run time (it holds values known only then)\n");
+            } else if (r.note() != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
                 sb.append(indent).append("  body: ").append(r.bodyBytes()).append(" bytes, sha256 ")
                         .append(r.bodySha256()).append(" (").append(Printable.line(r.bodySource())).append(") - ")
                         .append(Printable.line(r.note())).append('\n');
@@ -41,8 +53,21 @@ public final class PlanText {
             } else {
                 sb.append(indent).append("  body: none\n");
             }
+            fields(sb, r.fields(), indent + "    ");
+            if (r.boundSha256() != null) {
+                sb.append(indent).append("  request template sha256 ").append(r.boundSha256())
+                        .append(" (with every value known now: what apply holds the request to)\n");
+            }
         }
         return sb.toString();
+    }
+
+    /** The fields of a body given by its fields, one line each: {@code name = value} (secrets masked). */
+    public static void fields(StringBuilder sb, List<io.keyline.core.ShownBody.Field> fields, String indent) {
+        for (io.keyline.core.ShownBody.Field f : fields) {
+            sb.append(indent).append(Printable.line(f.name())).append(" = ").append(Printable.line(f.value()))
+                    .append('\n');
+        }
     }
 
     /** The detail of one key: state, action, steps, then its requests. */

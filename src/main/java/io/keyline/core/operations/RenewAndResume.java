@@ -140,6 +140,42 @@ public final class RenewAndResume {
     }
 
     /**
+     * A save from the console: stored (and the parked keys resumed), or refused because the site just rejected
+     * this very value (the operator may still choose to save it anyway).
+     *
+     * @param renewed what was stored, or {@code null} when nothing was
+     * @param refusal why nothing was stored (plain words), or {@code null}
+     */
+    public record Saving(Renewed renewed, String refusal) {
+        public boolean refused() {
+            return renewed == null;
+        }
+    }
+
+    /**
+     * Stores {@code value} and resumes the keys parked on it, unless the site just rejected this very value: a
+     * test of it just answered <em>rejected</em> ({@code tested}), or it is the stored value the site rejected.
+     * Then nothing is stored and the refusal says why; {@link #renew(String, ParsedCredential, String, String,
+     * List)} stores it anyway (the operator's second, explicit choice).
+     *
+     * @param tested the strict verdict of a test of this very value just made, or {@code null} when it was not
+     *               tested
+     */
+    public Saving renewUnlessRejected(String name, ParsedCredential value, String loginUrl, String user,
+                                      List<JobDefinition> jobs, CredentialTester.Outcome tested) {
+        if (tested == CredentialTester.Outcome.REJECTED) {
+            return new Saving(null, LoginCheck.notSavedTested());
+        }
+        Optional<CredentialInfo> stored = credentials.info(name);
+        if (stored.isPresent() && stored.get().rejected() && stored.get().fingerprint().equals(value.fingerprint())) {
+            CredentialInfo b = stored.get();
+            return new Saving(null, LoginCheck.notSavedSameAsRejected(EvidenceText.time(
+                    b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt())));
+        }
+        return new Saving(renew(name, value, loginUrl, user, jobs), null);
+    }
+
+    /**
      * The resumed keys after they ran.
      *
      * @param finals      their final records
@@ -162,28 +198,31 @@ public final class RenewAndResume {
     }
 
     /**
-     * Stores the credential and resumes the keys parked on it. The stored value stays unchanged when
-     * storing fails.
+     * Stores the credential and resumes the keys parked on it, each from the first step of its job that uses the
+     * credential (the outputs of the old login are discarded). The stored value stays unchanged when storing
+     * fails.
      *
      * @param loginUrl where to log in again, or {@code null} to keep the stored one
+     * @param jobs     the jobs (their steps tell where a parked key resumes)
      */
-    public Renewed renew(String name, ParsedCredential value, String loginUrl, String user) {
-        return renew(name, value, loginUrl, null, user);
+    public Renewed renew(String name, ParsedCredential value, String loginUrl, String user, List<JobDefinition> jobs) {
+        return renew(name, value, loginUrl, null, user, jobs);
     }
 
     /**
-     * {@link #renew(String, ParsedCredential, String, String)}, and whether the site may refresh the stored cookies
-     * ({@code null} keeps the stored choice). The value the site rejected, given again, resumes nothing
+     * {@link #renew(String, ParsedCredential, String, String, List)}, and whether the site may refresh the stored
+     * cookies ({@code null} keeps the stored choice). The value the site rejected, given again, resumes nothing
      * ({@link Renewed#sameAsRejected()}): the keys would only park again.
      */
-    public Renewed renew(String name, ParsedCredential value, String loginUrl, Boolean refreshBySite, String user) {
+    public Renewed renew(String name, ParsedCredential value, String loginUrl, Boolean refreshBySite, String user,
+                         List<JobDefinition> jobs) {
         Optional<CredentialInfo> before = credentials.info(name);
         CredentialInfo info = credentials.set(name, value, loginUrl, refreshBySite, user);
         if (before.isPresent() && before.get().rejected() && before.get().fingerprint().equals(value.fingerprint())) {
             CredentialInfo b = before.get();
             return new Renewed(info, List.of(), b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt());
         }
-        List<KeyRecord> resumed = actions.credentialUpdated(name, info.fingerprint());
+        List<KeyRecord> resumed = actions.credentialUpdated(name, info.fingerprint(), jobs);
         return new Renewed(credentials.info(name).orElse(info), resumed);
     }
 
@@ -302,6 +341,12 @@ public final class RenewAndResume {
             return resumed.isEmpty() ? s : s + " " + resumedText() + ": they run on the next run.";
         }
 
+        /** As {@link #summary}, in the console's plain words ({@link LoginCheck}). */
+        public String plainSummary() {
+            String s = "The stored login: " + LoginCheck.summary(results);
+            return resumed.isEmpty() ? s : s + " " + resumedText() + ": they run on the next run.";
+        }
+
         /** "2 parked keys resumed", or "" when none did. */
         public String resumedText() {
             int n = resumed.size();
@@ -327,7 +372,7 @@ public final class RenewAndResume {
         Tested t = new Tested(results, List.of());
         if (t.outcome() == CredentialTester.Outcome.ACCEPTED) {
             String fp = credentials.info(name).map(CredentialInfo::fingerprint).orElse("?");
-            return new Tested(results, actions.credentialAccepted(name, fp));
+            return new Tested(results, actions.credentialAccepted(name, fp, jobs));
         }
         return t;
     }

@@ -121,6 +121,7 @@ public final class Words {
             case RETRIED -> "Retried";
             case SKIPPED -> "Skipped";
             case CREDENTIAL_UPDATED -> "Login renewed";
+            case CREDENTIAL_REFRESHED -> "Login refreshed by the site";
             case REARMED -> "Re-armed";
         };
     }

@@ -436,6 +436,17 @@ public final class CredentialDialog {
         save.disableProperty().bind(vm.canSaveProperty().not());
         save.setOnAction(e -> vm.save());
 
+        // offered only after a save was refused because the site had just rejected the value
+        Button anyway = new Button("Save anyway");
+        anyway.setId("credential-save-anyway");
+        anyway.getStyleClass().add(Styles.DANGER);
+        anyway.setTooltip(new javafx.scene.control.Tooltip("Stores the value the site just rejected all the same, "
+                + "and resumes the keys parked on it"));
+        anyway.visibleProperty().bind(vm.saveAnywayProperty());
+        anyway.managedProperty().bind(anyway.visibleProperty());
+        anyway.disableProperty().bind(vm.busyProperty());
+        anyway.setOnAction(e -> vm.saveAnyway());
+
         Button close = new Button("Close");
         close.setCancelButton(true);
         close.setOnAction(e -> {
@@ -446,7 +457,7 @@ public final class CredentialDialog {
         });
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox buttons = new HBox(8, run, spacer, spinner, test, close, save);
+        HBox buttons = new HBox(8, run, spacer, spinner, test, close, anyway, save);
         buttons.setAlignment(Pos.CENTER_LEFT);
         VBox bottom = new VBox(8, message, error, testSummary, testLines, buttons);
         bottom.setPadding(new Insets(12, 0, 0, 0));

@@ -20,6 +20,7 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -47,12 +48,21 @@ public final class CredentialViewModel extends ViewModel {
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
     private final ObservableList<CredentialTester.Result> testResults = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
+    private final ReadOnlyBooleanWrapper saveAnyway = new ReadOnlyBooleanWrapper(this, "saveAnyway");
+    /** A value the site just rejected, kept (never shown) until the operator saves it anyway or drops it. */
+    private ParsedCredential refused;
+    private String refusedLoginUrl;
+    /** The fingerprint of the pasted value the last test asked about, and its strict verdict. */
+    private String testedFingerprint;
+    private CredentialTester.Outcome testedOutcome;
 
     public CredentialViewModel(ConsoleServices services, Threads threads) {
         super(threads);
         this.services = services;
         this.input = new CredentialInput(threads);
         input.validProperty().addListener((o, a, b) -> updateCanSave());
+        // another value: the offer to save the refused one anyway ends
+        input.textProperty().addListener((o, a, b) -> dropRefused());
         name.addListener((o, a, b) -> {
             checkName();
             updateCanSave();
@@ -107,7 +117,38 @@ public final class CredentialViewModel extends ViewModel {
         if (!canSave.get() || value == null) {
             return;
         }
-        store(value, null);
+        store(value, null, value.fingerprint().equals(testedFingerprint) ? testedOutcome : null, false);
+    }
+
+    /**
+     * The second, explicit choice after a save was refused because the site just rejected the value: stores it
+     * all the same (and resumes the parked keys).
+     */
+    public void saveAnyway() {
+        if (refused == null || busy.get()) {
+            return;
+        }
+        store(refused, refusedLoginUrl, null, true);
+    }
+
+    /**
+     * A login window opens on this dialog to get a new value: what the dialog said about the value it refused
+     * (or could not save) belongs to that value, not to the login about to happen, so it is cleared and the offer
+     * to save the refused value anyway ends.
+     */
+    public void loginOpened() {
+        if (busy.get()) {
+            return;
+        }
+        error.set("");
+        message.set("");
+        dropRefused();
+    }
+
+    private void dropRefused() {
+        refused = null;
+        refusedLoginUrl = null;
+        saveAnyway.set(false);
     }
 
     /**
@@ -118,13 +159,27 @@ public final class CredentialViewModel extends ViewModel {
      * @param loginUrl a login URL to remember with them, or {@code null} to keep the stored one
      */
     public void useCaptured(ParsedCredential value, String loginUrl) {
+        useCaptured(value, loginUrl, null);
+    }
+
+    /**
+     * As {@link #useCaptured(ParsedCredential, String)}; {@code tested} is the verdict of the login window's test
+     * of these very cookies, or {@code null}: a value the site just rejected is not stored without
+     * {@link #saveAnyway}.
+     */
+    public void useCaptured(ParsedCredential value, String loginUrl, CredentialTester.Outcome tested) {
         if (busy.get() || !nameError.get().isEmpty()) {
             return;
         }
-        store(value, loginUrl);
+        store(value, loginUrl, tested, false);
     }
 
-    private void store(ParsedCredential value, String loginUrl) {
+    /**
+     * Stores the value unless the site just rejected it ({@code tested}, or the stored value it rejected), then
+     * resumes the parked keys and runs them; a refused value waits for {@link #saveAnyway}. {@code anyway}: the
+     * operator chose to store it all the same.
+     */
+    private void store(ParsedCredential value, String loginUrl, CredentialTester.Outcome tested, boolean anyway) {
         String n = name.get().strip();
         boolean run = runResumed.get();
         busy.set(true);
@@ -132,8 +187,23 @@ public final class CredentialViewModel extends ViewModel {
         message.set("Saving…");
         testResults.clear();
         testSummary.set("");
+        saveAnyway.set(false);
         RenewAndResume op = services.operations().renewAndResume();
-        threads.submit(() -> op.renew(n, value, loginUrl, services.user()), r -> {
+        List<io.keyline.domain.JobDefinition> jobs = services.catalog().get().jobs();
+        threads.submit(() -> anyway ? new RenewAndResume.Saving(op.renew(n, value, loginUrl, services.user(), jobs),
+                null) : op.renewUnlessRejected(n, value, loginUrl, services.user(), jobs, tested), saving -> {
+            if (saving.refused()) {
+                busy.set(false);
+                message.set("");
+                error.set(saving.refusal());
+                refused = value;
+                refusedLoginUrl = loginUrl;
+                saveAnyway.set(true);
+                return;
+            }
+            RenewAndResume.Renewed r = saving.renewed();
+            refused = null;
+            refusedLoginUrl = null;
             saved.set(true);
             nameEditable.set(false);
             name.set(n);
@@ -182,11 +252,15 @@ public final class CredentialViewModel extends ViewModel {
         ParsedCredential pasted = input.parsed();
         if (pasted != null) {
             testSummary.set("Testing the pasted value (not saved)…");
+            String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
             threads.submit(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
-                    services.clock()), results -> {
+                    services.clock(), login), results -> {
                 busy.set(false);
                 testResults.setAll(results);
-                testSummary.set("The pasted value (not saved yet): " + CredentialTester.summary(n, results));
+                testedFingerprint = pasted.fingerprint();
+                testedOutcome = CredentialTester.outcome(results);
+                testSummary.set("The pasted value (not saved yet): " + io.keyline.core.operations.LoginCheck
+                        .summary(results));
             }, e -> {
                 busy.set(false);
                 testSummary.set("");
@@ -202,7 +276,7 @@ public final class CredentialViewModel extends ViewModel {
             if (!t.resumed().isEmpty()) { // accepted again: the breaker closed, as keyline credentials test closes it
                 threads.submit(() -> op.waiting(n), this::showWaiting, e -> { });
             }
-            testSummary.set(t.summary(n));
+            testSummary.set(t.plainSummary());
         }, e -> {
             busy.set(false);
             testSummary.set("");
@@ -279,5 +353,10 @@ public final class CredentialViewModel extends ViewModel {
 
     public ReadOnlyStringProperty testSummaryProperty() {
         return testSummary.getReadOnlyProperty();
+    }
+
+    /** A save was refused because the site just rejected the value: "Save anyway" is offered. */
+    public ReadOnlyBooleanProperty saveAnywayProperty() {
+        return saveAnyway.getReadOnlyProperty();
     }
 }

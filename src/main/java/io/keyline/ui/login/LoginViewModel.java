@@ -74,6 +74,9 @@ public final class LoginViewModel extends ViewModel {
     /** The captured cookies of the credential's domains (secret: never exposed as text). */
     private List<Cookie> taken = List.of();
     private String takenFingerprint = "";
+    /** The fingerprint of the cookies the last test asked about, and its strict verdict. */
+    private String testedFingerprint = "";
+    private CredentialTester.Outcome testedOutcome;
 
     /**
      * @param credential the renew dialog's view model (or a new one on {@code name}): its save path is the one
@@ -85,6 +88,15 @@ public final class LoginViewModel extends ViewModel {
         this.credential = credential;
         this.name = name;
         credential.busyProperty().addListener((o, a, b) -> updateCanUse());
+        // the save refused the cookies (the site had just rejected them): the window captures a new login
+        // again, or the operator saves the refused ones anyway
+        credential.saveAnywayProperty().addListener((o, a, b) -> {
+            if (b && used.get()) {
+                used.set(false);
+                updateCanUse();
+            }
+        });
+        credential.loginOpened(); // the Renew dialog's words about an earlier value are not about this login
         testing.addListener((o, a, b) -> updateCanUse());
         urlInput.addListener((o, a, b) -> urlError.set(""));
         status.set("Reading the credential " + name + "…");
@@ -166,8 +178,22 @@ public final class LoginViewModel extends ViewModel {
         updateCanUse();
         status.set(CapturedCookies.usingText(name, takenFingerprint));
         String remember = urlEntered && rememberUrl.get() ? loginUrl.get() : null;
-        credential.useCaptured(ParsedCredential.ofCookies(taken), remember);
+        credential.useCaptured(ParsedCredential.ofCookies(taken), remember,
+                takenFingerprint.equals(testedFingerprint) ? testedOutcome : null);
         taken = List.of(); // the credential view model has them now; this window forgets them
+    }
+
+    /**
+     * The operator's second, explicit choice after "Use these cookies" was refused because the site had just
+     * rejected them: stores them all the same.
+     */
+    public void saveAnyway() {
+        if (!credential.saveAnywayProperty().get()) {
+            return;
+        }
+        used.set(true);
+        updateCanUse();
+        credential.saveAnyway();
     }
 
     /** Asks, read-only, the credential's probes whether the site accepts the captured cookies (nothing is stored). */
@@ -180,8 +206,12 @@ public final class LoginViewModel extends ViewModel {
         testLines.clear();
         testSummary.set("Testing the captured cookies with the probes of " + name + "…");
         List<JobDefinition> js = jobs;
-        threads.submit(() -> LoginCapture.test(name, value, js, services.clock()), results -> {
+        String fingerprint = takenFingerprint;
+        String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
+        threads.submit(() -> LoginCapture.test(name, value, js, services.clock(), login), results -> {
             testing.set(false);
+            testedFingerprint = fingerprint;
+            testedOutcome = CredentialTester.outcome(results);
             testLines.setAll(results);
             testSummary.set(CapturedCookies.testSummary(results));
         }, e -> {

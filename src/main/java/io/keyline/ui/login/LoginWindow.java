@@ -485,12 +485,22 @@ public final class LoginWindow {
         use.getStyleClass().add(Styles.ACCENT);
         use.disableProperty().bind(vm.canUseProperty().not());
         use.setOnAction(e -> vm.use());
+        // offered only after the cookies were refused because the site had just rejected them
+        Button anyway = new Button("Save anyway");
+        anyway.setId("login-save-anyway");
+        anyway.getStyleClass().add(Styles.DANGER);
+        anyway.setTooltip(new Tooltip("Stores the cookies the site just rejected all the same, and resumes the keys "
+                + "parked on " + vm.credentialName()));
+        anyway.visibleProperty().bind(c.saveAnywayProperty());
+        anyway.managedProperty().bind(anyway.visibleProperty());
+        anyway.disableProperty().bind(c.busyProperty());
+        anyway.setOnAction(e -> vm.saveAnyway());
         Button close = new Button("Close");
         // not a cancel button: Escape belongs to the page (a site's own dialog), not to closing the login
         close.setOnAction(e -> stage.close());
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox buttons = new HBox(8, fallback, grow, spinner, test, close, use);
+        HBox buttons = new HBox(8, fallback, grow, spinner, test, close, anyway, use);
         HBox.setHgrow(fallback, Priority.SOMETIMES);
         buttons.setAlignment(Pos.CENTER_LEFT);
 

@@ -96,13 +96,16 @@ class SiteRefreshTest {
 
             StepOutcome ok = http.execute(ctx);
             assertThat(ok.succeeded()).isTrue();
-            assertThat(ok.message()).contains("credential wiki refreshed by the site (fingerprint 11111111)");
+            assertThat(ok.refreshed()).as("the new fingerprint, for the key's own event").isEqualTo("11111111");
+            assertThat(ok.message()).doesNotContain("refreshed");
+            assertThat(ok.evidence().detail()).contains("credential wiki refreshed by the site (fingerprint 11111111)");
             assertThat(credential.refreshed).containsExactly(List.of("DokuWiki=n3w; Path=/"));
 
             for (int i = 0; i < 3; i++) {
                 StepOutcome rejected = http.execute(ctx);
                 assertThat(rejected.failure()).isEqualTo(FailureClass.AUTH);
                 assertThat(rejected.message()).doesNotContain("refreshed");
+                assertThat(rejected.refreshed()).isNull();
             }
             assertThat(credential.refreshed).as("an answer that rejects the login changes nothing").hasSize(1);
         }

@@ -85,19 +85,23 @@ class CapturedCookiesTest {
     }
 
     @Test
-    void aTestOfCapturedCookiesInOneSentence() {
-        assertThat(CapturedCookies.testSummary(List.of())).isEqualTo("No step that uses these cookies has an http "
-                + "probe to test them with.");
+    void aTestOfCapturedCookiesInOneSentenceWithTheStrictVerdict() {
+        assertThat(CapturedCookies.testSummary(List.of())).isEqualTo("The captured cookies: Inconclusive: no job "
+                + "that uses this login has a request that can tell whether the site accepts it.");
         assertThat(CapturedCookies.testSummary(List.of(r(Verdict.NOT_TESTED))))
-                .startsWith("No step that uses these cookies");
+                .startsWith("The captured cookies: Inconclusive: no job");
         assertThat(CapturedCookies.testSummary(List.of(r(Verdict.ACCEPTED), r(Verdict.REJECTED))))
-                .isEqualTo("The site rejected the captured cookies on 1 of 2 probes: finish logging in, then test "
-                        + "again.");
+                .as("one answer showing the login page outweighs any acceptance")
+                .isEqualTo("The captured cookies: Rejected: 1 of 2 answers showed the site's login page or refused "
+                        + "the login. Log in again.");
         assertThat(CapturedCookies.testSummary(List.of(r(Verdict.ACCEPTED), r(Verdict.NOT_TESTED))))
-                .isEqualTo("The site accepts the captured cookies (1 probe).");
+                .isEqualTo("The captured cookies: Accepted: the site answered 1 request as for someone logged in, "
+                        + "and none showed its login page.");
         assertThat(CapturedCookies.testSummary(List.of(r(Verdict.ACCEPTED), r(Verdict.ACCEPTED))))
-                .isEqualTo("The site accepts the captured cookies (2 probes).");
-        assertThat(CapturedCookies.testSummary(List.of(r(Verdict.ACCEPTED), r(CredentialTester.Verdict.NO_ANSWER))))
-                .isEqualTo("Accepted by 1 of 2 probes; the others gave no answer.");
+                .isEqualTo("The captured cookies: Accepted: the site answered 2 requests as for someone logged in, "
+                        + "and none showed its login page.");
+        assertThat(CapturedCookies.testSummary(List.of(r(CredentialTester.Verdict.NO_ANSWER))))
+                .isEqualTo("The captured cookies: Inconclusive: the site's answers did not tell whether it accepts "
+                        + "this login.");
     }
 }

@@ -182,7 +182,8 @@ class OperationsTest {
         assertThat(op.waiting("site-cookie").parked()).extracting(KeyRecord::key)
                 .containsExactly("2026-11-27", "2026-11-28", KEY);
         RenewAndResume.Renewed renewed = op.renew("site-cookie",
-                CredentialParser.parse(CredentialType.COOKIE, "Cookie: session=v2", null), null, "tester");
+                CredentialParser.parse(CredentialType.COOKIE, "Cookie: session=v2", null), null, "tester",
+                ws.catalog().jobs());
         assertThat(renewed.resumed()).hasSize(3);
         assertThat(renewed.info().loginUrl()).as("kept when not given").isEqualTo(login);
         RenewAndResume.Ran ran = op.run(renewed.resumed(), ws.catalog()::job, ws.engine(RunTrace.NONE));

@@ -94,4 +94,48 @@ class CredentialDialogTest {
         assertThat(fx.site.posts()).isEqualTo(1);
         assertThat(changed.get()).isPositive();
     }
+    /**
+     * A value the dialog's Test just found rejected: "Save and resume" stores nothing and sends nothing, the
+     * dialog says why and offers "Save anyway", which stores it.
+     */
+    @Test
+    void aValueTheTestJustRejectedIsSavedOnlyBySaveAnyway(FxRobot robot) throws Exception {
+        String before = fx.services.credentials().info("site-cookie").orElseThrow().fingerprint();
+        robot.clickOn("Run the resumed keys now"); // stored and resumed only: what is sent is counted below
+        robot.clickOn(".credential-input").write("Cookie: session=wrong");
+        WaitForAsyncUtils.waitForFxEvents();
+        Button anyway = robot.lookup("#credential-save-anyway").queryButton();
+        assertThat(anyway.isVisible()).isFalse();
+
+        robot.clickOn("Test");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup(".label").queryAllAs(Label.class).stream()
+                .anyMatch(l -> l.getText() != null && l.getText().startsWith("The pasted value (not saved yet): Rejected")));
+        long gets = fx.site.gets();
+        long posts = fx.site.posts();
+
+        robot.clickOn("Save and resume");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, anyway::isVisible);
+        Label error = robot.lookup(".error-text").queryAllAs(Label.class).stream()
+                .filter(l -> l.getText() != null && l.getText().startsWith("Not saved")).findFirst().orElseThrow();
+        assertThat(error.getText()).isEqualTo("Not saved: the site did not accept this value when it was just tested. "
+                + "Log in again and use the new value, or choose Save anyway to store it all the same.");
+        assertThat(error.isVisible()).isTrue();
+        assertThat(fx.services.credentials().info("site-cookie").orElseThrow().fingerprint()).isEqualTo(before);
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        assertThat(fx.site.gets()).as("nothing sent").isEqualTo(gets);
+        assertThat(fx.site.posts()).isEqualTo(posts);
+        assertThat(changed.get()).isZero();
+
+        robot.clickOn("#credential-save-anyway");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx.state("p", TODAY) == KeyState.PENDING);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx.services.credentials().info("site-cookie").orElseThrow().fingerprint())
+                .isEqualTo(CredentialParser.parse(CredentialType.COOKIE, "Cookie: session=wrong", null).fingerprint());
+        assertThat(anyway.isVisible()).isFalse();
+        assertThat(error.isVisible()).isFalse();
+        assertThat(robot.lookup(".credential-message").queryAs(Label.class).getText())
+                .isEqualTo("Saved. 1 parked key resumed: they run on the next run.");
+        assertThat(fx.site.posts()).isEqualTo(posts);
+        assertThat(changed.get()).isPositive();
+    }
 }

@@ -1,5 +1,6 @@
 package io.keyline.ui.credentials;
 
+import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialTester;
 import io.keyline.credentials.CredentialParser;
 import io.keyline.credentials.CredentialType;
@@ -205,8 +206,8 @@ class CredentialViewModelTest {
             assertThat(l.step()).isEqualTo("publish");
             assertThat(l.verdict()).isEqualTo(CredentialTester.Verdict.ACCEPTED);
         });
-        assertThat(renew.testSummaryProperty().get()).isEqualTo("The stored credential: Accepted: 1 answer met its "
-                + "success condition and none showed a rejected login.");
+        assertThat(renew.testSummaryProperty().get()).isEqualTo("The stored login: Accepted: the site answered 1 "
+                + "request as for someone logged in, and none showed its login page.");
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
 
         page.refresh();
@@ -327,9 +328,70 @@ class CredentialViewModelTest {
         assertThat(fx.site.posts()).isZero();
 
         renew.save();
+        assertThat(renew.errorProperty().get()).as("the value the test just rejected is not saved silently")
+                .startsWith("Not saved: the site did not accept this value when it was just tested.")
+                .contains("Save anyway");
+        assertThat(renew.saveAnywayProperty().get()).isTrue();
+        assertThat(renew.savedProperty().get()).isFalse();
+
+        renew.saveAnyway(); // the operator's second, explicit choice
+        assertThat(renew.saveAnywayProperty().get()).isFalse();
         assertThat(renew.completedCountProperty().get()).isZero();
         assertThat(renew.messageProperty().get()).as("nothing said in the green line").isEmpty();
         assertThat(renew.errorProperty().get()).startsWith("Saved, but not every resumed key completed")
                 .contains("0 of 1 completed").doesNotContain("placeholder");
+    }
+    /**
+     * The value the site rejected, pasted again without a test: Save and resume stores nothing, sends nothing
+     * and says whose value it is; another value ends the offer; Save anyway stores it (and resumes nothing).
+     */
+    @Test
+    void theValueTheSiteRejectedIsNotSavedAgainWithoutSaveAnyway() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.site.requireCookie("session=v2");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
+                "tester");
+        fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), List.of(TODAY));
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        CredentialInfo before = fx.services.credentials().info("site-cookie").orElseThrow();
+        assertThat(before.rejected()).isTrue();
+        long gets = fx.site.gets();
+        long posts = fx.site.posts();
+        fx.wb.clock.advance(java.time.Duration.ofMinutes(1)); // a store now would show in updatedAt
+
+        CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
+        renew.open("site-cookie");
+        renew.input().textProperty().set("Cookie: session=v1");
+        renew.save();
+        assertThat(renew.errorProperty().get()).startsWith("Not saved: this is the value the site rejected at ")
+                .contains("Save anyway").doesNotContain("v1;").doesNotContain("session=v1");
+        assertThat(renew.saveAnywayProperty().get()).isTrue();
+        assertThat(renew.savedProperty().get()).isFalse();
+        assertThat(renew.messageProperty().get()).isEmpty();
+        CredentialInfo unchanged = fx.services.credentials().info("site-cookie").orElseThrow();
+        assertThat(unchanged.updatedAt()).as("nothing stored").isEqualTo(before.updatedAt());
+        assertThat(unchanged.lastResult()).isEqualTo("rejected");
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        assertThat(fx.site.gets()).as("nothing sent").isEqualTo(gets);
+        assertThat(fx.site.posts()).isEqualTo(posts);
+
+        // another value ends the offer: Save anyway is about the refused value only
+        renew.input().textProperty().set("Cookie: session=v3");
+        assertThat(renew.saveAnywayProperty().get()).isFalse();
+        renew.saveAnyway();
+        assertThat(fx.services.credentials().info("site-cookie").orElseThrow().updatedAt()).isEqualTo(before.updatedAt());
+
+        renew.input().textProperty().set("Cookie: session=v1");
+        renew.save();
+        assertThat(renew.saveAnywayProperty().get()).isTrue();
+        renew.saveAnyway();
+        assertThat(renew.savedProperty().get()).isTrue();
+        assertThat(renew.errorProperty().get()).isEmpty();
+        CredentialInfo stored = fx.services.credentials().info("site-cookie").orElseThrow();
+        assertThat(stored.fingerprint()).isEqualTo(before.fingerprint());
+        assertThat(stored.updatedAt()).as("stored on the second choice").isNotEqualTo(before.updatedAt());
+        assertThat(fx.state("p", TODAY)).as("the rejected value resumes nothing").isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        assertThat(fx.site.posts()).isEqualTo(posts);
+        assertNoSecret(renew, "session=v1");
     }
 }

@@ -125,12 +125,14 @@ class LoginViewModelTest {
         vm.cookiesChanged(List.of(new Cookie("session", "not-a-session-of-this-site", "127.0.0.1", false, "/", false,
                 true, null)));
         vm.test();
-        assertThat(vm.testSummaryProperty().get()).startsWith("The site rejected the captured cookies on 1 of 1");
+        assertThat(vm.testSummaryProperty().get()).isEqualTo("The captured cookies: Rejected: 1 of 1 answer showed the "
+                + "site's login page or refused the login. Log in again.");
 
         vm.cookiesChanged(List.of(session(sb.site.login())));
         assertThat(vm.testLines()).isEmpty(); // a new capture clears the old answer
         vm.test();
-        assertThat(vm.testSummaryProperty().get()).isEqualTo("The site accepts the captured cookies (1 probe).");
+        assertThat(vm.testSummaryProperty().get()).isEqualTo("The captured cookies: Accepted: the site answered 1 request "
+                + "as for someone logged in, and none showed its login page.");
         assertThat(vm.testLines()).extracting(CredentialTester.Result::text)
                 .containsExactly("daily-article/publish probe: accepted (probe: /total = 0 (absent))");
 
@@ -142,6 +144,55 @@ class LoginViewModelTest {
         vm.closed();
         assertThat(vm.preview()).isEmpty();
         assertThat(vm.canUseProperty().get()).isFalse();
+    }
+
+    /**
+     * Cookies the window's Test just found rejected are not stored by "Use these cookies": the refusal is said,
+     * nothing is sent or resumed, and only "Save anyway" stores them. A login window opened on a Renew dialog
+     * that had refused a value starts without the dialog's refusal.
+     */
+    @Test
+    void cookiesTheTestJustRejectedAreStoredOnlyBySaveAnyway() {
+        sb.parkThreeKeys(sb.site.base() + "/");
+        CredentialViewModel c = new CredentialViewModel(sb.services, Threads.direct());
+        c.open(SandboxLogin.CREDENTIAL);
+        // the Renew dialog: a pasted value the site rejects, tested, then saved: refused
+        c.input().textProperty().set("session=dialog-value-the-site-does-not-know");
+        c.test();
+        c.save();
+        assertThat(c.errorProperty().get()).contains("the site did not accept this value");
+        assertThat(c.saveAnywayProperty().get()).isTrue();
+
+        LoginViewModel vm = new LoginViewModel(sb.services, Threads.direct(), c, SandboxLogin.CREDENTIAL);
+        vm.open();
+        assertThat(c.errorProperty().get()).as("the login window starts clean").isEmpty();
+        assertThat(c.saveAnywayProperty().get()).as("the dialog's refused value is not offered here").isFalse();
+        assertThat(shown(vm)).noneMatch(t -> t.contains("did not accept"));
+
+        String before = sb.fingerprint();
+        vm.cookiesChanged(List.of(new Cookie("session", "a-session-this-site-never-issued", "127.0.0.1", false, "/",
+                false, true, null)));
+        vm.test();
+        assertThat(vm.testSummaryProperty().get()).startsWith("The captured cookies: Rejected");
+        int requests = sb.site.requests();
+        vm.use();
+        assertThat(c.errorProperty().get()).startsWith("Not saved: the site did not accept this value when it was "
+                + "just tested.").contains("Save anyway").doesNotContain("a-session-this-site-never-issued");
+        assertThat(c.saveAnywayProperty().get()).isTrue();
+        assertThat(vm.usedProperty().get()).as("the window captures a new login again").isFalse();
+        assertThat(sb.fingerprint()).as("nothing stored").isEqualTo(before);
+        assertThat(sb.site.requests()).as("nothing sent").isEqualTo(requests);
+        for (String k : SandboxLogin.KEYS) {
+            assertThat(sb.state(k)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        }
+
+        vm.saveAnyway();
+        assertThat(sb.fingerprint()).as("stored on the second choice").isNotEqualTo(before);
+        assertThat(c.savedProperty().get()).isTrue();
+        assertThat(c.saveAnywayProperty().get()).isFalse();
+        for (String k : SandboxLogin.KEYS) {
+            assertThat(sb.site.effects(k)).as("the site rejects them: nothing published").isZero();
+        }
     }
 
     static List<String> shown(LoginViewModel vm) {

@@ -121,7 +121,7 @@ class LoginWindowTest {
         // Test asks the job's read-only probe with the captured cookie (nothing stored yet)
         robot.clickOn("#login-test");
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS,
-                () -> fx(() -> w.viewModel().testSummaryProperty().get()).startsWith("The site accepts"));
+                () -> fx(() -> w.viewModel().testSummaryProperty().get()).startsWith("The captured cookies: Accepted"));
         assertThat(sb.fingerprint()).isEqualTo(oldFingerprint);
         assertThat(KeyState.NEEDS_CREDENTIAL).isEqualTo(sb.state(SandboxLogin.KEYS.get(0)));
 
@@ -209,6 +209,34 @@ class LoginWindowTest {
         });
         assertThat(second.dataDirectory()).doesNotExist();
         assertThat(sb.fingerprint()).isEqualTo(oldFingerprint);
+    }
+
+    /** The Renew dialog refused a value the site had just rejected; the login window opened from it starts clean. */
+    @Test
+    void theLoginWindowStartsWithoutTheRenewDialogsRefusal(FxRobot robot) throws Exception {
+        CredentialViewModel dialog = fx(() -> {
+            CredentialViewModel c = new CredentialViewModel(sb.services, Threads.javafx());
+            c.open(SandboxLogin.CREDENTIAL);
+            c.input().textProperty().set("session=a-value-this-site-never-issued");
+            c.test();
+            return c;
+        });
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(() -> dialog.testSummaryProperty().get())
+                .startsWith("The pasted value (not saved yet): Rejected"));
+        fx(() -> {
+            dialog.save();
+            return null;
+        });
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(() -> dialog.saveAnywayProperty().get()));
+        assertThat(fx(() -> dialog.errorProperty().get())).contains("the site did not accept this value");
+
+        LoginWindow w = WaitForAsyncUtils.asyncFx(() -> LoginWindow.show(null, sb.services, Threads.javafx(), dialog,
+                SandboxLogin.CREDENTIAL, changed::incrementAndGet)).get(180, TimeUnit.SECONDS);
+        opened.add(w);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(() -> texts(w.stage().getScene().getRoot()))).noneMatch(t -> t.contains("did not accept"));
+        assertThat(fx(() -> w.stage().getScene().getRoot().lookup("#login-save-anyway").isVisible())).isFalse();
+        assertThat(sb.state(SandboxLogin.KEYS.get(0))).isEqualTo(KeyState.NEEDS_CREDENTIAL);
     }
 
     private LoginWindow open(FxRobot robot) throws Exception {
