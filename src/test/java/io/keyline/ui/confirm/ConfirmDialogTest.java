@@ -72,9 +72,9 @@ class ConfirmDialogTest {
 
         robot.doubleClickOn(confirmButton(robot));
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> "Done".equals(outcomeText(robot)));
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> outcomeText(robot).startsWith("The site answered"));
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(outcomeText(robot)).isEqualTo("Done");
+        assertThat(outcomeText(robot)).startsWith("The site answered HTTP 201: id = ");
         assertThat(robot.lookup(".confirm-outcome").query().isVisible()).isTrue();
         assertThat(fx.site.posts() - before).isEqualTo(1);
         assertThat(fx.site.effects(KEY)).isEqualTo(1);
