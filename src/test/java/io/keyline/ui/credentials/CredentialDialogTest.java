@@ -94,4 +94,12 @@ class CredentialDialogTest {
         assertThat(fx.site.posts()).isEqualTo(1);
         assertThat(changed.get()).isPositive();
     }
+
+    @Test
+    void theAcceptedFormatsAreNamedInPlainWords(FxRobot robot) {
+        String shown = robot.lookup(".label").queryAllAs(Label.class).stream().filter(Label::isVisible)
+                .map(Label::getText).filter(t -> t != null).reduce("", (a, b) -> a + "\n" + b);
+        assertThat(shown).contains("Accepted for cookies").contains("cookies.txt file")
+                .doesNotContain("Netscape").doesNotContain("tab-separated").doesNotContain("#HttpOnly_");
+    }
 }
