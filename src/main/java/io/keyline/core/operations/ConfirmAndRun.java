@@ -199,7 +199,8 @@ public final class ConfirmAndRun {
                              String probeChecked, Evidence probeEvidence, boolean sent, Integer status,
                              Integer exitCode, Map<String, String> outputs, Evidence evidence) {
         public StepResult {
-            outputs = outputs == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(outputs));
+            // kept in the order given (the step's record): an immutable Map.copyOf would list them in a random order
+            outputs = outputs == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
         }
 
         /** The step's answer from the site (its body, on one line), or empty. */
@@ -300,11 +301,11 @@ public final class ConfirmAndRun {
         io.keyline.domain.StepRecord sr = store.steps(job.name(), key).get(stepId);
         if (sent && sr != null && sr.status() == io.keyline.domain.StepStatus.SUCCEEDED) {
             Redactor mask = ShownHeaders.secretsOf(job, credentials);
-            sr.outputs().forEach((k, v) -> {
-                if (!k.equals("status")) {
-                    outputs.put(k, mask.redact(io.keyline.domain.Printable.line(v)));
-                }
-            });
+            // the created id first, then the others by name: the same order on every screen and every run
+            sr.outputs().entrySet().stream().filter(o -> !o.getKey().equals("status"))
+                    .sorted(java.util.Comparator.comparing((Map.Entry<String, String> o) -> !o.getKey().equals("id"))
+                            .thenComparing(Map.Entry::getKey))
+                    .forEach(o -> outputs.put(o.getKey(), mask.redact(io.keyline.domain.Printable.line(o.getValue()))));
         }
         return new StepResult(stepId, probe, probeAt, checked, probeEvidence, sent,
                 evidence == null ? null : evidence.status(), evidence == null ? null : evidence.exitCode(), outputs,
