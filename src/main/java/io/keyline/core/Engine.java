@@ -43,6 +43,14 @@ public final class Engine {
         this.ctx = new EngineContext(store, executors, credentials, trace, options, leases);
     }
 
+    /**
+     * Registers this process on the state at once (its heartbeat starts): a process that runs a scheduler is
+     * listed as alive before it holds any key. Idempotent; a run registers by itself with its first key.
+     */
+    public void register() {
+        ctx.leases.start();
+    }
+
     /** Runs the given keys of a job, one after another, and reports their final states. */
     public RunReport run(JobDefinition job, List<String> keys) {
         return run(job, keys, RunRequest.PLAIN);

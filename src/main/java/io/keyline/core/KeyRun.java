@@ -215,12 +215,20 @@ final class KeyRun {
             }
         }
         c.lastProbe = p;
-        c.probes.put(step.id(), switch (p.answer()) {
+        ProbeAnswer answer = switch (p.answer()) {
             case PRESENT -> ProbeAnswer.PRESENT;
             case ABSENT -> ProbeAnswer.ABSENT;
             case INCONCLUSIVE -> ProbeAnswer.INCONCLUSIVE;
             case AUTH -> ProbeAnswer.AUTH;
-        });
+        };
+        c.probes.put(step.id(), answer);
+        if (answer == ProbeAnswer.ABSENT) {
+            // "absent" lets the unsafe step run: the answer (its time and evidence) goes into the key's history,
+            // committed with the transition that follows (the step's intent, or a wait), so a person sees what
+            // was asked just before the request was sent. The other answers are recorded by the event they cause.
+            c.stage(Trigger.PROGRESS, c.rec, null, EventType.PROBE_ANSWERED, step.id(), sc.attempt(), null,
+                    p.message(), p.evidence(), ProbeAnswer.ABSENT);
+        }
     }
 
     /** Executes one step; returns false when the key stopped (waits, fails, retries). */

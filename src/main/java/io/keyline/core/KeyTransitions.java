@@ -129,7 +129,9 @@ final class KeyTransitions {
         if (unsafe && (cls == FailureClass.TRANSIENT_AFTER_SEND || cls == FailureClass.AMBIGUOUS)) {
             StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, firstAttempt, Map.of(),
                     ctx.now());
-            String msg = "outcome unknown (" + cls + "): " + out.message();
+            // plain words in the stored message; the class itself is the event's own field
+            String msg = "outcome unknown (" + (cls == FailureClass.TRANSIENT_AFTER_SEND ? "no complete answer came back"
+                    : "the request may have arrived") + "): " + out.message();
             if (out.retryAfter() != null) {
                 // the site says it is still working on it (409 in progress): wait, then the probe decides
                 scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, msg

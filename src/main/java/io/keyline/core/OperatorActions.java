@@ -117,9 +117,17 @@ public final class OperatorActions {
                 reset = new StepRecord(sr.step(), sr.status(), 0, null, sr.outputs(), now());
             }
         }
-        return act(rec, Trigger.RETRY, rec.withStep(rec.step(), 0).withFailure(null, "re-armed by " + options.user())
-                .withNextAttemptAt(null), reset, EventType.RETRIED, "re-armed" + (rec.step() == null ? "" : " at " + rec.step()),
-                note);
+        return act(rec, Trigger.RETRY, armedForRetry(rec).withFailure(null, "re-armed by " + options.user()), reset,
+                EventType.RETRIED, "re-armed" + (rec.step() == null ? "" : " at " + rec.step()), note);
+    }
+
+    /**
+     * The shape a retry gives a key: its step's attempts start again, no next attempt is pending, no failure
+     * (the state comes from the transition table). What a retry would do next is decided on it.
+     */
+    public static KeyRecord armedForRetry(KeyRecord rec) {
+        return rec.withStep(rec.step(), 0).withFailure(null, null).withNextAttemptAt(null)
+                .withState(KeyStateMachine.apply(rec.state(), Trigger.RETRY));
     }
 
     private KeyRecord retryFrom(JobDefinition job, KeyRecord rec, String note, int from) {

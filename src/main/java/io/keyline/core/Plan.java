@@ -96,6 +96,11 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
             return !runs() && stopKind != null && stopKind.waitsForPerson();
         }
 
+        /** The same plan with its action said another way (a screen's own words for it). */
+        public KeyPlan withAction(String said) {
+            return new KeyPlan(key, state, said, steps, requests, path, stop, probes, expectation, stopKind, waitReason);
+        }
+
         /** The same plan with an action note, e.g. {@code (catch-up: missed tick …)}. */
         public KeyPlan noted(String note) {
             return new KeyPlan(key, state, action + " (" + note + ")", steps, requests, path, stop, probes,

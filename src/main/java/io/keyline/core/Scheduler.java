@@ -294,6 +294,15 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             return th;
         });
         nextTick = clock.instant().plus(firstDelay);
+        // a process that runs a scheduler is one of the state's workers from now on, not from its first key
+        // (the Workers page of any process lists it as alive); on the driver's thread, never the caller's
+        driver.execute(() -> {
+            try {
+                engine.register();
+            } catch (RuntimeException e) {
+                problem = "could not register on the state (retried with its first key): " + e.getMessage();
+            }
+        });
         driver.scheduleWithFixedDelay(this::driverTick, firstDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -76,12 +76,15 @@ public final class KeyRules {
         LocalDate first = firstDay(spec, normalize(spec, from));
         LocalDate last = firstDay(spec, normalize(spec, to));
         if (first.isAfter(last)) {
-            throw new InvalidKeyException("key range is backwards: \"" + from + "\" is after \"" + to + "\"");
+            throw new InvalidKeyException(InvalidKeyException.Problem.RANGE_BACKWARDS, "key range is backwards: \"" + from
+                    + "\" is after \"" + to + "\"", from, to);
         }
         long count = unit(spec.type()).between(first, last) + 1;
         if (count > maxKeys) {
-            throw new InvalidKeyException("key range " + format(spec.type(), first) + ".." + format(spec.type(), last)
-                    + " has " + count + " keys, more than the limit of " + maxKeys);
+            throw new InvalidKeyException(InvalidKeyException.Problem.RANGE_TOO_LONG, "key range "
+                    + format(spec.type(), first) + ".." + format(spec.type(), last) + " has " + count
+                    + " keys, more than the limit of " + maxKeys, format(spec.type(), first), format(spec.type(), last),
+                    Long.toString(count), Integer.toString(maxKeys));
         }
         List<String> keys = new ArrayList<>((int) count);
         for (LocalDate d = first; !d.isAfter(last); d = d.plus(1, unit(spec.type()))) {
@@ -150,13 +153,14 @@ public final class KeyRules {
 
     private static void requireOrdered(KeySpec spec) {
         if (spec.type() == KeyType.MANUAL) {
-            throw new InvalidKeyException("manual keys have no order: use --key");
+            throw new InvalidKeyException(InvalidKeyException.Problem.NO_ORDER, "manual keys have no order: use --key");
         }
     }
 
     private static void checkStart(KeySpec spec, String raw, LocalDate first) {
         if (spec.start() != null && first.isBefore(parse(spec.type(), spec.start()))) {
-            throw new InvalidKeyException("key \"" + raw + "\" is before the job's key.start " + spec.start());
+            throw new InvalidKeyException(InvalidKeyException.Problem.BEFORE_START, "key \"" + raw
+                    + "\" is before the job's key.start " + spec.start(), raw, spec.start());
         }
     }
 
@@ -174,7 +178,8 @@ public final class KeyRules {
     private static LocalDate parseDate(String raw) {
         LocalDate date = DATE.matcher(raw).matches() ? isoDateOrNull(raw) : null;
         if (date == null) {
-            throw new InvalidKeyException("key \"" + quoted(raw) + "\" is not a date (expected YYYY-MM-DD)");
+            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_DATE, "key \"" + quoted(raw)
+                    + "\" is not a date (expected YYYY-MM-DD)", quoted(raw));
         }
         return date;
     }
@@ -190,14 +195,16 @@ public final class KeyRules {
     private static LocalDate parseWeek(String raw) {
         Matcher m = WEEK.matcher(raw);
         if (!m.matches()) {
-            throw new InvalidKeyException("key \"" + quoted(raw) + "\" is not a week (expected YYYY-Www, like 2026-W48)");
+            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_WEEK, "key \"" + quoted(raw)
+                    + "\" is not a week (expected YYYY-Www, like 2026-W48)", quoted(raw));
         }
         int year = Integer.parseInt(m.group(1));
         int week = Integer.parseInt(m.group(2));
         LocalDate midYear = LocalDate.of(year, 7, 1);
         long weeks = IsoFields.WEEK_OF_WEEK_BASED_YEAR.rangeRefinedBy(midYear).getMaximum();
         if (week < 1 || week > weeks) {
-            throw new InvalidKeyException("key \"" + raw + "\" is not a week: " + year + " has ISO weeks W01 to W" + weeks);
+            throw new InvalidKeyException(InvalidKeyException.Problem.NO_SUCH_WEEK, "key \"" + raw + "\" is not a week: "
+                    + year + " has ISO weeks W01 to W" + weeks, raw, Integer.toString(year), Long.toString(weeks));
         }
         return midYear.with(IsoFields.WEEK_OF_WEEK_BASED_YEAR, week).with(DayOfWeek.MONDAY);
     }
@@ -206,7 +213,8 @@ public final class KeyRules {
         Matcher m = MONTH.matcher(raw);
         int month = m.matches() ? Integer.parseInt(m.group(2)) : 0;
         if (month < 1 || month > 12) {
-            throw new InvalidKeyException("key \"" + quoted(raw) + "\" is not a month (expected YYYY-MM)");
+            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_MONTH, "key \"" + quoted(raw)
+                    + "\" is not a month (expected YYYY-MM)", quoted(raw));
         }
         return LocalDate.of(Integer.parseInt(m.group(1)), month, 1);
     }
@@ -214,33 +222,38 @@ public final class KeyRules {
     private static void checkManual(String raw) {
         Objects.requireNonNull(raw, "key");
         if (raw.isEmpty()) {
-            throw new InvalidKeyException("key is empty (expected letters, digits, \".\", \"_\" or \"-\")");
+            throw new InvalidKeyException(InvalidKeyException.Problem.EMPTY,
+                    "key is empty (expected letters, digits, \".\", \"_\" or \"-\")");
         }
         if (raw.length() > MAX_MANUAL_LENGTH) {
-            throw new InvalidKeyException("key \"" + quoted(raw.substring(0, 20)) + "...\" is " + raw.length()
-                    + " characters long (at most " + MAX_MANUAL_LENGTH + ")");
+            throw new InvalidKeyException(InvalidKeyException.Problem.TOO_LONG, "key \"" + quoted(raw.substring(0, 20))
+                    + "...\" is " + raw.length() + " characters long (at most " + MAX_MANUAL_LENGTH + ")",
+                    quoted(raw.substring(0, 20)), Integer.toString(raw.length()), Integer.toString(MAX_MANUAL_LENGTH));
         }
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
             if (Character.isISOControl(c)) {
-                throw new InvalidKeyException("key \"" + quoted(raw) + "\" contains the control character "
-                        + String.format(Locale.ROOT, "\\u%04X", (int) c));
+                throw new InvalidKeyException(InvalidKeyException.Problem.CONTROL_CHARACTER, "key \"" + quoted(raw)
+                        + "\" contains the control character " + String.format(Locale.ROOT, "\\u%04X", (int) c),
+                        quoted(raw));
             }
         }
         if (raw.indexOf('/') >= 0 || raw.indexOf('\\') >= 0) {
-            throw new InvalidKeyException("key \"" + raw + "\" contains a path separator (\"/\" or \"\\\")");
+            throw new InvalidKeyException(InvalidKeyException.Problem.PATH_SEPARATOR, "key \"" + raw
+                    + "\" contains a path separator (\"/\" or \"\\\")", raw);
         }
         if (raw.contains("..")) {
-            throw new InvalidKeyException("key \"" + raw + "\" contains \"..\"");
+            throw new InvalidKeyException(InvalidKeyException.Problem.DOT_DOT, "key \"" + raw + "\" contains \"..\"", raw);
         }
         if (!MANUAL_FIRST_CHAR.matcher(raw.substring(0, 1)).matches()) {
-            throw new InvalidKeyException("key \"" + raw + "\" must start with a letter or digit (A-Z, a-z, 0-9)");
+            throw new InvalidKeyException(InvalidKeyException.Problem.FIRST_CHARACTER, "key \"" + raw
+                    + "\" must start with a letter or digit (A-Z, a-z, 0-9)", raw);
         }
         for (int i = 0; i < raw.length(); i++) {
             String c = String.valueOf(raw.charAt(i));
             if (!MANUAL_CHAR.matcher(c).matches()) {
-                throw new InvalidKeyException("key \"" + raw + "\" contains \"" + c
-                        + "\" (allowed: A-Z, a-z, 0-9, \".\", \"_\", \"-\")");
+                throw new InvalidKeyException(InvalidKeyException.Problem.CHARACTER, "key \"" + raw + "\" contains \""
+                        + c + "\" (allowed: A-Z, a-z, 0-9, \".\", \"_\", \"-\")", raw, c);
             }
         }
     }
@@ -268,7 +281,7 @@ public final class KeyRules {
             case DATE -> ChronoUnit.DAYS;
             case WEEK -> ChronoUnit.WEEKS;
             case MONTH -> ChronoUnit.MONTHS;
-            case MANUAL -> throw new InvalidKeyException("manual keys have no order: use --key");
+            case MANUAL -> throw new InvalidKeyException(InvalidKeyException.Problem.NO_ORDER, "manual keys have no order: use --key");
         };
     }
 

@@ -32,6 +32,16 @@ public interface Navigator {
     /** Open the dry-run plan of exactly these keys of a job (planned at once). */
     void plan(String job, java.util.List<String> keys);
 
+    /**
+     * Show what a retry would send through an unsafe step, and send it only if the operator says so (the Retry
+     * dialog). By default nothing is shown, so nothing is sent.
+     *
+     * @param send retries bound to what was shown (key → payload hash); called at most once, on the UI thread
+     */
+    default void showRetry(String job, java.util.List<io.keyline.core.operations.RetryAndSend.Send> sends,
+                           java.util.function.Consumer<java.util.Map<String, String>> send) {
+    }
+
     /** Reload what the console shows (after an action). */
     void refresh();
 }

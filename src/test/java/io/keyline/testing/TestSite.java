@@ -50,6 +50,7 @@ public final class TestSite implements AutoCloseable {
     private volatile int retryAfterSeconds = 1;
     private volatile Consumer<Request> onPost = r -> { };
     private volatile long postDelayMillis;
+    private volatile long getDelayMillis;
 
     public TestSite() throws IOException {
         server = new FaultServer(this::handle);
@@ -126,6 +127,11 @@ public final class TestSite implements AutoCloseable {
         postDelayMillis = ms;
     }
 
+    /** Wait this long before answering a GET (a probe that takes its time). */
+    public void getDelayMillis(long ms) {
+        getDelayMillis = ms;
+    }
+
     /** How many times the article of {@code key} was created. */
     public int effects(String key) {
         AtomicInteger n = effects.get(key);
@@ -158,6 +164,13 @@ public final class TestSite implements AutoCloseable {
             return Reply.status(401, "{\"error\":\"login expired\"}");
         }
         if (r.method().equals("GET")) {
+            if (getDelayMillis > 0) {
+                try {
+                    Thread.sleep(getDelayMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             Fault f = getFaults.poll();
             if (f != null) {
                 return faultOnly(f);

@@ -199,13 +199,45 @@ public final class ConfirmAndRun {
     }
 
     /**
+     * What the confirmed step came to in the run that followed: the probe asked right before it, whether
+     * the step was sent, and the answer.
+     *
+     * @param step          the step
+     * @param probe         the probe's answer in that run, before the step ({@code null}: no probe was asked)
+     * @param probeAt       when the probe answered, or {@code null}
+     * @param probeChecked  what the probe checked, one printable line ("/total = 0"), or empty
+     * @param probeEvidence what the probe sent and got back, or {@code null}
+     * @param sent          whether the step was executed (its request left, its command ran) in that run
+     * @param status        the HTTP status of the step's answer, or {@code null} (no answer, a command)
+     * @param exitCode      the exit code of a command step, or {@code null}
+     * @param outputs       the step's outputs after it succeeded (secrets masked; the status is in
+     *                      {@code status}), else empty
+     * @param evidence      what the step sent and got back (its success or its failure), or {@code null}
+     */
+    public record StepResult(String step, io.keyline.domain.ProbeAnswer probe, java.time.Instant probeAt,
+                             String probeChecked, Evidence probeEvidence, boolean sent, Integer status,
+                             Integer exitCode, Map<String, String> outputs, Evidence evidence) {
+        public StepResult {
+            // kept in the order given (the step's record): an immutable Map.copyOf would list them in a random order
+            outputs = outputs == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
+        }
+
+        /** The step's answer from the site (its body, on one line), or empty. */
+        public String siteAnswer() {
+            return evidence == null || evidence.responseBody() == null || evidence.responseBody().isBlank() ? ""
+                    : EvidenceText.oneLine(io.keyline.domain.Printable.line(evidence.responseBody()), 240);
+        }
+    }
+
+    /**
      * What confirm-and-run did.
      *
      * @param confirmed the key right after the confirmation (PENDING, bound to the payload)
      * @param report    the run of the key
      * @param after     the key when the run ended
+     * @param result    what the confirmed step came to in that run, or {@code null} when the run did not reach it
      */
-    public record Outcome(KeyRecord confirmed, RunReport report, KeyRecord after) {
+    public record Outcome(KeyRecord confirmed, RunReport report, KeyRecord after, StepResult result) {
         /** "Done", or the state and its message ("Needs confirmation: …"). */
         public String text() {
             if (after.state() == KeyState.DONE) {
@@ -245,7 +277,58 @@ public final class ConfirmAndRun {
         confirmed.accept(c);
         RunReport report = engine.run(job, List.of(key));
         KeyRecord after = store.key(job.name(), key).orElse(c);
-        return new Outcome(c, report, after);
+        return new Outcome(c, report, after, result(job, key, c.step(), report.runId()));
+    }
+
+    /**
+     * What {@code stepId} of a key came to in run {@code runId}: the probe answered before it, whether it was
+     * sent, its answer (status, outputs, evidence). {@code null} when the run has no event of that step.
+     */
+    public StepResult result(JobDefinition job, String key, String stepId, String runId) {
+        if (stepId == null || runId == null) {
+            return null;
+        }
+        io.keyline.domain.ProbeAnswer probe = null;
+        java.time.Instant probeAt = null;
+        String checked = "";
+        Evidence probeEvidence = null;
+        boolean sent = false;
+        boolean seen = false;
+        Evidence evidence = null;
+        for (KeyEvent e : history.events(job.name(), key)) {
+            if (!runId.equals(e.runId()) || !stepId.equals(e.step())) {
+                continue;
+            }
+            seen = true;
+            if (e.probe() != null && e.probe() != io.keyline.domain.ProbeAnswer.NOT_ASKED && !sent) {
+                probe = e.probe();
+                probeAt = e.ts();
+                checked = Words.probeChecked(e.message());
+                probeEvidence = e.evidence();
+            }
+            if (e.type() == EventType.STEP_STARTED) {
+                sent = true;
+            } else if (sent && e.evidence() != null && e.probe() == null) {
+                // the step's own answer (a probe asked again after it carries the probe's evidence, not the step's)
+                evidence = e.evidence();
+            }
+        }
+        if (!seen) {
+            return null;
+        }
+        Map<String, String> outputs = new LinkedHashMap<>();
+        io.keyline.domain.StepRecord sr = store.steps(job.name(), key).get(stepId);
+        if (sent && sr != null && sr.status() == io.keyline.domain.StepStatus.SUCCEEDED) {
+            Redactor mask = ShownHeaders.secretsOf(job, credentials);
+            // the created id first, then the others by name: the same order on every screen and every run
+            sr.outputs().entrySet().stream().filter(o -> !o.getKey().equals("status"))
+                    .sorted(java.util.Comparator.comparing((Map.Entry<String, String> o) -> !o.getKey().equals("id"))
+                            .thenComparing(Map.Entry::getKey))
+                    .forEach(o -> outputs.put(o.getKey(), mask.redact(io.keyline.domain.Printable.line(o.getValue()))));
+        }
+        return new StepResult(stepId, probe, probeAt, checked, probeEvidence, sent,
+                evidence == null ? null : evidence.status(), evidence == null ? null : evidence.exitCode(), outputs,
+                evidence);
     }
 
     /** Why the key waits and exactly what its step will send (read-only). */
@@ -312,6 +395,37 @@ public final class ConfirmAndRun {
             case PAYLOAD_CHANGED -> Reason.PAYLOAD_CHANGED;
             case CONFIRM_ALWAYS -> Reason.CONFIRM_ALWAYS;
         };
+    }
+
+    /**
+     * What {@code step} of a key would send now (rendered as the engine will, with the outputs of the
+     * finished steps), with its hash; rendered again while its files change under it.
+     */
+    Payload payloadOf(JobDefinition def, KeyRecord rec, StepDefinition step) {
+        Payload p = null;
+        for (int tries = 0; tries < 3; tries++) {
+            StepContext ctx = context(def, rec, step);
+            p = render(ctx);
+            if (p.hash() == null || Objects.equals(io.keyline.core.Engine.payloadHash(context(def, rec, step)),
+                    p.hash())) {
+                return p;
+            }
+        }
+        return unstable(p);
+    }
+
+    private StepContext context(JobDefinition def, KeyRecord rec, StepDefinition step) {
+        Map<String, Map<String, String>> outputs = new HashMap<>();
+        store.steps(def.name(), rec.key()).values().stream().filter(s -> s.status().finished())
+                .forEach(s -> outputs.put(s.step(), s.outputs()));
+        return new StepContext(def, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
+                UnaryOperator.identity());
+    }
+
+    private static Payload unstable(Payload p) {
+        return new Payload(p.kind(), p.method(), p.url(), p.headers(), p.bodyBytes(), p.bodySha256(), p.bodySource(),
+                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null,
+                "the step's input keeps changing while it is read; reload when it is stable");
     }
 
     /**

@@ -38,6 +38,7 @@ public final class Operations {
     private ConfirmAndRun confirmAndRun;
     private KeyActions keyActions;
     private RenewAndResume renewAndResume;
+    private RetryAndSend retryAndSend;
 
     /**
      * The use cases are made when first used: a command that only reads (a one-shot {@code status}) loads
@@ -65,7 +66,7 @@ public final class Operations {
 
     public synchronized PlanApply planApply() {
         if (planApply == null) {
-            planApply = new PlanApply(store, store, planner.get());
+            planApply = new PlanApply(store, store, planner.get(), credentials);
         }
         return planApply;
     }
@@ -82,6 +83,14 @@ public final class Operations {
             keyActions = new KeyActions(store, actions());
         }
         return keyActions;
+    }
+
+    /** Retry that shows what an unsafe step would send before it is sent. */
+    public synchronized RetryAndSend retryAndSend() {
+        if (retryAndSend == null) {
+            retryAndSend = new RetryAndSend(store, credentials, store.workers(), confirmAndRun(), keyActions(), clock);
+        }
+        return retryAndSend;
     }
 
     public synchronized RenewAndResume renewAndResume() {

@@ -27,20 +27,33 @@ public final class PlanApply {
     private final SavedPlans store;
     private final KeyRecords keys;
     private final Planner planner;
+    private final io.keyline.core.CredentialProvider credentials;
 
     public PlanApply(SavedPlans store, KeyRecords keys, Planner planner) {
+        this(store, keys, planner, null);
+    }
+
+    /** @param credentials masks what the applied keys came to ({@link Applied#outcomes}); {@code null}: none shown */
+    public PlanApply(SavedPlans store, KeyRecords keys, Planner planner,
+                     io.keyline.core.CredentialProvider credentials) {
         this.store = store;
         this.keys = keys;
         this.planner = planner;
+        this.credentials = credentials;
     }
 
     /**
      * What applying a plan did.
      *
-     * @param report the run
-     * @param after  every planned key as it is now, by key (keys the run did not start too: skipped, blocked, not due)
+     * @param report   the run
+     * @param after    every planned key as it is now, by key (keys the run did not start too: skipped, blocked,
+     *                 not due)
+     * @param outcomes what the keys that are done now came to (their steps' answers, masked), by key
      */
-    public record Applied(RunReport report, Map<String, KeyRecord> after) {
+    public record Applied(RunReport report, Map<String, KeyRecord> after, Map<String, Outcomes.KeyOutcome> outcomes) {
+        public Applied(RunReport report, Map<String, KeyRecord> after) {
+            this(report, after, Map.of());
+        }
     }
 
     /** A plan that {@code apply} refused: something changed since it was shown. */
@@ -100,7 +113,15 @@ public final class PlanApply {
         RunReport report = apply(planId, jobs, engine);
         Map<String, KeyRecord> after = new HashMap<>(keys.keys(report.job(), saved(planId).keys()));
         report.keys().forEach(k -> after.put(k.key(), k));
-        return new Applied(report, after);
+        Map<String, Outcomes.KeyOutcome> outcomes = Map.of();
+        if (credentials != null) {
+            JobDefinition job = jobs.apply(report.job());
+            List<KeyRecord> records = List.copyOf(after.values());
+            outcomes = Outcomes.of(job, records, keys.steps(job.name(), records.stream()
+                    .filter(r -> r.state() == io.keyline.domain.KeyState.DONE).map(KeyRecord::key).toList()),
+                    io.keyline.core.ShownHeaders.secretsOf(job, credentials));
+        }
+        return new Applied(report, after, outcomes);
     }
 
     static String options(Planner.Options o) {

@@ -46,32 +46,43 @@ public final class Timeline {
      * @param failures failed attempts in the group
      * @param outcome  key state after the group's last event
      * @param executed time spent in the group's step executions (each attempt from "started" to its
-     *                 success or failure; waits between attempts and before the run do not count), or
+     *                 success or failure; waits between attempts and before the first step do not count), or
      *                 {@code null} when the group has no finished step execution
      */
     public record RunHeader(String runId, Instant start, Instant end, int events, int failures, KeyState outcome,
                             Duration executed) implements Row {
+        /** A wait this long (or longer) inside a run is said beside its duration: "2 min 21 s (steps 191 ms)". */
+        static final Duration WAIT_SHOWN = Duration.ofSeconds(1);
+
         public boolean operator() {
             return runId == null;
         }
 
-        /** How long the run worked: its step executions, or (without any) its first to last event. */
+        /** How long the run lasted for the key: from its first event (the claim) to its last. */
         public Duration duration() {
-            if (executed != null) {
-                return executed;
-            }
-            return start == null || end == null ? Duration.ZERO : Duration.between(start, end);
+            return start == null || end == null || end.isBefore(start) ? Duration.ZERO : Duration.between(start, end);
+        }
+
+        /**
+         * The time its step executions took, when the run also waited a while (queued behind other keys of a
+         * backfill, a retry waited for in place); {@code null} when that is (about) the whole run.
+         */
+        public Duration stepsWhenWaited() {
+            return executed == null || duration().minus(executed).compareTo(WAIT_SHOWN) < 0 ? null : executed;
         }
 
         public String title() {
             return operator() ? "Operator" : "Run " + runId;
         }
 
-        /** "2026-11-29 09:00:00 · 4.2 s · 7 events · 1 failure". */
+        /** "2026-11-29 09:00:00 · 4.2 s · 7 events · 1 failure"; a run that waited: "… · 2 min 21 s (steps 191 ms) · …". */
         public String summary() {
             StringBuilder sb = new StringBuilder(EvidenceText.time(start));
             if (!operator()) {
-                sb.append(" · ").append(EvidenceText.duration(duration()));
+                Duration steps = stepsWhenWaited();
+                sb.append(" · ").append(steps == null ? EvidenceText.duration(duration())
+                        : String.format(java.util.Locale.ROOT, "%s (steps %s)", EvidenceText.duration(duration()),
+                        EvidenceText.duration(steps)));
             }
             sb.append(" · ").append(events).append(events == 1 ? " event" : " events");
             if (failures > 0) {

@@ -198,6 +198,18 @@ public final class Words {
         return why.isEmpty() ? lead : lead + " (the probe checked " + why + ")";
     }
 
+    /**
+     * What a probe checked, from its answer as stored ({@code probe: /total = 0 (absent)} → {@code /total = 0}),
+     * one printable line; empty when the answer does not say.
+     */
+    public static String probeChecked(String message) {
+        if (message == null || message.isBlank()) {
+            return "";
+        }
+        Matcher m = PROBE.matcher(message.strip());
+        return m.matches() ? Printable.line(m.group(1)).strip() : "";
+    }
+
     private static final Pattern WITH_PROBE = Pattern.compile(
             "(?s)(.*?)\\s*;\\s*probe:\\s*(.*?)\\s*\\((present|absent|inconclusive)\\)\\s*$");
     private static final Pattern UNKNOWN = Pattern.compile("(?s)outcome of (\\S+) unknown \\((.*)\\)");
@@ -226,6 +238,10 @@ public final class Words {
             };
         } else if (text.startsWith("probe:")) {
             return probe(text);
+        }
+        // messages stored before the engine wrote plain words name a failure class: "(TRANSIENT_AFTER_SEND)"
+        for (FailureClass c : FailureClass.values()) {
+            text = text.replace("(" + c.name() + ")", "(" + failure(c).toLowerCase(Locale.ROOT) + ")");
         }
         Matcher u = UNKNOWN.matcher(text);
         if (u.matches()) {

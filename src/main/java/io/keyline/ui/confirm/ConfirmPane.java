@@ -135,7 +135,10 @@ public final class ConfirmPane extends BorderPane {
         warning.setAlignment(Pos.CENTER_LEFT);
         warning.getStyleClass().add("paused-banner");
         shownWhenNotEmpty(warning, rejected.textProperty().isNotEmpty());
-        VBox why = section("Why it waits", warning, headline, reason, evidence, probe);
+        VBox why = section("", warning, headline, reason, evidence, probe);
+        // "Why it waits" until the dialog acted, then "What happened" (the probe asked, the answer, the new state)
+        ((Label) why.getChildren().get(0)).textProperty().bind(vm.whyTitleProperty());
+        why.setId("confirm-why");
 
         // what will be sent
         TextArea payload = code(12);

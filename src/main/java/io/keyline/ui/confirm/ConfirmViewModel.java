@@ -29,11 +29,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ConfirmViewModel extends ViewModel {
 
+    static final String WHY_IT_WAITS = "Why it waits";
+    static final String WHAT_HAPPENED = "What happened";
+
     private final ConsoleServices services;
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper key = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<ConfirmAndRun.Preview> info = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper whyTitle = new ReadOnlyStringWrapper(WHY_IT_WAITS);
     private final ReadOnlyStringWrapper reasonHeadline = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper reason = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper evidenceText = new ReadOnlyStringWrapper("");
@@ -66,6 +70,7 @@ public final class ConfirmViewModel extends ViewModel {
         job.set(Objects.requireNonNull(jobName, "job"));
         key.set(Objects.requireNonNull(keyName, "key"));
         title.set(jobName + " · " + keyName);
+        whyTitle.set(WHY_IT_WAITS);
         finished.set(false);
         outcome.set(null);
         outcomeText.set("");
@@ -106,7 +111,7 @@ public final class ConfirmViewModel extends ViewModel {
                 services.engine(), c -> {
                     confirmed.set(true);
                     threads.ui(() -> progress.set("Running " + step + "…"));
-                }).after(), this::finished, e -> {
+                }), this::ran, e -> {
                     progress.set("");
                     if (confirmed.get()) {
                         finished.set(true);
@@ -139,7 +144,7 @@ public final class ConfirmViewModel extends ViewModel {
         String k = key.get();
         problem.set("");
         progress.set("Marking " + k + " done…");
-        return act(() -> services.operations().actions().markDone(jobDefinition(j), k, note.strip()), this::finished,
+        return act(() -> services.operations().actions().markDone(jobDefinition(j), k, note.strip()), this::markedDone,
                 e -> {
                     progress.set("");
                     problem.set("Not marked done: " + message(e));
@@ -148,22 +153,125 @@ public final class ConfirmViewModel extends ViewModel {
                 });
     }
 
-    private void finished(KeyRecord rec) {
+    /** After confirm and run: what happened replaces why it waited (the probe asked, the answer, the new state). */
+    private void ran(ConfirmAndRun.Outcome o) {
+        ConfirmAndRun.StepResult r = o.result();
+        KeyRecord after = o.after();
+        whyTitle.set(WHAT_HAPPENED);
+        reasonHeadline.set(afterHeadline(after, r));
+        reason.set(after.state() == KeyState.DONE ? "" : Words.message(after.message()));
+        evidenceText.set(r == null ? "" : evidence(r));
+        ConfirmAndRun.Preview shown = info.get();
+        boolean hasProbe = shown != null && shown.step() != null && shown.step().probe() != null;
+        probeAnswer.set(probeText(r, hasProbe));
+        finished(after, resultText(after, r));
+    }
+
+    /** After mark done: nothing was sent; what was shown about the wait no longer applies. */
+    private void markedDone(KeyRecord rec) {
+        whyTitle.set(WHAT_HAPPENED);
+        reasonHeadline.set(rec.state() == KeyState.DONE ? "Marked done: the key is done, and nothing was sent."
+                : "Marked done, but the key is now " + Words.stateLower(rec.state()) + ".");
+        reason.set("");
+        evidenceText.set("");
+        probeAnswer.set("");
+        finished(rec, "You marked it done; nothing was sent.");
+    }
+
+    private void finished(KeyRecord rec, String text) {
         progress.set("");
         finished.set(true);
         outcome.set(rec);
-        outcomeText.set(outcomeText(rec));
+        outcomeText.set(text);
         update();
         onChanged.run();
     }
 
-    /** "Done", or the state in plain words and the key's message. */
-    static String outcomeText(KeyRecord rec) {
-        if (rec.state() == KeyState.DONE) {
-            return Words.state(KeyState.DONE);
+    /** What the key came to after confirm and run, as one sentence. */
+    static String afterHeadline(KeyRecord after, ConfirmAndRun.StepResult r) {
+        boolean sent = r != null && r.sent();
+        return switch (after.state()) {
+            case DONE -> sent ? "Sent once: the step succeeded and the key is done."
+                    : "Nothing was sent: the probe found the effect already there, so the step is recorded done.";
+            case NEEDS_CONFIRMATION -> sent
+                    ? "It was sent, but its outcome is unknown again: check the site, then confirm or mark done."
+                    : "Nothing was sent: the key waits for a confirmation again.";
+            case NEEDS_CREDENTIAL -> sent ? "The site rejected the login: the key waits for a new login."
+                    : "Nothing was sent: the key waits for a new login.";
+            case FAILED -> sent ? "The site refused it: the key failed." : "Nothing was sent: the key failed.";
+            case RETRY_WAIT -> sent ? "It did not get through: a retry is scheduled."
+                    : "Nothing was sent yet: a retry is scheduled.";
+            default -> "The key is now " + Words.stateLower(after.state()) + ".";
+        };
+    }
+
+    /** The probe asked before the step in that run, with its time; empty when the step has no probe. */
+    static String probeText(ConfirmAndRun.StepResult r, boolean hasProbe) {
+        if (r == null || r.probe() == null) {
+            return hasProbe ? "The probe was not asked in this run." : "";
         }
-        return Words.state(rec.state()) + (rec.message() == null || rec.message().isBlank() ? ""
-                : ": " + io.keyline.domain.Printable.line(rec.message()));
+        String at = io.keyline.core.operations.EvidenceText.time(r.probeAt());
+        String checked = r.probeChecked();
+        return switch (r.probe()) {
+            case ABSENT -> checked.isEmpty()
+                    ? String.format("The probe answered at %s, just before sending: the effect was not there yet.", at)
+                    : String.format("The probe answered at %s, just before sending: the effect was not there yet "
+                    + "(it checked %s).", at, checked);
+            case PRESENT -> checked.isEmpty()
+                    ? String.format("The probe answered at %s: the effect was already there.", at)
+                    : String.format("The probe answered at %s: the effect was already there (it checked %s).", at,
+                    checked);
+            case INCONCLUSIVE -> String.format("The probe gave no clear answer at %s: the step was not sent.", at);
+            case AUTH -> String.format("The probe was answered at %s with a rejected login: the step was not sent.",
+                    at);
+            case NOT_ASKED -> "The probe was not asked in this run.";
+        };
+    }
+
+    /** The step's answer: its HTTP status and what it created, or the site's answer; the key's message else. */
+    static String resultText(KeyRecord after, ConfirmAndRun.StepResult r) {
+        if (r == null || !r.sent()) {
+            return after.state() == KeyState.DONE ? "Nothing was sent." : Words.message(after.message());
+        }
+        if (after.state() == KeyState.DONE) {
+            String values = values(r.outputs());
+            if (r.status() != null) {
+                return values.isEmpty() ? String.format("The site answered HTTP %d.", r.status())
+                        : String.format("The site answered HTTP %d: %s", r.status(), values);
+            }
+            if (r.exitCode() != null) {
+                return values.isEmpty() ? String.format("The command ended with exit code %d.", r.exitCode())
+                        : String.format("The command ended with exit code %d: %s", r.exitCode(), values);
+            }
+            return values.isEmpty() ? "The step succeeded." : String.format("The step succeeded: %s", values);
+        }
+        if (r.status() != null) {
+            String answer = r.siteAnswer();
+            return answer.isEmpty() ? String.format("The site answered HTTP %d.", r.status())
+                    : String.format("The site answered HTTP %d: %s", r.status(), answer);
+        }
+        return Words.message(after.message());
+    }
+
+    /** "id = 17, location = /api/articles/17" (values cut). */
+    private static String values(java.util.Map<String, String> outputs) {
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        outputs.forEach((k, v) -> {
+            if (parts.size() < 6) {
+                parts.add(k + " = " + io.keyline.core.operations.EvidenceText.oneLine(v, 80));
+            }
+        });
+        return String.join(", ", parts);
+    }
+
+    /** The step's evidence, then the probe's. */
+    private static String evidence(ConfirmAndRun.StepResult r) {
+        StringBuilder ev = new StringBuilder(io.keyline.core.operations.EvidenceText.format(r.evidence()));
+        if (r.probeEvidence() != null) {
+            ev.append(ev.isEmpty() ? "" : "\n\n").append("probe\n")
+                    .append(io.keyline.core.operations.EvidenceText.format(r.probeEvidence()));
+        }
+        return ev.toString();
     }
 
     private void apply(ConfirmAndRun.Preview p) {
@@ -210,7 +318,12 @@ public final class ConfirmViewModel extends ViewModel {
         return title.getReadOnlyProperty();
     }
 
-    /** One sentence: confirm: always, or the unknown outcome. */
+    /** "Why it waits", and "What happened" once the dialog did its work. */
+    public ReadOnlyStringProperty whyTitleProperty() {
+        return whyTitle.getReadOnlyProperty();
+    }
+
+    /** One sentence: confirm: always, or the unknown outcome; after the action, what it came to. */
     public ReadOnlyStringProperty reasonHeadlineProperty() {
         return reasonHeadline.getReadOnlyProperty();
     }
@@ -268,7 +381,10 @@ public final class ConfirmViewModel extends ViewModel {
         return outcome.getReadOnlyProperty();
     }
 
-    /** "Done", or the new state and its message ("Needs confirmation: …"). */
+    /**
+     * What the action came to, beside the new state's chip: the site's answer and what it created ("The site
+     * answered HTTP 201: id = 17, …"), the site's refusal, or the key's message.
+     */
     public ReadOnlyStringProperty outcomeTextProperty() {
         return outcomeText.getReadOnlyProperty();
     }

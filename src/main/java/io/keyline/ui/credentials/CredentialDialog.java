@@ -54,8 +54,8 @@ public final class CredentialDialog {
     static final String PROMPT = "Paste the renewed login here, or drop a cookies.txt or JSON export on this box";
 
     /** The three accepted cookie formats, shown above the box (a TextArea's prompt cannot hold lines). */
-    static final String FORMATS = "Accepted for cookies: a Cookie header (Cookie: session=…; csrftoken=…) · a Netscape "
-            + "cookies.txt (7 tab-separated fields, #HttpOnly_ prefix) · a JSON array as browser cookie exporters "
+    static final String FORMATS = "Accepted for cookies: a Cookie header line (Cookie: session=…; csrftoken=…) · a "
+            + "cookies.txt file as browser extensions and wget save it · a JSON list as browser cookie exporters "
             + "write it. For a bearer token or a header (Name: value), choose the type first.";
 
     private final CredentialViewModel vm;

@@ -48,6 +48,7 @@ public final class InboxView extends BorderPane {
         this.vm = vm;
         this.nav = nav;
         this.now = now;
+        vm.setRetryShow(nav::showRetry);
         getStyleClass().add("inbox");
         setId("inbox");
         setPadding(new Insets(20, 24, 12, 24));

@@ -53,6 +53,7 @@ public final class InboxViewModel extends ViewModel {
     private final ConsoleServices services;
     private final ObjectProperty<Attention.Item> selected = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
+    private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
 
     public InboxViewModel(Source source) {
         super(source.threads());
@@ -119,22 +120,38 @@ public final class InboxViewModel extends ViewModel {
         selected.set(list.get(next));
     }
 
-    /** Re-arms the failed keys of an item and runs them now. */
+    /** Shows what a retry sends through an unsafe step before it sends (the main window's Retry dialog). */
+    public void setRetryShow(io.keyline.ui.common.RetryShow show) {
+        this.retryShow = show == null ? io.keyline.ui.common.RetryShow.NONE : show;
+    }
+
+    /**
+     * Re-arms the failed keys of an item and runs them now; when their next step is unsafe, what it sends is
+     * shown first ({@link #setRetryShow}) and sent only when the operator says so.
+     */
     public void retry(Attention.Item item) {
-        act(item, "retry", () -> {
-            JobDefinition job = services.job(item.job());
-            List<KeyActions.Outcome> out = services.operations().keyActions().retryAndRun(job, item.keys(),
-                    "retried from the console", services.engine());
-            return out.size() == 1 ? "Retried " + out.get(0).text() : "Retried " + out.size() + " keys of " + job.name()
-                    + ": " + io.keyline.core.operations.Words.counts(io.keyline.core.operations.Words.countsOf(
-                    out.stream().filter(o -> o.after() != null).map(KeyActions.Outcome::after).toList()));
-        });
+        if (busy.get()) {
+            return;
+        }
+        io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, item.job(), item.keys(),
+                "retried from the console", work -> act(item, "retry", () -> {
+                    JobDefinition job = services.job(item.job());
+                    return retried(job, work.call());
+                }), e -> notice.set("Could not retry " + item.title().replace("  ·  ", " ") + ": "
+                        + io.keyline.ui.common.Format.problem(e)));
+    }
+
+    private static String retried(JobDefinition job, List<KeyActions.Outcome> out) {
+        return out.size() == 1 ? "Retried " + io.keyline.ui.common.Format.outcome(out.get(0))
+                : "Retried " + out.size() + " keys of " + job.name() + ": "
+                + io.keyline.core.operations.Words.counts(io.keyline.core.operations.Words.countsOf(
+                out.stream().filter(o -> o.after() != null).map(KeyActions.Outcome::after).toList()));
     }
 
     /** Runs an interrupted key now (it resumes at the step where it stopped). */
     public void runNow(Attention.Item item) {
-        act(item, "run", () -> "Ran " + (services.operations().keyActions().run(services.job(item.job()), item.key(),
-                services.engine()).text()));
+        act(item, "run", () -> "Ran " + io.keyline.ui.common.Format.outcome(services.operations().keyActions().run(
+                services.job(item.job()), item.key(), services.engine())));
     }
 
     /** Skips every key of the item (audited with the note). */
@@ -169,11 +186,11 @@ public final class InboxViewModel extends ViewModel {
         }
         notice.set("Working on " + item.title().replace("  ·  ", " ") + "…");
         act(work, msg -> {
-            notice.set(io.keyline.ui.common.Format.console(msg));
+            notice.set(msg);
             source.refresh();
         }, e -> {
             notice.set("Could not " + what + " " + item.title().replace("  ·  ", " ") + ": "
-                    + io.keyline.ui.common.Format.console(e.getMessage()));
+                    + io.keyline.ui.common.Format.problem(e));
             source.refresh();
         });
     }

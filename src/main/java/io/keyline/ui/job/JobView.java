@@ -68,6 +68,7 @@ public final class JobView extends BorderPane {
     public JobView(JobViewModel vm, Navigator nav) {
         this.vm = vm;
         this.nav = nav;
+        vm.setRetryShow(nav::showRetry);
         setId("job-view");
         setPadding(new Insets(20, 24, 12, 24));
 
@@ -369,7 +370,7 @@ public final class JobView extends BorderPane {
         if (!out.isEmpty()) {
             return out;
         }
-        String msg = Format.console(io.keyline.core.operations.Words.message(k.message()));
+        String msg = Format.keyMessage(k);
         if (k.nextAttemptAt() != null) {
             msg = "next attempt " + Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(),
                     vm.now()) + ")" + (msg.isEmpty() ? "" : " — " + msg);

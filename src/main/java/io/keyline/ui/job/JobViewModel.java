@@ -108,6 +108,7 @@ public final class JobViewModel extends ViewModel {
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
+    private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
 
     public JobViewModel(ConsoleServices services, Threads threads) {
         super(threads);
@@ -153,7 +154,21 @@ public final class JobViewModel extends ViewModel {
         }
         KeyRecords.KeyQuery q = new KeyRecords.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
                 .page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
-        load(!all, () -> services.operations().keyTable(def, q, all), this::apply, this::failed);
+        load(!all, () -> {
+            // a whole reload (the console's periodic one) reads the job file again: an edit on disk shows at once
+            JobDefinition now = all ? services.catalog().get().job(def.name()).orElse(def) : def;
+            return new Loaded(now, services.operations().keyTable(now, q, all));
+        }, l -> {
+            JobDefinition shown = definition.get();
+            if (shown != null && shown.name().equals(l.job().name())
+                    && !java.util.Objects.equals(shown.fileSha256(), l.job().fileSha256())) {
+                definition.set(l.job());
+            }
+            apply(l.table());
+        }, this::failed);
+    }
+
+    private record Loaded(JobDefinition job, KeyTable table) {
     }
 
     private void apply(KeyTable l) {
@@ -209,10 +224,24 @@ public final class JobViewModel extends ViewModel {
         });
     }
 
-    /** Re-arms a failed key and runs it now. */
+    /** Shows what a retry sends through an unsafe step before it sends (the main window's Retry dialog). */
+    public void setRetryShow(io.keyline.ui.common.RetryShow show) {
+        this.retryShow = show == null ? io.keyline.ui.common.RetryShow.NONE : show;
+    }
+
+    /**
+     * Re-arms a failed key and runs it now; when its next step is unsafe, what it sends is shown first
+     * ({@link #setRetryShow}) and sent only when the operator says so.
+     */
     public void retry(String key) {
-        act(() -> "Retried " + services.operations().keyActions().retryAndRun(definition.get(), key, "retried from the console",
-                services.engine()).text());
+        if (busy.get()) {
+            busyElsewhere();
+            return;
+        }
+        io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, name(), List.of(key),
+                "retried from the console", work -> act(() -> "Retried "
+                        + io.keyline.ui.common.Format.outcome(work.call().get(0))),
+                e -> notice.set("Could not retry " + key + ": " + io.keyline.ui.common.Format.problem(e)));
     }
 
     /** Re-arms a done key: its steps (all, or from {@code fromStep}) run again at the next run. */

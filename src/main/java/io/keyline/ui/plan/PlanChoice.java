@@ -115,7 +115,7 @@ public final class PlanChoice {
             choice(definition);
             validation.set("");
         } catch (IllegalArgumentException | OperatorException e) {
-            validation.set(io.keyline.ui.common.Format.console(e.getMessage()));
+            validation.set(io.keyline.ui.common.Format.problem(e));
         }
     }
 

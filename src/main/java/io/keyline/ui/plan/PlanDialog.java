@@ -325,8 +325,7 @@ public final class PlanDialog {
                     setText(null);
                     setTooltip(null);
                 } else {
-                    String text = io.keyline.ui.common.Format.action(item.plan().action()) + (item.after() == null ? ""
-                            : "  →  " + io.keyline.core.operations.Words.stateLower(item.after().state()));
+                    String text = PlanViewModel.actionText(item);
                     setText(text);
                     getStyleClass().add(actionStyle(item.plan()));
                     setTooltip(new Tooltip(text));

@@ -44,7 +44,11 @@ public final class PlanViewModel extends ViewModel {
      * @param plan  what the plan says for it
      * @param after the key after Apply, or {@code null} before
      */
-    public record Row(Plan.KeyPlan plan, KeyRecord after) {
+    public record Row(Plan.KeyPlan plan, KeyRecord after, io.keyline.core.operations.Outcomes.KeyOutcome outcome) {
+        public Row(Plan.KeyPlan plan, KeyRecord after) {
+            this(plan, after, null);
+        }
+
         public String key() {
             return plan.key();
         }
@@ -77,7 +81,7 @@ public final class PlanViewModel extends ViewModel {
         super(threads);
         this.services = services;
         this.choice = new PlanChoice(services, threads, this::clearPlan, error::set);
-        selected.addListener((o, a, b) -> detail.set(b == null ? "" : Format.action(PlanText.detail(b.plan()))));
+        selected.addListener((o, a, b) -> detail.set(b == null ? "" : detailOf(b)));
         ChangeListener<Object> update = (o, a, b) -> canApply.set(plan.get() != null && !busy.get() && !applied.get()
                 && !stale.get() && plan.get().keys().stream().anyMatch(Plan.KeyPlan::runs));
         busy.addListener(update);
@@ -127,15 +131,55 @@ public final class PlanViewModel extends ViewModel {
                         .filter(k -> !r.keys().contains(k)).toList();
                 return new Planned(p, null, gaps);
             } catch (IllegalArgumentException | OperatorException e) {
-                return new Planned(null, e.getMessage(), List.of());
+                return new Planned(null, Format.problem(e), List.of());
             }
         }, r -> {
-            choice.invalid(r.invalid() == null ? null : Format.console(r.invalid()));
+            choice.invalid(r.invalid());
             if (r.plan() != null) {
                 show(r.plan());
                 missing.setAll(r.missing());
             }
-        }, e -> error.set("Could not make the plan: " + Format.console(message(e))));
+        }, e -> error.set("Could not make the plan: " + Format.problem(e)));
+    }
+
+    /**
+     * A key's plan as the console says it: a key later than the current one is "not yet due" with the
+     * console's way to include it (the plan's own words name the command line's option).
+     */
+    static Plan.KeyPlan said(Plan.KeyPlan k) {
+        return k.notYetDue() ? k.withAction(String.format("not yet due: %s is later than the current key "
+                + "(tick \"Run ahead of schedule\" and plan again to include it)", k.key())) : k;
+    }
+
+    /** The action column's text of a row. */
+    public static String actionText(Row r) {
+        return Format.action(said(r.plan()).action()) + (r.after() == null ? ""
+                : "  →  " + Words.stateLower(r.after().state()));
+    }
+
+    /**
+     * The detail pane of a row: what the plan showed (state, action, steps, exact requests); after Apply, first
+     * what the key came to (when it finished, how long it took, its steps' answers, or why it stopped).
+     */
+    static String detailOf(Row r) {
+        String planned = Format.action(PlanText.detail(said(r.plan())));
+        KeyRecord now = r.after();
+        if (now == null) {
+            return planned;
+        }
+        String came;
+        if (now.state() == io.keyline.domain.KeyState.DONE && r.outcome() != null) {
+            String took = r.outcome().tookText();
+            String answers = r.outcome().text();
+            came = String.format("After Apply: done at %s%s.", Format.time(r.outcome().finishedAt()),
+                    took.isEmpty() ? "" : String.format(" (took %s)", took))
+                    + (answers.isEmpty() ? "" : "\n" + answers);
+        } else {
+            String message = Format.keyMessage(now);
+            came = message.isEmpty() ? String.format("After Apply: %s.", Words.stateLower(now.state()))
+                    : String.format("After Apply: %s — %s", Words.stateLower(now.state()), message);
+        }
+        return came + "\n\nWhat the plan showed before Apply:\n" + planned;
     }
 
     /** After a stale refusal: plans the same choice again, for review. */
@@ -152,7 +196,7 @@ public final class PlanViewModel extends ViewModel {
         selected.set(rows.stream().filter(r -> !r.plan().requests().isEmpty()).findFirst()
                 .orElse(rows.isEmpty() ? null : rows.get(0)));
         paused.set(p.paused() == null ? "" : p.paused() + ": nothing will start until it is resumed");
-        summaryText.set(Format.action(PlanText.summary(p.keys())));
+        summaryText.set(Format.action(PlanText.summary(p.keys().stream().map(PlanViewModel::said).toList())));
         long later = p.keys().stream().filter(Plan.KeyPlan::notYetDue).count();
         notYetDue.set(later == 0 ? "" : Words.keys((int) later) + (later == 1 ? " is" : " are") + " not yet due "
                 + "(later than the current key): nothing runs for " + (later == 1 ? "it" : "them")
@@ -201,12 +245,16 @@ public final class PlanViewModel extends ViewModel {
             applied.set(true);
             RunReport r = a.report();
             exitCode.set(r.exitCode());
-            rows.setAll(rows.stream().map(x -> new Row(x.plan(), a.after().get(x.key()))).toList());
+            String shownKey = selected.get() == null ? null : selected.get().key();
+            rows.setAll(rows.stream().map(x -> new Row(x.plan(), a.after().get(x.key()), a.outcomes().get(x.key())))
+                    .toList());
+            // the selected key's pane says what it came to now (it said what the plan expected before)
+            selected.set(rows.stream().filter(x -> x.key().equals(shownKey)).findFirst().orElse(null));
             outcome.set("Applied: " + Words.counts(Words.countsOf(r.keys())) + (r.stopped() == null ? ""
                     : " (stopped: " + r.stopped() + ")") + ". " + Words.outcome(r.exitCode()));
         }, e -> {
             outcome.set("");
-            error.set("Could not apply the plan: " + Format.console(message(e)));
+            error.set("Could not apply the plan: " + Format.problem(e));
         });
     }
 

@@ -492,6 +492,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     @Override
+    public void showRetry(String job, List<io.keyline.core.operations.RetryAndSend.Send> sends,
+                          java.util.function.Consumer<java.util.Map<String, String>> send) {
+        io.keyline.ui.confirm.RetryDialog.show(window(), job, sends, send);
+    }
+
+    @Override
     public void renewCredential(String name) {
         CredentialDialog.show(window(), vm.services(), vm.threads(), name, this::refresh,
                 (stage, credential) -> io.keyline.ui.login.LoginWindow.show(stage, vm.services(), vm.threads(),

@@ -76,6 +76,7 @@ public final class TimelineView extends BorderPane {
         setTop(header());
         setCenter(body());
         vm.setOnChanged(navigator::refresh);
+        vm.setRetryShow(navigator::showRetry);
     }
 
     /** The list (for tests and keyboard focus). */
@@ -123,7 +124,7 @@ public final class TimelineView extends BorderPane {
         titleRow.setAlignment(Pos.CENTER_LEFT);
 
         Label message = new Label();
-        message.textProperty().bind(vm.messageProperty().map(io.keyline.ui.common.Format::console));
+        message.textProperty().bind(vm.messageProperty());
         message.setWrapText(true);
         message.getStyleClass().add("timeline-message");
         message.visibleProperty().bind(vm.messageProperty().isNotEmpty());
@@ -530,7 +531,7 @@ public final class TimelineView extends BorderPane {
                 chip.show(null);
             }
             cls.setText(e.failureLabel());
-            message.setText(io.keyline.ui.common.Format.console(e.message()));
+            message.setText(io.keyline.ui.common.Format.eventMessage(e));
             byline.setText(e.byline());
             byline.setVisible(!e.byline().isEmpty());
             byline.setManaged(!e.byline().isEmpty());

@@ -73,6 +73,7 @@ public final class TimelineViewModel extends ViewModel {
     private final ReadOnlyObjectWrapper<EventRow> expanded = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private Runnable onChanged = () -> { };
+    private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
 
     public TimelineViewModel(ConsoleServices services, Threads threads) {
         super(threads);
@@ -108,10 +109,16 @@ public final class TimelineViewModel extends ViewModel {
         return services.operations().timeline(services.catalog().get().job(j), j, k);
     }
 
+    /** Shows what a retry sends through an unsafe step before it sends (the main window's Retry dialog). */
+    public void setRetryShow(io.keyline.ui.common.RetryShow show) {
+        this.retryShow = show == null ? io.keyline.ui.common.RetryShow.NONE : show;
+    }
+
     /**
      * Re-arms a FAILED key and runs it in the background; ignored unless the key is FAILED and nothing
-     * else runs from here. Afterwards the outcome is said at the top and the evidence pane shows the new
-     * run's failure, or closes when it has none.
+     * else runs from here. When its next step is unsafe, what it sends is shown first ({@link #setRetryShow})
+     * and sent only when the operator says so. Afterwards the outcome is said at the top and the evidence pane
+     * shows the new run's failure, or closes when it has none.
      *
      * @return whether the retry was started
      */
@@ -123,10 +130,17 @@ public final class TimelineViewModel extends ViewModel {
         String j = job.get();
         String k = key.get();
         error.set("");
+        io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, j, java.util.List.of(k), note,
+                work -> retryNow(j, k, work), e -> error.set("Retry failed: " + io.keyline.ui.common.Format.problem(e)));
+        return true;
+    }
+
+    private void retryNow(String j, String k,
+                          java.util.concurrent.Callable<java.util.List<io.keyline.core.operations.KeyActions.Outcome>> work) {
         notice.set("Retrying " + k + "…");
         long gen = stale();
-        return act(() -> {
-            services.operations().keyActions().retryAndRun(services.job(j), k, note, services.engine());
+        act(() -> {
+            work.call();
             return read(j, k);
         }, v -> {
             if (current(gen)) {
@@ -135,11 +149,11 @@ public final class TimelineViewModel extends ViewModel {
             KeyRecord now = v.record();
             notice.set(now == null ? "" : "Retried: " + k + " is " + Words.stateLower(now.state())
                     + (now.message() == null || now.state() == KeyState.DONE ? ""
-                    : " — " + Printable.line(now.message())));
+                    : " — " + io.keyline.ui.common.Format.keyMessage(now)));
             onChanged.run();
         }, e -> {
             notice.set("");
-            error.set("Retry failed: " + e.getMessage());
+            error.set("Retry failed: " + io.keyline.ui.common.Format.problem(e));
             reload();
             onChanged.run();
         });
@@ -172,7 +186,7 @@ public final class TimelineViewModel extends ViewModel {
         record.set(rec);
         state.set(rec == null ? null : rec.state());
         message.set(rec == null ? "Key " + key.get() + " of " + job.get() + " has never run."
-                : rec.message() == null ? "" : Printable.line(rec.message()));
+                : io.keyline.ui.common.Format.keyMessage(rec));
         details.set(rec == null ? "" : Timeline.details(rec, services.clock().instant()));
         outcome.set(outcomeText(v.outcome()));
         action.set(Action.of(rec == null ? null : rec.state()));

@@ -115,7 +115,7 @@ class ConfirmViewModelTest {
         assertThat(fx.site.effects(KEY)).isEqualTo(1);
         assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
         assertThat(vm.outcomeProperty().get().state()).isEqualTo(KeyState.DONE);
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
+        assertThat(vm.outcomeTextProperty().get()).startsWith("The site answered HTTP 201: id = ");
         assertThat(vm.finishedProperty().get()).isTrue();
         assertThat(vm.canConfirmProperty().get()).isFalse();
         assertThat(vm.canMarkDoneProperty().get()).isFalse();
@@ -145,7 +145,7 @@ class ConfirmViewModelTest {
 
         assertThat(fx.site.posts() - before).isEqualTo(1);
         assertThat(vm.busyProperty().get()).isFalse();
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
+        assertThat(vm.outcomeTextProperty().get()).startsWith("The site answered HTTP 201: id = ");
     }
 
     @Test
@@ -169,7 +169,7 @@ class ConfirmViewModelTest {
         assertThat(vm.payloadTextProperty().get()).contains("a different article");
         assertThat(vm.confirmAndRun("reviewed the new text")).isTrue();
         assertThat(fx.site.posts() - before).isEqualTo(1);
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
+        assertThat(vm.outcomeTextProperty().get()).startsWith("The site answered HTTP 201: id = ");
     }
 
     @Test
@@ -185,7 +185,7 @@ class ConfirmViewModelTest {
         assertThat(vm.markDone("article is live, checked by hand")).isTrue();
         assertThat(vm.problemProperty().get()).isEmpty();
         assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("You marked it done; nothing was sent.");
         assertThat(fx.site.posts() - before).isZero();
         assertThat(vm.confirmAndRun(null)).isFalse();
         KeyEvent marked = fx.ws().store().events("daily", KEY).stream()
@@ -208,7 +208,7 @@ class ConfirmViewModelTest {
         fx.site.failPosts(Fault.STATUS_502);
         vm.confirmAndRun("go");
         assertThat(vm.outcomeProperty().get().state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
-        assertThat(vm.outcomeTextProperty().get()).startsWith("Needs confirmation: ").contains("502");
+        assertThat(vm.outcomeTextProperty().get()).startsWith("The site answered HTTP 502: ").contains("maintenance");
         assertThat(fx.site.effects(KEY)).isZero();
     }
 
@@ -248,7 +248,7 @@ class ConfirmViewModelTest {
         assertThat(vm.payloadTextProperty().get()).contains("$ sh -c 'echo sent doc-17'");
         assertThat(p.hash()).isEqualTo(fx.services().operations().actions().payloadHash(fx.def("pack"), fx.record("pack", "doc-17")));
         vm.confirmAndRun(null);
-        assertThat(vm.outcomeTextProperty().get()).isEqualTo("Done");
+        assertThat(vm.outcomeTextProperty().get()).isEqualTo("The command ended with exit code 0.");
     }
 
     @Test

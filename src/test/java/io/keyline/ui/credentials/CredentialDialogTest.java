@@ -94,6 +94,7 @@ class CredentialDialogTest {
         assertThat(fx.site.posts()).isEqualTo(1);
         assertThat(changed.get()).isPositive();
     }
+
     /**
      * A value the dialog's Test just found rejected: "Save and resume" stores nothing and sends nothing, the
      * dialog says why and offers "Save anyway", which stores it.
@@ -137,5 +138,13 @@ class CredentialDialogTest {
                 .isEqualTo("Saved. 1 parked key resumed: they run on the next run.");
         assertThat(fx.site.posts()).isEqualTo(posts);
         assertThat(changed.get()).isPositive();
+    }
+
+    @Test
+    void theAcceptedFormatsAreNamedInPlainWords(FxRobot robot) {
+        String shown = robot.lookup(".label").queryAllAs(Label.class).stream().filter(Label::isVisible)
+                .map(Label::getText).filter(t -> t != null).reduce("", (a, b) -> a + "\n" + b);
+        assertThat(shown).contains("Accepted for cookies").contains("cookies.txt file")
+                .doesNotContain("Netscape").doesNotContain("tab-separated").doesNotContain("#HttpOnly_");
     }
 }

@@ -75,9 +75,18 @@ class InboxViewModelTest {
         fx.wb.cli("run", "p", "--key", "2026-11-29");
         console.refresh();
         assertThat(waiting()).hasSize(1);
+        List<io.keyline.core.operations.RetryAndSend.Send> shown = new ArrayList<>();
+        inbox.setRetryShow((job, sends, send) -> {
+            shown.addAll(sends);
+            send.accept(sends.stream().collect(java.util.stream.Collectors.toMap(
+                    io.keyline.core.operations.RetryAndSend.Send::key,
+                    io.keyline.core.operations.RetryAndSend::hashShown)));
+        });
 
         inbox.retry(waiting().get(0));
 
+        // the next step is the unsafe POST: it was shown before it was sent
+        assertThat(shown).extracting(s -> s.step().id()).containsExactly("publish");
         assertThat(inbox.noticeProperty().get()).isEqualTo("Retried p 2026-11-29: done");
         assertThat(waiting()).isEmpty();
         assertThat(site.effects("2026-11-29")).isEqualTo(1);

@@ -135,15 +135,29 @@ class PlanViewModelTest {
         assertThat(fx.site.posts()).isZero();
     }
 
-    /** The command line's words become the console's controls; step lists read as a sequence. */
+    /**
+     * The console names its own controls, never the command line's options: a key later than the current one
+     * is "not yet due" with the checkbox that includes it; a key before the job's first key is said without
+     * the job file's field name; step lists read as a sequence.
+     */
     @Test
     void consoleTextSaysTheControlsNotTheCommandLineOptions() {
-        String core = "2026-12-03 is not yet due: the current key of p is 2026-11-29 (UTC). Nothing ran. To run it "
-                + "ahead of schedule, add --ahead";
-        assertThat(io.keyline.ui.common.Format.console(core)).endsWith("tick \"Run ahead of schedule\"")
-                .doesNotContain("--");
+        vm.choice().targetProperty().set(PlanChoice.Target.KEYS);
+        vm.choice().keysTextProperty().set("2026-12-03");
+        vm.plan();
+        assertThat(vm.rows()).hasSize(1);
+        assertThat(PlanViewModel.actionText(vm.rows().get(0))).contains("not yet due")
+                .contains("tick \"Run ahead of schedule\"").doesNotContain("--");
+        assertThat(vm.detailProperty().get()).contains("Run ahead of schedule").doesNotContain("--ahead");
+        assertThat(vm.summaryTextProperty().get()).doesNotContain("--");
+
+        vm.choice().keysTextProperty().set("2025-01-01");
+        assertThat(vm.choice().validationProperty().get()).isEqualTo("2025-01-01 is before this job's first key, "
+                + "2026-01-01.").doesNotContain("key.start");
+
         assertThat(io.keyline.ui.common.Format.action("run write,publish")).isEqualTo("run write → publish");
         assertThat(io.keyline.ui.common.Format.action("1,234 keys")).isEqualTo("1,234 keys");
+        vm.choice().keysTextProperty().set(TODAY);
         vm.plan();
         assertThat(vm.detailProperty().get()).contains("run write → publish").doesNotContain("write,publish");
     }

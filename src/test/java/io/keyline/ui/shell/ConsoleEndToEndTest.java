@@ -129,7 +129,9 @@ class ConsoleEndToEndTest {
         Button confirm = robot.lookup("Confirm and run").queryButton();
         robot.doubleClickOn(confirm);
 
-        waitUntil(() -> "Done".equals(robot.lookup(".confirm-outcome-text").queryLabeled().getText()));
+        waitUntil(() -> robot.lookup(".confirm-outcome-text").tryQuery().isPresent()
+                && robot.lookup(".confirm-outcome-text").queryLabeled().getText()
+                .startsWith("The site answered HTTP 201: id = "));
         assertThat(site.posts() - before).isEqualTo(1);
         assertThat(site.effects(KEY)).isEqualTo(1);
         waitUntil(() -> waiting(robot) == 0);

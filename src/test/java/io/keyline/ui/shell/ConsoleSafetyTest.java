@@ -193,9 +193,14 @@ class ConsoleSafetyTest {
                     .count();
             assertThat(selectedCells).isEqualTo(1);
         }
-        // and Enter acts on it: the highlighted item, nothing else
+        // and Enter acts on it: the highlighted item, nothing else (its retry shows the POST first)
         long postsBefore = site.posts();
         robot.type(KeyCode.ENTER);
+        waitUntil(() -> robot.lookup("#retry-and-send").tryQuery().isPresent());
+        assertThat(robot.lookup(".retry-payload").queryTextInputControl().getText())
+                .contains("Idempotency-Key: " + chosen.job() + ":" + KEY + ":publish");
+        assertThat(site.posts() - postsBefore).as("nothing is sent before Retry and send").isZero();
+        robot.clickOn("#retry-and-send");
         waitUntil(() -> robot.lookup("#inbox-notice").queryLabeled().getText().startsWith("Retried"));
         String other = chosen.job().equals("alpha") ? "beta" : "alpha";
         assertThat(site.posts() - postsBefore).as("one retry of the highlighted key only").isEqualTo(1);
@@ -274,7 +279,11 @@ class ConsoleSafetyTest {
         if (highlighted.job().equals("beta")) {
             assertThat(site.posts() - posts).as("nothing is sent for alpha").isZero();
         } else {
-            // the highlight followed the focus to alpha's Retry: Enter retried what the operator saw highlighted
+            // the highlight followed the focus to alpha's Retry: Enter retried what the operator saw highlighted,
+            // showing its POST before sending it
+            waitUntil(() -> robot.lookup("#retry-and-send").tryQuery().isPresent());
+            assertThat(site.posts() - posts).isZero();
+            robot.clickOn("#retry-and-send");
             waitUntil(() -> site.posts() - posts == 1);
             assertThat(fx.state("beta", KEY)).isEqualTo(io.keyline.domain.KeyState.NEEDS_CONFIRMATION);
         }
@@ -418,8 +427,10 @@ class ConsoleSafetyTest {
 
         // the control: the button itself sends exactly one request
         robot.clickOn(confirm);
-        waitUntil(() -> "Done".equals(robot.lookup(".confirm-outcome-text").queryLabeled().getText()));
+        waitUntil(() -> robot.lookup(".confirm-outcome-text").queryLabeled().getText()
+                .startsWith("The site answered HTTP 201: id = "));
         assertThat(site.posts() - posts).isEqualTo(1);
+        assertThat(fx.state("daily", KEY)).isEqualTo(io.keyline.domain.KeyState.DONE);
     }
 
     // ------------------------------------------------------------------ plan targets

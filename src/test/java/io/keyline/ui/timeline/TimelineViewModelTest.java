@@ -122,9 +122,20 @@ class TimelineViewModelTest {
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
         AtomicInteger changed = new AtomicInteger();
         vm.setOnChanged(changed::incrementAndGet);
+        List<io.keyline.core.operations.RetryAndSend.Send> shown = new ArrayList<>();
+        vm.setRetryShow((job, sends, send) -> {
+            shown.addAll(sends);
+            send.accept(sends.stream().collect(java.util.stream.Collectors.toMap(
+                    io.keyline.core.operations.RetryAndSend.Send::key,
+                    io.keyline.core.operations.RetryAndSend::hashShown)));
+        });
         vm.load("daily", KEY);
 
         assertThat(vm.retry("site is back")).isTrue();
+
+        // the next step is the unsafe POST: it was shown before it was sent
+        assertThat(shown).extracting(s -> s.step().id()).containsExactly("publish");
+        assertThat(shown.get(0).payload().text()).startsWith("POST " + fx.site.base() + "/api/articles");
 
         assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
         assertThat(fx.site.effects(KEY)).isEqualTo(1);
@@ -193,19 +204,20 @@ class TimelineViewModelTest {
         RunHeader first = (RunHeader) rows.get(0);
         assertThat(first.events()).isEqualTo(8);
         assertThat(first.failures()).isEqualTo(1);
-        // its duration is the step's last attempt (started at the 7th event, ended by the retry at the 8th)
-        assertThat(first.duration()).isEqualTo(Duration.ofMillis(250));
+        // its duration runs from its first event to its last (8 events 250 ms apart)
+        assertThat(first.duration()).isEqualTo(Duration.ofMillis(7 * 250));
         assertThat(first.outcome()).isEqualTo(KeyState.RETRY_WAIT);
         assertThat(((EventRow) rows.get(2)).sincePrevious()).isEqualTo(Duration.ofMillis(250));
         assertThat(rows.stream().filter(r -> r instanceof RunHeader h && h.operator())).hasSize(5);
     }
 
     /**
-     * A key of a backfill of 30 keys is claimed when the run starts and works 2 min later for 191 ms: the
-     * run header says 191 ms (its step executions), not the 2 min 21 s from the claim to its end.
+     * A key of a backfill of 30 keys is claimed when the run starts and works 2 min later for 191 ms: the run
+     * header says how long the run lasted for the key (2 min 21 s, claim to end) and, since it waited most of
+     * that time, how long its steps took.
      */
     @Test
-    void aRunLastsAsLongAsItsStepExecutionsNotItsWaits() {
+    void aRunLastsFromItsStartToItsEndAndSaysItsStepsWhenItWaited() {
         Instant t = Instant.parse("2026-11-29T09:00:00Z");
         List<KeyEvent> events = new ArrayList<>();
         long[] id = {1};
@@ -220,8 +232,32 @@ class TimelineViewModelTest {
         add.accept(new Object[] {EventType.KEY_DONE, null, KeyState.DONE}, 141_000L);
 
         RunHeader run = (RunHeader) Timeline.group(events).get(0);
-        assertThat(run.duration()).isEqualTo(Duration.ofMillis(148 + 43));
-        assertThat(run.summary()).endsWith(" · 191 ms · 6 events").doesNotContain("min");
+        assertThat(run.duration()).isEqualTo(Duration.ofMillis(141_000));
+        assertThat(run.summary()).endsWith(" · 2 min 21 s (steps 191 ms) · 6 events");
+    }
+
+    /**
+     * A confirmed run asks the probe (63 ms), then posts (49 ms): the header says 112 ms, the run's time from
+     * its claim to its end, not the 49 ms of its one step execution.
+     */
+    @Test
+    void aRunWithoutWaitsSaysItsWholeDuration() {
+        Instant t = Instant.parse("2026-11-29T09:00:00Z");
+        List<KeyEvent> events = List.of(
+                new KeyEvent(1, "daily", KEY, t, "run-1", EventType.CLAIMED, null, 0, KeyState.RUNNING, null, "m",
+                        null, null, null),
+                new KeyEvent(2, "daily", KEY, t.plusMillis(63), "run-1", EventType.PROBE_ANSWERED, "publish", 2,
+                        KeyState.RUNNING, null, "probe: /total = 0 (absent)", null, null, null),
+                new KeyEvent(3, "daily", KEY, t.plusMillis(63), "run-1", EventType.STEP_STARTED, "publish", 2,
+                        KeyState.RUNNING, null, "m", null, null, null),
+                new KeyEvent(4, "daily", KEY, t.plusMillis(112), "run-1", EventType.STEP_SUCCEEDED, "publish", 2,
+                        KeyState.RUNNING, null, "m", null, null, null),
+                new KeyEvent(5, "daily", KEY, t.plusMillis(112), "run-1", EventType.KEY_DONE, null, 0, KeyState.DONE,
+                        null, "m", null, null, null));
+
+        RunHeader run = (RunHeader) Timeline.group(events).get(0);
+        assertThat(run.duration()).isEqualTo(Duration.ofMillis(112));
+        assertThat(run.summary()).endsWith(" · 112 ms · 5 events");
     }
 
     @Test

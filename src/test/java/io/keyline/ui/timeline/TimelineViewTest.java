@@ -117,6 +117,13 @@ class TimelineViewTest {
         assertThat(robot.lookup(".timeline-detail").query().isVisible()).isFalse();
 
         robot.clickOn("Retry");
+        // the next step is the unsafe POST: what it sends is shown first, and sent only from there
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#retry-and-send").tryQuery().isPresent());
+        assertThat(navigation).contains("retry shown daily [" + KEY + ":publish]");
+        assertThat(robot.lookup(".retry-payload").queryTextInputControl().getText())
+                .startsWith("POST " + fx.site.base() + "/api/articles");
+        assertThat(fx.site.effects(KEY)).isZero();
+        robot.clickOn("#retry-and-send");
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> navigation.contains("refresh"));
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(vm.stateProperty().get()).isEqualTo(KeyState.DONE);
@@ -262,6 +269,14 @@ class TimelineViewTest {
             @Override
             public void refresh() {
                 navigation.add("refresh");
+            }
+
+            @Override
+            public void showRetry(String job, java.util.List<io.keyline.core.operations.RetryAndSend.Send> sends,
+                                  java.util.function.Consumer<java.util.Map<String, String>> send) {
+                navigation.add("retry shown " + job + " " + sends.stream().map(s -> s.key() + ":" + s.step().id())
+                        .toList());
+                io.keyline.ui.confirm.RetryDialog.show(null, job, sends, send);
             }
         };
     }
