@@ -480,6 +480,7 @@ class ConsoleLayoutTest {
         open(robot, 1280, 860, fx.services);
         waitUntil(() -> robot.lookup("#action-daily-" + KEY).tryQuery().isPresent());
         robot.clickOn(robot.lookup("#inbox-list .inbox-item .menu-button").<Node>query());
+        waitUntil(() -> robot.lookup("Skip…").tryQuery().isPresent());
         robot.clickOn("Skip…");
         waitUntil(() -> Window.getWindows().stream().anyMatch(w -> w != stage && w.isShowing()));
         Window dialog = Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).findFirst().orElseThrow();
@@ -492,8 +493,10 @@ class ConsoleLayoutTest {
         robot.clickOn(robot.from(root).lookup("Cancel").<Node>query());
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(fx.state("daily", KEY)).isEqualTo(KeyState.FAILED);
+        waitUntil(() -> Window.getWindows().stream().noneMatch(w -> w != stage && w.isShowing()));
 
         robot.clickOn(robot.lookup("#inbox-list .inbox-item .menu-button").<Node>query());
+        waitUntil(() -> robot.lookup("Skip…").tryQuery().isPresent());
         robot.clickOn("Skip…");
         waitUntil(() -> Window.getWindows().stream().anyMatch(w -> w != stage && w.isShowing()));
         dialog = Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).findFirst().orElseThrow();

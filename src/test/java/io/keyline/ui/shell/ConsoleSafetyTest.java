@@ -427,7 +427,8 @@ class ConsoleSafetyTest {
 
         // the control: the button itself sends exactly one request
         robot.clickOn(confirm);
-        waitUntil(() -> robot.lookup(".confirm-outcome-text").queryLabeled().getText()
+        waitUntil(() -> robot.lookup(".confirm-outcome-text").tryQuery()
+                .map(n -> ((javafx.scene.control.Labeled) n).getText()).orElse("")
                 .startsWith("The site answered HTTP 201: id = "));
         assertThat(site.posts() - posts).isEqualTo(1);
         assertThat(fx.state("daily", KEY)).isEqualTo(io.keyline.domain.KeyState.DONE);
