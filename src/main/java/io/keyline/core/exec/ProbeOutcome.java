@@ -1,6 +1,7 @@
 package io.keyline.core.exec;
 
 import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureOrigin;
 
 /**
  * What a probe found.
@@ -9,16 +10,28 @@ import io.keyline.domain.Evidence;
  * @param message  human-readable summary (redacted)
  * @param evidence what was sent and received (redacted)
  * @param values   what the probe's {@code extract} found in an answer that said present or absent, by name
+ * @param origin   for an inconclusive answer, whose doing it was when known (nothing answered:
+ *                 {@link FailureOrigin#ENVIRONMENT}), else {@code null}
  */
-public record ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values) {
+public record ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values,
+                           FailureOrigin origin) {
 
     public ProbeOutcome {
         values = values == null ? java.util.Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(values));
     }
 
+    public ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values) {
+        this(answer, message, evidence, values, null);
+    }
+
     public ProbeOutcome(Answer answer, String message, Evidence evidence) {
         this(answer, message, evidence, java.util.Map.of());
+    }
+
+    /** A probe that could not be asked because nothing answered (the host, the network, the program). */
+    public static ProbeOutcome unreachable(String message, Evidence evidence) {
+        return new ProbeOutcome(Answer.INCONCLUSIVE, message, evidence, java.util.Map.of(), FailureOrigin.ENVIRONMENT);
     }
 
     public enum Answer { PRESENT, ABSENT, INCONCLUSIVE, AUTH }
