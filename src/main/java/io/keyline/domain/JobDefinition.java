@@ -17,15 +17,23 @@ import java.util.List;
  * @param fileSha256  hex SHA-256 of the job file's bytes (part of every plan id)
  * @param concurrency keys of this job in flight at once in one run (at least 1; SPEC §9)
  * @param rateLimit   requests per period to each host, shared by every key of the job, or {@code null}
+ * @param runBudget   how long one run of the job may take: after it no key of the run starts, or {@code null}
  */
 public record JobDefinition(String name, String description, KeySpec key, CronExpression schedule,
                             RetryPolicy retry, List<StepDefinition> steps, Path file, Path folder,
-                            String fileSha256, int concurrency, RateLimit rateLimit) {
+                            String fileSha256, int concurrency, RateLimit rateLimit, java.time.Duration runBudget) {
     public JobDefinition {
         steps = List.copyOf(steps);
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1");
         }
+    }
+
+    /** A job without a run budget. */
+    public JobDefinition(String name, String description, KeySpec key, CronExpression schedule, RetryPolicy retry,
+                         List<StepDefinition> steps, Path file, Path folder, String fileSha256, int concurrency,
+                         RateLimit rateLimit) {
+        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, concurrency, rateLimit, null);
     }
 
     /** A job that runs one key at a time, without a rate limit. */

@@ -26,7 +26,7 @@ final class JobReader {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
 
     private static final List<String> FIELDS = List.of("name", "description", "key", "schedule", "retry", "steps",
-            "concurrency", "rateLimit");
+            "concurrency", "rateLimit", "runBudget");
     /** The most keys of one job a run takes at once. */
     static final int MAX_CONCURRENCY = 64;
     private static final List<String> KEY_FIELDS = List.of("type", "zone", "start");
@@ -54,12 +54,13 @@ final class JobReader {
         List<StepDefinition> steps = job.require("steps", "") ? steps(job, retry == null ? RetryPolicy.DEFAULT : retry) : null;
         Integer concurrency = job.integer("concurrency", 1, MAX_CONCURRENCY);
         RateLimit rateLimit = rateLimit(job);
+        java.time.Duration runBudget = job.duration("runBudget");
         if (!problems.isEmpty()) {
             return null;
         }
         return new JobDefinition(name, description == null ? "" : description.value(), key, schedule, retry, steps,
                 file, file.toAbsolutePath().normalize().getParent(), sha256, concurrency == null ? 1 : concurrency,
-                rateLimit);
+                rateLimit, runBudget);
     }
 
     /** {@code "rateLimit": "10/s"} or {@code "600/min"}. */

@@ -122,6 +122,7 @@ public final class Words {
             case SKIPPED -> "Skipped";
             case CREDENTIAL_UPDATED -> "Login renewed";
             case REARMED -> "Re-armed";
+            case CONFIRMATION_EXPIRED -> "Confirmation expired";
         };
     }
 
@@ -129,7 +130,7 @@ public final class Words {
     public static String outcome(int exit) {
         return switch (exit) {
             case RunReport.OK -> "Every key is done.";
-            case RunReport.EXECUTION_FAILURE -> "Nothing ran.";
+            case RunReport.EXECUTION_FAILURE -> "Nothing ran, or nothing answered.";
             case RunReport.BUSINESS_FAILURE -> "Keys failed and none is done.";
             case RunReport.PARTIAL_SUCCESS -> "Some keys are done and some failed.";
             case RunReport.WAITING_FOR_OPERATOR -> "Keys wait for you.";
