@@ -41,7 +41,7 @@ import java.util.stream.Collectors;
             "  keyline plan daily-report             what a run would do today (executes nothing)",
             "  keyline run daily-report              run today's key",
             "  keyline status --attention            keys that wait for you",
-            "  keyline doctor                        is anyone told when a key waits? (and the state, the key)",
+            "  keyline doctor                        who is told when a key waits for you",
             "  keyline credentials set site-cookie < cookies.txt   renew a login; parked keys resume",
             "  keyline --state demo-state --jobs demo-jobs demo    a demo workspace to learn from",
             "",

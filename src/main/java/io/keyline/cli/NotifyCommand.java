@@ -71,9 +71,10 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         }
     }
 
-    @Command(name = "send", description = {"Sends one event, now, to the hooks subscribed to it: e.g. from systemd's "
-            + "OnFailure= when a run itself failed (exit 1: bad job file, state locked) and so announced nothing. "
-            + "Needs no state.", "Exit 0 when every hook worked (or none is subscribed), 1 otherwise."})
+    @Command(name = "send", description = {"Sends one event, now, to the hooks subscribed to it (without notify.json: "
+            + "the desktop notification): e.g. from systemd's OnFailure= when a run failed or left keys waiting for a "
+            + "person (exit 1 to 4), including a run that could not start (a bad job file, a locked state) and so "
+            + "announced nothing. Needs no state.", "Exit 0 when every hook worked (or none is subscribed), 1 otherwise."})
     static final class SendCommand extends Sub implements Callable<Integer> {
         @Option(names = "--event", paramLabel = "E", defaultValue = "run",
                 description = "attention, credential-expiry, run or reminder (default ${DEFAULT-VALUE}).")
