@@ -190,6 +190,37 @@ class ExitCodesTest extends SiteTestBase {
     }
 
     @Test
+    void exit1WhenTheProgramIsThereButMayNotBeExecuted() throws IOException {
+        // a script without its execute bit: permission denied, whether started directly or through a shell (126)
+        Files.writeString(wb.jobs.resolve("tool.sh"), "#!/bin/sh\nexit 0\n");
+        wb.job("direct", """
+                {
+                  "name": "direct",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["./tool.sh"] } ]
+                }
+                """, null);
+        Result direct = wb.cli("run", "direct", "--key", KEY);
+        assertThat(direct.exit()).as("permission denied: " + direct).isEqualTo(1);
+        assertThat(direct.out()).contains("cannot start").contains("tool.sh").contains("Permission denied");
+
+        wb.job("shell", Jobs.command("shell", "none", "exec ./tool.sh", "PT10S"), null);
+        Result shell = wb.cli("run", "shell", "--key", KEY);
+        assertThat(shell.exit()).as("sh: permission denied (126): " + shell).isEqualTo(1);
+        assertThat(state("shell", KEY)).isEqualTo("FAILED");
+    }
+
+    @Test
+    void exit1WhenTheTlsHandshakeFails() throws IOException {
+        // https to a server that speaks plain HTTP: no request was ever sent
+        wb.job("p", Jobs.publish("p", "idempotent", false, null), site.base().replace("http://", "https://"));
+        Result r = wb.cli("run", "p", "--key", KEY);
+        assertThat(r.exit()).as("the TLS handshake failed: " + r).isEqualTo(1);
+        assertThat(state("p", KEY)).isEqualTo("FAILED");
+        assertThat(site.effects(KEY)).isZero();
+    }
+
+    @Test
     void exit1AfterTheRetriesOfASafeStepWhoseHostIsDown() throws IOException {
         String unreachable = "http://127.0.0.1:" + closedPort();
         wb.job("p", Jobs.publish("p", "idempotent", false, null), unreachable);
