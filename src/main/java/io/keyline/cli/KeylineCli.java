@@ -41,12 +41,15 @@ import java.util.stream.Collectors;
             "  keyline plan daily-report             what a run would do today (executes nothing)",
             "  keyline run daily-report              run today's key",
             "  keyline status --attention            keys that wait for you",
+            "  keyline doctor                        who is told when a key waits for you",
             "  keyline credentials set site-cookie < cookies.txt   renew a login; parked keys resume",
             "  keyline --state demo-state --jobs demo-jobs demo    a demo workspace to learn from",
             "",
             "Exit codes of run and apply: 0 all done, 1 nothing ran (bad job file, state locked, stale plan, "
-                + "paused job, keys not yet due), 2 failed, 3 partly failed, 4 waits for an operator (or the kill "
-                + "switch stopped the run after some keys ran), 5 retry pending, 64 usage error.",
+                + "paused job, keys not yet due) or the keys failed only because nothing answered (host unreachable, "
+                + "DNS, TLS, program not found), 2 failed (the site or program said no), 3 partly failed, 4 waits "
+                + "for an operator (or the kill switch or the run's budget stopped the run), 5 retry pending, 64 "
+                + "usage error.",
             "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs; "
                 + "KEYLINE_MASTER_KEY (base64 of 32 bytes) or KEYLINE_MASTER_KEY_FILE replaces state/secret.key; "
                 + "PGUSER, PGPASSWORD, PGPASSFILE serve a postgresql:// state; KEYLINE_CATCH_UP (e.g. P7D) "
@@ -67,8 +70,8 @@ public final class KeylineCli implements Callable<Integer> {
                 JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
                 ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
                 RearmCommand.class, PauseCommand.class, ResumeCommand.class, CredentialsCommand.class,
-                BackupCommand.class, ExportCommand.class, PruneCommand.class, NotifyCommand.class, WorkerCommand.class,
-                MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class);
+                BackupCommand.class, ExportCommand.class, PruneCommand.class, NotifyCommand.class, DoctorCommand.class,
+                WorkerCommand.class, MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class);
     }
 
     /**

@@ -27,9 +27,10 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         throw new UsageError("notify needs a command: test, or send");
     }
 
-    /** notify.json of the jobs folder, or exit 1 with its errors. */
+    /** The hooks in effect (notify.json of the jobs folder, else the default channels), or exit 1 with its errors. */
     static NotifyConfig config(Sub cmd) {
-        NotifyConfig cfg = NotifyFileReader.load(cmd.ws().jobsDir());
+        NotifyConfig cfg = io.keyline.core.notify.Channels.effective(NotifyFileReader.load(cmd.ws().jobsDir()),
+                cmd.root().env());
         if (!cfg.valid()) {
             StringBuilder sb = new StringBuilder("notify.json is invalid:");
             for (JobFileError e : cfg.errors()) {
@@ -39,7 +40,9 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         }
         if (cfg.hooks().isEmpty()) {
             throw new OperatorException("no hooks: " + cfg.file() + (java.nio.file.Files.exists(cfg.file())
-                    ? " lists none" : " does not exist") + " (see docs/operations.md, \"Notifications\")");
+                    ? " lists none" : " does not exist, and no desktop notification can be shown here (notify-send "
+                    + "and a desktop session: keyline doctor says which)") + " (see docs/operations.md, "
+                    + "\"Notifications\")");
         }
         return cfg;
     }
@@ -68,12 +71,13 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         }
     }
 
-    @Command(name = "send", description = {"Sends one event, now, to the hooks subscribed to it: e.g. from systemd's "
-            + "OnFailure= when a run itself failed (exit 1: bad job file, state locked) and so announced nothing. "
-            + "Needs no state.", "Exit 0 when every hook worked (or none is subscribed), 1 otherwise."})
+    @Command(name = "send", description = {"Sends one event, now, to the hooks subscribed to it (without notify.json: "
+            + "the desktop notification): e.g. from systemd's OnFailure= when a run failed or left keys waiting for a "
+            + "person (exit 1 to 4), including a run that could not start (a bad job file, a locked state) and so "
+            + "announced nothing. Needs no state.", "Exit 0 when every hook worked (or none is subscribed), 1 otherwise."})
     static final class SendCommand extends Sub implements Callable<Integer> {
         @Option(names = "--event", paramLabel = "E", defaultValue = "run",
-                description = "attention, credential-expiry or run (default ${DEFAULT-VALUE}).")
+                description = "attention, credential-expiry, run or reminder (default ${DEFAULT-VALUE}).")
         String event;
 
         @Option(names = "--job", paramLabel = "JOB", description = "The job it is about, if any (a job name).")

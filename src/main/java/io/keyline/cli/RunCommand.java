@@ -19,6 +19,30 @@ final class RunCommand extends Sub implements Callable<Integer> {
     @Mixin
     KeySelection selection;
 
+    @picocli.CommandLine.Option(names = "--max-time", paramLabel = "DURATION", description = {
+        "How long this run may take (ISO-8601, e.g. PT50M): after it no key starts, keys in flight stop after the "
+            + "step they are in, and the run ends as waiting (exit 4, unless a key failed) with \"stopped: "
+            + "budget\"; the rest runs next time. A job's \"runBudget\" limits each run of that job the same way."})
+    String maxTime;
+
+    /** The budget of this run, or {@code null}. */
+    private java.time.Duration maxTime() {
+        if (maxTime == null) {
+            return null;
+        }
+        java.time.Duration d;
+        try {
+            d = java.time.Duration.parse(maxTime);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new UsageError("--max-time \"" + io.keyline.domain.Printable.line(maxTime)
+                    + "\" is not an ISO-8601 duration (like PT50M or PT2H)");
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new UsageError("--max-time must be positive, got " + maxTime);
+        }
+        return d;
+    }
+
     @Override
     public Integer call() {
         if (jobName == null) {
@@ -27,31 +51,50 @@ final class RunCommand extends Sub implements Callable<Integer> {
             }
             return runAllDue();
         }
+        java.time.Duration budget = maxTime();
         JobDefinition job = job(jobName);
         List<String> keys = selection.resolve(ws(), job);
         if (!selection.due) {
             selection.refuseNotYetDue(ws(), job, keys);
         }
-        return runReported(s -> s.engine.run(job, keys,
+        return runReported(s -> within(s, budget).run(job, keys,
                 io.keyline.core.RunRequest.plain(selection.ahead, selection.describe())));
+    }
+
+    /** The session's engine, with the run's budget when one was given. */
+    private static io.keyline.core.Engine within(RunSession s, java.time.Duration budget) {
+        return budget == null ? s.engine : s.engine.maxTime(budget);
+    }
+
+    /** How many job files did not load (a file with several errors counts once). */
+    private static int invalidFiles(List<io.keyline.core.jobfile.JobFileError> errors) {
+        return (int) errors.stream().map(io.keyline.core.jobfile.JobFileError::file).distinct().count();
     }
 
     private int runAllDue() {
         java.time.Duration window = selection.window(ws());
+        java.time.Duration budget = maxTime();
         io.keyline.core.operations.RunDue.Result result;
+        List<io.keyline.core.jobfile.JobFileError> invalid = ws().catalog().errors();
         try (RunSession session = new RunSession(this)) {
-            result = ws().operations().runDue().run(ws().catalog().jobs(), session.engine, window, selection.ahead,
-                    out()::println);
+            result = ws().operations().runDue().run(ws().catalog().jobs(), within(session, budget), window,
+                    selection.ahead, out()::println);
+            for (var e : invalid) {
+                // in the run log too: a monitor that reads it sees the job that did not run
+                session.trace.other(ws().options().clock().instant(), "job-file", java.util.Map.of("result",
+                        "invalid", "file", e.file().toString(), "line", e.line(), "column", e.column(),
+                        "message", e.message()));
+            }
             notifyAfter(result.reports(), session.trace);
         }
-        for (var e : ws().catalog().errors()) {
-            err().println("skipped invalid job file: " + e);
+        for (var e : invalid) {
+            err().println("keyline: invalid job file, its job did not run: " + e);
         }
-        int exit = result.exitCode();
+        int exit = result.exitCode(invalidFiles(invalid));
         if (result.nothingDue()) {
             out().println("Nothing is due.");
         }
-        RunOutput.summary(out(), result.reports(), exit, ws().credentials());
+        RunOutput.summary(out(), result.reports(), exit, ws().credentials(), RunOutput.invalidFiles(invalid));
         return exit;
     }
 }

@@ -16,6 +16,20 @@ final class RunOutput {
 
     /** @param credentials where the login URL of a credential that keys wait for is looked up */
     static void summary(PrintStream out, List<RunReport> reports, int exit, CredentialStore credentials) {
+        summary(out, reports, exit, credentials, List.of());
+    }
+
+    /** The job files named by {@code errors}, once each, in order. */
+    static List<String> invalidFiles(List<io.keyline.core.jobfile.JobFileError> errors) {
+        return errors.stream().map(e -> String.valueOf(e.file())).distinct().toList();
+    }
+
+    /**
+     * @param credentials  where the login URL of a credential that keys wait for is looked up
+     * @param invalidFiles job files that did not load (their jobs did not run): they make the exit 1
+     */
+    static void summary(PrintStream out, List<RunReport> reports, int exit, CredentialStore credentials,
+                        List<String> invalidFiles) {
         for (RunReport r : reports) {
             if (r.stopped() != null && r.keys().isEmpty()) {
                 out.println(r.job() + ": " + r.stopped());
@@ -61,8 +75,13 @@ final class RunOutput {
                 if (k.state() == KeyState.NEEDS_CONFIRMATION) {
                     out.println("  next: keyline confirm " + r.job() + " " + k.key()
                             + "   or   keyline mark-done " + r.job() + " " + k.key() + " --note \"…\"");
+                } else if (k.state() == KeyState.NEEDS_CREDENTIAL && k.credential() == null) {
+                    // the program said its login was rejected (exit 77) but the step names no credential
+                    out.println("  next: the step " + k.step() + " names no credential: give it one (\"credential\" "
+                            + "in the job file) or fix the login it uses, then keyline retry " + r.job() + " "
+                            + k.key());
                 } else if (k.state() == KeyState.NEEDS_CREDENTIAL) {
-                    String login = k.credential() == null ? "" : loginHints.computeIfAbsent(k.credential(),
+                    String login = loginHints.computeIfAbsent(k.credential(),
                             name -> credentials.info(name).map(CredentialInfo::loginHint).orElse(""));
                     out.println("  next: renew credential " + k.credential() + login + "; the parked keys resume");
                 } else if (k.state() == KeyState.FAILED) {
@@ -70,6 +89,12 @@ final class RunOutput {
                             + r.job() + " " + k.key());
                 }
             }
+        }
+        if (!invalidFiles.isEmpty()) {
+            out.println("invalid job file" + (invalidFiles.size() == 1 ? "" : "s") + ", not run: "
+                    + String.join(", ", invalidFiles) + " (the errors are on stderr; keyline jobs shows them)");
+            out.println("exit " + exit + " (a job file is invalid: its job did not run)");
+            return;
         }
         out.println("exit " + exit + " (" + RunReport.meaning(exit) + ")");
     }

@@ -27,14 +27,20 @@ final class StatusCommand extends Sub implements Callable<Integer> {
     @Option(names = "--json", description = "Print a JSON array.")
     boolean json;
 
+    @Option(names = "--exit-code", description = "Exit 4 when a listed key waits for a person (FAILED, "
+            + "NEEDS_CONFIRMATION, NEEDS_CREDENTIAL), 0 otherwise: for scripts and monitors "
+            + "(keyline status --attention --exit-code).")
+    boolean exitCode;
+
     @Override
     public Integer call() {
         io.keyline.core.StartupTrace.mark("command line parsed");
         String name = jobName == null ? null : job(jobName).name();
-        Status status = ws().operations().status(name, attention);
+        Status status = ws().operations().status(name, attention, ws().catalog().jobs());
         io.keyline.core.StartupTrace.mark("keys read (" + status.rows().size() + ")");
         doneReading();
         java.time.Instant now = ws().options().clock().instant();
+        int exit = exitCode && status.anyWaits() ? io.keyline.core.RunReport.WAITING_FOR_OPERATOR : 0;
         if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (Status.Row r : status.rows()) {
@@ -54,10 +60,16 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                     m.put("loginUrl", r.loginUrl());
                 }
                 m.put("interrupted", r.interrupted());
+                m.put("waitingSince", r.waitingSince());
+                m.put("waitingSeconds", r.waitingSince() == null ? null
+                        : io.keyline.core.Waiting.age(k, now).toSeconds());
+                if (r.expiresAt() != null) {
+                    m.put("expiresAt", r.expiresAt());
+                }
                 rows.add(m);
             }
             Text.json(out(), rows);
-            return 0;
+            return exit;
         }
         for (String w : CredentialsCommand.warnings(status.credentials(), status.parkedOnMissing(), now,
                 CredentialsCommand.warnWindow(root().env()))) {
@@ -65,17 +77,29 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         }
         if (status.rows().isEmpty()) {
             out().println(attention ? "Nothing waits for you." : "No keys yet" + (name == null ? "." : " for " + name + "."));
-            return 0;
+            return exit;
         }
-        Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "MESSAGE");
+        Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "WAITING",
+                "MESSAGE");
         for (Status.Row r : status.rows()) {
             KeyRecord k = r.key();
             t.row(k.job(), k.key(), r.interrupted() ? "RUNNING (interrupted)" : k.state(), k.step(), k.attempts(),
-                    Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()), Text.clip(r.message(), 160));
+                    Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()), waiting(r, now),
+                    Text.clip(r.message(), 160));
         }
         io.keyline.core.StartupTrace.mark("table built");
         t.print(out());
         io.keyline.core.StartupTrace.mark("table printed");
-        return 0;
+        return exit;
+    }
+
+    /** "3 d 4 h" (and when the wait expires), or empty for a key that does not wait. */
+    private static String waiting(Status.Row r, java.time.Instant now) {
+        java.time.Duration age = io.keyline.core.Waiting.age(r.key(), now);
+        if (age == null) {
+            return "";
+        }
+        String text = io.keyline.core.Waiting.text(age);
+        return r.expiresAt() == null ? text : text + " (expires " + Text.time(r.expiresAt()) + ")";
     }
 }

@@ -77,8 +77,9 @@ public final class Engine {
             ctx.trace.line(started, runId, job.name(), null, null, 0, "paused", null, 0, reason);
             return new RunReport(runId, job.name(), List.of(), reason);
         }
+        ConfirmationExpiry.apply(ctx, job, started);
         Map<String, KeyRecord> known = ctx.keys.keys(job.name(), keys);
-        RunBatch batch = new RunBatch(ctx, job, keys, known, runId, request, goOn);
+        RunBatch batch = new RunBatch(ctx, job, keys, known, runId, request, goOn, ctx.budget(job, started));
         RunProgress watcher = ctx.progress();
         watcher.runStarted(job.name(), keys.size());
         try {
@@ -89,6 +90,17 @@ public final class Engine {
         RunReport report = batch.report();
         ctx.trace.run(ctx.now(), report, started, request.selection());
         return report;
+    }
+
+    /**
+     * Ends the waits for a confirmation of {@code job} that outlived their step's {@code expireAfter} (skipped or
+     * failed as the step says; never confirmed). Every run of the job does this first; the scheduler and
+     * {@code run --due} also for jobs with nothing due.
+     *
+     * @return the keys that expired
+     */
+    public List<KeyRecord> expireConfirmations(JobDefinition job) {
+        return ConfirmationExpiry.apply(ctx, job, ctx.now());
     }
 
     /**
@@ -107,6 +119,15 @@ public final class Engine {
      */
     public void stopStarting(String reason) {
         ctx.stop(reason);
+    }
+
+    /**
+     * Gives every run of this engine a time budget ({@code run --max-time}): once it is spent the engine stops
+     * starting keys, as {@link #stopStarting} does, and its runs report that the budget stopped them.
+     */
+    public Engine maxTime(java.time.Duration maxTime) {
+        ctx.maxTime(maxTime);
+        return this;
     }
 
     /** Why this engine was told to stop, or {@code null}. */

@@ -35,6 +35,10 @@ final class EngineContext {
     final String owner;
     private volatile String stopRequest;
     private final CountDownLatch stopLatch = new CountDownLatch(1);
+    /** The budget of every run of this engine ({@code --max-time}), or none. */
+    private volatile RunBudget budget = RunBudget.NONE;
+    /** The engine stopped because {@link #budget} was spent (not by a signal). */
+    private volatile boolean stoppedByBudget;
     private volatile RunProgress progress = RunProgress.NONE;
 
     EngineContext(StateStore store, Executors executors, CredentialProvider credentials, RunTrace trace,
@@ -62,9 +66,39 @@ final class EngineContext {
         stopLatch.countDown();
     }
 
-    /** Why this process was told to stop, or {@code null}. */
+    /**
+     * Why this process was told to stop, or {@code null}. An engine whose budget ({@code --max-time}) is spent
+     * stops here, the way a signal stops it: no key starts, keys in flight stop at their next step boundary.
+     */
     String stopRequest() {
-        return stopRequest;
+        String s = stopRequest;
+        if (s == null && budget.spent(now())) {
+            synchronized (this) {
+                if (stopRequest == null) {
+                    stoppedByBudget = true;
+                    stop(budget.reason());
+                }
+            }
+            s = stopRequest;
+        }
+        return s;
+    }
+
+    /** Gives every run of this engine a budget that ends {@code maxTime} from now ({@code run --max-time}). */
+    void maxTime(java.time.Duration maxTime) {
+        budget = new RunBudget(now().plus(maxTime), "--max-time " + maxTime);
+    }
+
+    /** Whether the engine stopped because its budget was spent. */
+    boolean stoppedByBudget() {
+        return stoppedByBudget;
+    }
+
+    /** The budget of a run of {@code job} that started at {@code started}: the engine's or the job's, the earlier. */
+    RunBudget budget(JobDefinition job, Instant started) {
+        RunBudget own = job.runBudget() == null ? RunBudget.NONE
+                : new RunBudget(started.plus(job.runBudget()), "runBudget " + job.runBudget() + " of " + job.name());
+        return budget.min(own);
     }
 
     RunProgress progress() {
@@ -89,7 +123,7 @@ final class EngineContext {
 
     /** Why a running key yields at a step boundary now (this process stops, or the job was paused), or {@code null}. */
     String haltReason(JobDefinition job) {
-        String stop = stopRequest;
+        String stop = stopRequest();
         if (stop != null) {
             return stop;
         }
@@ -103,14 +137,14 @@ final class EngineContext {
 
     /** Waits for a retry due soon, or until told to stop; returns false when told to stop. */
     boolean waitInPlace(Duration wait) throws InterruptedException {
-        if (stopRequest != null) {
+        if (stopRequest() != null) {
             return false;
         }
         if (options.sleeper() == Sleeper.REAL) {
             return !stopLatch.await(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS);
         }
         options.sleeper().sleep(wait);
-        return stopRequest == null;
+        return stopRequest() == null;
     }
 
     /** The key as stored now (or as given, when it is not stored). */

@@ -54,6 +54,9 @@ final class KeyRun {
     boolean departed;
     /** The key is later than the current one and not allowed ahead: the run left it alone. */
     boolean notYetDue;
+    /** The run's budget was spent: the key stopped at a step boundary, or a retry was not waited for. */
+    boolean budgetHalt;
+    private RunBudget budget = RunBudget.NONE;
 
     KeyRun(EngineContext ctx, DecisionInputs inputs, String key, String runId, RunRequest request) {
         this.ctx = ctx;
@@ -65,6 +68,12 @@ final class KeyRun {
         this.runId = runId;
         this.request = request;
         this.cursor = new PlanCursor(request.applying() ? request.expected().get(key) : null);
+    }
+
+    /** Runs within {@code b}: after it the key starts no step and waits for no retry. */
+    KeyRun budget(RunBudget b) {
+        this.budget = b;
+        return this;
     }
 
     /** Runs the key as far as it can go now (waiting in place for a retry due soon); returns its final record. */
@@ -81,6 +90,10 @@ final class KeyRun {
                 }
                 if (!inputs.waitsInPlace(d.stop(), now)) {
                     return rec;
+                }
+                if (budget.endsBefore(d.stop().until())) {
+                    budgetHalt = true;
+                    return rec; // the retry is due after the run's budget: the next run takes it
                 }
                 try {
                     if (!ctx.waitInPlace(Duration.between(now, d.stop().until()))) {
@@ -130,9 +143,14 @@ final class KeyRun {
             while (true) {
                 // told to stop (SIGTERM) or paused: the key stops at this step boundary
                 String halt = ctx.haltReason(job);
+                boolean overBudget = halt == null && budget.spent(ctx.now());
+                if (overBudget) {
+                    halt = budget.reason();
+                }
                 KeyDecision.Decision d = KeyDecision.decide(inputs.held(key, c.rec, c.steps, creds, c.probes,
                         step -> payloadHash(c, step), ctx.now(), halt));
                 if (!d.acts()) {
+                    budgetHalt |= overBudget && d.stop().kind() == KeyDecision.StopKind.YIELD;
                     String departure = cursor.departure(d.stop());
                     if (departure != null) {
                         return depart(c, job.steps().get(0), departure);

@@ -6,6 +6,7 @@ import io.keyline.domain.Effect;
 import io.keyline.domain.EventType;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
+import io.keyline.domain.FailureOrigin;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
@@ -77,7 +78,7 @@ final class KeyTransitions {
                         + "; the probe will be asked again"
                         : p.message() + "; the step does not run on an inconclusive probe";
                 scheduleRetry(c, step, sr, attempts(sr) + (unknown ? 0 : 1),
-                        unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, msg, p.evidence(), null,
+                        unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, p.origin(), msg, p.evidence(), null,
                         ProbeAnswer.INCONCLUSIVE);
                 return c.rec;
             }
@@ -134,7 +135,7 @@ final class KeyTransitions {
                     : "the request may have arrived") + "): " + out.message();
             if (out.retryAfter() != null) {
                 // the site says it is still working on it (409 in progress): wait, then the probe decides
-                scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, msg
+                scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, out.origin(), msg
                         + "; its probe decides after the wait", out.evidence(), out.retryAfter(), null);
                 return false;
             }
@@ -149,11 +150,12 @@ final class KeyTransitions {
         StepRecord failed = new StepRecord(step.id(), status, attempt, firstAttempt, Map.of(), ctx.now());
         switch (cls) {
             case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
-                    scheduleRetry(c, step, failed, attempt, cls, out.message(), out.evidence(), out.retryAfter(), null);
+                    scheduleRetry(c, step, failed, attempt, cls, out.origin(), out.message(), out.evidence(),
+                            out.retryAfter(), null);
             case AUTH -> needCredential(c, step, step.credential(), failed, "credential " + (step.credential() == null
                     ? "(none declared)" : step.credential()) + " was rejected: " + out.message(), out.evidence(), null);
             case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls,
-                            out.message()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
+                            out.message(), out.origin()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
                     step.id() + " failed: " + out.message(), out.evidence());
         }
         return false;
@@ -255,10 +257,13 @@ final class KeyTransitions {
     /**
      * Schedules the next attempt per the retry policy, or fails the key when the policy is spent.
      *
+     * @param origin whose doing the failure was (kept on the key: a key that failed only because nothing
+     *               answered ends a run with exit 1), or {@code null} when not known
      * @param probe the answer of the step's probe that led here, recorded with the event, or {@code null}
      */
     private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
-                               String message, Evidence ev, Duration retryAfter, ProbeAnswer probe) {
+                               FailureOrigin origin, String message, Evidence ev, Duration retryAfter,
+                               ProbeAnswer probe) {
         var policy = step.retry();
         Instant now = ctx.now();
         Instant first = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : now;
@@ -267,8 +272,8 @@ final class KeyTransitions {
         if (attempt >= policy.maxAttempts()) {
             String msg = step.id() + " failed after " + attempt + " attempt" + (attempt == 1 ? "" : "s") + ": "
                     + message;
-            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
-                    step.id(), attempt, cls, msg, ev, probe);
+            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg, origin), rec,
+                    EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
         Duration delay = Backoff.delay(policy, attempt, ctx.options.random());
@@ -280,13 +285,14 @@ final class KeyTransitions {
         if (Duration.between(first, next).compareTo(policy.maxElapsed()) > 0) {
             String msg = step.id() + " failed: the next attempt would be later than maxElapsed "
                     + policy.maxElapsed() + " after the first: " + message;
-            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg), rec, EventType.KEY_FAILED,
-                    step.id(), attempt, cls, msg, ev, probe);
+            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg, origin), rec,
+                    EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
         String msg = message + "; attempt " + (attempt + 1) + " of " + policy.maxAttempts() + " at " + next
                 + (retryAfter != null ? " (Retry-After " + Math.min(retryAfter.toSeconds(), 999_999_999) + "s)" : "");
-        c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailure(cls, msg).withNextAttemptAt(next),
+        c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailure(cls, msg, origin)
+                        .withNextAttemptAt(next),
                 rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev, probe);
     }
 

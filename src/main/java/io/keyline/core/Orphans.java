@@ -1,10 +1,14 @@
 package io.keyline.core;
 
+import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepRecord;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -35,9 +39,40 @@ public final class Orphans {
         return r.state() == KeyState.RUNNING && !store.workers().holderAlive(r, now);
     }
 
-    /** The line shown for an orphan: why and who held it. */
+    /** The line shown for an orphan: why and who held it (where it resumes, as far as the record alone tells). */
     public static String describe(KeyRecord r) {
-        return MESSAGE + " (at " + (r.step() == null ? "its first step" : "step " + r.step()) + "; run " + r.runId()
-                + " of " + r.leaseOwner() + " ended without finishing)";
+        return describe(r, null, Map.of());
+    }
+
+    /**
+     * The line shown for an orphan: where it resumes and who held it. The key's {@code step} names the last step
+     * it recorded; a safe step records nothing when it starts, so a key killed during it resumes at the first
+     * step (in job order) that has not finished, which the step records tell.
+     *
+     * @param job   the key's job, or {@code null} when its file is gone (then the record alone tells)
+     * @param steps the key's step records
+     */
+    public static String describe(KeyRecord r, JobDefinition job, Map<String, StepRecord> steps) {
+        String at;
+        String next = job == null ? null : firstUnfinished(job, steps);
+        if (next != null) {
+            at = "step " + next;
+        } else if (r.step() != null && steps.get(r.step()) != null && steps.get(r.step()).status().finished()) {
+            at = "the step after " + r.step();
+        } else {
+            at = r.step() == null ? "its first step" : "step " + r.step();
+        }
+        return MESSAGE + " (at " + at + "; run " + r.runId() + " of " + r.leaseOwner() + " ended without finishing)";
+    }
+
+    /** The first step of {@code job}, in order, whose record has not finished, or {@code null}. */
+    private static String firstUnfinished(JobDefinition job, Map<String, StepRecord> steps) {
+        for (StepDefinition s : job.steps()) {
+            StepRecord sr = steps.get(s.id());
+            if (sr == null || !sr.status().finished()) {
+                return s.id();
+            }
+        }
+        return null;
     }
 }

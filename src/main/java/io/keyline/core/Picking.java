@@ -45,6 +45,9 @@ final class Picking {
             ctx.trace.line(started, runId, job.name(), null, null, 0, "paused", null, 0, reason);
             return new RunReport(runId, job.name(), List.of(), reason);
         }
+        ConfirmationExpiry.apply(ctx, job, started);
+        RunBudget budget = ctx.budget(job, started);
+        java.util.concurrent.atomic.AtomicBoolean budgetHit = new java.util.concurrent.atomic.AtomicBoolean();
         Map<String, KeyRecord> known = ctx.keys.keys(job.name(), candidates);
         List<String> pickable = new ArrayList<>();
         List<String> orphans = new ArrayList<>();
@@ -82,6 +85,12 @@ final class Picking {
                         stop[0] = ctx.stopRequest();
                         return;
                     }
+                    if (budget.spent(ctx.now())) {
+                        budgetHit.set(true);
+                        stop[0] = budget.reason() + ": " + left.size() + " key" + (left.size() == 1 ? "" : "s")
+                                + " not started";
+                        return;
+                    }
                     candidatesNow = List.copyOf(left);
                 }
                 if (ctx.paused(job)) {
@@ -102,8 +111,12 @@ final class Picking {
                 synchronized (left) {
                     left.remove(c.key());
                 }
-                picked.add(new KeyRun(ctx, inputs, c.key(), runId, RunRequest.PLAIN).runClaimed(c));
+                KeyRun kr = new KeyRun(ctx, inputs, c.key(), runId, RunRequest.PLAIN).budget(budget);
+                picked.add(kr.runClaimed(c));
                 ranNow.incrementAndGet();
+                if (kr.budgetHalt) {
+                    budgetHit.set(true);
+                }
             }
         };
         RunBatch.onThreads(Math.max(1, Math.min(job.concurrency(), pickable.size())), "keyline-" + job.name()
@@ -116,14 +129,24 @@ final class Picking {
             if (stopped != null || ctx.stopRequest() != null) {
                 break;
             }
-            KeyRun kr = new KeyRun(ctx, inputs, key, runId, RunRequest.PLAIN);
+            if (budget.spent(ctx.now())) {
+                budgetHit.set(true);
+                stopped = budget.reason();
+                break;
+            }
+            KeyRun kr = new KeyRun(ctx, inputs, key, runId, RunRequest.PLAIN).budget(budget);
             KeyRecord after = kr.run(ctx.keys.key(job.name(), key).orElse(null));
             if (kr.claimed) {
                 ran++;
                 finals.add(after);
             }
         }
-        RunReport report = new RunReport(runId, job.name(), finals, stopped, ran, List.of(), List.of());
+        boolean overBudget = budgetHit.get() || ctx.stoppedByBudget();
+        if (overBudget && stopped == null) {
+            stopped = budget.reason() + ": a key in flight stopped after its step";
+        }
+        RunReport report = new RunReport(runId, job.name(), finals, stopped, ran, List.of(), List.of(), List.of(),
+                overBudget);
         if (ran > 0 || stopped != null) {
             ctx.trace.run(ctx.now(), report, started, "--due");
         }

@@ -25,6 +25,9 @@ final class RunBatch {
     private final String runId;
     private final RunRequest request;
     private final BooleanSupplier goOn;
+    private final RunBudget budget;
+    /** The budget stopped the run: a key was not started, or one in flight stopped, because it was spent. */
+    private volatile boolean budgetHit;
     private final DecisionInputs inputs;
     private final KeyRecord[] finals;
     private final boolean[] departed;
@@ -36,8 +39,9 @@ final class RunBatch {
     private volatile RuntimeException failure;
 
     RunBatch(EngineContext ctx, JobDefinition job, List<String> keys, Map<String, KeyRecord> known, String runId,
-             RunRequest request, BooleanSupplier goOn) {
+             RunRequest request, BooleanSupplier goOn, RunBudget budget) {
         this.ctx = ctx;
+        this.budget = budget;
         this.job = job;
         this.keys = keys;
         this.known = known;
@@ -96,16 +100,22 @@ final class RunBatch {
             progress.keyEnded(job.name(), key, finals[i].state());
             return;
         }
-        if (ctx.stopRequest() != null || !goOn.getAsBoolean()) {
+        if (budget.spent(ctx.now())) {
+            budgetHit = true;
+        }
+        if (budgetHit || ctx.stopRequest() != null || !goOn.getAsBoolean()) {
             notStarted[i] = true;
             progress.keyEnded(job.name(), key, null);
             return;
         }
         progress.keyStarted(job.name(), key);
-        KeyRun kr = new KeyRun(ctx, inputs, key, runId, request);
+        KeyRun kr = new KeyRun(ctx, inputs, key, runId, request).budget(budget);
         KeyRecord after = kr.run(rec);
         if (kr.claimed) {
             ran.incrementAndGet();
+        }
+        if (kr.budgetHalt) {
+            budgetHit = true;
         }
         departed[i] = kr.departed;
         if (kr.notYetDue) {
@@ -139,11 +149,14 @@ final class RunBatch {
             }
         }
         String why = stopped;
+        boolean overBudget = budgetHit || ctx.stoppedByBudget();
         if (!ns.isEmpty()) {
-            String told = ctx.stopRequest() != null ? ctx.stopRequest() : "stopped";
+            String told = budgetHit ? budget.reason() : ctx.stopRequest() != null ? ctx.stopRequest() : "stopped";
             why = told + ": " + ns.size() + " key" + (ns.size() == 1 ? "" : "s") + " not started";
+        } else if (overBudget && why == null) {
+            why = (budgetHit ? budget.reason() : ctx.stopRequest()) + ": a key in flight stopped after its step";
         }
-        return new RunReport(runId, job.name(), out, why, ran.get(), dep, nd, ns);
+        return new RunReport(runId, job.name(), out, why, ran.get(), dep, nd, ns, overBudget);
     }
 
     /**

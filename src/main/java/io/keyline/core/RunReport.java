@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.domain.FailureOrigin;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 
@@ -15,16 +16,25 @@ import java.util.List;
  * @param ran      how many keys this run took (claimed) before it ended or stopped
  * @param departed keys an applied plan stopped because reality departed from what it showed
  * @param notYetDue keys later than the current one that were passed by (no {@code --ahead})
- * @param notStarted keys the run never took because it was told to stop (Ctrl+C, SIGTERM): not in {@code keys},
- *                   they count for nothing in the exit code, which is the code of what finished
+ * @param notStarted keys the run never took because it was told to stop (Ctrl+C, SIGTERM) or its budget was spent:
+ *                   not in {@code keys}; after a signal they count for nothing in the exit code, which is the code
+ *                   of what finished
+ * @param overBudget the run's time budget ({@code --max-time}, the job's {@code runBudget}) was spent: no key started
+ *                   after it, keys in flight stopped after their step; the rest waits for the next run (exit 4 unless
+ *                   a key failed)
  */
 public record RunReport(String runId, String job, List<KeyRecord> keys, String stopped, int ran,
-                        List<String> departed, List<String> notYetDue, List<String> notStarted) {
+                        List<String> departed, List<String> notYetDue, List<String> notStarted, boolean overBudget) {
 
     public RunReport {
         departed = departed == null ? List.of() : List.copyOf(departed);
         notYetDue = notYetDue == null ? List.of() : List.copyOf(notYetDue);
         notStarted = notStarted == null ? List.of() : List.copyOf(notStarted);
+    }
+
+    public RunReport(String runId, String job, List<KeyRecord> keys, String stopped, int ran,
+                     List<String> departed, List<String> notYetDue, List<String> notStarted) {
+        this(runId, job, keys, stopped, ran, departed, notYetDue, notStarted, false);
     }
 
     public RunReport(String runId, String job, List<KeyRecord> keys, String stopped, int ran,
@@ -52,7 +62,7 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
     public static String meaning(int exit) {
         return switch (exit) {
             case OK -> "every targeted key is done or skipped";
-            case EXECUTION_FAILURE -> "nothing ran";
+            case EXECUTION_FAILURE -> "nothing ran, or only the environment failed";
             case BUSINESS_FAILURE -> "failed";
             case PARTIAL_SUCCESS -> "partly failed";
             case WAITING_FOR_OPERATOR -> "waiting for an operator";
@@ -63,6 +73,10 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
 
     /** Exit code over the targeted keys; first match wins. */
     public int exitCode() {
+        if (overBudget) {
+            // the budget stopped the run: what is left waits for the next run, and a person should know
+            return exitCode(keys, false, true);
+        }
         if (!notStarted.isEmpty()) {
             // [issue 14] told to stop: the code of the keys that finished (or were done before); none → nothing ran
             return keys.isEmpty() ? EXECUTION_FAILURE : exitCode(keys, false, !departed.isEmpty());
@@ -79,10 +93,12 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
     }
 
     /**
-     * Exit code over final key records (a key already done counts as done).
+     * Exit code over final key records (a key already done counts as done). Keys that failed only because
+     * the environment failed (nothing answered: {@link FailureOrigin#ENVIRONMENT}) with none done are an
+     * execution failure (1); a failure the site or program answered makes it a business failure (2).
      *
-     * @param waits the run was stopped by the kill switch after some keys ran, or an applied plan stopped keys
-     *              that departed from it: both wait for a person (4)
+     * @param waits the run was stopped by the kill switch or its budget after some keys ran, or an applied plan
+     *              stopped keys that departed from it: all wait for a person (4)
      */
     public static int exitCode(List<KeyRecord> keys, boolean stoppedBeforeAnything, boolean waits) {
         if (stoppedBeforeAnything) {
@@ -91,7 +107,9 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
         long failed = keys.stream().filter(k -> k.state() == KeyState.FAILED).count();
         long done = keys.stream().filter(k -> k.state() == KeyState.DONE).count();
         if (failed > 0 && done == 0) {
-            return BUSINESS_FAILURE;
+            boolean environmentOnly = keys.stream().filter(k -> k.state() == KeyState.FAILED)
+                    .allMatch(k -> k.failureOrigin() == FailureOrigin.ENVIRONMENT);
+            return environmentOnly ? EXECUTION_FAILURE : BUSINESS_FAILURE;
         }
         if (failed > 0) {
             return PARTIAL_SUCCESS;

@@ -143,6 +143,8 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
 
     private void tickJob(JobDefinition job, List<Started> started, List<String> problems) {
         try {
+            // waits for a confirmation end by their step's expireAfter, whether or not the job has anything due
+            engine.expireConfirmations(job);
             List<Upcoming> upcoming = runnable(job, clock.instant());
             if (upcoming.isEmpty() || !enabled || closed) {
                 return;

@@ -29,5 +29,10 @@ public enum EventType {
      */
     CREDENTIAL_REFRESHED,
     /** An operator re-armed a DONE key: its steps (all, or from one) run again; unsafe ones through their probe. */
-    REARMED
+    REARMED,
+    /**
+     * A wait for a confirmation outlived its step's {@code expireAfter}: the key was skipped or failed (never
+     * confirmed: the step did not run).
+     */
+    CONFIRMATION_EXPIRED
 }

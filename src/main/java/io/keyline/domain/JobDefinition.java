@@ -18,10 +18,12 @@ import java.util.List;
  * @param concurrency keys of this job in flight at once in one run (at least 1; SPEC §9)
  * @param rateLimit   requests per period to each host, shared by every key of the job, or {@code null}
  * @param probe       the job's own probe, asked before a key's first step, or {@code null}
+ * @param runBudget   how long one run of the job may take: after it no key of the run starts, or {@code null}
  */
 public record JobDefinition(String name, String description, KeySpec key, CronExpression schedule,
                             RetryPolicy retry, List<StepDefinition> steps, Path file, Path folder,
-                            String fileSha256, int concurrency, RateLimit rateLimit, KeyProbe probe) {
+                            String fileSha256, int concurrency, RateLimit rateLimit, KeyProbe probe,
+                            java.time.Duration runBudget) {
     public JobDefinition {
         steps = List.copyOf(steps);
         if (concurrency < 1) {
@@ -32,14 +34,15 @@ public record JobDefinition(String name, String description, KeySpec key, CronEx
     /** A job that runs one key at a time, without a rate limit. */
     public JobDefinition(String name, String description, KeySpec key, CronExpression schedule, RetryPolicy retry,
                          List<StepDefinition> steps, Path file, Path folder, String fileSha256) {
-        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, 1, null, null);
+        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, 1, null);
     }
 
-    /** A job without a probe of its own. */
+    /** A job without a probe of its own and without a run budget. */
     public JobDefinition(String name, String description, KeySpec key, CronExpression schedule, RetryPolicy retry,
                          List<StepDefinition> steps, Path file, Path folder, String fileSha256, int concurrency,
                          RateLimit rateLimit) {
-        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, concurrency, rateLimit, null);
+        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, concurrency, rateLimit, null,
+                null);
     }
 
     /**

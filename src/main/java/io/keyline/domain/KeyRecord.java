@@ -25,11 +25,22 @@ import java.time.Instant;
  * @param createdAt      first time the key was seen
  * @param updatedAt      last change
  * @param waitReason     why a NEEDS_CONFIRMATION key waits, or {@code null} ({@link #withState} drops it in any other state)
+ * @param failureOrigin  whose doing the last failure was (the environment, or the site's or program's answer), or
+ *                       {@code null} when there is no failure or it is not known
  */
 public record KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
                         FailureClass failureClass, String message, String credential, String confirmedStep,
                         String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
-                        Instant createdAt, Instant updatedAt, WaitReason waitReason) {
+                        Instant createdAt, Instant updatedAt, WaitReason waitReason, FailureOrigin failureOrigin) {
+
+    /** A record whose last failure's origin is not known. */
+    public KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
+                     FailureClass failureClass, String message, String credential, String confirmedStep,
+                     String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
+                     Instant createdAt, Instant updatedAt, WaitReason waitReason) {
+        this(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential, confirmedStep,
+                confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason, null);
+    }
 
     /** A record that does not wait for a confirmation (or whose reason is not known). */
     public KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
@@ -50,41 +61,53 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
     public KeyRecord withState(KeyState s) {
         return new KeyRecord(job, key, s, step, attempts, nextAttemptAt, failureClass, message, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt,
-                s == KeyState.NEEDS_CONFIRMATION ? waitReason : null);
+                s == KeyState.NEEDS_CONFIRMATION ? waitReason : null, failureOrigin);
     }
 
     public KeyRecord withStep(String st, int att) {
         return new KeyRecord(job, key, state, st, att, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
+                failureOrigin);
     }
 
+    /** The record with this failure (or none), whose origin is not known. */
     public KeyRecord withFailure(FailureClass cls, String msg) {
+        return withFailure(cls, msg, null);
+    }
+
+    /** The record with this failure (or none) and whose doing it was. */
+    public KeyRecord withFailure(FailureClass cls, String msg, FailureOrigin origin) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, cls, msg, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
+                origin);
     }
 
     public KeyRecord withMessage(String msg) {
-        return withFailure(failureClass, msg);
+        return withFailure(failureClass, msg, failureOrigin);
     }
 
     public KeyRecord withNextAttemptAt(Instant t) {
         return new KeyRecord(job, key, state, step, attempts, t, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
+                failureOrigin);
     }
 
     public KeyRecord withCredential(String c) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, c,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
+                failureOrigin);
     }
 
     public KeyRecord withConfirmation(String confirmed, String hash) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmed, hash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason);
+                confirmed, hash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
+                failureOrigin);
     }
 
     public KeyRecord withLease(String run, String owner, Instant until) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, run, owner, until, version, createdAt, updatedAt, waitReason);
+                confirmedStep, confirmedHash, run, owner, until, version, createdAt, updatedAt, waitReason,
+                failureOrigin);
     }
 
     public KeyRecord withoutLease() {
@@ -93,18 +116,21 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
 
     public KeyRecord withUpdatedAt(Instant t) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, t, waitReason);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, t, waitReason,
+                failureOrigin);
     }
 
     /** The record with why it waits for a confirmation (kept by {@link #withState} only into NEEDS_CONFIRMATION). */
     public KeyRecord withWaitReason(WaitReason reason) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, reason);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, reason,
+                failureOrigin);
     }
 
     public KeyRecord withVersion(long v) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, v, createdAt, updatedAt, waitReason);
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, v, createdAt, updatedAt, waitReason,
+                failureOrigin);
     }
 
     /** Whether the record exists in the store (a fresh key has version 0). */

@@ -19,12 +19,21 @@ import java.util.Map;
  * @param probe      optional probe (unsafe steps only)
  * @param timeout    step timeout
  * @param retry      effective retry policy (the step's own, else the job's)
+ * @param expiry     how long a wait for a confirmation of this step may last, or {@code null}: for ever
  */
 public record StepDefinition(String id, StepKind kind, Effect effect, ConfirmPolicy confirm, String credential,
                              List<String> command, Map<String, String> env, String workdir,
-                             HttpRequestSpec request, ProbeSpec probe, Duration timeout, RetryPolicy retry) {
+                             HttpRequestSpec request, ProbeSpec probe, Duration timeout, RetryPolicy retry,
+                             ConfirmExpiry expiry) {
     public StepDefinition {
         command = command == null ? List.of() : List.copyOf(command);
         env = env == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
+    }
+
+    /** A step whose waits for a confirmation never expire. */
+    public StepDefinition(String id, StepKind kind, Effect effect, ConfirmPolicy confirm, String credential,
+                          List<String> command, Map<String, String> env, String workdir, HttpRequestSpec request,
+                          ProbeSpec probe, Duration timeout, RetryPolicy retry) {
+        this(id, kind, effect, confirm, credential, command, env, workdir, request, probe, timeout, retry, null);
     }
 }

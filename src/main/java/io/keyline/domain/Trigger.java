@@ -15,6 +15,10 @@ public enum Trigger {
     NEED_CREDENTIAL(false),
     /** The run stops at a step boundary (job paused); the key goes back to PENDING. */
     YIELD(false),
+    /** A wait for a confirmation outlived its step's {@code expireAfter} and its {@code then} is {@code skip}. */
+    EXPIRE_TO_SKIPPED(false),
+    /** A wait for a confirmation outlived its step's {@code expireAfter} and its {@code then} is {@code fail}. */
+    EXPIRE_TO_FAILED(false),
     CONFIRM(true),
     MARK_DONE(true),
     RETRY(true),

@@ -94,6 +94,41 @@ public final class JdbcNotifyStore implements NotifyStore {
     }
 
     @Override
+    public List<WaitingKey> waiting(int limit) {
+        return with(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT job, key_value, state, step, credential, updated_at "
+                    + "FROM key_state WHERE state IN (?, ?, ?) ORDER BY updated_at, job, key_value LIMIT ?")) {
+                ps.setString(1, KeyState.FAILED.name());
+                ps.setString(2, KeyState.NEEDS_CONFIRMATION.name());
+                ps.setString(3, KeyState.NEEDS_CREDENTIAL.name());
+                ps.setInt(4, limit);
+                List<WaitingKey> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new WaitingKey(rs.getString(1), rs.getString(2), KeyState.valueOf(rs.getString(3)),
+                                rs.getString(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6))));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public java.util.Optional<Queued> latest(String prefix) {
+        return with(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT dedup, event_json, created_at FROM notify_delivery "
+                    + "WHERE dedup LIKE ? ESCAPE '!' ORDER BY created_at DESC, id DESC LIMIT 1")) {
+                ps.setString(1, prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? java.util.Optional.of(new Queued(rs.getString(1), rs.getString(2),
+                            Instant.ofEpochMilli(rs.getLong(3)))) : java.util.Optional.<Queued>empty();
+                }
+            }
+        });
+    }
+
+    @Override
     public long lastEventBefore(long afterId, Instant before) {
         return with(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT MAX(id) FROM key_event WHERE id > ? AND ts < ?")) {

@@ -38,7 +38,7 @@ public final class JdbcStateStore implements StateStore {
 
     private static final String KEY_COLUMNS = "job, key_value, state, step, attempts, next_attempt_at, failure_class, "
             + "message, credential, confirmed_step, confirmed_hash, run_id, lease_owner, lease_until, version, "
-            + "created_at, updated_at, wait_reason";
+            + "created_at, updated_at, wait_reason, failure_origin";
     private static final int CHUNK = 500;
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
     };
@@ -459,7 +459,7 @@ public final class JdbcStateStore implements StateStore {
         KeyRecord stored = fresh.withVersion(1);
         try (Connection c = db.connection()) {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
-                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
                 bindKey(ps, stored);
                 ps.executeUpdate();
             }
@@ -596,7 +596,7 @@ public final class JdbcStateStore implements StateStore {
     private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event) throws SQLException {
         KeyRecord next = after.withVersion(1);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
-                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             bindKey(ps, next);
             ps.executeUpdate();
         }
@@ -624,7 +624,7 @@ public final class JdbcStateStore implements StateStore {
         try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET state = ?, step = ?, attempts = ?, "
                 + "next_attempt_at = ?, failure_class = ?, message = ?, credential = ?, confirmed_step = ?, "
                 + "confirmed_hash = ?, run_id = ?, lease_owner = ?, lease_until = ?, version = ?, updated_at = ?, "
-                + "wait_reason = ?"
+                + "wait_reason = ?, failure_origin = ?"
                 + guard)) {
             int i = 1;
             ps.setString(i++, next.state().name());
@@ -642,6 +642,7 @@ public final class JdbcStateStore implements StateStore {
             ps.setLong(i++, next.version());
             setInstant(ps, i++, next.updatedAt());
             ps.setString(i++, next.waitReason() == null ? null : next.waitReason().name());
+            ps.setString(i++, next.failureOrigin() == null ? null : next.failureOrigin().name());
             ps.setString(i++, before.job());
             ps.setString(i++, before.key());
             ps.setLong(i++, before.version());
@@ -952,7 +953,8 @@ public final class JdbcStateStore implements StateStore {
                 rs.getInt(5), instant(rs, 6), fc == null ? null : FailureClass.valueOf(fc), rs.getString(8),
                 rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12), rs.getString(13),
                 instant(rs, 14), rs.getLong(15), instant(rs, 16), instant(rs, 17),
-                rs.getString(18) == null ? null : io.keyline.domain.WaitReason.valueOf(rs.getString(18)));
+                rs.getString(18) == null ? null : io.keyline.domain.WaitReason.valueOf(rs.getString(18)),
+                rs.getString(19) == null ? null : io.keyline.domain.FailureOrigin.valueOf(rs.getString(19)));
     }
 
     private static void bindKey(PreparedStatement ps, KeyRecord r) throws SQLException {
@@ -974,6 +976,7 @@ public final class JdbcStateStore implements StateStore {
         setInstant(ps, 16, r.createdAt());
         setInstant(ps, 17, r.updatedAt());
         ps.setString(18, r.waitReason() == null ? null : r.waitReason().name());
+        ps.setString(19, r.failureOrigin() == null ? null : r.failureOrigin().name());
     }
 
     private static Instant instant(ResultSet rs, int col) throws SQLException {

@@ -274,11 +274,13 @@ public final class Workspace implements AutoCloseable {
     }
 
     /**
-     * The notifier over this state and jobs folder ({@code notify.json}); failures are said on {@code warn}.
+     * The notifier over this state and jobs folder ({@code notify.json}, else the default channels: a desktop
+     * notification when {@code notify-send} is installed); failures are said on {@code warn}.
      */
     public io.keyline.core.notify.Notifier notifier(RunTrace trace, java.util.function.Consumer<String> warn) {
         return new io.keyline.core.notify.Notifier(
-                () -> io.keyline.core.jobfile.NotifyFileReader.load(jobsDir),
+                () -> io.keyline.core.notify.Channels.effective(io.keyline.core.jobfile.NotifyFileReader.load(jobsDir),
+                        env),
                 new io.keyline.store.JdbcNotifyStore(database()), credentials(), trace, options.clock(),
                 options.sleeper(), warn, jobsDir, io.keyline.core.CredentialAlerts.warnWindow(env));
     }

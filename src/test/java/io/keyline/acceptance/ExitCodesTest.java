@@ -125,7 +125,137 @@ class ExitCodesTest extends SiteTestBase {
         assertThat(wb.jobs.resolve("ran")).as("nothing ran").doesNotExist();
     }
 
+    /** A loopback port nobody listens on: a connection to it is refused. */
+    static int closedPort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The run line of {@code runs.jsonl} that was written last. */
+    JsonNode lastRunLine() throws IOException {
+        JsonNode last = null;
+        for (String l : Files.readAllLines(wb.logs().resolve("runs.jsonl"))) {
+            JsonNode n = Json.read(l, JsonNode.class);
+            if (n.path("type").asText().equals("run")) {
+                last = n;
+            }
+        }
+        return last;
+    }
+
+    @Test
+    void exit1WhenTheKeysFailedOnlyBecauseTheHostRefusedTheConnection() throws IOException {
+        String unreachable = "http://127.0.0.1:" + closedPort();
+        wb.job("p", Jobs.publish("p", "unsafe", true, null), unreachable);
+        Result r = wb.cli("run", "p", "--from", "2026-11-28", "--to", KEY);
+        assertThat(r.exit()).as("nothing answered: the environment failed, not the site: " + r).isEqualTo(1);
+        assertThat(state("p", KEY)).isEqualTo("FAILED");
+        assertThat(state("p", "2026-11-28")).isEqualTo("FAILED");
+        assertThat(r.out()).contains("connection refused").contains("exit 1 (");
+        assertThat(lastRunLine().path("exit").asInt()).isEqualTo(1);
+        // the retries were spent first (the probe was asked 3 times per key)
+        assertThat(wb.sleeps).hasSizeGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void exit1AndTheHostNamedWhenItsNameDoesNotResolve() throws IOException {
+        wb.job("p", Jobs.publish("p", "unsafe", false, null), "http://keyline-test.invalid");
+        Result r = wb.cli("run", "p", "--key", KEY);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(state("p", KEY)).isEqualTo("FAILED");
+        assertThat(r.out()).as("a DNS failure is not a refused connection: " + r)
+                .contains("keyline-test.invalid could not be resolved").doesNotContain("connection refused");
+    }
+
+    @Test
+    void exit1WhenTheProgramIsNotThereAndNotForAProgramThatSaidNo() throws IOException {
+        wb.job("gone", Jobs.command("gone", "none", "exec /nonexistent/keyline-tool {key}", "PT10S"), null);
+        Result missing = wb.cli("run", "gone", "--key", KEY);
+        assertThat(missing.exit()).as("sh: not found (127): " + missing).isEqualTo(1);
+        wb.job("direct", """
+                {
+                  "name": "direct",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["/nonexistent/tool"] } ]
+                }
+                """, null);
+        Result cannotStart = wb.cli("run", "direct", "--key", KEY);
+        assertThat(cannotStart.exit()).as("the program cannot be started: " + cannotStart).isEqualTo(1);
+        assertThat(cannotStart.out()).contains("cannot start /nonexistent/tool");
+
+        wb.job("no", Jobs.command("no", "none", "echo 'bad input' >&2; exit 65", "PT10S"), null);
+        Result said = wb.cli("run", "no", "--key", KEY);
+        assertThat(said.exit()).as("the program answered no: " + said).isEqualTo(2);
+    }
+
+    @Test
+    void exit1WhenTheProgramIsThereButMayNotBeExecuted() throws IOException {
+        // a script without its execute bit: permission denied, whether started directly or through a shell (126)
+        Files.writeString(wb.jobs.resolve("tool.sh"), "#!/bin/sh\nexit 0\n");
+        wb.job("direct", """
+                {
+                  "name": "direct",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "a", "kind": "command", "effect": "none", "command": ["./tool.sh"] } ]
+                }
+                """, null);
+        Result direct = wb.cli("run", "direct", "--key", KEY);
+        assertThat(direct.exit()).as("permission denied: " + direct).isEqualTo(1);
+        assertThat(direct.out()).contains("cannot start").contains("tool.sh").contains("Permission denied");
+
+        wb.job("shell", Jobs.command("shell", "none", "exec ./tool.sh", "PT10S"), null);
+        Result shell = wb.cli("run", "shell", "--key", KEY);
+        assertThat(shell.exit()).as("sh: permission denied (126): " + shell).isEqualTo(1);
+        assertThat(state("shell", KEY)).isEqualTo("FAILED");
+    }
+
+    @Test
+    void exit1WhenTheTlsHandshakeFails() throws IOException {
+        // https to a server that speaks plain HTTP: no request was ever sent
+        wb.job("p", Jobs.publish("p", "idempotent", false, null), site.base().replace("http://", "https://"));
+        Result r = wb.cli("run", "p", "--key", KEY);
+        assertThat(r.exit()).as("the TLS handshake failed: " + r).isEqualTo(1);
+        assertThat(state("p", KEY)).isEqualTo("FAILED");
+        assertThat(site.effects(KEY)).isZero();
+    }
+
+    @Test
+    void exit1AfterTheRetriesOfASafeStepWhoseHostIsDown() throws IOException {
+        String unreachable = "http://127.0.0.1:" + closedPort();
+        wb.job("p", Jobs.publish("p", "idempotent", false, null), unreachable);
+        Result r = wb.cli("run", "p", "--key", KEY);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.out()).contains("publish failed after 3 attempts");
+    }
+
     // --- 2 -------------------------------------------------------------------------------------
+
+    @Test
+    void exit2WhenTheSiteAnswered422() throws IOException {
+        site.failPosts(Fault.STATUS_422);
+        wb.job("p", Jobs.publish("p", "unsafe", true, null), site.base());
+        Result r = wb.cli("run", "p", "--key", KEY);
+        assertThat(r.exit()).as("the site said no: " + r).isEqualTo(2);
+        assertThat(state("p", KEY)).isEqualTo("FAILED");
+        assertThat(r.out()).contains("422");
+    }
+
+    @Test
+    void exit2WhenOneKeyFailedBecauseNothingAnsweredAndAnotherBecauseTheProgramSaidNo() throws IOException {
+        wb.job("c", """
+                {
+                  "name": "c",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "steps": [
+                    { "id": "work", "kind": "command", "effect": "none",
+                      "command": ["sh", "-c", "if [ \\"$1\\" = 2026-11-28 ]; then exec /nonexistent/tool; fi; echo 'bad input' >&2; exit 65", "sh", "{key}"] }
+                  ]
+                }
+                """, null);
+        Result r = wb.cli("run", "c", "--from", "2026-11-28", "--to", KEY);
+        assertThat(r.exit()).as("one key failed the program's way: not only the environment: " + r).isEqualTo(2);
+    }
 
     @Test
     void exit2WhenAKeyFailedAndNoneIsDone() throws IOException {
@@ -159,6 +289,24 @@ class ExitCodesTest extends SiteTestBase {
         assertThat(r.out()).containsPattern("FAILED\\s+2026-11-28");
         assertThat(r.out()).doesNotContainPattern("FAILED\\s+" + KEY);
         assertThat(Files.readString(wb.jobs.resolve("done.txt")).strip()).isEqualTo(KEY);
+    }
+
+    @Test
+    void exit3WhenOneKeyFailedBecauseTheProgramIsMissingAndAnotherIsDone() throws IOException {
+        wb.job("c", """
+                {
+                  "name": "c",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "steps": [
+                    { "id": "work", "kind": "command", "effect": "none",
+                      "command": ["sh", "-c", "if [ \\"$1\\" = 2026-11-28 ]; then exec /nonexistent/tool; fi; echo \\"$1\\" >> done.txt", "sh", "{key}"] }
+                  ]
+                }
+                """, null);
+        Result r = wb.cli("run", "c", "--from", "2026-11-28", "--to", KEY);
+        assertThat(r.exit()).as("mixed: one failed, one done: " + r).isEqualTo(3);
+        assertThat(state("c", "2026-11-28")).isEqualTo("FAILED");
+        assertThat(state("c", KEY)).isEqualTo("DONE");
     }
 
     // --- 4 -------------------------------------------------------------------------------------

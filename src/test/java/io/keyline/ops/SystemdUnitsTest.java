@@ -19,7 +19,10 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 15: the shipped units tell the truth: success on 0, 4 and 5 only; a failure notifies. */
+/**
+ * The shipped units tell the truth: success on 0 and 5 only (a retry is pending: the next run goes on); 1, 2, 3
+ * and 4 (a key waits for a person) fail the unit, and a failure notifies.
+ */
 class SystemdUnitsTest {
 
     static final Path UNITS = Path.of("packaging/systemd");
@@ -39,12 +42,12 @@ class SystemdUnitsTest {
     }
 
     @Test
-    void theRunSucceedsOnZeroFourAndFiveOnly() throws IOException {
+    void theRunSucceedsOnZeroAndFiveOnlyAndAKeyThatWaitsForAPersonFailsIt() throws IOException {
         Map<String, List<String>> s = settings(UNITS.resolve("keyline.service"));
         assertThat(s.get("SuccessExitStatus")).hasSize(1);
         Set<String> success = Arrays.stream(s.get("SuccessExitStatus").get(0).split("\\s+")).collect(Collectors.toSet());
-        assertThat(success).containsExactlyInAnyOrder("4", "5");
-        assertThat(success).doesNotContain("1", "2", "3");
+        assertThat(success).containsExactly("5");
+        assertThat(success).as("4: someone must act, so OnFailure= tells them").doesNotContain("1", "2", "3", "4");
         assertThat(s.get("ExecStart").get(0)).endsWith("keyline run --due");
         assertThat(s.get("Type")).containsExactly("oneshot");
     }
@@ -57,6 +60,39 @@ class SystemdUnitsTest {
         assertThat(failed.get("ExecStart").get(0)).contains("keyline notify send --event run").contains("%i");
         // the operations guide shows how a failed key is caught
         assertThat(Files.readString(Path.of("docs/operations.md"))).contains("systemctl --user --failed");
+    }
+
+    /** Runs the crontab line with a stand-in keyline that exits {@code exit}; returns what cron would mail. */
+    static String cronMail(Path tmp, int exit) throws Exception {
+        String line = Files.readAllLines(Path.of("packaging/crontab.txt")).stream()
+                .filter(l -> !l.startsWith("#") && !l.isBlank()).findFirst().orElseThrow();
+        String command = line.split("\\s+", 6)[5];
+        Path fake = tmp.resolve("keyline-" + exit);
+        Files.writeString(fake, "#!/bin/sh\nif [ \"$1\" = notify ]; then echo \"notify $*\" >> \"$HOME/notified\"; exit 0; fi\n"
+                + "exit " + exit + "\n");
+        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
+        Path home = Files.createDirectories(tmp.resolve("home-" + exit));
+        Files.createDirectories(home.resolve(".local/share/keyline"));
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", command.replace("/opt/keyline/bin/keyline", fake.toString()))
+                .redirectErrorStream(true);
+        pb.environment().put("HOME", home.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        boolean notified = Files.exists(home.resolve("notified"));
+        assertThat(notified).as("notify send exactly when cron mails: exit " + exit).isEqualTo(!out.isBlank());
+        return out;
+    }
+
+    @Test
+    void theCronLineSpeaksUpWhenSomeoneMustActAndOnlyThen(@TempDir Path tmp) throws Exception {
+        for (int quiet : List.of(0, 5)) {
+            assertThat(cronMail(tmp, quiet)).as("exit " + quiet).isEmpty();
+        }
+        for (int loud : List.of(4, 1, 2, 3)) {
+            assertThat(cronMail(tmp, loud)).as("exit " + loud + ": someone must act").isNotBlank()
+                    .contains("exit " + loud).contains("needs you");
+        }
     }
 
     @Test

@@ -101,7 +101,11 @@ class MigrationsTest {
             st.execute(ev + "('j', 'a', 2, 'STEP_FAILED', 'publish', 1, 'RUNNING', 'HTTP 502 probe')");
             st.execute("UPDATE key_state SET wait_reason = NULL");
             st.execute("UPDATE key_event SET probe_answer = NULL");
-            st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '12'");
+            // the later versions go too: Flyway applies no version below one already applied (each later one is
+            // written to run again harmlessly)
+            for (String v : Migrations.COMMON.subList(Migrations.COMMON.indexOf("12"), Migrations.COMMON.size())) {
+                st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '" + v + "'");
+            }
         }
         try (Database db = H2Database.open(state)) {
             JdbcStateStore store = new JdbcStateStore(db, false);

@@ -34,6 +34,8 @@ public final class TestSite implements AutoCloseable {
         STATUS_500_AFTER_ACTING,
         STATUS_401,
         STATUS_404,
+        /** 422: the site read the request and refuses it ("title missing"), nothing created. */
+        STATUS_422,
         /** 429 with {@code Retry-After}. */
         STATUS_429,
         /** The login expired the way many sites say it: {@code 302 Location: /login?next=…}, nothing created. */
@@ -222,6 +224,7 @@ public final class TestSite implements AutoCloseable {
             case STATUS_500_AFTER_ACTING -> Reply.status(500, "{\"error\":\"oops\"}");
             case STATUS_401 -> Reply.status(401, "{\"error\":\"login expired\"}");
             case STATUS_404 -> Reply.status(404, "{\"error\":\"no such site\"}");
+            case STATUS_422 -> Reply.status(422, "{\"error\":\"title missing\"}");
             case STATUS_429 -> new Reply.Respond(429, Map.of("Retry-After", Integer.toString(retryAfterSeconds),
                     "Content-Type", "application/json"), "{\"error\":\"slow down\"}");
         };

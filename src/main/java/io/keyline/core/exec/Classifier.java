@@ -1,6 +1,7 @@
 package io.keyline.core.exec;
 
 import io.keyline.domain.FailureClass;
+import io.keyline.domain.FailureOrigin;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -80,6 +81,37 @@ public final class Classifier {
             return FailureClass.FATAL;
         }
         return FailureClass.UNKNOWN;
+    }
+
+    /**
+     * Whose doing an exception thrown while sending a request was: {@link FailureOrigin#ENVIRONMENT} when it
+     * proves that nothing reached the site (the same causes that make it {@link FailureClass#RETRYABLE}:
+     * a name that does not resolve, a refused or timed-out connection, no route, a failed TLS handshake),
+     * {@link FailureOrigin#NO_ANSWER} for a failure after sending (a timeout, a reset), else
+     * {@link FailureOrigin#ANSWER} (a request that cannot be made: the job's own doing).
+     */
+    public static FailureOrigin originOf(Throwable e) {
+        if (ofException(e) == FailureClass.RETRYABLE) {
+            return FailureOrigin.ENVIRONMENT;
+        }
+        if (e instanceof IOException) {
+            return FailureOrigin.NO_ANSWER;
+        }
+        return FailureOrigin.ANSWER;
+    }
+
+    /** A shell's exit codes for "command not found" (127) and "found but cannot be executed" (126). */
+    public static final int EXIT_NOT_FOUND = 127;
+    public static final int EXIT_CANNOT_EXECUTE = 126;
+
+    /**
+     * Whose doing a command's failing exit was: 126 and 127 are a shell's "cannot execute" and "not found"
+     * (the program is missing or not allowed to run: {@link FailureOrigin#ENVIRONMENT}); any other code is
+     * the program's answer.
+     */
+    public static FailureOrigin originOfExit(int exit) {
+        return exit == EXIT_NOT_FOUND || exit == EXIT_CANNOT_EXECUTE ? FailureOrigin.ENVIRONMENT
+                : FailureOrigin.ANSWER;
     }
 
     /** Class of a command's exit; {@code null} for success (0). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.json.Json;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
+import io.keyline.domain.FailureOrigin;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -55,7 +56,7 @@ public final class CommandExecutor implements StepExecutor {
             f = run(ctx, cmd, ctx.step().timeout(), listener);
         } catch (IOException e) {
             String msg = "cannot start " + cmd.argv().get(0) + ": " + e.getMessage();
-            return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(msg),
+            return StepOutcome.failure(FailureClass.FATAL, FailureOrigin.ENVIRONMENT, ctx.redact().apply(msg),
                     evidence(ctx, cmd, null, null, null, msg));
         }
         String stderr = ctx.redact().apply(f.stderr);
@@ -63,7 +64,7 @@ public final class CommandExecutor implements StepExecutor {
         Report report = report(f.stdout);
         if (f.timedOut) {
             String msg = "killed after timeout " + human(ctx.step().timeout());
-            return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, msg,
+            return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, FailureOrigin.NO_ANSWER, msg,
                     evidence(ctx, cmd, null, tail(stdout), tail(stderr), msg));
         }
         Evidence ev = evidence(ctx, cmd, f.exit, tail(stdout), tail(stderr), null);
@@ -74,7 +75,10 @@ public final class CommandExecutor implements StepExecutor {
         }
         String why = report.message != null ? report.message : lastLine(stderr);
         String msg = "exit " + f.exit + (why.isEmpty() ? "" : ": " + why);
-        return StepOutcome.failure(cls, ctx.redact().apply(msg), ev);
+        // a program that said what went wrong ({"outcome": ...}) answered; 126/127 without it is a shell that
+        // could not find or execute the program
+        FailureOrigin origin = report.outcome != null ? FailureOrigin.ANSWER : Classifier.originOfExit(f.exit);
+        return StepOutcome.failure(cls, origin, ctx.redact().apply(msg), ev);
     }
 
     @Override
@@ -89,7 +93,7 @@ public final class CommandExecutor implements StepExecutor {
         try {
             f = run(ctx, cmd, ctx.step().probe().timeout(), ExecutionListener.NONE);
         } catch (IOException e) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE,
+            return ProbeOutcome.unreachable(
                     ctx.redact().apply("cannot start probe " + cmd.argv().get(0) + ": " + e.getMessage()), null);
         }
         Evidence ev = evidence(ctx, cmd, f.timedOut ? null : f.exit, tail(ctx.redact().apply(f.stdout)),

@@ -9,6 +9,7 @@ import io.keyline.domain.Effect;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.Extraction;
 import io.keyline.domain.FailureClass;
+import io.keyline.domain.FailureOrigin;
 import io.keyline.domain.ProbeSpec;
 import io.keyline.domain.Redirects;
 import io.keyline.domain.ResponseRules;
@@ -205,8 +206,9 @@ public final class HttpExecutor implements StepExecutor {
                     evidence(ctx, summary, null, null, e.getMessage()), e.left());
         } catch (IOException | IllegalArgumentException e) {
             FailureClass cls = Classifier.ofException(e);
-            String msg = describe(e, ctx.step().timeout());
-            return StepOutcome.failure(cls, ctx.redact().apply(msg), evidence(ctx, summary, null, null, msg));
+            String msg = describe(e, ctx.step().timeout(), req.uri());
+            return StepOutcome.failure(cls, Classifier.originOf(e), ctx.redact().apply(msg),
+                    evidence(ctx, summary, null, null, msg));
         }
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
         try {
@@ -229,7 +231,7 @@ public final class HttpExecutor implements StepExecutor {
         String note = refreshed.problem() == null ? "" : "; " + refreshed.problem();
         if (j.cls() != null) {
             return new StepOutcome(j.cls(), ctx.redact().apply(j.message() + note), Map.of(), ev, j.retryAfter(),
-                    refreshed.fingerprint());
+                    null, refreshed.fingerprint());
         }
         Map<String, String> outputs = outputs(ex);
         Map<String, Extraction> rules = ctx.step().request().extract();
@@ -351,9 +353,10 @@ public final class HttpExecutor implements StepExecutor {
         try {
             ex = send(shared(), ctx, req, probe.timeout(), probe.redirects());
         } catch (IOException | IllegalArgumentException e) {
-            String msg = "probe failed: " + describe(e, probe.timeout());
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg),
-                    evidence(ctx, summary, null, null, msg));
+            String msg = "probe failed: " + describe(e, probe.timeout(), req.uri());
+            Evidence ev = evidence(ctx, summary, null, null, msg);
+            return Classifier.originOf(e) == FailureOrigin.ENVIRONMENT ? ProbeOutcome.unreachable(ctx.redact().apply(msg),
+                    ev) : new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg), ev);
         }
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
         try {
@@ -373,7 +376,7 @@ public final class HttpExecutor implements StepExecutor {
                 values = found.values();
             }
             return new ProbeOutcome(v.answer(), ctx.redact().apply(v.message() + note), ev, values,
-                    refreshed.fingerprint());
+                    null, refreshed.fingerprint());
         } catch (Deadline.Exceeded e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: " + e.getMessage()
                     + " (inconclusive)"), ev);
@@ -806,6 +809,11 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     private static String describe(Throwable e, Duration timeout) {
+        return describe(e, timeout, null);
+    }
+
+    /** What went wrong with a request to {@code uri} (its host is named when it could not be reached). */
+    private static String describe(Throwable e, Duration timeout, URI uri) {
         if (e instanceof ExchangeTimeoutException || e instanceof HostPausedException) {
             return e.getMessage();
         }
@@ -814,6 +822,15 @@ public final class HttpExecutor implements StepExecutor {
         }
         if (e instanceof HttpTimeoutException) {
             return "no answer within " + human(timeout) + " (timeout; the request may have been sent)";
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
+                return "the host name " + (host(uri) == null ? "" : host(uri) + " ") + "could not be resolved (DNS; "
+                        + "nothing was sent)";
+            }
+            if (t instanceof java.net.NoRouteToHostException) {
+                return "no route to the host" + (host(uri) == null ? "" : " " + host(uri)) + " (nothing was sent)";
+            }
         }
         if (e instanceof java.net.ConnectException) {
             return "connection refused" + (e.getMessage() == null ? "" : ": " + e.getMessage());
@@ -825,6 +842,11 @@ public final class HttpExecutor implements StepExecutor {
         }
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    /** The host of {@code uri} as it can be shown (data: control characters escaped), or {@code null}. */
+    private static String host(URI uri) {
+        return uri == null || uri.getHost() == null ? null : io.keyline.domain.Printable.line(uri.getHost());
     }
 
     private static String human(Duration d) {

@@ -1,6 +1,7 @@
 package io.keyline.core.exec;
 
 import io.keyline.domain.Evidence;
+import io.keyline.domain.FailureOrigin;
 
 /**
  * What a probe found.
@@ -9,11 +10,13 @@ import io.keyline.domain.Evidence;
  * @param message  human-readable summary (redacted)
  * @param evidence what was sent and received (redacted)
  * @param values   what the probe's {@code extract} found in an answer that said present or absent, by name
+ * @param origin   for an inconclusive answer, whose doing it was when known (nothing answered:
+ *                 {@link FailureOrigin#ENVIRONMENT}), else {@code null}
  * @param refreshed the credential's new fingerprint when the site refreshed its cookies on the answer (kept,
  *                  encrypted), else {@code null}
  */
 public record ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values,
-                           String refreshed) {
+                           FailureOrigin origin, String refreshed) {
 
     public ProbeOutcome {
         values = values == null ? java.util.Map.of()
@@ -21,7 +24,7 @@ public record ProbeOutcome(Answer answer, String message, Evidence evidence, jav
     }
 
     public ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values) {
-        this(answer, message, evidence, values, null);
+        this(answer, message, evidence, values, null, null);
     }
 
     public ProbeOutcome(Answer answer, String message, Evidence evidence) {
@@ -30,7 +33,13 @@ public record ProbeOutcome(Answer answer, String message, Evidence evidence, jav
 
     /** The same answer, with the credential's new fingerprint after the site refreshed it. */
     public ProbeOutcome refreshed(String fingerprint) {
-        return new ProbeOutcome(answer, message, evidence, values, fingerprint);
+        return new ProbeOutcome(answer, message, evidence, values, origin, fingerprint);
+    }
+
+    /** A probe that could not be asked because nothing answered (the host, the network, the program). */
+    public static ProbeOutcome unreachable(String message, Evidence evidence) {
+        return new ProbeOutcome(Answer.INCONCLUSIVE, message, evidence, java.util.Map.of(), FailureOrigin.ENVIRONMENT,
+                null);
     }
 
     public enum Answer { PRESENT, ABSENT, INCONCLUSIVE, AUTH }

@@ -2,6 +2,7 @@ package io.keyline.core.exec;
 
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
+import io.keyline.domain.FailureOrigin;
 
 import java.time.Duration;
 import java.util.Map;
@@ -14,28 +15,44 @@ import java.util.Map;
  * @param outputs    outputs for later steps (success only)
  * @param evidence   what was sent and received (redacted)
  * @param retryAfter a server's {@code Retry-After}, or {@code null}
+ * @param origin     whose doing a failure was ({@code null} on success)
  * @param refreshed  the credential's new fingerprint when the site refreshed its cookies on the answer (kept,
  *                   encrypted), else {@code null}
  */
 public record StepOutcome(FailureClass failure, String message, Map<String, String> outputs, Evidence evidence,
-                          Duration retryAfter, String refreshed) {
+                          Duration retryAfter, FailureOrigin origin, String refreshed) {
 
+    public StepOutcome {
+        if (failure == null) {
+            origin = null;
+        } else if (origin == null) {
+            origin = FailureOrigin.ANSWER;
+        }
+    }
+
+    /** A failure that the site's or program's answer is (or a success). */
     public StepOutcome(FailureClass failure, String message, Map<String, String> outputs, Evidence evidence,
                        Duration retryAfter) {
-        this(failure, message, outputs, evidence, retryAfter, null);
+        this(failure, message, outputs, evidence, retryAfter, null, null);
     }
 
     /** The same outcome, with the credential's new fingerprint after the site refreshed it. */
     public StepOutcome refreshed(String fingerprint) {
-        return new StepOutcome(failure, message, outputs, evidence, retryAfter, fingerprint);
+        return new StepOutcome(failure, message, outputs, evidence, retryAfter, origin, fingerprint);
     }
 
     public static StepOutcome success(String message, Map<String, String> outputs, Evidence evidence) {
         return new StepOutcome(null, message, outputs, evidence, null);
     }
 
+    /** A failure that the site's or program's answer is. */
     public static StepOutcome failure(FailureClass cls, String message, Evidence evidence) {
         return new StepOutcome(cls, message, Map.of(), evidence, null);
+    }
+
+    /** A failure of the given origin. */
+    public static StepOutcome failure(FailureClass cls, FailureOrigin origin, String message, Evidence evidence) {
+        return new StepOutcome(cls, message, Map.of(), evidence, null, origin, null);
     }
 
     public boolean succeeded() {

@@ -26,7 +26,7 @@ final class JobReader {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
 
     private static final List<String> FIELDS = List.of("name", "description", "key", "schedule", "retry", "steps",
-            "concurrency", "rateLimit", "probe");
+            "concurrency", "rateLimit", "probe", "runBudget");
     /** The most keys of one job a run takes at once. */
     static final int MAX_CONCURRENCY = 64;
     private static final List<String> KEY_FIELDS = List.of("type", "zone", "start");
@@ -56,12 +56,13 @@ final class JobReader {
         RateLimit rateLimit = rateLimit(job);
         io.keyline.domain.KeyProbe probe = job.has("probe") ? ProbeReader.readJobProbe(job, new StepTemplates(problems,
                 steps == null ? Map.of() : stepIds(steps), 0, "the job's probe")) : null;
+        java.time.Duration runBudget = job.duration("runBudget");
         if (!problems.isEmpty()) {
             return null;
         }
         return new JobDefinition(name, description == null ? "" : description.value(), key, schedule, retry, steps,
                 file, file.toAbsolutePath().normalize().getParent(), sha256, concurrency == null ? 1 : concurrency,
-                rateLimit, probe);
+                rateLimit, probe, runBudget);
     }
 
     /** The ids of the steps read, by index (the job's probe may refer to none of them: it runs first). */

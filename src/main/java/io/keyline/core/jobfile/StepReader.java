@@ -1,5 +1,6 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.domain.ConfirmExpiry;
 import io.keyline.domain.ConfirmPolicy;
 import io.keyline.domain.Effect;
 import io.keyline.domain.HttpRequestSpec;
@@ -24,6 +25,8 @@ final class StepReader {
 
     private static final List<String> FIELDS = List.of("id", "kind", "effect", "confirm", "credential", "timeout",
             "retry", "command", "env", "workdir", "request", "response", "followRedirects", "extract", "probe");
+    /** Fields of a {@code confirm} object. */
+    private static final List<String> CONFIRM_FIELDS = List.of("expireAfter", "then");
     private static final List<String> REQUEST_FIELDS = List.of("method", "url", "headers", "body", "bodyFile", "form",
             "multipart", "json");
     private static final Pattern CREDENTIAL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
@@ -52,7 +55,9 @@ final class StepReader {
                 ? step.choice("kind", List.of("command", "http"), false) : null;
         String effectName = step.require("effect", " (one of none, idempotent, unsafe: the author must decide)")
                 ? step.choice("effect", List.of("none", "idempotent", "unsafe"), false) : null;
-        String confirm = step.choice("confirm", List.of("never", "always"), false);
+        boolean confirmObject = step.field("confirm") != null && step.field("confirm").value() instanceof SourceNode.Obj;
+        String confirm = confirmObject ? "always" : step.choice("confirm", List.of("never", "always"), false);
+        ConfirmExpiry expiry = confirmObject ? confirmExpiry(step) : null;
         String credential = step.matching("credential", CREDENTIAL,
                 "use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 64 characters");
         Duration timeout = step.duration("timeout");
@@ -72,7 +77,26 @@ final class StepReader {
         return new StepDefinition(id, kind, effect,
                 confirm == null ? ConfirmPolicy.NEVER : ConfirmPolicy.valueOf(confirm.toUpperCase(Locale.ROOT)),
                 credential, action.command(), action.env(), action.workdir(), action.request(), probe,
-                timeout == null ? defaultTimeout : timeout, retry);
+                timeout == null ? defaultTimeout : timeout, retry, expiry);
+    }
+
+    /**
+     * {@code "confirm": {"expireAfter": "P7D", "then": "skip|fail"}}: every execution needs a confirmation (as
+     * {@code "always"}), and a wait for one ends after {@code expireAfter} in {@code then}.
+     */
+    private static ConfirmExpiry confirmExpiry(ObjectView step) {
+        ObjectView c = step.objectField("confirm", CONFIRM_FIELDS);
+        if (c == null) {
+            return null;
+        }
+        boolean hasAfter = c.require("expireAfter", " (how long a wait for a confirmation may last, like \"P7D\")");
+        boolean hasThen = c.require("then", " (skip or fail: what the key becomes when the wait expires)");
+        java.time.Duration after = hasAfter ? c.duration("expireAfter") : null;
+        String then = hasThen ? c.choice("then", List.of("skip", "fail"), false) : null;
+        if (after == null || then == null) {
+            return null;
+        }
+        return new ConfirmExpiry(after, ConfirmExpiry.Then.valueOf(then.toUpperCase(Locale.ROOT)));
     }
 
     /** What a step does: a command (with env and workdir) or a request. */

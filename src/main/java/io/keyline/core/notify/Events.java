@@ -9,7 +9,11 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 
+import io.keyline.core.Waiting;
+
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -88,6 +92,48 @@ public final class Events {
         n.put("hint", hint);
         n.put("message", "Keyline: run " + r.runId() + ": " + reason + " - " + hint);
         return n;
+    }
+
+    /**
+     * Keys that keep waiting for a person: every one of them (the longest waiting first), how long it has
+     * waited and the one action that resolves it.
+     *
+     * @param waiting the keys, longest waiting first
+     */
+    public static ObjectNode reminder(List<NotifyStore.WaitingKey> waiting, Instant now, String host) {
+        ObjectNode n = base("reminder", now, host);
+        n.putNull("job");
+        n.putNull("key");
+        n.putNull("state");
+        var list = n.putArray("waiting");
+        for (NotifyStore.WaitingKey w : waiting) {
+            Duration age = Duration.between(w.since(), now);
+            list.addObject().put("job", w.job()).put("key", w.key()).put("state", w.state().name())
+                    .put("step", w.step()).put("since", w.since().toString()).put("waitingSeconds", age.toSeconds())
+                    .put("waited", Waiting.text(age)).put("action", action(w));
+        }
+        NotifyStore.WaitingKey oldest = waiting.get(0);
+        String reason = waiting.size() + (waiting.size() == 1 ? " key has" : " keys have")
+                + " waited a day or more for a person";
+        n.put("reason", reason);
+        n.putNull("evidence");
+        String hint = "keyline status --attention";
+        n.put("hint", hint);
+        n.put("message", "Keyline: " + reason + "; the oldest, " + oldest.job() + " " + oldest.key() + " "
+                + oldest.state() + ", for " + Waiting.text(Duration.between(oldest.since(), now)) + ": "
+                + action(oldest) + (waiting.size() == 1 ? "" : " (and " + (waiting.size() - 1) + " more)") + " - "
+                + hint);
+        return n;
+    }
+
+    /** The one command that resolves a waiting key. */
+    static String action(NotifyStore.WaitingKey w) {
+        return switch (w.state()) {
+            case NEEDS_CONFIRMATION -> "keyline confirm " + w.job() + " " + w.key();
+            case NEEDS_CREDENTIAL -> w.credential() != null ? "keyline credentials set " + w.credential()
+                    : "keyline retry " + w.job() + " " + w.key();
+            default -> "keyline retry " + w.job() + " " + w.key();
+        };
     }
 
     /** A sample event for {@code keyline notify test}. */

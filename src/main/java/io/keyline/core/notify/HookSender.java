@@ -87,7 +87,8 @@ public final class HookSender {
         for (String name : HookTemplate.NAMES) {
             values.put(name, text(event, name));
         }
-        List<String> argv = hook.command().stream().map(a -> HookTemplate.render(a, values)).toList();
+        List<String> argv = Hook.DESKTOP.equals(hook.format()) ? desktop(hook, event)
+                : hook.command().stream().map(a -> HookTemplate.render(a, values)).toList();
         Map<String, String> env = new LinkedHashMap<>();
         env.put("KEYLINE_EVENT", text(event, "event"));
         env.put("KEYLINE_JOB", values.get("job"));
@@ -222,6 +223,20 @@ public final class HookSender {
             }
         }
         return b;
+    }
+
+    /**
+     * The arguments of the built-in desktop notification: {@code notify-send --app-name=Keyline --urgency=U --
+     * Keyline BODY}. The body is one argument (never read by a shell) and is the event's message, cleaned of
+     * control characters, with the three characters a notification server reads as markup written as entities.
+     * A person is waited for ({@code attention}, {@code reminder}): critical, which stays until dismissed.
+     */
+    static List<String> desktop(Hook hook, ObjectNode event) {
+        String ev = text(event, "event");
+        String urgency = ev.equals("attention") || ev.equals("reminder") ? "critical" : "normal";
+        String body = Events.clean(text(event, "message"), 500);
+        return List.of(hook.command().get(0), "--app-name=Keyline", "--urgency=" + urgency, "--", "Keyline",
+                slackText(body));
     }
 
     /** Text for Slack: the three characters it reads as markup, as the entities it asks for. */

@@ -39,7 +39,9 @@ import java.util.function.UnaryOperator;
  *       had another state): once per key and state entered, not per attempt;</li>
  *   <li>{@code credential-expiry}: a credential expires within the warning window (or has expired): once per
  *       credential and expiry;</li>
- *   <li>{@code run}: a run left keys waiting for a person that it put there ({@link #runEnded}): once per run.</li>
+ *   <li>{@code run}: a run left keys waiting for a person that it put there ({@link #runEnded}): once per run;</li>
+ *   <li>{@code reminder}: keys that have waited a day or more, with their age and the action that resolves each:
+ *       once a day for the same keys.</li>
  * </ul>
  * A hook that fails is retried with backoff (2 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h; given up after
  * {@value #MAX_ATTEMPTS} attempts); every attempt is a {@code notify} line in the run log, and a failure is
@@ -51,6 +53,10 @@ public final class Notifier {
     public static final int MAX_ATTEMPTS = 8;
     /** Attention entries older than this when first seen are not announced (a state that had no hooks for a while). */
     public static final Duration MAX_AGE = Duration.ofHours(24);
+    /** A key that has waited this long for a person is reminded of (then once more every such period). */
+    public static final Duration REMIND_AFTER = Duration.ofDays(1);
+    /** A reminder names at most this many keys (those that have waited longest). */
+    static final int REMIND_LIMIT = 300;
     /** The cursor stays this far behind the newest event, so a transaction that commits late is still seen. */
     static final Duration LAG = Duration.ofMinutes(2);
     private static final Duration[] BACKOFF = {Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMinutes(1),
@@ -188,6 +194,10 @@ public final class Notifier {
         if (next > cursor) {
             store.advanceCursor(next, now);
         }
+        List<Hook> reminderHooks = cfg.hooksFor("reminder");
+        if (!reminderHooks.isEmpty()) {
+            remind(reminderHooks, now);
+        }
         List<Hook> expiryHooks = cfg.hooksFor("credential-expiry");
         if (!expiryHooks.isEmpty() && credentials != null) {
             for (CredentialAlerts.Alert a : CredentialAlerts.of(credentials, now, credentialWarn)) {
@@ -201,6 +211,57 @@ public final class Notifier {
                             h.id(), json, now);
                 }
             }
+        }
+    }
+
+    /**
+     * Queues a {@code reminder} of the keys that have waited {@link #REMIND_AFTER} or more: once a day for the
+     * same keys, whichever process dispatches and however often. A reminder is queued when none was in the last
+     * day, or when a key has joined those that were reminded of (one that was resolved meanwhile brings no new
+     * reminder for the rest).
+     */
+    private void remind(List<Hook> hooks, Instant now) {
+        List<NotifyStore.WaitingKey> due = store.waiting(REMIND_LIMIT).stream()
+                .filter(w -> !w.since().isAfter(now.minus(REMIND_AFTER))).toList();
+        if (due.isEmpty()) {
+            return;
+        }
+        java.util.Set<String> set = new java.util.TreeSet<>();
+        due.forEach(w -> set.add(w.job() + " " + w.key() + " " + w.state()));
+        var last = store.latest("reminder:");
+        if (last.isPresent() && last.get().queuedAt().isAfter(now.minus(REMIND_AFTER))
+                && remindedOf(last.get().eventJson()).containsAll(set)) {
+            return;
+        }
+        // the same keys on the same day of waiting make the same dedup key: processes that remind at once queue one
+        long day = Duration.between(due.get(0).since(), now).toDays();
+        String json = Json.write(Events.reminder(due, now, HOST));
+        for (Hook h : hooks) {
+            store.enqueue("reminder:" + sha256(String.join("\n", set)) + ":" + day, h.id(), json, now);
+        }
+    }
+
+    /** The keys a queued reminder named, as {@code "job key STATE"}. */
+    private static java.util.Set<String> remindedOf(String eventJson) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        try {
+            for (com.fasterxml.jackson.databind.JsonNode w : Json.read(eventJson,
+                    com.fasterxml.jackson.databind.JsonNode.class).path("waiting")) {
+                out.add(w.path("job").asText() + " " + w.path("key").asText() + " " + w.path("state").asText());
+            }
+        } catch (RuntimeException e) {
+            // unreadable: as if nobody was reminded
+        }
+        return out;
+    }
+
+    private static String sha256(String s) {
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(h, 0, 12);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 

@@ -2,6 +2,7 @@ package io.keyline.core.notify;
 
 import io.keyline.core.jobfile.Hook;
 import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyState;
 
 import java.time.Instant;
 import java.util.List;
@@ -35,6 +36,33 @@ public interface NotifyStore {
      * another process holds is not taken.
      */
     List<Delivery> claimDue(Instant now, String owner, Instant until, int limit);
+
+    /**
+     * The keys that wait for a person now (FAILED, NEEDS_CONFIRMATION, NEEDS_CREDENTIAL), those that have
+     * waited longest first, at most {@code limit}.
+     */
+    List<WaitingKey> waiting(int limit);
+
+    /**
+     * A key that waits for a person.
+     *
+     * @param since when it started waiting (its last change: a waiting key is not changed until a person acts)
+     */
+    record WaitingKey(String job, String key, KeyState state, String step, String credential, Instant since) {
+    }
+
+    /** The event most recently queued whose dedup key starts with {@code prefix} (any hook), if any. */
+    java.util.Optional<Queued> latest(String prefix);
+
+    /**
+     * An event as it was queued.
+     *
+     * @param dedup     what it announces
+     * @param eventJson the event
+     * @param queuedAt  when it was queued
+     */
+    record Queued(String dedup, String eventJson, Instant queuedAt) {
+    }
 
     /** The earliest next attempt of a pending delivery, or {@code null}. */
     Instant nextDue();

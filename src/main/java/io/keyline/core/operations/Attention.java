@@ -3,6 +3,7 @@ package io.keyline.core.operations;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialStore;
 import io.keyline.core.Orphans;
+import io.keyline.core.Waiting;
 import io.keyline.core.KeyEvents;
 import io.keyline.core.KeyRecords;
 import io.keyline.core.Leases;
@@ -97,6 +98,21 @@ public final class Attention {
             };
         }
 
+        /**
+         * How old the item is, as its label says it: "waiting 3 d 4 h" for keys that wait for a person (the
+         * oldest of them), "5 min ago" for an interrupted key, empty for missing keys.
+         */
+        public String ageText(Instant now) {
+            if (since == null) {
+                return "";
+            }
+            if (kind == Kind.INTERRUPTED || kind == Kind.MISSING) {
+                return Timeline.relative(since, now);
+            }
+            java.time.Duration age = java.time.Duration.between(since, now);
+            return "waiting " + Waiting.text(age.isNegative() ? java.time.Duration.ZERO : age);
+        }
+
         /** The first (or only) key. */
         public String key() {
             return keys.get(0);
@@ -146,6 +162,8 @@ public final class Attention {
             groups.computeIfAbsent(groupOf(r, failures.get(r.job() + "/" + r.key())), g -> new ArrayList<>()).add(r);
         }
         Map<String, Optional<CredentialInfo>> infos = new HashMap<>();
+        Map<String, JobDefinition> byName = new HashMap<>();
+        jobs.forEach(j -> byName.put(j.name(), j));
         List<Item> items = new ArrayList<>();
         groups.forEach((id, rs) -> {
             KeyRecord first = rs.get(0);
@@ -170,8 +188,15 @@ public final class Attention {
                             : null, keys, jobKeys, first.state(), first.step(), title, reason, evidence,
                             first.updatedAt(), cred, url));
                 }
-                case NEEDS_CONFIRMATION -> items.add(new Item(id, Kind.CONFIRMATION, first.job(), keys, jobKeys,
-                        first.state(), first.step(), title(first), message, evidence, first.updatedAt(), null, null));
+                case NEEDS_CONFIRMATION -> {
+                    Instant expires = Waiting.expiresAt(byName.get(first.job()), first);
+                    var rule = Waiting.expiry(byName.get(first.job()), first);
+                    String reason = expires == null ? message : message + " (unless confirmed, it is "
+                            + (rule.then() == io.keyline.domain.ConfirmExpiry.Then.SKIP ? "skipped" : "failed")
+                            + " " + Timeline.relative(expires, now) + ")";
+                    items.add(new Item(id, Kind.CONFIRMATION, first.job(), keys, jobKeys, first.state(),
+                            first.step(), title(first), reason, evidence, first.updatedAt(), null, null));
+                }
                 default -> {
                     String title = rs.size() == 1 ? title(first) : first.job() + "  ·  " + Words.keys(rs.size())
                             + (first.step() == null ? "" : "  ·  " + first.step());
@@ -188,8 +213,9 @@ public final class Attention {
         for (KeyRecord r : Orphans.of(store, leases, null, now)) {
             if (items.size() < LIMIT) {
                 items.add(new Item("key:" + r.job() + "/" + r.key(), Kind.INTERRUPTED, r.job(), List.of(r.key()),
-                        List.of(r.job()), r.state(), r.step(), title(r), Orphans.describe(r), "", r.updatedAt(), null,
-                        null));
+                        List.of(r.job()), r.state(), r.step(), title(r),
+                        Orphans.describe(r, byName.get(r.job()), store.steps(r.job(), r.key())), "", r.updatedAt(),
+                        null, null));
             }
         }
         items.sort(Comparator.comparing(Item::since));

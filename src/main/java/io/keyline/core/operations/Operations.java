@@ -141,7 +141,17 @@ public final class Operations {
 
     /** The keys as {@code status} lists them (one job or all; {@code attention}: what waits for a person). */
     public Status status(String job, boolean attention) {
-        return Status.of(store, store, credentials, job, attention, clock.instant());
+        return status(job, attention, List.of());
+    }
+
+    /**
+     * The keys as {@code status} lists them, read with their jobs' definitions: where an interrupted key resumes,
+     * when a wait for a confirmation expires.
+     */
+    public Status status(String job, boolean attention, List<JobDefinition> jobs) {
+        Map<String, JobDefinition> byName = new java.util.HashMap<>();
+        jobs.forEach(j -> byName.put(j.name(), j));
+        return Status.of(store, store, credentials, job, attention, clock.instant(), byName);
     }
 
     /** Each job's keys by state and its kill switch. */

@@ -57,9 +57,19 @@ public final class RunDue {
             return reports.stream().flatMap(r -> r.keys().stream()).toList();
         }
 
-        /** The exit code over every targeted key. */
+        /**
+         * The exit code over every targeted key; a run that its budget stopped waits (4) unless a key failed.
+         */
         public int exitCode() {
-            return RunReport.exitCode(keys(), false);
+            return RunReport.exitCode(keys(), false, reports.stream().anyMatch(RunReport::overBudget));
+        }
+
+        /**
+         * The exit code of {@code run --due} when {@code invalidJobFiles} files of the jobs folder did not load:
+         * any is an execution failure (1), whatever the valid jobs' keys came to (their jobs did not run).
+         */
+        public int exitCode(int invalidJobFiles) {
+            return invalidJobFiles > 0 ? RunReport.EXECUTION_FAILURE : exitCode();
         }
 
         public boolean nothingDue() {
@@ -79,6 +89,10 @@ public final class RunDue {
         List<Callable<RunReport>> runs = new ArrayList<>();
         List<String> paused = new ArrayList<>();
         for (JobDefinition job : jobs) {
+            // a wait for a confirmation that outlived its step's expireAfter ends, due keys or not
+            for (KeyRecord k : engine.expireConfirmations(job)) {
+                say.accept(job.name() + " " + k.key() + ": " + k.state() + ": " + k.message());
+            }
             if (controls.jobControl(job.name()).pausedAt(clock.instant())) {
                 paused.add(job.name());
                 say.accept(job.name() + ": paused, passed by");

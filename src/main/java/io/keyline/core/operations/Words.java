@@ -123,6 +123,7 @@ public final class Words {
             case CREDENTIAL_UPDATED -> "Login renewed";
             case CREDENTIAL_REFRESHED -> "Login refreshed by the site";
             case REARMED -> "Re-armed";
+            case CONFIRMATION_EXPIRED -> "Confirmation expired";
         };
     }
 
@@ -130,7 +131,7 @@ public final class Words {
     public static String outcome(int exit) {
         return switch (exit) {
             case RunReport.OK -> "Every key is done.";
-            case RunReport.EXECUTION_FAILURE -> "Nothing ran.";
+            case RunReport.EXECUTION_FAILURE -> "Nothing ran, or nothing answered.";
             case RunReport.BUSINESS_FAILURE -> "Keys failed and none is done.";
             case RunReport.PARTIAL_SUCCESS -> "Some keys are done and some failed.";
             case RunReport.WAITING_FOR_OPERATOR -> "Keys wait for you.";

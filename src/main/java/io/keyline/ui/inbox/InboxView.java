@@ -357,7 +357,7 @@ public final class InboxView extends BorderPane {
                 chip.show(item.state());
             }
             title.setText(item.title());
-            since.setText(item.since() == null ? "" : Format.relative(item.since(), now.get()));
+            since.setText(item.ageText(now.get()));
             reason.setText(item.reason());
             boolean listKeys = item.kind() == Kind.CREDENTIAL || item.keys().size() > 1;
             keys.setText(listKeys ? "Keys: " + item.keysText() : "");

@@ -361,7 +361,8 @@ public final class JobView extends BorderPane {
         if (k.state() == KeyState.DONE) {
             return Format.shortTime(k.updatedAt()) + " (" + Format.relative(k.updatedAt(), vm.now()) + ")";
         }
-        return Format.relative(k.updatedAt(), vm.now());
+        String waiting = io.keyline.core.Waiting.text(k, vm.now()); // how long a person has been awaited
+        return waiting.isEmpty() ? Format.relative(k.updatedAt(), vm.now()) : waiting;
     }
 
     private String outcome(JobViewModel.KeyRow r) {
