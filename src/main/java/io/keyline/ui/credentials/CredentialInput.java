@@ -90,7 +90,7 @@ public final class CredentialInput {
         earliestExpiry.set(null);
         fingerprint.set("");
         summary.set("");
-        masked.set(t == null || t.isEmpty() ? "" : t.length() + " characters pasted (hidden)");
+        masked.set(t == null || t.isEmpty() ? "" : Text.t("ui.credential.pasted", t.length()));
         if (t == null || t.isBlank()) {
             parseError.set("");
             valid.set(false);

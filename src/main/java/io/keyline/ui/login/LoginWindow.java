@@ -271,7 +271,7 @@ public final class LoginWindow {
         try {
             deleteTree(dataDir);
         } catch (IOException e) {
-            System.err.println("keyline: could not delete the login window's folder " + dataDir + ": " + e.getMessage());
+            System.err.println(Text.t("ui.login.folderNotDeleted", dataDir, e.getMessage()));
         }
     }
 
