@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The files listed here say nothing to an operator in a string literal: every word comes from the bundles
  * ({@link Text#t}). A literal with a letter in it fails unless it is machine text by where it stands: a
  * bundle key, a CSS style class or id, a stylesheet or resource path, a property's name, a thread's name,
- * a JSON field or log key; or one of the few protocol words listed in {@link #MACHINE}. The list of files
- * grows until it is every file of the console and the command line.
+ * a JSON field or log key, a command-line option, a name in capitals (a setting, a state); or one of the few
+ * protocol words listed in {@link #MACHINE}. The list of files grows until it is every file of the console and the
+ * command line.
  */
 class NoLiteralTextTest {
 
@@ -31,14 +32,45 @@ class NoLiteralTextTest {
             "ui/credentials/CredentialsViewModel.java",
             "ui/credentials/CredentialInput.java",
             "ui/workers/WorkersView.java",
-            "ui/workers/WorkersViewModel.java");
+            "ui/workers/WorkersViewModel.java",
+            "ui/job/Heatmap.java",
+            "ui/shell/SchedulerViewModel.java",
+            "ui/shell/ConsoleViewModel.java",
+            "ui/shell/Snapshot.java",
+            "ui/shell/SnapshotLoader.java",
+            "ui/common/NoteDialog.java",
+            "ui/common/Toasts.java",
+            "ui/common/Theme.java",
+            "ui/common/StateChip.java",
+            "ui/common/Cut.java",
+            "ui/confirm/ConfirmDialog.java",
+            "cli/ApplyCommand.java",
+            "cli/ExportCommand.java",
+            "cli/LiveCounter.java",
+            "cli/SandboxCommand.java",
+            "cli/TerminalOut.java",
+            "cli/TimelineCommand.java",
+            "cli/UsageError.java",
+            "cli/WorkerCommand.java",
+            "cli/BackupCommand.java",
+            "cli/ConfirmCommand.java",
+            "cli/DemoCommand.java",
+            "cli/JobsCommand.java",
+            "cli/MarkDoneCommand.java",
+            "cli/MigrateStateCommand.java",
+            "cli/PauseCommand.java",
+            "cli/PruneCommand.java",
+            "cli/RearmCommand.java",
+            "cli/ResumeCommand.java",
+            "cli/SkipCommand.java");
 
     /** Calls whose literal arguments are machine text: ids, style classes, resources, keys, names. */
     private static final Set<String> MACHINE_CALLS = Set.of(
             "setId", "setStyle", "lookup", "lookupAll", "getResource", "getResourceAsStream", "t", "has",
             "getPseudoClass", "createTempDirectory", "createTempFile", "fromString", "Thread", "getProperty",
-            "getenv", "put", "putObject", "putArray", "path", "get", "textContent", "field",
-            "ExtensionFilter");
+            "getenv", "setting", "put", "ExtensionFilter", "ofPattern", "header", "kind",
+            // the command line's --help: its descriptions stay in the annotations for now
+            "Command", "Option", "Parameters", "ArgGroup");
 
     /** Calls on a style class or stylesheet list ({@code getStyleClass().add("muted")}). */
     private static final Pattern STYLE_LIST = Pattern.compile("get(StyleClass|Stylesheets)\\(\\)\\s*\\.\\s*\\w+$");
@@ -46,13 +78,30 @@ class NoLiteralTextTest {
     /** A bundle key. */
     private static final Pattern KEY = Pattern.compile("(ui|cli|core|common)\\.[A-Za-z0-9_.]*");
 
+    /** A command-line option, named as the operator types it ({@code --until}). */
+    private static final Pattern OPTION = Pattern.compile("--[a-z][a-z0-9-]*");
+
+    /** A lower-case name with dots or dashes: a style class, a file, a property ({@code state-chip}, {@code keyline.css}). */
+    private static final Pattern TOKEN = Pattern.compile("[a-z][a-z0-9]*([._-][a-z0-9]*)+");
+
+    /** An address or a path ({@code http://127.0.0.1:}, {@code /login}). */
+    private static final Pattern ADDRESS = Pattern.compile("([a-z]+://|/)\\S*");
+
+    /** A format specifier ({@code %-24s}, {@code %d}) or a terminal's control sequence ({@code ESC [K}): no word. */
+    private static final Pattern FORMAT_SPECIFIER =
+            Pattern.compile("%[-#+ 0,(]*\\d*(\\.\\d+)?[a-zA-Z%]|\\u001b\\[[0-9;]*[A-Za-z]");
+
+    /** A name in capitals: a setting ({@code KEYLINE_CATCH_UP}), a state ({@code DONE}). */
+    private static final Pattern NAME = Pattern.compile("[A-Z][A-Z0-9_]+");
+
     /** A property's name in its constructor ({@code new SimpleStringProperty(this, "status", "")}). */
     private static final Pattern PROPERTY_NAME = Pattern.compile("[a-z][A-Za-z0-9]*");
 
     /** Protocol and format words shown or sent as they are, never translated. */
     static final Set<String> MACHINE = Set.of(
             "Authorization", "Bearer ", "Authorization: Bearer ••••••••", ": ••••••••", "Cookie: ", "rwx------",
-            "about:blank", "keyline-login-", "data:text/css;base64,", ".root {", ".root ", ".web-view ", "*.txt", "*.json");
+            "about:blank", "keyline-login-", "data:text/css;base64,", ".root {", ".root ", ".web-view ", "*.txt",
+            "*.json", "secret.key", "null", "user=demo");
 
     @Test
     void theListedFilesTakeEveryWordFromTheBundles() throws IOException {
@@ -122,20 +171,43 @@ class NoLiteralTextTest {
                 StringBuilder lit = new StringBuilder();
                 while (i < n && !(block ? src.startsWith("\"\"\"", i) : src.charAt(i) == '"')) {
                     if (src.charAt(i) == '\\' && i + 1 < n) {
-                        lit.append(src.charAt(i + 1));
+                        char e = src.charAt(i + 1);
                         i += 2;
+                        if (e >= '0' && e <= '7') { // an octal escape ("\033"): a control character
+                            int from = i - 1;
+                            while (i < n && i < from + 3 && src.charAt(i) >= '0' && src.charAt(i) <= '7') {
+                                i++;
+                            }
+                            lit.append((char) Integer.parseInt(src.substring(from, i), 8));
+                        } else if (e == 'u') { // a unicode escape: one character
+                            while (i < n && src.charAt(i) == 'u') {
+                                i++;
+                            }
+                            lit.append((char) Integer.parseInt(src.substring(i, Math.min(n, i + 4)), 16));
+                            i += 4;
+                        } else {
+                            lit.append(switch (e) {
+                                case 'n' -> '\n';
+                                case 't' -> '\t';
+                                case 'r' -> '\r';
+                                case 'b', 'f', 's' -> ' ';
+                                default -> e;
+                            });
+                        }
                     } else {
                         lit.append(src.charAt(i++));
                     }
                 }
                 i += block ? 3 : 1;
                 String value = lit.toString();
-                if (value.codePoints().anyMatch(Character::isLetter) && !machine(code, value)) {
+                boolean words = FORMAT_SPECIFIER.matcher(value).replaceAll("").codePoints().anyMatch(Character::isLetter);
+                if (words && !machine(code, value)) {
                     long line = code.chars().filter(ch -> ch == '\n').count() + 1;
                     out.add(file + ":" + line + " \"" + value + "\"");
                 }
                 // the literal stays as empty quotes: its brackets and semicolons are not code
-                code.append('"').append("\n".repeat((int) value.chars().filter(ch -> ch == '\n').count())).append('"');
+                long lines = src.substring(start, Math.min(n, i)).chars().filter(ch -> ch == '\n').count();
+                code.append('"').append("\n".repeat((int) lines)).append('"');
             } else {
                 code.append(c);
                 i++;
@@ -146,7 +218,8 @@ class NoLiteralTextTest {
 
     /** Whether {@code value}, a literal that follows {@code before}, is machine text by where it stands. */
     private static boolean machine(CharSequence before, String value) {
-        if (MACHINE.contains(value) || KEY.matcher(value).matches()) {
+        if (MACHINE.contains(value) || KEY.matcher(value).matches() || OPTION.matcher(value).matches()
+                || NAME.matcher(value).matches() || TOKEN.matcher(value).matches() || ADDRESS.matcher(value).matches()) {
             return true;
         }
         // the innermost call still open at the literal
@@ -164,7 +237,7 @@ class NoLiteralTextTest {
             } else if (c == ';' || c == '{') {
                 // a statement starts here, unless it is a case of a switch expression that is an argument
                 int open = c == '{' ? k : openBrace(before, k);
-                if (open < 0 || !openSwitch(before, open)) {
+                if (open < 0 || !openSwitch(before, open) && !openArray(before, open)) {
                     return false;
                 }
                 k = open;
@@ -201,6 +274,12 @@ class NoLiteralTextTest {
             }
         }
         return -1;
+    }
+
+    /** Whether the brace at {@code k} opens an array's values ({@code description = {"…", "…"}}). */
+    private static boolean openArray(CharSequence before, int k) {
+        String head = before.subSequence(Math.max(0, k - 40), k).toString();
+        return Pattern.compile("(=|\\]|\\(|,)\\s*$").matcher(head).find();
     }
 
     /** Whether the brace at {@code k} opens a switch expression's body (its cases stay inside the call). */

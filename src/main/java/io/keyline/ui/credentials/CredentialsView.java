@@ -115,7 +115,7 @@ public final class CredentialsView extends BorderPane {
         table.getColumns().setAll(List.of(
                 nameColumn(),
                 text(Text.t("ui.credentials.col.lastUsed"), 150, r -> r.lastUsedAt() == null ? "" : Format.shortTime(r.lastUsedAt())
-                        + (r.lastResult().isEmpty() ? "" : " · " + r.lastResult())),
+                        + (r.lastResult().isEmpty() ? "" : " · " + result(r.lastResult()))),
                 text(Text.t("ui.credentials.col.waiting"), 90, r -> r.parked() == 0 ? "" : Words.keys(r.parked())),
                 statusColumn(),
                 actionsColumn()));
@@ -244,6 +244,12 @@ public final class CredentialsView extends BorderPane {
     /** The credential's type ("cookie", "bearer", "header") in the operator's words. */
     static String kind(String type) {
         return Text.has("ui.credentials.kind." + type) ? Text.t("ui.credentials.kind." + type) : type;
+    }
+
+    /** What the site said at the last use ("accepted", "rejected"), in the operator's words. */
+    static String result(String stored) {
+        String key = "ui.credentials.verdict." + stored.toUpperCase(java.util.Locale.ROOT).replace(' ', '_');
+        return Text.has(key) ? Text.t(key) : stored;
     }
 
     public CredentialsViewModel viewModel() {
