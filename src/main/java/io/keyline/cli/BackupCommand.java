@@ -7,6 +7,8 @@ import picocli.CommandLine.Parameters;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "backup", description = {
     "Writes a consistent copy of the state to FILE (a zip holding keyline.mv.db), also while the console or a run "
         + "uses it. It is written in a private folder (0700) next to FILE and moved into place with permissions 0600: "
@@ -24,11 +26,8 @@ final class BackupCommand extends Sub implements Callable<Integer> {
         if (ws().shared()) {
             // a PostgreSQL state is backed up with the server's own tools (consistent while in use, restorable)
             var pg = (io.keyline.store.StateLocation.Postgres) ws().location();
-            err().println("keyline: backup: the state is the PostgreSQL database " + ws().stateName() + "; back it up "
-                    + "with PostgreSQL's own tool, consistent while workers run: pg_dump -Fc -h " + pg.host() + " -p "
-                    + pg.port() + " -U " + pg.user() + " -f " + file + " " + pg.database()
-                    + " (restore into an empty database with pg_restore -d DB " + file + "). "
-                    + "'keyline export --json' writes keys and events as JSON.");
+            err().println(t("cli.backup.postgres", ws().stateName(), pg.host(), String.valueOf(pg.port()), pg.user(),
+                    String.valueOf(file), pg.database()));
             return io.keyline.core.RunReport.EXECUTION_FAILURE;
         }
         long bytes;
@@ -37,10 +36,9 @@ final class BackupCommand extends Sub implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
-        out().println("backup of " + ws().stateDir() + " written to " + file.toAbsolutePath().normalize() + " ("
-                + bytes + " bytes)");
-        out().println("restore: mkdir -m 700 NEW_STATE && unzip " + file + " -d NEW_STATE "
-                + "(and copy secret.key, or set KEYLINE_MASTER_KEY)");
+        out().println(t("cli.backup.written", String.valueOf(ws().stateDir()),
+                String.valueOf(file.toAbsolutePath().normalize()), bytes));
+        out().println(t("cli.backup.restore", String.valueOf(file)));
         return 0;
     }
 }

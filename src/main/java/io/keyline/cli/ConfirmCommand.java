@@ -6,6 +6,8 @@ import picocli.CommandLine.Option;
 
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "confirm", description = "Confirms the unsafe step a key waits on and runs it now. Exit codes as for run.")
 final class ConfirmCommand extends Sub implements Callable<Integer> {
 
@@ -23,7 +25,7 @@ final class ConfirmCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         KeyTarget.Target t = target.resolve(this);
         return runReported(s -> ws().operations().confirmAndRun().confirmAndRun(t.job(), t.key(), note, payload,
-                s.engine, rec -> out().println("confirmed " + rec.confirmedStep() + " of " + t + "; running it now"))
+                s.engine, rec -> out().println(t("cli.confirm.running", rec.confirmedStep(), String.valueOf(t))))
                 .report());
     }
 }

@@ -7,6 +7,8 @@ import picocli.CommandLine.Option;
 
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "demo", description = {
     "Creates the demo workspace: copies the demo's jobs into --jobs, starts a sandbox publishing site on loopback, "
         + "stores its login cookie as sandbox-cookie, and backfills the last 30 days through the engine. A few of "
@@ -27,11 +29,11 @@ final class DemoCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         if (port < 0 || port > 65535) {
-            throw new UsageError("--port must be between 0 and 65535");
+            throw new UsageError(t("cli.demo.port", "--port"));
         }
         Demo.Result r;
         try (RunTrace trace = ws().trace(null)) {
-            r = Demo.create(ws(), port, force, trace, line -> out().println("demo: " + line));
+            r = Demo.create(ws(), port, force, trace, line -> out().println(t("cli.demo.line", line)));
         }
         try {
             out().println();

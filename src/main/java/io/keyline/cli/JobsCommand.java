@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "jobs", description = {"Lists the jobs: key type, schedule, paused, keys by state; and invalid job files "
         + "with their errors.", "Exit 0 when at least one job file is valid, 1 when none is (each error is listed)."})
 final class JobsCommand extends Sub implements Callable<Integer> {
@@ -20,21 +22,22 @@ final class JobsCommand extends Sub implements Callable<Integer> {
         JobCatalog catalog = ws().catalog();
         List<Overview.Job> jobs = ws().operations().overview(catalog.jobs()).jobs();
         Instant now = ws().options().clock().instant();
-        Text.Table t = new Text.Table("JOB", "KEY", "SCHEDULE", "PAUSED", "DONE", "ATTENTION", "WAITING", "DESCRIPTION");
+        Text.Table t = new Text.Table(t("cli.jobs.col.job"), t("cli.jobs.col.key"), t("cli.jobs.col.schedule"),
+                t("cli.jobs.col.paused"), t("cli.jobs.col.done"), t("cli.jobs.col.attention"), t("cli.jobs.col.waiting"),
+                t("cli.jobs.col.description"));
         for (Overview.Job o : jobs) {
             JobDefinition j = o.def();
             t.row(j.name(), j.key().type().jsonName() + " " + j.key().zone(),
                     j.schedule() == null ? "-" : j.schedule().text(),
-                    o.paused(now) ? "yes: " + Text.clip(o.control().reason(), 40) : "no",
+                    o.paused(now) ? t("cli.jobs.pausedBecause", Text.clip(o.control().reason(), 40)) : t("cli.jobs.notPaused"),
                     o.count(KeyState.DONE), o.attention(), o.waiting(), Text.clip(j.description(), 60));
         }
         java.time.Duration warn = CredentialsCommand.warnWindow(root().env());
         java.util.List<String> warnings = CredentialsCommand.warnings(ws().credentials(), now, warn);
         doneReading();
         if (t.size() == 0) {
-            out().println("No valid jobs in " + ws().jobsDir() + (catalog.errors().isEmpty()
-                    ? ": add a job file (*.json; the fields are in docs/job-files.md)"
-                    : ": every job file there is invalid (errors below)"));
+            out().println(t(catalog.errors().isEmpty() ? "cli.jobs.noneAddOne" : "cli.jobs.noneValid",
+                    String.valueOf(ws().jobsDir())));
         } else {
             t.print(out());
         }
@@ -43,7 +46,7 @@ final class JobsCommand extends Sub implements Callable<Integer> {
         }
         if (!catalog.errors().isEmpty()) {
             out().println();
-            out().println("Invalid job files (not loaded):");
+            out().println(t("cli.jobs.invalid"));
             for (JobFileError e : catalog.errors()) {
                 out().println("  " + io.keyline.domain.Printable.line(e.toString()));
             }

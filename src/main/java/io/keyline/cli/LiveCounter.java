@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
+import static io.keyline.text.Text.t;
+
 /**
  * The live counter of a run on a terminal ({@code 412/1000 done, 3 waiting, 16 running}): one status
  * line under the trace, redrawn as keys end. Trace lines go through {@link #lines()}, which takes the
@@ -116,18 +118,19 @@ final class LiveCounter implements RunProgress {
 
     /** The status line's text. */
     synchronized String text() {
-        StringBuilder sb = new StringBuilder().append(done).append('/').append(total).append(" done");
+        StringBuilder sb = new StringBuilder(t("cli.live.done", done, total));
+        String comma = t("common.listSeparator");
         if (waiting > 0) {
-            sb.append(", ").append(waiting).append(" waiting");
+            sb.append(comma).append(t("cli.live.waiting", waiting));
         }
         if (failed > 0) {
-            sb.append(", ").append(failed).append(" failed");
+            sb.append(comma).append(t("cli.live.failed", failed));
         }
         if (!inFlight.isEmpty()) {
-            sb.append(", ").append(inFlight.size()).append(" running");
+            sb.append(comma).append(t("cli.live.running", inFlight.size()));
         }
         if (notStarted > 0) {
-            sb.append(", ").append(notStarted).append(" not started");
+            sb.append(comma).append(t("cli.live.notStarted", notStarted));
         }
         return sb.toString();
     }

@@ -6,6 +6,8 @@ import picocli.CommandLine.Option;
 
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "mark-done", description = "Records that a key's work already happened (you checked): the key becomes DONE "
         + "and is never executed again.")
 final class MarkDoneCommand extends Sub implements Callable<Integer> {
@@ -20,7 +22,7 @@ final class MarkDoneCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         KeyTarget.Target t = target.resolve(this);
         ws().operations().actions().markDone(t.job(), t.key(), note);
-        out().println(t + " marked DONE");
+        out().println(t("cli.markDone.done", String.valueOf(t)));
         return 0;
     }
 }

@@ -10,6 +10,8 @@ import picocli.CommandLine.Option;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "migrate-state", description = {
     "Copies this (embedded) state into an empty PostgreSQL database, for several machines to share: keys, step "
         + "records, events, credentials (still encrypted: use the same master key there), pauses, saved plans, the "
@@ -27,8 +29,7 @@ final class MigrateStateCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         if (ws().shared()) {
-            throw new UsageError("migrate-state copies a state folder: --state " + ws().stateName()
-                    + " is a PostgreSQL database already");
+            throw new UsageError(t("cli.migrate.alreadyPostgres", ws().stateName()));
         }
         StateLocation target;
         try {
@@ -37,7 +38,7 @@ final class MigrateStateCommand extends Sub implements Callable<Integer> {
             throw new UsageError(e.getMessage().replace("--state", "--to"));
         }
         if (!target.shared()) {
-            throw new UsageError("--to must name a PostgreSQL database (postgresql://HOST[:PORT]/DB), not a folder");
+            throw new UsageError(t("cli.migrate.notPostgres", "--to"));
         }
         StateMigration.Result r;
         try (Database into = Workspace.open(target)) {
@@ -45,18 +46,14 @@ final class MigrateStateCommand extends Sub implements Callable<Integer> {
         } catch (IllegalStateException e) {
             throw new io.keyline.core.OperatorException(e.getMessage());
         }
-        out().println("copied " + ws().stateName() + " into " + target.display() + ":");
+        out().println(t("cli.migrate.copied", ws().stateName(), target.display()));
         for (Map.Entry<String, Long> e : r.rows().entrySet()) {
-            out().println("  " + e.getKey() + ": " + e.getValue() + " row" + (e.getValue() == 1 ? "" : "s")
-                    + " (the same count on both sides)");
+            out().println("  " + t("cli.migrate.rows", e.getKey(), e.getValue()));
         }
         if (r.keyFingerprint() != null) {
-            out().println("credentials are encrypted with master key " + r.keyFingerprint() + ": give every machine "
-                    + "that key (KEYLINE_MASTER_KEY, or --master-key-file with a copy of "
-                    + ws().stateDir().resolve("secret.key") + " or the key you set); another key is refused");
+            out().println(t("cli.migrate.masterKey", r.keyFingerprint(), String.valueOf(ws().stateDir().resolve("secret.key"))));
         }
-        out().println("next: KEYLINE_STATE=" + target.display() + " on every machine; then start the workers "
-                + "(keyline worker) and the consoles on it");
+        out().println(t("cli.migrate.next", target.display()));
         return 0;
     }
 }

@@ -14,6 +14,8 @@ import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "pause", description = "Kill switch: nothing of the job starts; a running key stops at the next step "
         + "boundary. The job file is not touched.")
 final class PauseCommand extends Sub implements Callable<Integer> {
@@ -33,11 +35,11 @@ final class PauseCommand extends Sub implements Callable<Integer> {
         JobDefinition job = job(jobName);
         Instant end = parseUntil(until);
         if (end != null && !end.isAfter(ws().options().clock().instant())) {
-            throw new UsageError("--until " + until + " is in the past");
+            throw new UsageError(t("cli.pause.past", "--until", until));
         }
         JobControl jc = ws().operations().actions().pause(job.name(), reason, end);
-        out().println(job.name() + " paused" + (jc.until() == null ? "" : " until " + Text.time(jc.until()))
-                + ": " + jc.reason());
+        out().println(jc.until() == null ? t("cli.pause.done", job.name(), jc.reason())
+                : t("cli.pause.doneUntil", job.name(), Text.time(jc.until()), jc.reason()));
         return 0;
     }
 
@@ -55,8 +57,7 @@ final class PauseCommand extends Sub implements Callable<Integer> {
                 try {
                     return LocalDate.parse(text).atStartOfDay(zone).toInstant();
                 } catch (DateTimeParseException e) {
-                    throw new UsageError("--until \"" + text + "\" is not an ISO date or date-time "
-                            + "(e.g. 2026-12-01 or 2026-12-01T09:00)");
+                    throw new UsageError(t("cli.pause.badUntil", "--until", text));
                 }
             }
         }

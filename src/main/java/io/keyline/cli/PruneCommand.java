@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "prune", description = {
     "Deletes key events older than --events-older-than, and keeps:",
     "  - every event of each key's latest run (from its last claim on, with the operator actions after it), and every "
@@ -30,15 +32,14 @@ final class PruneCommand extends Sub implements Callable<Integer> {
         try {
             age = Duration.parse(olderThan);
         } catch (DateTimeParseException e) {
-            throw new UsageError("--events-older-than \"" + olderThan + "\" is not an ISO-8601 duration (like P90D)");
+            throw new UsageError(t("cli.prune.badDuration", "--events-older-than", olderThan));
         }
         if (age.compareTo(Duration.ofDays(1)) < 0) {
-            throw new UsageError("--events-older-than " + olderThan + " is shorter than one day (P1D)");
+            throw new UsageError(t("cli.prune.tooShort", "--events-older-than", olderThan));
         }
         Instant cutoff = ws().options().clock().instant().minus(age);
         int n = new StateMaintenance(ws().database()).prune(cutoff, dryRun);
-        out().println((dryRun ? "would delete " : "deleted ") + n + " event" + (n == 1 ? "" : "s") + " older than "
-                + Text.time(cutoff) + " (kept: each key's latest run, and every event of a key that waits for a person)");
+        out().println(t(dryRun ? "cli.prune.wouldDelete" : "cli.prune.deleted", n, Text.time(cutoff)));
         return 0;
     }
 }

@@ -6,6 +6,8 @@ import picocli.CommandLine.Option;
 
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "rearm", description = {
     "Re-arms a DONE key: its steps (all, or from --from-step on) run again at the next run. Audited with "
         + "your user name and note. An unsafe step still goes through its probe: an effect that exists is "
@@ -25,8 +27,8 @@ final class RearmCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         KeyTarget.Target t = target.resolve(this);
         ws().operations().keyActions().rearm(t.job(), t.key(), note, fromStep);
-        out().println(t + " " + io.keyline.core.operations.KeyActions.rearmed(fromStep)
-                + ". See what a run would do: keyline plan " + t.job().name() + " --key " + t.key());
+        out().println(t("cli.rearm.done", String.valueOf(t), io.keyline.core.operations.KeyActions.rearmed(fromStep),
+                t.job().name(), t.key()));
         return 0;
     }
 }

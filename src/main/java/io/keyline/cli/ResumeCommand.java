@@ -6,6 +6,8 @@ import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "resume", description = "Turns the kill switch off.")
 final class ResumeCommand extends Sub implements Callable<Integer> {
 
@@ -16,7 +18,7 @@ final class ResumeCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         ws().operations().actions().resume(job.name());
-        out().println(job.name() + " resumed");
+        out().println(t("cli.resume.done", job.name()));
         return 0;
     }
 }

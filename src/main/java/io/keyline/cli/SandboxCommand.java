@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "sandbox", description = {
     "Runs the sandbox publishing site on 127.0.0.1 in the foreground (Ctrl+C stops it) and prints its URL and a "
         + "fresh login cookie for the credential sandbox-cookie. In a demo workspace (--jobs made by 'keyline demo') "
@@ -37,7 +39,7 @@ final class SandboxCommand extends Sub implements Callable<Integer> {
         boolean demo = Demo.isDemo(jobs);
         int p = port != null ? port : demo ? Demo.port(jobs) : Demo.DEFAULT_PORT;
         if (p < 0 || p > 65535) {
-            throw new UsageError("--port must be between 0 and 65535");
+            throw new UsageError(t("cli.demo.port", "--port"));
         }
         SandboxSite site;
         try {
@@ -45,13 +47,13 @@ final class SandboxCommand extends Sub implements Callable<Integer> {
         } catch (BindException e) {
             return alreadyRunning(p);
         } catch (IOException e) {
-            throw new OperatorException("cannot start the sandbox on port " + p + ": " + e.getMessage());
+            throw new OperatorException(t("cli.sandbox.cannotStart", String.valueOf(p), e.getMessage()));
         }
         try (site) {
             SandboxSite.Session s = site.login();
-            out().println("Sandbox site at " + site.base() + "/" + (demo ? " (the demo workspace's site)" : ""));
+            out().println(t(demo ? "cli.sandbox.atDemo" : "cli.sandbox.at", site.base() + "/"));
             printCookie(s.cookiesTxtLine(), s.expires().toString());
-            out().println("Ctrl+C stops it.");
+            out().println(t("cli.sandbox.stop"));
             out().flush();
             CountDownLatch latch = stop != null ? stop : new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(latch::countDown));
@@ -61,10 +63,10 @@ final class SandboxCommand extends Sub implements Callable<Integer> {
     }
 
     private void printCookie(String line, String expires) {
-        out().println("Login cookie (cookies.txt line, valid until " + expires + "):");
+        out().println(t("cli.sandbox.cookie", expires));
         out().println(line);
-        out().println("Renew the demo's credential: paste it into the console's 'Renew credential...', or");
-        out().println("  keyline credentials set " + Demo.CREDENTIAL + "   (then paste the line and press Ctrl+D)");
+        out().println(t("cli.sandbox.renew"));
+        out().println("  " + t("cli.sandbox.renewCommand", Demo.CREDENTIAL));
     }
 
     /** The port is taken: if the sandbox runs there, log in to it and print a fresh cookie. */
@@ -79,16 +81,14 @@ final class SandboxCommand extends Sub implements Callable<Integer> {
             if (r.statusCode() == 200 && r.headers().firstValue(SandboxSite.MARKER_HEADER).isPresent()) {
                 String line = r.body().lines().filter(l -> l.split("\t", -1).length == 7).findFirst().orElse(null);
                 if (line != null) {
-                    out().println("The sandbox already runs at " + base + "/ (the console or another 'keyline sandbox' "
-                            + "started it).");
-                    printCookie(line, "the time in its 5th field");
+                    out().println(t("cli.sandbox.alreadyRuns", base + "/"));
+                    printCookie(line, t("cli.sandbox.fifthField"));
                     return 0;
                 }
             }
         } catch (IOException e) {
             // fall through: something else holds the port
         }
-        throw new OperatorException("port " + p + " is in use by something other than the sandbox; "
-                + "stop it, or pass --port");
+        throw new OperatorException(t("cli.sandbox.portTaken", String.valueOf(p), "--port"));
     }
 }

@@ -6,6 +6,8 @@ import picocli.CommandLine.Option;
 
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "skip", description = "Skips a key: it will not run (re-arm it later with 'retry').")
 final class SkipCommand extends Sub implements Callable<Integer> {
 
@@ -19,7 +21,7 @@ final class SkipCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         KeyTarget.Target t = target.resolve(this);
         ws().operations().actions().skip(t.job(), t.key(), note);
-        out().println(t + " SKIPPED");
+        out().println(t("cli.skip.done", String.valueOf(t)));
         return 0;
     }
 }

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "timeline", description = "Shows a key's events, oldest first, with the evidence of each failure.")
 final class TimelineCommand extends Sub implements Callable<Integer> {
 
@@ -54,14 +56,14 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
             return 0;
         }
         if (events.isEmpty()) {
-            out().println(job.name() + " " + k + " has no events: it has never run.");
+            out().println(t("cli.timeline.none", job.name(), String.valueOf(k)));
             return 0;
         }
         String run = null;
         for (KeyEvent e : events) {
             if (e.runId() != null && !e.runId().equals(run)) {
                 run = e.runId();
-                out().println("run " + run);
+                out().println(t("cli.timeline.run", run));
             } else if (e.runId() == null) {
                 run = null;
             }
@@ -80,8 +82,8 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
                 sb.append("  ").append(Printable.line(e.message()));
             }
             if (e.user() != null) {
-                sb.append("  (by ").append(Printable.line(e.user()))
-                        .append(e.note() == null ? "" : ": \"" + Printable.line(e.note()) + "\"").append(')');
+                sb.append("  ").append(e.note() == null ? t("cli.timeline.by", Printable.line(e.user()))
+                        : t("cli.timeline.byWithNote", Printable.line(e.user()), Printable.line(e.note())));
             }
             out().println(sb);
             if (e.evidence() != null && e.failureClass() != null) {

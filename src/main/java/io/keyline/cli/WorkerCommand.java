@@ -17,6 +17,8 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "worker", description = {
     "Runs the scheduler without a console until stopped: every tick starts the due keys of every unpaused job "
         + "(the latest schedule tick, missed ticks of the catch-up window, pending keys and due retries).",
@@ -48,10 +50,10 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
         try {
             period = Duration.parse(tick);
         } catch (DateTimeParseException e) {
-            throw new UsageError("--tick \"" + tick + "\" is not an ISO-8601 duration (like PT10S)");
+            throw new UsageError(t("cli.worker.badTick", "--tick", tick));
         }
         if (period.isNegative() || period.isZero()) {
-            throw new UsageError("--tick " + tick + " must be longer than zero");
+            throw new UsageError(t("cli.worker.zeroTick", "--tick", tick));
         }
         Duration window;
         try {
@@ -63,26 +65,26 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
         if (ws().shared()) {
             try {
                 String fingerprint = ws().credentials().checkMasterKey();
-                out().println("master key " + fingerprint + " is the state's");
+                out().println(t("cli.worker.masterKey", fingerprint));
             } catch (MasterKeyException e) {
-                err().println("keyline: " + e.getMessage());
+                err().println(t("cli.worker.problem", e.getMessage()));
                 return RunReport.EXECUTION_FAILURE;
             }
         }
-        LeaseKeeper leases = ws().leases().onProblem(m -> err().println("keyline: " + m));
+        LeaseKeeper leases = ws().leases().onProblem(m -> err().println(t("cli.worker.problem", m)));
         leases.start();
         java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
         try (RunTrace trace = ws().trace(out())) {
             Engine engine = ws().engine(trace);
             Scheduler scheduler = ws().scheduler(engine, window).picking(true);
-            Notifier notifier = ws().notifier(trace, m -> err().println("keyline: " + m));
+            Notifier notifier = ws().notifier(trace, m -> err().println(t("cli.worker.problem", m)));
             Worker worker = new Worker(scheduler, engine, period, reports -> afterTick(notifier, reports),
-                    m -> out().println("worker: " + m));
+                    m -> out().println(t("cli.worker.says", m)));
             // SIGTERM (systemctl stop) and Ctrl-C: stop in order, then exit normally (see Signals)
-            boolean handled = Signals.onTerminate(() -> worker.stop("worker " + leases.owner() + " is stopping (SIGTERM)"));
+            boolean handled = Signals.onTerminate(() -> worker.stop(t("cli.worker.stoppingSignal", leases.owner())));
             Thread hook = new Thread(() -> {
                 // where the signal could not be handled: the same, as far as the JVM's shutdown allows
-                worker.stop("worker " + leases.owner() + " is stopping (shutdown)");
+                worker.stop(t("cli.worker.stoppingShutdown", leases.owner()));
                 try {
                     finished.await();
                 } catch (InterruptedException e) {
@@ -92,8 +94,8 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
             if (!handled) {
                 Runtime.getRuntime().addShutdownHook(hook);
             }
-            out().println("worker " + leases.owner() + " started on " + ws().stateName() + " (jobs " + ws().jobsDir()
-                    + ", tick " + period + ", catch-up " + window + ")");
+            out().println(t("cli.worker.started", leases.owner(), ws().stateName(), String.valueOf(ws().jobsDir()),
+                    String.valueOf(period), String.valueOf(window)));
             int ran = worker.run(untilIdle);
             if (!handled) {
                 try {
@@ -102,9 +104,8 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
                     // shutting down: the hook waits for this command to end
                 }
             }
-            out().println("worker " + leases.owner() + " stopped: ran " + ran + " key" + (ran == 1 ? "" : "s") + " in "
-                    + worker.ticks() + " tick" + (worker.ticks() == 1 ? "" : "s") + ", claim conflicts "
-                    + ws().operations().claimConflicts()
+            out().println(t("cli.worker.stopped", leases.owner(), ran, worker.ticks(),
+                    String.valueOf(ws().operations().claimConflicts()))
                     + (engine.stopRequested() == null ? "" : " (" + engine.stopRequested() + ")"));
             out().flush();
             return 0;
@@ -123,7 +124,7 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
             }
             notifier.dispatch(NOTIFY_BUDGET);
         } catch (RuntimeException e) {
-            err().println("keyline: notifications: " + e.getMessage());
+            err().println(t("cli.worker.notifyFailed", e.getMessage()));
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.keyline.ui.common;
 
 import atlantafx.base.theme.Styles;
+import io.keyline.text.Text;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -29,7 +30,7 @@ public final class NoteDialog {
     private final BorderPane root = new BorderPane();
     private final TextArea note = new TextArea();
     private final Button act;
-    private final Button cancel = new Button("Cancel");
+    private final Button cancel = new Button(Text.t("common.cancel"));
     private Stage stage;
 
     /**
@@ -48,12 +49,12 @@ public final class NoteDialog {
         Label text = new Label(explain);
         text.setWrapText(true);
         text.setMinHeight(Region.USE_PREF_SIZE);
-        Label noteLabel = new Label("Note (required — kept in the key's timeline with your user name)");
+        Label noteLabel = new Label(Text.t("ui.note.label"));
         noteLabel.getStyleClass().add("confirm-section-title");
         note.setId("note-text");
         note.setWrapText(true);
         note.setPrefRowCount(3);
-        note.setPromptText("What you checked, or why");
+        note.setPromptText(Text.t("ui.note.prompt"));
         noteLabel.setLabelFor(note);
         VBox body = new VBox(10, heading, text);
         if (extra != null) {
@@ -88,7 +89,7 @@ public final class NoteDialog {
     /** Opens the dialog over {@code owner}, with the focus in the note. */
     public void show(Window owner) {
         stage = Theme.dialog(owner, root, 520, 340, 420, 300);
-        stage.setTitle("Keyline — " + act.getText());
+        stage.setTitle(Text.t("ui.note.windowTitle", act.getText()));
         stage.show();
         note.requestFocus();
     }

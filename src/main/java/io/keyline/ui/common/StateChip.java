@@ -1,6 +1,7 @@
 package io.keyline.ui.common;
 
 import io.keyline.domain.KeyState;
+import io.keyline.text.Text;
 import javafx.scene.control.Label;
 
 /** A small rounded label in the colour of a key state. */
@@ -33,7 +34,7 @@ public final class StateChip extends Label {
     public void showMissing() {
         getStyleClass().removeIf(c -> c.startsWith("state-") && !c.equals("state-chip"));
         setVisible(true);
-        setText("Missing");
+        setText(Text.t("common.state.MISSING"));
         getStyleClass().add("state-missing");
     }
 }

@@ -1,5 +1,6 @@
 package io.keyline.ui.confirm;
 
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
@@ -52,7 +53,7 @@ public final class ConfirmDialog {
         });
         Stage stage = Theme.dialog(owner, pane, 760, 720, 560, 520);
         window.set(stage);
-        stage.titleProperty().bind(vm.titleProperty().map(t -> "Keyline · Confirm · " + t));
+        stage.titleProperty().bind(vm.titleProperty().map(t -> Text.t("ui.confirm.windowTitle", t)));
         return stage;
     }
 }

@@ -2,6 +2,7 @@ package io.keyline.ui.credentials;
 
 import atlantafx.base.theme.Styles;
 import io.keyline.credentials.CredentialType;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Theme;
@@ -51,20 +52,23 @@ import java.util.function.Function;
  */
 public final class CredentialDialog {
 
-    static final String PROMPT = "Paste the renewed login here, or drop a cookies.txt or JSON export on this box";
+    static String prompt() {
+        return Text.t("ui.credential.prompt");
+    }
 
     /** The three accepted cookie formats, shown above the box (a TextArea's prompt cannot hold lines). */
-    static final String FORMATS = "Accepted for cookies: a Cookie header line (Cookie: session=…; csrftoken=…) · a "
-            + "cookies.txt file as browser extensions and wget save it · a JSON list as browser cookie exporters "
-            + "write it. For a bearer token or a header (Name: value), choose the type first.";
+    static String formats() {
+        return Text.t("ui.credential.formats");
+    }
 
     private final CredentialViewModel vm;
     private final BorderPane root = new BorderPane();
     private final TextArea input = new TextArea();
     // ---- issue 16: "Log in…" opens the login window (set by show(); absent where the dialog is built alone)
-    static final String LOGIN_LINE = "or paste a cookie line or drop a cookie export below: for a site that refuses "
-            + "this browser, or a machine without a display.";
-    private final Button logIn = new Button("Log in…");
+    static String loginLine() {
+        return Text.t("ui.credential.loginLine");
+    }
+    private final Button logIn = new Button(Text.t("ui.credential.logIn"));
     private final HBox loginBar = new HBox(8);
     private final HBox loginActions = new HBox(8);
 
@@ -99,7 +103,7 @@ public final class CredentialDialog {
         vm.open(name);
         CredentialDialog dialog = new CredentialDialog(vm, onChanged);
         Stage stage = Theme.dialog(owner, dialog.root(), 860, 680, 640, 520);
-        stage.setTitle(name == null ? "Keyline — new credential" : "Keyline — renew " + name);
+        stage.setTitle(name == null ? Text.t("ui.credential.newWindowTitle") : Text.t("ui.credential.renewWindowTitle", name));
         stage.setOnHidden(e -> vm.input().clear()); // do not keep the pasted secret around
         dialog.offerLogIn(() -> logIn.accept(stage, vm));
         stage.show();
@@ -134,8 +138,9 @@ public final class CredentialDialog {
     private VBox header() {
         Label title = new Label();
         title.getStyleClass().add("page-title");
-        title.textProperty().bind(Bindings.when(vm.nameEditableProperty()).then("New credential")
-                .otherwise(Bindings.concat("Renew ", vm.nameProperty())));
+        title.textProperty().bind(Bindings.when(vm.nameEditableProperty()).then(Text.t("ui.credential.newTitle"))
+                .otherwise(Bindings.createStringBinding(() -> Text.t("ui.credential.renewTitle", vm.nameProperty().get()),
+                        vm.nameProperty())));
         Label current = new Label();
         current.getStyleClass().add("page-subtitle");
         current.setWrapText(true);
@@ -143,7 +148,7 @@ public final class CredentialDialog {
         collapseWhenEmpty(current);
 
         TextField name = new TextField();
-        name.setPromptText("e.g. site-cookie");
+        name.setPromptText(Text.t("ui.credential.namePrompt"));
         name.textProperty().bindBidirectional(vm.nameProperty());
         name.editableProperty().bind(vm.nameEditableProperty());
         name.focusTraversableProperty().bind(vm.nameEditableProperty());
@@ -155,9 +160,9 @@ public final class CredentialDialog {
             @Override
             public String toString(CredentialType t) {
                 return t == null ? "" : switch (t) {
-                    case COOKIE -> "cookie";
-                    case BEARER -> "bearer token";
-                    case HEADER -> "header (Name: value)";
+                    case COOKIE -> Text.t("ui.credential.type.cookie");
+                    case BEARER -> Text.t("ui.credential.type.bearer");
+                    case HEADER -> Text.t("ui.credential.type.header");
                 };
             }
 
@@ -167,12 +172,11 @@ public final class CredentialDialog {
             }
         });
         TextField domain = new TextField();
-        domain.setPromptText("any host the steps send to");
+        domain.setPromptText(Text.t("ui.credential.domainPrompt"));
         domain.textProperty().bindBidirectional(vm.input().domainProperty());
         domain.setPrefColumnCount(18);
         domain.disableProperty().bind(vm.input().typeProperty().isNotEqualTo(CredentialType.COOKIE));
-        domain.setTooltip(new javafx.scene.control.Tooltip(
-                "Only for a pasted Cookie header line: the host its cookies belong to"));
+        domain.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.domainTip")));
 
         Label nameError = new Label();
         nameError.getStyleClass().addAll("error-text", "inline-validation");
@@ -182,17 +186,18 @@ public final class CredentialDialog {
         GridPane grid = new GridPane();
         grid.setHgap(8);
         grid.setVgap(6);
-        grid.addRow(0, label("Name"), name, label("Type"), type, label("Cookie domain"), domain);
+        grid.addRow(0, label(Text.t("ui.credential.name")), name, label(Text.t("ui.credential.type")), type,
+                label(Text.t("ui.credential.cookieDomain")), domain);
 
-        Label loginTitle = label("Log in again at");
+        Label loginTitle = label(Text.t("ui.credential.loginAt"));
         Label login = new Label();
         login.setId("credential-login-url");
         login.getStyleClass().addAll("credential-login-url", "code");
         login.textProperty().bind(Bindings.when(vm.loginUrlProperty().isEmpty())
-                .then("(no login URL stored: set one with keyline credentials set NAME --login-url URL)")
+                .then(Text.t("ui.credential.noLoginUrl"))
                 .otherwise(vm.loginUrlProperty()));
         login.setWrapText(true);
-        Button copy = new Button("Copy URL");
+        Button copy = new Button(Text.t("ui.credential.copyUrl"));
         copy.setId("credential-copy-url");
         copy.getStyleClass().add(Styles.SMALL);
         copy.setMinWidth(Region.USE_PREF_SIZE);
@@ -208,8 +213,7 @@ public final class CredentialDialog {
         HBox loginRow = new HBox(8, loginTitle, login, loginActions);
         loginRow.setAlignment(Pos.CENTER_LEFT);
         loginRow.getStyleClass().add("credential-login-row");
-        Label steps = new Label("Log in there in your browser, copy the site's cookies (a Cookie: line, or a "
-                + "cookies.txt / JSON export) and paste them below, or drop the file on the box.");
+        Label steps = new Label(Text.t("ui.credential.steps"));
         steps.getStyleClass().add("muted");
         steps.setWrapText(true);
         Label waiting = new Label();
@@ -225,10 +229,9 @@ public final class CredentialDialog {
         logIn.setId("credential-login");
         logIn.setMinWidth(Region.USE_PREF_SIZE);
         logIn.getStyleClass().add(Styles.ACCENT);
-        logIn.setTooltip(new javafx.scene.control.Tooltip("Opens the site's login page inside Keyline; the cookies "
-                + "of the credential's domains are captured when you have logged in"));
+        logIn.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.logInTip")));
         logIn.disableProperty().bind(vm.nameErrorProperty().isNotEmpty().or(vm.busyProperty()));
-        Label loginLine = new Label(LOGIN_LINE);
+        Label loginLine = new Label(loginLine());
         loginLine.getStyleClass().add("muted");
         loginLine.setWrapText(true);
         loginBar.getChildren().setAll(logIn, loginLine);
@@ -242,8 +245,8 @@ public final class CredentialDialog {
     // ---------------------------------------------------------------- body: input and preview
 
     private VBox body() {
-        input.setPromptText(PROMPT);
-        Label formats = new Label(FORMATS);
+        input.setPromptText(prompt());
+        Label formats = new Label(formats());
         formats.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         formats.setWrapText(true);
         formats.setMinHeight(Region.USE_PREF_SIZE);
@@ -255,9 +258,10 @@ public final class CredentialDialog {
         // A file's content is not echoed on screen: a note covers the box until it is cleared or typed over.
         Label fileNote = new Label();
         fileNote.getStyleClass().add("credential-file-note");
-        fileNote.textProperty().bind(Bindings.concat("Loaded ", vm.input().loadedFileProperty(),
-                " (contents hidden). Paste or type to replace it."));
-        Button clear = new Button("Clear");
+        fileNote.textProperty().bind(Bindings.createStringBinding(
+                () -> Text.t("ui.credential.fileLoaded", vm.input().loadedFileProperty().get()),
+                vm.input().loadedFileProperty()));
+        Button clear = new Button(Text.t("ui.credential.clear"));
         clear.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
         clear.setOnAction(e -> {
             vm.input().clear();
@@ -286,7 +290,7 @@ public final class CredentialDialog {
         // What is pasted is a secret: the box shows it masked (like a password field) unless the
         // operator asks to see it.
         input.getStyleClass().add("masked");
-        javafx.scene.control.ToggleButton reveal = new javafx.scene.control.ToggleButton("Show");
+        javafx.scene.control.ToggleButton reveal = new javafx.scene.control.ToggleButton(Text.t("ui.credential.show"));
         reveal.setId("credential-reveal");
         reveal.getStyleClass().addAll(Styles.SMALL);
         reveal.selectedProperty().addListener((o, a, shown) -> {
@@ -300,11 +304,11 @@ public final class CredentialDialog {
         length.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         length.textProperty().bind(Bindings.createStringBinding(() -> {
             String t = vm.input().textProperty().get();
-            return t == null || t.isEmpty() ? "" : t.length() + " characters, masked";
+            return t == null || t.isEmpty() ? "" : Text.t("ui.credential.lengthMasked", t.length());
         }, vm.input().textProperty()));
-        Button open = new Button("Open file…");
+        Button open = new Button(Text.t("ui.credential.openFile"));
         open.setOnAction(e -> openFile());
-        Label hint = new Label("cookies.txt or JSON export; or drag it onto the box");
+        Label hint = new Label(Text.t("ui.credential.fileHint"));
         hint.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         Region grow = new Region();
         HBox.setHgrow(grow, javafx.scene.layout.Priority.ALWAYS);
@@ -326,17 +330,18 @@ public final class CredentialDialog {
         preview.getStyleClass().addAll("credential-preview", Styles.DENSE);
         preview.setFixedCellSize(28);
         preview.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        Label placeholder = new Label("The parsed cookies show here (values masked).");
+        Label placeholder = new Label(Text.t("ui.credential.previewEmpty"));
         placeholder.getStyleClass().add("muted");
         preview.setPlaceholder(placeholder);
         preview.getColumns().setAll(List.of(
-                col("Name", 150, CredentialInput.CookieRow::name),
-                col("Value", 70, CredentialInput.CookieRow::value),
-                col("Domain", 170, CredentialInput.CookieRow::domain),
-                col("Path", 70, CredentialInput.CookieRow::path),
-                col("Secure", 60, r -> r.secure() ? "yes" : ""),
-                col("HttpOnly", 70, r -> r.httpOnly() ? "yes" : ""),
-                col("Expires", 150, r -> r.expires() == null ? "session" : Format.time(r.expires()))));
+                col(Text.t("ui.cookie.name"), 150, CredentialInput.CookieRow::name),
+                col(Text.t("ui.cookie.value"), 70, CredentialInput.CookieRow::value),
+                col(Text.t("ui.cookie.domain"), 170, CredentialInput.CookieRow::domain),
+                col(Text.t("ui.cookie.path"), 70, CredentialInput.CookieRow::path),
+                col(Text.t("ui.cookie.secure"), 60, r -> r.secure() ? Text.t("ui.cookie.yes") : ""),
+                col(Text.t("ui.cookie.httpOnly"), 70, r -> r.httpOnly() ? Text.t("ui.cookie.yes") : ""),
+                col(Text.t("ui.cookie.expires"), 150,
+                        r -> r.expires() == null ? Text.t("ui.cookie.session") : Format.time(r.expires()))));
         preview.setPrefHeight(180);
         VBox.setVgrow(preview, Priority.ALWAYS);
 
@@ -372,10 +377,10 @@ public final class CredentialDialog {
 
     private void openFile() {
         FileChooser chooser = new FileChooser();
-        chooser.setTitle("Open a cookies.txt or JSON cookie export");
+        chooser.setTitle(Text.t("ui.credential.chooserTitle"));
         chooser.getExtensionFilters().addAll(
-                new FileChooser.ExtensionFilter("Cookie exports", "*.txt", "*.json"),
-                new FileChooser.ExtensionFilter("All files", "*"));
+                new FileChooser.ExtensionFilter(Text.t("ui.credential.cookieExports"), "*.txt", "*.json"),
+                new FileChooser.ExtensionFilter(Text.t("ui.credential.allFiles"), "*"));
         Window w = root.getScene() == null ? null : root.getScene().getWindow();
         File f = chooser.showOpenDialog(w);
         if (f != null) {
@@ -416,38 +421,35 @@ public final class CredentialDialog {
             }
         });
 
-        CheckBox run = new CheckBox("Run the resumed keys now");
+        CheckBox run = new CheckBox(Text.t("ui.credential.runNow"));
         run.selectedProperty().bindBidirectional(vm.runResumedProperty());
 
         ProgressIndicator spinner = new ProgressIndicator();
         spinner.setPrefSize(18, 18);
         spinner.visibleProperty().bind(vm.busyProperty());
 
-        Button test = new Button("Test");
-        test.setTooltip(new javafx.scene.control.Tooltip(
-                "Asks the read-only probes of the steps that use it whether the site accepts the pasted value "
-                        + "(or, with nothing pasted, the stored credential); nothing is sent or saved"));
+        Button test = new Button(Text.t("ui.credential.test"));
+        test.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.testTip")));
         test.disableProperty().bind(vm.busyProperty().or(vm.nameErrorProperty().isNotEmpty()));
         test.setOnAction(e -> vm.test());
 
-        Button save = new Button("Save and resume");
+        Button save = new Button(Text.t("ui.credential.save"));
         save.setDefaultButton(true);
         save.getStyleClass().add(Styles.ACCENT);
         save.disableProperty().bind(vm.canSaveProperty().not());
         save.setOnAction(e -> vm.save());
 
         // offered only after a save was refused because the site had just rejected the value
-        Button anyway = new Button("Save anyway");
+        Button anyway = new Button(Text.t("ui.credential.saveAnyway"));
         anyway.setId("credential-save-anyway");
         anyway.getStyleClass().add(Styles.DANGER);
-        anyway.setTooltip(new javafx.scene.control.Tooltip("Stores the value the site just rejected all the same, "
-                + "and resumes the keys parked on it"));
+        anyway.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.saveAnywayTip")));
         anyway.visibleProperty().bind(vm.saveAnywayProperty());
         anyway.managedProperty().bind(anyway.visibleProperty());
         anyway.disableProperty().bind(vm.busyProperty());
         anyway.setOnAction(e -> vm.saveAnyway());
 
-        Button close = new Button("Close");
+        Button close = new Button(Text.t("common.close"));
         close.setCancelButton(true);
         close.setOnAction(e -> {
             Window w = root.getScene() == null ? null : root.getScene().getWindow();

@@ -5,6 +5,7 @@ import io.keyline.credentials.CredentialFormatException;
 import io.keyline.credentials.CredentialParser;
 import io.keyline.credentials.CredentialType;
 import io.keyline.credentials.ParsedCredential;
+import io.keyline.text.Text;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
 import javafx.beans.property.ObjectProperty;
@@ -89,7 +90,7 @@ public final class CredentialInput {
         earliestExpiry.set(null);
         fingerprint.set("");
         summary.set("");
-        masked.set(t == null || t.isEmpty() ? "" : t.length() + " characters pasted (hidden)");
+        masked.set(t == null || t.isEmpty() ? "" : Text.t("ui.credential.pasted", t.length()));
         if (t == null || t.isBlank()) {
             parseError.set("");
             valid.set(false);
@@ -115,15 +116,15 @@ public final class CredentialInput {
     static List<CookieRow> rows(ParsedCredential p) {
         return switch (p.type()) {
             case COOKIE -> p.cookies().stream().map(CredentialInput::row).toList();
-            case BEARER -> List.of(new CookieRow("Authorization", "Bearer " + MASK, "hosts of the steps", "/", false,
+            case BEARER -> List.of(new CookieRow("Authorization", "Bearer " + MASK, Text.t("ui.credential.stepHosts"), "/", false,
                     false, null));
-            case HEADER -> List.of(new CookieRow(p.headerName(), MASK, "hosts of the steps", "/", false, false, null));
+            case HEADER -> List.of(new CookieRow(p.headerName(), MASK, Text.t("ui.credential.stepHosts"), "/", false, false, null));
         };
     }
 
     /** One cookie as the preview shows it (the login window's preview too): its value masked. */
     public static CookieRow row(Cookie c) {
-        String d = c.domain() == null ? "any host" : (c.includeSubdomains() ? "." : "") + c.domain();
+        String d = c.domain() == null ? Text.t("ui.credential.anyHost") : (c.includeSubdomains() ? "." : "") + c.domain();
         return new CookieRow(c.name(), MASK, d, c.path(), c.secure(), c.httpOnly(), c.expires());
     }
 
@@ -138,19 +139,20 @@ public final class CredentialInput {
     }
 
     private static String dots(int n) {
-        return "•".repeat(Math.min(8, Math.max(3, n))) + " (" + n + (n == 1 ? " character)" : " characters)");
+        return "•".repeat(Math.min(8, Math.max(3, n))) + " " + Text.t("ui.credential.characters", n);
     }
 
     static String summaryOf(ParsedCredential p) {
         StringBuilder sb = new StringBuilder();
         switch (p.type()) {
-            case COOKIE -> sb.append(p.cookies().size()).append(p.cookies().size() == 1 ? " cookie" : " cookies");
-            case BEARER -> sb.append("bearer token");
-            case HEADER -> sb.append("header ").append(p.headerName());
+            case COOKIE -> sb.append(Text.t("ui.credentials.cookies", p.cookies().size()));
+            case BEARER -> sb.append(Text.t("ui.credential.type.bearer"));
+            case HEADER -> sb.append(Text.t("ui.credential.headerNamed", p.headerName()));
         }
-        sb.append(" · fingerprint ").append(p.fingerprint());
-        p.earliestExpiry().ifPresentOrElse(t -> sb.append(" · earliest expiry ").append(Format.time(t)),
-                () -> sb.append(p.type() == CredentialType.COOKIE ? " · session cookies (no expiry)" : ""));
+        sb.append(" · ").append(Text.t("ui.credential.fingerprint", p.fingerprint()));
+        p.earliestExpiry().ifPresentOrElse(
+                t -> sb.append(" · ").append(Text.t("ui.credential.earliestExpiry", Format.time(t))),
+                () -> sb.append(p.type() == CredentialType.COOKIE ? " · " + Text.t("ui.credential.sessionOnly") : ""));
         return sb.toString();
     }
 
@@ -159,7 +161,7 @@ public final class CredentialInput {
         threads.submit(() -> {
             long size = Files.size(file);
             if (size > MAX_FILE_BYTES) {
-                throw new IOException("the file is " + size / 1024 + " KB: too big for a cookie export");
+                throw new IOException(Text.t("ui.credential.fileTooBig", size / 1024));
             }
             // a bounded read: a device or a pipe says size 0 and never ends
             try (java.io.InputStream in = Files.newInputStream(file)) {
@@ -173,7 +175,7 @@ public final class CredentialInput {
             } finally {
                 loadingFile = false;
             }
-        }, e -> failed.accept("Could not read " + file.getFileName() + ": " + (e.getMessage() == null
+        }, e -> failed.accept(Text.t("ui.credential.fileUnreadable", file.getFileName(), e.getMessage() == null
                 ? e.getClass().getSimpleName() : e.getMessage())));
     }
 

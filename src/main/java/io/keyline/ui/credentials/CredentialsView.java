@@ -2,6 +2,7 @@ package io.keyline.ui.credentials;
 
 import atlantafx.base.theme.Styles;
 import io.keyline.core.operations.Words;
+import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -57,15 +58,14 @@ public final class CredentialsView extends BorderPane {
     }
 
     private VBox header() {
-        Label title = new Label("Credentials");
+        Label title = new Label(Text.t("ui.credentials.title"));
         title.getStyleClass().add("page-title");
-        Label subtitle = new Label("Login cookies and tokens the steps send. Values are encrypted and never shown; "
-                + "a renewed login resumes the keys parked on it.");
+        Label subtitle = new Label(Text.t("ui.credentials.subtitle"));
         subtitle.getStyleClass().add("page-subtitle");
         subtitle.setWrapText(true);
-        Button add = new Button("New credential…");
+        Button add = new Button(Text.t("ui.credentials.add"));
         add.setOnAction(e -> navigator.renewCredential(null));
-        Button refresh = new Button("Refresh");
+        Button refresh = new Button(Text.t("ui.credentials.refresh"));
         refresh.getStyleClass().add(Styles.FLAT);
         refresh.setOnAction(e -> vm.refresh());
         refresh.disableProperty().bind(vm.loadingProperty());
@@ -93,7 +93,7 @@ public final class CredentialsView extends BorderPane {
         table.getStyleClass().add("credentials-table");
         table.setFixedCellSize(ROW_HEIGHT);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
-        Label empty = new Label("No credentials yet. Add one with \"New credential…\".");
+        Label empty = new Label(Text.t("ui.credentials.empty"));
         empty.getStyleClass().add("empty-state");
         table.setPlaceholder(empty);
         table.setRowFactory(t -> new TableRow<>() {
@@ -114,22 +114,22 @@ public final class CredentialsView extends BorderPane {
         // earliest expiry and the fingerprint on a second line; a cell cut short shows its whole text on hover
         table.getColumns().setAll(List.of(
                 nameColumn(),
-                text("Last used", 150, r -> r.lastUsedAt() == null ? "" : Format.shortTime(r.lastUsedAt())
-                        + (r.lastResult().isEmpty() ? "" : " · " + r.lastResult())),
-                text("Waiting", 90, r -> r.parked() == 0 ? "" : Words.keys(r.parked())),
+                text(Text.t("ui.credentials.col.lastUsed"), 150, r -> r.lastUsedAt() == null ? "" : Format.shortTime(r.lastUsedAt())
+                        + (r.lastResult().isEmpty() ? "" : " · " + result(r.lastResult()))),
+                text(Text.t("ui.credentials.col.waiting"), 90, r -> r.parked() == 0 ? "" : Words.keys(r.parked())),
                 statusColumn(),
                 actionsColumn()));
         return table;
     }
 
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> nameColumn() {
-        return column("Credential", 240, r -> {
+        return column(Text.t("ui.credentials.col.credential"), 240, r -> {
             Label name = new Label(r.name());
             name.getStyleClass().add(Styles.TEXT_BOLD);
-            Label facts = io.keyline.ui.common.Cut.tip(new Label(r.missing() ? "not set"
-                    : r.type() + "  ·  " + (r.cookies() > 0 ? r.cookies() + (r.cookies() == 1 ? " cookie" : " cookies")
-                    + "  ·  " : "") + (r.earliestExpiry() == null ? "" : "expires " + Format.shortTime(r.earliestExpiry())
-                    + "  ·  ") + r.fingerprint()));
+            Label facts = io.keyline.ui.common.Cut.tip(new Label(r.missing() ? Text.t("ui.credentials.notSet")
+                    : kind(r.type()) + "  ·  " + (r.cookies() > 0 ? Text.t("ui.credentials.cookies", r.cookies())
+                    + "  ·  " : "") + (r.earliestExpiry() == null ? ""
+                    : Text.t("ui.credentials.expires", Format.shortTime(r.earliestExpiry())) + "  ·  ") + r.fingerprint()));
             facts.getStyleClass().addAll("muted", Styles.TEXT_SMALL, "credential-facts");
             facts.setMinWidth(0);
             io.keyline.ui.common.Cut.tip(name);
@@ -138,10 +138,10 @@ public final class CredentialsView extends BorderPane {
                 return new VBox(1, name, facts);
             }
             Label flag = new Label(switch (r.warning()) {
-                case EXPIRES_SOON -> "expires soon";
-                case EXPIRED -> "expired";
-                case REJECTED -> "rejected";
-                case MISSING -> "not set";
+                case EXPIRES_SOON -> Text.t("ui.credentials.expiresSoon");
+                case EXPIRED -> Text.t("ui.credentials.expired");
+                case REJECTED -> Text.t("ui.credentials.rejected");
+                case MISSING -> Text.t("ui.credentials.notSet");
                 case NONE -> "";
             });
             flag.getStyleClass().addAll("credential-flag",
@@ -155,17 +155,16 @@ public final class CredentialsView extends BorderPane {
 
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> actionsColumn() {
         return column("", 132, r -> {
-            Button renew = new Button(r.missing() ? "Set…" : "Renew…");
+            Button renew = new Button(r.missing() ? Text.t("ui.credentials.set") : Text.t("ui.credentials.renew"));
             renew.getStyleClass().add(Styles.SMALL);
             if (r.warning() != CredentialsViewModel.Warning.NONE) {
                 renew.getStyleClass().add(Styles.ACCENT);
             }
             renew.setOnAction(e -> navigator.renewCredential(r.name()));
-            Button test = new Button("Test");
+            Button test = new Button(Text.t("ui.credential.test"));
             test.getStyleClass().addAll(Styles.SMALL, Styles.BUTTON_OUTLINED);
             test.setDisable(r.missing() || r.testing());
-            test.setTooltip(new Tooltip("Ask the read-only probes of the steps that use " + r.name()
-                    + " whether the site accepts it"));
+            test.setTooltip(new Tooltip(Text.t("ui.credentials.testTip", r.name())));
             test.setOnAction(e -> vm.test(r.name()));
             HBox box = new HBox(6, renew, test);
             box.setAlignment(Pos.CENTER_LEFT);
@@ -174,8 +173,8 @@ public final class CredentialsView extends BorderPane {
     }
 
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> statusColumn() {
-        return column("Status", 220, r -> {
-            String text = !r.test().isEmpty() ? "Test: " + r.test() : r.alert();
+        return column(Text.t("ui.credentials.col.status"), 220, r -> {
+            String text = !r.test().isEmpty() ? Text.t("ui.credentials.testResult", r.test()) : r.alert();
             Label l = new Label(text);
             l.getStyleClass().add(switch (r.tone()) {
                 case PROBLEM -> "error-text";
@@ -205,7 +204,7 @@ public final class CredentialsView extends BorderPane {
         TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> c = new TableColumn<>(title);
         c.setCellValueFactory(d -> new ReadOnlyObjectWrapper<>(d.getValue()));
         c.setPrefWidth(width);
-        c.setMinWidth(title.equals("Status") ? 110 : title.isEmpty() ? width : 230);
+        c.setMinWidth(title.equals(Text.t("ui.credentials.col.status")) ? 110 : title.isEmpty() ? width : 230);
         c.setSortable(false);
         c.setCellFactory(x -> new TableCell<>() {
             @Override
@@ -236,10 +235,21 @@ public final class CredentialsView extends BorderPane {
         fill.run();
         Label refreshed = new Label();
         refreshed.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
-        vm.lastRefreshProperty().addListener((o, a, b) -> refreshed.setText("Loaded " + Format.time(b)));
+        vm.lastRefreshProperty().addListener((o, a, b) -> refreshed.setText(Text.t("ui.credentials.loaded", Format.time(b))));
         VBox bottom = new VBox(8, alerts, refreshed);
         bottom.setPadding(new Insets(12, 0, 0, 0));
         return bottom;
+    }
+
+    /** The credential's type ("cookie", "bearer", "header") in the operator's words. */
+    static String kind(String type) {
+        return Text.has("ui.credentials.kind." + type) ? Text.t("ui.credentials.kind." + type) : type;
+    }
+
+    /** What the site said at the last use ("accepted", "rejected"), in the operator's words. */
+    static String result(String stored) {
+        String key = "ui.credentials.verdict." + stored.toUpperCase(java.util.Locale.ROOT).replace(' ', '_');
+        return Text.has(key) ? Text.t(key) : stored;
     }
 
     public CredentialsViewModel viewModel() {

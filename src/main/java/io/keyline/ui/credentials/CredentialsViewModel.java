@@ -3,6 +3,7 @@ package io.keyline.ui.credentials;
 import io.keyline.core.CredentialAlerts;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialTester;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
@@ -136,7 +137,7 @@ public final class CredentialsViewModel extends ViewModel {
             warning.set(!l.alerts().isEmpty());
             rebuild();
         }, e -> {
-            error.set("Could not read the credentials: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            error.set(Text.t("ui.credentials.readFailed", e.getMessage() == null ? e.toString() : e.getMessage()));
         });
     }
 
@@ -181,7 +182,7 @@ public final class CredentialsViewModel extends ViewModel {
 
     /** Runs the read-only probes of the steps that use {@code name}; the row shows per step accepted/rejected. */
     public void test(String name) {
-        replaceRow(name, r -> r.withTest("testing…", true, null));
+        replaceRow(name, r -> r.withTest(Text.t("ui.credentials.testing"), true, null));
         threads.submit(() -> services.operations().renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
                 t -> {
             List<CredentialTester.Result> results = t.results();
@@ -192,7 +193,7 @@ public final class CredentialsViewModel extends ViewModel {
             refresh(); // last used / result changed
         }, e -> {
             tests.remove(name);
-            testText.put(name, "cannot test: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            testText.put(name, Text.t("ui.credentials.cannotTest", e.getMessage() == null ? e.toString() : e.getMessage()));
             replaceRow(name, r -> r.withTest(testText.get(name), false, null));
         });
     }
@@ -211,9 +212,10 @@ public final class CredentialsViewModel extends ViewModel {
     /** "p/publish accepted · q/upload rejected". */
     static String testLine(List<CredentialTester.Result> results) {
         if (results.isEmpty()) {
-            return "no step uses it";
+            return Text.t("ui.credentials.unused");
         }
-        return results.stream().map(r -> r.job() + "/" + r.step() + " " + r.verdict().word())
+        return results.stream().map(r -> Text.t("ui.credentials.stepVerdict", r.job() + "/" + r.step(),
+                        Text.t("ui.credentials.verdict." + r.verdict().name())))
                 .collect(Collectors.joining(" · "));
     }
 

@@ -2,6 +2,7 @@ package io.keyline.ui.job;
 
 import io.keyline.core.operations.Calendar;
 import io.keyline.domain.KeyType;
+import io.keyline.text.Text;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Palette;
 import javafx.beans.property.ObjectProperty;
@@ -21,7 +22,6 @@ import java.time.format.TextStyle;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -241,7 +241,7 @@ public final class Heatmap extends Region {
         g.setFill(Palette.muted());
         if (daily()) {
             for (DayOfWeek d : new DayOfWeek[] {DayOfWeek.MONDAY, DayOfWeek.WEDNESDAY, DayOfWeek.FRIDAY}) {
-                g.fillText(d.getDisplayName(TextStyle.SHORT, Locale.ENGLISH), 0,
+                g.fillText(d.getDisplayName(TextStyle.SHORT, Text.locale()), 0,
                         TOP + (d.getValue() - 1) * (cell + GAP) + cell * 0.7);
             }
         }
@@ -281,8 +281,9 @@ public final class Heatmap extends Region {
             }
             labels.remove(labels.size() - 1);
         }
-        String text = m.getMonth().getDisplayName(TextStyle.SHORT, Locale.ENGLISH)
-                + (labels.isEmpty() || january ? " " + m.getYear() : "");
+        String month = m.getMonth().getDisplayName(TextStyle.SHORT, Text.locale());
+        String text = labels.isEmpty() || january ? Text.t("ui.heatmap.monthYear", month, String.valueOf(m.getYear()))
+                : month;
         double right = canvas.getWidth() - 2;
         double at = right > 0 ? Math.min(x, right - textWidth(text) + 6) : x;
         if (!labels.isEmpty() && at - labels.get(labels.size() - 1).x() < textWidth(labels.get(labels.size() - 1).text())) {
@@ -346,9 +347,9 @@ public final class Heatmap extends Region {
             return;
         }
         Calendar.Cell c = view.get().cells().get(i);
-        String what = c.beforeStart() ? "before the job's start" : c.state() == null && c.notYetDue()
-                ? "not yet due (its schedule has not ticked today)" : c.state() == null
-                ? "never ran (missing) — click to plan it, drag to plan several" : Format.state(c.state());
+        String what = c.beforeStart() ? Text.t("ui.heatmap.beforeStart") : c.state() == null && c.notYetDue()
+                ? Text.t("ui.heatmap.notYetDue") : c.state() == null
+                ? Text.t("ui.heatmap.missing") : Format.state(c.state());
         tip.setText(c.key() + "  ·  " + what);
     }
 
@@ -362,6 +363,6 @@ public final class Heatmap extends Region {
                         TOP + p[1] * (cell + GAP) + cell / 2);
             }
         }
-        throw new IllegalArgumentException("no cell " + key);
+        throw new IllegalArgumentException(Text.t("ui.heatmap.noCell", key));
     }
 }

@@ -9,6 +9,7 @@ import io.keyline.credentials.Cookie;
 import io.keyline.credentials.CookieScope;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.domain.JobDefinition;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
@@ -99,7 +100,7 @@ public final class LoginViewModel extends ViewModel {
         credential.loginOpened(); // the Renew dialog's words about an earlier value are not about this login
         testing.addListener((o, a, b) -> updateCanUse());
         urlInput.addListener((o, a, b) -> urlError.set(""));
-        status.set("Reading the credential " + name + "…");
+        status.set(Text.t("ui.login.reading", name));
     }
 
     /** Reads the stored login URL and the jobs (in the background); then the window loads the page, or asks for it. */
@@ -109,7 +110,7 @@ public final class LoginViewModel extends ViewModel {
             jobs = o.jobs();
             start(o.loginUrl());
         }, e -> {
-            error.set("Could not read credential " + name + ": " + Format.error(e));
+            error.set(Text.t("ui.login.readFailed", name, Format.error(e)));
             status.set("");
         });
     }
@@ -204,7 +205,7 @@ public final class LoginViewModel extends ViewModel {
         ParsedCredential value = ParsedCredential.ofCookies(taken);
         testing.set(true);
         testLines.clear();
-        testSummary.set("Testing the captured cookies with the probes of " + name + "…");
+        testSummary.set(Text.t("ui.login.testing", name));
         List<JobDefinition> js = jobs;
         String fingerprint = takenFingerprint;
         String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
@@ -216,7 +217,7 @@ public final class LoginViewModel extends ViewModel {
             testSummary.set(CapturedCookies.testSummary(results));
         }, e -> {
             testing.set(false);
-            testSummary.set("Test failed: " + Format.error(e));
+            testSummary.set(Text.t("ui.login.testFailed", Format.error(e)));
         });
     }
 

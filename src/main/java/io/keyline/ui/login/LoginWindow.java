@@ -4,6 +4,7 @@ import atlantafx.base.theme.Styles;
 import io.keyline.core.CredentialTester;
 import io.keyline.credentials.CookieRouting;
 import io.keyline.credentials.LoginCookieJar;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Theme;
@@ -60,8 +61,9 @@ import java.util.stream.Stream;
  */
 public final class LoginWindow {
 
-    static final String FALLBACK = "If the site refuses this browser, close this window and paste or drop a cookie "
-            + "export in the renew dialog instead.";
+    static String fallback() {
+        return Text.t("ui.login.fallback");
+    }
 
     /** The browser folders are {@code keyline-login-PID-random} in the temporary folder. */
     static final String PREFIX = "keyline-login-";
@@ -117,12 +119,12 @@ public final class LoginWindow {
     private void open(Window owner, Threads threads) {
         stage = Theme.dialog(owner, root, 1100, 860, 760, 560);
         stage.getScene().getStylesheets().add(css());
-        stage.setTitle("Keyline — log in for " + vm.credentialName());
+        stage.setTitle(Text.t("ui.login.windowTitle", vm.credentialName()));
         stage.setOnHidden(e -> close());
         try {
             route = CookieRouting.to(jar);
         } catch (IllegalStateException e) {
-            loadError.setText("Cannot open a second login window: " + e.getMessage());
+            loadError.setText(Text.t("ui.login.secondWindow", e.getMessage()));
             page.getChildren().setAll(loadError);
             stage.show();
             return;
@@ -137,7 +139,7 @@ public final class LoginWindow {
             sweepLeftovers(dataDir.getParent());
         } catch (IOException | UnsupportedOperationException e) {
             route.close();
-            loadError.setText("Cannot make a private folder for the browser: " + e.getMessage());
+            loadError.setText(Text.t("ui.login.noFolder", e.getMessage()));
             page.getChildren().setAll(loadError);
             stage.show();
             return;
@@ -153,8 +155,8 @@ public final class LoginWindow {
         engine.getLoadWorker().stateProperty().addListener((o, a, b) -> {
             if (b == Worker.State.FAILED) {
                 Throwable ex = engine.getLoadWorker().getException();
-                loadError.setText("Could not load the page: " + (ex == null || ex.getMessage() == null ? "no answer"
-                        : io.keyline.domain.Printable.line(ex.getMessage())) + ". " + FALLBACK);
+                loadError.setText(Text.t("ui.login.loadFailed", ex == null || ex.getMessage() == null
+                        ? Text.t("ui.login.noAnswer") : io.keyline.domain.Printable.line(ex.getMessage()), fallback()));
             } else if (b == Worker.State.RUNNING) {
                 loadError.setText("");
             }
@@ -269,7 +271,7 @@ public final class LoginWindow {
         try {
             deleteTree(dataDir);
         } catch (IOException e) {
-            System.err.println("keyline: could not delete the login window's folder " + dataDir + ": " + e.getMessage());
+            System.err.println(Text.t("ui.login.folderNotDeleted", dataDir, e.getMessage()));
         }
     }
 
@@ -308,7 +310,7 @@ public final class LoginWindow {
     // ---------------------------------------------------------------- layout
 
     private VBox header() {
-        Label title = new Label("Log in for " + vm.credentialName());
+        Label title = new Label(Text.t("ui.login.title", vm.credentialName()));
         title.getStyleClass().add("page-title");
         Label status = new Label();
         status.setId("login-status");
@@ -322,7 +324,7 @@ public final class LoginWindow {
 
         Button back = new Button("←");
         back.setId("login-back");
-        back.setTooltip(new Tooltip("Back"));
+        back.setTooltip(new Tooltip(Text.t("ui.login.back")));
         back.getStyleClass().add(Styles.FLAT);
         back.setOnAction(e -> {
             WebHistory h = web == null ? null : web.getEngine().getHistory();
@@ -332,7 +334,7 @@ public final class LoginWindow {
         });
         Button reload = new Button("⟳");
         reload.setId("login-reload");
-        reload.setTooltip(new Tooltip("Reload"));
+        reload.setTooltip(new Tooltip(Text.t("ui.login.reload")));
         reload.getStyleClass().add(Styles.FLAT);
         reload.setOnAction(e -> {
             if (web != null) {
@@ -341,7 +343,7 @@ public final class LoginWindow {
         });
         Label lock = new Label();
         lock.setId("login-lock");
-        lock.textProperty().bind(Bindings.when(vm.secureProperty()).then("🔒 https").otherwise("⚠ http"));
+        lock.textProperty().bind(Bindings.when(vm.secureProperty()).then(Text.t("ui.login.lockSecure")).otherwise(Text.t("ui.login.lockInsecure")));
         lock.visibleProperty().bind(vm.originProperty().isNotEmpty());
         lock.managedProperty().bind(lock.visibleProperty());
         vm.secureProperty().addListener((o, a, b) -> styleLock(lock, b));
@@ -364,8 +366,8 @@ public final class LoginWindow {
         domains.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         domains.setWrapText(true);
         domains.textProperty().bind(Bindings.createStringBinding(() -> vm.domains().isEmpty() ? ""
-                : "Cookies taken for " + vm.credentialName() + " from: " + String.join(", ", vm.domains())
-                + " (the login page's domain and the hosts its steps send to)", vm.domains()));
+                : Text.t("ui.login.domains", vm.credentialName(), String.join(Text.t("common.listSeparator"), vm.domains())),
+                vm.domains()));
         collapseWhenEmpty(domains);
 
         VBox top = new VBox(6, title, status, error, urlPrompt(), bar, domains);
@@ -380,20 +382,19 @@ public final class LoginWindow {
 
     /** Without a stored login page: the address to open, and whether to remember it. */
     private VBox urlPrompt() {
-        Label ask = new Label("Where do you log in for " + vm.credentialName() + "?");
+        Label ask = new Label(Text.t("ui.login.askUrl", vm.credentialName()));
         TextField url = new TextField();
         url.setId("login-url-input");
-        url.setPromptText("https://example.org/login");
+        url.setPromptText(Text.t("ui.login.urlPrompt"));
         url.textProperty().bindBidirectional(vm.urlInputProperty());
         HBox.setHgrow(url, Priority.ALWAYS);
-        Button go = new Button("Open");
+        Button go = new Button(Text.t("ui.login.open"));
         go.setId("login-url-open");
         go.setDefaultButton(true);
         go.disableProperty().bind(vm.needsUrlProperty().not());
         go.setOnAction(e -> vm.submitUrl());
         url.setOnAction(e -> vm.submitUrl());
-        CheckBox remember = new CheckBox("Remember this address for " + vm.credentialName()
-                + " (stored with the cookies you use)");
+        CheckBox remember = new CheckBox(Text.t("ui.login.remember", vm.credentialName()));
         remember.selectedProperty().bindBidirectional(vm.rememberUrlProperty());
         Label error = new Label();
         error.getStyleClass().addAll("error-text", "inline-validation");
@@ -413,18 +414,18 @@ public final class LoginWindow {
         preview.getStyleClass().addAll("credential-preview", Styles.DENSE);
         preview.setFixedCellSize(26);
         preview.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        Label placeholder = new Label("The cookies of the credential's domains show here (values masked) once the "
-                + "site sets them.");
+        Label placeholder = new Label(Text.t("ui.login.previewEmpty"));
         placeholder.getStyleClass().add("muted");
         preview.setPlaceholder(placeholder);
         preview.getColumns().setAll(List.of(
-                col("Name", 150, CredentialInput.CookieRow::name),
-                col("Value", 60, CredentialInput.CookieRow::value),
-                col("Domain", 170, CredentialInput.CookieRow::domain),
-                col("Path", 60, CredentialInput.CookieRow::path),
-                col("Secure", 60, r -> r.secure() ? "yes" : ""),
-                col("HttpOnly", 70, r -> r.httpOnly() ? "yes" : ""),
-                col("Expires", 150, r -> r.expires() == null ? "session" : Format.time(r.expires()))));
+                col(Text.t("ui.cookie.name"), 150, CredentialInput.CookieRow::name),
+                col(Text.t("ui.cookie.value"), 60, CredentialInput.CookieRow::value),
+                col(Text.t("ui.cookie.domain"), 170, CredentialInput.CookieRow::domain),
+                col(Text.t("ui.cookie.path"), 60, CredentialInput.CookieRow::path),
+                col(Text.t("ui.cookie.secure"), 60, r -> r.secure() ? Text.t("ui.cookie.yes") : ""),
+                col(Text.t("ui.cookie.httpOnly"), 70, r -> r.httpOnly() ? Text.t("ui.cookie.yes") : ""),
+                col(Text.t("ui.cookie.expires"), 150,
+                        r -> r.expires() == null ? Text.t("ui.cookie.session") : Format.time(r.expires()))));
         preview.setPrefHeight(120);
         preview.setMinHeight(90);
 
@@ -467,35 +468,33 @@ public final class LoginWindow {
         error.textProperty().bind(c.errorProperty());
         collapseWhenEmpty(error);
 
-        Label fallback = new Label(FALLBACK);
+        Label fallback = new Label(fallback());
         fallback.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         fallback.setWrapText(true);
 
         ProgressIndicator spinner = new ProgressIndicator();
         spinner.setPrefSize(18, 18);
         spinner.visibleProperty().bind(c.busyProperty().or(vm.testingProperty()));
-        Button test = new Button("Test");
+        Button test = new Button(Text.t("ui.login.test"));
         test.setId("login-test");
-        test.setTooltip(new Tooltip("Asks the read-only probes of the steps that use " + vm.credentialName()
-                + " whether the site accepts the captured cookies (nothing is stored)"));
+        test.setTooltip(new Tooltip(Text.t("ui.login.testTip", vm.credentialName())));
         test.disableProperty().bind(vm.canUseProperty().not());
         test.setOnAction(e -> vm.test());
-        Button use = new Button("Use these cookies");
+        Button use = new Button(Text.t("ui.login.use"));
         use.setId("login-use");
         use.getStyleClass().add(Styles.ACCENT);
         use.disableProperty().bind(vm.canUseProperty().not());
         use.setOnAction(e -> vm.use());
         // offered only after the cookies were refused because the site had just rejected them
-        Button anyway = new Button("Save anyway");
+        Button anyway = new Button(Text.t("ui.credential.saveAnyway"));
         anyway.setId("login-save-anyway");
         anyway.getStyleClass().add(Styles.DANGER);
-        anyway.setTooltip(new Tooltip("Stores the cookies the site just rejected all the same, and resumes the keys "
-                + "parked on " + vm.credentialName()));
+        anyway.setTooltip(new Tooltip(Text.t("ui.login.saveAnywayTip", vm.credentialName())));
         anyway.visibleProperty().bind(c.saveAnywayProperty());
         anyway.managedProperty().bind(anyway.visibleProperty());
         anyway.disableProperty().bind(c.busyProperty());
         anyway.setOnAction(e -> vm.saveAnyway());
-        Button close = new Button("Close");
+        Button close = new Button(Text.t("common.close"));
         // not a cancel button: Escape belongs to the page (a site's own dialog), not to closing the login
         close.setOnAction(e -> stage.close());
         Region grow = new Region();

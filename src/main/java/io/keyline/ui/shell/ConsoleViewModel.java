@@ -2,6 +2,7 @@ package io.keyline.ui.shell;
 
 import io.keyline.core.CredentialAlerts;
 import io.keyline.core.jobfile.JobFileError;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
@@ -61,7 +62,7 @@ public final class ConsoleViewModel extends ViewModel implements io.keyline.ui.i
     @Override
     public void refresh() {
         refresh(() -> SnapshotLoader.load(services), this::apply,
-                e -> error.set("Could not read the state: " + e.getMessage()));
+                e -> error.set(Text.t("ui.console.readFailed", e.getMessage())));
     }
 
     void apply(Snapshot s) {
@@ -100,7 +101,7 @@ public final class ConsoleViewModel extends ViewModel implements io.keyline.ui.i
             return;
         }
         demoRunning.set(true);
-        demoMessage.set("Creating the demo workspace: 30 days of real runs against a sandbox site…");
+        demoMessage.set(Text.t("ui.console.creatingDemo"));
         threads.submit(() -> services.demo().get(), summary -> {
             demoRunning.set(false);
             demoOffered.set(false);
@@ -108,7 +109,7 @@ public final class ConsoleViewModel extends ViewModel implements io.keyline.ui.i
             refresh();
         }, e -> {
             demoRunning.set(false);
-            demoMessage.set("Could not create the demo workspace: " + e.getMessage());
+            demoMessage.set(Text.t("ui.console.demoFailed", e.getMessage()));
             refresh();
         });
     }

@@ -4,6 +4,7 @@ import io.keyline.core.SchedulerControl;
 import io.keyline.core.SchedulerControl.Mode;
 import io.keyline.core.SchedulerControl.Status;
 import io.keyline.core.SchedulerControl.Upcoming;
+import io.keyline.text.Text;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
@@ -30,7 +31,7 @@ public final class SchedulerViewModel extends ViewModel {
 
     private final SchedulerControl scheduler;
     private final Clock clock;
-    private final ReadOnlyStringWrapper text = new ReadOnlyStringWrapper("Scheduler: …");
+    private final ReadOnlyStringWrapper text = new ReadOnlyStringWrapper(Text.t("ui.scheduler.reading"));
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(Mode.OFF);
     private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
@@ -64,7 +65,7 @@ public final class SchedulerViewModel extends ViewModel {
             apply(r.status());
             ran(r.ran());
         }, e -> {
-            text.set("Scheduler: status unavailable");
+            text.set(Text.t("ui.scheduler.unavailable"));
             detail.set(String.valueOf(e.getMessage()));
         });
     }
@@ -93,19 +94,15 @@ public final class SchedulerViewModel extends ViewModel {
             announced = true;
             if (s.mode() == Mode.ON && !s.dueNow().isEmpty()) {
                 long catchUps = s.dueNow().stream().filter(Upcoming::catchUp).count();
-                onUpcoming.accept("The scheduler will run " + io.keyline.core.operations.Words.keys(s.dueNow().size())
-                        + (catchUps > 0 ? " (" + catchUps + " catch-up)" : "")
-                        + (s.nextTick() == null ? " shortly" : " " + Format.relative(s.nextTick(), clock.instant()))
-                        + ". Pause the scheduler to hold them.");
+                onUpcoming.accept(Text.t("ui.scheduler.willRun", s.dueNow().size(), catchUps,
+                        s.nextTick() == null ? Text.t("ui.scheduler.shortly") : Format.relative(s.nextTick(), clock.instant())));
             }
         }
         mode.set(s.mode());
         text.set(line(s, clock.instant()));
         detail.set(details(s));
-        banner.set(s.mode() != Mode.PAUSED ? "" : "The scheduler is paused: it starts nothing"
-                + (s.dueNow().isEmpty() ? "." : "; " + io.keyline.core.operations.Words.keys(s.dueNow().size())
-                + (s.dueNow().size() == 1 ? " is" : " are") + " due and wait" + (s.dueNow().size() == 1 ? "s" : "")
-                + "."));
+        banner.set(s.mode() != Mode.PAUSED ? "" : s.dueNow().isEmpty() ? Text.t("ui.scheduler.pausedBanner")
+                : Text.t("ui.scheduler.pausedBannerDue", s.dueNow().size()));
     }
 
     /** A tick that ran keys, said once. */
@@ -117,8 +114,8 @@ public final class SchedulerViewModel extends ViewModel {
         java.util.Map<io.keyline.domain.KeyState, Integer> counts = new java.util.EnumMap<>(io.keyline.domain.KeyState.class);
         r.states().forEach(st -> counts.merge(st, 1, Integer::sum));
         int n = r.keys().size();
-        onRan.accept(n + (n == 1 ? " key ran: " : " keys ran: ") + io.keyline.core.operations.Words.counts(counts)
-                + " (" + String.join(", ", r.keys().stream().limit(5).toList()) + (n > 5 ? ", …" : "") + ")");
+        onRan.accept(Text.t("ui.scheduler.ran", n, io.keyline.core.operations.Words.counts(counts),
+                String.join(Text.t("common.listSeparator"), r.keys().stream().limit(5).toList()) + (n > 5 ? ", …" : "")));
     }
 
     /** "The scheduler is paused: …" while it is paused, else empty. */
@@ -128,29 +125,29 @@ public final class SchedulerViewModel extends ViewModel {
 
     static String line(Status s, Instant now) {
         if (s.mode() == Mode.OFF) {
-            return "Scheduler: off (run 'keyline run --due' from cron)";
+            return Text.t("ui.scheduler.off");
         }
-        StringBuilder sb = new StringBuilder("Scheduler: ").append(s.mode() == Mode.ON ? "on" : "PAUSED");
+        StringBuilder sb = new StringBuilder(Text.t(s.mode() == Mode.ON ? "ui.scheduler.on" : "ui.scheduler.paused"));
         if (s.running() != null) {
-            sb.append(" · running ").append(s.running());
+            sb.append(" · ").append(Text.t("ui.scheduler.running", s.running()));
         }
         List<Upcoming> due = s.dueNow();
         if (!due.isEmpty()) {
             long catchUps = due.stream().filter(Upcoming::catchUp).count();
-            sb.append(s.mode() == Mode.ON ? " · about to run " : " · due: ").append(due.size())
-                    .append(due.size() == 1 ? " key" : " keys");
+            sb.append(" · ").append(Text.t(s.mode() == Mode.ON ? "ui.scheduler.aboutToRun" : "ui.scheduler.due",
+                    due.size()));
             if (catchUps > 0) {
-                sb.append(" (").append(catchUps).append(" catch-up)");
+                sb.append(' ').append(Text.t("ui.scheduler.catchUps", catchUps));
             }
             if (s.mode() == Mode.ON && s.nextTick() != null && s.running() == null) {
                 sb.append(' ').append(Format.relative(s.nextTick(), now));
             }
         }
         if (s.next() != null) {
-            sb.append(" · next: ").append(s.next().job()).append(' ').append(TICK.format(s.next().tick()))
-                    .append(" (").append(Format.relative(s.next().tick().toInstant(), now)).append(')');
+            sb.append(" · ").append(Text.t("ui.scheduler.next", s.next().job(), TICK.format(s.next().tick()),
+                    Format.relative(s.next().tick().toInstant(), now)));
         } else if (due.isEmpty()) {
-            sb.append(" · no scheduled jobs");
+            sb.append(" · ").append(Text.t("ui.scheduler.noJobs"));
         }
         return sb.toString();
     }
@@ -158,28 +155,28 @@ public final class SchedulerViewModel extends ViewModel {
     static String details(Status s) {
         StringBuilder sb = new StringBuilder();
         if (s.mode() == Mode.OFF) {
-            return "No scheduler in this console.";
+            return Text.t("ui.scheduler.none");
         }
         if (s.dueNow().isEmpty()) {
-            sb.append("Nothing is due.");
+            sb.append(Text.t("ui.scheduler.nothingDue"));
         } else {
-            sb.append(s.mode() == Mode.ON ? "About to run:" : "Due (the scheduler is paused):");
+            sb.append(Text.t(s.mode() == Mode.ON ? "ui.scheduler.aboutToRunList" : "ui.scheduler.dueList"));
             s.dueNow().stream().limit(LISTED).forEach(u -> sb.append("\n  ").append(u.job()).append(' ').append(u.key())
-                    .append(u.note() != null ? "  (" + u.note() + ")" : u.tick() == null ? "  (pending or retry)" : ""));
+                    .append(u.note() != null ? "  (" + u.note() + ")" : u.tick() == null ? "  " + Text.t("ui.scheduler.pendingOrRetry") : ""));
             if (s.dueNow().size() > LISTED) {
-                sb.append("\n  … and ").append(s.dueNow().size() - LISTED).append(" more");
+                sb.append("\n  … ").append(Text.t("common.andMore", s.dueNow().size() - LISTED));
             }
-            sb.append("\nSee them in the job's Plan (plan --due); pause the scheduler to hold them.");
+            sb.append('\n').append(Text.t("ui.scheduler.seePlan"));
         }
-        sb.append("\nCatch-up window: ").append(human(s.window())).append(" (KEYLINE_CATCH_UP)");
+        sb.append('\n').append(Text.t("ui.scheduler.window", human(s.window())));
         if (s.problem() != null) {
-            sb.append("\nLast problem: ").append(s.problem());
+            sb.append('\n').append(Text.t("ui.scheduler.problem", s.problem()));
         }
         return sb.toString();
     }
 
     private static String human(Duration d) {
-        return d.toHours() % 24 == 0 && d.toMinutesPart() == 0 ? d.toDays() + " days" : d.toString();
+        return d.toHours() % 24 == 0 && d.toMinutesPart() == 0 ? Text.t("ui.scheduler.days", d.toDays()) : d.toString();
     }
 
     public ReadOnlyStringProperty textProperty() {

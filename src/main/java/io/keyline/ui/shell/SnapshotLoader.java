@@ -10,6 +10,7 @@ import io.keyline.core.operations.Words;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 
 import java.time.Instant;
@@ -37,7 +38,7 @@ public final class SnapshotLoader {
             calendars.put(j.name(), cal);
             int missing = cal.missing().size();
             jobs.add(new Snapshot.JobSummary(j.name(), j.description(),
-                    j.schedule() == null ? "no schedule" : Words.schedule(j.schedule().text(), j.key().zone()),
+                    j.schedule() == null ? Text.t("ui.jobs.noSchedule") : Words.schedule(j.schedule().text(), j.key().zone()),
                     j.key().type().jsonName(), o.paused(now), o.paused(now) ? o.control().reason() : null,
                     o.attention(), o.count(KeyState.DONE), o.total(), missing,
                     missing == 0 ? "" : Calendar.count(cal.type(), missing)));

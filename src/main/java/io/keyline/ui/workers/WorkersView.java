@@ -1,5 +1,6 @@
 package io.keyline.ui.workers;
 
+import io.keyline.text.Text;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
@@ -24,15 +25,13 @@ public final class WorkersView extends BorderPane {
         this.vm = vm;
         setId("workers-page");
         setPadding(new Insets(20));
-        Label title = new Label("Workers");
+        Label title = new Label(Text.t("ui.workers.title"));
         title.getStyleClass().add("page-title");
         Label summary = new Label();
         summary.setId("workers-summary");
         summary.getStyleClass().add("muted");
         summary.textProperty().bind(vm.summaryProperty());
-        Label explain = new Label("Processes that run keys on this state: workers, consoles and runs. On a PostgreSQL "
-                + "state a process is alive while it holds its lock and its heartbeat is recent; the keys of one that "
-                + "is gone are taken over by the others.");
+        Label explain = new Label(Text.t("ui.workers.explain"));
         explain.setWrapText(true);
         explain.getStyleClass().add("muted");
         Label error = new Label();
@@ -44,13 +43,13 @@ public final class WorkersView extends BorderPane {
         table.setId("workers-table");
         table.setItems(vm.rows());
         table.setFixedCellSize(30);
-        table.setPlaceholder(new Label("No process has registered on this state yet."));
-        table.getColumns().add(column("Host", WorkersViewModel.Row::host, 140));
-        table.getColumns().add(column("Process", WorkersViewModel.Row::what, 200));
-        table.getColumns().add(column("Since", WorkersViewModel.Row::since, 150));
-        table.getColumns().add(column("Last heartbeat", WorkersViewModel.Row::heartbeat, 110));
-        table.getColumns().add(column("Status", WorkersViewModel.Row::status, 150));
-        table.getColumns().add(column("Running keys", WorkersViewModel.Row::keys, 300));
+        table.setPlaceholder(new Label(Text.t("ui.workers.empty")));
+        table.getColumns().add(column(Text.t("ui.workers.col.host"), WorkersViewModel.Row::host, 140));
+        table.getColumns().add(column(Text.t("ui.workers.col.process"), WorkersViewModel.Row::what, 200));
+        table.getColumns().add(column(Text.t("ui.workers.col.since"), WorkersViewModel.Row::since, 150));
+        table.getColumns().add(column(Text.t("ui.workers.col.heartbeat"), WorkersViewModel.Row::heartbeat, 110));
+        table.getColumns().add(column(Text.t("ui.workers.col.status"), WorkersViewModel.Row::status, 150));
+        table.getColumns().add(column(Text.t("ui.workers.col.keys"), WorkersViewModel.Row::keys, 300));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         setCenter(table);
         sceneProperty().addListener((o, a, b) -> {

@@ -2,6 +2,7 @@ package io.keyline.ui.workers;
 
 import io.keyline.core.WorkerRegistry;
 import io.keyline.domain.Printable;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
@@ -53,7 +54,7 @@ public final class WorkersViewModel extends ViewModel {
             Instant now = services.clock().instant();
             return new Read(now, services.operations().workers(now));
         }, r -> apply(r.workers(), r.at()),
-                e -> error.set("Could not read the workers: " + Printable.line(String.valueOf(e.getMessage()))));
+                e -> error.set(Text.t("ui.workers.readFailed", Printable.line(String.valueOf(e.getMessage())))));
     }
 
     private record Read(Instant at, List<WorkerRegistry.Worker> workers) {
@@ -63,18 +64,18 @@ public final class WorkersViewModel extends ViewModel {
         rows.setAll(list.stream().map(w -> row(w, now)).toList());
         long alive = list.stream().filter(WorkerRegistry.Worker::alive).count();
         long keys = list.stream().filter(WorkerRegistry.Worker::alive).mapToLong(w -> w.keys().size()).sum();
-        summary.set(alive + " alive process" + (alive == 1 ? "" : "es") + " running " + keys + " key"
-                + (keys == 1 ? "" : "s") + (list.size() > alive ? " · " + (list.size() - alive) + " gone or stopped "
-                + "in the last day" : ""));
+        summary.set(Text.t("ui.workers.summary", alive, keys)
+                + (list.size() > alive ? " · " + Text.t("ui.workers.summaryGone", list.size() - alive) : ""));
         error.set("");
     }
 
     static Row row(WorkerRegistry.Worker w, Instant now) {
-        String status = w.alive() ? "alive" : w.stopped() != null ? "stopped " + Format.relative(w.stopped(), now)
-                : "gone (no lock or heartbeat)";
-        String keys = w.keys().isEmpty() ? "" : String.join(", ", w.keys().subList(0, Math.min(5, w.keys().size())))
-                + (w.keys().size() > 5 ? " and " + (w.keys().size() - 5) + " more" : "");
-        return new Row(w.id(), Printable.line(w.host()), w.kind() + " · pid " + w.pid()
+        String status = w.alive() ? Text.t("ui.workers.alive") : w.stopped() != null
+                ? Text.t("ui.workers.stopped", Format.relative(w.stopped(), now)) : Text.t("ui.workers.gone");
+        String keys = w.keys().isEmpty() ? "" : String.join(Text.t("common.listSeparator"),
+                w.keys().subList(0, Math.min(5, w.keys().size())))
+                + (w.keys().size() > 5 ? " " + Text.t("common.andMore", w.keys().size() - 5) : "");
+        return new Row(w.id(), Printable.line(w.host()), Text.t("ui.workers.process", kind(w.kind()), String.valueOf(w.pid()))
                 + (w.version() == null ? "" : " · " + Printable.line(w.version())), Format.time(w.since()),
                 ago(w.heartbeat(), now), status, Printable.line(keys), w.alive());
     }
@@ -83,9 +84,14 @@ public final class WorkersViewModel extends ViewModel {
     static String ago(Instant t, Instant now) {
         long s = java.time.Duration.between(t, now).toSeconds();
         if (s < 120) {
-            return Math.max(0, s) + " s ago";
+            return Text.t("ui.workers.secondsAgo", Math.max(0, s));
         }
         return Format.relative(t, now);
+    }
+
+    /** A process's kind ("worker", "console", "run") in the operator's words. */
+    static String kind(String kind) {
+        return Text.has("ui.workers.kind." + kind) ? Text.t("ui.workers.kind." + kind) : kind;
     }
 
     public ObservableList<Row> rows() {

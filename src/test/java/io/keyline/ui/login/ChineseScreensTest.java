@@ -1,0 +1,218 @@
+package io.keyline.ui.login;
+
+import io.keyline.text.Text;
+import io.keyline.ui.Navigator;
+import io.keyline.ui.common.Threads;
+import io.keyline.ui.credentials.CredentialsView;
+import io.keyline.ui.credentials.CredentialsViewModel;
+import javafx.concurrent.Worker;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.Labeled;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * In Chinese, the login window (on the sandbox's login page) and the credentials page (one credential with
+ * three keys waiting on it) show no English sentence of the console's bundle: no visible label, button or
+ * text holds a piece of an English message (its words between the arguments, more than three letters) that
+ * reads differently in Chinese.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ChineseScreensTest {
+
+    SandboxLogin sb;
+    Stage stage;
+    LoginWindow window;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        javafx.application.Application.setUserAgentStylesheet(
+                new atlantafx.base.theme.PrimerLight().getUserAgentStylesheet());
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        Text.use(Text.CHINESE);
+        sb = new SandboxLogin();
+        sb.parkThreeKeys(sb.site.base() + "/");
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        Text.use(Text.ENGLISH);
+        if (window != null) {
+            fx(() -> {
+                window.stage().close();
+                return null;
+            });
+        }
+        sb.close();
+    }
+
+    @Test
+    void theLoginWindowAndTheCredentialsPageSpeakChinese() throws Exception {
+        List<String> english = englishPieces();
+        assertThat(english).as("English pieces of the ui bundle").hasSizeGreaterThan(50);
+
+        window = WaitForAsyncUtils.asyncFx(() -> LoginWindow.show(null, sb.services, Threads.javafx(), null,
+                SandboxLogin.CREDENTIAL, () -> { })).get(180, TimeUnit.SECONDS);
+        String url = sb.site.base() + "/";
+        WaitForAsyncUtils.waitFor(90, TimeUnit.SECONDS, () -> fx(() -> url.equals(window.engine().getLocation())
+                && window.engine().getLoadWorker().getState() == Worker.State.SUCCEEDED));
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> login = fx(() -> shown(window.root()));
+        assertThat(login).as("the login window's texts").contains("为 " + SandboxLogin.CREDENTIAL + " 登录", "测试",
+                "使用这些 Cookie", "关闭");
+        assertThat(english(login, english)).as("English in the login window").isEmpty();
+
+        CredentialsViewModel vm = new CredentialsViewModel(sb.services, Threads.javafx());
+        CredentialsView view = fx(() -> {
+            CredentialsView v = new CredentialsView(vm, new NoNavigation());
+            stage.setScene(new Scene(v, 1200, 800));
+            stage.show();
+            return v;
+        });
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> vm.rows().size()) == 1);
+        WaitForAsyncUtils.waitForFxEvents();
+        // the alerts are the core's sentences (CredentialAlerts), in English until the core speaks Chinese too
+        List<String> alerts = fx(() -> vm.alerts().stream().map(io.keyline.core.CredentialAlerts.Alert::message).toList());
+        List<String> page = fx(() -> shown(view)).stream()
+                .filter(t -> alerts.stream().noneMatch(a -> t.contains(a) || a.contains(cut(t)))).toList();
+        assertThat(page).as("the credentials page's texts").contains("凭据", "上次使用", "状态", "更新…", "测试");
+        assertThat(english(page, english)).as("English on the credentials page").isEmpty();
+    }
+
+    /** A text a cell cut short ("credential shop was rej..."), without its ellipsis. */
+    private static String cut(String t) {
+        return t.replaceAll("(\\.\\.\\.|…)$", "");
+    }
+
+    /** The texts of {@code texts} that hold an English piece: "text ⊃ piece". */
+    private static List<String> english(List<String> texts, List<String> pieces) {
+        List<String> found = new ArrayList<>();
+        for (String t : texts) {
+            for (String p : pieces) {
+                // a whole piece, not a part of a name ("cookie" in the credential sandbox-cookie is data)
+                if (java.util.regex.Pattern.compile("(?<![\\p{L}\\p{N}_-])" + java.util.regex.Pattern.quote(p)
+                        + "(?![\\p{L}\\p{N}_-])").matcher(t).find()) {
+                    found.add(t + " ⊃ " + p);
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The words of each English message of the ui bundle between its arguments, where the message reads
+     * differently in Chinese and the piece has more than three letters.
+     */
+    static List<String> englishPieces() throws IOException {
+        Properties en = load("ui.properties");
+        Properties zh = load("ui_zh_CN.properties");
+        List<String> pieces = new ArrayList<>();
+        for (String key : en.stringPropertyNames()) {
+            String e = en.getProperty(key);
+            if (e.equals(zh.getProperty(key))) {
+                continue; // the same in both (an address, a symbol): not English to find
+            }
+            for (String piece : e.replace("''", "'").split("\\{(?:[^{}]|\\{[^{}]*\\})*\\}")) {
+                String p = piece.strip();
+                if (p.codePoints().filter(Character::isLetter).count() > 3 && !pieces.contains(p)) {
+                    pieces.add(p);
+                }
+            }
+        }
+        return pieces;
+    }
+
+    private static Properties load(String name) throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = ChineseScreensTest.class.getResourceAsStream("/io/keyline/text/" + name)) {
+            p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+        }
+        return p;
+    }
+
+    /** The texts of the visible labels, buttons and text nodes under {@code n}. */
+    static List<String> shown(Node n) {
+        List<String> out = new ArrayList<>();
+        collect(n, out);
+        return out;
+    }
+
+    private static void collect(Node n, List<String> out) {
+        if (!n.isVisible()) {
+            return;
+        }
+        if (n instanceof Labeled l && l.getText() != null && !l.getText().isBlank()) {
+            out.add(l.getText());
+        } else if (n instanceof javafx.scene.text.Text t && t.getText() != null && !t.getText().isBlank()) {
+            out.add(t.getText());
+        }
+        if (n instanceof Parent p) {
+            for (Node c : p.getChildrenUnmodifiable()) {
+                collect(c, out);
+            }
+        }
+    }
+
+    static <T> T fx(Callable<T> c) throws Exception {
+        return WaitForAsyncUtils.asyncFx(c).get(60, TimeUnit.SECONDS);
+    }
+
+    /** The credentials page's buttons lead nowhere here. */
+    private static final class NoNavigation implements Navigator {
+        @Override
+        public void showInbox() {
+        }
+
+        @Override
+        public void showJob(String job) {
+        }
+
+        @Override
+        public void showTimeline(String job, String key) {
+        }
+
+        @Override
+        public void confirm(String job, String key) {
+        }
+
+        @Override
+        public void renewCredential(String name) {
+        }
+
+        @Override
+        public void plan(String job) {
+        }
+
+        @Override
+        public void plan(String job, List<String> keys) {
+        }
+
+        @Override
+        public void refresh() {
+        }
+    }
+}
