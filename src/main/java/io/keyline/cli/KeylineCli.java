@@ -69,7 +69,8 @@ public final class KeylineCli implements Callable<Integer> {
     private static final class Commands {
         static final List<Class<?>> ALL = List.of(
                 JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
-                ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
+                ApplyCommand.class, ApproveCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class,
+                SkipCommand.class,
                 RearmCommand.class, PauseCommand.class, ResumeCommand.class, CredentialsCommand.class,
                 BackupCommand.class, ExportCommand.class, PruneCommand.class, NotifyCommand.class, WorkerCommand.class,
                 MigrateStateCommand.class, InitCommand.class, DemoCommand.class, SandboxCommand.class);

@@ -3,6 +3,7 @@ package io.keyline.cli;
 import io.keyline.domain.JobDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.util.List;
@@ -19,6 +20,10 @@ final class RunCommand extends Sub implements Callable<Integer> {
     @Mixin
     KeySelection selection;
 
+    @Option(names = "--yes", description = "Run several keys that send unsafe steps without asking. On a terminal, "
+            + "such a run shows its plan and asks y/N first; without one it needs --yes.")
+    boolean yes;
+
     @Override
     public Integer call() {
         if (jobName == null) {
@@ -31,9 +36,14 @@ final class RunCommand extends Sub implements Callable<Integer> {
         List<String> keys = selection.resolve(ws(), job);
         if (!selection.due) {
             selection.refuseNotYetDue(ws(), job, keys);
+            Integer refused = RunConsent.ask(this, job, keys, selection.notes(), selection.ahead, yes);
+            if (refused != null) {
+                return refused;
+            }
         }
-        return runReported(s -> s.engine.run(job, keys,
-                io.keyline.core.RunRequest.plain(selection.ahead, selection.describe())));
+        // with --due nobody watches: a job whose unsafe steps wait for a review runs none of them
+        return runReported(s -> s.engine.run(job, keys, selection.due ? io.keyline.core.RunRequest.due(selection.ahead)
+                : io.keyline.core.RunRequest.plain(selection.ahead, selection.describe())));
     }
 
     private int runAllDue() {

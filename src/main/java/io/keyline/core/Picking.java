@@ -35,7 +35,8 @@ final class Picking {
         this.claims = new Claims(ctx);
         this.job = job;
         this.runId = runId;
-        this.inputs = ctx.inputs(job, false);
+        // picking is how the scheduler (a console's, a worker's) runs keys: nobody watches
+        this.inputs = ctx.inputs(job, RunRequest.SCHEDULED);
     }
 
     RunReport run(List<String> candidates) {
@@ -102,7 +103,7 @@ final class Picking {
                 synchronized (left) {
                     left.remove(c.key());
                 }
-                picked.add(new KeyRun(ctx, inputs, c.key(), runId, RunRequest.PLAIN).runClaimed(c));
+                picked.add(new KeyRun(ctx, inputs, c.key(), runId, RunRequest.SCHEDULED).runClaimed(c));
                 ranNow.incrementAndGet();
             }
         };
@@ -116,7 +117,7 @@ final class Picking {
             if (stopped != null || ctx.stopRequest() != null) {
                 break;
             }
-            KeyRun kr = new KeyRun(ctx, inputs, key, runId, RunRequest.PLAIN);
+            KeyRun kr = new KeyRun(ctx, inputs, key, runId, RunRequest.SCHEDULED);
             KeyRecord after = kr.run(ctx.keys.key(job.name(), key).orElse(null));
             if (kr.claimed) {
                 ran++;

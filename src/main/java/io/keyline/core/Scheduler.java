@@ -155,7 +155,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             try {
                 List<String> keys = upcoming.stream().map(Upcoming::key).toList();
                 RunReport r = picking ? engine.runPicking(job, keys)
-                        : engine.run(job, keys, RunRequest.PLAIN, () -> enabled && !closed
+                        : engine.run(job, keys, RunRequest.SCHEDULED, () -> enabled && !closed
                                 && !controls.jobControl(job.name()).pausedAt(clock.instant()));
                 afterRun.accept(r);
                 for (KeyRecord k : r.keys()) {
@@ -194,7 +194,8 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             return List.of();
         }
         Map<String, KeyRecord> known = store.keys(job.name(), due.stream().map(Targets.DueKey::key).toList());
-        DecisionInputs inputs = DecisionInputs.of(job, false, clock, leases.workers(), Duration.ZERO);
+        DecisionInputs inputs = DecisionInputs.unattended(job, controls.jobControl(job.name()), false, clock,
+                leases.workers(), Duration.ZERO);
         List<Upcoming> out = new ArrayList<>();
         for (Targets.DueKey d : due) {
             // whether a run would take the key now: the engine's own decision, read only

@@ -88,14 +88,18 @@ public final class Targets {
             var known = store.keys(job.name(), tickKeys.keySet());
             tickKeys.forEach((k, t) -> {
                 KeyRecord r = known.get(k);
-                if (r == null || !r.state().finished() && !r.state().needsAttention()) {
+                if (r == null || !r.state().finished() && (!r.state().needsAttention()
+                        || DecisionInputs.waitsForReview(r))) {
                     keys.put(k, new DueKey(k, t, !k.equals(latest)));
                 }
             });
         }
         for (KeyRecord r : store.query(KeyRecords.KeyQuery.in(job.name(),
-                Set.of(KeyState.PENDING, KeyState.RETRY_WAIT, KeyState.RUNNING)))) {
-            keys.putIfAbsent(r.key(), new DueKey(r.key(), null, false));
+                Set.of(KeyState.PENDING, KeyState.RETRY_WAIT, KeyState.RUNNING, KeyState.NEEDS_CONFIRMATION)))) {
+            // a key that waits for the review of its job is due: held back only until the review
+            if (r.state() != KeyState.NEEDS_CONFIRMATION || DecisionInputs.waitsForReview(r)) {
+                keys.putIfAbsent(r.key(), new DueKey(r.key(), null, false));
+            }
         }
         List<DueKey> sorted = new ArrayList<>(keys.values());
         sorted.sort((a, b) -> KeyRules.compare(job.key(), a.key(), b.key()));

@@ -24,5 +24,7 @@ public enum EventType {
     SKIPPED,
     CREDENTIAL_UPDATED,
     /** An operator re-armed a DONE key: its steps (all, or from one) run again; unsafe ones through their probe. */
-    REARMED
+    REARMED,
+    /** An operator reviewed the job (approve, or apply of a plan): a key that waited for the review goes on. */
+    APPROVED
 }

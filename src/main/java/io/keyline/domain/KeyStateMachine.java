@@ -52,6 +52,7 @@ public final class KeyStateMachine {
         allow(NEEDS_CONFIRMATION, Trigger.CONFIRM, PENDING);
         allow(NEEDS_CONFIRMATION, Trigger.MARK_DONE, DONE);
         allow(NEEDS_CONFIRMATION, Trigger.SKIP, SKIPPED);
+        allow(NEEDS_CONFIRMATION, Trigger.APPROVE, PENDING);
 
         allow(NEEDS_CREDENTIAL, Trigger.CREDENTIAL_UPDATED, PENDING);
         allow(NEEDS_CREDENTIAL, Trigger.RETRY, PENDING);

@@ -73,14 +73,19 @@ class StateFoundTest {
         assertThat(first.exit()).as(first.toString()).isZero();
         assertThat(runs(jobs)).isEqualTo(1);
 
-        // the same job from a folder inside the workspace (a shell that cd'ed, a cron line, a unit's folder)
-        for (Path dir : List.of(w.resolve("resources"), jobs)) {
-            Ran again = keyline(dir, "run", "publish", "--key", "D-1");
+        // the same job from other folders, as a cron line names it (its jobs folder), and from inside the workspace
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        for (Path dir : List.of(elsewhere, w.resolve("resources"), jobs)) {
+            Ran again = keyline(dir, "--jobs", jobs.toString(), "run", "publish", "--key", "D-1");
             assertThat(again.exit()).as(again.toString()).isZero();
         }
         assertThat(runs(jobs)).as("the done key was run again").isEqualTo(1);
+        Ran plain = keyline(jobs, "run", "publish", "--key", "D-1");
+        assertThat(plain.exit()).as(plain.toString()).isZero();
+        assertThat(runs(jobs)).as("the done key was run again").isEqualTo(1);
         Ran status = keyline(jobs, "status");
         assertThat(status.out()).contains("D-1", "DONE");
+        assertThat(elsewhere.resolve("state")).doesNotExist();
         assertThat(w.resolve("resources/state")).doesNotExist();
         assertThat(jobs.resolve("state")).doesNotExist();
     }

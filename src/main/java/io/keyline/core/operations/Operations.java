@@ -65,7 +65,8 @@ public final class Operations {
 
     public synchronized PlanApply planApply() {
         if (planApply == null) {
-            planApply = new PlanApply(store, store, planner.get());
+            planApply = new PlanApply(store, store, planner.get(),
+                    (job, planId) -> actions().approve(job, "applied plan " + planId));
         }
         return planApply;
     }

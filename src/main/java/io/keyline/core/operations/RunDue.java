@@ -91,7 +91,7 @@ public final class RunDue {
             due.stream().filter(Targets.DueKey::catchUp).forEach(d -> say.accept(job.name() + " " + d.key() + ": "
                     + d.note()));
             List<String> keys = due.stream().map(Targets.DueKey::key).toList();
-            runs.add(() -> engine.run(job, keys, RunRequest.plain(ahead, "--due")));
+            runs.add(() -> engine.run(job, keys, RunRequest.due(ahead)));
         }
         // jobs side by side, each within its own concurrency: one job waiting for a retry does not
         // hold the others back

@@ -122,6 +122,7 @@ public final class Words {
             case SKIPPED -> "Skipped";
             case CREDENTIAL_UPDATED -> "Login renewed";
             case REARMED -> "Re-armed";
+            case APPROVED -> "Job reviewed";
         };
     }
 
