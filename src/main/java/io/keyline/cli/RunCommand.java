@@ -57,6 +57,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         for (var e : ws().catalog().errors()) {
             err().println("skipped invalid job file: " + e);
         }
+        result.listing().forEach(err()::println);
         int exit = result.exitCode();
         if (result.nothingDue()) {
             out().println("Nothing is due.");

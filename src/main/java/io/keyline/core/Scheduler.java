@@ -24,7 +24,8 @@ import java.util.function.Supplier;
 /**
  * The embedded scheduler: on every {@link #tick()} it starts the due keys of every job that is not
  * paused ({@link Targets#dueKeys}: the key of the latest cron tick in the job's zone, missed ticks
- * within the catch-up window, stored pending keys and retries that are due).
+ * within the catch-up window, stored pending keys and retries that are due, and the keys a job's key source
+ * lists that are not done).
  *
  * <p>It executes keys only through the {@link Engine}, so the engine's leases decide who runs a
  * key: a key another process holds is passed by, and a key is never executed twice. It holds no
@@ -143,7 +144,13 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
 
     private void tickJob(JobDefinition job, List<Started> started, List<String> problems) {
         try {
-            List<Upcoming> upcoming = runnable(job, clock.instant());
+            List<String> listed = List.of();
+            if (job.key().source() != null) {
+                KeyListing.Listed l = engine.listKeys(job);
+                problems.addAll(l.problems());
+                listed = l.keys();
+            }
+            List<Upcoming> upcoming = runnable(job, clock.instant(), listed);
             if (upcoming.isEmpty() || !enabled || closed) {
                 return;
             }
@@ -185,11 +192,11 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
      * The due keys of a job that a run would start now: not those of a paused job, not retries
      * that are due later, and not keys a live process holds (the engine would pass them by).
      */
-    private List<Upcoming> runnable(JobDefinition job, Instant now) {
+    private List<Upcoming> runnable(JobDefinition job, Instant now, List<String> listed) {
         if (controls.jobControl(job.name()).pausedAt(now)) {
             return List.of();
         }
-        List<Targets.DueKey> due = Targets.dueKeys(job, store, now, window);
+        List<Targets.DueKey> due = Targets.dueKeys(job, store, now, window, listed);
         if (due.isEmpty()) {
             return List.of();
         }
@@ -217,7 +224,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
                 if (controls.jobControl(job.name()).pausedAt(now)) {
                     continue;
                 }
-                dueNow.addAll(runnable(job, now));
+                dueNow.addAll(runnable(job, now, List.of()));
                 Upcoming n = nextOf(job, now);
                 if (n != null && (next == null || n.tick().toInstant().isBefore(next.tick().toInstant()))) {
                     next = n;

@@ -71,7 +71,26 @@ public final class Targets {
      * is simply due; a key of an earlier tick in the window is a catch-up (the tick was missed).
      */
     public static List<DueKey> dueKeys(JobDefinition job, KeyRecords store, Instant now, Duration catchUp) {
+        return dueKeys(job, store, now, catchUp, List.of());
+    }
+
+    /**
+     * As {@link #dueKeys(JobDefinition, KeyRecords, Instant, Duration)}, with the keys the job's key source
+     * listed: a listed key that is new, or not finished and not waiting for a person, is due.
+     */
+    public static List<DueKey> dueKeys(JobDefinition job, KeyRecords store, Instant now, Duration catchUp,
+                                       java.util.Collection<String> listed) {
         Map<String, DueKey> keys = new LinkedHashMap<>();
+        if (!listed.isEmpty()) {
+            var known = store.keys(job.name(), listed);
+            for (String k : listed) {
+                KeyRecord r = known.get(k);
+                if (r == null || !r.state().finished() && (!r.state().needsAttention()
+                        || DecisionInputs.waitsForReview(r))) {
+                    keys.put(k, new DueKey(k, null, false));
+                }
+            }
+        }
         CronExpression cron = job.schedule();
         if (cron != null && job.key().type() != KeyType.MANUAL) {
             ZonedDateTime to = now.atZone(job.key().zone());
