@@ -21,7 +21,7 @@ if [ -z "${DISPLAY:-}" ]; then
 fi
 cp -r "$(dirname "$0")/../resources/jobs" "$work/jobs"
 export KEYLINE_STATE="$work/state" KEYLINE_JOBS="$work/jobs"
-"$app/bin/keyline" jobs > /dev/null # create the state once
+"$app/bin/keyline" init > /dev/null # create the state once
 # the same app-image without the archive
 cp -a "$app" "$work/no-cds"
 sed -i '/SharedArchiveFile/d' "$work/no-cds/lib/app/keyline.cfg"

@@ -23,8 +23,8 @@ sed -i '/SharedArchiveFile/d' "$cfg"
 rm -f "$jsa"
 export KEYLINE_STATE="$work/state" KEYLINE_JOBS="$work/jobs"
 unset JAVA_TOOL_OPTIONS
-# warm the state first (schema migration is a one-time path, not worth archiving)
-"$app/bin/keyline" jobs > /dev/null
+# create the state first (schema migration is a one-time path, not worth archiving)
+"$app/bin/keyline" init > /dev/null
 if [ -z "${KEYLINE_CDS_CLI_ONLY:-}" ] && command -v xvfb-run >/dev/null; then
   JAVA_TOOL_OPTIONS="-XX:ArchiveClassesAtExit=$jsa -Dkeyline.startupProbe=true" \
     xvfb-run -a -s "-screen 0 1600x1000x24" "$app/bin/keyline" 2>&1 | grep -v -e "Picked up JAVA_TOOL_OPTIONS" -e "\[warning\]\[cds" || true

@@ -48,6 +48,7 @@ packaging/make-cds.sh "$app"
 
 echo "[package] smoke test: bin/keyline jobs"
 smoke="$(mktemp -d)"
+"$app/bin/keyline" --state "$smoke/state" --jobs resources/jobs init
 "$app/bin/keyline" --state "$smoke/state" --jobs resources/jobs jobs
 # the demo (its sandbox site needs jdk.httpserver in the runtime), on any free port
 echo "[package] smoke test: bin/keyline demo"

@@ -14,7 +14,19 @@ check_installed() {
   local home; home="$(mktemp -d)"
   [ -x /opt/keyline/bin/keyline ] || fail "/opt/keyline/bin/keyline is not installed"
   local err rc=0
-  # a fresh user: empty jobs folder (exit 1 says so on stdout); stderr must be empty
+  # commands run in the fresh user's home (a state in the folders above the test's own folder is not theirs)
+  cd "$home"
+  # a fresh user has no state: a command says where it looked and how to create one (exit 1), and creates none
+  err="$(env -i HOME="$home" PATH=/usr/bin:/bin /opt/keyline/bin/keyline jobs 2>&1 > "$home/out.txt")" || rc=$?
+  [ "$rc" = 1 ] || fail "keyline jobs without a state exited $rc"
+  grep -q "keyline init" <<< "$err" || fail "keyline jobs without a state: $err"
+  [ ! -e "$home/.local/share/keyline" ] || fail "keyline jobs created a state"
+  rc=0
+  err="$(env -i HOME="$home" PATH=/usr/bin:/bin /opt/keyline/bin/keyline init 2>&1 > "$home/out.txt")" || rc=$?
+  [ -z "$err" ] && [ "$rc" = 0 ] || fail "keyline init exited $rc, stderr: $err"
+  grep -q "$home/.local/share/keyline" "$home/out.txt" || fail "keyline init: $(cat "$home/out.txt")"
+  # empty jobs folder (exit 1 says so on stdout); stderr must be empty
+  rc=0
   err="$(env -i HOME="$home" PATH=/usr/bin:/bin /opt/keyline/bin/keyline jobs 2>&1 > "$home/out.txt")" || rc=$?
   [ -z "$err" ] || fail "keyline jobs printed on stderr: $err"
   [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "keyline jobs exited $rc: $(cat "$home/out.txt")"
@@ -30,6 +42,7 @@ check_installed() {
   env -i HOME="$home" PATH=/usr/bin:/bin JAVA_TOOL_OPTIONS="-Xlog:class+load=info:file=$home/classes.log" \
       /opt/keyline/bin/keyline jobs > /dev/null 2>&1 || true
   grep -q "shared objects file (top)" "$home/classes.log" || fail "the installed app does not use its AppCDS archive"
+  cd /
   rm -rf "$home"
 }
 

@@ -37,6 +37,7 @@ import java.util.stream.Collectors;
         footer = {
             "",
             "Start here:",
+            "  keyline init                          create the state of this workspace (./state)",
             "  keyline jobs                          what jobs there are, and their keys by state",
             "  keyline plan daily-report             what a run would do today (executes nothing)",
             "  keyline run daily-report              run today's key",
@@ -50,6 +51,9 @@ import java.util.stream.Collectors;
                 + "DNS, TLS, program not found), 2 failed (the site or program said no), 3 partly failed, 4 waits "
                 + "for an operator (or the kill switch or the run's budget stopped the run), 5 retry pending, 64 "
                 + "usage error.",
+            "Which state: --state, else KEYLINE_STATE, else the first state/ found from the jobs folder or the "
+                + "working directory up (a workspace), else (installed app) the per-user state. A command that finds "
+                + "none exits 1 and says where it looked; only the console's first run, init and --init create one.",
             "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs; "
                 + "KEYLINE_MASTER_KEY (base64 of 32 bytes) or KEYLINE_MASTER_KEY_FILE replaces state/secret.key; "
                 + "PGUSER, PGPASSWORD, PGPASSFILE serve a postgresql:// state; KEYLINE_CATCH_UP (e.g. P7D) "
@@ -68,10 +72,12 @@ public final class KeylineCli implements Callable<Integer> {
     private static final class Commands {
         static final List<Class<?>> ALL = List.of(
                 JobsCommand.class, StatusCommand.class, TimelineCommand.class, PlanCommand.class, RunCommand.class,
-                ApplyCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class, SkipCommand.class,
+                ApplyCommand.class, ApproveCommand.class, ConfirmCommand.class, MarkDoneCommand.class, RetryCommand.class,
+                SkipCommand.class,
                 RearmCommand.class, PauseCommand.class, ResumeCommand.class, CredentialsCommand.class,
                 BackupCommand.class, ExportCommand.class, PruneCommand.class, NotifyCommand.class, DoctorCommand.class,
-                WorkerCommand.class, MigrateStateCommand.class, DemoCommand.class, SandboxCommand.class);
+                WorkerCommand.class, MigrateStateCommand.class, InitCommand.class, DemoCommand.class,
+                SandboxCommand.class);
     }
 
     /**
@@ -84,16 +90,26 @@ public final class KeylineCli implements Callable<Integer> {
     /** The real process runs a reader ({@link #READERS}). */
     private boolean reader;
 
+    /** Commands that create the state when none is found (the console, without a command, too). */
+    private static final java.util.Set<Class<?>> CREATORS = java.util.Set.of(InitCommand.class, DemoCommand.class);
+
     /** The root's options that take a value (their value is never the command's name). */
     private static final java.util.Set<String> VALUED_OPTIONS = java.util.Set.of("--state", "--jobs",
             "--master-key-file");
+    /** The root's flags (no value): the command's name may follow them. */
+    private static final java.util.Set<String> ROOT_FLAGS = java.util.Set.of("--init");
 
     @Option(names = "--state", paramLabel = "DIR|URL",
             description = "State folder (H2 database, run log), or postgresql://HOST[:PORT]/DB[?user=U] for a state "
                     + "that several machines share (password from PGPASSWORD or ~/.pgpass; run logs then go to "
-                    + "$XDG_STATE_HOME/keyline/logs). Default: $KEYLINE_STATE or ./state "
-                    + "(installed app: $XDG_DATA_HOME/keyline)")
+                    + "$XDG_STATE_HOME/keyline/logs). Default: $KEYLINE_STATE, else the workspace's state/ found "
+                    + "from the jobs folder or the working directory up, else (installed app) "
+                    + "$XDG_DATA_HOME/keyline. It must exist: see init and --init")
     String state;
+
+    @Option(names = "--init", description = "Create the state if none is found (where --state, KEYLINE_STATE or "
+            + "the default says). Without it, a command that finds no state exits 1 and says where it looked.")
+    boolean init;
 
     @Option(names = "--master-key-file", paramLabel = "FILE",
             description = "File holding the master key (base64 of 32 bytes, mode 0600) instead of "
@@ -102,8 +118,9 @@ public final class KeylineCli implements Callable<Integer> {
     Path masterKeyFile;
 
     @Option(names = "--jobs", paramLabel = "DIR",
-            description = "Folder of job files (*.json). Default: $KEYLINE_JOBS or ./resources/jobs "
-                    + "(installed app: $XDG_CONFIG_HOME/keyline/jobs)")
+            description = "Folder of job files (*.json). Default: $KEYLINE_JOBS, else the jobs folder the state "
+                    + "was created with, else resources/jobs of the workspace (./resources/jobs; installed app: "
+                    + "$XDG_CONFIG_HOME/keyline/jobs)")
     Path jobs;
 
     PrintStream out;
@@ -117,6 +134,13 @@ public final class KeylineCli implements Callable<Integer> {
     private Workspace workspace;
     private RunOptions options = RunOptions.standard();
     Map<String, String> env = System.getenv();
+    /** Where the command runs: the folders above it are searched for a workspace ({@link Places}). */
+    private Path workingDir = Path.of("").toAbsolutePath();
+    /** The command may create the state when none is found: the console, init, demo (and --init). */
+    private boolean creates;
+    private Places.Found found;
+    /** The command line as given (the root's help reads --state and --jobs from it before picocli has parsed it). */
+    private String[] argsSeen = new String[0];
 
     /**
      * What {@code keyline} without a command opens: the operator console. The wiring ({@code app}) passes
@@ -156,11 +180,23 @@ public final class KeylineCli implements Callable<Integer> {
     /** Runs the command line with the given standard input, environment and engine options (tests). */
     public static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                               Map<String, String> env, RunOptions options) {
-        return execute(args, in, stdout, stderr, env, options, Console.NONE, false);
+        return execute(args, in, stdout, stderr, env, options, Path.of("").toAbsolutePath());
+    }
+
+    /** As {@link #execute(String[], java.io.InputStream, PrintStream, PrintStream, Map, RunOptions)}, run from {@code workingDir}. */
+    public static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
+                              Map<String, String> env, RunOptions options, Path workingDir) {
+        return execute(args, in, stdout, stderr, env, options, Console.NONE, false, workingDir);
     }
 
     private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
                                Map<String, String> env, RunOptions options, Console console, boolean asProcess) {
+        return execute(args, in, stdout, stderr, env, options, console, asProcess, Path.of("").toAbsolutePath());
+    }
+
+    private static int execute(String[] args, java.io.InputStream in, PrintStream stdout, PrintStream stderr,
+                               Map<String, String> env, RunOptions options, Console console, boolean asProcess,
+                               Path workingDir) {
         Class<?> named = namedCommand(args);
         if (asProcess) {
             // what another process that waits for this one's open lock is told (OpenLock), on the real stderr
@@ -181,7 +217,11 @@ public final class KeylineCli implements Callable<Integer> {
         root.env = env;
         root.options = options;
         root.console = console;
+        root.workingDir = workingDir.toAbsolutePath().normalize();
+        root.argsSeen = args;
         root.reader = asProcess && named != null && READERS.contains(named); // Set.of refuses to look for null
+        // the console's first run, init and the demo make a state when none is found; --init lets any command
+        root.creates = named == null || CREATORS.contains(named);
         try {
             return picocli(root, args, err).execute(args);
         } finally {
@@ -210,7 +250,51 @@ public final class KeylineCli implements Callable<Integer> {
             return RunReport.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> handle(ex, err));
+        if (namedCommand(args) == null) {
+            inUse(root, cl.getCommandSpec().usageMessage());
+        }
         return cl;
+    }
+
+    /**
+     * Adds to the root's help which state and jobs folder a command run here would use (from the options on the
+     * command line, the environment and the working directory), or where it looked.
+     */
+    private static void inUse(KeylineCli root, CommandLine.Model.UsageMessageSpec usage) {
+        String stateOption = optionValue(root.argsSeen, "--state");
+        String jobsOption = optionValue(root.argsSeen, "--jobs");
+        List<String> lines = new java.util.ArrayList<>(List.of(usage.footer()));
+        lines.add("");
+        lines.add("In use here:");
+        try {
+            Places.Found f = new Places(root.env, root.workingDir).find(stateOption,
+                    jobsOption == null ? null : Path.of(jobsOption));
+            lines.add("  state: " + (f.exists() ? f.stateLine() : "none found (a command that needs one exits 1 and "
+                    + "says where it looked; 'keyline init' creates " + f.state().display() + ")"));
+            lines.add("  jobs:  " + f.jobsLine());
+        } catch (RuntimeException e) {
+            lines.add("  state: " + e.getMessage());
+        }
+        usage.footer(lines.toArray(String[]::new));
+    }
+
+    /** The value of a root option in {@code args} ({@code --state X} or {@code --state=X}), or {@code null}. */
+    private static String optionValue(String[] args, String name) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals(name) && i + 1 < args.length) {
+                return args[i + 1];
+            }
+            if (a.startsWith(name + "=")) {
+                return a.substring(name.length() + 1);
+            }
+            if (VALUED_OPTIONS.contains(a)) {
+                i++;
+            } else if (!a.startsWith("-") || a.equals("--")) {
+                return null; // the command and its own options follow
+            }
+        }
+        return null;
     }
 
     /**
@@ -247,6 +331,9 @@ public final class KeylineCli implements Callable<Integer> {
             String a = args[i];
             if (VALUED_OPTIONS.contains(a)) {
                 i++;
+                continue;
+            }
+            if (ROOT_FLAGS.contains(a)) {
                 continue;
             }
             if (a.startsWith("-")) {
@@ -306,6 +393,10 @@ public final class KeylineCli implements Callable<Integer> {
         return asProcess && rawOut == System.out && System.console() != null;
     }
 
+    RunOptions runOptions() {
+        return options;
+    }
+
     java.io.InputStream in() {
         return in;
     }
@@ -322,18 +413,33 @@ public final class KeylineCli implements Callable<Integer> {
                 wsEnv.put(io.keyline.credentials.SecretBox.MASTER_KEY_FILE_VARIABLE,
                         masterKeyFile.toAbsolutePath().normalize().toString());
             }
-            workspace = new Workspace(stateLocation(), new Places(env).jobs(jobs), options, wsEnv).reader(reader);
+            Places.Found f = found();
+            workspace = new Workspace(f.state(), f.jobs(), options, wsEnv).reader(reader);
+            if (!creates && !init) {
+                workspace.existingOnly(f::notFound);
+            }
         }
         return workspace;
     }
 
-    /** The state: a folder or a {@code postgresql://} URL ({@link Places}); a bad URL is a usage error. */
-    io.keyline.store.StateLocation stateLocation() {
-        try {
-            return new Places(env).state(state);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage());
+    /**
+     * Where the state and the jobs folder are ({@link Places}: --state, KEYLINE_STATE, the workspace above the
+     * jobs folder or the working directory, the installed app's); a bad URL is a usage error.
+     */
+    Places.Found found() {
+        if (found == null) {
+            try {
+                found = new Places(env, workingDir).find(state, jobs);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
         }
+        return found;
+    }
+
+    /** The working directory of the command. */
+    Path workingDir() {
+        return workingDir;
     }
 
     private void closeWorkspace() {

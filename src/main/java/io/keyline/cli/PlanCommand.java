@@ -49,10 +49,25 @@ final class PlanCommand extends Sub implements Callable<Integer> {
     }
 
     private void print(Plan plan) {
-        out().println("Plan " + plan.planId() + " for " + plan.job() + ": " + plan.keys().size() + " key"
+        print(this, plan);
+        out().println("Apply exactly this plan with: keyline apply " + plan.planId());
+    }
+
+    /** The plan as {@code plan} prints it (without the line that says how to apply it). */
+    static void print(Sub cmd, Plan plan) {
+        java.io.PrintStream out = cmd.out();
+        out.println("Plan " + plan.planId() + " for " + plan.job() + ": " + plan.keys().size() + " key"
                 + (plan.keys().size() == 1 ? "" : "s"));
         if (plan.paused() != null) {
-            out().println("  " + plan.paused() + " - nothing will start until it is resumed");
+            out.println("  " + plan.paused() + " - nothing will start until it is resumed");
+        }
+        if (plan.review().pending()) {
+            out.println("  " + plan.review().words() + ": unattended runs (run --due, the scheduler, workers) do not "
+                    + "run this job until a plan of it is applied or it is approved (keyline approve " + plan.job()
+                    + "). Applying this plan approves its unsafe steps:");
+            for (String s : io.keyline.core.Review.unsafeSteps(cmd.job(plan.job()))) {
+                out.println("    " + Printable.line(s));
+            }
         }
         Map<String, Integer> collapsed = new LinkedHashMap<>();
         int shown = 0;
@@ -63,10 +78,9 @@ final class PlanCommand extends Sub implements Callable<Integer> {
                 continue;
             }
             shown++;
-            out().printf("  %-12s %-19s %s%n", k.key(), k.state(), Printable.line(k.action()));
-            out().print(io.keyline.core.operations.PlanText.requests(k, "      "));
+            out.printf("  %-12s %-19s %s%n", k.key(), k.state(), Printable.line(k.action()));
+            out.print(io.keyline.core.operations.PlanText.requests(k, "      "));
         }
-        collapsed.forEach((action, n) -> out().printf("  %,d keys: %s%n", n, action));
-        out().println("Apply exactly this plan with: keyline apply " + plan.planId());
+        collapsed.forEach((action, n) -> out.printf("  %,d keys: %s%n", n, action));
     }
 }

@@ -3,6 +3,7 @@ package io.keyline.cli;
 import io.keyline.domain.JobDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.util.List;
@@ -43,6 +44,10 @@ final class RunCommand extends Sub implements Callable<Integer> {
         return d;
     }
 
+    @Option(names = "--yes", description = "Run several keys that send unsafe steps without asking. On a terminal, "
+            + "such a run shows its plan and asks y/N first; without one it needs --yes.")
+    boolean yes;
+
     @Override
     public Integer call() {
         if (jobName == null) {
@@ -56,9 +61,15 @@ final class RunCommand extends Sub implements Callable<Integer> {
         List<String> keys = selection.resolve(ws(), job);
         if (!selection.due) {
             selection.refuseNotYetDue(ws(), job, keys);
+            Integer refused = RunConsent.ask(this, job, keys, selection.notes(), selection.ahead, yes);
+            if (refused != null) {
+                return refused;
+            }
         }
-        return runReported(s -> within(s, budget).run(job, keys,
-                io.keyline.core.RunRequest.plain(selection.ahead, selection.describe())));
+        // with --due nobody watches: a job whose unsafe steps wait for a review runs none of them
+        return runReported(s -> within(s, budget).run(job, keys, selection.due
+                ? io.keyline.core.RunRequest.due(selection.ahead)
+                : io.keyline.core.RunRequest.plain(selection.ahead, selection.describe())));
     }
 
     /** The session's engine, with the run's budget when one was given. */
@@ -90,6 +101,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         for (var e : invalid) {
             err().println("keyline: invalid job file, its job did not run: " + e);
         }
+        result.listing().forEach(err()::println);
         int exit = result.exitCode(invalidFiles(invalid));
         if (result.nothingDue()) {
             out().println("Nothing is due.");

@@ -71,6 +71,8 @@ final class StatusCommand extends Sub implements Callable<Integer> {
             Text.json(out(), rows);
             return exit;
         }
+        out().println("State: " + root().found().stateLine());
+        out().println("Jobs:  " + root().found().jobsLine());
         for (String w : CredentialsCommand.warnings(status.credentials(), status.parkedOnMissing(), now,
                 CredentialsCommand.warnWindow(root().env()))) {
             out().println("! " + w);

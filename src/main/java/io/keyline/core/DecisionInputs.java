@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
@@ -18,8 +19,9 @@ import java.util.function.Function;
 /**
  * What {@link KeyDecision} looks at besides a key's own records, worked out in one place for the
  * engine, the planner and the scheduler: whether a key is not yet due, whether the holder of a running
- * key is alive, whether a retry is soon enough to be waited for in place, and the state of the job's
- * credentials. One instance serves one job for one run, plan or tick (the current key is computed once).
+ * key is alive, whether a retry is soon enough to be waited for in place, whether an unattended run must
+ * wait for the review of the job's unsafe steps ({@link Review}), and the state of the job's credentials.
+ * One instance serves one job for one run, plan or tick (the current key is computed once).
  */
 public final class DecisionInputs {
 
@@ -28,15 +30,17 @@ public final class DecisionInputs {
     private final Clock clock;
     private final WorkerRegistry holders;
     private final Duration waitInPlace;
+    private final Review.Need review;
     private String current;
 
     private DecisionInputs(JobDefinition job, boolean ahead, Clock clock, WorkerRegistry holders,
-                           Duration waitInPlace) {
+                           Duration waitInPlace, Review.Need review) {
         this.job = job;
         this.ahead = ahead;
         this.clock = clock;
         this.holders = holders;
         this.waitInPlace = waitInPlace;
+        this.review = review;
     }
 
     /**
@@ -47,7 +51,24 @@ public final class DecisionInputs {
      */
     public static DecisionInputs of(JobDefinition job, boolean ahead, Clock clock, WorkerRegistry holders,
                                     Duration waitInPlace) {
-        return new DecisionInputs(job, ahead, clock, holders, waitInPlace);
+        return new DecisionInputs(job, ahead, clock, holders, waitInPlace, Review.Need.NONE);
+    }
+
+    /**
+     * The inputs of an unattended run ({@code run --due}, the scheduler, a worker): a job whose unsafe steps were
+     * never reviewed, or changed since their review ({@link Review#need}), runs none of its keys; each waits for
+     * the review.
+     *
+     * @param control the job's stored controls (its reviewed hash)
+     */
+    public static DecisionInputs unattended(JobDefinition job, JobControl control, boolean ahead, Clock clock,
+                                            WorkerRegistry holders, Duration waitInPlace) {
+        return new DecisionInputs(job, ahead, clock, holders, waitInPlace, Review.need(job, control));
+    }
+
+    /** Whether this run's keys wait for the review of the job's unsafe steps, and why. */
+    public Review.Need review() {
+        return review;
     }
 
     public JobDefinition job() {
@@ -95,18 +116,26 @@ public final class DecisionInputs {
      */
     public KeyDecision.Input unheld(String key, KeyRecord rec, Instant now, String pausedReason) {
         return new KeyDecision.Input(job, key, rec, Map.of(), Map.of(), Map.of(), null, now, pausedReason != null,
-                pausedReason, holderAlive(rec, now), false, notYetDue(key));
+                pausedReason, holderAlive(rec, now), false, notYetDue(key), review);
     }
 
     /**
      * The input for a key as a plan sees it: its step records, the credentials' state and the payloads, with
-     * probes asked as the path goes (see {@link KeyDecision#project}).
+     * probes asked as the path goes (see {@link KeyDecision#project}). A plan is the review: a key that waits
+     * for it is planned as the run after the review takes it (pending).
      */
     public KeyDecision.Input planned(String key, KeyRecord rec, Map<String, StepRecord> steps,
                                      Map<String, KeyDecision.CredentialState> credentials,
                                      Function<String, String> payloadHash, Instant now, String pausedReason) {
-        return new KeyDecision.Input(job, key, rec, steps, credentials, Map.of(), payloadHash, now,
-                pausedReason != null, pausedReason, holderAlive(rec, now), false, notYetDue(key));
+        KeyRecord seen = waitsForReview(rec) ? rec.withState(KeyState.PENDING) : rec;
+        return new KeyDecision.Input(job, key, seen, steps, credentials, Map.of(), payloadHash, now,
+                pausedReason != null, pausedReason, holderAlive(seen, now), false, notYetDue(key));
+    }
+
+    /** Whether a key waits for the review of its job's unsafe steps (NEEDS_CONFIRMATION, wait reason REVIEW). */
+    public static boolean waitsForReview(KeyRecord rec) {
+        return rec != null && rec.state() == KeyState.NEEDS_CONFIRMATION
+                && rec.waitReason() == io.keyline.domain.WaitReason.REVIEW;
     }
 
     /** The input for a key this process holds (the engine after its claim): it goes on until it stops. */
@@ -115,7 +144,7 @@ public final class DecisionInputs {
                                   Map<String, ProbeAnswer> probes, Function<String, String> payloadHash, Instant now,
                                   String pausedReason) {
         return new KeyDecision.Input(job, key, rec, steps, credentials, probes, payloadHash, now,
-                pausedReason != null, pausedReason, false, true, false);
+                pausedReason != null, pausedReason, false, true, false, review);
     }
 
     /**

@@ -51,6 +51,19 @@ public final class Engine {
         ctx.leases.start();
     }
 
+    /**
+     * The keys the job's key source lists now ({@code keys.source}), with what was wrong with the listing; none
+     * for a job without a source.
+     */
+    public KeyListing.Listed listKeys(JobDefinition job) {
+        try {
+            return KeyListing.list(ctx.executors, job);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new KeyListing.Listed(List.of(), List.of(job.name() + ": keys.source interrupted"));
+        }
+    }
+
     /** Runs the given keys of a job, one after another, and reports their final states. */
     public RunReport run(JobDefinition job, List<String> keys) {
         return run(job, keys, RunRequest.PLAIN);

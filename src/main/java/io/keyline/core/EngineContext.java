@@ -135,6 +135,30 @@ final class EngineContext {
         return DecisionInputs.of(job, ahead, options.clock(), leasePort.workers(), options.waitInPlace());
     }
 
+    /** The rule's inputs for one run of {@code job} as {@code request} asks for it (unattended: reviewed jobs only). */
+    DecisionInputs inputs(JobDefinition job, RunRequest request) {
+        if (!request.unattended()) {
+            return inputs(job, request.ahead());
+        }
+        return DecisionInputs.unattended(job, adopted(job), request.ahead(), options.clock(), leasePort.workers(),
+                options.waitInPlace());
+    }
+
+    /**
+     * The job's controls; a job that ran before reviews existed ({@link JobControl#ADOPTED}) gets its unsafe steps
+     * as they are now as its reviewed hash, so that an edit from now on asks for a review.
+     */
+    JobControl adopted(JobDefinition job) {
+        JobControl c = controls.jobControl(job.name());
+        String hash = Review.hash(job);
+        if (JobControl.ADOPTED.equals(c.reviewed()) && hash != null) {
+            JobControl now = c.withReview(hash, "keyline (the job ran before reviews)", now());
+            controls.saveJobControl(now);
+            return now;
+        }
+        return c;
+    }
+
     /** Waits for a retry due soon, or until told to stop; returns false when told to stop. */
     boolean waitInPlace(Duration wait) throws InterruptedException {
         if (stopRequest() != null) {

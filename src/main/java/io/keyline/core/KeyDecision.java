@@ -71,16 +71,28 @@ public final class KeyDecision {
      * @param leaseLive     whether a RUNNING record's lease is held by a live process
      * @param heldByMe      whether the caller holds the key (the engine after its claim)
      * @param notYetDue     whether the key is later than the job's current key and not allowed ahead
+     * @param review        whether the job's unsafe steps wait for a review before this run may run them (an
+     *                      unattended run of a new or edited job), and why; {@link Review.Need#NONE} otherwise
      */
     public record Input(JobDefinition job, String key, KeyRecord record, Map<String, StepRecord> steps,
                         Map<String, CredentialState> credentials, Map<String, ProbeAnswer> probes,
                         Function<String, String> payloadHash, Instant now, boolean paused, String pausedReason,
-                        boolean leaseLive, boolean heldByMe, boolean notYetDue) {
+                        boolean leaseLive, boolean heldByMe, boolean notYetDue, Review.Need review) {
         public Input {
             steps = steps == null ? Map.of() : steps;
             credentials = credentials == null ? Map.of() : credentials;
             probes = probes == null ? Map.of() : probes;
             payloadHash = payloadHash == null ? s -> null : payloadHash;
+            review = review == null ? Review.Need.NONE : review;
+        }
+
+        /** An input of a run that needs no review (attended, or the job is reviewed). */
+        public Input(JobDefinition job, String key, KeyRecord record, Map<String, StepRecord> steps,
+                     Map<String, CredentialState> credentials, Map<String, ProbeAnswer> probes,
+                     Function<String, String> payloadHash, Instant now, boolean paused, String pausedReason,
+                     boolean leaseLive, boolean heldByMe, boolean notYetDue) {
+            this(job, key, record, steps, credentials, probes, payloadHash, now, paused, pausedReason, leaseLive,
+                    heldByMe, notYetDue, Review.Need.NONE);
         }
 
         public KeyState state() {
@@ -89,17 +101,17 @@ public final class KeyDecision {
 
         Input withSteps(Map<String, StepRecord> s) {
             return new Input(job, key, record, s, credentials, probes, payloadHash, now, paused, pausedReason,
-                    leaseLive, heldByMe, notYetDue);
+                    leaseLive, heldByMe, notYetDue, review);
         }
 
         Input withProbes(Map<String, ProbeAnswer> p) {
             return new Input(job, key, record, steps, credentials, p, payloadHash, now, paused, pausedReason,
-                    leaseLive, heldByMe, notYetDue);
+                    leaseLive, heldByMe, notYetDue, review);
         }
 
         Input held() {
             return new Input(job, key, record, steps, credentials, probes, payloadHash, now, paused, pausedReason,
-                    leaseLive, true, notYetDue);
+                    leaseLive, true, notYetDue, review);
         }
     }
 
@@ -150,7 +162,12 @@ public final class KeyDecision {
         /** The job is paused: nothing of it starts. */
         PAUSED(true),
         /** The job was paused while the key ran: it stops at this step boundary (back to PENDING). */
-        YIELD(false);
+        YIELD(false),
+        /**
+         * An unattended run met a job whose unsafe steps were never reviewed, or changed since: no step runs, the key
+         * is recorded waiting for the review (NEEDS_CONFIRMATION, wait reason REVIEW).
+         */
+        NEEDS_REVIEW(false);
 
         private final boolean untouched;
 
@@ -165,7 +182,8 @@ public final class KeyDecision {
 
         /** The key failed, waits for a confirmation or a login, or its job is paused: only a person moves it on. */
         public boolean waitsForPerson() {
-            return this == FAILED || this == NEEDS_CONFIRMATION || this == NEEDS_CREDENTIAL || this == PAUSED;
+            return this == FAILED || this == NEEDS_CONFIRMATION || this == NEEDS_CREDENTIAL || this == PAUSED
+                    || this == NEEDS_REVIEW;
         }
     }
 
@@ -264,6 +282,11 @@ public final class KeyDecision {
             Stop s = new Stop(in.heldByMe() ? StopKind.YIELD : StopKind.PAUSED, firstUnfinished(in), null, null, null,
                     in.pausedReason());
             return in.heldByMe() ? stop(s) : keep(s);
+        }
+        String unsafe = in.review().pending() ? firstUnsafe(in) : null;
+        if (unsafe != null) {
+            // an unattended run of a new or edited job: no step runs until a person reviewed its unsafe steps
+            return stop(new Stop(StopKind.NEEDS_REVIEW, unsafe, null, null, WaitReason.REVIEW, in.review().words()));
         }
         if (in.job().probe() != null && beforeFirstStep(in)) {
             Decision d = decideKeyProbe(in, in.job().probe());
@@ -371,6 +394,17 @@ public final class KeyDecision {
             }
         }
         return act(ActionKind.EXECUTE, s.id(), answer);
+    }
+
+    /** The first unsafe step the key has not finished (the step the review is about), or {@code null}. */
+    private static String firstUnsafe(Input in) {
+        for (StepDefinition s : in.job().steps()) {
+            StepRecord sr = in.steps().get(s.id());
+            if (s.effect() == Effect.UNSAFE && (sr == null || !sr.status().finished())) {
+                return s.id();
+            }
+        }
+        return null;
     }
 
     private static String firstUnfinished(Input in) {

@@ -66,7 +66,7 @@ final class KeyTransitions {
                         p == null ? null : ProbeAnswer.AUTH);
                 return c.rec;
             }
-            case NEEDS_CONFIRMATION -> {
+            case NEEDS_CONFIRMATION, NEEDS_REVIEW -> {
                 needConfirmation(c, step, sr, s);
                 return c.rec;
             }
@@ -226,6 +226,8 @@ final class KeyTransitions {
             case CONFIRM_ALWAYS -> message = "step " + step.id() + " needs confirmation (confirm: always)";
             case PAYLOAD_CHANGED -> message = "the payload of " + step.id()
                     + " changed since it was confirmed: review it and confirm again";
+            case REVIEW -> message = s.detail() + " before an unattended run sends " + step.id() + " (keyline plan "
+                    + c.job.name() + ", then apply it; or keyline approve " + c.job.name() + ")";
             default -> {
                 cls = FailureClass.AMBIGUOUS;
                 String what = c.failure != null && c.failure.step().equals(step.id())

@@ -54,6 +54,11 @@ public final class OperatorActions {
     public KeyRecord confirm(JobDefinition job, String key, String note, String expectedHash) {
         KeyRecord rec = existing(job, key);
         check(rec, Trigger.CONFIRM);
+        if (DecisionInputs.waitsForReview(rec)) {
+            throw new OperatorException(job.name() + " " + key + " waits for the review of job " + job.name()
+                    + ", not for a confirmation of one key: review its plan (keyline plan " + job.name()
+                    + ", then keyline apply PLAN_ID) or approve the job (keyline approve " + job.name() + ")");
+        }
         String hash = payloadHash(job, rec);
         if (expectedHash != null && !expectedHash.equals(hash)) {
             throw new OperatorException("the payload of " + rec.step() + " changed since it was shown to you: "
@@ -314,20 +319,72 @@ public final class OperatorActions {
         return resumed;
     }
 
+    /**
+     * What a review of a job did.
+     *
+     * @param hash     the hash of the unsafe steps approved ({@link Review#hash})
+     * @param before   whether the job waited for a review, and why, before
+     * @param released the keys that waited for the review and go on (PENDING: the next run takes them)
+     */
+    public record Approval(String hash, Review.Need before, List<KeyRecord> released) {
+    }
+
+    /**
+     * Reviews a job: its unsafe steps as they are now are approved for unattended runs ({@code run --due}, the
+     * scheduler, workers), and every key that waited for the review goes back to PENDING (one audited event each).
+     * Approving again what is approved changes nothing. An edit of an unsafe step later asks for a review again.
+     *
+     * @param note why, or {@code null} (an applied plan says which)
+     * @throws OperatorException when the job has no unsafe steps (it needs no review)
+     */
+    public Approval approve(JobDefinition job, String note) {
+        String hash = Review.hash(job);
+        if (hash == null) {
+            throw new OperatorException("job " + job.name() + " has no unsafe steps: it needs no review (run --due, "
+                    + "the scheduler and workers run it as it is)");
+        }
+        Instant now = now();
+        JobControl control = controls.jobControl(job.name());
+        Review.Need before = Review.need(job, control);
+        if (!hash.equals(control.reviewed())) {
+            controls.saveJobControl(control.withReview(hash, options.user(), now));
+        }
+        String msg = "job reviewed by " + options.user() + " (unsafe steps " + hash.substring(0, 12)
+                + "): the next run takes the key";
+        String n = note == null || note.isBlank() ? null : note.strip();
+        List<KeyChanges.Change> moves = new ArrayList<>();
+        for (KeyRecord r : keys.query(KeyRecords.KeyQuery.in(job.name(), Set.of(KeyState.NEEDS_CONFIRMATION)))) {
+            if (!DecisionInputs.waitsForReview(r)) {
+                continue;
+            }
+            KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.APPROVE)).withFailure(null, msg)
+                    .withConfirmation(null, null).withUpdatedAt(now);
+            moves.add(new KeyChanges.Change(r, after, null, new KeyEvent(0, r.job(), r.key(), now, null,
+                    EventType.APPROVED, r.step(), r.attempts(), after.state(), null, msg, options.user(), n, null)));
+        }
+        List<KeyRecord> released = moves.isEmpty() ? List.of() : changes.applyAll(moves);
+        if (before.pending() || !released.isEmpty()) {
+            logOperator(now, "approve", job.name(), null, n, Map.of("hash", hash, "released",
+                    released.stream().map(KeyRecord::key).toList()));
+        }
+        return new Approval(hash, before, released);
+    }
+
     /** Turns the kill switch on: nothing of the job starts; a running key stops at the next step boundary. */
     public JobControl pause(String job, String reason, Instant until) {
         requireNote(reason, "pause");
         if (until != null && !until.isAfter(now())) {
             throw new OperatorException("--until " + until + " is in the past");
         }
-        JobControl jc = new JobControl(job, true, reason.strip(), until, options.user(), now());
+        JobControl jc = controls.jobControl(job).withSwitch(new JobControl(job, true, reason.strip(), until,
+                options.user(), now()));
         controls.saveJobControl(jc);
         logOperator(now(), "pause", job, null, jc.reason(), until == null ? Map.of() : Map.of("until", until.toString()));
         return jc;
     }
 
     public JobControl resume(String job) {
-        JobControl jc = JobControl.running(job);
+        JobControl jc = controls.jobControl(job).withSwitch(JobControl.running(job));
         controls.saveJobControl(jc);
         logOperator(now(), "resume", job, null, null, Map.of());
         return jc;

@@ -35,7 +35,8 @@ final class Picking {
         this.claims = new Claims(ctx);
         this.job = job;
         this.runId = runId;
-        this.inputs = ctx.inputs(job, false);
+        // picking is how the scheduler (a console's, a worker's) runs keys: nobody watches
+        this.inputs = ctx.inputs(job, RunRequest.SCHEDULED);
     }
 
     RunReport run(List<String> candidates) {
@@ -111,7 +112,7 @@ final class Picking {
                 synchronized (left) {
                     left.remove(c.key());
                 }
-                KeyRun kr = new KeyRun(ctx, inputs, c.key(), runId, RunRequest.PLAIN).budget(budget);
+                KeyRun kr = new KeyRun(ctx, inputs, c.key(), runId, RunRequest.SCHEDULED).budget(budget);
                 picked.add(kr.runClaimed(c));
                 ranNow.incrementAndGet();
                 if (kr.budgetHalt) {
@@ -134,7 +135,7 @@ final class Picking {
                 stopped = budget.reason();
                 break;
             }
-            KeyRun kr = new KeyRun(ctx, inputs, key, runId, RunRequest.PLAIN).budget(budget);
+            KeyRun kr = new KeyRun(ctx, inputs, key, runId, RunRequest.SCHEDULED).budget(budget);
             KeyRecord after = kr.run(ctx.keys.key(job.name(), key).orElse(null));
             if (kr.claimed) {
                 ran++;

@@ -21,12 +21,19 @@ import java.util.Map;
  * @param keys      per key, in target order
  * @param ahead     whether keys later than the current one were allowed ({@code --ahead})
  * @param probes    whether the plan asked the probes ({@code false} with {@code --no-probes})
+ * @param review    whether the job's unsafe steps wait for a review (unattended runs do not run them until a
+ *                  plan of the job is applied or it is approved): applying this plan is that review
  */
 public record Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys, boolean ahead,
-                   boolean probes) {
+                   boolean probes, Review.Need review) {
 
     public Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys) {
-        this(planId, job, createdAt, paused, keys, false, true);
+        this(planId, job, createdAt, paused, keys, false, true, Review.Need.NONE);
+    }
+
+    public Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys, boolean ahead,
+                boolean probes) {
+        this(planId, job, createdAt, paused, keys, ahead, probes, Review.Need.NONE);
     }
 
     /**

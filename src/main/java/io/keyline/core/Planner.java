@@ -119,7 +119,7 @@ public final class Planner {
             out.add(note == null ? plan : plan.noted(note));
         }
         String id = Rendering.sha256(fingerprint.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
-        return new Plan(id, job.name(), now, pausedText, out, options.ahead(), probes);
+        return new Plan(id, job.name(), now, pausedText, out, options.ahead(), probes, Review.need(job, control));
     }
 
     private String fingerprintOf(String credential) {
@@ -417,6 +417,7 @@ public final class Planner {
                 String why = switch (stop.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
                     case CONFIRM_ALWAYS -> " (confirm: always)";
                     case PAYLOAD_CHANGED -> " (the payload changed since it was confirmed)";
+                    case REVIEW -> " (the job's unsafe steps wait for a review)";
                     case OUTCOME_UNKNOWN -> stopProbe == ProbeAnswer.NOT_ASKED
                             ? " (outcome of the last attempt unknown: its probe decides - present: reconciled and the "
                             + "run goes on; absent: a person confirms)"
@@ -427,6 +428,8 @@ public final class Planner {
             }
             case PROBE_INCONCLUSIVE -> sb.append(then).append("the probe of ").append(stop.step())
                     .append(" is inconclusive: retried later; ").append(stop.step()).append(" does not run");
+            case NEEDS_REVIEW -> sb.append(then).append("waits for the review of the job (").append(stop.detail())
+                    .append(")");
             default -> sb.append(then).append(stop.kind().name().toLowerCase(java.util.Locale.ROOT));
         }
         return sb.toString();

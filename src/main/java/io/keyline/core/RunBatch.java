@@ -48,7 +48,7 @@ final class RunBatch {
         this.runId = runId;
         this.request = request;
         this.goOn = goOn;
-        this.inputs = ctx.inputs(job, request.ahead());
+        this.inputs = ctx.inputs(job, request);
         int n = keys.size();
         finals = new KeyRecord[n];
         departed = new boolean[n];

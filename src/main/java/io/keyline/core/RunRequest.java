@@ -6,19 +6,34 @@ import java.util.Map;
 /**
  * How a run was asked for.
  *
- * @param ahead     keys later than the current one may run (the operator said so: {@code --ahead})
- * @param planId    the plan being applied, or {@code null} for a plain run
- * @param expected  for {@code apply}: per key, the steps the plan listed, in order; a key whose reality
- *                  departs from them stops there. {@code null} for a plain run.
- * @param selection how the keys were chosen ({@code --key …}, {@code --from … --to …}, {@code --due}), for the run log
+ * @param ahead      keys later than the current one may run (the operator said so: {@code --ahead})
+ * @param planId     the plan being applied, or {@code null} for a plain run
+ * @param expected   for {@code apply}: per key, the steps the plan listed, in order; a key whose reality
+ *                   departs from them stops there. {@code null} for a plain run.
+ * @param selection  how the keys were chosen ({@code --key …}, {@code --from … --to …}, {@code --due}), for the run log
+ * @param unattended nobody watches this run ({@code --due}, the scheduler, a worker): the keys of a job whose
+ *                   unsafe steps were never reviewed, or changed since, wait for the review ({@link Review})
  */
-public record RunRequest(boolean ahead, String planId, Map<String, Plan.Expectation> expected, String selection) {
+public record RunRequest(boolean ahead, String planId, Map<String, Plan.Expectation> expected, String selection,
+                         boolean unattended) {
 
     /** A plain run of the due and current keys. */
     public static final RunRequest PLAIN = new RunRequest(false, null, null, null);
 
+    /** A run of the scheduler (the console's, a worker's): unattended. */
+    public static final RunRequest SCHEDULED = new RunRequest(false, null, null, "--due", true);
+
+    public RunRequest(boolean ahead, String planId, Map<String, Plan.Expectation> expected, String selection) {
+        this(ahead, planId, expected, selection, false);
+    }
+
     public static RunRequest plain(boolean ahead, String selection) {
         return new RunRequest(ahead, null, null, selection);
+    }
+
+    /** {@code run --due}: the due keys, unattended. */
+    public static RunRequest due(boolean ahead) {
+        return new RunRequest(ahead, null, null, "--due", true);
     }
 
     /** Applies {@code plan}: exactly its steps, keys ahead of schedule only if the plan allowed them. */

@@ -24,7 +24,8 @@ import java.util.function.Supplier;
 /**
  * The embedded scheduler: on every {@link #tick()} it starts the due keys of every job that is not
  * paused ({@link Targets#dueKeys}: the key of the latest cron tick in the job's zone, missed ticks
- * within the catch-up window, stored pending keys and retries that are due).
+ * within the catch-up window, stored pending keys and retries that are due, and the keys a job's key source
+ * lists that are not done).
  *
  * <p>It executes keys only through the {@link Engine}, so the engine's leases decide who runs a
  * key: a key another process holds is passed by, and a key is never executed twice. It holds no
@@ -145,7 +146,13 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         try {
             // waits for a confirmation end by their step's expireAfter, whether or not the job has anything due
             engine.expireConfirmations(job);
-            List<Upcoming> upcoming = runnable(job, clock.instant());
+            List<String> listed = List.of();
+            if (job.key().source() != null) {
+                KeyListing.Listed l = engine.listKeys(job);
+                problems.addAll(l.problems());
+                listed = l.keys();
+            }
+            List<Upcoming> upcoming = runnable(job, clock.instant(), listed);
             if (upcoming.isEmpty() || !enabled || closed) {
                 return;
             }
@@ -157,7 +164,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             try {
                 List<String> keys = upcoming.stream().map(Upcoming::key).toList();
                 RunReport r = picking ? engine.runPicking(job, keys)
-                        : engine.run(job, keys, RunRequest.PLAIN, () -> enabled && !closed
+                        : engine.run(job, keys, RunRequest.SCHEDULED, () -> enabled && !closed
                                 && !controls.jobControl(job.name()).pausedAt(clock.instant()));
                 afterRun.accept(r);
                 for (KeyRecord k : r.keys()) {
@@ -187,16 +194,17 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
      * The due keys of a job that a run would start now: not those of a paused job, not retries
      * that are due later, and not keys a live process holds (the engine would pass them by).
      */
-    private List<Upcoming> runnable(JobDefinition job, Instant now) {
+    private List<Upcoming> runnable(JobDefinition job, Instant now, List<String> listed) {
         if (controls.jobControl(job.name()).pausedAt(now)) {
             return List.of();
         }
-        List<Targets.DueKey> due = Targets.dueKeys(job, store, now, window);
+        List<Targets.DueKey> due = Targets.dueKeys(job, store, now, window, listed);
         if (due.isEmpty()) {
             return List.of();
         }
         Map<String, KeyRecord> known = store.keys(job.name(), due.stream().map(Targets.DueKey::key).toList());
-        DecisionInputs inputs = DecisionInputs.of(job, false, clock, leases.workers(), Duration.ZERO);
+        DecisionInputs inputs = DecisionInputs.unattended(job, controls.jobControl(job.name()), false, clock,
+                leases.workers(), Duration.ZERO);
         List<Upcoming> out = new ArrayList<>();
         for (Targets.DueKey d : due) {
             // whether a run would take the key now: the engine's own decision, read only
@@ -218,7 +226,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
                 if (controls.jobControl(job.name()).pausedAt(now)) {
                     continue;
                 }
-                dueNow.addAll(runnable(job, now));
+                dueNow.addAll(runnable(job, now, List.of()));
                 Upcoming n = nextOf(job, now);
                 if (n != null && (next == null || n.tick().toInstant().isBefore(next.tick().toInstant()))) {
                     next = n;

@@ -71,7 +71,26 @@ public final class Targets {
      * is simply due; a key of an earlier tick in the window is a catch-up (the tick was missed).
      */
     public static List<DueKey> dueKeys(JobDefinition job, KeyRecords store, Instant now, Duration catchUp) {
+        return dueKeys(job, store, now, catchUp, List.of());
+    }
+
+    /**
+     * As {@link #dueKeys(JobDefinition, KeyRecords, Instant, Duration)}, with the keys the job's key source
+     * listed: a listed key that is new, or not finished and not waiting for a person, is due.
+     */
+    public static List<DueKey> dueKeys(JobDefinition job, KeyRecords store, Instant now, Duration catchUp,
+                                       java.util.Collection<String> listed) {
         Map<String, DueKey> keys = new LinkedHashMap<>();
+        if (!listed.isEmpty()) {
+            var known = store.keys(job.name(), listed);
+            for (String k : listed) {
+                KeyRecord r = known.get(k);
+                if (r == null || !r.state().finished() && (!r.state().needsAttention()
+                        || DecisionInputs.waitsForReview(r))) {
+                    keys.put(k, new DueKey(k, null, false));
+                }
+            }
+        }
         CronExpression cron = job.schedule();
         if (cron != null && job.key().type() != KeyType.MANUAL) {
             ZonedDateTime to = now.atZone(job.key().zone());
@@ -88,14 +107,18 @@ public final class Targets {
             var known = store.keys(job.name(), tickKeys.keySet());
             tickKeys.forEach((k, t) -> {
                 KeyRecord r = known.get(k);
-                if (r == null || !r.state().finished() && !r.state().needsAttention()) {
+                if (r == null || !r.state().finished() && (!r.state().needsAttention()
+                        || DecisionInputs.waitsForReview(r))) {
                     keys.put(k, new DueKey(k, t, !k.equals(latest)));
                 }
             });
         }
         for (KeyRecord r : store.query(KeyRecords.KeyQuery.in(job.name(),
-                Set.of(KeyState.PENDING, KeyState.RETRY_WAIT, KeyState.RUNNING)))) {
-            keys.putIfAbsent(r.key(), new DueKey(r.key(), null, false));
+                Set.of(KeyState.PENDING, KeyState.RETRY_WAIT, KeyState.RUNNING, KeyState.NEEDS_CONFIRMATION)))) {
+            // a key that waits for the review of its job is due: held back only until the review
+            if (r.state() != KeyState.NEEDS_CONFIRMATION || DecisionInputs.waitsForReview(r)) {
+                keys.putIfAbsent(r.key(), new DueKey(r.key(), null, false));
+            }
         }
         List<DueKey> sorted = new ArrayList<>(keys.values());
         sorted.sort((a, b) -> KeyRules.compare(job.key(), a.key(), b.key()));

@@ -34,5 +34,7 @@ public enum EventType {
      * A wait for a confirmation outlived its step's {@code expireAfter}: the key was skipped or failed (never
      * confirmed: the step did not run).
      */
-    CONFIRMATION_EXPIRED
+    CONFIRMATION_EXPIRED,
+    /** An operator reviewed the job (approve, or apply of a plan): a key that waited for the review goes on. */
+    APPROVED
 }

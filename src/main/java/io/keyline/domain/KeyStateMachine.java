@@ -54,6 +54,7 @@ public final class KeyStateMachine {
         allow(NEEDS_CONFIRMATION, Trigger.SKIP, SKIPPED);
         allow(NEEDS_CONFIRMATION, Trigger.EXPIRE_TO_SKIPPED, SKIPPED);
         allow(NEEDS_CONFIRMATION, Trigger.EXPIRE_TO_FAILED, FAILED);
+        allow(NEEDS_CONFIRMATION, Trigger.APPROVE, PENDING);
 
         allow(NEEDS_CREDENTIAL, Trigger.CREDENTIAL_UPDATED, PENDING);
         allow(NEEDS_CREDENTIAL, Trigger.RETRY, PENDING);

@@ -25,7 +25,9 @@ public enum Trigger {
     SKIP(true),
     CREDENTIAL_UPDATED(true),
     /** An operator re-arms a DONE key (all steps, or from a named one). */
-    REARM(true);
+    REARM(true),
+    /** An operator reviewed the job (approved it, or applied a plan of it): its keys that waited for that go on. */
+    APPROVE(true);
 
     private final boolean operator;
 

@@ -7,5 +7,10 @@ public enum WaitReason {
     /** Its last attempt may have reached the site and no probe says it did not; or it has no probe. */
     OUTCOME_UNKNOWN,
     /** It was confirmed, but what it would send changed since. */
-    PAYLOAD_CHANGED
+    PAYLOAD_CHANGED,
+    /**
+     * An unattended run met a job whose unsafe steps were never reviewed (a new job), or were edited since their
+     * review: the key waits until the operator applies a plan of the job or approves it.
+     */
+    REVIEW
 }

@@ -841,15 +841,15 @@ public final class JdbcStateStore implements StateStore {
     @Override
     public JobControl jobControl(String job) {
         return read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT paused, reason, paused_until, paused_by, paused_at "
-                    + "FROM job_control WHERE job = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT paused, reason, paused_until, paused_by, paused_at, "
+                    + "reviewed_hash, reviewed_by, reviewed_at FROM job_control WHERE job = ?")) {
                 ps.setString(1, job);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
                         return JobControl.running(job);
                     }
                     return new JobControl(job, rs.getBoolean(1), rs.getString(2), instant(rs, 3), rs.getString(4),
-                            instant(rs, 5));
+                            instant(rs, 5), rs.getString(6), rs.getString(7), instant(rs, 8));
                 }
             }
         });
@@ -859,12 +859,13 @@ public final class JdbcStateStore implements StateStore {
     public Map<String, JobControl> jobControls() {
         return read(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT job, paused, reason, paused_until, paused_by, "
-                    + "paused_at FROM job_control")) {
+                    + "paused_at, reviewed_hash, reviewed_by, reviewed_at FROM job_control")) {
                 Map<String, JobControl> out = new HashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.put(rs.getString(1), new JobControl(rs.getString(1), rs.getBoolean(2), rs.getString(3),
-                                instant(rs, 4), rs.getString(5), instant(rs, 6)));
+                                instant(rs, 4), rs.getString(5), instant(rs, 6), rs.getString(7), rs.getString(8),
+                                instant(rs, 9)));
                     }
                 }
                 return out;
@@ -877,16 +878,18 @@ public final class JdbcStateStore implements StateStore {
         inTransaction(c -> {
             int updated;
             try (PreparedStatement ps = c.prepareStatement("UPDATE job_control SET paused = ?, reason = ?, "
-                    + "paused_until = ?, paused_by = ?, paused_at = ?, version = version + 1 WHERE job = ?")) {
+                    + "paused_until = ?, paused_by = ?, paused_at = ?, reviewed_hash = ?, reviewed_by = ?, "
+                    + "reviewed_at = ?, version = version + 1 WHERE job = ?")) {
                 bindControl(ps, jc);
-                ps.setString(6, jc.job());
+                ps.setString(9, jc.job());
                 updated = ps.executeUpdate();
             }
             if (updated == 0) {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO job_control (paused, reason, paused_until, "
-                        + "paused_by, paused_at, job, version) VALUES (?,?,?,?,?,?,1)")) {
+                        + "paused_by, paused_at, reviewed_hash, reviewed_by, reviewed_at, job, version) "
+                        + "VALUES (?,?,?,?,?,?,?,?,?,1)")) {
                     bindControl(ps, jc);
-                    ps.setString(6, jc.job());
+                    ps.setString(9, jc.job());
                     ps.executeUpdate();
                 }
             }
@@ -900,6 +903,9 @@ public final class JdbcStateStore implements StateStore {
         setInstant(ps, 3, jc.until());
         ps.setString(4, jc.user());
         setInstant(ps, 5, jc.pausedAt());
+        ps.setString(6, jc.reviewed());
+        ps.setString(7, jc.reviewedBy());
+        setInstant(ps, 8, jc.reviewedAt());
     }
 
     @Override

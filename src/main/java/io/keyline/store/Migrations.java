@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Migrations {
     /** The versions in {@code src/main/resources/db/migration} ({@code MigrationsTest} compares). */
-    public static final List<String> COMMON = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12", "14");
+    public static final List<String> COMMON = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12", "13", "14");
     /** PostgreSQL adds {@code src/main/resources/db/postgresql}. */
-    public static final List<String> POSTGRES = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12", "14", "9.1");
+    public static final List<String> POSTGRES = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12", "13", "14",
+            "9.1");
 
     /** How many times Flyway was started in this process (tests: a current schema does not start it). */
     public static final AtomicInteger FLYWAY_RUNS = new AtomicInteger();

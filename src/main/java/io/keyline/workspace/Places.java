@@ -1,29 +1,273 @@
 package io.keyline.workspace;
 
+import io.keyline.core.PrivateFiles;
 import io.keyline.store.StateLocation;
 
 import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
- * Where the state and the jobs folder are when the command line does not say: {@code KEYLINE_STATE} and
- * {@code KEYLINE_JOBS}, then the defaults — {@code ./state} and {@code ./resources/jobs} from the
- * repository, the per-user XDG folders in the installed app (its launcher sets
- * {@code -Dkeyline.packaged=true}).
+ * Where the state and the jobs folder are. One state per workspace, found the same way from any
+ * directory and never created by accident:
+ *
+ * <ol>
+ *   <li>{@code --state DIR|URL}, else {@code $KEYLINE_STATE}: that state;</li>
+ *   <li>else the workspace: from the jobs folder ({@code --jobs}, {@code $KEYLINE_JOBS}) when one is named, then
+ *       from the working directory, up the folders to the first one that holds a state
+ *       ({@code state/keyline.mv.db});</li>
+ *   <li>else, in the installed app (its launcher sets {@code -Dkeyline.packaged=true}), the per-user state in
+ *       {@code $XDG_DATA_HOME/keyline}.</li>
+ * </ol>
+ *
+ * When none of them holds a state, the state is not found: only the console's first run, {@code keyline init}
+ * and {@code --init} create one, where the first rule names it or else at the default ({@code ./state}, or the
+ * per-user folder of the installed app).
+ *
+ * <p>The jobs folder: {@code --jobs}, else {@code $KEYLINE_JOBS}, else the one the state was created with (kept
+ * in {@code STATE/workspace.properties}), else {@code resources/jobs} next to a state found in a workspace, else
+ * {@code ./resources/jobs} (installed app: {@code $XDG_CONFIG_HOME/keyline/jobs}).
  */
 public final class Places {
 
-    private final Map<String, String> env;
+    /** The name of a workspace's state folder, which marks the workspace. */
+    public static final String STATE_FOLDER = "state";
+    /** The file whose presence makes a folder a state ({@code H2}). */
+    public static final String STATE_FILE = "keyline.mv.db";
+    /** In the state folder: what the state remembers of its workspace (the jobs folder it was created with). */
+    public static final String MEMORY_FILE = "workspace.properties";
+    /** The jobs folder of a workspace, relative to the folder that holds its state. */
+    public static final Path WORKSPACE_JOBS = Path.of("resources", "jobs");
 
-    /** @param env the process environment */
+    private final Map<String, String> env;
+    private final Path workingDir;
+
+    /** @param env the process environment; the working directory is the process's */
     public Places(Map<String, String> env) {
-        this.env = env;
+        this(env, Path.of("").toAbsolutePath());
     }
 
     /**
-     * The state: a folder or a {@code postgresql://} URL.
+     * @param env        the process environment
+     * @param workingDir where the command runs (the folders above it are searched for a workspace)
+     */
+    public Places(Map<String, String> env, Path workingDir) {
+        this.env = env;
+        this.workingDir = workingDir.toAbsolutePath().normalize();
+    }
+
+    /** How the state in use was found. */
+    public enum Source {
+        /** {@code --state}. */
+        OPTION("--state"),
+        /** {@code $KEYLINE_STATE}. */
+        ENVIRONMENT("$KEYLINE_STATE"),
+        /** A workspace above the jobs folder. */
+        JOBS_FOLDER("the workspace of the jobs folder"),
+        /** A workspace above the working directory. */
+        WORKING_DIRECTORY("the workspace of the working directory"),
+        /** The installed app's per-user state. */
+        INSTALLED("the installed app's per-user state"),
+        /** None was found: where one would be created. */
+        DEFAULT("the default place");
+
+        private final String words;
+
+        Source(String words) {
+            this.words = words;
+        }
+
+        public String words() {
+            return words;
+        }
+    }
+
+    /**
+     * Where the state and the jobs folder are, and how they were found.
+     *
+     * @param state    the state (where it was found, or where it would be created)
+     * @param source   how it was found
+     * @param exists   whether a state is there ({@code true} for a PostgreSQL URL: its schema is checked on open)
+     * @param looked   the state folders looked at, in order (for "not found")
+     * @param jobs     the jobs folder (absolute)
+     * @param jobsFrom how the jobs folder was chosen, in words
+     */
+    public record Found(StateLocation state, Source source, boolean exists, List<Path> looked, Path jobs,
+                        String jobsFrom) {
+        public Found {
+            looked = List.copyOf(looked);
+        }
+
+        /** "state /w/state (the workspace of the working directory)". */
+        public String stateLine() {
+            return state.display() + " (" + source.words() + (exists ? "" : "; there is no state there yet") + ")";
+        }
+
+        /** "/w/resources/jobs (remembered by the state)". */
+        public String jobsLine() {
+            return jobs + " (" + jobsFrom + ")";
+        }
+
+        /**
+         * Why no state was found, where Keyline looked, and how to create one (the message of every command
+         * that needs a state and may not create it).
+         */
+        public String notFound() {
+            if (source == Source.OPTION || source == Source.ENVIRONMENT) {
+                return "no Keyline state in " + state.display() + " (named by " + source.words() + "). Create it with "
+                        + "'keyline " + (source == Source.OPTION ? "--state " + quoted(state.display()) + " " : "")
+                        + "init' (or add --init to this command), or name the state that exists";
+            }
+            StringBuilder sb = new StringBuilder("no Keyline state found. Looked for ")
+                    .append(STATE_FOLDER).append('/').append(STATE_FILE).append(" in:");
+            for (Path p : looked) {
+                sb.append("\n  ").append(p);
+            }
+            sb.append("\nCreate one with 'keyline init' (makes ").append(state.display())
+                    .append(" and remembers the jobs folder ").append(jobs).append("), or add --init to this command; ")
+                    .append("or name an existing state with --state DIR or KEYLINE_STATE");
+            return sb.toString();
+        }
+
+        private static String quoted(String s) {
+            return s.matches("[A-Za-z0-9_./:@%+=,-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
+        }
+    }
+
+    /**
+     * Finds the state and the jobs folder as the rules above say. Never creates anything (but the installed
+     * app's jobs folder when it is the default).
+     *
+     * @param stateOption {@code --state}, or {@code null}
+     * @param jobsOption  {@code --jobs}, or {@code null}
+     * @throws IllegalArgumentException when a state URL is not one Keyline can use
+     */
+    public Found find(String stateOption, Path jobsOption) {
+        Path namedJobs = namedJobs(jobsOption);
+        String given = stateOption != null ? stateOption : nonBlank(env.get("KEYLINE_STATE"));
+        if (given != null) {
+            StateLocation loc = StateLocation.parse(given, env);
+            if (loc instanceof StateLocation.Folder) {
+                loc = new StateLocation.Folder(absolute(Path.of(given.strip())));
+            }
+            Source source = stateOption != null ? Source.OPTION : Source.ENVIRONMENT;
+            boolean exists = !(loc instanceof StateLocation.Folder f) || isState(f.dir());
+            List<Path> looked = loc instanceof StateLocation.Folder f ? List.of(f.dir()) : List.of();
+            return withJobs(loc, source, exists, looked, namedJobs, null);
+        }
+        List<Path> looked = new ArrayList<>();
+        if (namedJobs != null) {
+            Path w = workspaceAbove(namedJobs, looked);
+            if (w != null) {
+                return withJobs(new StateLocation.Folder(w.resolve(STATE_FOLDER)), Source.JOBS_FOLDER, true, looked,
+                        namedJobs, w);
+            }
+        }
+        Path w = workspaceAbove(workingDir, looked);
+        if (w != null) {
+            return withJobs(new StateLocation.Folder(w.resolve(STATE_FOLDER)), Source.WORKING_DIRECTORY, true, looked,
+                    namedJobs, w);
+        }
+        if (packaged()) {
+            Path installed = installedState();
+            if (!looked.contains(installed)) {
+                looked.add(installed);
+            }
+            boolean exists = isState(installed);
+            return withJobs(new StateLocation.Folder(installed), exists ? Source.INSTALLED : Source.DEFAULT, exists,
+                    looked, namedJobs, null);
+        }
+        return withJobs(new StateLocation.Folder(workingDir.resolve(STATE_FOLDER)), Source.DEFAULT, false, looked,
+                namedJobs, null);
+    }
+
+    /**
+     * Where {@code keyline init} creates a state: the folder or URL it is given ({@code init DIR}, {@code --state},
+     * {@code $KEYLINE_STATE}), else the default ({@code ./state}; installed app: the per-user folder). No search:
+     * init makes a new workspace here. The jobs folder is the one named, else the default.
+     *
+     * @param given the state named on the command line ({@code init DIR} or {@code --state}), or {@code null}
+     */
+    public Found toCreate(String given, Path jobsOption) {
+        Path namedJobs = namedJobs(jobsOption);
+        String named = given != null ? given : nonBlank(env.get("KEYLINE_STATE"));
+        StateLocation loc;
+        Source source;
+        if (named != null) {
+            loc = StateLocation.parse(named, env);
+            if (loc instanceof StateLocation.Folder f) {
+                loc = new StateLocation.Folder(absolute(Path.of(named.strip())));
+            }
+            source = given != null ? Source.OPTION : Source.ENVIRONMENT;
+        } else {
+            loc = new StateLocation.Folder(packaged() ? installedState() : workingDir.resolve(STATE_FOLDER));
+            source = Source.DEFAULT;
+        }
+        boolean exists = !(loc instanceof StateLocation.Folder f) || isState(f.dir());
+        List<Path> looked = loc instanceof StateLocation.Folder f ? List.of(f.dir()) : List.of();
+        return withJobs(loc, source, exists, looked, namedJobs, null);
+    }
+
+    private Found withJobs(StateLocation state, Source source, boolean exists, List<Path> looked, Path namedJobs,
+                           Path workspace) {
+        if (namedJobs != null) {
+            return new Found(state, source, exists, looked, namedJobs, env.get("KEYLINE_JOBS") != null
+                    && namedJobs.equals(absolute(Path.of(env.get("KEYLINE_JOBS")))) ? "$KEYLINE_JOBS" : "--jobs");
+        }
+        if (exists && state instanceof StateLocation.Folder f) {
+            Path remembered = rememberedJobs(f.dir());
+            if (remembered != null) {
+                return new Found(state, source, true, looked, remembered, "the jobs folder the state was created with");
+            }
+        }
+        if (workspace != null) {
+            return new Found(state, source, exists, looked, workspace.resolve(WORKSPACE_JOBS),
+                    "the workspace's resources/jobs");
+        }
+        return new Found(state, source, exists, looked, defaultJobs(), packaged()
+                ? "the installed app's per-user jobs folder" : "the default: resources/jobs in the working directory");
+    }
+
+    /** The first folder from {@code start} up whose {@code state/} holds a state; each folder looked at is added. */
+    private static Path workspaceAbove(Path start, List<Path> looked) {
+        for (Path d = start; d != null; d = d.getParent()) {
+            Path candidate = d.resolve(STATE_FOLDER);
+            if (!looked.contains(candidate)) {
+                looked.add(candidate);
+            }
+            if (isState(candidate)) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code dir} holds a state (its database file). */
+    public static boolean isState(Path dir) {
+        return Files.isRegularFile(dir.resolve(STATE_FILE));
+    }
+
+    /** {@code --jobs}, else {@code $KEYLINE_JOBS}, as absolute paths; {@code null} when neither names one. */
+    private Path namedJobs(Path jobsOption) {
+        if (jobsOption != null) {
+            return absolute(jobsOption);
+        }
+        String e = nonBlank(env.get("KEYLINE_JOBS"));
+        return e == null ? null : absolute(Path.of(e));
+    }
+
+    private Path absolute(Path p) {
+        return workingDir.resolve(p).normalize();
+    }
+
+    /**
+     * The state: a folder or a {@code postgresql://} URL, named or the default (no search).
      *
      * @param given {@code --state}, or {@code null}
      * @throws IllegalArgumentException when a URL is not one Keyline can use
@@ -36,7 +280,7 @@ public final class Places {
         return new StateLocation.Folder(statePath(null));
     }
 
-    /** The state folder: {@code given}, {@code $KEYLINE_STATE}, or the default. */
+    /** The state folder: {@code given}, {@code $KEYLINE_STATE}, or the default where a new state is created. */
     public Path statePath(String given) {
         if (given != null) {
             return Path.of(given);
@@ -45,7 +289,7 @@ public final class Places {
         if (e != null && !e.isBlank()) {
             return Path.of(e);
         }
-        return packaged() ? xdg("XDG_DATA_HOME", ".local/share").resolve("keyline") : Path.of("state");
+        return packaged() ? installedState() : Path.of(STATE_FOLDER);
     }
 
     /** The jobs folder: {@code given}, {@code $KEYLINE_JOBS}, or the default (created in the installed app). */
@@ -57,6 +301,10 @@ public final class Places {
         if (e != null && !e.isBlank()) {
             return Path.of(e);
         }
+        return packaged() ? defaultJobs() : WORKSPACE_JOBS;
+    }
+
+    private Path defaultJobs() {
         if (packaged()) {
             Path dir = xdg("XDG_CONFIG_HOME", ".config").resolve("keyline").resolve("jobs");
             try {
@@ -66,7 +314,11 @@ public final class Places {
             }
             return dir;
         }
-        return Path.of("resources/jobs");
+        return workingDir.resolve(WORKSPACE_JOBS);
+    }
+
+    private Path installedState() {
+        return xdg("XDG_DATA_HOME", ".local/share").resolve("keyline");
     }
 
     /** Whether this is the installed app: state and jobs then live in per-user folders. */
@@ -82,5 +334,35 @@ public final class Places {
         }
         String home = env.getOrDefault("HOME", System.getProperty("user.home"));
         return Path.of(home).resolve(fallback);
+    }
+
+    private static String nonBlank(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    /** The jobs folder a state folder remembers ({@link #MEMORY_FILE}), or {@code null}. */
+    public static Path rememberedJobs(Path stateDir) {
+        Path file = stateDir.resolve(MEMORY_FILE);
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        try {
+            Properties p = new Properties();
+            p.load(new StringReader(Files.readString(file, StandardCharsets.UTF_8)));
+            String jobs = p.getProperty("jobs");
+            return jobs == null || jobs.isBlank() || !Path.of(jobs).isAbsolute() ? null : Path.of(jobs).normalize();
+        } catch (IOException | RuntimeException e) {
+            return null; // unreadable: the other rules choose the jobs folder
+        }
+    }
+
+    /** Writes what a new state remembers of its workspace: its jobs folder (0600, like every file of the state). */
+    public static void rememberJobs(Path stateDir, Path jobs) throws IOException {
+        Properties p = new Properties();
+        p.setProperty("jobs", jobs.toAbsolutePath().normalize().toString());
+        java.io.StringWriter text = new java.io.StringWriter();
+        p.store(text, " Written when this state was created: the jobs folder it is used with when neither --jobs nor"
+                + "\n KEYLINE_JOBS names one. Edit it when the jobs folder moves.");
+        PrivateFiles.writeAtomically(stateDir.resolve(MEMORY_FILE), text.toString().getBytes(StandardCharsets.UTF_8));
     }
 }

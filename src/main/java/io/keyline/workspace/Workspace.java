@@ -100,8 +100,14 @@ public final class Workspace implements AutoCloseable {
 
     public synchronized Database database() {
         if (database == null) {
+            requireState();
+            boolean created = location instanceof StateLocation.Folder f && !Places.isState(f.dir());
             database = reader && location instanceof StateLocation.Folder f ? H2Database.openToRead(f.dir())
-                    : open(location);
+                    : location instanceof StateLocation.Postgres p ? PostgresDatabase.open(p, notFound == null)
+                    : H2Database.open(location.localDir());
+            if (created) {
+                remember();
+            }
         }
         return database;
     }
@@ -110,6 +116,47 @@ public final class Workspace implements AutoCloseable {
     public static Database open(StateLocation location) {
         return location instanceof StateLocation.Postgres p ? PostgresDatabase.open(p)
                 : H2Database.open(location.localDir());
+    }
+
+    /** Why the state may not be created here ({@link #existingOnly}), or {@code null} when it may. */
+    private java.util.function.Supplier<String> notFound;
+
+    /**
+     * Says that this workspace's state must exist: opening a state folder that holds none (or a PostgreSQL
+     * database without Keyline's tables), or writing its run log, throws {@link io.keyline.core.StateUnavailableException}
+     * with {@code notFound}'s message instead of creating one. Only the console's first run, {@code init} and
+     * {@code --init} create a state.
+     */
+    public synchronized Workspace existingOnly(java.util.function.Supplier<String> notFound) {
+        this.notFound = notFound;
+        return this;
+    }
+
+    /** Whether a state is there (a PostgreSQL state is checked when it is opened). */
+    public boolean exists() {
+        return !(location instanceof StateLocation.Folder f) || Places.isState(f.dir());
+    }
+
+    /** Refuses a state folder that holds no state when this workspace may not create one. */
+    private void requireState() {
+        java.util.function.Supplier<String> nf;
+        synchronized (this) {
+            nf = notFound;
+        }
+        if (nf != null && !exists()) {
+            throw new io.keyline.core.StateUnavailableException(nf.get(), null);
+        }
+    }
+
+    /** A new state folder remembers its jobs folder, for commands that name neither (see {@link Places}). */
+    private void remember() {
+        try {
+            if (Places.rememberedJobs(stateDir) == null) {
+                Places.rememberJobs(stateDir, jobsDir);
+            }
+        } catch (java.io.IOException e) {
+            // the state works without it; commands then need --jobs or a workspace's resources/jobs
+        }
     }
 
     /** Whether this workspace's process reads the state and ends: see {@link #reader}. */
@@ -247,6 +294,7 @@ public final class Workspace implements AutoCloseable {
 
     /** A run trace to {@code human} (or nowhere but the file) and {@code logs/runs.jsonl}, rotated per the env. */
     public RunTrace trace(PrintStream human) {
+        requireState();
         try {
             return RunTrace.open(stateDir, human, env);
         } catch (IllegalArgumentException e) {

@@ -26,7 +26,7 @@ public final class ChildProcess {
         return start(wb.stateArg, wb.jobs, log, env, args);
     }
 
-    /** {@code keyline --state STATE --jobs JOBS ARGS}, with {@code env} added to a clean (no KEYLINE_) environment. */
+    /** {@code keyline --state STATE --jobs JOBS --init ARGS}, with {@code env} added to a clean (no KEYLINE_) environment. */
     public static Process start(String state, Path jobs, Path log, java.util.Map<String, String> env, String... args)
             throws IOException {
         ProcessBuilder pb = builder(state, jobs, env, args).redirectErrorStream(true);
@@ -47,6 +47,8 @@ public final class ChildProcess {
         cmd.add(state);
         cmd.add("--jobs");
         cmd.add(jobs.toString());
+        // as a test's set-up would run "keyline init": the first command makes the state
+        cmd.add("--init");
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

@@ -98,7 +98,7 @@ class CrashTest {
         List<String> jobs = List.of("probed", "blind");
         for (int i = 0; i < kills; i++) {
             String job = jobs.get(i % 2);
-            Process p = ChildProcess.start(wb, log, "run", job, "--from", FROM, "--to", TO);
+            Process p = ChildProcess.start(wb, log, "run", "--yes", job, "--from", FROM, "--to", TO);
             long delay = 300 + random.nextInt(2200);
             if (!p.waitFor(delay, TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
@@ -110,7 +110,7 @@ class CrashTest {
         }
         for (String job : jobs) {
             for (int round = 0; round < 10; round++) {
-                Result r = wb.cli("run", job, "--from", FROM, "--to", TO);
+                Result r = wb.cli("run", "--yes", job, "--from", FROM, "--to", TO);
                 if (r.exit() == 0) {
                     break;
                 }

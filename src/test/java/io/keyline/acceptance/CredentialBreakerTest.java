@@ -52,7 +52,7 @@ class CredentialBreakerTest {
     void fiveKeysOnARejectedCookieSendItOnceUntilItIsRenewedOrTestedOk() throws IOException {
         site.requireCookie("session=good");
         assertThat(set(wb, CRED, "session=stale").exit()).isZero();
-        Result run = wb.cli("run", "p", "--from", "2026-11-25", "--to", "2026-11-29");
+        Result run = wb.cli("run", "--yes", "p", "--from", "2026-11-25", "--to", "2026-11-29");
         assertThat(run.exit()).as(run.toString()).isEqualTo(4);
         assertThat(requestsWithCookie("session=stale")).as("one request learned that it is dead").isEqualTo(1);
         for (String k : java.util.List.of("2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29")) {
@@ -76,7 +76,7 @@ class CredentialBreakerTest {
         Result test = wb.cli("credentials", "test", CRED);
         assertThat(test.exit()).as(test.toString()).isZero();
         assertThat(test.out()).contains("6 parked keys resumed"); // five of p, one of q
-        Result after = wb.cli("run", "p", "--from", "2026-11-25", "--to", "2026-11-29");
+        Result after = wb.cli("run", "--yes", "p", "--from", "2026-11-25", "--to", "2026-11-29");
         assertThat(after.exit()).as(after.toString()).isZero();
         assertThat(site.allEffects()).hasSize(5).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
     }

@@ -34,6 +34,7 @@ class DueSideBySideTest {
         wb.job("a-slow", job("a-slow", "exit 75"), null);
         wb.job("b-quick", job("b-quick", "touch b-quick.done"), null);
         Path done = wb.jobs.resolve("b-quick.done");
+        assertThat(wb.cli("jobs").exit()).as("the state exists").isZero();
         AtomicBoolean otherRanMeanwhile = new AtomicBoolean();
         RunOptions options = new RunOptions(wb.clock, d -> {
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

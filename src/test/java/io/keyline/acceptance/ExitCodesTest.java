@@ -282,7 +282,7 @@ class ExitCodesTest extends SiteTestBase {
                   ]
                 }
                 """, null);
-        Result r = wb.cli("run", "c", "--from", "2026-11-28", "--to", KEY);
+        Result r = wb.cli("run", "--yes", "c", "--from", "2026-11-28", "--to", KEY);
         assertThat(r.exit()).as(r.toString()).isEqualTo(3);
         assertThat(state("c", "2026-11-28")).isEqualTo("FAILED");
         assertThat(state("c", KEY)).isEqualTo("DONE");
@@ -365,7 +365,7 @@ class ExitCodesTest extends SiteTestBase {
         assertThat(badKey.exit()).as(badKey.toString()).isEqualTo(64);
         assertThat(badKey.err()).contains("2026-13-01");
 
-        Result both = wb.cli("run", "alpha", "--key", KEY, "--from", "2026-11-01");
+        Result both = wb.cli("run", "--yes", "alpha", "--key", KEY, "--from", "2026-11-01");
         assertThat(both.exit()).as(both.toString()).isEqualTo(64);
         assertThat(both.err()).contains("--key").contains("--from");
 

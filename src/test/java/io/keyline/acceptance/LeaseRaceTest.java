@@ -56,7 +56,7 @@ class LeaseRaceTest extends SiteTestBase {
         AtomicBoolean overlapped = site.holdFirstPostUntilGets(2);
         Path logA = tmp.resolve("a.log");
         Path logB = tmp.resolve("b.log");
-        String[] args = {"run", "race", "--from", FROM.toString(), "--to", TO.toString()};
+        String[] args = {"run", "--yes", "race", "--from", FROM.toString(), "--to", TO.toString()};
         Process a = ChildProcess.start(wb, logA, args);
         Process b = ChildProcess.start(wb, logB, args);
         assertThat(a.waitFor(120, TimeUnit.SECONDS)).as("process A finished").isTrue();

@@ -36,7 +36,7 @@ class MigrateStateTest extends SiteTestBase {
         wb.job("pub", Jobs.publish("pub", "unsafe", false, null), site.base());
         wb.job("cmd", Jobs.command("cmd", "none", "echo ok", "PT10S"), null);
         site.failPosts(Fault.STATUS_404, Fault.STATUS_500_AFTER_ACTING);
-        wb.cli("run", "pub", "--from", "2026-11-25", "--to", "2026-11-28");
+        wb.cli("run", "--yes", "pub", "--from", "2026-11-25", "--to", "2026-11-28");
         assertThat(wb.cliWithInput("tok3n-value\n", "credentials", "set", "api", "--type", "bearer").exit()).isZero();
         assertThat(wb.cli("pause", "cmd", "--reason", "moving house").exit()).isZero();
         Result plan = wb.cli("plan", "pub", "--key", "2026-11-29");

@@ -96,7 +96,7 @@ class ParallelKeysTest extends SiteTestBase {
         itemsJob("fan", "\"concurrency\": 4", 1);
         gather = 4; // every request waits until four are in flight: only four keys at once get there
 
-        Result r = wb.cli("run", "fan", "--from", FROM, "--to", "2026-11-12");
+        Result r = wb.cli("run", "--yes", "fan", "--from", FROM, "--to", "2026-11-12");
 
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(maxInFlight.get()).isEqualTo(4);
@@ -115,7 +115,7 @@ class ParallelKeysTest extends SiteTestBase {
         gather = 2;
         holdMillis = 100; // a second request in flight would be let through at once and counted
 
-        Result r = wb.cli("run", "single", "--from", FROM, "--to", "2026-11-04");
+        Result r = wb.cli("run", "--yes", "single", "--from", FROM, "--to", "2026-11-04");
 
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(maxInFlight.get()).isEqualTo(1);
@@ -128,8 +128,8 @@ class ParallelKeysTest extends SiteTestBase {
         wb.job("pub", Jobs.publish("pub", "unsafe", true, null).replaceFirst("\"steps\"", "\"concurrency\": 8, \"steps\""),
                 site.base());
 
-        Result r = wb.cli("run", "pub", "--from", FROM, "--to", "2026-11-24");
-        Result again = wb.cli("run", "pub", "--from", FROM, "--to", "2026-11-24");
+        Result r = wb.cli("run", "--yes", "pub", "--from", FROM, "--to", "2026-11-24");
+        Result again = wb.cli("run", "--yes", "pub", "--from", FROM, "--to", "2026-11-24");
 
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(again.exit()).as(again.toString()).isZero();

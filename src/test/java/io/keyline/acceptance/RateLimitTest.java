@@ -67,7 +67,7 @@ class RateLimitTest {
         job("paced", "\"concurrency\": 8, \"rateLimit\": \"20/s\"");
 
         long t0 = System.nanoTime();
-        Result r = wb.cli("run", "paced", "--from", "2026-10-01", "--to", "2026-11-09");
+        Result r = wb.cli("run", "--yes", "paced", "--from", "2026-10-01", "--to", "2026-11-09");
         long took = System.nanoTime() - t0;
 
         assertThat(r.exit()).as(r.toString()).isZero();
@@ -97,7 +97,7 @@ class RateLimitTest {
             return Reply.json("{}");
         };
 
-        Result r = wb.cli("run", "polite", "--from", "2026-11-01", "--to", "2026-11-08");
+        Result r = wb.cli("run", "--yes", "polite", "--from", "2026-11-01", "--to", "2026-11-08");
 
         assertThat(r.exit()).as(r.toString()).isZero();
         JsonNode keys = Json.read(wb.cli("status", "polite", "--json").out(), JsonNode.class);
@@ -116,7 +116,7 @@ class RateLimitTest {
         job("parked", "\"concurrency\": 1");
         answer = r -> new Reply.Respond(503, Map.of("Retry-After", "600"), "{\"error\":\"maintenance\"}");
 
-        Result r = wb.cli("run", "parked", "--from", "2026-11-01", "--to", "2026-11-03");
+        Result r = wb.cli("run", "--yes", "parked", "--from", "2026-11-01", "--to", "2026-11-03");
 
         assertThat(r.exit()).as(r.toString()).isEqualTo(5);
         assertThat(arrivals).as("only the first key reached the host").hasSize(1);

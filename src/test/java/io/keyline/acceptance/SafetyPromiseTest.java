@@ -174,7 +174,7 @@ class SafetyPromiseTest {
         assertThat(run.err()).contains(later).contains("not yet due").contains("--ahead").contains(KEY);
         assertThat(site.posts()).isZero();
 
-        Result range = wb.cli("run", "p", "--from", KEY, "--to", later);
+        Result range = wb.cli("run", "--yes", "p", "--from", KEY, "--to", later);
         assertThat(range.exit()).as(range.toString()).isEqualTo(1);
         assertThat(site.posts()).as("nothing of the range ran").isZero();
 

@@ -41,7 +41,7 @@ class StopSignalTest {
                 """, null);
         Path log = tmp.resolve("child.log");
 
-        Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", "halt", "--from", "2026-11-01", "--to", "2026-11-06");
+        Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", "--yes", "halt", "--from", "2026-11-01", "--to", "2026-11-06");
         awaitTrue(() -> count(wb.jobs.resolve("started")) == 2, log);
         p.destroy(); // SIGTERM
         awaitTrue(() -> Files.exists(log) && Files.readString(log).contains("no new key starts"), log);
@@ -61,7 +61,7 @@ class StopSignalTest {
                     .contains("YIELDED").contains("stopped by SIGTERM; stopped before step two");
         });
 
-        Result rerun = wb.cli("run", "halt", "--from", "2026-11-01", "--to", "2026-11-06");
+        Result rerun = wb.cli("run", "--yes", "halt", "--from", "2026-11-01", "--to", "2026-11-06");
         assertThat(rerun.exit()).as(rerun.toString()).isZero();
         List<String> ones = Files.readAllLines(wb.jobs.resolve("one.log"));
         assertThat(ones).as("the finished step is not redone").hasSize(6).doesNotHaveDuplicates();

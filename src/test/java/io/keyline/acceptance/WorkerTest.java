@@ -48,6 +48,8 @@ class WorkerTest extends SiteTestBase {
         wb.seed("broken", List.of("2026-11-28"));
         wb.seed("paused", List.of("2026-11-28"));
         assertThat(wb.cli("pause", "paused", "--reason", "not today").exit()).isZero();
+        // the unsafe job is reviewed, as an operator does before its first unattended run
+        assertThat(wb.cli("approve", "daily").exit()).isZero();
 
         Result r = wb.cli("worker", "--until-idle");
 
@@ -141,6 +143,8 @@ class WorkerTest extends SiteTestBase {
         wb.clock.followSystemClock();
         site.postDelayMillis(60);
         wb.job("pub", Jobs.publish("pub", "unsafe", true, null), site.base());
+        // reviewed, as an operator does before a job's first unattended run
+        assertThat(wb.cli("approve", "pub").exit()).isZero();
         List<String> keys = new ArrayList<>();
         for (LocalDate d = LocalDate.parse("2026-09-01"); keys.size() < 40; d = d.plusDays(1)) {
             keys.add(d.toString());

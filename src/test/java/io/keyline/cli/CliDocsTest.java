@@ -32,8 +32,9 @@ class CliDocsTest {
         for (List<String> path : CliHygieneTest.commandPaths()) {
             List<String> args = new ArrayList<>(path);
             args.add("--help");
-            // the root's --state/--jobs defaults mention paths: run from a fixed place so they do not vary
-            Result r = wb.cli(args.toArray(String[]::new));
+            // the root's help says which state and jobs folder are in use: fixed ones, so that it does not vary
+            Result r = path.isEmpty() ? wb.cliIn(Path.of("/"), "--state", "/srv/keyline/state", "--jobs",
+                    "/srv/keyline/jobs", "--help") : wb.cli(args.toArray(String[]::new));
             md.append("\n## keyline").append(path.isEmpty() ? "" : " " + String.join(" ", path)).append("\n\n```text\n")
                     .append(r.out().stripTrailing()).append("\n```\n");
         }

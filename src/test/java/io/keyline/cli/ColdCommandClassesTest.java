@@ -75,8 +75,8 @@ class ColdCommandClassesTest {
               "steps": [ { "id": "work", "kind": "command", "effect": "none", "command": ["true"] } ] }
             """);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = KeylineCli.execute(new String[] {"--state", state.toString(), "--jobs", jobs.toString(), "run",
-                "daily", "--key", "k1"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int exit = KeylineCli.execute(new String[] {"--state", state.toString(), "--jobs", jobs.toString(), "--init",
+                "run", "daily", "--key", "k1"}, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(out, true, StandardCharsets.UTF_8), Map.of(), RunOptions.standard());
         assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
     }

@@ -38,7 +38,7 @@ class BackupExportPruneTest extends SiteTestBase {
         site.requireCookie(SECRET);
         ok(wb.cliWithInput("Cookie: " + SECRET + "\n", "credentials", "set", "site-cookie", "--domain", "127.0.0.1"));
         site.failPosts(Fault.STATUS_404);
-        ok(wb.cli("run", "pub", "--from", "2026-11-26", "--to", "2026-11-28"), 3);
+        ok(wb.cli("run", "--yes", "pub", "--from", "2026-11-26", "--to", "2026-11-28"), 3);
         site.requireCookie("sid=another");
         ok(wb.cli("run", "pub", "--key", "2026-11-29"), 4);
     }

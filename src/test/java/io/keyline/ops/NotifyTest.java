@@ -77,7 +77,7 @@ class NotifyTest extends SiteTestBase {
                 Fault.STATUS_500_AFTER_ACTING,                                   // 27: NEEDS_CONFIRMATION
                 Fault.STATUS_401);                                               // 28: NEEDS_CREDENTIAL
         List<Result> out = new ArrayList<>();
-        out.add(w.cli("run", "pub", "--from", "2026-11-25", "--to", "2026-11-28"));
+        out.add(w.cli("run", "--yes", "pub", "--from", "2026-11-25", "--to", "2026-11-28"));
         out.add(w.cli("run", "cmd", "--key", "2026-11-29"));
         return out;
     }
@@ -139,7 +139,7 @@ class NotifyTest extends SiteTestBase {
 
         // later runs, other processes: nothing is announced twice
         wb.clock.advance(java.time.Duration.ofHours(1));
-        assertThat(wb.cli("run", "pub", "--from", "2026-11-25", "--to", "2026-11-28").exit()).isEqualTo(2);
+        assertThat(wb.cli("run", "--yes", "pub", "--from", "2026-11-25", "--to", "2026-11-28").exit()).isEqualTo(2);
         assertThat(wb.cli("run", "cmd", "--key", "2026-11-29").exit()).isEqualTo(2);
         assertThat(events().stream().filter(e -> e.get("event").asText().equals("attention"))).hasSize(5);
         assertThat(hookServer.received()).hasSize(5);

@@ -45,7 +45,7 @@ class RunLogTest extends SiteTestBase {
         // publish: the first probe answers 503 (probe line), the POST goes through after it
         wb.job("pub", Jobs.publish("pub", "unsafe", true, null), site.base());
         site.failGets(Fault.STATUS_503);
-        Result r = wb.cli("run", "pub", "--from", "2026-11-28", "--to", KEY);
+        Result r = wb.cli("run", "--yes", "pub", "--from", "2026-11-28", "--to", KEY);
         assertThat(r.exit()).as(r.toString()).isZero();
 
         List<JsonNode> lines = log();

@@ -223,7 +223,7 @@ class BadInputSuite {
                   "steps": [ { "id": "report", "kind": "command", "effect": "none", "command": ["true"] } ]
                 }
                 """, null);
-        Result run = wb.cli("run", GOOD, "--from", "2026-11-27", "--to", "2026-11-29");
+        Result run = wb.cli("run", "--yes", GOOD, "--from", "2026-11-27", "--to", "2026-11-29");
         assertThat(run.exit()).as(run.toString()).isEqualTo(3);
         Result doc = wb.cli("run", "docs", "--key", "doc-1");
         assertThat(doc.exit()).as(doc.toString()).isZero();
@@ -892,7 +892,7 @@ class BadInputSuite {
         // out of space: the state on a small tmpfs that is then filled up
         // full: not a byte left; nearly full: room for the lock file, not for the first commit
         for (boolean nearly : new boolean[] {false, true}) {
-            for (String[] cmd : List.of(new String[] {"run", GOOD, "--from", "2026-10-01", "--to", "2026-11-26"},
+            for (String[] cmd : List.of(new String[] {"run", "--yes", GOOD, "--from", "2026-10-01", "--to", "2026-11-26"},
                     new String[] {"retry", GOOD, "2026-11-28"}, new String[] {"pause", GOOD, "--reason", "full disk"},
                     new String[] {"credentials", "set", "site", "--from-file", "COOKIE"})) {
                 if (nearly && !cmd[0].equals("run")) {

@@ -98,13 +98,13 @@ class CrashLoopSuite {
                         site.failPosts(pool[random.nextInt(pool.length)]);
                         faults++;
                     }
-                    Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", job, "--from", FROM.toString(),
+                    Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", "--yes", job, "--from", FROM.toString(),
                             "--to", TO.toString());
                     // overlap: a second run of the job starts while the first (usually the one serving the state)
                     // is alive, and lives on after it was killed: it takes the file over (serverWentAway)
                     Process second = null;
                     if (overlap && !p.waitFor(50 + random.nextInt(300), TimeUnit.MILLISECONDS)) {
-                        second = ChildProcess.start(wb.state, wb.jobs, log, "run", job, "--from", FROM.toString(),
+                        second = ChildProcess.start(wb.state, wb.jobs, log, "run", "--yes", job, "--from", FROM.toString(),
                                 "--to", TO.toString());
                     }
                     if (!p.waitFor(150 + random.nextInt(1100), TimeUnit.MILLISECONDS)) {
@@ -128,7 +128,7 @@ class CrashLoopSuite {
                 Result last = null;
                 long finishing = System.nanoTime();
                 for (int r = 0; r < 15; r++) {
-                    last = wb.cli("run", job, "--from", FROM.toString(), "--to", TO.toString());
+                    last = wb.cli("run", "--yes", job, "--from", FROM.toString(), "--to", TO.toString());
                     if (last.exit() == 0) {
                         break;
                     }

@@ -149,11 +149,11 @@ class DurableIntentSuite {
     private static Process start(Workbench wb, Path out, String job, String from, String to) throws Exception {
         String jar = System.getProperty("keyline.crash.jar");
         if (jar == null) {
-            return ChildProcess.start(wb.state, wb.jobs, out, "run", job, "--from", from, "--to", to);
+            return ChildProcess.start(wb.state, wb.jobs, out, "run", "--yes", job, "--from", from, "--to", to);
         }
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-jar", jar, "--state", wb.state.toString(), "--jobs", wb.jobs.toString(),
-                "run", job, "--from", from, "--to", to);
+                "run", "--yes", job, "--from", from, "--to", to);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

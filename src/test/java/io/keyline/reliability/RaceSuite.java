@@ -51,7 +51,7 @@ class RaceSuite {
                     .replaceFirst("\"key\":", "\"concurrency\": " + CONCURRENCY + ", \"key\":"), site.base());
             assertThat(wb.cli("status").exit()).isZero();
             long started = System.nanoTime();
-            String[] args = {"run", "race", "--from", FROM.toString(), "--to", to.toString()};
+            String[] args = {"run", "--yes", "race", "--from", FROM.toString(), "--to", to.toString()};
             Process a = ChildProcess.start(wb.state, wb.jobs, tmp.resolve("a.log"), args);
             Process b = ChildProcess.start(wb.state, wb.jobs, tmp.resolve("b.log"), args);
             assertThat(a.waitFor(15, TimeUnit.MINUTES)).isTrue();

@@ -90,6 +90,9 @@ class WorkersSuite {
         try {
             wb.job("probed", job("probed", true, probed.base()), null);
             wb.job("blind", job("blind", false, blind.base()), null);
+            // reviewed, as an operator does before a job's first unattended run
+            assertThat(wb.cli("approve", "probed").exit()).isZero();
+            assertThat(wb.cli("approve", "blind").exit()).isZero();
             List<String> keys = new ArrayList<>();
             for (int i = 1; i <= keysTotal / 2; i++) {
                 keys.add(String.format("k%05d", i));

@@ -79,7 +79,7 @@ class DemoWorkspaceTest {
         Result set = wb.cliWithInput(site.login().cookiesTxtLine() + "\n", "credentials", "set", "sandbox-cookie");
         assertThat(set.exit()).as(set.toString()).isZero();
         assertThat(set.out()).contains("3 parked keys resumed");
-        Result run = wb.cli("run", "daily-article", "--from", parked.get(0), "--to", parked.get(2));
+        Result run = wb.cli("run", "--yes", "daily-article", "--from", parked.get(0), "--to", parked.get(2));
         assertThat(run.exit()).as(run.toString()).isZero();
 
         // confirm (after the login: the breaker keeps a rejected cookie from being sent): the waiting POST runs once

@@ -29,6 +29,11 @@ public final class Workbench {
     public String stateArg;
     public final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T09:00:00Z"));
     public final List<Duration> sleeps = new ArrayList<>();
+    /**
+     * Whether commands run with {@code --init}: the state is made by the first command, as a test's set-up
+     * would run {@code keyline init}. Off for tests of finding (or not finding) a state.
+     */
+    public boolean init = true;
     private final Map<String, String> env = new HashMap<>();
 
     public Workbench(Path root) throws IOException {
@@ -110,6 +115,9 @@ public final class Workbench {
     /** Runs {@code keyline --state S --jobs J ARGS} in-process with {@code input} on standard input. */
     public Result cliWithInput(String input, String... args) {
         List<String> all = new ArrayList<>(List.of("--state", stateArg, "--jobs", jobs.toString()));
+        if (init) {
+            all.add("--init");
+        }
         all.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -118,6 +126,22 @@ public final class Workbench {
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             exit = KeylineCli.execute(all.toArray(String[]::new),
                     new java.io.ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), o, e, env, options());
+        }
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Runs {@code keyline ARGS} in-process from {@code workingDir}, with only what {@code args} and the
+     * environment name (no {@code --state}, {@code --jobs} or {@code --init} added): how a state is found.
+     */
+    public Result cliIn(Path workingDir, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            exit = KeylineCli.execute(args, new java.io.ByteArrayInputStream(new byte[0]), o, e, env, options(),
+                    workingDir);
         }
         return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -25,8 +25,8 @@ final class JobReader {
 
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
 
-    private static final List<String> FIELDS = List.of("name", "description", "key", "schedule", "retry", "steps",
-            "concurrency", "rateLimit", "probe", "runBudget");
+    private static final List<String> FIELDS = List.of("name", "description", "key", "keys", "schedule", "retry",
+            "steps", "concurrency", "rateLimit", "probe", "runBudget");
     /** The most keys of one job a run takes at once. */
     static final int MAX_CONCURRENCY = 64;
     private static final List<String> KEY_FIELDS = List.of("type", "zone", "start");
@@ -49,6 +49,10 @@ final class JobReader {
                 "use lower-case letters, digits and \"-\", starting with a letter or digit, at most 63 characters") : null;
         SourceNode.Str description = job.string("description");
         KeySpec key = job.require("key", " (with a \"type\": date, week, month or manual)") ? key(job) : null;
+        if (job.has("keys")) {
+            io.keyline.domain.KeySource source = KeySourceReader.read(job, key);
+            key = key == null || source == null ? key : new KeySpec(key.type(), key.zone(), key.start(), source);
+        }
         CronExpression schedule = schedule(job, key);
         RetryPolicy retry = RetryReader.read(job, RetryPolicy.DEFAULT);
         List<StepDefinition> steps = job.require("steps", "") ? steps(job, retry == null ? RetryPolicy.DEFAULT : retry) : null;

@@ -30,8 +30,8 @@ import java.util.Optional;
  * What waits for a person, grouped by cause: one item per rejected or missing credential (listing
  * every key that waits for it and where to log in), one per job, step and failure when several keys
  * failed the same way, one per key that waits for a confirmation (each payload is reviewed on its
- * own), one per interrupted key, and one per job with keys that never ran. A handful of queries,
- * whatever the number of keys.
+ * own), one per job whose keys wait for the review of its unsafe steps, one per interrupted key, and one
+ * per job with keys that never ran. A handful of queries, whatever the number of keys.
  */
 public final class Attention {
 
@@ -52,7 +52,9 @@ public final class Attention {
         /** A key a killed run left running: it resumes when run. */
         INTERRUPTED,
         /** Keys of a job that should exist but never ran. */
-        MISSING
+        MISSING,
+        /** Keys of a new (or edited) job that wait for the review of its unsafe steps: Plan…, then Apply. */
+        REVIEW
     }
 
     /**
@@ -90,6 +92,7 @@ public final class Attention {
             return switch (kind) {
                 case INTERRUPTED -> "Run now";
                 case MISSING -> "Plan " + keys.size() + " missing…";
+                case REVIEW -> "Plan…";
                 default -> {
                     Trigger move = moves().resolving().orElseThrow();
                     yield move == Trigger.RETRY && keys.size() > 1 ? "Retry " + keys.size() + " keys"
@@ -189,13 +192,22 @@ public final class Attention {
                             first.updatedAt(), cred, url));
                 }
                 case NEEDS_CONFIRMATION -> {
-                    Instant expires = Waiting.expiresAt(byName.get(first.job()), first);
-                    var rule = Waiting.expiry(byName.get(first.job()), first);
-                    String reason = expires == null ? message : message + " (unless confirmed, it is "
-                            + (rule.then() == io.keyline.domain.ConfirmExpiry.Then.SKIP ? "skipped" : "failed")
-                            + " " + Timeline.relative(expires, now) + ")";
-                    items.add(new Item(id, Kind.CONFIRMATION, first.job(), keys, jobKeys, first.state(),
-                            first.step(), title(first), reason, evidence, first.updatedAt(), null, null));
+                    if (io.keyline.core.DecisionInputs.waitsForReview(first)) {
+                        String title = first.job() + "  ·  " + Words.keys(rs.size()) + (rs.size() == 1 ? " waits"
+                                : " wait") + " for the review of its unsafe steps";
+                        String reason = message + ". Plan… shows what its runs would send; applying the plan (or "
+                                + "keyline approve " + first.job() + ") reviews the job and the keys run.";
+                        items.add(new Item(id, Kind.REVIEW, first.job(), keys, jobKeys, first.state(), first.step(),
+                                title, reason, evidence, first.updatedAt(), null, null));
+                    } else {
+                        Instant expires = Waiting.expiresAt(byName.get(first.job()), first);
+                        var rule = Waiting.expiry(byName.get(first.job()), first);
+                        String reason = expires == null ? message : message + " (unless confirmed, it is "
+                                + (rule.then() == io.keyline.domain.ConfirmExpiry.Then.SKIP ? "skipped" : "failed")
+                                + " " + Timeline.relative(expires, now) + ")";
+                        items.add(new Item(id, Kind.CONFIRMATION, first.job(), keys, jobKeys, first.state(),
+                                first.step(), title(first), reason, evidence, first.updatedAt(), null, null));
+                    }
                 }
                 default -> {
                     String title = rs.size() == 1 ? title(first) : first.job() + "  ·  " + Words.keys(rs.size())
@@ -242,6 +254,8 @@ public final class Attention {
         return switch (r.state()) {
             case NEEDS_CREDENTIAL -> "credential:" + Objects.requireNonNullElse(r.credential(), "?");
             case FAILED -> "failed:" + r.job() + "/" + r.step() + "/" + r.failureClass() + "/" + failureOf(ev, r);
+            case NEEDS_CONFIRMATION -> io.keyline.core.DecisionInputs.waitsForReview(r) ? "review:" + r.job()
+                    : "key:" + r.job() + "/" + r.key();
             default -> "key:" + r.job() + "/" + r.key();
         };
     }

@@ -52,6 +52,12 @@ public final class ConfirmAndRun {
         OUTCOME_UNKNOWN("The outcome of the last attempt is unknown: the request may have reached the site."),
         /** It was confirmed, but the payload changed before it ran. */
         PAYLOAD_CHANGED("The payload changed after it was confirmed: review it and confirm again."),
+        /**
+         * An unattended run met the job before its unsafe steps were reviewed (a new job) or after they changed: the
+         * job is reviewed as a whole (its plan applied, or approved), not one key.
+         */
+        REVIEW("The job's unsafe steps wait for a review: plan the job and apply the plan, or approve the job. "
+                + "Its waiting keys then run."),
         /** Some other reason (see the message). */
         OTHER("The step waits for a person."),
         /** The key does not wait for confirmation (any more). */
@@ -173,7 +179,7 @@ public final class ConfirmAndRun {
 
         /** Whether the payload can be confirmed: the key waits and what it sends could be rendered. */
         public boolean confirmable() {
-            return waiting() && payload != null && payload.hash() != null;
+            return waiting() && reason != Reason.REVIEW && payload != null && payload.hash() != null;
         }
 
         /** The key's message, one printable line. */
@@ -394,6 +400,7 @@ public final class ConfirmAndRun {
             case OUTCOME_UNKNOWN -> Reason.OUTCOME_UNKNOWN;
             case PAYLOAD_CHANGED -> Reason.PAYLOAD_CHANGED;
             case CONFIRM_ALWAYS -> Reason.CONFIRM_ALWAYS;
+            case REVIEW -> Reason.REVIEW;
         };
     }
 

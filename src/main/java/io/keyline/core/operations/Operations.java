@@ -66,7 +66,8 @@ public final class Operations {
 
     public synchronized PlanApply planApply() {
         if (planApply == null) {
-            planApply = new PlanApply(store, store, planner.get(), credentials);
+            planApply = new PlanApply(store, store, planner.get(), credentials,
+                    (job, planId) -> actions().approve(job, "applied plan " + planId));
         }
         return planApply;
     }

@@ -28,18 +28,33 @@ public final class PlanApply {
     private final KeyRecords keys;
     private final Planner planner;
     private final io.keyline.core.CredentialProvider credentials;
+    private final Reviewer reviewer;
 
-    public PlanApply(SavedPlans store, KeyRecords keys, Planner planner) {
-        this(store, keys, planner, null);
+    /** Records that a plan of a job was applied: the job's unsafe steps, as planned, are reviewed. */
+    @FunctionalInterface
+    public interface Reviewer {
+        void applied(JobDefinition job, String planId);
+
+        /** Records nothing (a plan applied in a test of the engine alone). */
+        Reviewer NONE = (job, planId) -> { };
     }
 
-    /** @param credentials masks what the applied keys came to ({@link Applied#outcomes}); {@code null}: none shown */
+    public PlanApply(SavedPlans store, KeyRecords keys, Planner planner) {
+        this(store, keys, planner, null, Reviewer.NONE);
+    }
+
+    /**
+     * @param credentials masks what the applied keys came to ({@link Applied#outcomes}); {@code null}: none shown
+     * @param reviewer    told of every plan that is applied (not of a stale one): applying a plan of a job is the
+     *                    review of its unsafe steps that unattended runs wait for
+     */
     public PlanApply(SavedPlans store, KeyRecords keys, Planner planner,
-                     io.keyline.core.CredentialProvider credentials) {
+                     io.keyline.core.CredentialProvider credentials, Reviewer reviewer) {
         this.store = store;
         this.keys = keys;
         this.planner = planner;
         this.credentials = credentials;
+        this.reviewer = reviewer;
     }
 
     /**
@@ -69,6 +84,11 @@ public final class PlanApply {
         public String currentId() {
             return currentId;
         }
+    }
+
+    /** Makes a plan without keeping it (it cannot be applied): what a run would do, to ask before it runs. */
+    public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes, Planner.Options options) {
+        return planner.plan(job, keys, notes, options);
     }
 
     /** Makes a plan and keeps it for {@link #apply}. */
@@ -101,10 +121,17 @@ public final class PlanApply {
         return now;
     }
 
-    /** Applies a saved plan: exactly its steps, or a refusal when it is stale. */
+    /**
+     * Applies a saved plan: exactly its steps, or a refusal when it is stale. A plan that is applied reviews the
+     * job's unsafe steps as it showed them: keys that waited for that review run as planned, and unattended runs
+     * take the job from then on.
+     */
     public RunReport apply(String planId, Function<String, JobDefinition> jobs, Engine engine) {
         Plan now = replan(planId, jobs);
         JobDefinition job = jobs.apply(now.job());
+        if (io.keyline.core.Review.hash(job) != null) {
+            reviewer.applied(job, planId);
+        }
         return engine.run(job, now.keys().stream().map(Plan.KeyPlan::key).toList(), RunRequest.apply(now));
     }
 

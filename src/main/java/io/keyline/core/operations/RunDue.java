@@ -4,6 +4,7 @@ import io.keyline.core.Engine;
 import io.keyline.core.RunReport;
 import io.keyline.core.RunRequest;
 import io.keyline.core.JobControls;
+import io.keyline.core.KeyListing;
 import io.keyline.core.KeyRecords;
 import io.keyline.core.Targets;
 import io.keyline.domain.JobDefinition;
@@ -23,7 +24,8 @@ import java.util.function.Consumer;
 /**
  * Runs every due key of every job that is not paused ({@code keyline run --due}, cron): the key of
  * the latest schedule tick, missed ticks of the catch-up window (said as they start), pending keys
- * and due retries. A paused job is passed by and said so.
+ * and due retries, and the keys a job's key source lists that are not done. A paused job is passed by and said
+ * so.
  */
 public final class RunDue {
 
@@ -45,11 +47,13 @@ public final class RunDue {
      *
      * @param reports one per job that had due keys, in job order
      * @param paused  jobs passed by because they are paused
+     * @param listing what was wrong with the listings of key sources (a bad entry, a failed or too long listing)
      */
-    public record Result(List<RunReport> reports, List<String> paused) {
+    public record Result(List<RunReport> reports, List<String> paused, List<String> listing) {
         public Result {
             reports = List.copyOf(reports);
             paused = List.copyOf(paused);
+            listing = List.copyOf(listing);
         }
 
         /** The final records of every key that was targeted. */
@@ -58,10 +62,12 @@ public final class RunDue {
         }
 
         /**
-         * The exit code over every targeted key; a run that its budget stopped waits (4) unless a key failed.
+         * The exit code over every targeted key; a run that its budget stopped waits (4) unless a key failed; at
+         * least 1 when a key source's listing was wrong.
          */
         public int exitCode() {
-            return RunReport.exitCode(keys(), false, reports.stream().anyMatch(RunReport::overBudget));
+            int code = RunReport.exitCode(keys(), false, reports.stream().anyMatch(RunReport::overBudget));
+            return code == 0 && !listing.isEmpty() ? 1 : code;
         }
 
         /**
@@ -88,6 +94,7 @@ public final class RunDue {
         // what is due, in job order, decided before anything runs (and its catch-ups said)
         List<Callable<RunReport>> runs = new ArrayList<>();
         List<String> paused = new ArrayList<>();
+        List<String> listing = new ArrayList<>();
         for (JobDefinition job : jobs) {
             // a wait for a confirmation that outlived its step's expireAfter ends, due keys or not
             for (KeyRecord k : engine.expireConfirmations(job)) {
@@ -98,18 +105,24 @@ public final class RunDue {
                 say.accept(job.name() + ": paused, passed by");
                 continue;
             }
-            List<Targets.DueKey> due = Targets.dueKeys(job, store, clock.instant(), window);
+            List<String> listed = List.of();
+            if (job.key().source() != null) {
+                KeyListing.Listed l = engine.listKeys(job);
+                listing.addAll(l.problems());
+                listed = l.keys();
+            }
+            List<Targets.DueKey> due = Targets.dueKeys(job, store, clock.instant(), window, listed);
             if (due.isEmpty()) {
                 continue;
             }
             due.stream().filter(Targets.DueKey::catchUp).forEach(d -> say.accept(job.name() + " " + d.key() + ": "
                     + d.note()));
             List<String> keys = due.stream().map(Targets.DueKey::key).toList();
-            runs.add(() -> engine.run(job, keys, RunRequest.plain(ahead, "--due")));
+            runs.add(() -> engine.run(job, keys, RunRequest.due(ahead)));
         }
         // jobs side by side, each within its own concurrency: one job waiting for a retry does not
         // hold the others back
-        return new Result(sideBySide(runs), paused);
+        return new Result(sideBySide(runs), paused, listing);
     }
 
     /** Runs each job's run on its own thread (at most {@link #JOBS_AT_ONCE} at once); reports in the given order. */

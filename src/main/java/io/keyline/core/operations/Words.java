@@ -124,6 +124,7 @@ public final class Words {
             case CREDENTIAL_REFRESHED -> "Login refreshed by the site";
             case REARMED -> "Re-armed";
             case CONFIRMATION_EXPIRED -> "Confirmation expired";
+            case APPROVED -> "Job reviewed";
         };
     }
 

@@ -58,6 +58,14 @@ public final class PostgresDatabase implements Database {
 
     /** Opens (migrating, under an advisory lock) the database {@code where} names; run logs go to its local folder. */
     public static PostgresDatabase open(StateLocation.Postgres where) {
+        return open(where, true);
+    }
+
+    /**
+     * Opens the database {@code where} names; with {@code create} false, a database that holds no Keyline state
+     * yet (no schema history) is refused instead of being made one.
+     */
+    public static PostgresDatabase open(StateLocation.Postgres where, boolean create) {
         try {
             PrivateFiles.ensurePrivateDirectory(where.logs());
         } catch (IOException e) {
@@ -76,7 +84,7 @@ public final class PostgresDatabase implements Database {
         HikariDataSource pool = new HikariDataSource(config);
         PostgresDatabase db = new PostgresDatabase(where, pool, direct);
         try {
-            db.migrate();
+            db.migrate(create);
             return db;
         } catch (RuntimeException e) {
             pool.close();
@@ -166,7 +174,7 @@ public final class PostgresDatabase implements Database {
      * on its own connection is held while Flyway runs (Flyway's baseline on an empty database is not
      * safe against a second process doing the same at the same moment).
      */
-    private void migrate() {
+    private void migrate(boolean create) {
         try (Connection lock = dedicated()) {
             try (PreparedStatement ps = lock.prepareStatement("SELECT pg_advisory_lock(?, ?)")) {
                 ps.setInt(1, Dialect.LOCK_SPACE);
@@ -176,6 +184,11 @@ public final class PostgresDatabase implements Database {
             checkServer(lock);
             if (Migrations.current(lock, Migrations.POSTGRES)) {
                 return; // closing this session (a connection of its own, not pooled) releases the lock
+            }
+            if (!create && !hasSchemaHistory(lock)) {
+                throw new StateUnavailableException("no Keyline state in " + where.display() + " (the database has no "
+                        + "Keyline tables). Create it with 'keyline --state " + where.display() + " init' (or add --init "
+                        + "to this command), or name the database that holds the state", null);
             }
             Migrations.FLYWAY_RUNS.incrementAndGet();
             Flyway flyway = Flyway.configure()
@@ -205,6 +218,15 @@ public final class PostgresDatabase implements Database {
             }
         } catch (SQLException e) {
             throw new StateUnavailableException(describe(e), e);
+        }
+    }
+
+    /** Whether Keyline (Flyway) has ever migrated this database: its schema history table exists. */
+    private static boolean hasSchemaHistory(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.tables "
+                + "WHERE table_schema = current_schema() AND table_name = 'flyway_schema_history'");
+             java.sql.ResultSet rs = ps.executeQuery()) {
+            return rs.next();
         }
     }
 

@@ -255,7 +255,7 @@ public final class InboxView extends BorderPane {
             case CREDENTIAL -> nav.renewCredential(item.credential());
             case FAILED -> vm.retry(item);
             case INTERRUPTED -> vm.runNow(item);
-            case MISSING -> nav.plan(item.job(), item.keys());
+            case MISSING, REVIEW -> nav.plan(item.job(), item.keys());
         }
     }
 

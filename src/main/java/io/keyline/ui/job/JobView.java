@@ -110,6 +110,20 @@ public final class JobView extends BorderPane {
         banner.visibleProperty().bind(vm.pausedProperty());
         banner.managedProperty().bind(vm.pausedProperty());
 
+        Label reviewText = new Label();
+        reviewText.setWrapText(true);
+        reviewText.textProperty().bind(vm.reviewTextProperty());
+        Button reviewPlan = new Button("Plan…");
+        reviewPlan.setId("review-plan-button");
+        reviewPlan.setMinWidth(Region.USE_PREF_SIZE);
+        reviewPlan.setOnAction(e -> nav.plan(vm.definitionProperty().get().name()));
+        HBox review = new HBox(8, reviewText, reviewPlan);
+        review.setAlignment(Pos.CENTER_LEFT);
+        review.getStyleClass().add("paused-banner");
+        review.setId("review-banner");
+        review.visibleProperty().bind(vm.reviewTextProperty().isNotEmpty());
+        review.managedProperty().bind(review.visibleProperty());
+
         Label notice = new Label();
         notice.setId("job-notice");
         notice.getStyleClass().add("inbox-notice");
@@ -118,7 +132,7 @@ public final class JobView extends BorderPane {
         notice.visibleProperty().bind(vm.noticeProperty().isNotEmpty());
         notice.managedProperty().bind(notice.visibleProperty());
 
-        VBox top = new VBox(12, titleRow, banner, calendarRow(), notice);
+        VBox top = new VBox(12, titleRow, banner, review, calendarRow(), notice);
         top.setPadding(new Insets(0, 0, 12, 0));
         setTop(top);
         setCenter(tableSection());

@@ -109,6 +109,7 @@ public final class JobViewModel extends ViewModel {
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
+    private final ReadOnlyStringWrapper reviewText = new ReadOnlyStringWrapper("");
 
     public JobViewModel(ConsoleServices services, Threads threads) {
         super(threads);
@@ -182,6 +183,12 @@ public final class JobViewModel extends ViewModel {
             paused.set(l.control().pausedAt(now));
             pauseText.set(l.control().pausedAt(now) ? "Paused by " + l.control().user() + ": " + l.control().reason()
                     + (l.control().until() == null ? "" : " (until " + io.keyline.ui.common.Format.time(l.control().until()) + ")")
+                    : "");
+            JobDefinition def = definition.get();
+            io.keyline.core.Review.Need need = def == null ? io.keyline.core.Review.Need.NONE
+                    : io.keyline.core.Review.need(def, l.control());
+            reviewText.set(need.pending() ? Character.toUpperCase(need.words().charAt(0)) + need.words().substring(1)
+                    + ". The scheduler and unattended runs do not send its unsafe steps until a plan of it is applied."
                     : "");
         }
     }
@@ -311,6 +318,11 @@ public final class JobViewModel extends ViewModel {
     /** The calendar: states, missing keys, keys ahead of schedule. */
     public ReadOnlyObjectProperty<Calendar.View> calendarProperty() {
         return calendar.getReadOnlyProperty();
+    }
+
+    /** "New job: review its plan. …" while the job's unsafe steps wait for a review, else empty. */
+    public ReadOnlyStringProperty reviewTextProperty() {
+        return reviewText.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty pausedProperty() {

@@ -106,7 +106,7 @@ class OperationsTest {
                 .hasMessage("choose one of --key, --from/--to and --due");
 
         // the command line says the same words, and nothing was sent
-        Workbench.Result cli = wb.cli("run", "daily", "--from", "2026-11-28", "--to", "2026-12-01");
+        Workbench.Result cli = wb.cli("run", "--yes", "daily", "--from", "2026-11-28", "--to", "2026-12-01");
         assertThat(cli.out() + cli.err()).contains(refusal);
         assertThat(site.posts()).isZero();
     }
@@ -164,7 +164,7 @@ class OperationsTest {
         String login = "https://sandbox.example/login";
         assertThat(wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie", "--login-url", login)
                 .exit()).isZero();
-        assertThat(wb.cli("run", "daily", "--from", "2026-11-27", "--to", KEY).exit()).isEqualTo(4);
+        assertThat(wb.cli("run", "--yes", "daily", "--from", "2026-11-27", "--to", KEY).exit()).isEqualTo(4);
         List<JobDefinition> jobs = List.of(job("daily"));
 
         List<Attention.Item> items = ws.operations().attention(jobs, Map.of(), wb.clock.instant());

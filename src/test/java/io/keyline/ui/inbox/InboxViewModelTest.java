@@ -179,7 +179,7 @@ class InboxViewModelTest {
         site.requireCookie("session=v2");
         fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie", "--login-url",
                 site.base() + "/login");
-        assertThat(fx.wb.cli("run", "p", "--from", "2026-11-27", "--to", "2026-11-29").exit()).isEqualTo(4);
+        assertThat(fx.wb.cli("run", "--yes", "p", "--from", "2026-11-27", "--to", "2026-11-29").exit()).isEqualTo(4);
         console.refresh();
 
         assertThat(waiting()).singleElement().satisfies(i -> {
@@ -196,7 +196,7 @@ class InboxViewModelTest {
     @Test
     void keysThatNeverRanAreOneItemPerJobThatPlansExactlyThem() throws IOException {
         fx.wb.job("c", Jobs.command("c", "none", "exit 0", "PT5S").replace("2026-01-01", "2026-11-20"), null);
-        fx.wb.cli("run", "c", "--from", "2026-11-20", "--to", "2026-11-25");
+        fx.wb.cli("run", "--yes", "c", "--from", "2026-11-20", "--to", "2026-11-25");
         fx.wb.cli("run", "c", "--key", "2026-11-28");
         console.refresh();
 

@@ -47,7 +47,7 @@ class JobViewModelTest {
     @Test
     void heatmapCoversNinetyDaysWithGapsForKeysThatNeverRan() throws IOException {
         job("[ \"$KEYLINE_KEY\" != 2026-11-28 ] || exit 64");
-        fx.wb.cli("run", "c", "--from", "2026-11-26", "--to", "2026-11-28");
+        fx.wb.cli("run", "--yes", "c", "--from", "2026-11-26", "--to", "2026-11-28");
 
         vm.load("c");
 

@@ -170,7 +170,7 @@ class PlanViewModelTest {
     void aDuePlanSaysWhichMissingKeysItLeavesOut() throws IOException {
         fx.wb.job("m", io.keyline.acceptance.Jobs.command("m", "none", "true", "PT5S").replace("2026-01-01",
                 "2026-11-10"), null);
-        assertThat(fx.wb.cli("run", "m", "--from", "2026-11-22", "--to", TODAY).exit()).isZero();
+        assertThat(fx.wb.cli("run", "--yes", "m", "--from", "2026-11-22", "--to", TODAY).exit()).isZero();
         vm.loadJobs();
         vm.choice().jobProperty().set("m");
         vm.choice().targetProperty().set(PlanChoice.Target.DUE);

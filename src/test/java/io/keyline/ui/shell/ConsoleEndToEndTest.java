@@ -142,7 +142,7 @@ class ConsoleEndToEndTest {
         setUp(Jobs.publish("daily", "unsafe", true, "\"credential\": \"site-cookie\","));
         site.requireCookie("session=v2");
         assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie").exit()).isZero();
-        assertThat(fx.wb.cli("run", "daily", "--from", "2026-11-28", "--to", KEY).exit()).isEqualTo(4);
+        assertThat(fx.wb.cli("run", "--yes", "daily", "--from", "2026-11-28", "--to", KEY).exit()).isEqualTo(4);
         open(robot);
         // one item for the rejected cookie, listing both keys
         waitUntil(() -> waiting(robot) == 2);

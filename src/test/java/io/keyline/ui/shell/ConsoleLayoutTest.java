@@ -224,7 +224,7 @@ class ConsoleLayoutTest {
         }
         copyTree(examples.resolve("scripts"), fx.wb.jobs.resolve("scripts"));
         copyTree(examples.resolve("data"), fx.wb.jobs.resolve("data"));
-        assertThat(fx.wb.cli("run", "daily-report", "--from", "2026-11-02", "--to", "2026-11-08").exit()).isZero();
+        assertThat(fx.wb.cli("run", "--yes", "daily-report", "--from", "2026-11-02", "--to", "2026-11-08").exit()).isZero();
         assertThat(fx.wb.cli("run", "weekly-archive", "--key", "2026-W45").exit()).isZero();
         fx.wb.job("daily-article-with-a-long-name", Jobs.publish("daily-article-with-a-long-name", "unsafe", false,
                 "\"credential\": \"site-cookie\","), fx.site.base());
@@ -237,7 +237,7 @@ class ConsoleLayoutTest {
         fx.site.failPosts(Fault.STATUS_404);
         assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-28").exit()).isEqualTo(2);
         fx.site.requireCookie("session=v2");
-        assertThat(fx.wb.cli("run", "daily-article-with-a-long-name", "--from", "2026-11-27", "--to", KEY).exit())
+        assertThat(fx.wb.cli("run", "--yes", "daily-article-with-a-long-name", "--from", "2026-11-27", "--to", KEY).exit())
                 .isEqualTo(4);
 
         open(robot, 1024, 680, fx.services);

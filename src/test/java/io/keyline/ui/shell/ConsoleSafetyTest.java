@@ -488,7 +488,7 @@ class ConsoleSafetyTest {
         String login = "https://sandbox.example/login?next=%2Fdashboard";
         assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie",
                 "--login-url", login).exit()).isZero();
-        assertThat(fx.wb.cli("run", "daily", "--from", "2026-11-27", "--to", KEY).exit()).isEqualTo(4);
+        assertThat(fx.wb.cli("run", "--yes", "daily", "--from", "2026-11-27", "--to", KEY).exit()).isEqualTo(4);
         open(robot);
 
         waitUntil(() -> inbox(robot).getItems().stream().anyMatch(i -> i.kind() == Attention.Kind.CREDENTIAL));
@@ -528,7 +528,7 @@ class ConsoleSafetyTest {
         fx.wb.job("weekly", Jobs.command("weekly", "none", "true", "PT5S")
                 .replace("\"type\": \"date\", \"zone\": \"UTC\", \"start\": \"2026-01-01\"",
                         "\"type\": \"week\", \"zone\": \"UTC\", \"start\": \"2026-W10\""), null);
-        assertThat(fx.wb.cli("run", "weekly", "--from", "2026-W40", "--to", "2026-W48").exit()).isZero();
+        assertThat(fx.wb.cli("run", "--yes", "weekly", "--from", "2026-W40", "--to", "2026-W48").exit()).isZero();
         open(robot);
         robot.clickOn(robot.from(robot.lookup("#job-list").<Node>query()).lookup("weekly").queryLabeled());
         waitUntil(() -> robot.lookup("#heatmap").tryQuery().map(ConsoleSafetyTest::shown).orElse(false)
@@ -564,7 +564,7 @@ class ConsoleSafetyTest {
     private Heatmap gapJob(FxRobot robot) throws Exception {
         fixture();
         fx.wb.job("c", Jobs.command("c", "none", "true", "PT5S").replace("2026-01-01", "2026-11-20"), null);
-        assertThat(fx.wb.cli("run", "c", "--from", "2026-11-22", "--to", "2026-11-24").exit()).isZero();
+        assertThat(fx.wb.cli("run", "--yes", "c", "--from", "2026-11-22", "--to", "2026-11-24").exit()).isZero();
         open(robot);
         robot.clickOn(robot.from(robot.lookup("#job-list").<Node>query()).lookup("c").queryLabeled());
         waitUntil(() -> robot.lookup("#heatmap").tryQuery().map(ConsoleSafetyTest::shown).orElse(false)

@@ -1,0 +1,77 @@
+package io.keyline.cli;
+
+import io.keyline.workspace.Places;
+import io.keyline.workspace.Workspace;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(name = "init", description = {
+    "Creates a state: DIR, else --state or KEYLINE_STATE, else ./state (installed app: $XDG_DATA_HOME/keyline). "
+        + "The state remembers the jobs folder in use (--jobs, KEYLINE_JOBS, else ./resources/jobs, created when "
+        + "missing), so that a command that names no jobs folder uses it. A state that exists is left as it is.",
+    "Commands run in the folder that holds the new state/ folder, or below it, find it by themselves; elsewhere name "
+        + "it with --state or KEYLINE_STATE. Only init, --init and the console's first run create a state: any other "
+        + "command that finds none exits 1 and says where it looked."})
+final class InitCommand extends Sub implements Callable<Integer> {
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DIR|URL",
+            description = "The state to create: a folder, or postgresql://HOST[:PORT]/DB (its tables are made).")
+    String dir;
+
+    @Override
+    public Integer call() {
+        KeylineCli root = root();
+        if (dir != null && root.state != null && !dir.equals(root.state)) {
+            throw new UsageError("init " + dir + " and --state " + root.state + " name two states: give one");
+        }
+        Places places = new Places(root.env(), root.workingDir());
+        Places.Found target;
+        try {
+            target = places.toCreate(dir != null ? dir : root.state, root.jobs);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        boolean folder = !target.state().shared();
+        if (folder && target.exists()) {
+            out().println("A Keyline state is already in " + target.state().display() + ": nothing changed.");
+            out().println("Jobs folder: " + target.jobsLine());
+            return 0;
+        }
+        if (folder) {
+            try {
+                Files.createDirectories(target.jobs());
+            } catch (IOException e) {
+                err().println("keyline: could not create the jobs folder " + target.jobs() + ": " + e.getMessage());
+            }
+        }
+        Places.Found enclosing = places.find(null, null);
+        try (Workspace ws = new Workspace(target.state(), target.jobs(), root.runOptions(), root.env())) {
+            ws.database();
+        }
+        if (!folder) {
+            out().println("The Keyline state is ready in " + target.state().display() + ".");
+            out().println("Point every machine at it: --state " + target.state().display() + " or KEYLINE_STATE.");
+            return 0;
+        }
+        Path stateDir = target.state().localDir();
+        out().println("Created a Keyline state in " + stateDir + ".");
+        out().println("Jobs folder: " + target.jobs() + " (the state remembers it)");
+        if (Places.STATE_FOLDER.equals(String.valueOf(stateDir.getFileName()))) {
+            out().println("Commands run in " + stateDir.getParent() + " or below find it by themselves; elsewhere "
+                    + "name it: --state " + stateDir + " (or KEYLINE_STATE).");
+        } else {
+            out().println("Name it in every command: --state " + stateDir + " (or KEYLINE_STATE).");
+        }
+        if (enclosing.source() == Places.Source.WORKING_DIRECTORY && !enclosing.state().localDir().equals(stateDir)) {
+            out().println("Note: " + enclosing.state().display() + " is the state of an enclosing workspace; commands "
+                    + "run here now use the new one.");
+        }
+        return 0;
+    }
+
+}

@@ -1,0 +1,76 @@
+package io.keyline.cli;
+
+import io.keyline.core.OperatorException;
+import io.keyline.core.Plan;
+import io.keyline.core.Planner;
+import io.keyline.core.Review;
+import io.keyline.core.RunReport;
+import io.keyline.domain.Effect;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.StepDefinition;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * A run typed by a person of several keys that would send unsafe steps: on a terminal it shows the plan and asks
+ * y/N (yes also reviews the job's unsafe steps, as applying the plan would); without a terminal it needs
+ * {@code --yes}. One key, or keys whose plans send no unsafe step, run without asking.
+ */
+final class RunConsent {
+
+    private RunConsent() {
+    }
+
+    /**
+     * Asks, when it must.
+     *
+     * @return {@code null} when the run goes on, else its exit code (nothing ran)
+     * @throws OperatorException without a terminal and without {@code --yes} (exit 1)
+     */
+    static Integer ask(Sub cmd, JobDefinition job, List<String> keys, Map<String, String> notes, boolean ahead,
+                       boolean yes) {
+        if (yes || keys.size() < 2 || Review.hash(job) == null) {
+            return null;
+        }
+        java.io.Console console = cmd.root().asProcess ? System.console() : null;
+        var planApply = cmd.ws().operations().planApply();
+        // without a terminal nothing is shown: the plan (probes not asked) only says which keys would send
+        Planner.Options options = Planner.Options.DEFAULT.withProbes(console != null).withAhead(ahead);
+        Plan plan = console != null ? planApply.planAndSave(job, keys, notes, options)
+                : planApply.plan(job, keys, notes, options);
+        Set<String> unsafe = job.steps().stream().filter(s -> s.effect() == Effect.UNSAFE).map(StepDefinition::id)
+                .collect(Collectors.toSet());
+        List<Plan.KeyPlan> sending = plan.keys().stream()
+                .filter(k -> k.path().stream().anyMatch(s -> s.executes() && unsafe.contains(s.step()))).toList();
+        if (sending.size() < 2) {
+            return null;
+        }
+        String steps = String.join(", ", sending.stream().flatMap(k -> k.path().stream())
+                .filter(s -> s.executes() && unsafe.contains(s.step())).map(Plan.PlannedStep::step).distinct()
+                .toList());
+        String which = sending.size() + " keys of " + job.name() + " (" + sending.get(0).key() + " .. "
+                + sending.get(sending.size() - 1).key() + ") would send " + steps;
+        if (console == null) {
+            throw new OperatorException("this run of " + which + ": without a terminal to ask on, add --yes to run "
+                    + "them, or review them first (keyline plan " + job.name() + " with the same keys, then keyline "
+                    + "apply PLAN_ID). Nothing ran.");
+        }
+        PlanCommand.print(cmd, plan);
+        cmd.out().flush();
+        String answer = console.readLine("Run these %d keys, sending %s? [y/N] ", sending.size(), steps);
+        String a = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT);
+        if (!a.equals("y") && !a.equals("yes")) {
+            cmd.out().println("Nothing ran. To run exactly this plan later: keyline apply " + plan.planId());
+            return RunReport.EXECUTION_FAILURE;
+        }
+        if (plan.review().pending()) {
+            cmd.ws().operations().actions().approve(job, "run of " + sending.size() + " keys confirmed on a terminal "
+                    + "after plan " + plan.planId() + " was shown");
+        }
+        return null;
+    }
+}

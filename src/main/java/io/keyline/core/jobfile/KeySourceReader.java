@@ -1,0 +1,152 @@
+package io.keyline.core.jobfile;
+
+import io.keyline.domain.ConfirmPolicy;
+import io.keyline.domain.Effect;
+import io.keyline.domain.Extraction;
+import io.keyline.domain.HttpRequestSpec;
+import io.keyline.domain.KeySource;
+import io.keyline.domain.KeySpec;
+import io.keyline.domain.KeyType;
+import io.keyline.domain.Redirects;
+import io.keyline.domain.ResponseRules;
+import io.keyline.domain.RetryPolicy;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepKind;
+import io.keyline.domain.Template;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a job's {@code "keys": {"source": …, "maxKeys": N}}: a command that lists the keys, or an http GET with
+ * {@code "extract": {"json": POINTER, "each": POINTER}} whose answer holds them.
+ */
+final class KeySourceReader {
+
+    static final List<String> FIELDS = List.of("source", "maxKeys");
+    static final List<String> SOURCE_FIELDS = List.of("command", "url", "method", "headers", "response", "extract",
+            "timeout");
+    static final List<String> EXTRACT_FIELDS = List.of("json", "each");
+    /** The id the source's step has in messages, the run log and its environment ({@code KEYLINE_STEP}). */
+    static final String STEP_ID = "keys-source";
+    /** The most keys a listing may be bounded to. */
+    static final int MAX_KEYS = 100_000;
+
+    private KeySourceReader() {
+    }
+
+    /**
+     * The source, or {@code null} when it is invalid (the problems are reported).
+     *
+     * @param key the job's key (a source is for manual keys), or {@code null} when it is invalid itself
+     */
+    static KeySource read(ObjectView job, KeySpec key) {
+        int before = job.problems().count();
+        ObjectView keys = job.objectField("keys", FIELDS);
+        if (keys == null) {
+            return null;
+        }
+        if (key != null && key.type() != KeyType.MANUAL) {
+            job.problems().atName(job.field("keys"), "keys is for jobs with key type manual (keyed by document "
+                    + "number); " + key.type().jsonName() + " keys come from the schedule");
+        }
+        Integer max = keys.integer("maxKeys", 1, MAX_KEYS);
+        if (!keys.require("source", " (a command, or an http GET with extract, that lists the keys)")) {
+            return null;
+        }
+        ObjectView src = keys.objectField("source", SOURCE_FIELDS);
+        if (src == null) {
+            return null;
+        }
+        boolean command = src.has("command");
+        if (command == src.has("url")) {
+            src.problems().at(src.node(), src.label() + " needs either command (a program that prints "
+                    + "{\"outputs\": {\"keys\": [...]}} on its last line) or url (an http GET whose answer lists the "
+                    + "keys), " + (command ? "not both" : "got neither"));
+            return null;
+        }
+        StepTemplates templates = new StepTemplates(src.problems(), Map.of(), 0, src.label());
+        Duration timeout = src.duration("timeout");
+        StepDefinition step;
+        String each = null;
+        if (command) {
+            for (String httpOnly : List.of("method", "headers", "response", "extract")) {
+                src.forbid(httpOnly, "on a command source");
+            }
+            List<SourceNode.Str> args = src.strings("command");
+            List<String> argv = null;
+            if (args != null && noKey(src, args, src.pathOf("command"))) {
+                if (args.get(0).value().isBlank()) {
+                    src.problems().at(args.get(0), src.pathOf("command") + "[0] must name the program, got \"\"");
+                } else {
+                    argv = templates.command(args, src.pathOf("command"));
+                }
+            }
+            step = argv == null ? null : new StepDefinition(STEP_ID, StepKind.COMMAND, Effect.NONE,
+                    ConfirmPolicy.NEVER, null, argv, Map.of(), null, null, null,
+                    timeout == null ? Duration.ofMinutes(1) : timeout, RetryPolicy.DEFAULT);
+        } else {
+            src.choice("method", List.of("GET"), true);
+            SourceNode.Str urlStr = src.string("url");
+            String url = urlStr == null || !noKey(src, List.of(urlStr), src.pathOf("url")) ? null
+                    : templates.url(urlStr, src.pathOf("url"));
+            Map<String, String> headers = src.has("headers") ? templates.headers(src, "headers") : Map.of();
+            if (headers != null && src.stringFields("headers") != null) {
+                noKey(src, src.stringFields("headers").stream().map(f -> (SourceNode.Str) f.value()).toList(),
+                        src.pathOf("headers"));
+            }
+            ResponseRules response = ConditionReader.response(src);
+            String pointer = null;
+            if (src.require("extract", " (where the list is in the answer, e.g. {\"json\": \"/items\"})")) {
+                ObjectView extract = src.objectField("extract", EXTRACT_FIELDS);
+                if (extract != null && extract.require("json", " (the JSON pointer of the list, e.g. \"/items\")")) {
+                    pointer = pointer(extract, "json");
+                    each = extract.has("each") ? pointer(extract, "each") : null;
+                }
+            }
+            step = url == null || headers == null || pointer == null ? null : new StepDefinition(STEP_ID,
+                    StepKind.HTTP, Effect.NONE, ConfirmPolicy.NEVER, null, null, null, null,
+                    new HttpRequestSpec("GET", url, headers, null, null, response, Redirects.NEVER, null,
+                            Map.of(KeySource.OUTPUT, new Extraction.Json(pointer, false))),
+                    null, timeout == null ? Duration.ofSeconds(30) : timeout, RetryPolicy.DEFAULT);
+        }
+        if (job.problems().count() > before || step == null) {
+            return null;
+        }
+        return new KeySource(step, each, max == null ? KeySource.DEFAULT_MAX_KEYS : max);
+    }
+
+    /** A source lists the keys: {@code {key}} and {@code {runId}} have no value in it ({@code {job}} has). */
+    private static boolean noKey(ObjectView src, List<SourceNode.Str> strs, String path) {
+        boolean ok = true;
+        for (SourceNode.Str s : strs) {
+            try {
+                for (Template.Placeholder p : Template.scan(s.value())) {
+                    if (p.name().equals("key") || p.name().equals("runId")) {
+                        src.problems().atChar(s, p.column() - 1, path + ": {" + p.name() + "} has no value in a key "
+                                + "source (it lists the keys; only {job} may be used)");
+                        ok = false;
+                    }
+                }
+            } catch (Template.SyntaxException e) {
+                // reported with the template itself
+            }
+        }
+        return ok;
+    }
+
+    private static String pointer(ObjectView view, String name) {
+        SourceNode.Str str = view.string(name);
+        if (str == null) {
+            return null;
+        }
+        String pointer = str.value();
+        if (!pointer.isEmpty() && !pointer.startsWith("/") || pointer.replaceAll("~[01]", "").contains("~")) {
+            view.problems().at(str, view.pathOf(name) + " " + Problems.quote(pointer)
+                    + " is not a JSON pointer (\"\" or like \"/items\"; \"~\" followed by 0 or 1)");
+            return null;
+        }
+        return pointer;
+    }
+}
