@@ -49,7 +49,7 @@ final class RunOutput {
             }
             out.println(sb);
             if (r.stopped() != null && !r.notStarted().isEmpty()) {
-                // [issue 14] told to stop (Ctrl+C, SIGTERM): what finished counts; the rest is untouched
+                // told to stop (Ctrl+C, SIGTERM): what finished counts; the rest is untouched
                 out.println("  stopped: " + r.stopped() + " (after " + r.ran() + " key" + (r.ran() == 1 ? "" : "s")
                         + " ran; run the same command again to continue)");
             } else if (r.stopped() != null) {

@@ -32,7 +32,7 @@ final class TerminalOut extends PrintStream {
     /**
      * Prints {@code s} as it is: only for text every outside part of which has been through
      * {@link Printable#line} already (a {@link Text.Table}'s cells), so scanning it again would find
-     * nothing. A 10,000-row {@code status} table is 1.5 million characters (issue 14); they are encoded
+     * nothing. A 10,000-row {@code status} table is 1.5 million characters; they are encoded
      * in one go, not through the stream's character encoder.
      */
     void printEscaped(String s) {

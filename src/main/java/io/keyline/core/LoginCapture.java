@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the console's login window needs from the core (issue 16): which cookies of a login belong
+ * What the console's login window needs from the core: which cookies of a login belong
  * to a credential, and whether the site accepts the captured ones before they are stored.
  */
 public final class LoginCapture {

@@ -7,7 +7,7 @@ import io.keyline.domain.KeyState;
 import java.util.List;
 
 /**
- * What a run (or apply) did to the keys it targeted, and its exit code (SPEC §6).
+ * What a run (or apply) did to the keys it targeted, and its exit code.
  *
  * @param runId    the run
  * @param job      the job
@@ -58,7 +58,7 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
         return keys.stream().filter(k -> k.state() == s).count();
     }
 
-    /** What an exit code of run/apply means (SPEC §6), for people. */
+    /** What an exit code of run/apply means, for people. */
     public static String meaning(int exit) {
         return switch (exit) {
             case OK -> "every targeted key is done or skipped";
@@ -78,7 +78,7 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
             return exitCode(keys, false, true);
         }
         if (!notStarted.isEmpty()) {
-            // [issue 14] told to stop: the code of the keys that finished (or were done before); none → nothing ran
+            // told to stop: the code of the keys that finished (or were done before); none → nothing ran
             return keys.isEmpty() ? EXECUTION_FAILURE : exitCode(keys, false, !departed.isEmpty());
         }
         if (stopped != null && ran == 0) {

@@ -15,7 +15,7 @@ import java.util.List;
  * @param file        the job file
  * @param folder      folder that commands run in and relative paths resolve against
  * @param fileSha256  hex SHA-256 of the job file's bytes (part of every plan id)
- * @param concurrency keys of this job in flight at once in one run (at least 1; SPEC §9)
+ * @param concurrency keys of this job in flight at once in one run (at least 1)
  * @param rateLimit   requests per period to each host, shared by every key of the job, or {@code null}
  * @param probe       the job's own probe, asked before a key's first step, or {@code null}
  * @param runBudget   how long one run of the job may take: after it no key of the run starts, or {@code null}

@@ -19,7 +19,7 @@ public interface Navigator {
     void renewCredential(String name);
 
     /**
-     * Open the login window for a credential (issue 16): log in on the site's page inside Keyline and use the
+     * Open the login window for a credential: log in on the site's page inside Keyline and use the
      * captured cookies. Where there is no browser, the renew dialog.
      */
     default void logIn(String credential) {

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** One test per exit code of {@code run} and {@code apply} (SPEC §6), through the real command line. */
+/** One test per exit code of {@code run} and {@code apply}, through the real command line. */
 class ExitCodesTest extends SiteTestBase {
 
     static final String KEY = "2026-11-29";

@@ -18,6 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class NoOutsideReferencesTest {
 
+    /**
+     * Flyway migrations as they were applied: a state checks each one's checksum, comments included, so an
+     * edited migration would refuse to open every existing state.
+     */
+    private static final Path MIGRATIONS = Path.of("src/main/resources/db/migration");
     private static final Pattern OUTSIDE = Pattern.compile("SPEC ?§|\\b[Ii]ssue ?#?\\d+|\\[issue");
 
     @Test
@@ -27,8 +32,8 @@ class NoOutsideReferencesTest {
         for (String dir : List.of("src", "docs", "packaging", ".ci")) {
             try (Stream<Path> s = Files.walk(Path.of(dir))) {
                 s.filter(Files::isRegularFile).filter(p -> !p.equals(Path.of("src/test/java/io/keyline/ops/"
-                        + getClass().getSimpleName() + ".java"))).filter(NoOutsideReferencesTest::text)
-                        .forEach(files::add);
+                        + getClass().getSimpleName() + ".java"))).filter(p -> !p.startsWith(MIGRATIONS))
+                        .filter(NoOutsideReferencesTest::text).forEach(files::add);
             }
         }
         assertThat(files.size()).as("files read").isGreaterThan(300);

@@ -97,7 +97,7 @@ class SystemdUnitsTest {
 
     @Test
     void theWorkerUnitStopsInOrderAndComesBack() throws IOException {
-        // issue 13: SIGTERM to the worker only (its command steps finish), enough time for a step, restarted
+        // SIGTERM to the worker only (its command steps finish), enough time for a step, restarted
         Map<String, List<String>> s = settings(UNITS.resolve("keyline-worker.service"));
         assertThat(s.get("ExecStart").get(0)).endsWith("keyline worker");
         assertThat(s.get("Type")).containsExactly("simple");

@@ -17,7 +17,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 
-/** SPEC §3 in one place: HTTP statuses, exceptions and exit codes to failure classes. */
+/** The failure classification in one place: HTTP statuses, exceptions and exit codes to failure classes. */
 public final class Classifier {
 
     /** Exit code meaning "temporary failure, try again" (sysexits EX_TEMPFAIL). */
@@ -32,7 +32,7 @@ public final class Classifier {
     public static final Duration MAX_RETRY_AFTER = Duration.ofDays(1);
 
     /**
-     * Class of a completed HTTP exchange's status (SPEC §3), or {@code null} for success (2xx). A 3xx is
+     * Class of a completed HTTP exchange's status, or {@code null} for success (2xx). A 3xx is
      * {@link FailureClass#FATAL} here; the executor first tells a redirect to the login page ({@code AUTH}).
      *
      * @param idempotencyKey whether the request carried an {@code Idempotency-Key}: then 409 means "the same

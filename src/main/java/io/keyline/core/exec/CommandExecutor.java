@@ -105,7 +105,7 @@ public final class CommandExecutor implements StepExecutor {
     }
 
     /**
-     * SPEC §2: a command probe answers with its last stdout line {@code {"present": true}} or
+     * A command probe answers with its last stdout line {@code {"present": true}} or
      * {@code {"present": false}} and exit 0; exit 77 or {@code {"outcome": "auth"}} is a rejected
      * credential; anything else (exit 1, a crash, no answer line, garbage) cannot answer.
      */

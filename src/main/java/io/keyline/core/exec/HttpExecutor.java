@@ -44,7 +44,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Executes http steps and http probes with the JDK HttpClient (SPEC §2, §3). Every step request carries
+ * Executes http steps and http probes with the JDK HttpClient. Every step request carries
  * {@code Idempotency-Key: job:key:step}; the credential's headers are added last, only to requests to the
  * step's own origin, and never recorded. Redirects are never followed by the client: a 3xx is an answer
  * that the response rules read like any other (the login page → {@code AUTH}; one {@code successWhen}
@@ -543,7 +543,7 @@ public final class HttpExecutor implements StepExecutor {
         URI uri = req.uri();
         List<Hop> hops = new ArrayList<>();
         while (true) {
-            // SPEC §9: the job's rate limit and Retry-After pauses, per host; the wait is not part of the timeout
+            // the job's rate limit and Retry-After pauses, per host; the wait is not part of the timeout
             Duration waited = limits.acquire(ctx.job().name(), ctx.job().rateLimit(), uri, MAX_HOST_WAIT, clock);
             if (waited.isNegative()) {
                 throw new HostPausedException(uri, waited.negated());

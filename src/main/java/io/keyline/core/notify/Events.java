@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * The notification events (SPEC §10): one JSON object each, every text redacted and stripped of
+ * The notification events: one JSON object each, every text redacted and stripped of
  * control characters, with a one-line {@code message} for chat robots and desktop notifications and a
  * {@code hint} of the command that shows more.
  */

@@ -29,7 +29,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * Being loud when nobody watches (SPEC §10): an outbox over the append-only key events, so that the
+ * Being loud when nobody watches: an outbox over the append-only key events, so that the
  * engine needs no listener and every process that shares the state (a CLI run, the console, a worker)
  * can call {@link #dispatch}; whichever sees an event first queues it, and each event reaches each hook
  * once (the queue's unique key decides across processes).

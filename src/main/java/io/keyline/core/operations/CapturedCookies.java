@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a login window captured (issue 16): the cookies of the credential's scope (sorted by domain and
+ * What a login window captured: the cookies of the credential's scope (sorted by domain and
  * name) and, per domain, how many others the login set, with the sentences the window shows about them.
  * Pure: the cookies are only split and counted; no value ever appears in a text. (Here rather than on
  * {@code core.LoginCapture} because it words times as {@link EvidenceText#time} does, and {@code core}

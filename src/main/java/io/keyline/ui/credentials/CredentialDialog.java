@@ -64,7 +64,7 @@ public final class CredentialDialog {
     private final CredentialViewModel vm;
     private final BorderPane root = new BorderPane();
     private final TextArea input = new TextArea();
-    // ---- issue 16: "Log in…" opens the login window (set by show(); absent where the dialog is built alone)
+    // ---- "Log in…" opens the login window (set by show(); absent where the dialog is built alone)
     static String loginLine() {
         return Text.t("ui.credential.loginLine");
     }
@@ -114,7 +114,7 @@ public final class CredentialDialog {
         return root;
     }
 
-    /** Issue 16: shows "Log in…", which runs {@code open} (the login window, on this dialog's view model). */
+    /** Shows "Log in…", which runs {@code open} (the login window, on this dialog's view model). */
     public void offerLogIn(Runnable open) {
         logIn.setOnAction(e -> open.run());
         loginBar.setVisible(true);

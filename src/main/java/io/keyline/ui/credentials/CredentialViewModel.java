@@ -152,7 +152,7 @@ public final class CredentialViewModel extends ViewModel {
     }
 
     /**
-     * Issue 16: the cookies a login window captured take the same path as a pasted file: stored,
+     * The cookies a login window captured take the same path as a pasted file: stored,
      * the parked keys resumed and (when {@link #runResumedProperty()} is on) run.
      *
      * @param value    the captured cookies

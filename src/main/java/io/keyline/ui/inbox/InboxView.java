@@ -275,7 +275,7 @@ public final class InboxView extends BorderPane {
         private final Label evidence = new Label();
         private final Button action = new Button();
         private final MenuButton more = new MenuButton("More");
-        /** Issue 16: log in inside the console, on items that wait for a credential. */
+        /** Log in inside the console, on items that wait for a credential. */
         private final Button logIn = new Button("Log in…");
         private final MenuItem timeline = new MenuItem("Timeline");
         private final MenuItem markDone = new MenuItem(Words.move(Trigger.MARK_DONE));

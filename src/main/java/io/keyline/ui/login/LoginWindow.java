@@ -49,7 +49,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * A browser window inside Keyline to log in on a site's own page (issue 16): the operator logs in,
+ * A browser window inside Keyline to log in on a site's own page: the operator logs in,
  * the cookies of the credential's domains are captured into a private jar and shown masked, and
  * "Use these cookies" stores them through the renew dialog's path.
  *

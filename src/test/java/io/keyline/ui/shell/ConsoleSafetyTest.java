@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The console's safety and gap items of issue 12, driven with the keyboard and the mouse in the real
+ * The console's safety, driven with the keyboard and the mouse in the real
  * main window (headless), against a real state folder and a real loopback site: an unsafe request is
  * never sent without a visible selection or by Enter in a note, the plan's targets each show their
  * own input, a rejected credential is one item, weekly labels name the weeks' months, and selected

@@ -170,7 +170,7 @@ class TimelineViewTest {
             stage.show();
             vm.load("daily", KEY);
         });
-        // claimed, write succeeded (a none step has no "started" event since issue 14), publish started,
+        // claimed, write succeeded (a none step has no "started" event), publish started,
         // failed, skipped, retried
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 6);
         robot.interact(vm::collapse);
