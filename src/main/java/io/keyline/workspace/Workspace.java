@@ -144,6 +144,9 @@ public final class Workspace implements AutoCloseable {
             nf = notFound;
         }
         if (nf != null && !exists()) {
+            if (location instanceof StateLocation.Folder f) {
+                H2Database.refuseUrlSyntax(f.dir()); // a path that is not one says so first, not "create it"
+            }
             throw new io.keyline.core.StateUnavailableException(nf.get(), null);
         }
     }

@@ -148,7 +148,7 @@ class ExitCodesTest extends SiteTestBase {
     void exit1WhenTheKeysFailedOnlyBecauseTheHostRefusedTheConnection() throws IOException {
         String unreachable = "http://127.0.0.1:" + closedPort();
         wb.job("p", Jobs.publish("p", "unsafe", true, null), unreachable);
-        Result r = wb.cli("run", "p", "--from", "2026-11-28", "--to", KEY);
+        Result r = wb.cli("run", "p", "--from", "2026-11-28", "--to", KEY, "--yes");
         assertThat(r.exit()).as("nothing answered: the environment failed, not the site: " + r).isEqualTo(1);
         assertThat(state("p", KEY)).isEqualTo("FAILED");
         assertThat(state("p", "2026-11-28")).isEqualTo("FAILED");

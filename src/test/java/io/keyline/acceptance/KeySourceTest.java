@@ -38,8 +38,8 @@ class KeySourceTest {
             """.replace("NAME", name).replace("SOURCE", source);
     }
 
-    /** A program that lists the documents in docs.json as its output keys. */
-    static final String LIST = "printf '{\"outputs\": {\"keys\": %s}}\\n' \"$(cat docs.json)\"\n";
+    /** A program that lists the documents in documents.list as its output keys. */
+    static final String LIST = "printf '{\"outputs\": {\"keys\": %s}}\\n' \"$(cat documents.list)\"\n";
 
     static List<String> lines(Path f) throws Exception {
         return Files.exists(f) ? Files.readAllLines(f) : List.of();
@@ -49,7 +49,7 @@ class KeySourceTest {
     void aCommandSourceAddsItsNewKeysUnderRunDueAndTheScheduler(@TempDir Path tmp) throws Exception {
         Workbench wb = new Workbench(tmp);
         Files.writeString(wb.jobs.resolve("list.sh"), "echo listing >&2\n" + LIST);
-        Files.writeString(wb.jobs.resolve("docs.json"), "[\"INV-1\", \"INV-2\"]");
+        Files.writeString(wb.jobs.resolve("documents.list"), "[\"INV-1\", \"INV-2\"]");
         wb.job("invoices", job("invoices", "{ \"source\": { \"command\": [\"sh\", \"list.sh\"] } }"), null);
         Path built = wb.jobs.resolve("built.txt");
 
@@ -58,7 +58,7 @@ class KeySourceTest {
         assertThat(lines(built)).containsExactly("INV-1", "INV-2");
 
         // a new document appears: only it runs; keys that are done are not run again
-        Files.writeString(wb.jobs.resolve("docs.json"), "[\"INV-1\", \"INV-2\", \"INV-3\"]");
+        Files.writeString(wb.jobs.resolve("documents.list"), "[\"INV-1\", \"INV-2\", \"INV-3\"]");
         Result second = wb.cli("run", "--due");
         assertThat(second.exit()).as(second.toString()).isZero();
         assertThat(lines(built)).containsExactly("INV-1", "INV-2", "INV-3");
@@ -67,7 +67,7 @@ class KeySourceTest {
         assertThat(lines(built)).hasSize(3);
 
         // the console's scheduler asks the source on its tick
-        Files.writeString(wb.jobs.resolve("docs.json"), "[\"INV-3\", \"INV-4\"]");
+        Files.writeString(wb.jobs.resolve("documents.list"), "[\"INV-3\", \"INV-4\"]");
         try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
             Scheduler scheduler = ws.scheduler(ws.engine(RunTrace.NONE), Duration.ofDays(7));
             assertThat(scheduler.tick()).extracting(Scheduler.Started::key).containsExactly("INV-4");
@@ -124,7 +124,7 @@ class KeySourceTest {
     void aListingLongerThanMaxKeysRunsNothing(@TempDir Path tmp) throws Exception {
         Workbench wb = new Workbench(tmp);
         Files.writeString(wb.jobs.resolve("list.sh"), LIST);
-        Files.writeString(wb.jobs.resolve("docs.json"), "[\"A\", \"B\", \"C\"]");
+        Files.writeString(wb.jobs.resolve("documents.list"), "[\"A\", \"B\", \"C\"]");
         wb.job("bounded", job("bounded", "{ \"maxKeys\": 2, \"source\": { \"command\": [\"sh\", \"list.sh\"] } }"),
                 null);
         Path built = wb.jobs.resolve("built.txt");
@@ -134,7 +134,7 @@ class KeySourceTest {
         assertThat(run.err()).contains("bounded: keys.source listed 3 keys, more than maxKeys 2: nothing taken");
         assertThat(lines(built)).isEmpty();
 
-        Files.writeString(wb.jobs.resolve("docs.json"), "[\"A\", \"B\"]");
+        Files.writeString(wb.jobs.resolve("documents.list"), "[\"A\", \"B\"]");
         Result within = wb.cli("run", "--due");
         assertThat(within.exit()).as(within.toString()).isZero();
         assertThat(lines(built)).containsExactly("A", "B");

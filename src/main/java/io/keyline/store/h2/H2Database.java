@@ -273,7 +273,7 @@ public final class H2Database implements Database {
      * A state path is a path: H2 would read {@code ;} in it as the start of its URL settings (and {@code INIT=...}
      * there as SQL to run on every connection), so such a path is refused.
      */
-    static void refuseUrlSyntax(Path dir) {
+    public static void refuseUrlSyntax(Path dir) {
         String s = dir.toString();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

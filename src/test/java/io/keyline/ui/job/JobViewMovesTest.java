@@ -79,7 +79,7 @@ class JobViewMovesTest {
         }
         JobViewModel vm = new JobViewModel(fx.services, Threads.javafx());
         robot.interact(() -> {
-            stage.setScene(new Scene(new JobView(vm, navigator()), 1100, 700));
+            stage.setScene(new Scene(new JobView(vm, navigator()), 1100, 1000));
             stage.show();
             vm.load("daily");
         });
