@@ -62,7 +62,9 @@ class NoLiteralTextTest {
             "cli/PruneCommand.java",
             "cli/RearmCommand.java",
             "cli/ResumeCommand.java",
-            "cli/SkipCommand.java");
+            "cli/SkipCommand.java",
+            "ui/confirm/ConfirmPane.java",
+            "ui/confirm/ConfirmViewModel.java");
 
     /** Calls whose literal arguments are machine text: ids, style classes, resources, keys, names. */
     private static final Set<String> MACHINE_CALLS = Set.of(
