@@ -66,7 +66,10 @@ class NoLiteralTextTest {
             "ui/confirm/ConfirmPane.java",
             "ui/confirm/ConfirmViewModel.java",
             "ui/timeline/TimelineView.java",
-            "ui/timeline/TimelineViewModel.java");
+            "ui/timeline/TimelineViewModel.java",
+            "ui/plan/PlanDialog.java",
+            "ui/plan/PlanViewModel.java",
+            "ui/plan/PlanChoice.java");
 
     /** Calls whose literal arguments are machine text: ids, style classes, resources, keys, names. */
     private static final Set<String> MACHINE_CALLS = Set.of(
