@@ -69,7 +69,12 @@ class NoLiteralTextTest {
             "ui/timeline/TimelineViewModel.java",
             "ui/plan/PlanDialog.java",
             "ui/plan/PlanViewModel.java",
-            "ui/plan/PlanChoice.java");
+            "ui/plan/PlanChoice.java",
+            "ui/confirm/RetryDialog.java",
+            "ui/common/RetryFlow.java",
+            "ui/common/RetryShow.java",
+            "ui/common/Keys.java",
+            "ui/credentials/CredentialViewModel.java");
 
     /** Calls whose literal arguments are machine text: ids, style classes, resources, keys, names. */
     private static final Set<String> MACHINE_CALLS = Set.of(
