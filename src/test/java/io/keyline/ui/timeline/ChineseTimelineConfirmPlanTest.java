@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * In Chinese, a key's timeline (waiting for a confirmation, then done), the Confirm pane (before and after
- * Confirm and run) and the Plan dialog show none of their English messages: no visible label, button or
+ * Confirm and run), the Plan dialog and the Retry dialog show none of their English messages: no visible label, button or
  * text reads as an English message of the timeline's, Confirm's, Retry's or Plan's part of the ui bundle
  * that reads differently in Chinese, or holds a piece of one of two words or more. What the core says (the
  * key's message, its events, the plan's actions) is still English and not checked here.
@@ -158,6 +158,25 @@ class ChineseTimelineConfirmPlanTest {
         assertThat(planned).as("the Plan dialog's texts").contains("计划 daily", "今天", "范围", "到期", "提前运行",
                 "计划", "任务项", "状态", "计划的操作", "所选任务项的请求", "应用", "关闭");
         assertThat(english(planned, english)).as("English in the Plan dialog").isEmpty();
+
+        // the Retry dialog of a failed key whose next step is the unsafe POST
+        String failed = "2026-11-28";
+        fx.site.failPosts(Fault.STATUS_404);
+        assertThat(fx.run("daily", failed).state()).isEqualTo(KeyState.FAILED);
+        List<io.keyline.core.operations.RetryAndSend.Send> sends = fx.services().operations().retryAndSend()
+                .preview(fx.def("daily"), List.of(failed));
+        assertThat(sends).hasSize(1);
+        Stage retry = fx(() -> io.keyline.ui.confirm.RetryDialog.show(stage, "daily", sends, shown -> { }));
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> retrying = fx(() -> shown(retry.getScene().getRoot()));
+        assertThat(retry.getTitle()).isEqualTo("Keyline · 重试 · daily · " + failed);
+        assertThat(retrying).as("the Retry dialog's texts").contains("重试 daily · " + failed, "publish 要发送的内容",
+                "重试并发送", "取消——不发送任何内容");
+        assertThat(english(retrying, english)).as("English in the Retry dialog").isEmpty();
+        fx(() -> {
+            retry.close();
+            return null;
+        });
     }
 
     private void show(Parent root) {
