@@ -62,7 +62,19 @@ class NoLiteralTextTest {
             "cli/PruneCommand.java",
             "cli/RearmCommand.java",
             "cli/ResumeCommand.java",
-            "cli/SkipCommand.java");
+            "cli/SkipCommand.java",
+            "ui/confirm/ConfirmPane.java",
+            "ui/confirm/ConfirmViewModel.java",
+            "ui/timeline/TimelineView.java",
+            "ui/timeline/TimelineViewModel.java",
+            "ui/plan/PlanDialog.java",
+            "ui/plan/PlanViewModel.java",
+            "ui/plan/PlanChoice.java",
+            "ui/confirm/RetryDialog.java",
+            "ui/common/RetryFlow.java",
+            "ui/common/RetryShow.java",
+            "ui/common/Keys.java",
+            "ui/credentials/CredentialViewModel.java");
 
     /** Calls whose literal arguments are machine text: ids, style classes, resources, keys, names. */
     private static final Set<String> MACHINE_CALLS = Set.of(

@@ -3,6 +3,7 @@ package io.keyline.ui.confirm;
 import atlantafx.base.theme.Styles;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Text;
 import io.keyline.ui.common.StateChip;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
@@ -31,9 +32,9 @@ public final class ConfirmPane extends BorderPane {
 
     private final ConfirmViewModel vm;
     private final TextArea note = new TextArea();
-    private final Button confirm = new Button("Confirm and run");
-    private final Button markDone = new Button("Mark done…");
-    private final Button cancel = new Button("Cancel");
+    private final Button confirm = new Button(Text.t("ui.confirm.confirmAndRun"));
+    private final Button markDone = new Button(Text.t("ui.confirm.markDone"));
+    private final Button cancel = new Button(Text.t("common.cancel"));
     private final java.util.function.Consumer<String> renew;
 
     /**
@@ -70,7 +71,7 @@ public final class ConfirmPane extends BorderPane {
         heading.getStyleClass().add("confirm-title");
         heading.textProperty().bind(Bindings.createStringBinding(() -> {
             io.keyline.core.operations.ConfirmAndRun.Preview i = vm.infoProperty().get();
-            return i == null || i.step() == null ? "Confirm" : "Confirm " + i.step().id();
+            return i == null || i.step() == null ? Text.t("ui.confirm.title") : Text.t("ui.confirm.titleStep", i.step().id());
         }, vm.infoProperty()));
         Label sub = new Label();
         sub.getStyleClass().add("page-subtitle");
@@ -121,7 +122,7 @@ public final class ConfirmPane extends BorderPane {
         HBox.setHgrow(rejected, Priority.ALWAYS);
         rejected.textProperty().bind(Bindings.createStringBinding(() -> vm.infoProperty().get() == null ? ""
                 : vm.infoProperty().get().credentialWarning(), vm.infoProperty()));
-        Button renewButton = new Button("Renew login…");
+        Button renewButton = new Button(Text.t("ui.confirm.renewLogin"));
         renewButton.setId("confirm-renew");
         renewButton.setMinWidth(Region.USE_PREF_SIZE);
         renewButton.setOnAction(e -> {
@@ -150,23 +151,21 @@ public final class ConfirmPane extends BorderPane {
         hash.setWrapText(true);
         hash.textProperty().bind(Bindings.createStringBinding(() -> {
             String h = vm.payloadHashProperty().get();
-            return h.isEmpty() ? "" : "Payload hash " + h.substring(0, 16) + "… — the confirmation is bound to exactly "
-                    + "this payload; if it changes before the step runs, you will be asked again.";
+            return h.isEmpty() ? "" : Text.t("ui.confirm.payloadHash", h.substring(0, 16));
         }, vm.payloadHashProperty()));
         hash.setTooltip(new Tooltip());
         hash.getTooltip().textProperty().bind(vm.payloadHashProperty());
         shownWhenNotEmpty(hash, vm.payloadHashProperty().isNotEmpty());
-        VBox sent = section("What will be sent", payload, hash);
+        VBox sent = section(Text.t("ui.confirm.whatWillBeSent"), payload, hash);
         VBox.setVgrow(sent, Priority.ALWAYS);
 
         // note, progress, problem, outcome
-        note.setPromptText("Note for the key's timeline (required for Mark done): what you checked. "
-                + "Enter starts a new line; it never confirms.");
+        note.setPromptText(Text.t("ui.confirm.notePrompt"));
         note.setId("confirm-note");
         note.setWrapText(true);
         note.setPrefRowCount(2);
         note.disableProperty().bind(vm.busyProperty().or(vm.finishedProperty()));
-        Label noteLabel = new Label("Note");
+        Label noteLabel = new Label(Text.t("ui.confirm.note"));
         noteLabel.getStyleClass().add("confirm-section-title");
         noteLabel.setLabelFor(note);
         VBox noteBox = new VBox(4, noteLabel, note);
@@ -191,7 +190,7 @@ public final class ConfirmPane extends BorderPane {
         outcomeText.setWrapText(true);
         outcomeText.getStyleClass().add("confirm-outcome-text");
         outcomeText.textProperty().bind(vm.outcomeTextProperty());
-        Label outcomeLabel = new Label("Outcome");
+        Label outcomeLabel = new Label(Text.t("ui.confirm.outcome"));
         outcomeLabel.setMinWidth(Region.USE_PREF_SIZE);
         outcomeChip.setMinWidth(Region.USE_PREF_SIZE);
         HBox.setHgrow(outcomeText, javafx.scene.layout.Priority.ALWAYS);
@@ -217,8 +216,7 @@ public final class ConfirmPane extends BorderPane {
         confirm.setId("confirm-and-run");
         confirm.setDefaultButton(false);
         confirm.getStyleClass().add(Styles.ACCENT);
-        confirm.setTooltip(new Tooltip("Sends the request shown above once. Click it, or press Space or Ctrl+Enter "
-                + "while it has the focus."));
+        confirm.setTooltip(new Tooltip(Text.t("ui.confirm.confirmTip")));
         confirm.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == javafx.scene.input.KeyCode.ENTER && e.isShortcutDown() && confirm.isFocused()) {
                 confirm.fire();
@@ -236,13 +234,13 @@ public final class ConfirmPane extends BorderPane {
                 note.requestFocus();
             }
         });
-        markDone.setTooltip(new Tooltip("I checked: it already happened. Needs a note."));
+        markDone.setTooltip(new Tooltip(Text.t("ui.confirm.markDoneTip")));
         markDone.visibleProperty().bind(vm.finishedProperty().not());
         markDone.managedProperty().bind(markDone.visibleProperty());
 
         cancel.setId("confirm-cancel");
         cancel.setCancelButton(true);
-        cancel.textProperty().bind(Bindings.when(vm.finishedProperty()).then("Close").otherwise("Cancel — send nothing"));
+        cancel.textProperty().bind(Bindings.when(vm.finishedProperty()).then(Text.t("common.close")).otherwise(Text.t("ui.confirm.cancelNothing")));
         vm.finishedProperty().addListener((o, a, done) -> {
             cancel.setDefaultButton(done);
             if (done) {

@@ -11,6 +11,7 @@ import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
 import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Text;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -29,15 +30,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ConfirmViewModel extends ViewModel {
 
-    static final String WHY_IT_WAITS = "Why it waits";
-    static final String WHAT_HAPPENED = "What happened";
 
     private final ConsoleServices services;
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper key = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<ConfirmAndRun.Preview> info = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper whyTitle = new ReadOnlyStringWrapper(WHY_IT_WAITS);
+    private final ReadOnlyStringWrapper whyTitle = new ReadOnlyStringWrapper(Text.t("ui.confirm.whyItWaits"));
     private final ReadOnlyStringWrapper reasonHeadline = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper reason = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper evidenceText = new ReadOnlyStringWrapper("");
@@ -67,10 +66,10 @@ public final class ConfirmViewModel extends ViewModel {
 
     /** Loads why the key waits and what its step will send, in the background. */
     public void load(String jobName, String keyName) {
-        job.set(Objects.requireNonNull(jobName, "job"));
-        key.set(Objects.requireNonNull(keyName, "key"));
+        job.set(Objects.requireNonNull(jobName));
+        key.set(Objects.requireNonNull(keyName));
         title.set(jobName + " · " + keyName);
-        whyTitle.set(WHY_IT_WAITS);
+        whyTitle.set(Text.t("ui.confirm.whyItWaits"));
         finished.set(false);
         outcome.set(null);
         outcomeText.set("");
@@ -105,21 +104,21 @@ public final class ConfirmViewModel extends ViewModel {
         String hash = p.payload().hash();
         String step = p.step().id();
         problem.set("");
-        progress.set("Confirming " + step + "…");
+        progress.set(Text.t("ui.confirm.confirming", step));
         AtomicBoolean confirmed = new AtomicBoolean();
         return act(() -> services.operations().confirmAndRun().confirmAndRun(jobDefinition(j), k, note, hash,
                 services.engine(), c -> {
                     confirmed.set(true);
-                    threads.ui(() -> progress.set("Running " + step + "…"));
+                    threads.ui(() -> progress.set(Text.t("ui.confirm.running", step)));
                 }), this::ran, e -> {
                     progress.set("");
                     if (confirmed.get()) {
                         finished.set(true);
-                        problem.set("Confirmed, but the run did not complete: " + message(e));
+                        problem.set(Text.t("ui.confirm.runIncomplete", message(e)));
                         update();
                         onChanged.run();
                     } else {
-                        problem.set("Not confirmed: " + message(e));
+                        problem.set(Text.t("ui.confirm.notConfirmed", message(e)));
                         update();
                         reload();
                     }
@@ -137,17 +136,17 @@ public final class ConfirmViewModel extends ViewModel {
             return false;
         }
         if (note == null || note.isBlank()) {
-            problem.set("Mark done needs a note: say what you checked (for example \"the article is live\").");
+            problem.set(Text.t("ui.confirm.markDoneNeedsNote"));
             return false;
         }
         String j = job.get();
         String k = key.get();
         problem.set("");
-        progress.set("Marking " + k + " done…");
+        progress.set(Text.t("ui.confirm.marking", k));
         return act(() -> services.operations().actions().markDone(jobDefinition(j), k, note.strip()), this::markedDone,
                 e -> {
                     progress.set("");
-                    problem.set("Not marked done: " + message(e));
+                    problem.set(Text.t("ui.confirm.notMarked", message(e)));
                     update();
                     reload();
                 });
@@ -157,7 +156,7 @@ public final class ConfirmViewModel extends ViewModel {
     private void ran(ConfirmAndRun.Outcome o) {
         ConfirmAndRun.StepResult r = o.result();
         KeyRecord after = o.after();
-        whyTitle.set(WHAT_HAPPENED);
+        whyTitle.set(Text.t("ui.confirm.whatHappened"));
         reasonHeadline.set(afterHeadline(after, r));
         reason.set(after.state() == KeyState.DONE ? "" : Words.message(after.message()));
         evidenceText.set(r == null ? "" : evidence(r));
@@ -169,13 +168,13 @@ public final class ConfirmViewModel extends ViewModel {
 
     /** After mark done: nothing was sent; what was shown about the wait no longer applies. */
     private void markedDone(KeyRecord rec) {
-        whyTitle.set(WHAT_HAPPENED);
-        reasonHeadline.set(rec.state() == KeyState.DONE ? "Marked done: the key is done, and nothing was sent."
-                : "Marked done, but the key is now " + Words.stateLower(rec.state()) + ".");
+        whyTitle.set(Text.t("ui.confirm.whatHappened"));
+        reasonHeadline.set(rec.state() == KeyState.DONE ? Text.t("ui.confirm.markedDone")
+                : Text.t("ui.confirm.markedDoneNow", Words.stateLower(rec.state())));
         reason.set("");
         evidenceText.set("");
         probeAnswer.set("");
-        finished(rec, "You marked it done; nothing was sent.");
+        finished(rec, Text.t("ui.confirm.youMarkedDone"));
     }
 
     private void finished(KeyRecord rec, String text) {
@@ -191,64 +190,54 @@ public final class ConfirmViewModel extends ViewModel {
     static String afterHeadline(KeyRecord after, ConfirmAndRun.StepResult r) {
         boolean sent = r != null && r.sent();
         return switch (after.state()) {
-            case DONE -> sent ? "Sent once: the step succeeded and the key is done."
-                    : "Nothing was sent: the probe found the effect already there, so the step is recorded done.";
-            case NEEDS_CONFIRMATION -> sent
-                    ? "It was sent, but its outcome is unknown again: check the site, then confirm or mark done."
-                    : "Nothing was sent: the key waits for a confirmation again.";
-            case NEEDS_CREDENTIAL -> sent ? "The site rejected the login: the key waits for a new login."
-                    : "Nothing was sent: the key waits for a new login.";
-            case FAILED -> sent ? "The site refused it: the key failed." : "Nothing was sent: the key failed.";
-            case RETRY_WAIT -> sent ? "It did not get through: a retry is scheduled."
-                    : "Nothing was sent yet: a retry is scheduled.";
-            default -> "The key is now " + Words.stateLower(after.state()) + ".";
+            case DONE -> Text.t(sent ? "ui.confirm.after.doneSent" : "ui.confirm.after.doneNotSent");
+            case NEEDS_CONFIRMATION -> Text.t(sent ? "ui.confirm.after.confirmSent" : "ui.confirm.after.confirmNotSent");
+            case NEEDS_CREDENTIAL -> Text.t(sent ? "ui.confirm.after.loginSent" : "ui.confirm.after.loginNotSent");
+            case FAILED -> Text.t(sent ? "ui.confirm.after.failedSent" : "ui.confirm.after.failedNotSent");
+            case RETRY_WAIT -> Text.t(sent ? "ui.confirm.after.retrySent" : "ui.confirm.after.retryNotSent");
+            default -> Text.t("ui.confirm.after.other", Words.stateLower(after.state()));
         };
     }
 
     /** The probe asked before the step in that run, with its time; empty when the step has no probe. */
     static String probeText(ConfirmAndRun.StepResult r, boolean hasProbe) {
         if (r == null || r.probe() == null) {
-            return hasProbe ? "The probe was not asked in this run." : "";
+            return hasProbe ? Text.t("ui.confirm.probe.notAsked") : "";
         }
         String at = io.keyline.core.operations.EvidenceText.time(r.probeAt());
         String checked = r.probeChecked();
         return switch (r.probe()) {
-            case ABSENT -> checked.isEmpty()
-                    ? String.format("The probe answered at %s, just before sending: the effect was not there yet.", at)
-                    : String.format("The probe answered at %s, just before sending: the effect was not there yet "
-                    + "(it checked %s).", at, checked);
-            case PRESENT -> checked.isEmpty()
-                    ? String.format("The probe answered at %s: the effect was already there.", at)
-                    : String.format("The probe answered at %s: the effect was already there (it checked %s).", at,
-                    checked);
-            case INCONCLUSIVE -> String.format("The probe gave no clear answer at %s: the step was not sent.", at);
-            case AUTH -> String.format("The probe was answered at %s with a rejected login: the step was not sent.",
-                    at);
-            case NOT_ASKED -> "The probe was not asked in this run.";
+            case ABSENT -> checked.isEmpty() ? Text.t("ui.confirm.probe.absent", at)
+                    : Text.t("ui.confirm.probe.absentChecked", at, checked);
+            case PRESENT -> checked.isEmpty() ? Text.t("ui.confirm.probe.present", at)
+                    : Text.t("ui.confirm.probe.presentChecked", at, checked);
+            case INCONCLUSIVE -> Text.t("ui.confirm.probe.unclear", at);
+            case AUTH -> Text.t("ui.confirm.probe.rejected", at);
+            case NOT_ASKED -> Text.t("ui.confirm.probe.notAsked");
         };
     }
 
     /** The step's answer: its HTTP status and what it created, or the site's answer; the key's message else. */
     static String resultText(KeyRecord after, ConfirmAndRun.StepResult r) {
         if (r == null || !r.sent()) {
-            return after.state() == KeyState.DONE ? "Nothing was sent." : Words.message(after.message());
+            return after.state() == KeyState.DONE ? Text.t("ui.confirm.nothingSent") : Words.message(after.message());
         }
         if (after.state() == KeyState.DONE) {
             String values = values(r.outputs());
             if (r.status() != null) {
-                return values.isEmpty() ? String.format("The site answered HTTP %d.", r.status())
-                        : String.format("The site answered HTTP %d: %s", r.status(), values);
+                return values.isEmpty() ? Text.t("ui.confirm.http", String.valueOf(r.status()))
+                        : Text.t("ui.confirm.httpAnswer", String.valueOf(r.status()), values);
             }
             if (r.exitCode() != null) {
-                return values.isEmpty() ? String.format("The command ended with exit code %d.", r.exitCode())
-                        : String.format("The command ended with exit code %d: %s", r.exitCode(), values);
+                return values.isEmpty() ? Text.t("ui.confirm.exit", String.valueOf(r.exitCode()))
+                        : Text.t("ui.confirm.exitValues", String.valueOf(r.exitCode()), values);
             }
-            return values.isEmpty() ? "The step succeeded." : String.format("The step succeeded: %s", values);
+            return values.isEmpty() ? Text.t("ui.confirm.succeeded") : Text.t("ui.confirm.succeededValues", values);
         }
         if (r.status() != null) {
             String answer = r.siteAnswer();
-            return answer.isEmpty() ? String.format("The site answered HTTP %d.", r.status())
-                    : String.format("The site answered HTTP %d: %s", r.status(), answer);
+            return answer.isEmpty() ? Text.t("ui.confirm.http", String.valueOf(r.status()))
+                    : Text.t("ui.confirm.httpAnswer", String.valueOf(r.status()), answer);
         }
         return Words.message(after.message());
     }
@@ -268,7 +257,7 @@ public final class ConfirmViewModel extends ViewModel {
     private static String evidence(ConfirmAndRun.StepResult r) {
         StringBuilder ev = new StringBuilder(io.keyline.core.operations.EvidenceText.format(r.evidence()));
         if (r.probeEvidence() != null) {
-            ev.append(ev.isEmpty() ? "" : "\n\n").append("probe\n")
+            ev.append(ev.isEmpty() ? "" : "\n\n").append(Text.t("ui.confirm.probeEvidence")).append("\n")
                     .append(io.keyline.core.operations.EvidenceText.format(r.probeEvidence()));
         }
         return ev.toString();
@@ -297,7 +286,7 @@ public final class ConfirmViewModel extends ViewModel {
 
     private JobDefinition jobDefinition(String name) {
         return services.catalog().get().job(name).orElseThrow(() -> new OperatorException(
-                "job " + name + " is not loaded (its file is missing or invalid)"));
+                Text.t("ui.confirm.jobNotLoaded", name)));
     }
 
     public ReadOnlyStringProperty jobProperty() {

@@ -1,6 +1,7 @@
 package io.keyline.ui.confirm;
 
 import atlantafx.base.theme.Styles;
+import io.keyline.text.Text;
 import io.keyline.core.operations.RetryAndSend;
 import io.keyline.ui.common.Theme;
 import javafx.geometry.Insets;
@@ -49,8 +50,8 @@ public final class RetryDialog {
         }, () -> window.get().close());
         Stage stage = Theme.dialog(owner, pane, 760, 640, 520, 420);
         window.set(stage);
-        stage.setTitle(sends.size() == 1 ? String.format("Keyline · Retry · %s · %s", job, sends.get(0).key())
-                : String.format("Keyline · Retry · %s · %d keys", job, sends.size()));
+        stage.setTitle(sends.size() == 1 ? Text.t("ui.retry.windowTitle", job, sends.get(0).key())
+                : Text.t("ui.retry.windowTitleKeys", job, sends.size()));
         stage.show();
         pane.cancelButton().requestFocus();
         return stage;
@@ -58,15 +59,15 @@ public final class RetryDialog {
 
     /** The dialog's content. */
     static final class RetryPane extends BorderPane {
-        private final Button retry = new Button("Retry and send");
-        private final Button cancel = new Button("Cancel — send nothing");
+        private final Button retry = new Button(Text.t("ui.retry.send"));
+        private final Button cancel = new Button(Text.t("ui.confirm.cancelNothing"));
 
         RetryPane(String job, List<RetryAndSend.Send> sends, Consumer<Map<String, String>> send, Runnable close) {
             getStyleClass().addAll("confirm-dialog", "retry-dialog");
             setId("retry-dialog");
             Label heading = new Label(sends.size() == 1
-                    ? String.format("Retry %s · %s", job, sends.get(0).key())
-                    : String.format("Retry %d keys of %s", sends.size(), job));
+                    ? Text.t("ui.retry.title", job, sends.get(0).key())
+                    : Text.t("ui.retry.titleKeys", sends.size(), job));
             heading.getStyleClass().add("confirm-title");
             Label explain = new Label(explanation(sends));
             explain.setId("retry-explain");
@@ -91,7 +92,7 @@ public final class RetryDialog {
             retry.setId("retry-and-send");
             retry.getStyleClass().add(Styles.ACCENT);
             retry.setDefaultButton(false);
-            retry.setTooltip(new Tooltip("Re-arms the key and runs it now: the request shown above is sent once."));
+            retry.setTooltip(new Tooltip(Text.t("ui.retry.sendTip")));
             AtomicBoolean sent = new AtomicBoolean();
             retry.setOnAction(e -> {
                 if (sent.compareAndSet(false, true)) {
@@ -125,14 +126,12 @@ public final class RetryDialog {
             payload.setPrefRowCount(titled ? 8 : 14);
             payload.getStyleClass().addAll("code", "confirm-payload", "retry-payload");
             VBox.setVgrow(payload, Priority.ALWAYS);
-            Label title = new Label(titled ? String.format("%s · %s sends", s.key(), s.step().id())
-                    : String.format("What %s sends", s.step().id()));
+            Label title = new Label(titled ? Text.t("ui.retry.keySends", s.key(), s.step().id())
+                    : Text.t("ui.retry.stepSends", s.step().id()));
             title.getStyleClass().add("confirm-section-title");
             VBox box = new VBox(6, title, payload);
             if (s.shown()) {
-                Label hash = new Label(String.format("Payload hash %s… — the retry sends exactly this; if it changes "
-                        + "before you press Retry and send, nothing is sent and you are asked again.",
-                        s.payload().hash().substring(0, 16)));
+                Label hash = new Label(Text.t("ui.retry.payloadHash", s.payload().hash().substring(0, 16)));
                 hash.getStyleClass().addAll("muted", "confirm-hash");
                 hash.setWrapText(true);
                 hash.setMinHeight(Region.USE_PREF_SIZE);
@@ -146,22 +145,17 @@ public final class RetryDialog {
         /** What pressing Retry and send does, in one or two sentences. */
         static String explanation(List<RetryAndSend.Send> sends) {
             if (sends.size() > 1) {
-                return "Retrying runs these keys now, and each sends the request shown for it. A step's probe, if it "
-                        + "has one, is asked first: where the effect is already there, nothing is sent.";
+                return Text.t("ui.retry.explainKeys");
             }
             RetryAndSend.Send s = sends.get(0);
             boolean probe = s.step().probe() != null;
             if (s.before().isEmpty()) {
-                return probe ? String.format("Retrying runs %s now and sends the request below. Its probe is asked "
-                        + "first: if the effect is already there, nothing is sent.", s.step().id())
-                        : String.format("Retrying runs %s now and sends the request below once.", s.step().id());
+                return probe ? Text.t("ui.retry.explainProbe", s.step().id())
+                        : Text.t("ui.retry.explain", s.step().id());
             }
             String before = String.join(", ", s.before());
-            return probe ? String.format("Retrying runs %s first, then %s sends the request below (as it would be sent "
-                    + "now: %s may still change it). Its probe is asked first: if the effect is already there, nothing "
-                    + "is sent.", before, s.step().id(), before)
-                    : String.format("Retrying runs %s first, then %s sends the request below (as it would be sent now: "
-                    + "%s may still change it).", before, s.step().id(), before);
+            return probe ? Text.t("ui.retry.explainBeforeProbe", before, s.step().id())
+                    : Text.t("ui.retry.explainBefore", before, s.step().id());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.keyline.ui.credentials;
 
+import io.keyline.text.Text;
 import io.keyline.core.CredentialTester;
 import io.keyline.core.operations.RenewAndResume;
 import io.keyline.credentials.ParsedCredential;
@@ -89,7 +90,7 @@ public final class CredentialViewModel extends ViewModel {
         name.set(existing);
         nameEditable.set(false);
         threads.submit(() -> services.operations().renewAndResume().waiting(existing), this::showWaiting,
-                e -> error.set("Could not read credential " + existing + ": " + Format.error(e)));
+                e -> error.set(Text.t("ui.credential.readFailed", existing, Format.error(e))));
     }
 
     private void showWaiting(RenewAndResume.Waiting w) {
@@ -184,7 +185,7 @@ public final class CredentialViewModel extends ViewModel {
         boolean run = runResumed.get();
         busy.set(true);
         error.set("");
-        message.set("Saving…");
+        message.set(Text.t("ui.credential.saving"));
         testResults.clear();
         testSummary.set("");
         saveAnyway.set(false);
@@ -251,7 +252,7 @@ public final class CredentialViewModel extends ViewModel {
         testResults.clear();
         ParsedCredential pasted = input.parsed();
         if (pasted != null) {
-            testSummary.set("Testing the pasted value (not saved)…");
+            testSummary.set(Text.t("ui.credential.testingPasted"));
             String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
             threads.submit(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
                     services.clock(), login), results -> {
@@ -259,16 +260,16 @@ public final class CredentialViewModel extends ViewModel {
                 testResults.setAll(results);
                 testedFingerprint = pasted.fingerprint();
                 testedOutcome = CredentialTester.outcome(results);
-                testSummary.set("The pasted value (not saved yet): " + io.keyline.core.operations.LoginCheck
-                        .summary(results));
+                testSummary.set(Text.t("ui.credential.pastedResult",
+                        io.keyline.core.operations.LoginCheck.summary(results)));
             }, e -> {
                 busy.set(false);
                 testSummary.set("");
-                error.set("Test failed: " + Format.error(e));
+                error.set(Text.t("ui.credential.testFailed", Format.error(e)));
             });
             return;
         }
-        testSummary.set("Testing the stored credential " + n + "…");
+        testSummary.set(Text.t("ui.credential.testingStored", n));
         RenewAndResume op = services.operations().renewAndResume();
         threads.submit(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
             busy.set(false);

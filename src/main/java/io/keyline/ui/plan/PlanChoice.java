@@ -1,5 +1,6 @@
 package io.keyline.ui.plan;
 
+import io.keyline.text.Text;
 import io.keyline.core.OperatorException;
 import io.keyline.core.operations.KeySelection;
 import io.keyline.domain.InvalidKeyException;
@@ -31,16 +32,11 @@ public final class PlanChoice {
 
     /** Which keys a plan targets. */
     public enum Target {
-        TODAY("Today"), RANGE("Range"), DUE("Due"), KEYS("Keys");
+        TODAY, RANGE, DUE, KEYS;
 
-        private final String label;
-
-        Target(String label) {
-            this.label = label;
-        }
-
+        /** The target's name on its button. */
         public String label() {
-            return label;
+            return Text.t("ui.plan.target." + name().toLowerCase(java.util.Locale.ROOT));
         }
     }
 
@@ -133,7 +129,7 @@ public final class PlanChoice {
             case TODAY -> KeySelection.Choice.current();
             case RANGE -> {
                 if (from.get() == null || from.get().isBlank()) {
-                    throw new InvalidKeyException("enter the first key of the range (\"from\")");
+                    throw new InvalidKeyException(Text.t("ui.plan.needFrom"));
                 }
                 yield KeySelection.Choice.range(from.get().strip(), to.get() == null || to.get().isBlank() ? null
                         : to.get().strip());
@@ -142,7 +138,7 @@ public final class PlanChoice {
             case KEYS -> {
                 List<String> raw = KeySelection.split(keysText.get());
                 if (raw.isEmpty()) {
-                    throw new InvalidKeyException("enter one or more keys (separated by spaces, commas or lines)");
+                    throw new InvalidKeyException(Text.t("ui.plan.needKeys"));
                 }
                 yield KeySelection.Choice.keys(raw);
             }

@@ -1,6 +1,7 @@
 package io.keyline.ui.plan;
 
 import atlantafx.base.theme.Styles;
+import io.keyline.text.Text;
 import io.keyline.core.Plan;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.StateChip;
@@ -79,8 +80,8 @@ public final class PlanDialog {
         PlanViewModel vm = new PlanViewModel(s, t);
         PlanDialog dialog = new PlanDialog(vm, onChanged);
         Stage stage = Theme.dialog(owner, dialog.root(), 1080, 700, 720, 480);
-        stage.setTitle("Keyline — plan " + (job == null ? "" : job));
-        vm.choice().jobProperty().addListener((o, a, b) -> stage.setTitle("Keyline — plan " + b));
+        stage.setTitle(Text.t("ui.plan.windowTitle", job == null ? "" : job));
+        vm.choice().jobProperty().addListener((o, a, b) -> stage.setTitle(Text.t("ui.plan.windowTitle", b == null ? "" : b)));
         vm.loadJobs();
         if (job != null) {
             vm.choice().jobProperty().set(job);
@@ -103,14 +104,14 @@ public final class PlanDialog {
         PlanChoice c = vm.choice();
         Label title = new Label();
         title.getStyleClass().add("page-title");
-        title.textProperty().bind(Bindings.concat("Plan ", c.jobProperty()));
-        Label subtitle = new Label("A dry run: nothing is executed; probes are asked (they only read). Apply runs "
-                + "exactly what you see.");
+        title.textProperty().bind(Bindings.createStringBinding(() -> Text.t("ui.plan.title",
+                c.jobProperty().get() == null ? "" : c.jobProperty().get()), c.jobProperty()));
+        Label subtitle = new Label(Text.t("ui.plan.subtitle"));
         subtitle.getStyleClass().add("page-subtitle");
 
         ComboBox<String> jobBox = new ComboBox<>(vm.jobs());
         jobBox.setId("plan-job");
-        jobBox.setPromptText("Job");
+        jobBox.setPromptText(Text.t("ui.plan.job"));
         jobBox.valueProperty().bindBidirectional(c.jobProperty());
         jobBox.setPrefWidth(180);
 
@@ -145,11 +146,11 @@ public final class PlanDialog {
         // each target has its own input, looked up by the target (not by position)
         TextField from = new TextField();
         from.setId("plan-from");
-        from.setPromptText("from, e.g. 2026-11-01");
+        from.setPromptText(Text.t("ui.plan.fromPrompt"));
         from.textProperty().bindBidirectional(c.fromProperty());
         TextField to = new TextField();
         to.setId("plan-to");
-        to.setPromptText("to (empty: the current key)");
+        to.setPromptText(Text.t("ui.plan.toPrompt"));
         to.textProperty().bindBidirectional(c.toProperty());
         for (TextField f : new TextField[] {from, to}) {
             f.setPrefColumnCount(12);
@@ -159,13 +160,13 @@ public final class PlanDialog {
         range.setAlignment(Pos.CENTER_LEFT);
         TextField keys = new TextField();
         keys.setId("plan-keys");
-        keys.setPromptText("keys, separated by spaces or commas");
+        keys.setPromptText(Text.t("ui.plan.keysPrompt"));
         keys.textProperty().bindBidirectional(c.keysTextProperty());
         HBox.setHgrow(keys, Priority.ALWAYS);
-        Label due = new Label("missed schedule ticks of the catch-up window, pending keys and retries");
+        Label due = new Label(Text.t("ui.plan.dueText"));
         due.setId("plan-due-text");
         due.getStyleClass().add("muted");
-        Label today = new Label("the current key");
+        Label today = new Label(Text.t("ui.plan.todayText"));
         today.setId("plan-today-text");
         today.getStyleClass().add("muted");
         Map<PlanChoice.Target, Region> inputs = new EnumMap<>(PlanChoice.Target.class);
@@ -179,14 +180,13 @@ public final class PlanDialog {
         showOnly(c.targetProperty().get(), inputs);
         c.targetProperty().addListener((o, a, b) -> showOnly(b, inputs));
 
-        CheckBox ahead = new CheckBox("Run ahead of schedule");
+        CheckBox ahead = new CheckBox(Text.t("ui.plan.ahead"));
         ahead.setId("plan-ahead");
         ahead.selectedProperty().bindBidirectional(c.aheadProperty());
-        ahead.setTooltip(new Tooltip("Also plan (and apply) keys later than the current one. Without it they are "
-                + "not yet due: the plan shows them, and nothing runs for them."));
+        ahead.setTooltip(new Tooltip(Text.t("ui.plan.aheadTip")));
         ahead.setMinWidth(Region.USE_PREF_SIZE);
 
-        Button plan = new Button("Plan");
+        Button plan = new Button(Text.t("ui.plan.plan"));
         plan.setId("plan-run");
         plan.getStyleClass().add(Styles.ACCENT);
         plan.setMinWidth(Region.USE_PREF_SIZE);
@@ -253,12 +253,9 @@ public final class PlanDialog {
             missingBox.setVisible(!m.isEmpty());
             missingBox.setManaged(!m.isEmpty());
             if (!m.isEmpty()) {
-                missingNote.setText("Due means the latest schedule tick, missed ticks inside the catch-up window, "
-                        + "pending keys and retries. " + io.keyline.core.operations.Words.keys(m.size())
-                        + (m.size() == 1 ? " is older and never ran (" : " are older and never ran (") + m.get(0)
-                        + (m.size() == 1 ? "" : " … " + m.get(m.size() - 1)) + "): "
-                        + (m.size() == 1 ? "it is" : "they are") + " missing, not due.");
-                planMissing.setText("Plan " + m.size() + " missing…");
+                missingNote.setText(Text.t("ui.plan.missingNote", m.size(),
+                        m.get(0) + (m.size() == 1 ? "" : " … " + m.get(m.size() - 1))));
+                planMissing.setText(Text.t("ui.plan.planMissing", m.size()));
             }
         });
         missingBox.setVisible(false);
@@ -285,16 +282,16 @@ public final class PlanDialog {
         table.setFixedCellSize(ROW_HEIGHT);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Label placeholder = new Label();
-        placeholder.textProperty().bind(vm.planProperty().map(p -> "No key to plan for this choice.")
-                .orElse("Choose the keys and press Plan."));
+        placeholder.textProperty().bind(vm.planProperty().map(p -> Text.t("ui.plan.noKeys"))
+                .orElse(Text.t("ui.plan.chooseKeys")));
         table.setPlaceholder(placeholder);
 
-        TableColumn<PlanViewModel.Row, String> key = new TableColumn<>("Key");
+        TableColumn<PlanViewModel.Row, String> key = new TableColumn<>(Text.t("ui.plan.col.key"));
         key.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().key()));
         key.setPrefWidth(110);
         key.setMinWidth(100);
         key.setSortable(false);
-        TableColumn<PlanViewModel.Row, PlanViewModel.Row> state = new TableColumn<>("State");
+        TableColumn<PlanViewModel.Row, PlanViewModel.Row> state = new TableColumn<>(Text.t("ui.plan.col.state"));
         state.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
         state.setCellFactory(c -> new TableCell<>() {
             private final StateChip chip = new StateChip();
@@ -314,7 +311,7 @@ public final class PlanDialog {
         state.setPrefWidth(150);
         state.setMinWidth(140);
         state.setSortable(false);
-        TableColumn<PlanViewModel.Row, PlanViewModel.Row> action = new TableColumn<>("Planned action");
+        TableColumn<PlanViewModel.Row, PlanViewModel.Row> action = new TableColumn<>(Text.t("ui.plan.col.action"));
         action.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
         action.setCellFactory(c -> new TableCell<>() {
             @Override
@@ -346,7 +343,7 @@ public final class PlanDialog {
             }
         });
 
-        Label detailTitle = new Label("Requests of the selected key");
+        Label detailTitle = new Label(Text.t("ui.plan.requests"));
         detailTitle.getStyleClass().add(Styles.TEXT_BOLD);
         TextArea detail = new TextArea();
         detail.setEditable(false);
@@ -354,7 +351,7 @@ public final class PlanDialog {
         detail.getStyleClass().addAll("code", "plan-detail");
         detail.textProperty().bind(vm.detailProperty());
         VBox.setVgrow(detail, Priority.ALWAYS);
-        Label masked = new Label("Credential values are masked (***); only their fingerprint is shown.");
+        Label masked = new Label(Text.t("ui.plan.masked"));
         masked.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         VBox right = new VBox(6, detailTitle, detail, masked);
         right.setPadding(new Insets(0, 0, 0, 10));
@@ -383,8 +380,9 @@ public final class PlanDialog {
         Label idLabel = new Label();
         idLabel.getStyleClass().addAll("code", "plan-id");
         idLabel.textProperty().bind(Bindings.when(vm.planIdProperty().isEmpty()).then("")
-                .otherwise(Bindings.concat("plan ", vm.planIdProperty())));
-        idLabel.setTooltip(new Tooltip("Click to copy; the CLI applies it with: keyline apply PLAN_ID"));
+                .otherwise(Bindings.createStringBinding(() -> Text.t("ui.plan.id", vm.planIdProperty().get()),
+                        vm.planIdProperty())));
+        idLabel.setTooltip(new Tooltip(Text.t("ui.plan.idTip")));
         idLabel.setOnMouseClicked(e -> {
             if (!vm.planIdProperty().get().isEmpty()) {
                 ClipboardContent c = new ClipboardContent();
@@ -404,20 +402,20 @@ public final class PlanDialog {
         });
         collapseWhenEmpty(outcome);
 
-        Button replan = new Button("Re-plan");
+        Button replan = new Button(Text.t("ui.plan.replan"));
         replan.getStyleClass().add(Styles.ACCENT);
         replan.visibleProperty().bind(vm.staleProperty());
         replan.managedProperty().bind(replan.visibleProperty());
         replan.disableProperty().bind(vm.busyProperty());
         replan.setOnAction(e -> vm.replan());
 
-        Button apply = new Button("Apply");
+        Button apply = new Button(Text.t("ui.plan.apply"));
         apply.getStyleClass().add(Styles.SUCCESS);
         apply.disableProperty().bind(vm.canApplyProperty().not());
         apply.setOnAction(e -> vm.apply());
-        apply.setTooltip(new Tooltip("Runs exactly these keys, or refuses if anything changed since the plan was made"));
+        apply.setTooltip(new Tooltip(Text.t("ui.plan.applyTip")));
 
-        Button close = new Button("Close");
+        Button close = new Button(Text.t("common.close"));
         close.setCancelButton(true);
         close.setOnAction(e -> {
             Window w = root.getScene() == null ? null : root.getScene().getWindow();

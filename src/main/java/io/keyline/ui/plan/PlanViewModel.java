@@ -1,5 +1,6 @@
 package io.keyline.ui.plan;
 
+import io.keyline.text.Text;
 import io.keyline.core.OperatorException;
 import io.keyline.core.Plan;
 import io.keyline.core.Planner;
@@ -99,7 +100,7 @@ public final class PlanViewModel extends ViewModel {
     /** Loads the job names (for the job picker) in the background. */
     public void loadJobs() {
         threads.submit(() -> services.catalog().get().jobs().stream().map(JobDefinition::name).toList(),
-                jobs::setAll, e -> error.set("Could not read the jobs folder: " + message(e)));
+                jobs::setAll, e -> error.set(Text.t("ui.plan.jobsFailed", message(e))));
     }
 
     /** Plans exactly these keys (the heatmap's gaps, the inbox's missing keys): target Keys, then Plan. */
@@ -115,7 +116,7 @@ public final class PlanViewModel extends ViewModel {
             return;
         }
         if (name == null || name.isBlank()) {
-            choice.invalid("choose a job");
+            choice.invalid(Text.t("ui.plan.chooseJob"));
             return;
         }
         clearPlan();
@@ -139,7 +140,7 @@ public final class PlanViewModel extends ViewModel {
                 show(r.plan());
                 missing.setAll(r.missing());
             }
-        }, e -> error.set("Could not make the plan: " + Format.problem(e)));
+        }, e -> error.set(Text.t("ui.plan.planFailed", Format.problem(e))));
     }
 
     /**
@@ -147,8 +148,7 @@ public final class PlanViewModel extends ViewModel {
      * console's way to include it (the plan's own words name the command line's option).
      */
     static Plan.KeyPlan said(Plan.KeyPlan k) {
-        return k.notYetDue() ? k.withAction(String.format("not yet due: %s is later than the current key "
-                + "(tick \"Run ahead of schedule\" and plan again to include it)", k.key())) : k;
+        return k.notYetDue() ? k.withAction(Text.t("ui.plan.notYetDueKey", k.key())) : k;
     }
 
     /** The action column's text of a row. */
@@ -171,15 +171,15 @@ public final class PlanViewModel extends ViewModel {
         if (now.state() == io.keyline.domain.KeyState.DONE && r.outcome() != null) {
             String took = r.outcome().tookText();
             String answers = r.outcome().text();
-            came = String.format("After Apply: done at %s%s.", Format.time(r.outcome().finishedAt()),
-                    took.isEmpty() ? "" : String.format(" (took %s)", took))
+            String at = Format.time(r.outcome().finishedAt());
+            came = (took.isEmpty() ? Text.t("ui.plan.afterDone", at) : Text.t("ui.plan.afterDoneTook", at, took))
                     + (answers.isEmpty() ? "" : "\n" + answers);
         } else {
             String message = Format.keyMessage(now);
-            came = message.isEmpty() ? String.format("After Apply: %s.", Words.stateLower(now.state()))
-                    : String.format("After Apply: %s — %s", Words.stateLower(now.state()), message);
+            came = message.isEmpty() ? Text.t("ui.plan.afterState", Words.stateLower(now.state()))
+                    : Text.t("ui.plan.afterStateWhy", Words.stateLower(now.state()), message);
         }
-        return came + "\n\nWhat the plan showed before Apply:\n" + planned;
+        return came + "\n\n" + Text.t("ui.plan.before") + "\n" + planned;
     }
 
     /** After a stale refusal: plans the same choice again, for review. */
@@ -195,12 +195,10 @@ public final class PlanViewModel extends ViewModel {
         rows.setAll(p.keys().stream().map(k -> new Row(k, null)).toList());
         selected.set(rows.stream().filter(r -> !r.plan().requests().isEmpty()).findFirst()
                 .orElse(rows.isEmpty() ? null : rows.get(0)));
-        paused.set(p.paused() == null ? "" : p.paused() + ": nothing will start until it is resumed");
+        paused.set(p.paused() == null ? "" : Text.t("ui.plan.paused", p.paused()));
         summaryText.set(Format.action(PlanText.summary(p.keys().stream().map(PlanViewModel::said).toList())));
         long later = p.keys().stream().filter(Plan.KeyPlan::notYetDue).count();
-        notYetDue.set(later == 0 ? "" : Words.keys((int) later) + (later == 1 ? " is" : " are") + " not yet due "
-                + "(later than the current key): nothing runs for " + (later == 1 ? "it" : "them")
-                + ". Tick \"Run ahead of schedule\" and plan again to include " + (later == 1 ? "it." : "them."));
+        notYetDue.set(later == 0 ? "" : Text.t("ui.plan.notYetDue", later));
     }
 
     private void clearPlan() {
@@ -226,7 +224,7 @@ public final class PlanViewModel extends ViewModel {
         if (shown == null || busy.get() || applied.get() || stale.get()) {
             return;
         }
-        outcome.set("Applying the plan…");
+        outcome.set(Text.t("ui.plan.applying"));
         error.set("");
         act(() -> {
             try {
@@ -238,8 +236,7 @@ public final class PlanViewModel extends ViewModel {
         }, a -> {
             if (a.report() == null) {
                 stale.set(true);
-                outcome.set("Not applied: the job file or the state of its keys changed since this plan was made. "
-                        + "Nothing was run. Re-plan and review it again.");
+                outcome.set(Text.t("ui.plan.stale"));
                 return;
             }
             applied.set(true);
@@ -250,11 +247,12 @@ public final class PlanViewModel extends ViewModel {
                     .toList());
             // the selected key's pane says what it came to now (it said what the plan expected before)
             selected.set(rows.stream().filter(x -> x.key().equals(shownKey)).findFirst().orElse(null));
-            outcome.set("Applied: " + Words.counts(Words.countsOf(r.keys())) + (r.stopped() == null ? ""
-                    : " (stopped: " + r.stopped() + ")") + ". " + Words.outcome(r.exitCode()));
+            String counts = Words.counts(Words.countsOf(r.keys()));
+            outcome.set(r.stopped() == null ? Text.t("ui.plan.applied", counts, Words.outcome(r.exitCode()))
+                    : Text.t("ui.plan.appliedStopped", counts, r.stopped(), Words.outcome(r.exitCode())));
         }, e -> {
             outcome.set("");
-            error.set("Could not apply the plan: " + Format.problem(e));
+            error.set(Text.t("ui.plan.applyFailed", Format.problem(e)));
         });
     }
 

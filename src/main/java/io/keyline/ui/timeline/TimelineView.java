@@ -6,6 +6,7 @@ import io.keyline.core.operations.Timeline.Row;
 import io.keyline.core.operations.Timeline.RunHeader;
 import atlantafx.base.theme.Styles;
 import io.keyline.domain.KeyRecord;
+import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.StateChip;
 import io.keyline.ui.timeline.TimelineViewModel.Action;
@@ -89,7 +90,7 @@ public final class TimelineView extends BorderPane {
         jobLink.textProperty().bind(vm.jobProperty());
         jobLink.getStyleClass().add("timeline-job-link");
         jobLink.setOnAction(e -> navigator.showJob(vm.jobProperty().get()));
-        jobLink.setTooltip(new Tooltip("Open the job"));
+        jobLink.setTooltip(new Tooltip(Text.t("ui.timeline.openJob")));
         Label dot = new Label("·");
         dot.getStyleClass().add("page-title");
         Label keyLabel = new Label();
@@ -116,7 +117,7 @@ public final class TimelineView extends BorderPane {
         actionButton.disableProperty().bind(vm.busyProperty());
         actionButton.setOnAction(e -> act());
 
-        Button refresh = new Button("Refresh");
+        Button refresh = new Button(Text.t("ui.timeline.refresh"));
         refresh.setOnAction(e -> vm.reload());
         refresh.disableProperty().bind(vm.busyProperty());
 
@@ -142,7 +143,7 @@ public final class TimelineView extends BorderPane {
         details.textProperty().bind(Bindings.createStringBinding(() -> {
             String d = vm.detailsProperty().get();
             int n = vm.eventCountProperty().get();
-            return (d.isEmpty() ? "" : d + " · ") + n + (n == 1 ? " event" : " events");
+            return (d.isEmpty() ? "" : d + " · ") + Text.t("ui.timeline.events", n);
         }, vm.detailsProperty(), vm.eventCountProperty()));
         details.getStyleClass().add("page-subtitle");
 
@@ -207,14 +208,14 @@ public final class TimelineView extends BorderPane {
                 e.consume();
             }
         });
-        Label empty = new Label("No events yet");
+        Label empty = new Label(Text.t("ui.timeline.noEvents"));
         empty.getStyleClass().add("empty-state");
         list.setPlaceholder(empty);
         VBox.setVgrow(list, Priority.ALWAYS);
 
         Label detailTitle = new Label();
         detailTitle.getStyleClass().add("timeline-detail-title");
-        Button close = new Button("Hide");
+        Button close = new Button(Text.t("ui.timeline.hide"));
         close.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
         close.setOnAction(e -> vm.collapse());
         Region grow = new Region();
@@ -322,12 +323,14 @@ public final class TimelineView extends BorderPane {
 
     /** The titles over the list's columns, the same widths as the rows below them. */
     private HBox columnHeaders() {
-        String[] titles = {"", "Time", "Since", "What happened", "Step", "State", "Failure"};
+        String[] titles = {"", Text.t("ui.timeline.col.time"), Text.t("ui.timeline.col.since"),
+                Text.t("ui.timeline.col.what"), Text.t("ui.timeline.col.step"), Text.t("ui.timeline.col.state"),
+                Text.t("ui.timeline.col.failure")};
         HBox h = new HBox(SPACING);
         for (int i = 0; i < titles.length; i++) {
             h.getChildren().add(column(new Label(titles[i]), i, "timeline-col"));
         }
-        Label message = new Label("Message");
+        Label message = new Label(Text.t("ui.timeline.col.message"));
         message.getStyleClass().add("timeline-col");
         message.setMinWidth(MESSAGE_MIN);
         h.getChildren().add(message);
@@ -391,7 +394,7 @@ public final class TimelineView extends BorderPane {
             evidence.clear();
             title.setText("");
         } else {
-            title.setText("Evidence · " + row.typeLabel() + (row.step() == null ? "" : " · " + row.stepAttempt())
+            title.setText(Text.t("ui.timeline.evidence") + " · " + row.typeLabel() + (row.step() == null ? "" : " · " + row.stepAttempt())
                     + (row.failureClass() == null ? "" : " · " + row.failureLabel()));
             evidence.setText(row.evidenceText());
             evidence.positionCaret(0);
@@ -536,7 +539,7 @@ public final class TimelineView extends BorderPane {
             byline.setVisible(!e.byline().isEmpty());
             byline.setManaged(!e.byline().isEmpty());
             tip.setText(e.message() + (e.byline().isEmpty() ? "" : "\n" + e.byline())
-                    + (e.hasEvidence() ? "\n" + EvidenceText.summary(e.evidence()) + "\n(click or Enter: evidence)" : ""));
+                    + (e.hasEvidence() ? "\n" + EvidenceText.summary(e.evidence()) + "\n" + Text.t("ui.timeline.evidenceHint") : ""));
             setTooltip(tip);
             setGraphic(event);
         }

@@ -6,6 +6,7 @@ import io.keyline.core.operations.Timeline.EventRow;
 import io.keyline.core.operations.Timeline.Row;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
+import io.keyline.text.Text;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Printable;
@@ -87,8 +88,8 @@ public final class TimelineViewModel extends ViewModel {
 
     /** Loads the key's record and events in the background. */
     public void load(String jobName, String keyName) {
-        job.set(Objects.requireNonNull(jobName, "job"));
-        key.set(Objects.requireNonNull(keyName, "key"));
+        job.set(Objects.requireNonNull(jobName));
+        key.set(Objects.requireNonNull(keyName));
         notice.set("");
         expanded.set(null);
         reload();
@@ -102,7 +103,7 @@ public final class TimelineViewModel extends ViewModel {
         String j = job.get();
         String k = key.get();
         load(true, () -> read(j, k), v -> apply(v, false),
-                e -> error.set("Could not read the timeline: " + e.getMessage()));
+                e -> error.set(Text.t("ui.timeline.readFailed", e.getMessage())));
     }
 
     private Timeline.View read(String j, String k) {
@@ -131,13 +132,13 @@ public final class TimelineViewModel extends ViewModel {
         String k = key.get();
         error.set("");
         io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, j, java.util.List.of(k), note,
-                work -> retryNow(j, k, work), e -> error.set("Retry failed: " + io.keyline.ui.common.Format.problem(e)));
+                work -> retryNow(j, k, work), e -> error.set(Text.t("ui.timeline.retryFailed", io.keyline.ui.common.Format.problem(e))));
         return true;
     }
 
     private void retryNow(String j, String k,
                           java.util.concurrent.Callable<java.util.List<io.keyline.core.operations.KeyActions.Outcome>> work) {
-        notice.set("Retrying " + k + "…");
+        notice.set(Text.t("ui.timeline.retrying", k));
         long gen = stale();
         act(() -> {
             work.call();
@@ -147,13 +148,14 @@ public final class TimelineViewModel extends ViewModel {
                 apply(v, true);
             }
             KeyRecord now = v.record();
-            notice.set(now == null ? "" : "Retried: " + k + " is " + Words.stateLower(now.state())
-                    + (now.message() == null || now.state() == KeyState.DONE ? ""
-                    : " — " + io.keyline.ui.common.Format.keyMessage(now)));
+            notice.set(now == null ? "" : now.message() == null || now.state() == KeyState.DONE
+                    ? Text.t("ui.timeline.retried", k, Words.stateLower(now.state()))
+                    : Text.t("ui.timeline.retriedWhy", k, Words.stateLower(now.state()),
+                    io.keyline.ui.common.Format.keyMessage(now)));
             onChanged.run();
         }, e -> {
             notice.set("");
-            error.set("Retry failed: " + io.keyline.ui.common.Format.problem(e));
+            error.set(Text.t("ui.timeline.retryFailed", io.keyline.ui.common.Format.problem(e)));
             reload();
             onChanged.run();
         });
@@ -185,7 +187,7 @@ public final class TimelineViewModel extends ViewModel {
         KeyRecord rec = v.record();
         record.set(rec);
         state.set(rec == null ? null : rec.state());
-        message.set(rec == null ? "Key " + key.get() + " of " + job.get() + " has never run."
+        message.set(rec == null ? Text.t("ui.timeline.neverRun", key.get(), job.get())
                 : io.keyline.ui.common.Format.keyMessage(rec));
         details.set(rec == null ? "" : Timeline.details(rec, services.clock().instant()));
         outcome.set(outcomeText(v.outcome()));
@@ -210,8 +212,9 @@ public final class TimelineViewModel extends ViewModel {
         }
         String took = o.tookText();
         String text = o.text();
-        return "Done at " + io.keyline.core.operations.EvidenceText.time(o.finishedAt())
-                + (took.isEmpty() ? "" : " · took " + took) + (text.isEmpty() ? "" : " · " + text);
+        String at = io.keyline.core.operations.EvidenceText.time(o.finishedAt());
+        return (took.isEmpty() ? Text.t("ui.timeline.doneAt", at) : Text.t("ui.timeline.doneAtTook", at, took))
+                + (text.isEmpty() ? "" : " · " + text);
     }
 
     public ReadOnlyStringProperty jobProperty() {
