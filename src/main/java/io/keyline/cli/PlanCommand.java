@@ -55,6 +55,11 @@ final class PlanCommand extends Sub implements Callable<Integer> {
         out().println(t("cli.plan.apply", plan.planId()));
     }
 
+    /** {@code s} and spaces to {@code columns} terminal columns (a Chinese state name takes two per character). */
+    private static String pad(String s, int columns) {
+        return s + " ".repeat(Math.max(0, columns - Text.Table.width(s)));
+    }
+
     /** The plan as {@code plan} prints it (without the line that says how to apply it). */
     static void print(Sub cmd, Plan plan) {
         java.io.PrintStream out = cmd.out();
@@ -77,7 +82,8 @@ final class PlanCommand extends Sub implements Callable<Integer> {
                 continue;
             }
             shown++;
-            out.printf("  %-12s %-19s %s%n", k.key(), RunOutput.state(k.state()), Printable.line(k.action()));
+            out.println("  " + pad(k.key(), 12) + " " + pad(RunOutput.state(k.state()), 19) + " "
+                    + Printable.line(k.action()));
             out.print(io.keyline.core.operations.PlanText.requests(k, "      "));
         }
         collapsed.forEach((action, n) -> out.println("  " + t("cli.plan.collapsed", n, action)));
