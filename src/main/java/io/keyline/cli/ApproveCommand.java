@@ -10,6 +10,8 @@ import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "approve", description = {
     "Reviews a job's unsafe steps (their method, URL template, body template, command) as they are now: unattended "
         + "runs (run --due, the scheduler, workers) run a job only after that, and again after an unsafe step is "
@@ -28,20 +30,17 @@ final class ApproveCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         JobDefinition job = job(jobName);
         OperatorActions.Approval a = ws().operations().actions().approve(job, note);
-        out().println((a.before().pending() ? "Approved" : "Already approved:") + " the unsafe steps of " + job.name()
-                + " (" + a.hash().substring(0, 12) + "):");
+        out().println(t(a.before().pending() ? "cli.approve.approved" : "cli.approve.already", job.name(),
+                a.hash().substring(0, 12)));
         for (String s : Review.unsafeSteps(job)) {
             out().println("  " + s);
         }
         if (a.released().isEmpty()) {
-            out().println("No key waited for the review. Unattended runs (run --due, the scheduler, workers) now run "
-                    + "this job; an edit of an unsafe step asks for a review again.");
+            out().println(t("cli.approve.noneWaited"));
         } else {
-            out().println(a.released().size() + (a.released().size() == 1 ? " key waited" : " keys waited")
-                    + " for the review and " + (a.released().size() == 1 ? "goes" : "go") + " back to PENDING: "
-                    + String.join(", ", a.released().stream().map(KeyRecord::key).limit(20).toList())
-                    + (a.released().size() > 20 ? ", …" : "") + ". The next run takes "
-                    + (a.released().size() == 1 ? "it" : "them") + " (keyline run --due).");
+            out().println(t("cli.approve.released", a.released().size(),
+                    String.join(", ", a.released().stream().map(KeyRecord::key).limit(20).toList())
+                    + (a.released().size() > 20 ? ", …" : "")));
         }
         return 0;
     }

@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "credentials", description = "Login cookies and tokens: list, set (renew), test. Values are encrypted "
         + "at rest and never shown.",
         subcommands = {CredentialsCommand.ListCommand.class, CredentialsCommand.SetCommand.class,
@@ -33,7 +35,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new UsageError("credentials needs a command: list, set NAME or test NAME");
+        throw new UsageError(t("cli.credentials.needsCommand"));
     }
 
     /** Days before expiry at which a credential is flagged (env KEYLINE_CREDENTIAL_WARN_DAYS, default 3). */
@@ -67,26 +69,29 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             Duration warn = warnWindow(root().env());
             List<CredentialInfo> all = store.list();
             if (all.isEmpty()) {
-                out().println("No credentials. Add one with: keyline credentials set NAME --from-file cookies.txt");
+                out().println(t("cli.credentials.none"));
             } else {
-                Text.Table t = new Text.Table("NAME", "TYPE", "FINGERPRINT", "COOKIES", "EXPIRES", "LAST USED", "RESULT",
-                        "PARKED KEYS", "");
+                Text.Table t = new Text.Table(t("cli.credentials.col.name"), t("cli.credentials.col.type"),
+                        t("cli.credentials.col.fingerprint"), t("cli.credentials.col.cookies"),
+                        t("cli.credentials.col.expires"), t("cli.credentials.col.lastUsed"),
+                        t("cli.credentials.col.result"), t("cli.credentials.col.parked"), "");
                 for (CredentialInfo i : all) {
-                    String flag = i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now) ? "EXPIRED"
-                            : i.expiresWithin(now, warn) ? "EXPIRES SOON" : i.parkedKeys() > 0 ? "REJECTED" : "";
+                    String flag = i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now)
+                            ? t("cli.credentials.flag.expired") : i.expiresWithin(now, warn)
+                            ? t("cli.credentials.flag.expiresSoon") : i.parkedKeys() > 0
+                            ? t("cli.credentials.flag.rejected") : "";
                     t.row(i.name(), i.type(), i.fingerprint(), i.cookies(), Text.time(i.earliestExpiry()),
                             Text.time(i.lastUsedAt()), i.lastResult(), i.parkedKeys(), flag);
                 }
                 t.print(out());
                 for (CredentialInfo i : all) {
                     if (i.loginUrl() != null) {
-                        out().println(i.name() + ": log in at " + i.loginUrl() + (i.parkedKeys() == 0 ? ""
-                                : " (" + i.parkedKeys() + " key" + (i.parkedKeys() == 1 ? " waits" : "s wait") + ")"));
+                        out().println(i.parkedKeys() == 0 ? t("cli.credentials.loginAt", i.name(), i.loginUrl())
+                                : t("cli.credentials.loginAtWaiting", i.name(), i.loginUrl(), i.parkedKeys()));
                     }
                 }
             }
-            store.parkedOnMissing().forEach((name, n) -> out().println("not set: " + name + " (" + n
-                    + " parked key" + (n == 1 ? "" : "s") + ")"));
+            store.parkedOnMissing().forEach((name, n) -> out().println(t("cli.credentials.notSet", name, n)));
             return 0;
         }
     }
@@ -133,20 +138,20 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         @Override
         public Integer call() {
             if (io.keyline.core.operations.RenewAndResume.nameProblem(name) != null) { // the console's rule too
-                throw new UsageError("credential name \"" + name + "\" must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+                throw new UsageError(t("cli.credentials.badName", name));
             }
             if (loginUrl != null && !loginUrl.isEmpty()) {
                 loginUrl = checkedLoginUrl(loginUrl);
             }
             if (noRefresh && refresh) {
-                throw new UsageError("--refresh and --no-refresh are mutually exclusive");
+                throw new UsageError(t("cli.credentials.refreshBoth", "--refresh", "--no-refresh"));
             }
             Boolean refreshBySite = noRefresh ? Boolean.FALSE : refresh ? Boolean.TRUE : null;
             CredentialType t;
             try {
                 t = CredentialType.fromJsonName(type);
             } catch (IllegalArgumentException e) {
-                throw new UsageError("--type \"" + type + "\" must be cookie, bearer or header");
+                throw new UsageError(t("cli.credentials.badType", "--type", type));
             }
             String input = read();
             if (input.isBlank() && (loginUrl != null || refreshBySite != null)) {
@@ -156,9 +161,8 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             try {
                 value = CredentialParser.parse(t, input, domain);
             } catch (CredentialFormatException e) {
-                String source = file != null ? file.toString() : "standard input";
-                throw new UsageError(source + ": " + e.getMessage() + " (the stored credential " + name
-                        + " is unchanged)");
+                String source = file != null ? file.toString() : t("cli.credentials.stdin");
+                throw new UsageError(t("cli.credentials.badValue", source, e.getMessage(), name));
             }
             io.keyline.core.operations.RenewAndResume op = ws().operations().renewAndResume();
             io.keyline.core.operations.RenewAndResume.Renewed renewed;
@@ -169,11 +173,21 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             }
             CredentialInfo info = renewed.info();
             List<KeyRecord> resumed = renewed.resumed();
-            out().println("credential " + name + " stored (" + info.type() + ", fingerprint " + info.fingerprint()
-                    + (info.cookies() > 0 ? ", " + info.cookies() + " cookie" + (info.cookies() == 1 ? "" : "s") : "")
-                    + (info.earliestExpiry() == null ? "" : ", expires " + Text.time(info.earliestExpiry()))
-                    + (info.loginUrl() == null ? "" : ", log in at " + info.loginUrl())
-                    + (ws().credentials().refreshBySite(name) ? "" : ", cookies the site sets are not kept") + ")");
+            List<String> facts = new java.util.ArrayList<>(List.of(info.type(),
+                    t("cli.credentials.fingerprint", info.fingerprint())));
+            if (info.cookies() > 0) {
+                facts.add(t("cli.credentials.cookies", info.cookies()));
+            }
+            if (info.earliestExpiry() != null) {
+                facts.add(t("cli.credentials.expires", Text.time(info.earliestExpiry())));
+            }
+            if (info.loginUrl() != null) {
+                facts.add(t("cli.credentials.logInAt", info.loginUrl()));
+            }
+            if (!ws().credentials().refreshBySite(name)) {
+                facts.add(t("cli.credentials.notKept"));
+            }
+            out().println(t("cli.credentials.stored", name, String.join(t("cli.credentials.factSeparator"), facts)));
             if (renewed.sameAsRejected()) {
                 out().println(io.keyline.core.operations.RenewAndResume.sameAsRejected(name, renewed));
                 return 4;
@@ -197,19 +211,24 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         private int settingsOnly(Boolean refreshBySite) {
             CredentialStore store = ws().credentials();
             CredentialInfo info = store.settings(name, loginUrl, refreshBySite, ws().options().user())
-                    .orElseThrow(() -> new UsageError("credential " + name + " is not stored: give its value on "
-                            + "standard input or with --from-file F"));
-            out().println("credential " + name + ": value unchanged (fingerprint " + info.fingerprint() + ")"
-                    + (loginUrl == null ? "" : loginUrl.isEmpty() ? ", login URL removed" : ", log in at " + loginUrl)
-                    + (refreshBySite == null ? "" : refreshBySite ? ", cookies the site sets are kept"
-                    : ", cookies the site sets are not kept"));
+                    .orElseThrow(() -> new UsageError(t("cli.credentials.notStored", name)));
+            List<String> changes = new java.util.ArrayList<>();
+            if (loginUrl != null) {
+                changes.add(loginUrl.isEmpty() ? t("cli.credentials.loginUrlRemoved")
+                        : t("cli.credentials.logInAt", loginUrl));
+            }
+            if (refreshBySite != null) {
+                changes.add(t(refreshBySite ? "cli.credentials.kept" : "cli.credentials.notKept"));
+            }
+            out().println(t("cli.credentials.unchanged", name, info.fingerprint())
+                    + changes.stream().map(c -> t("cli.credentials.factSeparator") + c)
+                    .collect(java.util.stream.Collectors.joining()));
             return 0;
         }
 
         /** An absolute http(s) URL with a host, without control characters or credentials in it. */
         static String checkedLoginUrl(String url) {
-            String hint = "--login-url \"" + url.replaceAll("\\p{Cntrl}", "?")
-                    + "\" must be an absolute http(s) URL, like https://example.org/login";
+            String hint = t("cli.credentials.badLoginUrl", "--login-url", url.replaceAll("\\p{Cntrl}", "?"));
             if (io.keyline.core.operations.LoginUrl.problem(url) != null) { // the console's check; the CLI's words
                 throw new UsageError(hint);
             }
@@ -217,17 +236,17 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         }
 
         private String read() {
-            String source = file != null ? "--from-file " + file : "standard input";
+            String source = file != null ? "--from-file" + " " + file : t("cli.credentials.stdin");
             try (java.io.InputStream in = file != null ? Files.newInputStream(file) : root().in()) {
                 return CredentialParser.readInput(in, source);
             } catch (CredentialFormatException e) {
-                throw new UsageError(e.getMessage() + " (the stored credential " + name + " is unchanged)");
+                throw new UsageError(t("cli.credentials.unchangedAfter", e.getMessage(), name));
             } catch (NoSuchFileException e) {
-                throw new UsageError("--from-file " + file + ": no such file");
+                throw new UsageError(t("cli.credentials.noFile", "--from-file", file));
             } catch (java.nio.file.AccessDeniedException e) {
-                throw new UsageError("cannot read " + source + ": permission denied");
+                throw new UsageError(t("cli.credentials.denied", source));
             } catch (IOException e) {
-                throw new UsageError("cannot read " + source + ": " + e.getMessage());
+                throw new UsageError(t("cli.credentials.cannotRead", source, e.getMessage()));
             }
         }
     }
@@ -255,12 +274,10 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             switch (outcome) {
                 case ACCEPTED -> {
                     int resumed = t.resumed().size();
-                    out().println(resumed + " parked key" + (resumed == 1 ? "" : "s") + " resumed"
-                            + (resumed == 0 ? "" : ": run them with keyline run --due"));
+                    out().println(t(resumed == 0 ? "cli.credentials.noneResumed" : "cli.credentials.resumed", resumed));
                 }
-                case REJECTED -> out().println(name + " is rejected: nothing is sent with it until you renew it: "
-                        + "keyline credentials set " + name);
-                case INCONCLUSIVE -> out().println("inconclusive: nothing resumes");
+                case REJECTED -> out().println(t("cli.credentials.isRejected", name));
+                case INCONCLUSIVE -> out().println(t("cli.credentials.inconclusive"));
             }
             return outcome.exitCode();
         }

@@ -27,6 +27,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "doctor", description = {
     "Checks what an operator should know before leaving Keyline alone: the state (found, keys waiting), the job "
         + "files, the master key and the credentials it decrypts, and which channel tells a person that a key waits "
@@ -48,8 +50,7 @@ final class DoctorCommand extends Sub implements Callable<Integer> {
         masterKey(stateFound);
         channels(stateFound, now);
         out().println();
-        out().println(problems == 0 ? "Nothing needs fixing." : problems + " thing" + (problems == 1 ? "" : "s")
-                + " to fix (the lines that start with \"!\").");
+        out().println(problems == 0 ? t("cli.doctor.nothing") : t("cli.doctor.toFix", problems));
         return problems == 0 ? 0 : 1;
     }
 
@@ -64,36 +65,33 @@ final class DoctorCommand extends Sub implements Callable<Integer> {
 
     /** The state: where it is, whether it exists (never created here), how many keys wait for a person. */
     private boolean state(Instant now) {
-        out().println("State: " + ws().stateName());
+        out().println(t("cli.doctor.state", ws().stateName()));
         StateLocation where = ws().location();
         if (where instanceof StateLocation.Folder f && !Files.isRegularFile(f.dir().resolve("keyline.mv.db"))) {
-            problem("no state in " + f.dir() + " (keyline.mv.db is not there): a run from here would not find the "
-                    + "keys that are done; point --state or KEYLINE_STATE at the state in use");
+            problem(t("cli.doctor.noState", f.dir()));
             return false;
         }
         try {
             Status attention = ws().operations().status(null, true, ws().catalog().jobs());
             long waiting = attention.rows().stream().filter(r -> r.key().state().needsAttention()).count();
-            ok("found; " + (waiting == 0 ? "no key waits for a person"
-                    : waiting + " key" + (waiting == 1 ? " waits" : "s wait") + " for a person (keyline status "
-                    + "--attention)"));
+            ok(waiting == 0 ? t("cli.doctor.found") : t("cli.doctor.foundWaiting", waiting));
             return true;
         } catch (RuntimeException e) {
-            problem("cannot read the state: " + e.getMessage());
+            problem(t("cli.doctor.cannotReadState", e.getMessage()));
             return false;
         }
     }
 
     private void jobs() {
-        out().println("Jobs: " + ws().jobsDir());
+        out().println(t("cli.doctor.jobs", ws().jobsDir()));
         JobCatalog catalog = ws().catalog();
         if (catalog.jobs().isEmpty() && catalog.errors().isEmpty()) {
-            problem("no job files (*.json) in " + ws().jobsDir() + ": nothing would run");
+            problem(t("cli.doctor.noJobs", ws().jobsDir()));
             return;
         }
-        ok(catalog.jobs().size() + " valid job file" + (catalog.jobs().size() == 1 ? "" : "s"));
+        ok(t("cli.doctor.validJobs", catalog.jobs().size()));
         for (String file : RunOutput.invalidFiles(catalog.errors())) {
-            problem("invalid job file, its job does not run: " + file + " (keyline jobs shows why)");
+            problem(t("cli.doctor.invalidJob", file));
         }
         for (JobFileError e : catalog.errors()) {
             ok("  " + e);
@@ -102,7 +100,7 @@ final class DoctorCommand extends Sub implements Callable<Integer> {
 
     /** Where the master key comes from, and whether the stored credentials decrypt with it. */
     private void masterKey(boolean stateFound) {
-        out().println("Master key:");
+        out().println(t("cli.doctor.masterKey"));
         Map<String, String> given = new HashMap<>();
         for (String name : List.of(SecretBox.MASTER_KEY_VARIABLE, SecretBox.MASTER_KEY_FILE_VARIABLE)) {
             if (ws().setting(name) != null) {
@@ -113,22 +111,21 @@ final class DoctorCommand extends Sub implements Callable<Integer> {
         try {
             haveKey = SecretBox.given(given).isPresent();
             if (haveKey) {
-                ok(given.containsKey(SecretBox.MASTER_KEY_VARIABLE) ? "from $" + SecretBox.MASTER_KEY_VARIABLE
-                        : "from the file " + given.get(SecretBox.MASTER_KEY_FILE_VARIABLE));
+                ok(given.containsKey(SecretBox.MASTER_KEY_VARIABLE)
+                        ? t("cli.doctor.keyFromVariable", SecretBox.MASTER_KEY_VARIABLE)
+                        : t("cli.doctor.keyFromFile", given.get(SecretBox.MASTER_KEY_FILE_VARIABLE)));
             }
         } catch (RuntimeException | java.io.IOException e) {
-            problem("the master key given is unusable: " + e.getMessage());
+            problem(t("cli.doctor.keyUnusable", e.getMessage()));
             return;
         }
         if (!haveKey) {
             if (ws().shared()) {
-                problem("a shared state needs the master key given: $" + SecretBox.MASTER_KEY_VARIABLE
-                        + " or --master-key-file (the same key on every machine)");
+                problem(t("cli.doctor.sharedNeedsKey", SecretBox.MASTER_KEY_VARIABLE));
                 return;
             }
             Path file = ws().stateDir().resolve(SecretBox.KEY_FILE_NAME);
-            ok(Files.isRegularFile(file) ? "from " + file : "none yet: " + file
-                    + " is created (mode 0600) when the first credential is stored");
+            ok(Files.isRegularFile(file) ? t("cli.doctor.keyFrom", file) : t("cli.doctor.noKeyYet", file));
         }
         if (!stateFound) {
             return;
@@ -144,30 +141,28 @@ final class DoctorCommand extends Sub implements Callable<Integer> {
                 }
             }
             if (unusable.isEmpty()) {
-                ok(all.isEmpty() ? "no credentials stored" : all.size() + " credential" + (all.size() == 1 ? "" : "s")
-                        + " stored; " + (all.size() == 1 ? "it decrypts" : "all decrypt") + " with this key");
+                ok(all.isEmpty() ? t("cli.doctor.noCredentials") : t("cli.doctor.credentials", all.size()));
             }
             unusable.forEach(this::problem);
         } catch (RuntimeException e) {
-            problem("cannot read the credentials: " + e.getMessage());
+            problem(t("cli.doctor.cannotReadCredentials", e.getMessage()));
         }
     }
 
     /** Who hears of a key that waits for a person; a warning when nobody would. */
     private void channels(boolean stateFound, Instant now) {
-        out().println("Who is told when a key waits for a person:");
+        out().println(t("cli.doctor.channels"));
         Map<String, String> env = root().env();
         NotifyConfig file = NotifyFileReader.load(ws().jobsDir());
         boolean fileExists = Files.exists(file.file());
         List<String> active = new ArrayList<>();
         if (fileExists && !file.valid()) {
-            problem(file.file() + " is invalid: no notification is sent until it is fixed (keyline notify test "
-                    + "shows the errors)");
+            problem(t("cli.doctor.notifyInvalid", file.file()));
         } else if (fileExists) {
-            ok(file.file() + ": " + file.hooks().size() + " hook" + (file.hooks().size() == 1 ? "" : "s"));
+            ok(t("cli.doctor.hooks", file.file(), file.hooks().size()));
             for (Hook h : file.hooks()) {
                 HookCheck.Result r = HookCheck.check(h, ws().jobsDir(), env, CONNECT_TIMEOUT);
-                String line = h.label() + " on " + String.join(", ", h.on()) + ": " + r.text();
+                String line = t("cli.doctor.hook", h.label(), String.join(", ", h.on()), r.text());
                 if (r.ok()) {
                     ok("  " + line);
                 } else {
@@ -178,46 +173,42 @@ final class DoctorCommand extends Sub implements Callable<Integer> {
                 }
             }
             if (file.hooks().stream().noneMatch(h -> h.on().contains("reminder"))) {
-                ok("  (no hook listens to \"reminder\": keys that keep waiting are not reminded of daily)");
+                ok("  " + t("cli.doctor.noReminder"));
             }
         } else {
-            ok(file.file() + ": none (the default channels below are used)");
+            ok(t("cli.doctor.noNotifyFile", file.file()));
         }
         Optional<Path> notifySend = Channels.notifySend(env);
         Optional<String> bus = Channels.sessionBus(env);
         if (notifySend.isEmpty()) {
-            ok("desktop notification: notify-send is not installed (package libnotify-bin)");
+            ok(t("cli.doctor.noNotifySend"));
         } else if (bus.isEmpty()) {
-            ok("desktop notification: " + notifySend.get() + " is installed, but no desktop session is reachable "
-                    + "from here ($DBUS_SESSION_BUS_ADDRESS, $XDG_RUNTIME_DIR/bus): not from cron or ssh");
+            ok(t("cli.doctor.noSession", notifySend.get()));
         } else if (fileExists) {
-            ok("desktop notification: " + notifySend.get() + " (session bus " + bus.get() + "), not used: "
-                    + "notify.json says where notifications go");
+            ok(t("cli.doctor.desktopNotUsed", notifySend.get(), bus.get()));
         } else {
-            ok("desktop notification: active, through " + notifySend.get() + " (session bus " + bus.get() + ")");
-            active.add("desktop notification");
+            ok(t("cli.doctor.desktopActive", notifySend.get(), bus.get()));
+            active.add(t("cli.doctor.channel.desktop"));
         }
         if (stateFound) {
             try {
                 List<WorkerRegistry.Worker> consoles = ws().operations().workers(now).stream()
-                        .filter(w -> w.alive() && "console".equals(w.kind())).toList();
+                        .filter(w -> w.alive() && java.util.Objects.equals(w.kind(), "console")).toList();
                 for (WorkerRegistry.Worker w : consoles) {
-                    ok("console: open on " + w.host() + " (pid " + w.pid() + "): it shows what waits as it happens");
-                    active.add("console");
+                    ok(t("cli.doctor.consoleOpen", w.host(), String.valueOf(w.pid())));
+                    active.add(t("cli.doctor.channel.console"));
                 }
                 if (consoles.isEmpty()) {
-                    ok("console: not open");
+                    ok(t("cli.doctor.consoleClosed"));
                 }
             } catch (RuntimeException e) {
-                ok("console: unknown (" + e.getMessage() + ")");
+                ok(t("cli.doctor.consoleUnknown", e.getMessage()));
             }
         }
         if (active.isEmpty()) {
-            problem("no channel is active: a key that waits for a person (a rejected login at 03:00, an unknown "
-                    + "outcome) reaches nobody. Add hooks to " + file.file() + " (docs/operations.md, "
-                    + "\"Notifications\"), or install notify-send in a desktop session, or keep the console open");
+            problem(t("cli.doctor.noChannel", file.file()));
         } else {
-            ok("active: " + String.join(", ", active.stream().distinct().toList()));
+            ok(t("cli.doctor.active", String.join(", ", active.stream().distinct().toList())));
         }
     }
 }

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "init", description = {
     "Creates a state: DIR, else --state or KEYLINE_STATE, else ./state (installed app: $XDG_DATA_HOME/keyline). "
         + "The state remembers the jobs folder in use (--jobs, KEYLINE_JOBS, else ./resources/jobs, created when "
@@ -27,7 +29,7 @@ final class InitCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         KeylineCli root = root();
         if (dir != null && root.state != null && !dir.equals(root.state)) {
-            throw new UsageError("init " + dir + " and --state " + root.state + " name two states: give one");
+            throw new UsageError(t("cli.init.twoStates", dir, "--state", root.state));
         }
         Places places = new Places(root.env(), root.workingDir());
         Places.Found target;
@@ -38,15 +40,15 @@ final class InitCommand extends Sub implements Callable<Integer> {
         }
         boolean folder = !target.state().shared();
         if (folder && target.exists()) {
-            out().println("A Keyline state is already in " + target.state().display() + ": nothing changed.");
-            out().println("Jobs folder: " + target.jobsLine());
+            out().println(t("cli.init.exists", target.state().display()));
+            out().println(t("cli.init.jobsFolder", target.jobsLine()));
             return 0;
         }
         if (folder) {
             try {
                 Files.createDirectories(target.jobs());
             } catch (IOException e) {
-                err().println("keyline: could not create the jobs folder " + target.jobs() + ": " + e.getMessage());
+                err().println(t("cli.init.noJobsFolder", target.jobs(), e.getMessage()));
             }
         }
         Places.Found enclosing = places.find(null, null);
@@ -54,22 +56,20 @@ final class InitCommand extends Sub implements Callable<Integer> {
             ws.database();
         }
         if (!folder) {
-            out().println("The Keyline state is ready in " + target.state().display() + ".");
-            out().println("Point every machine at it: --state " + target.state().display() + " or KEYLINE_STATE.");
+            out().println(t("cli.init.ready", target.state().display()));
+            out().println(t("cli.init.pointAll", target.state().display()));
             return 0;
         }
         Path stateDir = target.state().localDir();
-        out().println("Created a Keyline state in " + stateDir + ".");
-        out().println("Jobs folder: " + target.jobs() + " (the state remembers it)");
+        out().println(t("cli.init.created", stateDir));
+        out().println(t("cli.init.jobsRemembered", target.jobs()));
         if (Places.STATE_FOLDER.equals(String.valueOf(stateDir.getFileName()))) {
-            out().println("Commands run in " + stateDir.getParent() + " or below find it by themselves; elsewhere "
-                    + "name it: --state " + stateDir + " (or KEYLINE_STATE).");
+            out().println(t("cli.init.findsItself", stateDir.getParent(), stateDir));
         } else {
-            out().println("Name it in every command: --state " + stateDir + " (or KEYLINE_STATE).");
+            out().println(t("cli.init.nameIt", stateDir));
         }
         if (enclosing.source() == Places.Source.WORKING_DIRECTORY && !enclosing.state().localDir().equals(stateDir)) {
-            out().println("Note: " + enclosing.state().display() + " is the state of an enclosing workspace; commands "
-                    + "run here now use the new one.");
+            out().println(t("cli.init.enclosing", enclosing.state().display()));
         }
         return 0;
     }

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
+import static io.keyline.text.Text.t;
+
 /** The command line: {@code keyline [--state DIR] [--jobs DIR] COMMAND}. */
 @Command(name = "keyline",
         mixinStandardHelpOptions = true,
@@ -153,7 +155,7 @@ public final class KeylineCli implements Callable<Integer> {
 
         /** No console in this entry point. */
         Console NONE = (ws, env) -> {
-            throw new UsageError("no command given (the console is not available here): see keyline --help");
+            throw new UsageError(t("cli.root.noCommand"));
         };
     }
 
@@ -203,7 +205,7 @@ public final class KeylineCli implements Callable<Integer> {
             String what = named != null ? named.getAnnotation(Command.class).name() : args.length == 0 ? "console" : null;
             io.keyline.store.h2.OpenLock.describeThisProcess(what == null ? "keyline" : "keyline " + what);
             PrintStream notices = TerminalOut.of(stderr);
-            io.keyline.store.h2.OpenLock.notices(m -> notices.println("keyline: " + m));
+            io.keyline.store.h2.OpenLock.notices(m -> notices.println(t("cli.worker.problem", m)));
         }
         // every string printed passes through one place: control characters from outside become visible escapes
         PrintStream out = TerminalOut.of(stdout);
@@ -238,15 +240,15 @@ public final class KeylineCli implements Callable<Integer> {
         // "--jobs jobs", "--note run": an option value that happens to be a command name is still the value
         cl.setAllowSubcommandsAsOptionParameters(true);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("keyline: " + ex.getMessage());
+            err.println(t("cli.worker.problem", ex.getMessage()));
             if (ex instanceof CommandLine.UnmatchedArgumentException u) {
                 java.util.List<String> near = u.getSuggestions();
                 if (!near.isEmpty()) {
-                    err.println("Did you mean: " + String.join(", ", near) + "?");
+                    err.println(t("cli.root.didYouMean", String.join(", ", near)));
                 }
             }
             CommandLine c = ex.getCommandLine();
-            err.println("Try 'keyline " + (c == cl ? "" : c.getCommandName() + " ") + "--help'.");
+            err.println(c == cl ? t("cli.root.tryHelp") : t("cli.root.tryCommandHelp", c.getCommandName()));
             return RunReport.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> handle(ex, err));
@@ -365,20 +367,20 @@ public final class KeylineCli implements Callable<Integer> {
 
     private static int handle(Exception ex, PrintStream err) {
         if (ex instanceof UsageError || ex instanceof InvalidKeyException) {
-            err.println("keyline: " + ex.getMessage());
+            err.println(t("cli.worker.problem", ex.getMessage()));
             return RunReport.USAGE;
         }
         if (ex instanceof OperatorException || ex instanceof StateUnavailableException
                 || ex instanceof JobFileInvalid) {
-            err.println("keyline: " + ex.getMessage());
+            err.println(t("cli.worker.problem", ex.getMessage()));
             return RunReport.EXECUTION_FAILURE;
         }
         if (ex instanceof IllegalArgumentException) {
-            err.println("keyline: " + ex.getMessage());
+            err.println(t("cli.worker.problem", ex.getMessage()));
             return RunReport.USAGE;
         }
-        err.println("keyline: unexpected " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
-        err.println("(this is a bug; the state is unchanged unless a line above says otherwise)");
+        err.println(t("cli.root.unexpected", ex.getClass().getSimpleName(), ex.getMessage()));
+        err.println(t("cli.root.bug"));
         return RunReport.EXECUTION_FAILURE;
     }
 
@@ -457,12 +459,12 @@ public final class KeylineCli implements Callable<Integer> {
                             && e.file().getFileName().toString().equals(name + ".json"))
                     .toList();
             if (!own.isEmpty()) {
-                return new JobFileInvalid("job file of " + name + " is invalid:\n  "
+                return new JobFileInvalid(t("cli.root.jobFileInvalid", name) + "\n  "
                         + own.stream().map(JobFileError::toString).collect(Collectors.joining("\n  ")));
             }
             String known = catalog.jobs().stream().map(JobDefinition::name).collect(Collectors.joining(", "));
-            return new UsageError("unknown job \"" + name + "\" in " + workspace().jobsDir()
-                    + (known.isEmpty() ? " (no valid job files there)" : " (jobs: " + known + ")"));
+            return new UsageError(known.isEmpty() ? t("cli.root.unknownJobNone", name, workspace().jobsDir())
+                    : t("cli.root.unknownJob", name, workspace().jobsDir(), known));
         });
     }
 

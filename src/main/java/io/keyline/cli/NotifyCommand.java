@@ -15,6 +15,8 @@ import picocli.CommandLine.Parameters;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "notify", description = {
     "Notifications (notify.json in the jobs folder): hooks called when a key needs a person, a credential is about "
         + "to expire, or a run left keys waiting. Runs deliver them by themselves; these commands check the hooks.",
@@ -24,7 +26,7 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new UsageError("notify needs a command: test, or send");
+        throw new UsageError(t("cli.notify.needsCommand"));
     }
 
     /** The hooks in effect (notify.json of the jobs folder, else the default channels), or exit 1 with its errors. */
@@ -32,17 +34,15 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         NotifyConfig cfg = io.keyline.core.notify.Channels.effective(NotifyFileReader.load(cmd.ws().jobsDir()),
                 cmd.root().env());
         if (!cfg.valid()) {
-            StringBuilder sb = new StringBuilder("notify.json is invalid:");
+            StringBuilder sb = new StringBuilder(t("cli.notify.invalid"));
             for (JobFileError e : cfg.errors()) {
                 sb.append("\n  ").append(e);
             }
             throw new OperatorException(sb.toString());
         }
         if (cfg.hooks().isEmpty()) {
-            throw new OperatorException("no hooks: " + cfg.file() + (java.nio.file.Files.exists(cfg.file())
-                    ? " lists none" : " does not exist, and no desktop notification can be shown here (notify-send "
-                    + "and a desktop session: keyline doctor says which)") + " (see docs/operations.md, "
-                    + "\"Notifications\")");
+            throw new OperatorException(t(java.nio.file.Files.exists(cfg.file()) ? "cli.notify.noHooks"
+                    : "cli.notify.noFile", cfg.file()));
         }
         return cfg;
     }
@@ -51,10 +51,10 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         int failed = 0;
         for (Map.Entry<Hook, String> e : results.entrySet()) {
             if (e.getValue() == null) {
-                cmd.out().println(e.getKey().label() + ": sent");
+                cmd.out().println(t("cli.notify.sent", e.getKey().label()));
             } else {
                 failed++;
-                cmd.out().println(e.getKey().label() + ": FAILED: " + e.getValue());
+                cmd.out().println(t("cli.notify.failed", e.getKey().label(), e.getValue()));
             }
         }
         return failed == 0 ? 0 : 1;
@@ -89,18 +89,17 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         @Override
         public Integer call() throws InterruptedException {
             if (!Hook.EVENTS.contains(event)) {
-                throw new UsageError("--event \"" + event + "\" is not one of " + String.join(", ", Hook.EVENTS));
+                throw new UsageError(t("cli.notify.badEvent", "--event", event, String.join(", ", Hook.EVENTS)));
             }
             if (job != null && !job.matches("[a-z0-9][a-z0-9-]{0,62}")) {
                 // {job} may stand in a hook's arguments: it is a job name, nothing else
-                throw new UsageError("--job \"" + io.keyline.domain.Printable.line(job) + "\" is not a job name "
-                        + "(lower-case letters, digits and \"-\", starting with a letter or digit)");
+                throw new UsageError(t("cli.notify.badJob", "--job", io.keyline.domain.Printable.line(job)));
             }
             NotifyConfig cfg = config(this);
             ObjectNode payload = Events.custom(event, job, message, ws().options().clock().instant(), Notifier.host());
             Map<Hook, String> results = Notifier.sendNow(cfg, event, payload, ws().jobsDir(), ws().options().clock());
             if (results.isEmpty()) {
-                out().println("no hook of notify.json is subscribed to " + event);
+                out().println(t("cli.notify.noneSubscribed", event));
             }
             return report(this, results);
         }

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "plan", description = {
     "Dry run: shows what a run would do for each key, and the exact requests of its http steps "
         + "(secrets masked). Executes nothing. Prints a plan id for 'keyline apply'."})
@@ -50,21 +52,23 @@ final class PlanCommand extends Sub implements Callable<Integer> {
 
     private void print(Plan plan) {
         print(this, plan);
-        out().println("Apply exactly this plan with: keyline apply " + plan.planId());
+        out().println(t("cli.plan.apply", plan.planId()));
+    }
+
+    /** {@code s} and spaces to {@code columns} terminal columns (a Chinese state name takes two per character). */
+    private static String pad(String s, int columns) {
+        return s + " ".repeat(Math.max(0, columns - Text.Table.width(s)));
     }
 
     /** The plan as {@code plan} prints it (without the line that says how to apply it). */
     static void print(Sub cmd, Plan plan) {
         java.io.PrintStream out = cmd.out();
-        out.println("Plan " + plan.planId() + " for " + plan.job() + ": " + plan.keys().size() + " key"
-                + (plan.keys().size() == 1 ? "" : "s"));
+        out.println(t("cli.plan.header", plan.planId(), plan.job(), plan.keys().size()));
         if (plan.paused() != null) {
-            out.println("  " + plan.paused() + " - nothing will start until it is resumed");
+            out.println("  " + t("cli.plan.paused", plan.paused()));
         }
         if (plan.review().pending()) {
-            out.println("  " + plan.review().words() + ": unattended runs (run --due, the scheduler, workers) do not "
-                    + "run this job until a plan of it is applied or it is approved (keyline approve " + plan.job()
-                    + "). Applying this plan approves its unsafe steps:");
+            out.println("  " + t("cli.plan.review", t("cli.plan.need." + plan.review().name()), plan.job()));
             for (String s : io.keyline.core.Review.unsafeSteps(cmd.job(plan.job()))) {
                 out.println("    " + Printable.line(s));
             }
@@ -78,9 +82,10 @@ final class PlanCommand extends Sub implements Callable<Integer> {
                 continue;
             }
             shown++;
-            out.printf("  %-12s %-19s %s%n", k.key(), k.state(), Printable.line(k.action()));
+            out.println("  " + pad(k.key(), 12) + " " + pad(RunOutput.state(k.state()), 19) + " "
+                    + Printable.line(k.action()));
             out.print(io.keyline.core.operations.PlanText.requests(k, "      "));
         }
-        collapsed.forEach((action, n) -> out.printf("  %,d keys: %s%n", n, action));
+        collapsed.forEach((action, n) -> out.println("  " + t("cli.plan.collapsed", n, action)));
     }
 }

@@ -9,6 +9,8 @@ import picocli.CommandLine.Parameters;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "run", description = {
     "Executes a job's keys: today's key by default, or --key/--from/--to/--due.",
     "'run --due' without a job runs every due key of every job that is not paused."})
@@ -35,11 +37,10 @@ final class RunCommand extends Sub implements Callable<Integer> {
         try {
             d = java.time.Duration.parse(maxTime);
         } catch (java.time.format.DateTimeParseException e) {
-            throw new UsageError("--max-time \"" + io.keyline.domain.Printable.line(maxTime)
-                    + "\" is not an ISO-8601 duration (like PT50M or PT2H)");
+            throw new UsageError(t("cli.run.badMaxTime", "--max-time", io.keyline.domain.Printable.line(maxTime)));
         }
         if (d.isNegative() || d.isZero()) {
-            throw new UsageError("--max-time must be positive, got " + maxTime);
+            throw new UsageError(t("cli.run.zeroMaxTime", "--max-time", maxTime));
         }
         return d;
     }
@@ -52,7 +53,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
     public Integer call() {
         if (jobName == null) {
             if (!selection.due || !selection.keys.isEmpty() || selection.from != null || selection.to != null) {
-                throw new UsageError("run needs a JOB (or 'run --due' for every job)");
+                throw new UsageError(t("cli.run.needsJob"));
             }
             return runAllDue();
         }
@@ -99,12 +100,12 @@ final class RunCommand extends Sub implements Callable<Integer> {
             notifyAfter(result.reports(), session.trace);
         }
         for (var e : invalid) {
-            err().println("keyline: invalid job file, its job did not run: " + e);
+            err().println(t("cli.run.invalidFile", e));
         }
         result.listing().forEach(err()::println);
         int exit = result.exitCode(invalidFiles(invalid));
         if (result.nothingDue()) {
-            out().println("Nothing is due.");
+            out().println(t("cli.run.nothingDue"));
         }
         RunOutput.summary(out(), result.reports(), exit, ws().credentials(), RunOutput.invalidFiles(invalid));
         return exit;

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import static io.keyline.text.Text.t;
+
 /**
  * A run typed by a person of several keys that would send unsafe steps: on a terminal it shows the plan and asks
  * y/N (yes also reviews the job's unsafe steps, as applying the plan would); without a terminal it needs
@@ -52,24 +54,21 @@ final class RunConsent {
         String steps = String.join(", ", sending.stream().flatMap(k -> k.path().stream())
                 .filter(s -> s.executes() && unsafe.contains(s.step())).map(Plan.PlannedStep::step).distinct()
                 .toList());
-        String which = sending.size() + " keys of " + job.name() + " (" + sending.get(0).key() + " .. "
-                + sending.get(sending.size() - 1).key() + ") would send " + steps;
+        String which = t("cli.consent.which", sending.size(), job.name(), sending.get(0).key(),
+                sending.get(sending.size() - 1).key(), steps);
         if (console == null) {
-            throw new OperatorException("this run of " + which + ": without a terminal to ask on, add --yes to run "
-                    + "them, or review them first (keyline plan " + job.name() + " with the same keys, then keyline "
-                    + "apply PLAN_ID). Nothing ran.");
+            throw new OperatorException(t("cli.consent.noTerminal", which, job.name()));
         }
         PlanCommand.print(cmd, plan);
         cmd.out().flush();
-        String answer = console.readLine("Run these %d keys, sending %s? [y/N] ", sending.size(), steps);
+        String answer = console.readLine("%s", t("cli.consent.ask", sending.size(), steps));
         String a = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT);
         if (!a.equals("y") && !a.equals("yes")) {
-            cmd.out().println("Nothing ran. To run exactly this plan later: keyline apply " + plan.planId());
+            cmd.out().println(t("cli.consent.declined", plan.planId()));
             return RunReport.EXECUTION_FAILURE;
         }
         if (plan.review().pending()) {
-            cmd.ws().operations().actions().approve(job, "run of " + sending.size() + " keys confirmed on a terminal "
-                    + "after plan " + plan.planId() + " was shown");
+            cmd.ws().operations().actions().approve(job, t("cli.consent.note", sending.size(), plan.planId()));
         }
         return null;
     }

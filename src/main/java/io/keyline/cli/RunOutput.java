@@ -9,6 +9,8 @@ import io.keyline.domain.KeyState;
 import java.io.PrintStream;
 import java.util.List;
 
+import static io.keyline.text.Text.t;
+
 /** The closing lines of a run: what happened to the targeted keys, and what to do next. */
 final class RunOutput {
     private RunOutput() {
@@ -32,70 +34,67 @@ final class RunOutput {
                         List<String> invalidFiles) {
         for (RunReport r : reports) {
             if (r.stopped() != null && r.keys().isEmpty()) {
-                out.println(r.job() + ": " + r.stopped());
+                out.println(t("cli.run.stoppedJob", r.job(), r.stopped()));
                 continue;
             }
-            StringBuilder sb = new StringBuilder(r.job()).append(": ");
-            boolean first = true;
+            List<String> counts = new java.util.ArrayList<>();
             for (KeyState s : KeyState.values()) {
                 long n = r.count(s);
                 if (n > 0) {
-                    sb.append(first ? "" : ", ").append(n).append(' ').append(s);
-                    first = false;
+                    counts.add(t("cli.run.count", String.valueOf(n), state(s)));
                 }
             }
-            if (first) {
-                sb.append("no keys targeted");
-            }
-            out.println(sb);
+            out.println(counts.isEmpty() ? t("cli.run.noKeys", r.job())
+                    : t("cli.run.counts", r.job(), String.join(t("common.listSeparator"), counts)));
             if (r.stopped() != null && !r.notStarted().isEmpty()) {
                 // told to stop (Ctrl+C, SIGTERM): what finished counts; the rest is untouched
-                out.println("  stopped: " + r.stopped() + " (after " + r.ran() + " key" + (r.ran() == 1 ? "" : "s")
-                        + " ran; run the same command again to continue)");
+                out.println("  " + t("cli.run.stoppedAgain", r.stopped(), r.ran()));
             } else if (r.stopped() != null) {
-                out.println("  stopped: " + r.stopped() + (r.ran() > 0 ? " (after " + r.ran() + " key"
-                        + (r.ran() == 1 ? "" : "s") + " ran; the rest waits for 'keyline resume " + r.job() + "')" : ""));
+                out.println("  " + (r.ran() > 0
+                        ? t("cli.run.stoppedResume", r.stopped(), r.ran(), r.job())
+                        : t("cli.run.stopped", r.stopped())));
             }
             if (!r.departed().isEmpty()) {
-                out.println("  departed from the plan (stopped before doing anything it did not show): "
-                        + String.join(", ", r.departed()) + " - review a new plan: keyline plan " + r.job() + " --key "
-                        + r.departed().get(0));
+                out.println("  " + t("cli.run.departed", String.join(", ", r.departed()), r.job(),
+                        r.departed().get(0)));
             }
             if (!r.notYetDue().isEmpty()) {
-                out.println("  not yet due, passed by: " + String.join(", ", r.notYetDue()) + " (--ahead runs them early)");
+                out.println("  " + t("cli.run.notYetDue", String.join(", ", r.notYetDue())));
             }
             for (KeyRecord k : r.keys()) {
                 if (k.state().needsAttention() || k.state() == KeyState.RETRY_WAIT) {
-                    out.println("  " + k.state() + "  " + k.key() + "  " + io.keyline.domain.Printable.line(Text.clip(k.message(), 160)));
+                    out.println("  " + state(k.state()) + "  " + k.key() + "  "
+                            + io.keyline.domain.Printable.line(Text.clip(k.message(), 160)));
                 }
             }
             // one look-up per credential, not per parked key (a backfill can park thousands on one)
             java.util.Map<String, String> loginHints = new java.util.HashMap<>();
             for (KeyRecord k : r.keys()) {
                 if (k.state() == KeyState.NEEDS_CONFIRMATION) {
-                    out.println("  next: keyline confirm " + r.job() + " " + k.key()
-                            + "   or   keyline mark-done " + r.job() + " " + k.key() + " --note \"…\"");
+                    out.println("  " + t("cli.run.nextConfirm", r.job(), k.key()));
                 } else if (k.state() == KeyState.NEEDS_CREDENTIAL && k.credential() == null) {
                     // the program said its login was rejected (exit 77) but the step names no credential
-                    out.println("  next: the step " + k.step() + " names no credential: give it one (\"credential\" "
-                            + "in the job file) or fix the login it uses, then keyline retry " + r.job() + " "
-                            + k.key());
+                    out.println("  " + t("cli.run.nextNoCredential", k.step(), r.job(), k.key()));
                 } else if (k.state() == KeyState.NEEDS_CREDENTIAL) {
                     String login = loginHints.computeIfAbsent(k.credential(),
-                            name -> credentials.info(name).map(CredentialInfo::loginHint).orElse(""));
-                    out.println("  next: renew credential " + k.credential() + login + "; the parked keys resume");
+                            name -> credentials.info(name).map(CredentialInfo::loginUrl).orElse(""));
+                    out.println("  " + (login.isEmpty() ? t("cli.run.nextRenew", k.credential())
+                            : t("cli.run.nextRenewAt", k.credential(), login)));
                 } else if (k.state() == KeyState.FAILED) {
-                    out.println("  next: keyline timeline " + r.job() + " " + k.key() + "   then   keyline retry "
-                            + r.job() + " " + k.key());
+                    out.println("  " + t("cli.run.nextFailed", r.job(), k.key()));
                 }
             }
         }
         if (!invalidFiles.isEmpty()) {
-            out.println("invalid job file" + (invalidFiles.size() == 1 ? "" : "s") + ", not run: "
-                    + String.join(", ", invalidFiles) + " (the errors are on stderr; keyline jobs shows them)");
-            out.println("exit " + exit + " (a job file is invalid: its job did not run)");
+            out.println(t("cli.run.invalidFiles", invalidFiles.size(), String.join(", ", invalidFiles)));
+            out.println(t("cli.run.exitInvalid", String.valueOf(exit)));
             return;
         }
-        out.println("exit " + exit + " (" + RunReport.meaning(exit) + ")");
+        out.println(t("cli.run.exit", String.valueOf(exit), RunReport.meaning(exit)));
+    }
+
+    /** A key state as the operator reads it ({@code FAILED}; in Chinese, its Chinese word). */
+    static String state(KeyState s) {
+        return s == null ? "-" : t("cli.state." + s.name());
     }
 }

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
+import static io.keyline.text.Text.t;
+
 @Command(name = "status", description = "Shows keys and their states (all jobs, or one).")
 final class StatusCommand extends Sub implements Callable<Integer> {
 
@@ -71,21 +73,23 @@ final class StatusCommand extends Sub implements Callable<Integer> {
             Text.json(out(), rows);
             return exit;
         }
-        out().println("State: " + root().found().stateLine());
-        out().println("Jobs:  " + root().found().jobsLine());
+        out().println(t("cli.status.state", root().found().stateLine()));
+        out().println(t("cli.status.jobs", root().found().jobsLine()));
         for (String w : CredentialsCommand.warnings(status.credentials(), status.parkedOnMissing(), now,
                 CredentialsCommand.warnWindow(root().env()))) {
             out().println("! " + w);
         }
         if (status.rows().isEmpty()) {
-            out().println(attention ? "Nothing waits for you." : "No keys yet" + (name == null ? "." : " for " + name + "."));
+            out().println(attention ? t("cli.status.nothingWaits") : name == null ? t("cli.status.noKeys")
+                    : t("cli.status.noKeysFor", name));
             return exit;
         }
-        Text.Table t = new Text.Table("JOB", "KEY", "STATE", "STEP", "ATTEMPTS", "NEXT ATTEMPT", "UPDATED", "WAITING",
-                "MESSAGE");
+        Text.Table t = new Text.Table(t("cli.jobs.col.job"), t("cli.jobs.col.key"), t("cli.status.col.state"),
+                t("cli.status.col.step"), t("cli.status.col.attempts"), t("cli.status.col.nextAttempt"),
+                t("cli.status.col.updated"), t("cli.status.col.waiting"), t("cli.status.col.message"));
         for (Status.Row r : status.rows()) {
             KeyRecord k = r.key();
-            t.row(k.job(), k.key(), r.interrupted() ? "RUNNING (interrupted)" : k.state(), k.step(), k.attempts(),
+            t.row(k.job(), k.key(), r.interrupted() ? t("cli.status.interrupted") : RunOutput.state(k.state()), k.step(), k.attempts(),
                     Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()), waiting(r, now),
                     Text.clip(r.message(), 160));
         }
@@ -102,6 +106,6 @@ final class StatusCommand extends Sub implements Callable<Integer> {
             return "";
         }
         String text = io.keyline.core.Waiting.text(age);
-        return r.expiresAt() == null ? text : text + " (expires " + Text.time(r.expiresAt()) + ")";
+        return r.expiresAt() == null ? text : t("cli.status.expires", text, Text.time(r.expiresAt()));
     }
 }

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.keyline.text.Text.t;
+
 /** Shared plumbing of the subcommands. */
 abstract class Sub {
     @ParentCommand
@@ -67,11 +69,11 @@ abstract class Sub {
      */
     void notifyAfter(List<io.keyline.core.RunReport> reports, io.keyline.core.RunTrace trace) {
         try {
-            io.keyline.core.notify.Notifier n = ws().notifier(trace, m -> err().println("keyline: " + m));
+            io.keyline.core.notify.Notifier n = ws().notifier(trace, m -> err().println(t("cli.worker.problem", m)));
             n.runEnded(reports);
             n.dispatch(NOTIFY_BUDGET);
         } catch (RuntimeException e) {
-            err().println("keyline: notifications: " + e.getMessage());
+            err().println(t("cli.worker.notifyFailed", e.getMessage()));
         }
     }
 

@@ -141,12 +141,33 @@ final class Text {
             return rows.size() - 1;
         }
 
+        /**
+         * How many terminal columns {@code s} takes: a Chinese character (and the other wide characters of East
+         * Asian scripts, full-width punctuation) takes two, so that a Chinese table lines up.
+         */
+        static int width(String s) {
+            int w = s.length();
+            for (int i = 0; i < s.length(); i++) {
+                if (wide(s.charAt(i))) {
+                    w++;
+                }
+            }
+            return w;
+        }
+
+        private static boolean wide(char c) {
+            return c >= '\u1100' && c <= '\u115f' || c >= '\u2e80' && c <= '\ua4cf' && c != '\u303f'
+                    || c >= '\uac00' && c <= '\ud7a3' || c >= '\uf900' && c <= '\ufaff'
+                    || c >= '\ufe30' && c <= '\ufe4f' || c >= '\uff00' && c <= '\uff60'
+                    || c >= '\uffe0' && c <= '\uffe6';
+        }
+
         void print(PrintStream out) {
             int cols = rows.get(0).length;
             int[] w = new int[cols];
             for (String[] r : rows) {
                 for (int i = 0; i < cols; i++) {
-                    w[i] = Math.max(w[i], r[i].length());
+                    w[i] = Math.max(w[i], width(r[i]));
                 }
             }
             // one write per block of rows, not per row: the stream flushes on every println, and 10,000
@@ -157,7 +178,7 @@ final class Text {
                 for (int i = 0; i < cols; i++) {
                     sb.append(r[i]);
                     if (i < cols - 1) {
-                        sb.append(" ".repeat(w[i] - r[i].length() + 2));
+                        sb.append(" ".repeat(w[i] - width(r[i]) + 2));
                     }
                 }
                 int end = sb.length();

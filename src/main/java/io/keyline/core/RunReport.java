@@ -3,6 +3,7 @@ package io.keyline.core;
 import io.keyline.domain.FailureOrigin;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Text;
 
 import java.util.List;
 
@@ -60,15 +61,7 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
 
     /** What an exit code of run/apply means, for people. */
     public static String meaning(int exit) {
-        return switch (exit) {
-            case OK -> "every targeted key is done or skipped";
-            case EXECUTION_FAILURE -> "nothing ran, or only the environment failed";
-            case BUSINESS_FAILURE -> "failed";
-            case PARTIAL_SUCCESS -> "partly failed";
-            case WAITING_FOR_OPERATOR -> "waiting for an operator";
-            case RETRY_PENDING -> "retry pending";
-            default -> "usage error";
-        };
+        return exit >= OK && exit <= RETRY_PENDING ? Text.t("core.exit." + exit) : Text.t("core.exit.usage");
     }
 
     /** Exit code over the targeted keys; first match wins. */

@@ -74,18 +74,39 @@ class NoLiteralTextTest {
             "ui/common/RetryFlow.java",
             "ui/common/RetryShow.java",
             "ui/common/Keys.java",
-            "ui/credentials/CredentialViewModel.java");
+            "ui/credentials/CredentialViewModel.java",
+            "cli/RunOutput.java",
+            "cli/RunCommand.java",
+            "cli/StatusCommand.java",
+            "core/RunReport.java",
+            "cli/ApproveCommand.java",
+            "cli/InitCommand.java",
+            "cli/PlanCommand.java",
+            "cli/RunConsent.java",
+            "cli/Sub.java",
+            "cli/DoctorCommand.java",
+            "cli/CredentialsCommand.java",
+            "cli/NotifyCommand.java");
 
     /** Calls whose literal arguments are machine text: ids, style classes, resources, keys, names. */
     private static final Set<String> MACHINE_CALLS = Set.of(
             "setId", "setStyle", "lookup", "lookupAll", "getResource", "getResourceAsStream", "t", "has",
             "getPseudoClass", "createTempDirectory", "createTempFile", "fromString", "Thread", "getProperty",
             "getenv", "setting", "put", "ExtensionFilter", "ofPattern", "header", "kind",
+            // a startup trace's marks (a diagnostic log, like the run log)
+            "mark",
+            // a comparison with a value the program or the operator types ("y", an event's name)
+            "equals", "contains",
+            // a regular expression; the name of the event a hook is sent
+            "matches", "replaceAll", "sendNow",
             // the command line's --help: its descriptions stay in the annotations for now
             "Command", "Option", "Parameters", "ArgGroup");
 
     /** Calls on a style class or stylesheet list ({@code getStyleClass().add("muted")}). */
     private static final Pattern STYLE_LIST = Pattern.compile("get(StyleClass|Stylesheets)\\(\\)\\s*\\.\\s*\\w+$");
+
+    /** A map's fields written to the run log or as JSON ({@code Map.of("result", "invalid")}). */
+    private static final Pattern LOG_FIELDS = Pattern.compile("\\bMap\\s*\\.\\s*of$");
 
     /** A bundle key. */
     private static final Pattern KEY = Pattern.compile("(ui|cli|core|common)\\.[A-Za-z0-9_.]*");
@@ -143,6 +164,8 @@ class NoLiteralTextTest {
                             default -> "muted (x)";
                         });
                         return switch (v) { case A -> "Accepted"; default -> ""; };
+                        trace.other(now, "job-file", java.util.Map.of("result", "invalid", "message", m));
+                        StartupTrace.mark("keys read (" + n + ")");
                     }
                 }
                 """;
@@ -265,7 +288,7 @@ class NoLiteralTextTest {
             return false;
         }
         String call = m.group(1);
-        if (MACHINE_CALLS.contains(call) || STYLE_LIST.matcher(head).find()) {
+        if (MACHINE_CALLS.contains(call) || STYLE_LIST.matcher(head).find() || LOG_FIELDS.matcher(head).find()) {
             return true;
         }
         return (call.endsWith("Wrapper") || call.endsWith("Property")) && PROPERTY_NAME.matcher(value).matches();
