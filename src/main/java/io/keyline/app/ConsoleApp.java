@@ -125,6 +125,8 @@ public final class ConsoleApp {
         }
         // The state opens in the background while the window comes up (fast start); everything
         // that reads it runs in the background anyway.
+        // the language chosen in the console last time, unless KEYLINE_LANG says otherwise
+        io.keyline.ui.common.Language.atStart(env.get("KEYLINE_LANG"));
         ws.kind("console"); // one heartbeat for the keys this console runs; the Workers panel lists it as a console
         ws.openLater();
         Thread opener = new Thread(() -> {

@@ -36,6 +36,13 @@ class NoLiteralTextTest {
             "ui/job/Heatmap.java",
             "ui/shell/SchedulerViewModel.java",
             "ui/shell/ConsoleViewModel.java",
+            "ui/shell/ConsoleView.java",
+            "ui/inbox/InboxView.java",
+            "ui/inbox/InboxViewModel.java",
+            "ui/job/JobView.java",
+            "ui/job/JobViewModel.java",
+            "ui/common/Format.java",
+            "ui/common/ViewModel.java",
             "ui/shell/Snapshot.java",
             "ui/shell/SnapshotLoader.java",
             "ui/common/NoteDialog.java",
@@ -69,6 +76,8 @@ class NoLiteralTextTest {
             "setId", "setStyle", "lookup", "lookupAll", "getResource", "getResourceAsStream", "t", "has",
             "getPseudoClass", "createTempDirectory", "createTempFile", "fromString", "Thread", "getProperty",
             "getenv", "setting", "put", "ExtensionFilter", "ofPattern", "header", "kind",
+            // a regular expression; a colour of the palette by its looked-up name
+            "compile", "named",
             // the command line's --help: its descriptions stay in the annotations for now
             "Command", "Option", "Parameters", "ArgGroup");
 
