@@ -43,6 +43,8 @@ class NoLiteralTextTest {
             "ui/job/JobViewModel.java",
             "ui/common/Format.java",
             "ui/common/ViewModel.java",
+            "ui/ConsoleServices.java",
+            "ui/Navigator.java",
             "ui/shell/Snapshot.java",
             "ui/shell/SnapshotLoader.java",
             "ui/common/NoteDialog.java",

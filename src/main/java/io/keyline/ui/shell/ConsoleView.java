@@ -375,22 +375,17 @@ public final class ConsoleView extends BorderPane implements Navigator {
      * same page and keeps the choice for the next start.
      */
     private HBox languageSwitch() {
-        javafx.scene.control.ToggleGroup group = new javafx.scene.control.ToggleGroup();
         HBox box = new HBox(4);
         for (java.util.Locale l : List.of(Text.ENGLISH, Text.CHINESE)) {
             boolean zh = l.equals(Text.CHINESE);
-            javafx.scene.control.ToggleButton b = new javafx.scene.control.ToggleButton(
-                    Text.t(zh ? "ui.language.zh" : "ui.language.en"));
+            // two buttons, each a stop of Tab; the language in use is the marked one
+            Button b = new Button(Text.t(zh ? "ui.language.zh" : "ui.language.en"));
             b.setId(zh ? "language-zh" : "language-en");
-            b.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
-            b.setToggleGroup(group);
-            b.setSelected(zh == Text.chinese());
+            b.getStyleClass().add(Styles.SMALL);
+            b.getStyleClass().add(zh == Text.chinese() ? Styles.ACCENT : Styles.FLAT);
             b.setAccessibleText(Text.t("ui.language.switch") + ": " + b.getText());
             b.setTooltip(new Tooltip(Text.t("ui.language.switch")));
-            b.setOnAction(e -> {
-                b.setSelected(true); // a click on the language in use keeps it chosen
-                switchLanguage(l);
-            });
+            b.setOnAction(e -> switchLanguage(l));
             box.getChildren().add(b);
         }
         box.setId("language-switch");

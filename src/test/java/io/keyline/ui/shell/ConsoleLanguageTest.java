@@ -176,7 +176,12 @@ class ConsoleLanguageTest {
         assertThat(Language.atStart("en")).as("KEYLINE_LANG wins over the saved choice").isEqualTo(Text.ENGLISH);
         Text.use(Text.CHINESE);
 
-        robot.clickOn("#language-en");
+        // back by keyboard: Shift+Tab from 中文 reaches English, Space chooses it
+        robot.press(javafx.scene.input.KeyCode.SHIFT, javafx.scene.input.KeyCode.TAB)
+                .release(javafx.scene.input.KeyCode.TAB, javafx.scene.input.KeyCode.SHIFT);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(() -> stage.getScene().getFocusOwner().getId())).isEqualTo("language-en");
+        robot.type(javafx.scene.input.KeyCode.SPACE);
         waitForJob(robot, "weekly");
         assertThat(Text.chinese()).isFalse();
         assertThat(fx(() -> shown(stage.getScene().getRoot()))).contains("Attention", "JOBS").doesNotContain("待处理");
