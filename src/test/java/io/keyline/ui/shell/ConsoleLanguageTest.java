@@ -155,6 +155,32 @@ class ConsoleLanguageTest {
         assertThat(robot.lookup("#pause-icon").tryQuery()).isPresent();
     }
 
+    /** In Chinese at 1024×680, the smallest window, the Attention page and a job's page keep their controls. */
+    @Test
+    void theChinesePagesFitTheSmallestWindow(FxRobot robot) throws Exception {
+        Text.use(Text.CHINESE);
+        open(robot);
+        robot.interact(() -> {
+            stage.setWidth(1024);
+            stage.setHeight(680);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        java.util.Map<String, List<String>> problems = new java.util.LinkedHashMap<>();
+        problems.put("Attention", ConsoleLayoutTest.problems(robot, stage));
+        for (String job : List.of("weekly", "daily")) {
+            robot.interact(() -> ((ConsoleView) stage.getScene().getRoot()).showJob(job));
+            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#job-view .page-title")
+                    .tryQuery().map(t -> job.equals(((Label) t).getText())).orElse(false)
+                    && (job.equals("weekly") ? robot.lookup("#paused-banner").query().isVisible()
+                    : !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty())));
+            Thread.sleep(300); // the page's layout settles (as in ConsoleLayoutTest)
+            WaitForAsyncUtils.waitForFxEvents();
+            problems.put("job " + job, ConsoleLayoutTest.problems(robot, stage));
+        }
+        problems.values().removeIf(List::isEmpty);
+        assertThat(problems).as("controls off screen or cut without a tooltip at 1024x680 in Chinese").isEmpty();
+    }
+
     @Test
     void theSwitchTurnsTheConsoleToChineseAndBackOnTheSamePage(FxRobot robot) throws Exception {
         Text.use(Text.ENGLISH);
