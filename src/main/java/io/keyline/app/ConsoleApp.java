@@ -61,11 +61,8 @@ public final class ConsoleApp {
         sandbox.adopt(r.site());
         int waiting = r.counts().values().stream().flatMap(m -> m.entrySet().stream())
                 .filter(e -> e.getKey().needsAttention()).mapToInt(Map.Entry::getValue).sum();
-        return "Demo workspace created in " + ws.jobsDir() + " from real runs against the sandbox site "
-                + r.site().base() + "/ (it runs while the console is open): " + waiting + " keys wait for you below. "
-                + "Renew the cookie first (Log in… on its item, then Log in as demo and Use these cookies: the site "
-                + "rejected the old one, so no key sends it), then retry the failed one, confirm the waiting one and "
-                + "look at daily-article's heatmap.";
+        return io.keyline.text.Text.t("ui.console.demoCreated", ws.jobsDir().toString(), r.site().base() + "/",
+                waiting);
     }
 
     /**
@@ -125,6 +122,8 @@ public final class ConsoleApp {
         }
         // The state opens in the background while the window comes up (fast start); everything
         // that reads it runs in the background anyway.
+        // the language chosen in the console last time, unless KEYLINE_LANG says otherwise
+        io.keyline.ui.common.Language.atStart(env.get("KEYLINE_LANG"));
         ws.kind("console"); // one heartbeat for the keys this console runs; the Workers panel lists it as a console
         ws.openLater();
         Thread opener = new Thread(() -> {
@@ -152,7 +151,7 @@ public final class ConsoleApp {
         try {
             Platform.startup(() -> {
                 Stage stage = new Stage();
-                stage.setTitle("Keyline — " + ws.stateName());
+                stage.setTitle(io.keyline.text.Text.t("ui.console.windowTitle", ws.stateName()));
                 Scene scene = scene(services, Threads.javafx());
                 stage.setScene(scene);
                 stage.setOnHidden(e -> closed.countDown());

@@ -35,8 +35,8 @@ public record ConsoleServices(Supplier<JobCatalog> catalog, Operations operation
 
     /** A job definition by name, or a clear refusal when its file is gone or invalid. */
     public io.keyline.domain.JobDefinition job(String name) {
-        return catalog.get().job(name).orElseThrow(() -> new io.keyline.core.OperatorException("job " + name
-                + " is not loaded: its file in " + jobsDir + " is missing or invalid"));
+        return catalog.get().job(name).orElseThrow(() -> new io.keyline.core.OperatorException(
+                io.keyline.text.Text.t("ui.console.jobNotLoaded", name, jobsDir.toString())));
     }
 
     /** The same services without a demo workspace to offer. */

@@ -36,6 +36,15 @@ class NoLiteralTextTest {
             "ui/job/Heatmap.java",
             "ui/shell/SchedulerViewModel.java",
             "ui/shell/ConsoleViewModel.java",
+            "ui/shell/ConsoleView.java",
+            "ui/inbox/InboxView.java",
+            "ui/inbox/InboxViewModel.java",
+            "ui/job/JobView.java",
+            "ui/job/JobViewModel.java",
+            "ui/common/Format.java",
+            "ui/common/ViewModel.java",
+            "ui/ConsoleServices.java",
+            "ui/Navigator.java",
             "ui/shell/Snapshot.java",
             "ui/shell/SnapshotLoader.java",
             "ui/common/NoteDialog.java",
@@ -99,6 +108,8 @@ class NoLiteralTextTest {
             "equals", "contains",
             // a regular expression; the name of the event a hook is sent
             "matches", "replaceAll", "sendNow",
+            // a regular expression; a colour of the palette by its looked-up name
+            "compile", "named",
             // the command line's --help: its descriptions stay in the annotations for now
             "Command", "Option", "Parameters", "ArgGroup");
 

@@ -4,6 +4,7 @@ import io.keyline.core.operations.Words;
 import io.keyline.domain.InvalidKeyException;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Text;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -35,16 +36,43 @@ public final class Format {
 
     /** "3 min ago", "in 2 h", "just now". */
     public static String relative(Instant t, Instant now) {
-        return io.keyline.core.operations.Timeline.relative(t, now); // one wording for CLI and console
+        if (t == null) {
+            return "";
+        }
+        java.time.Duration d = java.time.Duration.between(t, now);
+        boolean past = !d.isNegative();
+        d = d.abs();
+        String amount;
+        if (d.toSeconds() < 45) {
+            return Text.t(past ? "ui.format.justNow" : "ui.format.inAMoment");
+        } else if (d.toMinutes() < 60) {
+            amount = Text.t("ui.format.minutes", Math.max(1, d.toMinutes()));
+        } else if (d.toHours() < 48) {
+            amount = Text.t("ui.format.hours", d.toHours());
+        } else {
+            amount = Text.t("ui.format.days", d.toDays());
+        }
+        return Text.t(past ? "ui.format.ago" : "ui.format.in", amount);
     }
 
     public static String millis(long ms) {
-        return ms < 1000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+        return ms < 1000 ? Text.t("ui.format.millis", ms) : Text.t("ui.format.seconds", ms / 1000.0);
     }
 
-    /** The state in plain words ("Needs confirmation"): the core's one mapping, {@code Words.state}. */
+    /** The state in plain words ("Needs confirmation"). */
     public static String state(KeyState s) {
-        return io.keyline.core.operations.Words.state(s);
+        return s == null ? "" : Text.t("common.state." + s.name());
+    }
+
+    /** The state in plain words inside a sentence ("needs confirmation"). */
+    public static String stateLower(KeyState s) {
+        return state(s).toLowerCase(Text.locale());
+    }
+
+    /** The label of an operator move as the console offers it: "Confirm…", "Retry", … */
+    public static String move(io.keyline.domain.Trigger t) {
+        String key = "common.move." + t.name();
+        return Text.has(key) ? Text.t(key) : Words.move(t);
     }
 
     /** The style class of a state: {@code state-failed}, {@code state-needs-confirmation}, … */
@@ -74,8 +102,7 @@ public final class Format {
             return "";
         }
         if (r.state() == KeyState.NEEDS_CREDENTIAL && r.credential() != null) {
-            return String.format("Waits for a new login to %s: renew it (Renew login… in Attention) and the key "
-                    + "resumes.", r.credential());
+            return Text.t("ui.format.waitsForLogin", r.credential());
         }
         return Words.message(r.message());
     }
@@ -86,7 +113,7 @@ public final class Format {
      */
     public static String eventMessage(io.keyline.core.operations.Timeline.EventRow e) {
         if (e.type() == io.keyline.domain.EventType.WAITING_FOR_CREDENTIAL && e.evidence() == null) {
-            return "Nothing was sent: the login is rejected or missing, and the key waits until it is renewed.";
+            return Text.t("ui.format.nothingSent");
         }
         return e.message();
     }
@@ -95,11 +122,11 @@ public final class Format {
     public static String outcome(io.keyline.core.operations.KeyActions.Outcome o) {
         KeyRecord r = o.after();
         if (r == null) {
-            return String.format("%s %s: nothing ran", o.job(), o.key());
+            return Text.t("ui.format.nothingRan", o.job(), o.key());
         }
         String message = r.state() == KeyState.DONE ? "" : keyMessage(r);
-        return message.isEmpty() ? String.format("%s %s: %s", o.job(), o.key(), Words.stateLower(r.state()))
-                : String.format("%s %s: %s — %s", o.job(), o.key(), Words.stateLower(r.state()), message);
+        return message.isEmpty() ? Text.t("ui.format.outcome", o.job(), o.key(), stateLower(r.state()))
+                : Text.t("ui.format.outcomeWhy", o.job(), o.key(), stateLower(r.state()), message);
     }
 
     /** Why something could not be done, for the console: a key the job does not accept in its own words. */
@@ -111,26 +138,8 @@ public final class Format {
     public static String invalidKey(InvalidKeyException e) {
         java.util.List<String> v = e.values();
         return switch (e.problem()) {
-            case NOT_A_DATE -> String.format("\"%s\" is not a date: write it as 2026-11-29.", v.get(0));
-            case NOT_A_WEEK -> String.format("\"%s\" is not a week: write it as 2026-W48.", v.get(0));
-            case NO_SUCH_WEEK -> String.format("%s has no week %s: its weeks run from W01 to W%s.", v.get(1),
-                    v.get(0), v.get(2));
-            case NOT_A_MONTH -> String.format("\"%s\" is not a month: write it as 2026-11.", v.get(0));
-            case BEFORE_START -> String.format("%s is before this job's first key, %s.", v.get(0), v.get(1));
-            case RANGE_BACKWARDS -> String.format("The range is backwards: %s comes after %s.", v.get(0), v.get(1));
-            case RANGE_TOO_LONG -> String.format("%s to %s is %s keys, more than %s at once: choose a shorter range.",
-                    v.get(0), v.get(1), v.get(2), v.get(3));
-            case NO_ORDER -> "This job's keys are names, not dates: choose Keys and type them.";
-            case EMPTY -> "A key is empty.";
-            case TOO_LONG -> String.format("The key \"%s…\" is %s characters long; at most %s are allowed.", v.get(0),
-                    v.get(1), v.get(2));
-            case CONTROL_CHARACTER -> String.format("The key \"%s\" contains a control character.", v.get(0));
-            case PATH_SEPARATOR -> String.format("The key \"%s\" contains a slash; keys cannot name folders.", v.get(0));
-            case DOT_DOT -> String.format("The key \"%s\" contains \"..\"; keys cannot name folders.", v.get(0));
-            case FIRST_CHARACTER -> String.format("The key \"%s\" must start with a letter or a digit.", v.get(0));
-            case CHARACTER -> String.format("The key \"%s\" contains \"%s\": use letters, digits, \".\", \"_\" or "
-                    + "\"-\".", v.get(0), v.get(1));
             case OTHER -> Words.error(e);
+            default -> Text.t("ui.format.invalidKey." + e.problem().name(), v.toArray());
         };
     }
 

@@ -3,8 +3,8 @@ package io.keyline.ui.inbox;
 import atlantafx.base.theme.Styles;
 import io.keyline.core.operations.Attention;
 import io.keyline.core.operations.Attention.Kind;
-import io.keyline.core.operations.Words;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.NoteDialog;
@@ -41,6 +41,8 @@ public final class InboxView extends BorderPane {
     private final InboxViewModel vm;
     private final Navigator nav;
     private final Supplier<Instant> now;
+    /** What an id of a node cannot hold. */
+    private static final java.util.regex.Pattern NOT_IN_ID = java.util.regex.Pattern.compile("[^A-Za-z0-9-]");
     private final ListView<Attention.Item> list = new ListView<>();
     private boolean reloading;
 
@@ -53,7 +55,7 @@ public final class InboxView extends BorderPane {
         setId("inbox");
         setPadding(new Insets(20, 24, 12, 24));
 
-        Label title = new Label("Attention");
+        Label title = new Label(Text.t("ui.inbox.title"));
         title.getStyleClass().add("page-title");
         Label subtitle = new Label();
         subtitle.setId("inbox-subtitle");
@@ -88,7 +90,7 @@ public final class InboxView extends BorderPane {
         vm.items().addListener((ListChangeListener<Attention.Item>) c -> reloading = true);
         list.setItems(vm.items());
         list.setCellFactory(lv -> new ItemCell());
-        Label empty = new Label("✓  Nothing waits for you. New failures show up here.");
+        Label empty = new Label(Text.t("ui.inbox.empty"));
         empty.getStyleClass().add("empty-state");
         list.setPlaceholder(emptyState(empty));
         list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
@@ -161,12 +163,11 @@ public final class InboxView extends BorderPane {
         int keys = vm.items().stream().mapToInt(Attention.Item::waitingKeys).sum();
         long missing = vm.items().stream().filter(i -> i.kind() == Kind.MISSING).mapToLong(i -> i.keys().size()).sum();
         if (vm.items().isEmpty()) {
-            return "Nothing waits for you.";
+            return Text.t("ui.inbox.nothingWaits");
         }
-        String waiting = keys == 0 ? "No key waits for you" : keys + (keys == 1 ? " key waits" : " keys wait")
-                + " for you, grouped by cause, oldest first";
-        return waiting + (missing == 0 ? "" : "  ·  " + missing + " missing " + (missing == 1 ? "key" : "keys")
-                + " never ran") + "  ·  J/K move, Enter acts, T timeline";
+        String waiting = keys == 0 ? Text.t("ui.inbox.noKeyWaits") : Text.t("ui.inbox.keysWait", keys);
+        return waiting + (missing == 0 ? "" : "  ·  " + Text.t("ui.inbox.missingNeverRan", missing))
+                + "  ·  " + Text.t("ui.inbox.keysHint");
     }
 
     /** Shows the view model's selection in the list (after a reload too). */
@@ -202,12 +203,10 @@ public final class InboxView extends BorderPane {
 
     /** The empty inbox; on a console without any job file it offers the demo workspace. */
     private VBox emptyState(Label allDone) {
-        Label intro = new Label("There are no job files yet. The demo workspace shows what Keyline is for: it adds "
-                + "two jobs and 30 days of real runs against a sandbox site on this machine, with a failed key, one "
-                + "that waits for your confirmation and three that wait for a new login.");
+        Label intro = new Label(Text.t("ui.inbox.demoIntro"));
         intro.setWrapText(true);
         intro.setMaxWidth(520);
-        Button create = new Button("Create the demo workspace");
+        Button create = new Button(Text.t("ui.inbox.createDemo"));
         create.setId("create-demo");
         create.getStyleClass().add(Styles.ACCENT);
         create.disableProperty().bind(vm.demoRunningProperty());
@@ -262,7 +261,7 @@ public final class InboxView extends BorderPane {
     private void ask(Attention.Item item, String verb, String explain, java.util.function.BiConsumer<Attention.Item,
             String> then) {
         String what = item.keys().size() == 1 ? item.firstJob() + " " + item.key() : item.keysText();
-        new NoteDialog(verb + " " + what, explain, verb, null, n -> then.accept(item, n))
+        new NoteDialog(Text.t("ui.move.noteTitle", verb, what), explain, verb, null, n -> then.accept(item, n))
                 .show(getScene() == null ? null : getScene().getWindow());
     }
 
@@ -274,12 +273,12 @@ public final class InboxView extends BorderPane {
         private final Label keys = new Label();
         private final Label evidence = new Label();
         private final Button action = new Button();
-        private final MenuButton more = new MenuButton("More");
+        private final MenuButton more = new MenuButton(Text.t("ui.inbox.more"));
         /** Log in inside the console, on items that wait for a credential. */
-        private final Button logIn = new Button("Log in…");
-        private final MenuItem timeline = new MenuItem("Timeline");
-        private final MenuItem markDone = new MenuItem(Words.move(Trigger.MARK_DONE));
-        private final MenuItem skip = new MenuItem(Words.move(Trigger.SKIP));
+        private final Button logIn = new Button(Text.t("ui.inbox.logIn"));
+        private final MenuItem timeline = new MenuItem(Text.t("ui.inbox.timeline"));
+        private final MenuItem markDone = new MenuItem(Format.move(Trigger.MARK_DONE));
+        private final MenuItem skip = new MenuItem(Format.move(Trigger.SKIP));
         private final HBox root;
 
         ItemCell() {
@@ -313,17 +312,15 @@ public final class InboxView extends BorderPane {
             action.disableProperty().bind(vm.busyProperty());
             more.getStyleClass().add(Styles.FLAT);
             timeline.setOnAction(e -> nav.showTimeline(getItem().firstJob(), getItem().key()));
-            markDone.setOnAction(e -> ask(getItem(), "Mark done", "Records that the effect already happened "
-                    + "(you checked it): the key becomes done without running its step again.", vm::markDone));
-            skip.setOnAction(e -> ask(getItem(), "Skip", "The key will not run (until someone retries it).",
-                    vm::skip));
+            markDone.setOnAction(e -> ask(getItem(), Text.t("ui.move.markDone"), Text.t("ui.move.markDoneExplain"),
+                    vm::markDone));
+            skip.setOnAction(e -> ask(getItem(), Text.t("ui.move.skip"), Text.t("ui.move.skipExplain"), vm::skip));
             more.getItems().addAll(timeline, markDone, skip);
             action.setOnAction(e -> {
                 getListView().getSelectionModel().select(getItem());
                 primary(getItem());
             });
-            logIn.setTooltip(new javafx.scene.control.Tooltip("Log in on the site's page inside Keyline (L): "
-                    + "its cookies are captured"));
+            logIn.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.inbox.logInTip")));
             logIn.disableProperty().bind(vm.busyProperty());
             logIn.setMinWidth(Region.USE_PREF_SIZE);
             logIn.setOnAction(e -> nav.logIn(getItem().credential()));
@@ -360,7 +357,7 @@ public final class InboxView extends BorderPane {
             since.setText(item.ageText(now.get()));
             reason.setText(item.reason());
             boolean listKeys = item.kind() == Kind.CREDENTIAL || item.keys().size() > 1;
-            keys.setText(listKeys ? "Keys: " + item.keysText() : "");
+            keys.setText(listKeys ? Text.t("ui.inbox.keys", item.keysText()) : "");
             keys.setVisible(listKeys);
             keys.setManaged(listKeys);
             evidence.setText(item.evidence());
@@ -368,7 +365,7 @@ public final class InboxView extends BorderPane {
             evidence.setManaged(!item.evidence().isEmpty());
             action.setText(item.action());
             String id = item.keys().size() == 1 ? item.firstJob() + "-" + item.key()
-                    : item.id().replaceAll("[^A-Za-z0-9-]", "-");
+                    : NOT_IN_ID.matcher(item.id()).replaceAll("-");
             action.setId("action-" + id);
             boolean login = item.kind() == Kind.CREDENTIAL && item.credential() != null;
             logIn.setVisible(login);

@@ -3,6 +3,7 @@ package io.keyline.ui.inbox;
 import io.keyline.core.operations.Attention;
 import io.keyline.core.operations.KeyActions;
 import io.keyline.domain.JobDefinition;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
@@ -134,68 +135,69 @@ public final class InboxViewModel extends ViewModel {
             return;
         }
         io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, item.job(), item.keys(),
-                "retried from the console", work -> act(item, "retry", () -> {
+                Text.t("ui.retry.note"), work -> act(item, (t, p) -> Text.t("ui.inbox.couldNotRetry", t, p), () -> {
                     JobDefinition job = services.job(item.job());
                     return retried(job, work.call());
-                }), e -> notice.set("Could not retry " + item.title().replace("  ·  ", " ") + ": "
-                        + io.keyline.ui.common.Format.problem(e)));
+                }), e -> notice.set(Text.t("ui.inbox.couldNotRetry", item.title().replace("  ·  ", " "),
+                        io.keyline.ui.common.Format.problem(e))));
     }
 
     private static String retried(JobDefinition job, List<KeyActions.Outcome> out) {
-        return out.size() == 1 ? "Retried " + io.keyline.ui.common.Format.outcome(out.get(0))
-                : "Retried " + out.size() + " keys of " + job.name() + ": "
-                + io.keyline.core.operations.Words.counts(io.keyline.core.operations.Words.countsOf(
-                out.stream().filter(o -> o.after() != null).map(KeyActions.Outcome::after).toList()));
+        return out.size() == 1 ? Text.t("ui.inbox.retriedOne", io.keyline.ui.common.Format.outcome(out.get(0)))
+                : Text.t("ui.inbox.retried", out.size(), job.name(),
+                io.keyline.core.operations.Words.counts(io.keyline.core.operations.Words.countsOf(
+                out.stream().filter(o -> o.after() != null).map(KeyActions.Outcome::after).toList())));
     }
 
     /** Runs an interrupted key now (it resumes at the step where it stopped). */
     public void runNow(Attention.Item item) {
-        act(item, "run", () -> "Ran " + io.keyline.ui.common.Format.outcome(services.operations().keyActions().run(
-                services.job(item.job()), item.key(), services.engine())));
+        act(item, (t, p) -> Text.t("ui.inbox.couldNotRun", t, p), () -> Text.t("ui.inbox.ran", io.keyline.ui.common.Format.outcome(
+                services.operations().keyActions().run(services.job(item.job()), item.key(), services.engine()))));
     }
 
     /** Skips every key of the item (audited with the note). */
     public void skip(Attention.Item item, String note) {
-        each(item, "skip", note, (job, key) -> services.operations().actions().skip(job, key, note), "skipped");
+        each(item, "ui.inbox.skip", note, (job, key) -> services.operations().actions().skip(job, key, note));
     }
 
     /** Marks every key of the item done (audited with the note): the effect happened, checked by hand. */
     public void markDone(Attention.Item item, String note) {
-        each(item, "mark done", note, (job, key) -> services.operations().actions().markDone(job, key, note), "marked done");
+        each(item, "ui.inbox.markDone", note, (job, key) -> services.operations().actions().markDone(job, key, note));
     }
 
+    /**
+     * Does {@code action} to every key of the item; {@code what} names the bundle's words for it: {@code what
+     * + ".noNote"}, {@code ".done"} and {@code ".failed"}.
+     */
     private void each(Attention.Item item, String what, String note, java.util.function.BiConsumer<JobDefinition,
-            String> action, String done) {
+            String> action) {
         if (note == null || note.isBlank()) {
-            notice.set(capital(what) + " needs a note saying why.");
+            notice.set(Text.t(what + ".noNote"));
             return;
         }
-        act(item, what, () -> {
+        act(item, (t, p) -> Text.t(what + ".failed", t, p), () -> {
             List<String> acted = new ArrayList<>();
             for (int i = 0; i < item.keys().size(); i++) {
                 action.accept(services.job(item.jobKeys().get(i)), item.keys().get(i));
                 acted.add(item.keys().get(i));
             }
-            return (acted.size() == 1 ? item.firstJob() + " " + acted.get(0) : acted.size() + " keys") + " " + done;
+            return acted.size() == 1 ? Text.t(what + ".doneOne", item.firstJob(), acted.get(0))
+                    : Text.t(what + ".done", acted.size());
         });
     }
 
-    private void act(Attention.Item item, String what, Callable<String> work) {
+    /** Runs {@code work}; a failure is told by {@code failed} from the item's title and the problem. */
+    private void act(Attention.Item item, java.util.function.BinaryOperator<String> failed, Callable<String> work) {
         if (busy.get()) {
             return;
         }
-        notice.set("Working on " + item.title().replace("  ·  ", " ") + "…");
+        notice.set(Text.t("ui.inbox.working", item.title().replace("  ·  ", " ")));
         act(work, msg -> {
             notice.set(msg);
             source.refresh();
         }, e -> {
-            notice.set("Could not " + what + " " + item.title().replace("  ·  ", " ") + ": "
-                    + io.keyline.ui.common.Format.problem(e));
+            notice.set(failed.apply(item.title().replace("  ·  ", " "), io.keyline.ui.common.Format.problem(e)));
             source.refresh();
         });
-    }
-
-    private static String capital(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 }

@@ -8,6 +8,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.NoteDialog;
@@ -80,12 +81,12 @@ public final class JobView extends BorderPane {
             title.setText(d == null ? "" : d.name());
             subtitle.setText(d == null ? "" : describe(d));
         });
-        Button plan = new Button("Plan…");
+        Button plan = new Button(Text.t("ui.job.plan"));
         plan.setId("plan-button");
         plan.setOnAction(e -> nav.plan(vm.definitionProperty().get().name()));
         Button pause = new Button();
         pause.setId("pause-button");
-        pause.textProperty().bind(Bindings.when(vm.pausedProperty()).then("Resume").otherwise("Pause…"));
+        pause.textProperty().bind(Bindings.when(vm.pausedProperty()).then(Text.t("ui.job.resume")).otherwise(Text.t("ui.job.pause")));
         pause.setOnAction(e -> {
             if (vm.pausedProperty().get()) {
                 vm.resume();
@@ -104,7 +105,8 @@ public final class JobView extends BorderPane {
 
         Label pauseText = new Label();
         pauseText.textProperty().bind(vm.pauseTextProperty());
-        HBox banner = new HBox(8, new Label("⏸"), pauseText);
+        HBox banner = new HBox(8, pauseIcon(), pauseText);
+        banner.setAlignment(Pos.CENTER_LEFT);
         banner.getStyleClass().add("paused-banner");
         banner.setId("paused-banner");
         banner.visibleProperty().bind(vm.pausedProperty());
@@ -113,7 +115,7 @@ public final class JobView extends BorderPane {
         Label reviewText = new Label();
         reviewText.setWrapText(true);
         reviewText.textProperty().bind(vm.reviewTextProperty());
-        Button reviewPlan = new Button("Plan…");
+        Button reviewPlan = new Button(Text.t("ui.job.plan"));
         reviewPlan.setId("review-plan-button");
         reviewPlan.setMinWidth(Region.USE_PREF_SIZE);
         reviewPlan.setOnAction(e -> nav.plan(vm.definitionProperty().get().name()));
@@ -139,10 +141,12 @@ public final class JobView extends BorderPane {
     }
 
     private static String describe(JobDefinition d) {
-        return (d.description().isEmpty() ? "" : d.description() + "  ·  ") + d.key().type().jsonName() + " keys"
-                + (d.key().start() == null ? "" : " from " + d.key().start())
-                + "  ·  " + (d.schedule() == null ? "no schedule" : Words.schedule(d.schedule().text(), d.key().zone()))
-                + "  ·  steps " + String.join(" → ", d.steps().stream().map(s -> s.id()).toList());
+        String keys = d.key().start() == null ? Text.t("ui.job.keys." + d.key().type().name())
+                : Text.t("ui.job.keysFrom." + d.key().type().name(), d.key().start().toString());
+        return (d.description().isEmpty() ? "" : d.description() + "  ·  ") + keys
+                + "  ·  " + (d.schedule() == null ? Text.t("ui.jobs.noSchedule")
+                : Words.schedule(d.schedule().text(), d.key().zone()))
+                + "  ·  " + Text.t("ui.job.steps", String.join(" → ", d.steps().stream().map(s -> s.id()).toList()));
     }
 
     /**
@@ -161,7 +165,7 @@ public final class JobView extends BorderPane {
         missing.setId("missing-count");
         missing.getStyleClass().add("missing-count");
         missing.setWrapText(true);
-        Label missingHint = new Label("Click a dashed cell to plan it, drag across several, or plan them all:");
+        Label missingHint = new Label(Text.t("ui.job.missingHint"));
         missingHint.getStyleClass().add("muted");
         missingHint.setWrapText(true);
         Button planMissing = new Button();
@@ -176,19 +180,19 @@ public final class JobView extends BorderPane {
         VBox missingBox = new VBox(6, missing, missingHint, planMissing);
         vm.calendarProperty().addListener((o, a, c) -> {
             int n = c.missing().size();
-            missing.setText(n == 0 ? "No missing keys" : Calendar.count(c.type(), n) + " missing");
+            missing.setText(n == 0 ? Text.t("ui.job.noMissing") : Text.t("ui.job.missing." + c.type().name(), n));
             missing.getStyleClass().remove("none");
             if (n == 0) {
                 missing.getStyleClass().add("none");
             }
             missingHint.setVisible(n > 0);
             missingHint.setManaged(n > 0);
-            planMissing.setText("Plan " + n + " missing…");
+            planMissing.setText(Text.t("ui.job.planMissing", n));
             planMissing.setVisible(n > 0);
             planMissing.setManaged(n > 0);
-            ahead.setText(c.ahead().isEmpty() ? "" : Words.keys(c.ahead().size()) + " ran ahead of schedule: "
-                    + String.join(", ", c.ahead().subList(0, Math.min(3, c.ahead().size())))
-                    + (c.ahead().size() > 3 ? " …" : ""));
+            ahead.setText(c.ahead().isEmpty() ? "" : Text.t("ui.job.ahead", c.ahead().size(),
+                    String.join(", ", c.ahead().subList(0, Math.min(3, c.ahead().size())))
+                    + (c.ahead().size() > 3 ? " …" : "")));
             ahead.setVisible(!c.ahead().isEmpty());
             ahead.setManaged(!c.ahead().isEmpty());
         });
@@ -225,6 +229,22 @@ public final class JobView extends BorderPane {
         return row;
     }
 
+    /** The pause sign, drawn (a glyph is an empty box in fonts without it, CJK fonts among them). */
+    static HBox pauseIcon() {
+        HBox icon = new HBox(3);
+        icon.setId("pause-icon");
+        icon.setAlignment(Pos.CENTER);
+        icon.setMinWidth(Region.USE_PREF_SIZE);
+        for (int i = 0; i < 2; i++) {
+            Rectangle bar = new Rectangle(4, 12, Palette.named("-kl-retry"));
+            bar.setArcWidth(1.5);
+            bar.setArcHeight(1.5);
+            Palette.darkProperty().addListener((o, a, b) -> bar.setFill(Palette.named("-kl-retry")));
+            icon.getChildren().add(bar);
+        }
+        return icon;
+    }
+
     private FlowPane legend() {
         FlowPane box = new FlowPane(10, 4);
         for (KeyState s : new KeyState[] {KeyState.DONE, KeyState.FAILED, KeyState.NEEDS_CONFIRMATION,
@@ -244,7 +264,7 @@ public final class JobView extends BorderPane {
             gap.setFill(Palette.gap());
             gap.setStroke(Palette.missing());
         });
-        Label g = new Label("Missing (never ran)", gap);
+        Label g = new Label(Text.t("ui.job.legendMissing"), gap);
         g.getStyleClass().add("muted");
         box.getChildren().add(g);
         return box;
@@ -256,7 +276,7 @@ public final class JobView extends BorderPane {
         filter.getItems().setAll(JobViewModel.filters());
         filter.valueProperty().bindBidirectional(vm.filterProperty());
         search.setId("key-search");
-        search.setPromptText("Search keys and messages (Ctrl+F)");
+        search.setPromptText(Text.t("ui.job.search"));
         search.setPrefColumnCount(24);
         search.setMinWidth(120); // at 1024 px the search field gives way, the buttons keep their labels
         PauseTransition debounce = new PauseTransition(Duration.millis(250));
@@ -280,13 +300,13 @@ public final class JobView extends BorderPane {
         range.textProperty().bind(Bindings.createStringBinding(() -> {
             int total = vm.totalProperty().get();
             if (total == 0) {
-                return "no keys";
+                return Text.t("ui.job.noKeys");
             }
             int from = vm.pageProperty().get() * JobViewModel.PAGE_SIZE + 1;
             int to = Math.min(total, from + JobViewModel.PAGE_SIZE - 1);
-            return String.format("%,d–%,d of %,d", from, to, total);
+            return Text.t("ui.job.range", from, to, total);
         }, vm.pageProperty(), vm.totalProperty()));
-        Button run = new Button("Run selected");
+        Button run = new Button(Text.t("ui.job.runSelected"));
         run.setId("run-selected");
         run.setMinWidth(Region.USE_PREF_SIZE);
         run.disableProperty().bind(Bindings.isEmpty(table.getSelectionModel().getSelectedItems()));
@@ -310,15 +330,14 @@ public final class JobView extends BorderPane {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setItems(vm.rows());
-        Label noKeys = new Label("No keys match. Keys appear here once they run; missing ones are planned "
-                + "from the calendar above.");
+        Label noKeys = new Label(Text.t("ui.job.noKeysMatch"));
         noKeys.setWrapText(true);
         noKeys.setPadding(new Insets(0, 24, 0, 24));
         table.setPlaceholder(noKeys);
-        TableColumn<JobViewModel.KeyRow, String> keyColumn = column("Key", 105, JobViewModel.KeyRow::key);
+        TableColumn<JobViewModel.KeyRow, String> keyColumn = column(Text.t("ui.job.col.key"), 105, JobViewModel.KeyRow::key);
         keyColumn.setMinWidth(100); // a key is never cut to "2026-1…" at 1024 px; the outcome column gives way
         table.getColumns().add(keyColumn);
-        TableColumn<JobViewModel.KeyRow, KeyState> state = new TableColumn<>("State");
+        TableColumn<JobViewModel.KeyRow, KeyState> state = new TableColumn<>(Text.t("ui.job.col.state"));
         state.setPrefWidth(150);
         state.setMinWidth(140);
         state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().state()));
@@ -338,15 +357,15 @@ public final class JobView extends BorderPane {
         });
         table.getColumns().add(state);
         // each title stays readable at 1024 px: the columns keep a minimum, the outcome gives way
-        TableColumn<JobViewModel.KeyRow, String> stepColumn = column("Step", 90, r -> r.record().step() == null ? ""
+        TableColumn<JobViewModel.KeyRow, String> stepColumn = column(Text.t("ui.job.col.step"), 90, r -> r.record().step() == null ? ""
                 : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
         stepColumn.setMinWidth(72);
-        TableColumn<JobViewModel.KeyRow, String> whenColumn = column("Updated", 200, this::when);
+        TableColumn<JobViewModel.KeyRow, String> whenColumn = column(Text.t("ui.job.col.updated"), 200, this::when);
         whenColumn.setMinWidth(110);
-        TableColumn<JobViewModel.KeyRow, String> tookColumn = column("Took", 70,
+        TableColumn<JobViewModel.KeyRow, String> tookColumn = column(Text.t("ui.job.col.took"), 70,
                 r -> r.outcome() == null ? "" : r.outcome().tookText());
         tookColumn.setMinWidth(66);
-        TableColumn<JobViewModel.KeyRow, String> outcomeColumn = column("Outcome", 400, this::outcome);
+        TableColumn<JobViewModel.KeyRow, String> outcomeColumn = column(Text.t("ui.job.col.outcome"), 400, this::outcome);
         outcomeColumn.setMinWidth(100);
         table.getColumns().addAll(List.of(stepColumn, whenColumn, tookColumn, outcomeColumn));
         table.setRowFactory(tv -> row());
@@ -387,8 +406,9 @@ public final class JobView extends BorderPane {
         }
         String msg = Format.keyMessage(k);
         if (k.nextAttemptAt() != null) {
-            msg = "next attempt " + Format.shortTime(k.nextAttemptAt()) + " (" + Format.relative(k.nextAttemptAt(),
-                    vm.now()) + ")" + (msg.isEmpty() ? "" : " — " + msg);
+            String next = Text.t("ui.job.nextAttempt", Format.shortTime(k.nextAttemptAt()),
+                    Format.relative(k.nextAttemptAt(), vm.now()));
+            msg = msg.isEmpty() ? next : next + " — " + msg;
         }
         return msg;
     }
@@ -400,7 +420,7 @@ public final class JobView extends BorderPane {
                 nav.showTimeline(row.getItem().record().job(), row.getItem().key());
             }
         });
-        MenuItem timeline = new MenuItem("Timeline");
+        MenuItem timeline = new MenuItem(Text.t("ui.inbox.timeline"));
         timeline.setOnAction(e -> nav.showTimeline(row.getItem().record().job(), row.getItem().key()));
         ContextMenu menu = new ContextMenu(timeline);
         Map<Trigger, MenuItem> moves = new EnumMap<>(Trigger.class);
@@ -408,7 +428,7 @@ public final class JobView extends BorderPane {
             if (t == Trigger.CREDENTIAL_UPDATED) {
                 continue; // a login is renewed for every key that waits for it: from the inbox
             }
-            MenuItem item = new MenuItem(Words.move(t));
+            MenuItem item = new MenuItem(Format.move(t));
             item.setOnAction(e -> perform(t, row.getItem()));
             moves.put(t, item);
             menu.getItems().add(item);
@@ -428,15 +448,15 @@ public final class JobView extends BorderPane {
             case CONFIRM -> nav.confirm(row.record().job(), key);
             case RETRY -> vm.retry(key);
             case REARM -> askRearm(key);
-            case SKIP -> ask("Skip", key, "The key will not run (until someone retries it).", vm::skip);
-            case MARK_DONE -> ask("Mark done", key, "Records that the effect already happened (you checked it): the "
-                    + "key becomes done without running its step again.", vm::markDone);
-            default -> throw new IllegalArgumentException("not a move on one key: " + move);
+            case SKIP -> ask(Text.t("ui.move.skip"), key, Text.t("ui.move.skipExplain"), vm::skip);
+            case MARK_DONE -> ask(Text.t("ui.move.markDone"), key, Text.t("ui.move.markDoneExplain"), vm::markDone);
+            default -> throw new IllegalArgumentException(move.name());
         }
     }
 
     private void ask(String verb, String key, String explain, java.util.function.BiConsumer<String, String> then) {
-        new NoteDialog(verb + " " + vm.definitionProperty().get().name() + " " + key, explain, verb, null,
+        new NoteDialog(Text.t("ui.move.noteTitle", verb, vm.definitionProperty().get().name() + " " + key), explain,
+                verb, null,
                 n -> then.accept(key, n)).show(getScene() == null ? null : getScene().getWindow());
     }
 
@@ -445,14 +465,13 @@ public final class JobView extends BorderPane {
         JobDefinition def = vm.definitionProperty().get();
         ComboBox<String> from = new ComboBox<>();
         from.setId("rearm-from");
-        from.getItems().add("all steps");
+        from.getItems().add(Text.t("ui.job.allSteps"));
         def.steps().forEach(s -> from.getItems().add(s.id()));
         from.getSelectionModel().select(0);
-        HBox extra = new HBox(8, new Label("Run again from"), from);
+        HBox extra = new HBox(8, new Label(Text.t("ui.job.runAgainFrom")), from);
         extra.setAlignment(Pos.CENTER_LEFT);
-        new NoteDialog("Rearm " + def.name() + " " + key, "The key is done. Rearming it runs its steps again at the "
-                + "next run (or Run selected); an unsafe step asks its probe first, so an effect that exists is not "
-                + "made twice.", "Rearm", extra, n -> vm.rearm(key, n, from.getSelectionModel().getSelectedIndex() == 0
+        new NoteDialog(Text.t("ui.move.noteTitle", Text.t("ui.job.rearm"), def.name() + " " + key),
+                Text.t("ui.job.rearmExplain"), Text.t("ui.job.rearm"), extra, n -> vm.rearm(key, n, from.getSelectionModel().getSelectedIndex() == 0
                 ? null : from.getValue())).show(getScene() == null ? null : getScene().getWindow());
     }
 
@@ -484,21 +503,21 @@ public final class JobView extends BorderPane {
     private void askPause() {
         Dialog<ButtonType> d = new Dialog<>();
         d.initOwner(getScene().getWindow());
-        d.setTitle("Pause " + vm.definitionProperty().get().name());
-        d.setHeaderText("Nothing of this job starts while it is paused; a running key stops at its next step.");
+        d.setTitle(Text.t("ui.job.pauseTitle", vm.definitionProperty().get().name()));
+        d.setHeaderText(Text.t("ui.job.pauseHeader"));
         TextField reason = new TextField();
         reason.setId("pause-reason");
-        reason.setPromptText("Why (shown wherever the job appears)");
+        reason.setPromptText(Text.t("ui.job.pauseReasonPrompt"));
         DatePicker until = new DatePicker();
-        until.setPromptText("optional");
+        until.setPromptText(Text.t("ui.job.optional"));
         GridPane grid = new GridPane();
         grid.setHgap(8);
         grid.setVgap(8);
-        grid.addRow(0, new Label("Reason"), reason);
-        grid.addRow(1, new Label("Until"), until);
+        grid.addRow(0, new Label(Text.t("ui.job.reason")), reason);
+        grid.addRow(1, new Label(Text.t("ui.job.until")), until);
         d.getDialogPane().setContent(grid);
         d.getDialogPane().getStylesheets().setAll(io.keyline.ui.common.Theme.STYLESHEETS);
-        ButtonType pauseType = new ButtonType("Pause", ButtonBar.ButtonData.OK_DONE);
+        ButtonType pauseType = new ButtonType(Text.t("ui.job.pauseButton"), ButtonBar.ButtonData.OK_DONE);
         d.getDialogPane().getButtonTypes().addAll(pauseType, ButtonType.CANCEL);
         d.getDialogPane().lookupButton(pauseType).disableProperty().bind(reason.textProperty().isEmpty());
         d.showAndWait().filter(b -> b == pauseType).ifPresent(b -> {

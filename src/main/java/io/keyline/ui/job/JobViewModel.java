@@ -9,6 +9,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.OperatorMoves;
+import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
@@ -50,13 +51,18 @@ public final class JobViewModel extends ViewModel {
     /**
      * A state filter of the key table.
      *
-     * @param label  what the operator sees
+     * @param key    the bundle key of what the operator sees
      * @param states the states it shows (empty: all)
      */
-    public record Filter(String label, Set<KeyState> states) {
+    public record Filter(String key, Set<KeyState> states) {
+        /** What the operator sees, in the language in use. */
+        public String label() {
+            return Text.t(key);
+        }
+
         @Override
         public String toString() {
-            return label;
+            return label();
         }
     }
 
@@ -81,16 +87,16 @@ public final class JobViewModel extends ViewModel {
         }
     }
 
-    public static final Filter ALL = new Filter("All states", Set.of());
-    public static final Filter ATTENTION = new Filter("Needs attention", KeyState.ATTENTION);
-    public static final Filter FAILED = new Filter("Failed", EnumSet.of(KeyState.FAILED));
+    public static final Filter ALL = new Filter("ui.job.filter.all", Set.of());
+    public static final Filter ATTENTION = new Filter("ui.job.filter.attention", KeyState.ATTENTION);
+    public static final Filter FAILED = new Filter("common.state.FAILED", EnumSet.of(KeyState.FAILED));
 
     /** Every filter, for the combo box. */
     public static List<Filter> filters() {
         List<Filter> out = new ArrayList<>(List.of(ALL, ATTENTION, FAILED));
         for (KeyState s : KeyState.values()) {
             if (s != KeyState.FAILED) {
-                out.add(new Filter(Words.state(s), EnumSet.of(s)));
+                out.add(new Filter("common.state." + s.name(), EnumSet.of(s)));
             }
         }
         return out;
@@ -130,7 +136,7 @@ public final class JobViewModel extends ViewModel {
         load(false, () -> services.catalog().get().job(job), def -> {
             definition.set(def.orElse(null));
             if (def.isEmpty()) {
-                notice.set("Job " + job + " is not in " + services.jobsDir() + " any more");
+                notice.set(Text.t("ui.job.gone", job, services.jobsDir().toString()));
                 rows.clear();
                 calendar.set(Calendar.View.NONE);
                 return;
@@ -181,34 +187,34 @@ public final class JobViewModel extends ViewModel {
         if (l.control() != null) {
             Instant now = services.clock().instant();
             paused.set(l.control().pausedAt(now));
-            pauseText.set(l.control().pausedAt(now) ? "Paused by " + l.control().user() + ": " + l.control().reason()
-                    + (l.control().until() == null ? "" : " (until " + io.keyline.ui.common.Format.time(l.control().until()) + ")")
-                    : "");
+            pauseText.set(!l.control().pausedAt(now) ? ""
+                    : l.control().until() == null ? Text.t("ui.job.pausedBy", l.control().user(), l.control().reason())
+                    : Text.t("ui.job.pausedByUntil", l.control().user(), l.control().reason(),
+                    io.keyline.ui.common.Format.time(l.control().until())));
             JobDefinition def = definition.get();
             io.keyline.core.Review.Need need = def == null ? io.keyline.core.Review.Need.NONE
                     : io.keyline.core.Review.need(def, l.control());
-            reviewText.set(need.pending() ? Character.toUpperCase(need.words().charAt(0)) + need.words().substring(1)
-                    + ". The scheduler and unattended runs do not send its unsafe steps until a plan of it is applied."
-                    : "");
+            reviewText.set(need.pending() ? Text.t("ui.job.review", Character.toUpperCase(need.words().charAt(0))
+                    + need.words().substring(1)) : "");
         }
     }
 
     private void failed(Throwable e) {
-        notice.set("Could not load: " + e.getMessage());
+        notice.set(Text.t("ui.job.loadFailed", e.getMessage()));
     }
 
     /** Turns the kill switch on. */
     public void pause(String reason, Instant until) {
         act(() -> {
             services.operations().actions().pause(name(), reason, until);
-            return name() + " paused";
+            return Text.t("ui.job.paused", name());
         });
     }
 
     public void resume() {
         act(() -> {
             services.operations().actions().resume(name());
-            return name() + " resumed";
+            return Text.t("ui.job.resumed", name());
         });
     }
 
@@ -220,13 +226,13 @@ public final class JobViewModel extends ViewModel {
             done.run();
             return;
         }
-        notice.set("Running " + Words.keys(keys.size()) + "…");
+        notice.set(Text.t("ui.job.running", keys.size()));
         act(() -> services.operations().keyActions().runNow(def, keys, services.engine()), text -> {
             notice.set(text);
             reload();
             done.run();
         }, e -> {
-            notice.set("Run failed: " + e.getMessage());
+            notice.set(Text.t("ui.job.runFailed", e.getMessage()));
             done.run();
         });
     }
@@ -246,9 +252,9 @@ public final class JobViewModel extends ViewModel {
             return;
         }
         io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, name(), List.of(key),
-                "retried from the console", work -> act(() -> "Retried "
-                        + io.keyline.ui.common.Format.outcome(work.call().get(0))),
-                e -> notice.set("Could not retry " + key + ": " + io.keyline.ui.common.Format.problem(e)));
+                Text.t("ui.retry.note"), work -> act(() -> Text.t("ui.inbox.retriedOne",
+                        io.keyline.ui.common.Format.outcome(work.call().get(0)))),
+                e -> notice.set(Text.t("ui.inbox.couldNotRetry", key, io.keyline.ui.common.Format.problem(e))));
     }
 
     /** Re-arms a done key: its steps (all, or from {@code fromStep}) run again at the next run. */
@@ -260,14 +266,14 @@ public final class JobViewModel extends ViewModel {
     public void skip(String key, String note) {
         act(() -> {
             services.operations().actions().skip(definition.get(), key, note);
-            return name() + " " + key + " skipped";
+            return Text.t("ui.inbox.skip.doneOne", name(), key);
         });
     }
 
     public void markDone(String key, String note) {
         act(() -> {
             services.operations().actions().markDone(definition.get(), key, note);
-            return name() + " " + key + " marked done";
+            return Text.t("ui.inbox.markDone.doneOne", name(), key);
         });
     }
 
@@ -276,7 +282,7 @@ public final class JobViewModel extends ViewModel {
             notice.set(text);
             reload();
         }, e -> {
-            notice.set("Could not do that: " + e.getMessage());
+            notice.set(Text.t("ui.job.actionFailed", e.getMessage()));
             reload();
         })) {
             busyElsewhere();
@@ -284,7 +290,7 @@ public final class JobViewModel extends ViewModel {
     }
 
     private void busyElsewhere() {
-        notice.set("An action on this job is still running: try again when it has finished");
+        notice.set(Text.t("ui.job.busy"));
     }
 
     private String name() {

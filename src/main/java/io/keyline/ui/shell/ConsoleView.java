@@ -4,6 +4,7 @@ import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import atlantafx.base.theme.Styles;
 import io.keyline.core.SchedulerControl;
+import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Palette;
@@ -70,13 +71,13 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private CredentialsView credentialsView;
     // the Workers page, and refreshes announced by other processes (PostgreSQL LISTEN/NOTIFY)
     private io.keyline.ui.workers.WorkersView workersView;
-    private final Button workersButton = new Button("Workers");
+    private final Button workersButton = new Button(Text.t("ui.workers.title"));
     private AutoCloseable changes;
     private final java.util.concurrent.atomic.AtomicBoolean changePending = new java.util.concurrent.atomic.AtomicBoolean();
     private final StackPane page = new StackPane();
     private final Toasts toasts = new Toasts(Duration.seconds(10));
-    private final Button inboxButton = new Button("Attention");
-    private final Button credentialsButton = new Button("Credentials");
+    private final Button inboxButton = new Button(Text.t("ui.nav.attention"));
+    private final Button credentialsButton = new Button(Text.t("ui.credentials.title"));
     private final ListView<Snapshot.JobSummary> jobList = new ListView<>();
     private final Timeline ticker;
     private boolean dark;
@@ -86,10 +87,15 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private Button timelineBack;
 
     public ConsoleView(ConsoleViewModel vm) {
+        this(vm, new SchedulerViewModel(vm.services().scheduler(), vm.threads(), vm.services().clock()));
+    }
+
+    /** The console on {@code vm} and {@code schedulerVm} (a language switch builds it again on the same ones). */
+    private ConsoleView(ConsoleViewModel vm, SchedulerViewModel schedulerVm) {
         this.vm = vm;
         this.inboxVm = new InboxViewModel(vm);
         this.inbox = new InboxView(inboxVm, this, () -> vm.services().clock().instant());
-        this.schedulerVm = new SchedulerViewModel(vm.services().scheduler(), vm.threads(), vm.services().clock());
+        this.schedulerVm = schedulerVm;
         setId("console");
         getStyleClass().add("console");
         setLeft(sidebar());
@@ -102,8 +108,9 @@ public final class ConsoleView extends BorderPane implements Navigator {
         setCenter(center);
         setBottom(statusBar());
         vm.onNewAttention(this::notifyAttention);
-        schedulerVm.onRan(text -> notify("info", "Scheduler", text, null, null));
-        schedulerVm.onUpcoming(text -> notify("info", "Scheduler", text, "Pause scheduler", schedulerVm::toggle));
+        schedulerVm.onRan(text -> notify(Note.INFO, Text.t("ui.console.scheduler"), text, null, null));
+        schedulerVm.onUpcoming(text -> notify(Note.INFO, Text.t("ui.console.scheduler"), text,
+                Text.t("ui.console.pauseScheduler"), schedulerVm::toggle));
         ticker = new Timeline(new KeyFrame(REFRESH, e -> refresh()));
         ticker.setCycleCount(Timeline.INDEFINITE);
         sceneProperty().addListener((o, a, s) -> {
@@ -255,7 +262,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     private VBox sidebar() {
-        Label brand = new Label("Keyline");
+        Label brand = new Label(Text.t("ui.console.brand"));
         brand.getStyleClass().add("brand");
 
         inboxButton.setId("nav-inbox");
@@ -276,13 +283,13 @@ public final class ConsoleView extends BorderPane implements Navigator {
         inboxButton.setOnAction(e -> showInbox());
         HBox inboxRow = navRow(inboxButton, inboxBadge);
 
-        Label jobsTitle = new Label("JOBS");
+        Label jobsTitle = new Label(Text.t("ui.console.jobs"));
         jobsTitle.getStyleClass().add("section-title");
         jobList.setId("job-list");
         jobList.setItems(vm.jobs());
         jobList.setFixedCellSize(44);
         jobList.setCellFactory(lv -> new JobCell());
-        jobList.setPlaceholder(new Label("No job files in\n" + vm.services().jobsDir()));
+        jobList.setPlaceholder(new Label(Text.t("ui.console.noJobFiles", vm.services().jobsDir().toString())));
         jobList.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
             if (b != null && (!Objects.equals(b.name(), shownJob) || jobView == null
                     || !page.getChildren().contains(jobView))) {
@@ -296,7 +303,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         invalid.getStyleClass().add("error-text");
         invalid.setWrapText(true);
         invalid.textProperty().bind(Bindings.createStringBinding(() -> vm.invalidJobFiles().isEmpty() ? ""
-                : vm.invalidJobFiles().size() + " invalid job file" + (vm.invalidJobFiles().size() == 1 ? "" : "s"),
+                : Text.t("ui.console.invalidJobFiles", vm.invalidJobFiles().size()),
                 vm.invalidJobFiles()));
         invalid.visibleProperty().bind(Bindings.isNotEmpty(vm.invalidJobFiles()));
         invalid.managedProperty().bind(invalid.visibleProperty());
@@ -325,7 +332,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         workersButton.setMaxWidth(Double.MAX_VALUE);
         workersButton.setOnAction(e -> showWorkers());
 
-        Label runningTitle = new Label("RUNNING");
+        Label runningTitle = new Label(Text.t("ui.console.running"));
         runningTitle.getStyleClass().add("section-title");
         VBox running = new VBox(6);
         running.setId("running-keys");
@@ -336,7 +343,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
                 l.getStyleClass().add("muted");
                 if (k.owner() != null) {
                     // which process (on which machine) runs it: host/pid/nonce
-                    l.setTooltip(new Tooltip("run by " + io.keyline.domain.Printable.line(k.owner())));
+                    l.setTooltip(new Tooltip(Text.t("ui.console.runBy", io.keyline.domain.Printable.line(k.owner()))));
                 }
                 ProgressBar bar = new ProgressBar(k.progress());
                 bar.setMaxWidth(Double.MAX_VALUE);
@@ -348,18 +355,79 @@ public final class ConsoleView extends BorderPane implements Navigator {
         runningBox.visibleProperty().bind(Bindings.isNotEmpty(vm.running()));
         runningBox.managedProperty().bind(runningBox.visibleProperty());
 
-        Button theme = new Button("◐  Theme");
+        Button theme = new Button(Text.t("ui.console.theme"));
         theme.setId("theme-toggle");
         theme.getStyleClass().addAll("nav-button", Styles.FLAT);
         theme.setMaxWidth(Double.MAX_VALUE);
-        theme.setTooltip(new Tooltip("Light / dark (Ctrl+D)"));
+        theme.setTooltip(new Tooltip(Text.t("ui.console.themeTip")));
         theme.setOnAction(e -> toggleTheme());
 
-        VBox bar = new VBox(brand, inboxRow, jobsTitle, jobList, invalid, credRow, workersButton, runningBox, theme);
+        VBox bar = new VBox(brand, inboxRow, jobsTitle, jobList, invalid, credRow, workersButton, runningBox, theme,
+                languageSwitch());
         bar.getStyleClass().add("sidebar");
         bar.setPrefWidth(250);
         bar.setMinWidth(220);
         return bar;
+    }
+
+    /**
+     * English / 中文, each in its own language: a click rebuilds the console in the other language on the
+     * same page and keeps the choice for the next start.
+     */
+    private HBox languageSwitch() {
+        HBox box = new HBox(4);
+        for (java.util.Locale l : List.of(Text.ENGLISH, Text.CHINESE)) {
+            boolean zh = l.equals(Text.CHINESE);
+            // two buttons, each a stop of Tab; the language in use is the marked one
+            Button b = new Button(Text.t(zh ? "ui.language.zh" : "ui.language.en"));
+            b.setId(zh ? "language-zh" : "language-en");
+            b.getStyleClass().add(Styles.SMALL);
+            b.getStyleClass().add(zh == Text.chinese() ? Styles.ACCENT : Styles.FLAT);
+            b.setAccessibleText(Text.t("ui.language.switch") + ": " + b.getText());
+            b.setTooltip(new Tooltip(Text.t("ui.language.switch")));
+            b.setOnAction(e -> switchLanguage(l));
+            box.getChildren().add(b);
+        }
+        box.setId("language-switch");
+        box.setAccessibleText(Text.t("ui.language.switch"));
+        box.setAlignment(Pos.CENTER_LEFT);
+        box.setPadding(new Insets(4, 8, 4, 8));
+        return box;
+    }
+
+    /**
+     * Speaks {@code l} from now on: the console is built again in it, on the same page with the same theme,
+     * and the switch keeps the keyboard focus.
+     */
+    void switchLanguage(java.util.Locale l) {
+        if (Text.locale().getLanguage().equals(l.getLanguage())) {
+            return;
+        }
+        io.keyline.ui.common.Language.choose(l);
+        Scene scene = getScene();
+        ConsoleView fresh = new ConsoleView(vm, schedulerVm);
+        fresh.dark = dark;
+        fresh.notificationsEnabled = notificationsEnabled;
+        boolean credentials = credentialsView != null && page.getChildren().contains(credentialsView);
+        boolean workers = workersView != null && page.getChildren().contains(workersView);
+        String job = shownJob;
+        if (scene != null) {
+            scene.setRoot(fresh);
+        }
+        if (job != null) {
+            fresh.showJob(job);
+        } else if (credentials) {
+            fresh.showCredentials();
+        } else if (workers) {
+            fresh.showWorkers();
+        }
+        boolean zh = Text.chinese();
+        javafx.application.Platform.runLater(() -> {
+            Node b = fresh.lookup(zh ? "#language-zh" : "#language-en");
+            if (b != null) {
+                b.requestFocus();
+            }
+        });
     }
 
     private static Label badge() {
@@ -377,7 +445,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     private HBox statusBar() {
-        Label state = new Label("State: " + vm.services().stateDir());
+        Label state = new Label(Text.t("ui.console.state", vm.services().stateDir().toString()));
         state.setId("status-state");
         Label scheduler = new Label();
         scheduler.setId("status-scheduler");
@@ -389,7 +457,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         schedulerToggle.setId("scheduler-toggle");
         schedulerToggle.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
         schedulerToggle.textProperty().bind(Bindings.createStringBinding(() ->
-                schedulerVm.modeProperty().get() == SchedulerControl.Mode.PAUSED ? "Resume scheduler" : "Pause scheduler",
+                schedulerVm.modeProperty().get() == SchedulerControl.Mode.PAUSED ? Text.t("ui.console.resumeScheduler") : Text.t("ui.console.pauseScheduler"),
                 schedulerVm.modeProperty()));
         schedulerToggle.visibleProperty().bind(schedulerVm.modeProperty().isNotEqualTo(SchedulerControl.Mode.OFF));
         schedulerToggle.managedProperty().bind(schedulerToggle.visibleProperty());
@@ -397,11 +465,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
         Label refreshed = new Label();
         refreshed.setId("status-refreshed");
         refreshed.textProperty().bind(Bindings.createStringBinding(() -> vm.lastRefreshProperty().get() == null
-                ? "Loading…" : "Refreshed " + Format.time(vm.lastRefreshProperty().get()), vm.lastRefreshProperty()));
+                ? Text.t("ui.console.loading") : Text.t("ui.console.refreshed", Format.time(vm.lastRefreshProperty().get())),
+                vm.lastRefreshProperty()));
         Label error = new Label();
         error.getStyleClass().add("error-text");
         error.textProperty().bind(vm.errorProperty());
-        Label user = new Label("Operator: " + vm.services().user());
+        Label user = new Label(Text.t("ui.console.operator", vm.services().user()));
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
         // at 1024 px the long texts (the state's path, the scheduler's sentence) give way with an ellipsis;
@@ -467,8 +536,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
         TimelineViewModel tvm = new TimelineViewModel(vm.services(), vm.threads());
         TimelineView view = new TimelineView(tvm, this);
         tvm.load(job, key);
-        Button back = new Button("← Back");
-        back.setTooltip(new Tooltip("Back (Esc, Alt+Left)"));
+        Button back = new Button(Text.t("ui.console.back"));
+        back.setTooltip(new Tooltip(Text.t("ui.console.backTip")));
         timelineBack = back;
         back.setId("timeline-back");
         back.getStyleClass().add(Styles.FLAT);
@@ -541,17 +610,21 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     private void notifyAttention(List<io.keyline.core.operations.Attention.Item> items) {
         io.keyline.core.operations.Attention.Item first = items.get(0);
-        String text = items.size() == 1 ? first.title().replace("  ·  ", " ") + ": " + first.reason()
-                : items.size() + " new items need attention (first: " + first.title().replace("  ·  ", " ") + ")";
-        notify("warning", "Needs attention", text, "Show", this::showInbox);
+        String text = items.size() == 1
+                ? Text.t("ui.console.newAttentionOne", first.title().replace("  ·  ", " "), first.reason())
+                : Text.t("ui.console.newAttention", items.size(), first.title().replace("  ·  ", " "));
+        notify(Note.WARNING, Text.t("ui.console.needsAttention"), text, Text.t("ui.console.show"), this::showInbox);
     }
 
     /** A note in the console's own notification strip (it takes room; it never covers a control). */
-    private void notify(String kind, String title, String text, String action, Runnable onAction) {
+    private void notify(Note kind, String title, String text, String action, Runnable onAction) {
         if (notificationsEnabled) {
-            toasts.show(kind, title, text, action, onAction);
+            toasts.show(kind.name().toLowerCase(java.util.Locale.ROOT), title, text, action, onAction);
         }
     }
+
+    /** The kinds of note, named as their style classes. */
+    private enum Note { INFO, WARNING }
 
     /** The banner over the page while the scheduler is paused. */
     private HBox schedulerBanner() {
@@ -561,12 +634,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
         text.textProperty().bind(schedulerVm.bannerProperty());
         HBox.setHgrow(text, Priority.ALWAYS);
         text.setMaxWidth(Double.MAX_VALUE);
-        Button resume = new Button("Resume scheduler");
+        Button resume = new Button(Text.t("ui.console.resumeScheduler"));
         resume.setId("scheduler-banner-resume");
         resume.getStyleClass().add(Styles.SMALL);
         resume.setMinWidth(Region.USE_PREF_SIZE);
         resume.setOnAction(e -> schedulerVm.toggle());
-        Label icon = new Label("Paused"); // a word: the pause glyph is missing from common fonts
+        Label icon = new Label(Text.t("ui.console.paused")); // a word: the pause glyph is missing from common fonts
         icon.setStyle("-fx-font-weight: bold;");
         icon.setMinWidth(Region.USE_PREF_SIZE);
         HBox banner = new HBox(10, icon, text, resume);
@@ -589,7 +662,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         JobCell() {
             name.getStyleClass().add("job-name");
             schedule.getStyleClass().add("job-schedule");
-            paused.setText("paused");
+            paused.setText(Text.t("ui.console.jobPaused"));
             paused.getStyleClass().add("paused");
             missing.getStyleClass().add("missing");
             // the badges keep their text; a long job name (and schedule) is cut with an ellipsis instead,
@@ -626,15 +699,15 @@ public final class ConsoleView extends BorderPane implements Navigator {
                 return;
             }
             name.setText(j.name());
-            schedule.setText(j.schedule() + "  ·  " + j.done() + " done");
+            schedule.setText(Text.t("ui.console.jobLine", j.schedule(), j.done()));
             // the row's two lines whole (the sidebar cuts long ones), then what the badges count
-            setTooltip(new Tooltip(j.name() + "\n" + schedule.getText() + " of " + j.total() + " keys"
-                    + (j.missing() == 0 ? "" : "\n" + j.missingText() + " never ran (missing)")
-                    + (j.attention() == 0 ? "" : "\n" + j.attention() + " keys need attention")));
+            setTooltip(new Tooltip(j.name() + "\n" + Text.t("ui.console.jobTotal", schedule.getText(), j.total())
+                    + (j.missing() == 0 ? "" : "\n" + Text.t("ui.console.jobMissing", j.missingText()))
+                    + (j.attention() == 0 ? "" : "\n" + Text.t("ui.console.jobAttention", j.attention()))));
             paused.setVisible(j.paused());
             paused.setManaged(j.paused());
             paused.setTooltip(j.paused() ? new Tooltip(j.pauseReason()) : null);
-            missing.setText(j.missing() + " missing");
+            missing.setText(Text.t("ui.console.missingBadge", j.missing()));
             missing.setVisible(j.missing() > 0);
             missing.setManaged(j.missing() > 0);
             missing.setId("missing-" + j.name());

@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reads differently in Chinese.
  */
 @ExtendWith(ApplicationExtension.class)
-class ChineseScreensTest {
+public class ChineseScreensTest {
 
     SandboxLogin sb;
     Stage stage;
@@ -109,7 +109,7 @@ class ChineseScreensTest {
     }
 
     /** The texts of {@code texts} that hold an English piece: "text ⊃ piece". */
-    private static List<String> english(List<String> texts, List<String> pieces) {
+    public static List<String> english(List<String> texts, List<String> pieces) {
         List<String> found = new ArrayList<>();
         for (String t : texts) {
             for (String p : pieces) {
@@ -127,13 +127,18 @@ class ChineseScreensTest {
      * The words of each English message of the ui bundle between its arguments, where the message reads
      * differently in Chinese and the piece has more than three letters.
      */
-    static List<String> englishPieces() throws IOException {
+    public static List<String> englishPieces() throws IOException {
+        return englishPieces(key -> true);
+    }
+
+    /** The English pieces of the ui bundle's messages whose key {@code keys} accepts. */
+    public static List<String> englishPieces(java.util.function.Predicate<String> keys) throws IOException {
         Properties en = load("ui.properties");
         Properties zh = load("ui_zh_CN.properties");
         List<String> pieces = new ArrayList<>();
         for (String key : en.stringPropertyNames()) {
             String e = en.getProperty(key);
-            if (e.equals(zh.getProperty(key))) {
+            if (!keys.test(key) || e.equals(zh.getProperty(key))) {
                 continue; // the same in both (an address, a symbol): not English to find
             }
             for (String piece : e.replace("''", "'").split("\\{(?:[^{}]|\\{[^{}]*\\})*\\}")) {
@@ -155,7 +160,7 @@ class ChineseScreensTest {
     }
 
     /** The texts of the visible labels, buttons and text nodes under {@code n}. */
-    static List<String> shown(Node n) {
+    public static List<String> shown(Node n) {
         List<String> out = new ArrayList<>();
         collect(n, out);
         return out;
@@ -177,7 +182,7 @@ class ChineseScreensTest {
         }
     }
 
-    static <T> T fx(Callable<T> c) throws Exception {
+    public static <T> T fx(Callable<T> c) throws Exception {
         return WaitForAsyncUtils.asyncFx(c).get(60, TimeUnit.SECONDS);
     }
 

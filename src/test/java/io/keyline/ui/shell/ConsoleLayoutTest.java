@@ -306,7 +306,7 @@ class ConsoleLayoutTest {
     }
 
     /** What does not fit {@code window}: controls beyond its edges, and cut texts without a tooltip. */
-    private static List<String> problems(FxRobot robot, Window window) {
+    static List<String> problems(FxRobot robot, Window window) {
         return fxValue(robot, () -> {
             Scene scene = window.getScene();
             List<String> out = new java.util.ArrayList<>();

@@ -1,0 +1,217 @@
+package io.keyline.ui.shell;
+
+import atlantafx.base.theme.PrimerLight;
+import io.keyline.app.ConsoleApp;
+import io.keyline.core.operations.Attention;
+import io.keyline.testing.TestSite.Fault;
+import io.keyline.text.Text;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Language;
+import io.keyline.ui.common.Threads;
+import javafx.application.Application;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import static io.keyline.ui.login.ChineseScreensTest.english;
+import static io.keyline.ui.login.ChineseScreensTest.englishPieces;
+import static io.keyline.ui.login.ChineseScreensTest.fx;
+import static io.keyline.ui.login.ChineseScreensTest.shown;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The main console in Simplified Chinese: the sidebar, the Attention page (a failed key waits on it) and a
+ * paused job's page show none of the English sentences of their bundle keys; and the sidebar's switch turns
+ * the console's words to Chinese and back on the page in use, keeping the choice for the next start.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ConsoleLanguageTest {
+
+    static final String KEY = "2026-11-29";
+    static final AtomicInteger RUN = new AtomicInteger();
+    /** The keys of the console's own words (the core's sentences on the items stay English for now). */
+    static final Predicate<String> CONSOLE_KEYS = k -> k.startsWith("ui.console.") || k.startsWith("ui.nav.")
+            || k.startsWith("ui.inbox.") || k.startsWith("ui.job.") || k.startsWith("ui.language.")
+            || k.startsWith("ui.scheduler.") || k.startsWith("ui.workers.title") || k.startsWith("ui.credentials.title");
+
+    @TempDir
+    static Path tmp;
+    Stage stage;
+    ConsoleFixture fx;
+    Path settings;
+
+    @Start
+    void start(Stage stage) {
+        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
+        this.stage = stage;
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        int run = RUN.incrementAndGet();
+        settings = tmp.resolve("settings-" + run).resolve("console.properties");
+        System.setProperty("keyline.settings", settings.toString());
+        fx = new ConsoleFixture(tmp.resolve("console-" + run));
+        fx.publishJob("daily", null);
+        fx.publishJob("weekly", null);
+        fx.site.failPosts(Fault.STATUS_404, Fault.STATUS_404, Fault.STATUS_404);
+        assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
+        fx.services.operations().actions().pause("weekly", "the site is moving", null);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        Text.use(Text.ENGLISH);
+        System.clearProperty("keyline.settings");
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    private void open(FxRobot robot) throws Exception {
+        robot.interact(() -> {
+            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
+            ((ConsoleView) scene.getRoot()).notifications(false);
+            stage.setScene(scene);
+            stage.setWidth(1280);
+            stage.setHeight(860);
+            stage.show();
+        });
+        waitForItems(robot);
+    }
+
+    private static void waitForItems(FxRobot robot) throws Exception {
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> {
+            ListView<?> list = robot.lookup("#inbox-list").queryAs(ListView.class);
+            return list.getItems().stream().anyMatch(i -> ((Attention.Item) i).kind() == Attention.Kind.FAILED);
+        }));
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private ConsoleView console() throws Exception {
+        return fx(() -> (ConsoleView) stage.getScene().getRoot());
+    }
+
+    private static void waitForJob(FxRobot robot, String name) throws Exception {
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> {
+            Node title = robot.lookup("#job-view .page-title").tryQuery().orElse(null);
+            return title != null && name.equals(((Label) title).getText())
+                    && robot.lookup("#paused-banner").tryQuery().map(Node::isVisible).orElse(false);
+        }));
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /**
+     * The texts without the core's sentences on the Attention items (their titles, reasons, actions and
+     * evidence stay English until the core speaks Chinese too).
+     */
+    private List<String> fromTheConsole(FxRobot robot, List<String> texts) throws Exception {
+        List<String> core = fx(() -> {
+            List<String> out = new java.util.ArrayList<>();
+            for (Attention.Item i : ((ConsoleView) stage.getScene().getRoot()).model().attention()) {
+                out.addAll(List.of(i.title(), i.reason(), i.action(), i.evidence(), i.keysText()));
+            }
+            return out;
+        });
+        return texts.stream().filter(t -> core.stream().noneMatch(c -> !c.isBlank() && (t.contains(c)
+                || c.contains(t)))).toList();
+    }
+
+    @Test
+    void theAttentionPageAndAJobPageSpeakChinese(FxRobot robot) throws Exception {
+        List<String> english = englishPieces(CONSOLE_KEYS);
+        assertThat(english).as("English pieces of the console's keys").hasSizeGreaterThan(20);
+        Text.use(Text.CHINESE);
+        open(robot);
+        List<String> attention = fromTheConsole(robot, fx(() -> shown(stage.getScene().getRoot())));
+        assertThat(attention).as("the Attention page's texts").contains("待处理", "作业", "English", "中文");
+        assertThat(english(attention, english)).as("English on the Attention page").isEmpty();
+
+        robot.interact(() -> ((ConsoleView) stage.getScene().getRoot()).showJob("weekly"));
+        waitForJob(robot, "weekly");
+        List<String> job = fromTheConsole(robot, fx(() -> shown(stage.getScene().getRoot())));
+        assertThat(job).as("the job page's texts").contains("计划…", "恢复", "运行所选", "任务项", "状态")
+                .anyMatch(t -> t.startsWith("已被 ") && t.contains("the site is moving"));
+        assertThat(english(job, english)).as("English on a paused job's page").isEmpty();
+        // the pause sign is drawn, not a glyph a CJK font lacks
+        assertThat(job).noneMatch(t -> t.contains("⏸"));
+        assertThat(robot.lookup("#pause-icon").tryQuery()).isPresent();
+    }
+
+    /** In Chinese at 1024×680, the smallest window, the Attention page and a job's page keep their controls. */
+    @Test
+    void theChinesePagesFitTheSmallestWindow(FxRobot robot) throws Exception {
+        Text.use(Text.CHINESE);
+        open(robot);
+        robot.interact(() -> {
+            stage.setWidth(1024);
+            stage.setHeight(680);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        java.util.Map<String, List<String>> problems = new java.util.LinkedHashMap<>();
+        problems.put("Attention", ConsoleLayoutTest.problems(robot, stage));
+        for (String job : List.of("weekly", "daily")) {
+            robot.interact(() -> ((ConsoleView) stage.getScene().getRoot()).showJob(job));
+            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#job-view .page-title")
+                    .tryQuery().map(t -> job.equals(((Label) t).getText())).orElse(false)
+                    && (job.equals("weekly") ? robot.lookup("#paused-banner").query().isVisible()
+                    : !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty())));
+            Thread.sleep(300); // the page's layout settles (as in ConsoleLayoutTest)
+            WaitForAsyncUtils.waitForFxEvents();
+            problems.put("job " + job, ConsoleLayoutTest.problems(robot, stage));
+        }
+        problems.values().removeIf(List::isEmpty);
+        assertThat(problems).as("controls off screen or cut without a tooltip at 1024x680 in Chinese").isEmpty();
+    }
+
+    @Test
+    void theSwitchTurnsTheConsoleToChineseAndBackOnTheSamePage(FxRobot robot) throws Exception {
+        Text.use(Text.ENGLISH);
+        open(robot);
+        robot.interact(() -> ((ConsoleView) stage.getScene().getRoot()).showJob("weekly"));
+        waitForJob(robot, "weekly");
+        assertThat(fx(() -> shown(stage.getScene().getRoot()))).contains("Attention", "JOBS");
+
+        robot.clickOn("#language-zh");
+        waitForJob(robot, "weekly");
+        assertThat(Text.chinese()).isTrue();
+        List<String> zh = fromTheConsole(robot, fx(() -> shown(stage.getScene().getRoot())));
+        assertThat(zh).as("the sidebar in Chinese").contains("待处理", "作业", "English", "中文")
+                .doesNotContain("Attention", "JOBS");
+        assertThat(english(zh, englishPieces(CONSOLE_KEYS))).as("English after the switch").isEmpty();
+        assertThat(fx(() -> stage.getScene().getFocusOwner().getId())).as("the switch keeps the focus")
+                .isEqualTo("language-zh");
+        assertThat(Language.saved()).as("the choice is kept for the next start").isEqualTo(Text.CHINESE);
+        assertThat(Language.atStart("en")).as("KEYLINE_LANG wins over the saved choice").isEqualTo(Text.ENGLISH);
+        Text.use(Text.CHINESE);
+
+        // back by keyboard: Shift+Tab from 中文 reaches English, Space chooses it
+        robot.press(javafx.scene.input.KeyCode.SHIFT, javafx.scene.input.KeyCode.TAB)
+                .release(javafx.scene.input.KeyCode.TAB, javafx.scene.input.KeyCode.SHIFT);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(() -> stage.getScene().getFocusOwner().getId())).isEqualTo("language-en");
+        robot.type(javafx.scene.input.KeyCode.SPACE);
+        waitForJob(robot, "weekly");
+        assertThat(Text.chinese()).isFalse();
+        assertThat(fx(() -> shown(stage.getScene().getRoot()))).contains("Attention", "JOBS").doesNotContain("待处理");
+        assertThat(Language.saved()).isEqualTo(Text.ENGLISH);
+        assertThat(console().model()).isNotNull();
+    }
+}
