@@ -39,24 +39,26 @@ public final class Waiting {
         }
         long minutes = d.toMinutes();
         if (minutes < 1) {
-            return "under a minute";
+            return io.keyline.text.Text.t("core.waiting.underAMinute");
         }
         if (minutes < 60) {
-            return minutes + " min";
+            return io.keyline.text.Text.t("core.waiting.minutes", minutes);
         }
         long hours = d.toHours();
         if (hours < 24) {
             long m = minutes % 60;
-            return hours + " h" + (m == 0 ? "" : " " + m + " min");
+            return m == 0 ? io.keyline.text.Text.t("core.waiting.hours", hours)
+                    : io.keyline.text.Text.t("core.waiting.hoursMinutes", hours, m);
         }
         long h = hours % 24;
-        return d.toDays() + " d" + (h == 0 ? "" : " " + h + " h");
+        return h == 0 ? io.keyline.text.Text.t("core.waiting.days", d.toDays())
+                : io.keyline.text.Text.t("core.waiting.daysHours", d.toDays(), h);
     }
 
     /** "waiting 3 d 4 h", or empty when the key does not wait. */
     public static String text(KeyRecord r, Instant now) {
         Duration age = age(r, now);
-        return age == null ? "" : "waiting " + text(age);
+        return age == null ? "" : io.keyline.text.Text.t("core.waiting.waiting", text(age));
     }
 
     /** The expiry rule of the step a NEEDS_CONFIRMATION key waits at, or {@code null}. */

@@ -90,13 +90,13 @@ public final class Attention {
         /** The one action that resolves the item: the move that resolves its keys' state, or run or plan them. */
         public String action() {
             return switch (kind) {
-                case INTERRUPTED -> "Run now";
-                case MISSING -> "Plan " + keys.size() + " missing…";
-                case REVIEW -> "Plan…";
+                case INTERRUPTED -> io.keyline.text.Text.t("core.attention.runNow");
+                case MISSING -> io.keyline.text.Text.t("core.attention.planMissing", keys.size());
+                case REVIEW -> io.keyline.text.Text.t("core.attention.plan");
                 default -> {
                     Trigger move = moves().resolving().orElseThrow();
-                    yield move == Trigger.RETRY && keys.size() > 1 ? "Retry " + keys.size() + " keys"
-                            : Words.move(move);
+                    yield move == Trigger.RETRY && keys.size() > 1
+                            ? io.keyline.text.Text.t("core.attention.retryKeys", keys.size()) : Words.move(move);
                 }
             };
         }

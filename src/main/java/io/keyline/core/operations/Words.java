@@ -28,21 +28,9 @@ public final class Words {
     private Words() {
     }
 
-    /** "Done", "Needs confirmation", "Needs login", … */
+    /** "Done", "Needs confirmation", "Needs login", … (in the language in use) */
     public static String state(KeyState s) {
-        if (s == null) {
-            return "";
-        }
-        return switch (s) {
-            case PENDING -> "Pending";
-            case RUNNING -> "Running";
-            case DONE -> "Done";
-            case RETRY_WAIT -> "Retry scheduled";
-            case FAILED -> "Failed";
-            case NEEDS_CONFIRMATION -> "Needs confirmation";
-            case NEEDS_CREDENTIAL -> "Needs login";
-            case SKIPPED -> "Skipped";
-        };
+        return s == null ? "" : io.keyline.text.Text.t("common.state." + s.name());
     }
 
     /** {@link #state} in lower case, for the middle of a sentence ("2 done, 1 needs login"). */
@@ -52,15 +40,9 @@ public final class Words {
 
     /** The label of an operator move as the console offers it: "Confirm…", "Renew login…", "Retry", … */
     public static String move(Trigger t) {
-        return switch (t) {
-            case CONFIRM -> "Confirm…";
-            case CREDENTIAL_UPDATED -> "Renew login…";
-            case RETRY -> "Retry";
-            case REARM -> "Rearm…";
-            case SKIP -> "Skip…";
-            case MARK_DONE -> "Mark done…";
-            default -> t.name().toLowerCase(Locale.ROOT).replace('_', ' ');
-        };
+        String key = "common.move." + t.name();
+        return io.keyline.text.Text.has(key) ? io.keyline.text.Text.t(key)
+                : t.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 
     /** A short label of a failure class: "Outcome unknown", "Login rejected", … */
