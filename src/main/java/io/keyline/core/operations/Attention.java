@@ -113,7 +113,8 @@ public final class Attention {
                 return Timeline.relative(since, now);
             }
             java.time.Duration age = java.time.Duration.between(since, now);
-            return "waiting " + Waiting.text(age.isNegative() ? java.time.Duration.ZERO : age);
+            return io.keyline.text.Text.t("core.waiting.waiting",
+                    Waiting.text(age.isNegative() ? java.time.Duration.ZERO : age));
         }
 
         /** The first (or only) key. */
