@@ -82,8 +82,9 @@ class WikiKillLoopSuite {
 
             boolean done = false;
             while (!done) {
+                // a typed backfill that sends unsafe saves: --yes, as an operator who read the plan types it
                 Process p = ChildProcess.start(wb.state, wb.jobs, log, "run", JOB, "--from", from.toString(), "--to",
-                        to.toString());
+                        to.toString(), "--yes");
                 runs++;
                 boolean killing = killed < kills;
                 if (killing && !p.waitFor(300 + random.nextInt(2200), TimeUnit.MILLISECONDS)) {
