@@ -8,7 +8,7 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.ProbeAnswer;
 import io.keyline.testing.TestSite.Fault;
-import io.keyline.ui.Navigator;
+import io.keyline.ui.NoNavigation;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.timeline.TimelineConfirmFixture;
 import io.keyline.ui.timeline.TimelineView;
@@ -136,7 +136,7 @@ class ConfirmAfterActionTest {
 
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
         robot.interact(() -> {
-            TimelineView view = new TimelineView(vm, new Quiet());
+            TimelineView view = new TimelineView(vm, new NoNavigation());
             owner.getScene().setRoot(view);
             vm.load("daily", KEY);
         });
@@ -179,38 +179,4 @@ class ConfirmAfterActionTest {
                 .contains(EvidenceText.duration(whole));
     }
 
-    /** A navigator that goes nowhere. */
-    private static final class Quiet implements Navigator {
-        @Override
-        public void showInbox() {
-        }
-
-        @Override
-        public void showJob(String job) {
-        }
-
-        @Override
-        public void showTimeline(String job, String key) {
-        }
-
-        @Override
-        public void confirm(String job, String key) {
-        }
-
-        @Override
-        public void renewCredential(String name) {
-        }
-
-        @Override
-        public void plan(String job) {
-        }
-
-        @Override
-        public void plan(String job, List<String> keys) {
-        }
-
-        @Override
-        public void refresh() {
-        }
-    }
 }

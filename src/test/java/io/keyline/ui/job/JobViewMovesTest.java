@@ -9,6 +9,7 @@ import io.keyline.domain.KeyStateMachine;
 import io.keyline.domain.Trigger;
 import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.Navigator;
+import io.keyline.ui.NoNavigation;
 import io.keyline.ui.common.Threads;
 import javafx.application.Application;
 import javafx.scene.Scene;
@@ -112,38 +113,6 @@ class JobViewMovesTest {
     }
 
     static Navigator navigator() {
-        return new Navigator() {
-            @Override
-            public void showInbox() {
-            }
-
-            @Override
-            public void showJob(String job) {
-            }
-
-            @Override
-            public void showTimeline(String job, String key) {
-            }
-
-            @Override
-            public void confirm(String job, String key) {
-            }
-
-            @Override
-            public void renewCredential(String name) {
-            }
-
-            @Override
-            public void plan(String job) {
-            }
-
-            @Override
-            public void plan(String job, List<String> keys) {
-            }
-
-            @Override
-            public void refresh() {
-            }
-        };
+        return new NoNavigation();
     }
 }

@@ -1,7 +1,7 @@
 package io.keyline.ui.login;
 
 import io.keyline.text.Text;
-import io.keyline.ui.Navigator;
+import io.keyline.ui.NoNavigation;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.credentials.CredentialsView;
 import io.keyline.ui.credentials.CredentialsViewModel;
@@ -186,38 +186,4 @@ public class ChineseScreensTest {
         return WaitForAsyncUtils.asyncFx(c).get(60, TimeUnit.SECONDS);
     }
 
-    /** The credentials page's buttons lead nowhere here. */
-    private static final class NoNavigation implements Navigator {
-        @Override
-        public void showInbox() {
-        }
-
-        @Override
-        public void showJob(String job) {
-        }
-
-        @Override
-        public void showTimeline(String job, String key) {
-        }
-
-        @Override
-        public void confirm(String job, String key) {
-        }
-
-        @Override
-        public void renewCredential(String name) {
-        }
-
-        @Override
-        public void plan(String job) {
-        }
-
-        @Override
-        public void plan(String job, List<String> keys) {
-        }
-
-        @Override
-        public void refresh() {
-        }
-    }
 }

@@ -4,7 +4,7 @@ import atlantafx.base.theme.PrimerLight;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.text.Text;
-import io.keyline.ui.Navigator;
+import io.keyline.ui.NoNavigation;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.confirm.ConfirmPane;
@@ -312,38 +312,4 @@ class ChineseTimelineConfirmPlanTest {
         return WaitForAsyncUtils.asyncFx(c).get(60, TimeUnit.SECONDS);
     }
 
-    /** The screens' links and buttons lead nowhere here. */
-    private static final class NoNavigation implements Navigator {
-        @Override
-        public void showInbox() {
-        }
-
-        @Override
-        public void showJob(String job) {
-        }
-
-        @Override
-        public void showTimeline(String job, String key) {
-        }
-
-        @Override
-        public void confirm(String job, String key) {
-        }
-
-        @Override
-        public void renewCredential(String name) {
-        }
-
-        @Override
-        public void plan(String job) {
-        }
-
-        @Override
-        public void plan(String job, List<String> keys) {
-        }
-
-        @Override
-        public void refresh() {
-        }
-    }
 }
