@@ -183,7 +183,7 @@ public final class PostgresDatabase implements Database {
             }
             checkServer(lock);
             if (Migrations.current(lock, Migrations.POSTGRES)) {
-                return; // closing this session (a connection of its own, not pooled) releases the lock
+                return; // closing this connection (its own, not pooled) releases the lock
             }
             if (!create && !hasSchemaHistory(lock)) {
                 throw new StateUnavailableException("no Keyline state in " + where.display() + " (the database has no "

@@ -65,7 +65,7 @@ public final class Language {
 
     /**
      * Switches to {@code l} and keeps the choice for the next start (other settings in the file stay). A file
-     * that cannot be written leaves the switch in force for this session.
+     * that cannot be written leaves the switch in force until the console closes.
      */
     public static void choose(Locale l) {
         Text.use(l);
