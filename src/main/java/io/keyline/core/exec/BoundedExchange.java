@@ -66,8 +66,12 @@ public final class BoundedExchange {
         f.cancel(true);
     }
 
-    /** Collects at most {@code limit} bytes, pushed by the client; {@link #abort} cancels the subscription. */
-    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+    /**
+     * Collects at most {@code limit} bytes of a body without holding a thread: the client pushes the bytes;
+     * {@link #abort()} cancels the subscription (which closes the connection). Steps, probes and hooks read
+     * answers through it.
+     */
+    static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
         private final int limit;
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         private final CompletableFuture<byte[]> result = new CompletableFuture<>();

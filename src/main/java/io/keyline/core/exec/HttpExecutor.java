@@ -15,7 +15,6 @@ import io.keyline.domain.Redirects;
 import io.keyline.domain.ResponseRules;
 
 import javax.net.ssl.SSLHandshakeException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -38,7 +37,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -619,16 +617,16 @@ public final class HttpExecutor implements StepExecutor {
     /** One request and its answer, bounded by {@code leftNanos} in all (connect, send, headers, body). */
     private static HttpResponse<byte[]> exchange(HttpClient http, HttpRequest request, long leftNanos, Duration timeout)
             throws IOException, InterruptedException {
-        AtomicReference<LimitedBody> body = new AtomicReference<>();
+        AtomicReference<BoundedExchange.LimitedBody> body = new AtomicReference<>();
         CompletableFuture<HttpResponse<byte[]>> f = http.sendAsync(request, info -> {
-            LimitedBody b = new LimitedBody(OUTPUT_BYTES);
+            BoundedExchange.LimitedBody b = new BoundedExchange.LimitedBody(OUTPUT_BYTES);
             body.set(b);
             return b;
         });
         try {
             return f.get(leftNanos + GRACE_NANOS, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            LimitedBody b = body.get();
+            BoundedExchange.LimitedBody b = body.get();
             if (b != null) {
                 b.abort();
             }
@@ -639,7 +637,7 @@ public final class HttpExecutor implements StepExecutor {
                     : new ExchangeTimeoutException("no answer within " + human(timeout)
                     + " (timeout; the request may have been sent)", false);
         } catch (InterruptedException e) {
-            LimitedBody b = body.get();
+            BoundedExchange.LimitedBody b = body.get();
             if (b != null) {
                 b.abort();
             }
@@ -654,79 +652,6 @@ public final class HttpExecutor implements StepExecutor {
                 throw iae;
             }
             throw new IOException(cause == null ? e : cause);
-        }
-    }
-
-    /**
-     * Collects at most {@code limit} bytes of a body without holding a thread: the client pushes the bytes;
-     * {@link #abort()} cancels the subscription (which closes the connection).
-     */
-    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
-        private final int limit;
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private volatile Flow.Subscription subscription;
-
-        LimitedBody(int limit) {
-            this.limit = limit;
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription s) {
-            subscription = s;
-            if (result.isDone()) {
-                s.cancel();
-            } else {
-                s.request(Long.MAX_VALUE);
-            }
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            boolean full;
-            synchronized (bytes) {
-                for (ByteBuffer item : items) {
-                    int n = Math.min(item.remaining(), limit - bytes.size());
-                    byte[] chunk = new byte[n];
-                    item.get(chunk);
-                    bytes.write(chunk, 0, n);
-                }
-                full = bytes.size() >= limit;
-            }
-            if (full) {
-                // enough for outputs, conditions and evidence: stop reading, keep what came
-                subscription.cancel();
-                complete();
-            }
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            result.completeExceptionally(t);
-        }
-
-        @Override
-        public void onComplete() {
-            complete();
-        }
-
-        private void complete() {
-            synchronized (bytes) {
-                result.complete(bytes.toByteArray());
-            }
-        }
-
-        void abort() {
-            result.completeExceptionally(new HttpTimeoutException("aborted"));
-            Flow.Subscription s = subscription;
-            if (s != null) {
-                s.cancel();
-            }
         }
     }
 
