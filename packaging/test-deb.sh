@@ -53,8 +53,9 @@ check_removed() {
   [ ! -e /usr/share/applications/keyline.desktop ] || fail "the menu entry is left after removal"
 }
 
+# without the recommended CJK fonts (about 100 MB): the app must work without them; the field is checked below
 install_deb() {
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" > /tmp/keyline-apt.log 2>&1 \
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$deb" > /tmp/keyline-apt.log 2>&1 \
     || { cat /tmp/keyline-apt.log; fail "apt-get install $deb"; }
 }
 
@@ -67,6 +68,10 @@ if [ "$(dpkg-query -W -f='${db:Status-Status}' keyline 2> /dev/null || true)" = 
   say "removing a keyline package that was installed before"
   remove_deb
 fi
+
+# Chinese text needs a CJK font with bold and monospace faces; a user's apt installs it with the package
+recommends="$(dpkg-deb -f "$deb" Recommends)"
+grep -q "fonts-noto-cjk" <<< "$recommends" || fail "the .deb does not recommend a CJK font: '$recommends'"
 
 say "install $(basename "$deb")"
 install_deb
