@@ -21,21 +21,30 @@ public final class Cut {
     private Cut() {
     }
 
-    /** Gives {@code labeled} a tooltip with its whole text whenever the layout cuts it. */
+    /**
+     * Gives {@code labeled} a tooltip with its whole text whenever the layout cuts it. The tooltip is made the
+     * first time the text is cut: a tooltip is a popup window with a scene of its own, and a page of labels that
+     * fit would otherwise build dozens of them before its first frame.
+     */
     public static <T extends Labeled> T tip(T labeled) {
         if (labeled.getProperties().containsKey(INSTALLED)) {
             return labeled;
         }
         labeled.getProperties().put(INSTALLED, Boolean.TRUE);
-        Tooltip tip = new Tooltip();
-        tip.setWrapText(true);
-        tip.setMaxWidth(640);
-        tip.textProperty().bind(labeled.textProperty());
+        Tooltip[] made = new Tooltip[1];
         Runnable check = () -> {
             boolean cut = isCut(labeled);
+            Tooltip tip = made[0];
+            if (cut && tip == null) {
+                tip = new Tooltip();
+                tip.setWrapText(true);
+                tip.setMaxWidth(640);
+                tip.textProperty().bind(labeled.textProperty());
+                made[0] = tip;
+            }
             if (cut && labeled.getTooltip() != tip) {
                 labeled.setTooltip(tip);
-            } else if (!cut && labeled.getTooltip() == tip) {
+            } else if (!cut && tip != null && labeled.getTooltip() == tip) {
                 labeled.setTooltip(null);
             }
         };

@@ -320,7 +320,7 @@ public final class InboxView extends BorderPane {
                 getListView().getSelectionModel().select(getItem());
                 primary(getItem());
             });
-            logIn.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.inbox.logInTip")));
+            io.keyline.ui.common.Tips.on(logIn, Text.t("ui.inbox.logInTip"));
             logIn.disableProperty().bind(vm.busyProperty());
             logIn.setMinWidth(Region.USE_PREF_SIZE);
             logIn.setOnAction(e -> nav.logIn(getItem().credential()));

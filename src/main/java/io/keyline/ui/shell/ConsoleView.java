@@ -9,6 +9,7 @@ import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Palette;
 import io.keyline.ui.common.Theme;
+import io.keyline.ui.common.Tips;
 import io.keyline.ui.common.Toasts;
 import io.keyline.ui.confirm.ConfirmDialog;
 import io.keyline.ui.credentials.CredentialDialog;
@@ -307,10 +308,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
                 vm.invalidJobFiles()));
         invalid.visibleProperty().bind(Bindings.isNotEmpty(vm.invalidJobFiles()));
         invalid.managedProperty().bind(invalid.visibleProperty());
-        Tooltip invalidTip = new Tooltip();
-        invalidTip.textProperty().bind(Bindings.createStringBinding(() -> String.join("\n",
-                vm.invalidJobFiles().stream().map(Object::toString).toList()), vm.invalidJobFiles()));
-        invalid.setTooltip(invalidTip);
+        Tips.on(invalid, () -> String.join("\n", vm.invalidJobFiles().stream().map(Object::toString).toList()));
 
         credentialsButton.setId("nav-credentials");
         credentialsButton.getStyleClass().add("nav-button");
@@ -321,10 +319,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         credBadge.getStyleClass().add("warning");
         credBadge.textProperty().bind(Bindings.createStringBinding(() -> "!", vm.alerts()));
         credBadge.visibleProperty().bind(Bindings.isNotEmpty(vm.alerts()));
-        Tooltip credTip = new Tooltip();
-        credTip.textProperty().bind(Bindings.createStringBinding(() -> String.join("\n",
-                vm.alerts().stream().map(a -> a.message()).toList()), vm.alerts()));
-        credBadge.setTooltip(credTip);
+        Tips.on(credBadge, () -> String.join("\n", vm.alerts().stream().map(a -> a.message()).toList()));
         HBox credRow = navRow(credentialsButton, credBadge);
 
         workersButton.setId("nav-workers");
@@ -343,7 +338,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
                 l.getStyleClass().add("muted");
                 if (k.owner() != null) {
                     // which process (on which machine) runs it: host/pid/nonce
-                    l.setTooltip(new Tooltip(Text.t("ui.console.runBy", io.keyline.domain.Printable.line(k.owner()))));
+                    Tips.on(l, Text.t("ui.console.runBy", io.keyline.domain.Printable.line(k.owner())));
                 }
                 ProgressBar bar = new ProgressBar(k.progress());
                 bar.setMaxWidth(Double.MAX_VALUE);
@@ -359,7 +354,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         theme.setId("theme-toggle");
         theme.getStyleClass().addAll("nav-button", Styles.FLAT);
         theme.setMaxWidth(Double.MAX_VALUE);
-        theme.setTooltip(new Tooltip(Text.t("ui.console.themeTip")));
+        Tips.on(theme, Text.t("ui.console.themeTip"));
         theme.setOnAction(e -> toggleTheme());
 
         VBox bar = new VBox(brand, inboxRow, jobsTitle, jobList, invalid, credRow, workersButton, runningBox, theme,
@@ -384,7 +379,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
             b.getStyleClass().add(Styles.SMALL);
             b.getStyleClass().add(zh == Text.chinese() ? Styles.ACCENT : Styles.FLAT);
             b.setAccessibleText(Text.t("ui.language.switch") + ": " + b.getText());
-            b.setTooltip(new Tooltip(Text.t("ui.language.switch")));
+            Tips.on(b, Text.t("ui.language.switch"));
             b.setOnAction(e -> switchLanguage(l));
             box.getChildren().add(b);
         }
@@ -450,9 +445,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         Label scheduler = new Label();
         scheduler.setId("status-scheduler");
         scheduler.textProperty().bind(schedulerVm.textProperty());
-        Tooltip schedulerTip = new Tooltip();
-        schedulerTip.textProperty().bind(schedulerVm.detailProperty());
-        scheduler.setTooltip(schedulerTip);
+        Tips.on(scheduler, schedulerVm.detailProperty()::get);
         Button schedulerToggle = new Button();
         schedulerToggle.setId("scheduler-toggle");
         schedulerToggle.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
@@ -537,7 +530,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         TimelineView view = new TimelineView(tvm, this);
         tvm.load(job, key);
         Button back = new Button(Text.t("ui.console.back"));
-        back.setTooltip(new Tooltip(Text.t("ui.console.backTip")));
+        Tips.on(back, Text.t("ui.console.backTip"));
         timelineBack = back;
         back.setId("timeline-back");
         back.getStyleClass().add(Styles.FLAT);
@@ -664,6 +657,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
             schedule.getStyleClass().add("job-schedule");
             paused.setText(Text.t("ui.console.jobPaused"));
             paused.getStyleClass().add("paused");
+            Tips.on(paused, () -> getItem() == null || !getItem().paused() ? null : getItem().pauseReason());
             missing.getStyleClass().add("missing");
             // the badges keep their text; a long job name (and schedule) is cut with an ellipsis instead,
             // and the row never asks for more than the list's width (no sideways scrolling)
@@ -701,12 +695,14 @@ public final class ConsoleView extends BorderPane implements Navigator {
             name.setText(j.name());
             schedule.setText(Text.t("ui.console.jobLine", j.schedule(), j.done()));
             // the row's two lines whole (the sidebar cuts long ones), then what the badges count
-            setTooltip(new Tooltip(j.name() + "\n" + Text.t("ui.console.jobTotal", schedule.getText(), j.total())
+            if (getTooltip() == null) {
+                setTooltip(new Tooltip());
+            }
+            getTooltip().setText(j.name() + "\n" + Text.t("ui.console.jobTotal", schedule.getText(), j.total())
                     + (j.missing() == 0 ? "" : "\n" + Text.t("ui.console.jobMissing", j.missingText()))
-                    + (j.attention() == 0 ? "" : "\n" + Text.t("ui.console.jobAttention", j.attention()))));
+                    + (j.attention() == 0 ? "" : "\n" + Text.t("ui.console.jobAttention", j.attention())));
             paused.setVisible(j.paused());
             paused.setManaged(j.paused());
-            paused.setTooltip(j.paused() ? new Tooltip(j.pauseReason()) : null);
             missing.setText(Text.t("ui.console.missingBadge", j.missing()));
             missing.setVisible(j.missing() > 0);
             missing.setManaged(j.missing() > 0);
