@@ -252,7 +252,7 @@ public final class KeylineCli implements Callable<Integer> {
             return RunReport.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> handle(ex, err));
-        if (namedCommand(args) == null) {
+        if (namedCommand(args) == null && !opensTheConsole(args)) {
             inUse(root, cl.getCommandSpec().usageMessage());
         }
         return cl;
@@ -319,12 +319,29 @@ public final class KeylineCli implements Callable<Integer> {
     static CommandLine commandLine(KeylineCli root, String[] args) {
         Class<?> named = namedCommand(args);
         if (named == null) {
-            return commandLine(root);
+            return opensTheConsole(args) ? new CommandLine(root) : commandLine(root);
         }
         CommandLine cl = new CommandLine(root);
         cl.addSubcommand(named);
         addHelp(cl);
         return cl;
+    }
+
+    /**
+     * Whether {@code args} are only root options with their values: the console opens, and no command's model is
+     * needed (building all of them is a fifth of the console's time to its first frame).
+     */
+    static boolean opensTheConsole(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (VALUED_OPTIONS.contains(a) && i + 1 < args.length) {
+                i++;
+            } else if (!ROOT_FLAGS.contains(a) && !(a.contains("=") && a.startsWith("--")
+                    && VALUED_OPTIONS.contains(a.substring(0, a.indexOf('='))))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The command class {@code args} name (the first argument that is neither a root option nor its value). */

@@ -32,6 +32,22 @@ class CommandLineModelTest {
                 .getSubcommands().get("credentials").getSubcommands()).containsKeys("set", "test", "list");
         assertThat(KeylineCli.commandLine(new KeylineCli(), new String[] {"--help"}).getSubcommands())
                 .hasSize(KeylineCli.commands().size());
+        assertThat(KeylineCli.commandLine(new KeylineCli(), new String[] {"--state", "x", "--help"}).getSubcommands())
+                .hasSize(KeylineCli.commands().size());
+        assertThat(KeylineCli.commandLine(new KeylineCli(), new String[] {"--state", "run", "stauts"})
+                .getSubcommands()).as("a typo after a root option").hasSize(KeylineCli.commands().size());
+    }
+
+    @Test
+    void theConsoleBuildsNoCommandsModel() {
+        for (String[] args : new String[][] {{}, {"--state", "run"}, {"--jobs=jobs", "--init"}, {"--state"}}) {
+            assertThat(KeylineCli.opensTheConsole(args)).as(String.join(" ", args)).isEqualTo(args.length != 1);
+        }
+        assertThat(KeylineCli.commandLine(new KeylineCli(), new String[] {"--state", "run"}).getSubcommands())
+                .isEmpty();
+        assertThat(KeylineCli.opensTheConsole(new String[] {"--version"})).isFalse();
+        assertThat(KeylineCli.opensTheConsole(new String[] {"-h"})).isFalse();
+        assertThat(KeylineCli.opensTheConsole(new String[] {"--state", "x", "jobs"})).isFalse();
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
