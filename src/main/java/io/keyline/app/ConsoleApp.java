@@ -51,7 +51,7 @@ public final class ConsoleApp {
     public static ConsoleServices services(Workspace ws, Engine engine, RunTrace trace, Map<String, String> env,
                                            DemoSandbox sandbox, SchedulerControl scheduler) {
         return new ConsoleServices(() -> JobFileLoader.loadFolder(ws.jobsDir()), ws.operations(), engine,
-                ws.credentials(), ws.options().clock(), ws.options().user(), ws.stateDir(), ws.jobsDir(),
+                ws.credentialService(), ws.options().clock(), ws.options().user(), ws.stateDir(), ws.jobsDir(),
                 CredentialAlerts.warnWindow(env), sandbox == null ? null : () -> createDemo(ws, trace, sandbox),
                 scheduler);
     }
@@ -89,6 +89,28 @@ public final class ConsoleApp {
             }
         }, 30, 30, java.util.concurrent.TimeUnit.SECONDS);
         return ex;
+    }
+
+    /**
+     * Starts JavaFX's toolkit on a thread of its own and returns at once: the future completes on the JavaFX
+     * thread once it runs, or with the reason it cannot start (no display, no toolkit).
+     */
+    private static java.util.concurrent.CompletableFuture<Void> startJavaFx() {
+        java.util.concurrent.CompletableFuture<Void> started = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                Platform.setImplicitExit(true);
+                Platform.startup(() -> {
+                    io.keyline.core.StartupTrace.mark("console: JavaFX started");
+                    started.complete(null);
+                });
+            } catch (RuntimeException e) {
+                started.completeExceptionally(e);
+            }
+        }, "keyline-start-javafx");
+        t.setDaemon(true);
+        t.start();
+        return started;
     }
 
     /** The main window's scene, ready to show. */
@@ -136,7 +158,12 @@ public final class ConsoleApp {
         }, "keyline-open-state");
         opener.setDaemon(true);
         opener.start();
+        io.keyline.core.StartupTrace.mark("console: state opening in the background");
+        // JavaFX's toolkit starts meanwhile too: the window's first frame waits for both
+        CountDownLatch closed = new CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<Void> toolkit = startJavaFx();
         RunTrace trace = ws.trace(null);
+        io.keyline.core.StartupTrace.mark("console: run log open");
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
         io.keyline.core.LeaseKeeper leases = ws.leases();
@@ -146,25 +173,27 @@ public final class ConsoleApp {
         ConsoleServices services = services(ws, engine, trace, env, sandbox, scheduler);
         java.util.concurrent.ScheduledExecutorService notifications = startNotifications(ws, trace);
         boolean probe = Boolean.getBoolean("keyline.startupProbe");
-        CountDownLatch closed = new CountDownLatch(1);
-        Platform.setImplicitExit(true);
+        io.keyline.core.StartupTrace.mark("console: engine and services made");
         try {
-            Platform.startup(() -> {
+            toolkit.join();
+            Platform.runLater(() -> {
                 Stage stage = new Stage();
                 stage.setTitle(io.keyline.text.Text.t("ui.console.windowTitle", ws.stateName()));
                 Scene scene = scene(services, Threads.javafx());
+                io.keyline.core.StartupTrace.mark("console: scene built");
                 stage.setScene(scene);
                 stage.setOnHidden(e -> closed.countDown());
                 if (probe) {
                     StartupProbe.install(scene, stage);
                 }
                 stage.show();
+                io.keyline.core.StartupTrace.mark("console: window shown");
                 // The first tick waits one period: the status bar shows what it will run (catch-ups
                 // marked) and the operator can pause the scheduler before it starts anything.
                 scheduler.start(Scheduler.PERIOD, Scheduler.PERIOD);
             });
-        } catch (UnsupportedOperationException | IllegalStateException e) {
-            System.err.println("keyline: cannot open the console: " + e.getMessage());
+        } catch (java.util.concurrent.CompletionException e) {
+            System.err.println("keyline: cannot open the console: " + e.getCause().getMessage());
             scheduler.close();
             sandbox.close();
             notifications.shutdownNow();

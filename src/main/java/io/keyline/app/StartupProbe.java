@@ -21,6 +21,7 @@ final class StartupProbe {
             scene.removePostLayoutPulseListener(self[0]);
             // runLater: after this pulse, which renders the frame, has finished
             Platform.runLater(() -> {
+                io.keyline.core.StartupTrace.mark("console: first frame");
                 long now = System.currentTimeMillis();
                 long start = ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(now);
                 System.out.println("keyline.startupProbe first_frame_ms=" + (now - start) + " first_frame_epoch_ms=" + now);

@@ -118,8 +118,11 @@ public final class Workspace implements AutoCloseable {
                 : H2Database.open(location.localDir());
     }
 
-    /** Why the state may not be created here ({@link #existingOnly}), or {@code null} when it may. */
-    private java.util.function.Supplier<String> notFound;
+    /**
+     * Why the state may not be created here ({@link #existingOnly}), or {@code null} when it may. Volatile, not
+     * guarded by the workspace: the console reads it while another thread holds the workspace to open the state.
+     */
+    private volatile java.util.function.Supplier<String> notFound;
 
     /**
      * Says that this workspace's state must exist: opening a state folder that holds none (or a PostgreSQL
@@ -139,10 +142,7 @@ public final class Workspace implements AutoCloseable {
 
     /** Refuses a state folder that holds no state when this workspace may not create one. */
     private void requireState() {
-        java.util.function.Supplier<String> nf;
-        synchronized (this) {
-            nf = notFound;
-        }
+        java.util.function.Supplier<String> nf = notFound;
         if (nf != null && !exists()) {
             if (location instanceof StateLocation.Folder f) {
                 H2Database.refuseUrlSyntax(f.dir()); // a path that is not one says so first, not "create it"
@@ -230,6 +230,14 @@ public final class Workspace implements AutoCloseable {
             }
             return laterStore;
         }
+    }
+
+    /**
+     * The credential store as the services get it: after {@link #openLater}, one that opens the state on first
+     * use (the console's credentials page reads it; building the page's services must not wait for the state).
+     */
+    public CredentialStore credentialService() {
+        return credentialState();
     }
 
     private CredentialStore credentialState() {
