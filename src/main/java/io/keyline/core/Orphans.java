@@ -5,6 +5,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 import java.util.List;
@@ -18,9 +19,6 @@ import java.util.Set;
  * list them as "interrupted".
  */
 public final class Orphans {
-
-    /** What the operator is told about an orphan. */
-    public static final String MESSAGE = "interrupted — will resume on the next run";
 
     private Orphans() {
     }
@@ -45,24 +43,30 @@ public final class Orphans {
     }
 
     /**
-     * The line shown for an orphan: where it resumes and who held it. The key's {@code step} names the last step
-     * it recorded; a safe step records nothing when it starts, so a key killed during it resumes at the first
-     * step (in job order) that has not finished, which the step records tell.
+     * The line shown for an orphan: where it resumes and who held it, in English (the command line's status and
+     * its JSON). The key's {@code step} names the last step it recorded; a safe step records nothing when it
+     * starts, so a key killed during it resumes at the first step (in job order) that has not finished, which the
+     * step records tell.
      *
      * @param job   the key's job, or {@code null} when its file is gone (then the record alone tells)
      * @param steps the key's step records
      */
     public static String describe(KeyRecord r, JobDefinition job, Map<String, StepRecord> steps) {
-        String at;
+        return said(r, job, steps).english();
+    }
+
+    /** {@link #describe}'s line, said in the language of whoever shows it (the console's Attention page). */
+    public static Said said(KeyRecord r, JobDefinition job, Map<String, StepRecord> steps) {
+        Said at;
         String next = job == null ? null : firstUnfinished(job, steps);
         if (next != null) {
-            at = "step " + next;
+            at = Said.of("core.orphan.atStep", next);
         } else if (r.step() != null && steps.get(r.step()) != null && steps.get(r.step()).status().finished()) {
-            at = "the step after " + r.step();
+            at = Said.of("core.orphan.afterStep", r.step());
         } else {
-            at = r.step() == null ? "its first step" : "step " + r.step();
+            at = r.step() == null ? Said.of("core.orphan.firstStep") : Said.of("core.orphan.atStep", r.step());
         }
-        return MESSAGE + " (at " + at + "; run " + r.runId() + " of " + r.leaseOwner() + " ended without finishing)";
+        return Said.of("core.orphan.interrupted", at, String.valueOf(r.runId()), String.valueOf(r.leaseOwner()));
     }
 
     /** The first step of {@code job}, in order, whose record has not finished, or {@code null}. */

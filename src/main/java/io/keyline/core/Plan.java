@@ -3,6 +3,7 @@ package io.keyline.core;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.WaitReason;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 import java.util.List;
@@ -17,21 +18,21 @@ import java.util.Map;
  * @param planId    16 hex chars
  * @param job       job name
  * @param createdAt when the plan was made
- * @param paused    the job's pause reason, or {@code null}
+ * @param paused    the job's pause in words ("job paused: …"), or {@code null}
  * @param keys      per key, in target order
  * @param ahead     whether keys later than the current one were allowed ({@code --ahead})
  * @param probes    whether the plan asked the probes ({@code false} with {@code --no-probes})
  * @param review    whether the job's unsafe steps wait for a review (unattended runs do not run them until a
  *                  plan of the job is applied or it is approved): applying this plan is that review
  */
-public record Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys, boolean ahead,
+public record Plan(String planId, String job, Instant createdAt, Said paused, List<KeyPlan> keys, boolean ahead,
                    boolean probes, Review.Need review) {
 
-    public Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys) {
+    public Plan(String planId, String job, Instant createdAt, Said paused, List<KeyPlan> keys) {
         this(planId, job, createdAt, paused, keys, false, true, Review.Need.NONE);
     }
 
-    public Plan(String planId, String job, Instant createdAt, String paused, List<KeyPlan> keys, boolean ahead,
+    public Plan(String planId, String job, Instant createdAt, Said paused, List<KeyPlan> keys, boolean ahead,
                 boolean probes) {
         this(planId, job, createdAt, paused, keys, ahead, probes, Review.Need.NONE);
     }
@@ -48,8 +49,13 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      *                   plan time, the values known only at run time as their placeholders), or {@code null}
      */
     public record PlannedStep(String step, String action, ProbeAnswer probe, String bodySha256, String boundSha256) {
+        /** The action of a step that runs. */
+        public static final String EXECUTE = "execute";
+        /** The action of a step whose probe found its effect: nothing is sent. */
+        public static final String RECONCILE = "reconcile";
+
         public boolean executes() {
-            return "execute".equals(action);
+            return EXECUTE.equals(action);
         }
     }
 
@@ -70,12 +76,14 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
     }
 
     /**
-     * The planned action for one key.
+     * The planned action for one key. Its words ({@code said}, {@code stop}, {@code probes}) are said in the
+     * language of whoever shows them; {@code --json} keeps them in English.
      *
      * @param key      the key
      * @param state    its current state ({@code PENDING} for a key never seen)
-     * @param action   {@code skip (done)}, {@code run a,b}, {@code resume at b}, {@code wait until T},
+     * @param said     the action: {@code skip (done)}, {@code run a,b}, {@code resume at b}, {@code wait until T},
      *                 {@code blocked: credential X}, {@code needs confirmation: b}, {@code not yet due}, …
+     *                 ({@code action} in JSON)
      * @param steps    steps the run would execute (in order)
      * @param requests the exact requests of its http steps (secrets masked)
      * @param path     the planned steps with the probe answers and body hashes the plan relied on
@@ -84,10 +92,16 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      * @param stopKind where the key stops, as the decision says it: what readers decide by (never the words)
      * @param waitReason for a stop at NEEDS_CONFIRMATION: why, else {@code null}
      */
-    public record KeyPlan(String key, KeyState state, String action, List<String> steps, List<RequestPreview> requests,
-                          List<PlannedStep> path, String stop, Map<String, String> probes,
+    public record KeyPlan(String key, KeyState state,
+                          @com.fasterxml.jackson.annotation.JsonProperty("action") Said said, List<String> steps,
+                          List<RequestPreview> requests, List<PlannedStep> path, Said stop, Map<String, Said> probes,
                           @com.fasterxml.jackson.annotation.JsonIgnore Expectation expectation,
                           KeyDecision.StopKind stopKind, WaitReason waitReason) {
+
+        /** The action in the language in use: {@code run write,publish}, {@code skip (done)}, … */
+        public String action() {
+            return said.text();
+        }
 
         public boolean runs() {
             return !steps.isEmpty();
@@ -105,12 +119,13 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
 
         /** The same plan with its action said another way (a screen's own words for it). */
         public KeyPlan withAction(String said) {
-            return new KeyPlan(key, state, said, steps, requests, path, stop, probes, expectation, stopKind, waitReason);
+            return new KeyPlan(key, state, Said.plain(said), steps, requests, path, stop, probes, expectation, stopKind,
+                    waitReason);
         }
 
         /** The same plan with an action note, e.g. {@code (catch-up: missed tick …)}. */
         public KeyPlan noted(String note) {
-            return new KeyPlan(key, state, action + " (" + note + ")", steps, requests, path, stop, probes,
+            return new KeyPlan(key, state, Said.of("core.plan.noted", said, note), steps, requests, path, stop, probes,
                     expectation, stopKind, waitReason);
         }
     }
@@ -133,8 +148,15 @@ public record Plan(String planId, String job, Instant createdAt, String paused, 
      *                   holds the request to), or {@code null} when it cannot be rendered yet
      */
     public record RequestPreview(String step, String method, String url, Map<String, String> headers, Long bodyBytes,
-                                 String bodySha256, String bodySource, String note, List<ShownBody.Field> fields,
+                                 String bodySha256, String bodySource, Said note, List<ShownBody.Field> fields,
                                  boolean runTimeBody, String boundSha256) {
+        /** {@code bodySource} of a request without a body. */
+        public static final String NO_BODY = "none";
+        /** {@code bodySource} of a body written in the job file. */
+        public static final String INLINE = "inline";
+        /** {@code bodySource} of a body read from a file: this, then the file's path. */
+        public static final String FILE = "file ";
+
         public RequestPreview {
             fields = fields == null ? List.of() : List.copyOf(fields);
         }

@@ -15,6 +15,7 @@ import io.keyline.domain.StepKind;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.Template;
 import io.keyline.domain.WaitReason;
+import io.keyline.text.Said;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -98,20 +99,20 @@ public final class Planner {
         Map<String, KeyRecord> records = store.keys(job.name(), keys);
         JobControl control = controls.jobControl(job.name());
         boolean paused = control.pausedAt(now);
-        String pausedText = paused ? "job paused" + (control.reason() == null ? "" : ": " + control.reason()) : null;
+        Said pausedText = !paused ? null : control.reason() == null ? Said.of("core.plan.jobPaused")
+                : Said.of("core.plan.jobPausedWhy", control.reason());
         Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, credentials);
         DecisionInputs inputs = DecisionInputs.of(job, options.ahead(), clock, leases.workers(), options.waitInPlace());
         boolean probes = options.probes() && prober != null;
         StringBuilder fingerprint = new StringBuilder(job.fileSha256()).append('\n').append(paused).append('|')
                 .append(options.ahead()).append('|').append(probes).append('\n');
         creds.values().stream().sorted(java.util.Comparator.comparing(KeyDecision.CredentialState::name))
-                .forEach(c -> fingerprint.append("credential ").append(c.name()).append('=').append(c.status())
-                        .append(fingerprintOf(c.name())).append('\n'));
+                .forEach(c -> fingerprint(fingerprint, "credential ", c.name(), "=", c.status(),
+                        fingerprintOf(c.name())));
         List<Plan.KeyPlan> out = new ArrayList<>(keys.size());
         for (String key : keys) {
             KeyRecord rec = records.get(key);
-            fingerprint.append(key).append('|');
-            fingerprint.append(rec == null ? "new" : rec.state() + "|" + rec.version()).append('\n');
+            fingerprint(fingerprint, key, "|", rec == null ? "new" : rec.state() + "|" + rec.version());
             KeyPlanner kp = new KeyPlanner(inputs, key, rec, creds, now, pausedText, probes);
             Plan.KeyPlan plan = kp.plan();
             fingerprint.append(kp.fingerprint);
@@ -120,6 +121,14 @@ public final class Planner {
         }
         String id = Rendering.sha256(fingerprint.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
         return new Plan(id, job.name(), now, pausedText, out, options.ahead(), probes, Review.need(job, control));
+    }
+
+    /** Appends one line of a plan id's input (hashed, never shown): {@code parts}, then a line break. */
+    private static void fingerprint(StringBuilder sb, Object... parts) {
+        for (Object p : parts) {
+            sb.append(p);
+        }
+        sb.append('\n');
     }
 
     private String fingerprintOf(String credential) {
@@ -136,15 +145,15 @@ public final class Planner {
         final KeyRecord rec;
         final Map<String, KeyDecision.CredentialState> creds;
         Instant now;
-        final String pausedText;
+        final Said pausedText;
         final boolean probes;
         final StringBuilder fingerprint = new StringBuilder();
-        final Map<String, String> probeShown = new LinkedHashMap<>();
+        final Map<String, Said> probeShown = new LinkedHashMap<>();
         Map<String, StepRecord> steps = Map.of();
         final Map<String, Map<String, String>> outputs = new HashMap<>();
 
         KeyPlanner(DecisionInputs inputs, String key, KeyRecord rec, Map<String, KeyDecision.CredentialState> creds,
-                   Instant now, String pausedText, boolean probes) {
+                   Instant now, Said pausedText, boolean probes) {
             this.inputs = inputs;
             this.job = inputs.job();
             this.key = key;
@@ -156,18 +165,20 @@ public final class Planner {
         }
 
         KeyDecision.Input input() {
-            return inputs.planned(key, rec, steps, creds, this::payloadHash, now, pausedText);
+            // the decision takes the pause as the engine words it (its stop's detail): the plan says it with pausedText
+            return inputs.planned(key, rec, steps, creds, this::payloadHash, now,
+                    pausedText == null ? null : pausedText.english());
         }
 
         Plan.KeyPlan plan() {
             KeyState state = rec == null ? KeyState.PENDING : rec.state();
             KeyDecision.Decision first = KeyDecision.decide(input());
-            String waitPrefix = "";
+            Instant waitedFor = null;
             if (first.leavesKeyAlone()) {
                 KeyDecision.Stop s = first.stop();
                 if (inputs.waitsInPlace(s, now)) {
                     // the run waits in place for a retry due this soon, then goes on: plan past the wait
-                    waitPrefix = "wait until " + s.until() + ", then ";
+                    waitedFor = s.until();
                     now = s.until();
                 } else {
                     return simple(state, keyLevel(s), s);
@@ -195,11 +206,10 @@ public final class Planner {
                             : null;
                     bound = r.boundSha256();
                     // the id covers the request's template bound with every value known now, and the body
-                    fingerprint.append(s.id()).append(" request ").append(bound).append(" body ")
-                            .append(r.bodySha256()).append('\n');
+                    fingerprint(fingerprint, s.id(), " request ", bound, " body ", r.bodySha256());
                 }
-                planned.add(new Plan.PlannedStep(s.id(), a.kind() == KeyDecision.ActionKind.EXECUTE ? "execute"
-                        : "reconcile", a.probe(), sha, bound));
+                planned.add(new Plan.PlannedStep(s.id(), a.kind() == KeyDecision.ActionKind.EXECUTE
+                        ? Plan.PlannedStep.EXECUTE : Plan.PlannedStep.RECONCILE, a.probe(), sha, bound));
                 if (a.kind() == KeyDecision.ActionKind.EXECUTE) {
                     executedBefore.add(s.id());
                 }
@@ -208,7 +218,8 @@ public final class Planner {
             KeyDecision.Stop stop = path.stop();
             ProbeAnswer stopProbe = stop.step() == null ? null : askedAnswers.get(stop.step());
             boolean resumed = steps.values().stream().anyMatch(r -> r.status().finished());
-            String action = waitPrefix + describe(path, stopProbe, resumed);
+            Said described = describe(path, stopProbe, resumed);
+            Said action = waitedFor == null ? described : Said.of("core.plan.waitThen", waitedFor, described);
             Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind(), stopProbe,
                     askedAnswers.get(KeyProbe.STEP));
             return new Plan.KeyPlan(key, state, action, path.executed(), requests, planned, stopWords(stop),
@@ -222,23 +233,28 @@ public final class Planner {
             boolean ofKey = KeyProbe.is(stepId);
             StepDefinition s = ofKey ? job.probe().asStep() : job.step(stepId);
             ProbeAnswer answer;
-            String shown;
+            Said shown;
             if (!probes) {
                 answer = ProbeAnswer.NOT_ASKED;
-                shown = "not asked (--no-probes): the run asks it right before " + (ofKey ? "the first step" : stepId);
+                shown = ofKey ? Said.of("core.plan.probe.notAskedFirst") : Said.of("core.plan.probe.notAsked", stepId);
             } else if (!ofKey && dependsOnRun(probeTemplates(s), executedBefore)) {
                 answer = ProbeAnswer.NOT_ASKED;
-                shown = "asked during the run, after " + String.join(",", executedBefore) + " (it needs their outputs)";
+                shown = Said.of("core.plan.probe.duringRun", String.join(",", executedBefore));
             } else {
                 ProbeOutcome p;
+                Said message;
                 try {
                     p = prober.probe(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs),
                             credentialFor(s), redactorFor(s)));
+                    // the prober's answer is data (what it checked, as the engine stores it), shown as it is
+                    message = Said.plain(p.message());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe interrupted", null);
+                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, null, null);
+                    message = Said.of("core.plan.probe.interrupted");
                 } catch (RuntimeException e) {
-                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe failed: " + e.getMessage(), null);
+                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, null, null);
+                    message = Said.of("core.plan.probe.failed", String.valueOf(e.getMessage()));
                 }
                 answer = switch (p.answer()) {
                     case PRESENT -> ProbeAnswer.PRESENT;
@@ -246,11 +262,11 @@ public final class Planner {
                     case INCONCLUSIVE -> ProbeAnswer.INCONCLUSIVE;
                     case AUTH -> ProbeAnswer.AUTH;
                 };
-                shown = answer.word() + " - " + p.message();
+                shown = Said.of("core.plan.probe.answered", answerWords(answer), message);
             }
             askedAnswers.put(stepId, answer);
             probeShown.put(stepId, shown);
-            fingerprint.append(stepId).append(" probe ").append(answer).append('\n');
+            fingerprint(fingerprint, stepId, " probe ", answer);
             return answer;
         }
 
@@ -305,10 +321,9 @@ public final class Planner {
                 // the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
                 Map<String, String> headers = ShownHeaders.map(ShownHeaders.of(s, req,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant()));
-                String note = null;
+                Said note = null;
                 if (!runTimeBody && !bodyFixed(s, executedBefore) && req.body().length > 0) {
-                    note = "the body as it is now; " + String.join(",", executedBefore)
-                            + " runs before and may change it (sent as it is then)";
+                    note = Said.of("core.plan.bodyMayChange", String.join(",", executedBefore));
                 }
                 boolean none = req.body().length == 0;
                 return new Plan.RequestPreview(s.id(), req.method(), ShownBody.unmarked(mask.redact(
@@ -321,10 +336,12 @@ public final class Planner {
                 Map<String, String> headers = ShownHeaders.map(ShownHeaders.unrendered(s,
                         job.name() + ":" + key + ":" + s.id(), url,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask(), clock.instant()));
-                String source = s.request().bodyFile() != null ? "file " + s.request().bodyFile().replace("{key}", key)
-                        : s.request().body() != null ? "inline" : "none";
+                String source = s.request().bodyFile() != null
+                        ? Plan.RequestPreview.FILE + s.request().bodyFile().replace("{key}", key)
+                        : s.request().body() != null ? Plan.RequestPreview.INLINE : Plan.RequestPreview.NO_BODY;
+                // why it cannot be rendered yet, as the renderer says it (names a template, a file)
                 return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source,
-                        e.getMessage(), fields, runTimeBody, bound);
+                        e.getMessage() == null ? null : Said.plain(e.getMessage()), fields, runTimeBody, bound);
             }
         }
 
@@ -333,26 +350,25 @@ public final class Planner {
             return ShownHeaders.secretsOf(job, credentials);
         }
 
-        private Plan.KeyPlan simple(KeyState state, String action, KeyDecision.Stop s) {
+        private Plan.KeyPlan simple(KeyState state, Said action, KeyDecision.Stop s) {
             return new Plan.KeyPlan(key, state, action, List.of(), List.of(), List.of(), action, Map.of(),
                     new Plan.Expectation(List.of(), null, null, null, null), s.kind(), s.waitReason());
         }
 
         /** Words for a stop that leaves the key alone. */
-        private String keyLevel(KeyDecision.Stop s) {
+        private Said keyLevel(KeyDecision.Stop s) {
             return switch (s.kind()) {
-                case ALREADY_DONE -> "skip (done)";
-                case SKIPPED -> "skip (skipped by an operator)";
-                case FAILED -> "failed at " + s.step() + ": retry it to run again";
-                case NEEDS_CONFIRMATION -> "needs confirmation: " + s.step();
-                case NEEDS_CREDENTIAL -> "blocked: credential " + (s.credential() == null ? "(none named)" : s.credential());
-                case RUNNING_ELSEWHERE -> "running in another process (lease until " + s.until() + ")";
-                case WAIT_RETRY -> "wait until " + s.until() + " (" + s.step() + ", attempt "
-                        + (rec.attempts() + 1) + ")";
-                case NOT_YET_DUE -> "not yet due (" + key + " is after the current key " + inputs.currentKey() + " in "
-                        + job.key().zone() + "; plan or run it ahead of schedule with --ahead)";
-                case PAUSED -> "blocked: " + pausedText;
-                default -> s.kind().name().toLowerCase(java.util.Locale.ROOT);
+                case ALREADY_DONE -> Said.of("core.plan.skipDone");
+                case SKIPPED -> Said.of("core.plan.skipSkipped");
+                case FAILED -> Said.of("core.plan.failedAt", s.step());
+                case NEEDS_CONFIRMATION -> Said.of("core.plan.needsConfirmation", s.step());
+                case NEEDS_CREDENTIAL -> s.credential() == null ? Said.of("core.plan.blockedNoCredential")
+                        : Said.of("core.plan.blockedCredential", s.credential());
+                case RUNNING_ELSEWHERE -> Said.of("core.plan.runningElsewhere", s.until());
+                case WAIT_RETRY -> Said.of("core.plan.waitRetry", s.until(), s.step(), rec.attempts() + 1);
+                case NOT_YET_DUE -> Said.of("core.plan.notYetDue", key, inputs.currentKey(), job.key().zone());
+                case PAUSED -> Said.of("core.plan.blocked", pausedText);
+                default -> Said.plain(s.kind().name().toLowerCase(java.util.Locale.ROOT));
             };
         }
     }
@@ -387,65 +403,64 @@ public final class Planner {
     }
 
     /** The action of a key whose path runs: {@code run a,b}, {@code resume at b (run b,c)}, then where it stops. */
-    static String describe(KeyDecision.Path path, ProbeAnswer stopProbe, boolean resumed) {
+    static Said describe(KeyDecision.Path path, ProbeAnswer stopProbe, boolean resumed) {
         List<String> executed = path.executed();
         List<String> reconciled = path.actions().stream()
                 .filter(a -> a.kind() == KeyDecision.ActionKind.RECONCILE).map(KeyDecision.Action::step).toList();
         KeyDecision.Stop stop = path.stop();
-        StringBuilder sb = new StringBuilder();
+        // what runs: "run a,b" or "resume at b (run b,c)", then the reconciled steps; then where it stops
+        List<Said> parts = new ArrayList<>();
         if (!executed.isEmpty()) {
-            sb.append(resumed ? "resume at " + executed.get(0) + " (run " + String.join(",", executed) + ")"
-                    : "run " + String.join(",", executed));
+            parts.add(resumed ? Said.of("core.plan.resume", executed.get(0), String.join(",", executed))
+                    : Said.of("core.plan.run", String.join(",", executed)));
         }
         if (!reconciled.isEmpty()) {
-            sb.append(sb.isEmpty() ? "" : "; ").append(String.join(",", reconciled))
-                    .append(" already present (probe): reconciled, not sent");
+            parts.add(Said.of("core.plan.reconciled", String.join(",", reconciled)));
         }
-        String then = sb.isEmpty() ? "" : "; then ";
-        switch (stop.kind()) {
-            case COMPLETE -> {
-                if (sb.isEmpty()) {
-                    sb.append("complete (every step is done)");
-                }
-            }
-            case ALREADY_PRESENT -> sb.append(then).append("skip: already there (the job's probe answered present); "
-                    + "no step runs");
-            case NEEDS_CREDENTIAL -> sb.append(then.isEmpty() ? "blocked: credential " + stop.credential()
-                    + (stop.detail() == null ? "" : " (" + stop.detail() + ")")
-                    : then + "wait for credential " + stop.credential() + " at " + stop.step());
+        boolean ran = !parts.isEmpty();
+        Said end = switch (stop.kind()) {
+            case COMPLETE -> ran ? null : Said.of("core.plan.complete");
+            case ALREADY_PRESENT -> Said.of("core.plan.alreadyPresent");
+            case NEEDS_CREDENTIAL -> !ran ? (stop.detail() == null ? Said.of("core.plan.blockedCredential",
+                    stop.credential()) : Said.of("core.plan.blockedCredentialWhy", stop.credential(), stop.detail()))
+                    : Said.of("core.plan.waitForCredential", stop.credential(), stop.step());
             case NEEDS_CONFIRMATION -> {
-                String why = switch (stop.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
-                    case CONFIRM_ALWAYS -> " (confirm: always)";
-                    case PAYLOAD_CHANGED -> " (the payload changed since it was confirmed)";
-                    case REVIEW -> " (the job's unsafe steps wait for a review)";
-                    case OUTCOME_UNKNOWN -> stopProbe == ProbeAnswer.NOT_ASKED
-                            ? " (outcome of the last attempt unknown: its probe decides - present: reconciled and the "
-                            + "run goes on; absent: a person confirms)"
-                            : " (outcome of the last attempt unknown" + (stopProbe == null ? ", no probe)"
-                            : "; probe: " + stopProbe.word() + ")");
+                Said why = switch (stop.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
+                    case CONFIRM_ALWAYS -> Said.of("core.plan.why.confirmAlways");
+                    case PAYLOAD_CHANGED -> Said.of("core.plan.why.payloadChanged");
+                    case REVIEW -> Said.of("core.plan.why.review");
+                    case OUTCOME_UNKNOWN -> stopProbe == ProbeAnswer.NOT_ASKED ? Said.of("core.plan.why.probeDecides")
+                            : stopProbe == null ? Said.of("core.plan.why.unknownNoProbe")
+                            : Said.of("core.plan.why.unknownProbe", answerWords(stopProbe));
                 };
-                sb.append(then).append("needs confirmation: ").append(stop.step()).append(why);
+                yield Said.of("core.plan.needsConfirmationWhy", stop.step(), why);
             }
-            case PROBE_INCONCLUSIVE -> sb.append(then).append("the probe of ").append(stop.step())
-                    .append(" is inconclusive: retried later; ").append(stop.step()).append(" does not run");
-            case NEEDS_REVIEW -> sb.append(then).append("waits for the review of the job (").append(stop.detail())
-                    .append(")");
-            default -> sb.append(then).append(stop.kind().name().toLowerCase(java.util.Locale.ROOT));
+            case PROBE_INCONCLUSIVE -> Said.of("core.plan.probeInconclusive", stop.step());
+            case NEEDS_REVIEW -> Said.of("core.plan.waitsForReview", stop.detail());
+            default -> Said.plain(stop.kind().name().toLowerCase(java.util.Locale.ROOT));
+        };
+        Said said = null;
+        for (Said part : parts) {
+            said = said == null ? part : Said.of("core.plan.and", said, part);
         }
-        return sb.toString();
+        return said == null ? end : end == null ? said : Said.of("core.plan.then", said, end);
+    }
+
+    /** A probe's answer in words: "present", "absent", … ({@link ProbeAnswer#word} in English). */
+    static Said answerWords(ProbeAnswer answer) {
+        return Said.of("core.probeAnswer." + answer.name());
     }
 
     /** Where a key stops, in words. */
-    static String stopWords(KeyDecision.Stop stop) {
+    static Said stopWords(KeyDecision.Stop stop) {
         return switch (stop.kind()) {
-            case COMPLETE -> "done";
-            case ALREADY_PRESENT -> "done (the job's probe found it; no step runs)";
-            case NEEDS_CREDENTIAL -> stop.credential() == null ? "waits for a person at " + stop.step()
-                    + " (its probe was answered with a rejected login, and the step names no credential)"
-                    : "waits for credential " + stop.credential() + " at " + stop.step();
-            case NEEDS_CONFIRMATION -> "waits for confirmation at " + stop.step();
-            case PROBE_INCONCLUSIVE -> "retries the probe of " + stop.step() + " later";
-            default -> stop.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+            case COMPLETE -> Said.of("core.plan.stop.done");
+            case ALREADY_PRESENT -> Said.of("core.plan.stop.present");
+            case NEEDS_CREDENTIAL -> stop.credential() == null ? Said.of("core.plan.stop.person", stop.step())
+                    : Said.of("core.plan.stop.credential", stop.credential(), stop.step());
+            case NEEDS_CONFIRMATION -> Said.of("core.plan.stop.confirmation", stop.step());
+            case PROBE_INCONCLUSIVE -> Said.of("core.plan.stop.probeLater", stop.step());
+            default -> Said.plain(stop.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
         };
     }
 }

@@ -83,13 +83,24 @@ public final class Text {
      * a defect the bundle tests catch; at run time it shows as the key itself rather than failing.
      */
     public static String t(String key, Object... args) {
+        return in(locale, key, args);
+    }
+
+    /**
+     * The message {@code key} in {@code language} (Chinese or English) whatever the language in use: the English
+     * words of a {@link Said} that machine output (JSON) keeps.
+     */
+    public static String in(Locale language, String key, Object... args) {
+        boolean zh = CHINESE.getLanguage().equals(language.getLanguage());
         String pattern;
         try {
-            pattern = bundle(area(key)).getString(key);
+            pattern = (zh == chinese() ? bundle(area(key)) : ResourceBundle.getBundle(BUNDLES + area(key),
+                    zh ? CHINESE : Locale.ROOT, ResourceBundle.Control.getNoFallbackControl(
+                            ResourceBundle.Control.FORMAT_PROPERTIES))).getString(key);
         } catch (MissingResourceException | IllegalArgumentException e) {
             return key;
         }
-        return new MessageFormat(pattern, locale).format(args);
+        return new MessageFormat(pattern, zh ? CHINESE : ENGLISH).format(args);
     }
 
     /** Whether the bundle has {@code key} (for texts chosen by a value, e.g. {@code state.DONE}). */

@@ -184,6 +184,33 @@ class PlanApplyTest extends SiteTestBase {
         assertThat(planId(wb.cli("plan", "p", "--key", KEY, "--key", OTHER))).isNotEqualTo(planId(a));
     }
 
+    /**
+     * In Chinese, the plan's text says its actions and probe answers in Chinese while {@code --json} keeps them in
+     * English (machine output reads the same in every language), with the same plan id.
+     */
+    @Test
+    void inChineseThePlanSpeaksChineseAndItsJsonStaysEnglish() {
+        String later = "2026-11-30";
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            Result text = wb.cli("plan", "p", "--key", KEY, "--key", later);
+            Result json = wb.cli("plan", "p", "--key", KEY, "--key", later, "--json");
+            assertThat(text.out()).as(text.toString()).contains("运行 write,publish",
+                    "还没到期(" + later + " 晚于 UTC 时区的当前任务项 " + KEY, "publish 的检查:不存在:结果还没有产生")
+                    .doesNotContain("run write,publish", "not yet due", "absent: the effect");
+            JsonNode keys = Json.read(json.out(), JsonNode.class).get("keys");
+            assertThat(keys.get(0).get("action").asText()).isEqualTo("run write,publish");
+            assertThat(keys.get(0).get("stop").asText()).isEqualTo("done");
+            assertThat(keys.get(0).get("probes").get("publish").asText()).startsWith("absent - ");
+            assertThat(keys.get(1).get("action").asText()).startsWith("not yet due (" + later + " is after");
+            Matcher id = Pattern.compile("计划 ([0-9a-f]{16})").matcher(text.out());
+            assertThat(id.find()).as(text.toString()).isTrue();
+            assertThat(jsonPlanId(json)).isEqualTo(id.group(1));
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
     @Test
     void applyOfAnUnknownPlanIdFailsClearly() {
         Result apply = wb.cli("apply", "0123456789abcdef");

@@ -252,7 +252,7 @@ final class PlanEngineEquivalence {
         List<String> executedRun = executedSteps(world, ran.name(), key);
         check(job + " run", seed, planRun.keys().get(0), executedRun, runReport);
         executedSteps += executedApply.size() + executedRun.size();
-        String stop = kp.stop() == null ? kp.action() : kp.stop();
+        String stop = kp.stop() == null ? kp.action() : kp.stop().text();
         stops.merge(stop.replaceAll("s[0-9]", "S").replaceAll("c[0-9]", "C").replaceAll("\\(.*", "").strip(), 1,
                 Integer::sum);
     }

@@ -95,7 +95,17 @@ class NoLiteralTextTest {
             "cli/Sub.java",
             "cli/DoctorCommand.java",
             "cli/CredentialsCommand.java",
-            "cli/NotifyCommand.java");
+            "cli/NotifyCommand.java",
+            "core/operations/Attention.java",
+            "core/operations/Words.java",
+            "core/operations/EvidenceText.java",
+            "core/operations/Timeline.java",
+            "core/operations/PlanText.java",
+            "core/operations/ConfirmAndRun.java",
+            "core/operations/Calendar.java",
+            "core/Planner.java",
+            "core/Orphans.java",
+            "text/Said.java");
 
     /** Calls whose literal arguments are machine text: ids, style classes, resources, keys, names. */
     private static final Set<String> MACHINE_CALLS = Set.of(
@@ -111,7 +121,9 @@ class NoLiteralTextTest {
             // a regular expression; a colour of the palette by its looked-up name
             "compile", "named",
             // the command line's --help: its descriptions stay in the annotations for now
-            "Command", "Option", "Parameters", "ArgGroup");
+            "Command", "Option", "Parameters", "ArgGroup",
+            // the input of a plan's id (hashed, never shown); an attention item's identity (a selection keeps it)
+            "fingerprint", "groupId");
 
     /** Calls on a style class or stylesheet list ({@code getStyleClass().add("muted")}). */
     private static final Pattern STYLE_LIST = Pattern.compile("get(StyleClass|Stylesheets)\\(\\)\\s*\\.\\s*\\w+$");
@@ -134,6 +146,9 @@ class NoLiteralTextTest {
     /** A format specifier ({@code %-24s}, {@code %d}) or a terminal's control sequence ({@code ESC [K}): no word. */
     private static final Pattern FORMAT_SPECIFIER =
             Pattern.compile("%[-#+ 0,(]*\\d*(\\.\\d+)?[a-zA-Z%]|\\u001b\\[[0-9;]*[A-Za-z]");
+
+    /** A job file's template placeholder ({@code {key}}, {@code {runId}}). */
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{[A-Za-z][A-Za-z0-9_.]*\\}");
 
     /** A name in capitals: a setting ({@code KEYLINE_CATCH_UP}), a state ({@code DONE}). */
     private static final Pattern NAME = Pattern.compile("[A-Z][A-Z0-9_]+");
@@ -265,7 +280,8 @@ class NoLiteralTextTest {
     /** Whether {@code value}, a literal that follows {@code before}, is machine text by where it stands. */
     private static boolean machine(CharSequence before, String value) {
         if (MACHINE.contains(value) || KEY.matcher(value).matches() || OPTION.matcher(value).matches()
-                || NAME.matcher(value).matches() || TOKEN.matcher(value).matches() || ADDRESS.matcher(value).matches()) {
+                || NAME.matcher(value).matches() || TOKEN.matcher(value).matches() || ADDRESS.matcher(value).matches()
+                || PLACEHOLDER.matcher(value).matches()) {
             return true;
         }
         // the innermost call still open at the literal

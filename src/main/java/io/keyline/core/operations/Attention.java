@@ -15,6 +15,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Text;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -90,13 +91,13 @@ public final class Attention {
         /** The one action that resolves the item: the move that resolves its keys' state, or run or plan them. */
         public String action() {
             return switch (kind) {
-                case INTERRUPTED -> io.keyline.text.Text.t("core.attention.runNow");
-                case MISSING -> io.keyline.text.Text.t("core.attention.planMissing", keys.size());
-                case REVIEW -> io.keyline.text.Text.t("core.attention.plan");
+                case INTERRUPTED -> Text.t("core.attention.runNow");
+                case MISSING -> Text.t("core.attention.planMissing", keys.size());
+                case REVIEW -> Text.t("core.attention.plan");
                 default -> {
                     Trigger move = moves().resolving().orElseThrow();
                     yield move == Trigger.RETRY && keys.size() > 1
-                            ? io.keyline.text.Text.t("core.attention.retryKeys", keys.size()) : Words.move(move);
+                            ? Text.t("core.attention.retryKeys", keys.size()) : Words.move(move);
                 }
             };
         }
@@ -113,7 +114,7 @@ public final class Attention {
                 return Timeline.relative(since, now);
             }
             java.time.Duration age = java.time.Duration.between(since, now);
-            return io.keyline.text.Text.t("core.waiting.waiting",
+            return Text.t("core.waiting.waiting",
                     Waiting.text(age.isNegative() ? java.time.Duration.ZERO : age));
         }
 
@@ -134,8 +135,11 @@ public final class Attention {
             for (int i = 0; i < keys.size() && i < 12; i++) {
                 parts.add(oneJob ? keys.get(i) : jobKeys.get(i) + " " + keys.get(i));
             }
-            String more = keys.size() > 12 ? " … and " + (keys.size() - 12) + " more" : "";
-            return (oneJob ? jobKeys.get(0) + ": " : "") + String.join(", ", parts) + more;
+            String listed = String.join(Text.t("common.listSeparator"), parts);
+            if (keys.size() > 12) {
+                listed = Text.t("core.attention.keysMore", listed, Text.t("common.andMore", keys.size() - 12));
+            }
+            return oneJob ? Text.t("core.attention.keysOfJob", jobKeys.get(0), listed) : listed;
         }
 
         /** How many keys wait (missing keys do not count as waiting). */
@@ -182,41 +186,40 @@ public final class Attention {
                     Optional<CredentialInfo> info = cred == null ? Optional.empty()
                             : infos.computeIfAbsent(cred, credentials::info);
                     String url = info.map(CredentialInfo::loginUrl).orElse(null);
-                    String title = Words.keys(rs.size()) + (rs.size() == 1 ? " waits" : " wait")
-                            + " for a new login to " + (cred == null ? "a credential" : cred);
-                    String reason = info.isEmpty() ? "The credential is not set yet. Renew it and the keys resume."
-                            : (url == null ? "The site rejected the login. Log in again, then renew it here"
-                            : "The site rejected the login. Log in at " + url + ", then renew it here")
-                            + ": the keys resume and run.";
+                    String title = cred == null ? Text.t("core.attention.title.login", rs.size())
+                            : Text.t("core.attention.title.loginTo", rs.size(), cred);
+                    String reason = info.isEmpty() ? Text.t("core.attention.reason.notSet")
+                            : url == null ? Text.t("core.attention.reason.rejected")
+                            : Text.t("core.attention.reason.rejectedAt", url);
                     items.add(new Item(id, Kind.CREDENTIAL, jobKeys.stream().distinct().count() == 1 ? first.job()
                             : null, keys, jobKeys, first.state(), first.step(), title, reason, evidence,
                             first.updatedAt(), cred, url));
                 }
                 case NEEDS_CONFIRMATION -> {
                     if (io.keyline.core.DecisionInputs.waitsForReview(first)) {
-                        String title = first.job() + "  ·  " + Words.keys(rs.size()) + (rs.size() == 1 ? " waits"
-                                : " wait") + " for the review of its unsafe steps";
-                        String reason = message + ". Plan… shows what its runs would send; applying the plan (or "
-                                + "keyline approve " + first.job() + ") reviews the job and the keys run.";
+                        String title = Text.t("core.attention.title.review", first.job(), rs.size());
+                        String reason = Text.t("core.attention.reason.review", message, first.job());
                         items.add(new Item(id, Kind.REVIEW, first.job(), keys, jobKeys, first.state(), first.step(),
                                 title, reason, evidence, first.updatedAt(), null, null));
                     } else {
                         Instant expires = Waiting.expiresAt(byName.get(first.job()), first);
                         var rule = Waiting.expiry(byName.get(first.job()), first);
-                        String reason = expires == null ? message : message + " (unless confirmed, it is "
-                                + (rule.then() == io.keyline.domain.ConfirmExpiry.Then.SKIP ? "skipped" : "failed")
-                                + " " + Timeline.relative(expires, now) + ")";
+                        String reason = expires == null ? message : Text.t(
+                                rule.then() == io.keyline.domain.ConfirmExpiry.Then.SKIP
+                                        ? "core.attention.reason.expiresSkip" : "core.attention.reason.expiresFail",
+                                message, Timeline.relative(expires, now));
                         items.add(new Item(id, Kind.CONFIRMATION, first.job(), keys, jobKeys, first.state(),
                                 first.step(), title(first), reason, evidence, first.updatedAt(), null, null));
                     }
                 }
                 default -> {
-                    String title = rs.size() == 1 ? title(first) : first.job() + "  ·  " + Words.keys(rs.size())
-                            + (first.step() == null ? "" : "  ·  " + first.step());
-                    String reason = rs.size() == 1 ? message
-                            : rs.size() + " keys failed the same way"
-                            + (first.failureClass() == null ? "" : " (" + Words.failure(first.failureClass())
-                            .toLowerCase(java.util.Locale.ROOT) + ")") + ": " + message;
+                    String title = rs.size() == 1 ? title(first) : String.join(TITLE_SEPARATOR, first.step() == null
+                            ? List.of(first.job(), Words.keys(rs.size()))
+                            : List.of(first.job(), Words.keys(rs.size()), first.step()));
+                    String reason = rs.size() == 1 ? message : first.failureClass() == null
+                            ? Text.t("core.attention.reason.sameWay", rs.size(), message)
+                            : Text.t("core.attention.reason.sameWayClass", rs.size(),
+                            Words.failureLower(first.failureClass()), message);
                     items.add(new Item(id, Kind.FAILED, first.job(), keys, jobKeys, first.state(), first.step(),
                             title, reason, evidence, first.updatedAt(), null, null));
                 }
@@ -225,9 +228,9 @@ public final class Attention {
         // keys a killed run left RUNNING: no decision needed, one click runs them now
         for (KeyRecord r : Orphans.of(store, leases, null, now)) {
             if (items.size() < LIMIT) {
-                items.add(new Item("key:" + r.job() + "/" + r.key(), Kind.INTERRUPTED, r.job(), List.of(r.key()),
+                items.add(new Item(groupId("key", r.job(), r.key()), Kind.INTERRUPTED, r.job(), List.of(r.key()),
                         List.of(r.job()), r.state(), r.step(), title(r),
-                        Orphans.describe(r, byName.get(r.job()), store.steps(r.job(), r.key())), "", r.updatedAt(),
+                        Orphans.said(r, byName.get(r.job()), store.steps(r.job(), r.key())).text(), "", r.updatedAt(),
                         null, null));
             }
         }
@@ -239,12 +242,13 @@ public final class Attention {
             }
             List<String> missing = cal.missing();
             String what = Calendar.count(cal.type(), missing.size());
-            items.add(new Item("missing:" + j.name(), Kind.MISSING, j.name(), missing,
+            String range = missing.size() == 1 ? missing.get(0)
+                    : Text.t("core.attention.range", missing.get(0), missing.get(missing.size() - 1));
+            items.add(new Item(groupId("missing", j.name()), Kind.MISSING, j.name(), missing,
                     missing.stream().map(k -> j.name()).toList(), null, null,
-                    j.name() + "  ·  " + what + " never ran",
-                    what + (missing.size() == 1 ? " that should exist has" : " that should exist have")
-                            + " no run (" + missing.get(0) + (missing.size() == 1 ? "" : " … "
-                            + missing.get(missing.size() - 1)) + "). Plan them to see what a run would do.",
+                    Text.t("core.attention.title.missing", j.name(), what),
+                    Text.t(missing.size() == 1 ? "core.attention.reason.missing.one"
+                            : "core.attention.reason.missing.many", what, range),
                     "", null, null, null));
         }
         return items;
@@ -253,27 +257,39 @@ public final class Attention {
     /** The cause a waiting key is grouped by. */
     private static String groupOf(KeyRecord r, Evidence ev) {
         return switch (r.state()) {
-            case NEEDS_CREDENTIAL -> "credential:" + Objects.requireNonNullElse(r.credential(), "?");
-            case FAILED -> "failed:" + r.job() + "/" + r.step() + "/" + r.failureClass() + "/" + failureOf(ev, r);
-            case NEEDS_CONFIRMATION -> io.keyline.core.DecisionInputs.waitsForReview(r) ? "review:" + r.job()
-                    : "key:" + r.job() + "/" + r.key();
-            default -> "key:" + r.job() + "/" + r.key();
+            case NEEDS_CREDENTIAL -> groupId("credential", Objects.requireNonNullElse(r.credential(), "?"));
+            case FAILED -> groupId("failed", r.job(), r.step(), String.valueOf(r.failureClass()), failureOf(ev, r));
+            case NEEDS_CONFIRMATION -> io.keyline.core.DecisionInputs.waitsForReview(r) ? groupId("review", r.job())
+                    : groupId("key", r.job(), r.key());
+            default -> groupId("key", r.job(), r.key());
         };
+    }
+
+    /**
+     * An item's identity (machine text, never shown): the kind of cause, then what it groups by
+     * ({@code key:daily/2026-11-08}, {@code credential:site-cookie}).
+     */
+    private static String groupId(String cause, String... parts) {
+        return cause + ":" + String.join("/", parts);
     }
 
     /** What a failure looked like, without what differs per key: the status or exit code, else the class. */
     private static String failureOf(Evidence ev, KeyRecord r) {
         if (ev != null && ev.status() != null) {
-            return "http " + ev.status();
+            return groupId("http", String.valueOf(ev.status()));
         }
         if (ev != null && ev.exitCode() != null) {
-            return "exit " + ev.exitCode();
+            return groupId("exit", String.valueOf(ev.exitCode()));
         }
         FailureClass c = r.failureClass();
-        return c == null ? "key " + r.key() : c.name();
+        return c == null ? groupId("key", r.key()) : c.name();
     }
 
     private static String title(KeyRecord r) {
-        return r.job() + "  ·  " + r.key() + (r.step() == null ? "" : "  ·  " + r.step());
+        return String.join(TITLE_SEPARATOR, r.step() == null ? List.of(r.job(), r.key())
+                : List.of(r.job(), r.key(), r.step()));
     }
+
+    /** Between the parts of a title: "daily-article  ·  2026-11-08  ·  publish". */
+    private static final String TITLE_SEPARATOR = "  ·  ";
 }

@@ -125,12 +125,6 @@ public final class Calendar {
 
     /** "23 days", "2 weeks", "1 month": a count of keys of a type in words. */
     public static String count(KeyType type, int n) {
-        String unit = switch (type) {
-            case DATE -> "day";
-            case WEEK -> "week";
-            case MONTH -> "month";
-            case MANUAL -> "key";
-        };
-        return n + " " + unit + (n == 1 ? "" : "s");
+        return io.keyline.text.Text.t("core.calendar.count." + type.name(), n);
     }
 }

@@ -4,6 +4,7 @@ import io.keyline.core.CredentialProvider;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.OperatorException;
+import io.keyline.core.Plan;
 import io.keyline.core.RunReport;
 import io.keyline.core.ShownBody;
 import io.keyline.core.ShownHeaders;
@@ -21,6 +22,7 @@ import io.keyline.domain.KeyState;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.domain.WaitReason;
+import io.keyline.text.Text;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
@@ -47,30 +49,24 @@ public final class ConfirmAndRun {
     /** Why the key waits. */
     public enum Reason {
         /** The step has {@code confirm: always}. */
-        CONFIRM_ALWAYS("This step is set to confirm: always — a person confirms every execution."),
+        CONFIRM_ALWAYS,
         /** An earlier attempt may have reached the site; its outcome is unknown. */
-        OUTCOME_UNKNOWN("The outcome of the last attempt is unknown: the request may have reached the site."),
+        OUTCOME_UNKNOWN,
         /** It was confirmed, but the payload changed before it ran. */
-        PAYLOAD_CHANGED("The payload changed after it was confirmed: review it and confirm again."),
+        PAYLOAD_CHANGED,
         /**
          * An unattended run met the job before its unsafe steps were reviewed (a new job) or after they changed: the
          * job is reviewed as a whole (its plan applied, or approved), not one key.
          */
-        REVIEW("The job's unsafe steps wait for a review: plan the job and apply the plan, or approve the job. "
-                + "Its waiting keys then run."),
+        REVIEW,
         /** Some other reason (see the message). */
-        OTHER("The step waits for a person."),
+        OTHER,
         /** The key does not wait for confirmation (any more). */
-        NOT_WAITING("The key does not wait for a confirmation.");
+        NOT_WAITING;
 
-        private final String headline;
-
-        Reason(String headline) {
-            this.headline = headline;
-        }
-
+        /** Why the key waits, in one sentence ("The outcome of the last attempt is unknown: …"). */
         public String headline() {
-            return headline;
+            return Text.t("core.confirm.reason." + name());
         }
     }
 
@@ -113,21 +109,23 @@ public final class ConfirmAndRun {
         public String text() {
             StringBuilder sb = new StringBuilder();
             if (problem != null) {
-                return "Cannot show what will be sent: " + problem;
+                return Text.t("core.confirm.cannotShow", problem);
             }
             if (kind == StepKind.HTTP) {
                 sb.append(method).append(' ').append(url).append('\n');
                 headers.forEach(h -> sb.append(h.name()).append(": ").append(h.value()).append('\n'));
                 sb.append('\n');
                 if (bodyBytes == 0) {
-                    sb.append("(no body)\n");
+                    sb.append(Text.t("core.confirm.noBody")).append('\n');
                 } else {
-                    sb.append("body     ").append(bodyBytes).append(bodyBytes == 1 ? " byte" : " bytes")
-                            .append(bodySource == null || bodySource.equals("none") ? "" : " from " + bodySource)
-                            .append('\n');
-                    sb.append("sha256   ").append(bodySha256).append('\n');
+                    String size = Text.t(bodyBytes == 1 ? "core.confirm.byte" : "core.confirm.bytes",
+                            Long.toString(bodyBytes));
+                    sb.append(Text.t("core.confirm.bodyLine", bodySource == null
+                            || bodySource.equals(Plan.RequestPreview.NO_BODY) ? size
+                            : Text.t("core.confirm.bytesFrom", size, PlanText.bodySource(bodySource)))).append('\n');
+                    sb.append(Text.t("core.confirm.shaLine", bodySha256)).append('\n');
                     if (!fields.isEmpty()) {
-                        sb.append("fields\n");
+                        sb.append(Text.t("core.confirm.fields")).append('\n');
                         PlanText.fields(sb, fields, "  ");
                     }
                     sb.append('\n').append(bodyPreview);
@@ -135,13 +133,13 @@ public final class ConfirmAndRun {
                         sb.append('\n');
                     }
                     if (bodyBytes > PREVIEW_BYTES) {
-                        sb.append("… (").append(bodyBytes - PREVIEW_BYTES).append(" more bytes not shown)\n");
+                        sb.append(Text.t("core.confirm.moreBytes", bodyBytes - PREVIEW_BYTES)).append('\n');
                     }
                 }
             } else {
                 sb.append("$ ").append(EvidenceText.argv(argv)).append('\n');
-                sb.append("in  ").append(workdir).append('\n');
-                env.forEach((k, v) -> sb.append("env ").append(k).append('=').append(v).append('\n'));
+                sb.append(Text.t("core.confirm.workdir", workdir)).append('\n');
+                env.forEach((k, v) -> sb.append(Text.t("core.confirm.env", k, v)).append('\n'));
             }
             return sb.toString().stripTrailing();
         }
@@ -168,9 +166,7 @@ public final class ConfirmAndRun {
          * breaker holds requests with a rejected credential), the key would only wait for a login again.
          */
         public String credentialWarning() {
-            return rejectedCredential == null ? "" : "The site rejected the login " + rejectedCredential
-                    + ". Confirm and run would send nothing now: the key would wait for a new login again. "
-                    + "Renew the login first, then confirm.";
+            return rejectedCredential == null ? "" : Text.t("core.confirm.credentialWarning", rejectedCredential);
         }
 
         public boolean waiting() {
@@ -190,7 +186,7 @@ public final class ConfirmAndRun {
         /** "Why it waits" in one sentence. */
         public String headline() {
             return reason == Reason.NOT_WAITING
-                    ? "The key is " + Words.stateLower(record.state()) + ": there is nothing to confirm."
+                    ? Text.t("core.confirm.notWaiting", Words.stateLower(record.state()))
                     : reason.headline();
         }
 
@@ -198,7 +194,8 @@ public final class ConfirmAndRun {
         public String evidenceText() {
             StringBuilder ev = new StringBuilder(EvidenceText.format(evidence));
             if (probeEvidence != null && !probeEvidence.equals(evidence)) {
-                ev.append(ev.isEmpty() ? "" : "\n\n").append("probe\n").append(EvidenceText.format(probeEvidence));
+                ev.append(ev.isEmpty() ? "" : "\n\n").append(Text.t("core.confirm.probeEvidence")).append('\n')
+                        .append(EvidenceText.format(probeEvidence));
             }
             return ev.toString();
         }
@@ -340,7 +337,7 @@ public final class ConfirmAndRun {
     /** Why the key waits and exactly what its step will send (read-only). */
     public Preview preview(JobDefinition def, String key) {
         KeyRecord rec = store.key(def.name(), key).orElseThrow(() -> new OperatorException(
-                "key " + key + " of job " + def.name() + " has never run: nothing to confirm"));
+                Text.t("core.confirm.neverRan", key, def.name())));
         StepDefinition step = rec.step() == null ? null : def.step(rec.step());
         List<KeyEvent> events = history.events(def.name(), key);
         Reason why = reason(rec);
@@ -356,8 +353,7 @@ public final class ConfirmAndRun {
             }
         }
         if (step == null || step.probe() == null) {
-            probe = step == null ? "" : "No probe: this step has none, so check the site yourself, then confirm or "
-                    + "mark done.";
+            probe = step == null ? "" : Text.t("core.confirm.noProbe");
         } else {
             KeyEvent last = null;
             for (int n = events.size() - 1; n >= 0 && last == null; n--) {
@@ -367,11 +363,9 @@ public final class ConfirmAndRun {
                 }
             }
             if (last == null) {
-                probe = "The probe has not answered yet: it runs right before the step, and if the effect already "
-                        + "exists the step is recorded done without sending anything.";
+                probe = Text.t("core.confirm.probeNotYet");
             } else {
-                probe = "Latest probe answer: " + Words.probe(last.message()) + " (at " + EvidenceText.time(last.ts())
-                        + ")";
+                probe = Text.t("core.confirm.probeLatest", Words.probe(last.message()), EvidenceText.time(last.ts()));
                 String method = step.probe().method() == null ? "GET" : step.probe().method();
                 if (last.evidence() != null && last.evidence().request() != null
                         && last.evidence().request().method().equals(method)) {
@@ -431,8 +425,7 @@ public final class ConfirmAndRun {
 
     private static Payload unstable(Payload p) {
         return new Payload(p.kind(), p.method(), p.url(), p.headers(), p.bodyBytes(), p.bodySha256(), p.bodySource(),
-                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null,
-                "the step's input keeps changing while it is read; reload when it is stable");
+                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null, Text.t("core.confirm.unstable"));
     }
 
     /**
@@ -453,8 +446,7 @@ public final class ConfirmAndRun {
             }
         }
         return new Payload(p.kind(), p.method(), p.url(), p.headers(), p.bodyBytes(), p.bodySha256(), p.bodySource(),
-                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null,
-                "the step's input keeps changing while it is read; reload when it is stable", p.fields());
+                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null, Text.t("core.confirm.unstable"), p.fields());
     }
 
     /**
@@ -483,7 +475,8 @@ public final class ConfirmAndRun {
                     cred.material().environment(clock.instant()).keySet().forEach(n -> env.put(n,
                             ShownHeaders.mask(step.credential(), cred.material().fingerprint(), cred.rejected() != null)));
                 } else {
-                    env.put("(credential " + step.credential() + ")", "missing: " + cred.problem());
+                    env.put(Text.t("core.confirm.credentialEnv", step.credential()),
+                            Text.t("core.confirm.credentialMissing", cred.problem()));
                 }
             }
             return new Payload(StepKind.COMMAND, null, null, List.of(), 0, null, null, null,
@@ -500,7 +493,7 @@ public final class ConfirmAndRun {
         int n = Math.min(body.length, PREVIEW_BYTES);
         for (int i = 0; i < n; i++) {
             if (body[i] == 0) {
-                return "(binary body: not shown)";
+                return Text.t("core.confirm.binaryBody");
             }
         }
         try {
@@ -510,7 +503,7 @@ public final class ConfirmAndRun {
             // a cut in the middle of a multi-byte character shows as one replacement character at the end
             return n < body.length && text.endsWith("\uFFFD") ? text.substring(0, text.length() - 1) : text;
         } catch (java.nio.charset.CharacterCodingException e) {
-            return "(body is not text: not shown)";
+            return Text.t("core.confirm.notText");
         }
     }
 

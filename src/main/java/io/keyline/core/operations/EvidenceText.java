@@ -2,6 +2,7 @@ package io.keyline.core.operations;
 
 import io.keyline.domain.Evidence;
 import io.keyline.domain.Printable;
+import io.keyline.text.Text;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -34,35 +35,38 @@ public final class EvidenceText {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        line(sb, "attempt", ev.attempt() + (ev.time() == null ? "" : " · ended " + time(ev.time())));
+        line(sb, "core.evidence.attempt", ev.time() == null ? Text.t("core.evidence.attemptNumber", ev.attempt())
+                : Text.t("core.evidence.attemptEnded", ev.attempt(), time(ev.time())));
         Evidence.RequestSummary r = ev.request();
         if (r != null) {
-            line(sb, "request", r.method() + " " + r.url());
-            line(sb, "headers", r.headerNames() == null || r.headerNames().isEmpty() ? "(none)"
-                    : String.join(", ", r.headerNames()) + "  (values not recorded)");
-            line(sb, "body", r.bodyBytes() == 0 && r.bodySha256() == null ? "(none)"
-                    : bytes(r.bodyBytes()) + (r.bodySha256() == null ? "" : " · sha256 " + r.bodySha256()));
+            line(sb, "core.evidence.request", r.method() + " " + r.url());
+            line(sb, "core.evidence.headers", r.headerNames() == null || r.headerNames().isEmpty()
+                    ? Text.t("core.evidence.none")
+                    : Text.t("core.evidence.headerNames", String.join(", ", r.headerNames())));
+            line(sb, "core.evidence.body", r.bodyBytes() == 0 && r.bodySha256() == null ? Text.t("core.evidence.none")
+                    : r.bodySha256() == null ? bytes(r.bodyBytes())
+                    : Text.t("core.evidence.bodySha", bytes(r.bodyBytes()), r.bodySha256()));
         }
         if (ev.status() != null) {
-            line(sb, "response", "HTTP " + ev.status());
+            line(sb, "core.evidence.response", Text.t("core.evidence.http", Integer.toString(ev.status())));
         }
         if (ev.responseBody() != null && !ev.responseBody().isBlank()) {
-            block(sb, "response body (first 8 KiB)", ev.responseBody());
+            block(sb, "core.evidence.responseBody", ev.responseBody());
         }
         if (ev.command() != null && !ev.command().isEmpty()) {
-            line(sb, "command", argv(ev.command()));
+            line(sb, "core.evidence.command", argv(ev.command()));
         }
         if (ev.exitCode() != null) {
-            line(sb, "exit code", Integer.toString(ev.exitCode()));
+            line(sb, "core.evidence.exitCode", Integer.toString(ev.exitCode()));
         }
         if (ev.stderr() != null && !ev.stderr().isBlank()) {
-            block(sb, "stderr (last 8 KiB)", ev.stderr());
+            block(sb, "core.evidence.stderr", ev.stderr());
         }
         if (ev.stdout() != null && !ev.stdout().isBlank()) {
-            block(sb, "stdout (last 8 KiB)", ev.stdout());
+            block(sb, "core.evidence.stdout", ev.stdout());
         }
         if (ev.detail() != null && !ev.detail().isBlank()) {
-            line(sb, "detail", ev.detail().strip());
+            line(sb, "core.evidence.detail", ev.detail().strip());
         }
         return sb.toString().stripTrailing();
     }
@@ -77,10 +81,12 @@ public final class EvidenceText {
             return "";
         }
         if (ev.request() != null) {
-            return ev.request().method() + " " + ev.request().url() + (ev.status() == null ? "" : " → HTTP " + ev.status());
+            String request = ev.request().method() + " " + ev.request().url();
+            return ev.status() == null ? request : Text.t("core.evidence.answered", request, http(ev.status()));
         }
         if (ev.command() != null && !ev.command().isEmpty()) {
-            return argv(ev.command()) + (ev.exitCode() == null ? "" : " → exit " + ev.exitCode());
+            return ev.exitCode() == null ? argv(ev.command())
+                    : Text.t("core.evidence.answered", argv(ev.command()), exit(ev.exitCode()));
         }
         return ev.detail() == null ? "" : ev.detail().strip().replaceAll("\\s+", " ");
     }
@@ -95,16 +101,20 @@ public final class EvidenceText {
         }
         StringBuilder sb = new StringBuilder();
         if (ev.request() != null) {
-            sb.append(ev.request().method()).append(' ').append(ev.request().url());
-            sb.append(ev.status() != null ? " → HTTP " + ev.status() : "");
+            String request = ev.request().method() + " " + ev.request().url();
+            if (ev.status() != null) {
+                sb.append(Text.t("core.evidence.answered", request, http(ev.status())));
+            } else if (ev.detail() != null && (ev.responseBody() == null || ev.responseBody().isBlank())) {
+                sb.append(Text.t("core.evidence.answered", request, oneLine(ev.detail(), 100)));
+            } else {
+                sb.append(request);
+            }
             if (ev.responseBody() != null && !ev.responseBody().isBlank()) {
                 sb.append("  ").append(oneLine(ev.responseBody(), 100));
-            } else if (ev.status() == null && ev.detail() != null) {
-                sb.append(" → ").append(oneLine(ev.detail(), 100));
             }
         } else if (ev.command() != null && !ev.command().isEmpty()) {
-            sb.append(argv(ev.command()));
-            sb.append(ev.exitCode() != null ? " → exit " + ev.exitCode() : "");
+            sb.append(ev.exitCode() == null ? argv(ev.command())
+                    : Text.t("core.evidence.answered", argv(ev.command()), exit(ev.exitCode())));
             if (ev.stderr() != null && !ev.stderr().isBlank()) {
                 String[] lines = ev.stderr().strip().split("\n");
                 sb.append("  ").append(oneLine(lines[lines.length - 1], 100));
@@ -114,6 +124,16 @@ public final class EvidenceText {
             sb.append(oneLine(ev.detail(), 160));
         }
         return Printable.line(sb.toString());
+    }
+
+    /** "HTTP 404": a status as the evidence says it. */
+    private static String http(int status) {
+        return Text.t("core.evidence.http", Integer.toString(status));
+    }
+
+    /** "exit 1": a command's exit code as the evidence says it. */
+    private static String exit(int code) {
+        return Text.t("core.evidence.exit", Integer.toString(code));
     }
 
     /** The text on one line (runs of white space become one space), cut at {@code max} with an ellipsis. */
@@ -138,12 +158,12 @@ public final class EvidenceText {
     /** "0 B", "17 B", "4.0 KiB", "1.2 MiB". */
     public static String bytes(long n) {
         if (n < 1024) {
-            return n + " B";
+            return Text.t("core.size.bytes", Long.toString(n));
         }
         if (n < 1024 * 1024) {
-            return String.format(Locale.ROOT, "%.1f KiB", n / 1024.0);
+            return Text.t("core.size.kib", String.format(Locale.ROOT, "%.1f", n / 1024.0));
         }
-        return String.format(Locale.ROOT, "%.1f MiB", n / (1024.0 * 1024.0));
+        return Text.t("core.size.mib", String.format(Locale.ROOT, "%.1f", n / (1024.0 * 1024.0)));
     }
 
     /** "0 ms", "850 ms", "4.2 s", "3 min 12 s", "2 h 5 min", "3 d 4 h". */
@@ -153,19 +173,19 @@ public final class EvidenceText {
         }
         long ms = Math.max(0, d.toMillis());
         if (ms < 1000) {
-            return ms + " ms";
+            return Text.t("core.duration.millis", Long.toString(ms));
         }
         if (ms < 60_000) {
-            return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+            return Text.t("core.duration.seconds", String.format(Locale.ROOT, "%.1f", ms / 1000.0));
         }
         long s = ms / 1000;
         if (s < 3600) {
-            return (s / 60) + " min " + (s % 60) + " s";
+            return Text.t("core.duration.minutesSeconds", Long.toString(s / 60), Long.toString(s % 60));
         }
         if (s < 86_400) {
-            return (s / 3600) + " h " + (s % 3600 / 60) + " min";
+            return Text.t("core.duration.hoursMinutes", Long.toString(s / 3600), Long.toString(s % 3600 / 60));
         }
-        return (s / 86_400) + " d " + (s % 86_400 / 3600) + " h";
+        return Text.t("core.duration.daysHours", Long.toString(s / 86_400), Long.toString(s % 86_400 / 3600));
     }
 
     /** Local date and time ({@code yyyy-MM-dd HH:mm:ss}), or empty. */
@@ -195,13 +215,26 @@ public final class EvidenceText {
         return t == null ? "" : CLOCK.format(t);
     }
 
+    /** The width of the labels' column, in terminal columns (a Chinese character takes two). */
+    private static final int LABEL_COLUMNS = 11;
+
+    /** One line of the block: its label (a bundle key), padded, then {@code value}. */
     private static void line(StringBuilder sb, String label, String value) {
         // "detail:    …": the label keeps its colon (scripts and people grep the command line's "detail:")
-        sb.append(String.format(Locale.ROOT, "%-11s", label + ":")).append(' ').append(Printable.line(value)).append('\n');
+        String said = Text.t("core.evidence.label", Text.t(label));
+        sb.append(said).append(" ".repeat(Math.max(0, LABEL_COLUMNS - columns(said)))).append(' ')
+                .append(Printable.line(value)).append('\n');
     }
 
+    /** How many terminal columns {@code s} takes: two for a wide (East Asian) character, one for others. */
+    private static int columns(String s) {
+        return s.codePoints().map(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN
+                || c >= 0xFF00 && c <= 0xFF60 || c >= 0x3000 && c <= 0x303F ? 2 : 1).sum();
+    }
+
+    /** A label (a bundle key) on its own line, then {@code text} indented. */
     private static void block(StringBuilder sb, String label, String text) {
-        sb.append(label).append(":\n");
+        sb.append(Text.t("core.evidence.label", Text.t(label))).append('\n');
         for (String l : Printable.text(text.stripTrailing()).split("\n", -1)) {
             sb.append("  ").append(l).append('\n');
         }

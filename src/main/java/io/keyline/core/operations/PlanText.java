@@ -2,10 +2,11 @@ package io.keyline.core.operations;
 
 import io.keyline.core.Plan;
 import io.keyline.domain.Printable;
+import io.keyline.text.Said;
+import io.keyline.text.Text;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -21,14 +22,13 @@ public final class PlanText {
     /** The probes' answers and the exact requests of a key's http steps, each line indented by {@code indent}. */
     public static String requests(Plan.KeyPlan k, String indent) {
         StringBuilder sb = new StringBuilder();
-        String keyProbe = k.probes().get(io.keyline.domain.KeyProbe.STEP);
+        Said keyProbe = k.probes().get(io.keyline.domain.KeyProbe.STEP);
         if (keyProbe != null) {
-            sb.append(indent).append("the job's probe (asked before the first step): ").append(Words.probe(keyProbe))
-                    .append('\n');
+            sb.append(indent).append(Text.t("core.planText.jobProbe", Words.probe(keyProbe.text()))).append('\n');
         }
         k.probes().forEach((step, answer) -> {
             if (!io.keyline.domain.KeyProbe.is(step)) {
-                sb.append(indent).append("probe of ").append(step).append(": ").append(Words.probe(answer))
+                sb.append(indent).append(Text.t("core.planText.stepProbe", step, Words.probe(answer.text())))
                         .append('\n');
             }
         });
@@ -37,29 +37,45 @@ public final class PlanText {
                     .append(Printable.line(r.url())).append('\n');
             r.headers().forEach((h, v) -> sb.append(indent).append("  ").append(h).append(": ")
                     .append(Printable.line(v)).append('\n'));
+            String source = Printable.line(bodySource(r.bodySource()));
+            String note = r.note() == null ? null : Printable.line(r.note().text());
+            String size = r.bodyBytes() == null ? "" : Text.t("core.planText.bytes", r.bodyBytes(), r.bodySha256(),
+                    source);
+            String body;
             if (r.runTimeBody()) {
-                sb.append(indent).append("  body: ").append(Printable.line(r.bodySource()))
-                        .append(", sha256 known at run time (it holds values known only then)\n");
-            } else if (r.note() != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
-                sb.append(indent).append("  body: ").append(r.bodyBytes()).append(" bytes, sha256 ")
-                        .append(r.bodySha256()).append(" (").append(Printable.line(r.bodySource())).append(") - ")
-                        .append(Printable.line(r.note())).append('\n');
-            } else if (r.note() != null) {
-                sb.append(indent).append("  body: ").append(Printable.line(r.bodySource())).append(" - ")
-                        .append(Printable.line(r.note())).append('\n');
+                body = Text.t("core.planText.bodyAtRunTime", source);
+            } else if (note != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
+                body = Text.t("core.planText.bodyNoted", size, note);
+            } else if (note != null) {
+                body = Text.t("core.planText.bodyNoted", source, note);
             } else if (r.bodyBytes() != null && r.bodyBytes() > 0) {
-                sb.append(indent).append("  body: ").append(r.bodyBytes()).append(" bytes, sha256 ")
-                        .append(r.bodySha256()).append(" (").append(Printable.line(r.bodySource())).append(")\n");
+                body = size;
             } else {
-                sb.append(indent).append("  body: none\n");
+                body = Text.t("core.planText.noBody");
             }
+            sb.append(indent).append("  ").append(Text.t("core.planText.body", body)).append('\n');
             fields(sb, r.fields(), indent + "    ");
             if (r.boundSha256() != null) {
-                sb.append(indent).append("  request template sha256 ").append(r.boundSha256())
-                        .append(" (with every value known now: what apply holds the request to)\n");
+                sb.append(indent).append("  ").append(Text.t("core.planText.template", r.boundSha256())).append('\n');
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * Where a body comes from, in words: "none", "inline", "file out/x.md" as the operator's language says
+     * them; a body given by its fields keeps the job file's word for them ({@code form}, {@code multipart},
+     * {@code json}).
+     */
+    public static String bodySource(String source) {
+        if (source == null || source.equals(Plan.RequestPreview.NO_BODY)) {
+            return Text.t("core.body.none");
+        }
+        if (source.equals(Plan.RequestPreview.INLINE)) {
+            return Text.t("core.body.inline");
+        }
+        return source.regionMatches(0, Plan.RequestPreview.FILE, 0, Plan.RequestPreview.FILE.length())
+                ? Text.t("core.body.file", source.substring(Plan.RequestPreview.FILE.length())) : source;
     }
 
     /** The fields of a body given by its fields, one line each: {@code name = value} (secrets masked). */
@@ -79,10 +95,10 @@ public final class PlanText {
         sb.append(k.key()).append("  ").append(Words.state(k.state())).append('\n');
         sb.append(Printable.line(k.action())).append('\n');
         if (!k.steps().isEmpty()) {
-            sb.append("steps: ").append(String.join(" → ", k.steps())).append('\n');
+            sb.append(Text.t("core.planText.steps", String.join(" → ", k.steps()))).append('\n');
         }
         String req = requests(k, "");
-        sb.append('\n').append(req.isEmpty() ? "(no http request)\n" : req);
+        sb.append('\n').append(req.isEmpty() ? Text.t("core.planText.noRequest") + "\n" : req);
         return sb.toString();
     }
 
@@ -102,10 +118,8 @@ public final class PlanText {
 
     /** "8 keys · 6 × run write,publish · 2 × skip (done)". */
     public static String summary(List<Plan.KeyPlan> keys) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%,d key%s", keys.size(),
-                keys.size() == 1 ? "" : "s"));
-        counts(keys).forEach((a, n) -> sb.append(" · ").append(String.format(Locale.ROOT, "%,d", n)).append(" × ")
-                .append(a));
+        StringBuilder sb = new StringBuilder(Text.t("core.planText.keys", keys.size()));
+        counts(keys).forEach((a, n) -> sb.append(" · ").append(Text.t("core.planText.times", n, a)));
         return sb.toString();
     }
 }

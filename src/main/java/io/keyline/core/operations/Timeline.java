@@ -12,6 +12,7 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.Printable;
+import io.keyline.text.Text;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -72,7 +73,7 @@ public final class Timeline {
         }
 
         public String title() {
-            return operator() ? "Operator" : "Run " + runId;
+            return operator() ? Text.t("core.timeline.operator") : Text.t("core.timeline.run", runId);
         }
 
         /** "2026-11-29 09:00:00 · 4.2 s · 7 events · 1 failure"; a run that waited: "… · 2 min 21 s (steps 191 ms) · …". */
@@ -81,12 +82,12 @@ public final class Timeline {
             if (!operator()) {
                 Duration steps = stepsWhenWaited();
                 sb.append(" · ").append(steps == null ? EvidenceText.duration(duration())
-                        : String.format(java.util.Locale.ROOT, "%s (steps %s)", EvidenceText.duration(duration()),
+                        : Text.t("core.timeline.tookWithSteps", EvidenceText.duration(duration()),
                         EvidenceText.duration(steps)));
             }
-            sb.append(" · ").append(events).append(events == 1 ? " event" : " events");
+            sb.append(" · ").append(Text.t("core.timeline.events", events));
             if (failures > 0) {
-                sb.append(" · ").append(failures).append(failures == 1 ? " failure" : " failures");
+                sb.append(" · ").append(Text.t("core.timeline.failures", failures));
             }
             return sb.toString();
         }
@@ -154,7 +155,8 @@ public final class Timeline {
             if (user == null) {
                 return "";
             }
-            return "by " + user + (note == null || note.isBlank() ? "" : ": " + note);
+            return note == null || note.isBlank() ? Text.t("core.timeline.by", user)
+                    : Text.t("core.timeline.byWithNote", user, note);
         }
 
         public String evidenceText() {
@@ -247,7 +249,7 @@ public final class Timeline {
                 failures = 0;
             }
             Duration since = previous == null || e.ts() == null ? null : Duration.between(previous, e.ts());
-            String message = Words.message(e.message());
+            String message = message(e);
             out.add(new EventRow(e.id(), e.runId(), e.ts(), since, e.type(), e.step(), e.attempt(), e.state(),
                     previousState != e.state(), e.failureClass(), message, e.user(),
                     e.note() == null ? null : Printable.line(e.note()), e.evidence()));
@@ -277,29 +279,44 @@ public final class Timeline {
     }
 
     /**
+     * An event's message as the timeline says it: worded from the event itself where the engine's message only
+     * restates it (a run started, an attempt of a step started, every step done), else the message as the engine
+     * stored it, in plain words ({@link Words#message}): it holds what happened outside (an answer, a reason).
+     */
+    static String message(KeyEvent e) {
+        return switch (e.type()) {
+            case CLAIMED -> e.runId() == null ? Words.message(e.message()) : Text.t("core.timeline.message.claimed",
+                    e.runId());
+            case STEP_STARTED -> e.step() == null || e.attempt() <= 0 ? Words.message(e.message())
+                    : Text.t("core.timeline.message.stepStarted", e.attempt(), e.step());
+            // a key done by its steps (not by the job's probe, whose answer the message holds)
+            case KEY_DONE -> e.probe() == null ? Text.t("core.timeline.message.allDone") : Words.message(e.message());
+            default -> Words.message(e.message());
+        };
+    }
+
+    /**
      * The key's details in one line: "step publish · 2 attempts · next attempt … · outcome unknown ·
      * waits for login to site-cookie · updated 3 min ago".
      */
     public static String details(KeyRecord r, Instant now) {
-        StringBuilder sb = new StringBuilder();
+        List<String> parts = new ArrayList<>();
         if (r.step() != null) {
-            sb.append("step ").append(r.step());
-            if (r.attempts() > 0) {
-                sb.append(" · ").append(r.attempts()).append(r.attempts() == 1 ? " attempt" : " attempts");
-            }
+            parts.add(r.attempts() > 0 ? Text.t("core.timeline.stepAttempts", r.step(), r.attempts())
+                    : Text.t("core.timeline.step", r.step()));
         }
         if (r.nextAttemptAt() != null) {
-            sb.append(sb.isEmpty() ? "" : " · ").append("next attempt ").append(EvidenceText.time(r.nextAttemptAt()))
-                    .append(" (").append(relative(r.nextAttemptAt(), now)).append(')');
+            parts.add(Text.t("core.timeline.nextAttempt", EvidenceText.time(r.nextAttemptAt()),
+                    relative(r.nextAttemptAt(), now)));
         }
         if (r.failureClass() != null && r.state() != KeyState.DONE) {
-            sb.append(sb.isEmpty() ? "" : " · ").append(Words.failure(r.failureClass()).toLowerCase(java.util.Locale.ROOT));
+            parts.add(Words.failureLower(r.failureClass()));
         }
         if (r.credential() != null) {
-            sb.append(sb.isEmpty() ? "" : " · ").append("login ").append(r.credential());
+            parts.add(Text.t("core.timeline.login", r.credential()));
         }
-        sb.append(sb.isEmpty() ? "" : " · ").append("updated ").append(relative(r.updatedAt(), now));
-        return sb.toString();
+        parts.add(Text.t("core.timeline.updated", relative(r.updatedAt(), now)));
+        return String.join(" · ", parts);
     }
 
     /** "3 min ago", "in 2 h", "just now". */
@@ -312,14 +329,14 @@ public final class Timeline {
         d = d.abs();
         String amount;
         if (d.toSeconds() < 45) {
-            return past ? "just now" : "in a moment";
+            return Text.t(past ? "core.relative.justNow" : "core.relative.inAMoment");
         } else if (d.toMinutes() < 60) {
-            amount = Math.max(1, d.toMinutes()) + " min";
+            amount = Text.t("core.relative.minutes", Math.max(1, d.toMinutes()));
         } else if (d.toHours() < 48) {
-            amount = d.toHours() + " h";
+            amount = Text.t("core.relative.hours", d.toHours());
         } else {
-            amount = d.toDays() + " days";
+            amount = Text.t("core.relative.days", d.toDays());
         }
-        return past ? amount + " ago" : "in " + amount;
+        return Text.t(past ? "core.relative.ago" : "core.relative.in", amount);
     }
 }

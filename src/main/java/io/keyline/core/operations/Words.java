@@ -7,6 +7,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.Printable;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Text;
 
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -47,80 +48,28 @@ public final class Words {
 
     /** A short label of a failure class: "Outcome unknown", "Login rejected", … */
     public static String failure(FailureClass c) {
-        if (c == null) {
-            return "";
-        }
-        return switch (c) {
-            case RETRYABLE -> "Temporary problem";
-            case TRANSIENT_AFTER_SEND -> "No complete answer";
-            case AMBIGUOUS -> "Outcome unknown";
-            case AUTH -> "Login rejected";
-            case FATAL -> "Refused";
-            case UNKNOWN -> "Unexpected error";
-        };
+        return c == null ? "" : Text.t("core.failure." + c.name());
+    }
+
+    /** A failure class's label inside a sentence: "outcome unknown" ({@link #failure} in lower case). */
+    public static String failureLower(FailureClass c) {
+        return failure(c).toLowerCase(Text.locale());
     }
 
     /** What a failure class means for the operator, as one sentence. */
     public static String failureMeaning(FailureClass c) {
-        if (c == null) {
-            return "";
-        }
-        return switch (c) {
-            case RETRYABLE -> "The request did not get through (or the site asked to come back later); "
-                    + "it is safe to try again.";
-            case TRANSIENT_AFTER_SEND -> "No complete answer came back: the request may have arrived.";
-            case AMBIGUOUS -> "The site may have received it: nobody can tell whether the effect exists, "
-                    + "so Keyline does not send it again by itself.";
-            case AUTH -> "The site rejected the login: renew it, and the keys that wait for it resume.";
-            case FATAL -> "The site refused the request; trying again will not help until the job or its "
-                    + "input changes.";
-            case UNKNOWN -> "Something unexpected failed; look at the evidence.";
-        };
+        return c == null ? "" : Text.t("core.failure.meaning." + c.name());
     }
 
     /** "Step failed", "Waits for login", "Login renewed", … */
     public static String event(EventType t) {
-        if (t == null) {
-            return "";
-        }
-        return switch (t) {
-            case CLAIMED -> "Run started";
-            case RECOVERED -> "Resumed after an interruption";
-            case STEP_STARTED -> "Step started";
-            case STEP_SUCCEEDED -> "Step done";
-            case STEP_RECONCILED -> "Already there (found by the probe)";
-            case STEP_FAILED -> "Step failed";
-            case PROBE_ANSWERED -> "Probe answered";
-            case RETRY_SCHEDULED -> "Retry scheduled";
-            case KEY_DONE -> "Key done";
-            case KEY_FAILED -> "Key failed";
-            case WAITING_FOR_CONFIRMATION -> "Waits for confirmation";
-            case WAITING_FOR_CREDENTIAL -> "Waits for login";
-            case YIELDED -> "Stopped for now";
-            case DEPARTED -> "Stopped: not as planned";
-            case CONFIRMED -> "Confirmed";
-            case MARKED_DONE -> "Marked done";
-            case RETRIED -> "Retried";
-            case SKIPPED -> "Skipped";
-            case CREDENTIAL_UPDATED -> "Login renewed";
-            case CREDENTIAL_REFRESHED -> "Login refreshed by the site";
-            case REARMED -> "Re-armed";
-            case CONFIRMATION_EXPIRED -> "Confirmation expired";
-            case APPROVED -> "Job reviewed";
-        };
+        return t == null ? "" : Text.t("core.event." + t.name());
     }
 
     /** What an exit code of run/apply means, as a sentence for a person (no number). */
     public static String outcome(int exit) {
-        return switch (exit) {
-            case RunReport.OK -> "Every key is done.";
-            case RunReport.EXECUTION_FAILURE -> "Nothing ran, or nothing answered.";
-            case RunReport.BUSINESS_FAILURE -> "Keys failed and none is done.";
-            case RunReport.PARTIAL_SUCCESS -> "Some keys are done and some failed.";
-            case RunReport.WAITING_FOR_OPERATOR -> "Keys wait for you.";
-            case RunReport.RETRY_PENDING -> "A retry is scheduled.";
-            default -> RunReport.meaning(exit);
-        };
+        return exit >= RunReport.OK && exit <= RunReport.RETRY_PENDING ? Text.t("core.outcome." + exit)
+                : RunReport.meaning(exit);
     }
 
     /** "8 done, 1 failed" in the order of the states; "no keys" when empty. */
@@ -129,12 +78,11 @@ public final class Words {
         for (KeyState s : KeyState.values()) {
             Integer n = counts.get(s);
             if (n != null && n > 0) {
-                String words = stateLower(s);
                 // "3 need login", "1 needs confirmation"
-                parts.add(n + " " + (n > 1 && words.startsWith("needs ") ? "need " + words.substring(6) : words));
+                parts.add(Text.t("core.count." + s.name(), n));
             }
         }
-        return parts.isEmpty() ? "no keys" : String.join(", ", parts);
+        return parts.isEmpty() ? Text.t("core.count.none") : String.join(Text.t("common.listSeparator"), parts);
     }
 
     /** Counts by state of the final records. */
@@ -148,13 +96,12 @@ public final class Words {
 
     /** "8 keys ran: 8 done", "1 key ran: 1 needs login". */
     public static String ran(List<KeyRecord> records) {
-        int n = records.size();
-        return n + (n == 1 ? " key ran: " : " keys ran: ") + counts(countsOf(records));
+        return Text.t("core.ran", records.size(), counts(countsOf(records)));
     }
 
     /** "1 key" / "3 keys". */
     public static String keys(int n) {
-        return n + (n == 1 ? " key" : " keys");
+        return Text.t("core.keys", n);
     }
 
     private static final Pattern PROBE = Pattern.compile("(?s).*?probe:\\s*(.*?)\\s*\\((present|absent|inconclusive)\\)"
@@ -174,12 +121,9 @@ public final class Words {
             return Printable.line(message);
         }
         String why = Printable.line(m.group(1));
-        String lead = switch (m.group(2)) {
-            case "present" -> "present: the effect is already there";
-            case "absent" -> "absent: the effect is not there yet";
-            default -> "no clear answer";
-        };
-        return why.isEmpty() ? lead : lead + " (the probe checked " + why + ")";
+        // the answer as the engine stores it (present, absent, inconclusive) names its words in the bundle
+        String lead = Text.t("core.probe." + m.group(2));
+        return why.isEmpty() ? lead : Text.t("core.probe.checked", lead, why);
     }
 
     /**
@@ -197,6 +141,8 @@ public final class Words {
     private static final Pattern WITH_PROBE = Pattern.compile(
             "(?s)(.*?)\\s*;\\s*probe:\\s*(.*?)\\s*\\((present|absent|inconclusive)\\)\\s*$");
     private static final Pattern UNKNOWN = Pattern.compile("(?s)outcome of (\\S+) unknown \\((.*)\\)");
+    /** A probe's answer on its own, as the engine stores it ({@code probe: /total = 0 (absent)}). */
+    private static final Pattern PROBE_ONLY = Pattern.compile("probe:");
 
     /**
      * A key's message for an operator: the engine's {@code outcome of publish unknown (no answer within 1s
@@ -214,25 +160,22 @@ public final class Words {
         if (p.matches()) {
             text = p.group(1).strip();
             String why = p.group(2).strip();
-            String checked = why.isEmpty() ? "" : " (it checked " + why + ")";
-            probe = switch (p.group(3)) {
-                case "present" -> "The probe found the effect already there" + checked + ".";
-                case "absent" -> "The probe found no effect" + checked + ".";
-                default -> "The probe gave no clear answer" + checked + ".";
-            };
-        } else if (text.startsWith("probe:")) {
+            String found = "core.message.probe." + p.group(3);
+            probe = why.isEmpty() ? Text.t(found) : Text.t(found + "Checked", why);
+        } else if (PROBE_ONLY.matcher(text).lookingAt()) {
             return probe(text);
         }
         // messages stored before the engine wrote plain words name a failure class: "(TRANSIENT_AFTER_SEND)"
         for (FailureClass c : FailureClass.values()) {
-            text = text.replace("(" + c.name() + ")", "(" + failure(c).toLowerCase(Locale.ROOT) + ")");
+            text = text.replace("(" + c.name() + ")", "(" + failureLower(c) + ")");
         }
         Matcher u = UNKNOWN.matcher(text);
         if (u.matches()) {
-            text = "Outcome of " + u.group(1) + " unknown: " + u.group(2).strip();
+            text = Text.t("core.message.unknown", u.group(1), u.group(2).strip());
         }
         if (!probe.isEmpty()) {
-            text = text.isEmpty() ? probe : text + (text.endsWith(".") ? " " : ". ") + probe;
+            text = text.isEmpty() ? probe : Text.t(text.endsWith(".") || text.endsWith("。")
+                    ? "core.message.withProbe" : "core.message.withProbeStop", text, probe);
         }
         return text;
     }
@@ -244,43 +187,46 @@ public final class Words {
      */
     public static String schedule(String cron, ZoneId zone) {
         if (cron == null || cron.isBlank()) {
-            return "no schedule";
+            return Text.t("core.schedule.none");
         }
-        String z = zone == null ? "" : " (" + zone.getId() + ")";
-        String[] f = cron.strip().split("\\s+");
+        String said = scheduleWords(cron.strip());
+        return zone == null ? said : Text.t("core.schedule.zoned", said, zone.getId());
+    }
+
+    private static String scheduleWords(String cron) {
+        String[] f = WHITE_SPACE.split(cron);
         if (f.length != 5 || !f[0].matches("\\d{1,2}") || !f[1].matches("\\d{1,2}")) {
-            return "cron " + cron.strip() + z;
+            return Text.t("core.schedule.cron", cron);
         }
         String at = String.format(Locale.ROOT, "%02d:%02d", Integer.parseInt(f[1]), Integer.parseInt(f[0]));
         boolean anyDom = f[2].equals("*");
         boolean anyMonth = f[3].equals("*");
         boolean anyDow = f[4].equals("*") || f[4].equals("?");
         if (anyDom && anyMonth && anyDow) {
-            return "daily at " + at + z;
+            return Text.t("core.schedule.daily", at);
         }
         if (anyDom && anyMonth) {
             String days = days(f[4]);
             if (days != null) {
-                return days + " at " + at + z;
+                return Text.t("core.schedule.days", days, at);
             }
         }
         if (anyMonth && anyDow && f[2].matches("\\d{1,2}")) {
-            return "on day " + Integer.parseInt(f[2]) + " of each month at " + at + z;
+            return Text.t("core.schedule.monthly", Integer.parseInt(f[2]), at);
         }
-        return "cron " + cron.strip() + z;
+        return Text.t("core.schedule.cron", cron);
     }
 
-    private static final String[] DAY_NAMES = {"Sundays", "Mondays", "Tuesdays", "Wednesdays", "Thursdays",
-        "Fridays", "Saturdays", "Sundays"};
+    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
     private static final List<String> DAY_ABBR = List.of("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT");
 
     private static String days(String field) {
         String f = field.toUpperCase(Locale.ROOT);
         if (f.equals("1-5") || f.equals("MON-FRI")) {
-            return "weekdays";
+            return Text.t("core.schedule.weekdays");
         }
         if (f.equals("0,6") || f.equals("6,0") || f.equals("SAT,SUN") || f.equals("SUN,SAT")) {
-            return "weekends";
+            return Text.t("core.schedule.weekends");
         }
         List<String> names = new ArrayList<>();
         for (String part : f.split(",")) {
@@ -295,12 +241,14 @@ public final class Words {
             if (d > 7) {
                 return null;
             }
-            names.add(DAY_NAMES[d]);
+            // 0 and 7 are both Sunday
+            names.add(Text.t("core.schedule.day." + d % 7));
         }
         if (names.size() == 1) {
             return names.get(0);
         }
-        return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
+        return Text.t("core.schedule.andLast", String.join(Text.t("common.listSeparator"),
+                names.subList(0, names.size() - 1)), names.get(names.size() - 1));
     }
 
     /** A failure's message as an operator reads it, or its class name when it has none. */

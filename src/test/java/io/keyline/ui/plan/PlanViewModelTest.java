@@ -56,7 +56,7 @@ class PlanViewModelTest {
         assertThat(post.url()).isEqualTo(fx.site.base() + "/api/articles");
         assertThat(post.headers()).containsEntry("Idempotency-Key", "p:" + TODAY + ":publish")
                 .containsEntry("User-Agent", "Keyline/0.1");
-        assertThat(post.note()).contains("an earlier step writes it");
+        assertThat(post.note().text()).contains("an earlier step writes it");
 
         assertThat(vm.selectedProperty().get()).isEqualTo(shown);
         assertThat(vm.detailProperty().get())
@@ -112,7 +112,7 @@ class PlanViewModelTest {
         vm.plan();
         assertThat(vm.errorProperty().get()).isEmpty();
         Plan.RequestPreview post = vm.rows().get(0).plan().requests().get(0);
-        assertThat(post.note()).as("the body is not written yet").contains("does not exist yet");
+        assertThat(post.note().text()).as("the body is not written yet").contains("does not exist yet");
         assertThat(post.headers().keySet()).containsExactly("User-Agent", "Content-Type", "Idempotency-Key",
                 "Cookie");
         assertThat(post.headers().get("Cookie")).startsWith("*** (credential site-cookie, fingerprint ")

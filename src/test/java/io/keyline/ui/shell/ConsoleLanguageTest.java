@@ -37,16 +37,17 @@ import static io.keyline.ui.login.ChineseScreensTest.shown;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The main console in Simplified Chinese: the sidebar, the Attention page (a failed key waits on it) and a
- * paused job's page show none of the English sentences of their bundle keys; and the sidebar's switch turns
- * the console's words to Chinese and back on the page in use, keeping the choice for the next start.
+ * The main console in Simplified Chinese: the sidebar, the Attention page (two keys failed the same way, a key waits
+ * for a login that was never set, days that never ran) and a paused job's page show none of the English sentences of
+ * their bundle keys, nor of the core's (the items' titles, reasons, evidence and actions); and the sidebar's switch
+ * turns the console's words to Chinese and back on the page in use, keeping the choice for the next start.
  */
 @ExtendWith(ApplicationExtension.class)
 class ConsoleLanguageTest {
 
     static final String KEY = "2026-11-29";
     static final AtomicInteger RUN = new AtomicInteger();
-    /** The keys of the console's own words (the core's sentences on the items stay English for now). */
+    /** The keys of the console's own words. */
     static final Predicate<String> CONSOLE_KEYS = k -> k.startsWith("ui.console.") || k.startsWith("ui.nav.")
             || k.startsWith("ui.inbox.") || k.startsWith("ui.job.") || k.startsWith("ui.language.")
             || k.startsWith("ui.scheduler.") || k.startsWith("ui.workers.title") || k.startsWith("ui.credentials.title");
@@ -118,38 +119,43 @@ class ConsoleLanguageTest {
         WaitForAsyncUtils.waitForFxEvents();
     }
 
-    /**
-     * The texts without the core's sentences on the Attention items (their titles, reasons, actions and
-     * evidence stay English until the core speaks Chinese too).
-     */
-    private List<String> fromTheConsole(FxRobot robot, List<String> texts) throws Exception {
-        List<String> core = fx(() -> {
-            List<String> out = new java.util.ArrayList<>();
-            for (Attention.Item i : ((ConsoleView) stage.getScene().getRoot()).model().attention()) {
-                out.addAll(List.of(i.title(), i.reason(), i.action(), i.evidence(), i.keysText()));
-            }
-            return out;
-        });
-        return texts.stream().filter(t -> core.stream().noneMatch(c -> !c.isBlank() && (t.contains(c)
-                || c.contains(t)))).toList();
+    /** The texts of the console that show one of the core's English messages (or a common one). */
+    private static List<String> coreEnglish(List<String> texts) throws java.io.IOException {
+        return io.keyline.ui.EnglishMessages.in(texts, io.keyline.ui.EnglishMessages.of(List.of("core.", "common.")));
     }
 
     @Test
     void theAttentionPageAndAJobPageSpeakChinese(FxRobot robot) throws Exception {
         List<String> english = englishPieces(CONSOLE_KEYS);
         assertThat(english).as("English pieces of the console's keys").hasSizeGreaterThan(20);
+        // a second key of daily fails the same way; a key of another job waits for a login that was never set
+        assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-28").exit()).isEqualTo(2);
+        fx.publishJob("members", "site-cookie");
+        fx.wb.cli("run", "members", "--key", KEY);
+        assertThat(fx.state("members", KEY)).isEqualTo(io.keyline.domain.KeyState.NEEDS_CREDENTIAL);
         Text.use(Text.CHINESE);
         open(robot);
-        List<String> attention = fromTheConsole(robot, fx(() -> shown(stage.getScene().getRoot())));
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> console().model().attention().stream()
+                .anyMatch(i -> i.kind() == Attention.Kind.CREDENTIAL)));
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> attention = fx(() -> shown(stage.getScene().getRoot()));
         assertThat(attention).as("the Attention page's texts").contains("待处理", "作业", "English", "中文");
+        assertThat(coreEnglish(attention)).as("the core's English on the Attention page").isEmpty();
+        // the core's words on the items: the group of failures, the login that was never set, the days never run
+        assertThat(attention).contains("daily  ·  2 个任务项  ·  publish", "1 个任务项等待 site-cookie 重新登录",
+                "凭据还没有设置。设置之后,这些任务项会继续运行。")
+                .anyMatch(t -> t.startsWith("2 个任务项以同样的方式失败(请求被拒绝):"))
+                .anyMatch(t -> t.matches("daily  ·  有 \\d+ 天从未运行"))
+                .anyMatch(t -> t.startsWith("已等待 "));
         assertThat(english(attention, english)).as("English on the Attention page").isEmpty();
 
         robot.interact(() -> ((ConsoleView) stage.getScene().getRoot()).showJob("weekly"));
         waitForJob(robot, "weekly");
-        List<String> job = fromTheConsole(robot, fx(() -> shown(stage.getScene().getRoot())));
+        List<String> job = fx(() -> shown(stage.getScene().getRoot()));
         assertThat(job).as("the job page's texts").contains("计划…", "恢复", "运行所选", "任务项", "状态")
                 .anyMatch(t -> t.startsWith("已被 ") && t.contains("the site is moving"));
         assertThat(english(job, english)).as("English on a paused job's page").isEmpty();
+        assertThat(coreEnglish(job)).as("the core's English on a paused job's page").isEmpty();
         // the pause sign is drawn, not a glyph a CJK font lacks
         assertThat(job).noneMatch(t -> t.contains("⏸"));
         assertThat(robot.lookup("#pause-icon").tryQuery()).isPresent();
@@ -192,10 +198,11 @@ class ConsoleLanguageTest {
         robot.clickOn("#language-zh");
         waitForJob(robot, "weekly");
         assertThat(Text.chinese()).isTrue();
-        List<String> zh = fromTheConsole(robot, fx(() -> shown(stage.getScene().getRoot())));
+        List<String> zh = fx(() -> shown(stage.getScene().getRoot()));
         assertThat(zh).as("the sidebar in Chinese").contains("待处理", "作业", "English", "中文")
                 .doesNotContain("Attention", "JOBS");
         assertThat(english(zh, englishPieces(CONSOLE_KEYS))).as("English after the switch").isEmpty();
+        assertThat(coreEnglish(zh)).as("the core's English after the switch").isEmpty();
         assertThat(fx(() -> stage.getScene().getFocusOwner().getId())).as("the switch keeps the focus")
                 .isEqualTo("language-zh");
         assertThat(Language.saved()).as("the choice is kept for the next start").isEqualTo(Text.CHINESE);

@@ -4,6 +4,7 @@ import atlantafx.base.theme.PrimerLight;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.text.Text;
+import io.keyline.ui.EnglishMessages;
 import io.keyline.ui.NoNavigation;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
@@ -27,33 +28,30 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 import static io.keyline.ui.timeline.TimelineConfirmFixture.KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * In Chinese, a key's timeline (waiting for a confirmation, then done), the Confirm pane (before and after
- * Confirm and run), the Plan dialog and the Retry dialog show none of their English messages: no visible label, button or
- * text reads as an English message of the timeline's, Confirm's, Retry's or Plan's part of the ui bundle
- * that reads differently in Chinese, or holds a piece of one of two words or more. What the core says (the
- * key's message, its events, the plan's actions) is still English and not checked here.
+ * Confirm and run), the Plan dialog (today, then a range whose keys run, wait, failed, are done or not yet due) and
+ * the Retry dialog show none of their English messages: no visible label, button, text or text area reads as an
+ * English message of the timeline's, Confirm's, Retry's or Plan's part of the ui bundle or of the core's bundle
+ * (the events, run summaries, evidence, plan actions, probe answers and the Confirm preview are the core's words)
+ * that reads differently in Chinese, or holds a piece of one of two words or more. What the engine stored (a key's
+ * message, a server's answer) is data, shown as it is.
  */
 @ExtendWith(ApplicationExtension.class)
 class ChineseTimelineConfirmPlanTest {
 
-    /** The parts of the ui bundle these screens take their words from. */
-    static final List<String> PREFIXES = List.of("ui.timeline.", "ui.confirm.", "ui.retry.", "ui.plan.");
+    /** The parts of the bundles these screens take their words from. */
+    static final List<String> PREFIXES = List.of("ui.timeline.", "ui.confirm.", "ui.retry.", "ui.plan.", "core.",
+            "common.");
 
     @TempDir
     static Path tmp;
@@ -81,8 +79,8 @@ class ChineseTimelineConfirmPlanTest {
 
     @Test
     void theTimelineConfirmAndPlanSpeakChinese(FxRobot robot) throws Exception {
-        List<Message> english = englishMessages();
-        assertThat(english).as("English messages of these screens").hasSizeGreaterThan(100);
+        List<EnglishMessages.Message> english = EnglishMessages.of(PREFIXES);
+        assertThat(english).as("English messages of these screens").hasSizeGreaterThan(300);
 
         fx = new TimelineConfirmFixture(tmp.resolve("zh"));
         fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, true));
@@ -103,6 +101,10 @@ class ChineseTimelineConfirmPlanTest {
         assertThat(waiting).as("the timeline's texts").contains("刷新", "时间", "发生了什么", "步骤", "消息");
         assertThat(waiting).anyMatch(t -> t.endsWith("个事件"));
         assertThat(english(waiting, english)).as("English on the timeline").isEmpty();
+        // the core's words: the run's title and summary, the events, the key's details, the failure's evidence
+        assertThat(waiting).anyMatch(t -> t.startsWith("运行 ")).anyMatch(t -> t.matches(".* · \\d+ 个事件.*"))
+                .contains("步骤开始", "步骤失败", "等待确认").anyMatch(t -> t.startsWith("步骤 publish · 已尝试 1 次"))
+                .anyMatch(t -> t.startsWith("请求:")).anyMatch(t -> t.startsWith("尝试:"));
 
         // the Confirm pane: why it waits, what will be sent; then what happened
         ConfirmViewModel confirm = new ConfirmViewModel(fx.services(), Threads.javafx());
@@ -118,6 +120,11 @@ class ChineseTimelineConfirmPlanTest {
         assertThat(before).as("the Confirm pane's texts").contains("确认 publish", "等待原因", "将要发送的内容", "备注",
                 "确认并运行", "标记为已完成…", "取消——不发送任何内容");
         assertThat(english(before, english)).as("English in the Confirm pane").isEmpty();
+        // the core's preview: why it waits, the probe's latest answer, what will be sent, the failure's evidence
+        assertThat(before).contains("上次尝试的结果未知:请求可能已经到达网站。")
+                .anyMatch(t -> t.startsWith("最近一次检查的答复:不存在:结果还没有产生"))
+                .anyMatch(t -> t.startsWith("正文     ") && t.contains("字节,来自文件 out/" + KEY + ".md"))
+                .anyMatch(t -> t.startsWith("响应:") && t.contains("HTTP 502"));
 
         assertThat(fx(() -> confirm.confirmAndRun("核实过:文章还没有发布"))).isTrue();
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> confirm.outcomeProperty().get()) != null);
@@ -177,6 +184,39 @@ class ChineseTimelineConfirmPlanTest {
             retry.close();
             return null;
         });
+
+        // a plan of a range whose keys run, wait for a confirmation, failed, are done, or are not yet due
+        String waits = "2026-11-27";
+        fx.site.failPosts(Fault.STATUS_502);
+        assertThat(fx.run("daily", waits).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        fx(() -> {
+            show(dialog.root());
+            plan.choice().targetProperty().set(io.keyline.ui.plan.PlanChoice.Target.RANGE);
+            plan.choice().fromProperty().set("2026-11-25");
+            plan.choice().toProperty().set("2026-11-30");
+            plan.plan();
+            return null;
+        });
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> plan.rows().size()) == 6);
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> actions = fx(() -> plan.rows().stream().map(PlanViewModel::actionText).toList());
+        List<String> ranged = new ArrayList<>(fx(() -> shown(dialog.root())));
+        ranged.addAll(actions);
+        for (int i = 0; i < 6; i++) {
+            int row = i;
+            ranged.addAll(fx(() -> {
+                plan.selectedProperty().set(plan.rows().get(row));
+                return plan.detailProperty().get().lines().filter(l -> !l.isBlank()).toList();
+            }));
+        }
+        assertThat(english(ranged, english)).as("English in the range's plan").isEmpty();
+        assertThat(actions).as("the planned actions").containsExactly("运行 write → publish", "运行 write → publish",
+                "需要确认:publish", "在 publish 失败:重试之后才会再次运行", "跳过(已完成)",
+                "还没到期:2026-11-30 晚于当前任务项(勾选“提前运行”后重新计划即可包含它)");
+        assertThat(ranged).as("the range's plan").anyMatch(t -> t.startsWith("6 个任务项 · 2 × 运行 write → publish"))
+                .anyMatch(t -> t.startsWith("publish 的检查:不存在:结果还没有产生"))
+                .anyMatch(t -> t.startsWith("  正文:文件 out/2026-11-25.md"))
+                .contains("步骤:write → publish", "(没有 http 请求)");
     }
 
     private void show(Parent root) {
@@ -189,102 +229,12 @@ class ChineseTimelineConfirmPlanTest {
         stage.show();
     }
 
-    /** The texts of {@code texts} that show an English message: "text ⊃ message". */
-    private static List<String> english(List<String> texts, List<Message> messages) {
-        List<String> found = new ArrayList<>();
-        for (String t : texts) {
-            for (Message m : messages) {
-                if (m.shownIn(t)) {
-                    found.add(t + " ⊃ " + m.english());
-                }
-            }
-        }
-        return found;
+    /** The texts of {@code texts} that show an English message. */
+    private static List<String> english(List<String> texts, List<EnglishMessages.Message> messages) {
+        return EnglishMessages.in(texts, messages);
     }
 
-    /**
-     * An English message of these screens (one wording of it, for a message that counts): it is shown in a text
-     * that reads as the whole message (its arguments anything), or that holds one of its pieces of two words or
-     * more (the words between its arguments). A single English word inside a longer text is not counted: the
-     * core's English sentences (the key's message, its events) share words such as "Step" and "probe".
-     */
-    record Message(String english, Pattern whole, List<Pattern> pieces) {
-        boolean shownIn(String text) {
-            return whole.matcher(text).matches() || pieces.stream().anyMatch(p -> p.matcher(text).find());
-        }
-    }
-
-    /** The English messages of these screens that read differently in Chinese, in each of their wordings. */
-    static List<Message> englishMessages() throws IOException {
-        Properties en = load("ui.properties");
-        Properties zh = load("ui_zh_CN.properties");
-        List<Message> out = new ArrayList<>();
-        for (String key : en.stringPropertyNames()) {
-            String e = en.getProperty(key);
-            if (PREFIXES.stream().noneMatch(key::startsWith) || e.equals(zh.getProperty(key))) {
-                continue;
-            }
-            for (String wording : wordings(e.replace("''", "'"))) {
-                String[] parts = wording.split("\\{(?:[^{}]|\\{[^{}]*\\})*\\}", -1);
-                StringBuilder whole = new StringBuilder();
-                List<Pattern> pieces = new ArrayList<>();
-                for (int i = 0; i < parts.length; i++) {
-                    whole.append(i == 0 ? "" : "(?s).*").append(Pattern.quote(parts[i]));
-                    String p = parts[i].strip();
-                    boolean words = p.matches("(?s).*\\p{L}\\s+\\p{L}.*");
-                    if (words && p.codePoints().filter(Character::isLetter).count() > 3) {
-                        pieces.add(Pattern.compile("(?<![\\p{L}\\p{N}_-])" + Pattern.quote(p) + "(?![\\p{L}\\p{N}_-])"));
-                    }
-                }
-                if (wording.replaceAll("\\{(?:[^{}]|\\{[^{}]*\\})*\\}", "").codePoints()
-                        .filter(Character::isLetter).count() > 3) {
-                    out.add(new Message(wording, Pattern.compile(whole.toString()), pieces));
-                }
-            }
-        }
-        return out;
-    }
-
-    /** A message with its count's choice spelled out: one wording per choice ("1 event", "{0} events"). */
-    static List<String> wordings(String message) {
-        java.util.regex.Matcher m = Pattern.compile("\\{\\d+,choice,").matcher(message);
-        if (!m.find()) {
-            return List.of(message);
-        }
-        int depth = 0;
-        int end = m.start();
-        for (; end < message.length(); end++) {
-            char c = message.charAt(end);
-            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-            if (depth == 0) {
-                break;
-            }
-        }
-        List<String> out = new ArrayList<>();
-        String inner = message.substring(m.end(), end);
-        int from = 0;
-        depth = 0;
-        for (int i = 0; i <= inner.length(); i++) {
-            char c = i < inner.length() ? inner.charAt(i) : '|';
-            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-            if (c == '|' && depth == 0) {
-                String choice = inner.substring(from, i).replaceFirst("^[^#<]*[#<]", "");
-                out.addAll(wordings(message.substring(0, m.start()) + choice + message.substring(end + 1)));
-                from = i + 1;
-            }
-        }
-        return out;
-    }
-
-    private static Properties load(String name) throws IOException {
-        Properties p = new Properties();
-        try (InputStream in = ChineseTimelineConfirmPlanTest.class.getResourceAsStream("/io/keyline/text/" + name)) {
-            p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
-        }
-        return p;
-    }
-
-    /** The texts of the visible labels, buttons and text nodes under {@code n}. */
+    /** The texts of the visible labels, buttons, text nodes and text areas under {@code n}, a line each. */
     static List<String> shown(Node n) {
         List<String> out = new ArrayList<>();
         collect(n, out);
@@ -292,14 +242,18 @@ class ChineseTimelineConfirmPlanTest {
     }
 
     private static void collect(Node n, List<String> out) {
-        // a run's summary ("09:00:00 · 0 ms · 5 events") is the core's sentence, still English
-        if (!n.isVisible() || n.getStyleClass().contains("timeline-run-summary")) {
+        if (!n.isVisible()) {
             return;
         }
-        if (n instanceof Labeled l && l.getText() != null && !l.getText().isBlank()) {
-            out.add(l.getText());
-        } else if (n instanceof javafx.scene.text.Text t && t.getText() != null && !t.getText().isBlank()) {
-            out.add(t.getText());
+        String text = n instanceof Labeled l ? l.getText() : n instanceof javafx.scene.text.Text t ? t.getText()
+                : n instanceof javafx.scene.control.TextInputControl c ? c.getText() : null;
+        if (text != null && !text.isBlank()) {
+            // a text area's block (evidence, the request a step sends) line by line, as it reads
+            out.addAll(n instanceof javafx.scene.control.TextInputControl ? text.lines()
+                    .filter(l -> !l.isBlank()).toList() : List.of(text));
+        }
+        if (n instanceof javafx.scene.control.TextInputControl) {
+            return; // its skin's text nodes hold the same text
         }
         if (n instanceof Parent p) {
             for (Node c : p.getChildrenUnmodifiable()) {

@@ -1,0 +1,62 @@
+package io.keyline.text;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A message to be put into words by whoever shows it: a bundle key and its arguments, said in the language in
+ * use when it is shown ({@link #text}). Machine output keeps the English words: as JSON it is its English text
+ * ({@link #english}), so {@code --json} reads the same in every language. An argument that is itself a
+ * {@code Said} is said in the same language; other arguments are put in as {@link java.text.MessageFormat}
+ * puts them (a {@code String} as it is).
+ *
+ * @param key  the bundle key, or {@code null} for a text that is shown as it is (an answer from outside, a
+ *             sentence an older state stored)
+ * @param args the arguments, or for a text shown as it is its one text
+ */
+public record Said(String key, List<Object> args) {
+
+    public Said {
+        args = List.copyOf(args);
+    }
+
+    /** The message {@code key} with {@code args}. */
+    public static Said of(String key, Object... args) {
+        return new Said(Objects.requireNonNull(key), Arrays.stream(args).map(a -> a == null ? "" : a).toList());
+    }
+
+    /** A text shown as it is, in every language (data, not a sentence of the bundles). */
+    public static Said plain(String text) {
+        return new Said(null, List.of(text == null ? "" : text));
+    }
+
+    /** The words in the language in use. */
+    public String text() {
+        return in(Text.locale());
+    }
+
+    /** The words in English, as machine output keeps them. */
+    @JsonValue
+    public String english() {
+        return in(Text.ENGLISH);
+    }
+
+    /** The words in {@code language}. */
+    public String in(Locale language) {
+        if (key == null) {
+            return (String) args.get(0);
+        }
+        Object[] a = args.stream().map(x -> x instanceof Said s ? s.in(language) : x).toArray();
+        return Text.in(language, key, a);
+    }
+
+    /** {@link #text}: a {@code Said} put into a message is said in the language in use. */
+    @Override
+    public String toString() {
+        return text();
+    }
+}
