@@ -202,7 +202,8 @@ public final class KeylineCli implements Callable<Integer> {
         Class<?> named = namedCommand(args);
         if (asProcess) {
             // what another process that waits for this one's open lock is told (OpenLock), on the real stderr
-            String what = named != null ? named.getAnnotation(Command.class).name() : args.length == 0 ? "console" : null;
+            String what = named != null ? named.getAnnotation(Command.class).name()
+                    : args.length == 0 ? t("cli.root.consoleProcess") : null;
             io.keyline.store.h2.OpenLock.describeThisProcess(what == null ? "keyline" : "keyline " + what);
             PrintStream notices = TerminalOut.of(stderr);
             io.keyline.store.h2.OpenLock.notices(m -> notices.println(t("cli.worker.problem", m)));
@@ -267,15 +268,15 @@ public final class KeylineCli implements Callable<Integer> {
         String jobsOption = optionValue(root.argsSeen, "--jobs");
         List<String> lines = new java.util.ArrayList<>(List.of(usage.footer()));
         lines.add("");
-        lines.add("In use here:");
+        lines.add(t("cli.root.inUse"));
         try {
             Places.Found f = new Places(root.env, root.workingDir).find(stateOption,
                     jobsOption == null ? null : Path.of(jobsOption));
-            lines.add("  state: " + (f.exists() ? f.stateLine() : "none found (a command that needs one exits 1 and "
-                    + "says where it looked; 'keyline init' creates " + f.state().display() + ")"));
-            lines.add("  jobs:  " + f.jobsLine());
+            lines.add("  " + t("cli.root.inUseState", f.exists() ? f.stateLine()
+                    : t("cli.root.inUseNoState", "keyline init", f.state().display())));
+            lines.add("  " + t("cli.root.inUseJobs", f.jobsLine()));
         } catch (RuntimeException e) {
-            lines.add("  state: " + e.getMessage());
+            lines.add("  " + t("cli.root.inUseState", e.getMessage()));
         }
         usage.footer(lines.toArray(String[]::new));
     }
@@ -359,7 +360,7 @@ public final class KeylineCli implements Callable<Integer> {
             CommandLine.Model.CommandSpec spec = sub.getCommandSpec();
             if (spec.findOption("--help") == null) {
                 spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
-                        .description("Show this help and exit.").build());
+                        .description(t("cli.help.option.help")).build());
             }
             addHelp(sub);
         }
