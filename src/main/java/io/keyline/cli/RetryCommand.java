@@ -8,23 +8,19 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "retry", description = "Re-arms a FAILED, SKIPPED or NEEDS_CREDENTIAL key with a fresh retry budget; the "
-        + "next run picks it up, or --run runs it now (as the console's Retry does; exit codes as for run). With "
-        + "--from-step S the key goes back to step S: S and the steps after it run again and their outputs are "
-        + "discarded (a token of an old login, say); an unsafe step among them still goes through its probe.")
+@Command(name = "retry")
 final class RetryCommand extends Sub implements Callable<Integer> {
 
     @Mixin
     KeyTarget target;
 
-    @Option(names = "--note", paramLabel = "T", description = "Why (kept in the key's timeline).")
+    @Option(names = "--note", paramLabel = "T")
     String note;
 
-    @Option(names = "--run", description = "Run the key right after re-arming it.")
+    @Option(names = "--run")
     boolean run;
 
-    @Option(names = "--from-step", paramLabel = "S", description = "Go back to step S: it and the steps after it run "
-            + "again, their outputs discarded (default: resume where the key stopped).")
+    @Option(names = "--from-step", paramLabel = "S")
     String fromStep;
 
     @Override

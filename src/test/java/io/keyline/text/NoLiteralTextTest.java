@@ -86,8 +86,19 @@ class NoLiteralTextTest {
             "forName", "getMethod",
             // why a run stopped, as the engine records it in the run log and the keys' events (the core's words)
             "stopStarting",
-            // the command line's --help: its descriptions stay in the annotations for now
-            "Command", "Option", "Parameters", "ArgGroup");
+            // a bundle by its area; the key of a help text in it (picocli's builder)
+            "bundle", "descriptionKey");
+
+    /** picocli's annotations: their attributes are names, labels and numbers, but for the words listed below. */
+    private static final Set<String> ANNOTATIONS = Set.of("Command", "Option", "Parameters", "ArgGroup", "Mixin");
+
+    /** Attributes of picocli's annotations that hold words: the help reads them from the bundle instead. */
+    private static final Set<String> WORD_ATTRIBUTES = Set.of("description", "header", "footer", "headerHeading",
+            "synopsisHeading", "descriptionHeading", "parameterListHeading", "optionListHeading",
+            "commandListHeading", "footerHeading", "customSynopsis", "heading", "prompt");
+
+    /** The last attribute named before a literal in an annotation ({@code paramLabel = }). */
+    private static final Pattern ATTRIBUTE = Pattern.compile("(\\w+)\\s*=(?!=)[^=]*$");
 
     /** Calls on a style class or stylesheet list ({@code getStyleClass().add("muted")}). */
     private static final Pattern STYLE_LIST = Pattern.compile("get(StyleClass|Stylesheets)\\(\\)\\s*\\.\\s*\\w+$");
@@ -236,6 +247,13 @@ class NoLiteralTextTest {
                         out.println(String.format(Locale.ROOT, "\\\\u%04x", ch));
                         out.println("\\\\u%04x was written");
                     }
+                    @Command(name = "retry", version = "Keyline 0.1", description = {"Re-arms a key.", "Again."})
+                    @picocli.CommandLine.Option(names = {"--note", "-n"}, paramLabel = "T", description = "Why "
+                            + "(kept).", descriptionKey = "note")
+                    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", descriptionKey = "JOB")
+                    void g() {
+                        new Option("Saved");
+                    }
                 }
                 """;
         assertThat(operatorLiterals("Y.java", src)).containsExactly("Y.java:3 \"Saved\"",
@@ -243,7 +261,8 @@ class NoLiteralTextTest {
                 "Y.java:9 \".root { color: red }\"", "Y.java:11 \"Open Sans\"", "Y.java:11 \"Sans SC now\"",
                 "Y.java:16 \"Done\"", "Y.java:18 \"keyline: run failed\"", "Y.java:18 \"run keyline\"",
                 "Y.java:20 \"-h help\"", "Y.java:20 \"--help me\"", "Y.java:22 \"$Keyline state\"",
-                "Y.java:26 \"\\u%04x was written\"");
+                "Y.java:26 \"\\u%04x was written\"", "Y.java:28 \"Re-arms a key.\"", "Y.java:28 \"Again.\"",
+                "Y.java:29 \"Why \"", "Y.java:30 \"(kept).\"", "Y.java:33 \"Saved\"");
     }
 
     /** The literals of {@code src} an operator would read, as {@code file:line "literal"}. */
@@ -375,6 +394,10 @@ class NoLiteralTextTest {
         if (MACHINE_CALLS.contains(call) || STYLE_LIST.matcher(head).find() || LOG_FIELDS.matcher(head).find()
                 || PATH_NAMES.matcher(head).find()) {
             return true;
+        }
+        if (ANNOTATIONS.contains(call) && head.matches("(?s).*@\\s*(\\w+\\s*\\.\\s*)*\\w+$")) {
+            java.util.regex.Matcher a = ATTRIBUTE.matcher(before.subSequence(k, before.length()));
+            return a.find() && !WORD_ATTRIBUTES.contains(a.group(1));
         }
         return (call.endsWith("Wrapper") || call.endsWith("Property")) && PROPERTY_NAME.matcher(value).matches();
     }
