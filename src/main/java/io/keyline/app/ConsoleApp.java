@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
+import static io.keyline.text.Text.t;
+
 /** Opens the operator console on a workspace and returns when its window is closed. */
 public final class ConsoleApp {
 
@@ -81,7 +83,7 @@ public final class ConsoleApp {
         ex.scheduleWithFixedDelay(() -> {
             try {
                 if (notifier.get() == null) {
-                    notifier.set(ws.notifier(trace, m -> System.err.println("keyline: " + m)));
+                    notifier.set(ws.notifier(trace, m -> System.err.println(t("cli.worker.problem", m))));
                 }
                 notifier.get().dispatch(Duration.ofSeconds(20));
             } catch (RuntimeException e) {
@@ -131,15 +133,14 @@ public final class ConsoleApp {
         String wayland = env.get("WAYLAND_DISPLAY");
         if ((display == null || display.isBlank()) && (wayland == null || wayland.isBlank())
                 && !"Monocle".equals(System.getProperty("glass.platform"))) {
-            System.err.println("keyline: cannot open the console: no display (DISPLAY is not set). "
-                    + "The commands work without one: keyline --help");
+            System.err.println(t("cli.console.noDisplay", "DISPLAY", "keyline --help"));
             return 1;
         }
         Duration window;
         try {
             window = Targets.catchUpWindow(env.get("KEYLINE_CATCH_UP"));
         } catch (IllegalArgumentException e) {
-            System.err.println("keyline: KEYLINE_CATCH_UP: " + e.getMessage());
+            System.err.println(t("cli.console.badCatchUp", "KEYLINE_CATCH_UP", e.getMessage()));
             return 64;
         }
         // The state opens in the background while the window comes up (fast start); everything
@@ -193,7 +194,7 @@ public final class ConsoleApp {
                 scheduler.start(Scheduler.PERIOD, Scheduler.PERIOD);
             });
         } catch (java.util.concurrent.CompletionException e) {
-            System.err.println("keyline: cannot open the console: " + e.getCause().getMessage());
+            System.err.println(t("cli.console.cannotOpen", e.getCause().getMessage()));
             scheduler.close();
             sandbox.close();
             notifications.shutdownNow();

@@ -5,9 +5,7 @@ import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
 
-@Command(name = "apply", description = "Executes a plan made by 'keyline plan', exactly: the steps it listed, in that "
-        + "order, and nothing else. Refuses (exit 1) if the job file, a body, a probe's answer, a credential or the "
-        + "state of its keys changed since; a key whose reality departs from the plan mid-way stops there (exit 4).")
+@Command(name = "apply")
 final class ApplyCommand extends Sub implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "PLAN_ID")

@@ -12,18 +12,13 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "approve", description = {
-    "Reviews a job's unsafe steps (their method, URL template, body template, command) as they are now: unattended "
-        + "runs (run --due, the scheduler, workers) run a job only after that, and again after an unsafe step is "
-        + "edited. Keys that waited for the review go back to PENDING: the next run takes them. Applying a plan of "
-        + "the job (keyline plan JOB, then keyline apply PLAN_ID) reviews it too, with the requests shown.",
-    "Audited (user, note). Exit 1 when the job has no unsafe steps (it needs no review)."})
+@Command(name = "approve")
 final class ApproveCommand extends Sub implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "JOB")
     String jobName;
 
-    @Option(names = "--note", paramLabel = "T", description = "Why (kept with the audit event).")
+    @Option(names = "--note", paramLabel = "T")
     String note;
 
     @Override

@@ -9,16 +9,10 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "backup", description = {
-    "Writes a consistent copy of the state to FILE (a zip holding keyline.mv.db), also while the console or a run "
-        + "uses it. It is written in a private folder (0700) next to FILE and moved into place with permissions 0600: "
-        + "no other user can read it, at any moment.",
-    "Credentials are in it only as stored (encrypted): keep state/secret.key (or KEYLINE_MASTER_KEY) apart from it. "
-        + "Restore: unzip it into an empty state folder (docs/operations.md).",
-    "On a PostgreSQL state, back up with pg_dump (this command says how, and exits 1)."})
+@Command(name = "backup")
 final class BackupCommand extends Sub implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The backup to write (e.g. keyline-2026-11-29.zip).")
+    @Parameters(index = "0", paramLabel = "FILE", descriptionKey = "FILE")
     Path file;
 
     @Override

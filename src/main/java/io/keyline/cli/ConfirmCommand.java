@@ -8,17 +8,16 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "confirm", description = "Confirms the unsafe step a key waits on and runs it now. Exit codes as for run.")
+@Command(name = "confirm")
 final class ConfirmCommand extends Sub implements Callable<Integer> {
 
     @Mixin
     KeyTarget target;
 
-    @Option(names = "--note", paramLabel = "T", description = "Why (kept in the key's timeline).")
+    @Option(names = "--note", paramLabel = "T")
     String note;
 
-    @Option(names = "--payload", paramLabel = "HASH",
-            description = "Only confirm if the step would send this payload (hash shown by the console).")
+    @Option(names = "--payload", paramLabel = "HASH")
     String payload;
 
     @Override

@@ -27,8 +27,7 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "credentials", description = "Login cookies and tokens: list, set (renew), test. Values are encrypted "
-        + "at rest and never shown.",
+@Command(name = "credentials",
         subcommands = {CredentialsCommand.ListCommand.class, CredentialsCommand.SetCommand.class,
             CredentialsCommand.TestCommand.class})
 final class CredentialsCommand extends Sub implements Callable<Integer> {
@@ -59,8 +58,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 .map(CredentialAlerts.Alert::message).toList();
     }
 
-    @Command(name = "list", description = "Name, type, fingerprint, cookies, earliest expiry, last use and result, "
-            + "and the keys parked on each credential.")
+    @Command(name = "list")
     static final class ListCommand extends Sub implements Callable<Integer> {
         @Override
         public Integer call() {
@@ -96,43 +94,30 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         }
     }
 
-    @Command(name = "set", description = {
-        "Stores or renews a credential from --from-file F or standard input; every key parked on it resumes "
-            + "(goes back to PENDING and runs on the next run).",
-        "Cookies: a 'Cookie:' header line, a Netscape cookies.txt (also wget's, whose domains carry a port), "
-            + "a browser extension's JSON export, or Playwright's storageState JSON."})
+    @Command(name = "set")
     static final class SetCommand extends Sub implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
 
-        @Option(names = "--type", paramLabel = "T", defaultValue = "cookie",
-                description = "cookie (default), bearer or header ('Name: value').")
+        @Option(names = "--type", paramLabel = "T", defaultValue = "cookie")
         String type;
 
-        @Option(names = "--from-file", paramLabel = "F", description = "Read the value from this file (else stdin).")
+        @Option(names = "--from-file", paramLabel = "F")
         Path file;
 
-        @Option(names = "--domain", paramLabel = "D",
-                description = "Host a 'Cookie:' header line belongs to (default: sent to the hosts of the steps "
-                        + "that use the credential).")
+        @Option(names = "--domain", paramLabel = "D")
         String domain;
 
-        @Option(names = "--run", description = "Run the resumed keys now and say how many completed (as the "
-                + "console's Save and resume does; exit codes as for run).")
+        @Option(names = "--run")
         boolean run;
 
-        @Option(names = "--login-url", paramLabel = "URL",
-                description = "Where you log in again on the site (kept when not given; \"\" removes it). A "
-                        + "redirect there (its path and every query parameter it has) means the site rejected the "
-                        + "credential; it is shown wherever a key waits for the credential.")
+        @Option(names = "--login-url", paramLabel = "URL")
         String loginUrl;
 
-        @Option(names = "--no-refresh", description = "Keep the value as stored: cookies the site sets on its "
-                + "answers are not kept (by default a Set-Cookie for the credential's own host updates the stored, "
-                + "encrypted value).")
+        @Option(names = "--no-refresh")
         boolean noRefresh;
 
-        @Option(names = "--refresh", description = "Keep cookies the site sets on its answers again (the default).")
+        @Option(names = "--refresh")
         boolean refresh;
 
         @Override
@@ -251,17 +236,12 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         }
     }
 
-    @Command(name = "test", description = "Asks, read-only, every request of the credential's jobs that can tell "
-            + "whether the site accepts it: the http probes of its steps, and its none steps and idempotent GET/HEAD "
-            + "steps with a successWhen or authWhen. Accepted (exit 0, the keys parked on it resume) only when one "
-            + "answer met its success condition and none showed a rejected login; rejected (exit 2) on any sign of "
-            + "a rejected login; otherwise inconclusive (exit 4). Nothing resumes unless accepted.")
+    @Command(name = "test")
     static final class TestCommand extends Sub implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
 
-        @Option(names = "--key", paramLabel = "K", description = "The key the requests are made for ({key}); "
-                + "default: each job's current key.")
+        @Option(names = "--key", paramLabel = "K")
         String key;
 
         @Override

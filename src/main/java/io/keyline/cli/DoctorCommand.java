@@ -29,12 +29,7 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "doctor", description = {
-    "Checks what an operator should know before leaving Keyline alone: the state (found, keys waiting), the job "
-        + "files, the master key and the credentials it decrypts, and which channel tells a person that a key waits "
-        + "(notify.json's hooks, reached without sending anything; the desktop notification through notify-send; "
-        + "an open console). Warns when no channel would reach anyone.",
-    "Sends nothing, runs nothing, creates nothing. Exit 0 when nothing needs fixing, 1 when a line starts with \"!\"."})
+@Command(name = "doctor")
 final class DoctorCommand extends Sub implements Callable<Integer> {
 
     /** How long a webhook's host may take to accept a connection. */

@@ -7,17 +7,13 @@ import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
 
-@Command(name = "export", description = {
-    "Prints keys and events as one JSON object {\"exportedAt\", \"job\", \"keys\": [...], \"events\": [...]}, "
-        + "for a spreadsheet or another tool: keys with the fields of 'status --json', events (oldest first) with "
-        + "those of 'timeline --json' plus id, job and key.",
-    "Never a secret: credentials are not exported; messages and evidence were redacted when they were stored."})
+@Command(name = "export")
 final class ExportCommand extends Sub implements Callable<Integer> {
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", description = "Only this job (default: every job).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", descriptionKey = "JOB")
     String jobName;
 
-    @Option(names = "--json", description = "JSON (the only format; accepted for symmetry with status and timeline).")
+    @Option(names = "--json")
     boolean json;
 
     @Override

@@ -12,17 +12,10 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "init", description = {
-    "Creates a state: DIR, else --state or KEYLINE_STATE, else ./state (installed app: $XDG_DATA_HOME/keyline). "
-        + "The state remembers the jobs folder in use (--jobs, KEYLINE_JOBS, else ./resources/jobs, created when "
-        + "missing), so that a command that names no jobs folder uses it. A state that exists is left as it is.",
-    "Commands run in the folder that holds the new state/ folder, or below it, find it by themselves; elsewhere name "
-        + "it with --state or KEYLINE_STATE. Only init, --init and the console's first run create a state: any other "
-        + "command that finds none exits 1 and says where it looked."})
+@Command(name = "init")
 final class InitCommand extends Sub implements Callable<Integer> {
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "DIR|URL",
-            description = "The state to create: a folder, or postgresql://HOST[:PORT]/DB (its tables are made).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DIR|URL", descriptionKey = "DIR")
     String dir;
 
     @Override

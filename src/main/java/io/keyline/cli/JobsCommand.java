@@ -13,8 +13,7 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "jobs", description = {"Lists the jobs: key type, schedule, paused, keys by state; and invalid job files "
-        + "with their errors.", "Exit 0 when at least one job file is valid, 1 when none is (each error is listed)."})
+@Command(name = "jobs")
 final class JobsCommand extends Sub implements Callable<Integer> {
 
     @Override

@@ -29,37 +29,7 @@ import static io.keyline.text.Text.t;
         mixinStandardHelpOptions = true,
         version = "Keyline 0.1.0",
         sortOptions = false,
-        usageHelpAutoWidth = true,
-        description = {
-            "Runs daily automations so that they are safe to repeat: every unit of work has a business key "
-                + "(a date, a week, a document number); a key that is done is never done again; a run that dies "
-                + "resumes where it stopped; only provably safe failures are retried.",
-            "",
-            "Without a command, opens the operator console."},
-        footer = {
-            "",
-            "Start here:",
-            "  keyline init                          create the state of this workspace (./state)",
-            "  keyline jobs                          what jobs there are, and their keys by state",
-            "  keyline plan daily-report             what a run would do today (executes nothing)",
-            "  keyline run daily-report              run today's key",
-            "  keyline status --attention            keys that wait for you",
-            "  keyline doctor                        who is told when a key waits for you",
-            "  keyline credentials set site-cookie < cookies.txt   renew a login; parked keys resume",
-            "  keyline --state demo-state --jobs demo-jobs demo    a demo workspace to learn from",
-            "",
-            "Exit codes of run and apply: 0 all done, 1 nothing ran (bad job file, state locked, stale plan, "
-                + "paused job, keys not yet due) or the keys failed only because nothing answered (host unreachable, "
-                + "DNS, TLS, program not found), 2 failed (the site or program said no), 3 partly failed, 4 waits "
-                + "for an operator (or the kill switch or the run's budget stopped the run), 5 retry pending, 64 "
-                + "usage error.",
-            "Which state: --state, else KEYLINE_STATE, else the first state/ found from the jobs folder or the "
-                + "working directory up (a workspace), else (installed app) the per-user state. A command that finds "
-                + "none exits 1 and says where it looked; only the console's first run, init and --init create one.",
-            "Environment: KEYLINE_STATE and KEYLINE_JOBS set the defaults of --state and --jobs; "
-                + "KEYLINE_MASTER_KEY (base64 of 32 bytes) or KEYLINE_MASTER_KEY_FILE replaces state/secret.key; "
-                + "PGUSER, PGPASSWORD, PGPASSFILE serve a postgresql:// state; KEYLINE_CATCH_UP (e.g. P7D) "
-                + "is how far back --due and the console's scheduler catch up missed schedule ticks."})
+        usageHelpAutoWidth = true)
 public final class KeylineCli implements Callable<Integer> {
 
     /**
@@ -101,28 +71,16 @@ public final class KeylineCli implements Callable<Integer> {
     /** The root's flags (no value): the command's name may follow them. */
     private static final java.util.Set<String> ROOT_FLAGS = java.util.Set.of("--init");
 
-    @Option(names = "--state", paramLabel = "DIR|URL",
-            description = "State folder (H2 database, run log), or postgresql://HOST[:PORT]/DB[?user=U] for a state "
-                    + "that several machines share (password from PGPASSWORD or ~/.pgpass; run logs then go to "
-                    + "$XDG_STATE_HOME/keyline/logs). Default: $KEYLINE_STATE, else the workspace's state/ found "
-                    + "from the jobs folder or the working directory up, else (installed app) "
-                    + "$XDG_DATA_HOME/keyline. It must exist: see init and --init")
+    @Option(names = "--state", paramLabel = "DIR|URL")
     String state;
 
-    @Option(names = "--init", description = "Create the state if none is found (where --state, KEYLINE_STATE or "
-            + "the default says). Without it, a command that finds no state exits 1 and says where it looked.")
+    @Option(names = "--init")
     boolean init;
 
-    @Option(names = "--master-key-file", paramLabel = "FILE",
-            description = "File holding the master key (base64 of 32 bytes, mode 0600) instead of "
-                    + "$KEYLINE_MASTER_KEY or state/secret.key; required on a PostgreSQL state unless "
-                    + "KEYLINE_MASTER_KEY is set (the same key on every machine). Default: $KEYLINE_MASTER_KEY_FILE")
+    @Option(names = "--master-key-file", paramLabel = "FILE")
     Path masterKeyFile;
 
-    @Option(names = "--jobs", paramLabel = "DIR",
-            description = "Folder of job files (*.json). Default: $KEYLINE_JOBS, else the jobs folder the state "
-                    + "was created with, else resources/jobs of the workspace (./resources/jobs; installed app: "
-                    + "$XDG_CONFIG_HOME/keyline/jobs)")
+    @Option(names = "--jobs", paramLabel = "DIR")
     Path jobs;
 
     PrintStream out;
@@ -202,7 +160,8 @@ public final class KeylineCli implements Callable<Integer> {
         Class<?> named = namedCommand(args);
         if (asProcess) {
             // what another process that waits for this one's open lock is told (OpenLock), on the real stderr
-            String what = named != null ? named.getAnnotation(Command.class).name() : args.length == 0 ? "console" : null;
+            String what = named != null ? named.getAnnotation(Command.class).name()
+                    : args.length == 0 ? t("cli.root.consoleProcess") : null;
             io.keyline.store.h2.OpenLock.describeThisProcess(what == null ? "keyline" : "keyline " + what);
             PrintStream notices = TerminalOut.of(stderr);
             io.keyline.store.h2.OpenLock.notices(m -> notices.println(t("cli.worker.problem", m)));
@@ -253,31 +212,42 @@ public final class KeylineCli implements Callable<Integer> {
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> handle(ex, err));
         if (namedCommand(args) == null && !opensTheConsole(args)) {
-            inUse(root, cl.getCommandSpec().usageMessage());
+            inUse(root, cl);
         }
         return cl;
     }
+
+    /** The help section that says which state and jobs folder are in use, after the root's footer. */
+    private static final String IN_USE = "inUse";
 
     /**
      * Adds to the root's help which state and jobs folder a command run here would use (from the options on the
      * command line, the environment and the working directory), or where it looked.
      */
-    private static void inUse(KeylineCli root, CommandLine.Model.UsageMessageSpec usage) {
+    private static void inUse(KeylineCli root, CommandLine cl) {
         String stateOption = optionValue(root.argsSeen, "--state");
         String jobsOption = optionValue(root.argsSeen, "--jobs");
-        List<String> lines = new java.util.ArrayList<>(List.of(usage.footer()));
+        List<String> lines = new java.util.ArrayList<>();
         lines.add("");
-        lines.add("In use here:");
+        lines.add(t("cli.root.inUse"));
         try {
             Places.Found f = new Places(root.env, root.workingDir).find(stateOption,
                     jobsOption == null ? null : Path.of(jobsOption));
-            lines.add("  state: " + (f.exists() ? f.stateLine() : "none found (a command that needs one exits 1 and "
-                    + "says where it looked; 'keyline init' creates " + f.state().display() + ")"));
-            lines.add("  jobs:  " + f.jobsLine());
+            lines.add("  " + t("cli.root.inUseState", f.exists() ? f.stateLine()
+                    : t("cli.root.inUseNoState", "keyline init", f.state().display())));
+            lines.add("  " + t("cli.root.inUseJobs", f.jobsLine()));
         } catch (RuntimeException e) {
-            lines.add("  state: " + e.getMessage());
+            lines.add("  " + t("cli.root.inUseState", e.getMessage()));
         }
-        usage.footer(lines.toArray(String[]::new));
+        // picocli formats each line (%n, %s): a path's own percent sign stays one
+        String[] shown = lines.stream().map(l -> l.replace("%", "%%")).toArray(String[]::new);
+        cl.getHelpSectionMap().put(IN_USE, help -> CommandLine.Help.join(help.ansi(),
+                help.commandSpec().usageMessage().width(),
+                help.commandSpec().usageMessage().adjustLineBreaksForWideCJKCharacters(), shown,
+                new StringBuilder()).toString());
+        List<String> sections = new java.util.ArrayList<>(cl.getHelpSectionKeys());
+        sections.add(sections.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER) + 1, IN_USE);
+        cl.setHelpSectionKeys(sections);
     }
 
     /** The value of a root option in {@code args} ({@code --state X} or {@code --state=X}), or {@code null}. */
@@ -301,7 +271,8 @@ public final class KeylineCli implements Callable<Integer> {
 
     /**
      * The command tree: every command and subcommand gets {@code -h, --help} (exit 0), also the ones
-     * added later, so that {@code keyline COMMAND --help} works everywhere.
+     * added later, so that {@code keyline COMMAND --help} works everywhere; the help's words are the
+     * {@code cli} bundle's ({@link HelpBundle}), in the language in use.
      */
     static CommandLine commandLine(KeylineCli root) {
         CommandLine cl = new CommandLine(root);
@@ -309,6 +280,7 @@ public final class KeylineCli implements Callable<Integer> {
             cl.addSubcommand(c);
         }
         addHelp(cl);
+        cl.setResourceBundle(HelpBundle.current());
         return cl;
     }
 
@@ -324,6 +296,7 @@ public final class KeylineCli implements Callable<Integer> {
         CommandLine cl = new CommandLine(root);
         cl.addSubcommand(named);
         addHelp(cl);
+        cl.setResourceBundle(HelpBundle.current());
         return cl;
     }
 
@@ -376,7 +349,7 @@ public final class KeylineCli implements Callable<Integer> {
             CommandLine.Model.CommandSpec spec = sub.getCommandSpec();
             if (spec.findOption("--help") == null) {
                 spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
-                        .description("Show this help and exit.").build());
+                        .descriptionKey("helpOption").build());
             }
             addHelp(sub);
         }

@@ -8,14 +8,13 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "mark-done", description = "Records that a key's work already happened (you checked): the key becomes DONE "
-        + "and is never executed again.")
+@Command(name = "mark-done")
 final class MarkDoneCommand extends Sub implements Callable<Integer> {
 
     @Mixin
     KeyTarget target;
 
-    @Option(names = "--note", paramLabel = "T", required = true, description = "What you checked (required).")
+    @Option(names = "--note", paramLabel = "T", required = true)
     String note;
 
     @Override

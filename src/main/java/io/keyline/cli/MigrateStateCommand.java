@@ -12,18 +12,10 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "migrate-state", description = {
-    "Copies this (embedded) state into an empty PostgreSQL database, for several machines to share: keys, step "
-        + "records, events, credentials (still encrypted: use the same master key there), pauses, saved plans, the "
-        + "notification cursor and outbox. One transaction; the rows of every table are counted on both sides.",
-    "Stop the console, runs and workers on this state first. Afterwards point every machine at the database "
-        + "(--state or KEYLINE_STATE) with the same master key (KEYLINE_MASTER_KEY or --master-key-file: the "
-        + "content of this state's secret.key). This state is left as it was."})
+@Command(name = "migrate-state")
 final class MigrateStateCommand extends Sub implements Callable<Integer> {
 
-    @Option(names = "--to", required = true, paramLabel = "URL",
-            description = "postgresql://HOST[:PORT]/DB[?user=U] of an empty database (password from PGPASSWORD, "
-                    + "~/.pgpass or the URL).")
+    @Option(names = "--to", required = true, paramLabel = "URL")
     String to;
 
     @Override

@@ -17,10 +17,7 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "notify", description = {
-    "Notifications (notify.json in the jobs folder): hooks called when a key needs a person, a credential is about "
-        + "to expire, or a run left keys waiting. Runs deliver them by themselves; these commands check the hooks.",
-    "The format of notify.json is in docs/operations.md."},
+@Command(name = "notify",
         subcommands = {NotifyCommand.TestCommand.class, NotifyCommand.SendCommand.class})
 final class NotifyCommand extends Sub implements Callable<Integer> {
 
@@ -60,8 +57,7 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         return failed == 0 ? 0 : 1;
     }
 
-    @Command(name = "test", description = "Sends a sample event to every hook of notify.json, now, and says per hook "
-            + "whether it worked. Exit 0 when every hook worked, 1 otherwise. Needs no state.")
+    @Command(name = "test")
     static final class TestCommand extends Sub implements Callable<Integer> {
         @Override
         public Integer call() throws InterruptedException {
@@ -71,19 +67,15 @@ final class NotifyCommand extends Sub implements Callable<Integer> {
         }
     }
 
-    @Command(name = "send", description = {"Sends one event, now, to the hooks subscribed to it (without notify.json: "
-            + "the desktop notification): e.g. from systemd's OnFailure= when a run failed or left keys waiting for a "
-            + "person (exit 1 to 4), including a run that could not start (a bad job file, a locked state) and so "
-            + "announced nothing. Needs no state.", "Exit 0 when every hook worked (or none is subscribed), 1 otherwise."})
+    @Command(name = "send")
     static final class SendCommand extends Sub implements Callable<Integer> {
-        @Option(names = "--event", paramLabel = "E", defaultValue = "run",
-                description = "attention, credential-expiry, run or reminder (default ${DEFAULT-VALUE}).")
+        @Option(names = "--event", paramLabel = "E", defaultValue = "run")
         String event;
 
-        @Option(names = "--job", paramLabel = "JOB", description = "The job it is about, if any (a job name).")
+        @Option(names = "--job", paramLabel = "JOB")
         String job;
 
-        @Parameters(index = "0", paramLabel = "MESSAGE", description = "What happened (one line).")
+        @Parameters(index = "0", paramLabel = "MESSAGE", descriptionKey = "MESSAGE")
         String message;
 
         @Override

@@ -16,18 +16,16 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "pause", description = "Kill switch: nothing of the job starts; a running key stops at the next step "
-        + "boundary. The job file is not touched.")
+@Command(name = "pause")
 final class PauseCommand extends Sub implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "JOB")
     String jobName;
 
-    @Option(names = "--reason", paramLabel = "T", required = true, description = "Why (shown wherever the job appears).")
+    @Option(names = "--reason", paramLabel = "T", required = true)
     String reason;
 
-    @Option(names = "--until", paramLabel = "ISO",
-            description = "End the pause by itself: 2026-12-01, 2026-12-01T09:00 (local) or 2026-12-01T09:00:00Z.")
+    @Option(names = "--until", paramLabel = "ISO")
     String until;
 
     @Override

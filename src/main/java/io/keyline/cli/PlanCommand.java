@@ -15,9 +15,7 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "plan", description = {
-    "Dry run: shows what a run would do for each key, and the exact requests of its http steps "
-        + "(secrets masked). Executes nothing. Prints a plan id for 'keyline apply'."})
+@Command(name = "plan")
 final class PlanCommand extends Sub implements Callable<Integer> {
 
     /** Above this many keys, keys with the same action are summarized. */
@@ -29,11 +27,10 @@ final class PlanCommand extends Sub implements Callable<Integer> {
     @Mixin
     KeySelection selection;
 
-    @Option(names = "--json", description = "Print the plan as JSON.")
+    @Option(names = "--json")
     boolean json;
 
-    @Option(names = "--no-probes", description = "Do not ask the unsafe steps' probes (they are read-only; the run "
-            + "asks them right before each unsafe step).")
+    @Option(names = "--no-probes")
     boolean noProbes;
 
     @Override

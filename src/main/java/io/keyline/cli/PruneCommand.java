@@ -11,19 +11,13 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "prune", description = {
-    "Deletes key events older than --events-older-than, and keeps:",
-    "  - every event of each key's latest run (from its last claim on, with the operator actions after it), and every "
-        + "event of a key that never ran;",
-    "  - every event of a key that is FAILED, NEEDS_CONFIRMATION or NEEDS_CREDENTIAL now (its evidence).",
-    "Key states are never touched. logs/runs.jsonl is rotated by size instead (KEYLINE_LOG_MAX, KEYLINE_LOG_FILES)."})
+@Command(name = "prune")
 final class PruneCommand extends Sub implements Callable<Integer> {
 
-    @Option(names = "--events-older-than", paramLabel = "DURATION", required = true,
-            description = "ISO-8601 age, at least one day, e.g. P90D.")
+    @Option(names = "--events-older-than", paramLabel = "DURATION", required = true)
     String olderThan;
 
-    @Option(names = "--dry-run", description = "Only count the events that would be deleted.")
+    @Option(names = "--dry-run")
     boolean dryRun;
 
     @Override

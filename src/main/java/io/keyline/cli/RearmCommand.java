@@ -8,19 +8,16 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "rearm", description = {
-    "Re-arms a DONE key: its steps (all, or from --from-step on) run again at the next run. Audited with "
-        + "your user name and note. An unsafe step still goes through its probe: an effect that exists is "
-        + "recorded, not made twice."})
+@Command(name = "rearm")
 final class RearmCommand extends Sub implements Callable<Integer> {
 
     @Mixin
     KeyTarget target;
 
-    @Option(names = "--note", paramLabel = "T", required = true, description = "Why (required; kept in the timeline).")
+    @Option(names = "--note", paramLabel = "T", required = true)
     String note;
 
-    @Option(names = "--from-step", paramLabel = "S", description = "The first step to run again (default: all steps).")
+    @Option(names = "--from-step", paramLabel = "S")
     String fromStep;
 
     @Override

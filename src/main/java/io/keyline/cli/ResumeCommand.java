@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "resume", description = "Turns the kill switch off.")
+@Command(name = "resume")
 final class ResumeCommand extends Sub implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "JOB")

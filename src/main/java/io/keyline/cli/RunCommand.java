@@ -11,9 +11,7 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "run", description = {
-    "Executes a job's keys: today's key by default, or --key/--from/--to/--due.",
-    "'run --due' without a job runs every due key of every job that is not paused."})
+@Command(name = "run")
 final class RunCommand extends Sub implements Callable<Integer> {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "JOB")
@@ -22,10 +20,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
     @Mixin
     KeySelection selection;
 
-    @picocli.CommandLine.Option(names = "--max-time", paramLabel = "DURATION", description = {
-        "How long this run may take (ISO-8601, e.g. PT50M): after it no key starts, keys in flight stop after the "
-            + "step they are in, and the run ends as waiting (exit 4, unless a key failed) with \"stopped: "
-            + "budget\"; the rest runs next time. A job's \"runBudget\" limits each run of that job the same way."})
+    @picocli.CommandLine.Option(names = "--max-time", paramLabel = "DURATION")
     String maxTime;
 
     /** The budget of this run, or {@code null}. */
@@ -45,8 +40,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         return d;
     }
 
-    @Option(names = "--yes", description = "Run several keys that send unsafe steps without asking. On a terminal, "
-            + "such a run shows its plan and asks y/N first; without one it needs --yes.")
+    @Option(names = "--yes")
     boolean yes;
 
     @Override

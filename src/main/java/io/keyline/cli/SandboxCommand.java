@@ -19,15 +19,10 @@ import java.util.concurrent.CountDownLatch;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "sandbox", description = {
-    "Runs the sandbox publishing site on 127.0.0.1 in the foreground (Ctrl+C stops it) and prints its URL and a "
-        + "fresh login cookie for the credential sandbox-cookie. In a demo workspace (--jobs made by 'keyline demo') "
-        + "it is the demo's site, on the demo's port; if that already runs (the console starts it), this prints a "
-        + "fresh cookie from it and exits."})
+@Command(name = "sandbox")
 final class SandboxCommand extends Sub implements Callable<Integer> {
 
-    @Option(names = "--port", paramLabel = "N",
-            description = "Port (default: the demo workspace's, else " + Demo.DEFAULT_PORT + "; 0 = any free port).")
+    @Option(names = "--port", paramLabel = "N")
     Integer port;
 
     /** Tests stop the foreground sandbox through this latch; the command line waits for Ctrl+C. */

@@ -33,7 +33,7 @@ final class Signals {
                         (proxy, method, args) -> {
                             if (!method.getName().equals("handle")) {
                                 return method.getName().equals("hashCode") ? System.identityHashCode(proxy)
-                                        : method.getName().equals("equals") ? proxy == args[0] : "signal handler";
+                                        : method.getName().equals("equals") ? proxy == args[0] : handler.getName();
                             }
                             if (seen.getAndSet(true)) {
                                 Runtime.getRuntime().halt(Integer.parseInt(s[1]));

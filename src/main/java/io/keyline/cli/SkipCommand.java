@@ -8,13 +8,13 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "skip", description = "Skips a key: it will not run (re-arm it later with 'retry').")
+@Command(name = "skip")
 final class SkipCommand extends Sub implements Callable<Integer> {
 
     @Mixin
     KeyTarget target;
 
-    @Option(names = "--note", paramLabel = "T", required = true, description = "Why (required).")
+    @Option(names = "--note", paramLabel = "T", required = true)
     String note;
 
     @Override

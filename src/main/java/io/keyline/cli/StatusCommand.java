@@ -16,22 +16,19 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "status", description = "Shows keys and their states (all jobs, or one).")
+@Command(name = "status")
 final class StatusCommand extends Sub implements Callable<Integer> {
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", description = "Only this job.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", descriptionKey = "JOB")
     String jobName;
 
-    @Option(names = "--attention", description = "Only keys that wait for a person: FAILED, NEEDS_CONFIRMATION, "
-            + "NEEDS_CREDENTIAL, and keys a killed run left RUNNING (interrupted: they resume on the next run).")
+    @Option(names = "--attention")
     boolean attention;
 
-    @Option(names = "--json", description = "Print a JSON array.")
+    @Option(names = "--json")
     boolean json;
 
-    @Option(names = "--exit-code", description = "Exit 4 when a listed key waits for a person (FAILED, "
-            + "NEEDS_CONFIRMATION, NEEDS_CREDENTIAL), 0 otherwise: for scripts and monitors "
-            + "(keyline status --attention --exit-code).")
+    @Option(names = "--exit-code")
     boolean exitCode;
 
     @Override

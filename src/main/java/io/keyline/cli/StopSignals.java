@@ -6,6 +6,8 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.keyline.text.Text.t;
+
 /**
  * Ctrl+C and SIGTERM during a command that runs keys: the first one tells the engine to
  * start no new key; keys in flight finish the step they are in (within its timeout) and stop at the
@@ -40,18 +42,19 @@ final class StopSignals implements AutoCloseable {
     }
 
     private void on(sun.misc.Signal sig, Engine engine, PrintStream err) {
-        String name = sig.getName().equals("INT") ? "Ctrl+C (SIGINT)" : "SIG" + sig.getName();
+        String signal = "SIG" + sig.getName();
+        String name = sig.getName().equals("INT") ? t("cli.signal.interrupt", signal) : signal;
         if (stopping) {
             err.println();
-            err.println("keyline: " + name + " again: stopping now; a key cut short resumes at the next run");
+            err.println(t("cli.signal.again", name));
             err.flush();
             Runtime.getRuntime().halt(128 + sig.getNumber());
         }
         stopping = true;
+        // the reason goes into the run log and the keys' events as the engine records it, in its own words
         engine.stopStarting("stopped by " + name);
         err.println();
-        err.println("keyline: " + name + ": no new key starts; keys in flight finish their current step "
-                + "(" + name + " again stops at once)");
+        err.println(t("cli.signal.first", name));
         err.flush();
     }
 

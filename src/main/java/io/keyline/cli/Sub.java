@@ -79,25 +79,22 @@ abstract class Sub {
 
     /** The key options shared by plan and run. */
     static final class KeySelection {
-        @Option(names = "--key", paramLabel = "K", description = "A key to target (repeatable).")
+        @Option(names = "--key", descriptionKey = "selection.key", paramLabel = "K")
         List<String> keys = new ArrayList<>();
 
-        @Option(names = "--from", paramLabel = "K", description = "First key of a range (date, week or month keys).")
+        @Option(names = "--from", descriptionKey = "selection.from", paramLabel = "K")
         String from;
 
-        @Option(names = "--to", paramLabel = "K", description = "Last key of a range (default: the current key).")
+        @Option(names = "--to", descriptionKey = "selection.to", paramLabel = "K")
         String to;
 
-        @Option(names = "--due", description = "Every due key: the latest schedule tick, missed ticks of the "
-                + "catch-up window (default 7 days), pending keys and retries.")
+        @Option(names = "--due", descriptionKey = "selection.due")
         boolean due;
 
-        @Option(names = "--ahead", description = "Allow keys later than the current one (ahead of schedule). "
-                + "Without it such keys are not yet due: plan shows them as such, run refuses them.")
+        @Option(names = "--ahead", descriptionKey = "selection.ahead")
         boolean ahead;
 
-        @Option(names = "--catch-up", paramLabel = "DURATION", description = "With --due: how far back missed "
-                + "schedule ticks are caught up (ISO-8601, e.g. P7D, PT12H). Default: $KEYLINE_CATCH_UP or P7D.")
+        @Option(names = "--catch-up", descriptionKey = "selection.catch-up", paramLabel = "DURATION")
         String catchUp;
 
         /** The catch-up notes of the last {@link #resolve} with --due (for the plan's actions). */

@@ -17,7 +17,7 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "timeline", description = "Shows a key's events, oldest first, with the evidence of each failure.")
+@Command(name = "timeline")
 final class TimelineCommand extends Sub implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "JOB")
@@ -26,7 +26,7 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "KEY")
     String key;
 
-    @Option(names = "--json", description = "Print a JSON array.")
+    @Option(names = "--json")
     boolean json;
 
     @Override

@@ -19,29 +19,16 @@ import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
-@Command(name = "worker", description = {
-    "Runs the scheduler without a console until stopped: every tick starts the due keys of every unpaused job "
-        + "(the latest schedule tick, missed ticks of the catch-up window, pending keys and due retries).",
-    "Several workers may share one state (on one machine, or on several with a PostgreSQL state): each key is "
-        + "run by one of them, a key whose worker died is taken over, and each worker picks keys no other is "
-        + "taking at that moment.",
-    "SIGTERM (systemctl stop) or Ctrl-C starts nothing new and lets the step that runs now finish; the key goes "
-        + "back to pending for the next worker, and the worker exits 0 (a second signal exits at once). Prints one "
-        + "line per step (as run does) and calls notify.json's hooks.",
-    "On a PostgreSQL state the master key must be given (KEYLINE_MASTER_KEY or --master-key-file) and be the "
-        + "state's: a worker never creates one."})
+@Command(name = "worker")
 final class WorkerCommand extends Sub implements Callable<Integer> {
 
-    @Option(names = "--tick", paramLabel = "DURATION",
-            description = "Pause between two looks for due keys when there was nothing to do (ISO-8601; default PT10S).")
+    @Option(names = "--tick", paramLabel = "DURATION")
     String tick = "PT10S";
 
-    @Option(names = "--catch-up", paramLabel = "DURATION", description = "How far back missed schedule ticks are "
-            + "caught up (ISO-8601, e.g. P7D). Default: $KEYLINE_CATCH_UP or P7D.")
+    @Option(names = "--catch-up", paramLabel = "DURATION")
     String catchUp;
 
-    @Option(names = "--until-idle", description = "Stop when a tick finds nothing to start (one batch, for tests "
-            + "and for running from a timer).")
+    @Option(names = "--until-idle")
     boolean untilIdle;
 
     @Override

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.keyline.text.Text.t;
+
 /** Why a person should look at a credential: expired, expiring soon, rejected, or missing with keys parked on it. */
 public final class CredentialAlerts {
 
@@ -34,7 +36,7 @@ public final class CredentialAlerts {
         try {
             return Duration.ofDays(Long.parseLong(v.trim()));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("KEYLINE_CREDENTIAL_WARN_DAYS=\"" + v + "\" is not a whole number of days");
+            throw new IllegalArgumentException(t("core.credential.badWarnDays", "KEYLINE_CREDENTIAL_WARN_DAYS", v));
         }
     }
 
@@ -47,20 +49,22 @@ public final class CredentialAlerts {
                                  Duration warn) {
         List<Alert> out = new ArrayList<>();
         for (CredentialInfo i : credentials) {
+            boolean login = i.loginUrl() != null;
             if (i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now)) {
-                out.add(new Alert(i.name(), Kind.EXPIRED, "credential " + i.name() + " has expired ("
-                        + WHEN.format(i.earliestExpiry()) + "): renew it" + i.loginHint()));
+                String when = WHEN.format(i.earliestExpiry());
+                out.add(new Alert(i.name(), Kind.EXPIRED, login ? t("core.credential.expiredLogin", i.name(), when,
+                        i.loginUrl()) : t("core.credential.expired", i.name(), when)));
             } else if (i.expiresWithin(now, warn)) {
-                out.add(new Alert(i.name(), Kind.EXPIRES_SOON, "credential " + i.name() + " expires "
-                        + WHEN.format(i.earliestExpiry()) + ": renew it soon"));
+                out.add(new Alert(i.name(), Kind.EXPIRES_SOON, t("core.credential.expiresSoon", i.name(),
+                        WHEN.format(i.earliestExpiry()))));
             }
             if (i.parkedKeys() > 0) {
-                out.add(new Alert(i.name(), Kind.REJECTED, "credential " + i.name() + " was rejected; " + i.parkedKeys()
-                        + " key" + (i.parkedKeys() == 1 ? " waits" : "s wait") + " for it to be renewed" + i.loginHint()));
+                out.add(new Alert(i.name(), Kind.REJECTED, login ? t("core.credential.rejectedLogin", i.name(),
+                        i.parkedKeys(), i.loginUrl()) : t("core.credential.rejected", i.name(), i.parkedKeys())));
             }
         }
-        new java.util.TreeMap<>(parkedOnMissing).forEach((name, n) -> out.add(new Alert(name, Kind.MISSING, "credential " + name
-                + " is not set; " + n + " key" + (n == 1 ? " waits" : "s wait") + " for it")));
+        new java.util.TreeMap<>(parkedOnMissing).forEach((name, n) -> out.add(new Alert(name, Kind.MISSING,
+                t("core.credential.missing", name, n))));
         return out;
     }
 }

@@ -29,9 +29,4 @@ public record CredentialInfo(String name, String type, String fingerprint, int c
     public boolean rejected() {
         return "rejected".equals(lastResult);
     }
-
-    /** {@code " (log in at URL)"} when the credential has a login URL, else {@code ""}. */
-    public String loginHint() {
-        return loginUrl == null ? "" : " (log in at " + loginUrl + ")";
-    }
 }

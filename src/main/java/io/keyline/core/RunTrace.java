@@ -16,9 +16,10 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+
+import static io.keyline.text.Text.t;
 
 /**
  * The run trace: human-readable lines on the console and JSON lines appended to
@@ -77,8 +78,8 @@ public final class RunTrace implements AutoCloseable {
         try {
             return new RunTrace(human, new RunLog(stateDir.resolve("logs").resolve("runs.jsonl"), limits));
         } catch (IOException e) {
-            throw new StateUnavailableException("cannot write the run log in " + stateDir.resolve("logs") + ": "
-                    + e.getMessage(), e);
+            throw new StateUnavailableException(t("core.trace.cannotWrite", stateDir.resolve("logs"), e.getMessage()),
+                    e);
         }
     }
 
@@ -170,7 +171,8 @@ public final class RunTrace implements AutoCloseable {
                 String result = "parked";
                 String cls = k.failureClass() == null ? null : k.failureClass().name();
                 String msg = k.state() + (k.message() == null ? "" : ": " + k.message());
-                human(ts, report.job(), k.key(), k.step(), k.attempts(), result, cls, 0, msg);
+                human(ts, report.job(), k.key(), k.step(), k.attempts(), result, cls, 0, k.message() == null
+                        ? state(k.state()) : t("core.trace.parkedBecause", state(k.state()), k.message()));
                 write(stepLine(ts, "step", report.runId(), report.job(), k.key(), k.step(), k.attempts(), result, cls, 0,
                         msg));
             }
@@ -274,19 +276,29 @@ public final class RunTrace implements AutoCloseable {
         return keys.get(0).key() + " … " + keys.get(keys.size() - 1).key() + " (" + keys.size() + " keys)";
     }
 
+    /** The run line's words: the keys by state, the exit code, and why the run stopped, if it did. */
     static String summary(RunReport r, int exit) {
-        StringBuilder sb = new StringBuilder();
+        List<String> counts = new ArrayList<>();
         for (KeyState s : KeyState.values()) {
             long n = r.count(s);
             if (n > 0) {
-                sb.append(sb.isEmpty() ? "" : ", ").append(n).append(' ').append(s.name().toLowerCase(Locale.ROOT));
+                counts.add(t("core.trace.count", n, state(s)));
             }
         }
-        sb.append(sb.isEmpty() ? "no keys" : "").append("; exit ").append(exit);
-        if (r.stopped() != null) {
-            sb.append(" (").append(r.stopped()).append(')');
-        }
-        return sb.toString();
+        String keys = counts.isEmpty() ? t("core.trace.noKeys") : String.join(t("common.listSeparator"), counts);
+        return r.stopped() == null ? t("core.trace.summary", keys, exit) : t("core.trace.summaryStopped", keys, exit,
+                r.stopped());
+    }
+
+    /** A state in the trace's words ({@code failed}). */
+    private static String state(KeyState s) {
+        return t("core.trace.state." + s.name());
+    }
+
+    /** A line's result in the trace's words: {@code ok}, {@code failed}, {@code probe:present}, … */
+    private static String result(String result) {
+        String key = "core.trace.result." + result.replace(':', '.');
+        return io.keyline.text.Text.has(key) ? t(key) : result;
     }
 
     private void human(Instant ts, String job, String key, String step, int attempt, String result, String cls,
@@ -301,11 +313,11 @@ public final class RunTrace implements AutoCloseable {
         if (step != null) {
             sb.append("  ").append(step).append(" #").append(attempt);
         }
-        sb.append("  ").append(result);
+        sb.append("  ").append(result(result));
         if (cls != null) {
             sb.append(" [").append(cls).append(']');
         }
-        sb.append(" (").append(durationMs).append(" ms)");
+        sb.append(' ').append(t("core.trace.duration", durationMs));
         if (message != null && !message.isEmpty()) {
             // text from outside (a server's answer, a command's output) never reaches a terminal raw
             sb.append("  ").append(io.keyline.domain.Printable.line(message));
@@ -321,7 +333,7 @@ public final class RunTrace implements AutoCloseable {
         try {
             log.append(WITH_NULLS.writeValueAsString(m));
         } catch (IOException e) {
-            throw new StateUnavailableException("cannot append to the run log " + log.file() + ": " + e.getMessage(), e);
+            throw new StateUnavailableException(t("core.trace.cannotAppend", log.file(), e.getMessage()), e);
         }
     }
 

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
+import static io.keyline.text.Text.t;
+
 /**
  * Where the state and the jobs folder are. One state per workspace, found the same way from any
  * directory and never created by accident:
@@ -65,26 +67,42 @@ public final class Places {
     /** How the state in use was found. */
     public enum Source {
         /** {@code --state}. */
-        OPTION("--state"),
+        OPTION,
         /** {@code $KEYLINE_STATE}. */
-        ENVIRONMENT("$KEYLINE_STATE"),
+        ENVIRONMENT,
         /** A workspace above the jobs folder. */
-        JOBS_FOLDER("the workspace of the jobs folder"),
+        JOBS_FOLDER,
         /** A workspace above the working directory. */
-        WORKING_DIRECTORY("the workspace of the working directory"),
+        WORKING_DIRECTORY,
         /** The installed app's per-user state. */
-        INSTALLED("the installed app's per-user state"),
+        INSTALLED,
         /** None was found: where one would be created. */
-        DEFAULT("the default place");
+        DEFAULT;
 
-        private final String words;
-
-        Source(String words) {
-            this.words = words;
-        }
-
+        /** How it was found, in words ({@code --state}, "the workspace of the working directory"). */
         public String words() {
-            return words;
+            return t("core.places.source." + name(), "--state", "$KEYLINE_STATE");
+        }
+    }
+
+    /** How the jobs folder was chosen. */
+    public enum JobsSource {
+        /** {@code --jobs}. */
+        OPTION,
+        /** {@code $KEYLINE_JOBS}. */
+        ENVIRONMENT,
+        /** The one the state was created with ({@link #MEMORY_FILE}). */
+        REMEMBERED,
+        /** {@code resources/jobs} of the workspace the state was found in. */
+        WORKSPACE,
+        /** The installed app's per-user jobs folder. */
+        INSTALLED,
+        /** {@code resources/jobs} in the working directory. */
+        DEFAULT;
+
+        /** How it was chosen, in words ({@code --jobs}, "the jobs folder the state was created with"). */
+        public String words() {
+            return t("core.places.jobs." + name(), "--jobs", "$KEYLINE_JOBS", WORKSPACE_JOBS);
         }
     }
 
@@ -96,22 +114,22 @@ public final class Places {
      * @param exists   whether a state is there ({@code true} for a PostgreSQL URL: its schema is checked on open)
      * @param looked   the state folders looked at, in order (for "not found")
      * @param jobs     the jobs folder (absolute)
-     * @param jobsFrom how the jobs folder was chosen, in words
+     * @param jobsFrom how the jobs folder was chosen
      */
     public record Found(StateLocation state, Source source, boolean exists, List<Path> looked, Path jobs,
-                        String jobsFrom) {
+                        JobsSource jobsFrom) {
         public Found {
             looked = List.copyOf(looked);
         }
 
         /** "state /w/state (the workspace of the working directory)". */
         public String stateLine() {
-            return state.display() + " (" + source.words() + (exists ? "" : "; there is no state there yet") + ")";
+            return t(exists ? "core.places.stateLine" : "core.places.stateLineNone", state.display(), source.words());
         }
 
         /** "/w/resources/jobs (remembered by the state)". */
         public String jobsLine() {
-            return jobs + " (" + jobsFrom + ")";
+            return t("core.places.jobsLine", jobs, jobsFrom.words());
         }
 
         /**
@@ -120,18 +138,16 @@ public final class Places {
          */
         public String notFound() {
             if (source == Source.OPTION || source == Source.ENVIRONMENT) {
-                return "no Keyline state in " + state.display() + " (named by " + source.words() + "). Create it with "
-                        + "'keyline " + (source == Source.OPTION ? "--state " + quoted(state.display()) + " " : "")
-                        + "init' (or add --init to this command), or name the state that exists";
+                String init = source == Source.OPTION ? String.format("keyline --state %s init",
+                        quoted(state.display())) : "keyline init";
+                return t("core.places.notIn", state.display(), source.words(), init, "--init");
             }
-            StringBuilder sb = new StringBuilder("no Keyline state found. Looked for ")
-                    .append(STATE_FOLDER).append('/').append(STATE_FILE).append(" in:");
+            StringBuilder sb = new StringBuilder(t("core.places.notFound", STATE_FOLDER + "/" + STATE_FILE));
             for (Path p : looked) {
                 sb.append("\n  ").append(p);
             }
-            sb.append("\nCreate one with 'keyline init' (makes ").append(state.display())
-                    .append(" and remembers the jobs folder ").append(jobs).append("), or add --init to this command; ")
-                    .append("or name an existing state with --state DIR or KEYLINE_STATE");
+            sb.append('\n').append(t("core.places.createOne", "keyline init", state.display(), jobs, "--init",
+                    "--state DIR", "KEYLINE_STATE"));
             return sb.toString();
         }
 
@@ -218,20 +234,20 @@ public final class Places {
                            Path workspace) {
         if (namedJobs != null) {
             return new Found(state, source, exists, looked, namedJobs, env.get("KEYLINE_JOBS") != null
-                    && namedJobs.equals(absolute(Path.of(env.get("KEYLINE_JOBS")))) ? "$KEYLINE_JOBS" : "--jobs");
+                    && namedJobs.equals(absolute(Path.of(env.get("KEYLINE_JOBS")))) ? JobsSource.ENVIRONMENT
+                    : JobsSource.OPTION);
         }
         if (exists && state instanceof StateLocation.Folder f) {
             Path remembered = rememberedJobs(f.dir());
             if (remembered != null) {
-                return new Found(state, source, true, looked, remembered, "the jobs folder the state was created with");
+                return new Found(state, source, true, looked, remembered, JobsSource.REMEMBERED);
             }
         }
         if (workspace != null) {
-            return new Found(state, source, exists, looked, workspace.resolve(WORKSPACE_JOBS),
-                    "the workspace's resources/jobs");
+            return new Found(state, source, exists, looked, workspace.resolve(WORKSPACE_JOBS), JobsSource.WORKSPACE);
         }
-        return new Found(state, source, exists, looked, defaultJobs(), packaged()
-                ? "the installed app's per-user jobs folder" : "the default: resources/jobs in the working directory");
+        return new Found(state, source, exists, looked, defaultJobs(), packaged() ? JobsSource.INSTALLED
+                : JobsSource.DEFAULT);
     }
 
     /** The first folder from {@code start} up whose {@code state/} holds a state; each folder looked at is added. */
@@ -306,7 +322,7 @@ public final class Places {
 
     private Path defaultJobs() {
         if (packaged()) {
-            Path dir = xdg("XDG_CONFIG_HOME", ".config").resolve("keyline").resolve("jobs");
+            Path dir = xdg("XDG_CONFIG_HOME", Path.of(".config")).resolve("keyline").resolve("jobs");
             try {
                 Files.createDirectories(dir);
             } catch (IOException ex) {
@@ -318,7 +334,7 @@ public final class Places {
     }
 
     private Path installedState() {
-        return xdg("XDG_DATA_HOME", ".local/share").resolve("keyline");
+        return xdg("XDG_DATA_HOME", Path.of(".local", "share")).resolve("keyline");
     }
 
     /** Whether this is the installed app: state and jobs then live in per-user folders. */
@@ -327,7 +343,7 @@ public final class Places {
     }
 
     /** {@code $NAME}, or {@code ~/fallback} when it is unset or not absolute (XDG base directories). */
-    private Path xdg(String name, String fallback) {
+    private Path xdg(String name, Path fallback) {
         String v = env.get(name);
         if (v != null && !v.isBlank() && Path.of(v).isAbsolute()) {
             return Path.of(v);
@@ -361,8 +377,11 @@ public final class Places {
         Properties p = new Properties();
         p.setProperty("jobs", jobs.toAbsolutePath().normalize().toString());
         java.io.StringWriter text = new java.io.StringWriter();
-        p.store(text, " Written when this state was created: the jobs folder it is used with when neither --jobs nor"
-                + "\n KEYLINE_JOBS names one. Edit it when the jobs folder moves.");
+        // the comment by hand: Properties would write its Chinese as escapes, unreadable in an editor
+        for (String line : t("core.places.memoryComment", "--jobs", "KEYLINE_JOBS").split("\n")) {
+            text.append("# ").append(line).append(System.lineSeparator());
+        }
+        p.store(text, null);
         PrivateFiles.writeAtomically(stateDir.resolve(MEMORY_FILE), text.toString().getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -96,8 +96,7 @@ class ChineseCommandLineTest {
         Workbench.Result unknown = wb.cli("run", "nosuchjob");
         assertThat(unknown.exit()).isEqualTo(64);
         assertThat(unknown.err()).contains("未知的作业 \"nosuchjob\"");
-        // the run's progress lines (HH:MM:SS …) are the run trace's words, the key's message the engine's and
-        // what a renewal resumed the core's: not the command line's
+        // the key's message is the engine's and what a renewal resumed the core's: not the command line's
         assertNoEnglish(List.of("exit 65: 输入有误", "0 parked keys resumed"), run, status, doctor,
                 plan, none, set, list, unknown);
 
@@ -106,22 +105,114 @@ class ChineseCommandLineTest {
         assertThat(again.out()).contains("no: 1 FAILED", "exit 2 (failed)");
     }
 
-    /** A progress line of a run. */
-    private static final Pattern PROGRESS = Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d  .*$");
+    /**
+     * The help of the command line and of {@code run}, a retry (alone and with {@code --run}) and a state that is
+     * not found speak Chinese: no three English words in a row outside the commands an operator types, and no
+     * English sentence of the cli or core bundle, also where the help wraps it over lines.
+     */
+    @Test
+    void theHelpARetryAndAMissingStateSpeakChinese(@TempDir Path tmp, @TempDir Path elsewhere) throws IOException {
+        Workbench wb = new Workbench(tmp);
+        wb.job("no", """
+                {
+                  "name": "no",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "work", "kind": "command", "effect": "none",
+                               "command": ["sh", "-c", "echo 输入有误 >&2; exit 65"] } ]
+                }
+                """, null);
+        Text.use(Text.CHINESE);
+        Workbench.Result help = wb.cli("--help");
+        assertThat(help.exit()).as(help.toString()).isZero();
+        Workbench.Result runHelp = wb.cli("run", "--help");
+        assertThat(runHelp.exit()).as(runHelp.toString()).isZero();
+        Workbench.Result failed = wb.cli("run", "no", "--key", "2026-11-29");
+        assertThat(failed.exit()).as(failed.toString()).isEqualTo(2);
+        Workbench.Result retryRun = wb.cli("retry", "no", "2026-11-29", "--run");
+        assertThat(retryRun.exit()).as(retryRun.toString()).isEqualTo(2);
+        Workbench.Result retry = wb.cli("retry", "no", "2026-11-29", "--from-step", "work");
+        assertThat(retry.exit()).as(retry.toString()).isZero();
+        Workbench.Result notFound = wb.cliIn(elsewhere, "status");
+        assertThat(notFound.exit()).as(notFound.toString()).isEqualTo(1);
+        Workbench.Result notNamed = wb.cliIn(elsewhere, "--state", elsewhere.resolve("s").toString(), "status");
+        assertThat(notNamed.exit()).as(notNamed.toString()).isEqualTo(1);
+        assertThat(help.out()).contains("用法: keyline", "命令:", "从这里开始:", "这里使用:");
+        assertThat(help.out().replaceAll("\\s+", "")).contains("状态:没有找到(", "'keylineinit'会创建" + wb.state,
+                "作业:" + tmp.resolve("jobs") + "(--jobs)");
+        assertThat(runHelp.out()).contains("执行一个作业的任务项", "要处理的任务项(可以重复)。", "显示这份帮助并退出。");
+        assertThat(retryRun.out()).contains("work #1  失败 [FATAL] (0 毫秒)", "no  运行 (", "失败 1;退出码 2");
+        assertThat(retry.out()).contains("no 2026-11-29 已从步骤 work 重新启用(待运行)",
+                "运行它:keyline run no --key 2026-11-29");
+        assertThat(notFound.err()).contains("没有找到 Keyline 状态。在这些位置找过 state/keyline.mv.db:",
+                elsewhere.resolve("state").toString());
+        assertThat(notNamed.err()).contains("中没有 Keyline 状态(由 --state 指定)");
+
+        List<String> data = List.of("exit 65: 输入有误", "failed at work: retry it to run again");
+        List<String> english = new ArrayList<>();
+        for (Workbench.Result r : List.of(help, runHelp, retry, retryRun, notFound, notNamed)) {
+            for (String printed : List.of(r.out(), r.err())) {
+                String out = printed;
+                for (String d : data) {
+                    out = out.replace(d, "");
+                }
+                english.addAll(englishWords(out));
+            }
+        }
+        assertThat(english).as("English words in the Chinese output").isEmpty();
+        assertNoEnglish(data, retry, retryRun, notFound, notNamed);
+        // the help names commands, states and JSON fields as they are typed and printed: single words are names there
+        assertNoEnglishPhrase(help, runHelp);
+
+        Text.use(Text.ENGLISH);
+        assertThat(wb.cli("run", "--help").out()).contains("Executes a job's keys");
+    }
+
+    /** Commands as the operator types them: {@code keyline} and the words after it. */
+    private static final Pattern TYPED = Pattern.compile("keyline(?: [a-z][a-z-]*)*");
+
+    /** Three English words in a row (Latin words in lower case, or capitalised, separated by single spaces). */
+    private static final Pattern WORDS = Pattern.compile("(?<![\\p{L}\\p{N}_./:$-])[A-Za-z][a-z]+(?: [A-Za-z][a-z]+){2,}(?![\\p{L}\\p{N}_-])");
+
+    /** The runs of three or more English words in {@code printed}, lines joined, commands taken out. */
+    static List<String> englishWords(String printed) {
+        String text = TYPED.matcher(printed.replaceAll("\\s+", " ")).replaceAll("");
+        List<String> found = new ArrayList<>();
+        java.util.regex.Matcher m = WORDS.matcher(text);
+        while (m.find()) {
+            found.add(m.group());
+        }
+        return found;
+    }
 
     /** No English sentence of the cli or core bundle in the outputs (in Chinese). */
     private static void assertNoEnglish(List<String> data, Workbench.Result... results) throws IOException {
+        assertNoEnglish(data, false, results);
+    }
+
+    /** No English piece of the cli or core bundle of more than one word in the outputs (in Chinese). */
+    private static void assertNoEnglishPhrase(Workbench.Result... results) throws IOException {
+        assertNoEnglish(List.of(), true, results);
+    }
+
+    private static void assertNoEnglish(List<String> data, boolean phrases, Workbench.Result... results)
+            throws IOException {
         List<String> english = englishPieces();
         List<String> found = new ArrayList<>();
         for (Workbench.Result r : results) {
             for (String printed : List.of(r.out(), r.err())) {
-                String out = PROGRESS.matcher(printed).replaceAll("");
+                String out = printed;
                 for (String d : data) {
                     out = out.replace(d, "");
                 }
+                // the help wraps a sentence over lines, also inside a word ("postgresql:" / "//HOST")
+                String joined = out.replaceAll("\\s+", "");
                 for (String p : english) {
+                    if (phrases && !p.contains(" ")) {
+                        continue;
+                    }
                     // a whole piece, not a part of a name or an address ("login" in https://example.org/login)
-                    if (Pattern.compile("(?<![\\p{L}\\p{N}_/-])" + Pattern.quote(p) + "(?![\\p{L}\\p{N}_/-])")
+                    if (p.contains(" ") ? joined.contains(p.replaceAll("\\s+", ""))
+                            : Pattern.compile("(?<![\\p{L}\\p{N}_/-])" + Pattern.quote(p) + "(?![\\p{L}\\p{N}_/-])")
                             .matcher(out).find()) {
                         found.add(out.strip() + " ⊃ " + p);
                     }
@@ -129,6 +220,17 @@ class ChineseCommandLineTest {
             }
         }
         assertThat(found).as("English in the Chinese output").isEmpty();
+    }
+
+    @Test
+    void theEnglishWordsCheckFindsASentenceAndPassesACommand() {
+        assertThat(englishWords("no 2026-11-29 re-armed (PENDING); run it with: keyline run no --key 2026-11-29"))
+                .containsExactly("run it with");
+        assertThat(englishWords("Shows keys and their\n                 states")).containsExactly("Shows keys and their states");
+        assertThat(englishWords("已重新启用;运行它:keyline credentials set site-cookie --from-file cookies.txt"))
+                .isEmpty();
+        assertThat(englishWords("状态:/srv/keyline/state 和 $XDG_DATA_HOME/keyline/logs 或 postgresql://host/db"))
+                .isEmpty();
     }
 
     private static List<String> englishPieces() throws IOException {

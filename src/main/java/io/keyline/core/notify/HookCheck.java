@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
+import static io.keyline.text.Text.t;
+
 /**
  * Whether a hook could be called, found out without sending anything: a command hook's program exists and
  * may be executed; a webhook's host resolves and accepts a connection on its port (the connection is closed
@@ -43,9 +45,8 @@ public final class HookCheck {
         if (hook.command() != null) {
             String program = hook.command().get(0);
             Path found = program(program, workdir, env);
-            return found == null ? new Result(false, "program " + program + " not found"
-                    + (program.contains("/") ? "" : " on PATH") + " or not executable")
-                    : new Result(true, "program found: " + found);
+            return found == null ? new Result(false, t(program.contains("/") ? "core.hook.noProgram"
+                    : "core.hook.noProgramOnPath", program, "PATH")) : new Result(true, t("core.hook.program", found));
         }
         URI u = hook.webhook();
         int port = u.getPort() >= 0 ? u.getPort() : "https".equals(u.getScheme()) ? 443 : 80;
@@ -54,13 +55,13 @@ public final class HookCheck {
         try {
             address = InetAddress.getByName(u.getHost());
         } catch (UnknownHostException e) {
-            return new Result(false, "the host name " + HookSender.hostPort(u) + " could not be resolved (DNS)");
+            return new Result(false, t("core.hook.unresolved", HookSender.hostPort(u)));
         }
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(address, port), (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-            return new Result(true, "reachable: a connection to " + where + " was accepted (nothing was sent)");
+            return new Result(true, t("core.hook.reachable", where));
         } catch (IOException e) {
-            return new Result(false, "cannot connect to " + where + ": " + (e.getMessage() == null
+            return new Result(false, t("core.hook.cannotConnect", where, e.getMessage() == null
                     ? e.getClass().getSimpleName() : Events.clean(e.getMessage(), 200)));
         }
     }

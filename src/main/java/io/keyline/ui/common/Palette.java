@@ -85,7 +85,7 @@ public final class Palette {
     public static Color named(String name, boolean dark) {
         String[] v = COLOURS.get(name);
         if (v == null) {
-            throw new IllegalArgumentException("no colour " + name);
+            throw new IllegalArgumentException(name);
         }
         return Color.web(v[dark ? 1 : 0]);
     }
