@@ -132,7 +132,9 @@ public final class ConfirmPane extends BorderPane {
         });
         renewButton.setVisible(renew != null);
         renewButton.setManaged(renew != null);
-        HBox warning = new HBox(10, new Label("⚠"), rejected, renewButton);
+        Label sign = new Label("⚠");
+        sign.setMinWidth(Region.USE_PREF_SIZE); // a CJK face draws it wider: it was cut to an ellipsis
+        HBox warning = new HBox(10, sign, rejected, renewButton);
         warning.setAlignment(Pos.CENTER_LEFT);
         warning.getStyleClass().add("paused-banner");
         shownWhenNotEmpty(warning, rejected.textProperty().isNotEmpty());

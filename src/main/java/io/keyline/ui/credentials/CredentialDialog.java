@@ -42,7 +42,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Renew (or add) a login (issue view 7): where to log in again and which keys will resume; paste a
+ * Renew (or add) a login: where to log in again and which keys will resume; paste a
  * {@code Cookie:} header, a {@code cookies.txt} or a browser's JSON export, or drop the file; the box
  * shows it masked ("sessionid=•••• (32 characters)") and the parsed cookies show below, or the
  * parser's inline error; "Save and resume" stores it and resumes (and runs) the keys parked on it.
