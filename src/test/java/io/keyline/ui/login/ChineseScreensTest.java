@@ -85,6 +85,55 @@ public class ChineseScreensTest {
         assertThat(login).as("the login window's texts").contains("为 " + SandboxLogin.CREDENTIAL + " 登录", "测试",
                 "使用这些 Cookie", "关闭");
         assertThat(english(login, english)).as("English in the login window").isEmpty();
+        // its first line is the core's (CapturedCookies): where to log in and whose cookies are taken
+        String firstLine = fx(() -> window.viewModel().statusProperty().get());
+        assertThat(firstLine).as("the login window's first line").startsWith("请在下方的网站页面登录。");
+        List<io.keyline.ui.EnglishMessages.Message> coreEnglish = io.keyline.ui.EnglishMessages.of(
+                List.of("core.captured.", "core.loginCheck.", "core.renew."));
+        assertThat(io.keyline.ui.EnglishMessages.in(login, coreEnglish)).as("the core's English in the login window")
+                .isEmpty();
+
+        // the Renew dialog on the same credential: what is stored, which keys resume, a test of the stored login
+        io.keyline.ui.credentials.CredentialViewModel renew = new io.keyline.ui.credentials.CredentialViewModel(
+                sb.services, Threads.javafx());
+        Stage renewStage = fx(() -> {
+            renew.open(SandboxLogin.CREDENTIAL);
+            Stage s = new Stage();
+            s.setScene(new Scene(new io.keyline.ui.credentials.CredentialDialog(renew, () -> { }).root(), 860, 680));
+            s.show();
+            return s;
+        });
+        try {
+            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> !renew.waitingKeysProperty().get()
+                    .isEmpty() && !renew.currentProperty().get().isEmpty()));
+            String testing = Text.t("ui.credential.testingStored", SandboxLogin.CREDENTIAL);
+            fx(() -> {
+                renew.test();
+                return null;
+            });
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(() -> {
+                String t = renew.testSummaryProperty().get();
+                return !renew.busyProperty().get() && !t.isEmpty() && !t.equals(testing);
+            }));
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(fx(() -> renew.currentProperty().get())).as("what is stored now").startsWith("当前存储:cookie, 指纹 ")
+                    .contains("上次被拒绝");
+            assertThat(fx(() -> renew.waitingKeysProperty().get())).as("the keys that will resume")
+                    .startsWith("将恢复 3 个任务项:daily-article ");
+            assertThat(fx(() -> renew.testSummaryProperty().get())).as("the test of the stored login")
+                    .startsWith("存储的登录:被拒绝:");
+            List<String> dialog = fx(() -> shown(renewStage.getScene().getRoot()));
+            assertThat(dialog).as("the Renew dialog's texts").contains(fx(() -> renew.currentProperty().get()),
+                    fx(() -> renew.waitingKeysProperty().get()));
+            assertThat(io.keyline.ui.EnglishMessages.in(dialog, coreEnglish)).as("the core's English in the Renew dialog")
+                    .isEmpty();
+            assertThat(english(dialog, english)).as("the ui bundle's English in the Renew dialog").isEmpty();
+        } finally {
+            fx(() -> {
+                renewStage.close();
+                return null;
+            });
+        }
 
         CredentialsViewModel vm = new CredentialsViewModel(sb.services, Threads.javafx());
         CredentialsView view = fx(() -> {
