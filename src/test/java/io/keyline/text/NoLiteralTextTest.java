@@ -42,6 +42,9 @@ class NoLiteralTextTest {
             "core/operations/PlanText.java",
             "core/operations/ConfirmAndRun.java",
             "core/operations/Calendar.java",
+            "core/operations/RenewAndResume.java",
+            "core/operations/CapturedCookies.java",
+            "core/operations/LoginCheck.java",
             "core/Planner.java",
             "core/Orphans.java",
             "text/Said.java");

@@ -4,6 +4,7 @@ import io.keyline.core.CredentialTester;
 import io.keyline.credentials.Cookie;
 import io.keyline.credentials.CookieScope;
 import io.keyline.credentials.ParsedCredential;
+import io.keyline.text.Text;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,18 +43,17 @@ public record CapturedCookies(List<Cookie> taken, String fingerprint, String not
         }
         mine.sort(Comparator.comparing(Cookie::domain, Comparator.nullsFirst(Comparator.naturalOrder()))
                 .thenComparing(Cookie::name));
-        String notTaken = others.isEmpty() ? "" : "Not taken (used during the login only): " + others.entrySet()
-                .stream().map(e -> e.getValue() + (e.getValue() == 1 ? " cookie of " : " cookies of ") + e.getKey())
-                .reduce((a, b) -> a + ", " + b).orElse("") + ".";
+        String notTaken = others.isEmpty() ? "" : Text.t("core.captured.notTaken", String.join(", ", others.entrySet()
+                .stream().map(e -> Text.t("core.captured.cookiesOf", e.getValue(), e.getKey())).toList()));
         String domains = String.join(", ", scope.domains());
         if (mine.isEmpty()) {
-            return new CapturedCookies(mine, "", notTaken, "No cookie of " + domains + " yet: log in on the page below.");
+            return new CapturedCookies(mine, "", notTaken, Text.t("core.captured.none", domains));
         }
         ParsedCredential p = ParsedCredential.ofCookies(mine);
-        return new CapturedCookies(mine, p.fingerprint(), notTaken, "Captured " + mine.size()
-                + (mine.size() == 1 ? " cookie" : " cookies") + " of " + domains + " · fingerprint " + p.fingerprint()
-                + p.earliestExpiry().map(t -> " · earliest expiry " + EvidenceText.time(t)).orElse(" · session cookies")
-                + ". Use them, or go on logging in.");
+        String expiry = p.earliestExpiry().map(t -> Text.t("core.captured.earliestExpiry", EvidenceText.time(t)))
+                .orElseGet(() -> Text.t("core.captured.sessionCookies"));
+        return new CapturedCookies(mine, p.fingerprint(), notTaken, Text.t("core.captured.status", mine.size(), domains,
+                p.fingerprint(), expiry));
     }
 
     /**
@@ -61,15 +61,13 @@ public record CapturedCookies(List<Cookie> taken, String fingerprint, String not
      * when no login page is stored ({@code pageKnown} false), that it needs the address.
      */
     public static String loginText(String credential, CookieScope scope, boolean pageKnown) {
-        return pageKnown ? "Log in on the site's page below. Cookies of " + String.join(", ", scope.domains())
-                + " will be taken; others are used during the login only."
-                : "No login page is stored for " + credential + ": enter the address where you log in.";
+        return pageKnown ? Text.t("core.captured.logIn", String.join(", ", scope.domains()))
+                : Text.t("core.captured.noPage", credential);
     }
 
     /** What the window says when the captured cookies go to the save path. */
     public static String usingText(String credential, String fingerprint) {
-        return "Using the captured cookies for " + credential + " (fingerprint " + fingerprint
-                + "): the outcome shows below. You can close this window.";
+        return Text.t("core.captured.using", credential, fingerprint);
     }
 
     /**
@@ -77,6 +75,6 @@ public record CapturedCookies(List<Cookie> taken, String fingerprint, String not
      * Accepted: …", "… Rejected: …" or "… Inconclusive: …" ({@link LoginCheck}).
      */
     public static String testSummary(List<CredentialTester.Result> results) {
-        return "The captured cookies: " + LoginCheck.summary(results);
+        return Text.t("core.captured.test", LoginCheck.summary(results));
     }
 }

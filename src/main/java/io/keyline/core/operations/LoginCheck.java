@@ -1,6 +1,7 @@
 package io.keyline.core.operations;
 
 import io.keyline.core.CredentialTester;
+import io.keyline.text.Text;
 
 import java.util.List;
 
@@ -25,26 +26,20 @@ public final class LoginCheck {
         long rejected = results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.REJECTED).count();
         long asked = results.stream().filter(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED).count();
         return switch (CredentialTester.outcome(results)) {
-            case ACCEPTED -> "Accepted: the site answered " + (accepted == 1 ? "1 request" : accepted + " requests")
-                    + " as for someone logged in, and none showed its login page.";
-            case REJECTED -> "Rejected: " + rejected + " of " + asked + (asked == 1 ? " answer" : " answers")
-                    + " showed the site's login page or refused the login. Log in again.";
-            case INCONCLUSIVE -> asked == 0
-                    ? "Inconclusive: no job that uses this login has a request that can tell whether the site "
-                    + "accepts it."
-                    : "Inconclusive: the site's answers did not tell whether it accepts this login.";
+            case ACCEPTED -> Text.t("core.loginCheck.accepted", accepted);
+            case REJECTED -> Text.t("core.loginCheck.rejected", rejected, asked);
+            case INCONCLUSIVE -> Text.t(asked == 0 ? "core.loginCheck.inconclusiveNothing"
+                    : "core.loginCheck.inconclusive");
         };
     }
 
     /** Why a value the site rejected when it was just tested is not saved, and the way to save it all the same. */
     public static String notSavedTested() {
-        return "Not saved: the site did not accept this value when it was just tested. Log in again and use the "
-                + "new value, or choose Save anyway to store it all the same.";
+        return Text.t("core.loginCheck.notSavedTested");
     }
 
     /** Why the value the site rejected before is not saved again, and the way to save it all the same. */
     public static String notSavedSameAsRejected(String rejectedAt) {
-        return "Not saved: this is the value the site rejected at " + rejectedAt + ". Log in again and use the new "
-                + "value, or choose Save anyway to store it all the same.";
+        return Text.t("core.loginCheck.notSavedSameAsRejected", rejectedAt);
     }
 }

@@ -13,6 +13,7 @@ import io.keyline.credentials.ParsedCredential;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Text;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,8 +62,7 @@ public final class RenewAndResume {
         /** "3 keys will resume: daily-article 2026-11-29, …", or that none waits (the Renew dialog's line). */
         public String resumeText() {
             int n = parked.size();
-            return n == 0 ? "No key waits for it now." : (n == 1 ? "1 key will resume: " : n + " keys will resume: ")
-                    + keysText();
+            return n == 0 ? Text.t("core.renew.noneWaits") : Text.t("core.renew.willResume", n, keysText());
         }
 
         /** The stored credential's type (the Renew dialog presets it), or empty when not set or not known. */
@@ -76,7 +76,7 @@ public final class RenewAndResume {
 
         /** What is stored now ({@link #stored}), or that it is not set yet and keys wait for it. */
         public String storedText() {
-            return info.map(RenewAndResume::stored).orElse("Not set yet — keys that use " + name + " wait for it.");
+            return info.map(RenewAndResume::stored).orElseGet(() -> Text.t("core.renew.notSet", name));
         }
     }
 
@@ -85,8 +85,8 @@ public final class RenewAndResume {
 
     /** Why {@code name} (checked as given) cannot name a credential, or {@code null} when it can. */
     public static String nameProblem(String name) {
-        return name == null || name.isEmpty() ? "enter a name for the credential" : !NAME.matcher(name).matches()
-                ? "the name must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}" : null;
+        return name == null || name.isEmpty() ? Text.t("core.renew.nameMissing") : !NAME.matcher(name).matches()
+                ? Text.t("core.renew.nameInvalid", NAME.pattern()) : null;
     }
 
     /**
@@ -94,20 +94,22 @@ public final class RenewAndResume {
      * 2026-11-30 09:00:00": what is stored (never the value), times local.
      */
     public static String stored(CredentialInfo i) {
-        StringBuilder sb = new StringBuilder("Stored now: ").append(i.type()).append(", fingerprint ").append(i.fingerprint());
+        // the type and the last result are the stored words (cookie, rejected); the last result is said in words
+        // when the bundle knows it
+        List<String> facts = new ArrayList<>(List.of(i.type(), Text.t("core.renew.fingerprint", i.fingerprint())));
         if (i.cookies() > 0) {
-            sb.append(", ").append(i.cookies()).append(i.cookies() == 1 ? " cookie" : " cookies");
+            facts.add(Text.t("core.renew.cookies", i.cookies()));
         }
         if (i.earliestExpiry() != null) {
-            sb.append(", expires ").append(EvidenceText.time(i.earliestExpiry()));
+            facts.add(Text.t("core.renew.expires", EvidenceText.time(i.earliestExpiry())));
         }
         if (i.lastResult() != null) {
-            sb.append(", last ").append(i.lastResult());
-            if (i.lastUsedAt() != null) {
-                sb.append(' ').append(EvidenceText.time(i.lastUsedAt()));
-            }
+            String key = "core.renew.lastResult." + i.lastResult();
+            String last = Text.has(key) ? Text.t(key) : Text.t("core.renew.lastResult", i.lastResult());
+            facts.add(i.lastUsedAt() == null ? last : Text.t("core.renew.lastAt", last,
+                    EvidenceText.time(i.lastUsedAt())));
         }
-        return sb.toString();
+        return Text.t("core.renew.stored", String.join(Text.t("core.renew.factSeparator"), facts));
     }
 
     /**
@@ -134,9 +136,9 @@ public final class RenewAndResume {
      * store the new value."
      */
     public static String sameAsRejected(String name, Renewed renewed) {
-        return "this is the value that was rejected at " + EvidenceText.time(renewed.rejectedAt())
-                + "; nothing resumes: log in again" + (renewed.info().loginUrl() == null ? ""
-                : " at " + renewed.info().loginUrl()) + " and store the new value (keyline credentials set " + name + ")";
+        String at = EvidenceText.time(renewed.rejectedAt());
+        return renewed.info().loginUrl() == null ? Text.t("core.renew.sameAsRejected", at, name)
+                : Text.t("core.renew.sameAsRejectedAt", at, name, renewed.info().loginUrl());
     }
 
     /**
@@ -248,22 +250,20 @@ public final class RenewAndResume {
     /** "3 parked keys resumed" — then ", 3 of 3 completed" when they ran, with what did not complete. */
     public static String summary(Renewed renewed, Ran ran) {
         int n = renewed.resumed().size();
-        StringBuilder sb = new StringBuilder().append(n).append(n == 1 ? " parked key" : " parked keys")
-                .append(" resumed");
         if (ran == null) {
-            return sb.append(n == 0 ? "" : ": they run on the next run").toString();
+            return Text.t(n == 0 ? "core.renew.resumed" : "core.renew.resumedNext", n);
         }
-        sb.append(", ").append(ran.done()).append(" of ").append(n).append(" completed");
+        String s = Text.t("core.renew.resumedRan", n, ran.done());
         Map<KeyState, Integer> other = new LinkedHashMap<>();
         ran.finals().stream().filter(k -> k.state() != KeyState.DONE).forEach(k -> other.merge(k.state(), 1,
                 Integer::sum));
         if (!other.isEmpty()) {
-            sb.append(" (").append(Words.counts(other)).append(')');
+            s = Text.t("core.renew.ranOthers", s, Words.counts(other));
         }
         if (!ran.missingJobs().isEmpty()) {
-            sb.append("; job files not found: ").append(String.join(", ", ran.missingJobs()));
+            s += Text.t("core.renew.jobsMissing", String.join(", ", ran.missingJobs()));
         }
-        return sb.toString();
+        return s;
     }
 
     /**
@@ -281,33 +281,31 @@ public final class RenewAndResume {
      */
     public static Saved saved(Renewed renewed, Ran ran) {
         if (ran != null && ran.done() < renewed.resumed().size()) {
-            return new Saved("", "Saved, but not every resumed key completed: " + summary(renewed, ran)
-                    + ". If they wait for the login again, the site did not accept this value.");
+            return new Saved("", Text.t("core.renew.savedNotAll", summary(renewed, ran)));
         }
-        return new Saved("Saved. " + summary(renewed, ran) + ".", "");
+        return new Saved(Text.t("core.renew.saved", summary(renewed, ran)), "");
     }
 
     /** Why a save failed: the master key's own message, else that the stored credential is unchanged. */
     public static String notSaved(String name, Throwable e) {
         return e instanceof MasterKeyException ? Words.error(e)
-                : "Not saved (the stored credential " + name + " is unchanged): " + Words.error(e);
+                : Text.t("core.renew.notSaved", name, Words.error(e));
     }
 
     /** Why the resumed keys did not run after a save (the save itself stands). */
     public static String runFailed(Throwable e) {
-        return "Running the resumed keys failed: " + Words.error(e) + " (they stay pending for the next run)";
+        return Text.t("core.renew.runFailed", Words.error(e));
     }
 
     /** Why a test of the stored credential failed: it cannot be used at all, or the test broke. */
     public static String testFailed(String name, Throwable e) {
-        return e instanceof OperatorException ? "Cannot test " + name + ": " + Words.error(e)
-                : "Test failed: " + Words.error(e);
+        return e instanceof OperatorException ? Text.t("core.renew.cannotTest", name, Words.error(e))
+                : Text.t("core.renew.testFailed", Words.error(e));
     }
 
     /** "Saved. 3 resumed; running them…": said while the resumed keys run. */
     public static String running(Renewed renewed) {
-        int n = renewed.resumed().size();
-        return "Saved. " + n + " resumed; running " + (n == 1 ? "it" : "them") + "…";
+        return Text.t("core.renew.running", renewed.resumed().size());
     }
 
     /**
@@ -337,20 +335,20 @@ public final class RenewAndResume {
 
         /** "The stored credential: Accepted: 1 answer met its success condition … 2 parked keys resumed: …" */
         public String summary(String name) {
-            String s = "The stored credential: " + CredentialTester.summary(name, results);
-            return resumed.isEmpty() ? s : s + " " + resumedText() + ": they run on the next run.";
+            String s = Text.t("core.renew.storedCredential", CredentialTester.summary(name, results));
+            return resumed.isEmpty() ? s : Text.t("core.renew.testedResumed", s, resumed.size());
         }
 
         /** As {@link #summary}, in the console's plain words ({@link LoginCheck}). */
         public String plainSummary() {
-            String s = "The stored login: " + LoginCheck.summary(results);
-            return resumed.isEmpty() ? s : s + " " + resumedText() + ": they run on the next run.";
+            String s = Text.t("core.renew.storedLogin", LoginCheck.summary(results));
+            return resumed.isEmpty() ? s : Text.t("core.renew.testedResumed", s, resumed.size());
         }
 
         /** "2 parked keys resumed", or "" when none did. */
         public String resumedText() {
             int n = resumed.size();
-            return n == 0 ? "" : n + " parked key" + (n == 1 ? "" : "s") + " resumed";
+            return n == 0 ? "" : Text.t("core.renew.resumed", n);
         }
     }
 
