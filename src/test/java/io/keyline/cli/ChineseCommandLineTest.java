@@ -65,14 +65,7 @@ class ChineseCommandLineTest {
     @Test
     void aFailedRunAndStatusSpeakChinese(@TempDir Path tmp) throws IOException {
         Workbench wb = new Workbench(tmp);
-        wb.job("no", """
-                {
-                  "name": "no",
-                  "key": { "type": "date", "zone": "UTC" },
-                  "steps": [ { "id": "work", "kind": "command", "effect": "none",
-                               "command": ["sh", "-c", "echo 输入有误 >&2; exit 65"] } ]
-                }
-                """, null);
+        failingJob(wb);
         Text.use(Text.CHINESE);
         Workbench.Result run = wb.cli("run", "no", "--key", "2026-11-29");
         assertThat(run.exit()).as(run.toString()).isEqualTo(2);
@@ -113,14 +106,7 @@ class ChineseCommandLineTest {
     @Test
     void theHelpARetryAndAMissingStateSpeakChinese(@TempDir Path tmp, @TempDir Path elsewhere) throws IOException {
         Workbench wb = new Workbench(tmp);
-        wb.job("no", """
-                {
-                  "name": "no",
-                  "key": { "type": "date", "zone": "UTC" },
-                  "steps": [ { "id": "work", "kind": "command", "effect": "none",
-                               "command": ["sh", "-c", "echo 输入有误 >&2; exit 65"] } ]
-                }
-                """, null);
+        failingJob(wb);
         Text.use(Text.CHINESE);
         Workbench.Result help = wb.cli("--help");
         assertThat(help.exit()).as(help.toString()).isZero();
@@ -264,5 +250,17 @@ class ChineseCommandLineTest {
             p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
         }
         return p;
+    }
+
+    /** A job whose one step fails with exit 65 and a Chinese line on stderr. */
+    private static void failingJob(Workbench wb) throws IOException {
+        wb.job("no", """
+                {
+                  "name": "no",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "work", "kind": "command", "effect": "none",
+                               "command": ["sh", "-c", "echo 输入有误 >&2; exit 65"] } ]
+                }
+                """, null);
     }
 }
