@@ -36,8 +36,8 @@ import javax.sql.StatementEventListener;
  *
  * <p>Why our own handle ({@link Reusable}): an H2 session keeps the statements it parsed (its query cache) until it
  * rolls back, and the handle of H2's {@code JdbcXAConnection} rolls the session back when the pool hands it out and
- * again when it is given back, transaction or not. Every statement prepared on a pooled session was therefore parsed
- * again - a tenth of the engine's time went to H2's parser. Our handle is H2's with one difference: only a session
+ * again when it is given back, transaction or not: with it every statement prepared on a pooled session is parsed
+ * again (a tenth of the engine's time, in H2's parser). Our handle is H2's with one difference: only a session
  * given back outside auto-commit (a transaction may be open) is rolled back. {@code SessionsTest} fails the day H2's
  * own handle stops emptying the cache. HikariCP keeps the cache too, but it opens new sessions on a thread of its
  * own (outside the open lock a takeover holds, see {@link Guard}), makes a borrower whose new session cannot be
