@@ -39,10 +39,11 @@ import javax.sql.StatementEventListener;
  * again when it is given back, transaction or not: with it every statement prepared on a pooled session is parsed
  * again (a tenth of the engine's time, in H2's parser). Our handle is H2's with one difference: only a session
  * given back outside auto-commit (a transaction may be open) is rolled back. {@code SessionsTest} fails the day H2's
- * own handle stops emptying the cache. HikariCP keeps the cache too, but it opens new sessions on a thread of its
- * own (outside the open lock a takeover holds, see {@link Guard}), makes a borrower whose new session cannot be
- * opened wait out its whole timeout, and cannot close a session that is still out when the pool closes (H2's
- * {@code Connection.abort} does nothing), which would keep the file open.
+ * own handle stops emptying the cache. HikariCP keeps the cache too, but over H2 a session still out when its pool
+ * closes stays open for good (H2's {@code Connection.abort} does nothing, and Hikari forgets the session), which
+ * after a takeover would keep the file open in this process; it also opens new sessions on a thread of its own,
+ * which the open lock a takeover holds on its thread does not cover ({@link Guard}), and makes a borrower whose
+ * new session cannot be opened wait out its whole timeout instead of failing with the reason.
  */
 final class Sessions {
 
