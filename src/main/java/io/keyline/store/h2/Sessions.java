@@ -1,21 +1,29 @@
 package io.keyline.store.h2;
 
 import org.h2.api.ErrorCode;
+import org.h2.jdbc.JdbcConnection;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.h2.jdbcx.JdbcDataSource;
+import org.h2.message.DbException;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
+import javax.sql.ConnectionEvent;
+import javax.sql.ConnectionEventListener;
 import javax.sql.ConnectionPoolDataSource;
 import javax.sql.PooledConnection;
+import javax.sql.StatementEventListener;
 
 /**
  * The sessions of one H2 user on the state file: H2's own {@link JdbcConnectionPool}, fed by a source that waits
- * out another process's open and looks at every new physical session before the pool hands it out.
+ * out another process's open, looks at every new physical session before the pool hands it out, and hands each
+ * session out through a handle that keeps what the session has parsed.
  *
  * <p>Why the wait: with AUTO_SERVER every new physical session goes through H2's lock-file protocol; while another
  * process opens the same state (it holds the lock file but has not published its server address yet) or closes it,
@@ -25,6 +33,17 @@ import javax.sql.PooledConnection;
  * takeover after the serving process died, or when H2's driver opens the file behind a broken pool (AUTO_SERVER
  * tries the file first) - and such a session must find what a killed process left half-committed
  * ({@link LeftoverTransactions}) before anything reads the rows.
+ *
+ * <p>Why our own handle ({@link Reusable}): an H2 session keeps the statements it parsed (its query cache) until it
+ * rolls back, and the handle of H2's {@code JdbcXAConnection} rolls the session back when the pool hands it out and
+ * again when it is given back, transaction or not: with it every statement prepared on a pooled session is parsed
+ * again (a tenth of the engine's time, in H2's parser). Our handle is H2's with one difference: only a session
+ * given back outside auto-commit (a transaction may be open) is rolled back. {@code SessionsTest} fails the day H2's
+ * own handle stops emptying the cache. HikariCP keeps the cache too, but over H2 a session still out when its pool
+ * closes stays open for good (H2's {@code Connection.abort} does nothing, and Hikari forgets the session), which
+ * after a takeover would keep the file open in this process; it also opens new sessions on a thread of its own,
+ * which the open lock a takeover holds on its thread does not cover ({@link Guard}), and makes a borrower whose
+ * new session cannot be opened wait out its whole timeout instead of failing with the reason.
  */
 final class Sessions {
 
@@ -135,15 +154,16 @@ final class Sessions {
         @Override
         public PooledConnection getPooledConnection() throws SQLException {
             try (Held held = guard.enter()) {
-                PooledConnection pc = patiently(source::getPooledConnection);
+                JdbcConnection session = (JdbcConnection) patiently(source::getConnection);
                 try {
-                    // a handle, closed before the pool listens: the pool's own handles come after
-                    try (Connection c = pc.getConnection()) {
-                        onConnect.accept(c);
-                    }
-                    return pc;
+                    onConnect.accept(session);
+                    // H2 prepares COMMIT and ROLLBACK once per connection object (they are not in the query
+                    // cache) and a handle starts with its session's: prepared here, no handle parses them again
+                    session.rollback();
+                    session.commit();
+                    return new Reusable(session);
                 } catch (SQLException | RuntimeException e) {
-                    pc.close();
+                    session.close();
                     throw e;
                 }
             }
@@ -177,6 +197,107 @@ final class Sessions {
         @Override
         public Logger getParentLogger() {
             return Logger.getLogger("org.h2");
+        }
+    }
+
+    /**
+     * One physical session of the pool, handed out through one {@link Handle} at a time. Taking it does not roll
+     * the session back: it came back in auto-commit, with no transaction open.
+     */
+    private static final class Reusable implements PooledConnection {
+        private final JdbcConnection session;
+        private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
+
+        Reusable(JdbcConnection session) {
+            this.session = session;
+        }
+
+        @Override
+        public Connection getConnection() {
+            return new Handle(session, this);
+        }
+
+        /** The pool takes the session back. */
+        private void givenBack() {
+            ConnectionEvent event = new ConnectionEvent(this);
+            for (ConnectionEventListener l : listeners) {
+                l.connectionClosed(event);
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            session.close();
+        }
+
+        @Override
+        public void addConnectionEventListener(ConnectionEventListener listener) {
+            listeners.add(listener);
+        }
+
+        @Override
+        public void removeConnectionEventListener(ConnectionEventListener listener) {
+            listeners.remove(listener);
+        }
+
+        @Override
+        public void addStatementEventListener(StatementEventListener listener) {
+            // H2's pool listens to connections only
+        }
+
+        @Override
+        public void removeStatementEventListener(StatementEventListener listener) {
+            // as above
+        }
+    }
+
+    /**
+     * What a borrower holds: H2's connection over the pooled session (as {@code JdbcXAConnection}'s handle is).
+     * Closing it gives the session back, rolled back only when it is outside auto-commit; used after that, it
+     * answers as a closed connection does.
+     */
+    private static final class Handle extends JdbcConnection {
+        private final Reusable owner;
+        private volatile boolean closed;
+
+        Handle(JdbcConnection session, Reusable owner) {
+            super(session);
+            this.owner = owner;
+        }
+
+        @Override
+        public void close() {
+            lock();
+            try {
+                if (closed) {
+                    return;
+                }
+                try {
+                    if (!getAutoCommit()) {
+                        rollback();
+                        setAutoCommit(true);
+                    }
+                } catch (SQLException e) {
+                    // a broken session: its next borrower finds out (as with H2's own handle)
+                }
+                closed = true;
+            } finally {
+                unlock();
+            }
+            owner.givenBack();
+        }
+
+        @Override
+        public boolean isClosed() throws SQLException {
+            return closed || super.isClosed();
+        }
+
+        @Override
+        protected void checkClosed() {
+            if (closed) {
+                throw DbException.get(ErrorCode.OBJECT_CLOSED);
+            }
+            super.checkClosed();
         }
     }
 }
