@@ -292,8 +292,11 @@ public final class Heatmap extends Region {
         labels.add(new MonthLabel(text, i, at));
     }
 
-    private static double textWidth(String s) {
-        return s.length() * 6.5 + 6;
+    /** The width of a month label as drawn (11 px), with a gap: measured, as a Chinese month is twice as wide. */
+    static double textWidth(String s) {
+        javafx.scene.text.Text t = new javafx.scene.text.Text(s);
+        t.setFont(Font.font(11));
+        return Math.ceil(t.getLayoutBounds().getWidth()) + 6;
     }
 
     private void drawCell(GraphicsContext g, Calendar.Cell c, double x, double y) {

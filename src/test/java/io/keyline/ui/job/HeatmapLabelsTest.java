@@ -70,6 +70,47 @@ class HeatmapLabelsTest {
         assertThat(canvas.getLayoutBounds().getWidth()).isGreaterThan(1100 * 0.9);
     }
 
+    /** Seen in Chinese at 1440 px: "2025年12月" and "2026年1月" ran into each other over a year of weeks. */
+    @Test
+    void chineseMonthLabelsDoNotRunIntoEachOther(FxRobot robot) throws Exception {
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            Heatmap heat = aYearOfWeeks(robot, 1100);
+            List<Heatmap.MonthLabel> labels = heat.labels();
+            assertThat(labels).extracting(Heatmap.MonthLabel::text).contains("2026年1月");
+            for (int i = 1; i < labels.size(); i++) {
+                Heatmap.MonthLabel a = labels.get(i - 1);
+                double drawn = io.keyline.ui.login.ChineseScreensTest.fx(() -> {
+                    javafx.scene.text.Text t = new javafx.scene.text.Text(a.text());
+                    t.setFont(javafx.scene.text.Font.font(11));
+                    return t.getLayoutBounds().getWidth();
+                });
+                assertThat(labels.get(i).x() - a.x()).as("after %s", a.text()).isGreaterThan(drawn);
+            }
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
+    private Heatmap aYearOfWeeks(FxRobot robot, double width) {
+        List<Calendar.Cell> cells = new ArrayList<>();
+        LocalDate monday = LocalDate.of(2025, 12, 8);
+        for (int w = 0; w < 52; w++) {
+            LocalDate d = monday.plusWeeks(w);
+            String key = d.get(java.time.temporal.IsoFields.WEEK_BASED_YEAR) + "-W"
+                    + String.format("%02d", d.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR));
+            cells.add(new Calendar.Cell(key, d, KeyState.DONE, false));
+        }
+        Heatmap heat = new Heatmap();
+        robot.interact(() -> {
+            heat.viewProperty().set(new Calendar.View(KeyType.WEEK, cells.get(51).key(), cells, List.of()));
+            stage.setScene(new Scene(new StackPane(heat), width, 200));
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        return heat;
+    }
+
     /** Seen at 1024 px: a year of weeks showed "Dec 2025", then "Feb": January and its year were dropped. */
     @Test
     void aYearOfWeeksNamesJanuaryWithItsYearAndKeepsTheLastLabelInside(FxRobot robot) {
