@@ -1,4 +1,4 @@
--- Issue 14: every change of a key's state wrote an entry of these two indexes (a claim and a key's end
+-- Every change of a key's state wrote an entry of these two indexes (a claim and a key's end
 -- are two of the four commits of a key of three `none` steps), and no query needs them: each query on
 -- lease_owner or on credential also names the state ('RUNNING', 'NEEDS_CREDENTIAL'), few keys are in
 -- either, and key_state_by_state (state, job) finds them (StateIndexTest reads the plans).

@@ -1,4 +1,4 @@
--- Keyline state, version 3 (issue 9: the safety promise holds under load).
+-- Keyline state, version 3: the safety promise holds under load.
 -- Step outputs may be large (a JSON answer with a 100,000-character field): they are bounded by the
 -- engine and no longer limited by the column, so recording a success cannot fail on its size.
 ALTER TABLE step_state ALTER COLUMN outputs SET DATA TYPE VARCHAR(1000000);

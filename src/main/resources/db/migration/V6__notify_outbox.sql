@@ -1,4 +1,4 @@
--- Notifications (SPEC §10): an outbox over the append-only key_event table.
+-- Notifications: an outbox over the append-only key_event table.
 -- notify_cursor: how far key_event has been read for notifications (one row, 'outbox'); it starts at the
 -- newest event when this migration runs, so an upgrade does not announce the past.
 -- notify_delivery: one row per event and hook; the UNIQUE dedup key makes every event reach every hook

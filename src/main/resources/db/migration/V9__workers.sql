@@ -1,4 +1,4 @@
--- Keyline state, version 9 (issue 13: several workers and consoles on one state).
+-- Keyline state, version 9: several workers and consoles on one state.
 -- worker: every process that runs keys registers here (host, pid, kind, version) and beats while it
 -- lives. On PostgreSQL it also holds the session advisory lock (LOCK_SPACE, lock_no): a lock that is gone
 -- means the process is gone, on whatever machine; heartbeat_at is the database's clock there. The id is

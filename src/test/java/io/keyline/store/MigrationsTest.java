@@ -136,4 +136,48 @@ class MigrationsTest {
         }
         return sb.toString();
     }
+
+    /** Flyway over a plain H2 file with the shipped migrations (no Keyline in between). */
+    private static org.flywaydb.core.Flyway flyway(String url) {
+        return org.flywaydb.core.Flyway.configure().dataSource(url, "sa", "").locations("classpath:db/migration")
+                .baselineOnMigrate(true).baselineVersion("0").loggers("slf4j").load();
+    }
+
+    @Test
+    void theRewordedChecksumsAreThoseOfTheShippedFiles() {
+        var flyway = flyway("jdbc:h2:mem:reworded;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE");
+        for (var info : flyway.info().all()) {
+            int[] pair = Migrations.REWORDED.get(info.getVersion().getVersion());
+            if (pair != null) {
+                assertThat(info.getChecksum()).as("V" + info.getVersion()).isEqualTo(pair[1]);
+            }
+        }
+    }
+
+    /** A state migrated before the migrations' comments were reworded, and an older Keyline: it still migrates. */
+    @Test
+    void aStateThatRecordedTheOldCommentsMigratesAndAnyOtherDifferenceRefuses() throws Exception {
+        String url = "jdbc:h2:file:" + tmp.resolve("old") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE";
+        flyway(url).migrate();
+        try (Connection c = java.sql.DriverManager.getConnection(url, "sa", "");
+             Statement st = c.createStatement()) {
+            for (var e : Migrations.REWORDED.entrySet()) {
+                st.execute("UPDATE \"flyway_schema_history\" SET \"checksum\" = " + e.getValue()[0]
+                        + " WHERE \"version\" = '" + e.getKey() + "'");
+            }
+            st.execute("DELETE FROM \"flyway_schema_history\" WHERE \"version\" = '" + LAST + "'");
+            assertThat(flyway(url).validateWithResult().validationSuccessful).as("Flyway alone refuses it").isFalse();
+            Migrations.acceptReworded(c);
+        }
+        flyway(url).migrate();
+        assertThat(flyway(url).validateWithResult().validationSuccessful).isTrue();
+
+        // a checksum that is neither the old nor the new one is not carried over
+        try (Connection c = java.sql.DriverManager.getConnection(url, "sa", "");
+             Statement st = c.createStatement()) {
+            st.execute("UPDATE \"flyway_schema_history\" SET \"checksum\" = 7 WHERE \"version\" = '3'");
+            Migrations.acceptReworded(c);
+        }
+        assertThat(flyway(url).validateWithResult().validationSuccessful).isFalse();
+    }
 }

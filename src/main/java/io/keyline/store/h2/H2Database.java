@@ -503,6 +503,7 @@ public final class H2Database implements Database {
         if (Migrations.current(session, Migrations.COMMON)) {
             return;
         }
+        Migrations.acceptReworded(session);
         Migrations.FLYWAY_RUNS.incrementAndGet();
         Flyway flyway = Flyway.configure()
                 .dataSource(admin)

@@ -190,6 +190,7 @@ public final class PostgresDatabase implements Database {
                         + "Keyline tables). Create it with 'keyline --state " + where.display() + " init' (or add --init "
                         + "to this command), or name the database that holds the state", null);
             }
+            Migrations.acceptReworded(lock);
             Migrations.FLYWAY_RUNS.incrementAndGet();
             Flyway flyway = Flyway.configure()
                     .dataSource(pool)
