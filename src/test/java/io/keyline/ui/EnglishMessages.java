@@ -112,7 +112,8 @@ public final class EnglishMessages {
         return out;
     }
 
-    private static Properties load(String name) throws IOException {
+    /** A bundle file of {@code io/keyline/text/} as it is on the class path. */
+    public static Properties load(String name) throws IOException {
         Properties p = new Properties();
         try (InputStream in = EnglishMessages.class.getResourceAsStream("/io/keyline/text/" + name)) {
             p.load(new InputStreamReader(in, StandardCharsets.UTF_8));

@@ -114,21 +114,7 @@ class HeatmapLabelsTest {
     /** Seen at 1024 px: a year of weeks showed "Dec 2025", then "Feb": January and its year were dropped. */
     @Test
     void aYearOfWeeksNamesJanuaryWithItsYearAndKeepsTheLastLabelInside(FxRobot robot) {
-        List<Calendar.Cell> cells = new ArrayList<>();
-        LocalDate monday = LocalDate.of(2025, 12, 8);
-        for (int w = 0; w < 52; w++) {
-            LocalDate d = monday.plusWeeks(w);
-            String key = d.get(java.time.temporal.IsoFields.WEEK_BASED_YEAR) + "-W"
-                    + String.format("%02d", d.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR));
-            cells.add(new Calendar.Cell(key, d, KeyState.DONE, false));
-        }
-        Heatmap heat = new Heatmap();
-        robot.interact(() -> {
-            heat.viewProperty().set(new Calendar.View(KeyType.WEEK, cells.get(51).key(), cells, List.of()));
-            stage.setScene(new Scene(new StackPane(heat), 700, 200));
-            stage.show();
-        });
-        WaitForAsyncUtils.waitForFxEvents();
+        Heatmap heat = aYearOfWeeks(robot, 700);
         List<String> texts = heat.labels().stream().map(Heatmap.MonthLabel::text).toList();
         assertThat(texts).contains("Jan 2026");
         assertThat(texts.get(0)).as("the first label names its year").matches("[A-Z][a-z]{2} 20\\d\\d");

@@ -20,9 +20,6 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -184,8 +181,8 @@ public class ChineseScreensTest {
 
     /** The English pieces of the ui bundle's messages whose key {@code keys} accepts. */
     public static List<String> englishPieces(java.util.function.Predicate<String> keys) throws IOException {
-        Properties en = load("ui.properties");
-        Properties zh = load("ui_zh_CN.properties");
+        Properties en = io.keyline.ui.EnglishMessages.load("ui.properties");
+        Properties zh = io.keyline.ui.EnglishMessages.load("ui_zh_CN.properties");
         List<String> pieces = new ArrayList<>();
         for (String key : en.stringPropertyNames()) {
             String e = en.getProperty(key);
@@ -200,14 +197,6 @@ public class ChineseScreensTest {
             }
         }
         return pieces;
-    }
-
-    private static Properties load(String name) throws IOException {
-        Properties p = new Properties();
-        try (InputStream in = ChineseScreensTest.class.getResourceAsStream("/io/keyline/text/" + name)) {
-            p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
-        }
-        return p;
     }
 
     /** The texts of the visible labels, buttons and text nodes under {@code n}. */
