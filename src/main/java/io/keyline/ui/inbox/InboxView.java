@@ -7,6 +7,7 @@ import io.keyline.domain.Trigger;
 import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Listen;
 import io.keyline.ui.common.NoteDialog;
 import io.keyline.ui.common.StateChip;
 import javafx.beans.binding.Bindings;
@@ -87,7 +88,7 @@ public final class InboxView extends BorderPane {
         list.setId("inbox-list");
         // a reload replaces the items: the list may drop its selection meanwhile; that is not the operator's
         // doing (registered before the list's own listener, so it runs first)
-        vm.items().addListener((ListChangeListener<Attention.Item>) c -> reloading = true);
+        Listen.toList(this, vm.items(), c -> reloading = true);
         list.setItems(vm.items());
         list.setCellFactory(lv -> new ItemCell());
         Label empty = new Label(Text.t("ui.inbox.empty"));
@@ -104,7 +105,7 @@ public final class InboxView extends BorderPane {
         vm.selectedProperty().addListener((o, a, b) -> showSelected());
         // registered after the list's own selection model: a reload (setAll) is followed by restoring
         // the kept selection, so the highlighted row never disappears under the operator
-        vm.items().addListener((ListChangeListener<Attention.Item>) c -> {
+        Listen.toList(this, vm.items(), c -> {
             reloading = false;
             showSelected();
         });

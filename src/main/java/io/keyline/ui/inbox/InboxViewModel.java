@@ -55,12 +55,14 @@ public final class InboxViewModel extends ViewModel {
     private final ObjectProperty<Attention.Item> selected = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
+    private final ListChangeListener<Attention.Item> keepSelection = c -> keepSelection();
 
     public InboxViewModel(Source source) {
         super(source.threads());
         this.source = source;
         this.services = source.services();
-        source.attention().addListener((ListChangeListener<Attention.Item>) c -> keepSelection());
+        // the console's model outlives this one (a language switch builds a new inbox): it holds this weakly
+        source.attention().addListener(new javafx.collections.WeakListChangeListener<>(keepSelection));
     }
 
     /** After a reload: the same item (by identity) stays selected, now its fresh copy; a gone one is dropped. */

@@ -7,6 +7,7 @@ import io.keyline.core.SchedulerControl;
 import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Listen;
 import io.keyline.ui.common.Palette;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Tips;
@@ -272,7 +273,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         inboxBadge.setId("attention-badge");
         inboxBadge.textProperty().bind(vm.attentionCountProperty().asString());
         inboxBadge.getStyleClass().removeIf("quiet"::equals);
-        vm.attentionCountProperty().addListener((o, a, b) -> {
+        Listen.toValue(this, vm.attentionCountProperty(), (o, a, b) -> {
             inboxBadge.getStyleClass().remove("quiet");
             if (b.intValue() == 0) {
                 inboxBadge.getStyleClass().add("quiet");
@@ -331,7 +332,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         runningTitle.getStyleClass().add("section-title");
         VBox running = new VBox(6);
         running.setId("running-keys");
-        vm.running().addListener((ListChangeListener<Snapshot.RunningKey>) c -> {
+        Listen.toList(this, vm.running(), c -> {
             running.getChildren().clear();
             for (Snapshot.RunningKey k : vm.running()) {
                 Label l = new Label(k.job() + " " + k.key() + (k.step() == null ? "" : " · " + k.step()));

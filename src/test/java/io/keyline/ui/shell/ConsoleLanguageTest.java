@@ -221,4 +221,26 @@ class ConsoleLanguageTest {
         assertThat(Language.saved()).isEqualTo(Text.ENGLISH);
         assertThat(console().model()).isNotNull();
     }
+
+    /**
+     * The console built in the other language lets the old one go: the models it listened to outlive it (a
+     * console kept alive by them went on reacting to every reload, once per switch).
+     */
+    @Test
+    void aSwitchLetsTheOldConsoleGo(FxRobot robot) throws Exception {
+        Text.use(Text.ENGLISH);
+        open(robot);
+        java.lang.ref.WeakReference<ConsoleView> old = new java.lang.ref.WeakReference<>(console());
+        // by the console's own method: a robot's click is kept by the test library with the old console as target
+        robot.interact(() -> old.get().switchLanguage(Text.CHINESE));
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> console() != old.get()));
+        waitForItems(robot);
+        robot.interact(() -> ((ConsoleView) stage.getScene().getRoot()).refresh());
+        waitForItems(robot);
+        for (int i = 0; i < 50 && old.get() != null; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        assertThat(old.get()).as("the console before the switch, after garbage collection").isNull();
+    }
 }
