@@ -11,7 +11,6 @@ import io.keyline.ui.common.Listen;
 import io.keyline.ui.common.NoteDialog;
 import io.keyline.ui.common.StateChip;
 import javafx.beans.binding.Bindings;
-import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;

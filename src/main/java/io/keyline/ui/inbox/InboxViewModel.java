@@ -14,6 +14,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
+import javafx.collections.WeakListChangeListener;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +63,7 @@ public final class InboxViewModel extends ViewModel {
         this.source = source;
         this.services = source.services();
         // the console's model outlives this one (a language switch builds a new inbox): it holds this weakly
-        source.attention().addListener(new javafx.collections.WeakListChangeListener<>(keepSelection));
+        source.attention().addListener(new WeakListChangeListener<>(keepSelection));
     }
 
     /** After a reload: the same item (by identity) stays selected, now its fresh copy; a gone one is dropped. */
