@@ -27,7 +27,6 @@ import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Application;
 import javafx.beans.binding.Bindings;
-import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -272,14 +271,15 @@ public final class ConsoleView extends BorderPane implements Navigator {
         Label inboxBadge = badge();
         inboxBadge.setId("attention-badge");
         inboxBadge.textProperty().bind(vm.attentionCountProperty().asString());
-        inboxBadge.getStyleClass().removeIf("quiet"::equals);
-        Listen.toValue(this, vm.attentionCountProperty(), (o, a, b) -> {
+        // drawn from the count as it is now too: a console built again (another language) finds it already loaded
+        Runnable quiet = () -> {
             inboxBadge.getStyleClass().remove("quiet");
-            if (b.intValue() == 0) {
+            if (vm.attentionCountProperty().get() == 0) {
                 inboxBadge.getStyleClass().add("quiet");
             }
-        });
-        inboxBadge.getStyleClass().add("quiet");
+        };
+        Listen.toValue(this, vm.attentionCountProperty(), (o, a, b) -> quiet.run());
+        quiet.run();
         inboxButton.setGraphic(null);
         inboxButton.setMaxWidth(Double.MAX_VALUE);
         inboxButton.setOnAction(e -> showInbox());
@@ -332,7 +332,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         runningTitle.getStyleClass().add("section-title");
         VBox running = new VBox(6);
         running.setId("running-keys");
-        Listen.toList(this, vm.running(), c -> {
+        Runnable showRunning = () -> {
             running.getChildren().clear();
             for (Snapshot.RunningKey k : vm.running()) {
                 Label l = new Label(k.job() + " " + k.key() + (k.step() == null ? "" : " · " + k.step()));
@@ -346,7 +346,9 @@ public final class ConsoleView extends BorderPane implements Navigator {
                 bar.getStyleClass().add(Styles.SMALL);
                 running.getChildren().add(new VBox(2, l, bar));
             }
-        });
+        };
+        Listen.toList(this, vm.running(), c -> showRunning.run());
+        showRunning.run();
         VBox runningBox = new VBox(2, runningTitle, running);
         runningBox.visibleProperty().bind(Bindings.isNotEmpty(vm.running()));
         runningBox.managedProperty().bind(runningBox.visibleProperty());

@@ -205,6 +205,11 @@ class ConsoleLanguageTest {
         assertThat(coreEnglish(zh)).as("the core's English after the switch").isEmpty();
         assertThat(fx(() -> stage.getScene().getFocusOwner().getId())).as("the switch keeps the focus")
                 .isEqualTo("language-zh");
+        // the sidebar's count of what waits is drawn as before the switch, not greyed out as if nothing waited
+        Label badge = robot.lookup("#attention-badge").queryAs(Label.class);
+        assertThat(fx(() -> Integer.parseInt(badge.getText()))).isPositive();
+        assertThat(fx(() -> List.copyOf(badge.getStyleClass()))).as("the count's style after the switch")
+                .doesNotContain("quiet");
         assertThat(Language.saved()).as("the choice is kept for the next start").isEqualTo(Text.CHINESE);
         assertThat(Language.atStart("en")).as("KEYLINE_LANG wins over the saved choice").isEqualTo(Text.ENGLISH);
         Text.use(Text.CHINESE);
