@@ -396,7 +396,8 @@ public final class JdbcStateStore implements StateStore {
     }
 
     private static final String EVENT_COLUMNS = "e.id, e.job, e.key_value, e.ts, e.run_id, e.event_type, e.step, "
-            + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence, e.probe_answer";
+            + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence, e.probe_answer, "
+            + "e.message_said";
 
     @Override
     public List<KeyEvent> events(String job, String key) {
@@ -444,7 +445,8 @@ public final class JdbcStateStore implements StateStore {
                         KeyState.valueOf(rs.getString(9)), fc == null ? null : FailureClass.valueOf(fc),
                         rs.getString(11), rs.getString(12), rs.getString(13),
                         ev == null ? null : Json.read(ev, Evidence.class),
-                        probe == null ? null : io.keyline.domain.ProbeAnswer.valueOf(probe)));
+                        probe == null ? null : io.keyline.domain.ProbeAnswer.valueOf(probe),
+                        SaidJson.read(rs.getString(16))));
             }
         }
         return out;
@@ -703,8 +705,8 @@ public final class JdbcStateStore implements StateStore {
 
     private static void insertEvent(Connection c, KeyEvent e) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_event (job, key_value, ts, run_id, event_type, "
-                + "step, attempt, state, failure_class, message, user_name, note, evidence, probe_answer) "
-                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + "step, attempt, state, failure_class, message, user_name, note, evidence, probe_answer, message_said) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             ps.setString(1, e.job());
             ps.setString(2, e.key());
             setInstant(ps, 3, e.ts());
@@ -720,6 +722,7 @@ public final class JdbcStateStore implements StateStore {
             // evidence is bounded field by field (Evidence.bounded): cutting its JSON would make it unreadable
             ps.setString(13, e.evidence() == null ? null : Json.write(e.evidence().bounded()));
             ps.setString(14, e.probe() == null ? null : e.probe().name());
+            ps.setString(15, SaidJson.write(e.said()));
             ps.executeUpdate();
         }
     }
