@@ -48,7 +48,7 @@ final class ConfirmationExpiry {
             KeyState to = KeyStateMachine.apply(r.state(), t);
             Said msg = Said.of("core.event.expired", r.step(), e.afterText(), r.updatedAt(),
                     Said.of(to == KeyState.SKIPPED ? "core.event.expired.skipped" : "core.event.expired.failed"));
-            KeyRecord after = r.withState(to).withFailure(null, msg.english()).withConfirmation(null, null)
+            KeyRecord after = r.withState(to).withFailureWords(null, msg).withConfirmation(null, null)
                     .withNextAttemptAt(null).withUpdatedAt(now);
             moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
                     EventType.CONFIRMATION_EXPIRED, r.step(), r.attempts(), to, null, msg, null, null, null)));

@@ -218,8 +218,8 @@ final class KeyTransitions {
                 ctx.now());
         Said msg = Said.of("core.event.recordingFailed", step.id(), Said.of(out.succeeded()
                 ? "core.event.succeededWith" : "core.event.endedWith", out.message()), firstLine(e.getMessage()));
-        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempt).withFailure(FailureClass.AMBIGUOUS,
-                msg.english()).withConfirmation(null, null).withWaitReason(WaitReason.OUTCOME_UNKNOWN), unknown,
+        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempt).withFailureWords(FailureClass.AMBIGUOUS,
+                msg).withConfirmation(null, null).withWaitReason(WaitReason.OUTCOME_UNKNOWN), unknown,
                 EventType.WAITING_FOR_CONFIRMATION, step.id(), attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
     }
 
@@ -249,7 +249,7 @@ final class KeyTransitions {
                 }
             }
         }
-        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailure(cls, message.english())
+        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailureWords(cls, message)
                         .withConfirmation(null, null).withWaitReason(why), sr, EventType.WAITING_FOR_CONFIRMATION,
                 step.id(), attempts(sr), cls, message, ev, probe);
     }
@@ -257,7 +257,7 @@ final class KeyTransitions {
     private void needCredential(Claim c, StepDefinition step, String credential, StepRecord sr, Said message,
                                 Evidence ev, ProbeAnswer probe) {
         c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(credential)
-                .withFailure(FailureClass.AUTH, message.english()), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(),
+                .withFailureWords(FailureClass.AUTH, message), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(),
                 attempts(sr), FailureClass.AUTH, message, ev, probe);
     }
 
@@ -278,7 +278,7 @@ final class KeyTransitions {
                 : new StepRecord(step.id(), StepStatus.FAILED, attempt, first, Map.of(), now);
         if (attempt >= policy.maxAttempts()) {
             Said msg = Said.of("core.event.failedAfter", step.id(), attempt, message);
-            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg.english(), origin), rec,
+            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin), rec,
                     EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
@@ -290,7 +290,7 @@ final class KeyTransitions {
         Instant next = now.plus(delay);
         if (Duration.between(first, next).compareTo(policy.maxElapsed()) > 0) {
             Said msg = Said.of("core.event.failedTooLate", step.id(), policy.maxElapsed(), message);
-            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg.english(), origin), rec,
+            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin), rec,
                     EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
@@ -298,7 +298,7 @@ final class KeyTransitions {
                 ? Said.of("core.event.retryScheduled", message, attempt + 1, policy.maxAttempts(), next)
                 : Said.of("core.event.retryScheduledAfter", message, attempt + 1, policy.maxAttempts(), next,
                         Math.min(retryAfter.toSeconds(), 999_999_999));
-        c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailure(cls, msg.english(), origin)
+        c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin)
                         .withNextAttemptAt(next),
                 rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev, probe);
     }

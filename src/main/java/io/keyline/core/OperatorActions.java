@@ -67,7 +67,7 @@ public final class OperatorActions {
         }
         Said msg = hash == null ? Said.of("core.event.confirmed", rec.step())
                 : Said.of("core.event.confirmedPayload", rec.step(), hash.substring(0, 12));
-        return act(rec, Trigger.CONFIRM, rec.withConfirmation(rec.step(), hash).withFailure(null, msg.english()), null,
+        return act(rec, Trigger.CONFIRM, rec.withConfirmation(rec.step(), hash).withFailureWords(null, msg), null,
                 EventType.CONFIRMED, msg, note);
     }
 
@@ -91,7 +91,7 @@ public final class OperatorActions {
         check(rec, Trigger.MARK_DONE);
         StepRecord step = rec.step() == null ? null
                 : new StepRecord(rec.step(), StepStatus.RECONCILED, rec.attempts(), null, Map.of(), now());
-        return act(rec, Trigger.MARK_DONE, rec.withFailure(null, "marked done by " + options.user())
+        return act(rec, Trigger.MARK_DONE, rec.withFailureWords(null, Said.of("core.event.markedDoneBy", options.user()))
                 .withConfirmation(null, null).withCredential(null).withNextAttemptAt(null), step, EventType.MARKED_DONE,
                 rec.step() == null ? Said.of("core.event.markedDone")
                         : Said.of("core.event.markedDoneStep", rec.step()), note);
@@ -125,7 +125,7 @@ public final class OperatorActions {
                 reset = new StepRecord(sr.step(), sr.status(), 0, null, sr.outputs(), now());
             }
         }
-        return act(rec, Trigger.RETRY, armedForRetry(rec).withFailure(null, "re-armed by " + options.user()), reset,
+        return act(rec, Trigger.RETRY, armedForRetry(rec).withFailureWords(null, Said.of("core.event.retriedBy", options.user())), reset,
                 EventType.RETRIED, rec.step() == null ? Said.of("core.event.retried")
                         : Said.of("core.event.retriedAt", rec.step()), note);
     }
@@ -146,7 +146,7 @@ public final class OperatorActions {
                 : Said.of("core.event.retriedFromRewind", fromStep, r.said());
         Instant now = now();
         KeyState to = KeyStateMachine.apply(rec.state(), Trigger.RETRY);
-        KeyRecord after = rec.withState(to).withStep(fromStep, 0).withFailure(null, msg.english())
+        KeyRecord after = rec.withState(to).withStep(fromStep, 0).withFailureWords(null, msg)
                 .withNextAttemptAt(null).withConfirmation(null, null).withUpdatedAt(now);
         KeyEvent ev = KeyEvent.said(0, rec.job(), rec.key(), now, null, EventType.RETRIED, fromStep, 0, to, null, msg,
                 options.user(), note == null || note.isBlank() ? null : note.strip(), null);
@@ -246,7 +246,7 @@ public final class OperatorActions {
         KeyState to = KeyStateMachine.apply(rec.state(), Trigger.REARM);
         Said msg = Said.of("core.event.rearmed", fromStep == null ? Said.of("core.event.allSteps")
                 : Said.of("core.event.fromStep", fromStep), String.join(", ", reset));
-        KeyRecord after = rec.withState(to).withStep(reset.get(0), 0).withFailure(null, msg.english())
+        KeyRecord after = rec.withState(to).withStep(reset.get(0), 0).withFailureWords(null, msg)
                 .withNextAttemptAt(null).withConfirmation(null, null).withCredential(null).withUpdatedAt(now);
         KeyEvent ev = KeyEvent.said(0, rec.job(), rec.key(), now, null, EventType.REARMED, reset.get(0), 0, to, null,
                 msg, options.user(), note.strip(), null);
@@ -264,7 +264,7 @@ public final class OperatorActions {
         requireNote(note, "skip");
         KeyRecord rec = existingOrFresh(job, key);
         check(rec, Trigger.SKIP);
-        return act(rec, Trigger.SKIP, rec.withFailure(null, "skipped by " + options.user()).withNextAttemptAt(null)
+        return act(rec, Trigger.SKIP, rec.withFailureWords(null, Said.of("core.event.skippedBy", options.user())).withNextAttemptAt(null)
                 .withConfirmation(null, null), null, EventType.SKIPPED, Said.of("core.event.skipped"), note);
     }
 
@@ -313,7 +313,7 @@ public final class OperatorActions {
             Said text = rewind.removed().isEmpty() ? msg : Said.of("core.event.resumesFrom", msg,
                     job.steps().get(first).id(), rewind.said());
             KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.CREDENTIAL_UPDATED))
-                    .withFailure(null, text.english()).withCredential(null).withUpdatedAt(now);
+                    .withFailureWords(null, text).withCredential(null).withUpdatedAt(now);
             if (!rewind.removed().isEmpty()) {
                 after = after.withStep(job.steps().get(first).id(), 0);
             }
@@ -365,7 +365,7 @@ public final class OperatorActions {
                 continue;
             }
             KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.APPROVE))
-                    .withFailure(null, msg.english()).withConfirmation(null, null).withUpdatedAt(now);
+                    .withFailureWords(null, msg).withConfirmation(null, null).withUpdatedAt(now);
             moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
                     EventType.APPROVED, r.step(), r.attempts(), after.state(), null, msg, options.user(), n, null)));
         }

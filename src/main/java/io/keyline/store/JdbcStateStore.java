@@ -38,7 +38,7 @@ public final class JdbcStateStore implements StateStore {
 
     private static final String KEY_COLUMNS = "job, key_value, state, step, attempts, next_attempt_at, failure_class, "
             + "message, credential, confirmed_step, confirmed_hash, run_id, lease_owner, lease_until, version, "
-            + "created_at, updated_at, wait_reason, failure_origin";
+            + "created_at, updated_at, wait_reason, failure_origin, message_said";
     private static final int CHUNK = 500;
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
     };
@@ -461,7 +461,7 @@ public final class JdbcStateStore implements StateStore {
         KeyRecord stored = fresh.withVersion(1);
         try (Connection c = db.connection()) {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
-                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
                 bindKey(ps, stored);
                 ps.executeUpdate();
             }
@@ -598,7 +598,7 @@ public final class JdbcStateStore implements StateStore {
     private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event) throws SQLException {
         KeyRecord next = after.withVersion(1);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
-                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             bindKey(ps, next);
             ps.executeUpdate();
         }
@@ -626,7 +626,7 @@ public final class JdbcStateStore implements StateStore {
         try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET state = ?, step = ?, attempts = ?, "
                 + "next_attempt_at = ?, failure_class = ?, message = ?, credential = ?, confirmed_step = ?, "
                 + "confirmed_hash = ?, run_id = ?, lease_owner = ?, lease_until = ?, version = ?, updated_at = ?, "
-                + "wait_reason = ?, failure_origin = ?"
+                + "wait_reason = ?, failure_origin = ?, message_said = ?"
                 + guard)) {
             int i = 1;
             ps.setString(i++, next.state().name());
@@ -645,6 +645,7 @@ public final class JdbcStateStore implements StateStore {
             setInstant(ps, i++, next.updatedAt());
             ps.setString(i++, next.waitReason() == null ? null : next.waitReason().name());
             ps.setString(i++, next.failureOrigin() == null ? null : next.failureOrigin().name());
+            ps.setString(i++, SaidJson.write(next.said()));
             ps.setString(i++, before.job());
             ps.setString(i++, before.key());
             ps.setLong(i++, before.version());
@@ -963,7 +964,8 @@ public final class JdbcStateStore implements StateStore {
                 rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12), rs.getString(13),
                 instant(rs, 14), rs.getLong(15), instant(rs, 16), instant(rs, 17),
                 rs.getString(18) == null ? null : io.keyline.domain.WaitReason.valueOf(rs.getString(18)),
-                rs.getString(19) == null ? null : io.keyline.domain.FailureOrigin.valueOf(rs.getString(19)));
+                rs.getString(19) == null ? null : io.keyline.domain.FailureOrigin.valueOf(rs.getString(19)),
+                SaidJson.read(rs.getString(20)));
     }
 
     private static void bindKey(PreparedStatement ps, KeyRecord r) throws SQLException {
@@ -986,6 +988,7 @@ public final class JdbcStateStore implements StateStore {
         setInstant(ps, 17, r.updatedAt());
         ps.setString(18, r.waitReason() == null ? null : r.waitReason().name());
         ps.setString(19, r.failureOrigin() == null ? null : r.failureOrigin().name());
+        ps.setString(20, SaidJson.write(r.said()));
     }
 
     private static Instant instant(ResultSet rs, int col) throws SQLException {

@@ -32,8 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The messages a key's events carry read in the operator's language where a person reads them (the timeline of the
- * command line and of the console), and in English where a machine does ({@code --json}, the stored text): the
- * state keeps each message's words (a key and its arguments) beside its English text, in the state's file.
+ * command line and of the console), and so does a key's own message (status, Confirm, Attention); in English where
+ * a machine reads them ({@code --json}, the stored text): the state keeps each message's words (a bundle key and its
+ * arguments) beside its English text, in the state's file.
  */
 class EventWordsTest {
 
@@ -52,6 +53,15 @@ class EventWordsTest {
         assertThat(wb.cli("run", "no", "--key", KEY).exit()).isEqualTo(2);
         Workbench.Result retry = wb.cli("retry", "no", KEY, "--from-step", "work");
         assertThat(retry.exit()).as(retry.toString()).isZero();
+        // the key's own message (status, Confirm, Attention) keeps its words too
+        Text.use(Text.CHINESE);
+        Workbench.Result status = wb.cli("status");
+        assertThat(status.out()).as(status.toString()).contains("已重新启用,从步骤 work 开始").doesNotContain("re-armed");
+        try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+            assertThat(Words.keyMessage(ws.operations().key("no", KEY).orElseThrow()))
+                    .startsWith("已重新启用,从步骤 work 开始(work 重新运行");
+        }
+        Text.use(Text.ENGLISH);
         Workbench.Result skip = wb.cli("skip", "no", KEY, "--note", "not today");
         assertThat(skip.exit()).as(skip.toString()).isZero();
 
@@ -64,6 +74,9 @@ class EventWordsTest {
                 + "discarded; an unsafe step goes through its probe)");
         assertThat(stored.get("RETRIED")[1]).contains("\"key\":\"core.event.retriedFromRewind\"");
         assertThat(stored.get("SKIPPED")).containsExactly("skipped", "{\"key\":\"core.event.skipped\",\"args\":[]}");
+        String[] key = storedKey(wb);
+        assertThat(key[0]).startsWith("skipped by ");
+        assertThat(key[1]).startsWith("{\"key\":\"core.event.skippedBy\",\"args\":[");
 
         Text.use(Text.CHINESE);
         Workbench.Result zh = wb.cli("timeline", "no", KEY);
@@ -80,6 +93,10 @@ class EventWordsTest {
                     .anySatisfy(m -> assertThat(m).startsWith("已重新启用,从步骤 work 开始"));
         }
 
+        assertThat(wb.cli("status").out()).contains("已由 ").contains(" 跳过");
+        Workbench.Result statusJson = wb.cli("status", "--json");
+        assertThat(statusJson.out()).contains("\"skipped by ").doesNotContain("跳过");
+
         Text.use(Text.ENGLISH);
         Workbench.Result en = wb.cli("timeline", "no", KEY);
         assertThat(en.out()).contains("work failed: exit 65: bad input", "re-armed from step work (work run again",
@@ -87,7 +104,7 @@ class EventWordsTest {
     }
 
     @Test
-    void anEventStoredBeforeEventsKeptTheirWordsShowsItsText(@TempDir Path tmp) throws Exception {
+    void anEventAndAKeyStoredBeforeTheyKeptTheirWordsShowTheirText(@TempDir Path tmp) throws Exception {
         Workbench wb = new Workbench(tmp);
         failingJob(wb);
         assertThat(wb.cli("run", "no", "--key", KEY).exit()).isEqualTo(2);
@@ -96,11 +113,22 @@ class EventWordsTest {
              Statement st = c.createStatement()) {
             assertThat(st.executeUpdate("UPDATE key_event SET message_said = NULL")).isGreaterThan(1);
         }
+        assertThat(wb.cli("retry", "no", KEY, "--from-step", "work").exit()).isZero();
+        try (H2Database db = H2Database.open(wb.state); Connection c = db.adminConnection();
+             Statement st = c.createStatement()) {
+            assertThat(st.executeUpdate("UPDATE key_event SET message_said = NULL WHERE event_type = 'RETRIED'"))
+                    .isOne();
+            assertThat(st.executeUpdate("UPDATE key_state SET message_said = NULL")).isOne();
+        }
         Text.use(Text.CHINESE);
         Workbench.Result zh = wb.cli("timeline", "no", KEY);
         assertThat(zh.exit()).as(zh.toString()).isZero();
-        assertThat(zh.out()).contains("work failed: exit 65: bad input");
+        assertThat(zh.out()).contains("work failed: exit 65: bad input", "re-armed from step work (work run again");
+        assertThat(wb.cli("status").out()).contains("re-armed from step work");
         try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+            assertThat(ws.operations().key("no", KEY).orElseThrow().said()).isNull();
+            assertThat(Words.keyMessage(ws.operations().key("no", KEY).orElseThrow()))
+                    .startsWith("re-armed from step work (work run again");
             List<KeyEvent> events = ws.operations().events("no", KEY);
             assertThat(events).isNotEmpty().allSatisfy(e -> assertThat(e.said()).isNull());
             assertThat(consoleMessages(ws)).contains("work failed: exit 65: bad input");
@@ -169,6 +197,16 @@ class EventWordsTest {
             }
         }
         return out;
+    }
+
+    /** The key's stored English message and its stored words. */
+    private static String[] storedKey(Workbench wb) throws Exception {
+        try (H2Database db = H2Database.open(wb.state); Connection c = db.adminConnection();
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT message, message_said FROM key_state")) {
+            assertThat(rs.next()).isTrue();
+            return new String[] {rs.getString(1), rs.getString(2)};
+        }
     }
 
     private static void failingJob(Workbench wb) throws Exception {

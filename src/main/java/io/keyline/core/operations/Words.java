@@ -188,11 +188,20 @@ public final class Words {
      * holds as it is, and an event stored before events kept their words, in plain words ({@link #message(String)}).
      */
     public static String eventMessage(KeyEvent e) {
-        if (e.said() == null || e.said().key() == null) {
+        return message(e.message(), e.said());
+    }
+
+    /** A key's message in the language in use, one printable line, as {@link #eventMessage} says an event's. */
+    public static String keyMessage(KeyRecord r) {
+        return message(r.message(), r.said());
+    }
+
+    private static String message(String english, Said said) {
+        if (said == null || said.key() == null) {
             // no words, or a text from outside shown as it is (a probe's answer)
-            return message(e.said() == null ? e.message() : e.said().text());
+            return message(said == null ? english : said.text());
         }
-        return Printable.line(worded(e.said()).text()).strip();
+        return Printable.line(worded(said).text()).strip();
     }
 
     /**
@@ -201,6 +210,11 @@ public final class Words {
      */
     public static String said(KeyEvent e) {
         return e.said() == null ? e.message() : e.said().text();
+    }
+
+    /** A key's message in the language in use as the engine said it, or its stored text ({@link #said(KeyEvent)}). */
+    public static String said(KeyRecord r) {
+        return r.said() == null ? r.message() : r.said().text();
     }
 
     /** {@code said} with every argument that is a probe's answer as the probe gave it put in plain words. */
