@@ -148,15 +148,16 @@ final class KeyRun {
                 if (overBudget) {
                     halt = budget.said();
                 }
-                KeyDecision.Decision d = KeyDecision.decide(inputs.held(key, c.rec, c.steps, creds, c.probes,
-                        step -> payloadHash(c, step), ctx.now(), halt == null ? null : halt.english()));
+                KeyDecision.Input in = inputs.held(key, c.rec, c.steps, creds, c.probes, step -> payloadHash(c, step),
+                        ctx.now(), halt == null ? null : halt.english());
+                KeyDecision.Decision d = KeyDecision.decide(in);
                 if (!d.acts()) {
                     budgetHalt |= overBudget && d.stop().kind() == KeyDecision.StopKind.YIELD;
                     String departure = cursor.departure(d.stop());
                     if (departure != null) {
                         return depart(c, job.steps().get(0), departure);
                     }
-                    return transitions.stop(c, d.stop(), halt);
+                    return transitions.stop(c, d.stop(), halt, in.review());
                 }
                 KeyDecision.Action a = d.next();
                 StepDefinition step = KeyProbe.is(a.step()) ? job.probe().asStep() : job.step(a.step());

@@ -39,10 +39,11 @@ final class KeyTransitions {
     /**
      * Applies a stop of the decision to a claimed key; returns its record.
      *
-     * @param halt why the key was told to yield (this process stops, the job was paused, the run's budget is
-     *             spent), as the decision was given it in English, or {@code null}
+     * @param halt   why the key was told to yield (this process stops, the job was paused, the run's budget is
+     *               spent), as the decision was given it in English, or {@code null}
+     * @param review whether the job's unsafe steps wait for a review, and why (the decision's input)
      */
-    KeyRecord stop(Claim c, KeyDecision.Stop s, Said halt) {
+    KeyRecord stop(Claim c, KeyDecision.Stop s, Said halt, Review.Need review) {
         JobDefinition job = c.job;
         StepDefinition step = s.step() == null ? null : job.step(s.step());
         StepRecord sr = step == null ? null : c.steps.get(step.id());
@@ -74,7 +75,7 @@ final class KeyTransitions {
                 return c.rec;
             }
             case NEEDS_CONFIRMATION, NEEDS_REVIEW -> {
-                needConfirmation(c, step, sr, s);
+                needConfirmation(c, step, sr, s, review);
                 return c.rec;
             }
             case PROBE_INCONCLUSIVE -> {
@@ -223,7 +224,8 @@ final class KeyTransitions {
                 EventType.WAITING_FOR_CONFIRMATION, step.id(), attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
     }
 
-    private void needConfirmation(Claim c, StepDefinition step, StepRecord sr, KeyDecision.Stop s) {
+    private void needConfirmation(Claim c, StepDefinition step, StepRecord sr, KeyDecision.Stop s,
+                                  Review.Need review) {
         Said message;
         FailureClass cls = null;
         Evidence ev = null;
@@ -232,7 +234,8 @@ final class KeyTransitions {
         switch (why) {
             case CONFIRM_ALWAYS -> message = Said.of("core.event.confirmAlways", step.id());
             case PAYLOAD_CHANGED -> message = Said.of("core.event.payloadChanged", step.id());
-            case REVIEW -> message = Said.of("core.event.review", Said.plain(s.detail()), step.id(), c.job.name());
+            case REVIEW -> message = Said.of("core.event.review", review.pending() ? review.said()
+                    : Said.plain(s.detail()), step.id(), c.job.name());
             default -> {
                 cls = FailureClass.AMBIGUOUS;
                 Said what = c.failure != null && c.failure.step().equals(step.id())
