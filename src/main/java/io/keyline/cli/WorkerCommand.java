@@ -69,7 +69,8 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
             Worker worker = new Worker(scheduler, engine, period, reports -> afterTick(notifier, reports),
                     m -> out().println(t("cli.worker.says", m)));
             // SIGTERM (systemctl stop) and Ctrl-C: stop in order, then exit normally (see Signals)
-            boolean handled = Signals.onTerminate(() -> worker.stop(Said.of("cli.worker.stoppingSignal", leases.owner())));
+            boolean handled = Signals.onTerminate(() -> worker.stop(Said.of("cli.worker.stoppingSignal",
+                    leases.owner())));
             Thread hook = new Thread(() -> {
                 // where the signal could not be handled: the same, as far as the JVM's shutdown allows
                 worker.stop(Said.of("cli.worker.stoppingShutdown", leases.owner()));

@@ -50,7 +50,8 @@ final class KeyTransitions {
         switch (s.kind()) {
             case COMPLETE -> {
                 return c.move(Trigger.COMPLETE, c.rec.withStep(null, 0).withFailure(null, null).withCredential(null),
-                        null, EventType.KEY_DONE, null, 0, null, Said.of("core.event.allDone", job.steps().size()), null);
+                        null, EventType.KEY_DONE, null, 0, null, Said.of("core.event.allDone", job.steps().size()),
+                        null);
             }
             case YIELD -> {
                 Said why = halt != null ? halt : s.detail() != null ? Said.plain(s.detail()) : ctx.pausedSaid(job);
@@ -159,8 +160,8 @@ final class KeyTransitions {
         StepRecord failed = new StepRecord(step.id(), status, attempt, firstAttempt, Map.of(), ctx.now());
         switch (cls) {
             case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
-                    scheduleRetry(c, step, failed, attempt, cls, out.origin(), Said.plain(out.message()), out.evidence(),
-                            out.retryAfter(), null);
+                    scheduleRetry(c, step, failed, attempt, cls, out.origin(), Said.plain(out.message()),
+                            out.evidence(), out.retryAfter(), null);
             case AUTH -> needCredential(c, step, step.credential(), failed, Said.of("core.event.credentialRejected",
                     step.credential() == null ? Said.of("core.event.noneDeclared") : step.credential(), out.message()),
                     out.evidence(), null);

@@ -91,8 +91,9 @@ public final class OperatorActions {
         check(rec, Trigger.MARK_DONE);
         StepRecord step = rec.step() == null ? null
                 : new StepRecord(rec.step(), StepStatus.RECONCILED, rec.attempts(), null, Map.of(), now());
-        return act(rec, Trigger.MARK_DONE, rec.withFailureWords(null, Said.of("core.event.markedDoneBy", options.user()))
-                .withConfirmation(null, null).withCredential(null).withNextAttemptAt(null), step, EventType.MARKED_DONE,
+        return act(rec, Trigger.MARK_DONE, rec.withFailureWords(null, Said.of("core.event.markedDoneBy",
+                        options.user())).withConfirmation(null, null).withCredential(null).withNextAttemptAt(null),
+                step, EventType.MARKED_DONE,
                 rec.step() == null ? Said.of("core.event.markedDone")
                         : Said.of("core.event.markedDoneStep", rec.step()), note);
     }
@@ -125,8 +126,8 @@ public final class OperatorActions {
                 reset = new StepRecord(sr.step(), sr.status(), 0, null, sr.outputs(), now());
             }
         }
-        return act(rec, Trigger.RETRY, armedForRetry(rec).withFailureWords(null, Said.of("core.event.retriedBy", options.user())), reset,
-                EventType.RETRIED, rec.step() == null ? Said.of("core.event.retried")
+        return act(rec, Trigger.RETRY, armedForRetry(rec).withFailureWords(null, Said.of("core.event.retriedBy",
+                        options.user())), reset, EventType.RETRIED, rec.step() == null ? Said.of("core.event.retried")
                         : Said.of("core.event.retriedAt", rec.step()), note);
     }
 
@@ -264,8 +265,9 @@ public final class OperatorActions {
         requireNote(note, "skip");
         KeyRecord rec = existingOrFresh(job, key);
         check(rec, Trigger.SKIP);
-        return act(rec, Trigger.SKIP, rec.withFailureWords(null, Said.of("core.event.skippedBy", options.user())).withNextAttemptAt(null)
-                .withConfirmation(null, null), null, EventType.SKIPPED, Said.of("core.event.skipped"), note);
+        return act(rec, Trigger.SKIP, rec.withFailureWords(null, Said.of("core.event.skippedBy", options.user()))
+                .withNextAttemptAt(null).withConfirmation(null, null), null, EventType.SKIPPED,
+                Said.of("core.event.skipped"), note);
     }
 
     /**

@@ -706,7 +706,8 @@ public final class JdbcStateStore implements StateStore {
 
     private static void insertEvent(Connection c, KeyEvent e) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_event (job, key_value, ts, run_id, event_type, "
-                + "step, attempt, state, failure_class, message, user_name, note, evidence, probe_answer, message_said) "
+                + "step, attempt, state, failure_class, message, user_name, note, evidence, probe_answer, "
+                + "message_said) "
                 + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             ps.setString(1, e.job());
             ps.setString(2, e.key());
