@@ -3,6 +3,7 @@ package io.keyline.cli;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialStore;
 import io.keyline.core.RunReport;
+import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 
@@ -64,7 +65,7 @@ final class RunOutput {
             for (KeyRecord k : r.keys()) {
                 if (k.state().needsAttention() || k.state() == KeyState.RETRY_WAIT) {
                     out.println("  " + state(k.state()) + "  " + k.key() + "  "
-                            + io.keyline.domain.Printable.line(Text.clip(k.message(), 160)));
+                            + io.keyline.domain.Printable.line(Text.clip(Words.said(k), 160)));
                 }
             }
             // one look-up per credential, not per parked key (a backfill can park thousands on one)

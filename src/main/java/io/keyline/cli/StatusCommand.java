@@ -1,6 +1,7 @@
 package io.keyline.cli;
 
 import io.keyline.core.operations.Status;
+import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import picocli.CommandLine.Command;
@@ -88,7 +89,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
             KeyRecord k = r.key();
             t.row(k.job(), k.key(), r.interrupted() ? t("cli.status.interrupted") : RunOutput.state(k.state()), k.step(), k.attempts(),
                     Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()), waiting(r, now),
-                    Text.clip(r.message(), 160));
+                    Text.clip(java.util.Objects.equals(r.message(), k.message()) ? Words.said(k) : r.message(), 160));
         }
         io.keyline.core.StartupTrace.mark("table built");
         t.print(out());

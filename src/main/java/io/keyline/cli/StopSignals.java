@@ -1,6 +1,7 @@
 package io.keyline.cli;
 
 import io.keyline.core.Engine;
+import io.keyline.text.Said;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -51,8 +52,10 @@ final class StopSignals implements AutoCloseable {
             Runtime.getRuntime().halt(128 + sig.getNumber());
         }
         stopping = true;
-        // the reason goes into the run log and the keys' events as the engine records it, in its own words
-        engine.stopStarting("stopped by " + name);
+        // the reason goes into the keys' events as words (English in the run log and machine output, the operator's
+        // language where they are shown)
+        engine.stopStarting(Said.of("core.event.stoppedBy", sig.getName().equals("INT")
+                ? Said.of("cli.signal.interrupt", signal) : signal));
         err.println();
         err.println(t("cli.signal.first", name));
         err.flush();

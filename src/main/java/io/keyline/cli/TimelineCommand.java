@@ -1,5 +1,6 @@
 package io.keyline.cli;
 
+import io.keyline.core.operations.Words;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
@@ -79,7 +80,7 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
                 sb.append(" [").append(e.failureClass()).append(']');
             }
             if (e.message() != null) {
-                sb.append("  ").append(Printable.line(e.message()));
+                sb.append("  ").append(Printable.line(Words.said(e)));
             }
             if (e.user() != null) {
                 sb.append("  ").append(e.note() == null ? t("cli.timeline.by", Printable.line(e.user()))

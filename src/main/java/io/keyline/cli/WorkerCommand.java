@@ -9,6 +9,7 @@ import io.keyline.core.Targets;
 import io.keyline.core.Worker;
 import io.keyline.core.notify.Notifier;
 import io.keyline.credentials.MasterKeyException;
+import io.keyline.text.Said;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -68,10 +69,11 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
             Worker worker = new Worker(scheduler, engine, period, reports -> afterTick(notifier, reports),
                     m -> out().println(t("cli.worker.says", m)));
             // SIGTERM (systemctl stop) and Ctrl-C: stop in order, then exit normally (see Signals)
-            boolean handled = Signals.onTerminate(() -> worker.stop(t("cli.worker.stoppingSignal", leases.owner())));
+            boolean handled = Signals.onTerminate(() -> worker.stop(Said.of("cli.worker.stoppingSignal",
+                    leases.owner())));
             Thread hook = new Thread(() -> {
                 // where the signal could not be handled: the same, as far as the JVM's shutdown allows
-                worker.stop(t("cli.worker.stoppingShutdown", leases.owner()));
+                worker.stop(Said.of("cli.worker.stoppingShutdown", leases.owner()));
                 try {
                     finished.await();
                 } catch (InterruptedException e) {

@@ -14,6 +14,7 @@ import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -81,7 +82,7 @@ final class Claim {
 
     /** Builds the change a trigger makes; the event records the answer of the step's probe ({@code null}: none). */
     void stage(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
-               FailureClass cls, String message, Evidence evidence, ProbeAnswer probe) {
+               FailureClass cls, Said message, Evidence evidence, ProbeAnswer probe) {
         KeyState to = KeyStateMachine.apply(rec.state(), trigger);
         Instant now = ctx.now();
         KeyRecord after = shape.withState(to).withUpdatedAt(now);
@@ -94,13 +95,13 @@ final class Claim {
 
     /** Applies a transition and commits it, with whatever was deferred, in one transaction. */
     KeyRecord move(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
-                   FailureClass cls, String message, Evidence evidence) {
+                   FailureClass cls, Said message, Evidence evidence) {
         return move(trigger, shape, step, type, stepId, attempt, cls, message, evidence, null);
     }
 
     /** As {@link #move}; the event records the answer of the step's probe. */
     KeyRecord move(Trigger trigger, KeyRecord shape, StepRecord step, EventType type, String stepId, int attempt,
-                   FailureClass cls, String message, Evidence evidence, ProbeAnswer probe) {
+                   FailureClass cls, Said message, Evidence evidence, ProbeAnswer probe) {
         stage(trigger, shape, step, type, stepId, attempt, cls, message, evidence, probe);
         return flush();
     }

@@ -8,6 +8,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyStateMachine;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 
@@ -33,8 +34,8 @@ final class Claims {
         KeyState to = KeyStateMachine.apply(rec.state(), trigger);
         KeyRecord after = rec.withState(to).withLease(runId, ctx.owner, now.plus(ctx.options.lease()))
                 .withNextAttemptAt(null).withUpdatedAt(now);
-        String msg = recover ? "took over from " + rec.leaseOwner() + " (run " + rec.runId()
-                + " ended without finishing)" : "run " + runId + " started";
+        Said msg = recover ? Said.of("core.event.tookOver", rec.leaseOwner(), rec.runId())
+                : Said.of("core.event.runStarted", runId);
         KeyEvent ev = EngineContext.event(rec, now, runId, recover ? EventType.RECOVERED : EventType.CLAIMED, null, 0,
                 to, null, msg, null);
         return new KeyChanges.Change(rec.stored() ? rec : null, after, null, ev);

@@ -8,6 +8,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyStateMachine;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,12 +46,11 @@ final class ConfirmationExpiry {
             }
             Trigger t = e.then() == ConfirmExpiry.Then.SKIP ? Trigger.EXPIRE_TO_SKIPPED : Trigger.EXPIRE_TO_FAILED;
             KeyState to = KeyStateMachine.apply(r.state(), t);
-            String msg = "the wait for a confirmation of " + r.step() + " expired after " + e.afterText()
-                    + " (waiting since " + r.updatedAt() + "): " + (to == KeyState.SKIPPED ? "skipped" : "failed")
-                    + "; it was not confirmed and did not run";
-            KeyRecord after = r.withState(to).withFailure(null, msg).withConfirmation(null, null)
+            Said msg = Said.of("core.event.expired", r.step(), e.afterText(), r.updatedAt(),
+                    Said.of(to == KeyState.SKIPPED ? "core.event.expired.skipped" : "core.event.expired.failed"));
+            KeyRecord after = r.withState(to).withFailureWords(null, msg).withConfirmation(null, null)
                     .withNextAttemptAt(null).withUpdatedAt(now);
-            moves.add(new KeyChanges.Change(r, after, null, new KeyEvent(0, r.job(), r.key(), now, null,
+            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
                     EventType.CONFIRMATION_EXPIRED, r.step(), r.attempts(), to, null, msg, null, null, null)));
         }
         if (moves.isEmpty()) {

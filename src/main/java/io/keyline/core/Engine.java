@@ -6,6 +6,7 @@ import io.keyline.core.exec.StepContext;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.StepKind;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -131,6 +132,11 @@ public final class Engine {
      * that is about to exit.
      */
     public void stopStarting(String reason) {
+        stopStarting(Said.plain(reason));
+    }
+
+    /** As {@link #stopStarting(String)}, the reason said in the language of whoever shows it. */
+    public void stopStarting(Said reason) {
         ctx.stop(reason);
     }
 

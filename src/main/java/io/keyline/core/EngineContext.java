@@ -9,6 +9,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +34,7 @@ final class EngineContext {
     final RunOptions options;
     final LeaseKeeper leases;
     final String owner;
-    private volatile String stopRequest;
+    private volatile Said stopRequest;
     private final CountDownLatch stopLatch = new CountDownLatch(1);
     /** The budget of every run of this engine ({@code --max-time}), or none. */
     private volatile RunBudget budget = RunBudget.NONE;
@@ -61,7 +62,7 @@ final class EngineContext {
     }
 
     /** Stops starting keys; a key in flight stops at its next step boundary, a wait for a retry ends. */
-    void stop(String reason) {
+    void stop(Said reason) {
         stopRequest = reason;
         stopLatch.countDown();
     }
@@ -71,12 +72,18 @@ final class EngineContext {
      * stops here, the way a signal stops it: no key starts, keys in flight stop at their next step boundary.
      */
     String stopRequest() {
-        String s = stopRequest;
+        Said s = stopSaid();
+        return s == null ? null : s.english();
+    }
+
+    /** {@link #stopRequest} as words said in the language of whoever shows them, or {@code null}. */
+    Said stopSaid() {
+        Said s = stopRequest;
         if (s == null && budget.spent(now())) {
             synchronized (this) {
                 if (stopRequest == null) {
                     stoppedByBudget = true;
-                    stop(budget.reason());
+                    stop(budget.said());
                 }
             }
             s = stopRequest;
@@ -86,7 +93,7 @@ final class EngineContext {
 
     /** Gives every run of this engine a budget that ends {@code maxTime} from now ({@code run --max-time}). */
     void maxTime(java.time.Duration maxTime) {
-        budget = new RunBudget(now().plus(maxTime), "--max-time " + maxTime);
+        budget = new RunBudget(now().plus(maxTime), Said.of("core.event.budget.maxTime", maxTime));
     }
 
     /** Whether the engine stopped because its budget was spent. */
@@ -97,7 +104,8 @@ final class EngineContext {
     /** The budget of a run of {@code job} that started at {@code started}: the engine's or the job's, the earlier. */
     RunBudget budget(JobDefinition job, Instant started) {
         RunBudget own = job.runBudget() == null ? RunBudget.NONE
-                : new RunBudget(started.plus(job.runBudget()), "runBudget " + job.runBudget() + " of " + job.name());
+                : new RunBudget(started.plus(job.runBudget()), Said.of("core.event.budget.job", job.runBudget(),
+                        job.name()));
         return budget.min(own);
     }
 
@@ -116,18 +124,33 @@ final class EngineContext {
 
     /** "job daily is paused: site migration (until …)". */
     String pausedReason(JobDefinition job) {
+        return pausedSaid(job).english();
+    }
+
+    /** {@link #pausedReason} as words said in the language of whoever shows them. */
+    Said pausedSaid(JobDefinition job) {
         JobControl c = controls.jobControl(job.name());
-        return "job " + job.name() + " is paused" + (c.reason() == null ? "" : ": " + c.reason())
-                + (c.until() == null ? "" : " (until " + c.until() + ")");
+        if (c.reason() == null) {
+            return c.until() == null ? Said.of("core.event.paused", job.name())
+                    : Said.of("core.event.pausedUntil", job.name(), c.until());
+        }
+        return c.until() == null ? Said.of("core.event.pausedWhy", job.name(), c.reason())
+                : Said.of("core.event.pausedWhyUntil", job.name(), c.reason(), c.until());
     }
 
     /** Why a running key yields at a step boundary now (this process stops, or the job was paused), or {@code null}. */
     String haltReason(JobDefinition job) {
-        String stop = stopRequest();
+        Said halt = haltSaid(job);
+        return halt == null ? null : halt.english();
+    }
+
+    /** {@link #haltReason} as words said in the language of whoever shows them, or {@code null}. */
+    Said haltSaid(JobDefinition job) {
+        Said stop = stopSaid();
         if (stop != null) {
             return stop;
         }
-        return paused(job) ? pausedReason(job) : null;
+        return paused(job) ? pausedSaid(job) : null;
     }
 
     /** The rule's inputs for one run of {@code job}. */
@@ -176,9 +199,10 @@ final class EngineContext {
         return keys.key(rec.job(), rec.key()).orElse(rec);
     }
 
+    /** An event of a run; its message is kept as {@code message} and as its English words. */
     static KeyEvent event(KeyRecord rec, Instant ts, String runId, EventType type, String step, int attempt,
-                          KeyState state, FailureClass cls, String message, Evidence evidence) {
-        return new KeyEvent(0, rec.job(), rec.key(), ts, runId, type, step, attempt, state, cls, message, null, null,
+                          KeyState state, FailureClass cls, Said message, Evidence evidence) {
+        return KeyEvent.said(0, rec.job(), rec.key(), ts, runId, type, step, attempt, state, cls, message, null, null,
                 evidence);
     }
 }

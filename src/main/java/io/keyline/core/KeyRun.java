@@ -18,6 +18,7 @@ import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -142,20 +143,21 @@ final class KeyRun {
         try {
             while (true) {
                 // told to stop (SIGTERM) or paused: the key stops at this step boundary
-                String halt = ctx.haltReason(job);
+                Said halt = ctx.haltSaid(job);
                 boolean overBudget = halt == null && budget.spent(ctx.now());
                 if (overBudget) {
-                    halt = budget.reason();
+                    halt = budget.said();
                 }
-                KeyDecision.Decision d = KeyDecision.decide(inputs.held(key, c.rec, c.steps, creds, c.probes,
-                        step -> payloadHash(c, step), ctx.now(), halt));
+                KeyDecision.Input in = inputs.held(key, c.rec, c.steps, creds, c.probes, step -> payloadHash(c, step),
+                        ctx.now(), halt == null ? null : halt.english());
+                KeyDecision.Decision d = KeyDecision.decide(in);
                 if (!d.acts()) {
                     budgetHalt |= overBudget && d.stop().kind() == KeyDecision.StopKind.YIELD;
                     String departure = cursor.departure(d.stop());
                     if (departure != null) {
                         return depart(c, job.steps().get(0), departure);
                     }
-                    return transitions.stop(c, d.stop());
+                    return transitions.stop(c, d.stop(), halt, in.review());
                 }
                 KeyDecision.Action a = d.next();
                 StepDefinition step = KeyProbe.is(a.step()) ? job.probe().asStep() : job.step(a.step());
@@ -197,9 +199,7 @@ final class KeyRun {
         departed = true;
         return c.move(Trigger.YIELD, c.rec.withStep(step.id(), c.attempts(step.id())), null,
                 EventType.DEPARTED, step.id(), c.attempts(step.id()), null,
-                "stopped before " + step.id() + ": this run departs from plan " + request.planId()
-                        + ": " + departure + " (re-plan and review it: keyline plan " + job.name()
-                        + " --key " + key + ")",
+                Said.of("core.event.departed", step.id(), request.planId(), departure, job.name(), key),
                 c.lastProbe == null ? null : c.lastProbe.evidence());
     }
 
@@ -245,7 +245,7 @@ final class KeyRun {
             // committed with the transition that follows (the step's intent, or a wait), so a person sees what
             // was asked just before the request was sent. The other answers are recorded by the event they cause.
             c.stage(Trigger.PROGRESS, c.rec, null, EventType.PROBE_ANSWERED, step.id(), sc.attempt(), null,
-                    p.message(), p.evidence(), ProbeAnswer.ABSENT);
+                    Said.plain(p.message()), p.evidence(), ProbeAnswer.ABSENT);
         }
     }
 
@@ -262,8 +262,8 @@ final class KeyRun {
         if (step.effect() == Effect.UNSAFE) {
             StepRecord intent = new StepRecord(step.id(), StepStatus.STARTED, attempt, firstAttempt, Map.of(), started);
             c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt).withConfirmation(null, null), intent,
-                    EventType.STEP_STARTED, step.id(), attempt, null, "attempt " + attempt + " of " + step.id()
-                            + " started", null);
+                    EventType.STEP_STARTED, step.id(), attempt, null, Said.of("core.event.attemptStarted", attempt,
+                            step.id()), null);
             // the intent of an unsafe step is on disk before the request leaves, whatever the load
             ctx.changes.sync();
         } else {

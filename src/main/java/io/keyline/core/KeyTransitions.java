@@ -16,6 +16,7 @@ import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
 import io.keyline.domain.Trigger;
 import io.keyline.domain.WaitReason;
+import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -35,48 +36,55 @@ final class KeyTransitions {
         this.ctx = ctx;
     }
 
-    /** Applies a stop of the decision to a claimed key; returns its record. */
-    KeyRecord stop(Claim c, KeyDecision.Stop s) {
+    /**
+     * Applies a stop of the decision to a claimed key; returns its record.
+     *
+     * @param halt   why the key was told to yield (this process stops, the job was paused, the run's budget is
+     *               spent), as the decision was given it in English, or {@code null}
+     * @param review whether the job's unsafe steps wait for a review, and why (the decision's input)
+     */
+    KeyRecord stop(Claim c, KeyDecision.Stop s, Said halt, Review.Need review) {
         JobDefinition job = c.job;
         StepDefinition step = s.step() == null ? null : job.step(s.step());
         StepRecord sr = step == null ? null : c.steps.get(step.id());
         switch (s.kind()) {
             case COMPLETE -> {
                 return c.move(Trigger.COMPLETE, c.rec.withStep(null, 0).withFailure(null, null).withCredential(null),
-                        null, EventType.KEY_DONE, null, 0, null, "all " + job.steps().size() + " steps done", null);
+                        null, EventType.KEY_DONE, null, 0, null, Said.of("core.event.allDone", job.steps().size()),
+                        null);
             }
             case YIELD -> {
-                String why = s.detail() != null ? s.detail() : ctx.pausedReason(job);
+                Said why = halt != null ? halt : s.detail() != null ? Said.plain(s.detail()) : ctx.pausedSaid(job);
                 return c.move(Trigger.YIELD, c.rec.withStep(s.step(), c.rec.attempts()), null, EventType.YIELDED,
-                        s.step(), 0, null, why + (s.step() == null ? "" : "; stopped before step " + s.step()), null);
+                        s.step(), 0, null, s.step() == null ? why : Said.of("core.event.yielded", why, s.step()),
+                        null);
             }
             case ALREADY_PRESENT -> {
                 ProbeOutcome p = c.lastProbe;
                 return c.move(Trigger.COMPLETE, c.rec.withStep(null, 0).withFailure(null, null).withCredential(null)
                                 .withConfirmation(null, null), null, EventType.KEY_DONE, null, 0, null,
-                        "already done: the job's probe found it (" + p.message() + "); no step ran", p.evidence(),
+                        Said.of("core.event.alreadyDone", p.message()), p.evidence(),
                         ProbeAnswer.PRESENT);
             }
             case NEEDS_CREDENTIAL -> {
                 ProbeOutcome p = c.lastProbe != null && c.lastProbe.answer() == ProbeOutcome.Answer.AUTH
                         ? c.lastProbe : null;
-                String message = p != null ? "credential " + s.credential() + " was rejected: " + p.message()
-                        : s.detail();
+                Said message = p != null ? Said.of("core.event.credentialRejected", s.credential(), p.message())
+                        : Said.plain(s.detail());
                 needCredential(c, step, s.credential(), sr, message, p == null ? null : p.evidence(),
                         p == null ? null : ProbeAnswer.AUTH);
                 return c.rec;
             }
             case NEEDS_CONFIRMATION, NEEDS_REVIEW -> {
-                needConfirmation(c, step, sr, s);
+                needConfirmation(c, step, sr, s, review);
                 return c.rec;
             }
             case PROBE_INCONCLUSIVE -> {
                 ProbeOutcome p = c.lastProbe;
                 boolean unknown = sr != null
                         && (sr.status() == StepStatus.AMBIGUOUS || sr.status() == StepStatus.STARTED);
-                String msg = unknown ? "outcome of " + step.id() + " unknown and " + p.message()
-                        + "; the probe will be asked again"
-                        : p.message() + "; the step does not run on an inconclusive probe";
+                Said msg = unknown ? Said.of("core.event.unknownAskAgain", step.id(), p.message())
+                        : Said.of("core.event.inconclusive", p.message());
                 scheduleRetry(c, step, sr, attempts(sr) + (unknown ? 0 : 1),
                         unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, p.origin(), msg, p.evidence(), null,
                         ProbeAnswer.INCONCLUSIVE);
@@ -116,10 +124,12 @@ final class KeyTransitions {
             if (last) {
                 // committed together with KEY_DONE, which follows at once
                 c.stage(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED,
-                        step.id(), attempt, null, step.id() + ": " + out.message(), out.evidence(), null);
+                        step.id(), attempt, null, Said.of("core.event.stepDone", step.id(), out.message()),
+                        out.evidence(), null);
             } else {
                 c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED,
-                        step.id(), attempt, null, step.id() + ": " + out.message(), out.evidence());
+                        step.id(), attempt, null, Said.of("core.event.stepDone", step.id(), out.message()),
+                        out.evidence());
             }
             c.outputs.put(step.id(), outputs);
             c.probes.remove(step.id());
@@ -131,12 +141,12 @@ final class KeyTransitions {
             StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, firstAttempt, Map.of(),
                     ctx.now());
             // plain words in the stored message; the class itself is the event's own field
-            String msg = "outcome unknown (" + (cls == FailureClass.TRANSIENT_AFTER_SEND ? "no complete answer came back"
-                    : "the request may have arrived") + "): " + out.message();
+            Said msg = Said.of("core.event.outcomeUnknown", Said.of(cls == FailureClass.TRANSIENT_AFTER_SEND
+                    ? "core.event.noCompleteAnswer" : "core.event.mayHaveArrived"), out.message());
             if (out.retryAfter() != null) {
                 // the site says it is still working on it (409 in progress): wait, then the probe decides
-                scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, out.origin(), msg
-                        + "; its probe decides after the wait", out.evidence(), out.retryAfter(), null);
+                scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, out.origin(),
+                        Said.of("core.event.probeDecidesAfterWait", msg), out.evidence(), out.retryAfter(), null);
                 return false;
             }
             c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), unknown, EventType.STEP_FAILED, step.id(),
@@ -150,13 +160,14 @@ final class KeyTransitions {
         StepRecord failed = new StepRecord(step.id(), status, attempt, firstAttempt, Map.of(), ctx.now());
         switch (cls) {
             case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
-                    scheduleRetry(c, step, failed, attempt, cls, out.origin(), out.message(), out.evidence(),
-                            out.retryAfter(), null);
-            case AUTH -> needCredential(c, step, step.credential(), failed, "credential " + (step.credential() == null
-                    ? "(none declared)" : step.credential()) + " was rejected: " + out.message(), out.evidence(), null);
+                    scheduleRetry(c, step, failed, attempt, cls, out.origin(), Said.plain(out.message()),
+                            out.evidence(), out.retryAfter(), null);
+            case AUTH -> needCredential(c, step, step.credential(), failed, Said.of("core.event.credentialRejected",
+                    step.credential() == null ? Said.of("core.event.noneDeclared") : step.credential(), out.message()),
+                    out.evidence(), null);
             case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls,
                             out.message(), out.origin()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
-                    step.id() + " failed: " + out.message(), out.evidence());
+                    Said.of("core.event.stepFailed", step.id(), out.message()), out.evidence());
         }
         return false;
     }
@@ -173,8 +184,7 @@ final class KeyTransitions {
         }
         String stepId = io.keyline.domain.KeyProbe.is(step.id()) ? null : step.id();
         c.stage(Trigger.PROGRESS, c.rec, null, EventType.CREDENTIAL_REFRESHED, stepId, attempt, null,
-                "credential " + step.credential() + " refreshed by the site (fingerprint " + fingerprint + ")", null,
-                null);
+                Said.of("core.event.credentialRefreshed", step.credential(), fingerprint), null, null);
     }
 
     /** The probe found the effect: the step is recorded done without being executed. */
@@ -184,7 +194,7 @@ final class KeyTransitions {
                 sr == null ? null : sr.firstAttemptAt(), Map.of(), ctx.now());
         c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempts(sr)).withConfirmation(null, null), done,
                 EventType.STEP_RECONCILED, step.id(), attempts(sr), null,
-                step.id() + " already done (reconciled by probe: " + p.message() + ")", p.evidence(),
+                Said.of("core.event.reconciled", step.id(), p.message()), p.evidence(),
                 ProbeAnswer.PRESENT);
         c.outputs.put(step.id(), Map.of());
         c.probes.remove(step.id());
@@ -208,51 +218,50 @@ final class KeyTransitions {
         c.rec = current;
         StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, u.firstAttempt(), Map.of(),
                 ctx.now());
-        String msg = "step " + step.id() + " " + (out.succeeded() ? "succeeded (" + out.message() + ")"
-                : "ended (" + out.message() + ")") + " but recording its result failed: "
-                + firstLine(e.getMessage()) + "; check the site, then confirm or mark done";
-        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempt).withFailure(FailureClass.AMBIGUOUS,
+        Said msg = Said.of("core.event.recordingFailed", step.id(), Said.of(out.succeeded()
+                ? "core.event.succeededWith" : "core.event.endedWith", out.message()), firstLine(e.getMessage()));
+        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempt).withFailureWords(FailureClass.AMBIGUOUS,
                 msg).withConfirmation(null, null).withWaitReason(WaitReason.OUTCOME_UNKNOWN), unknown,
                 EventType.WAITING_FOR_CONFIRMATION, step.id(), attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
     }
 
-    private void needConfirmation(Claim c, StepDefinition step, StepRecord sr, KeyDecision.Stop s) {
-        String message;
+    private void needConfirmation(Claim c, StepDefinition step, StepRecord sr, KeyDecision.Stop s,
+                                  Review.Need review) {
+        Said message;
         FailureClass cls = null;
         Evidence ev = null;
         ProbeAnswer probe = null;
         WaitReason why = s.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : s.waitReason();
         switch (why) {
-            case CONFIRM_ALWAYS -> message = "step " + step.id() + " needs confirmation (confirm: always)";
-            case PAYLOAD_CHANGED -> message = "the payload of " + step.id()
-                    + " changed since it was confirmed: review it and confirm again";
-            case REVIEW -> message = s.detail() + " before an unattended run sends " + step.id() + " (keyline plan "
-                    + c.job.name() + ", then apply it; or keyline approve " + c.job.name() + ")";
+            case CONFIRM_ALWAYS -> message = Said.of("core.event.confirmAlways", step.id());
+            case PAYLOAD_CHANGED -> message = Said.of("core.event.payloadChanged", step.id());
+            case REVIEW -> message = Said.of("core.event.review", review.pending() ? review.said()
+                    : Said.plain(s.detail()), step.id(), c.job.name());
             default -> {
                 cls = FailureClass.AMBIGUOUS;
-                String what = c.failure != null && c.failure.step().equals(step.id())
-                        ? "outcome of " + step.id() + " unknown (" + c.failure.message() + ")"
-                        : "the outcome of attempt " + attempts(sr) + " of " + step.id() + " is unknown";
+                Said what = c.failure != null && c.failure.step().equals(step.id())
+                        ? Said.of("core.event.unknownBecause", step.id(), c.failure.message())
+                        : Said.of("core.event.attemptUnknown", attempts(sr), step.id());
                 if (step.probe() == null) {
-                    message = what + (c.failure != null ? "; no probe: check the site, then confirm or mark done"
-                            : " and the step has no probe: check the site, then confirm or mark done");
+                    message = Said.of(c.failure != null ? "core.event.noProbeAfterFailure" : "core.event.noProbe",
+                            what);
                     ev = c.failure != null ? c.failure.evidence() : null;
                 } else {
-                    message = what + "; " + c.lastProbe.message();
+                    message = Said.of("core.event.withProbe", what, c.lastProbe.message());
                     ev = c.lastProbe.evidence();
                     probe = c.probes.get(step.id());
                 }
             }
         }
-        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailure(cls, message)
+        c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailureWords(cls, message)
                         .withConfirmation(null, null).withWaitReason(why), sr, EventType.WAITING_FOR_CONFIRMATION,
                 step.id(), attempts(sr), cls, message, ev, probe);
     }
 
-    private void needCredential(Claim c, StepDefinition step, String credential, StepRecord sr, String message,
+    private void needCredential(Claim c, StepDefinition step, String credential, StepRecord sr, Said message,
                                 Evidence ev, ProbeAnswer probe) {
         c.move(Trigger.NEED_CREDENTIAL, c.rec.withStep(step.id(), attempts(sr)).withCredential(credential)
-                .withFailure(FailureClass.AUTH, message), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(),
+                .withFailureWords(FailureClass.AUTH, message), sr, EventType.WAITING_FOR_CREDENTIAL, step.id(),
                 attempts(sr), FailureClass.AUTH, message, ev, probe);
     }
 
@@ -264,7 +273,7 @@ final class KeyTransitions {
      * @param probe the answer of the step's probe that led here, recorded with the event, or {@code null}
      */
     private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
-                               FailureOrigin origin, String message, Evidence ev, Duration retryAfter,
+                               FailureOrigin origin, Said message, Evidence ev, Duration retryAfter,
                                ProbeAnswer probe) {
         var policy = step.retry();
         Instant now = ctx.now();
@@ -272,9 +281,8 @@ final class KeyTransitions {
         StepRecord rec = sr != null ? new StepRecord(step.id(), sr.status(), attempt, first, sr.outputs(), now)
                 : new StepRecord(step.id(), StepStatus.FAILED, attempt, first, Map.of(), now);
         if (attempt >= policy.maxAttempts()) {
-            String msg = step.id() + " failed after " + attempt + " attempt" + (attempt == 1 ? "" : "s") + ": "
-                    + message;
-            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg, origin), rec,
+            Said msg = Said.of("core.event.failedAfter", step.id(), attempt, message);
+            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin), rec,
                     EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
@@ -285,15 +293,16 @@ final class KeyTransitions {
         }
         Instant next = now.plus(delay);
         if (Duration.between(first, next).compareTo(policy.maxElapsed()) > 0) {
-            String msg = step.id() + " failed: the next attempt would be later than maxElapsed "
-                    + policy.maxElapsed() + " after the first: " + message;
-            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls, msg, origin), rec,
+            Said msg = Said.of("core.event.failedTooLate", step.id(), policy.maxElapsed(), message);
+            c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin), rec,
                     EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
-        String msg = message + "; attempt " + (attempt + 1) + " of " + policy.maxAttempts() + " at " + next
-                + (retryAfter != null ? " (Retry-After " + Math.min(retryAfter.toSeconds(), 999_999_999) + "s)" : "");
-        c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailure(cls, msg, origin)
+        Said msg = retryAfter == null
+                ? Said.of("core.event.retryScheduled", message, attempt + 1, policy.maxAttempts(), next)
+                : Said.of("core.event.retryScheduledAfter", message, attempt + 1, policy.maxAttempts(), next,
+                        Math.min(retryAfter.toSeconds(), 999_999_999));
+        c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin)
                         .withNextAttemptAt(next),
                 rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev, probe);
     }
@@ -302,9 +311,9 @@ final class KeyTransitions {
         return sr == null ? 0 : sr.attempts();
     }
 
-    private static String firstLine(String s) {
+    private static Object firstLine(String s) {
         if (s == null) {
-            return "(no message)";
+            return Said.of("core.event.noMessage");
         }
         int nl = s.indexOf('\n');
         String line = nl < 0 ? s : s.substring(0, nl);

@@ -14,6 +14,7 @@ import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,8 +65,9 @@ public final class OperatorActions {
             throw new OperatorException("the payload of " + rec.step() + " changed since it was shown to you: "
                     + "review it again before confirming");
         }
-        String msg = "confirmed " + rec.step() + (hash == null ? "" : " (payload " + hash.substring(0, 12) + ")");
-        return act(rec, Trigger.CONFIRM, rec.withConfirmation(rec.step(), hash).withFailure(null, msg), null,
+        Said msg = hash == null ? Said.of("core.event.confirmed", rec.step())
+                : Said.of("core.event.confirmedPayload", rec.step(), hash.substring(0, 12));
+        return act(rec, Trigger.CONFIRM, rec.withConfirmation(rec.step(), hash).withFailureWords(null, msg), null,
                 EventType.CONFIRMED, msg, note);
     }
 
@@ -89,9 +91,11 @@ public final class OperatorActions {
         check(rec, Trigger.MARK_DONE);
         StepRecord step = rec.step() == null ? null
                 : new StepRecord(rec.step(), StepStatus.RECONCILED, rec.attempts(), null, Map.of(), now());
-        return act(rec, Trigger.MARK_DONE, rec.withFailure(null, "marked done by " + options.user())
-                .withConfirmation(null, null).withCredential(null).withNextAttemptAt(null), step, EventType.MARKED_DONE,
-                "marked done" + (rec.step() == null ? "" : " (" + rec.step() + " reconciled by operator)"), note);
+        return act(rec, Trigger.MARK_DONE, rec.withFailureWords(null, Said.of("core.event.markedDoneBy",
+                        options.user())).withConfirmation(null, null).withCredential(null).withNextAttemptAt(null),
+                step, EventType.MARKED_DONE,
+                rec.step() == null ? Said.of("core.event.markedDone")
+                        : Said.of("core.event.markedDoneStep", rec.step()), note);
     }
 
     /** Re-arms a FAILED (or skipped, or credential-parked) key: back to PENDING with a fresh retry budget. */
@@ -122,8 +126,9 @@ public final class OperatorActions {
                 reset = new StepRecord(sr.step(), sr.status(), 0, null, sr.outputs(), now());
             }
         }
-        return act(rec, Trigger.RETRY, armedForRetry(rec).withFailure(null, "re-armed by " + options.user()), reset,
-                EventType.RETRIED, "re-armed" + (rec.step() == null ? "" : " at " + rec.step()), note);
+        return act(rec, Trigger.RETRY, armedForRetry(rec).withFailureWords(null, Said.of("core.event.retriedBy",
+                        options.user())), reset, EventType.RETRIED, rec.step() == null ? Said.of("core.event.retried")
+                        : Said.of("core.event.retriedAt", rec.step()), note);
     }
 
     /**
@@ -138,12 +143,13 @@ public final class OperatorActions {
     private KeyRecord retryFrom(JobDefinition job, KeyRecord rec, String note, int from) {
         Rewind r = rewind(job, keys.steps(job.name(), rec.key()), from, true, now());
         String fromStep = job.steps().get(from).id();
-        String msg = "re-armed from step " + fromStep + r.text();
+        Said msg = r.said() == null ? Said.of("core.event.retriedFrom", fromStep)
+                : Said.of("core.event.retriedFromRewind", fromStep, r.said());
         Instant now = now();
         KeyState to = KeyStateMachine.apply(rec.state(), Trigger.RETRY);
-        KeyRecord after = rec.withState(to).withStep(fromStep, 0).withFailure(null, msg).withNextAttemptAt(null)
-                .withConfirmation(null, null).withUpdatedAt(now);
-        KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, EventType.RETRIED, fromStep, 0, to, null, msg,
+        KeyRecord after = rec.withState(to).withStep(fromStep, 0).withFailureWords(null, msg)
+                .withNextAttemptAt(null).withConfirmation(null, null).withUpdatedAt(now);
+        KeyEvent ev = KeyEvent.said(0, rec.job(), rec.key(), now, null, EventType.RETRIED, fromStep, 0, to, null, msg,
                 options.user(), note == null || note.isBlank() ? null : note.strip(), null);
         try {
             KeyRecord written = changes.applyChain(List.of(new KeyChanges.Change(rec, after, r.reset(), ev,
@@ -169,24 +175,27 @@ public final class OperatorActions {
      * @param keptDone the unsafe steps that stay done
      */
     record Rewind(List<String> removed, StepRecord reset, List<String> keptDone) {
-        /** " (page, save run again; publish stays done: …)", or "" when nothing changes. */
-        String text() {
-            if (removed.isEmpty() && reset == null && keptDone.isEmpty()) {
-                return "";
-            }
-            List<String> parts = new ArrayList<>();
+        /**
+         * What changes, as words said in the language of whoever shows them ("page, save run again; publish stays
+         * done: …"), or {@code null} when nothing changes.
+         */
+        Said said() {
+            Said parts = null;
             if (!removed.isEmpty()) {
-                parts.add(String.join(", ", removed) + " run again, their outputs discarded; an unsafe step goes "
-                        + "through its probe");
+                parts = Said.of("core.event.rewind.removed", String.join(", ", removed));
             }
             if (reset != null) {
-                parts.add("the outcome of " + reset.step() + " is still unknown: its probe or a person decides");
+                parts = and(parts, Said.of("core.event.rewind.unknown", reset.step()));
             }
             if (!keptDone.isEmpty()) {
-                parts.add(String.join(", ", keptDone) + " stay" + (keptDone.size() == 1 ? "s" : "")
-                        + " done (an unsafe step whose effect happened is not made twice)");
+                parts = and(parts, Said.of("core.event.rewind.keptDone", String.join(", ", keptDone),
+                        keptDone.size()));
             }
-            return " (" + String.join("; ", parts) + ")";
+            return parts;
+        }
+
+        private static Said and(Said before, Said part) {
+            return before == null ? part : Said.of("core.event.rewind.and", before, part);
         }
     }
 
@@ -236,11 +245,11 @@ public final class OperatorActions {
         List<String> reset = job.steps().subList(from, job.steps().size()).stream().map(StepDefinition::id).toList();
         Instant now = now();
         KeyState to = KeyStateMachine.apply(rec.state(), Trigger.REARM);
-        String msg = "re-armed " + (fromStep == null ? "all steps" : "from step " + fromStep) + " ("
-                + String.join(", ", reset) + " run again; unsafe steps go through their probe)";
-        KeyRecord after = rec.withState(to).withStep(reset.get(0), 0).withFailure(null, msg).withNextAttemptAt(null)
-                .withConfirmation(null, null).withCredential(null).withUpdatedAt(now);
-        KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, EventType.REARMED, reset.get(0), 0, to, null,
+        Said msg = Said.of("core.event.rearmed", fromStep == null ? Said.of("core.event.allSteps")
+                : Said.of("core.event.fromStep", fromStep), String.join(", ", reset));
+        KeyRecord after = rec.withState(to).withStep(reset.get(0), 0).withFailureWords(null, msg)
+                .withNextAttemptAt(null).withConfirmation(null, null).withCredential(null).withUpdatedAt(now);
+        KeyEvent ev = KeyEvent.said(0, rec.job(), rec.key(), now, null, EventType.REARMED, reset.get(0), 0, to, null,
                 msg, options.user(), note.strip(), null);
         try {
             KeyRecord written = changes.rearm(rec, after, reset, ev);
@@ -256,8 +265,9 @@ public final class OperatorActions {
         requireNote(note, "skip");
         KeyRecord rec = existingOrFresh(job, key);
         check(rec, Trigger.SKIP);
-        return act(rec, Trigger.SKIP, rec.withFailure(null, "skipped by " + options.user()).withNextAttemptAt(null)
-                .withConfirmation(null, null), null, EventType.SKIPPED, "skipped", note);
+        return act(rec, Trigger.SKIP, rec.withFailureWords(null, Said.of("core.event.skippedBy", options.user()))
+                .withNextAttemptAt(null).withConfirmation(null, null), null, EventType.SKIPPED,
+                Said.of("core.event.skipped"), note);
     }
 
     /**
@@ -271,7 +281,7 @@ public final class OperatorActions {
      * @return the keys that resumed
      */
     public List<KeyRecord> credentialUpdated(String credential, String fingerprint, List<JobDefinition> jobs) {
-        return resumeParked(credential, "credential " + credential + " updated (fingerprint " + fingerprint + ")",
+        return resumeParked(credential, Said.of("core.event.credentialUpdated", credential, fingerprint),
                 "credential-renewed", fingerprint, jobs);
     }
 
@@ -282,11 +292,11 @@ public final class OperatorActions {
      * @return the keys that resumed
      */
     public List<KeyRecord> credentialAccepted(String credential, String fingerprint, List<JobDefinition> jobs) {
-        return resumeParked(credential, "credential " + credential + " tested: the site accepts it again (fingerprint "
-                + fingerprint + ")", "credential-tested", fingerprint, jobs);
+        return resumeParked(credential, Said.of("core.event.credentialAccepted", credential, fingerprint),
+                "credential-tested", fingerprint, jobs);
     }
 
-    private List<KeyRecord> resumeParked(String credential, String msg, String action, String fingerprint,
+    private List<KeyRecord> resumeParked(String credential, Said msg, String action, String fingerprint,
                                          List<JobDefinition> jobs) {
         List<KeyRecord> parked = keys.query(KeyRecords.KeyQuery.in(null, Set.of(KeyState.NEEDS_CREDENTIAL))).stream()
                 .filter(r -> credential.equals(r.credential())).toList();
@@ -302,14 +312,14 @@ public final class OperatorActions {
                     : rewind(job, records.computeIfAbsent(r.job(), j -> keys.steps(j, parked.stream()
                     .filter(p -> p.job().equals(j)).map(KeyRecord::key).toList())).getOrDefault(r.key(), Map.of()),
                     first, false, now);
-            String text = msg + (rewind.removed().isEmpty() ? "" : "; the key resumes from step "
-                    + job.steps().get(first).id() + rewind.text());
+            Said text = rewind.removed().isEmpty() ? msg : Said.of("core.event.resumesFrom", msg,
+                    job.steps().get(first).id(), rewind.said());
             KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.CREDENTIAL_UPDATED))
-                    .withFailure(null, text).withCredential(null).withUpdatedAt(now);
+                    .withFailureWords(null, text).withCredential(null).withUpdatedAt(now);
             if (!rewind.removed().isEmpty()) {
                 after = after.withStep(job.steps().get(first).id(), 0);
             }
-            moves.add(new KeyChanges.Change(r, after, null, new KeyEvent(0, r.job(), r.key(), now, null,
+            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
                     EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), after.state(), null, text, options.user(),
                     null, null), rewind.removed()));
         }
@@ -349,17 +359,16 @@ public final class OperatorActions {
         if (!hash.equals(control.reviewed())) {
             controls.saveJobControl(control.withReview(hash, options.user(), now));
         }
-        String msg = "job reviewed by " + options.user() + " (unsafe steps " + hash.substring(0, 12)
-                + "): the next run takes the key";
+        Said msg = Said.of("core.event.approved", options.user(), hash.substring(0, 12));
         String n = note == null || note.isBlank() ? null : note.strip();
         List<KeyChanges.Change> moves = new ArrayList<>();
         for (KeyRecord r : keys.query(KeyRecords.KeyQuery.in(job.name(), Set.of(KeyState.NEEDS_CONFIRMATION)))) {
             if (!DecisionInputs.waitsForReview(r)) {
                 continue;
             }
-            KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.APPROVE)).withFailure(null, msg)
-                    .withConfirmation(null, null).withUpdatedAt(now);
-            moves.add(new KeyChanges.Change(r, after, null, new KeyEvent(0, r.job(), r.key(), now, null,
+            KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.APPROVE))
+                    .withFailureWords(null, msg).withConfirmation(null, null).withUpdatedAt(now);
+            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
                     EventType.APPROVED, r.step(), r.attempts(), after.state(), null, msg, options.user(), n, null)));
         }
         List<KeyRecord> released = moves.isEmpty() ? List.of() : changes.applyAll(moves);
@@ -424,11 +433,11 @@ public final class OperatorActions {
     }
 
     private KeyRecord act(KeyRecord rec, Trigger trigger, KeyRecord shape, StepRecord step, EventType type,
-                          String message, String note) {
+                          Said message, String note) {
         Instant now = now();
         KeyState to = KeyStateMachine.apply(rec.state(), trigger);
         KeyRecord after = shape.withState(to).withUpdatedAt(now);
-        KeyEvent ev = new KeyEvent(0, rec.job(), rec.key(), now, null, type, rec.step(), rec.attempts(), to, null,
+        KeyEvent ev = KeyEvent.said(0, rec.job(), rec.key(), now, null, type, rec.step(), rec.attempts(), to, null,
                 message, options.user(), note == null || note.isBlank() ? null : note.strip(), null);
         try {
             KeyRecord written = changes.apply(rec, after, step, ev);

@@ -7,6 +7,7 @@ import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
+import io.keyline.text.Said;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -42,11 +43,12 @@ public final class Review {
 
         /** "new job: review its plan" / "an unsafe step changed since its review: review its plan again". */
         public String words() {
-            return switch (this) {
-                case NONE -> "reviewed";
-                case NEW_JOB -> "new job: review its plan";
-                case CHANGED -> "an unsafe step changed since its review: review its plan again";
-            };
+            return said().english();
+        }
+
+        /** {@link #words} said in the language of whoever shows them. */
+        public Said said() {
+            return Said.of("core.review." + name());
         }
     }
 

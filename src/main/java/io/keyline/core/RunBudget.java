@@ -1,5 +1,7 @@
 package io.keyline.core;
 
+import io.keyline.text.Said;
+
 import java.time.Instant;
 
 /**
@@ -7,9 +9,9 @@ import java.time.Instant;
  * is in (at its next step boundary, as when the process is told to stop), and no retry is waited for.
  *
  * @param deadline when the budget is spent, or {@code null}: no budget
- * @param source   where it comes from, for people: {@code --max-time PT50M}, {@code runBudget PT20M}
+ * @param source   where it comes from, for people: {@code --max-time PT50M}, {@code runBudget PT20M of daily}
  */
-record RunBudget(Instant deadline, String source) {
+record RunBudget(Instant deadline, Said source) {
 
     /** No budget. */
     static final RunBudget NONE = new RunBudget(null, null);
@@ -34,6 +36,11 @@ record RunBudget(Instant deadline, String source) {
 
     /** "budget (--max-time PT50M) spent": the run line's {@code stopped} starts with the word budget. */
     String reason() {
-        return "budget (" + source + ") spent";
+        return said().english();
+    }
+
+    /** {@link #reason} as words said in the language of whoever shows them. */
+    Said said() {
+        return Said.of("core.event.budgetSpent", source);
     }
 }

@@ -1,5 +1,7 @@
 package io.keyline.core;
 
+import io.keyline.text.Said;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,7 +91,12 @@ public final class Worker {
      * {@link #awaitStopped} waits for the loop to end.
      */
     public void stop(String reason) {
-        stopReason = reason;
+        stop(Said.plain(reason));
+    }
+
+    /** As {@link #stop(String)}, the reason said in the language of whoever shows it (English in the state). */
+    public void stop(Said reason) {
+        stopReason = reason.english();
         engine.stopStarting(reason);
         scheduler.disable();
         synchronized (wake) {

@@ -1,5 +1,7 @@
 package io.keyline.domain;
 
+import io.keyline.text.Said;
+
 import java.time.Instant;
 
 /**
@@ -15,16 +17,35 @@ import java.time.Instant;
  * @param attempt      attempt number of that step, or 0
  * @param state        key state after the event
  * @param failureClass failure class, or {@code null}
- * @param message      human-readable, never a secret
+ * @param message      human-readable, never a secret: the English words, as machine output and exports keep them
  * @param user         OS user for operator actions, else {@code null}
  * @param note         operator's note, or {@code null}
  * @param evidence     what was sent and received, secrets redacted, or {@code null}
  * @param probe        the answer of the step's probe this event records (a reconcile, a wait that its probe
  *                     decided, an inconclusive probe's retry), or {@code null} when the event records no probe
+ * @param said         the same message as a bundle key and its arguments, said in the language in use where it is
+ *                     shown, or {@code null} for an event stored before events kept it (its {@code message} is
+ *                     what there is)
  */
 public record KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
                        int attempt, KeyState state, FailureClass failureClass, String message, String user,
-                       String note, Evidence evidence, ProbeAnswer probe) {
+                       String note, Evidence evidence, ProbeAnswer probe, Said said) {
+
+    /** An event whose message has only its English words. */
+    public KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
+                    int attempt, KeyState state, FailureClass failureClass, String message, String user,
+                    String note, Evidence evidence, ProbeAnswer probe) {
+        this(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note, evidence, probe,
+                null);
+    }
+
+    /** An event whose message is {@code said}: its English words are the stored {@code message}. */
+    public static KeyEvent said(long id, String job, String key, Instant ts, String runId, EventType type,
+                                String step, int attempt, KeyState state, FailureClass failureClass, Said said,
+                                String user, String note, Evidence evidence) {
+        return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, said.english(), user,
+                note, evidence, null, said);
+    }
 
     /** An event that records no probe's answer. */
     public KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
@@ -36,6 +57,12 @@ public record KeyEvent(long id, String job, String key, Instant ts, String runId
     /** The same event recording the answer of its step's probe. */
     public KeyEvent withProbe(ProbeAnswer answer) {
         return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note,
-                evidence, answer);
+                evidence, answer, said);
+    }
+
+    /** The same event with its message as {@code words} (read back from the state). */
+    public KeyEvent withSaid(Said words) {
+        return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note,
+                evidence, probe, words);
     }
 }

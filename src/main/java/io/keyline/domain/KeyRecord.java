@@ -1,5 +1,7 @@
 package io.keyline.domain;
 
+import io.keyline.text.Said;
+
 import java.time.Instant;
 
 /**
@@ -27,11 +29,25 @@ import java.time.Instant;
  * @param waitReason     why a NEEDS_CONFIRMATION key waits, or {@code null} ({@link #withState} drops it in any other state)
  * @param failureOrigin  whose doing the last failure was (the environment, or the site's or program's answer), or
  *                       {@code null} when there is no failure or it is not known
+ * @param said           the same message as a bundle key and its arguments, said in the language in use where it is
+ *                       shown, or {@code null} when the message has only its English words (as a record stored before
+ *                       records kept them)
  */
 public record KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
                         FailureClass failureClass, String message, String credential, String confirmedStep,
                         String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
-                        Instant createdAt, Instant updatedAt, WaitReason waitReason, FailureOrigin failureOrigin) {
+                        Instant createdAt, Instant updatedAt, WaitReason waitReason, FailureOrigin failureOrigin,
+                        Said said) {
+
+    /** A record whose message has only its English words. */
+    public KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
+                     FailureClass failureClass, String message, String credential, String confirmedStep,
+                     String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
+                     Instant createdAt, Instant updatedAt, WaitReason waitReason, FailureOrigin failureOrigin) {
+        this(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential, confirmedStep,
+                confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason, failureOrigin,
+                null);
+    }
 
     /** A record whose last failure's origin is not known. */
     public KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
@@ -61,13 +77,13 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
     public KeyRecord withState(KeyState s) {
         return new KeyRecord(job, key, s, step, attempts, nextAttemptAt, failureClass, message, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt,
-                s == KeyState.NEEDS_CONFIRMATION ? waitReason : null, failureOrigin);
+                s == KeyState.NEEDS_CONFIRMATION ? waitReason : null, failureOrigin, said);
     }
 
     public KeyRecord withStep(String st, int att) {
         return new KeyRecord(job, key, state, st, att, nextAttemptAt, failureClass, message, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
-                failureOrigin);
+                failureOrigin, said);
     }
 
     /** The record with this failure (or none), whose origin is not known. */
@@ -75,11 +91,30 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
         return withFailure(cls, msg, null);
     }
 
-    /** The record with this failure (or none) and whose doing it was. */
+    /** The record with this failure (or none) and whose doing it was; its message has only its English words. */
     public KeyRecord withFailure(FailureClass cls, String msg, FailureOrigin origin) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, cls, msg, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
-                origin);
+                origin, null);
+    }
+
+    /** The record with this failure (or none), whose origin is not known, and its message as {@code words}. */
+    public KeyRecord withFailureWords(FailureClass cls, Said words) {
+        return withFailureWords(cls, words, null);
+    }
+
+    /** The record with this failure (or none), whose doing it was, and its message as {@code words}. */
+    public KeyRecord withFailureWords(FailureClass cls, Said words, FailureOrigin origin) {
+        return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, cls, words.english(), credential,
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
+                origin, words);
+    }
+
+    /** The same record with its message as {@code words} read back from the state ({@code null}: none kept). */
+    public KeyRecord withSaid(Said words) {
+        return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
+                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
+                failureOrigin, words);
     }
 
     public KeyRecord withMessage(String msg) {
@@ -89,25 +124,25 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
     public KeyRecord withNextAttemptAt(Instant t) {
         return new KeyRecord(job, key, state, step, attempts, t, failureClass, message, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
-                failureOrigin);
+                failureOrigin, said);
     }
 
     public KeyRecord withCredential(String c) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, c,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
-                failureOrigin);
+                failureOrigin, said);
     }
 
     public KeyRecord withConfirmation(String confirmed, String hash) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
                 confirmed, hash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
-                failureOrigin);
+                failureOrigin, said);
     }
 
     public KeyRecord withLease(String run, String owner, Instant until) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
                 confirmedStep, confirmedHash, run, owner, until, version, createdAt, updatedAt, waitReason,
-                failureOrigin);
+                failureOrigin, said);
     }
 
     public KeyRecord withoutLease() {
@@ -117,20 +152,20 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
     public KeyRecord withUpdatedAt(Instant t) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, t, waitReason,
-                failureOrigin);
+                failureOrigin, said);
     }
 
     /** The record with why it waits for a confirmation (kept by {@link #withState} only into NEEDS_CONFIRMATION). */
     public KeyRecord withWaitReason(WaitReason reason) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, reason,
-                failureOrigin);
+                failureOrigin, said);
     }
 
     public KeyRecord withVersion(long v) {
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, v, createdAt, updatedAt, waitReason,
-                failureOrigin);
+                failureOrigin, said);
     }
 
     /** Whether the record exists in the store (a fresh key has version 0). */

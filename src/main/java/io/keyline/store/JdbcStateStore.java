@@ -38,7 +38,7 @@ public final class JdbcStateStore implements StateStore {
 
     private static final String KEY_COLUMNS = "job, key_value, state, step, attempts, next_attempt_at, failure_class, "
             + "message, credential, confirmed_step, confirmed_hash, run_id, lease_owner, lease_until, version, "
-            + "created_at, updated_at, wait_reason, failure_origin";
+            + "created_at, updated_at, wait_reason, failure_origin, message_said";
     private static final int CHUNK = 500;
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
     };
@@ -396,7 +396,8 @@ public final class JdbcStateStore implements StateStore {
     }
 
     private static final String EVENT_COLUMNS = "e.id, e.job, e.key_value, e.ts, e.run_id, e.event_type, e.step, "
-            + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence, e.probe_answer";
+            + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence, e.probe_answer, "
+            + "e.message_said";
 
     @Override
     public List<KeyEvent> events(String job, String key) {
@@ -444,7 +445,8 @@ public final class JdbcStateStore implements StateStore {
                         KeyState.valueOf(rs.getString(9)), fc == null ? null : FailureClass.valueOf(fc),
                         rs.getString(11), rs.getString(12), rs.getString(13),
                         ev == null ? null : Json.read(ev, Evidence.class),
-                        probe == null ? null : io.keyline.domain.ProbeAnswer.valueOf(probe)));
+                        probe == null ? null : io.keyline.domain.ProbeAnswer.valueOf(probe),
+                        SaidJson.read(rs.getString(16))));
             }
         }
         return out;
@@ -459,7 +461,7 @@ public final class JdbcStateStore implements StateStore {
         KeyRecord stored = fresh.withVersion(1);
         try (Connection c = db.connection()) {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
-                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                    + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
                 bindKey(ps, stored);
                 ps.executeUpdate();
             }
@@ -596,7 +598,7 @@ public final class JdbcStateStore implements StateStore {
     private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event) throws SQLException {
         KeyRecord next = after.withVersion(1);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
-                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             bindKey(ps, next);
             ps.executeUpdate();
         }
@@ -624,7 +626,7 @@ public final class JdbcStateStore implements StateStore {
         try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET state = ?, step = ?, attempts = ?, "
                 + "next_attempt_at = ?, failure_class = ?, message = ?, credential = ?, confirmed_step = ?, "
                 + "confirmed_hash = ?, run_id = ?, lease_owner = ?, lease_until = ?, version = ?, updated_at = ?, "
-                + "wait_reason = ?, failure_origin = ?"
+                + "wait_reason = ?, failure_origin = ?, message_said = ?"
                 + guard)) {
             int i = 1;
             ps.setString(i++, next.state().name());
@@ -643,6 +645,7 @@ public final class JdbcStateStore implements StateStore {
             setInstant(ps, i++, next.updatedAt());
             ps.setString(i++, next.waitReason() == null ? null : next.waitReason().name());
             ps.setString(i++, next.failureOrigin() == null ? null : next.failureOrigin().name());
+            ps.setString(i++, SaidJson.write(next.said()));
             ps.setString(i++, before.job());
             ps.setString(i++, before.key());
             ps.setLong(i++, before.version());
@@ -703,8 +706,9 @@ public final class JdbcStateStore implements StateStore {
 
     private static void insertEvent(Connection c, KeyEvent e) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_event (job, key_value, ts, run_id, event_type, "
-                + "step, attempt, state, failure_class, message, user_name, note, evidence, probe_answer) "
-                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + "step, attempt, state, failure_class, message, user_name, note, evidence, probe_answer, "
+                + "message_said) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             ps.setString(1, e.job());
             ps.setString(2, e.key());
             setInstant(ps, 3, e.ts());
@@ -720,6 +724,7 @@ public final class JdbcStateStore implements StateStore {
             // evidence is bounded field by field (Evidence.bounded): cutting its JSON would make it unreadable
             ps.setString(13, e.evidence() == null ? null : Json.write(e.evidence().bounded()));
             ps.setString(14, e.probe() == null ? null : e.probe().name());
+            ps.setString(15, SaidJson.write(e.said()));
             ps.executeUpdate();
         }
     }
@@ -960,7 +965,8 @@ public final class JdbcStateStore implements StateStore {
                 rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12), rs.getString(13),
                 instant(rs, 14), rs.getLong(15), instant(rs, 16), instant(rs, 17),
                 rs.getString(18) == null ? null : io.keyline.domain.WaitReason.valueOf(rs.getString(18)),
-                rs.getString(19) == null ? null : io.keyline.domain.FailureOrigin.valueOf(rs.getString(19)));
+                rs.getString(19) == null ? null : io.keyline.domain.FailureOrigin.valueOf(rs.getString(19)),
+                SaidJson.read(rs.getString(20)));
     }
 
     private static void bindKey(PreparedStatement ps, KeyRecord r) throws SQLException {
@@ -983,6 +989,7 @@ public final class JdbcStateStore implements StateStore {
         setInstant(ps, 17, r.updatedAt());
         ps.setString(18, r.waitReason() == null ? null : r.waitReason().name());
         ps.setString(19, r.failureOrigin() == null ? null : r.failureOrigin().name());
+        ps.setString(20, SaidJson.write(r.said()));
     }
 
     private static Instant instant(ResultSet rs, int col) throws SQLException {

@@ -21,7 +21,25 @@ import java.util.Objects;
 public record Said(String key, List<Object> args) {
 
     public Said {
-        args = List.copyOf(args);
+        args = args.stream().map(Said::kept).toList();
+    }
+
+    /**
+     * An argument as a {@code Said} keeps it: another {@code Said}, a text, a number (a whole number as an
+     * {@code Integer} where it fits), a date; anything else as its text, which is what {@link java.text.MessageFormat}
+     * puts in for it. Words read back from where they were kept are then equal to the words that were kept.
+     */
+    private static Object kept(Object a) {
+        if (a instanceof Integer || a instanceof Short || a instanceof Byte) {
+            return ((Number) a).intValue();
+        }
+        if (a instanceof Long l) {
+            return l == l.intValue() ? (Object) l.intValue() : l;
+        }
+        if (a instanceof Said || a instanceof String || a instanceof Number || a instanceof java.util.Date) {
+            return a;
+        }
+        return String.valueOf(Objects.requireNonNull(a));
     }
 
     /** The message {@code key} with {@code args}. */

@@ -69,6 +69,16 @@ class ReviewTest {
         Result waiting = wb.cli("status", "--attention");
         assertThat(waiting.out()).contains("2026-11-27", "2026-11-28", "2026-11-29", "NEEDS_CONFIRMATION",
                 "new job: review its plan");
+        // in Chinese the wait reads in Chinese, the stored English stays for machine output
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            Result zh = wb.cli("status", "--attention");
+            assertThat(zh.out()).as(zh.toString()).contains("新作业:请查看它的计划,之后无人值守的运行才会发送 publish")
+                    .doesNotContain("review its plan");
+            assertThat(wb.cli("status", "--attention", "--json").out()).contains("new job: review its plan");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
         // a person is told, through notify.json's attention hooks
         assertThat(Files.readString(wb.jobs.resolve("notified.txt"))).contains("review its plan", "daily");
         // nothing else runs them: another --due passes them by, a confirmation of one key is refused

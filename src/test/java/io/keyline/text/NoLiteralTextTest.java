@@ -47,7 +47,9 @@ class NoLiteralTextTest {
             "core/operations/LoginCheck.java",
             "core/Planner.java",
             "core/Orphans.java",
-            "text/Said.java");
+            "text/Said.java",
+            "core/ConfirmationExpiry.java",
+            "core/RunBudget.java");
 
     /** Files of the scanned folders that hold no word for an operator at all, each with why. */
     static final java.util.Map<String, String> PURE_MACHINE = java.util.Map.of(
@@ -61,7 +63,9 @@ class NoLiteralTextTest {
             // the run log's JSON words: a line's type and result, and its selection field (a machine format that
             // scripts read, never translated; the progress lines on the terminal take their words from the bundle)
             "core/RunTrace.java", Set.of("step", "probe", "probe:", "paused", "ok", "parked", "run", "no keys",
-                    " keys)"));
+                    " keys)"),
+            // the run log's type of the line that records an expired wait
+            "core/ConfirmationExpiry.java", Set.of("expired"));
 
     /** The files scanned: every .java file of {@link #FOLDERS}, and {@link #CORE}. */
     static List<String> files() throws IOException {

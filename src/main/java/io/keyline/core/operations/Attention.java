@@ -179,7 +179,7 @@ public final class Attention {
             String evidence = ev == null ? "" : EvidenceText.brief(ev);
             List<String> keys = rs.stream().map(KeyRecord::key).toList();
             List<String> jobKeys = rs.stream().map(KeyRecord::job).toList();
-            String message = Words.message(first.message());
+            String message = Words.keyMessage(first);
             switch (first.state()) {
                 case NEEDS_CREDENTIAL -> {
                     String cred = first.credential();

@@ -180,7 +180,7 @@ public final class ConfirmAndRun {
 
         /** The key's message, one printable line. */
         public String message() {
-            return Words.message(record.message());
+            return Words.keyMessage(record);
         }
 
         /** "Why it waits" in one sentence. */
@@ -247,7 +247,7 @@ public final class ConfirmAndRun {
                 return Words.state(KeyState.DONE);
             }
             return Words.state(after.state()) + (after.message() == null || after.message().isBlank() ? ""
-                    : ": " + io.keyline.domain.Printable.line(after.message()));
+                    : ": " + io.keyline.domain.Printable.line(Words.said(after)));
         }
     }
 

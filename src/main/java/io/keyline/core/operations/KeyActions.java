@@ -44,7 +44,7 @@ public final class KeyActions {
                         : report.stopped());
             }
             String msg = after.message() == null || after.state() == KeyState.DONE ? ""
-                    : " — " + Printable.line(after.message());
+                    : " — " + Printable.line(Words.said(after));
             String stopped = report != null && report.stopped() != null && !report.stopped().isBlank()
                     && after.state() != KeyState.DONE ? " (" + report.stopped() + ")" : "";
             return job + " " + key + ": " + Words.stateLower(after.state()) + msg + stopped;

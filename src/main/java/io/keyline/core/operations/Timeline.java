@@ -280,18 +280,18 @@ public final class Timeline {
 
     /**
      * An event's message as the timeline says it: worded from the event itself where the engine's message only
-     * restates it (a run started, an attempt of a step started, every step done), else the message as the engine
-     * stored it, in plain words ({@link Words#message}): it holds what happened outside (an answer, a reason).
+     * restates it (a run started, an attempt of a step started, every step done), else the engine's message in the
+     * language in use ({@link Words#eventMessage}): it holds what happened outside (an answer, a reason).
      */
     static String message(KeyEvent e) {
         return switch (e.type()) {
-            case CLAIMED -> e.runId() == null ? Words.message(e.message()) : Text.t("core.timeline.message.claimed",
+            case CLAIMED -> e.runId() == null ? Words.eventMessage(e) : Text.t("core.timeline.message.claimed",
                     e.runId());
-            case STEP_STARTED -> e.step() == null || e.attempt() <= 0 ? Words.message(e.message())
+            case STEP_STARTED -> e.step() == null || e.attempt() <= 0 ? Words.eventMessage(e)
                     : Text.t("core.timeline.message.stepStarted", e.attempt(), e.step());
             // a key done by its steps (not by the job's probe, whose answer the message holds)
-            case KEY_DONE -> e.probe() == null ? Text.t("core.timeline.message.allDone") : Words.message(e.message());
-            default -> Words.message(e.message());
+            case KEY_DONE -> e.probe() == null ? Text.t("core.timeline.message.allDone") : Words.eventMessage(e);
+            default -> Words.eventMessage(e);
         };
     }
 

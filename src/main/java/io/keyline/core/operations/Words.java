@@ -3,10 +3,12 @@ package io.keyline.core.operations;
 import io.keyline.core.RunReport;
 import io.keyline.domain.EventType;
 import io.keyline.domain.FailureClass;
+import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.Printable;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Said;
 import io.keyline.text.Text;
 
 import java.time.ZoneId;
@@ -178,6 +180,59 @@ public final class Words {
                     ? "core.message.withProbe" : "core.message.withProbeStop", text, probe);
         }
         return text;
+    }
+
+    /**
+     * An event's message in the language in use, one printable line: the words the event kept ({@link KeyEvent#said}),
+     * with a probe's answer among their arguments in plain words ({@link #probe}); a text from outside that the event
+     * holds as it is, and an event stored before events kept their words, in plain words ({@link #message(String)}).
+     */
+    public static String eventMessage(KeyEvent e) {
+        return message(e.message(), e.said());
+    }
+
+    /** A key's message in the language in use, one printable line, as {@link #eventMessage} says an event's. */
+    public static String keyMessage(KeyRecord r) {
+        return message(r.message(), r.said());
+    }
+
+    private static String message(String english, Said said) {
+        if (said == null || said.key() == null) {
+            // no words, or a text from outside shown as it is (a probe's answer)
+            return message(said == null ? english : said.text());
+        }
+        return Printable.line(worded(said).text()).strip();
+    }
+
+    /**
+     * An event's message in the language in use as the engine said it (a probe's answer as the probe gave it), or
+     * its stored text when it kept no words; for a listing that shows every event as recorded.
+     */
+    public static String said(KeyEvent e) {
+        return e.said() == null ? e.message() : e.said().text();
+    }
+
+    /** A key's message in the language in use as the engine said it, or its stored text ({@link #said(KeyEvent)}). */
+    public static String said(KeyRecord r) {
+        return r.said() == null ? r.message() : r.said().text();
+    }
+
+    /** {@code said} with every argument that is a probe's answer as the probe gave it put in plain words. */
+    private static Said worded(Said said) {
+        if (said.key() == null) {
+            return said;
+        }
+        List<Object> args = new ArrayList<>();
+        for (Object a : said.args()) {
+            if (a instanceof Said s) {
+                args.add(worded(s));
+            } else if (a instanceof String t && PROBE.matcher(t.strip()).matches()) {
+                args.add(Said.plain(probe(t)));
+            } else {
+                args.add(a);
+            }
+        }
+        return new Said(said.key(), args);
     }
 
     /**

@@ -104,7 +104,7 @@ public final class Format {
         if (r.state() == KeyState.NEEDS_CREDENTIAL && r.credential() != null) {
             return Text.t("ui.format.waitsForLogin", r.credential());
         }
-        return Words.message(r.message());
+        return Words.keyMessage(r);
     }
 
     /**

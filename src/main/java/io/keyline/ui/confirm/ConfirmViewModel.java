@@ -158,7 +158,7 @@ public final class ConfirmViewModel extends ViewModel {
         KeyRecord after = o.after();
         whyTitle.set(Text.t("ui.confirm.whatHappened"));
         reasonHeadline.set(afterHeadline(after, r));
-        reason.set(after.state() == KeyState.DONE ? "" : Words.message(after.message()));
+        reason.set(after.state() == KeyState.DONE ? "" : Words.keyMessage(after));
         evidenceText.set(r == null ? "" : evidence(r));
         ConfirmAndRun.Preview shown = info.get();
         boolean hasProbe = shown != null && shown.step() != null && shown.step().probe() != null;
@@ -220,7 +220,7 @@ public final class ConfirmViewModel extends ViewModel {
     /** The step's answer: its HTTP status and what it created, or the site's answer; the key's message else. */
     static String resultText(KeyRecord after, ConfirmAndRun.StepResult r) {
         if (r == null || !r.sent()) {
-            return after.state() == KeyState.DONE ? Text.t("ui.confirm.nothingSent") : Words.message(after.message());
+            return after.state() == KeyState.DONE ? Text.t("ui.confirm.nothingSent") : Words.keyMessage(after);
         }
         if (after.state() == KeyState.DONE) {
             String values = values(r.outputs());
@@ -239,7 +239,7 @@ public final class ConfirmViewModel extends ViewModel {
             return answer.isEmpty() ? Text.t("ui.confirm.http", String.valueOf(r.status()))
                     : Text.t("ui.confirm.httpAnswer", String.valueOf(r.status()), answer);
         }
-        return Words.message(after.message());
+        return Words.keyMessage(after);
     }
 
     /** "id = 17, location = /api/articles/17" (values cut). */

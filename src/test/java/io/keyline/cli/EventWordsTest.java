@@ -1,0 +1,222 @@
+package io.keyline.cli;
+
+import io.keyline.core.Engine;
+import io.keyline.core.RunRequest;
+import io.keyline.core.RunTrace;
+import io.keyline.core.operations.Timeline;
+import io.keyline.core.operations.Words;
+import io.keyline.domain.EventType;
+import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
+import io.keyline.store.h2.H2Database;
+import io.keyline.testing.Workbench;
+import io.keyline.text.Said;
+import io.keyline.text.Text;
+import io.keyline.workspace.Workspace;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The messages a key's events carry read in the operator's language where a person reads them (the timeline of the
+ * command line and of the console), and so does a key's own message (status, Confirm, Attention); in English where
+ * a machine reads them ({@code --json}, the stored text): the state keeps each message's words (a bundle key and its
+ * arguments) beside its English text, in the state's file.
+ */
+class EventWordsTest {
+
+    private static final String KEY = "2026-11-29";
+
+    @AfterEach
+    void english() {
+        Text.use(Text.ENGLISH);
+    }
+
+    @Test
+    void aRunsEventsAndTheOperatorsActionsReadInChineseOrEnglishAfterTheStateFile(@TempDir Path tmp)
+            throws Exception {
+        Workbench wb = new Workbench(tmp);
+        failingJob(wb);
+        assertThat(wb.cli("run", "no", "--key", KEY).exit()).isEqualTo(2);
+        Workbench.Result retry = wb.cli("retry", "no", KEY, "--from-step", "work");
+        assertThat(retry.exit()).as(retry.toString()).isZero();
+        // the key's own message (status, Confirm, Attention) keeps its words too
+        Text.use(Text.CHINESE);
+        Workbench.Result status = wb.cli("status");
+        assertThat(status.out()).as(status.toString()).contains("已重新启用,从步骤 work 开始").doesNotContain("re-armed");
+        try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+            assertThat(Words.keyMessage(ws.operations().key("no", KEY).orElseThrow()))
+                    .startsWith("已重新启用,从步骤 work 开始(work 重新运行");
+        }
+        Text.use(Text.ENGLISH);
+        Workbench.Result skip = wb.cli("skip", "no", KEY, "--note", "not today");
+        assertThat(skip.exit()).as(skip.toString()).isZero();
+
+        // the state's file keeps the English text as before, and the words beside it
+        Map<String, String[]> stored = stored(wb);
+        assertThat(stored.get("KEY_FAILED")[0]).isEqualTo("work failed: exit 65: bad input");
+        assertThat(stored.get("KEY_FAILED")[1])
+                .isEqualTo("{\"key\":\"core.event.stepFailed\",\"args\":[\"work\",\"exit 65: bad input\"]}");
+        assertThat(stored.get("RETRIED")[0]).isEqualTo("re-armed from step work (work run again, their outputs "
+                + "discarded; an unsafe step goes through its probe)");
+        assertThat(stored.get("RETRIED")[1]).contains("\"key\":\"core.event.retriedFromRewind\"");
+        assertThat(stored.get("SKIPPED")).containsExactly("skipped", "{\"key\":\"core.event.skipped\",\"args\":[]}");
+        String[] key = storedKey(wb);
+        assertThat(key[0]).startsWith("skipped by ");
+        assertThat(key[1]).startsWith("{\"key\":\"core.event.skippedBy\",\"args\":[");
+
+        Text.use(Text.CHINESE);
+        Workbench.Result zh = wb.cli("timeline", "no", KEY);
+        assertThat(zh.exit()).as(zh.toString()).isZero();
+        assertThat(zh.out()).contains("已开始", "work 失败:exit 65: bad input",
+                "已重新启用,从步骤 work 开始(work 重新运行,之前的输出被丢弃;不安全步骤会先经过检查)", "已跳过");
+        assertThat(zh.out()).doesNotContain("started", "failed:", "re-armed", "skipped");
+        // machine output keeps the English words in every language
+        Workbench.Result json = wb.cli("timeline", "no", KEY, "--json");
+        assertThat(json.out()).contains("\"work failed: exit 65: bad input\"", "\"re-armed from step work (work run",
+                "\"skipped\"").doesNotContain("已跳过", "失败");
+        try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+            assertThat(consoleMessages(ws)).contains("work 失败:exit 65: bad input", "已跳过")
+                    .anySatisfy(m -> assertThat(m).startsWith("已重新启用,从步骤 work 开始"));
+        }
+
+        assertThat(wb.cli("status").out()).contains("已由 ").contains(" 跳过");
+        Workbench.Result statusJson = wb.cli("status", "--json");
+        assertThat(statusJson.out()).contains("\"skipped by ").doesNotContain("跳过");
+
+        Text.use(Text.ENGLISH);
+        Workbench.Result en = wb.cli("timeline", "no", KEY);
+        assertThat(en.out()).contains("work failed: exit 65: bad input", "re-armed from step work (work run again",
+                "skipped").doesNotContain("失败", "已");
+    }
+
+    @Test
+    void anEventAndAKeyStoredBeforeTheyKeptTheirWordsShowTheirText(@TempDir Path tmp) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        failingJob(wb);
+        assertThat(wb.cli("run", "no", "--key", KEY).exit()).isEqualTo(2);
+        // as a state written by an older Keyline has it: the English text, no words
+        try (H2Database db = H2Database.open(wb.state); Connection c = db.adminConnection();
+             Statement st = c.createStatement()) {
+            assertThat(st.executeUpdate("UPDATE key_event SET message_said = NULL")).isGreaterThan(1);
+        }
+        assertThat(wb.cli("retry", "no", KEY, "--from-step", "work").exit()).isZero();
+        try (H2Database db = H2Database.open(wb.state); Connection c = db.adminConnection();
+             Statement st = c.createStatement()) {
+            assertThat(st.executeUpdate("UPDATE key_event SET message_said = NULL WHERE event_type = 'RETRIED'"))
+                    .isOne();
+            assertThat(st.executeUpdate("UPDATE key_state SET message_said = NULL")).isOne();
+        }
+        Text.use(Text.CHINESE);
+        Workbench.Result zh = wb.cli("timeline", "no", KEY);
+        assertThat(zh.exit()).as(zh.toString()).isZero();
+        assertThat(zh.out()).contains("work failed: exit 65: bad input", "re-armed from step work (work run again");
+        assertThat(wb.cli("status").out()).contains("re-armed from step work");
+        try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+            assertThat(ws.operations().key("no", KEY).orElseThrow().said()).isNull();
+            assertThat(Words.keyMessage(ws.operations().key("no", KEY).orElseThrow()))
+                    .startsWith("re-armed from step work (work run again");
+            List<KeyEvent> events = ws.operations().events("no", KEY);
+            assertThat(events).isNotEmpty().allSatisfy(e -> assertThat(e.said()).isNull());
+            assertThat(consoleMessages(ws)).contains("work failed: exit 65: bad input");
+        }
+    }
+
+    @Test
+    void aStopBySignalIsRecordedInEnglishAndReadInChinese(@TempDir Path tmp) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        Path started = tmp.resolve("started");
+        Path go = tmp.resolve("go");
+        wb.job("two", """
+                {
+                  "name": "two",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [
+                    { "id": "one", "kind": "command", "effect": "none",
+                      "command": ["sh", "-c", "touch '%s'; while [ ! -f '%s' ]; do sleep 0.02; done"] },
+                    { "id": "two", "kind": "command", "effect": "none", "command": ["true"] } ]
+                }
+                """.formatted(started, go), null);
+        try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+            JobDefinition job = ws.catalog().job("two").orElseThrow();
+            Engine engine = ws.engine(RunTrace.NONE);
+            Thread run = new Thread(() -> engine.run(job, List.of(KEY), RunRequest.plain(false, "--key")));
+            run.start();
+            // the first step is running: the process is told to stop, then the step ends
+            for (int i = 0; i < 6000 && !Files.exists(started); i++) {
+                Thread.sleep(10);
+            }
+            assertThat(started).exists();
+            engine.stopStarting(Said.of("core.event.stoppedBy", "SIGTERM"));
+            Files.createFile(go);
+            run.join(60_000);
+            assertThat(run.isAlive()).isFalse();
+
+            KeyEvent yielded = ws.operations().events("two", KEY).stream()
+                    .filter(e -> e.type() == EventType.YIELDED).findFirst().orElseThrow();
+            assertThat(yielded.message()).isEqualTo("stopped by SIGTERM; stopped before step two");
+            Text.use(Text.CHINESE);
+            assertThat(Words.eventMessage(yielded)).isEqualTo("被 SIGTERM 停止;在步骤 two 之前停下");
+            Text.use(Text.ENGLISH);
+            assertThat(Words.eventMessage(yielded)).isEqualTo("stopped by SIGTERM; stopped before step two");
+        }
+    }
+
+    /** What the console's timeline says for each event of the key, in the language in use. */
+    private static List<String> consoleMessages(Workspace ws) {
+        List<String> out = new ArrayList<>();
+        for (Timeline.Row r : ws.operations().timeline(Optional.empty(), "no", KEY).rows()) {
+            if (r instanceof Timeline.EventRow e) {
+                out.add(e.message());
+            }
+        }
+        return out;
+    }
+
+    /** Event type → its stored English text and its stored words (the last event of each type). */
+    private static Map<String, String[]> stored(Workbench wb) throws Exception {
+        Map<String, String[]> out = new LinkedHashMap<>();
+        try (H2Database db = H2Database.open(wb.state); Connection c = db.adminConnection();
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT event_type, message, message_said FROM key_event ORDER BY id")) {
+            while (rs.next()) {
+                out.put(rs.getString(1), new String[] {rs.getString(2), rs.getString(3)});
+            }
+        }
+        return out;
+    }
+
+    /** The key's stored English message and its stored words. */
+    private static String[] storedKey(Workbench wb) throws Exception {
+        try (H2Database db = H2Database.open(wb.state); Connection c = db.adminConnection();
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT message, message_said FROM key_state")) {
+            assertThat(rs.next()).isTrue();
+            return new String[] {rs.getString(1), rs.getString(2)};
+        }
+    }
+
+    private static void failingJob(Workbench wb) throws Exception {
+        wb.job("no", """
+                {
+                  "name": "no",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "work", "kind": "command", "effect": "none",
+                               "command": ["sh", "-c", "echo bad input >&2; exit 65"] } ]
+                }
+                """, null);
+    }
+}
