@@ -1,5 +1,7 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.text.Said;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,8 +19,18 @@ final class Problems {
         this.lines = text.split("\r\n|\r|\n", -1);
     }
 
-    void at(int line, int column, String message) {
-        errors.add(new JobFileError(file, line, column, io.keyline.domain.Printable.line(message)));
+    void at(int line, int column, Said message) {
+        errors.add(new JobFileError(file, line, column, message));
+    }
+
+    /** A JSON type (object, array, string, number, boolean, null) as a message names it. */
+    static Said type(SourceNode node) {
+        return Said.of("core.jobfile.type." + node.typeName());
+    }
+
+    /** A text from elsewhere (a library's or the domain's own words), shown as it is. */
+    static Said plain(String text) {
+        return Said.plain(text);
     }
 
     /** Job-file messages quote at most this many characters of the file's content. */
@@ -53,12 +65,12 @@ final class Problems {
     }
 
     /** An error at the start of a value. */
-    void at(SourceNode node, String message) {
+    void at(SourceNode node, Said message) {
         at(node.line(), node.column(), message);
     }
 
     /** An error at a field's name. */
-    void atName(SourceNode.Field field, String message) {
+    void atName(SourceNode.Field field, Said message) {
         at(field.line(), field.column(), message);
     }
 
@@ -67,7 +79,7 @@ final class Problems {
      *
      * @param index 0-based index into the decoded string
      */
-    void atChar(SourceNode.Str str, int index, String message) {
+    void atChar(SourceNode.Str str, int index, Said message) {
         String raw = str.line() <= lines.length ? lines[str.line() - 1] : "";
         int pos = str.column();
         for (int decoded = 0; decoded < index && pos < raw.length(); decoded++) {
