@@ -90,7 +90,7 @@ final class JobReader {
             return RateLimit.parse(str.value());
         } catch (IllegalArgumentException e) {
             job.problems().at(str, Said.of("core.jobfile.valueSays", "rateLimit", Problems.quote(str.value()),
-                    e.getMessage()));
+                    e instanceof RateLimit.InvalidRateException r ? r.said() : Said.plain(e.getMessage())));
             return null;
         }
     }
@@ -113,11 +113,23 @@ final class JobReader {
             try {
                 start = KeyRules.normalize(new KeySpec(type, zone, null), startStr.value());
             } catch (InvalidKeyException e) {
-                key.problems().at(startStr, Said.of("core.jobfile.fieldSays", "key.start",
-                        Problems.clipQuoted(e.getMessage())));
+                key.problems().at(startStr, Said.of("core.jobfile.fieldSays", "key.start", invalidKey(e)));
             }
         }
         return job.problems().count() > before ? null : new KeySpec(type, zone, start);
+    }
+
+    /** What is wrong with a key.start, in words of the bundles for the kinds of key a start can have. */
+    private static Said invalidKey(InvalidKeyException e) {
+        List<String> v = e.values();
+        Said said = switch (e.problem()) {
+            case NOT_A_DATE, NOT_A_WEEK, NOT_A_MONTH ->
+                    Said.of("core.jobfile.key." + e.problem().name(), "\"" + v.get(0) + "\"");
+            case NO_SUCH_WEEK -> Said.of("core.jobfile.key.NO_SUCH_WEEK", "\"" + v.get(0) + "\"", v.get(1), v.get(2));
+            default -> null;
+        };
+        return said == null || !said.english().equals(e.getMessage()) ? Said.plain(Problems.clipQuoted(e.getMessage()))
+                : Problems.clipped(said);
     }
 
     private static ZoneId zone(ObjectView key) {
@@ -146,7 +158,9 @@ final class JobReader {
         try {
             return CronExpression.parse(str.value());
         } catch (IllegalArgumentException e) {
-            job.problems().at(str, Said.of("core.jobfile.fieldSays", "schedule", Problems.clipQuoted(e.getMessage())));
+            job.problems().at(str, Said.of("core.jobfile.fieldSays", "schedule",
+                    e instanceof CronExpression.InvalidCronException c ? Problems.clipped(c.said())
+                            : Said.plain(Problems.clipQuoted(e.getMessage()))));
             return null;
         }
     }

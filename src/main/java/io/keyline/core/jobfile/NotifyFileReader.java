@@ -170,7 +170,7 @@ public final class NotifyFileReader {
                     }
                 }
             } catch (HookTemplate.SyntaxError e) {
-                h.problems().atChar(arg, e.index(), Said.of("core.jobfile.fieldSays", path, e.getMessage()));
+                h.problems().atChar(arg, e.index(), Said.of("core.jobfile.fieldSays", path, e.said()));
                 valid = false;
             }
             out.add(arg.value());

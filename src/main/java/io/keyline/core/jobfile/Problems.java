@@ -64,6 +64,15 @@ final class Problems {
         return m.appendTail(out).toString();
     }
 
+    /** A message from elsewhere (a cron expression, a template) with every quoted part of its values cut. */
+    static Said clipped(Said said) {
+        if (said.key() == null) {
+            return Said.plain(clipQuoted((String) said.args().get(0)));
+        }
+        return new Said(said.key(), said.args().stream()
+                .map(a -> a instanceof Said s ? clipped(s) : a instanceof String t ? clipQuoted(t) : a).toList());
+    }
+
     /** An error at the start of a value. */
     void at(SourceNode node, Said message) {
         at(node.line(), node.column(), message);

@@ -43,7 +43,7 @@ final class StepTemplates {
         try {
             placeholders = Template.scan(str.value());
         } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipQuoted(e.reason())));
+            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipped(e.said())));
             return null;
         }
         boolean valid = true;
@@ -122,7 +122,7 @@ final class StepTemplates {
         try {
             placeholders = Template.scan(str.value());
         } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipQuoted(e.reason())));
+            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipped(e.said())));
             return null;
         }
         if (!placeholders.isEmpty()) {
