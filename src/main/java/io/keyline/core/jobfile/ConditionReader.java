@@ -294,7 +294,7 @@ final class ConditionReader {
         if (problem == null) {
             return true;
         }
-        Said message = Said.of("core.jobfile.notRegex", c.pathOf(field), Problems.quote(regex.value()), problem.message());
+        Said message = Said.of("core.jobfile.notRegex", c.pathOf(field), Problems.quote(regex.value()), problem.said());
         if (problem.index() >= 0 && problem.index() < regex.value().length()) {
             c.problems().atChar(regex, problem.index(), message);
         } else {

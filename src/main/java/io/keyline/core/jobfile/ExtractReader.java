@@ -188,7 +188,7 @@ final class ExtractReader {
         Patterns.Problem problem = Patterns.problem(str.value());
         if (problem != null) {
             Said message = Said.of("core.jobfile.notRegex", r.pathOf("regex"), Problems.quote(str.value()),
-                    problem.message());
+                    problem.said());
             if (problem.index() >= 0) {
                 r.problems().atChar(str, problem.index(), message);
             } else {

@@ -113,9 +113,9 @@ final class ObjectView {
         }
     }
 
-    /** {@code PATH must be EXPECTED, got WHAT}. */
+    /** {@code PATH must be EXPECTED, got WHAT}: a JSON type ({@link Problems#type}) or the value itself. */
     static Said mustBe(String path, Said expected, Object got) {
-        return Said.of("core.jobfile.mustBe", path, expected, got);
+        return Said.of(got instanceof Said ? "core.jobfile.mustBe" : "core.jobfile.mustBeValue", path, expected, got);
     }
 
     /** The field's value if it has the given JSON type; reports a wrong type. */
