@@ -128,8 +128,7 @@ final class JobReader {
             case NO_SUCH_WEEK -> Said.of("core.jobfile.key.NO_SUCH_WEEK", "\"" + v.get(0) + "\"", v.get(1), v.get(2));
             default -> null;
         };
-        return said == null || !said.english().equals(e.getMessage()) ? Said.plain(Problems.clipQuoted(e.getMessage()))
-                : Problems.clipped(said);
+        return said == null ? Said.plain(Problems.clipQuoted(e.getMessage())) : Problems.clipped(said);
     }
 
     private static ZoneId zone(ObjectView key) {

@@ -122,6 +122,30 @@ class JobFileErrorsInChineseTest {
         assertThat(found).as("errors with English words in Chinese").isEmpty();
     }
 
+    /** A key.start that is not a key of its type says, in English, what the key rules say (and in Chinese, its own). */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"date, 2026-13-01", "week, 2026-48", "week, 2021-W53",
+            "month, 2026-13"})
+    void aBadKeyStartSaysWhatTheKeyRulesSay(String type, String start, @TempDir Path dir) throws IOException {
+        Path file = dir.resolve("start.json");
+        Files.writeString(file, """
+                {"name": "s", "key": {"type": "%s", "zone": "UTC", "start": "%s"},
+                 "steps": [{"id": "a", "kind": "command", "effect": "none", "command": ["true"]}]}
+                """.formatted(type, start), StandardCharsets.UTF_8);
+        String rules;
+        try {
+            io.keyline.domain.KeyRules.normalize(new io.keyline.domain.KeySpec(io.keyline.domain.KeyType.valueOf(
+                    type.toUpperCase(java.util.Locale.ROOT)), java.time.ZoneOffset.UTC, null), start);
+            throw new AssertionError(start + " is a " + type);
+        } catch (io.keyline.domain.InvalidKeyException e) {
+            rules = e.getMessage();
+        }
+        Text.use(Text.CHINESE);
+        List<JobFileError> errors = JobFileLoader.loadFile(file).errors();
+        assertThat(errors).extracting(JobFileError::message).containsExactly("key.start: " + rules);
+        assertThat(errors.get(0).text()).startsWith("key.start:任务项 \"" + start + "\" 不是");
+    }
+
     /** {@code text} without the values of {@code said}'s arguments that are data (not messages of the bundles). */
     private static String withoutData(String text, Said said) {
         String out = text;
