@@ -28,11 +28,6 @@ final class Problems {
         return Said.of("core.jobfile.type." + node.typeName());
     }
 
-    /** A text from elsewhere (a library's or the domain's own words), shown as it is. */
-    static Said plain(String text) {
-        return Said.plain(text);
-    }
-
     /** Job-file messages quote at most this many characters of the file's content. */
     static final int EXCERPT = 16;
 
