@@ -1,5 +1,7 @@
 package io.keyline.domain;
 
+import io.keyline.text.Said;
+
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -67,6 +69,25 @@ public final class CronExpression {
         this.eitherDayMatches = eitherDayMatches;
     }
 
+    /** A cron expression that does not parse: what is wrong, as a message said in the language of who shows it. */
+    public static final class InvalidCronException extends IllegalArgumentException {
+        private final transient Said said;
+
+        InvalidCronException(Said said, Throwable cause) {
+            super(said.english(), cause);
+            this.said = said;
+        }
+
+        InvalidCronException(Said said) {
+            this(said, null);
+        }
+
+        /** What is wrong; {@link #getMessage()} is its English. */
+        public Said said() {
+            return said;
+        }
+    }
+
     /**
      * Parses a cron expression.
      *
@@ -81,21 +102,22 @@ public final class CronExpression {
         if (trimmed.startsWith("@")) {
             expanded = MACROS.get(trimmed.toLowerCase(Locale.ROOT));
             if (expanded == null) {
-                throw new IllegalArgumentException("bad cron \"" + trimmed + "\": unknown macro " + trimmed
-                        + " (known: @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly)");
+                throw new InvalidCronException(Said.of("core.cron.bad", "\"" + trimmed + "\"",
+                        Said.of("core.cron.unknownMacro", trimmed)));
             }
         }
         String[] parts = expanded.isEmpty() ? new String[0] : expanded.split("\\s+");
         if (parts.length != 5) {
-            throw new IllegalArgumentException("bad cron \"" + trimmed + "\": cron needs 5 fields, got " + parts.length);
+            throw new InvalidCronException(Said.of("core.cron.bad", "\"" + trimmed + "\"",
+                    Said.of("core.cron.fieldCount", String.valueOf(parts.length))));
         }
         CronField[] kinds = CronField.values();
         long[] masks = new long[5];
         for (int i = 0; i < 5; i++) {
             try {
                 masks[i] = kinds[i].parse(parts[i]);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("bad cron \"" + trimmed + "\": " + e.getMessage(), e);
+            } catch (InvalidCronException e) {
+                throw new InvalidCronException(Said.of("core.cron.bad", "\"" + trimmed + "\"", e.said()), e);
             }
         }
         boolean either = !parts[2].startsWith("*") && !parts[4].startsWith("*");
@@ -319,22 +341,25 @@ public final class CronExpression {
         return text;
     }
 
-    /** The five fields, in order, with their ranges and names. */
+    /** The five fields, in order, with their ranges and names (a field's own name is {@code core.cron.field.NAME}). */
     private enum CronField {
-        MINUTE("minute", 0, 59, List.of()),
-        HOUR("hour", 0, 23, List.of()),
-        DAY_OF_MONTH("day-of-month", 1, 31, List.of()),
-        MONTH("month", 1, 12, List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN",
+        MINUTE(0, 59, List.of()),
+        HOUR(0, 23, List.of()),
+        DAY_OF_MONTH(1, 31, List.of()),
+        MONTH(1, 12, List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN",
                 "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")),
-        DAY_OF_WEEK("day-of-week", 0, 7, List.of("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"));
+        DAY_OF_WEEK(0, 7, List.of("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"));
 
-        private final String label;
+        /** The field's name in messages. */
+        private Said label() {
+            return Said.of("core.cron.field." + name());
+        }
+
         private final int min;
         private final int max;
         private final List<String> names;
 
-        CronField(String label, int min, int max, List<String> names) {
-            this.label = label;
+        CronField(int min, int max, List<String> names) {
             this.min = min;
             this.max = max;
             this.names = names;
@@ -354,7 +379,7 @@ public final class CronExpression {
 
         private long parseItem(String item) {
             if (item.isEmpty()) {
-                throw new IllegalArgumentException(label + " has an empty list element");
+                throw new InvalidCronException(Said.of("core.cron.emptyElement", label()));
             }
             String range = item;
             int step = 1;
@@ -371,13 +396,13 @@ public final class CronExpression {
             } else {
                 int dash = range.indexOf('-');
                 if (dash < 0 && slash >= 0) {
-                    throw new IllegalArgumentException(label + " \"" + item + "\": a step needs * or a range (like "
-                            + range + "-" + max + item.substring(slash) + ")");
+                    throw new InvalidCronException(Said.of("core.cron.stepNeedsRange", label(), "\"" + item + "\"",
+                            range + "-" + max + item.substring(slash)));
                 }
                 from = value(dash < 0 ? range : range.substring(0, dash));
                 to = dash < 0 ? from : value(range.substring(dash + 1));
                 if (from > to) {
-                    throw new IllegalArgumentException(label + " range " + range + " is backwards");
+                    throw new InvalidCronException(Said.of("core.cron.backwards", label(), range));
                 }
             }
             long mask = 0;
@@ -389,8 +414,8 @@ public final class CronExpression {
 
         private int parseStep(String item, String text) {
             if (!text.matches("[0-9]{1,9}") || Integer.parseInt(text) == 0) {
-                throw new IllegalArgumentException(label + " \"" + item + "\": step \"" + text
-                        + "\" must be a whole number of at least 1");
+                throw new InvalidCronException(Said.of("core.cron.badStep", label(), "\"" + item + "\"",
+                        "\"" + text + "\""));
             }
             return Integer.parseInt(text);
         }
@@ -401,12 +426,14 @@ public final class CronExpression {
                 return index + min;
             }
             if (!text.matches("[0-9]{1,9}")) {
-                String expected = names.isEmpty() ? "a number" : "a number or a name like " + names.get(0);
-                throw new IllegalArgumentException(label + " \"" + text + "\" is not " + expected);
+                throw new InvalidCronException(names.isEmpty()
+                        ? Said.of("core.cron.notNumber", label(), "\"" + text + "\"")
+                        : Said.of("core.cron.notNumberOrName", label(), "\"" + text + "\"", names.get(0)));
             }
             int value = Integer.parseInt(text);
             if (value < min || value > max) {
-                throw new IllegalArgumentException(label + " " + value + " is out of range " + min + "-" + max);
+                throw new InvalidCronException(Said.of("core.cron.outOfRange", label(), String.valueOf(value),
+                        String.valueOf(min), String.valueOf(max)));
             }
             return value;
         }

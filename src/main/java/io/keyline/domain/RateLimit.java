@@ -1,5 +1,7 @@
 package io.keyline.domain;
 
+import io.keyline.text.Said;
+
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -31,6 +33,21 @@ public record RateLimit(int permits, Duration per, String text) {
         return Math.max(1, per.toNanos() / permits);
     }
 
+    /** A rate limit that does not parse: what is wrong, as a message said in the language of who shows it. */
+    public static final class InvalidRateException extends IllegalArgumentException {
+        private final transient Said said;
+
+        InvalidRateException(Said said) {
+            super(said.english());
+            this.said = said;
+        }
+
+        /** What is wrong (after the value: "is not a rate: …"); {@link #getMessage()} is its English. */
+        public Said said() {
+            return said;
+        }
+    }
+
     /**
      * Parses {@code N/s} or {@code N/min}.
      *
@@ -39,17 +56,15 @@ public record RateLimit(int permits, Duration per, String text) {
     public static RateLimit parse(String text) {
         Matcher m = FORM.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
-            throw new IllegalArgumentException("is not a rate: write requests per second or per minute, like \"10/s\" "
-                    + "or \"600/min\"");
+            throw new InvalidRateException(Said.of("core.rate.notRate"));
         }
         long n = Long.parseLong(m.group(1));
         boolean perSecond = m.group(2).startsWith("s");
         if (n < 1) {
-            throw new IllegalArgumentException("must allow at least 1 request (\"1/min\" is the slowest)");
+            throw new InvalidRateException(Said.of("core.rate.zero"));
         }
         if (perSecond ? n > MAX_PER_SECOND : n > MAX_PER_SECOND * 60L) {
-            throw new IllegalArgumentException("is more than " + MAX_PER_SECOND + " requests per second: leave "
-                    + "rateLimit out for no limit");
+            throw new InvalidRateException(Said.of("core.rate.tooMany", String.valueOf(MAX_PER_SECOND), "rateLimit"));
         }
         return new RateLimit((int) n, perSecond ? Duration.ofSeconds(1) : Duration.ofMinutes(1), text.strip());
     }

@@ -1,5 +1,7 @@
 package io.keyline.domain;
 
+import io.keyline.text.Said;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -42,10 +44,10 @@ public final class Template {
      */
     public static final class SyntaxException extends IllegalArgumentException {
         private final int column;
-        private final String reason;
+        private final transient Said reason;
 
-        SyntaxException(int column, String reason) {
-            super(reason + " at column " + column);
+        SyntaxException(int column, Said reason) {
+            super(reason.english() + " at column " + column);
             this.column = column;
             this.reason = reason;
         }
@@ -57,6 +59,11 @@ public final class Template {
 
         /** @return the message without the column */
         public String reason() {
+            return reason.english();
+        }
+
+        /** The message without the column, said in the language of who shows it. */
+        public Said said() {
             return reason;
         }
     }
@@ -179,22 +186,22 @@ public final class Template {
                 literal.append(c);
                 i += 2;
             } else if (c == '}') {
-                throw new SyntaxException(i + 1, "lone \"}\" (write \"}}\" for a literal brace)");
+                throw new SyntaxException(i + 1, Said.of("core.template.loneClose", "\"}\"", "\"}}\""));
             } else if (c == '{') {
                 int close = template.indexOf('}', i);
                 int nextOpen = template.indexOf('{', i + 1);
                 if (close < 0 || (nextOpen >= 0 && nextOpen < close)) {
-                    throw new SyntaxException(i + 1, "unterminated \"{\" (write \"{{\" for a literal brace)");
+                    throw new SyntaxException(i + 1, Said.of("core.template.unterminated", "\"{\"", "\"{{\""));
                 }
                 String name = template.substring(i + 1, close);
                 if (name.isEmpty()) {
-                    throw new SyntaxException(i + 1, "empty placeholder {} (write \"{{}}\" for literal braces)");
+                    throw new SyntaxException(i + 1, Said.of("core.template.empty", "{}", "\"{{}}\""));
                 }
                 if (!NAME.matcher(name).matches()) {
                     // the name is quoted by its first characters only: a file that is not a job file is not printed
                     String shown = name.length() <= 16 ? name : name.substring(0, 16) + "…";
-                    throw new SyntaxException(i + 1, "unknown placeholder {" + shown
-                            + "} (allowed: {key}, {job}, {runId}, {steps.ID.outputs.NAME})");
+                    throw new SyntaxException(i + 1, Said.of("core.template.unknown", "{" + shown + "}",
+                            "{key}, {job}, {runId}, {steps.ID.outputs.NAME}"));
                 }
                 found.add(new Placeholder(name, i + 1));
                 pieces.add(literal.toString());

@@ -2,6 +2,7 @@ package io.keyline.core.jobfile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.domain.BodyFields;
+import io.keyline.text.Said;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,13 +38,13 @@ final class BodyReader {
     }
 
     private static BodyFields form(ObjectView request, StepTemplates templates) {
-        SourceNode.Obj obj = request.typed("form", SourceNode.Obj.class,
-                "an object of field values, like {\"id\": \"journal:{key}\", \"do\": \"save\"}");
+        SourceNode.Obj obj = request.typed("form", SourceNode.Obj.class, Said.of("core.jobfile.expect.form",
+                "{\"id\": \"journal:{key}\", \"do\": \"save\"}"));
         if (obj == null) {
             return null;
         }
         if (obj.fields().isEmpty()) {
-            request.problems().at(obj, request.pathOf("form") + " must not be empty");
+            request.problems().at(obj, Said.of("core.jobfile.empty", request.pathOf("form")));
             return null;
         }
         List<BodyFields.Field> fields = new ArrayList<>();
@@ -60,14 +61,15 @@ final class BodyReader {
                     if (item instanceof SourceNode.Str str) {
                         values.add(templates.template(str, path + "[" + i + "]"));
                     } else {
-                        request.problems().at(item, path + "[" + i + "] must be a string, got " + item.typeName());
+                        request.problems().at(item, ObjectView.mustBe(path + "[" + i + "]",
+                                Said.of("core.jobfile.expect.string"), Problems.type(item)));
                         values.add(null);
                     }
                 }
             } else {
-                request.problems().at(f.value(), path + " must be a string or a non-empty array of strings (a "
-                        + "repeated field), got " + (f.value() instanceof SourceNode.Arr ? "an empty array"
-                        : f.value().typeName()));
+                request.problems().at(f.value(), ObjectView.mustBe(path, Said.of("core.jobfile.expect.formValue"),
+                        f.value() instanceof SourceNode.Arr ? Said.of("core.jobfile.emptyArray")
+                                : Problems.type(f.value())));
                 valid = false;
             }
             valid &= !values.contains(null);
@@ -77,13 +79,13 @@ final class BodyReader {
     }
 
     private static BodyFields multipart(ObjectView request, StepTemplates templates) {
-        SourceNode.Obj obj = request.typed("multipart", SourceNode.Obj.class,
-                "an object of parts, like {\"title\": \"{key}\", \"file\": {\"file\": \"out/{key}.pdf\"}}");
+        SourceNode.Obj obj = request.typed("multipart", SourceNode.Obj.class, Said.of("core.jobfile.expect.multipart",
+                "{\"title\": \"{key}\", \"file\": {\"file\": \"out/{key}.pdf\"}}"));
         if (obj == null) {
             return null;
         }
         if (obj.fields().isEmpty()) {
-            request.problems().at(obj, request.pathOf("multipart") + " must not be empty");
+            request.problems().at(obj, Said.of("core.jobfile.empty", request.pathOf("multipart")));
             return null;
         }
         SourceNode.Field contentType = request.has("headers") && request.field("headers").value() instanceof SourceNode.Obj h
@@ -91,8 +93,8 @@ final class BodyReader {
                 : null;
         boolean valid = true;
         if (contentType != null) {
-            request.problems().atName(contentType, request.pathOf("headers") + "." + contentType.name()
-                    + ": a multipart body sets its own Content-Type (with its boundary): remove this header");
+            request.problems().atName(contentType, Said.of("core.jobfile.multipartContentType",
+                    request.pathOf("headers") + "." + contentType.name()));
             valid = false;
         }
         List<BodyFields.Part> parts = new ArrayList<>();
@@ -105,7 +107,7 @@ final class BodyReader {
                 parts.add(new BodyFields.Part(f.name(), value, null, null));
             } else if (f.value() instanceof SourceNode.Obj fileObj) {
                 ObjectView file = ObjectView.of(fileObj, path, request.problems(), FILE_FIELDS);
-                if (!file.require("file", " (a path relative to the job folder)")) {
+                if (!file.require("file", Said.of("core.jobfile.hint.file"))) {
                     valid = false;
                     continue;
                 }
@@ -115,8 +117,8 @@ final class BodyReader {
                 if (file.has("contentType")) {
                     SourceNode.Str t = file.string("contentType");
                     if (t != null && !MEDIA_TYPE.matcher(t.value()).matches()) {
-                        request.problems().at(t, file.pathOf("contentType") + " " + Problems.quote(t.value())
-                                + " is not a media type (like \"application/pdf\")");
+                        request.problems().at(t, Said.of("core.jobfile.notMediaType", file.pathOf("contentType"),
+                                Problems.quote(t.value())));
                         t = null;
                     }
                     type = t == null ? null : t.value().toLowerCase(Locale.ROOT);
@@ -124,8 +126,8 @@ final class BodyReader {
                 valid &= rel != null && type != null;
                 parts.add(new BodyFields.Part(f.name(), null, rel, type));
             } else {
-                request.problems().at(f.value(), path + " must be a string (a value) or {\"file\": PATH}, got "
-                        + f.value().typeName());
+                request.problems().at(f.value(), ObjectView.mustBe(path, Said.of("core.jobfile.expect.part",
+                        "{\"file\": PATH}"), Problems.type(f.value())));
                 valid = false;
             }
         }
@@ -162,7 +164,7 @@ final class BodyReader {
 
     private static boolean name(ObjectView request, SourceNode.Field f, String path) {
         if (f.name().isEmpty() || f.name().chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-            request.problems().atName(f, path + ": a field name must not be empty or hold control characters");
+            request.problems().atName(f, Said.of("core.jobfile.badFieldName", path));
             return false;
         }
         return true;

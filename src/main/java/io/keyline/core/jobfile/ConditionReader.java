@@ -8,6 +8,7 @@ import io.keyline.core.match.Patterns;
 import io.keyline.domain.Condition;
 import io.keyline.domain.Redirects;
 import io.keyline.domain.ResponseRules;
+import io.keyline.text.Said;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -31,8 +32,6 @@ final class ConditionReader {
     private static final List<String> KINDS = List.of("jsonPointer", "status", "bodyContains", "bodyMatches", "header",
             "not", "all", "any");
     private static final List<String> COMPARISONS = List.of("equals", "notEquals", "in", "notIn", "exists");
-    private static final String KINDS_TEXT = "jsonPointer (with equals, notEquals, in, notIn or exists), status, "
-            + "bodyContains, bodyMatches, header (with matches), not, all or any";
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     private ConditionReader() {
@@ -78,9 +77,8 @@ final class ConditionReader {
             return Redirects.NEVER;
         }
         if (choice.equals("same-origin") && method != null && !method.equals("GET") && !method.equals("HEAD")) {
-            owner.problems().at(owner.field("followRedirects").value(), owner.pathOf("followRedirects")
-                    + " \"same-origin\" is only allowed with method GET or HEAD, not " + method
-                    + " (a request with a body is never sent again to the URL of a redirect)");
+            owner.problems().at(owner.field("followRedirects").value(), Said.of("core.jobfile.sameOriginMethod",
+                    owner.pathOf("followRedirects"), "\"same-origin\"", method));
             return null;
         }
         return choice.equals("same-origin") ? Redirects.SAME_ORIGIN : Redirects.NEVER;
@@ -90,17 +88,18 @@ final class ConditionReader {
         List<String> kinds = KINDS.stream().filter(c::has).toList();
         if (kinds.isEmpty()) {
             if (COMPARISONS.stream().anyMatch(c::has)) {
-                c.require("jsonPointer", " (\"\" for the whole body, or like \"/total\")");
+                c.require("jsonPointer", Said.of("core.jobfile.hint.jsonPointer"));
             } else if (c.has("matches")) {
-                c.require("header", " (the header whose value \"matches\" tests)");
+                c.require("header", Said.of("core.jobfile.hint.header", "\"matches\""));
             } else if (!hasUnknownField(c)) {
-                c.problems().at(c.node(), c.label() + " needs a condition: " + KINDS_TEXT);
+                c.problems().at(c.node(), Said.of("core.jobfile.needsCondition", c.label(),
+                        Said.of("core.jobfile.conditionKinds")));
             }
             return null;
         }
         for (String extra : kinds.subList(1, kinds.size())) {
-            c.problems().atName(c.field(extra), c.label() + ": " + kinds.get(0) + " and " + extra
-                    + " are mutually exclusive (combine conditions with all or any)");
+            c.problems().atName(c.field(extra), Said.of("core.jobfile.exclusiveCondition", c.label(), kinds.get(0),
+                    extra));
         }
         if (kinds.size() > 1) {
             return null;
@@ -132,7 +131,7 @@ final class ConditionReader {
 
     private static void foreign(ObjectView c, String field, String owner) {
         if (c.has(field)) {
-            c.problems().atName(c.field(field), c.pathOf(field) + " is only allowed with " + owner);
+            c.problems().atName(c.field(field), Said.of("core.jobfile.onlyWith", c.pathOf(field), owner));
         }
     }
 
@@ -141,14 +140,14 @@ final class ConditionReader {
         List<String> given = COMPARISONS.stream().filter(c::has).toList();
         if (given.isEmpty()) {
             if (!hasUnknownField(c)) {
-                c.problems().at(c.node(), c.label()
-                        + " needs one of equals, notEquals, in, notIn, exists next to its jsonPointer");
+                c.problems().at(c.node(), Said.of("core.jobfile.needsComparison", c.label(), String.join(", ", COMPARISONS),
+                        "jsonPointer"));
             }
             return null;
         }
         for (String extra : given.subList(1, given.size())) {
-            c.problems().atName(c.field(extra), c.label() + ": " + given.get(0) + " and " + extra
-                    + " are mutually exclusive (give exactly one of equals, notEquals, in, notIn, exists)");
+            c.problems().atName(c.field(extra), Said.of("core.jobfile.exclusiveComparison", c.label(), given.get(0),
+                    extra, String.join(", ", COMPARISONS)));
         }
         if (given.size() > 1 || pointer == null) {
             return null;
@@ -165,12 +164,13 @@ final class ConditionReader {
                     Condition.Comparison.NOT_EQUALS, List.of(CanonicalJson.of(toJson(c.field("notEquals").value()))))
                     : null;
             default -> {
-                SourceNode.Arr values = c.typed(comparison, SourceNode.Arr.class, "an array of JSON values");
+                SourceNode.Arr values = c.typed(comparison, SourceNode.Arr.class,
+                        Said.of("core.jobfile.expect.jsonValues"));
                 if (values == null) {
                     yield null;
                 }
                 if (values.items().isEmpty()) {
-                    c.problems().at(values, c.pathOf(comparison) + " must not be empty");
+                    c.problems().at(values, Said.of("core.jobfile.empty", c.pathOf(comparison)));
                     yield null;
                 }
                 boolean valid = true;
@@ -193,25 +193,24 @@ final class ConditionReader {
         }
         String pointer = str.value();
         if (!pointer.isEmpty() && !pointer.startsWith("/")) {
-            c.problems().at(str, c.pathOf("jsonPointer") + " \"" + pointer + "\" must be \"\" or start with \"/\"");
+            c.problems().at(str, Said.of("core.jobfile.pointerStart", c.pathOf("jsonPointer"), "\"" + pointer + "\""));
             return null;
         }
         if (pointer.replaceAll("~[01]", "").contains("~")) {
-            c.problems().at(str, c.pathOf("jsonPointer") + " \"" + pointer
-                    + "\" is not a JSON pointer: \"~\" must be followed by 0 or 1");
+            c.problems().at(str, Said.of("core.jobfile.pointerTilde", c.pathOf("jsonPointer"), "\"" + pointer + "\""));
             return null;
         }
         return pointer;
     }
 
     private static Condition status(ObjectView c) {
-        String expected = "an array of HTTP status codes (integers from 100 to 599)";
+        Said expected = Said.of("core.jobfile.expect.statuses");
         SourceNode.Arr arr = c.typed("status", SourceNode.Arr.class, expected);
         if (arr == null) {
             return null;
         }
         if (arr.items().isEmpty()) {
-            c.problems().at(arr, c.pathOf("status") + " must not be empty");
+            c.problems().at(arr, Said.of("core.jobfile.empty", c.pathOf("status")));
             return null;
         }
         List<Integer> codes = new ArrayList<>();
@@ -221,9 +220,10 @@ final class ConditionReader {
                     && num.value().compareTo(BigDecimal.valueOf(599)) <= 0) {
                 codes.add(num.value().intValue());
             } else {
-                c.problems().at(item, c.pathOf("status") + "[" + i + "] must be an integer from 100 to 599, got "
-                        + (item instanceof SourceNode.Num num ? CanonicalJson.number(num.value())
-                        : item instanceof SourceNode.Str str ? "\"" + str.value() + "\"" : item.typeName()));
+                c.problems().at(item, ObjectView.mustBe(c.pathOf("status") + "[" + i + "]",
+                        Said.of("core.jobfile.expect.integer", "100", "599"),
+                        item instanceof SourceNode.Num num ? CanonicalJson.number(num.value())
+                        : item instanceof SourceNode.Str str ? "\"" + str.value() + "\"" : Problems.type(item)));
             }
         }
         return codes.size() == arr.items().size() ? new Condition.Status(codes) : null;
@@ -235,7 +235,7 @@ final class ConditionReader {
             return null;
         }
         if (str.value().isEmpty()) {
-            c.problems().at(str, c.pathOf("bodyContains") + " must not be empty");
+            c.problems().at(str, Said.of("core.jobfile.empty", c.pathOf("bodyContains")));
             return null;
         }
         return placeholders(c, str, "bodyContains") ? new Condition.BodyContains(str.value()) : null;
@@ -247,14 +247,14 @@ final class ConditionReader {
             return null;
         }
         if (str.value().isEmpty()) {
-            c.problems().at(str, c.pathOf("bodyMatches") + " must not be empty");
+            c.problems().at(str, Said.of("core.jobfile.empty", c.pathOf("bodyMatches")));
             return null;
         }
         return pattern(c, str, "bodyMatches") ? new Condition.BodyMatches(str.value()) : null;
     }
 
     private static Condition not(ObjectView c) {
-        SourceNode.Obj inner = c.typed("not", SourceNode.Obj.class, "an object (a condition)");
+        SourceNode.Obj inner = c.typed("not", SourceNode.Obj.class, Said.of("core.jobfile.expect.condition"));
         if (inner == null) {
             return null;
         }
@@ -276,8 +276,8 @@ final class ConditionReader {
         }
         java.util.regex.Matcher m = OTHER_PLACEHOLDER.matcher(str.value());
         if (m.find()) {
-            c.problems().atChar(str, m.start(), c.pathOf(field) + ": {" + m.group(1) + "} cannot appear in a "
-                    + "condition (only {key} and {job}, inserted as literal text)");
+            c.problems().atChar(str, m.start(), Said.of("core.jobfile.placeholderInCondition", c.pathOf(field),
+                    "{" + m.group(1) + "}", "{key}", "{job}"));
             return false;
         }
         return true;
@@ -294,8 +294,7 @@ final class ConditionReader {
         if (problem == null) {
             return true;
         }
-        String message = c.pathOf(field) + " " + Problems.quote(regex.value()) + " is not a valid regular expression: "
-                + problem.message();
+        Said message = Said.of("core.jobfile.notRegex", c.pathOf(field), Problems.quote(regex.value()), problem.said());
         if (problem.index() >= 0 && problem.index() < regex.value().length()) {
             c.problems().atChar(regex, problem.index(), message);
         } else {
@@ -307,11 +306,11 @@ final class ConditionReader {
     private static Condition header(ObjectView c) {
         SourceNode.Str name = c.string("header");
         if (name != null && !HEADER_NAME.matcher(name.value()).matches()) {
-            c.problems().at(name, c.pathOf("header") + " \"" + name.value()
-                    + "\" is not a header name (letters, digits and !#$%&'*+-.^_`|~)");
+            c.problems().at(name, Said.of("core.jobfile.notHeaderName", c.pathOf("header"), "\"" + name.value() + "\"",
+                    ExtractReader.TOKEN_CHARACTERS));
             name = null;
         }
-        if (!c.require("matches", " (a regular expression the header's value must contain a match of)")) {
+        if (!c.require("matches", Said.of("core.jobfile.hint.matches"))) {
             return null;
         }
         SourceNode.Str regex = c.string("matches");
@@ -322,12 +321,12 @@ final class ConditionReader {
     }
 
     private static Condition combination(ObjectView c, String kind) {
-        SourceNode.Arr arr = c.typed(kind, SourceNode.Arr.class, "an array of conditions");
+        SourceNode.Arr arr = c.typed(kind, SourceNode.Arr.class, Said.of("core.jobfile.expect.conditions"));
         if (arr == null) {
             return null;
         }
         if (arr.items().isEmpty()) {
-            c.problems().at(arr, c.pathOf(kind) + " must not be empty");
+            c.problems().at(arr, Said.of("core.jobfile.empty", c.pathOf(kind)));
             return null;
         }
         List<Condition> parts = new ArrayList<>();
@@ -340,7 +339,7 @@ final class ConditionReader {
                     parts.add(part);
                 }
             } else {
-                c.problems().at(item, path + " must be an object (a condition), got " + item.typeName());
+                c.problems().at(item, ObjectView.mustBe(path, Said.of("core.jobfile.expect.condition"), Problems.type(item)));
             }
         }
         if (parts.size() != arr.items().size()) {

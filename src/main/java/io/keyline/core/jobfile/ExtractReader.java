@@ -2,6 +2,7 @@ package io.keyline.core.jobfile;
 
 import io.keyline.core.match.Patterns;
 import io.keyline.domain.Extraction;
+import io.keyline.text.Said;
 import org.jsoup.select.QueryParser;
 import org.jsoup.select.Selector;
 
@@ -23,6 +24,8 @@ final class ExtractReader {
     private static final List<String> KINDS = List.of("css", "json", "header", "cookie", "regex");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,63}");
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+    /** The characters of a header's or a cookie's name besides letters and digits, as messages list them. */
+    static final String TOKEN_CHARACTERS = "!#$%&'*+-.^_`|~";
     /** The outputs every http step has already. */
     static final List<String> BUILT_IN = List.of("status", "location", "body");
 
@@ -35,31 +38,29 @@ final class ExtractReader {
             return Map.of();
         }
         int before = owner.problems().count();
-        SourceNode.Obj obj = owner.typed("extract", SourceNode.Obj.class,
-                "an object of rules by output name, like {\"sectok\": {\"css\": \"input[name=sectok]\", \"attr\": \"value\"}}");
+        SourceNode.Obj obj = owner.typed("extract", SourceNode.Obj.class, Said.of("core.jobfile.expect.extract",
+                "{\"sectok\": {\"css\": \"input[name=sectok]\", \"attr\": \"value\"}}"));
         if (obj == null) {
             return null;
         }
         if (obj.fields().isEmpty()) {
-            owner.problems().at(obj, owner.pathOf("extract") + " must not be empty");
+            owner.problems().at(obj, Said.of("core.jobfile.empty", owner.pathOf("extract")));
             return null;
         }
         Map<String, Extraction> rules = new LinkedHashMap<>();
         for (SourceNode.Field field : obj.fields()) {
             String path = owner.pathOf("extract") + "." + field.name();
             if (!NAME.matcher(field.name()).matches()) {
-                owner.problems().atName(field, path + ": " + Problems.quote(field.name())
-                        + " is not an output name (letters, digits, \"_\" and \"-\", at most 63)");
+                owner.problems().atName(field, Said.of("core.jobfile.notOutputName", path, Problems.quote(field.name())));
                 continue;
             }
             if (BUILT_IN.contains(field.name())) {
-                owner.problems().atName(field, path + ": \"" + field.name() + "\" is an output every http step has "
-                        + "already (status, location, body): choose another name");
+                owner.problems().atName(field, Said.of("core.jobfile.builtInOutput", path, "\"" + field.name() + "\"",
+                        String.join(", ", BUILT_IN)));
                 continue;
             }
             if (!(field.value() instanceof SourceNode.Obj rule)) {
-                owner.problems().at(field.value(), path + " must be an object (a rule: css, json, header, cookie or "
-                        + "regex), got " + field.value().typeName());
+                owner.problems().at(field.value(), ObjectView.mustBe(path, Said.of("core.jobfile.expect.rule"), Problems.type(field.value())));
                 continue;
             }
             Extraction e = rule(ObjectView.of(rule, path, owner.problems(), RULE_FIELDS));
@@ -74,24 +75,23 @@ final class ExtractReader {
         List<String> kinds = KINDS.stream().filter(r::has).toList();
         if (kinds.isEmpty()) {
             if (r.node().fields().stream().allMatch(f -> RULE_FIELDS.contains(f.name()))) {
-                r.problems().at(r.node(), r.label() + " needs one of css, json, header, cookie, regex");
+                r.problems().at(r.node(), Said.of("core.jobfile.needsOneOf", r.label(), String.join(", ", KINDS)));
             }
             return null;
         }
         for (String extra : kinds.subList(1, kinds.size())) {
-            r.problems().atName(r.field(extra), r.label() + ": " + kinds.get(0) + " and " + extra
-                    + " are mutually exclusive (one rule per output)");
+            r.problems().atName(r.field(extra), Said.of("core.jobfile.exclusiveRule", r.label(), kinds.get(0), extra));
         }
         if (kinds.size() > 1) {
             return null;
         }
         String kind = kinds.get(0);
         if (!kind.equals("css")) {
-            r.forbid("attr", "without css");
-            r.forbid("text", "without css");
+            r.forbid("attr", "core.jobfile.onlyWithCss");
+            r.forbid("text", "core.jobfile.onlyWithCss");
         }
         if (!kind.equals("regex")) {
-            r.forbid("group", "without regex");
+            r.forbid("group", "core.jobfile.onlyWithRegex");
         }
         Boolean optional = r.bool("optional");
         boolean opt = optional != null && optional;
@@ -108,8 +108,7 @@ final class ExtractReader {
         SourceNode.Str selector = r.string("css");
         String attr = null;
         if (r.has("attr") && r.has("text")) {
-            r.problems().atName(r.field("text"), r.label() + ": attr and text are mutually exclusive (the attribute's "
-                    + "value, or the element's text)");
+            r.problems().atName(r.field("text"), Said.of("core.jobfile.exclusiveAttrText", r.label(), "attr", "text"));
             return null;
         }
         if (r.has("attr")) {
@@ -118,7 +117,7 @@ final class ExtractReader {
                 return null;
             }
             if (a.value().isBlank()) {
-                r.problems().at(a, r.pathOf("attr") + " must name an attribute, like \"value\"");
+                r.problems().at(a, Said.of("core.jobfile.attrBlank", r.pathOf("attr")));
                 return null;
             }
             attr = a.value();
@@ -128,13 +127,12 @@ final class ExtractReader {
                 return null;
             }
             if (!text) {
-                r.problems().at(r.field("text").value(), r.pathOf("text")
-                        + " must be true (or give \"attr\" for an attribute's value)");
+                r.problems().at(r.field("text").value(), Said.of("core.jobfile.textFalse", r.pathOf("text"), "\"attr\""));
                 return null;
             }
         } else {
-            r.problems().at(r.node(), r.label() + " needs \"attr\" (an attribute's value, like \"value\") or "
-                    + "\"text\": true (the element's text) next to css");
+            r.problems().at(r.node(), Said.of("core.jobfile.needsAttrOrText", r.label(), "\"attr\"", "\"text\": true",
+                    "css"));
             return null;
         }
         if (selector == null) {
@@ -143,8 +141,8 @@ final class ExtractReader {
         try {
             QueryParser.parse(selector.value());
         } catch (Selector.SelectorParseException | IllegalArgumentException e) {
-            r.problems().at(selector, r.pathOf("css") + " " + Problems.quote(selector.value())
-                    + " is not a CSS selector: " + Problems.clipQuoted(firstLine(e.getMessage())));
+            r.problems().at(selector, Said.of("core.jobfile.notSelector", r.pathOf("css"), Problems.quote(selector.value()),
+                    Problems.clipQuoted(firstLine(e.getMessage()))));
             return null;
         }
         return new Extraction.Css(selector.value(), attr, optional);
@@ -157,8 +155,8 @@ final class ExtractReader {
         }
         String pointer = str.value();
         if (!pointer.isEmpty() && !pointer.startsWith("/") || pointer.replaceAll("~[01]", "").contains("~")) {
-            r.problems().at(str, r.pathOf("json") + " " + Problems.quote(pointer)
-                    + " is not a JSON pointer (\"\" or like \"/data/id\"; \"~\" followed by 0 or 1)");
+            r.problems().at(str, Said.of("core.jobfile.notPointer", r.pathOf("json"), Problems.quote(pointer),
+                    "\"/data/id\""));
             return null;
         }
         return new Extraction.Json(pointer, optional);
@@ -170,8 +168,8 @@ final class ExtractReader {
             return null;
         }
         if (!TOKEN.matcher(str.value()).matches()) {
-            r.problems().at(str, r.pathOf(kind) + " " + Problems.quote(str.value()) + " is not a " + kind
-                    + " name (letters, digits and !#$%&'*+-.^_`|~)");
+            r.problems().at(str, Said.of(kind.equals("header") ? "core.jobfile.notHeaderName" : "core.jobfile.notCookieName",
+                    r.pathOf(kind), Problems.quote(str.value()), TOKEN_CHARACTERS));
             return null;
         }
         return kind.equals("header") ? new Extraction.Header(str.value(), optional)
@@ -184,13 +182,13 @@ final class ExtractReader {
             return null;
         }
         if (str.value().isEmpty()) {
-            r.problems().at(str, r.pathOf("regex") + " must not be empty");
+            r.problems().at(str, Said.of("core.jobfile.empty", r.pathOf("regex")));
             return null;
         }
         Patterns.Problem problem = Patterns.problem(str.value());
         if (problem != null) {
-            String message = r.pathOf("regex") + " " + Problems.quote(str.value())
-                    + " is not a valid regular expression: " + problem.message();
+            Said message = Said.of("core.jobfile.notRegex", r.pathOf("regex"), Problems.quote(str.value()),
+                    problem.said());
             if (problem.index() >= 0) {
                 r.problems().atChar(str, problem.index(), message);
             } else {

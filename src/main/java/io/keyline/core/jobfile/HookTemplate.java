@@ -1,5 +1,7 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.text.Said;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +32,17 @@ public final class HookTemplate {
     /** A malformed argument: what is wrong and the 0-based index of the brace. */
     public static final class SyntaxError extends IllegalArgumentException {
         private final int index;
+        private final transient Said said;
 
-        SyntaxError(int index, String message) {
-            super(message);
+        SyntaxError(int index, Said said) {
+            super(said.english());
             this.index = index;
+            this.said = said;
+        }
+
+        /** What is wrong; {@link #getMessage()} is its English. */
+        public Said said() {
+            return said;
         }
 
         public int index() {
@@ -64,11 +73,11 @@ public final class HookTemplate {
                 append(out, String.valueOf(c));
                 i += 2;
             } else if (c == '}') {
-                throw new SyntaxError(i, "lone \"}\" (write \"}}\" for a literal brace)");
+                throw new SyntaxError(i, Said.of("core.template.loneClose", "\"}\"", "\"}}\""));
             } else if (c == '{') {
                 int close = s.indexOf('}', i);
                 if (close < 0) {
-                    throw new SyntaxError(i, "unterminated \"{\" (write \"{{\" for a literal brace)");
+                    throw new SyntaxError(i, Said.of("core.template.unterminated", "\"{\"", "\"{{\""));
                 }
                 String name = s.substring(i + 1, close);
                 found.add(new Placeholder(name, i));

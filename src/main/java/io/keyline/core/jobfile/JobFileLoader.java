@@ -1,6 +1,7 @@
 package io.keyline.core.jobfile;
 
 import io.keyline.domain.JobDefinition;
+import io.keyline.text.Said;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -51,8 +52,8 @@ public final class JobFileLoader {
      */
     public static JobCatalog loadFolder(Path folder) {
         if (!Files.isDirectory(folder)) {
-            return new JobCatalog(List.of(), List.of(new JobFileError(folder, 1, 1,
-                    Files.exists(folder) ? "jobs folder is not a folder: " + folder : "jobs folder does not exist: " + folder)));
+            return new JobCatalog(List.of(), List.of(new JobFileError(folder, 1, 1, Said.of(Files.exists(folder)
+                    ? "core.jobfile.folderNotAFolder" : "core.jobfile.noFolder", String.valueOf(folder)))));
         }
         List<Path> files;
         try (Stream<Path> listing = Files.list(folder)) {
@@ -61,7 +62,8 @@ public final class JobFileLoader {
                             && !f.getFileName().toString().equals(io.keyline.core.jobfile.NotifyConfig.FILE_NAME))
                     .sorted().toList();
         } catch (IOException e) {
-            return new JobCatalog(List.of(), List.of(new JobFileError(folder, 1, 1, "cannot list jobs folder: " + e)));
+            return new JobCatalog(List.of(), List.of(new JobFileError(folder, 1, 1,
+                    Said.of("core.jobfile.cannotList", String.valueOf(e)))));
         }
         List<JobDefinition> jobs = new ArrayList<>();
         List<JobFileError> errors = new ArrayList<>();
@@ -72,8 +74,9 @@ public final class JobFileLoader {
             if (job == null) {
                 errors.addAll(loaded.result().errors());
             } else if (definedIn.containsKey(job.name())) {
-                errors.add(new JobFileError(file, loaded.name().line(), loaded.name().column(), "duplicate job name \""
-                        + job.name() + "\" (already defined in " + definedIn.get(job.name()).getFileName() + ")"));
+                errors.add(new JobFileError(file, loaded.name().line(), loaded.name().column(), Said.of(
+                        "core.jobfile.duplicateJob", "\"" + job.name() + "\"",
+                        String.valueOf(definedIn.get(job.name()).getFileName()))));
             } else {
                 definedIn.put(job.name(), file);
                 jobs.add(job);
@@ -100,19 +103,18 @@ public final class JobFileLoader {
         try (java.io.InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(MAX_BYTES + 1);
             if (bytes.length > MAX_BYTES) {
-                return rejected(new JobFileError(file, 1, 1, "job file is larger than 1 MiB (a job file is a few KiB "
-                        + "of JSON): not read"));
+                return rejected(new JobFileError(file, 1, 1, Said.of("core.jobfile.tooLarge")));
             }
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            return rejected(new JobFileError(file, 1, 1, "job file is not valid UTF-8 (is it a job file?)"));
+            return rejected(new JobFileError(file, 1, 1, Said.of("core.jobfile.notUtf8")));
         } catch (NoSuchFileException e) {
-            return rejected(new JobFileError(file, 1, 1, "job file does not exist"));
+            return rejected(new JobFileError(file, 1, 1, Said.of("core.jobfile.noFile")));
         } catch (java.nio.file.AccessDeniedException e) {
-            return rejected(new JobFileError(file, 1, 1, "cannot read job file: permission denied"));
+            return rejected(new JobFileError(file, 1, 1, Said.of("core.jobfile.permissionDenied")));
         } catch (IOException e) {
-            return rejected(new JobFileError(file, 1, 1, "cannot read job file: " + e.getMessage()));
+            return rejected(new JobFileError(file, 1, 1, Said.of("core.jobfile.cannotRead", String.valueOf(e.getMessage()))));
         }
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);

@@ -9,6 +9,7 @@ import io.keyline.domain.KeyType;
 import io.keyline.domain.RateLimit;
 import io.keyline.domain.RetryPolicy;
 import io.keyline.domain.StepDefinition;
+import io.keyline.text.Said;
 
 import java.nio.file.Path;
 import java.time.DateTimeException;
@@ -41,25 +42,24 @@ final class JobReader {
      */
     static JobDefinition read(SourceNode root, Problems problems, Path file, String sha256) {
         if (!(root instanceof SourceNode.Obj obj)) {
-            problems.at(root, "a job file must hold one JSON object, got " + root.typeName());
+            problems.at(root, Said.of("core.jobfile.notAnObject", Problems.type(root)));
             return null;
         }
         ObjectView job = ObjectView.of(obj, "", problems, FIELDS);
-        String name = job.require("name", "") ? job.matching("name", NAME,
-                "use lower-case letters, digits and \"-\", starting with a letter or digit, at most 63 characters") : null;
+        String name = job.require("name") ? job.matching("name", NAME, Said.of("core.jobfile.rule.jobName")) : null;
         SourceNode.Str description = job.string("description");
-        KeySpec key = job.require("key", " (with a \"type\": date, week, month or manual)") ? key(job) : null;
+        KeySpec key = job.require("key", Said.of("core.jobfile.hint.key")) ? key(job) : null;
         if (job.has("keys")) {
             io.keyline.domain.KeySource source = KeySourceReader.read(job, key);
             key = key == null || source == null ? key : new KeySpec(key.type(), key.zone(), key.start(), source);
         }
         CronExpression schedule = schedule(job, key);
         RetryPolicy retry = RetryReader.read(job, RetryPolicy.DEFAULT);
-        List<StepDefinition> steps = job.require("steps", "") ? steps(job, retry == null ? RetryPolicy.DEFAULT : retry) : null;
+        List<StepDefinition> steps = job.require("steps") ? steps(job, retry == null ? RetryPolicy.DEFAULT : retry) : null;
         Integer concurrency = job.integer("concurrency", 1, MAX_CONCURRENCY);
         RateLimit rateLimit = rateLimit(job);
         io.keyline.domain.KeyProbe probe = job.has("probe") ? ProbeReader.readJobProbe(job, new StepTemplates(problems,
-                steps == null ? Map.of() : stepIds(steps), 0, "the job's probe")) : null;
+                steps == null ? Map.of() : stepIds(steps), 0, Said.of("core.jobfile.jobProbe"))) : null;
         java.time.Duration runBudget = job.duration("runBudget");
         if (!problems.isEmpty()) {
             return null;
@@ -82,15 +82,15 @@ final class JobReader {
 
     /** {@code "rateLimit": "10/s"} or {@code "600/min"}. */
     private static RateLimit rateLimit(ObjectView job) {
-        SourceNode.Str str = job.typed("rateLimit", SourceNode.Str.class,
-                "a string (requests per second or minute, like \"10/s\" or \"600/min\")");
+        SourceNode.Str str = job.typed("rateLimit", SourceNode.Str.class, Said.of("core.jobfile.expect.rateLimit"));
         if (str == null) {
             return null;
         }
         try {
             return RateLimit.parse(str.value());
         } catch (IllegalArgumentException e) {
-            job.problems().at(str, "rateLimit " + Problems.quote(str.value()) + " " + e.getMessage());
+            job.problems().at(str, Said.of("core.jobfile.valueSays", "rateLimit", Problems.quote(str.value()),
+                    e instanceof RateLimit.InvalidRateException r ? r.said() : Said.plain(e.getMessage())));
             return null;
         }
     }
@@ -101,22 +101,34 @@ final class JobReader {
         if (key == null) {
             return null;
         }
-        String typeName = key.require("type", " (one of date, week, month, manual)")
+        String typeName = key.require("type", Said.of("core.jobfile.expect.oneOf", "date, week, month, manual"))
                 ? key.choice("type", List.of("date", "week", "month", "manual"), false) : null;
         KeyType type = typeName == null ? null : KeyType.valueOf(typeName.toUpperCase(Locale.ROOT));
         ZoneId zone = zone(key);
         SourceNode.Str startStr = key.string("start");
         String start = null;
         if (startStr != null && type == KeyType.MANUAL) {
-            key.problems().atName(key.field("start"), "key.start is not allowed for key type manual (manual keys have no order)");
+            key.problems().atName(key.field("start"), Said.of("core.jobfile.startManual", "key.start"));
         } else if (startStr != null && type != null && zone != null) {
             try {
                 start = KeyRules.normalize(new KeySpec(type, zone, null), startStr.value());
             } catch (InvalidKeyException e) {
-                key.problems().at(startStr, "key.start: " + Problems.clipQuoted(e.getMessage()));
+                key.problems().at(startStr, Said.of("core.jobfile.fieldSays", "key.start", invalidKey(e)));
             }
         }
         return job.problems().count() > before ? null : new KeySpec(type, zone, start);
+    }
+
+    /** What is wrong with a key.start, in words of the bundles for the kinds of key a start can have. */
+    private static Said invalidKey(InvalidKeyException e) {
+        List<String> v = e.values();
+        Said said = switch (e.problem()) {
+            case NOT_A_DATE, NOT_A_WEEK, NOT_A_MONTH ->
+                    Said.of("core.jobfile.key." + e.problem().name(), "\"" + v.get(0) + "\"");
+            case NO_SUCH_WEEK -> Said.of("core.jobfile.key.NO_SUCH_WEEK", "\"" + v.get(0) + "\"", v.get(1), v.get(2));
+            default -> null;
+        };
+        return said == null ? Said.plain(Problems.clipQuoted(e.getMessage())) : Problems.clipped(said);
     }
 
     private static ZoneId zone(ObjectView key) {
@@ -127,36 +139,38 @@ final class JobReader {
         try {
             return ZoneId.of(str.value());
         } catch (DateTimeException e) {
-            key.problems().at(str, "key.zone: unknown zone " + Problems.quote(str.value())
-                    + Suggestions.didYouMean(str.value(), ZoneId.getAvailableZoneIds()));
+            key.problems().at(str, Said.of("core.jobfile.unknownZone", "key.zone", Problems.quote(str.value()),
+                    Suggestions.didYouMean(str.value(), ZoneId.getAvailableZoneIds())));
             return null;
         }
     }
 
     private static CronExpression schedule(ObjectView job, KeySpec key) {
-        SourceNode.Str str = job.typed("schedule", SourceNode.Str.class, "a string (5-field cron like \"0 9 * * *\")");
+        SourceNode.Str str = job.typed("schedule", SourceNode.Str.class, Said.of("core.jobfile.expect.cron"));
         if (str == null) {
             return null;
         }
         if (key != null && key.type() == KeyType.MANUAL) {
-            job.problems().at(str, "schedule is not allowed with key type manual (a schedule tick has no manual key)");
+            job.problems().at(str, Said.of("core.jobfile.scheduleManual", "schedule"));
             return null;
         }
         try {
             return CronExpression.parse(str.value());
         } catch (IllegalArgumentException e) {
-            job.problems().at(str, "schedule: " + Problems.clipQuoted(e.getMessage()));
+            job.problems().at(str, Said.of("core.jobfile.fieldSays", "schedule",
+                    e instanceof CronExpression.InvalidCronException c ? Problems.clipped(c.said())
+                            : Said.plain(Problems.clipQuoted(e.getMessage()))));
             return null;
         }
     }
 
     private static List<StepDefinition> steps(ObjectView job, RetryPolicy jobRetry) {
-        SourceNode.Arr arr = job.typed("steps", SourceNode.Arr.class, "an array of step objects");
+        SourceNode.Arr arr = job.typed("steps", SourceNode.Arr.class, Said.of("core.jobfile.expect.steps"));
         if (arr == null) {
             return null;
         }
         if (arr.items().isEmpty()) {
-            job.problems().at(arr, "steps must not be empty (a job needs at least one step)");
+            job.problems().at(arr, Said.of("core.jobfile.noSteps", "steps"));
             return null;
         }
         Map<String, Integer> indexes = stepIndexes(arr, job.problems());
@@ -166,7 +180,8 @@ final class JobReader {
             if (item instanceof SourceNode.Obj obj) {
                 steps.add(StepReader.read(obj, "steps[" + i + "]", job.problems(), indexes, i, jobRetry));
             } else {
-                job.problems().at(item, "steps[" + i + "] must be an object, got " + item.typeName());
+                job.problems().at(item, ObjectView.mustBe("steps[" + i + "]", Said.of("core.jobfile.expect.object"),
+                        Problems.type(item)));
             }
         }
         return steps;
@@ -185,13 +200,13 @@ final class JobReader {
             SourceNode.Field id = steps.items().get(i) instanceof SourceNode.Obj step ? step.field("id") : null;
             if (id != null && id.value() instanceof SourceNode.Str str && StepReader.ID.matcher(str.value()).matches()) {
                 if (indexes.containsKey(str.value())) {
-                    problems.at(str, "steps[" + i + "].id: duplicate step id " + Problems.quote(str.value()) + " (first at line "
-                            + lines.get(str.value()) + ")");
+                    problems.at(str, Said.of("core.jobfile.duplicateStep", "steps[" + i + "].id",
+                            Problems.quote(str.value()), String.valueOf(lines.get(str.value()))));
                 } else if (variables.containsKey(io.keyline.domain.Template.variablePart(str.value()))) {
                     String other = variables.get(io.keyline.domain.Template.variablePart(str.value()));
-                    problems.at(str, "steps[" + i + "].id: " + Problems.quote(str.value()) + " and " + Problems.quote(other)
-                            + " (line " + lines.get(other) + ") name the same environment variables for their outputs ("
-                            + io.keyline.domain.Template.outputVariable(str.value(), "") + "…): rename one");
+                    problems.at(str, Said.of("core.jobfile.sameVariables", "steps[" + i + "].id",
+                            Problems.quote(str.value()), Problems.quote(other), String.valueOf(lines.get(other)),
+                            io.keyline.domain.Template.outputVariable(str.value(), "") + "…"));
                 } else {
                     indexes.put(str.value(), i);
                     lines.put(str.value(), str.line());

@@ -13,6 +13,7 @@ import io.keyline.domain.RetryPolicy;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.domain.Template;
+import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.util.List;
@@ -48,11 +49,10 @@ final class KeySourceReader {
             return null;
         }
         if (key != null && key.type() != KeyType.MANUAL) {
-            job.problems().atName(job.field("keys"), "keys is for jobs with key type manual (keyed by document "
-                    + "number); " + key.type().jsonName() + " keys come from the schedule");
+            job.problems().atName(job.field("keys"), Said.of("core.jobfile.keysNotManual", "keys", key.type().jsonName()));
         }
         Integer max = keys.integer("maxKeys", 1, MAX_KEYS);
-        if (!keys.require("source", " (a command, or an http GET with extract, that lists the keys)")) {
+        if (!keys.require("source", Said.of("core.jobfile.hint.source"))) {
             return null;
         }
         ObjectView src = keys.objectField("source", SOURCE_FIELDS);
@@ -61,9 +61,8 @@ final class KeySourceReader {
         }
         boolean command = src.has("command");
         if (command == src.has("url")) {
-            src.problems().at(src.node(), src.label() + " needs either command (a program that prints "
-                    + "{\"outputs\": {\"keys\": [...]}} on its last line) or url (an http GET whose answer lists the "
-                    + "keys), " + (command ? "not both" : "got neither"));
+            src.problems().at(src.node(), Said.of(command ? "core.jobfile.sourceBoth" : "core.jobfile.sourceNeither",
+                    src.label(), "{\"outputs\": {\"keys\": [...]}}"));
             return null;
         }
         StepTemplates templates = new StepTemplates(src.problems(), Map.of(), 0, src.label());
@@ -72,13 +71,13 @@ final class KeySourceReader {
         String each = null;
         if (command) {
             for (String httpOnly : List.of("method", "headers", "response", "extract")) {
-                src.forbid(httpOnly, "on a command source");
+                src.forbid(httpOnly, "core.jobfile.notOnCommandSource");
             }
             List<SourceNode.Str> args = src.strings("command");
             List<String> argv = null;
             if (args != null && noKey(src, args, src.pathOf("command"))) {
                 if (args.get(0).value().isBlank()) {
-                    src.problems().at(args.get(0), src.pathOf("command") + "[0] must name the program, got \"\"");
+                    src.problems().at(args.get(0), Said.of("core.jobfile.noProgram", src.pathOf("command") + "[0]"));
                 } else {
                     argv = templates.command(args, src.pathOf("command"));
                 }
@@ -98,9 +97,9 @@ final class KeySourceReader {
             }
             ResponseRules response = ConditionReader.response(src);
             String pointer = null;
-            if (src.require("extract", " (where the list is in the answer, e.g. {\"json\": \"/items\"})")) {
+            if (src.require("extract", Said.of("core.jobfile.hint.sourceExtract", "{\"json\": \"/items\"}"))) {
                 ObjectView extract = src.objectField("extract", EXTRACT_FIELDS);
-                if (extract != null && extract.require("json", " (the JSON pointer of the list, e.g. \"/items\")")) {
+                if (extract != null && extract.require("json", Said.of("core.jobfile.hint.listPointer"))) {
                     pointer = pointer(extract, "json");
                     each = extract.has("each") ? pointer(extract, "each") : null;
                 }
@@ -124,8 +123,8 @@ final class KeySourceReader {
             try {
                 for (Template.Placeholder p : Template.scan(s.value())) {
                     if (p.name().equals("key") || p.name().equals("runId")) {
-                        src.problems().atChar(s, p.column() - 1, path + ": {" + p.name() + "} has no value in a key "
-                                + "source (it lists the keys; only {job} may be used)");
+                        src.problems().atChar(s, p.column() - 1, Said.of("core.jobfile.keyInSource", path,
+                                "{" + p.name() + "}", "{job}"));
                         ok = false;
                     }
                 }
@@ -143,8 +142,8 @@ final class KeySourceReader {
         }
         String pointer = str.value();
         if (!pointer.isEmpty() && !pointer.startsWith("/") || pointer.replaceAll("~[01]", "").contains("~")) {
-            view.problems().at(str, view.pathOf(name) + " " + Problems.quote(pointer)
-                    + " is not a JSON pointer (\"\" or like \"/items\"; \"~\" followed by 0 or 1)");
+            view.problems().at(str, Said.of("core.jobfile.notPointer", view.pathOf(name), Problems.quote(pointer),
+                    "\"/items\""));
             return null;
         }
         return pointer;

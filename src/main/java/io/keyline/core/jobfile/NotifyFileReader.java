@@ -4,6 +4,8 @@ import io.keyline.core.jobfile.Hook;
 import io.keyline.core.jobfile.NotifyConfig;
 import io.keyline.core.jobfile.HookTemplate;
 
+import io.keyline.text.Said;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -48,9 +50,10 @@ public final class NotifyFileReader {
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
         } catch (CharacterCodingException e) {
-            return rejected(file, "notify.json is not valid UTF-8");
+            return rejected(file, Said.of("core.jobfile.notifyNotUtf8", NotifyConfig.FILE_NAME));
         } catch (IOException e) {
-            return rejected(file, "cannot read notify.json: " + e.getMessage());
+            return rejected(file, Said.of("core.jobfile.notifyCannotRead", NotifyConfig.FILE_NAME,
+                    String.valueOf(e.getMessage())));
         }
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);
@@ -62,20 +65,21 @@ public final class NotifyFileReader {
                 : new NotifyConfig(file, List.of(), problems.sorted());
     }
 
-    private static NotifyConfig rejected(Path file, String message) {
+    private static NotifyConfig rejected(Path file, Said message) {
         return new NotifyConfig(file, List.of(), List.of(new JobFileError(file, 1, 1, message)));
     }
 
     private static List<Hook> read(SourceNode root, Problems problems) {
         if (!(root instanceof SourceNode.Obj obj)) {
-            problems.at(root, "notify.json must hold one JSON object {\"hooks\": [...]}, got " + root.typeName());
+            problems.at(root, Said.of("core.jobfile.notifyNotObject", NotifyConfig.FILE_NAME, "{\"hooks\": [...]}",
+                    Problems.type(root)));
             return List.of();
         }
         ObjectView file = ObjectView.of(obj, "", problems, FIELDS);
-        if (!file.require("hooks", " (a list of hooks)")) {
+        if (!file.require("hooks", Said.of("core.jobfile.hint.hooks"))) {
             return List.of();
         }
-        SourceNode.Arr arr = file.typed("hooks", SourceNode.Arr.class, "an array of hook objects");
+        SourceNode.Arr arr = file.typed("hooks", SourceNode.Arr.class, Said.of("core.jobfile.expect.hooks"));
         if (arr == null) {
             return List.of();
         }
@@ -88,7 +92,8 @@ public final class NotifyFileReader {
                     hooks.add(hook);
                 }
             } else {
-                problems.at(item, "hooks[" + i + "] must be an object, got " + item.typeName());
+                problems.at(item, ObjectView.mustBe("hooks[" + i + "]", Said.of("core.jobfile.expect.object"),
+                        Problems.type(item)));
             }
         }
         return hooks;
@@ -98,38 +103,37 @@ public final class NotifyFileReader {
         int before = h.problems().count();
         SourceNode.Str name = h.string("name");
         Set<String> on = new LinkedHashSet<>();
-        if (h.require("on", " (events: " + String.join(", ", Hook.EVENTS) + ")")) {
+        if (h.require("on", Said.of("core.jobfile.hint.events", String.join(", ", Hook.EVENTS)))) {
             List<SourceNode.Str> events = h.strings("on");
             for (SourceNode.Str e : events == null ? List.<SourceNode.Str>of() : events) {
                 if (Hook.EVENTS.contains(e.value())) {
                     on.add(e.value());
                 } else {
-                    h.problems().at(e, h.pathOf("on") + ": unknown event \"" + e.value() + "\" (one of "
-                            + String.join(", ", Hook.EVENTS) + ")" + Suggestions.didYouMean(e.value(), Hook.EVENTS));
+                    h.problems().at(e, Said.of("core.jobfile.unknownEvent", h.pathOf("on"), "\"" + e.value() + "\"",
+                            String.join(", ", Hook.EVENTS), Suggestions.didYouMean(e.value(), Hook.EVENTS)));
                 }
             }
         }
         boolean hasCommand = h.has("command");
         boolean hasWebhook = h.has("webhook");
         if (hasCommand == hasWebhook) {
-            h.problems().at(h.node(), h.label() + " needs exactly one of \"command\" and \"webhook\"");
+            h.problems().at(h.node(), Said.of("core.jobfile.commandOrWebhook", h.label(), "\"command\"", "\"webhook\""));
         }
         List<String> command = hasCommand && !hasWebhook ? command(h) : null;
         URI webhook = hasWebhook && !hasCommand ? webhook(h) : null;
         String format = h.choice("format", Hook.FORMATS, false);
         if (format != null && !hasWebhook) {
-            h.problems().atName(h.field("format"), h.pathOf("format") + " is only allowed with \"webhook\"");
+            h.problems().atName(h.field("format"), Said.of("core.jobfile.onlyWith", h.pathOf("format"), "\"webhook\""));
         }
         SourceNode.Str secret = h.string("secret");
         String fmt = format == null ? "json" : format;
         if (secret != null && !(fmt.equals("dingtalk") || fmt.equals("feishu"))) {
-            h.problems().atName(h.field("secret"), h.pathOf("secret")
-                    + " is the signing secret of a dingtalk or feishu robot; not allowed with format " + fmt);
+            h.problems().atName(h.field("secret"), Said.of("core.jobfile.secretFormat", h.pathOf("secret"), fmt));
         }
         Duration timeout = h.duration("timeout");
         if (timeout != null && timeout.compareTo(Duration.ofMinutes(2)) > 0) {
-            h.problems().at(h.field("timeout").value(), h.pathOf("timeout") + " must be at most PT2M (a hook must "
-                    + "not hold a run up), got " + timeout);
+            h.problems().at(h.field("timeout").value(), Said.of("core.jobfile.hookTimeout", h.pathOf("timeout"),
+                    String.valueOf(timeout)));
         }
         if (h.problems().count() > before) {
             return null;
@@ -144,7 +148,7 @@ public final class NotifyFileReader {
             return null;
         }
         if (args.get(0).value().isBlank()) {
-            h.problems().at(args.get(0), h.pathOf("command") + "[0] must name the program, got \"\"");
+            h.problems().at(args.get(0), Said.of("core.jobfile.noProgram", h.pathOf("command") + "[0]"));
             return null;
         }
         List<String> out = new ArrayList<>();
@@ -155,20 +159,18 @@ public final class NotifyFileReader {
             try {
                 for (HookTemplate.Placeholder p : HookTemplate.scan(arg.value())) {
                     if (p.name().equals(HookTemplate.MESSAGE)) {
-                        h.problems().atChar(arg, p.index(), path + ": {message} carries text from outside (a server's "
-                                + "answer, a command's output) and never goes into a command's arguments: read it from "
-                                + "the environment variable $KEYLINE_MESSAGE (e.g. \"$KEYLINE_MESSAGE\" in a script), "
-                                + "or the whole event on standard input");
+                        h.problems().atChar(arg, p.index(), Said.of("core.jobfile.messageInHook", path,
+                                "{" + HookTemplate.MESSAGE + "}", "$KEYLINE_MESSAGE"));
                         valid = false;
                     } else if (!PLACEHOLDERS.contains(p.name())) {
-                        h.problems().atChar(arg, p.index(), path + ": unknown placeholder {" + p.name() + "} (a hook's "
-                                + "arguments may use {job}, {key} and {state}; the message is in $KEYLINE_MESSAGE)"
-                                + Suggestions.didYouMean(p.name(), PLACEHOLDERS));
+                        h.problems().atChar(arg, p.index(), Said.of("core.jobfile.unknownPlaceholder", path,
+                                "{" + p.name() + "}", "{job}", "{key}", "{state}", "$KEYLINE_MESSAGE",
+                                Suggestions.didYouMean(p.name(), PLACEHOLDERS)));
                         valid = false;
                     }
                 }
             } catch (HookTemplate.SyntaxError e) {
-                h.problems().atChar(arg, e.index(), path + ": " + e.getMessage());
+                h.problems().atChar(arg, e.index(), Said.of("core.jobfile.fieldSays", path, e.said()));
                 valid = false;
             }
             out.add(arg.value());
@@ -186,12 +188,12 @@ public final class NotifyFileReader {
             if (uri.getScheme() == null || !(uri.getScheme().equals("https") || uri.getScheme().equals("http"))
                     || uri.getHost() == null) {
                 // the value is not echoed: a webhook URL carries its token
-                h.problems().at(str, h.pathOf("webhook") + " must be an http(s) URL with a host");
+                h.problems().at(str, Said.of("core.jobfile.webhookUrl", h.pathOf("webhook")));
                 return null;
             }
             return uri;
         } catch (URISyntaxException e) {
-            h.problems().at(str, h.pathOf("webhook") + " is not a valid URL (" + e.getReason() + ")");
+            h.problems().at(str, Said.of("core.jobfile.notUrl", h.pathOf("webhook"), e.getReason()));
             return null;
         }
     }

@@ -1,5 +1,7 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.text.Said;
+
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -13,7 +15,6 @@ import java.util.regex.Pattern;
  */
 final class ObjectView {
 
-    private static final String DURATION = "a string (ISO-8601 duration like \"PT30S\")";
 
     private final SourceNode.Obj obj;
     private final String path;
@@ -34,8 +35,8 @@ final class ObjectView {
     static ObjectView of(SourceNode.Obj obj, String path, Problems problems, List<String> known) {
         for (SourceNode.Field field : obj.fields()) {
             if (!known.contains(field.name())) {
-                problems.atName(field, "unknown field " + Problems.quote(field.name()) + " in " + (path.isEmpty() ? "job" : path)
-                        + Suggestions.didYouMean(field.name(), known));
+                problems.atName(field, Said.of("core.jobfile.unknownField", Problems.quote(field.name()),
+                        label(path), Suggestions.didYouMean(field.name(), known)));
             }
         }
         return new ObjectView(obj, path, problems);
@@ -47,7 +48,7 @@ final class ObjectView {
      * @return the view, or {@code null} when the field is absent or not an object
      */
     ObjectView objectField(String name, List<String> known) {
-        SourceNode.Obj child = typed(name, SourceNode.Obj.class, "an object");
+        SourceNode.Obj child = typed(name, SourceNode.Obj.class, Said.of("core.jobfile.expect.object"));
         return child == null ? null : of(child, pathOf(name), problems, known);
     }
 
@@ -65,8 +66,12 @@ final class ObjectView {
     }
 
     /** The label of this object in messages: its path, or {@code job}. */
-    String label() {
-        return path.isEmpty() ? "job" : path;
+    Said label() {
+        return label(path);
+    }
+
+    private static Said label(String path) {
+        return path.isEmpty() ? Said.of("core.jobfile.job") : Said.plain(path);
     }
 
     SourceNode.Field field(String name) {
@@ -78,47 +83,66 @@ final class ObjectView {
     }
 
     /** Reports a missing required field at the object's opening brace; returns whether it is present. */
-    boolean require(String name, String hint) {
+    boolean require(String name) {
+        return require(name, null);
+    }
+
+    /**
+     * Reports a missing required field at the object's opening brace, with a hint (what the field holds) in
+     * brackets; returns whether it is present.
+     */
+    boolean require(String name, Said hint) {
         if (has(name)) {
             return true;
         }
-        problems.at(obj, "missing required field \"" + name + "\" in " + label() + hint);
+        String quoted = "\"" + name + "\"";
+        problems.at(obj, hint == null ? Said.of("core.jobfile.missingField", quoted, label())
+                : Said.of("core.jobfile.missingFieldHint", quoted, label(), hint));
         return false;
     }
 
-    /** Reports a field that is present although it may not be. */
-    void forbid(String name, String where) {
+    /**
+     * Reports a field that is present although it may not be.
+     *
+     * @param why the message that says where it is not allowed, with the field's path as its argument
+     */
+    void forbid(String name, String why) {
         SourceNode.Field field = field(name);
         if (field != null) {
-            problems.atName(field, pathOf(name) + " is not allowed " + where);
+            problems.atName(field, Said.of(why, pathOf(name)));
         }
     }
 
+    /** {@code PATH must be EXPECTED, got WHAT}: a JSON type ({@link Problems#type}) or the value itself. */
+    static Said mustBe(String path, Said expected, Object got) {
+        return Said.of(got instanceof Said ? "core.jobfile.mustBe" : "core.jobfile.mustBeValue", path, expected, got);
+    }
+
     /** The field's value if it has the given JSON type; reports a wrong type. */
-    <T extends SourceNode> T typed(String name, Class<T> type, String expected) {
+    <T extends SourceNode> T typed(String name, Class<T> type, Said expected) {
         SourceNode.Field field = field(name);
         if (field == null) {
             return null;
         }
         if (!type.isInstance(field.value())) {
-            problems.at(field.value(), pathOf(name) + " must be " + expected + ", got " + field.value().typeName());
+            problems.at(field.value(), mustBe(pathOf(name), expected, Problems.type(field.value())));
             return null;
         }
         return type.cast(field.value());
     }
 
     SourceNode.Str string(String name) {
-        return typed(name, SourceNode.Str.class, "a string");
+        return typed(name, SourceNode.Str.class, Said.of("core.jobfile.expect.string"));
     }
 
     /** A string that must match {@code pattern}; {@code rule} explains the pattern. */
-    String matching(String name, Pattern pattern, String rule) {
+    String matching(String name, Pattern pattern, Said rule) {
         SourceNode.Str str = string(name);
         if (str == null) {
             return null;
         }
         if (!pattern.matcher(str.value()).matches()) {
-            problems.at(str, pathOf(name) + " " + Problems.quote(str.value()) + " is invalid: " + rule);
+            problems.at(str, Said.of("core.jobfile.invalidValue", pathOf(name), Problems.quote(str.value()), rule));
             return null;
         }
         return str.value();
@@ -130,7 +154,8 @@ final class ObjectView {
      * @param ignoreCase whether case is ignored; the option as listed is returned
      */
     String choice(String name, List<String> options, boolean ignoreCase) {
-        SourceNode.Str str = typed(name, SourceNode.Str.class, "one of " + String.join(", ", options));
+        SourceNode.Str str = typed(name, SourceNode.Str.class, Said.of("core.jobfile.expect.oneOf",
+                String.join(", ", options)));
         if (str == null) {
             return null;
         }
@@ -139,13 +164,14 @@ final class ObjectView {
                 return option;
             }
         }
-        problems.at(str, pathOf(name) + " " + Problems.quote(str.value()) + " is not one of " + String.join(", ", options));
+        problems.at(str, Said.of("core.jobfile.notOneOf", pathOf(name), Problems.quote(str.value()),
+                String.join(", ", options)));
         return null;
     }
 
     /** A positive ISO-8601 duration. */
     Duration duration(String name) {
-        SourceNode.Str str = typed(name, SourceNode.Str.class, DURATION);
+        SourceNode.Str str = typed(name, SourceNode.Str.class, Said.of("core.jobfile.expect.duration"));
         if (str == null) {
             return null;
         }
@@ -153,11 +179,11 @@ final class ObjectView {
         try {
             duration = Duration.parse(str.value());
         } catch (DateTimeParseException e) {
-            problems.at(str, pathOf(name) + " " + Problems.quote(str.value()) + " is not an ISO-8601 duration (like \"PT30S\" or \"PT10M\")");
+            problems.at(str, Said.of("core.jobfile.notDuration", pathOf(name), Problems.quote(str.value())));
             return null;
         }
         if (duration.isNegative() || duration.isZero()) {
-            problems.at(str, pathOf(name) + " must be positive, got " + Problems.quote(str.value()));
+            problems.at(str, Said.of("core.jobfile.notPositive", pathOf(name), Problems.quote(str.value())));
             return null;
         }
         return duration;
@@ -165,14 +191,14 @@ final class ObjectView {
 
     /** An integer from {@code min} to {@code max}. */
     Integer integer(String name, int min, int max) {
-        String expected = "an integer from " + min + " to " + max;
+        Said expected = Said.of("core.jobfile.expect.integer", String.valueOf(min), String.valueOf(max));
         SourceNode.Num num = typed(name, SourceNode.Num.class, expected);
         if (num == null) {
             return null;
         }
         if (!num.integral() || num.value().compareTo(BigDecimal.valueOf(min)) < 0
                 || num.value().compareTo(BigDecimal.valueOf(max)) > 0) {
-            problems.at(num, pathOf(name) + " must be " + expected + ", got " + CanonicalJson.number(num.value()));
+            problems.at(num, mustBe(pathOf(name), expected, CanonicalJson.number(num.value())));
             return null;
         }
         return num.value().intValue();
@@ -180,13 +206,13 @@ final class ObjectView {
 
     /** A number from {@code min} to {@code max}, both included. */
     Double number(String name, String min, String max) {
-        String expected = "a number from " + min + " to " + max;
+        Said expected = Said.of("core.jobfile.expect.number", min, max);
         SourceNode.Num num = typed(name, SourceNode.Num.class, expected);
         if (num == null) {
             return null;
         }
         if (num.value().compareTo(new BigDecimal(min)) < 0 || num.value().compareTo(new BigDecimal(max)) > 0) {
-            problems.at(num, pathOf(name) + " must be " + expected + ", got " + CanonicalJson.number(num.value()));
+            problems.at(num, mustBe(pathOf(name), expected, CanonicalJson.number(num.value())));
             return null;
         }
         return num.value().doubleValue();
@@ -194,7 +220,7 @@ final class ObjectView {
 
     /** A boolean. */
     Boolean bool(String name) {
-        SourceNode.Bool bool = typed(name, SourceNode.Bool.class, "true or false");
+        SourceNode.Bool bool = typed(name, SourceNode.Bool.class, Said.of("core.jobfile.expect.boolean"));
         return bool == null ? null : bool.value();
     }
 
@@ -204,12 +230,12 @@ final class ObjectView {
      * @return the string nodes, or {@code null} if absent or invalid
      */
     List<SourceNode.Str> strings(String name) {
-        SourceNode.Arr arr = typed(name, SourceNode.Arr.class, "an array of strings");
+        SourceNode.Arr arr = typed(name, SourceNode.Arr.class, Said.of("core.jobfile.expect.strings"));
         if (arr == null) {
             return null;
         }
         if (arr.items().isEmpty()) {
-            problems.at(arr, pathOf(name) + " must not be empty");
+            problems.at(arr, Said.of("core.jobfile.empty", pathOf(name)));
             return null;
         }
         List<SourceNode.Str> strings = new ArrayList<>();
@@ -218,7 +244,8 @@ final class ObjectView {
             if (item instanceof SourceNode.Str str) {
                 strings.add(str);
             } else {
-                problems.at(item, pathOf(name) + "[" + i + "] must be a string, got " + item.typeName());
+                problems.at(item, mustBe(pathOf(name) + "[" + i + "]", Said.of("core.jobfile.expect.string"),
+                        Problems.type(item)));
             }
         }
         return strings.size() == arr.items().size() ? strings : null;
@@ -230,15 +257,15 @@ final class ObjectView {
      * @return its fields, or {@code null} if absent or invalid
      */
     List<SourceNode.Field> stringFields(String name) {
-        SourceNode.Obj map = typed(name, SourceNode.Obj.class, "an object of strings");
+        SourceNode.Obj map = typed(name, SourceNode.Obj.class, Said.of("core.jobfile.expect.stringObject"));
         if (map == null) {
             return null;
         }
         boolean valid = true;
         for (SourceNode.Field field : map.fields()) {
             if (!(field.value() instanceof SourceNode.Str)) {
-                problems.at(field.value(), pathOf(name) + "." + field.name() + " must be a string, got "
-                        + field.value().typeName());
+                problems.at(field.value(), mustBe(pathOf(name) + "." + field.name(),
+                        Said.of("core.jobfile.expect.string"), Problems.type(field.value())));
                 valid = false;
             }
         }

@@ -5,6 +5,7 @@ import io.keyline.domain.ProbeSpec;
 import io.keyline.domain.Redirects;
 import io.keyline.domain.ResponseRules;
 import io.keyline.domain.StepKind;
+import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.util.List;
@@ -45,14 +46,13 @@ final class ProbeReader {
         if (probe == null) {
             return null;
         }
-        String credential = probe.matching("credential", CREDENTIAL,
-                "use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 64 characters");
+        String credential = probe.matching("credential", CREDENTIAL, Said.of("core.jobfile.rule.credential"));
         ProbeSpec spec = read(probe, job, templates, before);
         return spec == null ? null : new io.keyline.domain.KeyProbe(spec, credential);
     }
 
     private static ProbeSpec read(ObjectView probe, ObjectView owner, StepTemplates templates, int before) {
-        probe.require("kind", " (one of http, command)");
+        probe.require("kind", Said.of("core.jobfile.expect.oneOf", "http, command"));
         String kind = probe.choice("kind", List.of("http", "command"), false);
         Duration timeout = probe.duration("timeout");
         ProbeSpec spec = null;
@@ -65,16 +65,16 @@ final class ProbeReader {
     }
 
     private static ProbeSpec http(ObjectView probe, StepTemplates templates, Duration timeout) {
-        probe.forbid("command", "on an http probe");
+        probe.forbid("command", "core.jobfile.notOnHttpProbe");
         String method = probe.choice("method", List.of("GET", "HEAD"), true);
         String url = null;
-        if (probe.require("url", "")) {
+        if (probe.require("url")) {
             SourceNode.Str str = probe.string("url");
             url = str == null ? null : templates.url(str, probe.pathOf("url"));
         }
         Map<String, String> headers = probe.has("headers") ? templates.headers(probe, "headers") : Map.of();
-        Condition presentWhen = probe.require("presentWhen", " (an http probe must say when the effect is present, "
-                + "e.g. {\"jsonPointer\": \"/total\", \"notEquals\": 0})") ? ConditionReader.read(probe, "presentWhen") : null;
+        Condition presentWhen = probe.require("presentWhen", Said.of("core.jobfile.hint.presentWhen",
+                "{\"jsonPointer\": \"/total\", \"notEquals\": 0}")) ? ConditionReader.read(probe, "presentWhen") : null;
         ResponseRules response = ConditionReader.response(probe);
         Redirects redirects = ConditionReader.redirects(probe, method == null ? "GET" : method);
         Map<String, io.keyline.domain.Extraction> extract = ExtractReader.read(probe);
@@ -85,10 +85,10 @@ final class ProbeReader {
     private static ProbeSpec command(ObjectView probe, StepTemplates templates, Duration timeout) {
         for (String httpOnly : List.of("method", "url", "headers", "presentWhen", "response", "followRedirects",
                 "extract")) {
-            probe.forbid(httpOnly, "on a command probe");
+            probe.forbid(httpOnly, "core.jobfile.notOnCommandProbe");
         }
         List<String> command = null;
-        if (probe.require("command", " (the program and its arguments)")) {
+        if (probe.require("command", Said.of("core.jobfile.hint.programArgs"))) {
             List<SourceNode.Str> args = probe.strings("command");
             command = args == null ? null : templates.command(args, probe.pathOf("command"));
         }

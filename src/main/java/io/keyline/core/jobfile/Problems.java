@@ -1,5 +1,7 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.text.Said;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,8 +19,13 @@ final class Problems {
         this.lines = text.split("\r\n|\r|\n", -1);
     }
 
-    void at(int line, int column, String message) {
-        errors.add(new JobFileError(file, line, column, io.keyline.domain.Printable.line(message)));
+    void at(int line, int column, Said message) {
+        errors.add(new JobFileError(file, line, column, message));
+    }
+
+    /** A JSON type (object, array, string, number, boolean, null) as a message names it. */
+    static Said type(SourceNode node) {
+        return Said.of("core.jobfile.type." + node.typeName());
     }
 
     /** Job-file messages quote at most this many characters of the file's content. */
@@ -52,13 +59,22 @@ final class Problems {
         return m.appendTail(out).toString();
     }
 
+    /** A message from elsewhere (a cron expression, a template) with every quoted part of its values cut. */
+    static Said clipped(Said said) {
+        if (said.key() == null) {
+            return Said.plain(clipQuoted((String) said.args().get(0)));
+        }
+        return new Said(said.key(), said.args().stream()
+                .map(a -> a instanceof Said s ? clipped(s) : a instanceof String t ? clipQuoted(t) : a).toList());
+    }
+
     /** An error at the start of a value. */
-    void at(SourceNode node, String message) {
+    void at(SourceNode node, Said message) {
         at(node.line(), node.column(), message);
     }
 
     /** An error at a field's name. */
-    void atName(SourceNode.Field field, String message) {
+    void atName(SourceNode.Field field, Said message) {
         at(field.line(), field.column(), message);
     }
 
@@ -67,7 +83,7 @@ final class Problems {
      *
      * @param index 0-based index into the decoded string
      */
-    void atChar(SourceNode.Str str, int index, String message) {
+    void atChar(SourceNode.Str str, int index, Said message) {
         String raw = str.line() <= lines.length ? lines[str.line() - 1] : "";
         int pos = str.column();
         for (int decoded = 0; decoded < index && pos < raw.length(); decoded++) {

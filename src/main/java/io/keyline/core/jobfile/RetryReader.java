@@ -1,6 +1,7 @@
 package io.keyline.core.jobfile;
 
 import io.keyline.domain.RetryPolicy;
+import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.util.List;
@@ -46,11 +47,13 @@ final class RetryReader {
                 maxElapsed != null ? maxElapsed : inherited.maxElapsed());
         if (policy.maxDelay().compareTo(policy.initialDelay()) < 0) {
             if (maxDelay != null) {
-                retry.problems().at(retry.field("maxDelay").value(), retry.pathOf("maxDelay") + " " + policy.maxDelay()
-                        + " is shorter than the initialDelay " + policy.initialDelay());
+                retry.problems().at(retry.field("maxDelay").value(), Said.of("core.jobfile.maxDelayShorter",
+                        retry.pathOf("maxDelay"), String.valueOf(policy.maxDelay()), "initialDelay",
+                        String.valueOf(policy.initialDelay())));
             } else {
-                retry.problems().at(retry.field("initialDelay").value(), retry.pathOf("initialDelay") + " "
-                        + policy.initialDelay() + " is longer than the maxDelay " + policy.maxDelay());
+                retry.problems().at(retry.field("initialDelay").value(), Said.of("core.jobfile.initialDelayLonger",
+                        retry.pathOf("initialDelay"), String.valueOf(policy.initialDelay()), "maxDelay",
+                        String.valueOf(policy.maxDelay())));
             }
             return null;
         }

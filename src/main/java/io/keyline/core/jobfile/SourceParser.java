@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 
+import io.keyline.text.Said;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -36,20 +38,20 @@ final class SourceParser {
     static SourceNode parse(String text, Problems problems) {
         try (JsonParser parser = FACTORY.createParser(text)) {
             if (parser.nextToken() == null) {
-                problems.at(1, 1, "job file is empty (expected a JSON object)");
+                problems.at(1, 1, Said.of("core.jobfile.emptyFile"));
                 return null;
             }
             SourceNode root = new SourceParser(problems).value(parser, "");
             if (parser.nextToken() != null) {
                 JsonLocation extra = parser.currentTokenLocation();
-                problems.at(extra.getLineNr(), extra.getColumnNr(), "invalid JSON: unexpected content after the job object");
+                problems.at(extra.getLineNr(), extra.getColumnNr(), Said.of("core.jobfile.contentAfter"));
                 return null;
             }
             return root;
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             problems.at(at == null ? 1 : at.getLineNr(), at == null ? 1 : at.getColumnNr(),
-                    "invalid JSON: " + clean(e.getOriginalMessage()));
+                    Said.of("core.jobfile.invalidJson", clean(e.getOriginalMessage())));
             return null;
         } catch (IOException e) {
             throw new UncheckedIOException("reading from a string failed", e);
@@ -110,8 +112,8 @@ final class SourceParser {
             if (seen.add(name)) {
                 fields.add(new SourceNode.Field(name, at.getLineNr(), at.getColumnNr(), value));
             } else {
-                problems.at(at.getLineNr(), at.getColumnNr(),
-                        "duplicate field " + Problems.quote(name) + " in " + (path.isEmpty() ? "job" : path));
+                problems.at(at.getLineNr(), at.getColumnNr(), Said.of("core.jobfile.duplicateField", Problems.quote(name),
+                        path.isEmpty() ? Said.of("core.jobfile.job") : path));
             }
         }
         return new SourceNode.Obj(line, column, fields);

@@ -10,6 +10,7 @@ import io.keyline.domain.ResponseRules;
 import io.keyline.domain.RetryPolicy;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
+import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -49,24 +50,22 @@ final class StepReader {
                                int index, RetryPolicy jobRetry) {
         int before = problems.count();
         ObjectView step = ObjectView.of(node, path, problems, FIELDS);
-        String id = step.require("id", "") ? step.matching("id", ID,
-                "use letters, digits, \"_\" and \"-\", starting with a letter or digit, at most 63 characters") : null;
-        String kindName = step.require("kind", " (one of command, http)")
+        String id = step.require("id") ? step.matching("id", ID, Said.of("core.jobfile.rule.stepId")) : null;
+        String kindName = step.require("kind", Said.of("core.jobfile.expect.oneOf", "command, http"))
                 ? step.choice("kind", List.of("command", "http"), false) : null;
-        String effectName = step.require("effect", " (one of none, idempotent, unsafe: the author must decide)")
+        String effectName = step.require("effect", Said.of("core.jobfile.hint.effect", "none, idempotent, unsafe"))
                 ? step.choice("effect", List.of("none", "idempotent", "unsafe"), false) : null;
         boolean confirmObject = step.field("confirm") != null && step.field("confirm").value() instanceof SourceNode.Obj;
         String confirm = confirmObject ? "always" : step.choice("confirm", List.of("never", "always"), false);
         ConfirmExpiry expiry = confirmObject ? confirmExpiry(step) : null;
-        String credential = step.matching("credential", CREDENTIAL,
-                "use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 64 characters");
+        String credential = step.matching("credential", CREDENTIAL, Said.of("core.jobfile.rule.credential"));
         Duration timeout = step.duration("timeout");
         RetryPolicy retry = RetryReader.read(step, jobRetry);
 
         StepKind kind = kindName == null ? null : StepKind.valueOf(kindName.toUpperCase(Locale.ROOT));
         Effect effect = effectName == null ? null : Effect.valueOf(effectName.toUpperCase(Locale.ROOT));
         StepTemplates templates = new StepTemplates(problems, stepIndexes, index,
-                id == null ? path : "step \"" + id + "\"");
+                id == null ? Said.plain(path) : Said.of("core.jobfile.step", "\"" + id + "\""));
         Action action = kind == StepKind.COMMAND ? commandAction(step, templates)
                 : kind == StepKind.HTTP ? httpAction(step, templates) : null;
         ProbeSpec probe = probe(step, path, effect, templates);
@@ -89,8 +88,8 @@ final class StepReader {
         if (c == null) {
             return null;
         }
-        boolean hasAfter = c.require("expireAfter", " (how long a wait for a confirmation may last, like \"P7D\")");
-        boolean hasThen = c.require("then", " (skip or fail: what the key becomes when the wait expires)");
+        boolean hasAfter = c.require("expireAfter", Said.of("core.jobfile.hint.expireAfter"));
+        boolean hasThen = c.require("then", Said.of("core.jobfile.hint.then"));
         java.time.Duration after = hasAfter ? c.duration("expireAfter") : null;
         String then = hasThen ? c.choice("then", List.of("skip", "fail"), false) : null;
         if (after == null || then == null) {
@@ -105,7 +104,7 @@ final class StepReader {
 
     private static Action commandAction(ObjectView step, StepTemplates templates) {
         for (String httpOnly : List.of("request", "response", "followRedirects", "extract")) {
-            step.forbid(httpOnly, "on a command step");
+            step.forbid(httpOnly, "core.jobfile.notOnCommandStep");
         }
         List<String> command = command(step, templates);
         Map<String, String> env = step.has("env") ? env(step, templates) : Map.of();
@@ -116,19 +115,20 @@ final class StepReader {
 
     private static Action httpAction(ObjectView step, StepTemplates templates) {
         for (String commandOnly : List.of("command", "env", "workdir")) {
-            step.forbid(commandOnly, "on an http step");
+            step.forbid(commandOnly, "core.jobfile.notOnHttpStep");
         }
-        HttpRequestSpec request = step.require("request", " (an http step needs a request)") ? request(step, templates) : null;
+        HttpRequestSpec request = step.require("request", Said.of("core.jobfile.hint.request")) ? request(step, templates)
+                : null;
         return new Action(null, null, null, request);
     }
 
     private static List<String> command(ObjectView step, StepTemplates templates) {
-        if (!step.require("command", " (a command step needs the program and its arguments)")) {
+        if (!step.require("command", Said.of("core.jobfile.hint.command"))) {
             return null;
         }
         List<SourceNode.Str> args = step.strings("command");
         if (args != null && args.get(0).value().isBlank()) {
-            step.problems().at(args.get(0), step.pathOf("command") + "[0] must name the program, got \"\"");
+            step.problems().at(args.get(0), Said.of("core.jobfile.noProgram", step.pathOf("command") + "[0]"));
             return null;
         }
         return args == null ? null : templates.command(args, step.pathOf("command"));
@@ -145,10 +145,9 @@ final class StepReader {
             String path = step.pathOf("env") + "." + field.name();
             String value = null;
             if (!ENV_NAME.matcher(field.name()).matches()) {
-                step.problems().atName(field, path + ": " + Problems.quote(field.name())
-                        + " is not a valid variable name (letters, digits and \"_\", not starting with a digit)");
+                step.problems().atName(field, Said.of("core.jobfile.badVariable", path, Problems.quote(field.name())));
             } else if (field.name().toUpperCase(Locale.ROOT).startsWith(RESERVED_ENV_PREFIX)) {
-                step.problems().atName(field, path + ": names starting with " + RESERVED_ENV_PREFIX + " are reserved");
+                step.problems().atName(field, Said.of("core.jobfile.reservedVariable", path, RESERVED_ENV_PREFIX));
             } else {
                 value = templates.template((SourceNode.Str) field.value(), path);
             }
@@ -163,10 +162,10 @@ final class StepReader {
         if (request == null) {
             return null;
         }
-        String method = request.require("method", " (one of GET, POST, PUT, PATCH, DELETE)")
+        String method = request.require("method", Said.of("core.jobfile.expect.oneOf", "GET, POST, PUT, PATCH, DELETE"))
                 ? request.choice("method", List.of("GET", "POST", "PUT", "PATCH", "DELETE"), true) : null;
         String url = null;
-        if (request.require("url", "")) {
+        if (request.require("url")) {
             SourceNode.Str str = request.string("url");
             url = str == null ? null : templates.url(str, request.pathOf("url"));
         }
@@ -178,8 +177,8 @@ final class StepReader {
         List<String> bodies = java.util.stream.Stream.of("body", "bodyFile", "form", "multipart", "json")
                 .filter(request::has).toList();
         for (String extra : bodies.stream().skip(1).toList()) {
-            request.problems().atName(request.field(extra), request.label() + ": " + bodies.get(0) + " and " + extra
-                    + " are mutually exclusive (give one of body, bodyFile, form, multipart, json)");
+            request.problems().atName(request.field(extra), Said.of("core.jobfile.exclusiveBodies", request.label(),
+                    bodies.get(0), extra, "body, bodyFile, form, multipart, json"));
         }
         io.keyline.domain.BodyFields fields = bodies.size() == 1 ? BodyReader.read(request, templates) : null;
         ResponseRules response = ConditionReader.response(step);
@@ -194,8 +193,8 @@ final class StepReader {
             return null;
         }
         if (effect != null && effect != Effect.UNSAFE) {
-            step.problems().atName(field, "probe is only allowed on steps with effect \"unsafe\" (" + path
-                    + " has effect \"" + effect.jsonName() + "\")");
+            step.problems().atName(field, Said.of("core.jobfile.probeNotUnsafe", "probe", path,
+                    "\"" + effect.jsonName() + "\""));
             return null;
         }
         return ProbeReader.read(step, templates);

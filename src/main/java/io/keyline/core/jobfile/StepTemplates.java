@@ -1,6 +1,7 @@
 package io.keyline.core.jobfile;
 
 import io.keyline.domain.Template;
+import io.keyline.text.Said;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,14 +23,14 @@ final class StepTemplates {
     private final Problems problems;
     private final Map<String, Integer> stepIndexes;
     private final int stepIndex;
-    private final String stepLabel;
+    private final Said stepLabel;
 
     /**
      * @param stepIndexes index of every step id of the job
      * @param stepIndex   index of the step being checked
      * @param stepLabel   how messages name the step, e.g. {@code step "write"}
      */
-    StepTemplates(Problems problems, Map<String, Integer> stepIndexes, int stepIndex, String stepLabel) {
+    StepTemplates(Problems problems, Map<String, Integer> stepIndexes, int stepIndex, Said stepLabel) {
         this.problems = problems;
         this.stepIndexes = stepIndexes;
         this.stepIndex = stepIndex;
@@ -42,14 +43,15 @@ final class StepTemplates {
         try {
             placeholders = Template.scan(str.value());
         } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, path + ": " + Problems.clipQuoted(e.reason()));
+            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipped(e.said())));
             return null;
         }
         boolean valid = true;
         for (Template.Placeholder placeholder : placeholders) {
-            String problem = referenceProblem(placeholder.stepId());
+            Said problem = referenceProblem(placeholder.stepId());
             if (problem != null) {
-                problems.atChar(str, placeholder.column() - 1, path + ": {" + placeholder.name() + "} refers to " + problem);
+                problems.atChar(str, placeholder.column() - 1, Said.of("core.jobfile.refersTo", path,
+                        "{" + placeholder.name() + "}", problem));
                 valid = false;
             }
         }
@@ -57,16 +59,16 @@ final class StepTemplates {
     }
 
     /** Why a placeholder may not refer to this step id, or {@code null} if it may (or refers to no step). */
-    private String referenceProblem(String id) {
+    private Said referenceProblem(String id) {
         if (id == null) {
             return null;
         }
         Integer index = stepIndexes.get(id);
         if (index == null) {
-            return "unknown step " + Problems.quote(id) + Suggestions.didYouMean(id, stepIndexes.keySet());
+            return Said.of("core.jobfile.unknownStep", Problems.quote(id), Suggestions.didYouMean(id, stepIndexes.keySet()));
         }
         if (index >= stepIndex) {
-            return "step " + Problems.quote(id) + ", which does not run before " + stepLabel;
+            return Said.of("core.jobfile.laterStep", Problems.quote(id), stepLabel);
         }
         return null;
     }
@@ -102,10 +104,8 @@ final class StepTemplates {
             }
             for (Template.Placeholder p : outputs) {
                 String variable = Template.outputVariable(p.stepId(), p.outputName());
-                problems.atChar(str, p.column() - 1, path + "[" + i + "]: {" + p.name() + "} is an output of an "
-                        + "earlier step, and outputs never go into a command's arguments (a program could read them "
-                        + "as code): read it from the environment variable $" + variable + " (e.g. \"$" + variable
-                        + "\" in a script)");
+                problems.atChar(str, p.column() - 1, Said.of("core.jobfile.outputInCommand", path + "[" + i + "]",
+                        "{" + p.name() + "}", "$" + variable));
                 valid = false;
             }
             values.add(outputs.isEmpty() ? template(str, path + "[" + i + "]") : null);
@@ -122,13 +122,12 @@ final class StepTemplates {
         try {
             placeholders = Template.scan(str.value());
         } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, path + ": " + Problems.clipQuoted(e.reason()));
+            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipped(e.said())));
             return null;
         }
         if (!placeholders.isEmpty()) {
-            problems.atChar(str, placeholders.get(0).column() - 1, path + " is never templated ({"
-                    + placeholders.get(0).name() + "} would choose where the command runs): name a fixed folder "
-                    + "inside the job folder");
+            problems.atChar(str, placeholders.get(0).column() - 1, Said.of("core.jobfile.workdirTemplated", path,
+                    "{" + placeholders.get(0).name() + "}"));
             return null;
         }
         return relativePath(str, path);
@@ -140,12 +139,12 @@ final class StepTemplates {
         String lower = url.toLowerCase(Locale.ROOT);
         String rest = lower.startsWith("http://") ? url.substring(7) : lower.startsWith("https://") ? url.substring(8) : null;
         if (rest == null) {
-            problems.at(str, path + " " + Problems.quote(url) + " must start with http:// or https://");
+            problems.at(str, Said.of("core.jobfile.urlScheme", path, Problems.quote(url)));
             return null;
         }
         String host = rest.split("[/?#]", 2)[0];
         if (host.isEmpty() || host.contains("{")) {
-            problems.at(str, path + " " + Problems.quote(url) + " must name its host literally (placeholders are allowed after the host)");
+            problems.at(str, Said.of("core.jobfile.urlHost", path, Problems.quote(url)));
             return null;
         }
         return template(str, path);
@@ -165,11 +164,11 @@ final class StepTemplates {
         boolean valid = true;
         for (SourceNode.Field field : fields) {
             String path = parent.pathOf(name) + "." + field.name();
-            String problem = headerNameProblem(field, seen.get(field.name().toLowerCase(Locale.ROOT)));
+            Said problem = headerNameProblem(field, seen.get(field.name().toLowerCase(Locale.ROOT)));
             seen.putIfAbsent(field.name().toLowerCase(Locale.ROOT), field);
             String value = null;
             if (problem != null) {
-                problems.atName(field, path + ": " + problem);
+                problems.atName(field, Said.of("core.jobfile.fieldSays", path, problem));
             } else {
                 value = template((SourceNode.Str) field.value(), path);
             }
@@ -179,15 +178,15 @@ final class StepTemplates {
         return valid ? headers : null;
     }
 
-    private static String headerNameProblem(SourceNode.Field header, SourceNode.Field sameName) {
+    private static Said headerNameProblem(SourceNode.Field header, SourceNode.Field sameName) {
         if (!HEADER_NAME.matcher(header.name()).matches()) {
-            return "is not a valid header name";
+            return Said.of("core.jobfile.badHeaderName");
         }
         if (SECRET_HEADERS.contains(header.name().toLowerCase(Locale.ROOT))) {
-            return "secrets belong in a credential, not in the job file";
+            return Said.of("core.jobfile.secretHeader");
         }
         if (sameName != null) {
-            return "duplicate header (also \"" + sameName.name() + "\" at line " + sameName.line() + ")";
+            return Said.of("core.jobfile.duplicateHeader", "\"" + sameName.name() + "\"", String.valueOf(sameName.line()));
         }
         return null;
     }
@@ -196,18 +195,18 @@ final class StepTemplates {
     String relativePath(SourceNode.Str str, String path) {
         String value = str.value();
         if (value.isEmpty()) {
-            problems.at(str, path + " must not be empty");
+            problems.at(str, Said.of("core.jobfile.empty", path));
             return null;
         }
         if (value.startsWith("/") || value.startsWith("\\") || value.matches("[A-Za-z]:.*")) {
-            problems.at(str, path + " " + Problems.quote(value) + " must be relative to the job folder");
+            problems.at(str, Said.of("core.jobfile.notRelative", path, Problems.quote(value)));
             return null;
         }
         int depth = 0;
         for (String part : value.split("[/\\\\]")) {
             depth += part.equals("..") ? -1 : part.isEmpty() || part.equals(".") ? 0 : 1;
             if (depth < 0) {
-                problems.at(str, path + " " + Problems.quote(value) + " escapes the job folder");
+                problems.at(str, Said.of("core.jobfile.escapes", path, Problems.quote(value)));
                 return null;
             }
         }

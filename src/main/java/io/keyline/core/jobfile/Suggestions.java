@@ -1,5 +1,7 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.text.Said;
+
 import java.util.Collection;
 
 /** "Did you mean" hints for misspelt names. */
@@ -13,9 +15,10 @@ final class Suggestions {
 
     /**
      * {@code  (did you mean "x"?)} for the closest candidate within edit distance 2 (3 for names of
-     * 6 or more characters, so that {@code retires} still finds {@code retry}), else {@code ""}.
+     * 6 or more characters, so that {@code retires} still finds {@code retry}), else nothing: the end of a message
+     * that names what was not found.
      */
-    static String didYouMean(String name, Collection<String> candidates) {
+    static Said didYouMean(String name, Collection<String> candidates) {
         String best = null;
         int bestDistance = (name.length() >= LONG_NAME ? MAX_DISTANCE + 1 : MAX_DISTANCE) + 1;
         for (String candidate : candidates) {
@@ -25,7 +28,7 @@ final class Suggestions {
                 bestDistance = d;
             }
         }
-        return best == null ? "" : " (did you mean \"" + best + "\"?)";
+        return best == null ? Said.plain("") : Said.of("core.jobfile.didYouMean", "\"" + best + "\"");
     }
 
     /** Levenshtein distance. */

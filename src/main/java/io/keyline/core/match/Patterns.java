@@ -26,10 +26,15 @@ public final class Patterns {
     /**
      * Why a pattern cannot be used.
      *
-     * @param index   0-based index of the construct in the pattern, or -1 when it has no place
-     * @param message what is wrong, and what to write instead where there is a way
+     * @param index 0-based index of the construct in the pattern, or -1 when it has no place
+     * @param said  what is wrong (RE2's own words, in English) and what to write instead where there is a way
      */
-    public record Problem(int index, String message) {
+    public record Problem(int index, io.keyline.text.Said said) {
+
+        /** What is wrong, in English. */
+        public String message() {
+            return said.english();
+        }
     }
 
     /** Why {@code regex} does not compile as RE2, or {@code null} when it does. */
@@ -45,25 +50,25 @@ public final class Patterns {
                     ? msg.substring(tick + 1, msg.length() - 1) : null;
             int index = fragment == null || fragment.isEmpty() ? -1 : regex.indexOf(fragment);
             boolean whole = fragment == null || fragment.equals(regex);
-            return new Problem(index, what + (whole ? "" : " " + fragment) + hint(whole ? null : fragment));
+            return new Problem(index, io.keyline.text.Said.of("core.regex.problem", what, whole ? "" : " " + fragment,
+                    hint(whole ? null : fragment)));
         }
     }
 
-    private static String hint(String fragment) {
+    private static io.keyline.text.Said hint(String fragment) {
         if (fragment == null) {
-            return " (RE2 syntax)";
+            return io.keyline.text.Said.of("core.regex.re2");
         }
         if (fragment.matches("\\\\[0-9k].*")) {
-            return " (a backreference: not supported, Keyline matches in linear time with RE2 syntax)";
+            return io.keyline.text.Said.of("core.regex.backreference");
         }
         if (List.of("(?=", "(?!").contains(fragment) || fragment.startsWith("(?<=") || fragment.startsWith("(?<!")) {
-            return " (lookaround is not supported: Keyline matches in linear time with RE2 syntax; test the "
-                    + "opposite with {\"not\": ...} instead)";
+            return io.keyline.text.Said.of("core.regex.lookaround", "{\"not\": ...}");
         }
         if (fragment.equals("++") || fragment.equals("*+") || fragment.equals("?+")) {
-            return " (possessive quantifiers are not supported: RE2 syntax; write the quantifier without +)";
+            return io.keyline.text.Said.of("core.regex.possessive");
         }
-        return " (RE2 syntax)";
+        return io.keyline.text.Said.of("core.regex.re2");
     }
 
     /** The compiled pattern; {@link #problem} has accepted it when the job loaded. */
