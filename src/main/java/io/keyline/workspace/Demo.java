@@ -14,6 +14,7 @@ import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.sandbox.SandboxSite;
 import io.keyline.sandbox.SandboxSite.Fault;
+import io.keyline.text.Text;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,7 +87,7 @@ public final class Demo {
             p.load(in);
             return Integer.parseInt(p.getProperty("port", "").strip());
         } catch (IOException | NumberFormatException e) {
-            throw new OperatorException(jobsDir.resolve(MARKER) + " does not name the sandbox's port: " + e.getMessage());
+            throw OperatorException.of("core.demo.noPort", jobsDir.resolve(MARKER).toString(), e.getMessage());
         }
     }
 
@@ -112,14 +113,12 @@ public final class Demo {
             Map<String, Map<KeyState, Integer>> counts = ws.store().countsByJob();
             if (!counts.isEmpty()) {
                 int n = counts.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
-                throw new OperatorException("the state " + ws.stateDir() + " already has " + n + " key"
-                        + (n == 1 ? "" : "s") + " (jobs " + String.join(", ", counts.keySet()) + "): the demo wants an "
-                        + "empty state. Use a new folder (--state demo-state --jobs demo-jobs), or --force");
+                throw OperatorException.of("core.demo.stateNotEmpty", ws.stateDir().toString(), n,
+                        String.join(", ", counts.keySet()));
             }
             List<String> present = FILES.stream().filter(f -> Files.exists(jobsDir.resolve(f))).toList();
             if (!present.isEmpty()) {
-                throw new OperatorException(jobsDir + " already has " + String.join(", ", present)
-                        + ": use another --jobs folder, or --force to overwrite them");
+                throw OperatorException.of("core.demo.filesPresent", jobsDir.toString(), String.join(", ", present));
             }
         }
         Clock clock = ws.options().clock();
@@ -140,14 +139,13 @@ public final class Demo {
                 return SandboxSite.start(port, clock, jobsDir.resolve(WORLD));
             } catch (BindException e) {
                 if (port != DEFAULT_PORT) {
-                    throw new OperatorException("cannot start the sandbox on port " + port + ": it is in use "
-                            + "(--port 0 picks a free one)");
+                    throw OperatorException.of("core.demo.portInUse", String.valueOf(port));
                 }
-                say.accept("port " + port + " is in use; the sandbox takes a free port instead");
+                say.accept(Text.t("core.demo.portBusy", String.valueOf(port)));
                 return SandboxSite.start(0, clock, jobsDir.resolve(WORLD));
             }
         } catch (IOException e) {
-            throw new OperatorException("cannot start the sandbox: " + e.getMessage());
+            throw OperatorException.of("core.demo.cannotStart", e.getMessage());
         }
     }
 
@@ -160,7 +158,7 @@ public final class Demo {
         copyJobs(jobsDir, Map.of("{{SANDBOX_URL}}", site.base(), "{{DEMO_START}}", first.toString(),
                 "{{DEMO_START_WEEK}}", startWeek));
         writeMarker(jobsDir, site);
-        say.accept("sandbox site at " + site.base() + "; demo jobs copied into " + jobsDir);
+        say.accept(Text.t("core.demo.started", site.base(), jobsDir.toString()));
 
         SandboxSite.Session session = site.login();
         // the site's page with the login button is where the operator renews the cookie: shown where keys wait for it
@@ -186,11 +184,11 @@ public final class Demo {
         parked.forEach(k -> site.failKey(k, Fault.ANY_401));
 
         Engine engine = ws.engine(trace);
-        say.accept("backfilling " + ARTICLE_JOB + " " + first + " .. " + today + " (" + keys.size() + " keys)");
+        say.accept(Text.t("core.demo.backfilling", ARTICLE_JOB, first.toString(), today.toString(), keys.size()));
         engine.run(article, keys);
         String lastWeek = KeyRules.previous(digest.key(), KeyRules.current(digest.key(), clock));
         List<String> weeks = KeyRules.range(digest.key(), startWeek, lastWeek);
-        say.accept("building " + DIGEST_JOB + " " + startWeek + " .. " + lastWeek);
+        say.accept(Text.t("core.demo.building", DIGEST_JOB, startWeek, lastWeek));
         engine.run(digest, weeks);
         site.clearFaults();
 
@@ -239,7 +237,7 @@ public final class Demo {
                 // the operator's files: job files 0600, scripts 0700 (not executable or readable by others)
                 ownerOnly(target, f.endsWith(".sh") ? "rwx------" : "rw-------");
             } catch (IOException e) {
-                throw new OperatorException("cannot write " + jobsDir.resolve(f) + ": " + e.getMessage());
+                throw OperatorException.of("core.demo.cannotWrite", jobsDir.resolve(f).toString(), e.getMessage());
             }
         }
     }
@@ -251,7 +249,7 @@ public final class Demo {
             Files.writeString(jobsDir.resolve(MARKER), text, StandardCharsets.UTF_8);
             ownerOnly(jobsDir.resolve(MARKER), "rw-------");
         } catch (IOException e) {
-            throw new OperatorException("cannot write " + jobsDir.resolve(MARKER) + ": " + e.getMessage());
+            throw OperatorException.of("core.demo.cannotWrite", jobsDir.resolve(MARKER).toString(), e.getMessage());
         }
     }
 

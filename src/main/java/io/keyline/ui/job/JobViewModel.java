@@ -194,8 +194,9 @@ public final class JobViewModel extends ViewModel {
             JobDefinition def = definition.get();
             io.keyline.core.Review.Need need = def == null ? io.keyline.core.Review.Need.NONE
                     : io.keyline.core.Review.need(def, l.control());
-            reviewText.set(need.pending() ? Text.t("ui.job.review", Character.toUpperCase(need.words().charAt(0))
-                    + need.words().substring(1)) : "");
+            String words = need.said().text();
+            reviewText.set(need.pending() ? Text.t("ui.job.review", Character.toUpperCase(words.charAt(0))
+                    + words.substring(1)) : "");
         }
     }
 
