@@ -28,7 +28,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
@@ -263,43 +262,44 @@ public final class Demo {
 
     /** What the demo made and the operator's five steps, for the command line and the console. */
     public static String summary(Workspace ws, Result r, boolean sandboxStops) {
-        String jar = "java -jar target/keyline.jar --state " + ws.stateDir() + " --jobs " + ws.jobsDir();
+        String options = " --state " + ws.stateDir() + " --jobs " + ws.jobsDir();
+        String jar = "java -jar target/keyline.jar" + options;
         StringBuilder sb = new StringBuilder();
-        sb.append("Demo workspace created from real runs against the sandbox site ").append(r.site().base()).append('\n');
-        sb.append("  jobs:       ").append(ws.jobsDir()).append("  (").append(ARTICLE_JOB).append(", ")
-                .append(DIGEST_JOB).append(")\n");
-        sb.append("  state:      ").append(ws.stateDir()).append('\n');
-        sb.append("  credential: ").append(CREDENTIAL).append(" = ").append(r.cookie()).append(" (masked)\n");
-        r.counts().forEach((job, c) -> sb.append("  ").append(job).append(": ").append(describe(c)).append('\n'));
+        sb.append(Text.t("core.demo.summary.created", r.site().base())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.jobs", ws.jobsDir().toString(), ARTICLE_JOB, DIGEST_JOB)).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.state", ws.stateDir().toString())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.credential", CREDENTIAL, r.cookie())).append('\n');
+        r.counts().forEach((job, c) -> sb.append("  ").append(Text.t("core.demo.summary.counts", job, describe(c)))
+                .append('\n'));
         sb.append('\n');
-        sb.append("Waiting for you:\n");
-        sb.append("  FAILED              ").append(ARTICLE_JOB).append(' ').append(r.failed())
-                .append("  the site refused the article (HTTP 422)\n");
-        sb.append("  NEEDS_CONFIRMATION  ").append(ARTICLE_JOB).append(' ').append(r.confirm())
-                .append("  the POST timed out and the probe found no article\n");
-        sb.append("  NEEDS_CREDENTIAL    ").append(ARTICLE_JOB).append(' ').append(String.join(", ", r.parked()))
-                .append("  the site refused the login (HTTP 401)\n");
+        sb.append(Text.t("core.demo.summary.waiting")).append('\n');
+        sb.append(waiting(KeyState.FAILED, ARTICLE_JOB + " " + r.failed(), Text.t("core.demo.summary.failed")));
+        sb.append(waiting(KeyState.NEEDS_CONFIRMATION, ARTICLE_JOB + " " + r.confirm(),
+                Text.t("core.demo.summary.confirm")));
+        sb.append(waiting(KeyState.NEEDS_CREDENTIAL, ARTICLE_JOB + " " + String.join(", ", r.parked()),
+                Text.t("core.demo.summary.parked")));
         sb.append('\n');
-        sb.append("Five steps:\n");
-        sb.append("  1. Open the console: ").append(jar).append('\n');
-        sb.append("     (it starts the sandbox on port ").append(r.site().port()).append(" again)\n");
-        sb.append("  2. Renew the cookie first (the site rejected it, so no key of the job sends it until then):\n")
-                .append("     Renew credential... > Log in... > Log in as demo, then Use these cookies\n")
-                .append("     (or open ").append(r.site().base())
-                .append("/ in a browser, log in and paste the cookies.txt line); the parked keys run again\n");
-        sb.append("  3. See the failed key: Attention > ").append(r.failed())
-                .append(", Timeline shows HTTP 422 and the site's answer; press Retry (the site accepts it now)\n");
-        sb.append("  4. Confirm the waiting one: Confirm... on ").append(r.confirm())
-                .append("; the article is posted once\n");
-        sb.append("  5. See the heatmap: click ").append(ARTICLE_JOB).append(" under JOBS: ").append(r.keys().size())
-                .append(" green days\n");
+        sb.append(Text.t("core.demo.summary.steps")).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step1", jar, String.valueOf(r.site().port()))).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step2", r.site().base())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step3", r.failed())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step4", r.confirm())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step5", ARTICLE_JOB, r.keys().size())).append('\n');
         if (sandboxStops) {
-            sb.append("\nThe sandbox stops with this command. From the command line instead of the console: run\n")
-                    .append("  ").append(jar.replace("java -jar target/keyline.jar", "keyline")).append(" sandbox\n")
-                    .append("in another terminal, then credentials set ").append(CREDENTIAL)
-                    .append(" / run / retry / confirm (README: Try the demo).\n");
+            sb.append('\n').append(Text.t("core.demo.summary.sandboxStops", "keyline" + options + " sandbox",
+                    CREDENTIAL)).append('\n');
         }
         return sb.toString();
+    }
+
+    /** One line of what waits: its state, padded to a column, the keys and why. */
+    private static String waiting(KeyState state, String keys, String why) {
+        String s = Text.t("cli.state." + state.name());
+        int width = 0;
+        for (KeyState k : List.of(KeyState.FAILED, KeyState.NEEDS_CONFIRMATION, KeyState.NEEDS_CREDENTIAL)) {
+            width = Math.max(width, Text.t("cli.state." + k.name()).length());
+        }
+        return "  " + s + " ".repeat(width + 2 - s.length()) + keys + "  " + why + "\n";
     }
 
     static String describe(Map<KeyState, Integer> c) {
@@ -308,9 +308,9 @@ public final class Demo {
         for (KeyState s : KeyState.values()) {
             Integer n = c.get(s);
             if (n != null && n > 0) {
-                parts.add(n + " " + s.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+                parts.add(Text.t("core.demo.state." + s.name(), n));
             }
         }
-        return total + " keys: " + String.join(", ", parts);
+        return Text.t("core.demo.summary.keys", total, String.join(Text.t("common.listSeparator"), parts));
     }
 }

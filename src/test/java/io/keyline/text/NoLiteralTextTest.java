@@ -52,7 +52,8 @@ class NoLiteralTextTest {
             "core/CredentialTester.java",
             "core/Targets.java",
             "core/operations/KeySelection.java",
-            "core/operations/RetryAndSend.java");
+            "core/operations/RetryAndSend.java",
+            "workspace/Demo.java");
 
     /** Files of the scanned folders that hold no word for an operator at all, each with why. */
     static final java.util.Map<String, String> PURE_MACHINE = java.util.Map.of(
@@ -70,7 +71,13 @@ class NoLiteralTextTest {
             // the result a test records as the credential's last use (stored, and read back by its value)
             "core/CredentialTester.java", Set.of("accepted", "rejected"),
             // how keys were chosen, as the run log records it; a regular expression that splits typed keys
-            "core/operations/KeySelection.java", Set.of("current", "[\\s,;]+"));
+            "core/operations/KeySelection.java", Set.of("current", "[\\s,;]+"),
+            // the demo's shipped files, its marker file (a properties file the console reads), a file mode, the
+            // command that opens the console; and two failures of the build itself (a shipped file missing)
+            "workspace/Demo.java", Set.of("scripts/write-article.sh", "scripts/build-digest.sh",
+                    "# Keyline demo workspace: the console starts the sandbox site on this port\n", "port=", "\nurl=",
+                    "rwx", "java -jar target/keyline.jar", "the demo's job ", " did not load: ", "the demo's file ",
+                    " is missing from the class path"));
 
     /** The files scanned: every .java file of {@link #FOLDERS}, and {@link #CORE}. */
     static List<String> files() throws IOException {
