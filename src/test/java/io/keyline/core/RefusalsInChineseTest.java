@@ -51,8 +51,10 @@ class RefusalsInChineseTest {
         assertThat(wb.cli("plan", "daily", "--due").out()).contains("(catch-up: missed tick 2026-11-27 08:00)",
                 "new job: review its plan", "publish: command sh -c true");
 
-        wb.cli("run", "--due");
         Text.use(Text.CHINESE);
+        Result due = wb.cli("run", "--due");
+        assertThat(due.out()).as(due.toString()).contains("daily 2026-11-27:补跑:错过了 2026-11-27 08:00 的定时运行")
+                .doesNotContain("catch-up");
         Result review = wb.cli("confirm", "daily", "2026-11-29");
         assertThat(review.exit()).as(review.toString()).isEqualTo(1);
         assertThat(review.err()).contains("daily 2026-11-29 等待的是作业 daily 的审核,不是单个任务项的确认",
