@@ -29,7 +29,7 @@ public class OperatorException extends RuntimeException {
     /** Why, in the language in use. */
     @Override
     public String getMessage() {
-        return said.text();
+        return said == null ? super.getMessage() : said.text();
     }
 
     /** Why, unsaid: its key and arguments. */
@@ -39,6 +39,6 @@ public class OperatorException extends RuntimeException {
 
     /** Why, in English (machine output, logs). */
     public String english() {
-        return said.english();
+        return said == null ? super.getMessage() : said.english();
     }
 }
