@@ -199,7 +199,7 @@ public final class KeylineCli implements Callable<Integer> {
         // "--jobs jobs", "--note run": an option value that happens to be a command name is still the value
         cl.setAllowSubcommandsAsOptionParameters(true);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println(t("cli.worker.problem", ex.getMessage()));
+            err.println(t("cli.worker.problem", ParseErrors.sentence(ex, a)));
             if (ex instanceof CommandLine.UnmatchedArgumentException u) {
                 java.util.List<String> near = u.getSuggestions();
                 if (!near.isEmpty()) {

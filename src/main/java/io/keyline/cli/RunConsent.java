@@ -33,7 +33,7 @@ final class RunConsent {
      * @return {@code null} when the run goes on, else its exit code (nothing ran)
      * @throws OperatorException without a terminal and without {@code --yes} (exit 1)
      */
-    static Integer ask(Sub cmd, JobDefinition job, List<String> keys, Map<String, String> notes, boolean ahead,
+    static Integer ask(Sub cmd, JobDefinition job, List<String> keys, Map<String, io.keyline.text.Said> notes, boolean ahead,
                        boolean yes) {
         if (yes || keys.size() < 2 || Review.hash(job) == null) {
             return null;

@@ -98,7 +98,7 @@ abstract class Sub {
         String catchUp;
 
         /** The catch-up notes of the last {@link #resolve} with --due (for the plan's actions). */
-        private java.util.Map<String, String> notes = java.util.Map.of();
+        private java.util.Map<String, io.keyline.text.Said> notes = java.util.Map.of();
 
         /** What the options say, for the core's key selection. */
         io.keyline.core.operations.KeySelection.Choice choice() {
@@ -115,7 +115,7 @@ abstract class Sub {
         }
 
         /** Catch-up notes by key, from the last --due resolution. */
-        java.util.Map<String, String> notes() {
+        java.util.Map<String, io.keyline.text.Said> notes() {
             return notes;
         }
 

@@ -15,12 +15,14 @@ import io.keyline.domain.KeyType;
 import io.keyline.domain.ResponseRules;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
+import io.keyline.text.Said;
 
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+
+import static io.keyline.text.Text.t;
 
 /**
  * Asks, read-only, every request of the credential's jobs that can tell whether the site accepts it: a job's own
@@ -34,30 +36,27 @@ public final class CredentialTester {
 
     /** Which of a step's requests was asked. */
     public enum Asked {
-        PROBE("probe"), STEP("request");
-
-        private final String word;
-
-        Asked(String word) {
-            this.word = word;
-        }
-
-        public String word() {
-            return word;
-        }
+        PROBE, STEP
     }
 
-    /** What one request said. */
-    public record Result(String job, String step, Asked asked, Verdict verdict, String message) {
+    /**
+     * What one request said.
+     *
+     * @param message the site's answer as the request saw it, or why it was not asked; {@code null} for none
+     */
+    public record Result(String job, String step, Asked asked, Verdict verdict, Said message) {
         /** A probe's result. */
-        public Result(String job, String step, Verdict verdict, String message) {
+        public Result(String job, String step, Verdict verdict, Said message) {
             this(job, step, Asked.PROBE, verdict, message);
         }
 
         /** "daily/publish probe: accepted (HTTP 200)"; the job's own probe: "daily's probe: accepted …". */
         public String text() {
-            return (KeyProbe.is(step) ? job + "'s" : job + "/" + step) + " " + asked.word() + ": " + verdict.word() + (message == null || message.isBlank()
-                    ? "" : " (" + message + ")");
+            String who = KeyProbe.is(step) ? t("core.tester.ownProbe", job)
+                    : t("core.tester." + asked.name(), job + "/" + step);
+            String why = message == null ? "" : message.text();
+            return why.isBlank() ? t("core.tester.line", who, t("core.tester.verdict." + verdict.name()))
+                    : t("core.tester.lineWhy", who, t("core.tester.verdict." + verdict.name()), why);
         }
     }
 
@@ -69,12 +68,7 @@ public final class CredentialTester {
         /** Neither. */
         NO_ANSWER,
         /** Not asked: it cannot tell, or it needs a value only a run has. */
-        NOT_TESTED;
-
-        /** "accepted", "rejected", "no answer", "not tested". */
-        public String word() {
-            return name().toLowerCase(Locale.ROOT).replace('_', ' ');
-        }
+        NOT_TESTED
     }
 
     /** The whole test's verdict. */
@@ -90,10 +84,6 @@ public final class CredentialTester {
         /** What {@code keyline credentials test} exits with. */
         public int exitCode() {
             return exitCode;
-        }
-
-        public String word() {
-            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -111,13 +101,9 @@ public final class CredentialTester {
         long rejected = results.stream().filter(r -> r.verdict() == Verdict.REJECTED).count();
         long asked = results.stream().filter(r -> r.verdict() != Verdict.NOT_TESTED).count();
         return switch (outcome(results)) {
-            case REJECTED -> "Rejected: " + rejected + " of " + asked + " answer" + (asked == 1 ? "" : "s")
-                    + " showed a rejected login: renew it.";
-            case ACCEPTED -> "Accepted: " + (accepted == 1 ? "1 answer" : accepted + " answers") + " met "
-                    + (accepted == 1 ? "its" : "their") + " success condition and none showed a rejected login.";
-            case INCONCLUSIVE -> asked == 0 ? "Inconclusive: nothing that uses " + name + " can tell (an http probe, "
-                    + "or a none/idempotent http GET with successWhen or authWhen)."
-                    : "Inconclusive: no answer met its success condition and none showed a rejected login.";
+            case REJECTED -> t("core.tester.rejected", rejected, asked);
+            case ACCEPTED -> t("core.tester.accepted", accepted);
+            case INCONCLUSIVE -> asked == 0 ? t("core.tester.nothingCanTell", name) : t("core.tester.inconclusive");
         };
     }
 
@@ -144,7 +130,7 @@ public final class CredentialTester {
     public List<Result> test(String name, List<JobDefinition> jobs, String key) throws InterruptedException {
         CredentialProvider.Lookup found = credentials.lookup(name);
         if (!found.present()) {
-            throw new OperatorException(found.problem());
+            throw new OperatorException(Said.plain(found.problem()));
         }
         HttpExecutor http = new HttpExecutor(clock);
         Redactor redactor = Redactor.NONE.plus(found.material().secretStrings());
@@ -158,10 +144,10 @@ public final class CredentialTester {
                         Map.of(), found.material(), redactor::redact);
                 out.add(own.spec().kind() != StepKind.HTTP
                         ? new Result(job.name(), KeyProbe.STEP, Asked.PROBE, Verdict.NOT_TESTED,
-                        "a command probe: a test asks http requests only")
+                        Said.of("core.tester.commandProbe"))
                         : k == null && own.spec().url().contains("{key}")
                         ? new Result(job.name(), KeyProbe.STEP, Asked.PROBE, Verdict.NOT_TESTED,
-                        "it needs a key: give one with --key")
+                        Said.of("core.tester.needsKey", "--key"))
                         : probe(http, ctx));
             }
             for (StepDefinition step : job.steps()) {
@@ -176,7 +162,7 @@ public final class CredentialTester {
                     asked = true;
                     out.add(k == null && step.probe().url().contains("{key}")
                             ? new Result(job.name(), step.id(), Asked.PROBE, Verdict.NOT_TESTED,
-                            "it needs a key: give one with --key")
+                            Said.of("core.tester.needsKey", "--key"))
                             : probe(http, ctx));
                 }
                 if (canTell(step)) {
@@ -185,9 +171,9 @@ public final class CredentialTester {
                 }
                 if (!asked) {
                     out.add(new Result(job.name(), step.id(), Asked.STEP, Verdict.NOT_TESTED,
-                            step.kind() != StepKind.HTTP ? "a command step: nothing read-only to ask"
-                                    : step.effect() == Effect.UNSAFE ? "an unsafe request without an http probe"
-                                    : "no successWhen or authWhen: its answer cannot tell"));
+                            Said.of(step.kind() != StepKind.HTTP ? "core.tester.commandStep"
+                                    : step.effect() == Effect.UNSAFE ? "core.tester.unsafeNoProbe"
+                                    : "core.tester.cannotTell")));
                 }
             }
         }
@@ -221,7 +207,7 @@ public final class CredentialTester {
             case AUTH -> Verdict.REJECTED;
             case INCONCLUSIVE -> Verdict.NO_ANSWER;
         };
-        return new Result(ctx.job().name(), ctx.step().id(), Asked.PROBE, v, p.message());
+        return new Result(ctx.job().name(), ctx.step().id(), Asked.PROBE, v, Said.plain(p.message()));
     }
 
     private static Result request(HttpExecutor http, StepContext ctx, boolean noKey) throws InterruptedException {
@@ -230,15 +216,15 @@ public final class CredentialTester {
         try {
             Rendering.RenderedRequest r = Rendering.request(ctx);
             if (noKey && (r.uri().toString().contains("%7Bkey%7D") || ctx.step().request().url().contains("{key}"))) {
-                return new Result(job, step, Asked.STEP, Verdict.NOT_TESTED, "it needs a key: give one with --key");
+                return new Result(job, step, Asked.STEP, Verdict.NOT_TESTED, Said.of("core.tester.needsKey", "--key"));
             }
         } catch (Rendering.RenderException e) {
             return new Result(job, step, Asked.STEP, Verdict.NOT_TESTED, e.waitsForEarlierStep()
-                    ? "it needs a value an earlier step produces in a run" : e.getMessage());
+                    ? Said.of("core.tester.needsEarlierValue") : Said.plain(e.getMessage()));
         }
         StepOutcome o = http.execute(ctx);
         Verdict v = o.succeeded() ? Verdict.ACCEPTED : o.failure() == FailureClass.AUTH ? Verdict.REJECTED
                 : Verdict.NO_ANSWER;
-        return new Result(job, step, Asked.STEP, v, o.message());
+        return new Result(job, step, Asked.STEP, v, Said.plain(o.message()));
     }
 }

@@ -56,14 +56,11 @@ public final class OperatorActions {
         KeyRecord rec = existing(job, key);
         check(rec, Trigger.CONFIRM);
         if (DecisionInputs.waitsForReview(rec)) {
-            throw new OperatorException(job.name() + " " + key + " waits for the review of job " + job.name()
-                    + ", not for a confirmation of one key: review its plan (keyline plan " + job.name()
-                    + ", then keyline apply PLAN_ID) or approve the job (keyline approve " + job.name() + ")");
+            throw OperatorException.of("core.refused.waitsForReview", job.name(), key);
         }
         String hash = payloadHash(job, rec);
         if (expectedHash != null && !expectedHash.equals(hash)) {
-            throw new OperatorException("the payload of " + rec.step() + " changed since it was shown to you: "
-                    + "review it again before confirming");
+            throw OperatorException.of("core.refused.payloadChanged", rec.step());
         }
         Said msg = hash == null ? Said.of("core.event.confirmed", rec.step())
                 : Said.of("core.event.confirmedPayload", rec.step(), hash.substring(0, 12));
@@ -86,7 +83,7 @@ public final class OperatorActions {
 
     /** "I checked: it already happened." The key becomes DONE; the waiting step is recorded as reconciled. */
     public KeyRecord markDone(JobDefinition job, String key, String note) {
-        requireNote(note, "mark done");
+        requireNote(note, "MARK_DONE");
         KeyRecord rec = existingOrFresh(job, key);
         check(rec, Trigger.MARK_DONE);
         StepRecord step = rec.step() == null ? null
@@ -158,8 +155,7 @@ public final class OperatorActions {
                     "steps", r.removed()));
             return written;
         } catch (StaleStateException e) {
-            throw new OperatorException("key " + rec.job() + " " + rec.key()
-                    + " changed while you acted (another process is working on it): look again and retry");
+            throw OperatorException.of("core.refused.changedMeanwhile", rec.job(), rec.key());
         }
     }
 
@@ -225,8 +221,8 @@ public final class OperatorActions {
     private static int stepIndex(JobDefinition job, String step) {
         int i = job.stepIndex(step);
         if (i < 0) {
-            throw new OperatorException("job " + job.name() + " has no step \"" + step + "\" (steps: "
-                    + String.join(", ", job.steps().stream().map(StepDefinition::id).toList()) + ")");
+            throw OperatorException.of("core.refused.noSuchStep", job.name(), step,
+                    String.join(", ", job.steps().stream().map(StepDefinition::id).toList()));
         }
         return i;
     }
@@ -238,7 +234,7 @@ public final class OperatorActions {
      * @param fromStep the first step to run again, or {@code null} for all
      */
     public KeyRecord rearm(JobDefinition job, String key, String note, String fromStep) {
-        requireNote(note, "rearm");
+        requireNote(note, "REARM");
         KeyRecord rec = existing(job, key);
         check(rec, Trigger.REARM);
         int from = fromStep == null ? 0 : stepIndex(job, fromStep);
@@ -256,13 +252,12 @@ public final class OperatorActions {
             logOperator(now, "rearm", rec.job(), rec.key(), note.strip(), Map.of("steps", reset));
             return written;
         } catch (StaleStateException e) {
-            throw new OperatorException("key " + rec.job() + " " + rec.key()
-                    + " changed while you acted (another process is working on it): look again and retry");
+            throw OperatorException.of("core.refused.changedMeanwhile", rec.job(), rec.key());
         }
     }
 
     public KeyRecord skip(JobDefinition job, String key, String note) {
-        requireNote(note, "skip");
+        requireNote(note, "SKIP");
         KeyRecord rec = existingOrFresh(job, key);
         check(rec, Trigger.SKIP);
         return act(rec, Trigger.SKIP, rec.withFailureWords(null, Said.of("core.event.skippedBy", options.user()))
@@ -350,8 +345,7 @@ public final class OperatorActions {
     public Approval approve(JobDefinition job, String note) {
         String hash = Review.hash(job);
         if (hash == null) {
-            throw new OperatorException("job " + job.name() + " has no unsafe steps: it needs no review (run --due, "
-                    + "the scheduler and workers run it as it is)");
+            throw OperatorException.of("core.refused.noReviewNeeded", job.name());
         }
         Instant now = now();
         JobControl control = controls.jobControl(job.name());
@@ -381,9 +375,9 @@ public final class OperatorActions {
 
     /** Turns the kill switch on: nothing of the job starts; a running key stops at the next step boundary. */
     public JobControl pause(String job, String reason, Instant until) {
-        requireNote(reason, "pause");
+        requireNote(reason, "PAUSE");
         if (until != null && !until.isAfter(now())) {
-            throw new OperatorException("--until " + until + " is in the past");
+            throw OperatorException.of("core.refused.untilPast", until.toString());
         }
         JobControl jc = controls.jobControl(job).withSwitch(new JobControl(job, true, reason.strip(), until,
                 options.user(), now()));
@@ -410,8 +404,8 @@ public final class OperatorActions {
     }
 
     private KeyRecord existing(JobDefinition job, String key) {
-        return keys.key(job.name(), key).orElseThrow(() -> new OperatorException(
-                "key " + key + " of job " + job.name() + " has never run: nothing to act on"));
+        return keys.key(job.name(), key).orElseThrow(() -> OperatorException.of(
+                "core.refused.neverRan", key, job.name()));
     }
 
     private KeyRecord existingOrFresh(JobDefinition job, String key) {
@@ -420,15 +414,19 @@ public final class OperatorActions {
 
     private static void check(KeyRecord rec, Trigger trigger) {
         if (!OperatorMoves.of(rec.state()).allows(trigger)) {
-            String verb = trigger.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
-            throw new OperatorException("cannot " + verb + " " + rec.job() + " " + rec.key() + ": it is "
-                    + rec.state() + " (" + verb + " applies to " + KeyStateMachine.sourcesOf(trigger) + ")");
+            io.keyline.text.Said from = null;
+            for (KeyState s : KeyStateMachine.sourcesOf(trigger)) {
+                io.keyline.text.Said state = io.keyline.text.Said.of("cli.state." + s.name());
+                from = from == null ? state : io.keyline.text.Said.of("core.refused.or", from, state);
+            }
+            throw OperatorException.of("core.refused.notNow." + trigger.name(), rec.job(), rec.key(),
+                    io.keyline.text.Said.of("cli.state." + rec.state().name()), from);
         }
     }
 
     private static void requireNote(String note, String action) {
         if (note == null || note.isBlank()) {
-            throw new OperatorException(action + " needs a note saying why (--note \"…\")");
+            throw OperatorException.of("core.refused.noteNeeded." + action);
         }
     }
 
@@ -444,8 +442,7 @@ public final class OperatorActions {
             logOperator(now, actionName(type), rec.job(), rec.key(), ev.note(), Map.of());
             return written;
         } catch (StaleStateException e) {
-            throw new OperatorException("key " + rec.job() + " " + rec.key()
-                    + " changed while you acted (another process is working on it): look again and retry");
+            throw OperatorException.of("core.refused.changedMeanwhile", rec.job(), rec.key());
         }
     }
 

@@ -124,7 +124,7 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
         }
 
         /** The same plan with an action note, e.g. {@code (catch-up: missed tick …)}. */
-        public KeyPlan noted(String note) {
+        public KeyPlan noted(Said note) {
             return new KeyPlan(key, state, Said.of("core.plan.noted", said, note), steps, requests, path, stop, probes,
                     expectation, stopKind, waitReason);
         }

@@ -86,7 +86,7 @@ public final class Planner {
         return plan(job, keys, Map.of(), Options.DEFAULT);
     }
 
-    public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes) {
+    public Plan plan(JobDefinition job, List<String> keys, Map<String, Said> notes) {
         return plan(job, keys, notes, Options.DEFAULT);
     }
 
@@ -94,7 +94,7 @@ public final class Planner {
      * A plan whose actions carry a note per key, e.g. {@code (catch-up: missed tick 2026-11-27 09:00)};
      * notes do not change the plan id.
      */
-    public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes, Options options) {
+    public Plan plan(JobDefinition job, List<String> keys, Map<String, Said> notes, Options options) {
         Instant now = clock.instant();
         Map<String, KeyRecord> records = store.keys(job.name(), keys);
         JobControl control = controls.jobControl(job.name());
@@ -116,7 +116,7 @@ public final class Planner {
             KeyPlanner kp = new KeyPlanner(inputs, key, rec, creds, now, pausedText, probes);
             Plan.KeyPlan plan = kp.plan();
             fingerprint.append(kp.fingerprint);
-            String note = notes.get(key);
+            Said note = notes.get(key);
             out.add(note == null ? plan : plan.noted(note));
         }
         String id = Rendering.sha256(fingerprint.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
@@ -436,7 +436,7 @@ public final class Planner {
                 yield Said.of("core.plan.needsConfirmationWhy", stop.step(), why);
             }
             case PROBE_INCONCLUSIVE -> Said.of("core.plan.probeInconclusive", stop.step());
-            case NEEDS_REVIEW -> Said.of("core.plan.waitsForReview", stop.detail());
+            case NEEDS_REVIEW -> Said.of("core.plan.waitsForReview", Review.Need.said(stop.detail()));
             default -> Said.plain(stop.kind().name().toLowerCase(java.util.Locale.ROOT));
         };
         Said said = null;

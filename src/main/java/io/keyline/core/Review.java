@@ -8,6 +8,7 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.text.Said;
+import io.keyline.text.Text;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -41,14 +42,30 @@ public final class Review {
             return this != NONE;
         }
 
-        /** "new job: review its plan" / "an unsafe step changed since its review: review its plan again". */
+        /**
+         * "new job: review its plan" / "an unsafe step changed since its review: review its plan again", in
+         * English: the detail of the engine's stop, which the key's record keeps.
+         */
         public String words() {
             return said().english();
         }
 
-        /** {@link #words} said in the language of whoever shows them. */
+        /** {@link #words}, said in the language of whoever shows it. */
         public Said said() {
             return Said.of("core.review." + name());
+        }
+
+        /**
+         * The words of a stop's detail ({@link #words}) said in the language in use; a detail that is no
+         * {@code Need}'s words (an older state's) as it is.
+         */
+        public static Said said(String words) {
+            for (Need n : values()) {
+                if (n.words().equals(words)) {
+                    return n.said();
+                }
+            }
+            return Said.plain(words);
         }
     }
 
@@ -142,13 +159,15 @@ public final class Review {
                 continue;
             }
             if (s.kind() == StepKind.COMMAND) {
-                out.add(s.id() + ": command " + String.join(" ", s.command()));
+                out.add(Text.t("core.review.command", s.id(), String.join(" ", s.command())));
             } else {
                 HttpRequestSpec r = s.request();
-                String body = r.bodyFile() != null ? " (body file " + r.bodyFile() + ")"
-                        : r.body() != null ? " (inline body)" : r.fields() != null ? " (" + r.fields().kind() + " body)"
-                        : "";
-                out.add(s.id() + ": " + r.method() + " " + r.url() + body);
+                String request = r.method() + " " + r.url();
+                out.add(r.bodyFile() != null ? Text.t("core.review.bodyFile", s.id(), request, r.bodyFile())
+                        : r.body() != null ? Text.t("core.review.inlineBody", s.id(), request)
+                        : r.fields() != null ? Text.t("core.review.fieldsBody", s.id(), request,
+                        r.fields().kind())
+                        : Text.t("core.review.request", s.id(), request));
             }
         }
         return out;

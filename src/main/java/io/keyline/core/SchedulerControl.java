@@ -22,7 +22,7 @@ public interface SchedulerControl {
      * @param catchUp whether the tick was missed (downtime) and is being caught up
      * @param note    {@code catch-up: missed tick 2026-11-27 09:00}, or {@code null}
      */
-    record Upcoming(String job, String key, ZonedDateTime tick, boolean catchUp, String note) {
+    record Upcoming(String job, String key, ZonedDateTime tick, boolean catchUp, io.keyline.text.Said note) {
     }
 
     /**

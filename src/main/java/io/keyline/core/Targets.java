@@ -43,7 +43,7 @@ public final class Targets {
     /** The key of "now" for date/week/month jobs. */
     public static List<String> current(JobDefinition job, java.time.Clock clock) {
         if (job.key().type() == KeyType.MANUAL) {
-            throw new OperatorException("job " + job.name() + " has manual keys: name them with --key");
+            throw OperatorException.of("core.refused.manualKeys", job.name());
         }
         return List.of(KeyRules.current(job.key(), clock));
     }
@@ -61,8 +61,8 @@ public final class Targets {
                 java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
 
         /** {@code catch-up: missed tick 2026-11-27 09:00}, or {@code null} for a key that is not a catch-up. */
-        public String note() {
-            return catchUp ? "catch-up: missed tick " + TICK.format(firstTick) : null;
+        public io.keyline.text.Said note() {
+            return catchUp ? io.keyline.text.Said.of("core.plan.catchUp", TICK.format(firstTick)) : null;
         }
     }
 
@@ -139,11 +139,10 @@ public final class Targets {
         try {
             d = Duration.parse(setting.strip().toUpperCase(java.util.Locale.ROOT));
         } catch (java.time.format.DateTimeParseException e) {
-            throw new IllegalArgumentException("bad catch-up window \"" + setting
-                    + "\": use an ISO-8601 duration such as P7D, P30D or PT12H");
+            throw new IllegalArgumentException(io.keyline.text.Text.t("core.selection.badWindow", setting));
         }
         if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException("bad catch-up window \"" + setting + "\": it must be positive");
+            throw new IllegalArgumentException(io.keyline.text.Text.t("core.selection.windowNotPositive", setting));
         }
         return d;
     }

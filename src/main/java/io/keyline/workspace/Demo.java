@@ -14,6 +14,7 @@ import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.sandbox.SandboxSite;
 import io.keyline.sandbox.SandboxSite.Fault;
+import io.keyline.text.Text;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
@@ -86,7 +86,7 @@ public final class Demo {
             p.load(in);
             return Integer.parseInt(p.getProperty("port", "").strip());
         } catch (IOException | NumberFormatException e) {
-            throw new OperatorException(jobsDir.resolve(MARKER) + " does not name the sandbox's port: " + e.getMessage());
+            throw OperatorException.of("core.demo.noPort", jobsDir.resolve(MARKER).toString(), e.getMessage());
         }
     }
 
@@ -112,14 +112,12 @@ public final class Demo {
             Map<String, Map<KeyState, Integer>> counts = ws.store().countsByJob();
             if (!counts.isEmpty()) {
                 int n = counts.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
-                throw new OperatorException("the state " + ws.stateDir() + " already has " + n + " key"
-                        + (n == 1 ? "" : "s") + " (jobs " + String.join(", ", counts.keySet()) + "): the demo wants an "
-                        + "empty state. Use a new folder (--state demo-state --jobs demo-jobs), or --force");
+                throw OperatorException.of("core.demo.stateNotEmpty", ws.stateDir().toString(), n,
+                        String.join(", ", counts.keySet()));
             }
             List<String> present = FILES.stream().filter(f -> Files.exists(jobsDir.resolve(f))).toList();
             if (!present.isEmpty()) {
-                throw new OperatorException(jobsDir + " already has " + String.join(", ", present)
-                        + ": use another --jobs folder, or --force to overwrite them");
+                throw OperatorException.of("core.demo.filesPresent", jobsDir.toString(), String.join(", ", present));
             }
         }
         Clock clock = ws.options().clock();
@@ -140,14 +138,13 @@ public final class Demo {
                 return SandboxSite.start(port, clock, jobsDir.resolve(WORLD));
             } catch (BindException e) {
                 if (port != DEFAULT_PORT) {
-                    throw new OperatorException("cannot start the sandbox on port " + port + ": it is in use "
-                            + "(--port 0 picks a free one)");
+                    throw OperatorException.of("core.demo.portInUse", String.valueOf(port));
                 }
-                say.accept("port " + port + " is in use; the sandbox takes a free port instead");
+                say.accept(Text.t("core.demo.portBusy", String.valueOf(port)));
                 return SandboxSite.start(0, clock, jobsDir.resolve(WORLD));
             }
         } catch (IOException e) {
-            throw new OperatorException("cannot start the sandbox: " + e.getMessage());
+            throw OperatorException.of("core.demo.cannotStart", e.getMessage());
         }
     }
 
@@ -160,7 +157,7 @@ public final class Demo {
         copyJobs(jobsDir, Map.of("{{SANDBOX_URL}}", site.base(), "{{DEMO_START}}", first.toString(),
                 "{{DEMO_START_WEEK}}", startWeek));
         writeMarker(jobsDir, site);
-        say.accept("sandbox site at " + site.base() + "; demo jobs copied into " + jobsDir);
+        say.accept(Text.t("core.demo.started", site.base(), jobsDir.toString()));
 
         SandboxSite.Session session = site.login();
         // the site's page with the login button is where the operator renews the cookie: shown where keys wait for it
@@ -186,11 +183,11 @@ public final class Demo {
         parked.forEach(k -> site.failKey(k, Fault.ANY_401));
 
         Engine engine = ws.engine(trace);
-        say.accept("backfilling " + ARTICLE_JOB + " " + first + " .. " + today + " (" + keys.size() + " keys)");
+        say.accept(Text.t("core.demo.backfilling", ARTICLE_JOB, first.toString(), today.toString(), keys.size()));
         engine.run(article, keys);
         String lastWeek = KeyRules.previous(digest.key(), KeyRules.current(digest.key(), clock));
         List<String> weeks = KeyRules.range(digest.key(), startWeek, lastWeek);
-        say.accept("building " + DIGEST_JOB + " " + startWeek + " .. " + lastWeek);
+        say.accept(Text.t("core.demo.building", DIGEST_JOB, startWeek, lastWeek));
         engine.run(digest, weeks);
         site.clearFaults();
 
@@ -239,7 +236,7 @@ public final class Demo {
                 // the operator's files: job files 0600, scripts 0700 (not executable or readable by others)
                 ownerOnly(target, f.endsWith(".sh") ? "rwx------" : "rw-------");
             } catch (IOException e) {
-                throw new OperatorException("cannot write " + jobsDir.resolve(f) + ": " + e.getMessage());
+                throw OperatorException.of("core.demo.cannotWrite", jobsDir.resolve(f).toString(), e.getMessage());
             }
         }
     }
@@ -251,7 +248,7 @@ public final class Demo {
             Files.writeString(jobsDir.resolve(MARKER), text, StandardCharsets.UTF_8);
             ownerOnly(jobsDir.resolve(MARKER), "rw-------");
         } catch (IOException e) {
-            throw new OperatorException("cannot write " + jobsDir.resolve(MARKER) + ": " + e.getMessage());
+            throw OperatorException.of("core.demo.cannotWrite", jobsDir.resolve(MARKER).toString(), e.getMessage());
         }
     }
 
@@ -265,43 +262,44 @@ public final class Demo {
 
     /** What the demo made and the operator's five steps, for the command line and the console. */
     public static String summary(Workspace ws, Result r, boolean sandboxStops) {
-        String jar = "java -jar target/keyline.jar --state " + ws.stateDir() + " --jobs " + ws.jobsDir();
+        String options = " --state " + ws.stateDir() + " --jobs " + ws.jobsDir();
+        String jar = "java -jar target/keyline.jar" + options;
         StringBuilder sb = new StringBuilder();
-        sb.append("Demo workspace created from real runs against the sandbox site ").append(r.site().base()).append('\n');
-        sb.append("  jobs:       ").append(ws.jobsDir()).append("  (").append(ARTICLE_JOB).append(", ")
-                .append(DIGEST_JOB).append(")\n");
-        sb.append("  state:      ").append(ws.stateDir()).append('\n');
-        sb.append("  credential: ").append(CREDENTIAL).append(" = ").append(r.cookie()).append(" (masked)\n");
-        r.counts().forEach((job, c) -> sb.append("  ").append(job).append(": ").append(describe(c)).append('\n'));
+        sb.append(Text.t("core.demo.summary.created", r.site().base())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.jobs", ws.jobsDir().toString(), ARTICLE_JOB, DIGEST_JOB)).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.state", ws.stateDir().toString())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.credential", CREDENTIAL, r.cookie())).append('\n');
+        r.counts().forEach((job, c) -> sb.append("  ").append(Text.t("core.demo.summary.counts", job, describe(c)))
+                .append('\n'));
         sb.append('\n');
-        sb.append("Waiting for you:\n");
-        sb.append("  FAILED              ").append(ARTICLE_JOB).append(' ').append(r.failed())
-                .append("  the site refused the article (HTTP 422)\n");
-        sb.append("  NEEDS_CONFIRMATION  ").append(ARTICLE_JOB).append(' ').append(r.confirm())
-                .append("  the POST timed out and the probe found no article\n");
-        sb.append("  NEEDS_CREDENTIAL    ").append(ARTICLE_JOB).append(' ').append(String.join(", ", r.parked()))
-                .append("  the site refused the login (HTTP 401)\n");
+        sb.append(Text.t("core.demo.summary.waiting")).append('\n');
+        sb.append(waiting(KeyState.FAILED, ARTICLE_JOB + " " + r.failed(), Text.t("core.demo.summary.failed")));
+        sb.append(waiting(KeyState.NEEDS_CONFIRMATION, ARTICLE_JOB + " " + r.confirm(),
+                Text.t("core.demo.summary.confirm")));
+        sb.append(waiting(KeyState.NEEDS_CREDENTIAL, ARTICLE_JOB + " " + String.join(", ", r.parked()),
+                Text.t("core.demo.summary.parked")));
         sb.append('\n');
-        sb.append("Five steps:\n");
-        sb.append("  1. Open the console: ").append(jar).append('\n');
-        sb.append("     (it starts the sandbox on port ").append(r.site().port()).append(" again)\n");
-        sb.append("  2. Renew the cookie first (the site rejected it, so no key of the job sends it until then):\n")
-                .append("     Renew credential... > Log in... > Log in as demo, then Use these cookies\n")
-                .append("     (or open ").append(r.site().base())
-                .append("/ in a browser, log in and paste the cookies.txt line); the parked keys run again\n");
-        sb.append("  3. See the failed key: Attention > ").append(r.failed())
-                .append(", Timeline shows HTTP 422 and the site's answer; press Retry (the site accepts it now)\n");
-        sb.append("  4. Confirm the waiting one: Confirm... on ").append(r.confirm())
-                .append("; the article is posted once\n");
-        sb.append("  5. See the heatmap: click ").append(ARTICLE_JOB).append(" under JOBS: ").append(r.keys().size())
-                .append(" green days\n");
+        sb.append(Text.t("core.demo.summary.steps")).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step1", jar, String.valueOf(r.site().port()))).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step2", r.site().base())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step3", r.failed())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step4", r.confirm())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step5", ARTICLE_JOB, r.keys().size())).append('\n');
         if (sandboxStops) {
-            sb.append("\nThe sandbox stops with this command. From the command line instead of the console: run\n")
-                    .append("  ").append(jar.replace("java -jar target/keyline.jar", "keyline")).append(" sandbox\n")
-                    .append("in another terminal, then credentials set ").append(CREDENTIAL)
-                    .append(" / run / retry / confirm (README: Try the demo).\n");
+            sb.append('\n').append(Text.t("core.demo.summary.sandboxStops", "keyline" + options + " sandbox",
+                    CREDENTIAL)).append('\n');
         }
         return sb.toString();
+    }
+
+    /** One line of what waits: its state, padded to a column, the keys and why. */
+    private static String waiting(KeyState state, String keys, String why) {
+        String s = Text.t("cli.state." + state.name());
+        int width = 0;
+        for (KeyState k : List.of(KeyState.FAILED, KeyState.NEEDS_CONFIRMATION, KeyState.NEEDS_CREDENTIAL)) {
+            width = Math.max(width, Text.t("cli.state." + k.name()).length());
+        }
+        return "  " + s + " ".repeat(width + 2 - s.length()) + keys + "  " + why + "\n";
     }
 
     static String describe(Map<KeyState, Integer> c) {
@@ -310,9 +308,9 @@ public final class Demo {
         for (KeyState s : KeyState.values()) {
             Integer n = c.get(s);
             if (n != null && n > 0) {
-                parts.add(n + " " + s.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+                parts.add(Text.t("core.demo.state." + s.name(), n));
             }
         }
-        return total + " keys: " + String.join(", ", parts);
+        return Text.t("core.demo.summary.keys", total, String.join(Text.t("common.listSeparator"), parts));
     }
 }

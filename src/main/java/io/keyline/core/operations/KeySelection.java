@@ -6,6 +6,7 @@ import io.keyline.core.Targets;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyType;
+import io.keyline.text.Text;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -91,7 +92,7 @@ public final class KeySelection {
      * @param due   for a due choice, each key with why it is due; else empty
      * @param notes catch-up notes by key ({@code catch-up: missed tick …}), for the plan's actions
      */
-    public record Resolved(List<String> keys, List<Targets.DueKey> due, Map<String, String> notes) {
+    public record Resolved(List<String> keys, List<Targets.DueKey> due, Map<String, io.keyline.text.Said> notes) {
         public Resolved {
             keys = List.copyOf(keys);
             due = List.copyOf(due);
@@ -111,13 +112,13 @@ public final class KeySelection {
     public static Resolved resolve(JobDefinition job, Choice c, KeyRecords store, Clock clock, Duration window) {
         int kinds = (c.keys().isEmpty() ? 0 : 1) + (c.from() != null || c.to() != null ? 1 : 0) + (c.due() ? 1 : 0);
         if (kinds > 1) {
-            throw new SelectionException("choose one of --key, --from/--to and --due");
+            throw new SelectionException(Text.t("core.selection.oneKind", "--key", "--from/--to", "--due"));
         }
         if (!c.keys().isEmpty()) {
             return plain(Targets.explicit(job, c.keys()));
         }
         if (c.to() != null && c.from() == null) {
-            throw new SelectionException("--to needs --from");
+            throw new SelectionException(Text.t("core.selection.needs", "--to", "--from"));
         }
         if (c.from() != null) {
             String last = c.to() != null ? c.to() : KeyRules.current(job.key(), clock);
@@ -125,7 +126,7 @@ public final class KeySelection {
         }
         if (c.due()) {
             List<Targets.DueKey> due = Targets.dueKeys(job, store, clock.instant(), window);
-            Map<String, String> notes = new HashMap<>();
+            Map<String, io.keyline.text.Said> notes = new HashMap<>();
             due.stream().filter(Targets.DueKey::catchUp).forEach(d -> notes.put(d.key(), d.note()));
             return new Resolved(due.stream().map(Targets.DueKey::key).toList(), due, notes);
         }
@@ -164,10 +165,11 @@ public final class KeySelection {
         List<String> later = notYetDue(job, keys, clock);
         if (!later.isEmpty()) {
             String current = KeyRules.current(job.key(), clock);
-            throw new OperatorException((later.size() == 1 ? later.get(0) + " is" : later.size() + " keys ("
-                    + later.get(0) + " .. " + later.get(later.size() - 1) + ") are") + " not yet due: the current key "
-                    + "of " + job.name() + " is " + current + " (" + job.key().zone() + "). Nothing ran. To run "
-                    + (later.size() == 1 ? "it" : "them") + " ahead of schedule, add --ahead");
+            throw later.size() == 1
+                    ? OperatorException.of("core.refused.notYetDueOne", later.get(0), job.name(), current,
+                            job.key().zone().toString())
+                    : OperatorException.of("core.refused.notYetDue", later.size(), later.get(0),
+                            later.get(later.size() - 1), job.name(), current, job.key().zone().toString());
         }
     }
 
@@ -179,7 +181,7 @@ public final class KeySelection {
      */
     public static Duration window(String option, String setting, boolean due) {
         if (option != null && !due) {
-            throw new SelectionException("--catch-up goes with --due");
+            throw new SelectionException(Text.t("core.selection.goesWith", "--catch-up", "--due"));
         }
         try {
             return Targets.catchUpWindow(option != null ? option : setting);

@@ -75,7 +75,7 @@ public final class PlanApply {
     public static final class StalePlanException extends OperatorException {
         private final String currentId;
 
-        public StalePlanException(String message, String currentId) {
+        public StalePlanException(io.keyline.text.Said message, String currentId) {
             super(message);
             this.currentId = currentId;
         }
@@ -87,12 +87,12 @@ public final class PlanApply {
     }
 
     /** Makes a plan without keeping it (it cannot be applied): what a run would do, to ask before it runs. */
-    public Plan plan(JobDefinition job, List<String> keys, Map<String, String> notes, Planner.Options options) {
+    public Plan plan(JobDefinition job, List<String> keys, Map<String, io.keyline.text.Said> notes, Planner.Options options) {
         return planner.plan(job, keys, notes, options);
     }
 
     /** Makes a plan and keeps it for {@link #apply}. */
-    public Plan planAndSave(JobDefinition job, List<String> keys, Map<String, String> notes, Planner.Options options) {
+    public Plan planAndSave(JobDefinition job, List<String> keys, Map<String, io.keyline.text.Said> notes, Planner.Options options) {
         Plan plan = planner.plan(job, keys, notes, options);
         store.savePlan(plan.planId(), job.name(), plan.createdAt(), keys, options(options));
         return plan;
@@ -100,8 +100,8 @@ public final class PlanApply {
 
     /** The saved plan, or a clear refusal. */
     public SavedPlans.SavedPlan saved(String planId) {
-        return store.plan(planId).orElseThrow(() -> new OperatorException("no plan " + planId
-                + " in this state (plans are made by 'keyline plan JOB' or the console's Plan)"));
+        return store.plan(planId).orElseThrow(() -> OperatorException.of(
+                "core.refused.noPlan", planId));
     }
 
     /**
@@ -113,10 +113,10 @@ public final class PlanApply {
         JobDefinition job = jobs.apply(saved.job());
         Plan now = planner.plan(job, saved.keys(), Map.of(), options(saved));
         if (!now.planId().equals(planId)) {
-            throw new StalePlanException("plan " + planId + " is stale: the job file, a body, a probe's answer, a "
-                    + "credential or the state of its keys changed since it was made (now " + now.planId()
-                    + "). Review it again: keyline plan " + job.name() + (saved.keys().size() == 1 ? " --key "
-                    + saved.keys().get(0) : ""), now.planId());
+            String again = "keyline plan " + job.name() + (saved.keys().size() == 1 ? " --key "
+                    + saved.keys().get(0) : "");
+            throw new StalePlanException(io.keyline.text.Said.of("core.refused.stalePlan", planId, now.planId(),
+                    again), now.planId());
         }
         return now;
     }

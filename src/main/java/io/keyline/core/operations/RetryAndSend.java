@@ -122,10 +122,8 @@ public final class RetryAndSend {
         for (Send s : preview(job, keys)) {
             String shown = shownHashes.get(s.key());
             if (shown == null || !Objects.equals(shown, hashShown(s))) {
-                throw new OperatorException(shown == null
-                        ? "the retry of " + s.key() + " sends " + s.step().id() + ", which was not shown: review it first"
-                        : "what " + s.step().id() + " of " + s.key() + " sends changed since it was shown: review it "
-                        + "again; nothing was retried");
+                throw OperatorException.of(shown == null ? "core.refused.retryNotShown"
+                        : "core.refused.retryChanged", s.key(), s.step().id());
             }
         }
         return actions.retryAndRun(job, keys, note, engine);

@@ -9,6 +9,7 @@ import io.keyline.core.KeyRecords;
 import io.keyline.core.Targets;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
+import io.keyline.text.Text;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -98,11 +99,12 @@ public final class RunDue {
         for (JobDefinition job : jobs) {
             // a wait for a confirmation that outlived its step's expireAfter ends, due keys or not
             for (KeyRecord k : engine.expireConfirmations(job)) {
-                say.accept(job.name() + " " + k.key() + ": " + k.state() + ": " + k.message());
+                say.accept(Text.t("core.due.expired", job.name(), k.key(), Text.t("cli.state." + k.state().name()),
+                        k.message()));
             }
             if (controls.jobControl(job.name()).pausedAt(clock.instant())) {
                 paused.add(job.name());
-                say.accept(job.name() + ": paused, passed by");
+                say.accept(Text.t("core.due.paused", job.name()));
                 continue;
             }
             List<String> listed = List.of();
@@ -115,8 +117,8 @@ public final class RunDue {
             if (due.isEmpty()) {
                 continue;
             }
-            due.stream().filter(Targets.DueKey::catchUp).forEach(d -> say.accept(job.name() + " " + d.key() + ": "
-                    + d.note()));
+            due.stream().filter(Targets.DueKey::catchUp).forEach(d -> say.accept(Text.t("core.due.catchUp", job.name(),
+                    d.key(), d.note())));
             List<String> keys = due.stream().map(Targets.DueKey::key).toList();
             runs.add(() -> engine.run(job, keys, RunRequest.due(ahead)));
         }

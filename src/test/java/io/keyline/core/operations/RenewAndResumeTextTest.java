@@ -118,7 +118,7 @@ class RenewAndResumeTextTest {
     @Test
     void aTestOfTheStoredCredentialInOneSentence() {
         List<CredentialTester.Result> ok = List.of(new CredentialTester.Result("daily", "publish",
-                CredentialTester.Verdict.ACCEPTED, "HTTP 200"));
+                CredentialTester.Verdict.ACCEPTED, io.keyline.text.Said.plain("HTTP 200")));
         assertThat(new RenewAndResume.Tested(ok, List.of()).summary("shop"))
                 .isEqualTo("The stored credential: Accepted: 1 answer met its success condition and none showed a "
                         + "rejected login.");

@@ -57,7 +57,7 @@ class SchedulerViewModelTest {
 
         s.due = List.of(
                 new Upcoming("daily-article", "2026-11-27", ZonedDateTime.of(2026, 11, 27, 9, 0, 0, 0, SHANGHAI), true,
-                        "catch-up: missed tick 2026-11-27 09:00"),
+                        io.keyline.text.Said.of("core.plan.catchUp", "2026-11-27 09:00")),
                 new Upcoming("daily-article", "2026-11-29", ZonedDateTime.of(2026, 11, 29, 9, 0, 0, 0, SHANGHAI), false,
                         null));
         vm.refresh();
