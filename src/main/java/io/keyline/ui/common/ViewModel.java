@@ -52,8 +52,12 @@ public abstract class ViewModel {
         });
     }
 
-    /** Makes the answers of loads still running stale; returns the new generation (see {@link #current}). */
+    /**
+     * Makes the answers of loads still running stale (they will be dropped, so {@code loading} ends here);
+     * returns the new generation (see {@link #current}).
+     */
     protected final long stale() {
+        loading.set(false);
         return ++generation;
     }
 

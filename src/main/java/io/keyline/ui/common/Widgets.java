@@ -1,6 +1,7 @@
 package io.keyline.ui.common;
 
 import io.keyline.text.Text;
+import javafx.beans.property.Property;
 import javafx.beans.value.ObservableValue;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -9,6 +10,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -47,6 +49,14 @@ public final class Widgets {
         n.visibleProperty().bind(shown);
         n.managedProperty().bind(n.visibleProperty());
         return n;
+    }
+
+    /** A text field that edits {@code text} (both ways), showing {@code prompt} while it is empty. */
+    public static TextField field(Property<String> text, String prompt) {
+        TextField f = new TextField();
+        f.setPromptText(prompt);
+        f.textProperty().bindBidirectional(text);
+        return f;
     }
 
     /** The small spinner shown while {@code running} is true (it keeps its room when hidden). */

@@ -129,9 +129,7 @@ public final class CredentialDialog {
                         vm.nameProperty())));
         Label current = Widgets.line(vm.currentProperty(), "page-subtitle");
 
-        TextField name = new TextField();
-        name.setPromptText(Text.t("ui.credential.namePrompt"));
-        name.textProperty().bindBidirectional(vm.nameProperty());
+        TextField name = Widgets.field(vm.nameProperty(), Text.t("ui.credential.namePrompt"));
         name.editableProperty().bind(vm.nameEditableProperty());
         name.focusTraversableProperty().bind(vm.nameEditableProperty());
         name.setPrefColumnCount(18);
@@ -153,9 +151,7 @@ public final class CredentialDialog {
                 return null;
             }
         });
-        TextField domain = new TextField();
-        domain.setPromptText(Text.t("ui.credential.domainPrompt"));
-        domain.textProperty().bindBidirectional(vm.input().domainProperty());
+        TextField domain = Widgets.field(vm.input().domainProperty(), Text.t("ui.credential.domainPrompt"));
         domain.setPrefColumnCount(18);
         domain.disableProperty().bind(vm.input().typeProperty().isNotEqualTo(CredentialType.COOKIE));
         domain.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.domainTip")));

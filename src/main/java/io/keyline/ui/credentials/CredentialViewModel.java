@@ -89,8 +89,13 @@ public final class CredentialViewModel extends ViewModel {
         }
         name.set(existing);
         nameEditable.set(false);
-        threads.submit(() -> services.operations().renewAndResume().waiting(existing), this::showWaiting,
+        load(true, () -> services.operations().renewAndResume().waiting(existing), this::showWaiting,
                 e -> error.set(Text.t("ui.credential.readFailed", existing, Format.error(e))));
+    }
+
+    /** Reads again what is stored and which keys wait (after a save or a test changed it); a failure changes nothing. */
+    private void readAgain(String n) {
+        load(false, () -> services.operations().renewAndResume().waiting(n), this::showWaiting, e -> { });
     }
 
     private void showWaiting(RenewAndResume.Waiting w) {
@@ -225,7 +230,7 @@ public final class CredentialViewModel extends ViewModel {
                 if (!out.error().isEmpty()) {
                     error.set(out.error());
                 }
-                threads.submit(() -> services.operations().renewAndResume().waiting(n), this::showWaiting, e -> { });
+                readAgain(n);
             }, e -> {
                 busy.set(false);
                 message.set(RenewAndResume.saved(r, null).message());
@@ -247,23 +252,20 @@ public final class CredentialViewModel extends ViewModel {
         if (n.isEmpty() || busy.get()) {
             return;
         }
-        busy.set(true);
         error.set("");
         testResults.clear();
         ParsedCredential pasted = input.parsed();
         if (pasted != null) {
             testSummary.set(Text.t("ui.credential.testingPasted"));
             String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
-            threads.submit(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
+            act(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
                     services.clock(), login), results -> {
-                busy.set(false);
                 testResults.setAll(results);
                 testedFingerprint = pasted.fingerprint();
                 testedOutcome = CredentialTester.outcome(results);
                 testSummary.set(Text.t("ui.credential.pastedResult",
                         io.keyline.core.operations.LoginCheck.summary(results)));
             }, e -> {
-                busy.set(false);
                 testSummary.set("");
                 error.set(Text.t("ui.credential.testFailed", Format.error(e)));
             });
@@ -271,15 +273,13 @@ public final class CredentialViewModel extends ViewModel {
         }
         testSummary.set(Text.t("ui.credential.testingStored", n));
         RenewAndResume op = services.operations().renewAndResume();
-        threads.submit(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
-            busy.set(false);
+        act(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
             testResults.setAll(t.results());
             if (!t.resumed().isEmpty()) { // accepted again: the breaker closed, as keyline credentials test closes it
-                threads.submit(() -> op.waiting(n), this::showWaiting, e -> { });
+                readAgain(n);
             }
             testSummary.set(t.plainSummary());
         }, e -> {
-            busy.set(false);
             testSummary.set("");
             error.set(RenewAndResume.testFailed(n, e));
         });

@@ -62,7 +62,6 @@ public final class LoginViewModel extends ViewModel {
     private final ReadOnlyStringWrapper discarded = new ReadOnlyStringWrapper(this, "discarded", "");
     private final ReadOnlyBooleanWrapper captured = new ReadOnlyBooleanWrapper(this, "captured");
     private final ReadOnlyBooleanWrapper canUse = new ReadOnlyBooleanWrapper(this, "canUse");
-    private final ReadOnlyBooleanWrapper testing = new ReadOnlyBooleanWrapper(this, "testing");
     private final ReadOnlyBooleanWrapper used = new ReadOnlyBooleanWrapper(this, "used");
     private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
     private final ObservableList<CredentialTester.Result> testLines = FXCollections.observableArrayList();
@@ -98,14 +97,14 @@ public final class LoginViewModel extends ViewModel {
             }
         });
         credential.loginOpened(); // the Renew dialog's words about an earlier value are not about this login
-        testing.addListener((o, a, b) -> updateCanUse());
+        busy.addListener((o, a, b) -> updateCanUse()); // a test of the captured cookies runs
         urlInput.addListener((o, a, b) -> urlError.set(""));
         status.set(Text.t("ui.login.reading", name));
     }
 
     /** Reads the stored login URL and the jobs (in the background); then the window loads the page, or asks for it. */
     public void open() {
-        threads.submit(() -> new LoginCapture.Start(services.credentials().info(name).map(CredentialInfo::loginUrl)
+        load(true, () -> new LoginCapture.Start(services.credentials().info(name).map(CredentialInfo::loginUrl)
                 .orElse(null), services.catalog().get().jobs()), o -> {
             jobs = o.jobs();
             start(o.loginUrl());
@@ -167,7 +166,7 @@ public final class LoginViewModel extends ViewModel {
     }
 
     private void updateCanUse() {
-        canUse.set(!taken.isEmpty() && !used.get() && !credential.busyProperty().get() && !testing.get());
+        canUse.set(!taken.isEmpty() && !used.get() && !credential.busyProperty().get() && !busy.get());
     }
 
     /** Stores the captured cookies, resumes the keys parked on the credential and runs them (the paste path). */
@@ -199,26 +198,21 @@ public final class LoginViewModel extends ViewModel {
 
     /** Asks, read-only, the credential's probes whether the site accepts the captured cookies (nothing is stored). */
     public void test() {
-        if (taken.isEmpty() || testing.get()) {
+        if (taken.isEmpty() || busy.get()) {
             return;
         }
         ParsedCredential value = ParsedCredential.ofCookies(taken);
-        testing.set(true);
         testLines.clear();
         testSummary.set(Text.t("ui.login.testing", name));
         List<JobDefinition> js = jobs;
         String fingerprint = takenFingerprint;
         String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
-        threads.submit(() -> LoginCapture.test(name, value, js, services.clock(), login), results -> {
-            testing.set(false);
+        act(() -> LoginCapture.test(name, value, js, services.clock(), login), results -> {
             testedFingerprint = fingerprint;
             testedOutcome = CredentialTester.outcome(results);
             testLines.setAll(results);
             testSummary.set(CapturedCookies.testSummary(results));
-        }, e -> {
-            testing.set(false);
-            testSummary.set(Text.t("ui.login.testFailed", Format.error(e)));
-        });
+        }, e -> testSummary.set(Text.t("ui.login.testFailed", Format.error(e))));
     }
 
     /** The window closes: forget the captured cookies (unused ones change nothing). */
@@ -304,10 +298,6 @@ public final class LoginViewModel extends ViewModel {
     /** Cookies captured, not used yet, nothing running: the "Use these cookies" button. */
     public ReadOnlyBooleanProperty canUseProperty() {
         return canUse.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty testingProperty() {
-        return testing.getReadOnlyProperty();
     }
 
     /** The captured cookies were handed to the save path. */

@@ -365,10 +365,8 @@ public final class LoginWindow {
     /** Without a stored login page: the address to open, and whether to remember it. */
     private VBox urlPrompt() {
         Label ask = new Label(Text.t("ui.login.askUrl", vm.credentialName()));
-        TextField url = new TextField();
+        TextField url = Widgets.field(vm.urlInputProperty(), Text.t("ui.login.urlPrompt"));
         url.setId("login-url-input");
-        url.setPromptText(Text.t("ui.login.urlPrompt"));
-        url.textProperty().bindBidirectional(vm.urlInputProperty());
         HBox.setHgrow(url, Priority.ALWAYS);
         Button go = new Button(Text.t("ui.login.open"));
         go.setId("login-url-open");
@@ -411,7 +409,7 @@ public final class LoginWindow {
         fallback.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         fallback.setWrapText(true);
 
-        ProgressIndicator spinner = Widgets.spinner(c.busyProperty().or(vm.testingProperty()));
+        ProgressIndicator spinner = Widgets.spinner(c.busyProperty().or(vm.busyProperty()));
         Button test = new Button(Text.t("ui.login.test"));
         test.setId("login-test");
         test.setTooltip(new Tooltip(Text.t("ui.login.testTip", vm.credentialName())));

@@ -137,24 +137,18 @@ public final class PlanDialog {
         c.targetProperty().addListener((o, a, b) -> buttons.get(b).setSelected(true));
 
         // each target has its own input, looked up by the target (not by position)
-        TextField from = new TextField();
+        TextField from = Widgets.field(c.fromProperty(), Text.t("ui.plan.fromPrompt"));
         from.setId("plan-from");
-        from.setPromptText(Text.t("ui.plan.fromPrompt"));
-        from.textProperty().bindBidirectional(c.fromProperty());
-        TextField to = new TextField();
+        TextField to = Widgets.field(c.toProperty(), Text.t("ui.plan.toPrompt"));
         to.setId("plan-to");
-        to.setPromptText(Text.t("ui.plan.toPrompt"));
-        to.textProperty().bindBidirectional(c.toProperty());
         for (TextField f : new TextField[] {from, to}) {
             f.setPrefColumnCount(12);
             f.setMinWidth(90);
         }
         HBox range = new HBox(6, from, new Label("–"), to);
         range.setAlignment(Pos.CENTER_LEFT);
-        TextField keys = new TextField();
+        TextField keys = Widgets.field(c.keysTextProperty(), Text.t("ui.plan.keysPrompt"));
         keys.setId("plan-keys");
-        keys.setPromptText(Text.t("ui.plan.keysPrompt"));
-        keys.textProperty().bindBidirectional(c.keysTextProperty());
         HBox.setHgrow(keys, Priority.ALWAYS);
         Label due = new Label(Text.t("ui.plan.dueText"));
         due.setId("plan-due-text");

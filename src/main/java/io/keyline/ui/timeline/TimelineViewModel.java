@@ -9,7 +9,6 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.text.Text;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.OperatorMoves;
-import io.keyline.domain.Printable;
 import io.keyline.domain.Trigger;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
@@ -183,7 +182,6 @@ public final class TimelineViewModel extends ViewModel {
      * @param fresh after an action: show the newest run's failure (or nothing), not what was shown before
      */
     private void apply(Timeline.View v, boolean fresh) {
-        loading.set(false);
         KeyRecord rec = v.record();
         record.set(rec);
         state.set(rec == null ? null : rec.state());

@@ -28,6 +28,10 @@ class ViewModelTest {
             load(true, () -> answer, applied::add, e -> error.set(e.getMessage()));
         }
 
+        void forget() {
+            stale();
+        }
+
         void reload() {
             refresh(() -> "read " + ++reads, applied::add, e -> error.set(e.getMessage()));
         }
@@ -52,6 +56,17 @@ class ViewModelTest {
         assertThat(vm.loadingProperty().get()).isTrue();
         runNext();
         assertThat(applied).containsExactly("new");
+        assertThat(vm.loadingProperty().get()).isFalse();
+    }
+
+    @Test
+    void aLoadMadeStaleIsNoLongerShownAsLoading() {
+        Probe vm = new Probe(threads);
+        vm.load("old");
+        vm.forget(); // an action's answer will show instead
+        assertThat(vm.loadingProperty().get()).as("nothing that will be shown is loading").isFalse();
+        runNext();
+        assertThat(applied).isEmpty();
         assertThat(vm.loadingProperty().get()).isFalse();
     }
 
