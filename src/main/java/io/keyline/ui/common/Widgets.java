@@ -11,6 +11,8 @@ import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.TextField;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -120,6 +122,13 @@ public final class Widgets {
                 }
             });
         }
+    }
+
+    /** Puts {@code text} on the system clipboard. */
+    public static void copy(String text) {
+        ClipboardContent c = new ClipboardContent();
+        c.putString(text);
+        Clipboard.getSystemClipboard().setContent(c);
     }
 
     /** The window {@code n} is shown in, or {@code null}. */

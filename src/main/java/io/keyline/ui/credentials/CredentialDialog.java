@@ -180,11 +180,7 @@ public final class CredentialDialog {
         copy.getStyleClass().add(Styles.SMALL);
         copy.setMinWidth(Region.USE_PREF_SIZE);
         copy.disableProperty().bind(vm.loginUrlProperty().isEmpty());
-        copy.setOnAction(e -> {
-            javafx.scene.input.ClipboardContent c = new javafx.scene.input.ClipboardContent();
-            c.putString(vm.loginUrlProperty().get());
-            javafx.scene.input.Clipboard.getSystemClipboard().setContent(c);
-        });
+        copy.setOnAction(e -> Widgets.copy(vm.loginUrlProperty().get()));
         loginActions.getChildren().add(copy);
         loginActions.setAlignment(Pos.CENTER_LEFT);
         loginActions.setId("credential-login-actions");
@@ -294,7 +290,7 @@ public final class CredentialDialog {
         summary.textProperty().bind(vm.input().summaryProperty());
         Widgets.collapseWhenEmpty(summary);
 
-        TableView<CredentialInput.CookieRow> preview = CookieViews.table(vm.input().preview(),
+        TableView<CredentialInput.CookieRow> preview = LoginParts.table(vm.input().preview(),
                 Text.t("ui.credential.previewEmpty"));
         preview.setPrefHeight(180);
         VBox.setVgrow(preview, Priority.ALWAYS);
@@ -347,7 +343,7 @@ public final class CredentialDialog {
         Label message = Widgets.line(vm.messageProperty(), "credential-message");
         Label error = Widgets.line(vm.errorProperty(), "error-text");
         Label testSummary = Widgets.line(vm.testSummaryProperty());
-        VBox testLines = CookieViews.testLines(vm.testResults());
+        VBox testLines = LoginParts.testLines(vm.testResults());
 
         CheckBox run = new CheckBox(Text.t("ui.credential.runNow"));
         run.selectedProperty().bindBidirectional(vm.runResumedProperty());
@@ -365,14 +361,8 @@ public final class CredentialDialog {
         save.disableProperty().bind(vm.canSaveProperty().not());
         save.setOnAction(e -> vm.save());
 
-        // offered only after a save was refused because the site had just rejected the value
-        Button anyway = new Button(Text.t("ui.credential.saveAnyway"));
+        Button anyway = LoginParts.saveAnyway(vm, Text.t("ui.credential.saveAnywayTip"), vm::saveAnyway);
         anyway.setId("credential-save-anyway");
-        anyway.getStyleClass().add(Styles.DANGER);
-        anyway.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.saveAnywayTip")));
-        Widgets.shownWhen(anyway, vm.saveAnywayProperty());
-        anyway.disableProperty().bind(vm.busyProperty());
-        anyway.setOnAction(e -> vm.saveAnyway());
 
         HBox buttons = Widgets.bar(run, spinner, test, Widgets.closeButton(root), anyway, save);
         return new VBox(8, message, error, testSummary, testLines, buttons);

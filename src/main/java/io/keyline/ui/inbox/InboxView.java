@@ -252,7 +252,7 @@ public final class InboxView extends BorderPane {
             String> then) {
         String what = item.keys().size() == 1 ? item.firstJob() + " " + item.key() : item.keysText();
         new NoteDialog(Text.t("ui.move.noteTitle", verb, what), explain, verb, null, n -> then.accept(item, n))
-                .show(getScene() == null ? null : getScene().getWindow());
+                .show(Widgets.windowOf(this));
     }
 
     private final class ItemCell extends ListCell<Attention.Item> {

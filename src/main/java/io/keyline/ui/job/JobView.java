@@ -432,7 +432,7 @@ public final class JobView extends BorderPane {
     private void ask(String verb, String key, String explain, java.util.function.BiConsumer<String, String> then) {
         new NoteDialog(Text.t("ui.move.noteTitle", verb, vm.definitionProperty().get().name() + " " + key), explain,
                 verb, null,
-                n -> then.accept(key, n)).show(getScene() == null ? null : getScene().getWindow());
+                n -> then.accept(key, n)).show(Widgets.windowOf(this));
     }
 
     /** Rearm…: a note and, optionally, the step to run again from. */
@@ -447,7 +447,7 @@ public final class JobView extends BorderPane {
         extra.setAlignment(Pos.CENTER_LEFT);
         new NoteDialog(Text.t("ui.move.noteTitle", Text.t("ui.job.rearm"), def.name() + " " + key),
                 Text.t("ui.job.rearmExplain"), Text.t("ui.job.rearm"), extra, n -> vm.rearm(key, n, from.getSelectionModel().getSelectedIndex() == 0
-                ? null : from.getValue())).show(getScene() == null ? null : getScene().getWindow());
+                ? null : from.getValue())).show(Widgets.windowOf(this));
     }
 
     /** Gives the key table the keyboard focus (J/K move in it), once the view is in a scene. */

@@ -8,9 +8,9 @@ import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.Widgets;
-import io.keyline.ui.credentials.CookieViews;
 import io.keyline.ui.credentials.CredentialInput;
 import io.keyline.ui.credentials.CredentialViewModel;
+import io.keyline.ui.credentials.LoginParts;
 import javafx.beans.binding.Bindings;
 import javafx.concurrent.Worker;
 import javafx.geometry.Insets;
@@ -387,7 +387,7 @@ public final class LoginWindow {
     }
 
     private VBox footer() {
-        TableView<CredentialInput.CookieRow> preview = CookieViews.table(vm.preview(), Text.t("ui.login.previewEmpty"));
+        TableView<CredentialInput.CookieRow> preview = LoginParts.table(vm.preview(), Text.t("ui.login.previewEmpty"));
         preview.setId("login-preview");
         preview.setPrefHeight(120);
         preview.setMinHeight(90);
@@ -398,7 +398,7 @@ public final class LoginWindow {
 
         Label testSummary = Widgets.line(vm.testSummaryProperty());
         testSummary.setId("login-test-summary");
-        VBox testLines = CookieViews.testLines(vm.testLines());
+        VBox testLines = LoginParts.testLines(vm.testLines());
 
         CredentialViewModel c = vm.credential();
         Label message = Widgets.line(c.messageProperty(), "credential-message");
@@ -421,13 +421,8 @@ public final class LoginWindow {
         use.disableProperty().bind(vm.canUseProperty().not());
         use.setOnAction(e -> vm.use());
         // offered only after the cookies were refused because the site had just rejected them
-        Button anyway = new Button(Text.t("ui.credential.saveAnyway"));
+        Button anyway = LoginParts.saveAnyway(c, Text.t("ui.login.saveAnywayTip", vm.credentialName()), vm::saveAnyway);
         anyway.setId("login-save-anyway");
-        anyway.getStyleClass().add(Styles.DANGER);
-        anyway.setTooltip(new Tooltip(Text.t("ui.login.saveAnywayTip", vm.credentialName())));
-        Widgets.shownWhen(anyway, c.saveAnywayProperty());
-        anyway.disableProperty().bind(c.busyProperty());
-        anyway.setOnAction(e -> vm.saveAnyway());
         Button close = new Button(Text.t("common.close"));
         // not a cancel button: Escape belongs to the page (a site's own dialog), not to closing the login
         close.setOnAction(e -> stage.close());

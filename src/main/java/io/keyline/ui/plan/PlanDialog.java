@@ -27,8 +27,6 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
-import javafx.scene.input.Clipboard;
-import javafx.scene.input.ClipboardContent;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
@@ -348,9 +346,7 @@ public final class PlanDialog {
         idLabel.setTooltip(new Tooltip(Text.t("ui.plan.idTip")));
         idLabel.setOnMouseClicked(e -> {
             if (!vm.planIdProperty().get().isEmpty()) {
-                ClipboardContent c = new ClipboardContent();
-                c.putString(vm.planIdProperty().get());
-                Clipboard.getSystemClipboard().setContent(c);
+                Widgets.copy(vm.planIdProperty().get());
             }
         });
 

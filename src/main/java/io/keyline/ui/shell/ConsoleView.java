@@ -594,7 +594,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     private Window window() {
-        return getScene() == null ? null : getScene().getWindow();
+        return Widgets.windowOf(this);
     }
 
     private void notifyAttention(List<io.keyline.core.operations.Attention.Item> items) {

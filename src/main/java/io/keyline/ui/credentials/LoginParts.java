@@ -5,23 +5,26 @@ import io.keyline.core.CredentialTester;
 import io.keyline.text.Text;
 import io.keyline.ui.common.Cut;
 import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Widgets;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
+import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.VBox;
 
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * What the renew dialog and the login window both show of a login: its cookies, values masked, and the
- * lines of a test against the site's probes.
+ * What the renew dialog and the login window both show of a login: its cookies, values masked, the lines
+ * of a test against the site's probes, and the offer to save a value the site has just rejected.
  */
-public final class CookieViews {
+public final class LoginParts {
 
-    private CookieViews() {
+    private LoginParts() {
     }
 
     /** The cookies of {@code rows} (values masked), or {@code empty} while there are none. */
@@ -49,6 +52,20 @@ public final class CookieViews {
     private static TableColumn<CredentialInput.CookieRow, String> column(
             String title, double width, Function<CredentialInput.CookieRow, String> f) {
         return Cut.column(title, width, f);
+    }
+
+    /**
+     * "Save anyway", shown only after {@code vm} refused to save because the site had just rejected the value;
+     * {@code save} stores it all the same.
+     */
+    public static Button saveAnyway(CredentialViewModel vm, String tip, Runnable save) {
+        Button anyway = new Button(Text.t("ui.credential.saveAnyway"));
+        anyway.getStyleClass().add(Styles.DANGER);
+        anyway.setTooltip(new Tooltip(tip));
+        Widgets.shownWhen(anyway, vm.saveAnywayProperty());
+        anyway.disableProperty().bind(vm.busyProperty());
+        anyway.setOnAction(e -> save.run());
+        return anyway;
     }
 
     /** One line a probe of {@code results}, coloured by its verdict; it follows the list. */
