@@ -71,7 +71,6 @@ public final class TimelineViewModel extends ViewModel {
     private final ReadOnlyIntegerWrapper eventCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyIntegerWrapper newestRun = new ReadOnlyIntegerWrapper(-1);
     private final ReadOnlyObjectWrapper<EventRow> expanded = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private Runnable onChanged = () -> { };
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
 
@@ -268,10 +267,5 @@ public final class TimelineViewModel extends ViewModel {
     /** The event whose evidence is shown (the newest run's failure after a load), or {@code null}. */
     public ReadOnlyObjectProperty<EventRow> expandedProperty() {
         return expanded.getReadOnlyProperty();
-    }
-
-    /** What the last action here did. */
-    public ReadOnlyStringProperty noticeProperty() {
-        return notice.getReadOnlyProperty();
     }
 }

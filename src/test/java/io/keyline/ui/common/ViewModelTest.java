@@ -36,6 +36,10 @@ class ViewModelTest {
             refresh(() -> "read " + ++reads, applied::add, e -> error.set(e.getMessage()));
         }
 
+        boolean told(java.util.concurrent.Callable<String> work) {
+            return tell(work, e -> "failed: " + e.getMessage(), () -> applied.add("reloaded"));
+        }
+
         boolean action(String answer) {
             return act(() -> answer, applied::add, e -> error.set(e.getMessage()));
         }
@@ -96,5 +100,22 @@ class ViewModelTest {
         assertThat(applied).containsExactly("first");
         assertThat(vm.busyProperty().get()).isFalse();
         assertThat(background).isEmpty();
+    }
+
+    @Test
+    void aToldActionSaysWhatItDidOrWhatFailedAndReloadsEitherWay() {
+        Probe vm = new Probe(threads);
+        assertThat(vm.told(() -> "Skipped 3 keys")).isTrue();
+        assertThat(vm.told(() -> "second")).as("one action at a time").isFalse();
+        runNext();
+        assertThat(vm.noticeProperty().get()).isEqualTo("Skipped 3 keys");
+        assertThat(applied).containsExactly("reloaded");
+        vm.told(() -> {
+            throw new IllegalStateException("the job file is gone");
+        });
+        runNext();
+        assertThat(vm.noticeProperty().get()).isEqualTo("failed: the job file is gone");
+        assertThat(applied).containsExactly("reloaded", "reloaded");
+        assertThat(vm.busyProperty().get()).isFalse();
     }
 }
