@@ -35,8 +35,12 @@ public final class Listen {
         value.addListener(new WeakChangeListener<>(listener));
     }
 
-    @SuppressWarnings("unchecked")
     private static void hold(Node view, Object listener) {
-        ((List<Object>) view.getProperties().computeIfAbsent(HELD, k -> new ArrayList<>())).add(listener);
+        ((Held) view.getProperties().computeIfAbsent(HELD, k -> new Held())).listeners.add(listener);
+    }
+
+    /** The listeners a view holds (in its properties). */
+    private static final class Held {
+        final List<Object> listeners = new ArrayList<>();
     }
 }
