@@ -25,11 +25,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The Renew dialog (issue view 7): what is stored now, where to log in again and which keys will
+ * The Renew dialog: what is stored now, where to log in again and which keys will
  * resume; the pasted or dropped login ({@link CredentialInput}: parsed, masked); "Save and resume"
  * through the core's {@link RenewAndResume} ("3 parked keys resumed, 3 of 3 completed"); and a
- * read-only test of the stored credential. Storing, resuming, running and testing go through
- * {@link Threads#submit}; no exposed string holds a secret except the input's text.
+ * read-only test of the stored credential. Storing, resuming, running and testing run in the background
+ * ({@link Threads}); no exposed string holds a secret except the input's text.
  */
 public final class CredentialViewModel extends ViewModel {
 
