@@ -342,8 +342,8 @@ public final class CredentialDialog {
     private VBox footer() {
         Label message = Widgets.line(vm.messageProperty(), "credential-message");
         Label error = Widgets.line(vm.errorProperty(), "error-text");
-        Label testSummary = Widgets.line(vm.testSummaryProperty());
-        VBox testLines = LoginParts.testLines(vm.testResults());
+        Label testSummary = Widgets.line(vm.probes().summaryProperty());
+        VBox testLines = LoginParts.testLines(vm.probes().lines());
 
         CheckBox run = new CheckBox(Text.t("ui.credential.runNow"));
         run.selectedProperty().bindBidirectional(vm.runResumedProperty());

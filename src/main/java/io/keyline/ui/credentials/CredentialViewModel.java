@@ -18,8 +18,6 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
-import javafx.collections.ObservableList;
 
 import java.util.List;
 import java.util.Objects;
@@ -47,15 +45,11 @@ public final class CredentialViewModel extends ViewModel {
     private final ReadOnlyIntegerWrapper resumedCount = new ReadOnlyIntegerWrapper(this, "resumedCount", -1);
     private final ReadOnlyIntegerWrapper completedCount = new ReadOnlyIntegerWrapper(this, "completedCount", -1);
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
-    private final ObservableList<CredentialTester.Result> testResults = FXCollections.observableArrayList();
-    private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
+    private final ProbeTest probes = new ProbeTest();
     private final ReadOnlyBooleanWrapper saveAnyway = new ReadOnlyBooleanWrapper(this, "saveAnyway");
     /** A value the site just rejected, kept (never shown) until the operator saves it anyway or drops it. */
     private ParsedCredential refused;
     private String refusedLoginUrl;
-    /** The fingerprint of the pasted value the last test asked about, and its strict verdict. */
-    private String testedFingerprint;
-    private CredentialTester.Outcome testedOutcome;
 
     public CredentialViewModel(ConsoleServices services, Threads threads) {
         super(threads);
@@ -123,7 +117,7 @@ public final class CredentialViewModel extends ViewModel {
         if (!canSave.get() || value == null) {
             return;
         }
-        store(value, null, value.fingerprint().equals(testedFingerprint) ? testedOutcome : null, false);
+        store(value, null, probes.verdictFor(value.fingerprint()), false);
     }
 
     /**
@@ -191,8 +185,7 @@ public final class CredentialViewModel extends ViewModel {
         busy.set(true);
         error.set("");
         message.set(Text.t("ui.credential.saving"));
-        testResults.clear();
-        testSummary.set("");
+        probes.start("");
         saveAnyway.set(false);
         RenewAndResume op = services.operations().renewAndResume();
         List<io.keyline.domain.JobDefinition> jobs = services.catalog().get().jobs();
@@ -253,34 +246,29 @@ public final class CredentialViewModel extends ViewModel {
             return;
         }
         error.set("");
-        testResults.clear();
         ParsedCredential pasted = input.parsed();
         if (pasted != null) {
-            testSummary.set(Text.t("ui.credential.testingPasted"));
+            probes.start(Text.t("ui.credential.testingPasted"));
             String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
             act(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
                     services.clock(), login), results -> {
-                testResults.setAll(results);
-                testedFingerprint = pasted.fingerprint();
-                testedOutcome = CredentialTester.outcome(results);
-                testSummary.set(Text.t("ui.credential.pastedResult",
+                probes.answered(pasted.fingerprint(), results, Text.t("ui.credential.pastedResult",
                         io.keyline.core.operations.LoginCheck.summary(results)));
             }, e -> {
-                testSummary.set("");
+                probes.failed("");
                 error.set(Text.t("ui.credential.testFailed", Format.error(e)));
             });
             return;
         }
-        testSummary.set(Text.t("ui.credential.testingStored", n));
+        probes.start(Text.t("ui.credential.testingStored", n));
         RenewAndResume op = services.operations().renewAndResume();
         act(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
-            testResults.setAll(t.results());
             if (!t.resumed().isEmpty()) { // accepted again: the breaker closed, as keyline credentials test closes it
                 readAgain(n);
             }
-            testSummary.set(t.plainSummary());
+            probes.answered(null, t.results(), t.plainSummary());
         }, e -> {
-            testSummary.set("");
+            probes.failed("");
             error.set(RenewAndResume.testFailed(n, e));
         });
     }
@@ -348,12 +336,9 @@ public final class CredentialViewModel extends ViewModel {
         return saved.getReadOnlyProperty();
     }
 
-    public ObservableList<CredentialTester.Result> testResults() {
-        return testResults;
-    }
-
-    public ReadOnlyStringProperty testSummaryProperty() {
-        return testSummary.getReadOnlyProperty();
+    /** The last test of the pasted or the stored value. */
+    public ProbeTest probes() {
+        return probes;
     }
 
     /** A save was refused because the site just rejected the value: "Save anyway" is offered. */

@@ -1,7 +1,6 @@
 package io.keyline.ui.login;
 
 import io.keyline.core.CredentialInfo;
-import io.keyline.core.CredentialTester;
 import io.keyline.core.LoginCapture;
 import io.keyline.core.operations.CapturedCookies;
 import io.keyline.core.operations.LoginUrl;
@@ -16,6 +15,7 @@ import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
 import io.keyline.ui.credentials.CredentialInput;
 import io.keyline.ui.credentials.CredentialViewModel;
+import io.keyline.ui.credentials.ProbeTest;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -63,10 +63,7 @@ public final class LoginViewModel extends ViewModel {
     private final ReadOnlyBooleanWrapper captured = new ReadOnlyBooleanWrapper(this, "captured");
     private final ReadOnlyBooleanWrapper canUse = new ReadOnlyBooleanWrapper(this, "canUse");
     private final ReadOnlyBooleanWrapper used = new ReadOnlyBooleanWrapper(this, "used");
-    private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
-    private final ObservableList<CredentialTester.Result> testLines = FXCollections.observableArrayList();
-    private final ObservableList<CredentialTester.Result> testLinesReadOnly =
-            FXCollections.unmodifiableObservableList(testLines);
+    private final ProbeTest probes = new ProbeTest();
 
     private List<JobDefinition> jobs = List.of();
     private CookieScope scope = CookieScope.of(null, List.of());
@@ -74,9 +71,6 @@ public final class LoginViewModel extends ViewModel {
     /** The captured cookies of the credential's domains (secret: never exposed as text). */
     private List<Cookie> taken = List.of();
     private String takenFingerprint = "";
-    /** The fingerprint of the cookies the last test asked about, and its strict verdict. */
-    private String testedFingerprint = "";
-    private CredentialTester.Outcome testedOutcome;
 
     /**
      * @param credential the renew dialog's view model (or a new one on {@code name}): its save path is the one
@@ -159,8 +153,7 @@ public final class LoginViewModel extends ViewModel {
         takenFingerprint = c.fingerprint();
         preview.setAll(taken.stream().map(CredentialInput::row).toList());
         captured.set(!taken.isEmpty());
-        testLines.clear();
-        testSummary.set("");
+        probes.start("");
         status.set(c.status());
         updateCanUse();
     }
@@ -179,7 +172,7 @@ public final class LoginViewModel extends ViewModel {
         status.set(CapturedCookies.usingText(name, takenFingerprint));
         String remember = urlEntered && rememberUrl.get() ? loginUrl.get() : null;
         credential.useCaptured(ParsedCredential.ofCookies(taken), remember,
-                takenFingerprint.equals(testedFingerprint) ? testedOutcome : null);
+                probes.verdictFor(takenFingerprint));
         taken = List.of(); // the credential view model has them now; this window forgets them
     }
 
@@ -202,17 +195,13 @@ public final class LoginViewModel extends ViewModel {
             return;
         }
         ParsedCredential value = ParsedCredential.ofCookies(taken);
-        testLines.clear();
-        testSummary.set(Text.t("ui.login.testing", name));
+        probes.start(Text.t("ui.login.testing", name));
         List<JobDefinition> js = jobs;
         String fingerprint = takenFingerprint;
         String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
-        act(() -> LoginCapture.test(name, value, js, services.clock(), login), results -> {
-            testedFingerprint = fingerprint;
-            testedOutcome = CredentialTester.outcome(results);
-            testLines.setAll(results);
-            testSummary.set(CapturedCookies.testSummary(results));
-        }, e -> testSummary.set(Text.t("ui.login.testFailed", Format.error(e))));
+        act(() -> LoginCapture.test(name, value, js, services.clock(), login),
+                results -> probes.answered(fingerprint, results, CapturedCookies.testSummary(results)),
+                e -> probes.failed(Text.t("ui.login.testFailed", Format.error(e))));
     }
 
     /** The window closes: forget the captured cookies (unused ones change nothing). */
@@ -305,11 +294,8 @@ public final class LoginViewModel extends ViewModel {
         return used.getReadOnlyProperty();
     }
 
-    public ReadOnlyStringProperty testSummaryProperty() {
-        return testSummary.getReadOnlyProperty();
-    }
-
-    public ObservableList<CredentialTester.Result> testLines() {
-        return testLinesReadOnly;
+    /** The last test of the captured cookies. */
+    public ProbeTest probes() {
+        return probes;
     }
 }

@@ -396,9 +396,9 @@ public final class LoginWindow {
         discarded.setId("login-discarded");
         discarded.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
 
-        Label testSummary = Widgets.line(vm.testSummaryProperty());
+        Label testSummary = Widgets.line(vm.probes().summaryProperty());
         testSummary.setId("login-test-summary");
-        VBox testLines = LoginParts.testLines(vm.testLines());
+        VBox testLines = LoginParts.testLines(vm.probes().lines());
 
         CredentialViewModel c = vm.credential();
         Label message = Widgets.line(c.messageProperty(), "credential-message");
