@@ -25,7 +25,8 @@ import java.util.List;
 
 /**
  * The small pieces the console's views and dialogs build the same way: lines of text that take no room
- * while they are empty, a row of buttons pushed to the end, the busy spinner, and "Close".
+ * while they are empty, text fields bound to a property, the busy spinner, a row of buttons pushed to the
+ * end, "Close", a dialog's frame, and a copy to the clipboard.
  */
 public final class Widgets {
 
