@@ -78,9 +78,7 @@ public final class NoteDialog {
         cancel.setId("note-cancel");
         cancel.setCancelButton(true);
         cancel.setOnAction(e -> close());
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox buttons = new HBox(8, grow, cancel, act);
+        HBox buttons = new HBox(8, Widgets.grow(), cancel, act);
         buttons.setAlignment(Pos.CENTER_RIGHT);
         buttons.setPadding(new Insets(12, 0, 0, 0));
         root.setBottom(buttons);

@@ -3,6 +3,9 @@ package io.keyline.ui.common;
 import io.keyline.domain.KeyState;
 import io.keyline.text.Text;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+
+import java.util.function.Function;
 
 /** A small rounded label in the colour of a key state. */
 public final class StateChip extends Label {
@@ -28,6 +31,24 @@ public final class StateChip extends Label {
         setVisible(true);
         setText(Format.state(state));
         getStyleClass().add(Format.styleClass(state));
+    }
+
+    /** A table cell showing the chip of {@code state} of its item (one chip per cell, reused as it scrolls). */
+    public static <S, T> TableCell<S, T> cell(Function<T, KeyState> state) {
+        return new TableCell<>() {
+            private final StateChip chip = new StateChip();
+
+            @Override
+            protected void updateItem(T item, boolean empty) {
+                super.updateItem(item, empty);
+                if (empty || item == null) {
+                    setGraphic(null);
+                } else {
+                    chip.show(state.apply(item));
+                    setGraphic(chip);
+                }
+            }
+        };
     }
 
     /** Keys that should exist but never ran. */

@@ -7,6 +7,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * What the console's view models share: work runs in the background ({@link Threads}) and its answer is
@@ -14,9 +15,11 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@link #load}: the newest load wins; an older one's answer arrives stale and is dropped;</li>
  *   <li>{@link #refresh}: at most one at a time; one asked for meanwhile runs right after it;</li>
- *   <li>{@link #act}: an operator's action, one at a time; {@code busy} while it runs.</li>
+ *   <li>{@link #act}: an operator's action, one at a time; {@code busy} while it runs ({@link #tell}: one
+ *   whose answer is the line that tells what it did).</li>
  * </ul>
- * {@code loading} is true while a load or refresh runs, {@code error} says what failed last.
+ * {@code loading} is true while a load or refresh runs, {@code error} says what failed last, {@code notice}
+ * what the last action here did.
  */
 public abstract class ViewModel {
 
@@ -24,6 +27,7 @@ public abstract class ViewModel {
     protected final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     protected final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     protected final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
+    protected final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper(this, "notice", "");
     private long generation;
     private boolean refreshing;
     private Runnable again;
@@ -52,8 +56,12 @@ public abstract class ViewModel {
         });
     }
 
-    /** Makes the answers of loads still running stale; returns the new generation (see {@link #current}). */
+    /**
+     * Makes the answers of loads still running stale (they will be dropped, so {@code loading} ends here);
+     * returns the new generation (see {@link #current}).
+     */
     protected final long stale() {
+        loading.set(false);
         return ++generation;
     }
 
@@ -117,6 +125,21 @@ public abstract class ViewModel {
         return true;
     }
 
+    /**
+     * Runs an operator's action whose answer is the line that tells what it did ({@code notice}); a failure
+     * is told by {@code failed}; {@code after} runs either way (it reloads what the action changed).
+     * Refused (returns false) while another action runs.
+     */
+    protected final boolean tell(Callable<String> work, Function<Throwable, String> failed, Runnable after) {
+        return act(work, text -> {
+            notice.set(text);
+            after.run();
+        }, e -> {
+            notice.set(failed.apply(e));
+            after.run();
+        });
+    }
+
     /** A failure's message, or its class name when it has none. */
     protected static String message(Throwable e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -130,6 +153,11 @@ public abstract class ViewModel {
     /** An action started here runs. */
     public ReadOnlyBooleanProperty busyProperty() {
         return busy.getReadOnlyProperty();
+    }
+
+    /** What the last action here did, or empty. */
+    public ReadOnlyStringProperty noticeProperty() {
+        return notice.getReadOnlyProperty();
     }
 
     /** What failed last, or empty. */

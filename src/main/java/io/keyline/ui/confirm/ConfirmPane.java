@@ -5,6 +5,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.text.Text;
 import io.keyline.ui.common.StateChip;
+import io.keyline.ui.common.Widgets;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -104,16 +105,16 @@ public final class ConfirmPane extends BorderPane {
         Label reason = new Label();
         reason.setWrapText(true);
         reason.textProperty().bind(vm.reasonProperty());
-        shownWhenNotEmpty(reason, reason.textProperty().isNotEmpty());
+        shownWhen(reason, reason.textProperty().isNotEmpty());
         TextArea evidence = code(7);
         evidence.getStyleClass().add("confirm-evidence");
         evidence.textProperty().bind(vm.evidenceTextProperty());
-        shownWhenNotEmpty(evidence, vm.evidenceTextProperty().isNotEmpty());
+        shownWhen(evidence, vm.evidenceTextProperty().isNotEmpty());
         Label probe = new Label();
         probe.setWrapText(true);
         probe.getStyleClass().add("confirm-probe");
         probe.textProperty().bind(vm.probeAnswerProperty());
-        shownWhenNotEmpty(probe, vm.probeAnswerProperty().isNotEmpty());
+        shownWhen(probe, vm.probeAnswerProperty().isNotEmpty());
         // the login is rejected: say it before anything else, with the way out
         Label rejected = new Label();
         rejected.setId("confirm-credential-warning");
@@ -137,7 +138,7 @@ public final class ConfirmPane extends BorderPane {
         HBox warning = new HBox(10, sign, rejected, renewButton);
         warning.setAlignment(Pos.CENTER_LEFT);
         warning.getStyleClass().add("paused-banner");
-        shownWhenNotEmpty(warning, rejected.textProperty().isNotEmpty());
+        shownWhen(warning, rejected.textProperty().isNotEmpty());
         VBox why = section("", warning, headline, reason, evidence, probe);
         // "Why it waits" until the dialog acted, then "What happened" (the probe asked, the answer, the new state)
         ((Label) why.getChildren().get(0)).textProperty().bind(vm.whyTitleProperty());
@@ -157,7 +158,7 @@ public final class ConfirmPane extends BorderPane {
         }, vm.payloadHashProperty()));
         hash.setTooltip(new Tooltip());
         hash.getTooltip().textProperty().bind(vm.payloadHashProperty());
-        shownWhenNotEmpty(hash, vm.payloadHashProperty().isNotEmpty());
+        shownWhen(hash, vm.payloadHashProperty().isNotEmpty());
         VBox sent = section(Text.t("ui.confirm.whatWillBeSent"), payload, hash);
         VBox.setVgrow(sent, Priority.ALWAYS);
 
@@ -179,13 +180,13 @@ public final class ConfirmPane extends BorderPane {
         HBox progress = new HBox(8, spinner, progressText);
         progress.setAlignment(Pos.CENTER_LEFT);
         progress.getStyleClass().add("confirm-progress");
-        shownWhenNotEmpty(progress, vm.busyProperty());
+        shownWhen(progress, vm.busyProperty());
 
         Label problem = new Label();
         problem.getStyleClass().addAll("error-text", "confirm-problem");
         problem.setWrapText(true);
         problem.textProperty().bind(vm.problemProperty());
-        shownWhenNotEmpty(problem, vm.problemProperty().isNotEmpty());
+        shownWhen(problem, vm.problemProperty().isNotEmpty());
 
         StateChip outcomeChip = new StateChip();
         Label outcomeText = new Label();
@@ -207,7 +208,7 @@ public final class ConfirmPane extends BorderPane {
                 outcome.getStyleClass().add(rec.state() == KeyState.DONE ? "done" : "waiting");
             }
         });
-        shownWhenNotEmpty(outcome, vm.outcomeProperty().isNotNull());
+        shownWhen(outcome, vm.outcomeProperty().isNotNull());
 
         VBox box = new VBox(14, why, sent, noteBox, progress, problem, outcome);
         box.setPadding(new Insets(4, 20, 8, 20));
@@ -227,8 +228,7 @@ public final class ConfirmPane extends BorderPane {
         });
         confirm.disableProperty().bind(vm.canConfirmProperty().not());
         confirm.setOnAction(e -> vm.confirmAndRun(note.getText()));
-        confirm.visibleProperty().bind(vm.finishedProperty().not());
-        confirm.managedProperty().bind(confirm.visibleProperty());
+        Widgets.shownWhen(confirm, vm.finishedProperty().not());
 
         markDone.disableProperty().bind(vm.canMarkDoneProperty().not());
         markDone.setOnAction(e -> {
@@ -237,8 +237,7 @@ public final class ConfirmPane extends BorderPane {
             }
         });
         markDone.setTooltip(new Tooltip(Text.t("ui.confirm.markDoneTip")));
-        markDone.visibleProperty().bind(vm.finishedProperty().not());
-        markDone.managedProperty().bind(markDone.visibleProperty());
+        Widgets.shownWhen(markDone, vm.finishedProperty().not());
 
         cancel.setId("confirm-cancel");
         cancel.setCancelButton(true);
@@ -279,12 +278,12 @@ public final class ConfirmPane extends BorderPane {
         return a;
     }
 
-    private static void shownWhenNotEmpty(javafx.scene.Node n, javafx.beans.value.ObservableBooleanValue shown) {
+    /** {@code n} takes room only while {@code shown}; a section of text then keeps the height its lines need. */
+    private static void shownWhen(javafx.scene.Node n, javafx.beans.value.ObservableBooleanValue shown) {
         if (n instanceof Region r && !(n instanceof TextArea)) {
             r.setMinHeight(Region.USE_PREF_SIZE);
         }
-        n.visibleProperty().bind(shown);
-        n.managedProperty().bind(n.visibleProperty());
+        Widgets.shownWhen(n, shown);
     }
 
     /** The record the dialog ended with, for callers that want it. */

@@ -4,13 +4,10 @@ import atlantafx.base.theme.Styles;
 import io.keyline.credentials.CredentialType;
 import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
-import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.Widgets;
 import javafx.beans.binding.Bindings;
-import javafx.beans.property.ReadOnlyStringWrapper;
-import javafx.collections.ListChangeListener;
-import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -18,7 +15,6 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
-import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
@@ -38,8 +34,6 @@ import javafx.stage.Window;
 import javafx.util.StringConverter;
 
 import java.io.File;
-import java.util.List;
-import java.util.function.Function;
 
 /**
  * Renew (or add) a login: where to log in again and which keys will resume; paste a
@@ -75,16 +69,8 @@ public final class CredentialDialog {
     /** Builds the content on a view model; {@code onChanged} runs after a successful save. */
     public CredentialDialog(CredentialViewModel vm, Runnable onChanged) {
         this.vm = vm;
-        root.getStyleClass().add("credential-dialog");
-        root.setPadding(new Insets(16));
-        root.setTop(header());
-        root.setCenter(body());
-        root.setBottom(footer());
-        vm.savedProperty().addListener((o, a, b) -> {
-            if (b && onChanged != null) {
-                onChanged.run();
-            }
-        });
+        Widgets.dialog(root, "credential-dialog", header(), body(), footer());
+        Widgets.onTrue(vm.savedProperty(), onChanged);
         vm.completedCountProperty().addListener((o, a, b) -> {
             if (onChanged != null) {
                 onChanged.run(); // the resumed keys ran: their states changed again
@@ -141,15 +127,9 @@ public final class CredentialDialog {
         title.textProperty().bind(Bindings.when(vm.nameEditableProperty()).then(Text.t("ui.credential.newTitle"))
                 .otherwise(Bindings.createStringBinding(() -> Text.t("ui.credential.renewTitle", vm.nameProperty().get()),
                         vm.nameProperty())));
-        Label current = new Label();
-        current.getStyleClass().add("page-subtitle");
-        current.setWrapText(true);
-        current.textProperty().bind(vm.currentProperty());
-        collapseWhenEmpty(current);
+        Label current = Widgets.line(vm.currentProperty(), "page-subtitle");
 
-        TextField name = new TextField();
-        name.setPromptText(Text.t("ui.credential.namePrompt"));
-        name.textProperty().bindBidirectional(vm.nameProperty());
+        TextField name = Widgets.field(vm.nameProperty(), Text.t("ui.credential.namePrompt"));
         name.editableProperty().bind(vm.nameEditableProperty());
         name.focusTraversableProperty().bind(vm.nameEditableProperty());
         name.setPrefColumnCount(18);
@@ -171,9 +151,7 @@ public final class CredentialDialog {
                 return null;
             }
         });
-        TextField domain = new TextField();
-        domain.setPromptText(Text.t("ui.credential.domainPrompt"));
-        domain.textProperty().bindBidirectional(vm.input().domainProperty());
+        TextField domain = Widgets.field(vm.input().domainProperty(), Text.t("ui.credential.domainPrompt"));
         domain.setPrefColumnCount(18);
         domain.disableProperty().bind(vm.input().typeProperty().isNotEqualTo(CredentialType.COOKIE));
         domain.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.domainTip")));
@@ -181,7 +159,7 @@ public final class CredentialDialog {
         Label nameError = new Label();
         nameError.getStyleClass().addAll("error-text", "inline-validation");
         nameError.textProperty().bind(Bindings.when(vm.nameEditableProperty()).then(vm.nameErrorProperty()).otherwise(""));
-        collapseWhenEmpty(nameError);
+        Widgets.collapseWhenEmpty(nameError);
 
         GridPane grid = new GridPane();
         grid.setHgap(8);
@@ -202,11 +180,7 @@ public final class CredentialDialog {
         copy.getStyleClass().add(Styles.SMALL);
         copy.setMinWidth(Region.USE_PREF_SIZE);
         copy.disableProperty().bind(vm.loginUrlProperty().isEmpty());
-        copy.setOnAction(e -> {
-            javafx.scene.input.ClipboardContent c = new javafx.scene.input.ClipboardContent();
-            c.putString(vm.loginUrlProperty().get());
-            javafx.scene.input.Clipboard.getSystemClipboard().setContent(c);
-        });
+        copy.setOnAction(e -> Widgets.copy(vm.loginUrlProperty().get()));
         loginActions.getChildren().add(copy);
         loginActions.setAlignment(Pos.CENTER_LEFT);
         loginActions.setId("credential-login-actions");
@@ -216,12 +190,8 @@ public final class CredentialDialog {
         Label steps = new Label(Text.t("ui.credential.steps"));
         steps.getStyleClass().add("muted");
         steps.setWrapText(true);
-        Label waiting = new Label();
+        Label waiting = Widgets.line(vm.waitingKeysProperty(), "credential-waiting");
         waiting.setId("credential-waiting-keys");
-        waiting.getStyleClass().add("credential-waiting");
-        waiting.setWrapText(true);
-        waiting.textProperty().bind(vm.waitingKeysProperty());
-        collapseWhenEmpty(waiting);
         // with "Log in…" offered, the browser-and-paste steps shrink to its one fallback line
         steps.visibleProperty().bind(loginBar.visibleProperty().not());
         steps.managedProperty().bind(loginBar.managedProperty().not());
@@ -238,7 +208,6 @@ public final class CredentialDialog {
         loginBar.setAlignment(Pos.CENTER_LEFT);
         loginBar.setVisible(false);
         loginBar.setManaged(false);
-        top.setPadding(new Insets(0, 0, 12, 0));
         return top;
     }
 
@@ -310,38 +279,19 @@ public final class CredentialDialog {
         open.setOnAction(e -> openFile());
         Label hint = new Label(Text.t("ui.credential.fileHint"));
         hint.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
-        Region grow = new Region();
-        HBox.setHgrow(grow, javafx.scene.layout.Priority.ALWAYS);
-        HBox inputBar = new HBox(8, open, hint, grow, length, reveal);
+        HBox inputBar = new HBox(8, open, hint, Widgets.grow(), length, reveal);
         inputBar.setAlignment(Pos.CENTER_LEFT);
 
-        Label parseError = new Label();
-        parseError.getStyleClass().addAll("error-text", "inline-validation", "credential-parse-error");
-        parseError.setWrapText(true);
-        parseError.textProperty().bind(vm.input().parseErrorProperty());
-        collapseWhenEmpty(parseError);
+        Label parseError = Widgets.line(vm.input().parseErrorProperty(),
+                "error-text", "inline-validation", "credential-parse-error");
 
         Label summary = new Label();
         summary.getStyleClass().add("credential-summary");
         summary.textProperty().bind(vm.input().summaryProperty());
-        collapseWhenEmpty(summary);
+        Widgets.collapseWhenEmpty(summary);
 
-        TableView<CredentialInput.CookieRow> preview = new TableView<>(vm.input().preview());
-        preview.getStyleClass().addAll("credential-preview", Styles.DENSE);
-        preview.setFixedCellSize(28);
-        preview.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        Label placeholder = new Label(Text.t("ui.credential.previewEmpty"));
-        placeholder.getStyleClass().add("muted");
-        preview.setPlaceholder(placeholder);
-        preview.getColumns().setAll(List.of(
-                col(Text.t("ui.cookie.name"), 150, CredentialInput.CookieRow::name),
-                col(Text.t("ui.cookie.value"), 70, CredentialInput.CookieRow::value),
-                col(Text.t("ui.cookie.domain"), 170, CredentialInput.CookieRow::domain),
-                col(Text.t("ui.cookie.path"), 70, CredentialInput.CookieRow::path),
-                col(Text.t("ui.cookie.secure"), 60, r -> r.secure() ? Text.t("ui.cookie.yes") : ""),
-                col(Text.t("ui.cookie.httpOnly"), 70, r -> r.httpOnly() ? Text.t("ui.cookie.yes") : ""),
-                col(Text.t("ui.cookie.expires"), 150,
-                        r -> r.expires() == null ? Text.t("ui.cookie.session") : Format.time(r.expires()))));
+        TableView<CredentialInput.CookieRow> preview = LoginParts.table(vm.input().preview(),
+                Text.t("ui.credential.previewEmpty"));
         preview.setPrefHeight(180);
         VBox.setVgrow(preview, Priority.ALWAYS);
 
@@ -381,8 +331,7 @@ public final class CredentialDialog {
         chooser.getExtensionFilters().addAll(
                 new FileChooser.ExtensionFilter(Text.t("ui.credential.cookieExports"), "*.txt", "*.json"),
                 new FileChooser.ExtensionFilter(Text.t("ui.credential.allFiles"), "*"));
-        Window w = root.getScene() == null ? null : root.getScene().getWindow();
-        File f = chooser.showOpenDialog(w);
+        File f = chooser.showOpenDialog(Widgets.windowOf(root));
         if (f != null) {
             vm.loadFile(f.toPath());
         }
@@ -391,42 +340,15 @@ public final class CredentialDialog {
     // ---------------------------------------------------------------- footer: outcome and buttons
 
     private VBox footer() {
-        Label message = new Label();
-        message.setWrapText(true);
-        message.getStyleClass().add("credential-message");
-        message.textProperty().bind(vm.messageProperty());
-        collapseWhenEmpty(message);
-        Label error = new Label();
-        error.setWrapText(true);
-        error.getStyleClass().add("error-text");
-        error.textProperty().bind(vm.errorProperty());
-        collapseWhenEmpty(error);
-
-        Label testSummary = new Label();
-        testSummary.setWrapText(true);
-        testSummary.textProperty().bind(vm.testSummaryProperty());
-        collapseWhenEmpty(testSummary);
-        VBox testLines = new VBox(2);
-        testLines.getStyleClass().add("credential-test-lines");
-        vm.testResults().addListener((ListChangeListener<io.keyline.core.CredentialTester.Result>) c -> {
-            testLines.getChildren().clear();
-            for (io.keyline.core.CredentialTester.Result l : vm.testResults()) {
-                Label x = new Label(l.text());
-                x.getStyleClass().addAll("code", switch (l.verdict()) {
-                    case ACCEPTED -> "ok-text";
-                    case REJECTED -> "error-text";
-                    default -> "muted";
-                });
-                testLines.getChildren().add(x);
-            }
-        });
+        Label message = Widgets.line(vm.messageProperty(), "credential-message");
+        Label error = Widgets.line(vm.errorProperty(), "error-text");
+        Label testSummary = Widgets.line(vm.probes().summaryProperty());
+        VBox testLines = LoginParts.testLines(vm.probes().lines());
 
         CheckBox run = new CheckBox(Text.t("ui.credential.runNow"));
         run.selectedProperty().bindBidirectional(vm.runResumedProperty());
 
-        ProgressIndicator spinner = new ProgressIndicator();
-        spinner.setPrefSize(18, 18);
-        spinner.visibleProperty().bind(vm.busyProperty());
+        ProgressIndicator spinner = Widgets.spinner(vm.busyProperty());
 
         Button test = new Button(Text.t("ui.credential.test"));
         test.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.testTip")));
@@ -439,31 +361,11 @@ public final class CredentialDialog {
         save.disableProperty().bind(vm.canSaveProperty().not());
         save.setOnAction(e -> vm.save());
 
-        // offered only after a save was refused because the site had just rejected the value
-        Button anyway = new Button(Text.t("ui.credential.saveAnyway"));
+        Button anyway = LoginParts.saveAnyway(vm, Text.t("ui.credential.saveAnywayTip"), vm::saveAnyway);
         anyway.setId("credential-save-anyway");
-        anyway.getStyleClass().add(Styles.DANGER);
-        anyway.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.saveAnywayTip")));
-        anyway.visibleProperty().bind(vm.saveAnywayProperty());
-        anyway.managedProperty().bind(anyway.visibleProperty());
-        anyway.disableProperty().bind(vm.busyProperty());
-        anyway.setOnAction(e -> vm.saveAnyway());
 
-        Button close = new Button(Text.t("common.close"));
-        close.setCancelButton(true);
-        close.setOnAction(e -> {
-            Window w = root.getScene() == null ? null : root.getScene().getWindow();
-            if (w instanceof Stage s) {
-                s.close();
-            }
-        });
-        Region spacer = new Region();
-        HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox buttons = new HBox(8, run, spacer, spinner, test, close, anyway, save);
-        buttons.setAlignment(Pos.CENTER_LEFT);
-        VBox bottom = new VBox(8, message, error, testSummary, testLines, buttons);
-        bottom.setPadding(new Insets(12, 0, 0, 0));
-        return bottom;
+        HBox buttons = Widgets.bar(run, spinner, test, Widgets.closeButton(root), anyway, save);
+        return new VBox(8, message, error, testSummary, testLines, buttons);
     }
 
     private static Label label(String text) {
@@ -473,13 +375,4 @@ public final class CredentialDialog {
         return l;
     }
 
-    private static TableColumn<CredentialInput.CookieRow, String> col(
-            String title, double width, Function<CredentialInput.CookieRow, String> f) {
-        return io.keyline.ui.common.Cut.column(title, width, f);
-    }
-
-    private static void collapseWhenEmpty(Label l) {
-        l.visibleProperty().bind(l.textProperty().isNotEmpty());
-        l.managedProperty().bind(l.visibleProperty());
-    }
 }

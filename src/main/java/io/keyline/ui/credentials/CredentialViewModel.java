@@ -18,18 +18,16 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
-import javafx.collections.ObservableList;
 
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The Renew dialog (issue view 7): what is stored now, where to log in again and which keys will
+ * The Renew dialog: what is stored now, where to log in again and which keys will
  * resume; the pasted or dropped login ({@link CredentialInput}: parsed, masked); "Save and resume"
  * through the core's {@link RenewAndResume} ("3 parked keys resumed, 3 of 3 completed"); and a
- * read-only test of the stored credential. Storing, resuming, running and testing go through
- * {@link Threads#submit}; no exposed string holds a secret except the input's text.
+ * read-only test of the stored credential. Storing, resuming, running and testing run in the background
+ * ({@link Threads}); no exposed string holds a secret except the input's text.
  */
 public final class CredentialViewModel extends ViewModel {
 
@@ -47,15 +45,11 @@ public final class CredentialViewModel extends ViewModel {
     private final ReadOnlyIntegerWrapper resumedCount = new ReadOnlyIntegerWrapper(this, "resumedCount", -1);
     private final ReadOnlyIntegerWrapper completedCount = new ReadOnlyIntegerWrapper(this, "completedCount", -1);
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
-    private final ObservableList<CredentialTester.Result> testResults = FXCollections.observableArrayList();
-    private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
+    private final ProbeTest probes = new ProbeTest();
     private final ReadOnlyBooleanWrapper saveAnyway = new ReadOnlyBooleanWrapper(this, "saveAnyway");
     /** A value the site just rejected, kept (never shown) until the operator saves it anyway or drops it. */
     private ParsedCredential refused;
     private String refusedLoginUrl;
-    /** The fingerprint of the pasted value the last test asked about, and its strict verdict. */
-    private String testedFingerprint;
-    private CredentialTester.Outcome testedOutcome;
 
     public CredentialViewModel(ConsoleServices services, Threads threads) {
         super(threads);
@@ -89,8 +83,13 @@ public final class CredentialViewModel extends ViewModel {
         }
         name.set(existing);
         nameEditable.set(false);
-        threads.submit(() -> services.operations().renewAndResume().waiting(existing), this::showWaiting,
+        load(true, () -> services.operations().renewAndResume().waiting(existing), this::showWaiting,
                 e -> error.set(Text.t("ui.credential.readFailed", existing, Format.error(e))));
+    }
+
+    /** Reads again what is stored and which keys wait (after a save or a test changed it); a failure changes nothing. */
+    private void readAgain(String n) {
+        load(false, () -> services.operations().renewAndResume().waiting(n), this::showWaiting, e -> { });
     }
 
     private void showWaiting(RenewAndResume.Waiting w) {
@@ -118,7 +117,7 @@ public final class CredentialViewModel extends ViewModel {
         if (!canSave.get() || value == null) {
             return;
         }
-        store(value, null, value.fingerprint().equals(testedFingerprint) ? testedOutcome : null, false);
+        store(value, null, probes.verdictFor(value.fingerprint()), false);
     }
 
     /**
@@ -186,8 +185,7 @@ public final class CredentialViewModel extends ViewModel {
         busy.set(true);
         error.set("");
         message.set(Text.t("ui.credential.saving"));
-        testResults.clear();
-        testSummary.set("");
+        probes.start("");
         saveAnyway.set(false);
         RenewAndResume op = services.operations().renewAndResume();
         List<io.keyline.domain.JobDefinition> jobs = services.catalog().get().jobs();
@@ -225,7 +223,7 @@ public final class CredentialViewModel extends ViewModel {
                 if (!out.error().isEmpty()) {
                     error.set(out.error());
                 }
-                threads.submit(() -> services.operations().renewAndResume().waiting(n), this::showWaiting, e -> { });
+                readAgain(n);
             }, e -> {
                 busy.set(false);
                 message.set(RenewAndResume.saved(r, null).message());
@@ -247,40 +245,30 @@ public final class CredentialViewModel extends ViewModel {
         if (n.isEmpty() || busy.get()) {
             return;
         }
-        busy.set(true);
         error.set("");
-        testResults.clear();
         ParsedCredential pasted = input.parsed();
         if (pasted != null) {
-            testSummary.set(Text.t("ui.credential.testingPasted"));
+            probes.start(Text.t("ui.credential.testingPasted"));
             String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
-            threads.submit(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
+            act(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
                     services.clock(), login), results -> {
-                busy.set(false);
-                testResults.setAll(results);
-                testedFingerprint = pasted.fingerprint();
-                testedOutcome = CredentialTester.outcome(results);
-                testSummary.set(Text.t("ui.credential.pastedResult",
+                probes.answered(pasted.fingerprint(), results, Text.t("ui.credential.pastedResult",
                         io.keyline.core.operations.LoginCheck.summary(results)));
             }, e -> {
-                busy.set(false);
-                testSummary.set("");
+                probes.failed("");
                 error.set(Text.t("ui.credential.testFailed", Format.error(e)));
             });
             return;
         }
-        testSummary.set(Text.t("ui.credential.testingStored", n));
+        probes.start(Text.t("ui.credential.testingStored", n));
         RenewAndResume op = services.operations().renewAndResume();
-        threads.submit(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
-            busy.set(false);
-            testResults.setAll(t.results());
+        act(() -> op.test(n, services.catalog().get().jobs(), services.clock()), t -> {
             if (!t.resumed().isEmpty()) { // accepted again: the breaker closed, as keyline credentials test closes it
-                threads.submit(() -> op.waiting(n), this::showWaiting, e -> { });
+                readAgain(n);
             }
-            testSummary.set(t.plainSummary());
+            probes.answered(null, t.results(), t.plainSummary());
         }, e -> {
-            busy.set(false);
-            testSummary.set("");
+            probes.failed("");
             error.set(RenewAndResume.testFailed(n, e));
         });
     }
@@ -348,12 +336,9 @@ public final class CredentialViewModel extends ViewModel {
         return saved.getReadOnlyProperty();
     }
 
-    public ObservableList<CredentialTester.Result> testResults() {
-        return testResults;
-    }
-
-    public ReadOnlyStringProperty testSummaryProperty() {
-        return testSummary.getReadOnlyProperty();
+    /** The last test of the pasted or the stored value. */
+    public ProbeTest probes() {
+        return probes;
     }
 
     /** A save was refused because the site just rejected the value: "Save anyway" is offered. */

@@ -4,9 +4,10 @@ import atlantafx.base.theme.Styles;
 import io.keyline.core.operations.Words;
 import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
+import io.keyline.ui.common.Cut;
 import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Widgets;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -69,20 +70,16 @@ public final class CredentialsView extends BorderPane {
         refresh.getStyleClass().add(Styles.FLAT);
         refresh.setOnAction(e -> vm.refresh());
         refresh.disableProperty().bind(vm.loadingProperty());
-        Region spacer = new Region();
-        HBox.setHgrow(spacer, Priority.ALWAYS);
         add.setMinWidth(Region.USE_PREF_SIZE);
         refresh.setMinWidth(Region.USE_PREF_SIZE);
         VBox titles = new VBox(2, title, subtitle);
         titles.setMinWidth(0);
         HBox.setHgrow(titles, Priority.ALWAYS);
-        HBox bar = new HBox(8, titles, spacer, refresh, add);
-        bar.setAlignment(Pos.CENTER_LEFT);
+        HBox bar = Widgets.bar(titles, refresh, add);
         Label error = new Label();
         error.getStyleClass().add("error-text");
         error.textProperty().bind(vm.errorProperty());
-        error.visibleProperty().bind(error.textProperty().isNotEmpty());
-        error.managedProperty().bind(error.visibleProperty());
+        Widgets.collapseWhenEmpty(error);
         VBox top = new VBox(8, bar, error);
         top.setPadding(new Insets(0, 0, 12, 0));
         return top;
@@ -114,9 +111,9 @@ public final class CredentialsView extends BorderPane {
         // earliest expiry and the fingerprint on a second line; a cell cut short shows its whole text on hover
         table.getColumns().setAll(List.of(
                 nameColumn(),
-                text(Text.t("ui.credentials.col.lastUsed"), 150, r -> r.lastUsedAt() == null ? "" : Format.shortTime(r.lastUsedAt())
+                Cut.column(Text.t("ui.credentials.col.lastUsed"), 150, r -> r.lastUsedAt() == null ? "" : Format.shortTime(r.lastUsedAt())
                         + (r.lastResult().isEmpty() ? "" : " · " + result(r.lastResult()))),
-                text(Text.t("ui.credentials.col.waiting"), 90, r -> r.parked() == 0 ? "" : Words.keys(r.parked())),
+                Cut.column(Text.t("ui.credentials.col.waiting"), 90, r -> r.parked() == 0 ? "" : Words.keys(r.parked())),
                 statusColumn(),
                 actionsColumn()));
         return table;
@@ -185,18 +182,6 @@ public final class CredentialsView extends BorderPane {
             l.setMinWidth(0);
             return l;
         });
-    }
-
-    private static TableColumn<CredentialsViewModel.Row, String> text(String title, double width,
-                                                                      Function<CredentialsViewModel.Row, String> f,
-                                                                      String... styles) {
-        TableColumn<CredentialsViewModel.Row, String> c = new TableColumn<>(title);
-        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
-        c.setPrefWidth(width);
-        // the columns share the table's width (at 1024 px too); a cell cut short shows its text on hover
-        c.setMinWidth(io.keyline.ui.common.Cut.titleWidth(title));
-        c.setCellFactory(io.keyline.ui.common.Cut.cells(styles));
-        return c;
     }
 
     private static TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> column(

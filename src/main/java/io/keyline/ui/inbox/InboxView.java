@@ -10,6 +10,7 @@ import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Listen;
 import io.keyline.ui.common.NoteDialog;
 import io.keyline.ui.common.StateChip;
+import io.keyline.ui.common.Widgets;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -62,20 +63,11 @@ public final class InboxView extends BorderPane {
         subtitle.getStyleClass().add("page-subtitle");
         subtitle.setWrapText(true);
         subtitle.textProperty().bind(Bindings.createStringBinding(() -> subtitle(), vm.items()));
-        Label notice = new Label();
+        Label notice = Widgets.line(vm.noticeProperty(), "inbox-notice");
         notice.setId("inbox-notice");
-        notice.getStyleClass().add("inbox-notice");
-        notice.setWrapText(true);
-        notice.textProperty().bind(vm.noticeProperty());
-        notice.visibleProperty().bind(vm.noticeProperty().isNotEmpty());
-        notice.managedProperty().bind(notice.visibleProperty());
-        Label demoNotice = new Label();
+        Label demoNotice = Widgets.line(vm.demoMessageProperty());
         demoNotice.setId("demo-message");
         demoNotice.getStyleClass().add("muted");
-        demoNotice.setWrapText(true);
-        demoNotice.textProperty().bind(vm.demoMessageProperty());
-        demoNotice.visibleProperty().bind(vm.demoMessageProperty().isNotEmpty());
-        demoNotice.managedProperty().bind(demoNotice.visibleProperty());
         // the outcome of an action shows under the list: it appears right after a click, and must not push
         // the rows down under the pointer
         VBox header = new VBox(4, title, subtitle, demoNotice);
@@ -213,10 +205,8 @@ public final class InboxView extends BorderPane {
         create.setOnAction(e -> vm.createDemo());
         VBox offer = new VBox(10, intro, create);
         offer.setAlignment(Pos.CENTER);
-        offer.visibleProperty().bind(vm.demoOfferedProperty());
-        offer.managedProperty().bind(offer.visibleProperty());
-        allDone.visibleProperty().bind(vm.demoOfferedProperty().not());
-        allDone.managedProperty().bind(allDone.visibleProperty());
+        Widgets.shownWhen(offer, vm.demoOfferedProperty());
+        Widgets.shownWhen(allDone, vm.demoOfferedProperty().not());
         VBox box = new VBox(12, allDone, offer);
         box.setAlignment(Pos.CENTER);
         return box;
@@ -262,7 +252,7 @@ public final class InboxView extends BorderPane {
             String> then) {
         String what = item.keys().size() == 1 ? item.firstJob() + " " + item.key() : item.keysText();
         new NoteDialog(Text.t("ui.move.noteTitle", verb, what), explain, verb, null, n -> then.accept(item, n))
-                .show(getScene() == null ? null : getScene().getWindow());
+                .show(Widgets.windowOf(this));
     }
 
     private final class ItemCell extends ListCell<Attention.Item> {

@@ -10,7 +10,6 @@ import io.keyline.ui.common.ViewModel;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
@@ -54,7 +53,6 @@ public final class InboxViewModel extends ViewModel {
     private final Source source;
     private final ConsoleServices services;
     private final ObjectProperty<Attention.Item> selected = new SimpleObjectProperty<>();
-    private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
     private final ListChangeListener<Attention.Item> keepSelection = c -> keepSelection();
 
@@ -81,10 +79,6 @@ public final class InboxViewModel extends ViewModel {
 
     public ObjectProperty<Attention.Item> selectedProperty() {
         return selected;
-    }
-
-    public ReadOnlyStringProperty noticeProperty() {
-        return notice.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty demoOfferedProperty() {
@@ -195,12 +189,7 @@ public final class InboxViewModel extends ViewModel {
             return;
         }
         notice.set(Text.t("ui.inbox.working", item.title().replace("  ·  ", " ")));
-        act(work, msg -> {
-            notice.set(msg);
-            source.refresh();
-        }, e -> {
-            notice.set(failed.apply(item.title().replace("  ·  ", " "), io.keyline.ui.common.Format.problem(e)));
-            source.refresh();
-        });
+        tell(work, e -> failed.apply(item.title().replace("  ·  ", " "), io.keyline.ui.common.Format.problem(e)),
+                source::refresh);
     }
 }

@@ -1,7 +1,6 @@
 package io.keyline.ui.job;
 
 import atlantafx.base.theme.Styles;
-import io.keyline.core.operations.Calendar;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
@@ -10,10 +9,12 @@ import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Trigger;
 import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
+import io.keyline.ui.common.Cut;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.NoteDialog;
 import io.keyline.ui.common.Palette;
 import io.keyline.ui.common.StateChip;
+import io.keyline.ui.common.Widgets;
 import javafx.animation.PauseTransition;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -30,7 +31,6 @@ import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.SelectionMode;
-import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -51,7 +51,6 @@ import java.time.ZoneId;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * A job: kill switch, calendar heatmap with the count of missing keys beside it (select gaps to plan
@@ -109,8 +108,7 @@ public final class JobView extends BorderPane {
         banner.setAlignment(Pos.CENTER_LEFT);
         banner.getStyleClass().add("paused-banner");
         banner.setId("paused-banner");
-        banner.visibleProperty().bind(vm.pausedProperty());
-        banner.managedProperty().bind(vm.pausedProperty());
+        Widgets.shownWhen(banner, vm.pausedProperty());
 
         Label reviewText = new Label();
         reviewText.setWrapText(true);
@@ -123,16 +121,10 @@ public final class JobView extends BorderPane {
         review.setAlignment(Pos.CENTER_LEFT);
         review.getStyleClass().add("paused-banner");
         review.setId("review-banner");
-        review.visibleProperty().bind(vm.reviewTextProperty().isNotEmpty());
-        review.managedProperty().bind(review.visibleProperty());
+        Widgets.shownWhen(review, vm.reviewTextProperty().isNotEmpty());
 
-        Label notice = new Label();
+        Label notice = Widgets.line(vm.noticeProperty(), "inbox-notice");
         notice.setId("job-notice");
-        notice.getStyleClass().add("inbox-notice");
-        notice.setWrapText(true);
-        notice.textProperty().bind(vm.noticeProperty());
-        notice.visibleProperty().bind(vm.noticeProperty().isNotEmpty());
-        notice.managedProperty().bind(notice.visibleProperty());
 
         VBox top = new VBox(12, titleRow, banner, review, calendarRow(), notice);
         top.setPadding(new Insets(0, 0, 12, 0));
@@ -223,10 +215,8 @@ public final class JobView extends BorderPane {
         };
         vm.calendarProperty().addListener((o, a, c) -> arrange.run());
         arrange.run();
-        row.visibleProperty().bind(Bindings.createBooleanBinding(() -> !vm.calendarProperty().get().cells().isEmpty(),
+        return Widgets.shownWhen(row, Bindings.createBooleanBinding(() -> !vm.calendarProperty().get().cells().isEmpty(),
                 vm.calendarProperty()));
-        row.managedProperty().bind(row.visibleProperty());
-        return row;
     }
 
     /** The pause sign, drawn (a glyph is an empty box in fonts without it, CJK fonts among them). */
@@ -320,9 +310,7 @@ public final class JobView extends BorderPane {
                 vm.run(keys, () -> run.disableProperty().bind(Bindings.isEmpty(table.getSelectionModel().getSelectedItems())));
             }
         });
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox bar = new HBox(8, filter, search, grow, run, range, prev, next);
+        HBox bar = new HBox(8, filter, search, Widgets.grow(), run, range, prev, next);
         bar.setAlignment(Pos.CENTER_LEFT);
 
         table.setId("key-table");
@@ -334,38 +322,25 @@ public final class JobView extends BorderPane {
         noKeys.setWrapText(true);
         noKeys.setPadding(new Insets(0, 24, 0, 24));
         table.setPlaceholder(noKeys);
-        TableColumn<JobViewModel.KeyRow, String> keyColumn = column(Text.t("ui.job.col.key"), 105, JobViewModel.KeyRow::key);
+        TableColumn<JobViewModel.KeyRow, String> keyColumn = Cut.column(Text.t("ui.job.col.key"), 105, JobViewModel.KeyRow::key);
         keyColumn.setMinWidth(100); // a key is never cut to "2026-1…" at 1024 px; the outcome column gives way
         table.getColumns().add(keyColumn);
         TableColumn<JobViewModel.KeyRow, KeyState> state = new TableColumn<>(Text.t("ui.job.col.state"));
         state.setPrefWidth(150);
         state.setMinWidth(140);
         state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().state()));
-        state.setCellFactory(c -> new TableCell<>() {
-            private final StateChip chip = new StateChip();
-
-            @Override
-            protected void updateItem(KeyState s, boolean empty) {
-                super.updateItem(s, empty);
-                if (empty || s == null) {
-                    setGraphic(null);
-                } else {
-                    chip.show(s);
-                    setGraphic(chip);
-                }
-            }
-        });
+        state.setCellFactory(c -> StateChip.cell(s -> s));
         table.getColumns().add(state);
         // each title stays readable at 1024 px: the columns keep a minimum, the outcome gives way
-        TableColumn<JobViewModel.KeyRow, String> stepColumn = column(Text.t("ui.job.col.step"), 90, r -> r.record().step() == null ? ""
+        TableColumn<JobViewModel.KeyRow, String> stepColumn = Cut.column(Text.t("ui.job.col.step"), 90, r -> r.record().step() == null ? ""
                 : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
         stepColumn.setMinWidth(72);
-        TableColumn<JobViewModel.KeyRow, String> whenColumn = column(Text.t("ui.job.col.updated"), 200, this::when);
+        TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 200, this::when);
         whenColumn.setMinWidth(110);
-        TableColumn<JobViewModel.KeyRow, String> tookColumn = column(Text.t("ui.job.col.took"), 70,
+        TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70,
                 r -> r.outcome() == null ? "" : r.outcome().tookText());
         tookColumn.setMinWidth(66);
-        TableColumn<JobViewModel.KeyRow, String> outcomeColumn = column(Text.t("ui.job.col.outcome"), 400, this::outcome);
+        TableColumn<JobViewModel.KeyRow, String> outcomeColumn = Cut.column(Text.t("ui.job.col.outcome"), 400, this::outcome);
         outcomeColumn.setMinWidth(100);
         table.getColumns().addAll(List.of(stepColumn, whenColumn, tookColumn, outcomeColumn));
         table.setRowFactory(tv -> row());
@@ -457,7 +432,7 @@ public final class JobView extends BorderPane {
     private void ask(String verb, String key, String explain, java.util.function.BiConsumer<String, String> then) {
         new NoteDialog(Text.t("ui.move.noteTitle", verb, vm.definitionProperty().get().name() + " " + key), explain,
                 verb, null,
-                n -> then.accept(key, n)).show(getScene() == null ? null : getScene().getWindow());
+                n -> then.accept(key, n)).show(Widgets.windowOf(this));
     }
 
     /** Rearm…: a note and, optionally, the step to run again from. */
@@ -472,24 +447,15 @@ public final class JobView extends BorderPane {
         extra.setAlignment(Pos.CENTER_LEFT);
         new NoteDialog(Text.t("ui.move.noteTitle", Text.t("ui.job.rearm"), def.name() + " " + key),
                 Text.t("ui.job.rearmExplain"), Text.t("ui.job.rearm"), extra, n -> vm.rearm(key, n, from.getSelectionModel().getSelectedIndex() == 0
-                ? null : from.getValue())).show(getScene() == null ? null : getScene().getWindow());
+                ? null : from.getValue())).show(Widgets.windowOf(this));
     }
 
-    private static TableColumn<JobViewModel.KeyRow, String> column(String name, double width,
-                                                                   Function<JobViewModel.KeyRow, String> value) {
-        TableColumn<JobViewModel.KeyRow, String> c = new TableColumn<>(name);
-        c.setPrefWidth(width);
-        c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(value.apply(cd.getValue())));
-        c.setCellFactory(io.keyline.ui.common.Cut.cells());
-        return c;
-    }
-
-    /** Focuses the search field (Ctrl+F). */
     /** Gives the key table the keyboard focus (J/K move in it), once the view is in a scene. */
     public void focusTable() {
         javafx.application.Platform.runLater(table::requestFocus);
     }
 
+    /** Focuses the search field (Ctrl+F). */
     public void focusSearch() {
         search.requestFocus();
         search.selectAll();

@@ -4,7 +4,6 @@ import io.keyline.core.KeyRecords;
 import io.keyline.core.operations.Calendar;
 import io.keyline.core.operations.KeyTable;
 import io.keyline.core.operations.Outcomes;
-import io.keyline.core.operations.Words;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
@@ -113,7 +112,6 @@ public final class JobViewModel extends ViewModel {
     private final ReadOnlyObjectWrapper<Calendar.View> calendar = new ReadOnlyObjectWrapper<>(Calendar.View.NONE);
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
     private final ReadOnlyStringWrapper reviewText = new ReadOnlyStringWrapper("");
 
@@ -279,13 +277,7 @@ public final class JobViewModel extends ViewModel {
     }
 
     private void act(Callable<String> work) {
-        if (!act(work, text -> {
-            notice.set(text);
-            reload();
-        }, e -> {
-            notice.set(Text.t("ui.job.actionFailed", e.getMessage()));
-            reload();
-        })) {
+        if (!tell(work, e -> Text.t("ui.job.actionFailed", e.getMessage()), this::reload)) {
             busyElsewhere();
         }
     }
@@ -338,10 +330,6 @@ public final class JobViewModel extends ViewModel {
 
     public ReadOnlyStringProperty pauseTextProperty() {
         return pauseText.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty noticeProperty() {
-        return notice.getReadOnlyProperty();
     }
 
     public Instant now() {

@@ -1,7 +1,6 @@
 package io.keyline.ui.login;
 
 import io.keyline.core.CredentialInfo;
-import io.keyline.core.CredentialTester;
 import io.keyline.core.LoginCapture;
 import io.keyline.core.operations.CapturedCookies;
 import io.keyline.core.operations.LoginUrl;
@@ -16,6 +15,7 @@ import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
 import io.keyline.ui.credentials.CredentialInput;
 import io.keyline.ui.credentials.CredentialViewModel;
+import io.keyline.ui.credentials.ProbeTest;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -62,12 +62,8 @@ public final class LoginViewModel extends ViewModel {
     private final ReadOnlyStringWrapper discarded = new ReadOnlyStringWrapper(this, "discarded", "");
     private final ReadOnlyBooleanWrapper captured = new ReadOnlyBooleanWrapper(this, "captured");
     private final ReadOnlyBooleanWrapper canUse = new ReadOnlyBooleanWrapper(this, "canUse");
-    private final ReadOnlyBooleanWrapper testing = new ReadOnlyBooleanWrapper(this, "testing");
     private final ReadOnlyBooleanWrapper used = new ReadOnlyBooleanWrapper(this, "used");
-    private final ReadOnlyStringWrapper testSummary = new ReadOnlyStringWrapper(this, "testSummary", "");
-    private final ObservableList<CredentialTester.Result> testLines = FXCollections.observableArrayList();
-    private final ObservableList<CredentialTester.Result> testLinesReadOnly =
-            FXCollections.unmodifiableObservableList(testLines);
+    private final ProbeTest probes = new ProbeTest();
 
     private List<JobDefinition> jobs = List.of();
     private CookieScope scope = CookieScope.of(null, List.of());
@@ -75,9 +71,6 @@ public final class LoginViewModel extends ViewModel {
     /** The captured cookies of the credential's domains (secret: never exposed as text). */
     private List<Cookie> taken = List.of();
     private String takenFingerprint = "";
-    /** The fingerprint of the cookies the last test asked about, and its strict verdict. */
-    private String testedFingerprint = "";
-    private CredentialTester.Outcome testedOutcome;
 
     /**
      * @param credential the renew dialog's view model (or a new one on {@code name}): its save path is the one
@@ -98,14 +91,14 @@ public final class LoginViewModel extends ViewModel {
             }
         });
         credential.loginOpened(); // the Renew dialog's words about an earlier value are not about this login
-        testing.addListener((o, a, b) -> updateCanUse());
+        busy.addListener((o, a, b) -> updateCanUse()); // a test of the captured cookies runs
         urlInput.addListener((o, a, b) -> urlError.set(""));
         status.set(Text.t("ui.login.reading", name));
     }
 
     /** Reads the stored login URL and the jobs (in the background); then the window loads the page, or asks for it. */
     public void open() {
-        threads.submit(() -> new LoginCapture.Start(services.credentials().info(name).map(CredentialInfo::loginUrl)
+        load(true, () -> new LoginCapture.Start(services.credentials().info(name).map(CredentialInfo::loginUrl)
                 .orElse(null), services.catalog().get().jobs()), o -> {
             jobs = o.jobs();
             start(o.loginUrl());
@@ -160,14 +153,13 @@ public final class LoginViewModel extends ViewModel {
         takenFingerprint = c.fingerprint();
         preview.setAll(taken.stream().map(CredentialInput::row).toList());
         captured.set(!taken.isEmpty());
-        testLines.clear();
-        testSummary.set("");
+        probes.start("");
         status.set(c.status());
         updateCanUse();
     }
 
     private void updateCanUse() {
-        canUse.set(!taken.isEmpty() && !used.get() && !credential.busyProperty().get() && !testing.get());
+        canUse.set(!taken.isEmpty() && !used.get() && !credential.busyProperty().get() && !busy.get());
     }
 
     /** Stores the captured cookies, resumes the keys parked on the credential and runs them (the paste path). */
@@ -180,7 +172,7 @@ public final class LoginViewModel extends ViewModel {
         status.set(CapturedCookies.usingText(name, takenFingerprint));
         String remember = urlEntered && rememberUrl.get() ? loginUrl.get() : null;
         credential.useCaptured(ParsedCredential.ofCookies(taken), remember,
-                takenFingerprint.equals(testedFingerprint) ? testedOutcome : null);
+                probes.verdictFor(takenFingerprint));
         taken = List.of(); // the credential view model has them now; this window forgets them
     }
 
@@ -199,26 +191,17 @@ public final class LoginViewModel extends ViewModel {
 
     /** Asks, read-only, the credential's probes whether the site accepts the captured cookies (nothing is stored). */
     public void test() {
-        if (taken.isEmpty() || testing.get()) {
+        if (taken.isEmpty() || busy.get()) {
             return;
         }
         ParsedCredential value = ParsedCredential.ofCookies(taken);
-        testing.set(true);
-        testLines.clear();
-        testSummary.set(Text.t("ui.login.testing", name));
+        probes.start(Text.t("ui.login.testing", name));
         List<JobDefinition> js = jobs;
         String fingerprint = takenFingerprint;
         String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
-        threads.submit(() -> LoginCapture.test(name, value, js, services.clock(), login), results -> {
-            testing.set(false);
-            testedFingerprint = fingerprint;
-            testedOutcome = CredentialTester.outcome(results);
-            testLines.setAll(results);
-            testSummary.set(CapturedCookies.testSummary(results));
-        }, e -> {
-            testing.set(false);
-            testSummary.set(Text.t("ui.login.testFailed", Format.error(e)));
-        });
+        act(() -> LoginCapture.test(name, value, js, services.clock(), login),
+                results -> probes.answered(fingerprint, results, CapturedCookies.testSummary(results)),
+                e -> probes.failed(Text.t("ui.login.testFailed", Format.error(e))));
     }
 
     /** The window closes: forget the captured cookies (unused ones change nothing). */
@@ -306,20 +289,13 @@ public final class LoginViewModel extends ViewModel {
         return canUse.getReadOnlyProperty();
     }
 
-    public ReadOnlyBooleanProperty testingProperty() {
-        return testing.getReadOnlyProperty();
-    }
-
     /** The captured cookies were handed to the save path. */
     public ReadOnlyBooleanProperty usedProperty() {
         return used.getReadOnlyProperty();
     }
 
-    public ReadOnlyStringProperty testSummaryProperty() {
-        return testSummary.getReadOnlyProperty();
-    }
-
-    public ObservableList<CredentialTester.Result> testLines() {
-        return testLinesReadOnly;
+    /** The last test of the captured cookies. */
+    public ProbeTest probes() {
+        return probes;
     }
 }

@@ -1,19 +1,17 @@
 package io.keyline.ui.login;
 
 import atlantafx.base.theme.Styles;
-import io.keyline.core.CredentialTester;
 import io.keyline.credentials.CookieRouting;
 import io.keyline.credentials.LoginCookieJar;
 import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
-import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.Widgets;
 import io.keyline.ui.credentials.CredentialInput;
 import io.keyline.ui.credentials.CredentialViewModel;
+import io.keyline.ui.credentials.LoginParts;
 import javafx.beans.binding.Bindings;
-import javafx.beans.property.ReadOnlyStringWrapper;
-import javafx.collections.ListChangeListener;
 import javafx.concurrent.Worker;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -22,14 +20,12 @@ import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
-import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.scene.web.WebEngine;
@@ -44,8 +40,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
-import java.util.List;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -102,12 +96,8 @@ public final class LoginWindow {
             c = new CredentialViewModel(services, threads);
             c.open(name);
         }
+        Widgets.onTrue(c.savedProperty(), onChanged);
         if (onChanged != null) {
-            c.savedProperty().addListener((o, a, b) -> {
-                if (b) {
-                    onChanged.run();
-                }
-            });
             c.completedCountProperty().addListener((o, a, b) -> onChanged.run());
         }
         LoginViewModel vm = new LoginViewModel(services, threads, c, name);
@@ -316,11 +306,7 @@ public final class LoginWindow {
         status.setId("login-status");
         status.setWrapText(true);
         status.textProperty().bind(vm.statusProperty());
-        Label error = new Label();
-        error.getStyleClass().add("error-text");
-        error.setWrapText(true);
-        error.textProperty().bind(vm.errorProperty());
-        collapseWhenEmpty(error);
+        Label error = Widgets.line(vm.errorProperty(), "error-text");
 
         Button back = new Button("←");
         back.setId("login-back");
@@ -344,8 +330,7 @@ public final class LoginWindow {
         Label lock = new Label();
         lock.setId("login-lock");
         lock.textProperty().bind(Bindings.when(vm.secureProperty()).then(Text.t("ui.login.lockSecure")).otherwise(Text.t("ui.login.lockInsecure")));
-        lock.visibleProperty().bind(vm.originProperty().isNotEmpty());
-        lock.managedProperty().bind(lock.visibleProperty());
+        Widgets.shownWhen(lock, vm.originProperty().isNotEmpty());
         vm.secureProperty().addListener((o, a, b) -> styleLock(lock, b));
         styleLock(lock, false);
         Tooltip lockTip = new Tooltip();
@@ -361,14 +346,11 @@ public final class LoginWindow {
         HBox bar = new HBox(6, back, reload, lock, address);
         bar.setAlignment(Pos.CENTER_LEFT);
 
-        Label domains = new Label();
-        domains.setId("login-domains");
-        domains.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
-        domains.setWrapText(true);
-        domains.textProperty().bind(Bindings.createStringBinding(() -> vm.domains().isEmpty() ? ""
+        Label domains = Widgets.line(Bindings.createStringBinding(() -> vm.domains().isEmpty() ? ""
                 : Text.t("ui.login.domains", vm.credentialName(), String.join(Text.t("common.listSeparator"), vm.domains())),
                 vm.domains()));
-        collapseWhenEmpty(domains);
+        domains.setId("login-domains");
+        domains.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
 
         VBox top = new VBox(6, title, status, error, urlPrompt(), bar, domains);
         top.setPadding(new Insets(12, 16, 8, 16));
@@ -383,10 +365,8 @@ public final class LoginWindow {
     /** Without a stored login page: the address to open, and whether to remember it. */
     private VBox urlPrompt() {
         Label ask = new Label(Text.t("ui.login.askUrl", vm.credentialName()));
-        TextField url = new TextField();
+        TextField url = Widgets.field(vm.urlInputProperty(), Text.t("ui.login.urlPrompt"));
         url.setId("login-url-input");
-        url.setPromptText(Text.t("ui.login.urlPrompt"));
-        url.textProperty().bindBidirectional(vm.urlInputProperty());
         HBox.setHgrow(url, Priority.ALWAYS);
         Button go = new Button(Text.t("ui.login.open"));
         go.setId("login-url-open");
@@ -399,82 +379,37 @@ public final class LoginWindow {
         Label error = new Label();
         error.getStyleClass().addAll("error-text", "inline-validation");
         error.textProperty().bind(vm.urlErrorProperty());
-        collapseWhenEmpty(error);
+        Widgets.collapseWhenEmpty(error);
         HBox line = new HBox(8, url, go);
         VBox box = new VBox(6, ask, line, remember, error);
         box.getStyleClass().add("login-url-prompt");
-        box.visibleProperty().bind(vm.needsUrlProperty());
-        box.managedProperty().bind(box.visibleProperty());
-        return box;
+        return Widgets.shownWhen(box, vm.needsUrlProperty());
     }
 
     private VBox footer() {
-        TableView<CredentialInput.CookieRow> preview = new TableView<>(vm.preview());
+        TableView<CredentialInput.CookieRow> preview = LoginParts.table(vm.preview(), Text.t("ui.login.previewEmpty"));
         preview.setId("login-preview");
-        preview.getStyleClass().addAll("credential-preview", Styles.DENSE);
-        preview.setFixedCellSize(26);
-        preview.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        Label placeholder = new Label(Text.t("ui.login.previewEmpty"));
-        placeholder.getStyleClass().add("muted");
-        preview.setPlaceholder(placeholder);
-        preview.getColumns().setAll(List.of(
-                col(Text.t("ui.cookie.name"), 150, CredentialInput.CookieRow::name),
-                col(Text.t("ui.cookie.value"), 60, CredentialInput.CookieRow::value),
-                col(Text.t("ui.cookie.domain"), 170, CredentialInput.CookieRow::domain),
-                col(Text.t("ui.cookie.path"), 60, CredentialInput.CookieRow::path),
-                col(Text.t("ui.cookie.secure"), 60, r -> r.secure() ? Text.t("ui.cookie.yes") : ""),
-                col(Text.t("ui.cookie.httpOnly"), 70, r -> r.httpOnly() ? Text.t("ui.cookie.yes") : ""),
-                col(Text.t("ui.cookie.expires"), 150,
-                        r -> r.expires() == null ? Text.t("ui.cookie.session") : Format.time(r.expires()))));
         preview.setPrefHeight(120);
         preview.setMinHeight(90);
 
-        Label discarded = new Label();
+        Label discarded = Widgets.line(vm.discardedProperty());
         discarded.setId("login-discarded");
         discarded.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
-        discarded.setWrapText(true);
-        discarded.textProperty().bind(vm.discardedProperty());
-        collapseWhenEmpty(discarded);
 
-        Label testSummary = new Label();
+        Label testSummary = Widgets.line(vm.probes().summaryProperty());
         testSummary.setId("login-test-summary");
-        testSummary.setWrapText(true);
-        testSummary.textProperty().bind(vm.testSummaryProperty());
-        collapseWhenEmpty(testSummary);
-        VBox testLines = new VBox(2);
-        vm.testLines().addListener((ListChangeListener<CredentialTester.Result>) c -> {
-            testLines.getChildren().clear();
-            for (CredentialTester.Result l : vm.testLines()) {
-                Label x = new Label(l.text());
-                x.getStyleClass().addAll("code", switch (l.verdict()) {
-                    case ACCEPTED -> "ok-text";
-                    case REJECTED -> "error-text";
-                    default -> "muted";
-                });
-                testLines.getChildren().add(x);
-            }
-        });
+        VBox testLines = LoginParts.testLines(vm.probes().lines());
 
         CredentialViewModel c = vm.credential();
-        Label message = new Label();
+        Label message = Widgets.line(c.messageProperty(), "credential-message");
         message.setId("login-message");
-        message.setWrapText(true);
-        message.getStyleClass().add("credential-message");
-        message.textProperty().bind(c.messageProperty());
-        collapseWhenEmpty(message);
-        Label error = new Label();
-        error.setWrapText(true);
-        error.getStyleClass().add("error-text");
-        error.textProperty().bind(c.errorProperty());
-        collapseWhenEmpty(error);
+        Label error = Widgets.line(c.errorProperty(), "error-text");
 
         Label fallback = new Label(fallback());
         fallback.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         fallback.setWrapText(true);
 
-        ProgressIndicator spinner = new ProgressIndicator();
-        spinner.setPrefSize(18, 18);
-        spinner.visibleProperty().bind(c.busyProperty().or(vm.testingProperty()));
+        ProgressIndicator spinner = Widgets.spinner(c.busyProperty().or(vm.busyProperty()));
         Button test = new Button(Text.t("ui.login.test"));
         test.setId("login-test");
         test.setTooltip(new Tooltip(Text.t("ui.login.testTip", vm.credentialName())));
@@ -486,35 +421,16 @@ public final class LoginWindow {
         use.disableProperty().bind(vm.canUseProperty().not());
         use.setOnAction(e -> vm.use());
         // offered only after the cookies were refused because the site had just rejected them
-        Button anyway = new Button(Text.t("ui.credential.saveAnyway"));
+        Button anyway = LoginParts.saveAnyway(c, Text.t("ui.login.saveAnywayTip", vm.credentialName()), vm::saveAnyway);
         anyway.setId("login-save-anyway");
-        anyway.getStyleClass().add(Styles.DANGER);
-        anyway.setTooltip(new Tooltip(Text.t("ui.login.saveAnywayTip", vm.credentialName())));
-        anyway.visibleProperty().bind(c.saveAnywayProperty());
-        anyway.managedProperty().bind(anyway.visibleProperty());
-        anyway.disableProperty().bind(c.busyProperty());
-        anyway.setOnAction(e -> vm.saveAnyway());
         Button close = new Button(Text.t("common.close"));
         // not a cancel button: Escape belongs to the page (a site's own dialog), not to closing the login
         close.setOnAction(e -> stage.close());
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox buttons = new HBox(8, fallback, grow, spinner, test, close, anyway, use);
+        HBox buttons = Widgets.bar(fallback, spinner, test, close, anyway, use);
         HBox.setHgrow(fallback, Priority.SOMETIMES);
-        buttons.setAlignment(Pos.CENTER_LEFT);
 
         VBox bottom = new VBox(6, preview, discarded, testSummary, testLines, message, error, buttons);
         bottom.setPadding(new Insets(8, 16, 12, 16));
         return bottom;
-    }
-
-    private static TableColumn<CredentialInput.CookieRow, String> col(
-            String title, double width, Function<CredentialInput.CookieRow, String> f) {
-        return io.keyline.ui.common.Cut.column(title, width, f);
-    }
-
-    private static void collapseWhenEmpty(Label l) {
-        l.visibleProperty().bind(l.textProperty().isNotEmpty());
-        l.managedProperty().bind(l.visibleProperty());
     }
 }

@@ -7,6 +7,7 @@ import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.StateChip;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
+import io.keyline.ui.common.Widgets;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
@@ -26,8 +27,6 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
-import javafx.scene.input.Clipboard;
-import javafx.scene.input.ClipboardContent;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
@@ -44,7 +43,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The dry-run plan of a job (issue view 5): choose the keys, see per key the planned action and the
+ * The dry-run plan of a job: choose the keys, see per key the planned action and the
  * exact requests of its http steps, and apply exactly that plan. Thin: everything it shows comes from a
  * {@link PlanViewModel}.
  */
@@ -59,16 +58,8 @@ public final class PlanDialog {
     /** Builds the dialog's content on a view model (the job is chosen on the view model). */
     public PlanDialog(PlanViewModel vm, Runnable onChanged) {
         this.vm = vm;
-        root.getStyleClass().add("plan-dialog");
-        root.setPadding(new Insets(16));
-        root.setTop(header());
-        root.setCenter(body());
-        root.setBottom(footer());
-        vm.appliedProperty().addListener((o, a, b) -> {
-            if (b && onChanged != null) {
-                onChanged.run();
-            }
-        });
+        Widgets.dialog(root, "plan-dialog", header(), body(), footer());
+        Widgets.onTrue(vm.appliedProperty(), onChanged);
     }
 
     /**
@@ -144,24 +135,18 @@ public final class PlanDialog {
         c.targetProperty().addListener((o, a, b) -> buttons.get(b).setSelected(true));
 
         // each target has its own input, looked up by the target (not by position)
-        TextField from = new TextField();
+        TextField from = Widgets.field(c.fromProperty(), Text.t("ui.plan.fromPrompt"));
         from.setId("plan-from");
-        from.setPromptText(Text.t("ui.plan.fromPrompt"));
-        from.textProperty().bindBidirectional(c.fromProperty());
-        TextField to = new TextField();
+        TextField to = Widgets.field(c.toProperty(), Text.t("ui.plan.toPrompt"));
         to.setId("plan-to");
-        to.setPromptText(Text.t("ui.plan.toPrompt"));
-        to.textProperty().bindBidirectional(c.toProperty());
         for (TextField f : new TextField[] {from, to}) {
             f.setPrefColumnCount(12);
             f.setMinWidth(90);
         }
         HBox range = new HBox(6, from, new Label("–"), to);
         range.setAlignment(Pos.CENTER_LEFT);
-        TextField keys = new TextField();
+        TextField keys = Widgets.field(c.keysTextProperty(), Text.t("ui.plan.keysPrompt"));
         keys.setId("plan-keys");
-        keys.setPromptText(Text.t("ui.plan.keysPrompt"));
-        keys.textProperty().bindBidirectional(c.keysTextProperty());
         HBox.setHgrow(keys, Priority.ALWAYS);
         Label due = new Label(Text.t("ui.plan.dueText"));
         due.setId("plan-due-text");
@@ -200,9 +185,7 @@ public final class PlanDialog {
                 }
             });
         }
-        ProgressIndicator spinner = new ProgressIndicator();
-        spinner.setPrefSize(18, 18);
-        spinner.visibleProperty().bind(vm.busyProperty());
+        ProgressIndicator spinner = Widgets.spinner(vm.busyProperty());
 
         toggles.setMinWidth(Region.USE_PREF_SIZE);
         jobBox.setMinWidth(120);
@@ -211,29 +194,17 @@ public final class PlanDialog {
         selector.setAlignment(Pos.CENTER_LEFT);
         selector.getStyleClass().add("plan-selector");
 
-        Label validation = new Label();
+        Label validation = Widgets.line(c.validationProperty(), "error-text", "inline-validation");
         validation.setId("plan-validation");
-        validation.getStyleClass().addAll("error-text", "inline-validation");
-        validation.setWrapText(true);
-        validation.textProperty().bind(c.validationProperty());
-        collapseWhenEmpty(validation);
-        Label error = new Label();
-        error.getStyleClass().add("error-text");
-        error.setWrapText(true);
-        error.textProperty().bind(vm.errorProperty());
-        collapseWhenEmpty(error);
+        Label error = Widgets.line(vm.errorProperty(), "error-text");
         Label paused = new Label();
         paused.getStyleClass().add("paused-banner");
         paused.setMaxWidth(Double.MAX_VALUE);
         paused.textProperty().bind(vm.pausedProperty());
-        collapseWhenEmpty(paused);
-        Label later = new Label();
+        Widgets.collapseWhenEmpty(paused);
+        Label later = Widgets.line(vm.notYetDueProperty(), "paused-banner");
         later.setId("plan-not-yet-due");
-        later.getStyleClass().add("paused-banner");
-        later.setWrapText(true);
         later.setMaxWidth(Double.MAX_VALUE);
-        later.textProperty().bind(vm.notYetDueProperty());
-        collapseWhenEmpty(later);
 
         // Due plans the catch-up window only: older days that never ran are "missing", planned on their own
         Label missingNote = new Label();
@@ -261,9 +232,7 @@ public final class PlanDialog {
         missingBox.setVisible(false);
         missingBox.setManaged(false);
 
-        VBox top = new VBox(8, new VBox(2, title, subtitle), selector, validation, error, paused, later, missingBox);
-        top.setPadding(new Insets(0, 0, 12, 0));
-        return top;
+        return new VBox(8, new VBox(2, title, subtitle), selector, validation, error, paused, later, missingBox);
     }
 
     private static void showOnly(PlanChoice.Target t, Map<PlanChoice.Target, Region> inputs) {
@@ -291,29 +260,12 @@ public final class PlanDialog {
         key.setPrefWidth(110);
         key.setMinWidth(100);
         key.setSortable(false);
-        TableColumn<PlanViewModel.Row, PlanViewModel.Row> state = new TableColumn<>(Text.t("ui.plan.col.state"));
-        state.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
-        state.setCellFactory(c -> new TableCell<>() {
-            private final StateChip chip = new StateChip();
-
-            @Override
-            protected void updateItem(PlanViewModel.Row item, boolean empty) {
-                super.updateItem(item, empty);
-                if (empty || item == null) {
-                    setGraphic(null);
-                } else {
-                    // after Apply: the state the key ended in
-                    chip.show(item.after() != null ? item.after().state() : item.plan().state());
-                    setGraphic(chip);
-                }
-            }
-        });
+        // after Apply: the state the key ended in
+        TableColumn<PlanViewModel.Row, PlanViewModel.Row> state = wholeRow(Text.t("ui.plan.col.state"),
+                () -> StateChip.cell(r -> r.after() != null ? r.after().state() : r.plan().state()));
         state.setPrefWidth(150);
         state.setMinWidth(140);
-        state.setSortable(false);
-        TableColumn<PlanViewModel.Row, PlanViewModel.Row> action = new TableColumn<>(Text.t("ui.plan.col.action"));
-        action.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyObjectWrapper<>(c.getValue()));
-        action.setCellFactory(c -> new TableCell<>() {
+        TableColumn<PlanViewModel.Row, PlanViewModel.Row> action = wholeRow(Text.t("ui.plan.col.action"), () -> new TableCell<>() {
             @Override
             protected void updateItem(PlanViewModel.Row item, boolean empty) {
                 super.updateItem(item, empty);
@@ -329,7 +281,6 @@ public final class PlanDialog {
                 }
             }
         });
-        action.setSortable(false);
         table.getColumns().setAll(java.util.List.of(key, state, action));
         table.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
             if (b != null) {
@@ -362,6 +313,16 @@ public final class PlanDialog {
         return split;
     }
 
+    /** A column whose cells get the whole row and draw it themselves. */
+    private static TableColumn<PlanViewModel.Row, PlanViewModel.Row> wholeRow(
+            String title, java.util.function.Supplier<TableCell<PlanViewModel.Row, PlanViewModel.Row>> cell) {
+        TableColumn<PlanViewModel.Row, PlanViewModel.Row> c = new TableColumn<>(title);
+        c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyObjectWrapper<>(d.getValue()));
+        c.setCellFactory(x -> cell.get());
+        c.setSortable(false);
+        return c;
+    }
+
     static String actionStyle(Plan.KeyPlan k) {
         if (k.runs()) {
             return "action-run";
@@ -385,9 +346,7 @@ public final class PlanDialog {
         idLabel.setTooltip(new Tooltip(Text.t("ui.plan.idTip")));
         idLabel.setOnMouseClicked(e -> {
             if (!vm.planIdProperty().get().isEmpty()) {
-                ClipboardContent c = new ClipboardContent();
-                c.putString(vm.planIdProperty().get());
-                Clipboard.getSystemClipboard().setContent(c);
+                Widgets.copy(vm.planIdProperty().get());
             }
         });
 
@@ -400,12 +359,11 @@ public final class PlanDialog {
             toggle(outcome, "ok-text", b.intValue() == 0);
             toggle(outcome, "warning-text", b.intValue() > 0);
         });
-        collapseWhenEmpty(outcome);
+        Widgets.collapseWhenEmpty(outcome);
 
         Button replan = new Button(Text.t("ui.plan.replan"));
         replan.getStyleClass().add(Styles.ACCENT);
-        replan.visibleProperty().bind(vm.staleProperty());
-        replan.managedProperty().bind(replan.visibleProperty());
+        Widgets.shownWhen(replan, vm.staleProperty());
         replan.disableProperty().bind(vm.busyProperty());
         replan.setOnAction(e -> vm.replan());
 
@@ -415,28 +373,14 @@ public final class PlanDialog {
         apply.setOnAction(e -> vm.apply());
         apply.setTooltip(new Tooltip(Text.t("ui.plan.applyTip")));
 
-        Button close = new Button(Text.t("common.close"));
-        close.setCancelButton(true);
-        close.setOnAction(e -> {
-            Window w = root.getScene() == null ? null : root.getScene().getWindow();
-            if (w instanceof Stage s) {
-                s.close();
-            }
-        });
-
-        Region spacer = new Region();
-        HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox buttons = new HBox(8, idLabel, spacer, replan, apply, close);
-        buttons.setAlignment(Pos.CENTER_LEFT);
-        VBox bottom = new VBox(8, summary, outcome, buttons);
-        bottom.setPadding(new Insets(12, 0, 0, 0));
+        HBox buttons = Widgets.bar(idLabel, replan, apply, Widgets.closeButton(root));
         root.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.F5) {
                 vm.plan();
                 e.consume();
             }
         });
-        return bottom;
+        return new VBox(8, summary, outcome, buttons);
     }
 
     private static void toggle(Label l, String style, boolean on) {
@@ -444,11 +388,6 @@ public final class PlanDialog {
         if (on) {
             l.getStyleClass().add(style);
         }
-    }
-
-    private static void collapseWhenEmpty(Label l) {
-        l.visibleProperty().bind(l.textProperty().isNotEmpty());
-        l.managedProperty().bind(l.visibleProperty());
     }
 
     /** The view model (the main window may pre-set the job and keys before showing). */

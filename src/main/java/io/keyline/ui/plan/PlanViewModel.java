@@ -99,7 +99,7 @@ public final class PlanViewModel extends ViewModel {
 
     /** Loads the job names (for the job picker) in the background. */
     public void loadJobs() {
-        threads.submit(() -> services.catalog().get().jobs().stream().map(JobDefinition::name).toList(),
+        load(false, () -> services.catalog().get().jobs().stream().map(JobDefinition::name).toList(),
                 jobs::setAll, e -> error.set(Text.t("ui.plan.jobsFailed", message(e))));
     }
 

@@ -12,6 +12,7 @@ import io.keyline.ui.common.Palette;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Tips;
 import io.keyline.ui.common.Toasts;
+import io.keyline.ui.common.Widgets;
 import io.keyline.ui.confirm.ConfirmDialog;
 import io.keyline.ui.credentials.CredentialDialog;
 import io.keyline.ui.credentials.CredentialsView;
@@ -307,8 +308,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         invalid.textProperty().bind(Bindings.createStringBinding(() -> vm.invalidJobFiles().isEmpty() ? ""
                 : Text.t("ui.console.invalidJobFiles", vm.invalidJobFiles().size()),
                 vm.invalidJobFiles()));
-        invalid.visibleProperty().bind(Bindings.isNotEmpty(vm.invalidJobFiles()));
-        invalid.managedProperty().bind(invalid.visibleProperty());
+        Widgets.shownWhen(invalid, Bindings.isNotEmpty(vm.invalidJobFiles()));
         Tips.on(invalid, () -> String.join("\n", vm.invalidJobFiles().stream().map(Object::toString).toList()));
 
         credentialsButton.setId("nav-credentials");
@@ -350,8 +350,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         Listen.toList(this, vm.running(), c -> showRunning.run());
         showRunning.run();
         VBox runningBox = new VBox(2, runningTitle, running);
-        runningBox.visibleProperty().bind(Bindings.isNotEmpty(vm.running()));
-        runningBox.managedProperty().bind(runningBox.visibleProperty());
+        Widgets.shownWhen(runningBox, Bindings.isNotEmpty(vm.running()));
 
         Button theme = new Button(Text.t("ui.console.theme"));
         theme.setId("theme-toggle");
@@ -455,8 +454,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         schedulerToggle.textProperty().bind(Bindings.createStringBinding(() ->
                 schedulerVm.modeProperty().get() == SchedulerControl.Mode.PAUSED ? Text.t("ui.console.resumeScheduler") : Text.t("ui.console.pauseScheduler"),
                 schedulerVm.modeProperty()));
-        schedulerToggle.visibleProperty().bind(schedulerVm.modeProperty().isNotEqualTo(SchedulerControl.Mode.OFF));
-        schedulerToggle.managedProperty().bind(schedulerToggle.visibleProperty());
+        Widgets.shownWhen(schedulerToggle, schedulerVm.modeProperty().isNotEqualTo(SchedulerControl.Mode.OFF));
         schedulerToggle.setOnAction(e -> schedulerVm.toggle());
         Label refreshed = new Label();
         refreshed.setId("status-refreshed");
@@ -467,8 +465,6 @@ public final class ConsoleView extends BorderPane implements Navigator {
         error.getStyleClass().add("error-text");
         error.textProperty().bind(vm.errorProperty());
         Label user = new Label(Text.t("ui.console.operator", vm.services().user()));
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
         // at 1024 px the long texts (the state's path, the scheduler's sentence) give way with an ellipsis;
         // the button and the short labels keep their words ("Pause sch…", "Operator…" were seen)
         for (javafx.scene.control.Control c : List.of(schedulerToggle, user, refreshed)) {
@@ -476,7 +472,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         }
         state.setMinWidth(60);
         scheduler.setMinWidth(120);
-        HBox bar = new HBox(state, scheduler, schedulerToggle, grow, error, user, refreshed);
+        HBox bar = new HBox(state, scheduler, schedulerToggle, Widgets.grow(), error, user, refreshed);
         bar.getStyleClass().add("status-bar");
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
@@ -601,7 +597,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     private Window window() {
-        return getScene() == null ? null : getScene().getWindow();
+        return Widgets.windowOf(this);
     }
 
     private void notifyAttention(List<io.keyline.core.operations.Attention.Item> items) {
@@ -642,9 +638,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         banner.setId("scheduler-banner");
         banner.setAlignment(Pos.CENTER_LEFT);
         banner.getStyleClass().add("scheduler-banner");
-        banner.visibleProperty().bind(schedulerVm.bannerProperty().isNotEmpty());
-        banner.managedProperty().bind(banner.visibleProperty());
-        return banner;
+        return Widgets.shownWhen(banner, schedulerVm.bannerProperty().isNotEmpty());
     }
 
     private final class JobCell extends ListCell<Snapshot.JobSummary> {

@@ -43,7 +43,6 @@ public final class ConsoleViewModel extends ViewModel implements io.keyline.ui.i
     private final ReadOnlyIntegerWrapper attentionCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper demoOffered = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper demoRunning = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper demoMessage = new ReadOnlyStringWrapper("");
     private Set<String> known;
     private Consumer<List<io.keyline.core.operations.Attention.Item>> onNewAttention = items -> { };
@@ -97,18 +96,15 @@ public final class ConsoleViewModel extends ViewModel implements io.keyline.ui.i
      */
     @Override
     public void createDemo() {
-        if (!demoOffered.get() || demoRunning.get()) {
+        if (!demoOffered.get() || busy.get()) {
             return;
         }
-        demoRunning.set(true);
         demoMessage.set(Text.t("ui.console.creatingDemo"));
-        threads.submit(() -> services.demo().get(), summary -> {
-            demoRunning.set(false);
+        act(() -> services.demo().get(), summary -> {
             demoOffered.set(false);
             demoMessage.set(summary);
             refresh();
         }, e -> {
-            demoRunning.set(false);
             demoMessage.set(Text.t("ui.console.demoFailed", e.getMessage()));
             refresh();
         });
@@ -122,7 +118,7 @@ public final class ConsoleViewModel extends ViewModel implements io.keyline.ui.i
 
     @Override
     public ReadOnlyBooleanProperty demoRunningProperty() {
-        return demoRunning.getReadOnlyProperty();
+        return busyProperty(); // creating the demo is the one action started here
     }
 
     /** What the demo did (or why it could not), empty before. */

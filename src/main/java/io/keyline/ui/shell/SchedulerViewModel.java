@@ -70,13 +70,13 @@ public final class SchedulerViewModel extends ViewModel {
         });
     }
 
-    /** Pauses the scheduler when it is on, turns it on when it is paused. */
+    /** Pauses the scheduler when it is on, turns it on when it is paused; one change at a time. */
     public void toggle() {
         Mode m = mode.get();
         if (m == Mode.OFF) {
             return;
         }
-        threads.submit(() -> {
+        act(() -> {
             if (m == Mode.ON) {
                 scheduler.disable();
             } else {

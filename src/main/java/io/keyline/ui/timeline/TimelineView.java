@@ -9,6 +9,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.text.Text;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.common.StateChip;
+import io.keyline.ui.common.Widgets;
 import io.keyline.ui.timeline.TimelineViewModel.Action;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
@@ -100,20 +101,14 @@ public final class TimelineView extends BorderPane {
         vm.stateProperty().addListener((o, a, b) -> chip.show(b));
         chip.show(vm.stateProperty().get());
 
-        ProgressIndicator spinner = new ProgressIndicator();
-        spinner.setPrefSize(18, 18);
-        spinner.visibleProperty().bind(vm.loadingProperty().or(vm.busyProperty()));
+        ProgressIndicator spinner = Widgets.spinner(vm.loadingProperty().or(vm.busyProperty()));
         spinner.managedProperty().bind(spinner.visibleProperty());
-
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
 
         Button actionButton = new Button();
         actionButton.getStyleClass().add(Styles.ACCENT);
         actionButton.textProperty().bind(Bindings.createStringBinding(() -> vm.actionProperty().get().label(),
                 vm.actionProperty()));
-        actionButton.visibleProperty().bind(vm.actionProperty().isNotEqualTo(Action.NONE));
-        actionButton.managedProperty().bind(actionButton.visibleProperty());
+        Widgets.shownWhen(actionButton, vm.actionProperty().isNotEqualTo(Action.NONE));
         actionButton.disableProperty().bind(vm.busyProperty());
         actionButton.setOnAction(e -> act());
 
@@ -121,23 +116,13 @@ public final class TimelineView extends BorderPane {
         refresh.setOnAction(e -> vm.reload());
         refresh.disableProperty().bind(vm.busyProperty());
 
-        HBox titleRow = new HBox(8, jobLink, dot, keyLabel, chip, spinner, grow, refresh, actionButton);
+        HBox titleRow = new HBox(8, jobLink, dot, keyLabel, chip, spinner, Widgets.grow(), refresh, actionButton);
         titleRow.setAlignment(Pos.CENTER_LEFT);
 
-        Label message = new Label();
-        message.textProperty().bind(vm.messageProperty());
-        message.setWrapText(true);
-        message.getStyleClass().add("timeline-message");
-        message.visibleProperty().bind(vm.messageProperty().isNotEmpty());
-        message.managedProperty().bind(message.visibleProperty());
+        Label message = Widgets.line(vm.messageProperty(), "timeline-message");
 
-        Label outcome = new Label();
+        Label outcome = Widgets.line(vm.outcomeProperty(), "timeline-outcome");
         outcome.setId("timeline-outcome");
-        outcome.getStyleClass().add("timeline-outcome");
-        outcome.setWrapText(true);
-        outcome.textProperty().bind(vm.outcomeProperty());
-        outcome.visibleProperty().bind(vm.outcomeProperty().isNotEmpty());
-        outcome.managedProperty().bind(outcome.visibleProperty());
 
         Label details = new Label();
         details.textProperty().bind(Bindings.createStringBinding(() -> {
@@ -147,20 +132,10 @@ public final class TimelineView extends BorderPane {
         }, vm.detailsProperty(), vm.eventCountProperty()));
         details.getStyleClass().add("page-subtitle");
 
-        Label notice = new Label();
-        notice.textProperty().bind(vm.noticeProperty());
+        Label notice = Widgets.line(vm.noticeProperty(), "timeline-notice");
         notice.setId("timeline-notice");
-        notice.getStyleClass().add("timeline-notice");
-        notice.setWrapText(true);
-        notice.visibleProperty().bind(vm.noticeProperty().isNotEmpty());
-        notice.managedProperty().bind(notice.visibleProperty());
 
-        Label error = new Label();
-        error.textProperty().bind(vm.errorProperty());
-        error.getStyleClass().add("error-text");
-        error.setWrapText(true);
-        error.visibleProperty().bind(vm.errorProperty().isNotEmpty());
-        error.managedProperty().bind(error.visibleProperty());
+        Label error = Widgets.line(vm.errorProperty(), "error-text");
 
         VBox box = new VBox(4, titleRow, details, message, outcome, notice, error);
         box.getStyleClass().add("timeline-header");
@@ -218,9 +193,7 @@ public final class TimelineView extends BorderPane {
         Button close = new Button(Text.t("ui.timeline.hide"));
         close.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
         close.setOnAction(e -> vm.collapse());
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox detailHeader = new HBox(8, detailTitle, grow, close);
+        HBox detailHeader = new HBox(8, detailTitle, Widgets.grow(), close);
         detailHeader.setAlignment(Pos.CENTER_LEFT);
 
         evidence.setEditable(false);
@@ -233,8 +206,7 @@ public final class TimelineView extends BorderPane {
         detail.getStyleClass().addAll("evidence-box", "timeline-detail");
         detail.setPrefHeight(260);
         detail.setMinHeight(160);
-        detail.visibleProperty().bind(vm.expandedProperty().isNotNull());
-        detail.managedProperty().bind(detail.visibleProperty());
+        Widgets.shownWhen(detail, vm.expandedProperty().isNotNull());
         vm.expandedProperty().addListener((o, a, row) -> showEvidence(row, detailTitle));
         showEvidence(vm.expandedProperty().get(), detailTitle);
 

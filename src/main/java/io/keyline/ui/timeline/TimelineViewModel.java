@@ -9,7 +9,6 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.text.Text;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.OperatorMoves;
-import io.keyline.domain.Printable;
 import io.keyline.domain.Trigger;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
@@ -72,7 +71,6 @@ public final class TimelineViewModel extends ViewModel {
     private final ReadOnlyIntegerWrapper eventCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyIntegerWrapper newestRun = new ReadOnlyIntegerWrapper(-1);
     private final ReadOnlyObjectWrapper<EventRow> expanded = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
     private Runnable onChanged = () -> { };
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
 
@@ -183,7 +181,6 @@ public final class TimelineViewModel extends ViewModel {
      * @param fresh after an action: show the newest run's failure (or nothing), not what was shown before
      */
     private void apply(Timeline.View v, boolean fresh) {
-        loading.set(false);
         KeyRecord rec = v.record();
         record.set(rec);
         state.set(rec == null ? null : rec.state());
@@ -270,10 +267,5 @@ public final class TimelineViewModel extends ViewModel {
     /** The event whose evidence is shown (the newest run's failure after a load), or {@code null}. */
     public ReadOnlyObjectProperty<EventRow> expandedProperty() {
         return expanded.getReadOnlyProperty();
-    }
-
-    /** What the last action here did. */
-    public ReadOnlyStringProperty noticeProperty() {
-        return notice.getReadOnlyProperty();
     }
 }

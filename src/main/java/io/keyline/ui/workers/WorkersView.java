@@ -62,11 +62,8 @@ public final class WorkersView extends BorderPane {
     private static TableColumn<WorkersViewModel.Row, String> column(String name,
                                                                     Function<WorkersViewModel.Row, String> value,
                                                                     double width) {
-        TableColumn<WorkersViewModel.Row, String> c = new TableColumn<>(name);
-        c.setPrefWidth(width);
-        c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyStringWrapper(value.apply(d.getValue())));
-        // a title keeps its words; a cell cut short shows its whole text on hover
-        c.setMinWidth(io.keyline.ui.common.Cut.titleWidth(name));
+        // a title keeps its words; a cell cut short shows its whole text on hover; a worker gone is muted
+        TableColumn<WorkersViewModel.Row, String> c = io.keyline.ui.common.Cut.column(name, width, value);
         c.setCellFactory(col -> io.keyline.ui.common.Cut.tip(new TableCell<>() {
             @Override
             protected void updateItem(String item, boolean empty) {

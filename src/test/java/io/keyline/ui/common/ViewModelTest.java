@@ -28,8 +28,16 @@ class ViewModelTest {
             load(true, () -> answer, applied::add, e -> error.set(e.getMessage()));
         }
 
+        void forget() {
+            stale();
+        }
+
         void reload() {
             refresh(() -> "read " + ++reads, applied::add, e -> error.set(e.getMessage()));
+        }
+
+        boolean told(java.util.concurrent.Callable<String> work) {
+            return tell(work, e -> "failed: " + e.getMessage(), () -> applied.add("reloaded"));
         }
 
         boolean action(String answer) {
@@ -52,6 +60,17 @@ class ViewModelTest {
         assertThat(vm.loadingProperty().get()).isTrue();
         runNext();
         assertThat(applied).containsExactly("new");
+        assertThat(vm.loadingProperty().get()).isFalse();
+    }
+
+    @Test
+    void aLoadMadeStaleIsNoLongerShownAsLoading() {
+        Probe vm = new Probe(threads);
+        vm.load("old");
+        vm.forget(); // an action's answer will show instead
+        assertThat(vm.loadingProperty().get()).as("nothing that will be shown is loading").isFalse();
+        runNext();
+        assertThat(applied).isEmpty();
         assertThat(vm.loadingProperty().get()).isFalse();
     }
 
@@ -81,5 +100,22 @@ class ViewModelTest {
         assertThat(applied).containsExactly("first");
         assertThat(vm.busyProperty().get()).isFalse();
         assertThat(background).isEmpty();
+    }
+
+    @Test
+    void aToldActionSaysWhatItDidOrWhatFailedAndReloadsEitherWay() {
+        Probe vm = new Probe(threads);
+        assertThat(vm.told(() -> "Skipped 3 keys")).isTrue();
+        assertThat(vm.told(() -> "second")).as("one action at a time").isFalse();
+        runNext();
+        assertThat(vm.noticeProperty().get()).isEqualTo("Skipped 3 keys");
+        assertThat(applied).containsExactly("reloaded");
+        vm.told(() -> {
+            throw new IllegalStateException("the job file is gone");
+        });
+        runNext();
+        assertThat(vm.noticeProperty().get()).isEqualTo("failed: the job file is gone");
+        assertThat(applied).containsExactly("reloaded", "reloaded");
+        assertThat(vm.busyProperty().get()).isFalse();
     }
 }

@@ -51,10 +51,10 @@ class CredentialViewModelTest {
     static List<String> exposed(CredentialViewModel vm) {
         List<String> out = new ArrayList<>(List.of(vm.input().summaryProperty().get(), vm.input().fingerprintProperty().get(),
                 vm.input().parseErrorProperty().get(), vm.messageProperty().get(), vm.errorProperty().get(),
-                vm.currentProperty().get(), vm.testSummaryProperty().get(), vm.input().loadedFileProperty().get(),
+                vm.currentProperty().get(), vm.probes().summaryProperty().get(), vm.input().loadedFileProperty().get(),
                 String.valueOf(vm.input().earliestExpiryProperty().get())));
         vm.input().preview().forEach(r -> out.add(r.toString()));
-        vm.testResults().forEach(r -> out.add(r.text()));
+        vm.probes().lines().forEach(r -> out.add(r.text()));
         return out;
     }
 
@@ -202,11 +202,11 @@ class CredentialViewModelTest {
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
 
         renew.test();
-        assertThat(renew.testResults()).singleElement().satisfies(l -> {
+        assertThat(renew.probes().lines()).singleElement().satisfies(l -> {
             assertThat(l.step()).isEqualTo("publish");
             assertThat(l.verdict()).isEqualTo(CredentialTester.Verdict.ACCEPTED);
         });
-        assertThat(renew.testSummaryProperty().get()).isEqualTo("The stored login: Accepted: the site answered 1 "
+        assertThat(renew.probes().summaryProperty().get()).isEqualTo("The stored login: Accepted: the site answered 1 "
                 + "request as for someone logged in, and none showed its login page.");
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
 
@@ -270,9 +270,9 @@ class CredentialViewModelTest {
         CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
         renew.open("site-cookie");
         renew.test();
-        assertThat(renew.testResults()).extracting(CredentialTester.Result::verdict)
+        assertThat(renew.probes().lines()).extracting(CredentialTester.Result::verdict)
                 .containsOnly(CredentialTester.Verdict.ACCEPTED);
-        assertThat(renew.testSummaryProperty().get()).contains("2 parked keys resumed");
+        assertThat(renew.probes().summaryProperty().get()).contains("2 parked keys resumed");
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
         assertThat(fx.state("q", TODAY)).isEqualTo(KeyState.PENDING);
         assertThat(fx.site.posts()).as("a test only reads").isZero();
@@ -320,9 +320,9 @@ class CredentialViewModelTest {
         renew.open("site-cookie");
         renew.input().textProperty().set("Cookie: session=placeholder");
         renew.test();
-        assertThat(renew.testResults()).extracting(CredentialTester.Result::verdict)
+        assertThat(renew.probes().lines()).extracting(CredentialTester.Result::verdict)
                 .containsExactly(CredentialTester.Verdict.REJECTED);
-        assertThat(renew.testSummaryProperty().get()).startsWith("The pasted value (not saved yet): Rejected");
+        assertThat(renew.probes().summaryProperty().get()).startsWith("The pasted value (not saved yet): Rejected");
         assertThat(fx.state("p", TODAY)).as("a test of the pasted value resumes nothing")
                 .isEqualTo(KeyState.NEEDS_CREDENTIAL);
         assertThat(fx.site.posts()).isZero();

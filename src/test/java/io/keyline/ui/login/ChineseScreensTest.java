@@ -109,7 +109,7 @@ public class ChineseScreensTest {
                 return null;
             });
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(() -> {
-                String t = renew.testSummaryProperty().get();
+                String t = renew.probes().summaryProperty().get();
                 return !renew.busyProperty().get() && !t.isEmpty() && !t.equals(testing);
             }));
             WaitForAsyncUtils.waitForFxEvents();
@@ -117,7 +117,7 @@ public class ChineseScreensTest {
                     .contains("上次被拒绝");
             assertThat(fx(() -> renew.waitingKeysProperty().get())).as("the keys that will resume")
                     .startsWith("将恢复 3 个任务项:daily-article ");
-            assertThat(fx(() -> renew.testSummaryProperty().get())).as("the test of the stored login")
+            assertThat(fx(() -> renew.probes().summaryProperty().get())).as("the test of the stored login")
                     .startsWith("存储的登录:被拒绝:");
             List<String> dialog = fx(() -> shown(renewStage.getScene().getRoot()));
             assertThat(dialog).as("the Renew dialog's texts").contains(fx(() -> renew.currentProperty().get()),

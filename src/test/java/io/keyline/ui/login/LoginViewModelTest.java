@@ -125,15 +125,15 @@ class LoginViewModelTest {
         vm.cookiesChanged(List.of(new Cookie("session", "not-a-session-of-this-site", "127.0.0.1", false, "/", false,
                 true, null)));
         vm.test();
-        assertThat(vm.testSummaryProperty().get()).isEqualTo("The captured cookies: Rejected: 1 of 1 answer showed the "
+        assertThat(vm.probes().summaryProperty().get()).isEqualTo("The captured cookies: Rejected: 1 of 1 answer showed the "
                 + "site's login page or refused the login. Log in again.");
 
         vm.cookiesChanged(List.of(session(sb.site.login())));
-        assertThat(vm.testLines()).isEmpty(); // a new capture clears the old answer
+        assertThat(vm.probes().lines()).isEmpty(); // a new capture clears the old answer
         vm.test();
-        assertThat(vm.testSummaryProperty().get()).isEqualTo("The captured cookies: Accepted: the site answered 1 request "
+        assertThat(vm.probes().summaryProperty().get()).isEqualTo("The captured cookies: Accepted: the site answered 1 request "
                 + "as for someone logged in, and none showed its login page.");
-        assertThat(vm.testLines()).extracting(CredentialTester.Result::text)
+        assertThat(vm.probes().lines()).extracting(CredentialTester.Result::text)
                 .containsExactly("daily-article/publish probe: accepted (probe: /total = 0 (absent))");
 
         CredentialInfo after = sb.services.credentials().info(SandboxLogin.CREDENTIAL).orElseThrow();
@@ -173,7 +173,7 @@ class LoginViewModelTest {
         vm.cookiesChanged(List.of(new Cookie("session", "a-session-this-site-never-issued", "127.0.0.1", false, "/",
                 false, true, null)));
         vm.test();
-        assertThat(vm.testSummaryProperty().get()).startsWith("The captured cookies: Rejected");
+        assertThat(vm.probes().summaryProperty().get()).startsWith("The captured cookies: Rejected");
         int requests = sb.site.requests();
         vm.use();
         assertThat(c.errorProperty().get()).startsWith("Not saved: the site did not accept this value when it was "
@@ -197,7 +197,7 @@ class LoginViewModelTest {
 
     static List<String> shown(LoginViewModel vm) {
         List<String> out = new ArrayList<>(List.of(vm.statusProperty().get(), vm.discardedProperty().get(),
-                vm.originProperty().get(), vm.testSummaryProperty().get(), vm.errorProperty().get(),
+                vm.originProperty().get(), vm.probes().summaryProperty().get(), vm.errorProperty().get(),
                 vm.credential().messageProperty().get()));
         vm.preview().forEach(r -> out.add(r.toString()));
         vm.domains().forEach(out::add);

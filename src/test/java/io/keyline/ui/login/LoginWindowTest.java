@@ -121,7 +121,7 @@ class LoginWindowTest {
         // Test asks the job's read-only probe with the captured cookie (nothing stored yet)
         robot.clickOn("#login-test");
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS,
-                () -> fx(() -> w.viewModel().testSummaryProperty().get()).startsWith("The captured cookies: Accepted"));
+                () -> fx(() -> w.viewModel().probes().summaryProperty().get()).startsWith("The captured cookies: Accepted"));
         assertThat(sb.fingerprint()).isEqualTo(oldFingerprint);
         assertThat(KeyState.NEEDS_CREDENTIAL).isEqualTo(sb.state(SandboxLogin.KEYS.get(0)));
 
@@ -221,7 +221,7 @@ class LoginWindowTest {
             c.test();
             return c;
         });
-        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(() -> dialog.testSummaryProperty().get())
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(() -> dialog.probes().summaryProperty().get())
                 .startsWith("The pasted value (not saved yet): Rejected"));
         fx(() -> {
             dialog.save();

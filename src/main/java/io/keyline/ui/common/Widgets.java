@@ -1,0 +1,139 @@
+package io.keyline.ui.common;
+
+import io.keyline.text.Text;
+import javafx.beans.property.Property;
+import javafx.beans.value.ObservableValue;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TextField;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The small pieces the console's views and dialogs build the same way: lines of text that take no room
+ * while they are empty, text fields bound to a property, the busy spinner, a row of buttons pushed to the
+ * end, "Close", a dialog's frame, and a copy to the clipboard.
+ */
+public final class Widgets {
+
+    private Widgets() {
+    }
+
+    /** A wrapped label showing {@code text} with {@code styleClasses}; it takes no room while the text is empty. */
+    public static Label line(ObservableValue<String> text, String... styleClasses) {
+        Label l = new Label();
+        l.getStyleClass().addAll(styleClasses);
+        l.setWrapText(true);
+        l.textProperty().bind(text);
+        return collapseWhenEmpty(l);
+    }
+
+    /** {@code l} is hidden, and takes no room, while its text is empty. */
+    public static <L extends Labeled> L collapseWhenEmpty(L l) {
+        return shownWhen(l, l.textProperty().isNotEmpty());
+    }
+
+    /** {@code n} is shown, and takes room, only while {@code shown} is true. */
+    public static <N extends Node> N shownWhen(N n, ObservableValue<Boolean> shown) {
+        n.visibleProperty().bind(shown);
+        n.managedProperty().bind(n.visibleProperty());
+        return n;
+    }
+
+    /** A text field that edits {@code text} (both ways), showing {@code prompt} while it is empty. */
+    public static TextField field(Property<String> text, String prompt) {
+        TextField f = new TextField();
+        f.setPromptText(prompt);
+        f.textProperty().bindBidirectional(text);
+        return f;
+    }
+
+    /** The small spinner shown while {@code running} is true (it keeps its room when hidden). */
+    public static ProgressIndicator spinner(ObservableValue<Boolean> running) {
+        ProgressIndicator spinner = new ProgressIndicator();
+        spinner.setPrefSize(18, 18);
+        spinner.visibleProperty().bind(running);
+        return spinner;
+    }
+
+    /** An empty region that takes the free width of the row it is in. */
+    public static Region grow() {
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+        return grow;
+    }
+
+    /** A row of {@code left} at the start and {@code right} at the end, the free width between them. */
+    public static HBox bar(Node left, Node... right) {
+        List<Node> all = new ArrayList<>(right.length + 2);
+        all.add(left);
+        all.add(grow());
+        all.addAll(List.of(right));
+        HBox bar = new HBox(8, all.toArray(Node[]::new));
+        bar.setAlignment(Pos.CENTER_LEFT);
+        return bar;
+    }
+
+    /** "Close", which closes the window {@code content} is in; Escape presses it. */
+    public static Button closeButton(Node content) {
+        Button close = new Button(Text.t("common.close"));
+        close.setCancelButton(true);
+        close.setOnAction(e -> {
+            if (windowOf(content) instanceof Stage s) {
+                s.close();
+            }
+        });
+        return close;
+    }
+
+    /**
+     * Lays out a dialog's content in {@code root}: {@code header} over {@code body} over {@code footer}, 16 px
+     * from the window's edges and 12 px apart.
+     */
+    public static void dialog(BorderPane root, String styleClass, Region header, Node body, Region footer) {
+        root.getStyleClass().add(styleClass);
+        root.setPadding(new Insets(16));
+        header.setPadding(new Insets(0, 0, 12, 0));
+        footer.setPadding(new Insets(12, 0, 0, 0));
+        root.setTop(header);
+        root.setCenter(body);
+        root.setBottom(footer);
+    }
+
+    /** Runs {@code r} each time {@code flag} turns true; nothing when {@code r} is {@code null}. */
+    public static void onTrue(ObservableValue<Boolean> flag, Runnable r) {
+        if (r != null) {
+            flag.addListener((o, was, is) -> {
+                if (is) {
+                    r.run();
+                }
+            });
+        }
+    }
+
+    /** Puts {@code text} on the system clipboard. */
+    public static void copy(String text) {
+        ClipboardContent c = new ClipboardContent();
+        c.putString(text);
+        Clipboard.getSystemClipboard().setContent(c);
+    }
+
+    /** The window {@code n} is shown in, or {@code null}. */
+    public static Window windowOf(Node n) {
+        return n.getScene() == null ? null : n.getScene().getWindow();
+    }
+}

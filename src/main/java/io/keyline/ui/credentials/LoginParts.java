@@ -1,0 +1,89 @@
+package io.keyline.ui.credentials;
+
+import atlantafx.base.theme.Styles;
+import io.keyline.core.CredentialTester;
+import io.keyline.text.Text;
+import io.keyline.ui.common.Cut;
+import io.keyline.ui.common.Format;
+import io.keyline.ui.common.Widgets;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.VBox;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What the renew dialog and the login window both show of a login: its cookies, values masked, the lines
+ * of a test against the site's probes, and the offer to save a value the site has just rejected.
+ */
+public final class LoginParts {
+
+    private LoginParts() {
+    }
+
+    /** The cookies of {@code rows} (values masked), or {@code empty} while there are none. */
+    public static TableView<CredentialInput.CookieRow> table(ObservableList<CredentialInput.CookieRow> rows,
+                                                             String empty) {
+        TableView<CredentialInput.CookieRow> table = new TableView<>(rows);
+        table.getStyleClass().addAll("credential-preview", Styles.DENSE);
+        table.setFixedCellSize(28);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        Label placeholder = new Label(empty);
+        placeholder.getStyleClass().add("muted");
+        table.setPlaceholder(placeholder);
+        table.getColumns().setAll(List.of(
+                column(Text.t("ui.cookie.name"), 150, CredentialInput.CookieRow::name),
+                column(Text.t("ui.cookie.value"), 70, CredentialInput.CookieRow::value),
+                column(Text.t("ui.cookie.domain"), 170, CredentialInput.CookieRow::domain),
+                column(Text.t("ui.cookie.path"), 70, CredentialInput.CookieRow::path),
+                column(Text.t("ui.cookie.secure"), 60, r -> r.secure() ? Text.t("ui.cookie.yes") : ""),
+                column(Text.t("ui.cookie.httpOnly"), 70, r -> r.httpOnly() ? Text.t("ui.cookie.yes") : ""),
+                column(Text.t("ui.cookie.expires"), 150,
+                        r -> r.expires() == null ? Text.t("ui.cookie.session") : Format.time(r.expires()))));
+        return table;
+    }
+
+    private static TableColumn<CredentialInput.CookieRow, String> column(
+            String title, double width, Function<CredentialInput.CookieRow, String> f) {
+        return Cut.column(title, width, f);
+    }
+
+    /**
+     * "Save anyway", shown only after {@code vm} refused to save because the site had just rejected the value;
+     * {@code save} stores it all the same.
+     */
+    public static Button saveAnyway(CredentialViewModel vm, String tip, Runnable save) {
+        Button anyway = new Button(Text.t("ui.credential.saveAnyway"));
+        anyway.getStyleClass().add(Styles.DANGER);
+        anyway.setTooltip(new Tooltip(tip));
+        Widgets.shownWhen(anyway, vm.saveAnywayProperty());
+        anyway.disableProperty().bind(vm.busyProperty());
+        anyway.setOnAction(e -> save.run());
+        return anyway;
+    }
+
+    /** One line a probe of {@code results}, coloured by its verdict; it follows the list. */
+    public static VBox testLines(ObservableList<CredentialTester.Result> results) {
+        VBox lines = new VBox(2);
+        lines.getStyleClass().add("credential-test-lines");
+        results.addListener((ListChangeListener<CredentialTester.Result>) c -> {
+            lines.getChildren().clear();
+            for (CredentialTester.Result r : results) {
+                Label x = new Label(r.text());
+                x.getStyleClass().addAll("code", switch (r.verdict()) {
+                    case ACCEPTED -> "ok-text";
+                    case REJECTED -> "error-text";
+                    default -> "muted";
+                });
+                lines.getChildren().add(x);
+            }
+        });
+        return lines;
+    }
+}
