@@ -70,7 +70,14 @@ class NoLiteralTextTest {
             "core/jobfile/SourceParser.java",
             "core/jobfile/StepReader.java",
             "core/jobfile/StepTemplates.java",
-            "core/jobfile/Suggestions.java");
+            "core/jobfile/Suggestions.java",
+            "core/OperatorException.java",
+            "core/CredentialTester.java",
+            "core/Targets.java",
+            "core/operations/KeySelection.java",
+            "core/operations/RetryAndSend.java",
+            "workspace/Demo.java",
+            "core/operations/RunDue.java");
 
     /** The job-file readers: their messages are bundle messages whose arguments are the format's own words. */
     static final String JOB_FILE_READERS = "core/jobfile/";
@@ -82,14 +89,7 @@ class NoLiteralTextTest {
      * ({@code "/items"}) or a JSON example ({@code {"json": "/items"}}, {@code "text": true}).
      */
     static final Pattern JOB_FILE_WORDS = Pattern.compile("\"?[A-Za-z][A-Za-z0-9-]*\"?(, [A-Za-z][A-Za-z0-9-]*)*"
-            + "|[a-z]+\\[|\\]\\.[a-z]+|\"/[a-z/]*\"|\\{.*\\}|\"[a-z]+\": true",
-            "core/OperatorException.java",
-            "core/CredentialTester.java",
-            "core/Targets.java",
-            "core/operations/KeySelection.java",
-            "core/operations/RetryAndSend.java",
-            "workspace/Demo.java",
-            "core/operations/RunDue.java");
+            + "|[a-z]+\\[|\\]\\.[a-z]+|\"/[a-z/]*\"|\\{.*\\}|\"[a-z]+\": true");
 
     /** Files of the scanned folders that hold no word for an operator at all, each with why. */
     static final java.util.Map<String, String> PURE_MACHINE = java.util.Map.of(
