@@ -1,12 +1,14 @@
 package io.keyline.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.keyline.core.json.Json;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.keyline.text.Said;
 
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -26,6 +28,8 @@ final class SaidJson {
     /** An argument's text is cut to the size of the English message's column. */
     private static final int MAX_ARG = 2000;
 
+    private static final JsonFactory FACTORY = new JsonFactory();
+
     private SaidJson() {
     }
 
@@ -34,71 +38,98 @@ final class SaidJson {
         if (said == null) {
             return null;
         }
-        String json = node(said).toString();
+        StringWriter out = new StringWriter();
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            write(g, said);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String json = out.toString();
         return json.length() > MAX ? null : json;
     }
 
-    private static ObjectNode node(Said said) {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
+    private static void write(JsonGenerator g, Said said) throws IOException {
+        g.writeStartObject();
         if (said.key() != null) {
-            o.put("key", said.key());
+            g.writeStringField("key", said.key());
         }
-        ArrayNode args = o.putArray("args");
+        g.writeArrayFieldStart("args");
         for (Object a : said.args()) {
             if (a instanceof Said s) {
-                args.add(node(s));
+                write(g, s);
             } else if (a instanceof Integer || a instanceof Long || a instanceof Short || a instanceof Byte) {
-                args.add(((Number) a).longValue());
+                g.writeNumber(((Number) a).longValue());
             } else if (a instanceof Double || a instanceof Float) {
-                args.add(((Number) a).doubleValue());
+                g.writeNumber(((Number) a).doubleValue());
             } else if (a instanceof BigInteger b) {
-                args.add(b);
+                g.writeNumber(b);
             } else if (a instanceof BigDecimal b) {
-                args.add(b);
+                g.writeNumber(b);
             } else {
                 String t = String.valueOf(a);
-                args.add(t.length() > MAX_ARG ? t.substring(0, MAX_ARG) + "…" : t);
+                g.writeString(t.length() > MAX_ARG ? t.substring(0, MAX_ARG) + "…" : t);
             }
         }
-        return o;
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
     /**
      * The {@link Said} of {@code json}, or {@code null} for none (an event stored before the column existed) or a
-     * value this build cannot read (then the English words are shown).
+     * value this build cannot read (then the English words are shown). Read with the streaming parser, as it is
+     * written: a plain {@code status} shows these words and loads no data-binding classes.
      */
     static Said read(String json) {
         if (json == null || json.isBlank()) {
             return null;
         }
-        try {
-            return said(Json.MAPPER.readTree(json));
+        try (JsonParser p = FACTORY.createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            Said said = said(p);
+            return p.nextToken() == null ? said : null;
         } catch (Exception e) {
             return null;
         }
     }
 
-    private static Said said(JsonNode n) {
-        if (!n.isObject() || !n.path("args").isArray()) {
-            throw new IllegalArgumentException("not a message: " + n);
-        }
-        List<Object> args = new ArrayList<>();
-        for (JsonNode a : n.get("args")) {
-            if (a.isObject()) {
-                args.add(said(a));
-            } else if (a.isIntegralNumber()) {
-                args.add(a.canConvertToInt() ? (Object) a.intValue() : a.canConvertToLong() ? a.longValue()
-                        : a.bigIntegerValue());
-            } else if (a.isNumber()) {
-                args.add(a.isBigDecimal() ? a.decimalValue() : (Object) a.doubleValue());
+    /** The message whose object {@code p} has just opened, read up to its end. */
+    private static Said said(JsonParser p) throws IOException {
+        String key = null;
+        List<Object> args = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("key") && value == JsonToken.VALUE_STRING) {
+                key = p.getText();
+            } else if (field.equals("args") && value == JsonToken.START_ARRAY) {
+                args = args(p);
             } else {
-                args.add(a.asText());
+                p.skipChildren();
             }
         }
-        JsonNode key = n.get("key");
-        if (key == null || key.isNull()) {
-            return Said.plain(args.isEmpty() ? "" : String.valueOf(args.get(0)));
+        if (args == null) {
+            throw new IllegalArgumentException("not a message: no args");
         }
-        return new Said(key.asText(), args);
+        return key == null ? Said.plain(args.isEmpty() ? "" : String.valueOf(args.get(0))) : new Said(key, args);
+    }
+
+    private static List<Object> args(JsonParser p) throws IOException {
+        List<Object> args = new ArrayList<>();
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+            switch (t) {
+                case START_OBJECT -> args.add(said(p));
+                case VALUE_NUMBER_INT -> args.add(switch (p.getNumberType()) {
+                    case INT -> (Object) p.getIntValue();
+                    case LONG -> p.getLongValue();
+                    default -> p.getBigIntegerValue();
+                });
+                case VALUE_NUMBER_FLOAT -> args.add(p.getDoubleValue());
+                case START_ARRAY -> throw new IllegalArgumentException("not a message: an array argument");
+                default -> args.add(p.getText());
+            }
+        }
+        return args;
     }
 }
