@@ -45,7 +45,7 @@ final class Claim {
     private final List<KeyChanges.Change> pending = new ArrayList<>();
 
     /** A failure of an unsafe step whose outcome is unknown. */
-    record Failure(String step, String message, Evidence evidence) {
+    record Failure(String step, Said words, Evidence evidence) {
     }
 
     /** A step that ran and whose outcome is not committed yet. */

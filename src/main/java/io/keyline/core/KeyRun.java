@@ -283,9 +283,9 @@ final class KeyRun {
             Thread.currentThread().interrupt();
             throw new StaleStateException(job.name(), key);
         } catch (RuntimeException e) {
-            out = StepOutcome.failure(FailureClass.UNKNOWN, "internal error while executing " + step.id() + ": "
-                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
-                    + sc.redact().apply(e.getMessage())), null);
+            out = StepOutcome.failure(FailureClass.UNKNOWN, Said.of("core.exec.internalError", step.id(),
+                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
+                    + sc.redact().apply(e.getMessage()))), null);
         }
         // From here on the step may have changed the world: nothing may lose that fact. Until its
         // outcome is committed, a failure to record it parks the key for a person (see execute).

@@ -124,11 +124,11 @@ final class KeyTransitions {
             if (last) {
                 // committed together with KEY_DONE, which follows at once
                 c.stage(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED,
-                        step.id(), attempt, null, Said.of("core.event.stepDone", step.id(), out.message()),
+                        step.id(), attempt, null, Said.of("core.event.stepDone", step.id(), out.words()),
                         out.evidence(), null);
             } else {
                 c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), done, EventType.STEP_SUCCEEDED,
-                        step.id(), attempt, null, Said.of("core.event.stepDone", step.id(), out.message()),
+                        step.id(), attempt, null, Said.of("core.event.stepDone", step.id(), out.words()),
                         out.evidence());
             }
             c.outputs.put(step.id(), outputs);
@@ -142,7 +142,7 @@ final class KeyTransitions {
                     ctx.now());
             // plain words in the stored message; the class itself is the event's own field
             Said msg = Said.of("core.event.outcomeUnknown", Said.of(cls == FailureClass.TRANSIENT_AFTER_SEND
-                    ? "core.event.noCompleteAnswer" : "core.event.mayHaveArrived"), out.message());
+                    ? "core.event.noCompleteAnswer" : "core.event.mayHaveArrived"), out.words());
             if (out.retryAfter() != null) {
                 // the site says it is still working on it (409 in progress): wait, then the probe decides
                 scheduleRetry(c, step, unknown, attempt, FailureClass.AMBIGUOUS, out.origin(),
@@ -151,7 +151,7 @@ final class KeyTransitions {
             }
             c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempt), unknown, EventType.STEP_FAILED, step.id(),
                     attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
-            c.failure = new Claim.Failure(step.id(), out.message(), out.evidence());
+            c.failure = new Claim.Failure(step.id(), out.words(), out.evidence());
             c.probes.remove(step.id());
             // the decision runs again: the probe decides, or a person (no probe)
             return true;
@@ -160,14 +160,14 @@ final class KeyTransitions {
         StepRecord failed = new StepRecord(step.id(), status, attempt, firstAttempt, Map.of(), ctx.now());
         switch (cls) {
             case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
-                    scheduleRetry(c, step, failed, attempt, cls, out.origin(), Said.plain(out.message()),
+                    scheduleRetry(c, step, failed, attempt, cls, out.origin(), out.words(),
                             out.evidence(), out.retryAfter(), null);
             case AUTH -> needCredential(c, step, step.credential(), failed, Said.of("core.event.credentialRejected",
-                    step.credential() == null ? Said.of("core.event.noneDeclared") : step.credential(), out.message()),
+                    step.credential() == null ? Said.of("core.event.noneDeclared") : step.credential(), out.words()),
                     out.evidence(), null);
             case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls,
                             out.message(), out.origin()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
-                    Said.of("core.event.stepFailed", step.id(), out.message()), out.evidence());
+                    Said.of("core.event.stepFailed", step.id(), out.words()), out.evidence());
         }
         return false;
     }
@@ -219,7 +219,7 @@ final class KeyTransitions {
         StepRecord unknown = new StepRecord(step.id(), StepStatus.AMBIGUOUS, attempt, u.firstAttempt(), Map.of(),
                 ctx.now());
         Said msg = Said.of("core.event.recordingFailed", step.id(), Said.of(out.succeeded()
-                ? "core.event.succeededWith" : "core.event.endedWith", out.message()), firstLine(e.getMessage()));
+                ? "core.event.succeededWith" : "core.event.endedWith", out.words()), firstLine(e.getMessage()));
         c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempt).withFailureWords(FailureClass.AMBIGUOUS,
                 msg).withConfirmation(null, null).withWaitReason(WaitReason.OUTCOME_UNKNOWN), unknown,
                 EventType.WAITING_FOR_CONFIRMATION, step.id(), attempt, FailureClass.AMBIGUOUS, msg, out.evidence());
@@ -240,7 +240,7 @@ final class KeyTransitions {
             default -> {
                 cls = FailureClass.AMBIGUOUS;
                 Said what = c.failure != null && c.failure.step().equals(step.id())
-                        ? Said.of("core.event.unknownBecause", step.id(), c.failure.message())
+                        ? Said.of("core.event.unknownBecause", step.id(), c.failure.words())
                         : Said.of("core.event.attemptUnknown", attempts(sr), step.id());
                 if (step.probe() == null) {
                     message = Said.of(c.failure != null ? "core.event.noProbeAfterFailure" : "core.event.noProbe",

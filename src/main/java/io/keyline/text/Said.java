@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * A message to be put into words by whoever shows it: a bundle key and its arguments, said in the language in
@@ -50,6 +51,15 @@ public record Said(String key, List<Object> args) {
     /** A text shown as it is, in every language (data, not a sentence of the bundles). */
     public static Said plain(String text) {
         return new Said(null, List.of(text == null ? "" : text));
+    }
+
+    /**
+     * The same words with {@code f} applied to every text among the arguments, nested words' too (a redaction:
+     * what it hides never reaches any language).
+     */
+    public Said map(UnaryOperator<String> f) {
+        return new Said(key, args.stream().map(a -> a instanceof String s ? f.apply(s)
+                : a instanceof Said w ? w.map(f) : a).toList());
     }
 
     /** The words in the language in use. */

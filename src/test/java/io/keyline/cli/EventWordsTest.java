@@ -9,6 +9,7 @@ import io.keyline.domain.EventType;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.store.h2.H2Database;
+import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import io.keyline.text.Said;
 import io.keyline.text.Text;
@@ -69,7 +70,8 @@ class EventWordsTest {
         Map<String, String[]> stored = stored(wb);
         assertThat(stored.get("KEY_FAILED")[0]).isEqualTo("work failed: exit 65: bad input");
         assertThat(stored.get("KEY_FAILED")[1])
-                .isEqualTo("{\"key\":\"core.event.stepFailed\",\"args\":[\"work\",\"exit 65: bad input\"]}");
+                .isEqualTo("{\"key\":\"core.event.stepFailed\",\"args\":[\"work\",{\"key\":\"core.exec.exitWhy\","
+                        + "\"args\":[65,\"bad input\"]}]}");
         assertThat(stored.get("RETRIED")[0]).isEqualTo("re-armed from step work (work run again, their outputs "
                 + "discarded; an unsafe step goes through its probe)");
         assertThat(stored.get("RETRIED")[1]).contains("\"key\":\"core.event.retriedFromRewind\"");
@@ -81,7 +83,7 @@ class EventWordsTest {
         Text.use(Text.CHINESE);
         Workbench.Result zh = wb.cli("timeline", "no", KEY);
         assertThat(zh.exit()).as(zh.toString()).isZero();
-        assertThat(zh.out()).contains("已开始", "work 失败:exit 65: bad input",
+        assertThat(zh.out()).contains("已开始", "work 失败:退出码 65:bad input",
                 "已重新启用,从步骤 work 开始(work 重新运行,之前的输出被丢弃;不安全步骤会先经过检查)", "已跳过");
         assertThat(zh.out()).doesNotContain("started", "failed:", "re-armed", "skipped");
         // machine output keeps the English words in every language
@@ -89,7 +91,7 @@ class EventWordsTest {
         assertThat(json.out()).contains("\"work failed: exit 65: bad input\"", "\"re-armed from step work (work run",
                 "\"skipped\"").doesNotContain("已跳过", "失败");
         try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
-            assertThat(consoleMessages(ws)).contains("work 失败:exit 65: bad input", "已跳过")
+            assertThat(consoleMessages(ws)).contains("work 失败:退出码 65:bad input", "已跳过")
                     .anySatisfy(m -> assertThat(m).startsWith("已重新启用,从步骤 work 开始"));
         }
 
@@ -172,6 +174,43 @@ class EventWordsTest {
             assertThat(Words.eventMessage(yielded)).isEqualTo("被 SIGTERM 停止;在步骤 two 之前停下");
             Text.use(Text.ENGLISH);
             assertThat(Words.eventMessage(yielded)).isEqualTo("stopped by SIGTERM; stopped before step two");
+        }
+    }
+
+    @Test
+    void whatKeylineSaysOfARequestThatGotNoAnswerReadsInChinese(@TempDir Path tmp) throws Exception {
+        try (TestSite site = new TestSite()) {
+            site.failPosts(TestSite.Fault.HANG_BEFORE_ACTING);
+            Workbench wb = new Workbench(tmp);
+            wb.job("post", """
+                    {
+                      "name": "post",
+                      "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "publish", "kind": "http", "effect": "unsafe", "timeout": "PT1S",
+                                   "request": { "method": "POST", "url": "BASE/api/articles", "body": "a {key}" } } ]
+                    }
+                    """, site.base());
+            Workbench.Result run = wb.cli("run", "post", "--key", KEY);
+            assertThat(run.exit()).as(run.toString()).isNotZero();
+            assertThat(site.posts()).isOne();
+
+            String english = "no answer within 1s (timeout; the request may have been sent)";
+            String chinese = "1s 内没有答复(超时;请求可能已经发出)";
+            assertThat(storedKey(wb)[0]).contains(english);
+            assertThat(wb.cli("timeline", "post", KEY, "--json").out()).contains(english).doesNotContain(chinese);
+            Text.use(Text.CHINESE);
+            Workbench.Result zh = wb.cli("timeline", "post", KEY);
+            assertThat(zh.out()).as(zh.toString()).contains(chinese);
+            // the evidence's detail is the attempt's record, kept as it was written
+            assertThat(zh.out().lines().filter(l -> !l.strip().startsWith("详情:")))
+                    .noneMatch(l -> l.contains("no answer"));
+            assertThat(wb.cli("status").out()).contains(chinese);
+            try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+                assertThat(Words.keyMessage(ws.operations().key("post", KEY).orElseThrow())).contains(chinese)
+                        .doesNotContain("no answer");
+            }
+            Text.use(Text.ENGLISH);
+            assertThat(wb.cli("timeline", "post", KEY).out()).contains(english);
         }
     }
 

@@ -5,6 +5,7 @@ import io.keyline.core.json.Json;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.FailureOrigin;
+import io.keyline.text.Said;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -55,17 +56,17 @@ public final class CommandExecutor implements StepExecutor {
         try {
             f = run(ctx, cmd, ctx.step().timeout(), listener);
         } catch (IOException e) {
-            String msg = "cannot start " + cmd.argv().get(0) + ": " + e.getMessage();
-            return StepOutcome.failure(FailureClass.FATAL, FailureOrigin.ENVIRONMENT, ctx.redact().apply(msg),
-                    evidence(ctx, cmd, null, null, null, msg));
+            Said msg = Said.of("core.exec.cannotStart", cmd.argv().get(0), String.valueOf(e.getMessage()));
+            return StepOutcome.failure(FailureClass.FATAL, FailureOrigin.ENVIRONMENT, msg.map(ctx.redact()),
+                    evidence(ctx, cmd, null, null, null, msg.english()));
         }
         String stderr = ctx.redact().apply(f.stderr);
         String stdout = ctx.redact().apply(f.stdout);
         Report report = report(f.stdout);
         if (f.timedOut) {
-            String msg = "killed after timeout " + human(ctx.step().timeout());
+            Said msg = Said.of("core.exec.killedAfterTimeout", human(ctx.step().timeout()));
             return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, FailureOrigin.NO_ANSWER, msg,
-                    evidence(ctx, cmd, null, tail(stdout), tail(stderr), msg));
+                    evidence(ctx, cmd, null, tail(stdout), tail(stderr), msg.english()));
         }
         Evidence ev = evidence(ctx, cmd, f.exit, tail(stdout), tail(stderr), null);
         FailureClass cls = report.outcome != null ? report.outcome : Classifier.ofExit(f.exit);
@@ -74,11 +75,11 @@ public final class CommandExecutor implements StepExecutor {
             return StepOutcome.success(ctx.redact().apply(msg), report.outputs, ev);
         }
         String why = report.message != null ? report.message : lastLine(stderr);
-        String msg = "exit " + f.exit + (why.isEmpty() ? "" : ": " + why);
+        Said msg = why.isEmpty() ? Said.of("core.exec.exit", f.exit) : Said.of("core.exec.exitWhy", f.exit, why);
         // a program that said what went wrong ({"outcome": ...}) answered; 126/127 without it is a shell that
         // could not find or execute the program
         FailureOrigin origin = report.outcome != null ? FailureOrigin.ANSWER : Classifier.originOfExit(f.exit);
-        return StepOutcome.failure(cls, origin, ctx.redact().apply(msg), ev);
+        return StepOutcome.failure(cls, origin, msg.map(ctx.redact()), ev);
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.keyline.domain.FailureOrigin;
 import io.keyline.domain.ProbeSpec;
 import io.keyline.domain.Redirects;
 import io.keyline.domain.ResponseRules;
+import io.keyline.text.Said;
 
 import javax.net.ssl.SSLHandshakeException;
 import java.io.IOException;
@@ -86,10 +87,16 @@ public final class HttpExecutor implements StepExecutor {
     /** The job's host is paused (another key got a 429/503 with Retry-After) for longer than we wait. */
     static final class HostPausedException extends IOException {
         private final Duration left;
+        private final Said words;
 
         HostPausedException(URI uri, Duration left) {
-            super("not sent: " + HostLimits.name("", uri).strip() + " asked this job to wait (Retry-After), "
-                    + Math.max(1, left.toSeconds()) + " s left");
+            this(Said.of("core.exec.hostPaused", HostLimits.name("", uri).strip(), Math.max(1, left.toSeconds())),
+                    left);
+        }
+
+        private HostPausedException(Said words, Duration left) {
+            super(words.english());
+            this.words = words;
             this.left = left;
         }
 
@@ -165,9 +172,11 @@ public final class HttpExecutor implements StepExecutor {
     /** The whole exchange did not complete within the timeout. */
     static final class ExchangeTimeoutException extends HttpTimeoutException {
         private final boolean answered;
+        private final Said words;
 
-        ExchangeTimeoutException(String message, boolean answered) {
-            super(message);
+        ExchangeTimeoutException(Said words, boolean answered) {
+            super(words.english());
+            this.words = words;
             this.answered = answered;
         }
 
@@ -200,13 +209,13 @@ public final class HttpExecutor implements StepExecutor {
             ex = send(http, ctx, req, ctx.step().timeout(), ctx.step().request().redirects());
         } catch (HostPausedException e) {
             // nothing left: the key waits for its retry when the host takes requests again
-            return new StepOutcome(FailureClass.RETRYABLE, ctx.redact().apply(e.getMessage()), Map.of(),
+            return new StepOutcome(FailureClass.RETRYABLE, e.words.map(ctx.redact()), Map.of(),
                     evidence(ctx, summary, null, null, e.getMessage()), e.left());
         } catch (IOException | IllegalArgumentException e) {
             FailureClass cls = Classifier.ofException(e);
-            String msg = describe(e, ctx.step().timeout(), req.uri());
-            return StepOutcome.failure(cls, Classifier.originOf(e), ctx.redact().apply(msg),
-                    evidence(ctx, summary, null, null, msg));
+            Said msg = describe(e, ctx.step().timeout(), req.uri());
+            return StepOutcome.failure(cls, Classifier.originOf(e), msg.map(ctx.redact()),
+                    evidence(ctx, summary, null, null, msg.english()));
         }
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
         try {
@@ -215,8 +224,8 @@ public final class HttpExecutor implements StepExecutor {
             // the request was answered; what the answer means is unknown, as after a read timeout
             return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, ctx.redact().apply(e.getMessage()), ev);
         } catch (Throwable e) { // an Error too (a body that exhausts memory or the stack): never a dead worker
-            String msg = "the answer could not be read: " + describe(e, ctx.step().timeout());
-            return StepOutcome.failure(FailureClass.UNKNOWN, ctx.redact().apply(msg), ev);
+            Said msg = Said.of("core.exec.unreadable", describe(e, ctx.step().timeout()));
+            return StepOutcome.failure(FailureClass.UNKNOWN, msg.map(ctx.redact()), ev);
         }
     }
 
@@ -228,8 +237,8 @@ public final class HttpExecutor implements StepExecutor {
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
         String note = refreshed.problem() == null ? "" : "; " + refreshed.problem();
         if (j.cls() != null) {
-            return new StepOutcome(j.cls(), ctx.redact().apply(j.message() + note), Map.of(), ev, j.retryAfter(),
-                    null, refreshed.fingerprint());
+            return new StepOutcome(j.cls(), Said.plain(ctx.redact().apply(j.message() + note)), Map.of(), ev,
+                    j.retryAfter(), null, refreshed.fingerprint());
         }
         Map<String, String> outputs = outputs(ex);
         Map<String, Extraction> rules = ctx.step().request().extract();
@@ -283,7 +292,7 @@ public final class HttpExecutor implements StepExecutor {
             }
         } catch (RuntimeException e) {
             return new Refresh(fingerprint, "the cookies the site set for credential " + credential.name()
-                    + " could not be kept: " + describe(e, ctx.step().timeout()), credential.name());
+                    + " could not be kept: " + describe(e, ctx.step().timeout()).english(), credential.name());
         }
         return new Refresh(fingerprint, null, credential.name());
     }
@@ -351,7 +360,7 @@ public final class HttpExecutor implements StepExecutor {
         try {
             ex = send(shared(), ctx, req, probe.timeout(), probe.redirects());
         } catch (IOException | IllegalArgumentException e) {
-            String msg = "probe failed: " + describe(e, probe.timeout(), req.uri());
+            String msg = "probe failed: " + describe(e, probe.timeout(), req.uri()).english();
             Evidence ev = evidence(ctx, summary, null, null, msg);
             return Classifier.originOf(e) == FailureOrigin.ENVIRONMENT ? ProbeOutcome.unreachable(ctx.redact().apply(msg),
                     ev) : new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg), ev);
@@ -380,7 +389,7 @@ public final class HttpExecutor implements StepExecutor {
                     + " (inconclusive)"), ev);
         } catch (Throwable e) { // an Error too: never a dead worker
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: the answer could not "
-                    + "be read: " + describe(e, probe.timeout()) + " (inconclusive)"), ev);
+                    + "be read: " + describe(e, probe.timeout()).english() + " (inconclusive)"), ev);
         }
     }
 
@@ -549,8 +558,8 @@ public final class HttpExecutor implements StepExecutor {
             deadline += waited.toNanos();
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new ExchangeTimeoutException("no complete answer within " + human(timeout)
-                        + " (timeout, after " + hops.size() + " redirects)", true);
+                throw new ExchangeTimeoutException(Said.of("core.exec.redirectsTimeout", human(timeout), hops.size()),
+                        true);
             }
             HttpRequest.BodyPublisher publisher = req.body().length == 0
                     ? HttpRequest.BodyPublishers.noBody()
@@ -632,10 +641,8 @@ public final class HttpExecutor implements StepExecutor {
             }
             f.cancel(true);
             throw b != null
-                    ? new ExchangeTimeoutException("the answer's body did not arrive within " + human(timeout)
-                    + " (timeout; the request was sent)", true)
-                    : new ExchangeTimeoutException("no answer within " + human(timeout)
-                    + " (timeout; the request may have been sent)", false);
+                    ? new ExchangeTimeoutException(Said.of("core.exec.bodyLate", human(timeout)), true)
+                    : new ExchangeTimeoutException(Said.of("core.exec.noAnswer", human(timeout)), false);
         } catch (InterruptedException e) {
             BoundedExchange.LimitedBody b = body.get();
             if (b != null) {
@@ -733,40 +740,43 @@ public final class HttpExecutor implements StepExecutor {
         return out;
     }
 
-    private static String describe(Throwable e, Duration timeout) {
+    private static Said describe(Throwable e, Duration timeout) {
         return describe(e, timeout, null);
     }
 
     /** What went wrong with a request to {@code uri} (its host is named when it could not be reached). */
-    private static String describe(Throwable e, Duration timeout, URI uri) {
-        if (e instanceof ExchangeTimeoutException || e instanceof HostPausedException) {
-            return e.getMessage();
+    private static Said describe(Throwable e, Duration timeout, URI uri) {
+        if (e instanceof ExchangeTimeoutException t) {
+            return t.words;
+        }
+        if (e instanceof HostPausedException p) {
+            return p.words;
         }
         if (e instanceof java.net.http.HttpConnectTimeoutException) {
-            return "connect timed out";
+            return Said.of("core.exec.connectTimedOut");
         }
         if (e instanceof HttpTimeoutException) {
-            return "no answer within " + human(timeout) + " (timeout; the request may have been sent)";
+            return Said.of("core.exec.noAnswer", human(timeout));
         }
+        String host = host(uri);
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
-                return "the host name " + (host(uri) == null ? "" : host(uri) + " ") + "could not be resolved (DNS; "
-                        + "nothing was sent)";
+                return host == null ? Said.of("core.exec.dns") : Said.of("core.exec.dnsHost", host);
             }
             if (t instanceof java.net.NoRouteToHostException) {
-                return "no route to the host" + (host(uri) == null ? "" : " " + host(uri)) + " (nothing was sent)";
+                return host == null ? Said.of("core.exec.noRoute") : Said.of("core.exec.noRouteHost", host);
             }
         }
         if (e instanceof java.net.ConnectException) {
-            return "connection refused" + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            return e.getMessage() == null ? Said.of("core.exec.refused") : Said.of("core.exec.refusedWhy", e.getMessage());
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SSLHandshakeException) {
-                return "TLS handshake failed, nothing was sent" + (t.getMessage() == null ? "" : ": " + t.getMessage());
+                return t.getMessage() == null ? Said.of("core.exec.tls") : Said.of("core.exec.tlsWhy", t.getMessage());
             }
         }
         String m = e.getMessage();
-        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+        return Said.plain(e.getClass().getSimpleName() + (m == null ? "" : ": " + m));
     }
 
     /** The host of {@code uri} as it can be shown (data: control characters escaped), or {@code null}. */

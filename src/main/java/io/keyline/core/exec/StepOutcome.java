@@ -3,6 +3,7 @@ package io.keyline.core.exec;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.FailureOrigin;
+import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.Map;
  * The result of one step attempt.
  *
  * @param failure    {@code null} on success, else the class of the failure
- * @param message    human-readable summary (redacted)
+ * @param words      a summary in words (redacted): {@link #message} is its English
  * @param outputs    outputs for later steps (success only)
  * @param evidence   what was sent and received (redacted)
  * @param retryAfter a server's {@code Retry-After}, or {@code null}
@@ -19,7 +20,7 @@ import java.util.Map;
  * @param refreshed  the credential's new fingerprint when the site refreshed its cookies on the answer (kept,
  *                   encrypted), else {@code null}
  */
-public record StepOutcome(FailureClass failure, String message, Map<String, String> outputs, Evidence evidence,
+public record StepOutcome(FailureClass failure, Said words, Map<String, String> outputs, Evidence evidence,
                           Duration retryAfter, FailureOrigin origin, String refreshed) {
 
     public StepOutcome {
@@ -31,28 +32,39 @@ public record StepOutcome(FailureClass failure, String message, Map<String, Stri
     }
 
     /** A failure that the site's or program's answer is (or a success). */
-    public StepOutcome(FailureClass failure, String message, Map<String, String> outputs, Evidence evidence,
+    public StepOutcome(FailureClass failure, Said words, Map<String, String> outputs, Evidence evidence,
                        Duration retryAfter) {
-        this(failure, message, outputs, evidence, retryAfter, null, null);
+        this(failure, words, outputs, evidence, retryAfter, null, null);
     }
 
     /** The same outcome, with the credential's new fingerprint after the site refreshed it. */
     public StepOutcome refreshed(String fingerprint) {
-        return new StepOutcome(failure, message, outputs, evidence, retryAfter, origin, fingerprint);
+        return new StepOutcome(failure, words, outputs, evidence, retryAfter, origin, fingerprint);
     }
 
+    /** The summary in English, as the run log and machine output keep it. */
+    public String message() {
+        return words.english();
+    }
+
+    /** A success; its summary is the program's or the site's own words. */
     public static StepOutcome success(String message, Map<String, String> outputs, Evidence evidence) {
-        return new StepOutcome(null, message, outputs, evidence, null);
+        return new StepOutcome(null, Said.plain(message), outputs, evidence, null);
     }
 
     /** A failure that the site's or program's answer is. */
+    public static StepOutcome failure(FailureClass cls, Said words, Evidence evidence) {
+        return new StepOutcome(cls, words, Map.of(), evidence, null);
+    }
+
+    /** A failure the answer says in its own words. */
     public static StepOutcome failure(FailureClass cls, String message, Evidence evidence) {
-        return new StepOutcome(cls, message, Map.of(), evidence, null);
+        return failure(cls, Said.plain(message), evidence);
     }
 
     /** A failure of the given origin. */
-    public static StepOutcome failure(FailureClass cls, FailureOrigin origin, String message, Evidence evidence) {
-        return new StepOutcome(cls, message, Map.of(), evidence, null, origin, null);
+    public static StepOutcome failure(FailureClass cls, FailureOrigin origin, Said words, Evidence evidence) {
+        return new StepOutcome(cls, words, Map.of(), evidence, null, origin, null);
     }
 
     public boolean succeeded() {
