@@ -207,7 +207,7 @@ public final class CredentialTester {
             case AUTH -> Verdict.REJECTED;
             case INCONCLUSIVE -> Verdict.NO_ANSWER;
         };
-        return new Result(ctx.job().name(), ctx.step().id(), Asked.PROBE, v, Said.plain(p.message()));
+        return new Result(ctx.job().name(), ctx.step().id(), Asked.PROBE, v, p.words());
     }
 
     private static Result request(HttpExecutor http, StepContext ctx, boolean noKey) throws InterruptedException {
@@ -225,6 +225,6 @@ public final class CredentialTester {
         StepOutcome o = http.execute(ctx);
         Verdict v = o.succeeded() ? Verdict.ACCEPTED : o.failure() == FailureClass.AUTH ? Verdict.REJECTED
                 : Verdict.NO_ANSWER;
-        return new Result(job, step, Asked.STEP, v, Said.plain(o.message()));
+        return new Result(job, step, Asked.STEP, v, o.words());
     }
 }

@@ -214,9 +214,9 @@ final class KeyRun {
             Thread.currentThread().interrupt();
             throw new StaleStateException(job.name(), key);
         } catch (RuntimeException e) {
-            p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe failed: internal error "
-                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
-                    + sc.redact().apply(e.getMessage())), null);
+            p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeInternalError",
+                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
+                    + sc.redact().apply(e.getMessage()))), null);
         }
         boolean ofKey = KeyProbe.is(step.id());
         // the job's own probe has no step: its line says "key probe: …"
@@ -245,7 +245,7 @@ final class KeyRun {
             // committed with the transition that follows (the step's intent, or a wait), so a person sees what
             // was asked just before the request was sent. The other answers are recorded by the event they cause.
             c.stage(Trigger.PROGRESS, c.rec, null, EventType.PROBE_ANSWERED, step.id(), sc.attempt(), null,
-                    Said.plain(p.message()), p.evidence(), ProbeAnswer.ABSENT);
+                    p.words(), p.evidence(), ProbeAnswer.ABSENT);
         }
     }
 

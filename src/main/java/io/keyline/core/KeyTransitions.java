@@ -63,13 +63,13 @@ final class KeyTransitions {
                 ProbeOutcome p = c.lastProbe;
                 return c.move(Trigger.COMPLETE, c.rec.withStep(null, 0).withFailure(null, null).withCredential(null)
                                 .withConfirmation(null, null), null, EventType.KEY_DONE, null, 0, null,
-                        Said.of("core.event.alreadyDone", p.message()), p.evidence(),
+                        Said.of("core.event.alreadyDone", p.words()), p.evidence(),
                         ProbeAnswer.PRESENT);
             }
             case NEEDS_CREDENTIAL -> {
                 ProbeOutcome p = c.lastProbe != null && c.lastProbe.answer() == ProbeOutcome.Answer.AUTH
                         ? c.lastProbe : null;
-                Said message = p != null ? Said.of("core.event.credentialRejected", s.credential(), p.message())
+                Said message = p != null ? Said.of("core.event.credentialRejected", s.credential(), p.words())
                         : Said.plain(s.detail());
                 needCredential(c, step, s.credential(), sr, message, p == null ? null : p.evidence(),
                         p == null ? null : ProbeAnswer.AUTH);
@@ -83,8 +83,8 @@ final class KeyTransitions {
                 ProbeOutcome p = c.lastProbe;
                 boolean unknown = sr != null
                         && (sr.status() == StepStatus.AMBIGUOUS || sr.status() == StepStatus.STARTED);
-                Said msg = unknown ? Said.of("core.event.unknownAskAgain", step.id(), p.message())
-                        : Said.of("core.event.inconclusive", p.message());
+                Said msg = unknown ? Said.of("core.event.unknownAskAgain", step.id(), p.words())
+                        : Said.of("core.event.inconclusive", p.words());
                 scheduleRetry(c, step, sr, attempts(sr) + (unknown ? 0 : 1),
                         unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, p.origin(), msg, p.evidence(), null,
                         ProbeAnswer.INCONCLUSIVE);
@@ -194,7 +194,7 @@ final class KeyTransitions {
                 sr == null ? null : sr.firstAttemptAt(), Map.of(), ctx.now());
         c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempts(sr)).withConfirmation(null, null), done,
                 EventType.STEP_RECONCILED, step.id(), attempts(sr), null,
-                Said.of("core.event.reconciled", step.id(), p.message()), p.evidence(),
+                Said.of("core.event.reconciled", step.id(), p.words()), p.evidence(),
                 ProbeAnswer.PRESENT);
         c.outputs.put(step.id(), Map.of());
         c.probes.remove(step.id());
@@ -247,7 +247,7 @@ final class KeyTransitions {
                             what);
                     ev = c.failure != null ? c.failure.evidence() : null;
                 } else {
-                    message = Said.of("core.event.withProbe", what, c.lastProbe.message());
+                    message = Said.of("core.event.withProbe", what, c.lastProbe.words());
                     ev = c.lastProbe.evidence();
                     probe = c.probes.get(step.id());
                 }

@@ -247,13 +247,13 @@ public final class Planner {
                     p = prober.probe(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs),
                             credentialFor(s), redactorFor(s)));
                     // the prober's answer is data (what it checked, as the engine stores it), shown as it is
-                    message = Said.plain(p.message());
+                    message = p.words() == null ? Said.plain("") : p.words();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, null, null);
+                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, (Said) null, null);
                     message = Said.of("core.plan.probe.interrupted");
                 } catch (RuntimeException e) {
-                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, null, null);
+                    p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, (Said) null, null);
                     message = Said.of("core.plan.probe.failed", String.valueOf(e.getMessage()));
                 }
                 answer = switch (p.answer()) {

@@ -214,6 +214,28 @@ class EventWordsTest {
         }
     }
 
+    @Test
+    void aProbeThatGaveNoAnswerIsSaidInChinese(@TempDir Path tmp) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("slow", """
+                {
+                  "name": "slow",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "publish", "kind": "command", "effect": "unsafe", "command": ["true"],
+                               "probe": { "kind": "command", "command": ["sh", "-c", "sleep 5"], "timeout": "PT1S" } } ]
+                }
+                """, null);
+        Workbench.Result run = wb.cli("run", "slow", "--key", KEY);
+        assertThat(run.exit()).as(run.toString()).isNotZero();
+        assertThat(wb.cli("timeline", "slow", KEY).out()).contains("probe timed out");
+        Text.use(Text.CHINESE);
+        Workbench.Result zh = wb.cli("timeline", "slow", KEY);
+        assertThat(zh.out()).as(zh.toString()).contains("检查超时;检查没有明确答复,步骤不运行");
+        assertThat(zh.out().lines().filter(l -> !l.strip().startsWith("详情:")))
+                .noneMatch(l -> l.contains("probe timed out"));
+        assertThat(wb.cli("status").out()).contains("检查超时");
+    }
+
     /** What the console's timeline says for each event of the key, in the language in use. */
     private static List<String> consoleMessages(Workspace ws) {
         List<String> out = new ArrayList<>();

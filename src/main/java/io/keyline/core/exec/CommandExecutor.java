@@ -94,13 +94,13 @@ public final class CommandExecutor implements StepExecutor {
         try {
             f = run(ctx, cmd, ctx.step().probe().timeout(), ExecutionListener.NONE);
         } catch (IOException e) {
-            return ProbeOutcome.unreachable(
-                    ctx.redact().apply("cannot start probe " + cmd.argv().get(0) + ": " + e.getMessage()), null);
+            return ProbeOutcome.unreachable(Said.of("core.exec.cannotStartProbe", cmd.argv().get(0),
+                    String.valueOf(e.getMessage())).map(ctx.redact()), null);
         }
         Evidence ev = evidence(ctx, cmd, f.timedOut ? null : f.exit, tail(ctx.redact().apply(f.stdout)),
                 tail(ctx.redact().apply(f.stderr)), f.timedOut ? "probe timed out" : null);
         if (f.timedOut) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, "probe timed out", ev);
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeTimedOut"), ev);
         }
         return probeAnswer(f.exit, f.stdout, ev, ctx);
     }
@@ -122,8 +122,8 @@ public final class CommandExecutor implements StepExecutor {
         }
         JsonNode outcome = line == null ? null : line.get("outcome");
         if (exit == Classifier.EXIT_AUTH || outcome != null && "auth".equals(outcome.asText())) {
-            return new ProbeOutcome(ProbeOutcome.Answer.AUTH, "probe rejected the credential: exit " + exit
-                    + (exit == Classifier.EXIT_AUTH ? "" : " with outcome auth"), ev);
+            return new ProbeOutcome(ProbeOutcome.Answer.AUTH, Said.of("core.exec.probeRejected",
+                    exit == Classifier.EXIT_AUTH ? "exit " + exit : "exit " + exit + " with outcome auth"), ev);
         }
         JsonNode present = line == null || !line.isObject() ? null : line.get("present");
         if (exit == 0 && present != null && present.isBoolean()) {

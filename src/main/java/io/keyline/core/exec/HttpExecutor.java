@@ -360,10 +360,10 @@ public final class HttpExecutor implements StepExecutor {
         try {
             ex = send(shared(), ctx, req, probe.timeout(), probe.redirects());
         } catch (IOException | IllegalArgumentException e) {
-            String msg = "probe failed: " + describe(e, probe.timeout(), req.uri()).english();
-            Evidence ev = evidence(ctx, summary, null, null, msg);
-            return Classifier.originOf(e) == FailureOrigin.ENVIRONMENT ? ProbeOutcome.unreachable(ctx.redact().apply(msg),
-                    ev) : new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(msg), ev);
+            Said msg = Said.of("core.exec.probeFailed", describe(e, probe.timeout(), req.uri())).map(ctx.redact());
+            Evidence ev = evidence(ctx, summary, null, null, msg.english());
+            return Classifier.originOf(e) == FailureOrigin.ENVIRONMENT ? ProbeOutcome.unreachable(msg, ev)
+                    : new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, msg, ev);
         }
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
         try {
@@ -382,20 +382,24 @@ public final class HttpExecutor implements StepExecutor {
                 }
                 values = found.values();
             }
-            return new ProbeOutcome(v.answer(), ctx.redact().apply(v.message() + note), ev, values,
-                    null, refreshed.fingerprint());
+            Said words = note.isEmpty() ? v.words() : Said.of("core.exec.withNote", v.words(), refreshed.problem());
+            return new ProbeOutcome(v.answer(), words.map(ctx.redact()), ev, values, null, refreshed.fingerprint());
         } catch (Deadline.Exceeded e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: " + e.getMessage()
                     + " (inconclusive)"), ev);
         } catch (Throwable e) { // an Error too: never a dead worker
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: the answer could not "
-                    + "be read: " + describe(e, probe.timeout()).english() + " (inconclusive)"), ev);
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeUnreadable",
+                    describe(e, probe.timeout())).map(ctx.redact()), ev);
         }
     }
 
-    private record ProbeVerdict(ProbeOutcome.Answer answer, String message) {
+    private record ProbeVerdict(ProbeOutcome.Answer answer, Said words) {
+        ProbeVerdict(ProbeOutcome.Answer answer, String message) {
+            this(answer, Said.plain(message));
+        }
+
         static ProbeVerdict rejected(String why) {
-            return new ProbeVerdict(ProbeOutcome.Answer.AUTH, "probe rejected the credential: " + why);
+            return new ProbeVerdict(ProbeOutcome.Answer.AUTH, Said.of("core.exec.probeRejected", why));
         }
 
         static ProbeVerdict noAnswer(String why) {

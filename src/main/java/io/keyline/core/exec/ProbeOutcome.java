@@ -2,12 +2,14 @@ package io.keyline.core.exec;
 
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureOrigin;
+import io.keyline.text.Said;
 
 /**
  * What a probe found.
  *
  * @param answer   present, absent, inconclusive or rejected credential
- * @param message  human-readable summary (redacted)
+ * @param words    a summary in words (redacted): {@link #message} is its English; an answer the probe gave
+ *                 ({@code probe: /total = 0 (absent)}) is a text shown as it is
  * @param evidence what was sent and received (redacted)
  * @param values   what the probe's {@code extract} found in an answer that said present or absent, by name
  * @param origin   for an inconclusive answer, whose doing it was when known (nothing answered:
@@ -15,7 +17,7 @@ import io.keyline.domain.FailureOrigin;
  * @param refreshed the credential's new fingerprint when the site refreshed its cookies on the answer (kept,
  *                  encrypted), else {@code null}
  */
-public record ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values,
+public record ProbeOutcome(Answer answer, Said words, Evidence evidence, java.util.Map<String, String> values,
                            FailureOrigin origin, String refreshed) {
 
     public ProbeOutcome {
@@ -24,21 +26,30 @@ public record ProbeOutcome(Answer answer, String message, Evidence evidence, jav
     }
 
     public ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values) {
-        this(answer, message, evidence, values, null, null);
+        this(answer, message == null ? null : Said.plain(message), evidence, values, null, null);
     }
 
     public ProbeOutcome(Answer answer, String message, Evidence evidence) {
         this(answer, message, evidence, java.util.Map.of());
     }
 
+    public ProbeOutcome(Answer answer, Said words, Evidence evidence) {
+        this(answer, words, evidence, java.util.Map.of(), null, null);
+    }
+
+    /** The summary in English, as the run log and machine output keep it ({@code null} when there is none). */
+    public String message() {
+        return words == null ? null : words.english();
+    }
+
     /** The same answer, with the credential's new fingerprint after the site refreshed it. */
     public ProbeOutcome refreshed(String fingerprint) {
-        return new ProbeOutcome(answer, message, evidence, values, origin, fingerprint);
+        return new ProbeOutcome(answer, words, evidence, values, origin, fingerprint);
     }
 
     /** A probe that could not be asked because nothing answered (the host, the network, the program). */
-    public static ProbeOutcome unreachable(String message, Evidence evidence) {
-        return new ProbeOutcome(Answer.INCONCLUSIVE, message, evidence, java.util.Map.of(), FailureOrigin.ENVIRONMENT,
+    public static ProbeOutcome unreachable(Said words, Evidence evidence) {
+        return new ProbeOutcome(Answer.INCONCLUSIVE, words, evidence, java.util.Map.of(), FailureOrigin.ENVIRONMENT,
                 null);
     }
 

@@ -224,6 +224,10 @@ public final class Words {
         }
         List<Object> args = new ArrayList<>();
         for (Object a : said.args()) {
+            if (a instanceof Said s && s.key() == null) {
+                // a probe's answer kept as words shown as they are
+                a = s.args().get(0);
+            }
             if (a instanceof Said s) {
                 args.add(worded(s));
             } else if (a instanceof String t && PROBE.matcher(t.strip()).matches()) {
