@@ -6,24 +6,18 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
-import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
 @Command(name = "approve")
-final class ApproveCommand extends Sub implements Callable<Integer> {
-
-    @Parameters(index = "0", paramLabel = "JOB")
-    String jobName;
+final class ApproveCommand extends JobCommand {
 
     @Option(names = "--note", paramLabel = "T")
     String note;
 
     @Override
-    public Integer call() {
-        JobDefinition job = job(jobName);
+    int call(JobDefinition job) {
         OperatorActions.Approval a = ws().operations().actions().approve(job, note);
         out().println(t(a.before().pending() ? "cli.approve.approved" : "cli.approve.already", job.name(),
                 a.hash().substring(0, 12)));

@@ -1,18 +1,12 @@
 package io.keyline.cli;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-
-import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
 @Command(name = "confirm")
-final class ConfirmCommand extends Sub implements Callable<Integer> {
-
-    @Mixin
-    KeyTarget target;
+final class ConfirmCommand extends KeyCommand {
 
     @Option(names = "--note", paramLabel = "T")
     String note;
@@ -21,8 +15,7 @@ final class ConfirmCommand extends Sub implements Callable<Integer> {
     String payload;
 
     @Override
-    public Integer call() {
-        KeyTarget.Target t = target.resolve(this);
+    int call(KeyTarget.Target t) {
         return runReported(s -> ws().operations().confirmAndRun().confirmAndRun(t.job(), t.key(), note, payload,
                 s.engine, rec -> out().println(t("cli.confirm.running", rec.confirmedStep(), String.valueOf(t))))
                 .report());

@@ -4,7 +4,6 @@ import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -12,15 +11,11 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
-import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
 @Command(name = "pause")
-final class PauseCommand extends Sub implements Callable<Integer> {
-
-    @Parameters(index = "0", paramLabel = "JOB")
-    String jobName;
+final class PauseCommand extends JobCommand {
 
     @Option(names = "--reason", paramLabel = "T", required = true)
     String reason;
@@ -29,16 +24,14 @@ final class PauseCommand extends Sub implements Callable<Integer> {
     String until;
 
     @Override
-    public Integer call() {
-        JobDefinition job = job(jobName);
+    int call(JobDefinition job) {
         Instant end = parseUntil(until);
         if (end != null && !end.isAfter(ws().options().clock().instant())) {
             throw new UsageError(t("cli.pause.past", "--until", until));
         }
         JobControl jc = ws().operations().actions().pause(job.name(), reason, end);
-        out().println(jc.until() == null ? t("cli.pause.done", job.name(), jc.reason())
+        return done(jc.until() == null ? t("cli.pause.done", job.name(), jc.reason())
                 : t("cli.pause.doneUntil", job.name(), Text.time(jc.until()), jc.reason()));
-        return 0;
     }
 
     static Instant parseUntil(String text) {

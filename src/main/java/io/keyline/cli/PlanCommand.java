@@ -6,23 +6,18 @@ import io.keyline.domain.Printable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
 @Command(name = "plan")
-final class PlanCommand extends Sub implements Callable<Integer> {
+final class PlanCommand extends JobCommand {
 
     /** Above this many keys, keys with the same action are summarized. */
     private static final int DETAIL_LIMIT = 200;
-
-    @Parameters(index = "0", paramLabel = "JOB")
-    String jobName;
 
     @Mixin
     KeySelection selection;
@@ -34,8 +29,7 @@ final class PlanCommand extends Sub implements Callable<Integer> {
     boolean noProbes;
 
     @Override
-    public Integer call() {
-        JobDefinition job = job(jobName);
+    int call(JobDefinition job) {
         List<String> keys = selection.resolve(ws(), job);
         Plan plan = ws().operations().planApply().planAndSave(job, keys, selection.notes(),
                 io.keyline.core.Planner.Options.DEFAULT.withProbes(!noProbes).withAhead(selection.ahead));

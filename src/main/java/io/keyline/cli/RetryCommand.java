@@ -1,18 +1,12 @@
 package io.keyline.cli;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-
-import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
 @Command(name = "retry")
-final class RetryCommand extends Sub implements Callable<Integer> {
-
-    @Mixin
-    KeyTarget target;
+final class RetryCommand extends KeyCommand {
 
     @Option(names = "--note", paramLabel = "T")
     String note;
@@ -24,16 +18,14 @@ final class RetryCommand extends Sub implements Callable<Integer> {
     String fromStep;
 
     @Override
-    public Integer call() {
-        KeyTarget.Target t = target.resolve(this);
+    int call(KeyTarget.Target t) {
         if (run) {
             return runReported(s -> ws().operations().keyActions().retryAndRun(t.job(), t.key(), note, fromStep,
                     s.engine).report());
         }
         ws().operations().keyActions().retry(t.job(), t.key(), note, fromStep);
         String run = String.format("keyline run %s --key %s", t.job().name(), t.key());
-        out().println(fromStep == null ? t("cli.retry.done", t, run, "retry --run")
+        return done(fromStep == null ? t("cli.retry.done", t, run, "retry --run")
                 : t("cli.retry.doneFrom", t, fromStep, run, "retry --run"));
-        return 0;
     }
 }

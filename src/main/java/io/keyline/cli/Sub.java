@@ -46,6 +46,12 @@ abstract class Sub {
         return root().job(name);
     }
 
+    /** Prints the one line that says what was done; exit 0. */
+    int done(String line) {
+        out().println(line);
+        return 0;
+    }
+
     /**
      * Runs keys in a session (its trace, engine and signal handling), prints the run's summary, queues and
      * delivers its notifications, and returns its exit code.

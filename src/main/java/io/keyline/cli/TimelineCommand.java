@@ -2,39 +2,27 @@ package io.keyline.cli;
 
 import io.keyline.core.operations.Words;
 import io.keyline.domain.Evidence;
-import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
-import io.keyline.domain.KeyRules;
 import io.keyline.domain.Printable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;
 
 @Command(name = "timeline")
-final class TimelineCommand extends Sub implements Callable<Integer> {
-
-    @Parameters(index = "0", paramLabel = "JOB")
-    String jobName;
-
-    @Parameters(index = "1", paramLabel = "KEY")
-    String key;
+final class TimelineCommand extends KeyCommand {
 
     @Option(names = "--json")
     boolean json;
 
     @Override
-    public Integer call() {
-        JobDefinition job = job(jobName);
-        String k = KeyRules.normalize(job.key(), key);
-        List<KeyEvent> events = ws().operations().events(job.name(), k);
+    int call(KeyTarget.Target t) {
+        List<KeyEvent> events = ws().operations().events(t.job().name(), t.key());
         doneReading();
         if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();
@@ -57,7 +45,7 @@ final class TimelineCommand extends Sub implements Callable<Integer> {
             return 0;
         }
         if (events.isEmpty()) {
-            out().println(t("cli.timeline.none", job.name(), String.valueOf(k)));
+            out().println(t("cli.timeline.none", t.job().name(), String.valueOf(t.key())));
             return 0;
         }
         String run = null;

@@ -86,10 +86,9 @@ public final class Engine {
     public RunReport run(JobDefinition job, List<String> keys, RunRequest request, BooleanSupplier goOn) {
         String runId = newRunId();
         Instant started = ctx.now();
-        if (ctx.paused(job)) {
-            String reason = ctx.pausedReason(job);
-            ctx.trace.line(started, runId, job.name(), null, null, 0, "paused", null, 0, reason);
-            return new RunReport(runId, job.name(), List.of(), reason);
+        RunReport paused = ctx.pausedRun(job, runId, started);
+        if (paused != null) {
+            return paused;
         }
         ConfirmationExpiry.apply(ctx, job, started);
         Map<String, KeyRecord> known = ctx.keys.keys(job.name(), keys);

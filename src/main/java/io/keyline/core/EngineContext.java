@@ -13,6 +13,7 @@ import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -120,6 +121,19 @@ final class EngineContext {
     /** Whether the job's kill switch is on now. */
     boolean paused(JobDefinition job) {
         return controls.jobControl(job.name()).pausedAt(now());
+    }
+
+    /**
+     * A run of a paused job takes no key: its one line in the run log and its report, or {@code null} when the job
+     * is not paused.
+     */
+    RunReport pausedRun(JobDefinition job, String runId, Instant started) {
+        if (!paused(job)) {
+            return null;
+        }
+        String reason = pausedReason(job);
+        trace.line(started, runId, job.name(), null, null, 0, "paused", null, 0, reason);
+        return new RunReport(runId, job.name(), List.of(), reason);
     }
 
     /** "job daily is paused: site migration (until …)". */

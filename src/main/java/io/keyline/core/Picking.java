@@ -41,10 +41,9 @@ final class Picking {
 
     RunReport run(List<String> candidates) {
         Instant started = ctx.now();
-        if (ctx.paused(job)) {
-            String reason = ctx.pausedReason(job);
-            ctx.trace.line(started, runId, job.name(), null, null, 0, "paused", null, 0, reason);
-            return new RunReport(runId, job.name(), List.of(), reason);
+        RunReport paused = ctx.pausedRun(job, runId, started);
+        if (paused != null) {
+            return paused;
         }
         ConfirmationExpiry.apply(ctx, job, started);
         RunBudget budget = ctx.budget(job, started);

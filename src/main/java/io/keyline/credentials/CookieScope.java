@@ -127,6 +127,17 @@ public final class CookieScope {
         return labels[n - 2] + "." + labels[n - 1];
     }
 
+    /**
+     * A cookie's default path (RFC 6265 §5.1.4): the directory of the request's path, {@code /} when it has none.
+     */
+    static String defaultPath(String requestPath) {
+        if (requestPath == null || !requestPath.startsWith("/")) {
+            return "/";
+        }
+        int slash = requestPath.lastIndexOf('/');
+        return slash <= 0 ? "/" : requestPath.substring(0, slash);
+    }
+
     /** The host of an absolute http(s) URL, lower-case, or {@code null}. */
     public static String host(String url) {
         if (url == null || url.isBlank()) {

@@ -83,7 +83,7 @@ public final class LoginCookieJar extends CookieHandler {
                     // what CookieManager.put stores as the domain of a host-only cookie
                     String stored = hostOnly ? (host.contains(".") || host.contains(":") ? host : host + ".local")
                             : c.getDomain().toLowerCase(Locale.ROOT);
-                    String path = c.getPath() == null ? defaultPath(uri) : c.getPath();
+                    String path = c.getPath() == null ? CookieScope.defaultPath(uri.getPath()) : c.getPath();
                     Instant expires = c.getMaxAge() < 0 ? null : now.plusSeconds(c.getMaxAge());
                     origins.put(key(c.getName(), stored, path), new Origin(hostOnly ? host : null, expires));
                 }
@@ -127,16 +127,6 @@ public final class LoginCookieJar extends CookieHandler {
 
     private static String key(String name, String domain, String path) {
         return name + "\n" + domain + "\n" + path;
-    }
-
-    /** RFC 6265 §5.1.4: the directory of the request path. */
-    private static String defaultPath(URI uri) {
-        String p = uri.getPath();
-        if (p == null || !p.startsWith("/")) {
-            return "/";
-        }
-        int slash = p.lastIndexOf('/');
-        return slash <= 0 ? "/" : p.substring(0, slash);
     }
 
     @Override

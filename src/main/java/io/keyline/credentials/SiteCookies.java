@@ -41,7 +41,7 @@ public final class SiteCookies {
             }
             Instant expiry = sc.expiry(now);
             boolean expired = expiry != null && !expiry.isAfter(now);
-            String path = sc.path() != null ? sc.path() : defaultPath(uri);
+            String path = sc.path() != null ? sc.path() : CookieScope.defaultPath(uri.getRawPath());
             int at = find(cookies, sc, host, path);
             if (at >= 0) {
                 Cookie old = cookies.get(at);
@@ -106,15 +106,5 @@ public final class SiteCookies {
             return false;
         }
         return host.equals(domain) || domain.contains(".") && CookieScope.registrableDomain(host).length() <= domain.length();
-    }
-
-    /** RFC 6265 §5.1.4: the directory of the request path. */
-    private static String defaultPath(URI uri) {
-        String p = uri.getRawPath();
-        if (p == null || !p.startsWith("/")) {
-            return "/";
-        }
-        int slash = p.lastIndexOf('/');
-        return slash <= 0 ? "/" : p.substring(0, slash);
     }
 }

@@ -96,17 +96,7 @@ public final class Template {
      * @throws IllegalArgumentException {@code unknown placeholder {x}} when the resolver returns {@code null}
      */
     public static String render(String template, Function<String, String> resolver) {
-        List<Placeholder> found = new ArrayList<>();
-        List<String> pieces = parse(template, found);
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < found.size(); i++) {
-            String value = resolver.apply(found.get(i).name());
-            if (value == null) {
-                throw new IllegalArgumentException("unknown placeholder {" + found.get(i).name() + "}");
-            }
-            out.append(pieces.get(i)).append(value);
-        }
-        return out.append(pieces.get(found.size())).toString();
+        return render(template, resolver, (placeholder, value, before) -> value);
     }
 
     /**

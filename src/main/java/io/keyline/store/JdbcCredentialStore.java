@@ -137,7 +137,7 @@ public final class JdbcCredentialStore implements CredentialStore {
     @Override
     public CredentialInfo set(String name, ParsedCredential value, String loginUrl, Boolean refreshBySite, String user) {
         SecretBox b = box();
-        String blob = Base64.getEncoder().encodeToString(b.encrypt(value.canonicalSecret(), aad(name)));
+        String blob = sealed(b, name, value);
         Instant now = clock.instant();
         Instant expiry = value.earliestExpiry().orElse(null);
         try (Connection c = db.connection()) {
@@ -263,14 +263,13 @@ public final class JdbcCredentialStore implements CredentialStore {
             if (!b.keyFingerprint().equals(keyFingerprint)) {
                 return null;
             }
-            ParsedCredential current = ParsedCredential.fromCanonical(CredentialType.fromJsonName(type),
-                    b.decrypt(Base64.getDecoder().decode(blob), aad(name)));
+            ParsedCredential current = opened(b, name, type, blob);
             Optional<ParsedCredential> next = SiteCookies.apply(current, uri, setCookies, now);
             if (next.isEmpty() || next.get().fingerprint().equals(current.fingerprint())) {
                 return null;
             }
             ParsedCredential value = next.get();
-            String newBlob = Base64.getEncoder().encodeToString(b.encrypt(value.canonicalSecret(), aad(name)));
+            String newBlob = sealed(b, name, value);
             try (Connection c = db.connection();
                  PreparedStatement ps = c.prepareStatement("UPDATE credential SET secret = ?, fingerprint = ?, "
                          + "cookie_count = ?, earliest_expiry = ?, refreshed_at = ?, "
@@ -402,8 +401,7 @@ public final class JdbcCredentialStore implements CredentialStore {
                 return Lookup.missing("cannot decrypt credential " + name + ": wrong master key (stored with key "
                         + keyFingerprint + ", this is " + b.keyFingerprint() + ")");
             }
-            String canonical = b.decrypt(Base64.getDecoder().decode(blob), aad(name));
-            ParsedCredential value = ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical);
+            ParsedCredential value = opened(b, name, type, blob);
             ParsedMaterial m = new ParsedMaterial(name, value, loginUrl, "credential " + name + " ("
                     + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")",
                     refreshBySite && value.type() == CredentialType.COOKIE ? this::refresh : null, renewal);
@@ -432,6 +430,17 @@ public final class JdbcCredentialStore implements CredentialStore {
         } catch (SQLException e) {
             throw new StateUnavailableException("cannot record use of credential " + name, e);
         }
+    }
+
+    /** A value as it is stored: encrypted, bound to the credential's name (associated data), in base64. */
+    private static String sealed(SecretBox b, String name, ParsedCredential value) {
+        return Base64.getEncoder().encodeToString(b.encrypt(value.canonicalSecret(), aad(name)));
+    }
+
+    /** The value of a stored secret: its {@code cred_type} and {@code secret} columns, decrypted. */
+    private static ParsedCredential opened(SecretBox b, String name, String type, String blob) {
+        String canonical = b.decrypt(Base64.getDecoder().decode(blob), aad(name));
+        return ParsedCredential.fromCanonical(CredentialType.fromJsonName(type), canonical);
     }
 
     private static byte[] aad(String name) {

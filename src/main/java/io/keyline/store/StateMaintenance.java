@@ -141,17 +141,8 @@ public final class StateMaintenance {
             g.writeStartObject();
             g.writeStringField("exportedAt", now.toString());
             g.writeStringField("job", job);
-            g.writeArrayFieldStart("keys");
-            try (PreparedStatement ps = c.prepareStatement("SELECT job, key_value, state, step, attempts, "
-                    + "next_attempt_at, updated_at, message, credential, failure_class, created_at FROM key_state"
-                    + (job == null ? "" : " WHERE job = ?") + " ORDER BY job, key_value")) {
-                if (job != null) {
-                    ps.setString(1, job);
-                }
-                ps.setFetchSize(1000);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        g.writeStartObject();
+            counts[0] = rows(g, c, "keys", "SELECT job, key_value, state, step, attempts, next_attempt_at, updated_at, "
+                    + "message, credential, failure_class, created_at FROM key_state", job, "job, key_value", rs -> {
                         g.writeStringField("job", rs.getString(1));
                         g.writeStringField("key", rs.getString(2));
                         g.writeStringField("state", rs.getString(3));
@@ -163,23 +154,9 @@ public final class StateMaintenance {
                         g.writeStringField("credential", rs.getString(9));
                         g.writeStringField("class", rs.getString(10));
                         time(g, "createdAt", rs, 11);
-                        g.writeEndObject();
-                        counts[0]++;
-                    }
-                }
-            }
-            g.writeEndArray();
-            g.writeArrayFieldStart("events");
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, job, key_value, ts, run_id, event_type, step, "
-                    + "attempt, state, failure_class, message, user_name, note, evidence FROM key_event"
-                    + (job == null ? "" : " WHERE job = ?") + " ORDER BY id")) {
-                if (job != null) {
-                    ps.setString(1, job);
-                }
-                ps.setFetchSize(1000);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        g.writeStartObject();
+                    });
+            counts[1] = rows(g, c, "events", "SELECT id, job, key_value, ts, run_id, event_type, step, attempt, state, "
+                    + "failure_class, message, user_name, note, evidence FROM key_event", job, "id", rs -> {
                         g.writeNumberField("id", rs.getLong(1));
                         g.writeStringField("job", rs.getString(2));
                         g.writeStringField("key", rs.getString(3));
@@ -201,12 +178,7 @@ public final class StateMaintenance {
                             // read and written again: the evidence is an object, not a string of JSON
                             g.writeObject(Json.read(ev, Evidence.class));
                         }
-                        g.writeEndObject();
-                        counts[1]++;
-                    }
-                }
-            }
-            g.writeEndArray();
+                    });
             g.writeEndObject();
             g.flush();
             if (db.dialect() == Dialect.POSTGRESQL) {
@@ -218,6 +190,41 @@ public final class StateMaintenance {
             throw new StateUnavailableException("export failed while writing: " + e.getMessage(), e);
         }
         return counts;
+    }
+
+    /** Writes one object of an exported array from the current row. */
+    @FunctionalInterface
+    private interface RowFields {
+        void write(ResultSet rs) throws SQLException, IOException;
+    }
+
+    /**
+     * Writes the array field {@code name}: an object for each row of {@code select} (of {@code job} only, unless it
+     * is {@code null}) in the given order, read a thousand rows at a time.
+     *
+     * @return the number of rows written
+     */
+    private static long rows(JsonGenerator g, Connection c, String name, String select, String job, String orderBy,
+                             RowFields fields) throws SQLException, IOException {
+        long n = 0;
+        g.writeArrayFieldStart(name);
+        try (PreparedStatement ps = c.prepareStatement(select + (job == null ? "" : " WHERE job = ?")
+                + " ORDER BY " + orderBy)) {
+            if (job != null) {
+                ps.setString(1, job);
+            }
+            ps.setFetchSize(1000);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    g.writeStartObject();
+                    fields.write(rs);
+                    g.writeEndObject();
+                    n++;
+                }
+            }
+        }
+        g.writeEndArray();
+        return n;
     }
 
     private static void time(JsonGenerator g, String name, ResultSet rs, int col) throws SQLException, IOException {

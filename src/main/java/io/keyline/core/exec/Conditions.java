@@ -289,27 +289,25 @@ public final class Conditions {
     }
 
     private static Verdict all(List<Condition> parts, Answer answer) {
-        Verdict unknown = null;
-        List<String> whys = new ArrayList<>();
-        for (Condition part : parts) {
-            Verdict v = evaluate(part, answer);
-            if (v.truth() == Truth.FALSE) {
-                return v;
-            }
-            if (v.truth() == Truth.UNKNOWN && unknown == null) {
-                unknown = v;
-            }
-            whys.add(v.why());
-        }
-        return unknown != null ? unknown : new Verdict(Truth.TRUE, String.join(" and ", whys));
+        return combined(parts, answer, Truth.FALSE, whys -> new Verdict(Truth.TRUE, String.join(" and ", whys)));
     }
 
     private static Verdict any(List<Condition> parts, Answer answer) {
+        return combined(parts, answer, Truth.TRUE,
+                whys -> new Verdict(Truth.FALSE, "none of: " + String.join("; ", whys)));
+    }
+
+    /**
+     * The parts in order: the first that says {@code decisive} decides; else the first unknown one; else
+     * {@code otherwise} of every part's why.
+     */
+    private static Verdict combined(List<Condition> parts, Answer answer, Truth decisive,
+                                    java.util.function.Function<List<String>, Verdict> otherwise) {
         Verdict unknown = null;
         List<String> whys = new ArrayList<>();
         for (Condition part : parts) {
             Verdict v = evaluate(part, answer);
-            if (v.truth() == Truth.TRUE) {
+            if (v.truth() == decisive) {
                 return v;
             }
             if (v.truth() == Truth.UNKNOWN && unknown == null) {
@@ -317,7 +315,7 @@ public final class Conditions {
             }
             whys.add(v.why());
         }
-        return unknown != null ? unknown : new Verdict(Truth.FALSE, "none of: " + String.join("; ", whys));
+        return unknown != null ? unknown : otherwise.apply(whys);
     }
 
     private static String type(JsonNode n) {

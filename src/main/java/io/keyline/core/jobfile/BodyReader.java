@@ -38,13 +38,9 @@ final class BodyReader {
     }
 
     private static BodyFields form(ObjectView request, StepTemplates templates) {
-        SourceNode.Obj obj = request.typed("form", SourceNode.Obj.class, Said.of("core.jobfile.expect.form",
+        SourceNode.Obj obj = request.nonEmpty("form", SourceNode.Obj.class, Said.of("core.jobfile.expect.form",
                 "{\"id\": \"journal:{key}\", \"do\": \"save\"}"));
         if (obj == null) {
-            return null;
-        }
-        if (obj.fields().isEmpty()) {
-            request.problems().at(obj, Said.of("core.jobfile.empty", request.pathOf("form")));
             return null;
         }
         List<BodyFields.Field> fields = new ArrayList<>();
@@ -79,13 +75,9 @@ final class BodyReader {
     }
 
     private static BodyFields multipart(ObjectView request, StepTemplates templates) {
-        SourceNode.Obj obj = request.typed("multipart", SourceNode.Obj.class, Said.of("core.jobfile.expect.multipart",
+        SourceNode.Obj obj = request.nonEmpty("multipart", SourceNode.Obj.class, Said.of("core.jobfile.expect.multipart",
                 "{\"title\": \"{key}\", \"file\": {\"file\": \"out/{key}.pdf\"}}"));
         if (obj == null) {
-            return null;
-        }
-        if (obj.fields().isEmpty()) {
-            request.problems().at(obj, Said.of("core.jobfile.empty", request.pathOf("multipart")));
             return null;
         }
         SourceNode.Field contentType = request.has("headers") && request.field("headers").value() instanceof SourceNode.Obj h

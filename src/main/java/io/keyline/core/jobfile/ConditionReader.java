@@ -164,13 +164,9 @@ final class ConditionReader {
                     Condition.Comparison.NOT_EQUALS, List.of(CanonicalJson.of(toJson(c.field("notEquals").value()))))
                     : null;
             default -> {
-                SourceNode.Arr values = c.typed(comparison, SourceNode.Arr.class,
+                SourceNode.Arr values = c.nonEmpty(comparison, SourceNode.Arr.class,
                         Said.of("core.jobfile.expect.jsonValues"));
                 if (values == null) {
-                    yield null;
-                }
-                if (values.items().isEmpty()) {
-                    c.problems().at(values, Said.of("core.jobfile.empty", c.pathOf(comparison)));
                     yield null;
                 }
                 boolean valid = true;
@@ -205,12 +201,8 @@ final class ConditionReader {
 
     private static Condition status(ObjectView c) {
         Said expected = Said.of("core.jobfile.expect.statuses");
-        SourceNode.Arr arr = c.typed("status", SourceNode.Arr.class, expected);
+        SourceNode.Arr arr = c.nonEmpty("status", SourceNode.Arr.class, expected);
         if (arr == null) {
-            return null;
-        }
-        if (arr.items().isEmpty()) {
-            c.problems().at(arr, Said.of("core.jobfile.empty", c.pathOf("status")));
             return null;
         }
         List<Integer> codes = new ArrayList<>();
@@ -230,24 +222,16 @@ final class ConditionReader {
     }
 
     private static Condition bodyContains(ObjectView c) {
-        SourceNode.Str str = c.string("bodyContains");
+        SourceNode.Str str = c.nonEmptyString("bodyContains");
         if (str == null) {
-            return null;
-        }
-        if (str.value().isEmpty()) {
-            c.problems().at(str, Said.of("core.jobfile.empty", c.pathOf("bodyContains")));
             return null;
         }
         return placeholders(c, str, "bodyContains") ? new Condition.BodyContains(str.value()) : null;
     }
 
     private static Condition bodyMatches(ObjectView c) {
-        SourceNode.Str str = c.string("bodyMatches");
+        SourceNode.Str str = c.nonEmptyString("bodyMatches");
         if (str == null) {
-            return null;
-        }
-        if (str.value().isEmpty()) {
-            c.problems().at(str, Said.of("core.jobfile.empty", c.pathOf("bodyMatches")));
             return null;
         }
         return pattern(c, str, "bodyMatches") ? new Condition.BodyMatches(str.value()) : null;
@@ -321,12 +305,8 @@ final class ConditionReader {
     }
 
     private static Condition combination(ObjectView c, String kind) {
-        SourceNode.Arr arr = c.typed(kind, SourceNode.Arr.class, Said.of("core.jobfile.expect.conditions"));
+        SourceNode.Arr arr = c.nonEmpty(kind, SourceNode.Arr.class, Said.of("core.jobfile.expect.conditions"));
         if (arr == null) {
-            return null;
-        }
-        if (arr.items().isEmpty()) {
-            c.problems().at(arr, Said.of("core.jobfile.empty", c.pathOf(kind)));
             return null;
         }
         List<Condition> parts = new ArrayList<>();

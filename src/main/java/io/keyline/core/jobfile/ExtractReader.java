@@ -38,13 +38,9 @@ final class ExtractReader {
             return Map.of();
         }
         int before = owner.problems().count();
-        SourceNode.Obj obj = owner.typed("extract", SourceNode.Obj.class, Said.of("core.jobfile.expect.extract",
+        SourceNode.Obj obj = owner.nonEmpty("extract", SourceNode.Obj.class, Said.of("core.jobfile.expect.extract",
                 "{\"sectok\": {\"css\": \"input[name=sectok]\", \"attr\": \"value\"}}"));
         if (obj == null) {
-            return null;
-        }
-        if (obj.fields().isEmpty()) {
-            owner.problems().at(obj, Said.of("core.jobfile.empty", owner.pathOf("extract")));
             return null;
         }
         Map<String, Extraction> rules = new LinkedHashMap<>();
@@ -149,17 +145,8 @@ final class ExtractReader {
     }
 
     private static Extraction json(ObjectView r, boolean optional) {
-        SourceNode.Str str = r.string("json");
-        if (str == null) {
-            return null;
-        }
-        String pointer = str.value();
-        if (!pointer.isEmpty() && !pointer.startsWith("/") || pointer.replaceAll("~[01]", "").contains("~")) {
-            r.problems().at(str, Said.of("core.jobfile.notPointer", r.pathOf("json"), Problems.quote(pointer),
-                    "\"/data/id\""));
-            return null;
-        }
-        return new Extraction.Json(pointer, optional);
+        String pointer = r.pointer("json", "\"/data/id\"");
+        return pointer == null ? null : new Extraction.Json(pointer, optional);
     }
 
     private static Extraction token(ObjectView r, String kind, boolean optional) {
@@ -177,12 +164,8 @@ final class ExtractReader {
     }
 
     private static Extraction regex(ObjectView r, boolean optional) {
-        SourceNode.Str str = r.string("regex");
+        SourceNode.Str str = r.nonEmptyString("regex");
         if (str == null) {
-            return null;
-        }
-        if (str.value().isEmpty()) {
-            r.problems().at(str, Said.of("core.jobfile.empty", r.pathOf("regex")));
             return null;
         }
         Patterns.Problem problem = Patterns.problem(str.value());

@@ -100,8 +100,8 @@ final class KeySourceReader {
             if (src.require("extract", Said.of("core.jobfile.hint.sourceExtract", "{\"json\": \"/items\"}"))) {
                 ObjectView extract = src.objectField("extract", EXTRACT_FIELDS);
                 if (extract != null && extract.require("json", Said.of("core.jobfile.hint.listPointer"))) {
-                    pointer = pointer(extract, "json");
-                    each = extract.has("each") ? pointer(extract, "each") : null;
+                    pointer = extract.pointer("json", "\"/items\"");
+                    each = extract.has("each") ? extract.pointer("each", "\"/items\"") : null;
                 }
             }
             step = url == null || headers == null || pointer == null ? null : new StepDefinition(STEP_ID,
@@ -133,19 +133,5 @@ final class KeySourceReader {
             }
         }
         return ok;
-    }
-
-    private static String pointer(ObjectView view, String name) {
-        SourceNode.Str str = view.string(name);
-        if (str == null) {
-            return null;
-        }
-        String pointer = str.value();
-        if (!pointer.isEmpty() && !pointer.startsWith("/") || pointer.replaceAll("~[01]", "").contains("~")) {
-            view.problems().at(str, Said.of("core.jobfile.notPointer", view.pathOf(name), Problems.quote(pointer),
-                    "\"/items\""));
-            return null;
-        }
-        return pointer;
     }
 }

@@ -131,8 +131,46 @@ final class ObjectView {
         return type.cast(field.value());
     }
 
+    /**
+     * The field's value if it has the given JSON type and something in it (characters, items or fields); reports a
+     * wrong type or an empty value.
+     */
+    <T extends SourceNode> T nonEmpty(String name, Class<T> type, Said expected) {
+        T node = typed(name, type, expected);
+        if (node instanceof SourceNode.Str s && s.value().isEmpty()
+                || node instanceof SourceNode.Arr a && a.items().isEmpty()
+                || node instanceof SourceNode.Obj o && o.fields().isEmpty()) {
+            problems.at(node, Said.of("core.jobfile.empty", pathOf(name)));
+            return null;
+        }
+        return node;
+    }
+
     SourceNode.Str string(String name) {
         return typed(name, SourceNode.Str.class, Said.of("core.jobfile.expect.string"));
+    }
+
+    /**
+     * A JSON pointer (RFC 6901): empty, or {@code /} and tokens in which {@code ~} is only {@code ~0} or {@code ~1}.
+     *
+     * @param example a pointer the message shows as an example
+     */
+    String pointer(String name, String example) {
+        SourceNode.Str str = string(name);
+        if (str == null) {
+            return null;
+        }
+        String pointer = str.value();
+        if (!pointer.isEmpty() && !pointer.startsWith("/") || pointer.replaceAll("~[01]", "").contains("~")) {
+            problems.at(str, Said.of("core.jobfile.notPointer", pathOf(name), Problems.quote(pointer), example));
+            return null;
+        }
+        return pointer;
+    }
+
+    /** A string with at least one character. */
+    SourceNode.Str nonEmptyString(String name) {
+        return nonEmpty(name, SourceNode.Str.class, Said.of("core.jobfile.expect.string"));
     }
 
     /** A string that must match {@code pattern}; {@code rule} explains the pattern. */
@@ -230,12 +268,8 @@ final class ObjectView {
      * @return the string nodes, or {@code null} if absent or invalid
      */
     List<SourceNode.Str> strings(String name) {
-        SourceNode.Arr arr = typed(name, SourceNode.Arr.class, Said.of("core.jobfile.expect.strings"));
+        SourceNode.Arr arr = nonEmpty(name, SourceNode.Arr.class, Said.of("core.jobfile.expect.strings"));
         if (arr == null) {
-            return null;
-        }
-        if (arr.items().isEmpty()) {
-            problems.at(arr, Said.of("core.jobfile.empty", pathOf(name)));
             return null;
         }
         List<SourceNode.Str> strings = new ArrayList<>();

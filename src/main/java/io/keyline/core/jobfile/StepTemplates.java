@@ -39,11 +39,8 @@ final class StepTemplates {
 
     /** The string if it is a valid template whose step references point at earlier steps, else {@code null}. */
     String template(SourceNode.Str str, String path) {
-        List<Template.Placeholder> placeholders;
-        try {
-            placeholders = Template.scan(str.value());
-        } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipped(e.said())));
+        List<Template.Placeholder> placeholders = placeholders(str, path);
+        if (placeholders == null) {
             return null;
         }
         boolean valid = true;
@@ -56,6 +53,16 @@ final class StepTemplates {
             }
         }
         return valid ? str.value() : null;
+    }
+
+    /** The string's placeholders, or {@code null} when it is no valid template (reported). */
+    private List<Template.Placeholder> placeholders(SourceNode.Str str, String path) {
+        try {
+            return Template.scan(str.value());
+        } catch (Template.SyntaxException e) {
+            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipped(e.said())));
+            return null;
+        }
     }
 
     /** Why a placeholder may not refer to this step id, or {@code null} if it may (or refers to no step). */
@@ -118,11 +125,8 @@ final class StepTemplates {
      * templated: a value from outside there would choose where the command runs.
      */
     String workdir(SourceNode.Str str, String path) {
-        List<Template.Placeholder> placeholders;
-        try {
-            placeholders = Template.scan(str.value());
-        } catch (Template.SyntaxException e) {
-            problems.atChar(str, e.column() - 1, Said.of("core.jobfile.fieldSays", path, Problems.clipped(e.said())));
+        List<Template.Placeholder> placeholders = placeholders(str, path);
+        if (placeholders == null) {
             return null;
         }
         if (!placeholders.isEmpty()) {

@@ -13,16 +13,15 @@ import java.util.Locale;
 
 /** How the console writes times, durations and states. */
 public final class Format {
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-            .withZone(ZoneId.systemDefault());
     private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("MM-dd HH:mm")
             .withZone(ZoneId.systemDefault());
 
     private Format() {
     }
 
+    /** Local date and time, as the evidence shows it ({@code EvidenceText.time}). */
     public static String time(Instant t) {
-        return t == null ? "" : TIME.format(t);
+        return io.keyline.core.operations.EvidenceText.time(t);
     }
 
     /** A failure's message for the console, or its class name when it has none: the core's {@code Words.error}. */
@@ -34,25 +33,9 @@ public final class Format {
         return t == null ? "" : SHORT.format(t);
     }
 
-    /** "3 min ago", "in 2 h", "just now". */
+    /** "3 min ago", "in 2 h", "just now": the core's words ({@code Timeline.relative}). */
     public static String relative(Instant t, Instant now) {
-        if (t == null) {
-            return "";
-        }
-        java.time.Duration d = java.time.Duration.between(t, now);
-        boolean past = !d.isNegative();
-        d = d.abs();
-        String amount;
-        if (d.toSeconds() < 45) {
-            return Text.t(past ? "ui.format.justNow" : "ui.format.inAMoment");
-        } else if (d.toMinutes() < 60) {
-            amount = Text.t("ui.format.minutes", Math.max(1, d.toMinutes()));
-        } else if (d.toHours() < 48) {
-            amount = Text.t("ui.format.hours", d.toHours());
-        } else {
-            amount = Text.t("ui.format.days", d.toDays());
-        }
-        return Text.t(past ? "ui.format.ago" : "ui.format.in", amount);
+        return io.keyline.core.operations.Timeline.relative(t, now);
     }
 
     public static String millis(long ms) {
