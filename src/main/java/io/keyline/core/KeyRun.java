@@ -229,7 +229,7 @@ final class KeyRun {
             ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
             if (rejected) {
                 creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
-                        KeyDecision.CredentialStatus.REJECTED, "rejected by the probe of " + step.id()));
+                        KeyDecision.CredentialStatus.REJECTED, Said.of("core.credential.rejectedByProbe", step.id())));
             }
         }
         c.lastProbe = p;

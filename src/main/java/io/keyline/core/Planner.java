@@ -422,7 +422,7 @@ public final class Planner {
             case COMPLETE -> ran ? null : Said.of("core.plan.complete");
             case ALREADY_PRESENT -> Said.of("core.plan.alreadyPresent");
             case NEEDS_CREDENTIAL -> !ran ? (stop.detail() == null ? Said.of("core.plan.blockedCredential",
-                    stop.credential()) : Said.of("core.plan.blockedCredentialWhy", stop.credential(), stop.detail()))
+                    stop.credential()) : Said.of("core.plan.blockedCredentialWhy", stop.credential(), stop.words()))
                     : Said.of("core.plan.waitForCredential", stop.credential(), stop.step());
             case NEEDS_CONFIRMATION -> {
                 Said why = switch (stop.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
