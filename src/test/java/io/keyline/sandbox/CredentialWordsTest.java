@@ -43,6 +43,20 @@ class CredentialWordsTest {
                 " and is not sent again until it is renewed (keyline credentials set sandbox-cookie) or 'keyline "
                         + "credentials test sandbox-cookie' finds it accepted; log in at http://127.0.0.1:");
 
+        // a parked key run again: its progress line says why in Chinese too
+        String parked = null;
+        for (com.fasterxml.jackson.databind.JsonNode k : io.keyline.core.json.Json.read(json.out(),
+                com.fasterxml.jackson.databind.JsonNode.class)) {
+            if (k.get("state").asText().equals("NEEDS_CREDENTIAL")) {
+                parked = k.get("key").asText();
+            }
+        }
+        assertThat(parked).isNotNull();
+        assertThat(wb.cli("retry", "daily-article", parked).exit()).isZero();
+        Result again = wb.cli("run", "daily-article", "--key", parked);
+        assertThat(again.out()).as(again.toString()).contains("待更新凭据:凭据 sandbox-cookie 已被网站拒绝")
+                .doesNotContain("was rejected by the site");
+
         Result notSet = wb.cli("credentials", "test", "nope");
         assertThat(notSet.err()).as(notSet.toString()).contains("凭据 nope 还没有设置").doesNotContain("is not set");
 
