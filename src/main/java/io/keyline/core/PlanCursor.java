@@ -45,7 +45,7 @@ final class PlanCursor {
             return expected.stopStep() == null
                     ? Said.of("core.departure.endsBefore" + probe, step.id(), would, answer(a.probe()))
                     : Said.of("core.departure.endsAt" + probe, step.id(), would, answer(a.probe()),
-                            expected.stopStep(), Said.of("core.departure.stop." + expected.stopKind().name()));
+                            expected.stopStep(), Said.of("core.stopKind." + expected.stopKind().name()));
         }
         if (!next.step().equals(step.id())) {
             return Said.of("core.departure.otherStep", next.step(), step.id());

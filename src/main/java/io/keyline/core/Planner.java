@@ -460,7 +460,7 @@ public final class Planner {
                     : Said.of("core.plan.stop.credential", stop.credential(), stop.step());
             case NEEDS_CONFIRMATION -> Said.of("core.plan.stop.confirmation", stop.step());
             case PROBE_INCONCLUSIVE -> Said.of("core.plan.stop.probeLater", stop.step());
-            default -> Said.plain(stop.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+            default -> Said.of("core.stopKind." + stop.kind().name());
         };
     }
 }
