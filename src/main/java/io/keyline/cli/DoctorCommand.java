@@ -131,8 +131,8 @@ final class DoctorCommand extends Sub implements Callable<Integer> {
             List<String> unusable = new ArrayList<>();
             for (CredentialInfo i : all) {
                 CredentialProvider.Lookup l = credentials.lookup(i.name());
-                if (!l.present() && l.problem() != null && l.problem().contains("decrypt")) {
-                    unusable.add(l.problem());
+                if (!l.present() && l.undecryptable()) {
+                    unusable.add(l.problem().text());
                 }
             }
             if (unusable.isEmpty()) {

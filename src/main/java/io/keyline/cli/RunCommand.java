@@ -96,7 +96,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         for (var e : invalid) {
             err().println(t("cli.run.invalidFile", e));
         }
-        result.listing().forEach(err()::println);
+        result.listing().forEach(l -> err().println(l.text()));
         int exit = result.exitCode(invalidFiles(invalid));
         if (result.nothingDue()) {
             out().println(t("cli.run.nothingDue"));

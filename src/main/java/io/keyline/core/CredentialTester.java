@@ -130,7 +130,7 @@ public final class CredentialTester {
     public List<Result> test(String name, List<JobDefinition> jobs, String key) throws InterruptedException {
         CredentialProvider.Lookup found = credentials.lookup(name);
         if (!found.present()) {
-            throw new OperatorException(Said.plain(found.problem()));
+            throw new OperatorException(found.problem());
         }
         HttpExecutor http = new HttpExecutor(clock);
         Redactor redactor = Redactor.NONE.plus(found.material().secretStrings());

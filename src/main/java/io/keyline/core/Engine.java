@@ -61,7 +61,7 @@ public final class Engine {
             return KeyListing.list(ctx.executors, job);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new KeyListing.Listed(List.of(), List.of(job.name() + ": keys.source interrupted"));
+            return new KeyListing.Listed(List.of(), List.of(Said.of("core.keySource.interrupted", job.name())));
         }
     }
 

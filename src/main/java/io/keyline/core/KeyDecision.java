@@ -11,6 +11,7 @@ import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
 import io.keyline.domain.WaitReason;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,9 +47,9 @@ public final class KeyDecision {
      *
      * @param name    credential name
      * @param status  usable, missing or rejected
-     * @param problem why it cannot be used (missing/rejected), or {@code null}
+     * @param problem why it cannot be used (missing/rejected), as words, or {@code null}
      */
-    public record CredentialState(String name, CredentialStatus status, String problem) {
+    public record CredentialState(String name, CredentialStatus status, Said problem) {
         public static CredentialState usable(String name) {
             return new CredentialState(name, CredentialStatus.USABLE, null);
         }
@@ -195,10 +196,22 @@ public final class KeyDecision {
      * @param credential the credential it waits for, or {@code null}
      * @param until      for a retry or a lease: until when, or {@code null}
      * @param waitReason for NEEDS_CONFIRMATION: why ({@code null} for a wait stored without a reason)
-     * @param detail     a short reason (a credential's problem, the pause reason), or {@code null}
+     * @param detail     a short reason (a credential's problem, the pause reason) in English, or {@code null}
+     * @param words      the same reason as words, said where a person reads it, or {@code null}
      */
     public record Stop(StopKind kind, String step, String credential, Instant until, WaitReason waitReason,
-                       String detail) {
+                       String detail, Said words) {
+        /** A stop whose reason, if any, is a text shown as it is (a name, a reason kept as text). */
+        public Stop(StopKind kind, String step, String credential, Instant until, WaitReason waitReason,
+                    String detail) {
+            this(kind, step, credential, until, waitReason, detail, detail == null ? null : Said.plain(detail));
+        }
+
+        /** A stop whose reason is words. */
+        static Stop why(StopKind kind, String step, String credential, Said words) {
+            return new Stop(kind, step, credential, null, null, words == null ? null : words.english(), words);
+        }
+
         static Stop of(StopKind kind) {
             return new Stop(kind, null, null, null, null, null);
         }
@@ -227,6 +240,11 @@ public final class KeyDecision {
         return new Decision(new Action(kind, step, probe), null, false);
     }
 
+    /** A stored key's message as words (its text as it is when the state kept no words for it). */
+    private static Said words(KeyRecord rec) {
+        return rec.said() != null ? rec.said() : rec.message() == null ? null : Said.plain(rec.message());
+    }
+
     private static Decision stop(Stop s) {
         return new Decision(null, s, s.kind().leavesKeyAlone());
     }
@@ -248,7 +266,8 @@ public final class KeyDecision {
                     return keep(Stop.of(StopKind.SKIPPED));
                 }
                 case FAILED -> {
-                    return keep(new Stop(StopKind.FAILED, rec.step(), null, null, null, rec.message()));
+                    return keep(new Stop(StopKind.FAILED, rec.step(), null, null, null, rec.message(),
+                            words(rec)));
                 }
                 case NEEDS_CONFIRMATION -> {
                     return keep(new Stop(StopKind.NEEDS_CONFIRMATION, rec.step(), null, null, rec.waitReason(),
@@ -256,7 +275,7 @@ public final class KeyDecision {
                 }
                 case NEEDS_CREDENTIAL -> {
                     return keep(new Stop(StopKind.NEEDS_CREDENTIAL, rec.step(), rec.credential(), null, null,
-                            rec.message()));
+                            rec.message(), words(rec)));
                 }
                 case RUNNING -> {
                     if (in.leaseLive()) {
@@ -326,8 +345,8 @@ public final class KeyDecision {
         if (probe.credential() != null) {
             CredentialState cs = in.credentials().get(probe.credential());
             if (cs == null || cs.status() != CredentialStatus.USABLE) {
-                String problem = cs == null ? "credential " + probe.credential() + " is not set" : cs.problem();
-                return stop(new Stop(StopKind.NEEDS_CREDENTIAL, first, probe.credential(), null, null, problem));
+                Said problem = cs == null ? Said.of("core.credential.unset", probe.credential()) : cs.problem();
+                return stop(Stop.why(StopKind.NEEDS_CREDENTIAL, first, probe.credential(), problem));
             }
         }
         ProbeAnswer answer = in.probes().get(KeyProbe.STEP);
@@ -336,8 +355,8 @@ public final class KeyDecision {
         }
         return switch (answer) {
             case PRESENT -> stop(new Stop(StopKind.ALREADY_PRESENT, null, null, null, null, null));
-            case AUTH -> stop(new Stop(StopKind.NEEDS_CREDENTIAL, first, probe.credential(), null, null,
-                    "the job's probe was answered with a rejected credential"));
+            case AUTH -> stop(Stop.why(StopKind.NEEDS_CREDENTIAL, first, probe.credential(),
+                    Said.of("core.credential.jobProbeRejected")));
             case ABSENT, INCONCLUSIVE, NOT_ASKED -> null;
         };
     }
@@ -346,8 +365,8 @@ public final class KeyDecision {
         if (s.credential() != null) {
             CredentialState cs = in.credentials().get(s.credential());
             if (cs == null || cs.status() != CredentialStatus.USABLE) {
-                String problem = cs == null ? "credential " + s.credential() + " is not set" : cs.problem();
-                return stop(new Stop(StopKind.NEEDS_CREDENTIAL, s.id(), s.credential(), null, null, problem));
+                Said problem = cs == null ? Said.of("core.credential.unset", s.credential()) : cs.problem();
+                return stop(Stop.why(StopKind.NEEDS_CREDENTIAL, s.id(), s.credential(), problem));
             }
         }
         if (s.effect() != Effect.UNSAFE) {
@@ -371,8 +390,8 @@ public final class KeyDecision {
                     return act(ActionKind.RECONCILE, s.id(), answer);
                 }
                 case AUTH -> {
-                    return stop(new Stop(StopKind.NEEDS_CREDENTIAL, s.id(), s.credential(), null, null,
-                            "the probe was answered with a rejected credential"));
+                    return stop(Stop.why(StopKind.NEEDS_CREDENTIAL, s.id(), s.credential(),
+                            Said.of("core.credential.probeRejected")));
                 }
                 case INCONCLUSIVE -> {
                     return stop(new Stop(StopKind.PROBE_INCONCLUSIVE, s.id(), null, null, null, null));

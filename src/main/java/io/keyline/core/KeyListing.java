@@ -9,6 +9,7 @@ import io.keyline.domain.InvalidKeyException;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeySource;
+import io.keyline.text.Said;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -33,9 +34,9 @@ public final class KeyListing {
      * The keys a source listed, in its order without duplicates, and what was wrong with the listing.
      *
      * @param keys     the valid keys
-     * @param problems one line per bad entry, or one for a listing that could not be taken
+     * @param problems one line per bad entry, or one for a listing that could not be taken, as words
      */
-    public record Listed(List<String> keys, List<String> problems) {
+    public record Listed(List<String> keys, List<Said> problems) {
         public Listed {
             keys = List.copyOf(keys);
             problems = List.copyOf(problems);
@@ -47,12 +48,11 @@ public final class KeyListing {
         if (source == null) {
             return new Listed(List.of(), List.of());
         }
-        String where = job.name() + ": keys.source";
         StepContext ctx = new StepContext(job, source.step(), "", "keys-source", 1, Map.of(), null,
                 UnaryOperator.identity());
         StepOutcome out = executors.forKind(source.step().kind()).execute(ctx);
         if (!out.succeeded()) {
-            return new Listed(List.of(), List.of(where + " failed: " + out.message()));
+            return new Listed(List.of(), List.of(Said.of("core.keySource.failed", job.name(), out.message())));
         }
         String text = out.outputs().get(KeySource.OUTPUT);
         JsonNode list;
@@ -62,15 +62,15 @@ public final class KeyListing {
             list = null;
         }
         if (list == null || !list.isArray()) {
-            return new Listed(List.of(), List.of(where + " gave no list of keys (expected a JSON array as output \""
-                    + KeySource.OUTPUT + "\")"));
+            return new Listed(List.of(), List.of(Said.of("core.keySource.noList", job.name(), KeySource.OUTPUT)));
         }
         if (list.size() > source.maxKeys()) {
-            return new Listed(List.of(), List.of(where + " listed " + list.size() + " keys, more than maxKeys "
-                    + source.maxKeys() + ": nothing taken from it"));
+            return new Listed(List.of(), List.of(Said.of("core.keySource.tooMany", job.name(),
+                    String.valueOf(list.size()),
+                    String.valueOf(source.maxKeys()))));
         }
         Set<String> keys = new LinkedHashSet<>();
-        List<String> problems = new ArrayList<>();
+        List<Said> problems = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             JsonNode entry = list.get(i);
             if (source.each() != null) {
@@ -79,23 +79,26 @@ public final class KeyListing {
             String raw = entry.isTextual() ? entry.textValue()
                     : entry.isIntegralNumber() ? entry.bigIntegerValue().toString() : null;
             if (raw == null) {
-                problems.add(where + "[" + i + "] is not a key: " + describe(entry));
+                problems.add(notAKey(job, i, describe(entry)));
                 continue;
             }
             try {
                 keys.add(KeyRules.normalize(job.key(), raw));
             } catch (InvalidKeyException e) {
-                problems.add(where + "[" + i + "] is not a key: " + e.getMessage());
+                problems.add(notAKey(job, i, e.said()));
             }
         }
         return new Listed(new ArrayList<>(keys), problems);
     }
 
-    private static String describe(JsonNode entry) {
-        if (entry.isMissingNode()) {
-            return "nothing at the pointer";
-        }
-        return entry.isNull() ? "null" : entry.isArray() ? "an array" : entry.isObject() ? "an object"
-                : entry.isBoolean() ? "a boolean" : "a number that is not an integer";
+    /** Entry {@code i} (from 0) of the listing is not a key: {@code why}. */
+    private static Said notAKey(JobDefinition job, int i, Said why) {
+        return Said.of("core.keySource.notAKey", job.name(), String.valueOf(i), why);
+    }
+
+    private static Said describe(JsonNode entry) {
+        String what = entry.isMissingNode() ? "missing" : entry.isNull() ? "null" : entry.isArray() ? "array"
+                : entry.isObject() ? "object" : entry.isBoolean() ? "boolean" : "fraction";
+        return Said.of("core.keySource.entry." + what);
     }
 }

@@ -153,7 +153,7 @@ final class KeyRun {
                 KeyDecision.Decision d = KeyDecision.decide(in);
                 if (!d.acts()) {
                     budgetHalt |= overBudget && d.stop().kind() == KeyDecision.StopKind.YIELD;
-                    String departure = cursor.departure(d.stop());
+                    Said departure = cursor.departure(d.stop());
                     if (departure != null) {
                         return depart(c, job.steps().get(0), departure);
                     }
@@ -161,7 +161,7 @@ final class KeyRun {
                 }
                 KeyDecision.Action a = d.next();
                 StepDefinition step = KeyProbe.is(a.step()) ? job.probe().asStep() : job.step(a.step());
-                String departure = cursor.departure(c, a, step);
+                Said departure = cursor.departure(c, a, step);
                 if (departure != null) {
                     return depart(c, step, departure);
                 }
@@ -195,7 +195,7 @@ final class KeyRun {
     }
 
     /** Reality departs from the plan being applied: the key stops before {@code step}, back to PENDING. */
-    private KeyRecord depart(Claim c, StepDefinition step, String departure) {
+    private KeyRecord depart(Claim c, StepDefinition step, Said departure) {
         departed = true;
         return c.move(Trigger.YIELD, c.rec.withStep(step.id(), c.attempts(step.id())), null,
                 EventType.DEPARTED, step.id(), c.attempts(step.id()), null,
@@ -229,7 +229,7 @@ final class KeyRun {
             ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
             if (rejected) {
                 creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
-                        KeyDecision.CredentialStatus.REJECTED, "rejected by the probe of " + step.id()));
+                        KeyDecision.CredentialStatus.REJECTED, Said.of("core.credential.rejectedByProbe", step.id())));
             }
         }
         c.lastProbe = p;

@@ -54,7 +54,7 @@ final class KeyTransitions {
                         null);
             }
             case YIELD -> {
-                Said why = halt != null ? halt : s.detail() != null ? Said.plain(s.detail()) : ctx.pausedSaid(job);
+                Said why = halt != null ? halt : s.words() != null ? s.words() : ctx.pausedSaid(job);
                 return c.move(Trigger.YIELD, c.rec.withStep(s.step(), c.rec.attempts()), null, EventType.YIELDED,
                         s.step(), 0, null, s.step() == null ? why : Said.of("core.event.yielded", why, s.step()),
                         null);
@@ -70,7 +70,7 @@ final class KeyTransitions {
                 ProbeOutcome p = c.lastProbe != null && c.lastProbe.answer() == ProbeOutcome.Answer.AUTH
                         ? c.lastProbe : null;
                 Said message = p != null ? Said.of("core.event.credentialRejected", s.credential(), p.words())
-                        : Said.plain(s.detail());
+                        : s.words();
                 needCredential(c, step, s.credential(), sr, message, p == null ? null : p.evidence(),
                         p == null ? null : ProbeAnswer.AUTH);
                 return c.rec;
@@ -112,7 +112,7 @@ final class KeyTransitions {
             ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
             if (rejected) {
                 creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
-                        KeyDecision.CredentialStatus.REJECTED, "rejected by " + step.id()));
+                        KeyDecision.CredentialStatus.REJECTED, Said.of("core.credential.rejectedBy", step.id())));
             }
         }
         if (out.succeeded()) {
@@ -236,7 +236,7 @@ final class KeyTransitions {
             case CONFIRM_ALWAYS -> message = Said.of("core.event.confirmAlways", step.id());
             case PAYLOAD_CHANGED -> message = Said.of("core.event.payloadChanged", step.id());
             case REVIEW -> message = Said.of("core.event.review", review.pending() ? review.said()
-                    : Said.plain(s.detail()), step.id(), c.job.name());
+                    : s.words(), step.id(), c.job.name());
             default -> {
                 cls = FailureClass.AMBIGUOUS;
                 Said what = c.failure != null && c.failure.step().equals(step.id())

@@ -6,6 +6,7 @@ import io.keyline.credentials.CookieScope;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.StepDefinition;
+import io.keyline.text.Said;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -80,7 +81,7 @@ public final class LoginCapture {
                 : loginUrl,
                 "captured login for " + credential + " (fingerprint " + value.fingerprint() + ")");
         CredentialProvider only = name -> name.equals(credential) ? CredentialProvider.Lookup.found(m)
-                : CredentialProvider.Lookup.missing("credential " + name + " is not the one being logged in");
+                : CredentialProvider.Lookup.missing(Said.of("core.credential.notLoggingIn", name));
         return new CredentialTester(only, clock).test(credential, jobs);
     }
 }

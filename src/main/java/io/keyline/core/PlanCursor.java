@@ -6,9 +6,9 @@ import io.keyline.domain.JobDefinition;
 import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
+import io.keyline.text.Said;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -29,7 +29,7 @@ final class PlanCursor {
     }
 
     /** Why executing or reconciling {@code a} would depart from the plan being applied, or {@code null}. */
-    String departure(Claim c, KeyDecision.Action a, StepDefinition step) {
+    Said departure(Claim c, KeyDecision.Action a, StepDefinition step) {
         if (expected == null || a.kind() == KeyDecision.ActionKind.PROBE) {
             return null;
         }
@@ -40,45 +40,44 @@ final class PlanCursor {
             if (reconcile && step.id().equals(expected.stopStep()) && expected.stopProbe() == ProbeAnswer.NOT_ASKED) {
                 return null;
             }
-            return "the plan ends " + (expected.stopStep() == null ? "before" : "at " + expected.stopStep() + " ("
-                    + expected.stopKind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")")
-                    + ", but now " + step.id() + " would " + (reconcile ? "be reconciled" : "run")
-                    + (a.probe() == null ? "" : " (its probe answered " + a.probe().word() + ")");
+            Said would = Said.of(reconcile ? "core.departure.wouldReconcile" : "core.departure.wouldRun");
+            String probe = a.probe() == null ? "" : "Probe";
+            return expected.stopStep() == null
+                    ? Said.of("core.departure.endsBefore" + probe, step.id(), would, answer(a.probe()))
+                    : Said.of("core.departure.endsAt" + probe, step.id(), would, answer(a.probe()),
+                            expected.stopStep(), Said.of("core.stopKind." + expected.stopKind().name()));
         }
         if (!next.step().equals(step.id())) {
-            return "the plan's next step is " + next.step() + ", but now " + step.id() + " would run";
+            return Said.of("core.departure.otherStep", next.step(), step.id());
         }
         if (reconcile) {
             if (next.executes() && next.probe() != ProbeAnswer.NOT_ASKED) {
-                return "its probe answered present; the plan showed it " + (next.probe() == null ? "without probe"
-                        : next.probe().word()) + " and " + step.id() + " to be executed";
+                return Said.of("core.departure.presentNow", next.probe() == null
+                        ? Said.of("core.departure.withoutProbe") : answer(next.probe()), step.id());
             }
             return null;
         }
         if (!next.executes()) {
-            return "the plan showed " + step.id() + " as already present (reconciled); now its probe answered "
-                    + (a.probe() == null ? "nothing" : a.probe().word());
+            return Said.of("core.departure.notPresentNow", step.id(), answered(a.probe()));
         }
         if (next.probe() != null && next.probe() != ProbeAnswer.NOT_ASKED && a.probe() != next.probe()) {
-            return "its probe answered " + (a.probe() == null ? "nothing" : a.probe().word())
-                    + "; the plan showed " + next.probe().word();
+            return Said.of("core.departure.otherAnswer", answered(a.probe()), answer(next.probe()));
         }
         if (next.boundSha256() != null && step.kind() == StepKind.HTTP) {
             List<String> before = path.subList(0, cursor).stream().map(Plan.PlannedStep::step).toList();
             String now = ShownBody.boundHash(new StepContext(c.job, step, c.key(), "{runId}", 1, Map.copyOf(c.outputs),
                     null, UnaryOperator.identity()), before);
             if (!next.boundSha256().equals(now)) {
-                return "the request of " + step.id() + " is not the one the plan showed: its template or a value "
-                        + "known when the plan was made changed (plan: " + next.boundSha256().substring(0, 12)
-                        + "…, now: " + (now == null ? "cannot be rendered" : now.substring(0, 12) + "…") + ")";
+                return Said.of("core.departure.requestChanged", step.id(), next.boundSha256().substring(0, 12),
+                        now == null ? Said.of("core.departure.cannotRender") : Said.plain(now.substring(0, 12) + "…"));
             }
         }
         if (next.bodySha256() != null && step.kind() == StepKind.HTTP) {
             String now = bodySha(c, step);
             if (!next.bodySha256().equals(now)) {
-                return "the body of " + step.id() + " changed since the plan (plan: sha256 "
-                        + next.bodySha256().substring(0, 12) + "…, now: "
-                        + (now == null ? "cannot be read" : "sha256 " + now.substring(0, 12) + "…") + ")";
+                return Said.of("core.departure.bodyChanged", step.id(), next.bodySha256().substring(0, 12),
+                        now == null ? Said.of("core.departure.cannotRead")
+                                : Said.plain("sha256 " + now.substring(0, 12) + "…"));
             }
         }
         return null;
@@ -88,13 +87,24 @@ final class PlanCursor {
      * Why stopping with {@code stop} would depart from the plan being applied, or {@code null}: the job's own
      * probe found the key's work there although the plan showed it absent (and the steps to run).
      */
-    String departure(KeyDecision.Stop stop) {
+    Said departure(KeyDecision.Stop stop) {
         if (expected == null || stop.kind() != KeyDecision.StopKind.ALREADY_PRESENT || expected.keyProbe() == null
                 || expected.keyProbe() == ProbeAnswer.NOT_ASKED || expected.keyProbe() == ProbeAnswer.PRESENT) {
             return null;
         }
-        return "the job's probe answered present; the plan showed it " + expected.keyProbe().word()
-                + (expected.path().isEmpty() ? "" : " and " + expected.path().get(0).step() + " to run");
+        return expected.path().isEmpty() ? Said.of("core.departure.jobProbePresent", answer(expected.keyProbe()))
+                : Said.of("core.departure.jobProbePresentRun", answer(expected.keyProbe()),
+                        expected.path().get(0).step());
+    }
+
+    /** A probe's answer in words ({@code present}), or nothing. */
+    private static Said answer(ProbeAnswer a) {
+        return a == null ? Said.plain("") : Said.of("core.probeAnswer." + a.name());
+    }
+
+    /** What a probe answered, {@code nothing} when it was not asked. */
+    private static Said answered(ProbeAnswer a) {
+        return a == null ? Said.of("core.departure.nothing") : answer(a);
     }
 
     /** The action was done as planned: the cursor moves past it. */

@@ -422,7 +422,7 @@ public final class Planner {
             case COMPLETE -> ran ? null : Said.of("core.plan.complete");
             case ALREADY_PRESENT -> Said.of("core.plan.alreadyPresent");
             case NEEDS_CREDENTIAL -> !ran ? (stop.detail() == null ? Said.of("core.plan.blockedCredential",
-                    stop.credential()) : Said.of("core.plan.blockedCredentialWhy", stop.credential(), stop.detail()))
+                    stop.credential()) : Said.of("core.plan.blockedCredentialWhy", stop.credential(), stop.words()))
                     : Said.of("core.plan.waitForCredential", stop.credential(), stop.step());
             case NEEDS_CONFIRMATION -> {
                 Said why = switch (stop.waitReason() == null ? WaitReason.OUTCOME_UNKNOWN : stop.waitReason()) {
@@ -460,7 +460,7 @@ public final class Planner {
                     : Said.of("core.plan.stop.credential", stop.credential(), stop.step());
             case NEEDS_CONFIRMATION -> Said.of("core.plan.stop.confirmation", stop.step());
             case PROBE_INCONCLUSIVE -> Said.of("core.plan.stop.probeLater", stop.step());
-            default -> Said.plain(stop.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+            default -> Said.of("core.stopKind." + stop.kind().name());
         };
     }
 }

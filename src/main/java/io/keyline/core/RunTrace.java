@@ -172,7 +172,8 @@ public final class RunTrace implements AutoCloseable {
                 String cls = k.failureClass() == null ? null : k.failureClass().name();
                 String msg = k.state() + (k.message() == null ? "" : ": " + k.message());
                 human(ts, report.job(), k.key(), k.step(), k.attempts(), result, cls, 0, k.message() == null
-                        ? state(k.state()) : t("core.trace.parkedBecause", state(k.state()), k.message()));
+                        ? state(k.state()) : t("core.trace.parkedBecause", state(k.state()),
+                        k.said() == null ? k.message() : k.said().text()));
                 write(stepLine(ts, "step", report.runId(), report.job(), k.key(), k.step(), k.attempts(), result, cls, 0,
                         msg));
             }

@@ -7,6 +7,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyType;
+import io.keyline.text.Said;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -48,8 +49,8 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     private final Object tickLock = new Object();
     private volatile boolean enabled = true;
     private volatile boolean closed;
-    private final java.util.Queue<String> runningNow = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private volatile String problem;
+    private final java.util.Queue<Said> runningNow = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private volatile Said problem;
     private volatile Instant nextTick;
     private volatile Ran lastRan;
     private ScheduledExecutorService driver;
@@ -105,7 +106,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             if (!enabled || closed) {
                 return started;
             }
-            List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Said> problems = java.util.Collections.synchronizedList(new ArrayList<>());
             List<Runnable> runs = new ArrayList<>();
             for (JobDefinition job : jobs()) {
                 runs.add(() -> tickJob(job, started, problems));
@@ -142,7 +143,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         }
     }
 
-    private void tickJob(JobDefinition job, List<Started> started, List<String> problems) {
+    private void tickJob(JobDefinition job, List<Started> started, List<Said> problems) {
         try {
             // waits for a confirmation end by their step's expireAfter, whether or not the job has anything due
             engine.expireConfirmations(job);
@@ -158,8 +159,8 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             }
             Map<String, Boolean> catchUp = new java.util.HashMap<>();
             upcoming.forEach(u -> catchUp.put(u.key(), u.catchUp()));
-            String what = job.name() + " " + upcoming.get(0).key()
-                    + (upcoming.size() > 1 ? " +" + (upcoming.size() - 1) + " more" : "");
+            Said what = upcoming.size() > 1 ? Said.of("core.scheduler.runningMore", job.name(), upcoming.get(0).key(),
+                    upcoming.size() - 1) : Said.plain(job.name() + " " + upcoming.get(0).key());
             runningNow.add(what);
             try {
                 List<String> keys = upcoming.stream().map(Upcoming::key).toList();
@@ -174,14 +175,19 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
                 runningNow.remove(what);
             }
         } catch (RuntimeException e) {
-            problems.add(job.name() + ": " + e.getMessage());
+            problems.add(Said.of("core.scheduler.jobProblem", job.name(), why(e)));
         }
+    }
+
+    /** What went wrong, as words: an operator's refusal keeps its own, any other failure says its message. */
+    private static Said why(RuntimeException e) {
+        return e instanceof OperatorException o ? o.said() : Said.plain(String.valueOf(e.getMessage()));
     }
 
     /** What ticks are running now, for the status bar ({@code null} when nothing). */
     private String running() {
-        List<String> now = new ArrayList<>(runningNow);
-        return now.isEmpty() ? null : String.join(", ", now);
+        List<Said> now = new ArrayList<>(runningNow);
+        return now.isEmpty() ? null : String.join(", ", now.stream().map(Said::text).toList());
     }
 
     private List<JobDefinition> jobs() {
@@ -220,7 +226,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         Instant now = clock.instant();
         List<Upcoming> dueNow = new ArrayList<>();
         Upcoming next = null;
-        String readProblem = null;
+        Said readProblem = null;
         try {
             for (JobDefinition job : jobs()) {
                 if (controls.jobControl(job.name()).pausedAt(now)) {
@@ -233,7 +239,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            readProblem = e.getMessage();
+            readProblem = why(e);
         }
         Mode mode = closed ? Mode.OFF : enabled ? Mode.ON : Mode.PAUSED;
         return new Status(mode, running(), List.copyOf(dueNow), next, mode == Mode.ON ? nextTick : null, window,
@@ -310,7 +316,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             try {
                 engine.register();
             } catch (RuntimeException e) {
-                problem = "could not register on the state (retried with its first key): " + e.getMessage();
+                problem = Said.of("core.scheduler.notRegistered", why(e));
             }
         });
         driver.scheduleWithFixedDelay(this::driverTick, firstDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
@@ -320,7 +326,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         try {
             tick();
         } catch (Throwable e) {
-            problem = "tick failed: " + e;
+            problem = Said.of("core.scheduler.tickFailed", e.toString());
         } finally {
             nextTick = clock.instant().plus(period);
         }

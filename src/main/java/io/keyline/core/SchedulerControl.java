@@ -32,10 +32,10 @@ public interface SchedulerControl {
      * @param next     the next schedule tick that will start a key, or {@code null} when none is scheduled
      * @param nextTick when the scheduler looks next, or {@code null} when it is not ticking
      * @param window   the catch-up window, e.g. {@code PT168H}
-     * @param problem  the last error of a tick, or {@code null}
+     * @param problem  the last error of a tick, as words, or {@code null}
      */
     record Status(Mode mode, String running, List<Upcoming> dueNow, Upcoming next, Instant nextTick,
-                  java.time.Duration window, String problem) {
+                  java.time.Duration window, io.keyline.text.Said problem) {
     }
 
     Status status();

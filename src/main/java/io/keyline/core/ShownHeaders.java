@@ -84,7 +84,7 @@ public final class ShownHeaders {
         }
         if (!cred.present()) {
             return List.of(new Header("(credential " + name + ")", "missing" + (cred.problem() == null ? ""
-                    : ": " + cred.problem()), true));
+                    : ": " + cred.problem().english()), true));
         }
         List<Header> out = new ArrayList<>();
         cred.material().httpHeaders(uri, now).keySet().forEach(h -> out.add(new Header(h,

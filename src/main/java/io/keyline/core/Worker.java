@@ -1,6 +1,7 @@
 package io.keyline.core;
 
 import io.keyline.text.Said;
+import io.keyline.text.Text;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,9 +63,9 @@ public final class Worker {
                 ticks++;
                 int n = reports.stream().mapToInt(RunReport::ran).sum();
                 ran += n;
-                String problem = scheduler.status().problem();
+                Said problem = scheduler.status().problem();
                 if (problem != null) {
-                    log.accept("tick: " + problem);
+                    log.accept(Text.t("core.worker.tick", problem));
                 }
                 afterTick.accept(reports);
                 if (stopReason != null || untilIdle && started.isEmpty()) {

@@ -1,25 +1,46 @@
 package io.keyline.credentials;
 
+import io.keyline.text.Said;
+
 /**
  * Thrown when a stored credential cannot be decrypted, almost always because the master key differs
- * from the one it was encrypted with. The message is meant for the operator as is.
+ * from the one it was encrypted with. The message is meant for the operator as is, in the language in use when it
+ * is shown ({@link #getMessage}); {@link #said} keeps its words.
  */
 public class CredentialDecryptException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final String credentialName;
+    private final transient Said said;
 
     /**
      * @param credentialName the credential that could not be decrypted
      * @param reason         why, e.g. {@code wrong master key}
      */
-    public CredentialDecryptException(String credentialName, String reason) {
-        super("cannot decrypt credential " + credentialName + ": " + reason);
+    public CredentialDecryptException(String credentialName, Said reason) {
+        super(words(credentialName, reason).english());
         this.credentialName = credentialName;
+        this.said = words(credentialName, reason);
+    }
+
+    private static Said words(String credentialName, Said reason) {
+        // the words the store's lookup also uses for a value it cannot decrypt
+        return Said.of("core.credential.cannotDecrypt", credentialName, reason);
     }
 
     /** The credential that could not be decrypted. */
     public String credentialName() {
         return credentialName;
+    }
+
+    /** Why, in the language in use. */
+    @Override
+    public String getMessage() {
+        return said == null ? super.getMessage() : said.text();
+    }
+
+    /** Why, as words. */
+    public Said said() {
+        return said == null ? Said.plain(super.getMessage()) : said;
     }
 }

@@ -1,5 +1,7 @@
 package io.keyline.credentials;
 
+import io.keyline.text.Said;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -95,8 +97,7 @@ public final class SecretBox {
         }
         Path keyFile = Path.of(file);
         if (!Files.isRegularFile(keyFile)) {
-            throw new MasterKeyException("the master key file " + keyFile + " does not exist (--master-key-file / "
-                    + MASTER_KEY_FILE_VARIABLE + "); create it with: (umask 077; openssl rand -base64 32 > " + keyFile + ")");
+            throw new MasterKeyException(Said.of("core.masterKey.noFile", keyFile.toString(), MASTER_KEY_FILE_VARIABLE));
         }
         if (isPosix(keyFile)) {
             refuseIfShared(keyFile);
@@ -132,14 +133,14 @@ public final class SecretBox {
     public String decrypt(byte[] blob, byte[] aad) {
         String credentialName = new String(aad, StandardCharsets.UTF_8);
         if (blob.length < NONCE_BYTES + TAG_BITS / 8) {
-            throw new CredentialDecryptException(credentialName, "stored value is truncated");
+            throw new CredentialDecryptException(credentialName, Said.of("core.credential.decrypt.truncated"));
         }
         try {
             byte[] plain = cipher(Cipher.DECRYPT_MODE, Arrays.copyOf(blob, NONCE_BYTES), aad)
                     .doFinal(blob, NONCE_BYTES, blob.length - NONCE_BYTES);
             return new String(plain, StandardCharsets.UTF_8);
         } catch (AEADBadTagException e) {
-            throw new CredentialDecryptException(credentialName, "wrong master key");
+            throw new CredentialDecryptException(credentialName, Said.of("core.credential.decrypt.wrongKey"));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM decryption failed", e);
         }
@@ -169,16 +170,14 @@ public final class SecretBox {
     }
 
     private static byte[] decodeKey(String text, String source) {
-        String expected = source + " must hold the base64 encoding of exactly " + KEY_BYTES
-                + " bytes (e.g. the output of \"openssl rand -base64 32\")";
         byte[] key;
         try {
             key = Base64.getDecoder().decode(text.strip());
         } catch (IllegalArgumentException e) {
-            throw new MasterKeyException(expected + ", but it is not valid base64");
+            throw new MasterKeyException(Said.of("core.masterKey.notBase64", source, KEY_BYTES));
         }
         if (key.length != KEY_BYTES) {
-            throw new MasterKeyException(expected + ", but it decodes to " + key.length + " bytes");
+            throw new MasterKeyException(Said.of("core.masterKey.wrongLength", source, KEY_BYTES, key.length));
         }
         return key;
     }
@@ -215,23 +214,27 @@ public final class SecretBox {
         boolean othersWrite = permissions.contains(PosixFilePermission.OTHERS_WRITE);
         boolean groupRead = permissions.contains(PosixFilePermission.GROUP_READ);
         boolean groupWrite = permissions.contains(PosixFilePermission.GROUP_WRITE);
-        String problem;
+        String who;
+        String access;
         if (othersRead || othersWrite) {
-            problem = access(othersRead, othersWrite) + " by others";
+            who = "others";
+            access = access(othersRead, othersWrite);
         } else if (groupRead || groupWrite) {
-            problem = access(groupRead, groupWrite) + " by group";
+            who = "group";
+            access = access(groupRead, groupWrite);
         } else {
             return;
         }
-        throw new MasterKeyException(keyFile + " is " + problem + " (mode " + octal(permissions) + "): run \"chmod 600 "
-                + keyFile + "\"");
+        throw new MasterKeyException(Said.of("core.masterKey.shared." + who + "." + access, keyFile.toString(),
+                octal(permissions)));
     }
 
+    /** How the file can be reached: {@code readWrite}, {@code read} or {@code write} (a bundle key's last word). */
     private static String access(boolean read, boolean write) {
         if (read && write) {
-            return "readable and writable";
+            return "readWrite";
         }
-        return read ? "readable" : "writable";
+        return read ? "read" : "write";
     }
 
     private static String octal(Set<PosixFilePermission> permissions) {

@@ -1,5 +1,7 @@
 package io.keyline.domain;
 
+import io.keyline.text.Said;
+
 import java.util.List;
 
 /**
@@ -47,21 +49,34 @@ public class InvalidKeyException extends IllegalArgumentException {
 
     private final Problem problem;
     private final List<String> values;
+    private final transient Said said;
 
-    /** @param message what is wrong, naming the value and what is expected */
+    /** @param message what is wrong, naming the value and what is expected, in the language in use */
     public InvalidKeyException(String message) {
-        this(Problem.OTHER, message);
+        this(Problem.OTHER, Said.plain(message));
     }
 
     /**
      * @param problem what is wrong
-     * @param message the same for the command line, naming the value and what is expected
+     * @param said    the same for the command line, naming the value and what is expected, as words
      * @param values  the values {@code problem} documents, in its order
      */
-    public InvalidKeyException(Problem problem, String message, String... values) {
-        super(message);
+    public InvalidKeyException(Problem problem, Said said, String... values) {
+        super(said.english());
         this.problem = problem;
         this.values = List.of(values);
+        this.said = said;
+    }
+
+    /** What is wrong, in the language in use. */
+    @Override
+    public String getMessage() {
+        return said == null ? super.getMessage() : said.text();
+    }
+
+    /** What is wrong, as words. */
+    public Said said() {
+        return said == null ? Said.plain(super.getMessage()) : said;
     }
 
     public Problem problem() {

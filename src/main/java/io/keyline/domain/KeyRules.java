@@ -1,5 +1,7 @@
 package io.keyline.domain;
 
+import io.keyline.text.Said;
+
 import java.time.Clock;
 import java.time.DateTimeException;
 import java.time.DayOfWeek;
@@ -76,14 +78,13 @@ public final class KeyRules {
         LocalDate first = firstDay(spec, normalize(spec, from));
         LocalDate last = firstDay(spec, normalize(spec, to));
         if (first.isAfter(last)) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.RANGE_BACKWARDS, "key range is backwards: \"" + from
-                    + "\" is after \"" + to + "\"", from, to);
+            throw new InvalidKeyException(InvalidKeyException.Problem.RANGE_BACKWARDS, Said.of("core.key.RANGE_BACKWARDS", from, to), from, to);
         }
         long count = unit(spec.type()).between(first, last) + 1;
         if (count > maxKeys) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.RANGE_TOO_LONG, "key range "
-                    + format(spec.type(), first) + ".." + format(spec.type(), last) + " has " + count
-                    + " keys, more than the limit of " + maxKeys, format(spec.type(), first), format(spec.type(), last),
+            throw new InvalidKeyException(InvalidKeyException.Problem.RANGE_TOO_LONG, Said.of("core.key.RANGE_TOO_LONG",
+                    format(spec.type(), first), format(spec.type(), last), Long.toString(count),
+                    Integer.toString(maxKeys)), format(spec.type(), first), format(spec.type(), last),
                     Long.toString(count), Integer.toString(maxKeys));
         }
         List<String> keys = new ArrayList<>((int) count);
@@ -153,14 +154,14 @@ public final class KeyRules {
 
     private static void requireOrdered(KeySpec spec) {
         if (spec.type() == KeyType.MANUAL) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.NO_ORDER, "manual keys have no order: use --key");
+            throw new InvalidKeyException(InvalidKeyException.Problem.NO_ORDER, Said.of("core.key.NO_ORDER"));
         }
     }
 
     private static void checkStart(KeySpec spec, String raw, LocalDate first) {
         if (spec.start() != null && first.isBefore(parse(spec.type(), spec.start()))) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.BEFORE_START, "key \"" + raw
-                    + "\" is before the job's key.start " + spec.start(), raw, spec.start());
+            throw new InvalidKeyException(InvalidKeyException.Problem.BEFORE_START, Said.of("core.key.BEFORE_START", raw,
+                    spec.start()), raw, spec.start());
         }
     }
 
@@ -178,8 +179,8 @@ public final class KeyRules {
     private static LocalDate parseDate(String raw) {
         LocalDate date = DATE.matcher(raw).matches() ? isoDateOrNull(raw) : null;
         if (date == null) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_DATE, "key \"" + quoted(raw)
-                    + "\" is not a date (expected YYYY-MM-DD)", quoted(raw));
+            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_DATE, Said.of("core.key.NOT_A_DATE",
+                    quoted(raw)), quoted(raw));
         }
         return date;
     }
@@ -195,16 +196,16 @@ public final class KeyRules {
     private static LocalDate parseWeek(String raw) {
         Matcher m = WEEK.matcher(raw);
         if (!m.matches()) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_WEEK, "key \"" + quoted(raw)
-                    + "\" is not a week (expected YYYY-Www, like 2026-W48)", quoted(raw));
+            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_WEEK, Said.of("core.key.NOT_A_WEEK",
+                    quoted(raw)), quoted(raw));
         }
         int year = Integer.parseInt(m.group(1));
         int week = Integer.parseInt(m.group(2));
         LocalDate midYear = LocalDate.of(year, 7, 1);
         long weeks = IsoFields.WEEK_OF_WEEK_BASED_YEAR.rangeRefinedBy(midYear).getMaximum();
         if (week < 1 || week > weeks) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.NO_SUCH_WEEK, "key \"" + raw + "\" is not a week: "
-                    + year + " has ISO weeks W01 to W" + weeks, raw, Integer.toString(year), Long.toString(weeks));
+            throw new InvalidKeyException(InvalidKeyException.Problem.NO_SUCH_WEEK, Said.of("core.key.NO_SUCH_WEEK", raw,
+                    Integer.toString(year), Long.toString(weeks)), raw, Integer.toString(year), Long.toString(weeks));
         }
         return midYear.with(IsoFields.WEEK_OF_WEEK_BASED_YEAR, week).with(DayOfWeek.MONDAY);
     }
@@ -213,8 +214,8 @@ public final class KeyRules {
         Matcher m = MONTH.matcher(raw);
         int month = m.matches() ? Integer.parseInt(m.group(2)) : 0;
         if (month < 1 || month > 12) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_MONTH, "key \"" + quoted(raw)
-                    + "\" is not a month (expected YYYY-MM)", quoted(raw));
+            throw new InvalidKeyException(InvalidKeyException.Problem.NOT_A_MONTH, Said.of("core.key.NOT_A_MONTH",
+                    quoted(raw)), quoted(raw));
         }
         return LocalDate.of(Integer.parseInt(m.group(1)), month, 1);
     }
@@ -223,37 +224,35 @@ public final class KeyRules {
         Objects.requireNonNull(raw, "key");
         if (raw.isEmpty()) {
             throw new InvalidKeyException(InvalidKeyException.Problem.EMPTY,
-                    "key is empty (expected letters, digits, \".\", \"_\" or \"-\")");
+                    Said.of("core.key.EMPTY"));
         }
         if (raw.length() > MAX_MANUAL_LENGTH) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.TOO_LONG, "key \"" + quoted(raw.substring(0, 20))
-                    + "...\" is " + raw.length() + " characters long (at most " + MAX_MANUAL_LENGTH + ")",
+            throw new InvalidKeyException(InvalidKeyException.Problem.TOO_LONG, Said.of("core.key.TOO_LONG",
+                    quoted(raw.substring(0, 20)), Integer.toString(raw.length()), Integer.toString(MAX_MANUAL_LENGTH)),
                     quoted(raw.substring(0, 20)), Integer.toString(raw.length()), Integer.toString(MAX_MANUAL_LENGTH));
         }
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
             if (Character.isISOControl(c)) {
-                throw new InvalidKeyException(InvalidKeyException.Problem.CONTROL_CHARACTER, "key \"" + quoted(raw)
-                        + "\" contains the control character " + String.format(Locale.ROOT, "\\u%04X", (int) c),
-                        quoted(raw));
+                throw new InvalidKeyException(InvalidKeyException.Problem.CONTROL_CHARACTER, Said.of("core.key.CONTROL_CHARACTER",
+                        quoted(raw), String.format(Locale.ROOT, "\\u%04X", (int) c)), quoted(raw));
             }
         }
         if (raw.indexOf('/') >= 0 || raw.indexOf('\\') >= 0) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.PATH_SEPARATOR, "key \"" + raw
-                    + "\" contains a path separator (\"/\" or \"\\\")", raw);
+            throw new InvalidKeyException(InvalidKeyException.Problem.PATH_SEPARATOR, Said.of("core.key.PATH_SEPARATOR", raw), raw);
         }
         if (raw.contains("..")) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.DOT_DOT, "key \"" + raw + "\" contains \"..\"", raw);
+            throw new InvalidKeyException(InvalidKeyException.Problem.DOT_DOT, Said.of("core.key.DOT_DOT", raw), raw);
         }
         if (!MANUAL_FIRST_CHAR.matcher(raw.substring(0, 1)).matches()) {
-            throw new InvalidKeyException(InvalidKeyException.Problem.FIRST_CHARACTER, "key \"" + raw
-                    + "\" must start with a letter or digit (A-Z, a-z, 0-9)", raw);
+            throw new InvalidKeyException(InvalidKeyException.Problem.FIRST_CHARACTER, Said.of("core.key.FIRST_CHARACTER", raw),
+                    raw);
         }
         for (int i = 0; i < raw.length(); i++) {
             String c = String.valueOf(raw.charAt(i));
             if (!MANUAL_CHAR.matcher(c).matches()) {
-                throw new InvalidKeyException(InvalidKeyException.Problem.CHARACTER, "key \"" + raw + "\" contains \""
-                        + c + "\" (allowed: A-Z, a-z, 0-9, \".\", \"_\", \"-\")", raw, c);
+                throw new InvalidKeyException(InvalidKeyException.Problem.CHARACTER, Said.of("core.key.CHARACTER", raw, c), raw,
+                        c);
             }
         }
     }
@@ -281,7 +280,7 @@ public final class KeyRules {
             case DATE -> ChronoUnit.DAYS;
             case WEEK -> ChronoUnit.WEEKS;
             case MONTH -> ChronoUnit.MONTHS;
-            case MANUAL -> throw new InvalidKeyException(InvalidKeyException.Problem.NO_ORDER, "manual keys have no order: use --key");
+            case MANUAL -> throw new InvalidKeyException(InvalidKeyException.Problem.NO_ORDER, Said.of("core.key.NO_ORDER"));
         };
     }
 

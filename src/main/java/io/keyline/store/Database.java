@@ -92,18 +92,17 @@ public interface Database extends AutoCloseable {
      * A clear message when {@code e} failed because the disk that holds {@code dir} is full (the database itself
      * only says "Could not save properties" or "Writing to ... failed"), else null.
      */
-    static String diskFull(Path dir, Throwable e) {
+    static io.keyline.text.Said diskFull(Path dir, Throwable e) {
         if (dir == null || !mentionsNoSpace(e, 0)) {
             return null;
         }
-        String free = "";
         try {
-            free = ", " + Files.getFileStore(dir).getUsableSpace() / 1024 + " KiB free";
+            return io.keyline.text.Said.of("core.state.diskFullFree", dir.toString(),
+                    String.valueOf(Files.getFileStore(dir).getUsableSpace() / 1024));
         } catch (IOException | RuntimeException ignored) {
             // the message is clear without the figure
+            return io.keyline.text.Said.of("core.state.diskFull", dir.toString());
         }
-        return "the disk that holds the state in " + dir + " is full (No space left on device" + free
-                + "): free some space and run again (nothing committed is lost; a key cut short resumes)";
     }
 
     private static boolean mentionsNoSpace(Throwable t, int depth) {

@@ -10,6 +10,7 @@ import io.keyline.credentials.MasterKeyException;
 import io.keyline.credentials.ParsedCredential;
 import io.keyline.credentials.SecretBox;
 import io.keyline.credentials.SiteCookies;
+import io.keyline.text.Said;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,17 +52,16 @@ public final class JdbcCredentialStore implements CredentialStore {
             try {
                 if (db.dialect() == Dialect.POSTGRESQL) {
                     // never a key of our own on a shared state: every machine must use the same one
-                    b = SecretBox.given(env).orElseThrow(() -> new MasterKeyException("the state " + db.where()
-                            + " is shared (PostgreSQL): its master key must be given, the same on every machine, in "
-                            + SecretBox.MASTER_KEY_VARIABLE + " or --master-key-file FILE ("
-                            + SecretBox.MASTER_KEY_FILE_VARIABLE + "); Keyline does not create one for a shared state"));
+                    b = SecretBox.given(env).orElseThrow(() -> new MasterKeyException(Said.of(
+                            "core.masterKey.sharedStateNeedsKey", db.where(), SecretBox.MASTER_KEY_VARIABLE,
+                            SecretBox.MASTER_KEY_FILE_VARIABLE)));
                     checkStateKey(b);
                 } else {
                     b = SecretBox.open(db.stateDir(), env);
                 }
             } catch (IOException e) {
-                throw new MasterKeyException("cannot read or create the master key in " + db.stateDir() + ": "
-                        + e.getMessage());
+                throw new MasterKeyException(Said.of("core.masterKey.cannotRead", db.stateDir().toString(),
+                        String.valueOf(e.getMessage())));
             }
             box = b;
         }
@@ -102,9 +102,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                 }
             }
             if (stored != null && !stored.equals(b.keyFingerprint())) {
-                throw new MasterKeyException("this process's master key (fingerprint " + b.keyFingerprint()
-                        + ") is not the key of the state " + db.where() + " (fingerprint " + stored + "): set the same "
-                        + SecretBox.MASTER_KEY_VARIABLE + " or --master-key-file on every machine");
+                throw new MasterKeyException(Said.of("core.masterKey.notTheStates", b.keyFingerprint(), db.where(),
+                        stored, SecretBox.MASTER_KEY_VARIABLE));
             }
         } catch (SQLException e) {
             throw new StateUnavailableException("cannot check the master key of " + db.where() + ": "
@@ -381,7 +380,7 @@ public final class JdbcCredentialStore implements CredentialStore {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    return Lookup.missing("credential " + name + " is not set: keyline credentials set " + name);
+                    return Lookup.missing(Said.of("core.credential.notSet", name));
                 }
                 type = rs.getString(1);
                 blob = rs.getString(2);
@@ -398,8 +397,8 @@ public final class JdbcCredentialStore implements CredentialStore {
         try {
             SecretBox b = box();
             if (!b.keyFingerprint().equals(keyFingerprint)) {
-                return Lookup.missing("cannot decrypt credential " + name + ": wrong master key (stored with key "
-                        + keyFingerprint + ", this is " + b.keyFingerprint() + ")");
+                return Lookup.missing(Said.of("core.credential.cannotDecrypt", name, Said.of(
+                        "core.credential.decrypt.wrongKeyOf", keyFingerprint, b.keyFingerprint())));
             }
             ParsedCredential value = opened(b, name, type, blob);
             ParsedMaterial m = new ParsedMaterial(name, value, loginUrl, "credential " + name + " ("
@@ -407,14 +406,14 @@ public final class JdbcCredentialStore implements CredentialStore {
                     refreshBySite && value.type() == CredentialType.COOKIE ? this::refresh : null, renewal);
             if ("rejected".equals(lastResult)) {
                 // the breaker: a value the site rejected is not sent again until renewed or tested OK
-                return Lookup.rejected(m, "credential " + name + " was rejected by the site"
-                        + (lastUsed == null ? "" : " at " + lastUsed) + " and is not sent again until it is renewed "
-                        + "(keyline credentials set " + name + ") or 'keyline credentials test " + name
-                        + "' finds it accepted" + (loginUrl == null ? "" : "; log in at " + loginUrl));
+                return Lookup.rejected(m, Said.of("core.credential.breaker" + (lastUsed == null ? "" : "At")
+                        + (loginUrl == null ? "" : "Login"), name, String.valueOf(lastUsed), loginUrl));
             }
             return Lookup.found(m);
-        } catch (CredentialDecryptException | MasterKeyException e) {
-            return Lookup.missing(e.getMessage());
+        } catch (CredentialDecryptException e) {
+            return Lookup.missing(e.said());
+        } catch (MasterKeyException e) {
+            return Lookup.missing(e.said());
         }
     }
 

@@ -5,6 +5,7 @@ import io.keyline.core.StateUnavailableException;
 import io.keyline.core.WorkerRegistry;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Said;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -104,9 +105,9 @@ final class JdbcWorkers implements WorkerRegistry {
             db.touched();
         } catch (SQLException e) {
             // a full disk is named as such (H2 itself only says "Writing to ... failed"; BadInputSuite)
-            String full = db.stateDir() == null ? null : Database.diskFull(db.stateDir(), e);
-            throw new StateUnavailableException(full != null ? full : "cannot register this process on the state "
-                    + db.where() + ": " + Database.firstLine(e.getMessage()), e);
+            Said full = db.stateDir() == null ? null : Database.diskFull(db.stateDir(), e);
+            throw new StateUnavailableException(full != null ? full : Said.of("core.state.cannotRegister", db.where(),
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.keyline.core.json.Json;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.domain.Evidence;
+import io.keyline.text.Said;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -75,9 +76,9 @@ public final class StateMaintenance {
                 // the path is data: a quote in it is doubled, so it stays one SQL string literal
                 st.execute("BACKUP TO '" + tmp.toString().replace("'", "''") + "'");
             } catch (SQLException e) {
-                String full = Database.diskFull(dir, e);
-                throw new StateUnavailableException(full != null ? full : "backup to " + file + " failed: "
-                        + Database.firstLine(e.getMessage()), e);
+                Said full = Database.diskFull(dir, e);
+                throw new StateUnavailableException(full != null ? full : Said.of("core.state.backupFailed",
+                        file.toString(), Database.firstLine(e.getMessage())), e);
             }
             try {
                 if (posix(tmp)) {

@@ -1,9 +1,11 @@
 package io.keyline.store;
 
+import io.keyline.core.OperatorException;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.core.WorkerRegistry;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Said;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -47,14 +49,13 @@ public final class StateMigration {
     /**
      * Copies {@code from} (an H2 state) into {@code to} (a migrated, empty PostgreSQL state).
      *
-     * @throws IllegalStateException      when the target is not empty, the source is not H2, or a key of the
+     * @throws OperatorException          when the target is not empty, the source is not H2, or a key of the
      *                                    source is being run right now (stop the runs first)
      * @throws StateUnavailableException  when reading or writing fails (nothing is left in the target)
      */
     public static Result copy(Database from, Database to, Instant now) {
         if (from.dialect() != Dialect.H2 || to.dialect() != Dialect.POSTGRESQL) {
-            throw new IllegalStateException("migrate-state copies an embedded state (a folder) into a PostgreSQL "
-                    + "database; here it is " + from.where() + " into " + to.where());
+            throw new OperatorException(Said.of("core.migrate.wrongKinds", from.where(), to.where()));
         }
         try (Connection src = from.connection(); Connection dst = to.connection()) {
             src.setAutoCommit(false);
@@ -100,7 +101,7 @@ public final class StateMigration {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new StateUnavailableException("migrate-state failed, nothing was copied: " + to.describe(e), e);
+            throw new StateUnavailableException(Said.of("core.migrate.failed", to.describe(e)), e);
         }
     }
 
@@ -120,9 +121,8 @@ public final class StateMigration {
             }
         }
         if (!live.isEmpty()) {
-            throw new IllegalStateException("the state " + from.where() + " is being run right now (" + live.size()
-                    + " key" + (live.size() == 1 ? "" : "s") + ", first " + live.get(0) + "): stop the console, runs "
-                    + "and workers on it, then migrate");
+            throw new OperatorException(Said.of(live.size() == 1 ? "core.migrate.running1"
+                    : "core.migrate.running", from.where(), String.valueOf(live.size()), live.get(0)));
         }
     }
 
@@ -131,15 +131,14 @@ public final class StateMigration {
             String where = table.equals("notify_cursor") ? " WHERE last_event_id <> 0" : "";
             long n = Database.single(dst, "SELECT COUNT(*) FROM " + table + where);
             if (n > 0) {
-                throw new IllegalStateException("the database " + to.where() + " is not empty (" + table + " has " + n
-                        + " row" + (n == 1 ? "" : "s") + "): migrate-state copies into an empty database only");
+                throw new OperatorException(Said.of(n == 1 ? "core.migrate.notEmpty1"
+                        : "core.migrate.notEmpty", to.where(), table, String.valueOf(n)));
             }
         }
         long workers = Database.single(dst, "SELECT COUNT(*) FROM worker WHERE stopped_at IS NULL");
         if (workers > 0) {
-            throw new IllegalStateException("the database " + to.where() + " already has " + workers + " registered "
-                    + "process" + (workers == 1 ? "" : "es") + " (workers or consoles): migrate-state copies into a "
-                    + "database nothing uses yet");
+            throw new OperatorException(Said.of(workers == 1 ? "core.migrate.inUse1"
+                    : "core.migrate.inUse", to.where(), String.valueOf(workers)));
         }
     }
 
@@ -205,14 +204,15 @@ public final class StateMigration {
             long here = Database.single(src, "SELECT COUNT(*) FROM " + e.getKey());
             long there = Database.single(dst, "SELECT COUNT(*) FROM " + e.getKey());
             if (there != here || here != e.getValue()) {
-                throw new IllegalStateException("migrate-state: " + e.getKey() + " has " + here + " rows in the source, "
-                        + there + " in the copy (" + e.getValue() + " copied): nothing was committed");
+                throw new OperatorException(Said.of("core.migrate.countsDiffer", e.getKey(), String.valueOf(here),
+                        String.valueOf(there), String.valueOf(e.getValue())));
             }
         }
         long a = Database.single(src, "SELECT COALESCE(MAX(id), 0) FROM key_event");
         long b = Database.single(dst, "SELECT COALESCE(MAX(id), 0) FROM key_event");
         if (a != b) {
-            throw new IllegalStateException("migrate-state: the last event is " + b + " in the copy, " + a + " in the source");
+            throw new OperatorException(Said.of("core.migrate.lastEventDiffers", String.valueOf(b),
+                    String.valueOf(a)));
         }
     }
 }

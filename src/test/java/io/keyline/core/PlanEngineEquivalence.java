@@ -101,8 +101,8 @@ final class PlanEngineEquivalence {
             };
             return switch (state) {
                 case "usable" -> Lookup.found(m);
-                case "rejected" -> Lookup.rejected(m, "rejected by the site (test)");
-                default -> Lookup.missing("credential " + name + " is not set");
+                case "rejected" -> Lookup.rejected(m, io.keyline.text.Said.plain("rejected by the site (test)"));
+                default -> Lookup.missing(io.keyline.text.Said.plain("credential " + name + " is not set"));
             };
         }
 

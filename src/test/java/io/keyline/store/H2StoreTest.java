@@ -33,6 +33,6 @@ class H2StoreTest extends StoreContract {
     void otherKey(JdbcCredentialStore wrong) {
         // the embedded state keeps its rule: a credential stored with another key cannot be read, and says so
         assertThat(wrong.lookup("site").present()).isFalse();
-        assertThat(wrong.lookup("site").problem()).contains("wrong master key");
+        assertThat(wrong.lookup("site").problem().english()).contains("wrong master key");
     }
 }

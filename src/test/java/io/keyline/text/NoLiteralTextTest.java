@@ -77,7 +77,16 @@ class NoLiteralTextTest {
             "core/operations/KeySelection.java",
             "core/operations/RetryAndSend.java",
             "workspace/Demo.java",
-            "core/operations/RunDue.java");
+            "core/operations/RunDue.java",
+            "core/PlanCursor.java",
+            "core/KeyListing.java",
+            "core/Scheduler.java",
+            "core/Worker.java",
+            "core/DecisionInputs.java",
+            "core/CredentialProvider.java",
+            "domain/InvalidKeyException.java",
+            "credentials/MasterKeyException.java",
+            "credentials/CredentialDecryptException.java");
 
     /** The job-file readers: their messages are bundle messages whose arguments are the format's own words. */
     static final String JOB_FILE_READERS = "core/jobfile/";
@@ -123,7 +132,11 @@ class NoLiteralTextTest {
                     "rwx", "java -jar target/keyline.jar", "the demo's job ", " did not load: ", "the demo's file ",
                     " is missing from the class path"),
             // the cause of a run interrupted from outside: an internal failure, not a sentence for the operator
-            "core/operations/RunDue.java", Set.of("interrupted while jobs ran"));
+            "core/operations/RunDue.java", Set.of("interrupted while jobs ran"),
+            // the last word of a bundle key (a departure that says the probe's answer); the digest's name
+            "core/PlanCursor.java", Set.of("Probe", "sha256 "),
+            // the last word of the bundle key that says what a listed entry is
+            "core/KeyListing.java", Set.of("missing", "array", "object", "boolean", "fraction"));
 
     /** The files scanned: every .java file of {@link #FOLDERS}, and {@link #CORE}. */
     static List<String> files() throws IOException {

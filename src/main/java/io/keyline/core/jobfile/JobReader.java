@@ -128,7 +128,8 @@ final class JobReader {
             case NO_SUCH_WEEK -> Said.of("core.jobfile.key.NO_SUCH_WEEK", "\"" + v.get(0) + "\"", v.get(1), v.get(2));
             default -> null;
         };
-        return said == null ? Said.plain(Problems.clipQuoted(e.getMessage())) : Problems.clipped(said);
+        // any other problem keeps the key rules' English, as the job-file errors always said it
+        return said == null ? Said.plain(Problems.clipQuoted(e.said().english())) : Problems.clipped(said);
     }
 
     private static ZoneId zone(ObjectView key) {

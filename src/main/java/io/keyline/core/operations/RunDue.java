@@ -9,6 +9,7 @@ import io.keyline.core.KeyRecords;
 import io.keyline.core.Targets;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
+import io.keyline.text.Said;
 import io.keyline.text.Text;
 
 import java.time.Clock;
@@ -48,9 +49,10 @@ public final class RunDue {
      *
      * @param reports one per job that had due keys, in job order
      * @param paused  jobs passed by because they are paused
-     * @param listing what was wrong with the listings of key sources (a bad entry, a failed or too long listing)
+     * @param listing what was wrong with the listings of key sources (a bad entry, a failed or too long listing),
+     *                as words
      */
-    public record Result(List<RunReport> reports, List<String> paused, List<String> listing) {
+    public record Result(List<RunReport> reports, List<String> paused, List<Said> listing) {
         public Result {
             reports = List.copyOf(reports);
             paused = List.copyOf(paused);
@@ -95,7 +97,7 @@ public final class RunDue {
         // what is due, in job order, decided before anything runs (and its catch-ups said)
         List<Callable<RunReport>> runs = new ArrayList<>();
         List<String> paused = new ArrayList<>();
-        List<String> listing = new ArrayList<>();
+        List<Said> listing = new ArrayList<>();
         for (JobDefinition job : jobs) {
             // a wait for a confirmation that outlived its step's expireAfter ends, due keys or not
             for (KeyRecord k : engine.expireConfirmations(job)) {

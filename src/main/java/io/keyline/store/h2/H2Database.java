@@ -7,6 +7,7 @@ import io.keyline.domain.Printable;
 import io.keyline.store.Database;
 import io.keyline.store.Dialect;
 import io.keyline.store.Migrations;
+import io.keyline.text.Said;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.h2.api.ErrorCode;
@@ -201,13 +202,13 @@ public final class H2Database implements Database {
         } catch (PrivateFiles.NotPrivateException e) {
             throw new StateUnavailableException(e.getMessage(), e);
         } catch (AccessDeniedException e) {
-            throw new StateUnavailableException("cannot create state folder " + dir + ": permission denied", e);
+            throw new StateUnavailableException(Said.of("core.state.cannotCreateDenied", dir.toString()), e);
         } catch (IOException e) {
-            throw new StateUnavailableException(orElse(Database.diskFull(dir, e), "cannot create state folder " + dir
-                    + ": " + e.getMessage()), e);
+            throw new StateUnavailableException(orElse(Database.diskFull(dir, e), Said.of("core.state.cannotCreate",
+                    dir.toString(), String.valueOf(e.getMessage()))), e);
         }
         if (!Files.isWritable(dir)) {
-            throw new StateUnavailableException("state folder " + dir + " is not writable", null);
+            throw new StateUnavailableException(Said.of("core.state.notWritable", dir.toString()), null);
         }
         String lockdown = H2Lockdown.problem();
         if (lockdown != null) {
@@ -244,8 +245,8 @@ public final class H2Database implements Database {
                 throw e;
             }
         } catch (IOException e) {
-            throw new StateUnavailableException(orElse(Database.diskFull(dir, e), "cannot lock "
-                    + dir.resolve("keyline.open.lock") + ": " + e.getMessage()), e);
+            throw new StateUnavailableException(orElse(Database.diskFull(dir, e), Said.of("core.state.cannotLock",
+                    dir.resolve("keyline.open.lock").toString(), String.valueOf(e.getMessage()))), e);
         } finally {
             LOCKING.set(false);
             closeQuietly(ch); // closing the channel releases its lock
@@ -255,7 +256,7 @@ public final class H2Database implements Database {
         }
     }
 
-    private static String orElse(String first, String otherwise) {
+    private static Said orElse(Said first, Said otherwise) {
         return first != null ? first : otherwise;
     }
 
@@ -319,8 +320,9 @@ public final class H2Database implements Database {
                 }
                 throw new StateUnavailableException(describe(dir, e), e);
             } catch (IOException e) {
-                throw new StateUnavailableException(orElse(Database.diskFull(dir, e), "cannot read or write "
-                        + DatabasePasswords.file(dir) + ": " + e.getMessage()), e);
+                throw new StateUnavailableException(orElse(Database.diskFull(dir, e), Said.of(
+                        "core.state.cannotReadWrite", String.valueOf(DatabasePasswords.file(dir)),
+                        String.valueOf(e.getMessage()))), e);
             }
             JdbcConnectionPool admin = Sessions.pool(url, DatabasePasswords.ADMIN_USER, pw.admin(), 4, c -> { });
             NewSessions guard = new NewSessions(dir);
@@ -370,13 +372,13 @@ public final class H2Database implements Database {
                 if (e instanceof SQLException s) {
                     throw new StateUnavailableException(describe(dir, s), e);
                 }
-                throw new StateUnavailableException(orElse(Database.diskFull(dir, e), "cannot migrate the state in "
-                        + dir + ": " + Database.firstLine(e.getMessage())), e);
+                throw new StateUnavailableException(orElse(Database.diskFull(dir, e), Said.of(
+                        "core.state.cannotMigrate", dir.toString(), Database.firstLine(e.getMessage()))), e);
             } catch (IOException e) {
                 admin.dispose();
                 dispose(app);
-                throw new StateUnavailableException(orElse(Database.diskFull(dir, e), "cannot open the state in "
-                        + dir + ": " + e.getMessage()), e);
+                throw new StateUnavailableException(orElse(Database.diskFull(dir, e), Said.of(
+                        "core.state.cannotOpen", dir.toString(), String.valueOf(e.getMessage()))), e);
             } catch (RuntimeException | Error e) {
                 // no session of a failed open may keep H2's file open once the open lock is let go
                 admin.dispose();
@@ -525,27 +527,24 @@ public final class H2Database implements Database {
         }
     }
 
-    private static String describe(Path dir, SQLException e) {
+    private static Said describe(Path dir, SQLException e) {
         String msg = Database.firstLine(e.getMessage());
-        String full = Database.diskFull(dir, e);
+        Said full = Database.diskFull(dir, e);
         if (full != null) {
             return full;
         }
         if ((e.getErrorCode() == ErrorCode.IO_EXCEPTION_1 || e.getErrorCode() == ErrorCode.IO_EXCEPTION_2)
                 && Files.isRegularFile(dir.resolve("keyline.mv.db")) && causedBy(e, java.io.EOFException.class)) {
             // H2 read past the end of the file: truncated, or not an H2 file at all
-            return "the state file " + dir.resolve("keyline.mv.db") + " is unreadable (corrupt, truncated or not a "
-                    + "Keyline state): it ends before the data it describes - restore it from a backup "
-                    + "(SCRIPT/BACKUP) or move it aside";
+            return Said.of("core.state.truncated", dir.resolve("keyline.mv.db").toString());
         }
         if (msg.contains("Database may be already in use") || msg.contains("locked")) {
-            return "the state in " + dir + " is locked by another process and could not be shared: " + msg;
+            return Said.of("core.state.locked", dir.toString(), msg);
         }
         if (msg.contains("File corrupted") || msg.contains("is not a valid") || msg.contains("Unsupported")) {
-            return "the state file " + dir.resolve("keyline.mv.db") + " is unreadable (corrupt or not a Keyline state): "
-                    + msg + " - restore it from a backup (SCRIPT/BACKUP) or move it aside";
+            return Said.of("core.state.corrupt", dir.resolve("keyline.mv.db").toString(), msg);
         }
-        return "cannot open the state in " + dir + ": " + msg;
+        return Said.of("core.state.cannotOpen", dir.toString(), msg);
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
@@ -569,8 +568,8 @@ public final class H2Database implements Database {
 
     @Override
     public String describe(SQLException e) {
-        return orElse(Database.diskFull(stateDir, e), "state in " + stateDir + " failed: "
-                + Database.firstLine(e.getMessage()));
+        return orElse(Database.diskFull(stateDir, e), Said.of("core.state.failed", stateDir.toString(),
+                Database.firstLine(e.getMessage()))).text();
     }
 
     /**
@@ -619,8 +618,8 @@ public final class H2Database implements Database {
                     }
                 }
             } catch (IOException e) {
-                throw new StateUnavailableException("cannot lock " + stateDir.resolve("keyline.open.lock") + ": "
-                        + e.getMessage(), e);
+                throw new StateUnavailableException(Said.of("core.state.cannotLock",
+                        stateDir.resolve("keyline.open.lock").toString(), String.valueOf(e.getMessage())), e);
             } finally {
                 LOCKING.set(false);
                 broken.dispose();
@@ -685,8 +684,8 @@ public final class H2Database implements Database {
         try (Connection c = p.getConnection(); Statement st = c.createStatement()) {
             st.execute("CHECKPOINT SYNC");
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot make the state durable in " + stateDir + ": "
-                    + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.state.cannotSync", stateDir.toString(),
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 

@@ -104,7 +104,7 @@ class RenewAndResumeTextTest {
     void failures() {
         assertThat(RenewAndResume.notSaved("shop", new IllegalStateException("disk full")))
                 .isEqualTo("Not saved (the stored credential shop is unchanged): disk full");
-        assertThat(RenewAndResume.notSaved("shop", new MasterKeyException("the master key is wrong")))
+        assertThat(RenewAndResume.notSaved("shop", new MasterKeyException(io.keyline.text.Said.plain("the master key is wrong"))))
                 .isEqualTo("the master key is wrong");
         assertThat(RenewAndResume.runFailed(new IllegalStateException()))
                 .isEqualTo("Running the resumed keys failed: IllegalStateException (they stay pending for the next "
