@@ -1,26 +1,25 @@
 package io.keyline.credentials;
 
 import io.keyline.text.Said;
+import io.keyline.text.SaidException;
 
 /**
  * Thrown when a stored credential cannot be decrypted, almost always because the master key differs
  * from the one it was encrypted with. The message is meant for the operator as is, in the language in use when it
  * is shown ({@link #getMessage}); {@link #said} keeps its words.
  */
-public class CredentialDecryptException extends RuntimeException {
+public class CredentialDecryptException extends SaidException {
     private static final long serialVersionUID = 1L;
 
     private final String credentialName;
-    private final transient Said said;
 
     /**
      * @param credentialName the credential that could not be decrypted
      * @param reason         why, e.g. {@code wrong master key}
      */
     public CredentialDecryptException(String credentialName, Said reason) {
-        super(words(credentialName, reason).english());
+        super(words(credentialName, reason));
         this.credentialName = credentialName;
-        this.said = words(credentialName, reason);
     }
 
     private static Said words(String credentialName, Said reason) {
@@ -31,16 +30,5 @@ public class CredentialDecryptException extends RuntimeException {
     /** The credential that could not be decrypted. */
     public String credentialName() {
         return credentialName;
-    }
-
-    /** Why, in the language in use. */
-    @Override
-    public String getMessage() {
-        return said == null ? super.getMessage() : said.text();
-    }
-
-    /** Why, as words. */
-    public Said said() {
-        return said == null ? Said.plain(super.getMessage()) : said;
     }
 }
