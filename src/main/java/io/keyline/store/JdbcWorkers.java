@@ -80,8 +80,39 @@ final class JdbcWorkers implements WorkerRegistry {
 
     @Override
     public void register(Registration self) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                registerOnce(self);
+                return;
+            } catch (SQLException e) {
+                if (attempt < ATTEMPTS && db.connectionLost(e)) {
+                    // the process that served the state closed it under us (cron started several at once): the
+                    // row may be in or not; the next attempt replaces it
+                    db.reconnect();
+                    continue;
+                }
+                // a full disk is named as such (H2 itself only says "Writing to ... failed"; BadInputSuite)
+                Said full = db.stateDir() == null ? null : Database.diskFull(db.stateDir(), e);
+                throw new StateUnavailableException(full != null ? full : Said.of("core.state.cannotRegister",
+                        db.where(), Database.firstLine(e.getMessage())), e);
+            }
+        }
+    }
+
+    /** Connection attempts of {@link #register} when the process serving the state closes it meanwhile. */
+    private static final int ATTEMPTS = 3;
+
+    private void registerOnce(Registration self) throws SQLException {
+        Lock earlier = locks.remove(self.id());
+        if (earlier != null) {
+            earlier.connection().close(); // an attempt that took its lock, then lost the connection
+        }
         try (Connection c = db.connection()) {
             forgetOld(c);
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM worker WHERE id = ?")) {
+                ps.setString(1, self.id()); // left by an attempt whose connection broke after its insert
+                ps.executeUpdate();
+            }
             for (int attempt = 1; ; attempt++) {
                 int number = insert(c, self);
                 if (dialect != Dialect.POSTGRESQL) {
@@ -103,11 +134,6 @@ final class JdbcWorkers implements WorkerRegistry {
                 }
             }
             db.touched();
-        } catch (SQLException e) {
-            // a full disk is named as such (H2 itself only says "Writing to ... failed"; BadInputSuite)
-            Said full = db.stateDir() == null ? null : Database.diskFull(db.stateDir(), e);
-            throw new StateUnavailableException(full != null ? full : Said.of("core.state.cannotRegister", db.where(),
-                    Database.firstLine(e.getMessage())), e);
         }
     }
 

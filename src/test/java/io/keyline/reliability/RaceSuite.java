@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.acceptance.ChildProcess;
 import io.keyline.acceptance.Jobs;
 import io.keyline.core.json.Json;
+import io.keyline.testing.CpuBurn;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import org.junit.jupiter.api.Tag;
@@ -27,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * R2: two CLI processes run the same 1,000 keys of an unsafe job at the same time on one state
  * folder. Counts effects applied more than once, steps executed by both processes and keys claimed
- * twice; all must be zero, and every key must end DONE.
+ * twice; all must be zero, and every key must end DONE. And cron's minute: three runs started at the same moment,
+ * again and again, with the machine busy, each open the shared state and finish their key.
  */
 @Tag("reliability")
 class RaceSuite {
@@ -36,6 +38,8 @@ class RaceSuite {
     /** keys each process runs at once. */
     static final int CONCURRENCY = Integer.getInteger("keyline.race.concurrency", 8);
     static final LocalDate FROM = LocalDate.parse("2023-01-01");
+    /** Rounds of three runs started at once. */
+    static final int SAME_MINUTE_ROUNDS = Integer.getInteger("keyline.race.sameMinuteRounds", 60);
 
     @TempDir
     Path tmp;
@@ -107,5 +111,45 @@ class RaceSuite {
             assertThat(done).isEqualTo(KEYS);
             assertThat(runs).as("both processes executed keys").hasSize(2);
         }
+    }
+
+    @Test
+    void runsStartedAtTheSameMomentEachFinishTheirKey() throws Exception {
+        // the process that serves the state over H2's AUTO_SERVER may close it in the middle of another's statement
+        Workbench wb = new Workbench(tmp);
+        wb.clock.followSystemClock();
+        wb.job("tick", Jobs.command("tick", "none", "echo \"$PPID\" >> ticks.log", "PT30S"), null);
+        assertThat(wb.cli("status").exit()).isZero();
+        List<String> failed = new ArrayList<>();
+        LocalDate key = LocalDate.parse("2026-01-01");
+        long started = System.nanoTime();
+        try (CpuBurn burn = CpuBurn.start(2)) {
+            for (int round = 0; round < SAME_MINUTE_ROUNDS; round++) {
+                List<Process> ps = new ArrayList<>();
+                List<Path> logs = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    logs.add(tmp.resolve("tick-" + round + "-" + i + ".log"));
+                    ps.add(ChildProcess.start(wb.state, wb.jobs, logs.get(i), "run", "tick", "--key", key.toString()));
+                    key = key.plusDays(1);
+                }
+                for (int i = 0; i < ps.size(); i++) {
+                    assertThat(ps.get(i).waitFor(2, TimeUnit.MINUTES)).as("round " + round + " run " + i).isTrue();
+                    if (ps.get(i).exitValue() != 0) {
+                        failed.add("round " + round + " run " + i + ": exit " + ps.get(i).exitValue() + "\n"
+                                + Files.readString(logs.get(i)).strip());
+                    }
+                }
+            }
+        }
+        int runs = 3 * SAME_MINUTE_ROUNDS;
+        int ticks = Files.readAllLines(wb.jobs.resolve("ticks.log")).size();
+        Map<String, Object> fig = new LinkedHashMap<>();
+        fig.put("runs", runs);
+        fig.put("failed", failed.size());
+        fig.put("steps_executed", ticks);
+        fig.put("seconds", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+        Suites.report("same-minute", fig, String.join("\n", failed) + "\n");
+        assertThat(failed).isEmpty();
+        assertThat(ticks).as("each run executed its one step once").isEqualTo(runs);
     }
 }

@@ -315,7 +315,7 @@ public final class H2Database implements Database {
             try {
                 pw = DatabasePasswords.unlock(dir, url);
             } catch (SQLException e) {
-                if (Sessions.serverWentAway(e) && attempt < 5) {
+                if ((Sessions.serverWentAway(e) || Sessions.serverClosing(e)) && attempt < 5) {
                     continue;
                 }
                 throw new StateUnavailableException(describe(dir, e), e);
@@ -366,7 +366,7 @@ public final class H2Database implements Database {
             } catch (SQLException | FlywayException e) {
                 admin.dispose();
                 dispose(app);
-                if (Sessions.serverWentAway(e) && attempt < 5) {
+                if ((Sessions.serverWentAway(e) || Sessions.serverClosing(e)) && attempt < 5) {
                     continue;
                 }
                 if (e instanceof SQLException s) {
@@ -563,7 +563,7 @@ public final class H2Database implements Database {
 
     @Override
     public boolean connectionLost(SQLException e) {
-        return Sessions.serverWentAway(e);
+        return Sessions.serverWentAway(e) || guard.served && Sessions.serverClosing(e);
     }
 
     @Override

@@ -147,6 +147,23 @@ final class Sessions {
         return false;
     }
 
+    /**
+     * The process that serves the database over AUTO_SERVER is closing it while we talk to it: the database answers
+     * that it is closed, or that our open transaction is rolled back (the close rolls back every session's). Only
+     * a session served by another process may read these so: in a database this process opened itself they mean
+     * it was closed here.
+     */
+    static boolean serverClosing(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && (s.getErrorCode() == ErrorCode.DATABASE_IS_CLOSED
+                    || s.getErrorCode() == ErrorCode.GENERAL_ERROR_1
+                    && String.valueOf(s.getMessage()).contains("has status ROLLED_BACK"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Physical sessions for the pool: patiently opened, each looked at once ({@link OnConnect}). */
     private record Checked(JdbcDataSource source, Guard guard, OnConnect onConnect)
             implements ConnectionPoolDataSource {
