@@ -565,9 +565,9 @@ public final class H2Database implements Database {
     }
 
     @Override
-    public String describe(SQLException e) {
+    public Said describe(SQLException e) {
         return orElse(Database.diskFull(stateDir, e), Said.of("core.state.failed", stateDir.toString(),
-                Database.firstLine(e.getMessage()))).text();
+                Database.firstLine(e.getMessage())));
     }
 
     /**
