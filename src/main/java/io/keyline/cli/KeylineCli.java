@@ -164,7 +164,7 @@ public final class KeylineCli implements Callable<Integer> {
                     : args.length == 0 ? t("cli.root.consoleProcess") : null;
             io.keyline.store.h2.OpenLock.describeThisProcess(what == null ? "keyline" : "keyline " + what);
             PrintStream notices = TerminalOut.of(stderr);
-            io.keyline.store.h2.OpenLock.notices(m -> notices.println(t("cli.worker.problem", m)));
+            io.keyline.store.h2.OpenLock.notices(m -> notices.println(t("cli.worker.problem", m.text())));
         }
         // every string printed passes through one place: control characters from outside become visible escapes
         PrintStream out = TerminalOut.of(stdout);

@@ -17,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.EnumSet;
 import java.util.Set;
+import io.keyline.text.Said;
 
 /**
  * Files that belong to the operator alone: folders 0700, files 0600, whatever the umask.
@@ -45,10 +46,26 @@ public final class PrivateFiles {
     private PrivateFiles() {
     }
 
-    /** A folder that others can write, or that belongs to someone else: it cannot be trusted. */
+    /**
+     * A folder that others can write, or that belongs to someone else: it cannot be trusted. The message is said in
+     * the language in use ({@link #getMessage}), in English for logs.
+     */
     public static final class NotPrivateException extends IOException {
-        public NotPrivateException(String message) {
-            super(message);
+        private final transient Said said;
+
+        public NotPrivateException(Said said) {
+            super(said.english());
+            this.said = said;
+        }
+
+        @Override
+        public String getMessage() {
+            return said == null ? super.getMessage() : said.text();
+        }
+
+        /** What is wrong, as words. */
+        public Said said() {
+            return said == null ? Said.plain(super.getMessage()) : said;
         }
     }
 
@@ -74,7 +91,7 @@ public final class PrivateFiles {
             }
         }
         if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + " is not a folder");
+            throw new IOException(Said.of("core.store.files.notAFolder", dir.toString()).text());
         }
         if (!posix(dir)) {
             return;
@@ -82,17 +99,14 @@ public final class PrivateFiles {
         PosixFileAttributes attrs = Files.readAttributes(dir, PosixFileAttributes.class);
         UserPrincipal me = currentUser(dir);
         if (me != null && !attrs.owner().equals(me)) {
-            throw new NotPrivateException("the state folder " + dir + " belongs to " + attrs.owner().getName()
-                    + ", not to " + me.getName() + ": the state belongs to the operator alone. Use a state folder of "
-                    + "your own (--state DIR), or have its owner hand it over (chown -R " + me.getName() + " " + dir
-                    + ", then chmod 700 " + dir + ")");
+            throw new NotPrivateException(Said.of("core.store.files.notYours", dir.toString(),
+                    attrs.owner().getName(), me.getName()));
         }
         Set<PosixFilePermission> mode = attrs.permissions();
         if (mode.stream().anyMatch(WRITE_BY_OTHERS::contains)) {
-            throw new NotPrivateException("the state folder " + dir + " is writable by "
-                    + (mode.contains(PosixFilePermission.OTHERS_WRITE) ? "others" : "its group") + " (mode "
-                    + octal(mode) + "): anyone who can write there can replace the state's files. Check what is in "
-                    + "it, then run: chmod 700 " + dir);
+            throw new NotPrivateException(Said.of(mode.contains(PosixFilePermission.OTHERS_WRITE)
+                    ? "core.store.files.writableByOthers" : "core.store.files.writableByGroup", dir.toString(),
+                    octal(mode)));
         }
         if (!mode.equals(DIR)) {
             Files.setPosixFilePermissions(dir, DIR);

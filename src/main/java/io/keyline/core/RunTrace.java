@@ -78,8 +78,8 @@ public final class RunTrace implements AutoCloseable {
         try {
             return new RunTrace(human, new RunLog(stateDir.resolve("logs").resolve("runs.jsonl"), limits));
         } catch (IOException e) {
-            throw new StateUnavailableException(t("core.trace.cannotWrite", stateDir.resolve("logs"), e.getMessage()),
-                    e);
+            throw new StateUnavailableException(io.keyline.text.Said.of("core.trace.cannotWrite",
+                    stateDir.resolve("logs").toString(), String.valueOf(e.getMessage())), e);
         }
     }
 
@@ -334,7 +334,8 @@ public final class RunTrace implements AutoCloseable {
         try {
             log.append(WITH_NULLS.writeValueAsString(m));
         } catch (IOException e) {
-            throw new StateUnavailableException(t("core.trace.cannotAppend", log.file(), e.getMessage()), e);
+            throw new StateUnavailableException(io.keyline.text.Said.of("core.trace.cannotAppend",
+                    String.valueOf(log.file()), String.valueOf(e.getMessage())), e);
         }
     }
 

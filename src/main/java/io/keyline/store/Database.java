@@ -53,8 +53,8 @@ public interface Database extends AutoCloseable {
     /** After {@link #connectionLost}: the sessions kept are dropped and the next ones are new (H2: the state is opened again). */
     void reconnect();
 
-    /** A message for a failed statement that says what failed and, where it can, what to do. */
-    String describe(SQLException e);
+    /** What a failed statement means, as words: what failed and, where it can, what to do. */
+    io.keyline.text.Said describe(SQLException e);
 
     /** Keys or workers were changed by this process: consoles that {@link #listen} hear of it (PostgreSQL). */
     default void touched() {

@@ -106,8 +106,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                         stored, SecretBox.MASTER_KEY_VARIABLE));
             }
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot check the master key of " + db.where() + ": "
-                    + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotCheckMasterKey", db.where(),
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 
@@ -182,7 +182,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot store credential " + name + ": " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotStore", name,
+                    Database.firstLine(e.getMessage())), e);
         }
         return info(name).orElseThrow();
     }
@@ -207,7 +208,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                 return Optional.empty();
             }
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot change credential " + name + ": " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotChange", name,
+                    Database.firstLine(e.getMessage())), e);
         }
         return info(name);
     }
@@ -221,7 +223,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                 return !rs.next() || rs.getBoolean(1);
             }
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot read credential " + name + ": " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotRead", name,
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 
@@ -255,8 +258,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                     version = rs.getLong(4);
                 }
             } catch (SQLException e) {
-                throw new StateUnavailableException("cannot read credential " + name + ": "
-                        + Database.firstLine(e.getMessage()), e);
+                throw new StateUnavailableException(Said.of("core.store.credential.cannotRead", name,
+                        Database.firstLine(e.getMessage())), e);
             }
             SecretBox b = box();
             if (!b.keyFingerprint().equals(keyFingerprint)) {
@@ -290,8 +293,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                     return value.fingerprint();
                 }
             } catch (SQLException e) {
-                throw new StateUnavailableException("cannot store the refreshed credential " + name + ": "
-                        + Database.firstLine(e.getMessage()), e);
+                throw new StateUnavailableException(Said.of("core.store.credential.cannotStoreRefreshed", name,
+                        Database.firstLine(e.getMessage())), e);
             }
         }
         return null;
@@ -337,7 +340,8 @@ public final class JdbcCredentialStore implements CredentialStore {
             }
             return out;
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot list credentials: " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotList",
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 
@@ -360,7 +364,8 @@ public final class JdbcCredentialStore implements CredentialStore {
             }
             return out;
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot read parked keys: " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotReadParked",
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 
@@ -392,7 +397,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                 renewal = rs.getString(8);
             }
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot read credential " + name + ": " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotRead", name,
+                    Database.firstLine(e.getMessage())), e);
         }
         try {
             SecretBox b = box();
@@ -427,7 +433,7 @@ public final class JdbcCredentialStore implements CredentialStore {
             ps.setString(3, name);
             ps.executeUpdate();
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot record use of credential " + name, e);
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotRecordUse", name), e);
         }
     }
 

@@ -8,6 +8,7 @@ import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyState;
+import io.keyline.text.Said;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,8 +36,8 @@ public final class JdbcNotifyStore implements NotifyStore {
         try (Connection c = db.connection()) {
             return w.run(c);
         } catch (SQLException e) {
-            throw new StateUnavailableException("notification outbox in " + db.stateDir() + " failed: "
-                    + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.outbox.failedIn", String.valueOf(db.stateDir()),
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 
@@ -160,7 +161,8 @@ public final class JdbcNotifyStore implements NotifyStore {
             if ("23505".equals(e.getSQLState())) {
                 return false; // another process (or an earlier call) queued it: once is enough
             }
-            throw new StateUnavailableException("notification outbox failed: " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.outbox.failed", Database.firstLine(e.getMessage())),
+                    e);
         }
     }
 

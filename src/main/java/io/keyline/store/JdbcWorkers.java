@@ -130,7 +130,7 @@ final class JdbcWorkers implements WorkerRegistry {
                     ps.executeUpdate();
                 }
                 if (attempt == 5) {
-                    throw new SQLException("could not take a worker lock after 5 attempts");
+                    throw new StateUnavailableException(Said.of("core.store.workers.noLock", db.where()), null);
                 }
             }
             db.touched();
@@ -205,7 +205,8 @@ final class JdbcWorkers implements WorkerRegistry {
             try (Connection c = db.connection()) {
                 beatOn(c, id);
             } catch (SQLException e) {
-                throw new StateUnavailableException("heartbeat failed: " + Database.firstLine(e.getMessage()), e);
+                throw new StateUnavailableException(Said.of("core.store.workers.heartbeatFailed",
+                        Database.firstLine(e.getMessage())), e);
             }
             return;
         }
@@ -241,17 +242,17 @@ final class JdbcWorkers implements WorkerRegistry {
             Connection fresh = db.dedicated();
             if (!tryLock(fresh, old.number())) {
                 fresh.close();
-                throw new StateUnavailableException("heartbeat: lock " + old.number() + " of " + id
-                        + " is held by another session", cause);
+                throw new StateUnavailableException(Said.of("core.store.workers.lockHeld",
+                        String.valueOf(old.number()), id), cause);
             }
             if (beatOn(fresh, id) == 0) {
                 fresh.close();
-                throw new StateUnavailableException("heartbeat: the worker row of " + id + " is gone", cause);
+                throw new StateUnavailableException(Said.of("core.store.workers.rowGone", id), cause);
             }
             locks.put(id, new Lock(fresh, old.number()));
         } catch (SQLException e) {
             e.addSuppressed(cause);
-            throw new StateUnavailableException("heartbeat failed: " + db.describe(e), e);
+            throw new StateUnavailableException(Said.of("core.store.workers.heartbeatFailed", db.describe(e)), e);
         }
     }
 
@@ -263,7 +264,8 @@ final class JdbcWorkers implements WorkerRegistry {
             ps.setString(1, id);
             ps.executeUpdate();
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot deregister " + id + ": " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.workers.cannotDeregister", id,
+                    Database.firstLine(e.getMessage())), e);
         } finally {
             if (lock != null) {
                 try {
@@ -296,8 +298,8 @@ final class JdbcWorkers implements WorkerRegistry {
             }
         } catch (SQLException e) {
             // not knowing is not "dead": a key is never taken over on a guess
-            throw new StateUnavailableException("cannot tell whether the holder of " + running.job() + " "
-                    + running.key() + " is alive: " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.workers.holderUnknown", running.job(),
+                    running.key(), Database.firstLine(e.getMessage())), e);
         }
     }
 
@@ -359,8 +361,8 @@ final class JdbcWorkers implements WorkerRegistry {
             out.sort(java.util.Comparator.comparing((Worker w) -> !w.alive()).thenComparing(Worker::since));
             return out;
         } catch (SQLException e) {
-            throw new StateUnavailableException("cannot list the workers of " + db.where() + ": "
-                    + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.workers.cannotList", db.where(),
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 

@@ -63,7 +63,7 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
      * @param note     why no password was taken from a password file that exists, or {@code null}
      */
     record Postgres(String host, int port, String database, String user, String password, Map<String, String> settings,
-                    Path logs, String note) implements StateLocation {
+                    Path logs, io.keyline.text.Said note) implements StateLocation {
         public Postgres {
             settings = Map.copyOf(settings);
         }
@@ -187,7 +187,7 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         if (user == null) {
             user = System.getProperty("user.name", "keyline");
         }
-        String note = null;
+        io.keyline.text.Said note = null;
         if (password == null) {
             password = nonBlank(env.get("PGPASSWORD"));
         }
@@ -197,13 +197,14 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
                 try {
                     Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
                     if (perms.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
-                        note = "the password file " + file + " was not read: others may read it (chmod 600 " + file + ")";
+                        note = io.keyline.text.Said.of("core.store.postgres.passFileOpen", file.toString());
                     } else {
                         password = PassFile.lookup(Files.readAllLines(file, StandardCharsets.UTF_8), host, port,
                                 database, user);
                     }
                 } catch (IOException | UnsupportedOperationException e) {
-                    note = "the password file " + file + " could not be read: " + e.getMessage();
+                    note = io.keyline.text.Said.of("core.store.postgres.passFileUnreadable", file.toString(),
+                            String.valueOf(e.getMessage()));
                 }
             }
         }

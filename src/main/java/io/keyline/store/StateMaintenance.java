@@ -52,10 +52,10 @@ public final class StateMaintenance {
         Path file = target.toAbsolutePath().normalize();
         Path dir = file.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("backup: folder " + dir + " does not exist");
+            throw new IllegalArgumentException(Said.of("core.store.backup.noFolder", String.valueOf(dir)).text());
         }
         if (Files.isDirectory(file)) {
-            throw new IllegalArgumentException("backup: " + file + " is a folder; give a file name like keyline-backup.zip");
+            throw new IllegalArgumentException(Said.of("core.store.backup.isFolder", file.toString()).text());
         }
         Path privateDir;
         try {
@@ -67,8 +67,8 @@ public final class StateMaintenance {
                 Files.setPosixFilePermissions(privateDir, PosixFilePermissions.fromString("rwx------"));
             }
         } catch (IOException e) {
-            throw new StateUnavailableException("backup to " + file + " failed: cannot create a private folder in "
-                    + dir + ": " + e.getMessage(), e);
+            throw new StateUnavailableException(Said.of("core.store.backup.noPrivateFolder", file.toString(),
+                    dir.toString(), String.valueOf(e.getMessage())), e);
         }
         Path tmp = privateDir.resolve(file.getFileName().toString());
         try {
@@ -95,7 +95,8 @@ public final class StateMaintenance {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 return Files.size(file);
             } catch (IOException e) {
-                throw new StateUnavailableException("backup to " + file + " failed: " + e.getMessage(), e);
+                throw new StateUnavailableException(Said.of("core.state.backupFailed", file.toString(),
+                        String.valueOf(e.getMessage())), e);
             }
         } finally {
             deleteTree(privateDir);
@@ -186,9 +187,9 @@ public final class StateMaintenance {
                 c.commit();
             }
         } catch (SQLException e) {
-            throw new StateUnavailableException("export failed: " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.export.failed", Database.firstLine(e.getMessage())), e);
         } catch (IOException e) {
-            throw new StateUnavailableException("export failed while writing: " + e.getMessage(), e);
+            throw new StateUnavailableException(Said.of("core.store.export.writeFailed", String.valueOf(e.getMessage())), e);
         }
         return counts;
     }
@@ -269,7 +270,7 @@ public final class StateMaintenance {
             }
             return ps.executeUpdate();
         } catch (SQLException e) {
-            throw new StateUnavailableException("prune failed: " + Database.firstLine(e.getMessage()), e);
+            throw new StateUnavailableException(Said.of("core.store.prune.failed", Database.firstLine(e.getMessage())), e);
         }
     }
 }

@@ -107,6 +107,6 @@ class StateLocationTest {
         Files.setPosixFilePermissions(pgpass, PosixFilePermissions.fromString("rw-r--r--"));
         var loose = (StateLocation.Postgres) StateLocation.parse("postgresql://h/d?user=u", env());
         assertThat(loose.password()).isNull();
-        assertThat(loose.note()).contains("chmod 600");
+        assertThat(loose.note().english()).contains("chmod 600");
     }
 }

@@ -88,6 +88,25 @@ class NoLiteralTextTest {
             "credentials/MasterKeyException.java",
             "credentials/CredentialDecryptException.java");
 
+    /**
+     * Files of the store whose failures an operator reads (a state that cannot be opened, locked, backed up,
+     * exported; a credential or a worker that cannot be read or written): every literal given to an exception there
+     * comes from the bundles. The rest of these files is SQL, JSON field names and lock-file lines, machine text that
+     * no rule of {@link #CORE}'s scan tells from words, so only what reaches an exception is scanned.
+     */
+    static final List<String> STORE = List.of(
+            "core/PrivateFiles.java",
+            "store/Database.java",
+            "store/JdbcCredentialStore.java",
+            "store/JdbcNotifyStore.java",
+            "store/JdbcStateStore.java",
+            "store/JdbcWorkers.java",
+            "store/StateMaintenance.java",
+            "store/StateMigration.java",
+            "store/h2/OpenLock.java",
+            "store/h2/H2Database.java",
+            "store/postgres/PostgresDatabase.java");
+
     /** The job-file readers: their messages are bundle messages whose arguments are the format's own words. */
     static final String JOB_FILE_READERS = "core/jobfile/";
 
@@ -137,6 +156,22 @@ class NoLiteralTextTest {
             "core/PlanCursor.java", Set.of("Probe", "sha256 "),
             // the last word of the bundle key that says what a listed entry is
             "core/KeyListing.java", Set.of("missing", "array", "object", "boolean", "fraction"));
+
+    /**
+     * In {@link #STORE}, the failures no operator reads, each with why: file → literals. A defect's message is for
+     * whoever fixes the code; an internal failure that is caught is never shown.
+     */
+    static final java.util.Map<String, Set<String>> UNSHOWN_FAILURES = java.util.Map.of(
+            // a defect: a chain of keys is never empty where it is asked for
+            "store/JdbcStateStore.java", Set.of("empty chain"),
+            // the failure a heartbeat catches at once to take its lock again on a new session (its cause, for logs)
+            "store/JdbcWorkers.java", Set.of("the worker row of ", " is gone"),
+            // a caller's mistake: the command line sends a PostgreSQL state to pg_dump before it asks for a backup
+            "store/StateMaintenance.java", Set.of("backup: ", " is a PostgreSQL database: use pg_dump"),
+            // defects: H2 set up before its restrictions, and a process that would wait for its own open lock
+            "store/h2/H2Database.java", Set.of("H2 was initialised before Keyline could restrict it (",
+                    "): call H2Lockdown.apply() first", "this process has the state in ", " open alone to read it: ",
+                    "close that first (it would wait for itself)"));
 
     /** The files scanned: every .java file of {@link #FOLDERS}, and {@link #CORE}. */
     static List<String> files() throws IOException {
@@ -378,8 +413,49 @@ class NoLiteralTextTest {
         assertThat(operatorLiterals("core/Z.java", src)).contains("core/Z.java:5 \"date, week, month, manual\"");
     }
 
+    @Test
+    void theStoresFailuresTakeEveryWordFromTheBundles() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (String f : STORE) {
+            Set<String> exempt = UNSHOWN_FAILURES.getOrDefault(f, Set.of());
+            for (String literal : failureLiterals(f, Files.readString(Path.of("src/main/java/io/keyline", f),
+                    StandardCharsets.UTF_8))) {
+                if (!exempt.contains(literal.substring(literal.indexOf('"') + 1, literal.length() - 1))) {
+                    found.add(literal);
+                }
+            }
+        }
+        assertThat(found).as("words given to an exception (put them in the bundles)").isEmpty();
+    }
+
+    @Test
+    void theFailureScanFindsWordsGivenToAnExceptionOnly() {
+        String src = """
+                class S {
+                    void f() {
+                        ps = c.prepareStatement("SELECT job FROM key_state WHERE state = 'DONE'");
+                        throw new StateUnavailableException("cannot read " + name + ": " + m, e);
+                        throw new StateUnavailableException(Said.of("core.store.read", name, m), e);
+                        throw new SQLException("could not take a lock", "08001", e);
+                        out.put("exportedAt", now);
+                    }
+                }
+                """;
+        assertThat(failureLiterals("S.java", src)).containsExactly("S.java:4 \"cannot read \"",
+                "S.java:6 \"could not take a lock\"");
+    }
+
     /** The literals of {@code src} an operator would read, as {@code file:line "literal"}. */
     static List<String> operatorLiterals(String file, String src) {
+        return literals(file, src, false);
+    }
+
+    /** The literals of {@code src} with a letter in them that are given to an exception, as {@code file:line "literal"}. */
+    static List<String> failureLiterals(String file, String src) {
+        return literals(file, src, true);
+    }
+
+    private static List<String> literals(String file, String src, boolean failuresOnly) {
         List<String> out = new ArrayList<>();
         StringBuilder code = new StringBuilder(); // the source without comments, literals kept
         int i = 0;
@@ -441,7 +517,8 @@ class NoLiteralTextTest {
                 i += block ? 3 : 1;
                 String value = lit.toString();
                 boolean words = FORMAT_SPECIFIER.matcher(value).replaceAll("").codePoints().anyMatch(Character::isLetter);
-                if (words && !(file.startsWith(JOB_FILE_READERS) && JOB_FILE_WORDS.matcher(value).matches())
+                if (failuresOnly ? words && givenToAnException(code)
+                        : words && !(file.startsWith(JOB_FILE_READERS) && JOB_FILE_WORDS.matcher(value).matches())
                         && !machine(code, value, src.substring(Math.min(n, i), Math.min(n, i + 40)))) {
                     long line = code.chars().filter(ch -> ch == '\n').count() + 1;
                     out.add(file + ":" + line + " \"" + value + "\"");
@@ -515,6 +592,26 @@ class NoLiteralTextTest {
             return a.find() && !WORD_ATTRIBUTES.contains(a.group(1));
         }
         return (call.endsWith("Wrapper") || call.endsWith("Property")) && PROPERTY_NAME.matcher(value).matches();
+    }
+
+    /** Whether the innermost call still open after {@code before} makes an exception ({@code new XException(}). */
+    private static boolean givenToAnException(CharSequence before) {
+        int depth = 0;
+        for (int k = before.length() - 1; k >= 0; k--) {
+            char c = before.charAt(k);
+            if (c == ')') {
+                depth++;
+            } else if (c == '(') {
+                if (depth == 0) {
+                    String head = before.subSequence(Math.max(0, k - 120), k).toString().stripTrailing();
+                    return Pattern.compile("\\bnew\\s+[\\w.]*(Exception|Error)$").matcher(head).find();
+                }
+                depth--;
+            } else if (c == ';' || c == '{' || c == '}') {
+                return false;
+            }
+        }
+        return false;
     }
 
     /** The brace still open at {@code k}, or -1. */

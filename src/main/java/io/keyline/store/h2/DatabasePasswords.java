@@ -69,9 +69,8 @@ public record DatabasePasswords(String admin, String app) {
         if (Files.getFileStore(f).supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class)) {
             var mode = Files.getPosixFilePermissions(f);
             if (mode.stream().anyMatch(p -> p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_"))) {
-                throw new PrivateFiles.NotPrivateException(f + " is accessible to group or others (mode "
-                        + PrivateFiles.octal(mode) + "): whoever read it can open the state's database. Run \"chmod 600 "
-                        + f + "\"");
+                throw new PrivateFiles.NotPrivateException(io.keyline.text.Said.of("core.store.passwords.open",
+                        f.toString(), PrivateFiles.octal(mode)));
             }
         }
         if (Files.size(f) > 4096) {

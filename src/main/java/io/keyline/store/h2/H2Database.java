@@ -174,8 +174,8 @@ public final class H2Database implements Database {
             } catch (IOException | RuntimeException e) {
                 closeQuietly(ch);
                 opening.release();
-                throw new SQLException("cannot lock the state in " + dir + " for a new session: " + e.getMessage(),
-                        "08001", e);
+                throw new SQLException(Said.of("core.store.h2.newSessionLock", dir.toString(),
+                        String.valueOf(e.getMessage())).text(), "08001", e);
             }
         }
     }
@@ -200,7 +200,7 @@ public final class H2Database implements Database {
         try {
             PrivateFiles.ensurePrivateDirectory(dir);
         } catch (PrivateFiles.NotPrivateException e) {
-            throw new StateUnavailableException(e.getMessage(), e);
+            throw new StateUnavailableException(e.said(), e);
         } catch (AccessDeniedException e) {
             throw new StateUnavailableException(Said.of("core.state.cannotCreateDenied", dir.toString()), e);
         } catch (IOException e) {
@@ -279,12 +279,10 @@ public final class H2Database implements Database {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == ';') {
-                throw new StateUnavailableException("the state path " + s + " contains \";\", which the database "
-                        + "would read as the start of its settings: choose a folder whose path has no \";\"", null);
+                throw new StateUnavailableException(Said.of("core.store.h2.pathSemicolon", s), null);
             }
             if (Character.isISOControl(c)) {
-                throw new StateUnavailableException("the state path " + Printable.line(s)
-                        + " contains a control character: choose a folder whose path has none", null);
+                throw new StateUnavailableException(Said.of("core.store.h2.pathControl", Printable.line(s)), null);
             }
         }
     }
@@ -567,9 +565,9 @@ public final class H2Database implements Database {
     }
 
     @Override
-    public String describe(SQLException e) {
+    public Said describe(SQLException e) {
         return orElse(Database.diskFull(stateDir, e), Said.of("core.state.failed", stateDir.toString(),
-                Database.firstLine(e.getMessage()))).text();
+                Database.firstLine(e.getMessage())));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.keyline.store.h2;
 import io.keyline.core.PrivateFiles;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.domain.Printable;
+import io.keyline.text.Said;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -52,7 +53,7 @@ public final class OpenLock {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
             .withZone(ZoneId.systemDefault());
 
-    private static volatile Consumer<String> notices = m -> Log.LOG.warning(m);
+    private static volatile Consumer<Said> notices = m -> Log.LOG.warning(m.english());
     private static volatile String thisProcess = "keyline";
 
     private OpenLock() {
@@ -62,7 +63,7 @@ public final class OpenLock {
      * Where "waiting for the state ..." goes: the command line's stderr in the {@code keyline} process
      * (the default is this class's logger).
      */
-    public static void notices(Consumer<String> sink) {
+    public static void notices(Consumer<Said> sink) {
         notices = sink;
     }
 
@@ -87,8 +88,7 @@ public final class OpenLock {
         }
         if (!lock.isValid()) {
             // an interrupt during the write closes the channel, and the lock goes with it
-            throw new StateUnavailableException("interrupted while locking the state in " + dir
-                    + ": nothing was done", null);
+            throw new StateUnavailableException(Said.of("core.store.lock.interrupted", dir.toString()), null);
         }
         return lock;
     }
@@ -106,23 +106,21 @@ public final class OpenLock {
             if (!told && waited >= NOTICE_AFTER.toNanos()) {
                 told = true;
                 Path file = dir.resolve("keyline.open.lock");
-                notices.accept("waiting for the state in " + dir + ", which " + holder(file) + " has locked; "
-                        + "giving up at " + CLOCK.format(Instant.now().plusNanos(limit.toNanos() - waited))
-                        + " (keyline.state.openWait=" + limit + ")." + stoppedHint(file));
+                notices.accept(withHint(Said.of("core.store.lock.waiting", dir.toString(), holder(file),
+                        CLOCK.format(Instant.now().plusNanos(limit.toNanos() - waited)), limit.toString()), file));
             }
             if (waited >= limit.toNanos()) {
                 Path file = dir.resolve("keyline.open.lock");
-                throw new StateUnavailableException("the state in " + dir + " stayed locked for " + text(limit)
-                        + " by " + holder(file) + ": nothing was done (keyline.state.openWait=" + limit + ")."
-                        + stoppedHint(file), null);
+                throw new StateUnavailableException(withHint(Said.of("core.store.lock.stayedLocked", dir.toString(),
+                        text(limit), holder(file), limit.toString()), file), null);
             }
             try {
                 // quick at first: the usual holder is a reader that is done within a second
                 TimeUnit.MILLISECONDS.sleep(waited < TimeUnit.SECONDS.toNanos(1) ? 10 : 100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new StateUnavailableException("interrupted while waiting for the state in " + dir
-                        + ", which " + holder(dir.resolve("keyline.open.lock")) + " has locked: nothing was done", e);
+                throw new StateUnavailableException(Said.of("core.store.lock.interruptedWaiting", dir.toString(),
+                        holder(dir.resolve("keyline.open.lock"))), e);
             }
         }
     }
@@ -141,33 +139,39 @@ public final class OpenLock {
         } catch (DateTimeParseException e) {
             // said below
         }
-        throw new StateUnavailableException("keyline.state.openWait=" + Printable.line(v)
-                + " is not a positive ISO-8601 duration (e.g. PT30S, PT10M)", null);
+        throw new StateUnavailableException(Said.of("core.store.lock.badWait", Printable.line(v)), null);
     }
 
     /** The holder as the lock file names it, for a message: "process 1234 (keyline status, since 09:00:01)". */
-    static String holder(Path lockFile) {
+    static Said holder(Path lockFile) {
         Holder h = Holder.read(lockFile);
         if (h.pid <= 0) {
-            return "another process";
+            return Said.of("core.store.lock.anotherProcess");
         }
-        StringBuilder b = new StringBuilder("process ").append(h.pid);
-        if (h.what != null || h.since != null) {
-            b.append(" (").append(h.what == null ? "" : h.what)
-                    .append(h.what != null && h.since != null ? ", " : "")
-                    .append(h.since == null ? "" : "since " + h.since).append(')');
+        String pid = Long.toString(h.pid);
+        if (h.what != null && h.since != null) {
+            return Said.of("core.store.lock.processWhatSince", pid, h.what, h.since);
         }
-        return b.toString();
+        if (h.what != null) {
+            return Said.of("core.store.lock.processWhat", pid, h.what);
+        }
+        return h.since != null ? Said.of("core.store.lock.processSince", pid, h.since)
+                : Said.of("core.store.lock.process", pid);
     }
 
     /**
-     * " Process 1234 is stopped (Ctrl+Z?): resume it ..." when the holder is a stopped process (Linux), else
-     * empty.
+     * "Process 1234 is stopped (Ctrl+Z?): resume it ..." when the holder is a stopped process (Linux), else
+     * null.
      */
-    static String stoppedHint(Path lockFile) {
+    static Said stoppedHint(Path lockFile) {
         long pid = Holder.read(lockFile).pid;
-        return pid > 0 && stopped(pid) ? " Process " + pid + " is stopped (Ctrl+Z?): resume it (fg, or kill -CONT "
-                + pid + ") or end it." : "";
+        return pid > 0 && stopped(pid) ? Said.of("core.store.lock.stopped", Long.toString(pid)) : null;
+    }
+
+    /** {@code said}, followed by {@link #stoppedHint} when there is one. */
+    private static Said withHint(Said said, Path lockFile) {
+        Said hint = stoppedHint(lockFile);
+        return hint == null ? said : Said.of("core.store.lock.withHint", said, hint);
     }
 
     /** What a lock file says of its holder; {@code pid} is -1 when it names none. */
@@ -238,11 +242,12 @@ public final class OpenLock {
                 .getBytes(StandardCharsets.UTF_8)), 0);
     }
 
-    private static String text(Duration d) {
+    private static Said text(Duration d) {
         long s = d.toSeconds();
         if (s < 120) {
-            return s + " s";
+            return Said.of("core.store.lock.seconds", Long.toString(s));
         }
-        return (s / 60) + " min" + (s % 60 == 0 ? "" : " " + s % 60 + " s");
+        return s % 60 == 0 ? Said.of("core.store.lock.minutes", Long.toString(s / 60))
+                : Said.of("core.store.lock.minutesSeconds", Long.toString(s / 60), Long.toString(s % 60));
     }
 }

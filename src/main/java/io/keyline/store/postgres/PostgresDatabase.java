@@ -6,6 +6,7 @@ import io.keyline.store.Database;
 import io.keyline.store.Dialect;
 import io.keyline.store.Migrations;
 import io.keyline.store.StateLocation;
+import io.keyline.text.Said;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
@@ -69,8 +70,8 @@ public final class PostgresDatabase implements Database {
         try {
             PrivateFiles.ensurePrivateDirectory(where.logs());
         } catch (IOException e) {
-            throw new StateUnavailableException("cannot create the local folder for run logs " + where.logs() + ": "
-                    + e.getMessage(), e);
+            throw new StateUnavailableException(Said.of("core.store.postgres.cannotCreateLogs", where.logs().toString(),
+                    String.valueOf(e.getMessage())), e);
         }
         PGSimpleDataSource direct = new PGSimpleDataSource();
         configure(direct, where);
@@ -108,8 +109,8 @@ public final class PostgresDatabase implements Database {
             try {
                 ds.setProperty(e.getKey(), e.getValue());
             } catch (SQLException ex) {
-                throw new IllegalArgumentException("--state " + where.display() + ": setting " + e.getKey() + ": "
-                        + ex.getMessage(), ex);
+                throw new IllegalArgumentException(Said.of("core.store.postgres.badSetting", where.display(),
+                        e.getKey(), String.valueOf(ex.getMessage())).text(), ex);
             }
         }
     }
@@ -186,9 +187,7 @@ public final class PostgresDatabase implements Database {
                 return; // closing this connection (its own, not pooled) releases the lock
             }
             if (!create && !hasSchemaHistory(lock)) {
-                throw new StateUnavailableException("no Keyline state in " + where.display() + " (the database has no "
-                        + "Keyline tables). Create it with 'keyline --state " + where.display() + " init' (or add --init "
-                        + "to this command), or name the database that holds the state", null);
+                throw new StateUnavailableException(Said.of("core.store.postgres.noState", where.display()), null);
             }
             Migrations.acceptReworded(lock);
             Migrations.FLYWAY_RUNS.incrementAndGet();
@@ -202,12 +201,12 @@ public final class PostgresDatabase implements Database {
             try {
                 flyway.migrate();
             } catch (FlywayException e) {
-                String privilege = privilegeProblem(e);
+                Said privilege = privilegeProblem(e);
                 if (privilege != null) {
                     throw new StateUnavailableException(privilege, e);
                 }
-                throw new StateUnavailableException("cannot migrate the state in " + where.display() + ": "
-                        + Database.firstLine(e.getMessage()), e);
+                throw new StateUnavailableException(Said.of("core.state.cannotMigrate", where.display(),
+                        Database.firstLine(e.getMessage())), e);
             } finally {
                 try (PreparedStatement ps = lock.prepareStatement("SELECT pg_advisory_unlock(?, ?)")) {
                     ps.setInt(1, Dialect.LOCK_SPACE);
@@ -234,17 +233,16 @@ public final class PostgresDatabase implements Database {
     private void checkServer(Connection c) throws SQLException {
         int version = c.getMetaData().getDatabaseMajorVersion();
         if (version < 12) {
-            throw new StateUnavailableException("the PostgreSQL server at " + where.host() + ":" + where.port()
-                    + " is version " + version + "; Keyline needs PostgreSQL 12 or later", null);
+            throw new StateUnavailableException(Said.of("core.store.postgres.tooOld", where.host(),
+                    String.valueOf(where.port()), String.valueOf(version)), null);
         }
     }
 
-    private String privilegeProblem(Throwable e) {
+    private Said privilegeProblem(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException s && "42501".equals(s.getSQLState())) {
-                return "user " + where.user() + " may not create Keyline's tables in database " + where.database()
-                        + " (" + Database.firstLine(s.getMessage()) + "): make it the database's owner "
-                        + "(ALTER DATABASE " + where.database() + " OWNER TO " + where.user() + ")";
+                return Said.of("core.store.postgres.mayNotCreate", where.user(), where.database(),
+                        Database.firstLine(s.getMessage()));
             }
         }
         return null;
@@ -252,23 +250,21 @@ public final class PostgresDatabase implements Database {
 
     /** A clear message for a connection that failed: who, where, and what to do. */
     @Override
-    public String describe(SQLException e) {
+    public Said describe(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String at = where.host() + ":" + where.port();
         String msg = Database.firstLine(e.getMessage());
         if (state.equals("28P01") || state.equals("28000")) {
-            return "PostgreSQL at " + at + " refused user " + where.user() + " (" + msg + "): give the password in "
-                    + "PGPASSWORD, ~/.pgpass or the URL's password=" + (where.note() == null ? "" : "; " + where.note());
+            return where.note() == null ? Said.of("core.store.postgres.refused", at, where.user(), msg)
+                    : Said.of("core.store.postgres.refusedNote", at, where.user(), msg, where.note());
         }
         if (state.equals("3D000")) {
-            return "database " + where.database() + " does not exist on PostgreSQL at " + at + ": create it "
-                    + "(createdb -O " + where.user() + " " + where.database() + ")";
+            return Said.of("core.store.postgres.noDatabase", where.database(), at, where.user());
         }
         if (state.startsWith("08")) {
-            return "cannot reach PostgreSQL at " + at + " (" + msg + "): is the server running, and does it accept "
-                    + "connections from this machine?";
+            return Said.of("core.store.postgres.unreachable", at, msg);
         }
-        return "the state in " + where.display() + " failed: " + msg;
+        return Said.of("core.store.postgres.failed", where.display(), msg);
     }
 
     /** Something changed keys or workers: consoles hear about it within 200 ms (one NOTIFY for many changes). */

@@ -92,26 +92,26 @@ class OpenLockWaitTest {
         OpenLock.writeHolder(dir.resolve("keyline.open.lock"), sleeper.pid(), "keyline status",
                 java.time.Instant.parse("2026-12-02T09:00:01Z"));
         Path file = dir.resolve("keyline.open.lock");
-        assertThat(OpenLock.holder(file)).isEqualTo("process " + sleeper.pid() + " (keyline status, since "
+        assertThat(OpenLock.holder(file).english()).isEqualTo("process " + sleeper.pid() + " (keyline status, since "
                 + java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneId.systemDefault())
                 .format(java.time.Instant.parse("2026-12-02T09:00:01Z")) + ")");
-        assertThat(OpenLock.stoppedHint(file)).as("a running holder").isEmpty();
+        assertThat(OpenLock.stoppedHint(file)).as("a running holder").isNull();
 
         assertThat(new ProcessBuilder("kill", "-STOP", String.valueOf(sleeper.pid())).start().waitFor()).isZero();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (OpenLock.stoppedHint(file).isEmpty() && System.nanoTime() < deadline) {
+        while (OpenLock.stoppedHint(file) == null && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(OpenLock.stoppedHint(file)).contains("Process " + sleeper.pid() + " is stopped")
+        assertThat(OpenLock.stoppedHint(file).english()).contains("Process " + sleeper.pid() + " is stopped")
                 .contains("kill -CONT " + sleeper.pid());
 
         // what another process wrote there is data: a control character in it is shown escaped
         OpenLock.writeHolder(dir.resolve("keyline.open.lock"), sleeper.pid(), "keyline \u001b]0;x\u0007status",
                 java.time.Instant.parse("2026-12-02T09:00:01Z"));
-        assertThat(OpenLock.holder(file)).doesNotContain("\u001b").contains("\\e]0;x\\x07status");
+        assertThat(OpenLock.holder(file).english()).doesNotContain("\u001b").contains("\\e]0;x\\x07status");
 
         Files.writeString(file, "garbage\u0000");
-        assertThat(OpenLock.holder(file)).isEqualTo("another process");
-        assertThat(OpenLock.stoppedHint(file)).isEmpty();
+        assertThat(OpenLock.holder(file).english()).isEqualTo("another process");
+        assertThat(OpenLock.stoppedHint(file)).isNull();
     }
 }
