@@ -190,15 +190,7 @@ public final class PostgresDatabase implements Database {
                         + "Keyline tables). Create it with 'keyline --state " + where.display() + " init' (or add --init "
                         + "to this command), or name the database that holds the state", null);
             }
-            Migrations.acceptReworded(lock);
-            Migrations.FLYWAY_RUNS.incrementAndGet();
-            Flyway flyway = Flyway.configure()
-                    .dataSource(pool)
-                    .locations("classpath:db/migration", "classpath:db/postgresql")
-                    .baselineOnMigrate(true)
-                    .baselineVersion("0")
-                    .loggers("slf4j")
-                    .load();
+            Flyway flyway = Migrations.flyway(lock, pool, "classpath:db/migration", "classpath:db/postgresql");
             try {
                 flyway.migrate();
             } catch (FlywayException e) {
