@@ -28,6 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.keyline.store.Database.instant;
+import static io.keyline.store.Database.setInstant;
+
 /**
  * Credentials in the state database, each value encrypted with AES-GCM under the master key
  * ({@code KEYLINE_MASTER_KEY} or {@code state/secret.key}). The master key is only read when a
@@ -253,12 +256,7 @@ public final class JdbcCredentialStore implements CredentialStore {
                 ps.setString(1, newBlob);
                 ps.setString(2, value.fingerprint());
                 ps.setInt(3, value.cookies().size());
-                Instant expiry = value.earliestExpiry().orElse(null);
-                if (expiry == null) {
-                    ps.setNull(4, Types.BIGINT);
-                } else {
-                    ps.setLong(4, expiry.toEpochMilli());
-                }
+                setInstant(ps, 4, value.earliestExpiry().orElse(null));
                 ps.setLong(5, clock.millis());
                 ps.setString(6, name);
                 ps.setLong(7, row.version());
@@ -280,11 +278,7 @@ public final class JdbcCredentialStore implements CredentialStore {
         ps.setString(3, b.keyFingerprint());
         ps.setString(4, v.fingerprint());
         ps.setInt(5, v.cookies().size());
-        if (expiry == null) {
-            ps.setNull(6, Types.BIGINT);
-        } else {
-            ps.setLong(6, expiry.toEpochMilli());
-        }
+        setInstant(ps, 6, expiry);
         ps.setLong(7, now.toEpochMilli());
         ps.setString(8, user);
     }
@@ -422,10 +416,5 @@ public final class JdbcCredentialStore implements CredentialStore {
 
     private static byte[] aad(String name) {
         return name.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static Instant instant(ResultSet rs, int col) throws SQLException {
-        long v = rs.getLong(col);
-        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
     }
 }

@@ -19,7 +19,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,6 +28,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+
+import static io.keyline.store.Database.instant;
+import static io.keyline.store.Database.setInstant;
 
 /**
  * {@link StateStore} over JDBC, in SQL that H2 (PostgreSQL mode) and PostgreSQL both accept; where they
@@ -990,19 +992,6 @@ public final class JdbcStateStore implements StateStore {
         ps.setString(18, r.waitReason() == null ? null : r.waitReason().name());
         ps.setString(19, r.failureOrigin() == null ? null : r.failureOrigin().name());
         ps.setString(20, SaidJson.write(r.said()));
-    }
-
-    private static Instant instant(ResultSet rs, int col) throws SQLException {
-        long v = rs.getLong(col);
-        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
-    }
-
-    private static void setInstant(PreparedStatement ps, int col, Instant t) throws SQLException {
-        if (t == null) {
-            ps.setNull(col, Types.BIGINT);
-        } else {
-            ps.setLong(col, t.toEpochMilli());
-        }
     }
 
     private static String clip(String s, int max) {
