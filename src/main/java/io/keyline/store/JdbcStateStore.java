@@ -609,13 +609,7 @@ public final class JdbcStateStore implements StateStore {
             bindKey(ps, next);
             ps.executeUpdate();
         }
-        if (step != null) {
-            writeStep(c, next.job(), next.key(), step);
-        }
-        if (event != null) {
-            insertEvent(c, event);
-        }
-        return next;
+        return withStepAndEvent(c, next, step, event);
     }
 
     /** Writes one guarded change on {@code c}; returns null (and writes nothing) when the guard fails. */
@@ -651,8 +645,14 @@ public final class JdbcStateStore implements StateStore {
                 ps.executeUpdate();
             }
         }
+        return withStepAndEvent(c, next, step, event);
+    }
+
+    /** Writes what goes with a change of {@code next} in its transaction: its step record and event, where given. */
+    private static KeyRecord withStepAndEvent(Connection c, KeyRecord next, StepRecord step, KeyEvent event)
+            throws SQLException {
         if (step != null) {
-            writeStep(c, before.job(), before.key(), step);
+            writeStep(c, next.job(), next.key(), step);
         }
         if (event != null) {
             insertEvent(c, event);
