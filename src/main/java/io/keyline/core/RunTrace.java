@@ -203,8 +203,6 @@ public final class RunTrace implements AutoCloseable {
     public synchronized void operator(Instant ts, String action, String job, String key, String user, String note,
                                       Map<String, Object> extra) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("ts", ts.toString());
-        m.put("type", "operator");
         m.put("action", action);
         m.put("job", job);
         m.put("key", key);
@@ -213,14 +211,12 @@ public final class RunTrace implements AutoCloseable {
         if (extra != null) {
             extra.forEach(m::putIfAbsent);
         }
-        write(m);
+        other(ts, "operator", m);
     }
 
     /** A line of another type (e.g. {@code notify}); {@code ts} and {@code type} come first. */
     public synchronized void other(Instant ts, String type, Map<String, Object> fields) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("ts", ts.toString());
-        m.put("type", type);
+        Map<String, Object> m = head(ts, type);
         fields.forEach(m::putIfAbsent);
         write(m);
     }
@@ -230,12 +226,18 @@ public final class RunTrace implements AutoCloseable {
         return log != null;
     }
 
-    private static Map<String, Object> stepLine(Instant ts, String type, String runId, String job, String key,
-                                                String step, int attempt, String result, String cls, long durationMs,
-                                                String message) {
+    /** The fields every JSON line starts with: {@code ts} and {@code type}; the caller adds the rest in order. */
+    private static Map<String, Object> head(Instant ts, String type) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ts", ts.toString());
         m.put("type", type);
+        return m;
+    }
+
+    private static Map<String, Object> stepLine(Instant ts, String type, String runId, String job, String key,
+                                                String step, int attempt, String result, String cls, long durationMs,
+                                                String message) {
+        Map<String, Object> m = head(ts, type);
         m.put("runId", runId);
         m.put("job", job);
         m.put("key", key);
@@ -251,9 +253,7 @@ public final class RunTrace implements AutoCloseable {
     private static Map<String, Object> runLine(Instant ts, String runId, String job, Instant startedAt, long durationMs,
                                                String selection, Map<String, Integer> counts, Integer exit,
                                                List<String> failedKeys, String stopped) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("ts", ts.toString());
-        m.put("type", "run");
+        Map<String, Object> m = head(ts, "run");
         m.put("runId", runId);
         m.put("job", job);
         m.put("startedAt", startedAt.toString());

@@ -39,32 +39,16 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
                         Instant createdAt, Instant updatedAt, WaitReason waitReason, FailureOrigin failureOrigin,
                         Said said) {
 
-    /** A record whose message has only its English words. */
-    public KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
-                     FailureClass failureClass, String message, String credential, String confirmedStep,
-                     String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
-                     Instant createdAt, Instant updatedAt, WaitReason waitReason, FailureOrigin failureOrigin) {
-        this(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential, confirmedStep,
-                confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason, failureOrigin,
-                null);
-    }
-
-    /** A record whose last failure's origin is not known. */
-    public KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
-                     FailureClass failureClass, String message, String credential, String confirmedStep,
-                     String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
-                     Instant createdAt, Instant updatedAt, WaitReason waitReason) {
-        this(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential, confirmedStep,
-                confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason, null);
-    }
-
-    /** A record that does not wait for a confirmation (or whose reason is not known). */
+    /**
+     * A record that does not wait for a confirmation, with no known failure origin, whose message has only its
+     * English words.
+     */
     public KeyRecord(String job, String key, KeyState state, String step, int attempts, Instant nextAttemptAt,
                      FailureClass failureClass, String message, String credential, String confirmedStep,
                      String confirmedHash, String runId, String leaseOwner, Instant leaseUntil, long version,
                      Instant createdAt, Instant updatedAt) {
         this(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential, confirmedStep,
-                confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, null);
+                confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, null, null, null);
     }
 
     /** A key that has never run: PENDING, version 0 (not yet stored). */
@@ -108,13 +92,6 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
         return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, cls, words.english(), credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
                 origin, words);
-    }
-
-    /** The same record with its message as {@code words} read back from the state ({@code null}: none kept). */
-    public KeyRecord withSaid(Said words) {
-        return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, failureClass, message, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
-                failureOrigin, words);
     }
 
     public KeyRecord withMessage(String msg) {

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
 
 /**
  * The state's database, migrated to the current schema: the embedded H2 file in a state folder
@@ -85,6 +88,21 @@ public interface Database extends AutoCloseable {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
+        }
+    }
+
+    /** Column {@code col} of {@code rs}, a time in epoch milliseconds, or {@code null} when it is NULL. */
+    static Instant instant(ResultSet rs, int col) throws SQLException {
+        long v = rs.getLong(col);
+        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
+    }
+
+    /** Sets parameter {@code col} to {@code t} in epoch milliseconds, or to NULL when {@code t} is {@code null}. */
+    static void setInstant(PreparedStatement ps, int col, Instant t) throws SQLException {
+        if (t == null) {
+            ps.setNull(col, Types.BIGINT);
+        } else {
+            ps.setLong(col, t.toEpochMilli());
         }
     }
 

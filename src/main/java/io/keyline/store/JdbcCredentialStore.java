@@ -28,6 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.keyline.store.Database.instant;
+import static io.keyline.store.Database.setInstant;
+
 /**
  * Credentials in the state database, each value encrypted with AES-GCM under the master key
  * ({@code KEYLINE_MASTER_KEY} or {@code state/secret.key}). The master key is only read when a
@@ -216,16 +219,8 @@ public final class JdbcCredentialStore implements CredentialStore {
 
     @Override
     public boolean refreshBySite(String name) {
-        try (Connection c = db.connection();
-             PreparedStatement ps = c.prepareStatement("SELECT refresh_by_site FROM credential WHERE name = ?")) {
-            ps.setString(1, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                return !rs.next() || rs.getBoolean(1);
-            }
-        } catch (SQLException e) {
-            throw new StateUnavailableException(Said.of("core.store.credential.cannotRead", name,
-                    Database.firstLine(e.getMessage())), e);
-        }
+        Row row = row(name);
+        return row == null || row.refreshBySite();
     }
 
     /** How many times a refresh is tried again when another process changed the value in between. */
@@ -240,32 +235,15 @@ public final class JdbcCredentialStore implements CredentialStore {
      */
     String refresh(String name, java.net.URI uri, List<String> setCookies, Instant now) {
         for (int attempt = 0; attempt < REFRESH_TRIES; attempt++) {
-            String type;
-            String blob;
-            String keyFingerprint;
-            long version;
-            try (Connection c = db.connection();
-                 PreparedStatement ps = c.prepareStatement("SELECT cred_type, secret, master_key, version, "
-                         + "refresh_by_site FROM credential WHERE name = ?")) {
-                ps.setString(1, name);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next() || !rs.getBoolean(5)) {
-                        return null;
-                    }
-                    type = rs.getString(1);
-                    blob = rs.getString(2);
-                    keyFingerprint = rs.getString(3);
-                    version = rs.getLong(4);
-                }
-            } catch (SQLException e) {
-                throw new StateUnavailableException(Said.of("core.store.credential.cannotRead", name,
-                        Database.firstLine(e.getMessage())), e);
-            }
-            SecretBox b = box();
-            if (!b.keyFingerprint().equals(keyFingerprint)) {
+            Row row = row(name);
+            if (row == null || !row.refreshBySite()) {
                 return null;
             }
-            ParsedCredential current = opened(b, name, type, blob);
+            SecretBox b = box();
+            if (!b.keyFingerprint().equals(row.keyFingerprint())) {
+                return null;
+            }
+            ParsedCredential current = opened(b, name, row.type(), row.blob());
             Optional<ParsedCredential> next = SiteCookies.apply(current, uri, setCookies, now);
             if (next.isEmpty() || next.get().fingerprint().equals(current.fingerprint())) {
                 return null;
@@ -280,15 +258,10 @@ public final class JdbcCredentialStore implements CredentialStore {
                 ps.setString(1, newBlob);
                 ps.setString(2, value.fingerprint());
                 ps.setInt(3, value.cookies().size());
-                Instant expiry = value.earliestExpiry().orElse(null);
-                if (expiry == null) {
-                    ps.setNull(4, Types.BIGINT);
-                } else {
-                    ps.setLong(4, expiry.toEpochMilli());
-                }
+                setInstant(ps, 4, value.earliestExpiry().orElse(null));
                 ps.setLong(5, clock.millis());
                 ps.setString(6, name);
-                ps.setLong(7, version);
+                ps.setLong(7, row.version());
                 if (ps.executeUpdate() == 1) {
                     return value.fingerprint();
                 }
@@ -307,11 +280,7 @@ public final class JdbcCredentialStore implements CredentialStore {
         ps.setString(3, b.keyFingerprint());
         ps.setString(4, v.fingerprint());
         ps.setInt(5, v.cookies().size());
-        if (expiry == null) {
-            ps.setNull(6, Types.BIGINT);
-        } else {
-            ps.setLong(6, expiry.toEpochMilli());
-        }
+        setInstant(ps, 6, expiry);
         ps.setLong(7, now.toEpochMilli());
         ps.setString(8, user);
     }
@@ -371,55 +340,56 @@ public final class JdbcCredentialStore implements CredentialStore {
 
     @Override
     public Lookup lookup(String name) {
-        String type;
-        String blob;
-        String keyFingerprint;
-        String loginUrl;
-        String lastResult;
-        Instant lastUsed;
-        boolean refreshBySite;
-        String renewal;
-        try (Connection c = db.connection();
-             PreparedStatement ps = c.prepareStatement("SELECT cred_type, secret, master_key, login_url, last_result, "
-                     + "last_used_at, refresh_by_site, renewed_fingerprint FROM credential WHERE name = ?")) {
-            ps.setString(1, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Lookup.missing(Said.of("core.credential.notSet", name));
-                }
-                type = rs.getString(1);
-                blob = rs.getString(2);
-                keyFingerprint = rs.getString(3);
-                loginUrl = rs.getString(4);
-                lastResult = rs.getString(5);
-                lastUsed = instant(rs, 6);
-                refreshBySite = rs.getBoolean(7);
-                renewal = rs.getString(8);
-            }
-        } catch (SQLException e) {
-            throw new StateUnavailableException(Said.of("core.store.credential.cannotRead", name,
-                    Database.firstLine(e.getMessage())), e);
+        Row row = row(name);
+        if (row == null) {
+            return Lookup.missing(Said.of("core.credential.notSet", name));
         }
+        String keyFingerprint = row.keyFingerprint();
+        String loginUrl = row.loginUrl();
         try {
             SecretBox b = box();
             if (!b.keyFingerprint().equals(keyFingerprint)) {
                 return Lookup.missing(Said.of("core.credential.cannotDecrypt", name, Said.of(
                         "core.credential.decrypt.wrongKeyOf", keyFingerprint, b.keyFingerprint())));
             }
-            ParsedCredential value = opened(b, name, type, blob);
+            ParsedCredential value = opened(b, name, row.type(), row.blob());
             ParsedMaterial m = new ParsedMaterial(name, value, loginUrl, "credential " + name + " ("
                     + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")",
-                    refreshBySite && value.type() == CredentialType.COOKIE ? this::refresh : null, renewal);
-            if ("rejected".equals(lastResult)) {
+                    row.refreshBySite() && value.type() == CredentialType.COOKIE ? this::refresh : null, row.renewal());
+            if ("rejected".equals(row.lastResult())) {
                 // the breaker: a value the site rejected is not sent again until renewed or tested OK
-                return Lookup.rejected(m, Said.of("core.credential.breaker" + (lastUsed == null ? "" : "At")
-                        + (loginUrl == null ? "" : "Login"), name, String.valueOf(lastUsed), loginUrl));
+                return Lookup.rejected(m, Said.of("core.credential.breaker" + (row.lastUsed() == null ? "" : "At")
+                        + (loginUrl == null ? "" : "Login"), name, String.valueOf(row.lastUsed()), loginUrl));
             }
             return Lookup.found(m);
         } catch (CredentialDecryptException e) {
             return Lookup.missing(e.said());
         } catch (MasterKeyException e) {
             return Lookup.missing(e.said());
+        }
+    }
+
+    /**
+     * A credential's row as refreshing and using it read it: the encrypted value ({@code cred_type}, {@code secret},
+     * the fingerprint of the master key it is sealed with), its version, and what decides how it is used.
+     */
+    private record Row(String type, String blob, String keyFingerprint, long version, String loginUrl,
+                       String lastResult, Instant lastUsed, boolean refreshBySite, String renewal) {
+    }
+
+    /** The row of credential {@code name}, or {@code null} when it is not set. */
+    private Row row(String name) {
+        try (Connection c = db.connection();
+             PreparedStatement ps = c.prepareStatement("SELECT cred_type, secret, master_key, version, login_url, "
+                     + "last_result, last_used_at, refresh_by_site, renewed_fingerprint FROM credential WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return !rs.next() ? null : new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
+                        rs.getString(5), rs.getString(6), instant(rs, 7), rs.getBoolean(8), rs.getString(9));
+            }
+        } catch (SQLException e) {
+            throw new StateUnavailableException(Said.of("core.store.credential.cannotRead", name,
+                    Database.firstLine(e.getMessage())), e);
         }
     }
 
@@ -450,10 +420,5 @@ public final class JdbcCredentialStore implements CredentialStore {
 
     private static byte[] aad(String name) {
         return name.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static Instant instant(ResultSet rs, int col) throws SQLException {
-        long v = rs.getLong(col);
-        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
     }
 }

@@ -210,8 +210,7 @@ public final class JdbcNotifyStore implements NotifyStore {
                     "SELECT MIN(next_at) FROM notify_delivery WHERE status = 'PENDING'");
                  ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                long v = rs.getLong(1);
-                return rs.wasNull() ? null : Instant.ofEpochMilli(v);
+                return Database.instant(rs, 1);
             }
         });
     }

@@ -19,7 +19,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,15 +29,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.keyline.store.Database.instant;
+import static io.keyline.store.Database.setInstant;
+
 /**
  * {@link StateStore} over JDBC, in SQL that H2 (PostgreSQL mode) and PostgreSQL both accept; where they
  * differ (errors, the workers' liveness) {@link Dialect} and {@link JdbcWorkers} decide.
  */
 public final class JdbcStateStore implements StateStore {
 
-    private static final String KEY_COLUMNS = "job, key_value, state, step, attempts, next_attempt_at, failure_class, "
-            + "message, credential, confirmed_step, confirmed_hash, run_id, lease_owner, lease_until, version, "
-            + "created_at, updated_at, wait_reason, failure_origin, message_said";
+    /** The columns of a key that a change writes, in the order {@link #bindState} binds them. */
+    private static final String STATE_COLUMNS = "state, step, attempts, next_attempt_at, failure_class, message, "
+            + "credential, confirmed_step, confirmed_hash, run_id, lease_owner, lease_until, version, updated_at, "
+            + "wait_reason, failure_origin, message_said";
+    /** Every column of a key, as {@link #keyRecord} reads them and {@link #bindKey} binds them. */
+    private static final String KEY_COLUMNS = "job, key_value, created_at, " + STATE_COLUMNS;
+    /** {@code state = ?, step = ?, …}: what a guarded change sets. */
+    private static final String STATE_SET = STATE_COLUMNS.replace(", ", " = ?, ") + " = ?";
     private static final int CHUNK = 500;
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
     };
@@ -602,13 +609,7 @@ public final class JdbcStateStore implements StateStore {
             bindKey(ps, next);
             ps.executeUpdate();
         }
-        if (step != null) {
-            writeStep(c, next.job(), next.key(), step);
-        }
-        if (event != null) {
-            insertEvent(c, event);
-        }
-        return next;
+        return withStepAndEvent(c, next, step, event);
     }
 
     /** Writes one guarded change on {@code c}; returns null (and writes nothing) when the guard fails. */
@@ -623,29 +624,8 @@ public final class JdbcStateStore implements StateStore {
         KeyRecord next = after.withVersion(before.version() + 1);
         String guard = " WHERE job = ? AND key_value = ? AND version = ?"
                 + (before.leaseOwner() != null ? " AND lease_owner = ?" : "");
-        try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET state = ?, step = ?, attempts = ?, "
-                + "next_attempt_at = ?, failure_class = ?, message = ?, credential = ?, confirmed_step = ?, "
-                + "confirmed_hash = ?, run_id = ?, lease_owner = ?, lease_until = ?, version = ?, updated_at = ?, "
-                + "wait_reason = ?, failure_origin = ?, message_said = ?"
-                + guard)) {
-            int i = 1;
-            ps.setString(i++, next.state().name());
-            ps.setString(i++, next.step());
-            ps.setInt(i++, next.attempts());
-            setInstant(ps, i++, next.nextAttemptAt());
-            ps.setString(i++, next.failureClass() == null ? null : next.failureClass().name());
-            ps.setString(i++, clip(next.message(), 2000));
-            ps.setString(i++, next.credential());
-            ps.setString(i++, next.confirmedStep());
-            ps.setString(i++, next.confirmedHash());
-            ps.setString(i++, next.runId());
-            ps.setString(i++, next.leaseOwner());
-            setInstant(ps, i++, next.leaseUntil());
-            ps.setLong(i++, next.version());
-            setInstant(ps, i++, next.updatedAt());
-            ps.setString(i++, next.waitReason() == null ? null : next.waitReason().name());
-            ps.setString(i++, next.failureOrigin() == null ? null : next.failureOrigin().name());
-            ps.setString(i++, SaidJson.write(next.said()));
+        try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET " + STATE_SET + guard)) {
+            int i = bindState(ps, next, 1);
             ps.setString(i++, before.job());
             ps.setString(i++, before.key());
             ps.setLong(i++, before.version());
@@ -665,8 +645,14 @@ public final class JdbcStateStore implements StateStore {
                 ps.executeUpdate();
             }
         }
+        return withStepAndEvent(c, next, step, event);
+    }
+
+    /** Writes what goes with a change of {@code next} in its transaction: its step record and event, where given. */
+    private static KeyRecord withStepAndEvent(Connection c, KeyRecord next, StepRecord step, KeyEvent event)
+            throws SQLException {
         if (step != null) {
-            writeStep(c, before.job(), before.key(), step);
+            writeStep(c, next.job(), next.key(), step);
         }
         if (event != null) {
             insertEvent(c, event);
@@ -959,11 +945,11 @@ public final class JdbcStateStore implements StateStore {
     }
 
     private static KeyRecord keyRecord(ResultSet rs) throws SQLException {
-        String fc = rs.getString(7);
-        return new KeyRecord(rs.getString(1), rs.getString(2), KeyState.valueOf(rs.getString(3)), rs.getString(4),
-                rs.getInt(5), instant(rs, 6), fc == null ? null : FailureClass.valueOf(fc), rs.getString(8),
-                rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12), rs.getString(13),
-                instant(rs, 14), rs.getLong(15), instant(rs, 16), instant(rs, 17),
+        String fc = rs.getString(8);
+        return new KeyRecord(rs.getString(1), rs.getString(2), KeyState.valueOf(rs.getString(4)), rs.getString(5),
+                rs.getInt(6), instant(rs, 7), fc == null ? null : FailureClass.valueOf(fc), rs.getString(9),
+                rs.getString(10), rs.getString(11), rs.getString(12), rs.getString(13), rs.getString(14),
+                instant(rs, 15), rs.getLong(16), instant(rs, 3), instant(rs, 17),
                 rs.getString(18) == null ? null : io.keyline.domain.WaitReason.valueOf(rs.getString(18)),
                 rs.getString(19) == null ? null : io.keyline.domain.FailureOrigin.valueOf(rs.getString(19)),
                 SaidJson.read(rs.getString(20)));
@@ -972,37 +958,30 @@ public final class JdbcStateStore implements StateStore {
     private static void bindKey(PreparedStatement ps, KeyRecord r) throws SQLException {
         ps.setString(1, r.job());
         ps.setString(2, r.key());
-        ps.setString(3, r.state().name());
-        ps.setString(4, r.step());
-        ps.setInt(5, r.attempts());
-        setInstant(ps, 6, r.nextAttemptAt());
-        ps.setString(7, r.failureClass() == null ? null : r.failureClass().name());
-        ps.setString(8, clip(r.message(), 2000));
-        ps.setString(9, r.credential());
-        ps.setString(10, r.confirmedStep());
-        ps.setString(11, r.confirmedHash());
-        ps.setString(12, r.runId());
-        ps.setString(13, r.leaseOwner());
-        setInstant(ps, 14, r.leaseUntil());
-        ps.setLong(15, r.version());
-        setInstant(ps, 16, r.createdAt());
-        setInstant(ps, 17, r.updatedAt());
-        ps.setString(18, r.waitReason() == null ? null : r.waitReason().name());
-        ps.setString(19, r.failureOrigin() == null ? null : r.failureOrigin().name());
-        ps.setString(20, SaidJson.write(r.said()));
+        setInstant(ps, 3, r.createdAt());
+        bindState(ps, r, 4);
     }
 
-    private static Instant instant(ResultSet rs, int col) throws SQLException {
-        long v = rs.getLong(col);
-        return rs.wasNull() ? null : Instant.ofEpochMilli(v);
-    }
-
-    private static void setInstant(PreparedStatement ps, int col, Instant t) throws SQLException {
-        if (t == null) {
-            ps.setNull(col, Types.BIGINT);
-        } else {
-            ps.setLong(col, t.toEpochMilli());
-        }
+    /** Binds the {@link #STATE_COLUMNS} of {@code r} from parameter {@code i} on; returns the next parameter. */
+    private static int bindState(PreparedStatement ps, KeyRecord r, int i) throws SQLException {
+        ps.setString(i++, r.state().name());
+        ps.setString(i++, r.step());
+        ps.setInt(i++, r.attempts());
+        setInstant(ps, i++, r.nextAttemptAt());
+        ps.setString(i++, r.failureClass() == null ? null : r.failureClass().name());
+        ps.setString(i++, clip(r.message(), 2000));
+        ps.setString(i++, r.credential());
+        ps.setString(i++, r.confirmedStep());
+        ps.setString(i++, r.confirmedHash());
+        ps.setString(i++, r.runId());
+        ps.setString(i++, r.leaseOwner());
+        setInstant(ps, i++, r.leaseUntil());
+        ps.setLong(i++, r.version());
+        setInstant(ps, i++, r.updatedAt());
+        ps.setString(i++, r.waitReason() == null ? null : r.waitReason().name());
+        ps.setString(i++, r.failureOrigin() == null ? null : r.failureOrigin().name());
+        ps.setString(i++, SaidJson.write(r.said()));
+        return i;
     }
 
     private static String clip(String s, int max) {

@@ -344,8 +344,6 @@ final class JdbcWorkers implements WorkerRegistry {
                     while (rs.next()) {
                         String id = rs.getString(1);
                         Instant heartbeat = Instant.ofEpochMilli(rs.getLong(7));
-                        long stopped = rs.getLong(8);
-                        boolean stoppedNull = rs.wasNull();
                         boolean isAlive = rs.getBoolean(9);
                         if (!pg) {
                             // one machine: the process must also still run
@@ -354,7 +352,7 @@ final class JdbcWorkers implements WorkerRegistry {
                         List<String> held = keys.getOrDefault(id, List.of());
                         out.add(new Worker(id, rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5),
                                 Instant.ofEpochMilli(rs.getLong(6)), heartbeat, isAlive,
-                                stoppedNull ? null : Instant.ofEpochMilli(stopped), List.copyOf(held)));
+                                Database.instant(rs, 8), List.copyOf(held)));
                     }
                 }
             }

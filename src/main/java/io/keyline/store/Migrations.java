@@ -1,5 +1,8 @@
 package io.keyline.store;
 
+import org.flywaydb.core.Flyway;
+
+import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -69,6 +72,24 @@ public final class Migrations {
         try (ResultSet rs = c.getMetaData().getTables(null, null, "flyway_schema_history", null)) {
             return rs.next();
         }
+    }
+
+    /**
+     * Flyway over {@code admin} with the migrations of {@code locations}, after the reworded migrations were given
+     * their new checksum through {@code session} ({@link #acceptReworded}); counted in {@link #FLYWAY_RUNS}. Tables
+     * without a history table can only be a first migration cut short (the history table may not have been
+     * written yet): the history starts at 0 and every migration runs.
+     */
+    public static Flyway flyway(Connection session, DataSource admin, String... locations) throws SQLException {
+        acceptReworded(session);
+        FLYWAY_RUNS.incrementAndGet();
+        return Flyway.configure()
+                .dataSource(admin)
+                .locations(locations)
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .loggers("slf4j")
+                .load();
     }
 
     /** How many times Flyway was started in this process (tests: a current schema does not start it). */

@@ -111,8 +111,7 @@ public final class StateMigration {
         try (PreparedStatement ps = src.prepareStatement("SELECT job, key_value, lease_owner, lease_until FROM key_state "
                 + "WHERE state = 'RUNNING'"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                long untilMillis = rs.getLong(4);
-                Instant until = rs.wasNull() ? null : Instant.ofEpochMilli(untilMillis);
+                Instant until = Database.instant(rs, 4);
                 KeyRecord r = new KeyRecord(rs.getString(1), rs.getString(2), KeyState.RUNNING, null, 0, null, null,
                         null, null, null, null, null, rs.getString(3), until, 1, now, now);
                 if (WorkerRegistry.localRule(r, now)) {

@@ -136,8 +136,8 @@ class NoLiteralTextTest {
                     "Infinity", " characters)"),
             // the run log's JSON words: a line's type and result, and its selection field (a machine format that
             // scripts read, never translated; the progress lines on the terminal take their words from the bundle)
-            "core/RunTrace.java", Set.of("step", "probe", "probe:", "paused", "ok", "parked", "run", "no keys",
-                    " keys)"),
+            "core/RunTrace.java", Set.of("step", "probe", "probe:", "paused", "ok", "parked", "run", "operator",
+                    "no keys", " keys)"),
             // the run log's type of the line that records an expired wait
             "core/ConfirmationExpiry.java", Set.of("expired"),
             // the result a test records as the credential's last use (stored, and read back by its value)

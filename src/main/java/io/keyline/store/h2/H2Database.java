@@ -503,17 +503,7 @@ public final class H2Database implements Database {
         if (Migrations.current(session, Migrations.COMMON)) {
             return;
         }
-        Migrations.acceptReworded(session);
-        Migrations.FLYWAY_RUNS.incrementAndGet();
-        Flyway flyway = Flyway.configure()
-                .dataSource(admin)
-                .locations("classpath:db/migration")
-                // Tables without a history table can only be a first migration cut short (the history table may
-                // not have been written yet): start the history at 0 and run every migration.
-                .baselineOnMigrate(true)
-                .baselineVersion("0")
-                .loggers("slf4j")
-                .load();
+        Flyway flyway = Migrations.flyway(session, admin, "classpath:db/migration");
         try {
             flyway.migrate();
         } catch (FlywayException e) {

@@ -189,15 +189,7 @@ public final class PostgresDatabase implements Database {
             if (!create && !hasSchemaHistory(lock)) {
                 throw new StateUnavailableException(Said.of("core.store.postgres.noState", where.display()), null);
             }
-            Migrations.acceptReworded(lock);
-            Migrations.FLYWAY_RUNS.incrementAndGet();
-            Flyway flyway = Flyway.configure()
-                    .dataSource(pool)
-                    .locations("classpath:db/migration", "classpath:db/postgresql")
-                    .baselineOnMigrate(true)
-                    .baselineVersion("0")
-                    .loggers("slf4j")
-                    .load();
+            Flyway flyway = Migrations.flyway(lock, pool, "classpath:db/migration", "classpath:db/postgresql");
             try {
                 flyway.migrate();
             } catch (FlywayException e) {
