@@ -120,10 +120,15 @@ public final class InboxView extends BorderPane {
             }
         });
         // the focus follows the highlight: a row button that keeps the focus while another row is highlighted
-        // gives it back to the list
+        // gives it back to the list. Not while a reload replaces the items: the list drops its selection for a
+        // moment then, and the focus would leave the button the operator tabbed to every few seconds
         list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
+            if (reloading) {
+                return;
+            }
             ItemCell cell = getScene() == null ? null : cellOf(getScene().getFocusOwner());
-            if (cell != null && cell.getItem() != b) {
+            // by the item's id: right after a reload a cell may still hold the old copy of the same item
+            if (cell != null && (cell.getItem() == null || b == null || !cell.getItem().id().equals(b.id()))) {
                 list.requestFocus();
             }
         });

@@ -226,6 +226,32 @@ class ConsoleSafetyTest {
     }
 
     @Test
+    void aRefreshLeavesTheKeyboardFocusOnTheRowButtonItWasOn(FxRobot robot) throws Exception {
+        ListView<Attention.Item> list = failedThenWaiting(robot);
+        // the operator highlighted row 2 and tabbed onto its action; the 3-second reload comes
+        Button confirmBeta = robot.lookup("#action-beta-" + KEY).queryButton();
+        robot.interact(() -> {
+            list.getSelectionModel().select(1);
+            confirmBeta.requestFocus();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(stage.getScene().getFocusOwner()).isSameAs(confirmBeta);
+        for (int i = 0; i < 3; i++) {
+            refreshAndWait(robot);
+            Node focused = stage.getScene().getFocusOwner();
+            assertThat(focused.getId()).as("after reload " + (i + 1) + " the focus is where the operator left it")
+                    .isEqualTo("action-beta-" + KEY);
+            assertThat(list.getSelectionModel().getSelectedItem().job()).isEqualTo("beta");
+        }
+        // and Tab goes on from there, not from the top of the list
+        long posts = site.posts();
+        robot.type(KeyCode.TAB);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(list.getSelectionModel().getSelectedItem().job()).as("the highlight stays on row 2").isEqualTo("beta");
+        assertThat(site.posts()).isEqualTo(posts);
+    }
+
+    @Test
     void enterActsOnTheHighlightedRowNotOnAButtonFocusedInAnother(FxRobot robot) throws Exception {
         ListView<Attention.Item> list = failedThenWaiting(robot);
         Button retryAlpha = robot.lookup("#action-alpha-" + KEY).queryButton();
