@@ -220,7 +220,7 @@ public final class CredentialTester {
             }
         } catch (Rendering.RenderException e) {
             return new Result(job, step, Asked.STEP, Verdict.NOT_TESTED, e.waitsForEarlierStep()
-                    ? Said.of("core.tester.needsEarlierValue") : Said.plain(e.getMessage()));
+                    ? Said.of("core.tester.needsEarlierValue") : e.said());
         }
         StepOutcome o = http.execute(ctx);
         Verdict v = o.succeeded() ? Verdict.ACCEPTED : o.failure() == FailureClass.AUTH ? Verdict.REJECTED

@@ -341,7 +341,7 @@ public final class Planner {
                         : s.request().body() != null ? Plan.RequestPreview.INLINE : Plan.RequestPreview.NO_BODY;
                 // why it cannot be rendered yet, as the renderer says it (names a template, a file)
                 return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source,
-                        e.getMessage() == null ? null : Said.plain(e.getMessage()), fields, runTimeBody, bound);
+                        e.said(), fields, runTimeBody, bound);
             }
         }
 

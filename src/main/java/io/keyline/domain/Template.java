@@ -127,7 +127,7 @@ public final class Template {
         for (int i = 0; i < found.size(); i++) {
             String value = resolver.apply(found.get(i).name());
             if (value == null) {
-                throw new IllegalArgumentException("unknown placeholder {" + found.get(i).name() + "}");
+                throw new UnknownPlaceholder(found.get(i).name());
             }
             out.append(pieces.get(i));
             out.append(encoder.encode(found.get(i), value, out));
@@ -204,5 +204,21 @@ public final class Template {
         }
         pieces.add(literal.toString());
         return pieces;
+    }
+
+    /** A placeholder the resolver knows no value for. */
+    public static final class UnknownPlaceholder extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+
+        UnknownPlaceholder(String name) {
+            super("unknown placeholder {" + name + "}");
+            this.name = name;
+        }
+
+        /** The placeholder's name, without braces. */
+        public String name() {
+            return name;
+        }
     }
 }

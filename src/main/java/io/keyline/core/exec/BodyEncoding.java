@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyline.domain.BodyFields;
 
+import io.keyline.text.Said;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -82,17 +84,19 @@ final class BodyEncoding {
                 continue;
             }
             String rel = Rendering.render(p.file(), ctx, Rendering.Place.PATH);
-            Path file = Rendering.inside(ctx.job().folder(), ctx.job().folder().resolve(rel), "multipart file " + rel);
+            Path file = Rendering.inside(ctx.job().folder(), ctx.job().folder().resolve(rel),
+                    Said.of("core.render.multipartFile", rel));
             if (!Files.isRegularFile(file)) {
                 boolean earlier = ctx.job().stepIndex(ctx.step().id()) > 0;
-                throw new Rendering.RenderException("multipart file " + rel + " does not exist"
-                        + (earlier ? " yet (an earlier step writes it)" : ""), earlier);
+                throw new Rendering.RenderException(Said.of(earlier ? "core.render.multipartNotYet"
+                        : "core.render.multipartMissing", rel), earlier);
             }
             try {
                 parts.add(new RenderedPart(p.name(), Files.readAllBytes(file), file.getFileName().toString(),
                         p.contentType()));
             } catch (IOException e) {
-                throw new Rendering.RenderException("cannot read multipart file " + rel + ": " + e.getMessage(), false);
+                throw new Rendering.RenderException(Said.of("core.render.cannotReadMultipart", rel,
+                        String.valueOf(e.getMessage())), false);
             }
         }
         String boundary = boundary(parts);
@@ -161,7 +165,8 @@ final class BodyEncoding {
         try {
             return new Encoded(JSON.writeValueAsBytes(rendered), json.contentType());
         } catch (IOException e) {
-            throw new Rendering.RenderException("cannot write the json body: " + e.getMessage(), false);
+            throw new Rendering.RenderException(Said.of("core.render.cannotWriteJson", String.valueOf(e.getMessage())),
+                    false);
         }
     }
 

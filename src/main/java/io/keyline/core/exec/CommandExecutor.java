@@ -48,9 +48,9 @@ public final class CommandExecutor implements StepExecutor {
         try {
             cmd = Rendering.command(ctx);
         } catch (Rendering.RenderException e) {
-            String msg = ctx.redact().apply(e.getMessage());
-            return StepOutcome.failure(FailureClass.FATAL, msg, new Evidence(clock.instant(), ctx.attempt(), null, null,
-                    null, null, null, null, null, msg));
+            Said why = e.said().map(ctx.redact());
+            return StepOutcome.failure(FailureClass.FATAL, why, new Evidence(clock.instant(), ctx.attempt(), null, null,
+                    null, null, null, null, null, why.english()));
         }
         Finished f;
         try {
@@ -88,7 +88,7 @@ public final class CommandExecutor implements StepExecutor {
         try {
             cmd = Rendering.probeCommand(ctx);
         } catch (Rendering.RenderException e) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(e.getMessage()), null);
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, e.said().map(ctx.redact()), null);
         }
         Finished f;
         try {

@@ -196,7 +196,7 @@ public final class HttpExecutor implements StepExecutor {
         try {
             req = Rendering.request(ctx);
         } catch (Rendering.RenderException e) {
-            return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(e.getMessage()),
+            return StepOutcome.failure(FailureClass.FATAL, e.said().map(ctx.redact()),
                     evidence(ctx, null, null, null, e.getMessage()));
         }
         Evidence.RequestSummary summary = summary(ctx, req);
@@ -353,7 +353,7 @@ public final class HttpExecutor implements StepExecutor {
         try {
             req = Rendering.probeRequest(ctx);
         } catch (Rendering.RenderException e) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply(e.getMessage()), null);
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, e.said().map(ctx.redact()), null);
         }
         Evidence.RequestSummary summary = summary(ctx, req);
         Exchange ex;

@@ -6,6 +6,7 @@ import io.keyline.domain.ProbeSpec;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.domain.Template;
+import io.keyline.text.Said;
 
 import java.io.IOException;
 import java.net.URI;
@@ -36,10 +37,18 @@ public final class Rendering {
     /** A step's template could not be rendered (missing output, missing body file, bad URL). */
     public static final class RenderException extends Exception {
         private final boolean waitsForEarlierStep;
+        private final transient Said said;
 
-        public RenderException(String message, boolean waitsForEarlierStep) {
-            super(message);
+        /** @param said why, as words ({@link #getMessage} is their English, for the run log and evidence) */
+        public RenderException(Said said, boolean waitsForEarlierStep) {
+            super(said.english());
+            this.said = said;
             this.waitsForEarlierStep = waitsForEarlierStep;
+        }
+
+        /** Why, as words. */
+        public Said said() {
+            return said == null ? Said.plain(getMessage()) : said;
         }
 
         /** True when the missing piece is something an earlier step produces at run time. */
@@ -119,14 +128,7 @@ public final class Rendering {
      * (a header line, a path, a command line); only a body may carry tab and line breaks.
      */
     enum Place {
-        URL("the URL"), HEADER("a header"), ARGUMENT("a command argument"), ENVIRONMENT("an environment variable"),
-        PATH("a path"), BODY("the body");
-
-        final String label;
-
-        Place(String label) {
-            this.label = label;
-        }
+        URL, HEADER, ARGUMENT, ENVIRONMENT, PATH, BODY
     }
 
     static String render(String template, StepContext ctx, Place place) throws RenderException {
@@ -136,32 +138,36 @@ public final class Rendering {
         try {
             return Template.render(template, resolver(ctx), (p, value, before) -> encode(p, value, before, place));
         } catch (Refused e) {
-            throw new RenderException(e.getMessage(), false);
+            throw new RenderException(e.said, false);
         } catch (IllegalArgumentException e) {
             boolean earlier = template.contains("{steps.");
-            throw new RenderException(e.getMessage() + (earlier ? " (an earlier step produces it at run time)" : ""),
-                    earlier);
+            Said why = e instanceof Template.UnknownPlaceholder u
+                    ? Said.of("core.render.unknownPlaceholder", "{" + u.name() + "}") : Said.plain(e.getMessage());
+            throw new RenderException(earlier ? Said.of("core.render.producedEarlier", why) : why, earlier);
         }
     }
 
     /** A value that may not be substituted where it would land. */
     private static final class Refused extends RuntimeException {
-        Refused(String message) {
-            super(message);
+        private final transient Said said;
+
+        Refused(Said said) {
+            super(said.english());
+            this.said = said;
         }
     }
 
     private static String encode(Template.Placeholder p, String value, CharSequence before, Place place) {
         if (place == Place.ARGUMENT && p.stepId() != null) {
             // the job loader refuses these; a definition that did not come through it is refused here
-            throw new Refused("{" + p.name() + "} is an output of an earlier step and never goes into a command's "
-                    + "arguments: read $" + Template.outputVariable(p.stepId(), p.outputName()));
+            throw new Refused(Said.of("core.render.outputInArguments", "{" + p.name() + "}",
+                    "$" + Template.outputVariable(p.stepId(), p.outputName())));
         }
         boolean allowed = place == Place.BODY ? !bodyControl(value) : !Printable.hasAnyControl(value);
         if (!allowed) {
             String c = firstControl(value, place == Place.BODY);
-            throw new Refused("the value of {" + p.name() + "} contains the control character " + c
-                    + ": not substituted into " + place.label);
+            throw new Refused(Said.of("core.render.control", "{" + p.name() + "}", c,
+                    Said.of("core.render.place." + place.name())));
         }
         return place == Place.URL ? urlPart(value, before) : value;
     }
@@ -223,23 +229,23 @@ public final class Rendering {
      * {@code path} (resolved and normalized) if it lies inside the job's folder, also after
      * following symbolic links; else the step fails with what it pointed at.
      */
-    static Path inside(Path folder, Path path, String what) throws RenderException {
+    static Path inside(Path folder, Path path, Said what) throws RenderException {
         Path base = folder.toAbsolutePath().normalize();
         Path p = path.toAbsolutePath().normalize();
         if (!p.startsWith(base)) {
-            throw new RenderException(what + " is outside the job folder " + base + " (it resolves to " + p
-                    + "): refused", false);
+            throw new RenderException(Said.of("core.render.outside", what, base.toString(), p.toString()), false);
         }
         if (Files.exists(p)) {
             try {
                 Path real = p.toRealPath();
                 Path realBase = base.toRealPath();
                 if (!real.startsWith(realBase)) {
-                    throw new RenderException(what + " leads outside the job folder " + base
-                            + " through a symbolic link (to " + real + "): refused", false);
+                    throw new RenderException(Said.of("core.render.outsideLink", what, base.toString(),
+                            real.toString()), false);
                 }
             } catch (IOException e) {
-                throw new RenderException("cannot resolve " + what + ": " + e.getMessage(), false);
+                throw new RenderException(Said.of("core.render.cannotResolve", what, String.valueOf(e.getMessage())),
+                        false);
             }
         }
         return p;
@@ -263,17 +269,19 @@ public final class Rendering {
             contentType = encoded.contentType();
         } else if (spec.bodyFile() != null) {
             String rel = render(spec.bodyFile(), ctx, Place.PATH);
-            Path file = inside(ctx.job().folder(), ctx.job().folder().resolve(rel), "body file " + rel);
+            Path file = inside(ctx.job().folder(), ctx.job().folder().resolve(rel),
+                    Said.of("core.render.bodyFile", rel));
             source = "file " + rel;
             if (!Files.isRegularFile(file)) {
                 boolean earlier = ctx.job().stepIndex(step.id()) > 0;
-                throw new RenderException("body file " + rel + " does not exist"
-                        + (earlier ? " yet (an earlier step writes it)" : ""), earlier);
+                throw new RenderException(Said.of(earlier ? "core.render.bodyFileNotYet" : "core.render.bodyFileMissing",
+                        rel), earlier);
             }
             try {
                 body = Files.readAllBytes(file);
             } catch (IOException e) {
-                throw new RenderException("cannot read body file " + rel + ": " + e.getMessage(), false);
+                throw new RenderException(Said.of("core.render.cannotReadBodyFile", rel, String.valueOf(e.getMessage())),
+                        false);
             }
         }
         Map<String, String> headers = headers(spec.headers(), ctx, idempotencyKey);
@@ -308,11 +316,11 @@ public final class Rendering {
             URI u = new URI(text);
             if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))
                     || u.getHost() == null) {
-                throw new RenderException("URL " + text + " is not an absolute http(s) URL", false);
+                throw new RenderException(Said.of("core.render.notAbsoluteUrl", text), false);
             }
             return u;
         } catch (URISyntaxException e) {
-            throw new RenderException("URL " + text + " is not valid: " + e.getReason(), false);
+            throw new RenderException(Said.of("core.render.invalidUrl", text, e.getReason()), false);
         }
     }
 
@@ -331,14 +339,15 @@ public final class Rendering {
         Path folder = ctx.job().folder();
         // workdir is a literal (the job loader refuses placeholders there); it must stay inside all the same
         Path workdir = workdirTemplate == null ? folder
-                : inside(folder, folder.resolve(workdirTemplate), "workdir " + workdirTemplate);
+                : inside(folder, folder.resolve(workdirTemplate),
+                Said.of("core.render.workdir", workdirTemplate));
         List<String> argv = new ArrayList<>();
         for (String t : templates) {
             argv.add(render(t, ctx, Place.ARGUMENT));
         }
         String program = argv.get(0);
         if (program.contains("/") && !Path.of(program).isAbsolute()) {
-            argv.set(0, inside(folder, workdir.resolve(program), "program " + program).toString());
+            argv.set(0, inside(folder, workdir.resolve(program), Said.of("core.render.program", program)).toString());
         }
         Map<String, String> env = new LinkedHashMap<>(outputVariables(ctx));
         if (ctx.step().kind() == StepKind.COMMAND) {

@@ -484,7 +484,7 @@ public final class ConfirmAndRun {
                     null);
         } catch (Rendering.RenderException e) {
             return new Payload(step.kind(), null, null, List.of(), 0, null, null, null, List.of(), null, Map.of(), null,
-                    mask.redact(e.getMessage()));
+                    e.said().map(mask::redact).text());
         }
     }
 
