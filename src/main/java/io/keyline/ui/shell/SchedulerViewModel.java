@@ -134,14 +134,21 @@ public final class SchedulerViewModel extends ViewModel {
         List<Upcoming> due = s.dueNow();
         if (!due.isEmpty()) {
             long catchUps = due.stream().filter(Upcoming::catchUp).count();
-            sb.append(" · ").append(Text.t(s.mode() == Mode.ON ? "ui.scheduler.aboutToRun" : "ui.scheduler.due",
-                    due.size()));
-            if (catchUps > 0) {
-                sb.append(' ').append(Text.t("ui.scheduler.catchUps", catchUps));
+            String caughtUp = catchUps > 0 ? Text.t("ui.scheduler.catchUps", catchUps) : null;
+            String when = s.mode() == Mode.ON && s.nextTick() != null && s.running() == null
+                    ? Format.relative(s.nextTick(), now) : null;
+            // the time is part of the sentence: each language puts it where it belongs ("马上运行 2 个任务项")
+            String said;
+            if (when != null) {
+                said = caughtUp == null ? Text.t("ui.scheduler.aboutToRunAt", due.size(), when)
+                        : Text.t("ui.scheduler.aboutToRunCatchUpsAt", due.size(), caughtUp, when);
+            } else {
+                said = Text.t(s.mode() == Mode.ON ? "ui.scheduler.aboutToRun" : "ui.scheduler.due", due.size());
+                if (caughtUp != null) {
+                    said += ' ' + caughtUp;
+                }
             }
-            if (s.mode() == Mode.ON && s.nextTick() != null && s.running() == null) {
-                sb.append(' ').append(Format.relative(s.nextTick(), now));
-            }
+            sb.append(" · ").append(said);
         }
         if (s.next() != null) {
             sb.append(" · ").append(Text.t("ui.scheduler.next", s.next().job(), TICK.format(s.next().tick()),

@@ -68,6 +68,31 @@ class SchedulerViewModelTest {
     }
 
     @Test
+    void inChineseTheTimeStandsBeforeWhatIsAboutToRun() {
+        FakeScheduler s = new FakeScheduler();
+        s.next = new Upcoming("daily-article", "2026-11-30", ZonedDateTime.of(2026, 11, 30, 9, 0, 0, 0, SHANGHAI), false,
+                null);
+        s.due = List.of(new Upcoming("daily-article", "2026-11-29", ZonedDateTime.of(2026, 11, 29, 9, 0, 0, 0, SHANGHAI),
+                false, null));
+        SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            vm.refresh();
+            assertThat(vm.textProperty().get()).isEqualTo("调度器:开启 · 马上运行 1 个任务项 · 下一次:daily-article "
+                    + "2026-11-30 09:00(14 小时后)");
+            s.due = List.of(new Upcoming("daily-article", "2026-11-27",
+                    ZonedDateTime.of(2026, 11, 27, 9, 0, 0, 0, SHANGHAI), true, null), s.due.get(0));
+            vm.refresh();
+            assertThat(vm.textProperty().get()).startsWith("调度器:开启 · 马上运行 2 个任务项(其中 1 个补跑) · ");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+        vm.refresh();
+        assertThat(vm.textProperty().get()).isEqualTo("Scheduler: on · about to run 2 keys (1 catch-up) in a moment · "
+                + "next: daily-article 2026-11-30 09:00 (in 14 h)");
+    }
+
+    @Test
     void theSwitchPausesAndResumesTheScheduler() {
         FakeScheduler s = new FakeScheduler();
         SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
