@@ -114,8 +114,9 @@ public final class SchedulerViewModel extends ViewModel {
         java.util.Map<io.keyline.domain.KeyState, Integer> counts = new java.util.EnumMap<>(io.keyline.domain.KeyState.class);
         r.states().forEach(st -> counts.merge(st, 1, Integer::sum));
         int n = r.keys().size();
+        String separator = Text.t("common.listSeparator");
         onRan.accept(Text.t("ui.scheduler.ran", n, io.keyline.core.operations.Words.counts(counts),
-                String.join(Text.t("common.listSeparator"), r.keys().stream().limit(5).toList()) + (n > 5 ? ", …" : "")));
+                String.join(separator, r.keys().stream().limit(5).toList()) + (n > 5 ? separator + "…" : "")));
     }
 
     /** "The scheduler is paused: …" while it is paused, else empty. */

@@ -93,6 +93,25 @@ class SchedulerViewModelTest {
     }
 
     @Test
+    void aTickThatRanManyKeysListsThemWithTheLanguagesListWords() {
+        SchedulerViewModel vm = new SchedulerViewModel(new FakeScheduler(), Threads.direct(), clock);
+        List<String> said = new java.util.ArrayList<>();
+        vm.onRan(said::add);
+        List<String> keys = List.of("a 1", "a 2", "a 3", "a 4", "a 5", "a 6");
+        List<io.keyline.domain.KeyState> done = keys.stream().map(k -> io.keyline.domain.KeyState.DONE).toList();
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            vm.ran(new SchedulerControl.Ran(Instant.parse("2026-11-29T11:00:00Z"), keys, done));
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+        vm.ran(new SchedulerControl.Ran(Instant.parse("2026-11-29T11:05:00Z"), keys, done));
+        assertThat(said).hasSize(2);
+        assertThat(said.get(0)).endsWith("(a 1、a 2、a 3、a 4、a 5、…)");
+        assertThat(said.get(1)).endsWith(" (a 1, a 2, a 3, a 4, a 5, …)");
+    }
+
+    @Test
     void theSwitchPausesAndResumesTheScheduler() {
         FakeScheduler s = new FakeScheduler();
         SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
