@@ -4,6 +4,7 @@ import io.keyline.core.CredentialAlerts;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialTester;
 import io.keyline.core.OperatorException;
+import io.keyline.core.operations.LoginCheck;
 import io.keyline.credentials.CredentialFormatException;
 import io.keyline.credentials.CredentialParser;
 import io.keyline.credentials.CredentialType;
@@ -248,7 +249,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         public Integer call() throws InterruptedException {
             io.keyline.core.operations.RenewAndResume.Tested t = ws().operations().renewAndResume()
                     .test(name, ws().catalog().jobs(), ws().options().clock(), key);
-            t.results().forEach(r -> out().println(r.text()));
+            t.results().forEach(r -> out().println(LoginCheck.line(r)));
             CredentialTester.Outcome outcome = t.outcome();
             out().println(name + ": " + CredentialTester.summary(name, t.results()));
             switch (outcome) {

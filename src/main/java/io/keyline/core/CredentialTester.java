@@ -40,7 +40,8 @@ public final class CredentialTester {
     }
 
     /**
-     * What one request said.
+     * What one request said; the operator reads it as {@code LoginCheck.line}, which puts a probe's answer in
+     * plain words.
      *
      * @param message the site's answer as the request saw it, or why it was not asked; {@code null} for none
      */
@@ -48,15 +49,6 @@ public final class CredentialTester {
         /** A probe's result. */
         public Result(String job, String step, Verdict verdict, Said message) {
             this(job, step, Asked.PROBE, verdict, message);
-        }
-
-        /** "daily/publish probe: accepted (HTTP 200)"; the job's own probe: "daily's probe: accepted …". */
-        public String text() {
-            String who = KeyProbe.is(step) ? t("core.tester.ownProbe", job)
-                    : t("core.tester." + asked.name(), job + "/" + step);
-            String why = message == null ? "" : message.text();
-            return why.isBlank() ? t("core.tester.line", who, t("core.tester.verdict." + verdict.name()))
-                    : t("core.tester.lineWhy", who, t("core.tester.verdict." + verdict.name()), why);
         }
     }
 

@@ -324,7 +324,7 @@ public final class SandboxSite implements AutoCloseable {
                 + "demo. It holds " + total + " article" + (total == 1 ? "" : "s") + ".</p>"
                 + "<form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"user\" value=\"demo\">"
                 + "<button type=\"submit\">Log in as demo</button></form>"
-                + "<p>In Keyline's login window (Renew credential… → Log in…) the session cookie is taken by "
+                + "<p>In Keyline's login window (Renew login… → Log in…) the session cookie is taken by "
                 + "itself; in another browser, logging in shows a fresh cookie to paste into Keyline's credential "
                 + "<code>sandbox-cookie</code>.</p></body></html>";
         send(ex, 200, "text/html; charset=utf-8", html, null);

@@ -1,5 +1,6 @@
 package io.keyline.core;
 
+import io.keyline.core.operations.LoginCheck;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
 import io.keyline.text.Said;
@@ -113,16 +114,16 @@ class RefusalsInChineseTest {
         assertThat(CredentialTester.summary("shop", accepted)).isEqualTo("已接受:1 个答复满足了成功条件,没有一个显示登录被拒绝。");
         assertThat(CredentialTester.summary("shop", rejected)).isEqualTo("被拒绝:1 个答复中有 1 个显示登录被拒绝:请更新它。");
         assertThat(CredentialTester.summary("shop", List.of())).startsWith("无法确定:使用 shop 的请求中没有");
-        assertThat(accepted.get(0).text()).isEqualTo("daily/publish 的检查:已接受(HTTP 200)");
-        assertThat(accepted.get(1).text()).isEqualTo("np/publish 的请求:未测试(这是不安全的请求,而且没有 HTTP 检查)");
+        assertThat(LoginCheck.line(accepted.get(0))).isEqualTo("daily/publish 的检查:已接受(HTTP 200)");
+        assertThat(LoginCheck.line(accepted.get(1))).isEqualTo("np/publish 的请求:未测试(这是不安全的请求,而且没有 HTTP 检查)");
 
         Text.use(Text.ENGLISH);
         assertThat(CredentialTester.summary("shop", accepted))
                 .isEqualTo("Accepted: 1 answer met its success condition and none showed a rejected login.");
         assertThat(CredentialTester.summary("shop", rejected))
                 .isEqualTo("Rejected: 1 of 1 answer showed a rejected login: renew it.");
-        assertThat(accepted.get(0).text()).isEqualTo("daily/publish probe: accepted (HTTP 200)");
-        assertThat(accepted.get(1).text()).isEqualTo("np/publish request: not tested (an unsafe request without an "
+        assertThat(LoginCheck.line(accepted.get(0))).isEqualTo("daily/publish probe: accepted (HTTP 200)");
+        assertThat(LoginCheck.line(accepted.get(1))).isEqualTo("np/publish request: not tested (an unsafe request without an "
                 + "http probe)");
     }
 

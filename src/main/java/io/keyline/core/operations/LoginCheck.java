@@ -1,6 +1,7 @@
 package io.keyline.core.operations;
 
 import io.keyline.core.CredentialTester;
+import io.keyline.domain.KeyProbe;
 import io.keyline.text.Text;
 
 import java.util.List;
@@ -31,6 +32,24 @@ public final class LoginCheck {
             case INCONCLUSIVE -> Text.t(asked == 0 ? "core.loginCheck.inconclusiveNothing"
                     : "core.loginCheck.inconclusive");
         };
+    }
+
+    /**
+     * One request of a test: "daily/publish probe: accepted (HTTP 200)", "daily's probe: …"; a probe that answered
+     * says its answer in plain words, as the other screens say it ({@link Words#probe}): "daily/publish probe:
+     * accepted — absent: the effect is not there yet (the probe checked /total = 0)".
+     */
+    public static String line(CredentialTester.Result r) {
+        String who = KeyProbe.is(r.step()) ? Text.t("core.tester.ownProbe", r.job())
+                : Text.t("core.tester." + r.asked().name(), r.job() + "/" + r.step());
+        String verdict = Text.t("core.tester.verdict." + r.verdict().name());
+        String why = Words.words(r.message());
+        if (why.isBlank()) {
+            return Text.t("core.tester.line", who, verdict);
+        }
+        // a probe's answer in words has brackets of its own
+        return Text.t(Words.isProbeAnswer(r.message()) ? "core.tester.lineAnswer" : "core.tester.lineWhy", who,
+                verdict, why);
     }
 
     /** Why a value the site rejected when it was just tested is not saved, and the way to save it all the same. */

@@ -55,8 +55,9 @@ public final class RenewAndResume {
             Map<String, List<String>> byJob = new LinkedHashMap<>();
             parked.forEach(k -> byJob.computeIfAbsent(k.job(), j -> new ArrayList<>()).add(k.key()));
             List<String> parts = new ArrayList<>();
-            byJob.forEach((j, ks) -> parts.add(j + " " + String.join(", ", ks)));
-            return String.join("; ", parts);
+            // the list words of the language in use, as Attention lists keys ("2026-11-29、2026-11-30")
+            byJob.forEach((j, ks) -> parts.add(j + " " + String.join(Text.t("common.listSeparator"), ks)));
+            return String.join(Text.t("common.groupSeparator"), parts);
         }
 
         /** "3 keys will resume: daily-article 2026-11-29, …", or that none waits (the Renew dialog's line). */

@@ -196,6 +196,20 @@ public final class Words {
         return message(r.message(), r.said());
     }
 
+    /**
+     * Words a request or a probe kept, in the language in use, one printable line, as {@link #eventMessage} says an
+     * event's: a probe's answer as the probe gave it ({@code probe: /total = 0 (absent)}) in plain words; empty for
+     * none.
+     */
+    public static String words(Said said) {
+        return said == null ? "" : message(said.english(), said);
+    }
+
+    /** Whether {@code said} is a probe's answer as the probe gave it ({@code probe: /total = 0 (absent)}). */
+    public static boolean isProbeAnswer(Said said) {
+        return said != null && said.key() == null && PROBE.matcher(said.text().strip()).matches();
+    }
+
     private static String message(String english, Said said) {
         if (said == null || said.key() == null) {
             // no words, or a text from outside shown as it is (a probe's answer)

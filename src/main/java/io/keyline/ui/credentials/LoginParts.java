@@ -2,6 +2,7 @@ package io.keyline.ui.credentials;
 
 import atlantafx.base.theme.Styles;
 import io.keyline.core.CredentialTester;
+import io.keyline.core.operations.LoginCheck;
 import io.keyline.text.Text;
 import io.keyline.ui.common.Cut;
 import io.keyline.ui.common.Format;
@@ -75,7 +76,7 @@ public final class LoginParts {
         results.addListener((ListChangeListener<CredentialTester.Result>) c -> {
             lines.getChildren().clear();
             for (CredentialTester.Result r : results) {
-                Label x = new Label(r.text());
+                Label x = new Label(LoginCheck.line(r));
                 x.getStyleClass().addAll("code", switch (r.verdict()) {
                     case ACCEPTED -> "ok-text";
                     case REJECTED -> "error-text";

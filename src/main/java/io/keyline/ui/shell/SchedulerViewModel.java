@@ -114,8 +114,9 @@ public final class SchedulerViewModel extends ViewModel {
         java.util.Map<io.keyline.domain.KeyState, Integer> counts = new java.util.EnumMap<>(io.keyline.domain.KeyState.class);
         r.states().forEach(st -> counts.merge(st, 1, Integer::sum));
         int n = r.keys().size();
+        String separator = Text.t("common.listSeparator");
         onRan.accept(Text.t("ui.scheduler.ran", n, io.keyline.core.operations.Words.counts(counts),
-                String.join(Text.t("common.listSeparator"), r.keys().stream().limit(5).toList()) + (n > 5 ? ", …" : "")));
+                String.join(separator, r.keys().stream().limit(5).toList()) + (n > 5 ? separator + "…" : "")));
     }
 
     /** "The scheduler is paused: …" while it is paused, else empty. */
@@ -134,14 +135,21 @@ public final class SchedulerViewModel extends ViewModel {
         List<Upcoming> due = s.dueNow();
         if (!due.isEmpty()) {
             long catchUps = due.stream().filter(Upcoming::catchUp).count();
-            sb.append(" · ").append(Text.t(s.mode() == Mode.ON ? "ui.scheduler.aboutToRun" : "ui.scheduler.due",
-                    due.size()));
-            if (catchUps > 0) {
-                sb.append(' ').append(Text.t("ui.scheduler.catchUps", catchUps));
+            String caughtUp = catchUps > 0 ? Text.t("ui.scheduler.catchUps", catchUps) : null;
+            String when = s.mode() == Mode.ON && s.nextTick() != null && s.running() == null
+                    ? Format.relative(s.nextTick(), now) : null;
+            // the time is part of the sentence: each language puts it where it belongs ("马上运行 2 个任务项")
+            String said;
+            if (when != null) {
+                said = caughtUp == null ? Text.t("ui.scheduler.aboutToRunAt", due.size(), when)
+                        : Text.t("ui.scheduler.aboutToRunCatchUpsAt", due.size(), caughtUp, when);
+            } else {
+                said = Text.t(s.mode() == Mode.ON ? "ui.scheduler.aboutToRun" : "ui.scheduler.due", due.size());
+                if (caughtUp != null) {
+                    said += ' ' + caughtUp;
+                }
             }
-            if (s.mode() == Mode.ON && s.nextTick() != null && s.running() == null) {
-                sb.append(' ').append(Format.relative(s.nextTick(), now));
-            }
+            sb.append(" · ").append(said);
         }
         if (s.next() != null) {
             sb.append(" · ").append(Text.t("ui.scheduler.next", s.next().job(), TICK.format(s.next().tick()),

@@ -71,6 +71,14 @@ class RenewAndResumeTextTest {
                         KeyState.NEEDS_CREDENTIAL)));
         assertThat(three.resumeText()).isEqualTo("3 keys will resume: daily 2026-11-29, 2026-11-30; weekly 2026-W48");
         assertThat(three.storedType()).as("an unknown stored type keeps the dialog's default").isEmpty();
+
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            // the same list words as Attention's list of keys
+            assertThat(three.resumeText()).isEqualTo("将恢复 3 个任务项:daily 2026-11-29、2026-11-30;weekly 2026-W48");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
     }
 
     @Test

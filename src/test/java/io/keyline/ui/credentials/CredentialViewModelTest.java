@@ -2,6 +2,7 @@ package io.keyline.ui.credentials;
 
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialTester;
+import io.keyline.core.operations.LoginCheck;
 import io.keyline.credentials.CredentialParser;
 import io.keyline.credentials.CredentialType;
 import io.keyline.domain.JobDefinition;
@@ -54,7 +55,7 @@ class CredentialViewModelTest {
                 vm.currentProperty().get(), vm.probes().summaryProperty().get(), vm.input().loadedFileProperty().get(),
                 String.valueOf(vm.input().earliestExpiryProperty().get())));
         vm.input().preview().forEach(r -> out.add(r.toString()));
-        vm.probes().lines().forEach(r -> out.add(r.text()));
+        vm.probes().lines().forEach(r -> out.add(LoginCheck.line(r)));
         return out;
     }
 

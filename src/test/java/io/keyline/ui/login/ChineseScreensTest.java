@@ -125,7 +125,7 @@ public class ChineseScreensTest {
             assertThat(io.keyline.ui.EnglishMessages.in(dialog, coreEnglish)).as("the core's English in the Renew dialog")
                     .isEmpty();
             // whole pieces of the dialog's own messages (single words such as "cookie" are data here: the stored type);
-            // the rows of the test results are CredentialTester's texts and are not checked here
+            // the rows of the test results are LoginCheck's lines and are not checked here
             assertThat(io.keyline.ui.EnglishMessages.in(dialog, io.keyline.ui.EnglishMessages.of(
                     List.of("ui.credential.")))).as("the dialog's English in the Renew dialog").isEmpty();
         } finally {

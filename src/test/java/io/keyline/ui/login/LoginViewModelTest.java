@@ -1,7 +1,7 @@
 package io.keyline.ui.login;
 
-import io.keyline.core.CredentialTester;
 import io.keyline.core.CredentialInfo;
+import io.keyline.core.operations.LoginCheck;
 import io.keyline.credentials.Cookie;
 import io.keyline.domain.KeyState;
 import io.keyline.sandbox.SandboxSite;
@@ -133,8 +133,9 @@ class LoginViewModelTest {
         vm.test();
         assertThat(vm.probes().summaryProperty().get()).isEqualTo("The captured cookies: Accepted: the site answered 1 request "
                 + "as for someone logged in, and none showed its login page.");
-        assertThat(vm.probes().lines()).extracting(CredentialTester.Result::text)
-                .containsExactly("daily-article/publish probe: accepted (probe: /total = 0 (absent))");
+        assertThat(vm.probes().lines()).extracting(LoginCheck::line)
+                .containsExactly("daily-article/publish probe: accepted — absent: the effect is not there yet "
+                        + "(the probe checked /total = 0)");
 
         CredentialInfo after = sb.services.credentials().info(SandboxLogin.CREDENTIAL).orElseThrow();
         assertThat(after.fingerprint()).isEqualTo(before.fingerprint());

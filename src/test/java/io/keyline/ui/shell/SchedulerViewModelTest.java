@@ -68,6 +68,50 @@ class SchedulerViewModelTest {
     }
 
     @Test
+    void inChineseTheTimeStandsBeforeWhatIsAboutToRun() {
+        FakeScheduler s = new FakeScheduler();
+        s.next = new Upcoming("daily-article", "2026-11-30", ZonedDateTime.of(2026, 11, 30, 9, 0, 0, 0, SHANGHAI), false,
+                null);
+        s.due = List.of(new Upcoming("daily-article", "2026-11-29", ZonedDateTime.of(2026, 11, 29, 9, 0, 0, 0, SHANGHAI),
+                false, null));
+        SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            vm.refresh();
+            assertThat(vm.textProperty().get()).isEqualTo("调度器:开启 · 马上运行 1 个任务项 · 下一次:daily-article "
+                    + "2026-11-30 09:00(14 小时后)");
+            s.due = List.of(new Upcoming("daily-article", "2026-11-27",
+                    ZonedDateTime.of(2026, 11, 27, 9, 0, 0, 0, SHANGHAI), true, null), s.due.get(0));
+            vm.refresh();
+            assertThat(vm.textProperty().get()).startsWith("调度器:开启 · 马上运行 2 个任务项(其中 1 个补跑) · ");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+        vm.refresh();
+        assertThat(vm.textProperty().get()).isEqualTo("Scheduler: on · about to run 2 keys (1 catch-up) in a moment · "
+                + "next: daily-article 2026-11-30 09:00 (in 14 h)");
+    }
+
+    @Test
+    void aTickThatRanManyKeysListsThemWithTheLanguagesListWords() {
+        SchedulerViewModel vm = new SchedulerViewModel(new FakeScheduler(), Threads.direct(), clock);
+        List<String> said = new java.util.ArrayList<>();
+        vm.onRan(said::add);
+        List<String> keys = List.of("a 1", "a 2", "a 3", "a 4", "a 5", "a 6");
+        List<io.keyline.domain.KeyState> done = keys.stream().map(k -> io.keyline.domain.KeyState.DONE).toList();
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            vm.ran(new SchedulerControl.Ran(Instant.parse("2026-11-29T11:00:00Z"), keys, done));
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+        vm.ran(new SchedulerControl.Ran(Instant.parse("2026-11-29T11:05:00Z"), keys, done));
+        assertThat(said).hasSize(2);
+        assertThat(said.get(0)).endsWith("(a 1、a 2、a 3、a 4、a 5、…)");
+        assertThat(said.get(1)).endsWith(" (a 1, a 2, a 3, a 4, a 5, …)");
+    }
+
+    @Test
     void theSwitchPausesAndResumesTheScheduler() {
         FakeScheduler s = new FakeScheduler();
         SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
