@@ -76,14 +76,14 @@ final class TimelineCommand extends KeyCommand {
             }
             out().println(sb);
             if (e.evidence() != null && e.failureClass() != null) {
-                printEvidence(e.evidence());
+                printEvidence(e.evidence(), e.said());
             }
         }
         return 0;
     }
 
-    private void printEvidence(Evidence ev) {
+    private void printEvidence(Evidence ev, io.keyline.text.Said words) {
         // the console's evidence text (core EvidenceText), indented under its event
-        out().println(io.keyline.core.operations.EvidenceText.indented(ev, 6));
+        out().println(io.keyline.core.operations.EvidenceText.indented(ev, 6, words));
     }
 }

@@ -201,13 +201,23 @@ class EventWordsTest {
             Text.use(Text.CHINESE);
             Workbench.Result zh = wb.cli("timeline", "post", KEY);
             assertThat(zh.out()).as(zh.toString()).contains(chinese);
-            // the evidence's detail is the attempt's record, kept as it was written
-            assertThat(zh.out().lines().filter(l -> !l.strip().startsWith("详情:")))
-                    .noneMatch(l -> l.contains("no answer"));
+            // the evidence's detail too: it records the English of the words its event keeps
+            assertThat(zh.out()).containsPattern("详情:\\s+" + java.util.regex.Pattern.quote(chinese))
+                    .doesNotContain("no answer");
             assertThat(wb.cli("status").out()).contains(chinese);
             try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
                 assertThat(Words.keyMessage(ws.operations().key("post", KEY).orElseThrow())).contains(chinese)
                         .doesNotContain("no answer");
+                JobDefinition post = ws.catalog().job("post").orElseThrow();
+                // Attention's evidence line and Confirm's evidence, where the operator decides whether to send again
+                var items = ws.operations().attention(List.of(post), Map.of(), wb.clock.instant());
+                assertThat(items).hasSize(1);
+                assertThat(items.get(0).evidence()).contains(chinese).doesNotContain("no answer");
+                String confirm = ws.operations().confirmAndRun().preview(post, KEY).evidenceText();
+                assertThat(confirm).contains(chinese).doesNotContain("no answer");
+                Text.use(Text.ENGLISH);
+                assertThat(ws.operations().confirmAndRun().preview(post, KEY).evidenceText()).contains(english);
+                Text.use(Text.CHINESE);
             }
             Text.use(Text.ENGLISH);
             assertThat(wb.cli("timeline", "post", KEY).out()).contains(english);

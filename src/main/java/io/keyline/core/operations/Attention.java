@@ -15,6 +15,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Trigger;
+import io.keyline.text.Said;
 import io.keyline.text.Text;
 
 import java.time.Instant;
@@ -162,8 +163,12 @@ public final class Attention {
                 .thenComparing(KeyRecord::key));
         waiting = waiting.subList(0, Math.min(LIMIT, waiting.size()));
         Map<String, Evidence> failures = new HashMap<>();
+        Map<String, Said> failureWords = new HashMap<>();
         for (KeyEvent e : history.lastFailures(KeyState.ATTENTION)) {
             failures.put(e.job() + "/" + e.key(), e.evidence());
+            if (e.said() != null) {
+                failureWords.put(e.job() + "/" + e.key(), e.said());
+            }
         }
         Map<String, List<KeyRecord>> groups = new LinkedHashMap<>();
         for (KeyRecord r : waiting) {
@@ -176,7 +181,7 @@ public final class Attention {
         groups.forEach((id, rs) -> {
             KeyRecord first = rs.get(0);
             Evidence ev = failures.get(first.job() + "/" + first.key());
-            String evidence = ev == null ? "" : EvidenceText.brief(ev);
+            String evidence = ev == null ? "" : EvidenceText.brief(ev, failureWords.get(first.job() + "/" + first.key()));
             List<String> keys = rs.stream().map(KeyRecord::key).toList();
             List<String> jobKeys = rs.stream().map(KeyRecord::job).toList();
             String message = Words.keyMessage(first);

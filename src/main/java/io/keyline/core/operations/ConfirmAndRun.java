@@ -22,6 +22,7 @@ import io.keyline.domain.KeyState;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.StepKind;
 import io.keyline.domain.WaitReason;
+import io.keyline.text.Said;
 import io.keyline.text.Text;
 
 import java.nio.ByteBuffer;
@@ -152,14 +153,15 @@ public final class ConfirmAndRun {
      * @param step          the waiting step, or {@code null}
      * @param reason        why it waits
      * @param evidence      the ambiguous failure's evidence, or {@code null}
+     * @param evidenceWords the words of the event that recorded it (they say its detail), or {@code null}
      * @param probeAnswer   the probe's latest answer in plain words, or a sentence saying there is none
      * @param probeEvidence what the probe saw, or {@code null}
      * @param payload       what will be sent, or {@code null} without a step
      * @param rejectedCredential the step's credential when the site rejected it (the engine's breaker
      *                      then sends nothing: a confirmed key waits for a new login instead), else {@code null}
      */
-    public record Preview(KeyRecord record, StepDefinition step, Reason reason, Evidence evidence, String probeAnswer,
-                          Evidence probeEvidence, Payload payload, String rejectedCredential) {
+    public record Preview(KeyRecord record, StepDefinition step, Reason reason, Evidence evidence, Said evidenceWords,
+                          String probeAnswer, Evidence probeEvidence, Payload payload, String rejectedCredential) {
 
         /**
          * "The site rejected the login sandbox-cookie: …", or empty: confirming now would send nothing (the
@@ -192,7 +194,7 @@ public final class ConfirmAndRun {
 
         /** The ambiguous failure's evidence and the probe's, as text; empty without. */
         public String evidenceText() {
-            StringBuilder ev = new StringBuilder(EvidenceText.format(evidence));
+            StringBuilder ev = new StringBuilder(EvidenceText.format(evidence, evidenceWords));
             if (probeEvidence != null && !probeEvidence.equals(evidence)) {
                 ev.append(ev.isEmpty() ? "" : "\n\n").append(Text.t("core.confirm.probeEvidence")).append('\n')
                         .append(EvidenceText.format(probeEvidence));
@@ -342,6 +344,7 @@ public final class ConfirmAndRun {
         List<KeyEvent> events = history.events(def.name(), key);
         Reason why = reason(rec);
         Evidence failure = null;
+        Said failureWords = null;
         Evidence probeEvidence = null;
         String probe;
         if (step != null && why == Reason.OUTCOME_UNKNOWN) {
@@ -349,6 +352,7 @@ public final class ConfirmAndRun {
                 KeyEvent e = events.get(n);
                 if (e.type() == EventType.STEP_FAILED && step.id().equals(e.step()) && e.evidence() != null) {
                     failure = e.evidence();
+                    failureWords = e.said();
                 }
             }
         }
@@ -379,7 +383,7 @@ public final class ConfirmAndRun {
             CredentialProvider.Lookup cred = credentials.lookup(step.credential());
             rejected = cred.present() && cred.rejected() != null ? step.credential() : null;
         }
-        return new Preview(rec, step, why, failure, probe, probeEvidence, payload, rejected);
+        return new Preview(rec, step, why, failure, failureWords, probe, probeEvidence, payload, rejected);
     }
 
     static Reason reason(KeyRecord rec) {

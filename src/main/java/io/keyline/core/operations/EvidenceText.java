@@ -2,6 +2,7 @@ package io.keyline.core.operations;
 
 import io.keyline.domain.Evidence;
 import io.keyline.domain.Printable;
+import io.keyline.text.Said;
 import io.keyline.text.Text;
 
 import java.time.Duration;
@@ -31,6 +32,14 @@ public final class EvidenceText {
      * ({@link Printable}), as the command line prints them.
      */
     public static String format(Evidence ev) {
+        return format(ev, null);
+    }
+
+    /**
+     * As {@link #format(Evidence)}; {@code words}: the words of the event that recorded the evidence, which say its
+     * detail in the language in use when the detail is their English ({@link #detail}).
+     */
+    public static String format(Evidence ev, Said words) {
         if (ev == null) {
             return "";
         }
@@ -66,7 +75,7 @@ public final class EvidenceText {
             block(sb, "core.evidence.stdout", ev.stdout());
         }
         if (ev.detail() != null && !ev.detail().isBlank()) {
-            line(sb, "core.evidence.detail", ev.detail().strip());
+            line(sb, "core.evidence.detail", detail(ev, words).strip());
         }
         return sb.toString().stripTrailing();
     }
@@ -96,6 +105,11 @@ public final class EvidenceText {
      * {@code POST http://… → HTTP 422  {"error": …}} or {@code sh -c … → exit 1  last stderr line}.
      */
     public static String brief(Evidence ev) {
+        return brief(ev, null);
+    }
+
+    /** As {@link #brief(Evidence)}, with the recording event's words ({@link #format(Evidence, Said)}). */
+    public static String brief(Evidence ev, Said words) {
         if (ev == null) {
             return "";
         }
@@ -105,7 +119,7 @@ public final class EvidenceText {
             if (ev.status() != null) {
                 sb.append(Text.t("core.evidence.answered", request, http(ev.status())));
             } else if (ev.detail() != null && (ev.responseBody() == null || ev.responseBody().isBlank())) {
-                sb.append(Text.t("core.evidence.answered", request, oneLine(ev.detail(), 100)));
+                sb.append(Text.t("core.evidence.answered", request, oneLine(detail(ev, words), 100)));
             } else {
                 sb.append(request);
             }
@@ -121,9 +135,34 @@ public final class EvidenceText {
             }
         }
         if (ev.detail() != null && sb.isEmpty()) {
-            sb.append(oneLine(ev.detail(), 160));
+            sb.append(oneLine(detail(ev, words), 160));
         }
         return Printable.line(sb.toString());
+    }
+
+    /**
+     * The evidence's detail as shown. An executor records a failure it put into words (no answer within the
+     * timeout, a refused connection) as their English; the event that recorded the evidence keeps the words
+     * themselves, whole or inside its own sentence: those are said in the language in use. Any other detail (a
+     * redirect's hops, a site's own text) is shown as recorded.
+     */
+    static String detail(Evidence ev, Said words) {
+        String d = ev.detail();
+        Said same = d == null || words == null ? null : sameWords(words, d.strip());
+        return same == null ? d : same.text();
+    }
+
+    private static Said sameWords(Said words, String english) {
+        if (words.key() != null && words.english().strip().equals(english)) {
+            return words;
+        }
+        for (Object a : words.args()) {
+            Said found = a instanceof Said w ? sameWords(w, english) : null;
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
     }
 
     /** "HTTP 404": a status as the evidence says it. */
@@ -198,8 +237,13 @@ public final class EvidenceText {
      * under the event it belongs to).
      */
     public static String indented(Evidence ev, int indent) {
+        return indented(ev, indent, null);
+    }
+
+    /** As {@link #indented(Evidence, int)}, with the recording event's words ({@link #format(Evidence, Said)}). */
+    public static String indented(Evidence ev, int indent, Said words) {
         String pad = " ".repeat(indent);
-        String text = format(ev);
+        String text = format(ev, words);
         if (text.isEmpty()) {
             return "";
         }

@@ -12,6 +12,7 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.Printable;
+import io.keyline.text.Said;
 import io.keyline.text.Text;
 
 import java.time.Duration;
@@ -110,10 +111,11 @@ public final class Timeline {
      * @param user          operator (operator actions), or {@code null}
      * @param note          operator's note, or {@code null}
      * @param evidence      evidence, or {@code null}
+     * @param words         the words the event keeps (they say the evidence's detail), or {@code null}
      */
     public record EventRow(long id, String runId, Instant ts, Duration sincePrevious, EventType type, String step,
                            int attempt, KeyState state, boolean stateChanged, FailureClass failureClass, String message,
-                           String user, String note, Evidence evidence) implements Row {
+                           String user, String note, Evidence evidence, Said words) implements Row {
 
         private static final Set<EventType> FAILURES = EnumSet.of(EventType.STEP_FAILED, EventType.KEY_FAILED,
                 EventType.RETRY_SCHEDULED, EventType.WAITING_FOR_CONFIRMATION, EventType.WAITING_FOR_CREDENTIAL,
@@ -160,7 +162,7 @@ public final class Timeline {
         }
 
         public String evidenceText() {
-            return EvidenceText.format(evidence);
+            return EvidenceText.format(evidence, words);
         }
     }
 
@@ -252,7 +254,7 @@ public final class Timeline {
             String message = message(e);
             out.add(new EventRow(e.id(), e.runId(), e.ts(), since, e.type(), e.step(), e.attempt(), e.state(),
                     previousState != e.state(), e.failureClass(), message, e.user(),
-                    e.note() == null ? null : Printable.line(e.note()), e.evidence()));
+                    e.note() == null ? null : Printable.line(e.note()), e.evidence(), e.said()));
             count++;
             if (e.type() == EventType.STEP_FAILED || e.type() == EventType.KEY_FAILED
                     || e.type() == EventType.RETRY_SCHEDULED && e.evidence() != null) {
