@@ -146,10 +146,13 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
      * @param runTimeBody whether the body holds values known only at run time (its hash is known only then)
      * @param boundSha256 the hash of the request bound to its template (what the plan's id covers and apply
      *                   holds the request to), or {@code null} when it cannot be rendered yet
+     * @param shown      {@code headers} as they are shown to a person (a credential's masked line in words); not
+     *                   part of the plan's JSON, which has {@code headers}
      */
     public record RequestPreview(String step, String method, String url, Map<String, String> headers, Long bodyBytes,
                                  String bodySha256, String bodySource, Said note, List<ShownBody.Field> fields,
-                                 boolean runTimeBody, String boundSha256) {
+                                 boolean runTimeBody, String boundSha256,
+                                 @com.fasterxml.jackson.annotation.JsonIgnore List<ShownHeaders.Header> shown) {
         /** {@code bodySource} of a request without a body. */
         public static final String NO_BODY = "none";
         /** {@code bodySource} of a body written in the job file. */
@@ -159,6 +162,7 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
 
         public RequestPreview {
             fields = fields == null ? List.of() : List.copyOf(fields);
+            shown = shown == null ? List.of() : List.copyOf(shown);
         }
     }
 }

@@ -319,8 +319,9 @@ public final class Planner {
             try {
                 Rendering.RenderedRequest req = Rendering.request(ShownBody.bound(ctx, runTime));
                 // the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
-                Map<String, String> headers = ShownHeaders.map(ShownHeaders.of(s, req,
-                        s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant()));
+                List<ShownHeaders.Header> shown = ShownHeaders.of(s, req,
+                        s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant());
+                Map<String, String> headers = ShownHeaders.map(shown);
                 Said note = null;
                 if (!runTimeBody && !bodyFixed(s, executedBefore) && req.body().length > 0) {
                     note = Said.of("core.plan.bodyMayChange", String.join(",", executedBefore));
@@ -329,19 +330,19 @@ public final class Planner {
                 return new Plan.RequestPreview(s.id(), req.method(), ShownBody.unmarked(mask.redact(
                         req.uri().toString())), headers, runTimeBody ? null : (long) req.body().length,
                         none || runTimeBody ? null : req.bodySha256(), req.bodySource(), note, fields, runTimeBody,
-                        bound);
+                        bound, shown);
             } catch (Rendering.RenderException e) {
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
                 // the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
-                Map<String, String> headers = ShownHeaders.map(ShownHeaders.unrendered(s,
-                        job.name() + ":" + key + ":" + s.id(), url,
-                        s.credential() == null ? null : credentials.lookup(s.credential()), mask(), clock.instant()));
+                List<ShownHeaders.Header> shown = ShownHeaders.unrendered(s, job.name() + ":" + key + ":" + s.id(), url,
+                        s.credential() == null ? null : credentials.lookup(s.credential()), mask(), clock.instant());
+                Map<String, String> headers = ShownHeaders.map(shown);
                 String source = s.request().bodyFile() != null
                         ? Plan.RequestPreview.FILE + s.request().bodyFile().replace("{key}", key)
                         : s.request().body() != null ? Plan.RequestPreview.INLINE : Plan.RequestPreview.NO_BODY;
                 // why it cannot be rendered yet, as the renderer says it (names a template, a file)
                 return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source,
-                        e.said(), fields, runTimeBody, bound);
+                        e.said(), fields, runTimeBody, bound, shown);
             }
         }
 

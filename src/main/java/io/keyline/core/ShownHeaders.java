@@ -4,6 +4,7 @@ import io.keyline.core.exec.HttpExecutor;
 import io.keyline.core.exec.Rendering;
 import io.keyline.credentials.Redactor;
 import io.keyline.domain.StepDefinition;
+import io.keyline.text.Said;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,8 +29,20 @@ public final class ShownHeaders {
      * @param name   header name
      * @param value  the value (masked where it is a secret)
      * @param masked whether the value is a credential (never shown)
+     * @param line   the line as words (a credential's masked line names it, which is said in the language in use),
+     *               or {@code null}: {@code name: value} as it is
      */
-    public record Header(String name, String value, boolean masked) {
+    public record Header(String name, String value, boolean masked, Said line) {
+
+        /** A header shown as it is. */
+        public Header(String name, String value, boolean masked) {
+            this(name, value, masked, null);
+        }
+
+        /** {@code name: value}, or the line's words in the language in use. */
+        public String shown() {
+            return line == null ? name + ": " + value : line.text();
+        }
     }
 
     /**
@@ -69,8 +82,11 @@ public final class ShownHeaders {
         }
         if (uri == null && step.credential() != null && cred != null && cred.present()) {
             // the URL is not known yet (it takes an earlier step's output): the credential is sent all the same
-            out.add(new Header("(credential " + step.credential() + ")", mask(step.credential(),
-                    cred.material().fingerprint(), cred.rejected() != null), true));
+            String fp = cred.material().fingerprint();
+            boolean rejected = cred.rejected() != null;
+            out.add(new Header("(credential " + step.credential() + ")", mask(step.credential(), fp, rejected), true,
+                    Said.of(rejected ? "core.headers.unknownUrlRejected" : "core.headers.unknownUrl",
+                            step.credential(), fp)));
         } else if (uri != null) {
             out.addAll(credential(step.credential(), cred, uri, now));
         }
@@ -84,11 +100,14 @@ public final class ShownHeaders {
         }
         if (!cred.present()) {
             return List.of(new Header("(credential " + name + ")", "missing" + (cred.problem() == null ? ""
-                    : ": " + cred.problem().english()), true));
+                    : ": " + cred.problem().english()), true, cred.problem() == null
+                    ? Said.of("core.headers.missing", name) : Said.of("core.headers.missingWhy", name, cred.problem())));
         }
         List<Header> out = new ArrayList<>();
-        cred.material().httpHeaders(uri, now).keySet().forEach(h -> out.add(new Header(h,
-                mask(name, cred.material().fingerprint(), cred.rejected() != null), true)));
+        String fp = cred.material().fingerprint();
+        boolean rejected = cred.rejected() != null;
+        cred.material().httpHeaders(uri, now).keySet().forEach(h -> out.add(new Header(h, mask(name, fp, rejected),
+                true, Said.of(rejected ? "core.headers.maskedRejected" : "core.headers.masked", h, name, fp))));
         return out;
     }
 

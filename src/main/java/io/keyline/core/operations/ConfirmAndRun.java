@@ -114,7 +114,7 @@ public final class ConfirmAndRun {
             }
             if (kind == StepKind.HTTP) {
                 sb.append(method).append(' ').append(url).append('\n');
-                headers.forEach(h -> sb.append(h.name()).append(": ").append(h.value()).append('\n'));
+                headers.forEach(h -> sb.append(h.shown()).append('\n'));
                 sb.append('\n');
                 if (bodyBytes == 0) {
                     sb.append(Text.t("core.confirm.noBody")).append('\n');

@@ -35,8 +35,12 @@ public final class PlanText {
         for (Plan.RequestPreview r : k.requests()) {
             sb.append(indent).append(r.step()).append(": ").append(r.method()).append(' ')
                     .append(Printable.line(r.url())).append('\n');
-            r.headers().forEach((h, v) -> sb.append(indent).append("  ").append(h).append(": ")
-                    .append(Printable.line(v)).append('\n'));
+            if (r.shown().isEmpty()) {
+                r.headers().forEach((h, v) -> sb.append(indent).append("  ").append(h).append(": ")
+                        .append(Printable.line(v)).append('\n'));
+            } else {
+                r.shown().forEach(h -> sb.append(indent).append("  ").append(Printable.line(h.shown())).append('\n'));
+            }
             String source = Printable.line(bodySource(r.bodySource()));
             String note = r.note() == null ? null : Printable.line(r.note().text());
             String size = r.bodyBytes() == null ? "" : Text.t("core.planText.bytes", r.bodyBytes(), r.bodySha256(),

@@ -82,7 +82,8 @@ class ConfirmViewModelTest {
                 new Header("Content-Type", "text/markdown", false));
         String fingerprint = fx.services().credentials().lookup("site-cookie").material().fingerprint();
         assertThat(p.headers()).contains(new Header("Cookie",
-                "*** (credential site-cookie, fingerprint " + fingerprint + ")", true));
+                "*** (credential site-cookie, fingerprint " + fingerprint + ")", true,
+                io.keyline.text.Said.of("core.headers.masked", "Cookie", "site-cookie", fingerprint)));
         assertThat(p.bodyBytes()).isEqualTo(body.length);
         assertThat(p.bodySha256()).isEqualTo(Rendering.sha256(body));
         assertThat(p.bodyPreview()).isEqualTo("article for " + KEY);

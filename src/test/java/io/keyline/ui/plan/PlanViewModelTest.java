@@ -121,6 +121,30 @@ class PlanViewModelTest {
                 .contains("  User-Agent: Keyline/").doesNotContain("s3cr3t");
     }
 
+    /**
+     * Seen in a real window in Chinese: the masked credential's line said "credential", "fingerprint" and
+     * "REJECTED" in English. The line is words; the plan's header map (its JSON) keeps the English.
+     */
+    @Test
+    void inChineseTheMaskedCredentialsLineIsChineseAndTheHeaderMapEnglish() throws IOException {
+        fx.publishJob("c", "site-cookie");
+        assertThat(fx.wb.cliWithInput("Cookie: session=s3cr3t-value", "credentials", "set", "site-cookie").exit())
+                .isZero();
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            vm.loadJobs();
+            vm.choice().jobProperty().set("c");
+            vm.plan();
+            assertThat(vm.errorProperty().get()).isEmpty();
+            Plan.RequestPreview post = vm.rows().get(0).plan().requests().get(0);
+            assertThat(post.headers().get("Cookie")).startsWith("*** (credential site-cookie, fingerprint ");
+            assertThat(vm.detailProperty().get()).contains("  Cookie: *** (凭据 site-cookie,指纹 ")
+                    .doesNotContain("(credential").doesNotContain("fingerprint").doesNotContain("s3cr3t");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
     /** Red text only once the operator typed something wrong, or pressed Plan. */
     @Test
     void noValidationErrorBeforeInputOnlyAfterTypingOrPlan() {
