@@ -43,7 +43,7 @@ class DepartureWordsTest {
             assertThat(apply.exit()).as(apply.toString()).isEqualTo(4);
             Result tl = wb.cli("timeline", "p", KEY);
             assertThat(tl.out()).as(tl.toString()).contains("这次运行偏离了计划 " + planId
-                    + ":它的检查答复“已存在”;计划中显示的是“不存在”,并且要执行 publish")
+                    + "：它的检查答复“已存在”；计划中显示的是“不存在”，并且要执行 publish")
                     .doesNotContain("its probe answered", "the plan showed");
             Result json = wb.cli("timeline", "p", KEY, "--json");
             assertThat(json.out()).contains("its probe answered present; the plan showed it absent and publish to be "

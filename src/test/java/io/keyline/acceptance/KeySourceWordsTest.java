@@ -34,12 +34,12 @@ class KeySourceWordsTest {
         Text.use(Text.CHINESE);
         Result due = wb.cli("run", "--due");
         assertThat(due.exit()).as(due.toString()).isEqualTo(1);
-        assertThat(due.err()).contains("invoices:任务项来源的第 1 项(从 0 数起)不是有效的任务项:它是真假值",
-                "invoices:任务项来源的第 2 项(从 0 数起)不是有效的任务项:它是一个对象").doesNotContain("is not a key", "keys.source");
+        assertThat(due.err()).contains("invoices：任务项来源的第 1 项（从 0 数起）不是有效的任务项：它是真假值",
+                "invoices：任务项来源的第 2 项（从 0 数起）不是有效的任务项：它是一个对象").doesNotContain("is not a key", "keys.source");
 
         Files.writeString(wb.jobs.resolve("documents.list"), "not a list");
         Result worker = wb.cli("worker", "--until-idle");
-        assertThat(worker.out()).as(worker.toString()).contains("工作进程:这一轮:invoices:任务项来源没有给出任务项列表")
+        assertThat(worker.out()).as(worker.toString()).contains("工作进程：这一轮：invoices：任务项来源没有给出任务项列表")
                 .doesNotContain("tick:", "gave no list");
 
         // a key typed on the command line that the job does not accept

@@ -196,7 +196,7 @@ class PlanApplyTest extends SiteTestBase {
             Result text = wb.cli("plan", "p", "--key", KEY, "--key", later);
             Result json = wb.cli("plan", "p", "--key", KEY, "--key", later, "--json");
             assertThat(text.out()).as(text.toString()).contains("运行 write,publish",
-                    "还没到期(" + later + " 晚于 UTC 时区的当前任务项 " + KEY, "publish 的检查:不存在:结果还没有产生")
+                    "还没到期（" + later + " 晚于 UTC 时区的当前任务项 " + KEY, "publish 的检查：不存在：结果还没有产生")
                     .doesNotContain("run write,publish", "not yet due", "absent: the effect");
             JsonNode keys = Json.read(json.out(), JsonNode.class).get("keys");
             assertThat(keys.get(0).get("action").asText()).isEqualTo("run write,publish");

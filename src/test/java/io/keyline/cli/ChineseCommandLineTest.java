@@ -69,15 +69,15 @@ class ChineseCommandLineTest {
         Text.use(Text.CHINESE);
         Workbench.Result run = wb.cli("run", "no", "--key", "2026-11-29");
         assertThat(run.exit()).as(run.toString()).isEqualTo(2);
-        assertThat(run.out()).contains("no:失败 1", "下一步:keyline timeline no 2026-11-29", "退出码 2(失败)");
+        assertThat(run.out()).contains("no：失败 1", "下一步：keyline timeline no 2026-11-29", "退出码 2（失败）");
         Workbench.Result status = wb.cli("status");
         assertThat(status.exit()).as(status.toString()).isZero();
-        assertThat(status.out()).contains("状态:", "任务项", "尝试次数", "失败");
+        assertThat(status.out()).contains("状态：", "任务项", "尝试次数", "失败");
         Workbench.Result doctor = wb.cli("doctor");
-        assertThat(doctor.out()).as(doctor.toString()).contains("主密钥:", "有任务项等人处理时会通知谁:", "1 个有效的作业文件");
+        assertThat(doctor.out()).as(doctor.toString()).contains("主密钥：", "有任务项等人处理时会通知谁：", "1 个有效的作业文件");
         Workbench.Result plan = wb.cli("plan", "no", "--key", "2026-11-29");
         assertThat(plan.exit()).as(plan.toString()).isZero();
-        assertThat(plan.out()).contains("1 个任务项", "原样执行这个计划:keyline apply");
+        assertThat(plan.out()).contains("1 个任务项", "原样执行这个计划：keyline apply");
         Workbench.Result none = wb.cli("credentials", "list");
         assertThat(none.out()).as(none.toString()).contains("没有凭据");
         Workbench.Result set = wb.cliWithInput("Cookie: sid=s3cr3t-value-123456\n", "credentials", "set",
@@ -85,7 +85,7 @@ class ChineseCommandLineTest {
         assertThat(set.exit()).as(set.toString()).isZero();
         assertThat(set.out()).contains("凭据 site-cookie 已保存", "在 https://example.org/login 登录");
         Workbench.Result list = wb.cli("credentials", "list");
-        assertThat(list.out()).as(list.toString()).contains("名称", "指纹", "site-cookie:在 https://example.org/login 登录");
+        assertThat(list.out()).as(list.toString()).contains("名称", "指纹", "site-cookie：在 https://example.org/login 登录");
         Workbench.Result unknown = wb.cli("run", "nosuchjob");
         assertThat(unknown.exit()).isEqualTo(64);
         assertThat(unknown.err()).contains("未知的作业 \"nosuchjob\"");
@@ -122,16 +122,16 @@ class ChineseCommandLineTest {
         assertThat(notFound.exit()).as(notFound.toString()).isEqualTo(1);
         Workbench.Result notNamed = wb.cliIn(elsewhere, "--state", elsewhere.resolve("s").toString(), "status");
         assertThat(notNamed.exit()).as(notNamed.toString()).isEqualTo(1);
-        assertThat(help.out()).contains("用法: keyline", "命令:", "从这里开始:", "这里使用:");
-        assertThat(help.out().replaceAll("\\s+", "")).contains("状态:没有找到(", "'keylineinit'会创建" + wb.state,
-                "作业:" + tmp.resolve("jobs") + "(--jobs)");
-        assertThat(runHelp.out()).contains("执行一个作业的任务项", "要处理的任务项(可以重复)。", "显示这份帮助并退出。");
-        assertThat(retryRun.out()).contains("work #1  失败 [FATAL] (0 毫秒)", "no  运行 (", "失败 1;退出码 2");
-        assertThat(retry.out()).contains("no 2026-11-29 已从步骤 work 重新启用(待运行)",
-                "运行它:keyline run no --key 2026-11-29");
-        assertThat(notFound.err()).contains("没有找到 Keyline 状态。在这些位置找过 state/keyline.mv.db:",
+        assertThat(help.out()).contains("用法：keyline", "命令：", "从这里开始：", "这里使用：");
+        assertThat(help.out().replaceAll("\\s+", "")).contains("状态：没有找到（", "'keylineinit'会创建" + wb.state,
+                "作业：" + tmp.resolve("jobs") + "（--jobs）");
+        assertThat(runHelp.out()).contains("执行一个作业的任务项", "要处理的任务项（可以重复）。", "显示这份帮助并退出。");
+        assertThat(retryRun.out()).contains("work #1  失败 [FATAL] （0 毫秒）", "no  运行 （", "失败 1；退出码 2");
+        assertThat(retry.out()).contains("no 2026-11-29 已从步骤 work 重新启用（待运行）",
+                "运行它：keyline run no --key 2026-11-29");
+        assertThat(notFound.err()).contains("没有找到 Keyline 状态。在这些位置找过 state/keyline.mv.db：",
                 elsewhere.resolve("state").toString());
-        assertThat(notNamed.err()).contains("中没有 Keyline 状态(由 --state 指定)");
+        assertThat(notNamed.err()).contains("中没有 Keyline 状态（由 --state 指定）");
 
         List<String> data = List.of("exit 65: 输入有误", "failed at work: retry it to run again");
         List<String> english = new ArrayList<>();
@@ -213,7 +213,7 @@ class ChineseCommandLineTest {
         assertThat(englishWords("no 2026-11-29 re-armed (PENDING); run it with: keyline run no --key 2026-11-29"))
                 .containsExactly("run it with");
         assertThat(englishWords("Shows keys and their\n                 states")).containsExactly("Shows keys and their states");
-        assertThat(englishWords("已重新启用;运行它:keyline credentials set site-cookie --from-file cookies.txt"))
+        assertThat(englishWords("已重新启用；运行它：keyline credentials set site-cookie --from-file cookies.txt"))
                 .isEmpty();
         assertThat(englishWords("状态:/srv/keyline/state 和 $XDG_DATA_HOME/keyline/logs 或 postgresql://host/db"))
                 .isEmpty();

@@ -57,10 +57,10 @@ class EventWordsTest {
         // the key's own message (status, Confirm, Attention) keeps its words too
         Text.use(Text.CHINESE);
         Workbench.Result status = wb.cli("status");
-        assertThat(status.out()).as(status.toString()).contains("已重新启用,从步骤 work 开始").doesNotContain("re-armed");
+        assertThat(status.out()).as(status.toString()).contains("已重新启用，从步骤 work 开始").doesNotContain("re-armed");
         try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
             assertThat(Words.keyMessage(ws.operations().key("no", KEY).orElseThrow()))
-                    .startsWith("已重新启用,从步骤 work 开始(work 重新运行");
+                    .startsWith("已重新启用，从步骤 work 开始（work 重新运行");
         }
         Text.use(Text.ENGLISH);
         Workbench.Result skip = wb.cli("skip", "no", KEY, "--note", "not today");
@@ -83,16 +83,16 @@ class EventWordsTest {
         Text.use(Text.CHINESE);
         Workbench.Result zh = wb.cli("timeline", "no", KEY);
         assertThat(zh.exit()).as(zh.toString()).isZero();
-        assertThat(zh.out()).contains("已开始", "work 失败:退出码 65:bad input",
-                "已重新启用,从步骤 work 开始(work 重新运行,之前的输出被丢弃;不安全步骤会先经过检查)", "已跳过");
+        assertThat(zh.out()).contains("已开始", "work 失败：退出码 65：bad input",
+                "已重新启用，从步骤 work 开始（work 重新运行，之前的输出被丢弃；不安全步骤会先经过检查）", "已跳过");
         assertThat(zh.out()).doesNotContain("started", "failed:", "re-armed", "skipped");
         // machine output keeps the English words in every language
         Workbench.Result json = wb.cli("timeline", "no", KEY, "--json");
         assertThat(json.out()).contains("\"work failed: exit 65: bad input\"", "\"re-armed from step work (work run",
                 "\"skipped\"").doesNotContain("已跳过", "失败");
         try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
-            assertThat(consoleMessages(ws)).contains("work 失败:退出码 65:bad input", "已跳过")
-                    .anySatisfy(m -> assertThat(m).startsWith("已重新启用,从步骤 work 开始"));
+            assertThat(consoleMessages(ws)).contains("work 失败：退出码 65：bad input", "已跳过")
+                    .anySatisfy(m -> assertThat(m).startsWith("已重新启用，从步骤 work 开始"));
         }
 
         assertThat(wb.cli("status").out()).contains("已由 ").contains(" 跳过");
@@ -171,7 +171,7 @@ class EventWordsTest {
                     .filter(e -> e.type() == EventType.YIELDED).findFirst().orElseThrow();
             assertThat(yielded.message()).isEqualTo("stopped by SIGTERM; stopped before step two");
             Text.use(Text.CHINESE);
-            assertThat(Words.eventMessage(yielded)).isEqualTo("被 SIGTERM 停止;在步骤 two 之前停下");
+            assertThat(Words.eventMessage(yielded)).isEqualTo("被 SIGTERM 停止；在步骤 two 之前停下");
             Text.use(Text.ENGLISH);
             assertThat(Words.eventMessage(yielded)).isEqualTo("stopped by SIGTERM; stopped before step two");
         }
@@ -195,14 +195,14 @@ class EventWordsTest {
             assertThat(site.posts()).isOne();
 
             String english = "no answer within 1s (timeout; the request may have been sent)";
-            String chinese = "1s 内没有答复(超时;请求可能已经发出)";
+            String chinese = "1s 内没有答复（超时；请求可能已经发出）";
             assertThat(storedKey(wb)[0]).contains(english);
             assertThat(wb.cli("timeline", "post", KEY, "--json").out()).contains(english).doesNotContain(chinese);
             Text.use(Text.CHINESE);
             Workbench.Result zh = wb.cli("timeline", "post", KEY);
             assertThat(zh.out()).as(zh.toString()).contains(chinese);
             // the evidence's detail too: it records the English of the words its event keeps
-            assertThat(zh.out()).containsPattern("详情:\\s+" + java.util.regex.Pattern.quote(chinese))
+            assertThat(zh.out()).containsPattern("详情：\\s+" + java.util.regex.Pattern.quote(chinese))
                     .doesNotContain("no answer");
             assertThat(wb.cli("status").out()).contains(chinese);
             try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
@@ -240,8 +240,8 @@ class EventWordsTest {
         assertThat(wb.cli("timeline", "slow", KEY).out()).contains("probe timed out");
         Text.use(Text.CHINESE);
         Workbench.Result zh = wb.cli("timeline", "slow", KEY);
-        assertThat(zh.out()).as(zh.toString()).contains("检查超时;检查没有明确答复,步骤不运行");
-        assertThat(zh.out().lines().filter(l -> !l.strip().startsWith("详情:")))
+        assertThat(zh.out()).as(zh.toString()).contains("检查超时；检查没有明确答复，步骤不运行");
+        assertThat(zh.out().lines().filter(l -> !l.strip().startsWith("详情：")))
                 .noneMatch(l -> l.contains("probe timed out"));
         assertThat(wb.cli("status").out()).contains("检查超时");
     }

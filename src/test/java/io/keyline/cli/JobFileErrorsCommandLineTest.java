@@ -35,9 +35,9 @@ class JobFileErrorsCommandLineTest {
             """;
 
     static final String UNKNOWN_EN = ":4:3: unknown field \"retires\" in job (did you mean \"retry\"?)";
-    static final String UNKNOWN_ZH = ":4:3: 作业 中有不认识的字段 \"retires\"(是不是想写 \"retry\"?)";
+    static final String UNKNOWN_ZH = ":4:3: 作业 中有不认识的字段 \"retires\"（是不是想写 \"retry\"？）";
     static final String TYPE_EN = ":5:18: concurrency must be an integer from 1 to 64, got string";
-    static final String TYPE_ZH = ":5:18: concurrency 应当是介于 1 和 64 之间的整数,实际是字符串";
+    static final String TYPE_ZH = ":5:18: concurrency 应当是介于 1 和 64 之间的整数，实际是字符串";
 
     @AfterEach
     void english() {

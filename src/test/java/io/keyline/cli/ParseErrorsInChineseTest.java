@@ -29,21 +29,21 @@ class ParseErrorsInChineseTest {
         Text.use(Text.CHINESE);
         Result unknown = wb.cli("status", "--attenton");
         assertThat(unknown.exit()).as(unknown.toString()).isEqualTo(64);
-        assertThat(unknown.err()).contains("keyline: 没有这个选项:--attenton", "你是不是想输入:",
+        assertThat(unknown.err()).contains("keyline: 没有这个选项：--attenton", "你是不是想输入：",
                 "--attention", "试试 'keyline status --help'。");
         Result stray = wb.cli("stauts");
-        assertThat(stray.err()).as(stray.toString()).contains("keyline: 多余的参数:stauts", "你是不是想输入:", "status");
+        assertThat(stray.err()).as(stray.toString()).contains("keyline: 多余的参数：stauts", "你是不是想输入：", "status");
         Result missingOption = wb.cli("pause", "daily");
         assertThat(missingOption.exit()).isEqualTo(64);
-        assertThat(missingOption.err()).as(missingOption.toString()).contains("keyline: 缺少必需的选项:--reason");
+        assertThat(missingOption.err()).as(missingOption.toString()).contains("keyline: 缺少必需的选项：--reason");
         Result missingValue = wb.cli("run", "daily", "--key");
-        assertThat(missingValue.err()).as(missingValue.toString()).contains("keyline: 选项 --key 后面缺少它的值(K)");
+        assertThat(missingValue.err()).as(missingValue.toString()).contains("keyline: 选项 --key 后面缺少它的值（K）");
         Result missingParameters = wb.cli("confirm");
         assertThat(missingParameters.err()).as(missingParameters.toString())
-                .contains("keyline: 缺少必需的参数:JOB、KEY");
+                .contains("keyline: 缺少必需的参数：JOB、KEY");
         Result notANumber = wb.cli("sandbox", "--port", "abc");
         assertThat(notANumber.exit()).isEqualTo(64);
-        assertThat(notANumber.err()).as(notANumber.toString()).contains("keyline: 选项 --port 的值“abc”无效(需要一个整数)");
+        assertThat(notANumber.err()).as(notANumber.toString()).contains("keyline: 选项 --port 的值“abc”无效（需要一个整数）");
         for (Result r : java.util.List.of(unknown, stray, missingOption, missingValue, missingParameters, notANumber)) {
             assertThat(r.err()).as(r.toString()).doesNotContain("Unknown", "Unmatched", "Missing", "Invalid", "Did you");
         }

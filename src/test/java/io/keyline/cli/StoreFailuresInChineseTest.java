@@ -63,8 +63,8 @@ class StoreFailuresInChineseTest {
             String enOut = Files.readString(enLog, StandardCharsets.UTF_8);
             assertThat(zh.exitValue()).as(zhOut).isEqualTo(1);
             assertThat(en.exitValue()).as(enOut).isEqualTo(1);
-            assertThat(zhOut).contains("keyline: " + state.toAbsolutePath() + " 中的状态被 进程 " + me + "(keyline,")
-                    .contains(" 锁定了 2 秒:什么都没有做(keyline.state.openWait=PT2S)。")
+            assertThat(zhOut).contains("keyline: " + state.toAbsolutePath() + " 中的状态被 进程 " + me + "（keyline，")
+                    .contains(" 锁定了 2 秒：什么都没有做（keyline.state.openWait=PT2S）。")
                     .doesNotContain("stayed locked", "nothing was done", "process " + me, "Exception");
             assertThat(enOut).contains("keyline: the state in " + state.toAbsolutePath() + " stayed locked for 2 s by "
                     + "process " + me + " (keyline, since ").contains("): nothing was done "
@@ -90,14 +90,14 @@ class StoreFailuresInChineseTest {
         Text.use(Text.CHINESE);
         Result unwritable = wb.cli("backup", "/proc/keyline-backup.zip");
         assertThat(unwritable.exit()).as(unwritable.toString()).isEqualTo(1);
-        assertThat(unwritable.err()).contains("keyline: 备份到 /proc/keyline-backup.zip 失败:无法在 /proc 中创建私有文件夹:")
+        assertThat(unwritable.err()).contains("keyline: 备份到 /proc/keyline-backup.zip 失败：无法在 /proc 中创建私有文件夹：")
                 .doesNotContain("failed", "cannot create");
         Result missing = wb.cli("backup", nowhere.resolve("b.zip").toString());
         assertThat(missing.exit()).as(missing.toString()).isEqualTo(64);
-        assertThat(missing.err()).contains("备份:文件夹 " + nowhere + " 不存在").doesNotContain("does not exist");
+        assertThat(missing.err()).contains("备份：文件夹 " + nowhere + " 不存在").doesNotContain("does not exist");
         Result folder = wb.cli("backup", tmp.toString());
         assertThat(folder.exit()).as(folder.toString()).isEqualTo(64);
-        assertThat(folder.err()).contains("备份:" + tmp + " 是一个文件夹;请给一个文件名,例如 keyline-backup.zip");
+        assertThat(folder.err()).contains("备份：" + tmp + " 是一个文件夹；请给一个文件名，例如 keyline-backup.zip");
 
         Text.use(Text.ENGLISH);
         assertThat(wb.cli("backup", "/proc/keyline-backup.zip").err())
@@ -121,11 +121,11 @@ class StoreFailuresInChineseTest {
         Text.use(Text.CHINESE);
         Result export = wb.cli("export");
         assertThat(export.exit()).as(export.toString()).isEqualTo(1);
-        assertThat(export.err()).as("the database's own words stay as they are").contains("keyline: 导出失败:")
+        assertThat(export.err()).as("the database's own words stay as they are").contains("keyline: 导出失败：")
                 .containsIgnoringCase("evidence").doesNotContain("export failed");
         Result list = wb.cli("credentials", "list");
         assertThat(list.exit()).as(list.toString()).isEqualTo(1);
-        assertThat(list.err()).contains("keyline: 无法列出凭据:").containsIgnoringCase("login_url")
+        assertThat(list.err()).contains("keyline: 无法列出凭据：").containsIgnoringCase("login_url")
                 .doesNotContain("cannot list");
 
         Text.use(Text.ENGLISH);
@@ -141,8 +141,8 @@ class StoreFailuresInChineseTest {
         Text.use(Text.CHINESE);
         Result zh = wb.cli("status");
         assertThat(zh.exit()).as(zh.toString()).isEqualTo(1);
-        assertThat(zh.err()).contains("keyline: 连不上 127.0.0.1:1 上的 PostgreSQL(")
-                .contains("):服务器在运行吗?它接受来自这台机器的连接吗?").doesNotContain("cannot reach");
+        assertThat(zh.err()).contains("keyline: 连不上 127.0.0.1:1 上的 PostgreSQL（")
+                .contains("）：服务器在运行吗？它接受来自这台机器的连接吗？").doesNotContain("cannot reach");
         Text.use(Text.ENGLISH);
         assertThat(wb.cli("status").err()).contains("keyline: cannot reach PostgreSQL at 127.0.0.1:1 (")
                 .contains("): is the server running, and does it accept connections from this machine?");
@@ -159,7 +159,7 @@ class StoreFailuresInChineseTest {
         Text.use(Text.CHINESE);
         Result prune = wb.cli("prune", "--events-older-than", "P90D");
         assertThat(prune.exit()).as(prune.toString()).isEqualTo(1);
-        assertThat(prune.err()).contains("keyline: 清理失败:").doesNotContain("prune failed");
+        assertThat(prune.err()).contains("keyline: 清理失败：").doesNotContain("prune failed");
         Text.use(Text.ENGLISH);
         assertThat(wb.cli("prune", "--events-older-than", "P90D").err()).contains("keyline: prune failed: ");
     }

@@ -46,32 +46,32 @@ class RefusalsInChineseTest {
         Text.use(Text.CHINESE);
         Result plan = wb.cli("plan", "daily", "--due");
         assertThat(plan.exit()).as(plan.toString()).isZero();
-        assertThat(plan.out()).contains("补跑:错过了 2026-11-27 08:00 的定时运行",
-                "publish:命令 sh -c true").doesNotContain("catch-up", "new job", "command sh");
+        assertThat(plan.out()).contains("补跑：错过了 2026-11-27 08:00 的定时运行",
+                "publish：命令 sh -c true").doesNotContain("catch-up", "new job", "command sh");
         Text.use(Text.ENGLISH);
         assertThat(wb.cli("plan", "daily", "--due").out()).contains("(catch-up: missed tick 2026-11-27 08:00)",
                 "new job: review its plan", "publish: command sh -c true");
 
         Text.use(Text.CHINESE);
         Result due = wb.cli("run", "--due");
-        assertThat(due.out()).as(due.toString()).contains("daily 2026-11-27:补跑:错过了 2026-11-27 08:00 的定时运行")
+        assertThat(due.out()).as(due.toString()).contains("daily 2026-11-27：补跑：错过了 2026-11-27 08:00 的定时运行")
                 .doesNotContain("catch-up");
         Result review = wb.cli("confirm", "daily", "2026-11-29");
         assertThat(review.exit()).as(review.toString()).isEqualTo(1);
-        assertThat(review.err()).contains("daily 2026-11-29 等待的是作业 daily 的审核,不是单个任务项的确认",
+        assertThat(review.err()).contains("daily 2026-11-29 等待的是作业 daily 的审核，不是单个任务项的确认",
                 "keyline approve daily").doesNotContain("waits for");
         Result never = wb.cli("rearm", "daily", "2026-12-20", "--note", "再来一次");
         assertThat(never.err()).as(never.toString())
-                .contains("作业 daily 的任务项 2026-12-20 从未运行过:没有可以操作的内容").doesNotContain("has never run");
+                .contains("作业 daily 的任务项 2026-12-20 从未运行过：没有可以操作的内容").doesNotContain("has never run");
         Result notNow = wb.cli("rearm", "daily", "2026-11-29", "--note", "再来一次");
         assertThat(notNow.err()).as(notNow.toString())
-                .contains("无法重新执行 daily 2026-11-29:它的状态是“待确认”(只能重新执行状态为“已完成”的任务项)");
+                .contains("无法重新执行 daily 2026-11-29：它的状态是“待确认”（只能重新执行状态为“已完成”的任务项）");
         Result noPlan = wb.cli("apply", "0123456789abcdef");
         assertThat(noPlan.err()).as(noPlan.toString()).contains("这个状态中没有计划 0123456789abcdef")
                 .doesNotContain("in this state");
         Result ahead = wb.cli("run", "daily", "--key", "2026-12-05");
         assertThat(ahead.err()).as(ahead.toString())
-                .contains("2026-12-05 还没到期:daily 的当前任务项是 2026-11-29(UTC 时区)。什么都没有运行。")
+                .contains("2026-12-05 还没到期：daily 的当前任务项是 2026-11-29（UTC 时区）。什么都没有运行。")
                 .doesNotContain("not yet due");
 
         Text.use(Text.ENGLISH);
@@ -92,7 +92,7 @@ class RefusalsInChineseTest {
     void aRefusalIsSaidWhenShownAndKeepsItsEnglishForMachines() {
         Text.use(Text.CHINESE);
         OperatorException e = OperatorException.of("core.refused.changedMeanwhile", "daily", "2026-11-29");
-        assertThat(e.getMessage()).isEqualTo("任务项 daily 2026-11-29 在你操作的同时有了变化(另一个进程正在处理它):请重新查看后再试");
+        assertThat(e.getMessage()).isEqualTo("任务项 daily 2026-11-29 在你操作的同时有了变化（另一个进程正在处理它）：请重新查看后再试");
         assertThat(e.english()).isEqualTo("key daily 2026-11-29 changed while you acted (another process is working "
                 + "on it): look again and retry");
         Text.use(Text.ENGLISH);
@@ -111,11 +111,11 @@ class RefusalsInChineseTest {
                 CredentialTester.Verdict.REJECTED, Said.plain("HTTP 401")));
 
         Text.use(Text.CHINESE);
-        assertThat(CredentialTester.summary("shop", accepted)).isEqualTo("已接受:1 个答复满足了成功条件,没有一个显示登录被拒绝。");
-        assertThat(CredentialTester.summary("shop", rejected)).isEqualTo("被拒绝:1 个答复中有 1 个显示登录被拒绝:请更新它。");
-        assertThat(CredentialTester.summary("shop", List.of())).startsWith("无法确定:使用 shop 的请求中没有");
-        assertThat(LoginCheck.line(accepted.get(0))).isEqualTo("daily/publish 的检查:已接受(HTTP 200)");
-        assertThat(LoginCheck.line(accepted.get(1))).isEqualTo("np/publish 的请求:未测试(这是不安全的请求,而且没有 HTTP 检查)");
+        assertThat(CredentialTester.summary("shop", accepted)).isEqualTo("已接受：1 个答复满足了成功条件，没有一个显示登录被拒绝。");
+        assertThat(CredentialTester.summary("shop", rejected)).isEqualTo("被拒绝：1 个答复中有 1 个显示登录被拒绝：请更新它。");
+        assertThat(CredentialTester.summary("shop", List.of())).startsWith("无法确定：使用 shop 的请求中没有");
+        assertThat(LoginCheck.line(accepted.get(0))).isEqualTo("daily/publish 的检查：已接受（HTTP 200）");
+        assertThat(LoginCheck.line(accepted.get(1))).isEqualTo("np/publish 的请求：未测试（这是不安全的请求，而且没有 HTTP 检查）");
 
         Text.use(Text.ENGLISH);
         assertThat(CredentialTester.summary("shop", accepted))
@@ -132,11 +132,11 @@ class RefusalsInChineseTest {
         Targets.DueKey missed = new Targets.DueKey("2026-11-27",
                 ZonedDateTime.of(2026, 11, 27, 8, 0, 0, 0, ZoneOffset.UTC), true);
         Text.use(Text.CHINESE);
-        assertThat(Review.Need.NEW_JOB.said().text()).isEqualTo("新作业:请审核它的计划");
+        assertThat(Review.Need.NEW_JOB.said().text()).isEqualTo("新作业：请审核它的计划");
         // the detail of the engine's stop, which a key's record keeps, is English in every language
         assertThat(Review.Need.NEW_JOB.words()).isEqualTo("new job: review its plan");
-        assertThat(Review.Need.said(Review.Need.CHANGED.words()).text()).isEqualTo("审核之后有不安全的步骤改变了:请再次审核它的计划");
-        assertThat(missed.note().text()).isEqualTo("补跑:错过了 2026-11-27 08:00 的定时运行");
+        assertThat(Review.Need.said(Review.Need.CHANGED.words()).text()).isEqualTo("审核之后有不安全的步骤改变了：请再次审核它的计划");
+        assertThat(missed.note().text()).isEqualTo("补跑：错过了 2026-11-27 08:00 的定时运行");
         assertThat(missed.note().english()).isEqualTo("catch-up: missed tick 2026-11-27 08:00");
         Text.use(Text.ENGLISH);
         assertThat(Review.Need.CHANGED.said().text())

@@ -54,7 +54,7 @@ class CredentialWordsTest {
         assertThat(parked).isNotNull();
         assertThat(wb.cli("retry", "daily-article", parked).exit()).isZero();
         Result again = wb.cli("run", "daily-article", "--key", parked);
-        assertThat(again.out()).as(again.toString()).contains("待更新凭据:凭据 sandbox-cookie 已被网站拒绝")
+        assertThat(again.out()).as(again.toString()).contains("待更新凭据：凭据 sandbox-cookie 已被网站拒绝")
                 .doesNotContain("was rejected by the site");
 
         Result notSet = wb.cli("credentials", "test", "nope");
@@ -62,10 +62,10 @@ class CredentialWordsTest {
 
         wb.env().put("KEYLINE_MASTER_KEY", OTHER_KEY);
         Result wrong = wb.cli("credentials", "test", "sandbox-cookie");
-        assertThat(wrong.err()).as(wrong.toString()).contains("无法解密凭据 sandbox-cookie:主密钥不对")
+        assertThat(wrong.err()).as(wrong.toString()).contains("无法解密凭据 sandbox-cookie：主密钥不对")
                 .doesNotContain("wrong master key", "stored with key");
         Result doctor = wb.cli("doctor");
-        assertThat(doctor.out()).as(doctor.toString()).contains("! 无法解密凭据 sandbox-cookie:主密钥不对")
+        assertThat(doctor.out()).as(doctor.toString()).contains("! 无法解密凭据 sandbox-cookie：主密钥不对")
                 .doesNotContain("cannot decrypt");
 
         wb.env().put("KEYLINE_MASTER_KEY", "YWJj");

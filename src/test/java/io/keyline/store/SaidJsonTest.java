@@ -33,7 +33,7 @@ class SaidJsonTest {
         assertThat(back.english()).isEqualTo(said.english())
                 .isEqualTo("publish failed: HTTP 503; attempt 2 of 3 at 2026-11-29T09:00:00Z");
         Text.use(Text.CHINESE);
-        assertThat(back.text()).isEqualTo(said.text()).startsWith("publish 失败:HTTP 503;第 2 次尝试(共 3 次)");
+        assertThat(back.text()).isEqualTo(said.text()).startsWith("publish 失败：HTTP 503；第 2 次尝试（共 3 次）");
     }
 
     @Test

@@ -80,8 +80,8 @@ class JobFileErrorsInChineseTest {
             assertThat(englishWords(zh.get(i))).as("English words in %s", zh.get(i)).isEmpty();
         }
         assertThat(zh.get(0)).contains("name", "\"Daily_Article\"", "小写字母");
-        assertThat(zh.get(1)).isEqualTo("broken.json:4:3: 作业 中有不认识的字段 \"retires\"(是不是想写 \"retry\"?)");
-        assertThat(zh.get(2)).isEqualTo("broken.json:5:18: concurrency 应当是介于 1 和 64 之间的整数,实际是字符串");
+        assertThat(zh.get(1)).isEqualTo("broken.json:4:3: 作业 中有不认识的字段 \"retires\"（是不是想写 \"retry\"？）");
+        assertThat(zh.get(2)).isEqualTo("broken.json:5:18: concurrency 应当是介于 1 和 64 之间的整数，实际是字符串");
         assertThat(zh.get(3)).contains("steps[0]", "\"effect\"", "none, idempotent, unsafe", "必填字段");
         assertThat(zh.get(4)).contains("steps[0].timeout", "\"10m\"", "\"PT30S\"", "时长");
         // machine output (the run log, JSON) keeps the English words in every language
@@ -143,7 +143,7 @@ class JobFileErrorsInChineseTest {
         Text.use(Text.CHINESE);
         List<JobFileError> errors = JobFileLoader.loadFile(file).errors();
         assertThat(errors).extracting(JobFileError::message).containsExactly("key.start: " + rules);
-        assertThat(errors.get(0).text()).startsWith("key.start:任务项 \"" + start + "\" 不是");
+        assertThat(errors.get(0).text()).startsWith("key.start：任务项 \"" + start + "\" 不是");
     }
 
     /** {@code text} without the values of {@code said}'s arguments that are data (not messages of the bundles). */

@@ -75,7 +75,7 @@ class RenewAndResumeTextTest {
         io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
         try {
             // the same list words as Attention's list of keys
-            assertThat(three.resumeText()).isEqualTo("将恢复 3 个任务项:daily 2026-11-29、2026-11-30;weekly 2026-W48");
+            assertThat(three.resumeText()).isEqualTo("将恢复 3 个任务项：daily 2026-11-29、2026-11-30；weekly 2026-W48");
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
         }

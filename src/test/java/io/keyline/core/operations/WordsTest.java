@@ -43,10 +43,10 @@ class WordsTest {
         Text.use(Text.CHINESE);
         String engine = "outcome of publish unknown (no answer within 1s (timeout; the request may have been sent));"
                 + " probe: /total = 0 (absent)";
-        assertThat(Words.message(engine)).isEqualTo("publish 的结果未知:no answer within 1s (timeout; the request may "
-                + "have been sent)。检查没有发现结果(它查看了 /total = 0)。");
-        assertThat(Words.message("stored before (TRANSIENT_AFTER_SEND)")).isEqualTo("stored before (没有完整答复)");
-        assertThat(Words.probe("absent - probe: /total = 0 (absent)")).isEqualTo("不存在:结果还没有产生(检查查看了 /total = 0)");
+        assertThat(Words.message(engine)).isEqualTo("publish 的结果未知：no answer within 1s (timeout; the request may "
+                + "have been sent)。检查没有发现结果（它查看了 /total = 0）。");
+        assertThat(Words.message("stored before (TRANSIENT_AFTER_SEND)")).isEqualTo("stored before（没有完整答复）");
+        assertThat(Words.probe("absent - probe: /total = 0 (absent)")).isEqualTo("不存在：结果还没有产生（检查查看了 /total = 0）");
     }
 
     @Test

@@ -113,12 +113,12 @@ public class ChineseScreensTest {
                 return !renew.busyProperty().get() && !t.isEmpty() && !t.equals(testing);
             }));
             WaitForAsyncUtils.waitForFxEvents();
-            assertThat(fx(() -> renew.currentProperty().get())).as("what is stored now").startsWith("当前存储:cookie, 指纹 ")
+            assertThat(fx(() -> renew.currentProperty().get())).as("what is stored now").startsWith("当前存储：cookie，指纹 ")
                     .contains("上次被拒绝");
             assertThat(fx(() -> renew.waitingKeysProperty().get())).as("the keys that will resume")
-                    .startsWith("将恢复 3 个任务项:daily-article ");
+                    .startsWith("将恢复 3 个任务项：daily-article ");
             assertThat(fx(() -> renew.probes().summaryProperty().get())).as("the test of the stored login")
-                    .startsWith("存储的登录:被拒绝:");
+                    .startsWith("存储的登录：被拒绝：");
             List<String> dialog = fx(() -> shown(renewStage.getScene().getRoot()));
             assertThat(dialog).as("the Renew dialog's texts").contains(fx(() -> renew.currentProperty().get()),
                     fx(() -> renew.waitingKeysProperty().get()));

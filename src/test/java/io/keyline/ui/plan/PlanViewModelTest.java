@@ -138,7 +138,7 @@ class PlanViewModelTest {
             assertThat(vm.errorProperty().get()).isEmpty();
             Plan.RequestPreview post = vm.rows().get(0).plan().requests().get(0);
             assertThat(post.headers().get("Cookie")).startsWith("*** (credential site-cookie, fingerprint ");
-            assertThat(vm.detailProperty().get()).contains("  Cookie: *** (凭据 site-cookie,指纹 ")
+            assertThat(vm.detailProperty().get()).contains("  Cookie: ***（凭据 site-cookie，指纹 ")
                     .doesNotContain("(credential").doesNotContain("fingerprint").doesNotContain("s3cr3t");
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);

@@ -143,8 +143,8 @@ class ConsoleLanguageTest {
         assertThat(coreEnglish(attention)).as("the core's English on the Attention page").isEmpty();
         // the core's words on the items: the group of failures, the login that was never set, the days never run
         assertThat(attention).contains("daily  ·  2 个任务项  ·  publish", "1 个任务项等待 site-cookie 重新登录",
-                "凭据还没有设置。设置之后,这些任务项会继续运行。")
-                .anyMatch(t -> t.startsWith("2 个任务项以同样的方式失败(请求被拒绝):"))
+                "凭据还没有设置。设置之后，这些任务项会继续运行。")
+                .anyMatch(t -> t.startsWith("2 个任务项以同样的方式失败（请求被拒绝）："))
                 .anyMatch(t -> t.matches("daily  ·  有 \\d+ 天从未运行"))
                 .anyMatch(t -> t.startsWith("已等待 "));
         assertThat(english(attention, english)).as("English on the Attention page").isEmpty();

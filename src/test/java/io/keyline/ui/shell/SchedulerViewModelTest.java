@@ -78,12 +78,12 @@ class SchedulerViewModelTest {
         io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
         try {
             vm.refresh();
-            assertThat(vm.textProperty().get()).isEqualTo("调度器:开启 · 马上运行 1 个任务项 · 下一次:daily-article "
-                    + "2026-11-30 09:00(14 小时后)");
+            assertThat(vm.textProperty().get()).isEqualTo("调度器：开启 · 马上运行 1 个任务项 · 下一次：daily-article "
+                    + "2026-11-30 09:00（14 小时后）");
             s.due = List.of(new Upcoming("daily-article", "2026-11-27",
                     ZonedDateTime.of(2026, 11, 27, 9, 0, 0, 0, SHANGHAI), true, null), s.due.get(0));
             vm.refresh();
-            assertThat(vm.textProperty().get()).startsWith("调度器:开启 · 马上运行 2 个任务项(其中 1 个补跑) · ");
+            assertThat(vm.textProperty().get()).startsWith("调度器：开启 · 马上运行 2 个任务项（其中 1 个补跑） · ");
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
         }
@@ -107,7 +107,7 @@ class SchedulerViewModelTest {
         }
         vm.ran(new SchedulerControl.Ran(Instant.parse("2026-11-29T11:05:00Z"), keys, done));
         assertThat(said).hasSize(2);
-        assertThat(said.get(0)).endsWith("(a 1、a 2、a 3、a 4、a 5、…)");
+        assertThat(said.get(0)).endsWith("（a 1、a 2、a 3、a 4、a 5、…）");
         assertThat(said.get(1)).endsWith(" (a 1, a 2, a 3, a 4, a 5, …)");
     }
 

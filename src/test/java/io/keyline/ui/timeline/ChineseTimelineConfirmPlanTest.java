@@ -104,7 +104,7 @@ class ChineseTimelineConfirmPlanTest {
         // the core's words: the run's title and summary, the events, the key's details, the failure's evidence
         assertThat(waiting).anyMatch(t -> t.startsWith("运行 ")).anyMatch(t -> t.matches(".* · \\d+ 个事件.*"))
                 .contains("步骤开始", "步骤失败", "等待确认").anyMatch(t -> t.startsWith("步骤 publish · 已尝试 1 次"))
-                .anyMatch(t -> t.startsWith("请求:")).anyMatch(t -> t.startsWith("尝试:"));
+                .anyMatch(t -> t.startsWith("请求：")).anyMatch(t -> t.startsWith("尝试："));
 
         // the Confirm pane: why it waits, what will be sent; then what happened
         ConfirmViewModel confirm = new ConfirmViewModel(fx.services(), Threads.javafx());
@@ -121,18 +121,18 @@ class ChineseTimelineConfirmPlanTest {
                 "确认并运行", "标记为已完成…", "取消——不发送任何内容");
         assertThat(english(before, english)).as("English in the Confirm pane").isEmpty();
         // the core's preview: why it waits, the probe's latest answer, what will be sent, the failure's evidence
-        assertThat(before).contains("上次尝试的结果未知:请求可能已经到达网站。")
-                .anyMatch(t -> t.startsWith("最近一次检查的答复:不存在:结果还没有产生"))
-                .anyMatch(t -> t.startsWith("正文     ") && t.contains("字节,来自文件 out/" + KEY + ".md"))
-                .anyMatch(t -> t.startsWith("响应:") && t.contains("HTTP 502"));
+        assertThat(before).contains("上次尝试的结果未知：请求可能已经到达网站。")
+                .anyMatch(t -> t.startsWith("最近一次检查的答复：不存在：结果还没有产生"))
+                .anyMatch(t -> t.startsWith("正文     ") && t.contains("字节，来自文件 out/" + KEY + ".md"))
+                .anyMatch(t -> t.startsWith("响应：") && t.contains("HTTP 502"));
 
-        assertThat(fx(() -> confirm.confirmAndRun("核实过:文章还没有发布"))).isTrue();
+        assertThat(fx(() -> confirm.confirmAndRun("核实过：文章还没有发布"))).isTrue();
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> confirm.outcomeProperty().get()) != null);
         WaitForAsyncUtils.waitForFxEvents();
         List<String> after = fx(() -> shown(pane));
         assertThat(after).as("the Confirm pane's texts after it ran").contains("发生了什么", "结果", "关闭",
-                "已发送一次:步骤成功,任务项已完成。");
-        assertThat(after).anyMatch(t -> t.startsWith("网站答复 HTTP 201:"));
+                "已发送一次：步骤成功，任务项已完成。");
+        assertThat(after).anyMatch(t -> t.startsWith("网站答复 HTTP 201："));
         assertThat(after).anyMatch(t -> t.startsWith("检查在 ") && t.contains("结果还不存在"));
         assertThat(english(after, english)).as("English in the Confirm pane after it ran").isEmpty();
 
@@ -211,12 +211,12 @@ class ChineseTimelineConfirmPlanTest {
         }
         assertThat(english(ranged, english)).as("English in the range's plan").isEmpty();
         assertThat(actions).as("the planned actions").containsExactly("运行 write → publish", "运行 write → publish",
-                "需要确认:publish", "在 publish 失败:重试之后才会再次运行", "跳过(已完成)",
-                "还没到期:2026-11-30 晚于当前任务项(勾选“提前运行”后重新计划即可包含它)");
+                "需要确认：publish", "在 publish 失败：重试之后才会再次运行", "跳过（已完成）",
+                "还没到期：2026-11-30 晚于当前任务项（勾选“提前运行”后重新计划即可包含它）");
         assertThat(ranged).as("the range's plan").anyMatch(t -> t.startsWith("6 个任务项 · 2 × 运行 write → publish"))
-                .anyMatch(t -> t.startsWith("publish 的检查:不存在:结果还没有产生"))
-                .anyMatch(t -> t.startsWith("  正文:文件 out/2026-11-25.md"))
-                .contains("步骤:write → publish", "(没有 http 请求)");
+                .anyMatch(t -> t.startsWith("publish 的检查：不存在：结果还没有产生"))
+                .anyMatch(t -> t.startsWith("  正文：文件 out/2026-11-25.md"))
+                .contains("步骤：write → publish", "（没有 http 请求）");
     }
 
     private void show(Parent root) {
