@@ -69,6 +69,27 @@ class BundleTest {
         assertThat(keys).isPositive();
     }
 
+    /**
+     * Chinese sentences take full-width punctuation: an ASCII comma, colon, semicolon, parenthesis or
+     * question mark next to a Chinese character reads as a typo (headers, URLs and host:port keep ASCII,
+     * as they never touch a Chinese character).
+     */
+    @Test
+    void chineseSentencesUseFullWidthPunctuation() throws IOException {
+        Pattern halfWidth = Pattern.compile("[\\u4e00-\\u9fff][,;:()?!]|[,;:()?!][\\u4e00-\\u9fff]");
+        Set<String> found = new TreeSet<>();
+        for (String area : Text.AREAS) {
+            Properties zh = load(area + "_zh_CN.properties");
+            for (String key : zh.stringPropertyNames()) {
+                String text = zh.getProperty(key).replaceAll("\\{[^{}]*}", "0");
+                if (halfWidth.matcher(text).find()) {
+                    found.add(key + "=" + zh.getProperty(key));
+                }
+            }
+        }
+        assertThat(found).as("Chinese texts with half-width punctuation").isEmpty();
+    }
+
     @Test
     void theLanguageFollowsKeylineLangThenTheSystem() {
         assertThat(Text.initial("zh", Locale.US)).isEqualTo(Text.CHINESE);
