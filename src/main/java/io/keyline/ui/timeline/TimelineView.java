@@ -49,6 +49,7 @@ public final class TimelineView extends BorderPane {
     static final double MESSAGE_MIN = 140;
     /** The "since" and failure columns, which give way (only) when even the smallest widths do not fit. */
     private static final int SINCE = 2;
+    private static final int STATE = 5;
     private static final int FAILURE = 6;
     /** The list's cells' padding and its vertical scroll bar, which the rows do not get. */
     private static final double LIST_CHROME = 32;
@@ -63,6 +64,12 @@ public final class TimelineView extends BorderPane {
     /** Each column's width, shared by its title and every row, from the list's width. */
     private final javafx.beans.property.DoubleProperty[] widths = new javafx.beans.property.DoubleProperty[MIN.length];
     private final javafx.beans.property.BooleanProperty secondary = new javafx.beans.property.SimpleBooleanProperty(true);
+    /** {@link #MIN} and {@link #PREF} as the current language's words need them ({@link #fitWords}). */
+    private final double[] min = MIN.clone();
+    private final double[] pref = PREF.clone();
+    /** Unshown labels styled as a duration and a state chip, to measure the words in the page's fonts. */
+    private final Label sinceProbe = new Label();
+    private final StateChip chipProbe = new StateChip();
 
     {
         for (int i = 0; i < widths.length; i++) {
@@ -210,7 +217,11 @@ public final class TimelineView extends BorderPane {
         vm.expandedProperty().addListener((o, a, row) -> showEvidence(row, detailTitle));
         showEvidence(vm.expandedProperty().get(), detailTitle);
 
-        VBox center = new VBox(0, columnHeaders(), list, new Region(), detail);
+        sinceProbe.getStyleClass().add("timeline-since");
+        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe, chipProbe);
+        probes.setManaged(false);
+        probes.setVisible(false);
+        VBox center = new VBox(0, columnHeaders(), list, new Region(), detail, probes);
         center.setMinWidth(0);
         list.setMinWidth(0);
         VBox.setMargin(detail, new Insets(10, 0, 0, 0));
@@ -320,29 +331,58 @@ public final class TimelineView extends BorderPane {
      * when even those do not fit do "since" and "failure" give way.
      */
     void layoutColumns(double available) {
+        fitWords();
         boolean keep = available <= 0 || fits(available, true);
         double sumMin = 0;
         double sumPref = 0;
-        for (int i = 0; i < MIN.length; i++) {
+        for (int i = 0; i < min.length; i++) {
             if (keep || i != SINCE && i != FAILURE) {
-                sumMin += MIN[i] + SPACING;
-                sumPref += PREF[i] + SPACING;
+                sumMin += min[i] + SPACING;
+                sumPref += pref[i] + SPACING;
             }
         }
         double room = available - MESSAGE_MIN;
         double share = sumPref == sumMin ? 1 : Math.max(0, Math.min(1, (room - sumMin) / (sumPref - sumMin)));
-        for (int i = 0; i < MIN.length; i++) {
-            widths[i].set(Math.floor(MIN[i] + share * (PREF[i] - MIN[i])));
+        for (int i = 0; i < min.length; i++) {
+            widths[i].set(Math.floor(min[i] + share * (pref[i] - min[i])));
         }
         secondary.set(keep);
     }
 
+    /**
+     * Fits two columns to the words of the language in use, measured in the fonts the page draws them in:
+     * "since" is never narrower than the widest duration under a minute, so it is never split (a Chinese
+     * "毫秒" broke between its two characters), and the state column is no wider than its widest chip
+     * (Chinese states are two to four characters; the English widths left half the column empty).
+     */
+    private void fitWords() {
+        if (sinceProbe.getScene() == null) {
+            return;
+        }
+        double since = 0;
+        for (java.time.Duration d : java.util.List.of(java.time.Duration.ofMillis(999), java.time.Duration.ofMillis(59_900))) {
+            sinceProbe.setText("+" + io.keyline.core.operations.EvidenceText.duration(d));
+            sinceProbe.applyCss();
+            since = Math.max(since, sinceProbe.prefWidth(-1));
+        }
+        min[SINCE] = Math.max(MIN[SINCE], Math.ceil(since));
+        pref[SINCE] = Math.max(PREF[SINCE], min[SINCE]);
+        double chip = 0;
+        for (io.keyline.domain.KeyState s : io.keyline.domain.KeyState.values()) {
+            chipProbe.show(s);
+            chipProbe.applyCss();
+            chip = Math.max(chip, chipProbe.prefWidth(-1));
+        }
+        min[STATE] = Math.min(MIN[STATE], Math.ceil(chip));
+        pref[STATE] = Math.min(PREF[STATE], Math.ceil(chip) + SPACING);
+    }
+
     /** Whether the columns at their smallest widths leave the message its minimum. */
-    private static boolean fits(double available, boolean withSecondary) {
+    private boolean fits(double available, boolean withSecondary) {
         double sum = MESSAGE_MIN;
-        for (int i = 0; i < MIN.length; i++) {
+        for (int i = 0; i < min.length; i++) {
             if (withSecondary || i != SINCE && i != FAILURE) {
-                sum += MIN[i] + SPACING;
+                sum += min[i] + SPACING;
             }
         }
         return available >= sum;

@@ -229,6 +229,78 @@ class TimelineViewTest {
         assertThat(wrapped).as("a long message wraps onto more lines").isTrue();
     }
 
+    /**
+     * In Chinese at 1024 px a duration ("+30 毫秒") stays on one line (it was split between its two
+     * characters), and the state column is as wide as the Chinese chips need, not as the English ones.
+     */
+    @Test
+    void inChineseAt1024ADurationStaysOnOneLineAndTheStateColumnFitsItsChips(FxRobot robot) throws Exception {
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            fx = new TimelineConfirmFixture(tmp.resolve("narrow-zh"));
+            fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
+            assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.DONE);
+            TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
+            robot.interact(() -> {
+                TimelineView view = new TimelineView(vm, navigator());
+                javafx.scene.layout.Region sidebar = new javafx.scene.layout.Region();
+                sidebar.setMinWidth(250);
+                sidebar.setPrefWidth(250);
+                javafx.scene.layout.BorderPane window = new javafx.scene.layout.BorderPane(view);
+                window.setLeft(sidebar);
+                Scene scene = new Scene(window, 1024, 600);
+                scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS);
+                String cjk = io.keyline.ui.common.Fonts.chineseStylesheet();
+                if (cjk != null) {
+                    scene.getStylesheets().add(cjk);
+                }
+                stage.setScene(scene);
+                stage.setWidth(1024);
+                stage.setHeight(600);
+                stage.show();
+                vm.load("daily", KEY);
+            });
+            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 3);
+            robot.interact(vm::collapse);
+            java.util.function.Supplier<List<ListCell<?>>> shownRows = () -> robot.lookup(
+                    ".timeline-list .list-cell.event-row").queryAll().stream()
+                    .<ListCell<?>>map(n -> (ListCell<?>) n).filter(c -> c.getItem() != null).toList();
+            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> shownRows.get().size() >= 3);
+            WaitForAsyncUtils.waitForFxEvents();
+            int durations = 0;
+            for (ListCell<?> cell : shownRows.get()) {
+                javafx.scene.layout.HBox row = (javafx.scene.layout.HBox) cell.getGraphic();
+                javafx.scene.control.Label time = (javafx.scene.control.Label) row.getChildren().get(1);
+                javafx.scene.control.Label since = (javafx.scene.control.Label) row.getChildren().get(2);
+                if (!since.getText().isEmpty()) {
+                    durations++;
+                    assertThat(since.getText()).endsWith(" 毫秒");
+                    assertThat(since.getHeight()).as("%s on one line", since.getText())
+                            .isLessThanOrEqualTo(time.getHeight() + 0.5);
+                }
+                javafx.scene.Node chip = ((javafx.scene.layout.StackPane) row.getChildren().get(5)).getChildren().get(0);
+                if (chip.isVisible()) {
+                    assertThat(chip.getLayoutBounds().getWidth()).as("the chip is not cut")
+                            .isLessThanOrEqualTo(row.getChildren().get(5).getLayoutBounds().getWidth() + 0.5);
+                }
+            }
+            assertThat(durations).as("rows with a duration").isPositive();
+            // the fixture's clock is still, so every duration here is "+0 毫秒": the column must hold the widest one
+            // under a second in the font it is drawn in
+            javafx.scene.control.Label since = (javafx.scene.control.Label) ((javafx.scene.layout.HBox)
+                    shownRows.get().get(0).getGraphic()).getChildren().get(2);
+            javafx.scene.text.Text widest = new javafx.scene.text.Text("+999 毫秒");
+            widest.setFont(since.getFont());
+            assertThat(since.getWidth()).as("the duration column, for %s", since.getFont())
+                    .isGreaterThanOrEqualTo(widest.getLayoutBounds().getWidth());
+            javafx.scene.control.Label state = (javafx.scene.control.Label) robot.lookup("#timeline-columns")
+                    .queryAs(javafx.scene.layout.HBox.class).getChildrenUnmodifiable().get(5);
+            assertThat(state.getWidth()).as("the state column, as wide as a Chinese chip").isLessThan(100);
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
     private Navigator navigator() {
         return new Navigator() {
             @Override
