@@ -51,6 +51,21 @@ public final class StateChip extends Label {
         };
     }
 
+    /**
+     * The width of the widest chip in the language in use (its 11 px bold words and its padding): a column
+     * of chips needs no more (a Chinese state is two to four characters, an English one up to two words).
+     */
+    public static double widest() {
+        java.util.List<String> words = new java.util.ArrayList<>();
+        for (KeyState s : KeyState.values()) {
+            words.add(Format.state(s));
+        }
+        words.add(Text.t("common.state.MISSING"));
+        javafx.scene.text.Font bold = javafx.scene.text.Font.font(javafx.scene.text.Font.getDefault().getFamily(),
+                javafx.scene.text.FontWeight.BOLD, 11);
+        return Widgets.textWidth(words, bold) + 16;
+    }
+
     /** Keys that should exist but never ran. */
     public void showMissing() {
         getStyleClass().removeIf(c -> c.startsWith("state-") && !c.equals("state-chip"));

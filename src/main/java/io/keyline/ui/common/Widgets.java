@@ -136,4 +136,15 @@ public final class Widgets {
     public static Window windowOf(Node n) {
         return n.getScene() == null ? null : n.getScene().getWindow();
     }
+
+    /** The widest of {@code texts} drawn in {@code font}, in pixels (rounded up). */
+    public static double textWidth(java.util.Collection<String> texts, javafx.scene.text.Font font) {
+        double w = 0;
+        for (String s : texts) {
+            javafx.scene.text.Text t = new javafx.scene.text.Text(s);
+            t.setFont(font);
+            w = Math.max(w, t.getLayoutBounds().getWidth());
+        }
+        return Math.ceil(w);
+    }
 }

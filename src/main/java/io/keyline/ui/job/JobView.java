@@ -59,6 +59,9 @@ import java.util.Map;
  */
 public final class JobView extends BorderPane {
 
+    /** A table cell's padding and a margin, beside its text. */
+    private static final double CELL_PADDING = 20;
+
     private final JobViewModel vm;
     private final Navigator nav;
     private final TableView<JobViewModel.KeyRow> table = new TableView<>();
@@ -326,8 +329,9 @@ public final class JobView extends BorderPane {
         keyColumn.setMinWidth(100); // a key is never cut to "2026-1…" at 1024 px; the outcome column gives way
         table.getColumns().add(keyColumn);
         TableColumn<JobViewModel.KeyRow, KeyState> state = new TableColumn<>(Text.t("ui.job.col.state"));
-        state.setPrefWidth(150);
-        state.setMinWidth(140);
+        // as wide as the language's widest chip (with the cell's padding), never more than the English one needs
+        state.setMinWidth(Math.min(140, StateChip.widest() + CELL_PADDING));
+        state.setPrefWidth(state.getMinWidth() + 10);
         state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().state()));
         state.setCellFactory(c -> StateChip.cell(s -> s));
         table.getColumns().add(state);
@@ -336,7 +340,11 @@ public final class JobView extends BorderPane {
                 : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
         stepColumn.setMinWidth(72);
         TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 200, this::when);
-        whenColumn.setMinWidth(110);
+        // how long a key has waited is read whole at 1024 px, in either language
+        whenColumn.setMinWidth(Math.max(110, Widgets.textWidth(java.util.List.of(
+                Text.t("core.waiting.waiting", io.keyline.core.Waiting.text(java.time.Duration.ofSeconds(30))),
+                Text.t("core.waiting.waiting", io.keyline.core.Waiting.text(java.time.Duration.ofMinutes(59)))),
+                javafx.scene.text.Font.font(13)) + CELL_PADDING));
         TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70,
                 r -> r.outcome() == null ? "" : r.outcome().tookText());
         tookColumn.setMinWidth(66);

@@ -427,6 +427,47 @@ class ConsoleLayoutTest {
         assertThat(bar.getMaxX()).as("the bar fits the window").isLessThanOrEqualTo(1024.5);
     }
 
+    /**
+     * At 1024 px a job page's Updated cell of a waiting key says how long it has waited whole (it was cut to
+     * "waiting 22 …" beside a state column sized for the longest English state), in English and in Chinese,
+     * where the state column is as narrow as the Chinese chips.
+     */
+    @Test
+    void atTheNarrowestAJobPageShowsHowLongAKeyHasWaitedWhole(FxRobot robot) throws Exception {
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+                fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+                fx.site.failPosts(Fault.STATUS_502);
+                assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
+                open(robot, 1024, 680, fx.services);
+                robot.interact(() -> console.showJob("daily"));
+                waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
+                        && !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty());
+                Thread.sleep(300);
+                WaitForAsyncUtils.waitForFxEvents();
+                javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class);
+                List<javafx.scene.control.TableCell<?, ?>> updated = robot.lookup("#key-table .table-cell").queryAll().stream()
+                        .<javafx.scene.control.TableCell<?, ?>>map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                        .filter(c -> c.getTableColumn() == table.getColumns().get(3) && c.getText() != null
+                                && !c.getText().isBlank()).toList();
+                assertThat(updated).as("Updated cells in %s", language).isNotEmpty();
+                for (javafx.scene.control.TableCell<?, ?> c : updated) {
+                    assertThat(fxValue(robot, () -> c.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
+                            .as("the Updated cell in %s", language).isEqualTo(c.getText());
+                }
+                if (language == io.keyline.text.Text.CHINESE) {
+                    assertThat(table.getColumns().get(1).getWidth()).as("the state column in Chinese").isLessThan(110);
+                }
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                fx.close();
+                fx = null;
+            }
+        }
+    }
+
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
     private static String shownText(FxRobot robot, Label l) {
         return fxValue(robot, () -> l.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null);
