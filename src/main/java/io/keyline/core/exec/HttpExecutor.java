@@ -706,11 +706,12 @@ public final class HttpExecutor implements StepExecutor {
         if (refreshed != null) {
             parts.add(refreshed);
         }
+        // recorded as the English of their words, which the evidence panes say again (AnswerDetail.shown)
         if (ex.hops.size() > 1) {
-            parts.add("hops: " + String.join("; ", ex.hops.stream().map(Hop::toString).toList()));
+            parts.add(AnswerDetail.hops(ex.hops).english());
         }
         if (isRedirect(ex.status) && ex.location() != null) {
-            parts.add("Location: " + ex.location());
+            parts.add(AnswerDetail.location(ex.location()).english());
         }
         return parts.isEmpty() ? null : String.join("\n", parts);
     }
