@@ -26,8 +26,8 @@ final class MigrateStateCommand extends Sub implements Callable<Integer> {
         StateLocation target;
         try {
             target = StateLocation.parse(to, root().env());
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage().replace("--state", "--to"));
+        } catch (StateLocation.BadValueException e) {
+            throw new UsageError(e.option("--to").getMessage());
         }
         if (!target.shared()) {
             throw new UsageError(t("cli.migrate.notPostgres", "--to"));

@@ -111,9 +111,17 @@ public final class ShownHeaders {
         return out;
     }
 
-    /** {@code *** (credential NAME, fingerprint F)}, with {@code , REJECTED} when the site rejected it. */
+    /**
+     * {@code *** (credential NAME, fingerprint F)}, with {@code , REJECTED} when the site rejected it: the English of
+     * {@link #masked}, as the plan's header map and its JSON keep it.
+     */
     public static String mask(String name, String fingerprint, boolean rejected) {
-        return "*** (credential " + name + ", fingerprint " + fingerprint + (rejected ? ", REJECTED" : "") + ")";
+        return masked(name, fingerprint, rejected).english();
+    }
+
+    /** A credential's masked value as words, said in the language in use where a person reads it. */
+    public static Said masked(String name, String fingerprint, boolean rejected) {
+        return Said.of(rejected ? "core.headers.valueRejected" : "core.headers.value", name, fingerprint);
     }
 
     /** The headers as a name → value map, in order. */

@@ -1,6 +1,6 @@
 package io.keyline.store;
 
-import io.keyline.core.StateUnavailableException;
+import io.keyline.text.Said;
 
 import java.io.IOException;
 import java.net.URI;
@@ -92,6 +92,52 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         }
     }
 
+    /**
+     * A {@code --state} value Keyline cannot use: what is wrong, said in the language in use ({@link #getMessage}),
+     * in English for logs. The words name the option the value was given to ({@link #option}).
+     */
+    final class BadValueException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        /** The option the words name ({@code KEYLINE_STATE} stands in for it). */
+        private static final String OPTION = "--state";
+
+        private final transient Said said;
+
+        private BadValueException(Said said) {
+            super(said.english());
+            this.said = said;
+        }
+
+        /** What is wrong with the value: {@code words}, with the option's name put before their arguments. */
+        static BadValueException of(Said words) {
+            List<Object> args = new ArrayList<>(words.args());
+            args.add(0, OPTION);
+            return new BadValueException(new Said(words.key(), args));
+        }
+
+        /** What is wrong, in the language in use. */
+        @Override
+        public String getMessage() {
+            return said == null ? super.getMessage() : said.text();
+        }
+
+        /** What is wrong, as words. */
+        public Said said() {
+            return said == null ? Said.plain(super.getMessage()) : said;
+        }
+
+        /** The same failure for a value given to {@code option} (e.g. {@code --to}). */
+        public BadValueException option(String option) {
+            Said words = said();
+            if (words.key() == null || words.args().isEmpty()) {
+                return this;
+            }
+            List<Object> args = new ArrayList<>(words.args());
+            args.set(0, option);
+            return new BadValueException(new Said(words.key(), args));
+        }
+    }
+
     /** The URL settings that are passed on to the driver, besides user and password. */
     Set<String> DRIVER_SETTINGS = Set.of("sslmode", "sslrootcert", "sslcert", "sslkey", "connectTimeout",
             "ApplicationName");
@@ -102,19 +148,17 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
      *
      * @param env the process environment: {@code PGUSER}, {@code PGPASSWORD}, {@code PGPASSFILE},
      *            {@code HOME}, {@code XDG_STATE_HOME}
-     * @throws IllegalArgumentException naming the part of the URL that is wrong
+     * @throws BadValueException naming the part of the URL that is wrong
      */
     static StateLocation parse(String value, Map<String, String> env) {
         String v = value.strip();
         String lower = v.toLowerCase(java.util.Locale.ROOT);
         if (lower.startsWith("jdbc:")) {
-            throw new IllegalArgumentException("--state " + redact(v)
-                    + ": give the database as postgresql://HOST[:PORT]/DB, not as a JDBC URL");
+            throw BadValueException.of(Said.of("core.store.state.jdbc", redact(v)));
         }
         if (!lower.startsWith("postgresql://") && !lower.startsWith("postgres://")) {
             if (lower.matches("[a-z][a-z0-9+.-]*://.*")) {
-                throw new IllegalArgumentException("--state " + redact(v)
-                        + ": unknown kind of state; a folder, or postgresql://HOST[:PORT]/DB for a shared database");
+                throw BadValueException.of(Said.of("core.store.state.unknownKind", redact(v)));
             }
             return new Folder(Path.of(v));
         }
@@ -127,17 +171,15 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         try {
             uri = new URI(v);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("--state " + shown + " is not a valid URL: " + e.getReason()
-                    + " at index " + e.getIndex());
+            throw BadValueException.of(Said.of("core.store.state.invalidUrl", shown, e.getReason(),
+                    Integer.toString(e.getIndex())));
         }
         if (uri.getRawFragment() != null) {
-            throw new IllegalArgumentException("--state " + shown + ": a PostgreSQL URL has no #… part (a \"#\" in a "
-                    + "password must be written %23)");
+            throw BadValueException.of(Said.of("core.store.state.fragment", shown));
         }
         String host = uri.getHost();
         if (host == null || host.isBlank()) {
-            throw new IllegalArgumentException("--state " + shown + ": the URL names no host "
-                    + "(postgresql://HOST[:PORT]/DB)");
+            throw BadValueException.of(Said.of("core.store.state.noHost", shown));
         }
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
@@ -146,8 +188,7 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         String path = uri.getPath() == null ? "" : uri.getPath();
         String database = path.startsWith("/") ? path.substring(1) : path;
         if (database.isEmpty() || database.contains("/")) {
-            throw new IllegalArgumentException("--state " + shown + ": the URL must name one database after the host "
-                    + "(postgresql://HOST[:PORT]/DB)");
+            throw BadValueException.of(Said.of("core.store.state.oneDatabase", shown));
         }
         String user = null;
         String password = null;
@@ -171,10 +212,12 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
                     default -> {
                         if (!DRIVER_SETTINGS.contains(name)) {
                             // after a password, an unknown "setting" may be the password's tail (a raw "&" in it)
-                            throw new IllegalArgumentException("--state " + shown + ": unknown setting "
-                                    + (password != null ? "after password= (a \"&\" in a password must be written %26)"
-                                    : "\"" + io.keyline.domain.Printable.line(name) + "\"") + " in the URL (known: user, "
-                                    + "password, " + String.join(", ", new java.util.TreeSet<>(DRIVER_SETTINGS)) + ")");
+                            List<String> known = new ArrayList<>(List.of("user", "password"));
+                            known.addAll(new java.util.TreeSet<>(DRIVER_SETTINGS));
+                            throw BadValueException.of(password != null
+                                    ? Said.of("core.store.state.settingAfterPassword", shown, String.join(", ", known))
+                                    : Said.of("core.store.state.unknownSetting", shown,
+                                    io.keyline.domain.Printable.line(name), String.join(", ", known)));
                         }
                         settings.put(name, value);
                     }
@@ -242,8 +285,7 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
         try {
             return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--state " + shown + ": a %-escape in the URL is not valid (a \"%\" in "
-                    + "a password must be written %25)");
+            throw BadValueException.of(Said.of("core.store.state.badEscape", shown));
         }
     }
 
@@ -320,10 +362,5 @@ public sealed interface StateLocation permits StateLocation.Folder, StateLocatio
             out.add(cur.toString());
             return out;
         }
-    }
-
-    /** A state that cannot be reached is named without its password. */
-    static StateUnavailableException unavailable(StateLocation where, String what, Throwable cause) {
-        return new StateUnavailableException(what + " (" + where.display() + ")", cause);
     }
 }

@@ -9,6 +9,7 @@ import io.keyline.domain.EventType;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyEvent;
 import io.keyline.store.h2.H2Database;
+import io.keyline.testing.FaultServer;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.Workbench;
 import io.keyline.text.Said;
@@ -221,6 +222,58 @@ class EventWordsTest {
             }
             Text.use(Text.ENGLISH);
             assertThat(wb.cli("timeline", "post", KEY).out()).contains(english);
+        }
+    }
+
+    @Test
+    void theHopsAndTheLocationOfARedirectReadInChineseInEveryEvidencePane(@TempDir Path tmp) throws Exception {
+        String elsewhere = "http://elsewhere.invalid/report";
+        try (FaultServer site = new FaultServer(r -> r.path().equals("/api/report")
+                ? new FaultServer.Reply.Respond(302, Map.of("Location", "/api/report/v2"), "")
+                : new FaultServer.Reply.Respond(302, Map.of("Location", elsewhere), ""))) {
+            Workbench wb = new Workbench(tmp);
+            wb.job("get", """
+                    {
+                      "name": "get",
+                      "key": { "type": "date", "zone": "UTC" },
+                      "retry": { "maxAttempts": 1 },
+                      "steps": [ { "id": "report", "kind": "http", "effect": "none", "followRedirects": "same-origin",
+                                   "request": { "method": "GET", "url": "BASE/api/report" } } ]
+                    }
+                    """, site.base());
+            Workbench.Result run = wb.cli("run", "get", "--key", KEY);
+            assertThat(run.exit()).as(run.toString()).isEqualTo(2);
+
+            // the evidence records the same English as before, and machine output keeps it
+            String hops = "hops: GET " + site.base() + "/api/report -> 302; GET " + site.base() + "/api/report/v2 -> 302";
+            String english = hops + "\\nLocation: " + elsewhere;
+            assertThat(wb.cli("timeline", "get", KEY, "--json").out()).contains(english);
+            String chineseHops = "重定向经过：GET " + site.base() + "/api/report -> 302; GET " + site.base()
+                    + "/api/report/v2 -> 302";
+            String chineseLocation = "重定向到：" + elsewhere;
+
+            Text.use(Text.CHINESE);
+            Workbench.Result zh = wb.cli("timeline", "get", KEY);
+            assertThat(zh.out()).as(zh.toString()).contains(chineseHops, chineseLocation)
+                    .doesNotContain("hops:", "Location:");
+            try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+                // the console's timeline detail, and Confirm's evidence as it shows a recorded failure
+                Timeline.EventRow failed = ws.operations().timeline(Optional.empty(), "get", KEY).rows().stream()
+                        .filter(r -> r instanceof Timeline.EventRow e && e.evidence() != null)
+                        .map(Timeline.EventRow.class::cast).findFirst().orElseThrow();
+                assertThat(failed.evidenceText()).contains(chineseHops, chineseLocation)
+                        .doesNotContain("hops:", "Location:");
+                var preview = new io.keyline.core.operations.ConfirmAndRun.Preview(
+                        ws.operations().key("get", KEY).orElseThrow(), null,
+                        io.keyline.core.operations.ConfirmAndRun.Reason.OUTCOME_UNKNOWN, failed.evidence(),
+                        failed.words(), "", null, null, null);
+                assertThat(preview.evidenceText()).contains(chineseHops, chineseLocation)
+                        .doesNotContain("hops:", "Location:");
+                Text.use(Text.ENGLISH);
+                assertThat(failed.evidenceText()).contains(hops + "\\nLocation: " + elsewhere);
+            }
+            Text.use(Text.ENGLISH);
+            assertThat(wb.cli("timeline", "get", KEY).out()).contains(hops, "Location: " + elsewhere);
         }
     }
 

@@ -149,6 +149,64 @@ class StoreFailuresInChineseTest {
     }
 
     @Test
+    void aStateValueKeylineCannotUseIsSaidInChinese(@TempDir Path tmp) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        String known = "(known: user, password, ApplicationName, connectTimeout, sslcert, sslkey, sslmode, sslrootcert)";
+        // each value, what the command line says of it in English (as before) and in Chinese
+        Map<String, String[]> said = new java.util.LinkedHashMap<>();
+        said.put("jdbc:postgresql://h/d", new String[] {
+                "keyline: --state jdbc:postgresql://h/d: give the database as postgresql://HOST[:PORT]/DB, not as a "
+                        + "JDBC URL",
+                "keyline: --state jdbc:postgresql://h/d：请把数据库写成 postgresql://HOST[:PORT]/DB，不要写成 JDBC URL"});
+        said.put("mysql://h/d", new String[] {
+                "keyline: --state mysql://h/d: unknown kind of state; a folder, or postgresql://HOST[:PORT]/DB for a "
+                        + "shared database",
+                "keyline: --state mysql://h/d：不认识的状态类型；应是一个文件夹，或者共享数据库 postgresql://HOST[:PORT]/DB"});
+        said.put("postgresql://kl:hunter2@h/d?colour=red", new String[] {
+                "keyline: --state postgresql://***@h/d?colour=red: unknown setting after password= (a \"&\" in a "
+                        + "password must be written %26) in the URL " + known,
+                "keyline: --state postgresql://***@h/d?colour=red：URL 中 password= 之后有不认识的设置（密码中的 \"&\" "
+                        + "必须写成 %26）（已知：user, password, ApplicationName, connectTimeout, sslcert, sslkey, sslmode, "
+                        + "sslrootcert）"});
+        said.put("postgresql://h/d?col%1Bour=x", new String[] {
+                "keyline: --state postgresql://h/d?col%1Bour=x: unknown setting \"col\\eour\" in the URL " + known,
+                "keyline: --state postgresql://h/d?col%1Bour=x：URL 中有不认识的设置 \"col\\eour\"（已知：user, password, "
+                        + "ApplicationName, connectTimeout, sslcert, sslkey, sslmode, sslrootcert）"});
+        said.put("postgresql:///d", new String[] {
+                "keyline: --state postgresql:///d: the URL names no host (postgresql://HOST[:PORT]/DB)",
+                "keyline: --state postgresql:///d：URL 没有指明主机（postgresql://HOST[:PORT]/DB）"});
+        said.put("postgresql://h/a/b", new String[] {
+                "keyline: --state postgresql://h/a/b: the URL must name one database after the host "
+                        + "(postgresql://HOST[:PORT]/DB)",
+                "keyline: --state postgresql://h/a/b：URL 必须在主机之后指明一个数据库（postgresql://HOST[:PORT]/DB）"});
+        said.put("postgresql://h/d#x", new String[] {
+                "keyline: --state postgresql://h/d#***: a PostgreSQL URL has no #… part (a \"#\" in a password must "
+                        + "be written %23)",
+                "keyline: --state postgresql://h/d#***：PostgreSQL URL 没有 #… 部分（密码中的 \"#\" 必须写成 %23）"});
+        said.put("postgresql://h d/x", new String[] {
+                "keyline: --state postgresql://h d/x is not a valid URL: Illegal character in authority at index 13",
+                "keyline: --state postgresql://h d/x 不是有效的 URL：Illegal character in authority（位置 13）"});
+        for (Map.Entry<String, String[]> e : said.entrySet()) {
+            wb.stateArg = e.getKey();
+            Text.use(Text.ENGLISH);
+            Result en = wb.cli("status");
+            assertThat(en.exit()).as(en.toString()).isEqualTo(64);
+            assertThat(en.err().strip()).isEqualTo(e.getValue()[0]);
+            Text.use(Text.CHINESE);
+            Result zh = wb.cli("status");
+            assertThat(zh.exit()).as(zh.toString()).isEqualTo(64);
+            assertThat(zh.err().strip()).isEqualTo(e.getValue()[1]);
+            assertThat(zh.err() + en.err()).doesNotContain("hunter2");
+        }
+        // the same words name the option they came from
+        wb.stateArg = tmp.resolve("state").toString();
+        assertThat(wb.cli("status").exit()).isZero();
+        Result migrate = wb.cli("migrate-state", "--to", "jdbc:postgresql://h/d");
+        assertThat(migrate.err().strip()).as(migrate.toString())
+                .isEqualTo("keyline: --to jdbc:postgresql://h/d：请把数据库写成 postgresql://HOST[:PORT]/DB，不要写成 JDBC URL");
+    }
+
+    @Test
     void aPruneThatFailsIsSaidInChinese(@TempDir Path tmp) throws Exception {
         Workbench wb = new Workbench(tmp);
         assertThat(wb.cli("status").exit()).isZero();

@@ -103,6 +103,7 @@ class NoLiteralTextTest {
             "store/JdbcWorkers.java",
             "store/StateMaintenance.java",
             "store/StateMigration.java",
+            "store/StateLocation.java",
             "store/h2/OpenLock.java",
             "store/h2/H2Database.java",
             "store/postgres/PostgresDatabase.java");

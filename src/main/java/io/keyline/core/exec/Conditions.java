@@ -8,6 +8,7 @@ import io.keyline.core.match.ConditionText;
 import io.keyline.core.match.Deadline;
 import io.keyline.core.match.Patterns;
 import io.keyline.domain.Condition;
+import io.keyline.text.Said;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -45,12 +46,17 @@ public final class Conditions {
     public enum Truth { TRUE, FALSE, UNKNOWN }
 
     /**
-     * The value of a condition and why (e.g. {@code /total = 3}); {@code why} may quote the answer and must
-     * be redacted before it is stored or shown.
+     * The value of a condition and why, as words (e.g. {@code /total = 3}, {@code the body contains "busy"}); the
+     * words may quote the answer and must be redacted before they are stored or shown.
      */
-    public record Verdict(Truth truth, String why) {
+    public record Verdict(Truth truth, Said words) {
         public boolean met() {
             return truth == Truth.TRUE;
+        }
+
+        /** Why, in English (as machine output keeps it). */
+        public String why() {
+            return words.english();
         }
     }
 
@@ -139,19 +145,20 @@ public final class Conditions {
         }
         if (condition instanceof Condition.Status s) {
             boolean in = s.codes().contains(answer.status());
-            return new Verdict(in ? Truth.TRUE : Truth.FALSE, "HTTP " + answer.status());
+            return new Verdict(in ? Truth.TRUE : Truth.FALSE, Said.of("core.cond.status",
+                    Integer.toString(answer.status())));
         }
         if (condition instanceof Condition.BodyContains b) {
             String wanted = ConditionText.literal(b.text(), answer.vars());
             boolean in = answer.text().contains(wanted);
-            return new Verdict(in ? Truth.TRUE : Truth.FALSE, "the body " + (in ? "contains " : "does not contain ")
-                    + quote(wanted));
+            return new Verdict(in ? Truth.TRUE : Truth.FALSE, Said.of(in ? "core.cond.contains"
+                    : "core.cond.notContains", quote(wanted)));
         }
         if (condition instanceof Condition.BodyMatches b) {
             String regex = ConditionText.pattern(b.regex(), answer.vars());
             boolean in = Patterns.find(regex, answer.text(), answer.deadline());
-            return new Verdict(in ? Truth.TRUE : Truth.FALSE, "the body " + (in ? "matches " : "does not match ")
-                    + quote(regex));
+            return new Verdict(in ? Truth.TRUE : Truth.FALSE, Said.of(in ? "core.cond.matches"
+                    : "core.cond.notMatches", quote(regex)));
         }
         if (condition instanceof Condition.Header h) {
             return header(h, answer);
@@ -159,8 +166,8 @@ public final class Conditions {
         if (condition instanceof Condition.Not n) {
             Verdict v = evaluate(n.condition(), answer);
             return switch (v.truth()) {
-                case TRUE -> new Verdict(Truth.FALSE, "not (" + v.why() + ")");
-                case FALSE -> new Verdict(Truth.TRUE, "not (" + v.why() + ")");
+                case TRUE -> new Verdict(Truth.FALSE, Said.of("core.cond.not", v.words()));
+                case FALSE -> new Verdict(Truth.TRUE, Said.of("core.cond.not", v.words()));
                 case UNKNOWN -> v;
             };
         }
@@ -171,16 +178,16 @@ public final class Conditions {
     }
 
     private static Verdict compare(Condition.Compare c, Answer answer) {
-        String where = c.jsonPointer().isEmpty() ? "the body" : c.jsonPointer();
+        Object where = where(c.jsonPointer());
         JsonNode root = answer.json();
         if (root == null) {
-            return new Verdict(Truth.UNKNOWN, "the body is not JSON");
+            return new Verdict(Truth.UNKNOWN, Said.of("core.cond.notJson"));
         }
         JsonNode at = root.at(c.jsonPointer());
         if (at.isMissingNode()) {
-            return new Verdict(Truth.UNKNOWN, where + " is missing");
+            return new Verdict(Truth.UNKNOWN, Said.of("core.cond.missing", where));
         }
-        String shown = where + " = " + clip(at.toString());
+        Said shown = Said.of("core.cond.value", where, clip(at.toString()));
         List<JsonNode> operands = new ArrayList<>();
         for (String text : c.operands()) {
             try {
@@ -193,9 +200,9 @@ public final class Conditions {
         List<JsonNode> comparable = operands.stream()
                 .filter(o -> at.isNull() || o.isNull() || type(o).equals(type(at))).toList();
         if (comparable.isEmpty()) {
-            String types = operands.stream().map(Conditions::type).distinct().reduce((a, b) -> a + " or " + b).orElse("");
-            return new Verdict(Truth.UNKNOWN, shown + " is " + article(type(at)) + ", the condition compares with "
-                    + article(types) + " (compared by JSON type)");
+            Said types = operands.stream().map(Conditions::type).distinct().map(Conditions::typeWords)
+                    .reduce((a, b) -> Said.of("core.cond.or", a, b)).orElse(Said.plain(""));
+            return new Verdict(Truth.UNKNOWN, Said.of("core.cond.otherType", shown, typeWords(type(at)), types));
         }
         boolean found = false;
         for (JsonNode o : comparable) {
@@ -263,38 +270,40 @@ public final class Conditions {
     }
 
     private static Verdict exists(Condition.Exists e, Answer answer) {
-        String where = e.jsonPointer().isEmpty() ? "the body" : e.jsonPointer();
+        Object where = where(e.jsonPointer());
         JsonNode root = answer.json();
         if (root == null) {
-            return new Verdict(Truth.UNKNOWN, "the body is not JSON");
+            return new Verdict(Truth.UNKNOWN, Said.of("core.cond.notJson"));
         }
         JsonNode at = root.at(e.jsonPointer());
         boolean exists = !at.isMissingNode() && !at.isNull();
-        String shown = at.isMissingNode() ? where + " is missing" : where + " = " + clip(at.toString());
+        Said shown = at.isMissingNode() ? Said.of("core.cond.missing", where)
+                : Said.of("core.cond.value", where, clip(at.toString()));
         return new Verdict(exists == e.exists() ? Truth.TRUE : Truth.FALSE, shown);
     }
 
     private static Verdict header(Condition.Header h, Answer answer) {
         List<String> values = answer.header(h.name());
         if (values.isEmpty()) {
-            return new Verdict(Truth.FALSE, "no " + h.name() + " header");
+            return new Verdict(Truth.FALSE, Said.of("core.cond.noHeader", h.name()));
         }
         String regex = ConditionText.pattern(h.regex(), answer.vars());
         for (String v : values) {
             if (Patterns.find(regex, v, answer.deadline())) {
-                return new Verdict(Truth.TRUE, h.name() + ": " + clip(v) + " matches " + quote(regex));
+                return new Verdict(Truth.TRUE, Said.of("core.cond.headerMatches", h.name(), clip(v), quote(regex)));
             }
         }
-        return new Verdict(Truth.FALSE, h.name() + ": " + clip(values.get(0)) + " does not match " + quote(regex));
+        return new Verdict(Truth.FALSE, Said.of("core.cond.headerNotMatches", h.name(), clip(values.get(0)),
+                quote(regex)));
     }
 
     private static Verdict all(List<Condition> parts, Answer answer) {
-        return combined(parts, answer, Truth.FALSE, whys -> new Verdict(Truth.TRUE, String.join(" and ", whys)));
+        return combined(parts, answer, Truth.FALSE, whys -> new Verdict(Truth.TRUE, joined("core.cond.and", whys)));
     }
 
     private static Verdict any(List<Condition> parts, Answer answer) {
         return combined(parts, answer, Truth.TRUE,
-                whys -> new Verdict(Truth.FALSE, "none of: " + String.join("; ", whys)));
+                whys -> new Verdict(Truth.FALSE, Said.of("core.cond.noneOf", joined("core.cond.list", whys))));
     }
 
     /**
@@ -302,9 +311,9 @@ public final class Conditions {
      * {@code otherwise} of every part's why.
      */
     private static Verdict combined(List<Condition> parts, Answer answer, Truth decisive,
-                                    java.util.function.Function<List<String>, Verdict> otherwise) {
+                                    java.util.function.Function<List<Said>, Verdict> otherwise) {
         Verdict unknown = null;
-        List<String> whys = new ArrayList<>();
+        List<Said> whys = new ArrayList<>();
         for (Condition part : parts) {
             Verdict v = evaluate(part, answer);
             if (v.truth() == decisive) {
@@ -313,7 +322,7 @@ public final class Conditions {
             if (v.truth() == Truth.UNKNOWN && unknown == null) {
                 unknown = v;
             }
-            whys.add(v.why());
+            whys.add(v.words());
         }
         return unknown != null ? unknown : otherwise.apply(whys);
     }
@@ -334,8 +343,19 @@ public final class Conditions {
         return n.isArray() ? "array" : "object";
     }
 
-    private static String article(String type) {
-        return (type.startsWith("a") || type.startsWith("o") ? "an " : "a ") + type;
+    /** "a string", "an array": a JSON type as a condition's words name it. */
+    private static Said typeWords(String type) {
+        return Said.of("core.cond.type." + type);
+    }
+
+    /** A JSON pointer as written, or the words for the whole body. */
+    private static Object where(String pointer) {
+        return pointer.isEmpty() ? Said.of("core.cond.body") : pointer;
+    }
+
+    /** The parts one after the other, each pair joined by {@code key} ("a and b and c"). */
+    private static Said joined(String key, List<Said> parts) {
+        return parts.stream().reduce((a, b) -> Said.of(key, a, b)).orElse(Said.plain(""));
     }
 
     private static String quote(String s) {

@@ -187,7 +187,14 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /** What an answer means for a step: {@code cls == null} is success. */
-    private record Judgement(FailureClass cls, String message, Duration retryAfter) {
+    private record Judgement(FailureClass cls, Said words, Duration retryAfter) {
+        Judgement(FailureClass cls, String message, Duration retryAfter) {
+            this(cls, Said.plain(message), retryAfter);
+        }
+
+        String message() {
+            return words.english();
+        }
     }
 
     @Override
@@ -237,8 +244,9 @@ public final class HttpExecutor implements StepExecutor {
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
         String note = refreshed.problem() == null ? "" : "; " + refreshed.problem();
         if (j.cls() != null) {
-            return new StepOutcome(j.cls(), Said.plain(ctx.redact().apply(j.message() + note)), Map.of(), ev,
-                    j.retryAfter(), null, refreshed.fingerprint());
+            Said words = note.isEmpty() ? j.words() : Said.of("core.exec.withNote", j.words(), refreshed.problem());
+            return new StepOutcome(j.cls(), words.map(ctx.redact()), Map.of(), ev, j.retryAfter(), null,
+                    refreshed.fingerprint());
         }
         Map<String, String> outputs = outputs(ex);
         Map<String, Extraction> rules = ctx.step().request().extract();
@@ -315,14 +323,13 @@ public final class HttpExecutor implements StepExecutor {
         if (rules.authWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.authWhen(), answer);
             if (v.met()) {
-                return new Judgement(FailureClass.AUTH, "HTTP " + s + " meets authWhen (" + v.why() + ")", null);
+                return new Judgement(FailureClass.AUTH, loginNotAccepted(s, v), null);
             }
         }
         if (rules.retryWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.retryWhen(), answer);
             if (v.met()) {
-                return new Judgement(FailureClass.RETRYABLE, "HTTP " + s + " meets retryWhen (" + v.why() + ")",
-                        retryAfter(ex));
+                return new Judgement(FailureClass.RETRYABLE, tryAgainLater(s, v), retryAfter(ex));
             }
         }
         if (s >= 200 && s < 400) {
@@ -398,12 +405,16 @@ public final class HttpExecutor implements StepExecutor {
             this(answer, Said.plain(message));
         }
 
-        static ProbeVerdict rejected(String why) {
+        static ProbeVerdict rejected(Object why) {
             return new ProbeVerdict(ProbeOutcome.Answer.AUTH, Said.of("core.exec.probeRejected", why));
         }
 
         static ProbeVerdict noAnswer(String why) {
             return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, "probe: " + why + " (inconclusive)");
+        }
+
+        static ProbeVerdict noAnswer(Said why) {
+            return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeNoAnswer", why));
         }
     }
 
@@ -424,13 +435,13 @@ public final class HttpExecutor implements StepExecutor {
         if (rules.authWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.authWhen(), answer);
             if (v.met()) {
-                return ProbeVerdict.rejected("HTTP " + s + " meets authWhen (" + v.why() + ")");
+                return ProbeVerdict.rejected(loginNotAccepted(s, v));
             }
         }
         if (rules.retryWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.retryWhen(), answer);
             if (v.met()) {
-                return ProbeVerdict.noAnswer("HTTP " + s + " meets retryWhen (" + v.why() + ")");
+                return ProbeVerdict.noAnswer(tryAgainLater(s, v));
             }
         }
         if (isRedirect(s) && rules.successWhen() == null) {
@@ -454,6 +465,16 @@ public final class HttpExecutor implements StepExecutor {
             case FALSE -> new ProbeVerdict(ProbeOutcome.Answer.ABSENT, why + " (absent)");
             case UNKNOWN -> new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, why + " (inconclusive)");
         };
+    }
+
+    /** An answer that meets the job's rule for a rejected login: what it showed, in words. */
+    private static Said loginNotAccepted(int status, Conditions.Verdict v) {
+        return Said.of("core.exec.loginNotAccepted", Integer.toString(status), v.words());
+    }
+
+    /** An answer that meets the job's rule for "try again later": what it showed, in words. */
+    private static Said tryAgainLater(int status, Conditions.Verdict v) {
+        return Said.of("core.exec.tryAgainLater", Integer.toString(status), v.words());
     }
 
     private static boolean isRedirect(int status) {
@@ -706,11 +727,12 @@ public final class HttpExecutor implements StepExecutor {
         if (refreshed != null) {
             parts.add(refreshed);
         }
+        // recorded as the English of their words, which the evidence panes say again (AnswerDetail.shown)
         if (ex.hops.size() > 1) {
-            parts.add("hops: " + String.join("; ", ex.hops.stream().map(Hop::toString).toList()));
+            parts.add(AnswerDetail.hops(ex.hops).english());
         }
         if (isRedirect(ex.status) && ex.location() != null) {
-            parts.add("Location: " + ex.location());
+            parts.add(AnswerDetail.location(ex.location()).english());
         }
         return parts.isEmpty() ? null : String.join("\n", parts);
     }

@@ -84,7 +84,8 @@ public final class ConfirmAndRun {
      * @param bodyPreview the first 4 KiB of the body as text (http)
      * @param argv        arguments (command)
      * @param workdir     working directory (command)
-     * @param env         extra environment, credential variables masked (command)
+     * @param env         extra environment as shown, credential variables masked (command): each value as words, a
+     *                    credential's masked value said in the language in use, any other value as it is
      * @param hash        payload hash the confirmation binds, or {@code null} when it cannot be rendered
      * @param problem     why it cannot be rendered, or {@code null}
      * @param fields      the fields of a body given by its fields (form, multipart, JSON strings), secrets masked
@@ -92,7 +93,7 @@ public final class ConfirmAndRun {
      */
     public record Payload(StepKind kind, String method, String url, List<ShownHeaders.Header> headers, long bodyBytes,
                           String bodySha256, String bodySource, String bodyPreview, List<String> argv, String workdir,
-                          Map<String, String> env, String hash, String problem, List<ShownBody.Field> fields) {
+                          Map<String, Said> env, String hash, String problem, List<ShownBody.Field> fields) {
 
         public Payload {
             fields = fields == null ? List.of() : List.copyOf(fields);
@@ -101,7 +102,7 @@ public final class ConfirmAndRun {
         /** A payload without body fields. */
         public Payload(StepKind kind, String method, String url, List<ShownHeaders.Header> headers, long bodyBytes,
                        String bodySha256, String bodySource, String bodyPreview, List<String> argv, String workdir,
-                       Map<String, String> env, String hash, String problem) {
+                       Map<String, Said> env, String hash, String problem) {
             this(kind, method, url, headers, bodyBytes, bodySha256, bodySource, bodyPreview, argv, workdir, env, hash,
                     problem, List.of());
         }
@@ -140,7 +141,7 @@ public final class ConfirmAndRun {
             } else {
                 sb.append("$ ").append(EvidenceText.argv(argv)).append('\n');
                 sb.append(Text.t("core.confirm.workdir", workdir)).append('\n');
-                env.forEach((k, v) -> sb.append(Text.t("core.confirm.env", k, v)).append('\n'));
+                env.forEach((k, v) -> sb.append(Text.t("core.confirm.env", k, v.text())).append('\n'));
             }
             return sb.toString().stripTrailing();
         }
@@ -472,15 +473,15 @@ public final class ConfirmAndRun {
                         mask::redact));
             }
             Rendering.RenderedCommand cmd = Rendering.command(ctx);
-            Map<String, String> env = new LinkedHashMap<>();
-            cmd.env().forEach((k, v) -> env.put(k, mask.redact(v)));
+            Map<String, Said> env = new LinkedHashMap<>();
+            cmd.env().forEach((k, v) -> env.put(k, Said.plain(mask.redact(v))));
             if (cred != null) {
                 if (cred.present()) {
-                    cred.material().environment(clock.instant()).keySet().forEach(n -> env.put(n,
-                            ShownHeaders.mask(step.credential(), cred.material().fingerprint(), cred.rejected() != null)));
+                    cred.material().environment(clock.instant()).keySet().forEach(n -> env.put(n, ShownHeaders.masked(
+                            step.credential(), cred.material().fingerprint(), cred.rejected() != null)));
                 } else {
                     env.put(Text.t("core.confirm.credentialEnv", step.credential()),
-                            Text.t("core.confirm.credentialMissing", cred.problem()));
+                            Said.of("core.confirm.credentialMissing", cred.problem()));
                 }
             }
             return new Payload(StepKind.COMMAND, null, null, List.of(), 0, null, null, null,

@@ -1,5 +1,6 @@
 package io.keyline.core.operations;
 
+import io.keyline.core.exec.AnswerDetail;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.Printable;
 import io.keyline.text.Said;
@@ -143,13 +144,14 @@ public final class EvidenceText {
     /**
      * The evidence's detail as shown. An executor records a failure it put into words (no answer within the
      * timeout, a refused connection) as their English; the event that recorded the evidence keeps the words
-     * themselves, whole or inside its own sentence: those are said in the language in use. Any other detail (a
-     * redirect's hops, a site's own text) is shown as recorded.
+     * themselves, whole or inside its own sentence: those are said in the language in use. A redirect's hops and
+     * {@code Location} are said again from their recorded English ({@link AnswerDetail#shown}); any other detail (a
+     * site's own text) is shown as recorded.
      */
     static String detail(Evidence ev, Said words) {
         String d = ev.detail();
         Said same = d == null || words == null ? null : sameWords(words, d.strip());
-        return same == null ? d : same.text();
+        return same == null ? AnswerDetail.shown(d) : same.text();
     }
 
     private static Said sameWords(Said words, String english) {

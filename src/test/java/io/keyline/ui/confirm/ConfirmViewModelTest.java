@@ -253,6 +253,41 @@ class ConfirmViewModelTest {
     }
 
     @Test
+    void inChineseACommandsMaskedCredentialIsChineseAndTheRunsHashTheSame() throws Exception {
+        fx.job("pack", """
+            {
+              "name": "pack",
+              "key": { "type": "manual" },
+              "steps": [
+                { "id": "send", "kind": "command", "effect": "unsafe", "confirm": "always", "credential": "api-token",
+                  "command": ["sh", "-c", "echo sent {key}"], "env": { "MODE": "draft" } }
+              ]
+            }
+            """);
+        assertThat(fx.wb.cliWithInput("Bearer t0ken-s3cr3t-value", "credentials", "set", "api-token", "--type",
+                "bearer").exit()).isZero();
+        assertThat(fx.run("pack", "doc-17").state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            ConfirmViewModel vm = new ConfirmViewModel(fx.services(), Threads.direct());
+            vm.load("pack", "doc-17");
+            Payload p = vm.infoProperty().get().payload();
+            assertThat(vm.payloadTextProperty().get()).contains("环境变量 MODE=draft")
+                    .contains("环境变量 KEYLINE_CREDENTIAL=***（凭据 api-token，指纹 ")
+                    .doesNotContain("(credential").doesNotContain("fingerprint").doesNotContain("t0ken-s3cr3t");
+            // the hash the confirmation binds is the run's, whatever the language
+            assertThat(p.hash()).isEqualTo(fx.services().operations().actions().payloadHash(fx.def("pack"),
+                    fx.record("pack", "doc-17")));
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+        ConfirmViewModel en = new ConfirmViewModel(fx.services(), Threads.direct());
+        en.load("pack", "doc-17");
+        assertThat(en.payloadTextProperty().get()).contains("env KEYLINE_CREDENTIAL=*** (credential api-token, "
+                + "fingerprint ").doesNotContain("t0ken-s3cr3t");
+    }
+
+    @Test
     void aKeyThatDoesNotWaitCannotBeConfirmed() throws Exception {
         fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.DONE);
