@@ -77,11 +77,18 @@ class BundleTest {
     @Test
     void chineseSentencesUseFullWidthPunctuation() throws IOException {
         Pattern halfWidth = Pattern.compile("[\\u4e00-\\u9fff][,;:()?!]|[,;:()?!][\\u4e00-\\u9fff]");
+        // a header line ("Cookie: ***", "Location: … matches …") and host:port keep their ASCII colon
+        Set<String> ascii = Set.of("core.headers.masked", "core.headers.maskedRejected", "core.cond.headerMatches",
+                "core.cond.headerNotMatches", "core.store.postgres.tooOld");
         Set<String> found = new TreeSet<>();
         for (String area : Text.AREAS) {
             Properties zh = load(area + "_zh_CN.properties");
             for (String key : zh.stringPropertyNames()) {
-                String text = zh.getProperty(key).replaceAll("\\{[^{}]*}", "0");
+                if (ascii.contains(key)) {
+                    continue;
+                }
+                // an argument stands in as a Chinese word: "{0};{1}" and "Cookie:{1}" sit in Chinese sentences
+                String text = zh.getProperty(key).replaceAll("\\{[^{}]*}", "字").replaceAll("\\{[^{}]*}", "字");
                 if (halfWidth.matcher(text).find()) {
                     found.add(key + "=" + zh.getProperty(key));
                 }

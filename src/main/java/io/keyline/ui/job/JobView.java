@@ -186,7 +186,7 @@ public final class JobView extends BorderPane {
             planMissing.setVisible(n > 0);
             planMissing.setManaged(n > 0);
             ahead.setText(c.ahead().isEmpty() ? "" : Text.t("ui.job.ahead", c.ahead().size(),
-                    String.join(", ", c.ahead().subList(0, Math.min(3, c.ahead().size())))
+                    String.join(Text.t("common.listSeparator"), c.ahead().subList(0, Math.min(3, c.ahead().size())))
                     + (c.ahead().size() > 3 ? " …" : "")));
             ahead.setVisible(!c.ahead().isEmpty());
             ahead.setManaged(!c.ahead().isEmpty());
@@ -375,7 +375,7 @@ public final class JobView extends BorderPane {
     private String when(JobViewModel.KeyRow r) {
         KeyRecord k = r.record();
         if (k.state() == KeyState.DONE) {
-            return Format.shortTime(k.updatedAt()) + " (" + Format.relative(k.updatedAt(), vm.now()) + ")";
+            return Text.t("ui.job.doneAt", Format.shortTime(k.updatedAt()), Format.relative(k.updatedAt(), vm.now()));
         }
         String waiting = io.keyline.core.Waiting.text(k, vm.now()); // how long a person has been awaited
         return waiting.isEmpty() ? Format.relative(k.updatedAt(), vm.now()) : waiting;
