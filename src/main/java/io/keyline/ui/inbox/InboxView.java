@@ -282,11 +282,12 @@ public final class InboxView extends BorderPane {
             reason.getStyleClass().add("reason");
             keys.getStyleClass().add("inbox-keys");
             evidence.getStyleClass().add("evidence");
-            // the state and the age never shrink to "Needs …"; a long title is cut instead
+            // the state and the age never shrink to "Needs …"; a long title wraps (cut, it hid which login or
+            // which step at 1024 px), the chip and the age stay on its first line
             chip.setMinWidth(Region.USE_PREF_SIZE);
             since.setMinWidth(Region.USE_PREF_SIZE);
             HBox top = new HBox(8, chip, title, since);
-            top.setAlignment(Pos.CENTER_LEFT);
+            top.setAlignment(Pos.BASELINE_LEFT);
             VBox text = new VBox(4, top, reason, keys, evidence);
             HBox.setHgrow(text, Priority.ALWAYS);
             // long texts wrap (reason) or are cut with an ellipsis (evidence); the action stays in view
@@ -299,6 +300,8 @@ public final class InboxView extends BorderPane {
             }
             reason.setWrapText(true);
             keys.setWrapText(true);
+            title.setWrapText(true);
+            title.setMinHeight(Region.USE_PREF_SIZE);
             reason.setMinHeight(Region.USE_PREF_SIZE);
             keys.setMinHeight(Region.USE_PREF_SIZE);
             setPrefWidth(0);

@@ -475,6 +475,33 @@ class ConsoleLayoutTest {
         }
     }
 
+    /**
+     * At 1024 px an Attention item's heading is read whole: cut, it hid which login the keys wait for ("3 keys
+     * wait for a new lo…") or at which step a key waits; it wraps instead.
+     */
+    @Test
+    void atTheNarrowestAnAttentionHeadingIsReadWhole(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("daily-article-with-a-long-name", Jobs.publish("daily-article-with-a-long-name", "unsafe", false,
+                "\"credential\": \"site-cookie-of-the-editorial-team\","), fx.site.base());
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie-of-the-editorial-team")
+                .exit()).isZero();
+        fx.site.requireCookie("session=v2");
+        assertThat(fx.wb.cli("run", "--yes", "daily-article-with-a-long-name", "--from", "2026-11-27", "--to", KEY).exit())
+                .isEqualTo(4);
+        open(robot, 1024, 680, fx.services);
+        waitUntil(() -> !inbox(robot).getItems().isEmpty());
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        List<Label> titles = robot.lookup("#inbox-list .key").queryAllAs(Label.class).stream()
+                .filter(l -> l.getText() != null && !l.getText().isBlank()).toList();
+        assertThat(titles).as("item headings").isNotEmpty()
+                .anyMatch(l -> l.getText().contains("site-cookie-of-the-editorial-team"));
+        for (Label l : titles) {
+            assertThat(shownText(robot, l)).as("heading %s", l.getText()).isEqualTo(l.getText());
+        }
+    }
+
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
     private static String shownText(FxRobot robot, Label l) {
         return fxValue(robot, () -> l.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null);
