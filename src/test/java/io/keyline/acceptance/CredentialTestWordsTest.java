@@ -42,7 +42,7 @@ class CredentialTestWordsTest extends SiteTestBase {
         Result zh = wb.cli("credentials", "test", CRED);
         assertThat(zh.exit()).as(zh.toString()).isZero();
         assertThat(zh.out()).as(zh.toString())
-                .contains("p/publish 的检查：已接受\u2014\u2014不存在：结果还没有产生（检查查看了 /total = 0）")
+                .contains("p/publish 的检查：已接受\u2014\u2014不存在：结果还没有产生（检查读到的是 /total = 0）")
                 .doesNotContain("probe:", "absent");
     }
 }

@@ -141,7 +141,7 @@ public final class JobView extends BorderPane {
         return (d.description().isEmpty() ? "" : d.description() + "  ·  ") + keys
                 + "  ·  " + (d.schedule() == null ? Text.t("ui.jobs.noSchedule")
                 : Words.schedule(d.schedule().text(), d.key().zone()))
-                + "  ·  " + Text.t("ui.job.steps", String.join(" → ", d.steps().stream().map(s -> s.id()).toList()));
+                + "  ·  " + Text.t("ui.job.steps", d.steps().size(), String.join("\u00a0→\u00a0", d.steps().stream().map(s -> s.id()).toList()));
     }
 
     /**

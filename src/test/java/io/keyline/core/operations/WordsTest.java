@@ -45,8 +45,8 @@ class WordsTest {
                 + " probe: /total = 0 (absent)";
         assertThat(Words.message(engine)).isEqualTo("publish 的结果未知：no answer within 1s (timeout; the request may "
                 + "have been sent)。检查没有发现结果（它查看了 /total = 0）。");
-        assertThat(Words.message("stored before (TRANSIENT_AFTER_SEND)")).isEqualTo("stored before（没有完整答复）");
-        assertThat(Words.probe("absent - probe: /total = 0 (absent)")).isEqualTo("不存在：结果还没有产生（检查查看了 /total = 0）");
+        assertThat(Words.message("stored before (TRANSIENT_AFTER_SEND)")).isEqualTo("stored before (没有完整答复)");
+        assertThat(Words.probe("absent - probe: /total = 0 (absent)")).isEqualTo("不存在：结果还没有产生（检查读到的是 /total = 0）");
     }
 
     @Test
@@ -60,7 +60,7 @@ class WordsTest {
                 KeyState.NEEDS_CONFIRMATION, 1))).isEqualTo("8 done, 1 needs confirmation, 3 need login");
         Text.use(Text.CHINESE);
         assertThat(Words.schedule("0 7 * * *", null)).isEqualTo("每天 07:00");
-        assertThat(Words.schedule("30 7 * * MON,WED,5", utc)).isEqualTo("每逢周一、周三和周五 07:30(UTC)");
+        assertThat(Words.schedule("30 7 * * MON,WED,5", utc)).isEqualTo("每逢周一、周三和周五 07:30（UTC）");
         assertThat(Words.schedule("0 9 * * 1-5", null)).isEqualTo("每逢工作日 09:00");
         assertThat(Words.counts(java.util.Map.of(KeyState.DONE, 8, KeyState.NEEDS_CREDENTIAL, 3,
                 KeyState.NEEDS_CONFIRMATION, 1))).isEqualTo("8 个已完成、1 个需要确认、3 个需要登录");
