@@ -165,8 +165,8 @@ final class KeyTransitions {
             case AUTH -> needCredential(c, step, step.credential(), failed, Said.of("core.event.credentialRejected",
                     step.credential() == null ? Said.of("core.event.noneDeclared") : step.credential(), out.words()),
                     out.evidence(), null);
-            case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailure(cls,
-                            out.message(), out.origin()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
+            case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls,
+                            out.words(), out.origin()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
                     Said.of("core.event.stepFailed", step.id(), out.words()), out.evidence());
         }
         return false;

@@ -134,7 +134,7 @@ class HostileAnswerBodiesTest {
         assertThat(r.exit()).as(r.toString()).isEqualTo(2);
         JsonNode st = status(wb, "crash", KEY);
         assertThat(st.get("state").asText()).isEqualTo("FAILED");
-        assertThat(st.get("message").asText()).contains("successWhen is not met").contains("/total");
+        assertThat(st.get("message").asText()).contains("the answer does not show success").contains("/total");
         assertThat(wb.cli("timeline", "crash", KEY, "--json").out()).contains("1e2147483627");
     }
 }

@@ -128,7 +128,7 @@ class RealSitesTest {
         assertThat(r.exit()).as(r.toString()).isEqualTo(2);
         JsonNode st = status(wb, "stale", KEY);
         assertThat(st.get("state").asText()).isEqualTo("FAILED");
-        assertThat(st.get("message").asText()).contains("successWhen is not met");
+        assertThat(st.get("message").asText()).contains("the answer does not show success");
         assertThat(site.saves(PAGE)).isZero();
     }
 

@@ -285,7 +285,7 @@ class SiteAnswersTest extends SiteTestBase {
         JsonNode st = status("p");
         assertThat(st.get("state").asText()).isEqualTo("FAILED");
         assertThat(st.get("class").asText()).isEqualTo("FATAL");
-        assertThat(st.get("message").asText()).contains("successWhen");
+        assertThat(st.get("message").asText()).contains("the answer does not show success");
         assertThat(timelineJson("p")).contains("40001").contains("invalid token");
         // the next key, answered properly, meets successWhen
         assertThat(wb.cli("run", "p", "--key", "2026-11-28").exit()).isZero();

@@ -247,7 +247,7 @@ class SiteSessionsTest {
         storeLogin(site.logIn());
         site.endSessionsAfterEdit(true);
         assertThat(wb.cli("run", "journal", "--key", KEY).exit()).isEqualTo(2);
-        assertThat(status(wb, "journal", KEY).get("message").asText()).contains("successWhen is not met");
+        assertThat(status(wb, "journal", KEY).get("message").asText()).contains("the answer does not show success");
         site.endSessionsAfterEdit(false);
         Result plain = wb.cli("retry", "journal", KEY, "--run");
         assertThat(plain.exit()).as("a plain retry resumes at the save with the old session's token: " + plain)

@@ -299,6 +299,84 @@ class EventWordsTest {
         assertThat(wb.cli("status").out()).contains("检查超时");
     }
 
+    @Test
+    void whatAStepAndAProbeSayOfTheSitesAnswerReadsInChineseInAttentionTheTimelineAndConfirm(@TempDir Path tmp)
+            throws Exception {
+        try (FaultServer site = new FaultServer(r -> r.method().equals("POST")
+                ? new FaultServer.Reply.Respond(r.path().equals("/api/strict") ? 200 : 502, Map.of(), "maintenance")
+                : new FaultServer.Reply.Respond(200, Map.of(), "[]"))) {
+            Workbench wb = new Workbench(tmp);
+            wb.job("post", """
+                    {
+                      "name": "post",
+                      "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "publish", "kind": "http", "effect": "unsafe",
+                                   "request": { "method": "POST", "url": "BASE/api/articles", "body": "a {key}" },
+                                   "probe": { "kind": "http", "url": "BASE/api/articles?date={key}",
+                                              "presentWhen": { "bodyContains": "{key}" } } } ]
+                    }
+                    """, site.base());
+            wb.job("strict", """
+                    {
+                      "name": "strict",
+                      "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "publish", "kind": "http", "effect": "unsafe",
+                                   "request": { "method": "POST", "url": "BASE/api/strict", "body": "a {key}" },
+                                   "response": { "successWhen": { "bodyContains": "created" } } } ]
+                    }
+                    """, site.base());
+            assertThat(wb.cli("run", "post", "--key", KEY).exit()).isNotZero();
+            assertThat(wb.cli("run", "strict", "--key", KEY).exit()).isNotZero();
+
+            // recorded in English: the probe's answer as before, the unmet success rule in plain words
+            String absent = "probe: the body does not contain \"" + KEY + "\" (absent)";
+            String unmet = "HTTP 200 but the answer does not show success (the body does not contain \"created\"): "
+                    + "maintenance";
+            assertThat(wb.cli("timeline", "post", KEY, "--json").out()).contains(absent.replace("\"", "\\\""));
+
+            String zhAbsent = "不存在：结果还没有产生（检查查看了 正文不包含 \"" + KEY + "\"）";
+            String zhUnmet = "HTTP 200，但答复没有表明成功（正文不包含 \"created\"）：maintenance";
+            Text.use(Text.CHINESE);
+            // the command line's timeline shows each event as recorded: the probe's answer as the probe gave it
+            assertThat(wb.cli("timeline", "post", KEY).out()).contains("检查：正文不包含 \"" + KEY + "\"（不存在）")
+                    .doesNotContain("the body");
+            assertThat(wb.cli("timeline", "strict", KEY).out()).contains(zhUnmet).doesNotContain("the body");
+            try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+                JobDefinition post = ws.catalog().job("post").orElseThrow();
+                JobDefinition strict = ws.catalog().job("strict").orElseThrow();
+                // Attention's reason line
+                var items = ws.operations().attention(List.of(post, strict), Map.of(), wb.clock.instant());
+                assertThat(items).extracting(i -> i.reason()).anySatisfy(r -> assertThat(r).contains(zhAbsent))
+                        .anySatisfy(r -> assertThat(r).contains(zhUnmet)).noneMatch(r -> r.contains("the body"));
+                // the timeline's messages
+                assertThat(messages(ws, "post")).anySatisfy(m -> assertThat(m).contains(zhAbsent))
+                        .noneMatch(m -> m.contains("the body"));
+                assertThat(messages(ws, "strict")).contains("publish 失败：" + zhUnmet);
+                // Confirm: the probe's latest answer
+                var preview = ws.operations().confirmAndRun().preview(post, KEY);
+                assertThat(preview.probeAnswer()).startsWith("最近一次检查的答复：" + zhAbsent);
+            }
+            Text.use(Text.ENGLISH);
+            try (Workspace ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env())) {
+                var preview = ws.operations().confirmAndRun().preview(ws.catalog().job("post").orElseThrow(), KEY);
+                assertThat(preview.probeAnswer()).startsWith("Latest probe answer: absent: the effect is not there yet "
+                        + "(the probe checked the body does not contain \"" + KEY + "\")");
+            }
+            assertThat(wb.cli("status", "--json").out()).contains(unmet.replace("\"", "\\\""));
+        }
+    }
+
+    /** What the console's timeline says for each event of a key of {@code job}, in the language in use. */
+    private static List<String> messages(Workspace ws, String job) {
+        List<String> out = new ArrayList<>();
+        for (Timeline.Row r : ws.operations().timeline(Optional.empty(), job, KEY).rows()) {
+            if (r instanceof Timeline.EventRow e) {
+                out.add(e.message());
+            }
+        }
+        return out;
+    }
+
     /** What the console's timeline says for each event of the key, in the language in use. */
     private static List<String> consoleMessages(Workspace ws) {
         List<String> out = new ArrayList<>();

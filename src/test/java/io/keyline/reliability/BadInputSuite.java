@@ -673,19 +673,19 @@ class BadInputSuite {
         List<Case> c = new ArrayList<>();
         c.add(hostileBody("a backtracking pattern on a hostile header", "evilheader", base + "/header",
                 "\"response\": { \"successWhen\": { \"header\": \"X-Host\", \"matches\": \"" + EVIL_PATTERN + "\" } }",
-                List.of("successWhen is not met", "X-Host: aaaa", "does not match")));
+                List.of("the answer does not show success", "X-Host: aaaa", "does not match")));
         c.add(hostileBody("a body pattern on a hostile 1 MiB body", "evilbody", base + "/mib",
                 "\"response\": { \"successWhen\": { \"bodyMatches\": \"(a|aa)+c$\" } }",
-                List.of("successWhen is not met", "does not match")));
+                List.of("the answer does not show success", "does not match")));
         c.add(hostileBody("a number bomb compared at a pointer", "bomb", base + "/bomb",
                 "\"response\": { \"successWhen\": { \"jsonPointer\": \"/total\", \"in\": [0, 1] } }",
-                List.of("successWhen is not met", "/total = 1E+2147483627")));
+                List.of("the answer does not show success", "/total = 1E+2147483627")));
         c.add(hostileBody("a negative number bomb against another", "bomb2", base + "/bomb",
                 "\"response\": { \"successWhen\": { \"jsonPointer\": \"/neg\", \"equals\": -1e2147483646 } }",
-                List.of("successWhen is not met", "/neg = -1E+2147483647")));
+                List.of("the answer does not show success", "/neg = -1E+2147483647")));
         c.add(hostileBody("JSON nested 200,000 deep", "deep", base + "/deep",
                 "\"response\": { \"successWhen\": { \"jsonPointer\": \"/a\", \"exists\": true } }",
-                List.of("successWhen is not met", "not JSON")));
+                List.of("the answer does not show success", "not JSON")));
         c.add(hostileBody("HTML that never closes, for a css rule", "unclosed", base + "/html",
                 "\"extract\": { \"sectok\": { \"css\": \"input[name=sectok]\", \"attr\": \"value\" } }",
                 List.of("expected sectok in the answer, found none")));

@@ -4,21 +4,29 @@ import io.keyline.text.Said;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What the evidence of an HTTP answer says besides its status and body: every hop of the redirects that were
- * followed, and the {@code Location} of a redirect. The evidence keeps text, so the detail is recorded as the
- * English of these words, one line each; {@link #shown} says those lines again in the language in use. The hops and
- * the URL are data and stay as they are.
+ * followed, the {@code Location} of a redirect, and what became of the cookies the site set for the credential.
+ * The evidence keeps text, so the detail is recorded as the English of these words, one line each; {@link #shown}
+ * says those lines again in the language in use. The hops, the URL, the credential's name, its fingerprint and a
+ * failure's own text are data and stay as they are.
  */
 public final class AnswerDetail {
 
     private static final String HOPS = "core.exec.detailHops";
     private static final String LOCATION = "core.exec.detailLocation";
-    /** The keys whose English a recorded line may be, each with one argument. */
-    private static final List<String> KEYS = List.of(HOPS, LOCATION);
-    /** Stands for the argument while a key's English is split around it. */
-    private static final String MARK = "\u0000";
+    private static final String REFRESHED = "core.exec.refreshedBySite";
+    private static final String NOT_KEPT = "core.exec.cookiesNotKept";
+
+    /** A key whose English a recorded line may be, and how many arguments it takes. */
+    private record Line(String key, int args) {
+    }
+
+    private static final List<Line> LINES = List.of(new Line(HOPS, 1), new Line(LOCATION, 1),
+            new Line(REFRESHED, 2), new Line(NOT_KEPT, 2));
 
     private AnswerDetail() {
     }
@@ -33,9 +41,14 @@ public final class AnswerDetail {
         return Said.of(LOCATION, location);
     }
 
+    /** "credential X refreshed by the site (fingerprint …)": the site set cookies the credential now keeps. */
+    static Said refreshed(String credential, String fingerprint) {
+        return Said.of(REFRESHED, credential, fingerprint);
+    }
+
     /**
      * A recorded detail as shown: each line that is the English of these words, said in the language in use; any
-     * other line (a refreshed credential, a site's text) as recorded.
+     * other line (a site's text) as recorded.
      */
     public static String shown(String recorded) {
         if (recorded == null || recorded.isEmpty()) {
@@ -49,20 +62,45 @@ public final class AnswerDetail {
         return String.join("\n", out);
     }
 
-    /** The words whose English {@code line} is, or {@code null}. */
-    static Said words(String line) {
-        for (String key : KEYS) {
-            String english = Said.of(key, MARK).english();
-            int at = english.indexOf(MARK);
-            String before = english.substring(0, at);
-            String after = english.substring(at + MARK.length());
-            if (line.length() >= before.length() + after.length() && line.startsWith(before) && line.endsWith(after)) {
-                Said words = Said.of(key, line.substring(before.length(), line.length() - after.length()));
+    /**
+     * The words whose English {@code line} is, or {@code null}. An argument that was words of its own (why the
+     * cookies could not be kept) comes back as its English text.
+     */
+    public static Said words(String line) {
+        for (Line l : LINES) {
+            Object[] marks = new Object[l.args()];
+            for (int i = 0; i < marks.length; i++) {
+                marks[i] = mark(i);
+            }
+            String english = Said.of(l.key(), marks).english();
+            StringBuilder regex = new StringBuilder("(?s)");
+            int from = 0;
+            for (int i = 0; i < marks.length; i++) {
+                int at = english.indexOf(mark(i), from);
+                if (at < 0) {
+                    return null; // a bundle whose English lost an argument: the bundle tests catch it
+                }
+                regex.append(Pattern.quote(english.substring(from, at))).append(i == marks.length - 1 ? "(.*)" : "(.*?)");
+                from = at + mark(i).length();
+            }
+            regex.append(Pattern.quote(english.substring(from)));
+            Matcher m = Pattern.compile(regex.toString()).matcher(line);
+            if (m.matches()) {
+                Object[] args = new Object[marks.length];
+                for (int i = 0; i < args.length; i++) {
+                    args[i] = m.group(i + 1);
+                }
+                Said words = Said.of(l.key(), args);
                 if (words.english().equals(line)) {
                     return words;
                 }
             }
         }
         return null;
+    }
+
+    /** Stands for argument {@code i} while a key's English is split around its arguments. */
+    private static String mark(int i) {
+        return "\u0000" + i + "\u0000";
     }
 }

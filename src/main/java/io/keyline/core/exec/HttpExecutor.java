@@ -144,7 +144,7 @@ public final class HttpExecutor implements StepExecutor {
      *
      * @param notFollowed why a redirect in the last answer was not followed ({@code null} for other answers)
      */
-    private record Exchange(int status, HttpHeaders headers, byte[] body, List<Hop> hops, String notFollowed,
+    private record Exchange(int status, HttpHeaders headers, byte[] body, List<Hop> hops, Said notFollowed,
                             long deadlineNanos, Duration timeout) {
         URI finalUri() {
             return hops.get(hops.size() - 1).uri();
@@ -242,23 +242,22 @@ public final class HttpExecutor implements StepExecutor {
         Judgement j = judge(ctx, ex, answer, ctx.step().request().response(), idempotencyKey);
         Refresh refreshed = j.cls() == FailureClass.AUTH ? Refresh.NONE : refresh(ctx, ex);
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
-        String note = refreshed.problem() == null ? "" : "; " + refreshed.problem();
         if (j.cls() != null) {
-            Said words = note.isEmpty() ? j.words() : Said.of("core.exec.withNote", j.words(), refreshed.problem());
-            return new StepOutcome(j.cls(), words.map(ctx.redact()), Map.of(), ev, j.retryAfter(), null,
-                    refreshed.fingerprint());
+            return new StepOutcome(j.cls(), refreshed.noted(j.words()).map(ctx.redact()), Map.of(), ev,
+                    j.retryAfter(), null, refreshed.fingerprint());
         }
         Map<String, String> outputs = outputs(ex);
         Map<String, Extraction> rules = ctx.step().request().extract();
         if (!rules.isEmpty()) {
             Extractor.Result found = Extractor.extract(rules, answer, ex.setCookies(), ex.finalUri());
             if (found.missing() != null) {
-                return StepOutcome.failure(FailureClass.FATAL, ctx.redact().apply(j.message() + " but "
-                        + missing(found) + note), ev).refreshed(refreshed.fingerprint());
+                Said words = Said.of("core.exec.stepMissing", j.words(), found.missingName(), missingRule(found));
+                return StepOutcome.failure(FailureClass.FATAL, refreshed.noted(words).map(ctx.redact()), ev)
+                        .refreshed(refreshed.fingerprint());
             }
             outputs.putAll(found.values());
         }
-        return StepOutcome.success(ctx.redact().apply(j.message() + note), outputs, ev)
+        return new StepOutcome(null, refreshed.noted(j.words()).map(ctx.redact()), outputs, ev, null)
                 .refreshed(refreshed.fingerprint());
     }
 
@@ -269,19 +268,28 @@ public final class HttpExecutor implements StepExecutor {
      * @param problem     why the cookies could not be kept, or {@code null}
      * @param name        the credential
      */
-    private record Refresh(String fingerprint, String problem, String name) {
+    private record Refresh(String fingerprint, Said problem, String name) {
         static final Refresh NONE = new Refresh(null, null, null);
 
-        /** For the evidence: "credential X refreshed by the site (fingerprint …)", the problem, or {@code null}. */
+        /**
+         * For the evidence: "credential X refreshed by the site (fingerprint …)", the problem, or {@code null}; the
+         * English of their words, which the evidence panes say again (AnswerDetail.shown).
+         */
         String text() {
-            return problem != null ? problem : fingerprint == null ? null
-                    : "credential " + name + " refreshed by the site (fingerprint " + fingerprint + ")";
+            return problem != null ? problem.english() : fingerprint == null ? null
+                    : AnswerDetail.refreshed(name, fingerprint).english();
+        }
+
+        /** {@code words}, followed by the problem when there is one ("…; the cookies … could not be kept: …"). */
+        Said noted(Said words) {
+            return problem == null ? words : Said.of("core.exec.withNote", words, problem);
         }
     }
 
-    private static String missing(Extractor.Result found) {
-        return "expected " + found.missingName() + " in the answer, found none ("
-                + found.missing().substring(found.missingName().length() + 2);
+    /** The rule that found nothing, as the job file reads ("css \"#id\" text"). */
+    private static String missingRule(Extractor.Result found) {
+        String m = found.missing();
+        return m.substring(found.missingName().length() + 2, m.length() - 1);
     }
 
     /** Keeps the cookies the site set on answers to requests that carried the credential, hop by hop. */
@@ -299,8 +307,8 @@ public final class HttpExecutor implements StepExecutor {
                 }
             }
         } catch (RuntimeException e) {
-            return new Refresh(fingerprint, "the cookies the site set for credential " + credential.name()
-                    + " could not be kept: " + describe(e, ctx.step().timeout()).english(), credential.name());
+            return new Refresh(fingerprint, Said.of("core.exec.cookiesNotKept", credential.name(),
+                    describe(e, ctx.step().timeout())), credential.name());
         }
         return new Refresh(fingerprint, null, credential.name());
     }
@@ -318,7 +326,7 @@ public final class HttpExecutor implements StepExecutor {
             return new Judgement(FailureClass.AUTH, http + firstLine(ex), null);
         }
         if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
-            return new Judgement(FailureClass.AUTH, "HTTP " + s + " redirect to the login page " + ex.location(), null);
+            return new Judgement(FailureClass.AUTH, loginRedirect(ex), null);
         }
         if (rules.authWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.authWhen(), answer);
@@ -336,19 +344,19 @@ public final class HttpExecutor implements StepExecutor {
             if (rules.successWhen() != null) {
                 Conditions.Verdict v = Conditions.evaluate(rules.successWhen(), answer);
                 if (!v.met()) {
-                    return new Judgement(FailureClass.FATAL, (isRedirect(s) ? redirectNotFollowed(ex) : "HTTP " + s)
-                            + " but successWhen is not met (" + v.why() + ")" + (isRedirect(s) ? "" : firstLine(ex)),
-                            null);
+                    return new Judgement(FailureClass.FATAL, isRedirect(s) ? notSuccess(redirectNotFollowed(ex), v)
+                            : withFirstLine(notSuccess("HTTP " + s, v), ex), null);
                 }
             } else if (isRedirect(s)) {
                 return new Judgement(FailureClass.FATAL, redirectNotFollowed(ex), null);
             }
-            return new Judgement(null, "HTTP " + s + (isRedirect(s) && ex.location() != null ? " to " + ex.location()
-                    : ""), null);
+            return new Judgement(null, isRedirect(s) && ex.location() != null
+                    ? Said.of("core.exec.redirected", Integer.toString(s), ex.location()) : Said.plain("HTTP " + s),
+                    null);
         }
         FailureClass cls = Classifier.ofStatus(s, idempotencyKey);
         if (s == 409 && cls == FailureClass.TRANSIENT_AFTER_SEND) {
-            return new Judgement(cls, "request still in progress (HTTP 409)" + firstLine(ex), retryAfter(ex));
+            return new Judgement(cls, withFirstLine(Said.of("core.exec.inProgress"), ex), retryAfter(ex));
         }
         return new Judgement(cls, http + firstLine(ex), cls == FailureClass.RETRYABLE ? retryAfter(ex) : null);
     }
@@ -378,19 +386,20 @@ public final class HttpExecutor implements StepExecutor {
             ProbeVerdict v = probeJudgement(ctx, ex, answer, probe);
             Refresh refreshed = v.answer() == ProbeOutcome.Answer.AUTH ? Refresh.NONE : refresh(ctx, ex);
             ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
-            String note = refreshed.problem() == null ? "" : "; " + refreshed.problem();
             Map<String, String> values = Map.of();
             boolean answered = v.answer() == ProbeOutcome.Answer.PRESENT || v.answer() == ProbeOutcome.Answer.ABSENT;
             if (answered && !probe.extract().isEmpty() && ex.status < 400) {
                 Extractor.Result found = Extractor.extract(probe.extract(), answer, ex.setCookies(), ex.finalUri());
                 if (found.missing() != null) {
-                    return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: "
-                            + missing(found) + " (inconclusive)" + note), ev).refreshed(refreshed.fingerprint());
+                    Said words = ProbeVerdict.noAnswer(Said.of("core.exec.missing", found.missingName(),
+                            missingRule(found))).words();
+                    return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, refreshed.noted(words).map(ctx.redact()),
+                            ev).refreshed(refreshed.fingerprint());
                 }
                 values = found.values();
             }
-            Said words = note.isEmpty() ? v.words() : Said.of("core.exec.withNote", v.words(), refreshed.problem());
-            return new ProbeOutcome(v.answer(), words.map(ctx.redact()), ev, values, null, refreshed.fingerprint());
+            return new ProbeOutcome(v.answer(), refreshed.noted(v.words()).map(ctx.redact()), ev, values, null,
+                    refreshed.fingerprint());
         } catch (Deadline.Exceeded e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: " + e.getMessage()
                     + " (inconclusive)"), ev);
@@ -400,21 +409,23 @@ public final class HttpExecutor implements StepExecutor {
         }
     }
 
+    /**
+     * A probe's answer and its words. An answer the probe gave keeps the form the engine records and reads
+     * ("probe: … (present)", "… (absent)", "… (inconclusive)") as words of its own, with what it checked as their
+     * argument, so that a screen can say it in plain words without reading the English.
+     */
     private record ProbeVerdict(ProbeOutcome.Answer answer, Said words) {
-        ProbeVerdict(ProbeOutcome.Answer answer, String message) {
-            this(answer, Said.plain(message));
-        }
-
         static ProbeVerdict rejected(Object why) {
             return new ProbeVerdict(ProbeOutcome.Answer.AUTH, Said.of("core.exec.probeRejected", why));
         }
 
-        static ProbeVerdict noAnswer(String why) {
-            return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, "probe: " + why + " (inconclusive)");
-        }
-
         static ProbeVerdict noAnswer(Said why) {
             return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeNoAnswer", why));
+        }
+
+        /** An answer that is none: "… is no answer". */
+        static ProbeVerdict isNoAnswer(Object what) {
+            return noAnswer(Said.of("core.exec.isNoAnswer", what));
         }
     }
 
@@ -429,7 +440,7 @@ public final class HttpExecutor implements StepExecutor {
             return ProbeVerdict.rejected("HTTP " + s + statusHint(s));
         }
         if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
-            return ProbeVerdict.rejected("HTTP " + s + " redirect to the login page " + ex.location());
+            return ProbeVerdict.rejected(loginRedirect(ex));
         }
         ResponseRules rules = probe.response();
         if (rules.authWhen() != null) {
@@ -445,26 +456,31 @@ public final class HttpExecutor implements StepExecutor {
             }
         }
         if (isRedirect(s) && rules.successWhen() == null) {
-            return ProbeVerdict.noAnswer(redirectNotFollowed(ex) + " is no answer");
+            return ProbeVerdict.isNoAnswer(redirectNotFollowed(ex));
         }
         boolean ok = s >= 200 && s < 400;
         if (ok && rules.successWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.successWhen(), answer);
             if (!v.met()) {
-                return ProbeVerdict.noAnswer("HTTP " + s + " does not meet successWhen (" + v.why() + ")");
+                return ProbeVerdict.noAnswer(notSuccess("HTTP " + s, v));
             }
         }
         Condition when = probe.presentWhen();
         if (when == null || !(ok || s == 404 || s == 410)) {
-            return ProbeVerdict.noAnswer("HTTP " + s + statusHint(s) + " is no answer");
+            return ProbeVerdict.isNoAnswer("HTTP " + s + statusHint(s));
         }
         Conditions.Verdict v = Conditions.evaluate(when, answer);
-        String why = "probe: " + v.why() + (s >= 200 && s < 300 ? "" : " (HTTP " + s + ")");
+        Said why = s >= 200 && s < 300 ? v.words() : Said.of("core.exec.atStatus", v.words(), Integer.toString(s));
         return switch (v.truth()) {
-            case TRUE -> new ProbeVerdict(ProbeOutcome.Answer.PRESENT, why + " (present)");
-            case FALSE -> new ProbeVerdict(ProbeOutcome.Answer.ABSENT, why + " (absent)");
-            case UNKNOWN -> new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, why + " (inconclusive)");
+            case TRUE -> new ProbeVerdict(ProbeOutcome.Answer.PRESENT, Said.of("core.exec.probePresent", why));
+            case FALSE -> new ProbeVerdict(ProbeOutcome.Answer.ABSENT, Said.of("core.exec.probeAbsent", why));
+            case UNKNOWN -> ProbeVerdict.noAnswer(why);
         };
+    }
+
+    /** "… but the answer does not show success (what it showed)": an answer the job's success rule does not accept. */
+    private static Said notSuccess(Object what, Conditions.Verdict v) {
+        return Said.of("core.exec.notSuccess", what, v.words());
     }
 
     /** An answer that meets the job's rule for a rejected login: what it showed, in words. */
@@ -551,13 +567,25 @@ public final class HttpExecutor implements StepExecutor {
         return isLoginPage(ex.finalUri(), ex.location(), credential);
     }
 
-    private static String redirectNotFollowed(Exchange ex) {
+    /** "HTTP 302 redirect to … (why it was not followed)": a redirect that is the answer. */
+    private static Said redirectNotFollowed(Exchange ex) {
         String location = ex.location();
         if (location == null) {
-            return "HTTP " + ex.status + " without a Location";
+            return Said.of("core.exec.noLocation", Integer.toString(ex.status));
         }
-        return "HTTP " + ex.status + " redirect to " + location + " ("
-                + (ex.notFollowed == null ? "redirects are not followed" : ex.notFollowed) + ")";
+        return Said.of("core.exec.redirectNotFollowed", Integer.toString(ex.status), location,
+                ex.notFollowed == null ? Said.of("core.exec.notFollowed.off") : ex.notFollowed);
+    }
+
+    /** "HTTP 302 redirect to the login page …". */
+    private static Said loginRedirect(Exchange ex) {
+        return Said.of("core.exec.loginRedirect", Integer.toString(ex.status), ex.location());
+    }
+
+    /** The words, then the first line of the answer's body when it has one ("…: line"). */
+    private static Said withFirstLine(Said words, Exchange ex) {
+        String line = firstLine(ex);
+        return line.isEmpty() ? words : Said.of("core.exec.firstLine", words, line.substring(": ".length()));
     }
 
     private Duration retryAfter(Exchange ex) {
@@ -612,23 +640,23 @@ public final class HttpExecutor implements StepExecutor {
                 return new Exchange(resp.statusCode(), resp.headers(), resp.body(), List.copyOf(hops), null, deadline,
                         timeout);
             }
-            String notFollowed = null;
+            Said notFollowed = null;
             URI next = null;
             if (redirects != Redirects.SAME_ORIGIN) {
-                notFollowed = "redirects are not followed";
+                notFollowed = Said.of("core.exec.notFollowed.off");
             } else if (!FOLLOWED.contains(resp.statusCode())) {
-                notFollowed = "HTTP " + resp.statusCode() + " is not a redirect that is followed";
+                notFollowed = Said.of("core.exec.notFollowed.status", Integer.toString(resp.statusCode()));
             } else if (isLoginPage(uri, location, ctx.credential())) {
-                notFollowed = "the login page is an answer, not a page to follow";
+                notFollowed = Said.of("core.exec.notFollowed.login");
             } else if (hops.size() > MAX_REDIRECTS) {
-                notFollowed = "after " + MAX_REDIRECTS + " redirects, the most that are followed";
+                notFollowed = Said.of("core.exec.notFollowed.most", Integer.toString(MAX_REDIRECTS));
             } else {
                 next = resolve(uri, location);
                 if (next == null || next.getHost() == null) {
-                    notFollowed = "not a URL that can be followed";
+                    notFollowed = Said.of("core.exec.notFollowed.notUrl");
                     next = null; // no host to send to: the redirect is the answer
                 } else if (!Origin.of(next).equals(origin)) {
-                    notFollowed = "it leaves the origin " + origin + ": never followed";
+                    notFollowed = Said.of("core.exec.notFollowed.leaves", origin.toString());
                     next = null;
                 }
             }

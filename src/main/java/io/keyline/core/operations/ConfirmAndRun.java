@@ -309,7 +309,7 @@ public final class ConfirmAndRun {
             if (e.probe() != null && e.probe() != io.keyline.domain.ProbeAnswer.NOT_ASKED && !sent) {
                 probe = e.probe();
                 probeAt = e.ts();
-                checked = Words.probeChecked(e.message());
+                checked = Words.probeChecked(e);
                 probeEvidence = e.evidence();
             }
             if (e.type() == EventType.STEP_STARTED) {
@@ -370,7 +370,7 @@ public final class ConfirmAndRun {
             if (last == null) {
                 probe = Text.t("core.confirm.probeNotYet");
             } else {
-                probe = Text.t("core.confirm.probeLatest", Words.probe(last.message()), EvidenceText.time(last.ts()));
+                probe = Text.t("core.confirm.probeLatest", Words.probe(last), EvidenceText.time(last.ts()));
                 String method = step.probe().method() == null ? "GET" : step.probe().method();
                 if (last.evidence() != null && last.evidence().request() != null
                         && last.evidence().request().method().equals(method)) {

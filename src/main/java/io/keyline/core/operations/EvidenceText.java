@@ -144,14 +144,27 @@ public final class EvidenceText {
     /**
      * The evidence's detail as shown. An executor records a failure it put into words (no answer within the
      * timeout, a refused connection) as their English; the event that recorded the evidence keeps the words
-     * themselves, whole or inside its own sentence: those are said in the language in use. A redirect's hops and
-     * {@code Location} are said again from their recorded English ({@link AnswerDetail#shown}); any other detail (a
-     * site's own text) is shown as recorded.
+     * themselves, whole or inside its own sentence: those are said in the language in use, the whole detail or one
+     * of its lines (the cookies the site set that could not be kept, above a redirect's {@code Location}). A
+     * redirect's hops and {@code Location} and a credential the site refreshed are said again from their recorded
+     * English ({@link AnswerDetail#words}); any other line (a site's own text) is shown as recorded.
      */
     static String detail(Evidence ev, Said words) {
         String d = ev.detail();
         Said same = d == null || words == null ? null : sameWords(words, d.strip());
-        return same == null ? AnswerDetail.shown(d) : same.text();
+        if (same != null) {
+            return same.text();
+        }
+        if (d == null || d.isEmpty()) {
+            return d;
+        }
+        List<String> out = new java.util.ArrayList<>();
+        for (String line : d.split("\n", -1)) {
+            Said said = words == null || line.isBlank() ? null : sameWords(words, line.strip());
+            said = said != null ? said : AnswerDetail.words(line);
+            out.add(said == null ? line : said.text());
+        }
+        return String.join("\n", out);
     }
 
     private static Said sameWords(Said words, String english) {

@@ -24,11 +24,11 @@ public final class PlanText {
         StringBuilder sb = new StringBuilder();
         Said keyProbe = k.probes().get(io.keyline.domain.KeyProbe.STEP);
         if (keyProbe != null) {
-            sb.append(indent).append(Text.t("core.planText.jobProbe", Words.probe(keyProbe.text()))).append('\n');
+            sb.append(indent).append(Text.t("core.planText.jobProbe", Words.probe(keyProbe))).append('\n');
         }
         k.probes().forEach((step, answer) -> {
             if (!io.keyline.domain.KeyProbe.is(step)) {
-                sb.append(indent).append(Text.t("core.planText.stepProbe", step, Words.probe(answer.text())))
+                sb.append(indent).append(Text.t("core.planText.stepProbe", step, Words.probe(answer)))
                         .append('\n');
             }
         });

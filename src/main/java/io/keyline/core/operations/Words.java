@@ -129,6 +129,37 @@ public final class Words {
     }
 
     /**
+     * The answer of the probe an event records, in plain words ({@link #probe(String)}): from the words the event
+     * kept, whole or inside its own sentence; from its stored text when it kept none (an older state).
+     */
+    public static String probe(KeyEvent e) {
+        Said answer = e.said() == null ? null : probeAnswer(e.said());
+        return answer == null ? probe(e.message()) : Printable.line(plain(answer).text());
+    }
+
+    /** A probe's answer kept as words ({@code Plan}'s probes), in plain words ({@link #probe(String)}). */
+    public static String probe(Said said) {
+        if (said == null) {
+            return "";
+        }
+        Said answer = probeAnswer(said);
+        return answer == null ? Printable.line(said.text()) : Printable.line(plain(answer).text());
+    }
+
+    /**
+     * What the probe an event records checked ({@code /total = 0}), in the language in use, one printable line;
+     * empty when the answer does not say.
+     */
+    public static String probeChecked(KeyEvent e) {
+        Said answer = e.said() == null ? null : probeAnswer(e.said());
+        if (answer == null || answer.key() == null) {
+            return probeChecked(answer == null ? e.message() : answer.text());
+        }
+        Object why = answer.args().isEmpty() ? "" : answer.args().get(0);
+        return Printable.line(why instanceof Said w ? w.text() : String.valueOf(why)).strip();
+    }
+
+    /**
      * What a probe checked, from its answer as stored ({@code probe: /total = 0 (absent)} → {@code /total = 0}),
      * one printable line; empty when the answer does not say.
      */
@@ -207,7 +238,44 @@ public final class Words {
 
     /** Whether {@code said} is a probe's answer as the probe gave it ({@code probe: /total = 0 (absent)}). */
     public static boolean isProbeAnswer(Said said) {
-        return said != null && said.key() == null && PROBE.matcher(said.text().strip()).matches();
+        return said != null && (said.key() == null ? PROBE.matcher(said.text().strip()).matches()
+                : PROBE_ANSWERS.containsKey(said.key()));
+    }
+
+    /** The words of a probe's answer as the probe gives it ("probe: … (absent)"), by the answer they name. */
+    private static final Map<String, String> PROBE_ANSWERS = Map.of("core.exec.probePresent", "present",
+            "core.exec.probeAbsent", "absent", "core.exec.probeNoAnswer", "inconclusive");
+
+    /**
+     * The probe's answer {@code said} is or holds (as an argument, at any depth), as the probe gave it: its words,
+     * or a text shown as it is; {@code null} when there is none.
+     */
+    private static Said probeAnswer(Said said) {
+        if (isProbeAnswer(said)) {
+            return said;
+        }
+        for (Object a : said.args()) {
+            Said found = a instanceof Said w ? probeAnswer(w)
+                    : a instanceof String t && PROBE.matcher(t.strip()).matches() ? Said.plain(t) : null;
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A probe's answer as the probe gave it ({@link #isProbeAnswer}) in plain words: "absent: the effect is not
+     * there yet (the probe checked …)", what it checked said in the language in use.
+     */
+    private static Said plain(Said answer) {
+        if (answer.key() == null) {
+            return Said.plain(probe(answer.text()));
+        }
+        Said lead = Said.of("core.probe." + PROBE_ANSWERS.get(answer.key()));
+        Object why = answer.args().isEmpty() ? "" : answer.args().get(0);
+        return why.equals("") ? lead : Said.of("core.probe.checked", lead, why instanceof Said w
+                ? w.map(Printable::line) : Printable.line(String.valueOf(why)));
     }
 
     private static String message(String english, Said said) {
@@ -236,13 +304,18 @@ public final class Words {
         if (said.key() == null) {
             return said;
         }
+        if (isProbeAnswer(said)) {
+            return plain(said);
+        }
         List<Object> args = new ArrayList<>();
         for (Object a : said.args()) {
             if (a instanceof Said s && s.key() == null) {
                 // a probe's answer kept as words shown as they are
                 a = s.args().get(0);
             }
-            if (a instanceof Said s) {
+            if (a instanceof Said s && isProbeAnswer(s)) {
+                args.add(plain(s));
+            } else if (a instanceof Said s) {
                 args.add(worded(s));
             } else if (a instanceof String t && PROBE.matcher(t.strip()).matches()) {
                 args.add(Said.plain(probe(t)));
