@@ -334,7 +334,7 @@ class EventWordsTest {
                     + "maintenance";
             assertThat(wb.cli("timeline", "post", KEY, "--json").out()).contains(absent.replace("\"", "\\\""));
 
-            String zhAbsent = "不存在：结果还没有产生（检查查看了 正文不包含 \"" + KEY + "\"）";
+            String zhAbsent = "不存在：结果还没有产生（检查读到的是 正文不包含 \"" + KEY + "\"）";
             String zhUnmet = "HTTP 200，但答复没有表明成功（正文不包含 \"created\"）：maintenance";
             Text.use(Text.CHINESE);
             // the command line's timeline shows each event as recorded: the probe's answer as the probe gave it

@@ -168,30 +168,30 @@ class AnswerWordsTest {
             ProbeOutcome absent = http.probe(plain);
             assertThat(absent.answer()).isEqualTo(ProbeOutcome.Answer.ABSENT);
             assertThat(absent.message()).isEqualTo("probe: the body does not contain \"2026-11-29\" (absent)");
-            assertThat(read(absent.words())).isEqualTo("不存在：结果还没有产生（检查查看了 正文不包含 \"2026-11-29\"）");
+            assertThat(read(absent.words())).isEqualTo("不存在：结果还没有产生（检查读到的是 正文不包含 \"2026-11-29\"）");
 
             reply[0] = new Reply.Respond(404, Map.of(), "[]");
             ProbeOutcome gone = http.probe(plain);
             assertThat(gone.message()).isEqualTo("probe: the body does not contain \"2026-11-29\" (HTTP 404) (absent)");
-            assertThat(read(gone.words())).isEqualTo("不存在：结果还没有产生（检查查看了 正文不包含 \"2026-11-29\"（HTTP 404））");
+            assertThat(read(gone.words())).isEqualTo("不存在：结果还没有产生（检查读到的是 正文不包含 \"2026-11-29\"（HTTP 404））");
 
             reply[0] = new Reply.Respond(200, Map.of(), "[\"2026-11-29\"]");
             ProbeOutcome present = http.probe(plain);
             assertThat(present.message()).isEqualTo("probe: the body contains \"2026-11-29\" (present)");
-            assertThat(read(present.words())).isEqualTo("已存在：结果已经产生（检查查看了 正文包含 \"2026-11-29\"）");
+            assertThat(read(present.words())).isEqualTo("已存在：结果已经产生（检查读到的是 正文包含 \"2026-11-29\"）");
 
             reply[0] = new Reply.Respond(500, Map.of(), "oops");
             ProbeOutcome broken = http.probe(plain);
             assertThat(broken.answer()).isEqualTo(ProbeOutcome.Answer.INCONCLUSIVE);
             assertThat(broken.message()).isEqualTo("probe: HTTP 500 Internal Server Error is no answer (inconclusive)");
-            assertThat(read(broken.words())).isEqualTo("没有明确答复（检查查看了 HTTP 500 Internal Server Error，不算答复）");
+            assertThat(read(broken.words())).isEqualTo("没有明确答复（检查读到的是 HTTP 500 Internal Server Error，不算答复）");
 
             reply[0] = new Reply.Respond(302, Map.of("Location", "/moved"), "");
             ProbeOutcome moved = http.probe(plain);
             assertThat(moved.message())
                     .isEqualTo("probe: HTTP 302 redirect to /moved (redirects are not followed) is no answer (inconclusive)");
             assertThat(read(moved.words()))
-                    .isEqualTo("没有明确答复（检查查看了 HTTP 302：重定向到 /moved（不跟随重定向），不算答复）");
+                    .isEqualTo("没有明确答复（检查读到的是 HTTP 302：重定向到 /moved（不跟随重定向），不算答复）");
 
             StepContext strict = ctx(job(probe.formatted(
                     ", \"response\": { \"successWhen\": { \"bodyContains\": \"[\" } }")), null);
@@ -201,7 +201,7 @@ class AnswerWordsTest {
             assertThat(unmet.message()).isEqualTo("probe: HTTP 200 but the answer does not show success "
                     + "(the body does not contain \"[\") (inconclusive)");
             assertThat(read(unmet.words()))
-                    .isEqualTo("没有明确答复（检查查看了 HTTP 200，但答复没有表明成功（正文不包含 \"[\"））");
+                    .isEqualTo("没有明确答复（检查读到的是 HTTP 200，但答复没有表明成功（正文不包含 \"[\"））");
             for (ProbeOutcome p : List.of(absent, gone, present, broken, moved, unmet)) {
                 assertThat(read(p.words())).doesNotContain("probe:", "the body", "is no answer", "successWhen");
             }
