@@ -138,7 +138,7 @@ class BadInputSuite {
                 // a hostile output fails the key it arrives in (a new FAILED key, nothing DONE): the rest is intact
                 List<String> changes = changes(wb, before, c.name().startsWith("nearly")
                         || c.group().equals("hostile-output") || c.group().equals("hostile-body")
-                        || c.group().equals("escape") || c.group().equals("chat-markup"));
+                        || c.group().equals("escape") || c.group().equals("chat-markup"), c.name().startsWith("nearly"));
                 if (!changes.isEmpty()) {
                     damaged.add(id + ": " + String.join("; ", changes));
                 }
@@ -151,7 +151,7 @@ class BadInputSuite {
             if (!problems.isEmpty()) {
                 unclear.add("state/locked: " + String.join("; ", problems) + "\n    output: " + oneLine(o.text()));
             }
-            List<String> changes = changes(locked.wb, locked.before, false);
+            List<String> changes = changes(locked.wb, locked.before, false, false);
             if (!changes.isEmpty()) {
                 damaged.add("state/locked: " + String.join("; ", changes));
             }
@@ -278,12 +278,29 @@ class BadInputSuite {
         return s;
     }
 
+    /** Whether every new key is DONE or claimed, and each DONE key's command wrote its line exactly once. */
+    private static boolean doneOnce(Workbench wb, String newKeys) throws IOException {
+        Path done = wb.jobs.resolve("done.txt");
+        List<String> lines = Files.exists(done) ? Files.readAllLines(done) : List.of();
+        for (String k : newKeys.lines().filter(l -> !l.isBlank()).toList()) {
+            var key = io.keyline.core.json.Json.read(k, com.fasterxml.jackson.databind.JsonNode.class);
+            String state = key.get("state").asText();
+            String id = key.get("key").asText();
+            if (state.equals("DONE") ? lines.stream().filter(id::equals).count() != 1
+                    : !state.equals("RUNNING") && !state.equals("PENDING")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static String text(Result r) {
         return "exit " + r.exit() + "\n" + r.out() + r.err();
     }
 
     /** Reopens the case's state and compares it with the original. */
-    private List<String> changes(Workbench wb, byte[] bytesBefore, boolean allowClaims) throws IOException {
+    private List<String> changes(Workbench wb, byte[] bytesBefore, boolean allowClaims, boolean allowDoneOnce)
+            throws IOException {
         List<String> out = new ArrayList<>();
         if (bytesBefore != null) {
             byte[] now = readIfExists(wb.state.resolve("keyline.mv.db"));
@@ -298,6 +315,11 @@ class BadInputSuite {
         Map<String, String> now = snapshot(wb);
         if (allowClaims && !now.get("new keys").contains("\"DONE\"")) {
             // a disk that fills up mid-run may leave a claimed key (RUNNING), as a kill would; it resumes
+            now.put("new keys", original.get("new keys"));
+        } else if (allowDoneOnce && doneOnce(wb, now.get("new keys"))) {
+            // a nearly full disk may still hold the first keys' commits (the store reuses the room its compaction
+            // freed inside the file): a key is DONE only when its work was done, once, and the run stops at the
+            // first commit that does not fit
             now.put("new keys", original.get("new keys"));
         }
         for (var e : original.entrySet()) {
@@ -783,7 +805,7 @@ class BadInputSuite {
                         }
                     }
                     return o;
-                }, none(), 2, List.of(body.equals("json") ? "successWhen" : "HTTP 422"), false));
+                }, none(), 2, List.of(body.equals("json") ? "does not show success" : "HTTP 422"), false));
             }
         }
         return c;
