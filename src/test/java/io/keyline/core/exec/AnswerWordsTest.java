@@ -209,30 +209,11 @@ class AnswerWordsTest {
     }
 
     /** A credential the site refreshes, or whose refreshed cookies cannot be kept. */
-    record Refreshed(boolean fails) implements CredentialMaterial {
-        @Override
-        public String name() {
-            return "wiki";
-        }
+    static final class Refreshed extends SiteRefreshTest.Recording {
+        private final boolean fails;
 
-        @Override
-        public String fingerprint() {
-            return "00000000";
-        }
-
-        @Override
-        public Map<String, String> httpHeaders(URI uri, Instant now) {
-            return Map.of("Cookie", "DokuWiki=s3ssion");
-        }
-
-        @Override
-        public Map<String, String> environment(Instant now) {
-            return Map.of();
-        }
-
-        @Override
-        public List<String> secretStrings() {
-            return List.of("s3ssion");
+        Refreshed(boolean fails) {
+            this.fails = fails;
         }
 
         @Override
@@ -240,7 +221,7 @@ class AnswerWordsTest {
             if (fails) {
                 throw new IllegalStateException("disk full");
             }
-            return "11111111";
+            return super.refreshedBySite(uri, setCookies, now);
         }
     }
 

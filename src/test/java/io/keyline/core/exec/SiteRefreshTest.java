@@ -34,7 +34,7 @@ class SiteRefreshTest {
     Path tmp;
 
     /** A credential that records what the site set, as the store would keep it. */
-    static final class Recording implements CredentialMaterial {
+    static class Recording implements CredentialMaterial {
         final List<List<String>> refreshed = new ArrayList<>();
 
         @Override
