@@ -44,7 +44,12 @@ class AnswerWordsTest {
 
     /** A job of one unsafe POST step with {@code fields} (request, response, probe, …) as written. */
     JobDefinition job(String fields) throws Exception {
-        Path file = tmp.resolve("a.json");
+        return job(tmp, fields);
+    }
+
+    /** {@link #job(String)} in {@code dir}. */
+    static JobDefinition job(Path dir, String fields) throws Exception {
+        Path file = dir.resolve("a.json");
         Files.writeString(file, """
                 { "name": "a", "key": { "type": "date", "zone": "UTC" },
                   "steps": [ { "id": "page", "kind": "http", "effect": "unsafe", "timeout": "PT5S", %s } ] }

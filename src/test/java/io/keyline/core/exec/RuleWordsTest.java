@@ -1,6 +1,5 @@
 package io.keyline.core.exec;
 
-import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.JobDefinition;
 import io.keyline.testing.FaultServer;
@@ -10,13 +9,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,21 +34,16 @@ class RuleWordsTest {
         Text.use(Text.ENGLISH);
     }
 
+    /** A POST whose answer may meet the login or the try-again rule, and its probe with the same rules. */
     JobDefinition job(String base) throws Exception {
-        Path file = tmp.resolve("r.json");
         String rules = """
                 { "authWhen": { "bodyContains": "dw__login" }, "retryWhen": { "bodyContains": "busy" } }""";
-        Files.writeString(file, """
-                { "name": "r", "key": { "type": "date", "zone": "UTC" },
-                  "steps": [ { "id": "page", "kind": "http", "effect": "unsafe", "timeout": "PT5S",
-                               "request": { "method": "POST", "url": "%s/doku.php", "body": "x" },
-                               "response": %s,
-                               "probe": { "kind": "http", "url": "%s/doku.php?id={key}", "timeout": "PT5S",
-                                          "presentWhen": { "bodyContains": "page" }, "response": %s } } ] }
+        return AnswerWordsTest.job(tmp, """
+                "request": { "method": "POST", "url": "%s/doku.php", "body": "x" },
+                "response": %s,
+                "probe": { "kind": "http", "url": "%s/doku.php?id={key}", "timeout": "PT5S",
+                           "presentWhen": { "bodyContains": "page" }, "response": %s }
                 """.formatted(base, rules, base, rules));
-        JobFileLoader.Result r = JobFileLoader.loadFile(file);
-        assertThat(r.errors()).isEmpty();
-        return r.job();
     }
 
     @Test
@@ -60,8 +52,7 @@ class RuleWordsTest {
         try (FaultServer server = new FaultServer(r -> new Reply.Respond(200, Map.of(), body[0]))) {
             JobDefinition job = job(server.base());
             HttpExecutor http = new HttpExecutor(CLOCK);
-            StepContext ctx = new StepContext(job, job.steps().get(0), "2026-11-29", "run-1", 1, Map.of(), null,
-                    UnaryOperator.identity());
+            StepContext ctx = AnswerWordsTest.ctx(job, null);
 
             StepOutcome rejected = http.execute(ctx);
             ProbeOutcome probeRejected = http.probe(ctx);
