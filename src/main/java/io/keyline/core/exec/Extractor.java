@@ -28,11 +28,15 @@ final class Extractor {
     /**
      * What the rules found.
      *
-     * @param values  the values found, by output name, in rule order
-     * @param missing the first rule that is not optional and found nothing ({@code "sectok (css …)"}), or
-     *                {@code null}
+     * @param values      the values found, by output name, in rule order
+     * @param missingName the output of the first rule that is not optional and found nothing, or {@code null}
+     * @param missingRule that rule as the job file reads ({@code css "#id" text}), or {@code null}
      */
-    record Result(Map<String, String> values, String missing, String missingName) {
+    record Result(Map<String, String> values, String missingName, String missingRule) {
+        /** The rule that found nothing with its output ({@code "sectok (css …)"}), or {@code null}. */
+        String missing() {
+            return missingName == null ? null : missingName + " (" + missingRule + ")";
+        }
     }
 
     static Result extract(Map<String, Extraction> rules, Conditions.Answer answer, List<String> setCookies, URI base) {
@@ -69,7 +73,7 @@ final class Extractor {
             }
             if (value == null || value.isEmpty()) {
                 if (!rule.optional()) {
-                    return new Result(values, e.getKey() + " (" + rule.describe() + ")", e.getKey());
+                    return new Result(values, e.getKey(), rule.describe());
                 }
                 continue;
             }

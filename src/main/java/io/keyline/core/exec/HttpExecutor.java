@@ -250,8 +250,8 @@ public final class HttpExecutor implements StepExecutor {
         Map<String, Extraction> rules = ctx.step().request().extract();
         if (!rules.isEmpty()) {
             Extractor.Result found = Extractor.extract(rules, answer, ex.setCookies(), ex.finalUri());
-            if (found.missing() != null) {
-                Said words = Said.of("core.exec.stepMissing", j.words(), found.missingName(), missingRule(found));
+            if (found.missingName() != null) {
+                Said words = Said.of("core.exec.stepMissing", j.words(), found.missingName(), found.missingRule());
                 return StepOutcome.failure(FailureClass.FATAL, refreshed.noted(words).map(ctx.redact()), ev)
                         .refreshed(refreshed.fingerprint());
             }
@@ -286,11 +286,6 @@ public final class HttpExecutor implements StepExecutor {
         }
     }
 
-    /** The rule that found nothing, as the job file reads ("css \"#id\" text"). */
-    private static String missingRule(Extractor.Result found) {
-        String m = found.missing();
-        return m.substring(found.missingName().length() + 2, m.length() - 1);
-    }
 
     /** Keeps the cookies the site set on answers to requests that carried the credential, hop by hop. */
     private Refresh refresh(StepContext ctx, Exchange ex) {
@@ -390,9 +385,9 @@ public final class HttpExecutor implements StepExecutor {
             boolean answered = v.answer() == ProbeOutcome.Answer.PRESENT || v.answer() == ProbeOutcome.Answer.ABSENT;
             if (answered && !probe.extract().isEmpty() && ex.status < 400) {
                 Extractor.Result found = Extractor.extract(probe.extract(), answer, ex.setCookies(), ex.finalUri());
-                if (found.missing() != null) {
+                if (found.missingName() != null) {
                     Said words = ProbeVerdict.noAnswer(Said.of("core.exec.missing", found.missingName(),
-                            missingRule(found))).words();
+                            found.missingRule())).words();
                     return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, refreshed.noted(words).map(ctx.redact()),
                             ev).refreshed(refreshed.fingerprint());
                 }
