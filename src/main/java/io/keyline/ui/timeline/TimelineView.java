@@ -67,9 +67,8 @@ public final class TimelineView extends BorderPane {
     /** {@link #MIN} and {@link #PREF} as the current language's words need them ({@link #fitWords}). */
     private final double[] min = MIN.clone();
     private final double[] pref = PREF.clone();
-    /** Unshown labels styled as a duration and a state chip, to measure the words in the page's fonts. */
+    /** An unshown label styled as a duration, to measure durations in the page's monospaced font. */
     private final Label sinceProbe = new Label();
-    private final StateChip chipProbe = new StateChip();
 
     {
         for (int i = 0; i < widths.length; i++) {
@@ -218,7 +217,7 @@ public final class TimelineView extends BorderPane {
         showEvidence(vm.expandedProperty().get(), detailTitle);
 
         sinceProbe.getStyleClass().add("timeline-since");
-        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe, chipProbe);
+        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe);
         probes.setManaged(false);
         probes.setVisible(false);
         VBox center = new VBox(0, columnHeaders(), list, new Region(), detail, probes);
@@ -350,10 +349,11 @@ public final class TimelineView extends BorderPane {
     }
 
     /**
-     * Fits two columns to the words of the language in use, measured in the fonts the page draws them in:
+     * Fits two columns to the words of the language in use:
      * "since" is never narrower than the widest duration under a minute, so it is never split (a Chinese
      * "毫秒" broke between its two characters), and the state column is no wider than its widest chip
-     * (Chinese states are two to four characters; the English widths left half the column empty).
+     * (Chinese states are two to four characters; the English widths left half the column empty). The duration is
+     * measured in the page's monospaced font, which the stylesheets choose.
      */
     private void fitWords() {
         if (sinceProbe.getScene() == null) {
@@ -367,14 +367,9 @@ public final class TimelineView extends BorderPane {
         }
         min[SINCE] = Math.max(MIN[SINCE], Math.ceil(since));
         pref[SINCE] = Math.max(PREF[SINCE], min[SINCE]);
-        double chip = 0;
-        for (io.keyline.domain.KeyState s : io.keyline.domain.KeyState.values()) {
-            chipProbe.show(s);
-            chipProbe.applyCss();
-            chip = Math.max(chip, chipProbe.prefWidth(-1));
-        }
-        min[STATE] = Math.min(MIN[STATE], Math.ceil(chip));
-        pref[STATE] = Math.min(PREF[STATE], Math.ceil(chip) + SPACING);
+        double chip = StateChip.widest();
+        min[STATE] = Math.min(MIN[STATE], chip);
+        pref[STATE] = Math.min(PREF[STATE], chip + SPACING);
     }
 
     /** Whether the columns at their smallest widths leave the message its minimum. */
