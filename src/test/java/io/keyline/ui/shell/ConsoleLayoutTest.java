@@ -460,6 +460,14 @@ class ConsoleLayoutTest {
                 // a done key's time and how long ago, in the language's brackets (it may be cut, with a tooltip)
                 assertThat(updated).as("Updated cells of a done key in %s", language).anyMatch(c -> c.getText().matches(
                         language == io.keyline.text.Text.CHINESE ? "\\d\\d-\\d\\d \\d\\d:\\d\\d（.+）" : "\\d\\d-\\d\\d \\d\\d:\\d\\d \\(.+\\)"));
+                // a key that has waited most of a day ("已等待 23 小时 59 分" is wider than "已等待 不到一分钟") fits too
+                javafx.scene.control.TableCell<?, ?> cell = waited.get(0);
+                javafx.scene.text.Text longest = new javafx.scene.text.Text(io.keyline.text.Text.t("core.waiting.waiting",
+                        io.keyline.core.Waiting.text(java.time.Duration.ofMinutes(23 * 60 + 59))));
+                longest.setFont(cell.getFont());
+                assertThat(table.getColumns().get(3).getWidth()).as("the Updated column in %s", language)
+                        .isGreaterThanOrEqualTo(longest.getLayoutBounds().getWidth() + cell.snappedLeftInset()
+                                + cell.snappedRightInset());
                 for (javafx.scene.control.TableCell<?, ?> c : waited) {
                     assertThat(fxValue(robot, () -> c.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
                             .as("the Updated cell in %s", language).isEqualTo(c.getText());
