@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import static io.keyline.store.Database.instant;
@@ -461,6 +462,10 @@ public final class JdbcStateStore implements StateStore {
 
     @Override
     public KeyRecord ensure(KeyRecord fresh) {
+        return ensure(fresh, 1);
+    }
+
+    private KeyRecord ensure(KeyRecord fresh, int attempt) {
         Optional<KeyRecord> existing = key(fresh.job(), fresh.key());
         if (existing.isPresent()) {
             return existing.get();
@@ -478,6 +483,11 @@ public final class JdbcStateStore implements StateStore {
             if (db.dialect().uniqueViolation(e)) {
                 // Another process stored it between our read and our insert.
                 return key(fresh.job(), fresh.key()).orElseThrow(() -> unavailable(e));
+            }
+            if (serverWentAway(e) && attempt < ATTEMPTS) {
+                // the insert may have landed before the connection broke: the next attempt reads it first
+                db.reconnect();
+                return ensure(fresh, attempt + 1);
             }
             throw unavailable(e);
         }
@@ -517,12 +527,22 @@ public final class JdbcStateStore implements StateStore {
             throw new IllegalArgumentException("empty chain");
         }
         KeyRecord first = changes.get(0).after();
+        // what the key is when the whole chain is written: its first guard fails against it after a lost answer
+        Change head = changes.get(0);
+        KeyRecord whole = changes.get(changes.size() - 1).after()
+                .withVersion((head.before() == null ? 0 : head.before().version()) + changes.size());
         try {
             return inTransaction(c -> {
                 KeyRecord last = null;
                 for (Change ch : changes) {
                     last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event())
                             : write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
+                    if (last == null && ch == head && changes.size() > 1) {
+                        last = landed(c, whole);
+                        if (last != null) {
+                            return last;
+                        }
+                    }
                     if (last == null) {
                         // roll back what the chain wrote so far: all or nothing
                         throw new StaleStateException(first.job(), first.key());
@@ -532,6 +552,10 @@ public final class JdbcStateStore implements StateStore {
             });
         } catch (StateUnavailableException e) {
             if (e.getCause() instanceof SQLException sql && db.dialect().uniqueViolation(sql)) {
+                KeyRecord landed = read(c -> landed(c, whole));
+                if (landed != null) {
+                    return landed;
+                }
                 countIfClaim(changes.get(0));
                 throw new StaleStateException(first.job(), first.key());
             }
@@ -564,7 +588,16 @@ public final class JdbcStateStore implements StateStore {
         if (keys.isEmpty()) {
             return Optional.empty();
         }
+        KeyRecord[] tried = new KeyRecord[1];
         return inTransaction(c -> {
+            if (tried[0] != null) {
+                // tried again after a lost answer: the claim may have committed (its row is RUNNING, not a candidate)
+                KeyRecord landed = landed(c, tried[0]);
+                if (landed != null) {
+                    return Optional.of(landed);
+                }
+                tried[0] = null;
+            }
             java.util.Set<String> passed = new java.util.HashSet<>();
             while (true) {
                 List<KeyRecord> locked = new ArrayList<>();
@@ -593,6 +626,7 @@ public final class JdbcStateStore implements StateStore {
                     }
                     KeyRecord written = write(c, ch.before(), ch.after(), ch.step(), ch.event());
                     if (written != null) {
+                        tried[0] = written;
                         return Optional.of(written);
                     }
                     claimConflicts.incrementAndGet(); // the safety net caught what the lock did not
@@ -633,7 +667,7 @@ public final class JdbcStateStore implements StateStore {
                 ps.setString(i, before.leaseOwner());
             }
             if (ps.executeUpdate() == 0) {
-                return null;
+                return landed(c, next);
             }
         }
         for (String removed : removeSteps) {
@@ -646,6 +680,36 @@ public final class JdbcStateStore implements StateStore {
             }
         }
         return withStepAndEvent(c, next, step, event);
+    }
+
+    /**
+     * {@code meant} as stored, when a transaction that wrote it committed and its answer was lost (the connection
+     * broke after the commit went through; the transaction was tried again and its guard failed against its own
+     * write), else null: the guard failed because another process changed the key. A write is ours when the row
+     * holds its version and what identifies it (the run, the lease owner, the state, the step, the time).
+     */
+    private static KeyRecord landed(Connection c, KeyRecord meant) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT " + KEY_COLUMNS + " FROM key_state WHERE job = ? AND key_value = ?")) {
+            ps.setString(1, meant.job());
+            ps.setString(2, meant.key());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                KeyRecord stored = keyRecord(rs);
+                return stored.version() == meant.version() && stored.state() == meant.state()
+                        && stored.attempts() == meant.attempts() && Objects.equals(stored.step(), meant.step())
+                        && Objects.equals(stored.runId(), meant.runId())
+                        && Objects.equals(stored.leaseOwner(), meant.leaseOwner())
+                        && Objects.equals(stored.message(), meant.message())
+                        && Objects.equals(millis(stored.updatedAt()), millis(meant.updatedAt())) ? stored : null;
+            }
+        }
+    }
+
+    private static Long millis(Instant t) {
+        return t == null ? null : t.toEpochMilli();
     }
 
     /** Writes what goes with a change of {@code next} in its transaction: its step record and event, where given. */

@@ -86,6 +86,14 @@ abstract class StoreContract {
         return store.applyChain(List.of(new StateStore.Change(null, fresh, null, event(fresh, EventType.CLAIMED, state, T0))));
     }
 
+    /** A key never stored, claimed by {@code owner}'s run. */
+    KeyRecord claimedFresh(String key, String owner) {
+        KeyRecord fresh = KeyRecord.fresh("daily", key, T0).withState(KeyState.RUNNING)
+                .withLease("run-" + owner, owner, T0.plusSeconds(120));
+        return store.applyChain(List.of(new StateStore.Change(null, fresh, null,
+                event(fresh, EventType.CLAIMED, KeyState.RUNNING, T0))));
+    }
+
     @Test
     void aChangeIsGuardedByItsVersionAndWritesNothingWhenTheGuardFails() {
         KeyRecord v1 = stored("daily", "2026-11-29", KeyState.PENDING);
@@ -110,11 +118,65 @@ abstract class StoreContract {
         assertThat(store.key("daily", "k1")).isEmpty();
         assertThat(store.steps("daily", "k1")).isEmpty();
         assertThat(store.events("daily", "k1")).isEmpty();
-        // the same insert by two processes: the second is stale (a unique violation on both databases)
-        stored("daily", "k2", KeyState.PENDING);
+        // the same key claimed by two processes: the second is stale (a unique violation on both databases)
+        claimedFresh("k2", "one");
         long before = store.claimConflicts();
-        assertThatThrownBy(() -> stored("daily", "k2", KeyState.PENDING)).isInstanceOf(StaleStateException.class);
+        assertThatThrownBy(() -> claimedFresh("k2", "other")).isInstanceOf(StaleStateException.class);
         assertThat(store.claimConflicts()).isEqualTo(before + 1);
+    }
+
+    /**
+     * A commit that landed but whose answer was lost (the serving process closed the state just after it, or the
+     * connection broke) is tried again on a new connection; its guard then fails against its own write. That is
+     * this change landing, not another process's change: the caller gets the record as stored, and nothing is
+     * written twice. Read as another process's change, cron's same-minute runs left a claimed key RUNNING
+     * without running its step (exit 5).
+     */
+    @Test
+    void aChangeWhoseCommitAnsweredConnectionLostIsReadAsLandedNotAsAnotherProcesssChange() {
+        LostCommitAnswer lossy = new LostCommitAnswer(db);
+        JdbcStateStore s = new JdbcStateStore(lossy, false);
+        // a key stored by a chain that inserts it
+        KeyRecord fresh = KeyRecord.fresh("daily", "k1", T0);
+        lossy.loseNext(1);
+        KeyRecord v1 = s.applyChain(List.of(new StateStore.Change(null, fresh, null,
+                event(fresh, EventType.CLAIMED, KeyState.PENDING, T0))));
+        assertThat(v1.version()).isEqualTo(1);
+        // a claim committed with the step's start, as a run claims a key it was given
+        KeyRecord claimed = v1.withState(KeyState.RUNNING).withLease("run-me", "me", T0.plusSeconds(120));
+        StepRecord started = new StepRecord("write", StepStatus.STARTED, 1, T0, Map.of(), T0);
+        lossy.loseNext(1);
+        KeyRecord v3 = s.applyChain(List.of(
+                new StateStore.Change(v1, claimed, null, event(v1, EventType.CLAIMED, KeyState.RUNNING, T0)),
+                new StateStore.Change(claimed.withVersion(2), claimed, started,
+                        event(v1, EventType.STEP_STARTED, KeyState.RUNNING, T0))));
+        assertThat(v3).isEqualTo(claimed.withVersion(3));
+        // one change
+        lossy.loseNext(1);
+        KeyRecord v4 = s.apply(v3, v3.withState(KeyState.DONE), null, event(v3, EventType.KEY_DONE, KeyState.DONE, T0));
+        assertThat(v4.state()).isEqualTo(KeyState.DONE);
+        // set-based changes
+        KeyRecord other = stored("daily", "k2", KeyState.FAILED);
+        lossy.loseNext(1);
+        assertThat(s.applyAll(List.of(new StateStore.Change(other, other.withState(KeyState.SKIPPED), null,
+                event(other, EventType.SKIPPED, KeyState.SKIPPED, T0))))).extracting(KeyRecord::state)
+                .containsExactly(KeyState.SKIPPED);
+        // the next startable key, claimed
+        stored("daily", "k3", KeyState.PENDING);
+        lossy.loseNext(1);
+        assertThat(s.claimNext("daily", List.of("k3"), T0, claimAs("me"))).map(KeyRecord::key).contains("k3");
+
+        assertThat(lossy.lost()).as("every commit above lost its answer").isEqualTo(5);
+        assertThat(store.key("daily", "k1").orElseThrow()).isEqualTo(v4);
+        assertThat(store.events("daily", "k1")).as("each event once").extracting(KeyEvent::type)
+                .containsExactly(EventType.CLAIMED, EventType.CLAIMED, EventType.STEP_STARTED, EventType.KEY_DONE);
+        assertThat(store.steps("daily", "k1")).containsOnlyKeys("write");
+        assertThat(store.events("daily", "k2")).extracting(KeyEvent::type)
+                .containsExactly(EventType.CLAIMED, EventType.SKIPPED);
+        assertThat(store.key("daily", "k3").orElseThrow().leaseOwner()).isEqualTo("me");
+        assertThat(store.events("daily", "k3")).extracting(KeyEvent::type)
+                .containsExactly(EventType.CLAIMED, EventType.CLAIMED);
+        assertThat(s.claimConflicts()).as("no claim lost to another process").isZero();
     }
 
     @Test
