@@ -670,16 +670,21 @@ public final class JdbcStateStore implements StateStore {
                 return landed(c, next);
             }
         }
-        for (String removed : removeSteps) {
+        removeSteps(c, before, removeSteps);
+        return withStepAndEvent(c, next, step, event);
+    }
+
+    /** Removes the records of {@code steps} of {@code key}'s job and key. */
+    private static void removeSteps(Connection c, KeyRecord key, List<String> steps) throws SQLException {
+        for (String step : steps) {
             try (PreparedStatement ps = c.prepareStatement(
                     "DELETE FROM step_state WHERE job = ? AND key_value = ? AND step = ?")) {
-                ps.setString(1, before.job());
-                ps.setString(2, before.key());
-                ps.setString(3, removed);
+                ps.setString(1, key.job());
+                ps.setString(2, key.key());
+                ps.setString(3, step);
                 ps.executeUpdate();
             }
         }
-        return withStepAndEvent(c, next, step, event);
     }
 
     /**
@@ -827,15 +832,7 @@ public final class JdbcStateStore implements StateStore {
             if (written == null) {
                 throw new StaleStateException(before.job(), before.key());
             }
-            for (String step : resetSteps) {
-                try (PreparedStatement ps = c.prepareStatement(
-                        "DELETE FROM step_state WHERE job = ? AND key_value = ? AND step = ?")) {
-                    ps.setString(1, before.job());
-                    ps.setString(2, before.key());
-                    ps.setString(3, step);
-                    ps.executeUpdate();
-                }
-            }
+            removeSteps(c, before, resetSteps);
             return written;
         });
     }
