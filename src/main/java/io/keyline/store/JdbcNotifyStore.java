@@ -21,6 +21,10 @@ import java.util.List;
 /** {@link NotifyStore} over JDBC (H2 and PostgreSQL). */
 public final class JdbcNotifyStore implements NotifyStore {
 
+    /** The states that wait for a person ({@link KeyState#ATTENTION}) as an SQL list: {@code ('FAILED', …)}. */
+    private static final String ATTENTION = KeyState.ATTENTION.stream().map(s -> "'" + s.name() + "'")
+            .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+
     private final Database db;
 
     public JdbcNotifyStore(Database db) {
@@ -69,14 +73,11 @@ public final class JdbcNotifyStore implements NotifyStore {
         return with(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT e.id, e.job, e.key_value, e.ts, e.run_id, "
                     + "e.event_type, e.step, e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, "
-                    + "e.evidence FROM key_event e WHERE e.id > ? AND e.state IN (?, ?, ?) "
+                    + "e.evidence FROM key_event e WHERE e.id > ? AND e.state IN " + ATTENTION + " "
                     + "AND COALESCE((SELECT p.state FROM key_event p WHERE p.job = e.job AND p.key_value = e.key_value "
                     + "AND p.id < e.id ORDER BY p.id DESC LIMIT 1), '') <> e.state ORDER BY e.id LIMIT ?")) {
                 ps.setLong(1, afterId);
-                ps.setString(2, KeyState.FAILED.name());
-                ps.setString(3, KeyState.NEEDS_CONFIRMATION.name());
-                ps.setString(4, KeyState.NEEDS_CREDENTIAL.name());
-                ps.setInt(5, limit);
+                ps.setInt(2, limit);
                 List<KeyEvent> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -98,11 +99,8 @@ public final class JdbcNotifyStore implements NotifyStore {
     public List<WaitingKey> waiting(int limit) {
         return with(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT job, key_value, state, step, credential, updated_at "
-                    + "FROM key_state WHERE state IN (?, ?, ?) ORDER BY updated_at, job, key_value LIMIT ?")) {
-                ps.setString(1, KeyState.FAILED.name());
-                ps.setString(2, KeyState.NEEDS_CONFIRMATION.name());
-                ps.setString(3, KeyState.NEEDS_CREDENTIAL.name());
-                ps.setInt(4, limit);
+                    + "FROM key_state WHERE state IN " + ATTENTION + " ORDER BY updated_at, job, key_value LIMIT ?")) {
+                ps.setInt(1, limit);
                 List<WaitingKey> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
