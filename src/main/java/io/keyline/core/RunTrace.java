@@ -202,16 +202,12 @@ public final class RunTrace implements AutoCloseable {
      */
     public synchronized void operator(Instant ts, String action, String job, String key, String user, String note,
                                       Map<String, Object> extra) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("action", action);
-        m.put("job", job);
-        m.put("key", key);
-        m.put("user", user);
-        m.put("note", note);
+        Map<String, Object> m = head(ts, "operator", "action", action, "job", job, "key", key, "user", user, "note",
+                note);
         if (extra != null) {
             extra.forEach(m::putIfAbsent);
         }
-        other(ts, "operator", m);
+        write(m);
     }
 
     /** A line of another type (e.g. {@code notify}); {@code ts} and {@code type} come first. */
@@ -226,44 +222,32 @@ public final class RunTrace implements AutoCloseable {
         return log != null;
     }
 
-    /** The fields every JSON line starts with: {@code ts} and {@code type}; the caller adds the rest in order. */
-    private static Map<String, Object> head(Instant ts, String type) {
+    /**
+     * The fields every JSON line starts with, {@code ts} and {@code type}, then {@code namesAndValues} (a name, its
+     * value, the next name, …) in order; the caller may add more.
+     */
+    private static Map<String, Object> head(Instant ts, String type, Object... namesAndValues) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ts", ts.toString());
         m.put("type", type);
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            m.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
         return m;
     }
 
     private static Map<String, Object> stepLine(Instant ts, String type, String runId, String job, String key,
                                                 String step, int attempt, String result, String cls, long durationMs,
                                                 String message) {
-        Map<String, Object> m = head(ts, type);
-        m.put("runId", runId);
-        m.put("job", job);
-        m.put("key", key);
-        m.put("step", step);
-        m.put("attempt", attempt);
-        m.put("result", result);
-        m.put("class", cls);
-        m.put("durationMs", durationMs);
-        m.put("message", message);
-        return m;
+        return head(ts, type, "runId", runId, "job", job, "key", key, "step", step, "attempt", attempt,
+                "result", result, "class", cls, "durationMs", durationMs, "message", message);
     }
 
     private static Map<String, Object> runLine(Instant ts, String runId, String job, Instant startedAt, long durationMs,
                                                String selection, Map<String, Integer> counts, Integer exit,
                                                List<String> failedKeys, String stopped) {
-        Map<String, Object> m = head(ts, "run");
-        m.put("runId", runId);
-        m.put("job", job);
-        m.put("startedAt", startedAt.toString());
-        m.put("durationMs", durationMs);
-        m.put("selection", selection);
-        m.put("counts", counts);
-        m.put("exit", exit);
-        m.put("failedKeys", failedKeys);
-        m.put("stopped", stopped);
-        return m;
+        return head(ts, "run", "runId", runId, "job", job, "startedAt", startedAt.toString(), "durationMs", durationMs,
+                "selection", selection, "counts", counts, "exit", exit, "failedKeys", failedKeys, "stopped", stopped);
     }
 
     /** The targeted keys in short: one key, a few keys, or "first … last (n keys)". */

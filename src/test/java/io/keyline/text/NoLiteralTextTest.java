@@ -194,8 +194,8 @@ class NoLiteralTextTest {
             "setId", "setStyle", "lookup", "lookupAll", "getResource", "getResourceAsStream", "t", "has",
             "getPseudoClass", "createTempDirectory", "createTempFile", "fromString", "Thread", "getProperty",
             "getenv", "setting", "put", "ExtensionFilter", "ofPattern", "header", "kind",
-            // a startup trace's marks (a diagnostic log, like the run log)
-            "mark",
+            // a startup trace's marks (a diagnostic log, like the run log); a run log line's field names
+            "mark", "head",
             // a comparison with a value the program or the operator types ("y", an event's name)
             "equals", "contains",
             // a regular expression; the name of the event a hook is sent
