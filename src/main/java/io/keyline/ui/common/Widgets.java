@@ -3,6 +3,8 @@ package io.keyline.ui.common;
 import io.keyline.text.Text;
 import javafx.beans.property.Property;
 import javafx.beans.value.ObservableValue;
+import javafx.event.ActionEvent;
+import javafx.event.EventHandler;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -86,6 +88,19 @@ public final class Widgets {
         HBox bar = new HBox(8, all.toArray(Node[]::new));
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
+    }
+
+    /**
+     * A button with {@code id}, {@code text} and {@code styleClasses} that runs {@code onAction}; it keeps its whole
+     * text (it never shrinks below its preferred width).
+     */
+    public static Button button(String id, String text, EventHandler<ActionEvent> onAction, String... styleClasses) {
+        Button b = new Button(text);
+        b.setId(id);
+        b.getStyleClass().addAll(styleClasses);
+        b.setMinWidth(Region.USE_PREF_SIZE);
+        b.setOnAction(onAction);
+        return b;
     }
 
     /** "Close", which closes the window {@code content} is in; Escape presses it. */

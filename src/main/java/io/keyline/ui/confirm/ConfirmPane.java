@@ -123,10 +123,7 @@ public final class ConfirmPane extends BorderPane {
         HBox.setHgrow(rejected, Priority.ALWAYS);
         rejected.textProperty().bind(Bindings.createStringBinding(() -> vm.infoProperty().get() == null ? ""
                 : vm.infoProperty().get().credentialWarning(), vm.infoProperty()));
-        Button renewButton = new Button(Text.t("ui.confirm.renewLogin"));
-        renewButton.setId("confirm-renew");
-        renewButton.setMinWidth(Region.USE_PREF_SIZE);
-        renewButton.setOnAction(e -> {
+        Button renewButton = Widgets.button("confirm-renew", Text.t("ui.confirm.renewLogin"), e -> {
             if (renew != null && vm.infoProperty().get() != null) {
                 renew.accept(vm.infoProperty().get().rejectedCredential());
             }

@@ -175,12 +175,9 @@ public final class CredentialDialog {
                 .then(Text.t("ui.credential.noLoginUrl"))
                 .otherwise(vm.loginUrlProperty()));
         login.setWrapText(true);
-        Button copy = new Button(Text.t("ui.credential.copyUrl"));
-        copy.setId("credential-copy-url");
-        copy.getStyleClass().add(Styles.SMALL);
-        copy.setMinWidth(Region.USE_PREF_SIZE);
+        Button copy = Widgets.button("credential-copy-url", Text.t("ui.credential.copyUrl"),
+                e -> Widgets.copy(vm.loginUrlProperty().get()), Styles.SMALL);
         copy.disableProperty().bind(vm.loginUrlProperty().isEmpty());
-        copy.setOnAction(e -> Widgets.copy(vm.loginUrlProperty().get()));
         loginActions.getChildren().add(copy);
         loginActions.setAlignment(Pos.CENTER_LEFT);
         loginActions.setId("credential-login-actions");

@@ -116,10 +116,8 @@ public final class JobView extends BorderPane {
         Label reviewText = new Label();
         reviewText.setWrapText(true);
         reviewText.textProperty().bind(vm.reviewTextProperty());
-        Button reviewPlan = new Button(Text.t("ui.job.plan"));
-        reviewPlan.setId("review-plan-button");
-        reviewPlan.setMinWidth(Region.USE_PREF_SIZE);
-        reviewPlan.setOnAction(e -> nav.plan(vm.definitionProperty().get().name()));
+        Button reviewPlan = Widgets.button("review-plan-button", Text.t("ui.job.plan"),
+                e -> nav.plan(vm.definitionProperty().get().name()));
         HBox review = new HBox(8, reviewText, reviewPlan);
         review.setAlignment(Pos.CENTER_LEFT);
         review.getStyleClass().add("paused-banner");

@@ -171,11 +171,7 @@ public final class PlanDialog {
         ahead.setTooltip(new Tooltip(Text.t("ui.plan.aheadTip")));
         ahead.setMinWidth(Region.USE_PREF_SIZE);
 
-        Button plan = new Button(Text.t("ui.plan.plan"));
-        plan.setId("plan-run");
-        plan.getStyleClass().add(Styles.ACCENT);
-        plan.setMinWidth(Region.USE_PREF_SIZE);
-        plan.setOnAction(e -> vm.plan());
+        Button plan = Widgets.button("plan-run", Text.t("ui.plan.plan"), e -> vm.plan(), Styles.ACCENT);
         plan.disableProperty().bind(vm.busyProperty().or(c.validationProperty().isNotEmpty())
                 .or(c.jobProperty().isNull()));
         for (TextField f : new TextField[] {from, to, keys}) {
@@ -212,10 +208,7 @@ public final class PlanDialog {
         missingNote.setWrapText(true);
         missingNote.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(missingNote, Priority.ALWAYS);
-        Button planMissing = new Button();
-        planMissing.setId("plan-missing-keys");
-        planMissing.setMinWidth(Region.USE_PREF_SIZE);
-        planMissing.setOnAction(e -> vm.planKeys(List.copyOf(vm.missingNotDue())));
+        Button planMissing = Widgets.button("plan-missing-keys", "", e -> vm.planKeys(List.copyOf(vm.missingNotDue())));
         HBox missingBox = new HBox(10, missingNote, planMissing);
         missingBox.setAlignment(Pos.CENTER_LEFT);
         missingBox.getStyleClass().add("paused-banner");

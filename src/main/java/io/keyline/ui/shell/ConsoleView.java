@@ -626,11 +626,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
         text.textProperty().bind(schedulerVm.bannerProperty());
         HBox.setHgrow(text, Priority.ALWAYS);
         text.setMaxWidth(Double.MAX_VALUE);
-        Button resume = new Button(Text.t("ui.console.resumeScheduler"));
-        resume.setId("scheduler-banner-resume");
-        resume.getStyleClass().add(Styles.SMALL);
-        resume.setMinWidth(Region.USE_PREF_SIZE);
-        resume.setOnAction(e -> schedulerVm.toggle());
+        Button resume = Widgets.button("scheduler-banner-resume", Text.t("ui.console.resumeScheduler"),
+                e -> schedulerVm.toggle(), Styles.SMALL);
         Label icon = new Label(Text.t("ui.console.paused")); // a word: the pause glyph is missing from common fonts
         icon.setStyle("-fx-font-weight: bold;");
         icon.setMinWidth(Region.USE_PREF_SIZE);
