@@ -204,8 +204,8 @@ public final class Workspace implements AutoCloseable {
     private final Object services = new Object();
     /** Whether the services are built over a state that opens on first use ({@link #openLater}). */
     private boolean openLater;
-    private StateStore laterStore;
-    private CredentialStore laterCredentials;
+    /** After {@link #openLater}: by the type the services get, the one store of it that opens on first use. */
+    private final Map<Class<?>, Object> later = new java.util.HashMap<>();
 
     /**
      * Builds this workspace's services (operations, engine, leases, scheduler) over a state that opens on
@@ -221,15 +221,7 @@ public final class Workspace implements AutoCloseable {
 
     /** The state as the services get it: the store, or one that opens it on first use ({@link #openLater}). */
     private StateStore state() {
-        synchronized (services) {
-            if (!openLater) {
-                return store();
-            }
-            if (laterStore == null) {
-                laterStore = Deferred.of(StateStore.class, this::store);
-            }
-            return laterStore;
-        }
+        return forServices(StateStore.class, this::store);
     }
 
     /**
@@ -241,14 +233,16 @@ public final class Workspace implements AutoCloseable {
     }
 
     private CredentialStore credentialState() {
+        return forServices(CredentialStore.class, this::credentials);
+    }
+
+    /** What {@code open} returns; after {@link #openLater}, one stand-in per type that calls it on first use. */
+    private <T> T forServices(Class<T> type, java.util.function.Supplier<T> open) {
         synchronized (services) {
             if (!openLater) {
-                return credentials();
+                return open.get();
             }
-            if (laterCredentials == null) {
-                laterCredentials = Deferred.of(CredentialStore.class, this::credentials);
-            }
-            return laterCredentials;
+            return type.cast(later.computeIfAbsent(type, t -> Deferred.of(type, open)));
         }
     }
 
