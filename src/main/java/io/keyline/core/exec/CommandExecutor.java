@@ -127,16 +127,20 @@ public final class CommandExecutor implements StepExecutor {
         }
         JsonNode present = line == null || !line.isObject() ? null : line.get("present");
         if (exit == 0 && present != null && present.isBoolean()) {
-            return present.booleanValue()
-                    ? new ProbeOutcome(ProbeOutcome.Answer.PRESENT, "probe: {\"present\": true} (present)", ev)
-                    : new ProbeOutcome(ProbeOutcome.Answer.ABSENT, "probe: {\"present\": false} (absent)", ev);
+            boolean there = present.booleanValue();
+            return new ProbeOutcome(there ? ProbeOutcome.Answer.PRESENT : ProbeOutcome.Answer.ABSENT,
+                    Said.of(there ? "core.exec.probePresent" : "core.exec.probeAbsent", "{\"present\": " + there + "}"),
+                    ev);
         }
-        String why = exit != 0 ? "exit " + exit
-                : "exit 0 without {\"present\": true|false} on the last line (got "
-                + (last.isEmpty() ? "no output" : "\"" + HttpExecutor.clip(last, 80) + "\"") + ")";
+        Said why = exit != 0 ? Said.of("core.exec.exit", exit)
+                : Said.of("core.exec.probeNoLine", ANSWER_LINE, last.isEmpty() ? Said.of("core.exec.probeNoOutput")
+                : Said.of("core.exec.probeGot", HttpExecutor.clip(last, 80)));
         return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE,
-                ctx.redact().apply("probe: " + why + " is no answer (inconclusive)"), ev);
+                Said.of("core.exec.probeNoAnswer", Said.of("core.exec.isNoAnswer", why)).map(ctx.redact()), ev);
     }
+
+    /** The last line a command probe prints to answer. */
+    private static final String ANSWER_LINE = "{\"present\": true|false}";
 
     private Finished run(StepContext ctx, Rendering.RenderedCommand cmd, Duration timeout, ExecutionListener listener)
             throws IOException, InterruptedException {

@@ -1,6 +1,7 @@
 package io.keyline.core.exec;
 
 import io.keyline.core.jobfile.JobFileLoader;
+import io.keyline.core.json.Json;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.JobDefinition;
@@ -81,6 +82,57 @@ class AnswerWordsTest {
             return Words.words(words);
         } finally {
             Text.use(Text.ENGLISH);
+        }
+    }
+
+    /** A job of one unsafe command step whose command probe runs {@code script}. */
+    JobDefinition commandProbed(String script) throws Exception {
+        Path file = tmp.resolve("c.json");
+        Files.writeString(file, """
+                { "name": "c", "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "send", "kind": "command", "effect": "unsafe", "command": ["true"],
+                               "probe": { "kind": "command", "command": ["sh", "-c", %s] } } ] }
+                """.formatted(Json.MAPPER.writeValueAsString(script)));
+        JobFileLoader.Result r = JobFileLoader.loadFile(file);
+        assertThat(r.errors()).isEmpty();
+        return r.job();
+    }
+
+    /** A shell line that prints {@code {"present": VALUE}} (the braces as octal escapes: a job file reads braces as placeholders). */
+    static String answering(String value) {
+        return "printf '\\173\"present\": " + value + "\\175\\n'";
+    }
+
+    @Test
+    void whatACommandProbeAnswersReadsInChinese() throws Exception {
+        CommandExecutor command = new CommandExecutor(CLOCK);
+        ProbeOutcome present = command.probe(ctx(commandProbed(answering("true")), null));
+        assertThat(present.answer()).isEqualTo(ProbeOutcome.Answer.PRESENT);
+        assertThat(present.message()).isEqualTo("probe: {\"present\": true} (present)");
+        assertThat(read(present.words())).isEqualTo("已存在：结果已经产生（检查读到的是 {\"present\": true}）");
+
+        ProbeOutcome absent = command.probe(ctx(commandProbed(answering("false")), null));
+        assertThat(absent.message()).isEqualTo("probe: {\"present\": false} (absent)");
+        assertThat(read(absent.words())).isEqualTo("不存在：结果还没有产生（检查读到的是 {\"present\": false}）");
+
+        ProbeOutcome failed = command.probe(ctx(commandProbed("exit 3"), null));
+        assertThat(failed.answer()).isEqualTo(ProbeOutcome.Answer.INCONCLUSIVE);
+        assertThat(failed.message()).isEqualTo("probe: exit 3 is no answer (inconclusive)");
+        assertThat(read(failed.words())).isEqualTo("没有明确答复（检查读到的是 退出码 3，不算答复）");
+
+        ProbeOutcome garbled = command.probe(ctx(commandProbed("echo maybe"), null));
+        assertThat(garbled.message()).isEqualTo("probe: exit 0 without {\"present\": true|false} on the last line "
+                + "(got \"maybe\") is no answer (inconclusive)");
+        assertThat(read(garbled.words())).isEqualTo(
+                "没有明确答复（检查读到的是 退出码 0，但最后一行没有 {\"present\": true|false}（读到的是 \"maybe\"），不算答复）");
+
+        ProbeOutcome silent = command.probe(ctx(commandProbed("true"), null));
+        assertThat(silent.message()).isEqualTo("probe: exit 0 without {\"present\": true|false} on the last line "
+                + "(got no output) is no answer (inconclusive)");
+        assertThat(read(silent.words())).isEqualTo(
+                "没有明确答复（检查读到的是 退出码 0，但最后一行没有 {\"present\": true|false}（没有输出），不算答复）");
+        for (ProbeOutcome p : List.of(present, absent, failed, garbled, silent)) {
+            assertThat(read(p.words())).doesNotContain("probe:", "is no answer", "without", "exit");
         }
     }
 
