@@ -152,13 +152,10 @@ final class EngineContext {
                 : Said.of("core.event.pausedWhyUntil", job.name(), c.reason(), c.until());
     }
 
-    /** Why a running key yields at a step boundary now (this process stops, or the job was paused), or {@code null}. */
-    String haltReason(JobDefinition job) {
-        Said halt = haltSaid(job);
-        return halt == null ? null : halt.english();
-    }
-
-    /** {@link #haltReason} as words said in the language of whoever shows them, or {@code null}. */
+    /**
+     * Why a running key yields at a step boundary now (this process stops, or the job was paused), in words said in
+     * the language of whoever shows them, or {@code null}.
+     */
     Said haltSaid(JobDefinition job) {
         Said stop = stopSaid();
         if (stop != null) {

@@ -2,7 +2,6 @@ package io.keyline.core;
 
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +35,6 @@ public final class LeaseKeeper implements AutoCloseable {
     private volatile boolean registered;
     private volatile boolean closed;
     private volatile int failures;
-    private volatile Instant lastBeat;
 
     /**
      * @param kind what the process is, for the Workers panel: {@code worker}, {@code console} or {@code run}
@@ -93,11 +91,6 @@ public final class LeaseKeeper implements AutoCloseable {
         return Set.copyOf(held);
     }
 
-    /** The last successful beat, or {@code null} before the first. */
-    public Instant lastBeat() {
-        return lastBeat;
-    }
-
     /** One beat: renew the held keys' leases and say the process is alive. Public for tests that move the clock. */
     public void beat() {
         try {
@@ -110,7 +103,6 @@ public final class LeaseKeeper implements AutoCloseable {
                 warn.accept("heartbeat works again after " + failures + " failed beat" + (failures == 1 ? "" : "s"));
             }
             failures = 0;
-            lastBeat = options.clock().instant();
         } catch (Throwable e) {
             // a hiccup: the next beat tries again; the lease outlives several missed beats
             failures++;

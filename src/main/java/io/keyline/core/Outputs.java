@@ -44,9 +44,4 @@ public final class Outputs {
         }
         return out;
     }
-
-    /** Whether a stored value was cut. */
-    public static boolean truncated(String value) {
-        return value != null && value.endsWith(TRUNCATED);
-    }
 }

@@ -217,11 +217,6 @@ public final class RunTrace implements AutoCloseable {
         write(m);
     }
 
-    /** Whether lines go to a file (not {@link #NONE} or a human-only trace). */
-    public boolean writesFile() {
-        return log != null;
-    }
-
     /**
      * The fields every JSON line starts with, {@code ts} and {@code type}, then {@code namesAndValues} (a name, its
      * value, the next name, …) in order; the caller may add more.

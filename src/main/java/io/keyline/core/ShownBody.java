@@ -70,16 +70,6 @@ public final class ShownBody {
         }
     }
 
-    /** Whether any of the request's templates uses a value known only while the key runs. */
-    public static boolean usesRunTime(StepDefinition step, Collection<String> runTimeSteps) {
-        HttpRequestSpec r = step.request();
-        List<String> templates = new ArrayList<>();
-        templates.add(r.url());
-        templates.addAll(r.headers().values());
-        templates.addAll(bodyTemplates(r));
-        return templates.stream().anyMatch(t -> runTime(t, runTimeSteps));
-    }
-
     /** Whether the request's body uses a value known only while the key runs. */
     public static boolean bodyUsesRunTime(StepDefinition step, Collection<String> runTimeSteps) {
         return bodyTemplates(step.request()).stream().anyMatch(t -> runTime(t, runTimeSteps));

@@ -6,8 +6,6 @@ import io.keyline.text.Text;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -28,7 +26,6 @@ public final class Worker {
     private final Consumer<List<RunReport>> afterTick;
     private final Consumer<String> log;
     private final Object wake = new Object();
-    private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile String stopReason;
     private int ran;
     private int ticks;
@@ -81,15 +78,12 @@ public final class Worker {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            stopped.countDown();
         }
         return ran;
     }
 
     /**
-     * Stops: nothing new starts, the key running now stops at its next step boundary. Returns at once;
-     * {@link #awaitStopped} waits for the loop to end.
+     * Stops: nothing new starts, the key running now stops at its next step boundary. Returns at once.
      */
     public void stop(String reason) {
         stop(Said.plain(reason));
@@ -103,11 +97,6 @@ public final class Worker {
         synchronized (wake) {
             wake.notifyAll();
         }
-    }
-
-    /** Waits for the loop to end. @return whether it ended in time */
-    public boolean awaitStopped(Duration max) throws InterruptedException {
-        return stopped.await(max.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Keys this worker ran so far. */

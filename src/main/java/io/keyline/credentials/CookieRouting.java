@@ -72,11 +72,6 @@ public final class CookieRouting {
         return open != null;
     }
 
-    /** The handler that stands as the default while a window is open (and stays inside the web engine after). */
-    public static CookieHandler router() {
-        return ROUTER;
-    }
-
     private static final class Router extends CookieHandler {
         volatile LoginCookieJar target;
 

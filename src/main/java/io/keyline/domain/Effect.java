@@ -9,10 +9,6 @@ public enum Effect {
     /** External and not idempotent: never redone unless provably not applied. */
     UNSAFE;
 
-    public boolean safeToRedo() {
-        return this != UNSAFE;
-    }
-
     public String jsonName() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -59,10 +59,4 @@ public record KeyEvent(long id, String job, String key, Instant ts, String runId
         return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note,
                 evidence, answer, said);
     }
-
-    /** The same event with its message as {@code words} (read back from the state). */
-    public KeyEvent withSaid(Said words) {
-        return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note,
-                evidence, probe, words);
-    }
 }

@@ -125,7 +125,6 @@ public final class SandboxSite implements AutoCloseable {
     private final Map<String, Instant> sessions = new HashMap<>();
     private final Map<String, Integer> articles = new TreeMap<>();
     private final Map<String, List<Fault>> keyFaults = new HashMap<>();
-    private final List<Fault> nextFaults = new ArrayList<>();
     private final AtomicInteger requests = new AtomicInteger();
     private volatile Duration hang = Duration.ofSeconds(60);
 
@@ -193,18 +192,9 @@ public final class SandboxSite implements AutoCloseable {
         return this;
     }
 
-    /** The next {@code n} requests that the fault applies to suffer it. */
-    public synchronized SandboxSite failNext(int n, Fault fault) {
-        for (int i = 0; i < n; i++) {
-            nextFaults.add(fault);
-        }
-        return this;
-    }
-
     /** Drops every pending fault. */
     public synchronized void clearFaults() {
         keyFaults.clear();
-        nextFaults.clear();
     }
 
     /** How long a request that times out is held before the connection is dropped (default 60 s, or until close). */
@@ -397,13 +387,6 @@ public final class SandboxSite implements AutoCloseable {
                     it.remove();
                     return f;
                 }
-            }
-        }
-        for (Iterator<Fault> it = nextFaults.iterator(); it.hasNext(); ) {
-            Fault f = it.next();
-            if (post ? f.onPost() : f.onProbe()) {
-                it.remove();
-                return f;
             }
         }
         return null;

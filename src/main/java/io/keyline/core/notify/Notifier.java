@@ -14,7 +14,6 @@ import io.keyline.core.RunTrace;
 import io.keyline.core.Sleeper;
 import io.keyline.credentials.Redactor;
 import io.keyline.domain.KeyEvent;
-import io.keyline.domain.KeyRecord;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -381,15 +380,5 @@ public final class Notifier {
         }
         Redactor r = Redactor.of(secrets);
         return r::redact;
-    }
-
-    /** Whether a report's keys include one this run put in an attention state (for callers deciding to dispatch). */
-    public static boolean leftAttention(RunReport r) {
-        for (KeyRecord k : r.keys()) {
-            if (k.state().needsAttention() && r.runId().equals(k.runId())) {
-                return true;
-            }
-        }
-        return false;
     }
 }

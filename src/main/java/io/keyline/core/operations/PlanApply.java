@@ -73,16 +73,8 @@ public final class PlanApply {
 
     /** A plan that {@code apply} refused: something changed since it was shown. */
     public static final class StalePlanException extends OperatorException {
-        private final String currentId;
-
-        public StalePlanException(io.keyline.text.Said message, String currentId) {
+        public StalePlanException(io.keyline.text.Said message) {
             super(message);
-            this.currentId = currentId;
-        }
-
-        /** The id of the plan as it would be made now. */
-        public String currentId() {
-            return currentId;
         }
     }
 
@@ -116,7 +108,7 @@ public final class PlanApply {
             String again = "keyline plan " + job.name() + (saved.keys().size() == 1 ? " --key "
                     + saved.keys().get(0) : "");
             throw new StalePlanException(io.keyline.text.Said.of("core.refused.stalePlan", planId, now.planId(),
-                    again), now.planId());
+                    again));
         }
         return now;
     }

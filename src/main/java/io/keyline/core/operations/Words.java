@@ -58,11 +58,6 @@ public final class Words {
         return failure(c).toLowerCase(Text.locale());
     }
 
-    /** What a failure class means for the operator, as one sentence. */
-    public static String failureMeaning(FailureClass c) {
-        return c == null ? "" : Text.t("core.failure.meaning." + c.name());
-    }
-
     /** "Step failed", "Waits for login", "Login renewed", … */
     public static String event(EventType t) {
         return t == null ? "" : Text.t("core.event." + t.name());

@@ -115,10 +115,6 @@ public final class RetryDialog {
             return cancel;
         }
 
-        Button retryButton() {
-            return retry;
-        }
-
         private static VBox block(RetryAndSend.Send s, boolean titled) {
             TextArea payload = new TextArea(s.payload() == null ? "" : s.payload().text());
             payload.setEditable(false);

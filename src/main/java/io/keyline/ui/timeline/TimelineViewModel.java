@@ -167,12 +167,6 @@ public final class TimelineViewModel extends ViewModel {
         expanded.set(row.equals(expanded.get()) ? null : row);
     }
 
-    public void expand(EventRow row) {
-        if (row != null && row.hasEvidence()) {
-            expanded.set(row);
-        }
-    }
-
     public void collapse() {
         expanded.set(null);
     }

@@ -74,7 +74,7 @@ class WordsTest {
             Text.use(l);
             List<String> keys = new ArrayList<>();
             for (FailureClass c : FailureClass.values()) {
-                keys.addAll(List.of("core.failure." + c.name(), "core.failure.meaning." + c.name()));
+                keys.add("core.failure." + c.name());
             }
             for (EventType t : EventType.values()) {
                 keys.add("core.event." + t.name());
