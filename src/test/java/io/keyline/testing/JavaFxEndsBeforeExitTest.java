@@ -52,6 +52,9 @@ class JavaFxEndsBeforeExitTest {
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
         try {
             boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly().waitFor(); // its output is complete only once it is gone
+            }
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(ended).as("the child ends; output:\n" + out).isTrue();
             return new Child(p.exitValue(), out);
