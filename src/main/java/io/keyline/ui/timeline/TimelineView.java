@@ -49,6 +49,10 @@ public final class TimelineView extends BorderPane {
     static final double MESSAGE_MIN = 140;
     /** The "since" and failure columns, which give way (only) when even the smallest widths do not fit. */
     private static final int SINCE = 2;
+    private static final int TYPE = 3;
+    private static final int STEP = 4;
+    /** The event type's column at its narrowest ("confirmation", its longest word, still fits). */
+    private static final double TYPE_FLOOR = 84;
     private static final int STATE = 5;
     private static final int FAILURE = 6;
     /** The list's cells' padding and its vertical scroll bar, which the rows do not get. */
@@ -69,6 +73,10 @@ public final class TimelineView extends BorderPane {
     private final double[] pref = PREF.clone();
     /** An unshown label styled as a duration, to measure durations in the page's monospaced font. */
     private final Label sinceProbe = new Label();
+    /** An unshown label styled as a step, to measure the steps shown ("publish #1"). */
+    private final Label stepProbe = new Label();
+    /** An unshown label styled as a column's title, to measure the event type's title. */
+    private final Label titleProbe = new Label(Text.t("ui.timeline.col.what"));
 
     {
         for (int i = 0; i < widths.length; i++) {
@@ -178,6 +186,12 @@ public final class TimelineView extends BorderPane {
         vm.rows().addListener((javafx.collections.ListChangeListener<Row>) c -> scrollToNewest());
         list.setCellFactory(l -> new TimelineCell());
         list.widthProperty().addListener((o, a, w) -> layoutColumns(w.doubleValue() - LIST_CHROME));
+        // the step column fits the steps shown
+        list.getItems().addListener((javafx.collections.ListChangeListener<Row>) c -> {
+            if (list.getWidth() > 0) {
+                layoutColumns(list.getWidth() - LIST_CHROME);
+            }
+        });
         list.setOnKeyPressed(e -> {
             if (e.getCode() == KeyCode.ENTER || e.getCode() == KeyCode.SPACE) {
                 if (list.getSelectionModel().getSelectedItem() instanceof EventRow row) {
@@ -217,7 +231,9 @@ public final class TimelineView extends BorderPane {
         showEvidence(vm.expandedProperty().get(), detailTitle);
 
         sinceProbe.getStyleClass().add("timeline-since");
-        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe);
+        stepProbe.getStyleClass().add("timeline-step");
+        titleProbe.getStyleClass().add("timeline-col");
+        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe, stepProbe, titleProbe);
         probes.setManaged(false);
         probes.setVisible(false);
         VBox center = new VBox(0, columnHeaders(), list, new Region(), detail, probes);
@@ -352,8 +368,10 @@ public final class TimelineView extends BorderPane {
      * Fits two columns to the words of the language in use:
      * "since" is never narrower than the widest duration under a minute, so it is never split (a Chinese
      * "毫秒" broke between its two characters), and the state column is no wider than its widest chip
-     * (Chinese states are two to four characters; the English widths left half the column empty). The duration is
-     * measured in the page's monospaced font, which the stylesheets choose.
+     * (Chinese states are two to four characters; the English widths left half the column empty), and the step
+     * column holds the widest step shown with its attempt ("publish #1" wrapped at 1024 px), up to its preferred
+     * width, taking what it needs from the event type's column. The words are measured in the fonts the stylesheets
+     * choose.
      */
     private void fitWords() {
         if (sinceProbe.getScene() == null) {
@@ -367,6 +385,19 @@ public final class TimelineView extends BorderPane {
         }
         min[SINCE] = Math.max(MIN[SINCE], Math.ceil(since));
         pref[SINCE] = Math.max(PREF[SINCE], min[SINCE]);
+        double step = 0;
+        for (String shown : list.getItems().stream().filter(r -> r instanceof EventRow)
+                .map(r -> ((EventRow) r).stepAttempt()).distinct().toList()) {
+            stepProbe.setText(shown);
+            stepProbe.applyCss();
+            step = Math.max(step, stepProbe.prefWidth(-1));
+        }
+        min[STEP] = Math.min(PREF[STEP], Math.max(MIN[STEP], Math.ceil(step)));
+        // the event's type wraps between its words: it gives the step what the step needs beyond its smallest
+        // width, down to the width of its title (which does not wrap)
+        titleProbe.applyCss();
+        min[TYPE] = Math.max(Math.max(TYPE_FLOOR, Math.ceil(titleProbe.prefWidth(-1))),
+                MIN[TYPE] - (min[STEP] - MIN[STEP]));
         double chip = StateChip.widest();
         min[STATE] = Math.min(MIN[STATE], chip);
         pref[STATE] = Math.min(PREF[STATE], chip + SPACING);

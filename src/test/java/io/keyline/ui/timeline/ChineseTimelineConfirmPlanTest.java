@@ -98,7 +98,7 @@ class ChineseTimelineConfirmPlanTest {
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> timeline.eventCountProperty().get()) > 0);
         WaitForAsyncUtils.waitForFxEvents();
         List<String> waiting = fx(() -> shown(view));
-        assertThat(waiting).as("the timeline's texts").contains("刷新", "时间", "发生了什么", "步骤", "消息");
+        assertThat(waiting).as("the timeline's texts").contains("刷新", "时间", "事件", "步骤", "消息");
         assertThat(waiting).anyMatch(t -> t.endsWith("个事件"));
         assertThat(english(waiting, english)).as("English on the timeline").isEmpty();
         // the core's words: the run's title and summary, the events, the key's details, the failure's evidence

@@ -86,7 +86,7 @@ class TimelineViewTest {
         assertThat(robot.lookup(".timeline-list .list-cell").queryAll()).hasSizeLessThan(100);
         assertThat(robot.lookup("#timeline-columns").query().isVisible()).isTrue();
         assertThat(robot.lookup("#timeline-columns .label").queryAllAs(javafx.scene.control.Label.class))
-                .extracting(javafx.scene.control.Label::getText).contains("Time", "What happened", "Step", "Message");
+                .extracting(javafx.scene.control.Label::getText).contains("Time", "Event", "Step", "Message");
         // scrolled to the newest run (the list lays its cells out a pulse or more after the events arrive: once
         // in a full test run no run row had been laid out yet when this looked)
         java.util.function.Supplier<java.util.Optional<Object>> lastRunRow = () -> robot
@@ -299,6 +299,47 @@ class TimelineViewTest {
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
         }
+    }
+
+    @Test
+    void at1024AStepAndItsAttemptStayOnOneLine(FxRobot robot) throws Exception {
+        fx = new TimelineConfirmFixture(tmp.resolve("narrow-en"));
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.DONE);
+        TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
+        robot.interact(() -> {
+            javafx.scene.layout.Region sidebar = new javafx.scene.layout.Region();
+            sidebar.setMinWidth(250);
+            sidebar.setPrefWidth(250);
+            javafx.scene.layout.BorderPane window = new javafx.scene.layout.BorderPane(new TimelineView(vm, navigator()));
+            window.setLeft(sidebar);
+            Scene scene = new Scene(window, 1024, 600);
+            scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS);
+            stage.setScene(scene);
+            stage.setWidth(1024);
+            stage.setHeight(600);
+            stage.show();
+            vm.load("daily", KEY);
+        });
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 3);
+        robot.interact(vm::collapse);
+        java.util.function.Supplier<List<ListCell<?>>> shownRows = () -> robot.lookup(
+                ".timeline-list .list-cell.event-row").queryAll().stream()
+                .<ListCell<?>>map(n -> (ListCell<?>) n).filter(c -> c.getItem() != null).toList();
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> shownRows.get().size() >= 3);
+        WaitForAsyncUtils.waitForFxEvents();
+        int steps = 0;
+        for (ListCell<?> cell : shownRows.get()) {
+            javafx.scene.layout.HBox row = (javafx.scene.layout.HBox) cell.getGraphic();
+            javafx.scene.control.Label time = (javafx.scene.control.Label) row.getChildren().get(1);
+            javafx.scene.control.Label step = (javafx.scene.control.Label) row.getChildren().get(4);
+            if (step.getText().contains("#")) {
+                steps++;
+                assertThat(step.getHeight()).as("%s on one line (column %s px)", step.getText(), step.getWidth())
+                        .isLessThanOrEqualTo(time.getHeight() + 0.5);
+            }
+        }
+        assertThat(steps).as("rows with a step and its attempt").isPositive();
     }
 
     private Navigator navigator() {
