@@ -468,6 +468,9 @@ public final class JdbcStateStore implements StateStore {
     private KeyRecord ensure(KeyRecord fresh, int attempt) {
         Optional<KeyRecord> existing = key(fresh.job(), fresh.key());
         if (existing.isPresent()) {
+            if (attempt > 1) {
+                db.touched(); // our insert may be the one that landed: consoles hear of it
+            }
             return existing.get();
         }
         KeyRecord stored = fresh.withVersion(1);
@@ -691,7 +694,9 @@ public final class JdbcStateStore implements StateStore {
      * {@code meant} as stored, when a transaction that wrote it committed and its answer was lost (the connection
      * broke after the commit went through; the transaction was tried again and its guard failed against its own
      * write), else null: the guard failed because another process changed the key. A write is ours when the row
-     * holds its version and what identifies it (the run, the lease owner, the state, the step, the time).
+     * holds its version and what identifies it (the run, the lease owner, the state, the step, the message as
+     * stored, the time). A claim carries its process's lease, so no other process writes the same; two writes
+     * without a lease that are the same to the millisecond (one operator's action, twice) are one write.
      */
     private static KeyRecord landed(Connection c, KeyRecord meant) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
@@ -707,7 +712,7 @@ public final class JdbcStateStore implements StateStore {
                         && stored.attempts() == meant.attempts() && Objects.equals(stored.step(), meant.step())
                         && Objects.equals(stored.runId(), meant.runId())
                         && Objects.equals(stored.leaseOwner(), meant.leaseOwner())
-                        && Objects.equals(stored.message(), meant.message())
+                        && Objects.equals(stored.message(), clip(meant.message(), 2000))
                         && Objects.equals(millis(stored.updatedAt()), millis(meant.updatedAt())) ? stored : null;
             }
         }

@@ -129,8 +129,7 @@ abstract class StoreContract {
      * A commit that landed but whose answer was lost (the serving process closed the state just after it, or the
      * connection broke) is tried again on a new connection; its guard then fails against its own write. That is
      * this change landing, not another process's change: the caller gets the record as stored, and nothing is
-     * written twice. Read as another process's change, cron's same-minute runs left a claimed key RUNNING
-     * without running its step (exit 5).
+     * written twice.
      */
     @Test
     void aChangeWhoseCommitAnsweredConnectionLostIsReadAsLandedNotAsAnotherProcesssChange() {
@@ -151,9 +150,10 @@ abstract class StoreContract {
                 new StateStore.Change(claimed.withVersion(2), claimed, started,
                         event(v1, EventType.STEP_STARTED, KeyState.RUNNING, T0))));
         assertThat(v3).isEqualTo(claimed.withVersion(3));
-        // one change
+        // one change, with a message longer than the store keeps
         lossy.loseNext(1);
-        KeyRecord v4 = s.apply(v3, v3.withState(KeyState.DONE), null, event(v3, EventType.KEY_DONE, KeyState.DONE, T0));
+        KeyRecord v4 = s.apply(v3, v3.withState(KeyState.DONE).withMessage("done: " + "x".repeat(2500)), null,
+                event(v3, EventType.KEY_DONE, KeyState.DONE, T0));
         assertThat(v4.state()).isEqualTo(KeyState.DONE);
         // set-based changes
         KeyRecord other = stored("daily", "k2", KeyState.FAILED);
