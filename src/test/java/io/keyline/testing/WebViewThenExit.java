@@ -67,7 +67,8 @@ public final class WebViewThenExit {
         Thread holder = new Thread(() -> {
             synchronized (webPage) {
                 held.countDown();
-                sleep(3000);
+                // long past the JavaFX thread's end (1.5 s), however busy the machine is
+                sleep(8000);
             }
         }, "holds-WebPage");
         holder.start();

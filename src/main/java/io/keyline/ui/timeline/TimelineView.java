@@ -51,8 +51,6 @@ public final class TimelineView extends BorderPane {
     private static final int SINCE = 2;
     private static final int TYPE = 3;
     private static final int STEP = 4;
-    /** The event type's column at its narrowest ("confirmation", its longest word, still fits). */
-    private static final double TYPE_FLOOR = 84;
     private static final int STATE = 5;
     private static final int FAILURE = 6;
     /** The list's cells' padding and its vertical scroll bar, which the rows do not get. */
@@ -77,6 +75,10 @@ public final class TimelineView extends BorderPane {
     private final Label stepProbe = new Label();
     /** An unshown label styled as a column's title, to measure the event type's title. */
     private final Label titleProbe = new Label(Text.t("ui.timeline.col.what"));
+    /** An unshown label styled as an event's type, to measure its words. */
+    private final Label typeProbe = new Label();
+    /** The event column at its narrowest: its title, and the longest word of any event's type; measured once. */
+    private double typeFloor = -1;
 
     {
         for (int i = 0; i < widths.length; i++) {
@@ -233,7 +235,8 @@ public final class TimelineView extends BorderPane {
         sinceProbe.getStyleClass().add("timeline-since");
         stepProbe.getStyleClass().add("timeline-step");
         titleProbe.getStyleClass().add("timeline-col");
-        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe, stepProbe, titleProbe);
+        typeProbe.getStyleClass().add("timeline-type");
+        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe, stepProbe, titleProbe, typeProbe);
         probes.setManaged(false);
         probes.setVisible(false);
         VBox center = new VBox(0, columnHeaders(), list, new Region(), detail, probes);
@@ -395,12 +398,27 @@ public final class TimelineView extends BorderPane {
         min[STEP] = Math.min(PREF[STEP], Math.max(MIN[STEP], Math.ceil(step)));
         // the event's type wraps between its words: it gives the step what the step needs beyond its smallest
         // width, down to the width of its title (which does not wrap)
-        titleProbe.applyCss();
-        min[TYPE] = Math.max(Math.max(TYPE_FLOOR, Math.ceil(titleProbe.prefWidth(-1))),
-                MIN[TYPE] - (min[STEP] - MIN[STEP]));
+        min[TYPE] = Math.max(typeFloor(), MIN[TYPE] - (min[STEP] - MIN[STEP]));
         double chip = StateChip.widest();
         min[STATE] = Math.min(MIN[STATE], chip);
         pref[STATE] = Math.min(PREF[STATE], chip + SPACING);
+    }
+
+    /** {@link #typeFloor}, measured in the fonts the stylesheets choose. */
+    private double typeFloor() {
+        if (typeFloor < 0) {
+            titleProbe.applyCss();
+            double widest = titleProbe.prefWidth(-1);
+            for (io.keyline.domain.EventType t : io.keyline.domain.EventType.values()) {
+                for (String word : io.keyline.core.operations.Words.event(t).split(" ")) {
+                    typeProbe.setText(word);
+                    typeProbe.applyCss();
+                    widest = Math.max(widest, typeProbe.prefWidth(-1));
+                }
+            }
+            typeFloor = Math.ceil(widest);
+        }
+        return typeFloor;
     }
 
     /** Whether the columns at their smallest widths leave the message its minimum. */
