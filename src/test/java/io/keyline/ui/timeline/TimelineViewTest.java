@@ -237,36 +237,8 @@ class TimelineViewTest {
     void inChineseAt1024ADurationStaysOnOneLineAndTheStateColumnFitsItsChips(FxRobot robot) throws Exception {
         io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
         try {
-            fx = new TimelineConfirmFixture(tmp.resolve("narrow-zh"));
-            fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
-            assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.DONE);
-            TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
-            robot.interact(() -> {
-                TimelineView view = new TimelineView(vm, navigator());
-                javafx.scene.layout.Region sidebar = new javafx.scene.layout.Region();
-                sidebar.setMinWidth(250);
-                sidebar.setPrefWidth(250);
-                javafx.scene.layout.BorderPane window = new javafx.scene.layout.BorderPane(view);
-                window.setLeft(sidebar);
-                Scene scene = new Scene(window, 1024, 600);
-                scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS);
-                String cjk = io.keyline.ui.common.Fonts.chineseStylesheet();
-                if (cjk != null) {
-                    scene.getStylesheets().add(cjk);
-                }
-                stage.setScene(scene);
-                stage.setWidth(1024);
-                stage.setHeight(600);
-                stage.show();
-                vm.load("daily", KEY);
-            });
-            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 3);
-            robot.interact(vm::collapse);
-            java.util.function.Supplier<List<ListCell<?>>> shownRows = () -> robot.lookup(
-                    ".timeline-list .list-cell.event-row").queryAll().stream()
-                    .<ListCell<?>>map(n -> (ListCell<?>) n).filter(c -> c.getItem() != null).toList();
-            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> shownRows.get().size() >= 3);
-            WaitForAsyncUtils.waitForFxEvents();
+            java.util.function.Supplier<List<ListCell<?>>> shownRows = doneKeyAt1024(robot, "narrow-zh",
+                    io.keyline.ui.common.Fonts.chineseStylesheet());
             int durations = 0;
             for (ListCell<?> cell : shownRows.get()) {
                 javafx.scene.layout.HBox row = (javafx.scene.layout.HBox) cell.getGraphic();
@@ -303,7 +275,28 @@ class TimelineViewTest {
 
     @Test
     void at1024AStepAndItsAttemptStayOnOneLine(FxRobot robot) throws Exception {
-        fx = new TimelineConfirmFixture(tmp.resolve("narrow-en"));
+        java.util.function.Supplier<List<ListCell<?>>> shownRows = doneKeyAt1024(robot, "narrow-en", null);
+        int steps = 0;
+        for (ListCell<?> cell : shownRows.get()) {
+            javafx.scene.layout.HBox row = (javafx.scene.layout.HBox) cell.getGraphic();
+            javafx.scene.control.Label time = (javafx.scene.control.Label) row.getChildren().get(1);
+            javafx.scene.control.Label step = (javafx.scene.control.Label) row.getChildren().get(4);
+            if (step.getText().contains("#")) {
+                steps++;
+                assertThat(step.getHeight()).as("%s on one line (column %s px)", step.getText(), step.getWidth())
+                        .isLessThanOrEqualTo(time.getHeight() + 0.5);
+            }
+        }
+        assertThat(steps).as("rows with a step and its attempt").isPositive();
+    }
+
+    /**
+     * A done key's timeline beside a 250 px sidebar in a 1024 px window, as in the console (with the stylesheet
+     * {@code extraCss} too, when given); returns the event rows shown, once there are three.
+     */
+    private java.util.function.Supplier<List<ListCell<?>>> doneKeyAt1024(FxRobot robot, String dir, String extraCss)
+            throws Exception {
+        fx = new TimelineConfirmFixture(tmp.resolve(dir));
         fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, false));
         assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.DONE);
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.javafx());
@@ -315,6 +308,9 @@ class TimelineViewTest {
             window.setLeft(sidebar);
             Scene scene = new Scene(window, 1024, 600);
             scene.getStylesheets().addAll(io.keyline.ui.common.Theme.STYLESHEETS);
+            if (extraCss != null) {
+                scene.getStylesheets().add(extraCss);
+            }
             stage.setScene(scene);
             stage.setWidth(1024);
             stage.setHeight(600);
@@ -328,18 +324,7 @@ class TimelineViewTest {
                 .<ListCell<?>>map(n -> (ListCell<?>) n).filter(c -> c.getItem() != null).toList();
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> shownRows.get().size() >= 3);
         WaitForAsyncUtils.waitForFxEvents();
-        int steps = 0;
-        for (ListCell<?> cell : shownRows.get()) {
-            javafx.scene.layout.HBox row = (javafx.scene.layout.HBox) cell.getGraphic();
-            javafx.scene.control.Label time = (javafx.scene.control.Label) row.getChildren().get(1);
-            javafx.scene.control.Label step = (javafx.scene.control.Label) row.getChildren().get(4);
-            if (step.getText().contains("#")) {
-                steps++;
-                assertThat(step.getHeight()).as("%s on one line (column %s px)", step.getText(), step.getWidth())
-                        .isLessThanOrEqualTo(time.getHeight() + 0.5);
-            }
-        }
-        assertThat(steps).as("rows with a step and its attempt").isPositive();
+        return shownRows;
     }
 
     private Navigator navigator() {
