@@ -380,24 +380,15 @@ public final class TimelineView extends BorderPane {
         if (sinceProbe.getScene() == null) {
             return;
         }
-        double since = 0;
-        for (java.time.Duration d : java.util.List.of(java.time.Duration.ofMillis(999), java.time.Duration.ofMillis(59_900))) {
-            sinceProbe.setText("+" + io.keyline.core.operations.EvidenceText.duration(d));
-            sinceProbe.applyCss();
-            since = Math.max(since, sinceProbe.prefWidth(-1));
-        }
+        double since = widest(sinceProbe, java.util.stream.Stream.of(999, 59_900)
+                .map(ms -> "+" + io.keyline.core.operations.EvidenceText.duration(java.time.Duration.ofMillis(ms))));
         min[SINCE] = Math.max(MIN[SINCE], Math.ceil(since));
         pref[SINCE] = Math.max(PREF[SINCE], min[SINCE]);
-        double step = 0;
-        for (String shown : list.getItems().stream().filter(r -> r instanceof EventRow)
-                .map(r -> ((EventRow) r).stepAttempt()).distinct().toList()) {
-            stepProbe.setText(shown);
-            stepProbe.applyCss();
-            step = Math.max(step, stepProbe.prefWidth(-1));
-        }
+        double step = widest(stepProbe, list.getItems().stream().filter(r -> r instanceof EventRow)
+                .map(r -> ((EventRow) r).stepAttempt()).distinct());
         min[STEP] = Math.min(PREF[STEP], Math.max(MIN[STEP], Math.ceil(step)));
         // the event's type wraps between its words: it gives the step what the step needs beyond its smallest
-        // width, down to the width of its title (which does not wrap)
+        // width, down to its title (which does not wrap) or its longest word
         min[TYPE] = Math.max(typeFloor(), MIN[TYPE] - (min[STEP] - MIN[STEP]));
         double chip = StateChip.widest();
         min[STATE] = Math.min(MIN[STATE], chip);
@@ -408,17 +399,22 @@ public final class TimelineView extends BorderPane {
     private double typeFloor() {
         if (typeFloor < 0) {
             titleProbe.applyCss();
-            double widest = titleProbe.prefWidth(-1);
-            for (io.keyline.domain.EventType t : io.keyline.domain.EventType.values()) {
-                for (String word : io.keyline.core.operations.Words.event(t).split(" ")) {
-                    typeProbe.setText(word);
-                    typeProbe.applyCss();
-                    widest = Math.max(widest, typeProbe.prefWidth(-1));
-                }
-            }
-            typeFloor = Math.ceil(widest);
+            typeFloor = Math.ceil(Math.max(titleProbe.prefWidth(-1), widest(typeProbe,
+                    java.util.Arrays.stream(io.keyline.domain.EventType.values())
+                            .flatMap(t -> java.util.Arrays.stream(io.keyline.core.operations.Words.event(t).split(" "))))));
         }
         return typeFloor;
+    }
+
+    /** The widest of {@code texts} as {@code probe} shows them (in its style's font), or 0 when there are none. */
+    private static double widest(Label probe, java.util.stream.Stream<String> texts) {
+        double widest = 0;
+        for (String text : (Iterable<String>) texts::iterator) {
+            probe.setText(text);
+            probe.applyCss();
+            widest = Math.max(widest, probe.prefWidth(-1));
+        }
+        return widest;
     }
 
     /** Whether the columns at their smallest widths leave the message its minimum. */
