@@ -282,13 +282,13 @@ public final class Timeline {
 
     /**
      * An event's message as the timeline says it: worded from the event itself where the engine's message only
-     * restates it (a run started, an attempt of a step started, every step done), else the engine's message in the
-     * language in use ({@link Words#eventMessage}): it holds what happened outside (an answer, a reason).
+     * restates it (an attempt of a step started, every step done), none where the row's type and its run's header
+     * say it all (a run started: the header names the run), else the engine's message in the language in use
+     * ({@link Words#eventMessage}): it holds what happened outside (an answer, a reason).
      */
     static String message(KeyEvent e) {
         return switch (e.type()) {
-            case CLAIMED -> e.runId() == null ? Words.eventMessage(e) : Text.t("core.timeline.message.claimed",
-                    e.runId());
+            case CLAIMED -> e.runId() == null ? Words.eventMessage(e) : "";
             case STEP_STARTED -> e.step() == null || e.attempt() <= 0 ? Words.eventMessage(e)
                     : Text.t("core.timeline.message.stepStarted", e.attempt(), e.step());
             // a key done by its steps (not by the job's probe, whose answer the message holds)

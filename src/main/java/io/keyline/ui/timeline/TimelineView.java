@@ -31,6 +31,7 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -73,10 +74,14 @@ public final class TimelineView extends BorderPane {
     private final Label sinceProbe = new Label();
     /** An unshown label styled as a step, to measure the steps shown ("publish #1"). */
     private final Label stepProbe = new Label();
-    /** An unshown label styled as a column's title, to measure the event type's title. */
-    private final Label titleProbe = new Label(Text.t("ui.timeline.col.what"));
+    /** An unshown label styled as a column's title, to measure the titles. */
+    private final Label titleProbe = new Label();
     /** An unshown label styled as an event's type, to measure its words. */
     private final Label typeProbe = new Label();
+    /** An unshown chip, to measure the states shown. */
+    private final StateChip chipProbe = new StateChip();
+    /** An unshown label styled as a failure's class, to measure the failures shown. */
+    private final Label failureProbe = new Label();
     /** The event column at its narrowest: its title, and the longest word of any event's type; measured once. */
     private double typeFloor = -1;
 
@@ -236,7 +241,12 @@ public final class TimelineView extends BorderPane {
         stepProbe.getStyleClass().add("timeline-step");
         titleProbe.getStyleClass().add("timeline-col");
         typeProbe.getStyleClass().add("timeline-type");
-        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe, stepProbe, titleProbe, typeProbe);
+        failureProbe.getStyleClass().add("timeline-class");
+        // the list's chips are smaller than elsewhere: the chip is measured inside the list's style
+        javafx.scene.layout.Pane inList = new javafx.scene.layout.Pane(chipProbe);
+        inList.getStyleClass().add("timeline-list");
+        javafx.scene.layout.Pane probes = new javafx.scene.layout.Pane(sinceProbe, stepProbe, titleProbe, typeProbe,
+                inList, failureProbe);
         probes.setManaged(false);
         probes.setVisible(false);
         VBox center = new VBox(0, columnHeaders(), list, new Region(), detail, probes);
@@ -368,13 +378,12 @@ public final class TimelineView extends BorderPane {
     }
 
     /**
-     * Fits two columns to the words of the language in use:
-     * "since" is never narrower than the widest duration under a minute, so it is never split (a Chinese
-     * "毫秒" broke between its two characters), and the state column is no wider than its widest chip
-     * (Chinese states are two to four characters; the English widths left half the column empty), and the step
-     * column holds the widest step shown with its attempt ("publish #1" wrapped at 1024 px), up to its preferred
-     * width, taking what it needs from the event type's column. The words are measured in the fonts the stylesheets
-     * choose.
+     * Fits the columns to the words shown, in the language in use, so that the message gets what they do not need:
+     * "since" is never narrower than the widest duration under a minute, so it is never split (a Chinese "毫秒"
+     * broke between its two characters); the step, state and failure columns are as wide as their title or their
+     * widest text shown ("publish #1", the chips of the states shown, "Refused"), up to their preferred widths; the
+     * event type's column is no wider than its widest type shown on one line, and gives the step what the step needs
+     * beyond its smallest width. The words are measured in the fonts the stylesheets choose.
      */
     private void fitWords() {
         if (sinceProbe.getScene() == null) {
@@ -384,22 +393,35 @@ public final class TimelineView extends BorderPane {
                 .map(ms -> "+" + io.keyline.core.operations.EvidenceText.duration(java.time.Duration.ofMillis(ms))));
         min[SINCE] = Math.max(MIN[SINCE], Math.ceil(since));
         pref[SINCE] = Math.max(PREF[SINCE], min[SINCE]);
-        double step = widest(stepProbe, list.getItems().stream().filter(r -> r instanceof EventRow)
-                .map(r -> ((EventRow) r).stepAttempt()).distinct());
+        List<EventRow> shown = list.getItems().stream().filter(EventRow.class::isInstance).map(EventRow.class::cast)
+                .toList();
+        double step = widest(stepProbe, shown.stream().map(EventRow::stepAttempt).distinct());
         min[STEP] = Math.min(PREF[STEP], Math.max(MIN[STEP], Math.ceil(step)));
+        pref[STEP] = min[STEP];
         // the event's type wraps between its words: it gives the step what the step needs beyond its smallest
         // width, down to its title (which does not wrap) or its longest word
         min[TYPE] = Math.max(typeFloor(), MIN[TYPE] - (min[STEP] - MIN[STEP]));
-        double chip = StateChip.widest();
-        min[STATE] = Math.min(MIN[STATE], chip);
-        pref[STATE] = Math.min(PREF[STATE], chip + SPACING);
+        pref[TYPE] = Math.max(min[TYPE], Math.min(PREF[TYPE],
+                Math.ceil(widest(typeProbe, shown.stream().map(EventRow::typeLabel).distinct()))));
+        double state = Math.max(title("ui.timeline.col.state"), widest(chipProbe, shown.stream()
+                .filter(EventRow::stateChanged).map(r -> io.keyline.ui.common.Format.state(r.state())).distinct()));
+        min[STATE] = Math.min(MIN[STATE], Math.ceil(state));
+        pref[STATE] = Math.min(PREF[STATE], Math.ceil(state));
+        double failure = Math.max(title("ui.timeline.col.failure"), widest(failureProbe, shown.stream()
+                .map(EventRow::failureLabel).filter(l -> !l.isEmpty()).distinct()));
+        min[FAILURE] = Math.min(MIN[FAILURE], Math.ceil(failure));
+        pref[FAILURE] = Math.min(PREF[FAILURE], Math.ceil(failure));
+    }
+
+    /** The width of column title {@code key} (titles do not wrap). */
+    private double title(String key) {
+        return widest(titleProbe, java.util.stream.Stream.of(Text.t(key)));
     }
 
     /** {@link #typeFloor}, measured in the fonts the stylesheets choose. */
     private double typeFloor() {
         if (typeFloor < 0) {
-            titleProbe.applyCss();
-            typeFloor = Math.ceil(Math.max(titleProbe.prefWidth(-1), widest(typeProbe,
+            typeFloor = Math.ceil(Math.max(title("ui.timeline.col.what"), widest(typeProbe,
                     java.util.Arrays.stream(io.keyline.domain.EventType.values())
                             .flatMap(t -> java.util.Arrays.stream(io.keyline.core.operations.Words.event(t).split(" "))))));
         }
@@ -590,9 +612,11 @@ public final class TimelineView extends BorderPane {
             byline.setText(e.byline());
             byline.setVisible(!e.byline().isEmpty());
             byline.setManaged(!e.byline().isEmpty());
-            tip.setText(e.message() + (e.byline().isEmpty() ? "" : "\n" + e.byline())
-                    + (e.hasEvidence() ? "\n" + EvidenceText.summary(e.evidence()) + "\n" + Text.t("ui.timeline.evidenceHint") : ""));
-            setTooltip(tip);
+            tip.setText(String.join("\n", java.util.stream.Stream.of(e.message(), e.byline(),
+                    e.hasEvidence() ? EvidenceText.summary(e.evidence()) + "\n" + Text.t("ui.timeline.evidenceHint") : "")
+                    .filter(s -> s != null && !s.isEmpty()).toList()));
+            // a row whose message its type and header say (a run started) has no tooltip: an empty one is a speck
+            setTooltip(tip.getText().isEmpty() ? null : tip);
             setGraphic(event);
         }
     }

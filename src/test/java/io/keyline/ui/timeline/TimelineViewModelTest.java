@@ -95,6 +95,21 @@ class TimelineViewModelTest {
     }
 
     @Test
+    void aRunsStartRepeatsNothingItsHeaderSays() {
+        fx.run("daily", KEY);
+        TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
+        vm.load("daily", KEY);
+
+        RunHeader run = (RunHeader) vm.rows().get(0);
+        EventRow started = (EventRow) vm.rows().get(1);
+        assertThat(run.title()).contains(run.runId());
+        assertThat(started.type()).isEqualTo(EventType.CLAIMED);
+        assertThat(started.typeLabel()).isEqualTo("Run started");
+        // the run's long id once, in its header: a narrow message column split it mid-token
+        assertThat(started.message()).isEmpty();
+    }
+
+    @Test
     void expandAndCollapseOnlyRowsWithEvidence() {
         fx.site.failPosts(Fault.STATUS_404);
         fx.run("daily", KEY);

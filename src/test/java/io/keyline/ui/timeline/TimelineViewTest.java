@@ -290,6 +290,36 @@ class TimelineViewTest {
         assertThat(steps).as("rows with a step and its attempt").isPositive();
     }
 
+    @Test
+    void at1024TheStateAndFailureColumnsFitWhatIsShown(FxRobot robot) throws Exception {
+        java.util.function.Supplier<List<ListCell<?>>> shownRows = doneKeyAt1024(robot, "narrow-fit", null);
+        double chips = 0;
+        for (ListCell<?> cell : shownRows.get()) {
+            javafx.scene.Node chip = ((javafx.scene.layout.StackPane) ((javafx.scene.layout.HBox) cell.getGraphic())
+                    .getChildren().get(5)).getChildren().get(0);
+            if (chip.isVisible()) {
+                chips = Math.max(chips, chip.prefWidth(-1));
+            }
+        }
+        assertThat(chips).as("rows with a state chip").isPositive();
+        List<javafx.scene.Node> titles = robot.lookup("#timeline-columns").queryAs(javafx.scene.layout.HBox.class)
+                .getChildrenUnmodifiable();
+        javafx.scene.control.Label state = (javafx.scene.control.Label) titles.get(5);
+        javafx.scene.control.Label failure = (javafx.scene.control.Label) titles.get(6);
+        // a done key shows "Running" and "Done": its state column need not hold "Needs confirmation"
+        assertThat(state.getWidth()).as("the state column, for chips up to %s px", chips)
+                .isLessThanOrEqualTo(Math.ceil(Math.max(chips, needed(state))) + 1);
+        assertThat(failure.getWidth()).as("no failure shown: the failure column holds its title")
+                .isLessThanOrEqualTo(Math.ceil(needed(failure)) + 1);
+    }
+
+    /** The width {@code l}'s text needs in its font, with its padding. */
+    private static double needed(javafx.scene.control.Label l) {
+        javafx.scene.text.Text t = new javafx.scene.text.Text(l.getText());
+        t.setFont(l.getFont());
+        return t.getLayoutBounds().getWidth() + l.snappedLeftInset() + l.snappedRightInset();
+    }
+
     /**
      * A done key's timeline beside a 250 px sidebar in a 1024 px window, as in the console (with the stylesheet
      * {@code extraCss} too, when given); returns the event rows shown, once there are three.
