@@ -274,7 +274,7 @@ public final class InboxView extends BorderPane {
         private final MenuItem timeline = new MenuItem(Text.t("ui.inbox.timeline"));
         private final MenuItem markDone = new MenuItem(Format.move(Trigger.MARK_DONE));
         private final MenuItem skip = new MenuItem(Format.move(Trigger.SKIP));
-        private final HBox root;
+        private final VBox root;
 
         ItemCell() {
             title.getStyleClass().add("key");
@@ -288,7 +288,7 @@ public final class InboxView extends BorderPane {
             since.setMinWidth(Region.USE_PREF_SIZE);
             HBox top = new HBox(8, chip, title, since);
             top.setAlignment(Pos.BASELINE_LEFT);
-            VBox text = new VBox(4, top, reason, keys, evidence);
+            VBox text = new VBox(4, reason, keys, evidence);
             HBox.setHgrow(text, Priority.ALWAYS);
             // long texts wrap (reason) or are cut with an ellipsis (evidence); the action stays in view
             text.setMinWidth(0);
@@ -333,8 +333,11 @@ public final class InboxView extends BorderPane {
             HBox buttons = new HBox(6, logIn, action, more);
             buttons.setAlignment(Pos.CENTER_RIGHT);
             buttons.setMinWidth(Region.USE_PREF_SIZE);
-            root = new HBox(16, text, buttons);
-            root.setAlignment(Pos.CENTER_LEFT);
+            // the heading has the item's whole width (beside the buttons it wrapped at 1024 px); the buttons sit
+            // beside what the item says
+            HBox body = new HBox(16, text, buttons);
+            body.setAlignment(Pos.CENTER_LEFT);
+            root = new VBox(4, top, body);
             root.getStyleClass().add("inbox-item");
         }
 

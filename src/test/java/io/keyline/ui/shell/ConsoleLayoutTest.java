@@ -510,6 +510,38 @@ class ConsoleLayoutTest {
         }
     }
 
+    /**
+     * At 1024 px an Attention item's heading has the item's whole width: the buttons sit beside its message, not
+     * beside its heading ("3 keys wait for a new login to sandbox-cookie" broke over two lines next to three
+     * buttons, with half the row empty below them).
+     */
+    @Test
+    void atTheNarrowestAnAttentionHeadingOfUsualLengthKeepsOneLine(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
+                "\"credential\": \"sandbox-cookie\","), fx.site.base());
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit()).isZero();
+        fx.site.requireCookie("session=v2");
+        assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-27", "--to", KEY).exit())
+                .isEqualTo(4);
+        open(robot, 1024, 680, fx.services);
+        waitUntil(() -> !inbox(robot).getItems().isEmpty());
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        List<Label> titles = robot.lookup("#inbox-list .key").queryAllAs(Label.class).stream()
+                .filter(l -> l.getText() != null && !l.getText().isBlank()).toList();
+        assertThat(titles).as("item headings").anyMatch(l -> l.getText().contains("new login to sandbox-cookie"));
+        for (Label l : titles) {
+            double line = fxValue(robot, () -> {
+                javafx.scene.text.Text one = new javafx.scene.text.Text("Xg");
+                one.setFont(l.getFont());
+                return one.getLayoutBounds().getHeight();
+            });
+            assertThat(l.getHeight()).as("heading %s on one line (%s px wide)", l.getText(), l.getWidth())
+                    .isLessThan(line * 1.5);
+        }
+    }
+
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
     private static String shownText(FxRobot robot, Label l) {
         return fxValue(robot, () -> l.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null);
