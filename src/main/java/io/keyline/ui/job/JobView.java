@@ -338,12 +338,19 @@ public final class JobView extends BorderPane {
                 : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
         stepColumn.setMinWidth(72);
         TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 200, this::when);
-        // how long a key has waited (under a day) is read whole at 1024 px, in either language
-        whenColumn.setMinWidth(Math.max(110, Widgets.textWidth(java.util.List.of(
-                Text.t("core.waiting.waiting", io.keyline.core.Waiting.text(java.time.Duration.ofSeconds(30))),
-                Text.t("core.waiting.waiting", io.keyline.core.Waiting.text(java.time.Duration.ofMinutes(59))),
-                Text.t("core.waiting.waiting", io.keyline.core.Waiting.text(java.time.Duration.ofMinutes(23 * 60 + 59)))),
-                javafx.scene.text.Font.font(13)) + CELL_PADDING));
+        // how long a key has waited (under a day), and when a key was done (up to months ago), are read whole at
+        // 1024 px, in either language
+        java.time.Instant now = java.time.Instant.now();
+        List<String> whens = new java.util.ArrayList<>();
+        for (java.time.Duration d : List.of(java.time.Duration.ofSeconds(30), java.time.Duration.ofMinutes(59),
+                java.time.Duration.ofMinutes(23 * 60 + 59))) {
+            whens.add(Text.t("core.waiting.waiting", io.keyline.core.Waiting.text(d)));
+        }
+        for (java.time.Duration d : List.of(java.time.Duration.ofMinutes(59), java.time.Duration.ofHours(47),
+                java.time.Duration.ofDays(99))) {
+            whens.add(Text.t("ui.job.doneAt", "12-31 23:59", Format.relative(now.minus(d), now)));
+        }
+        whenColumn.setMinWidth(Math.max(110, Widgets.textWidth(whens, javafx.scene.text.Font.font(13)) + CELL_PADDING));
         TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70,
                 r -> r.outcome() == null ? "" : r.outcome().tookText());
         tookColumn.setMinWidth(66);

@@ -429,8 +429,9 @@ class ConsoleLayoutTest {
 
     /**
      * At 1024 px a job page's Updated cell of a waiting key says how long it has waited whole (it was cut to
-     * "waiting 22 …" beside a state column sized for the longest English state), in English and in Chinese,
-     * where the state column is as narrow as the Chinese chips.
+     * "waiting 22 …" beside a state column sized for the longest English state), and a done key's says when and how
+     * long ago whole ("12-04 20:12 (25 min …"), in English and in Chinese, where the state column is as narrow as
+     * the Chinese chips.
      */
     @Test
     void atTheNarrowestAJobPageShowsHowLongAKeyHasWaitedWhole(FxRobot robot) throws Exception {
@@ -457,7 +458,7 @@ class ConsoleLayoutTest {
                 List<javafx.scene.control.TableCell<?, ?>> waited = updated.stream()
                         .filter(c -> c.getText().startsWith(waiting.strip())).toList();
                 assertThat(waited).as("Updated cells of a waiting key in %s", language).isNotEmpty();
-                // a done key's time and how long ago, in the language's brackets (it may be cut, with a tooltip)
+                // a done key's time and how long ago, in the language's brackets
                 assertThat(updated).as("Updated cells of a done key in %s", language).anyMatch(c -> c.getText().matches(
                         language == io.keyline.text.Text.CHINESE ? "\\d\\d-\\d\\d \\d\\d:\\d\\d（.+）" : "\\d\\d-\\d\\d \\d\\d:\\d\\d \\(.+\\)"));
                 // a key that has waited most of a day ("已等待 23 小时 59 分" is wider than "已等待 不到一分钟") fits too
@@ -468,6 +469,17 @@ class ConsoleLayoutTest {
                 assertThat(table.getColumns().get(3).getWidth()).as("the Updated column in %s", language)
                         .isGreaterThanOrEqualTo(longest.getLayoutBounds().getWidth() + cell.snappedLeftInset()
                                 + cell.snappedRightInset());
+                // so does a done key's of an hour, two days or three months ago
+                java.time.Instant now = java.time.Instant.now();
+                for (java.time.Duration ago : List.of(java.time.Duration.ofMinutes(59), java.time.Duration.ofHours(47),
+                        java.time.Duration.ofDays(99))) {
+                    javafx.scene.text.Text doneText = new javafx.scene.text.Text(io.keyline.text.Text.t("ui.job.doneAt",
+                            "12-31 23:59", io.keyline.core.operations.Timeline.relative(now.minus(ago), now)));
+                    doneText.setFont(cell.getFont());
+                    assertThat(table.getColumns().get(3).getWidth()).as("the Updated column in %s for %s", language,
+                            doneText.getText()).isGreaterThanOrEqualTo(doneText.getLayoutBounds().getWidth()
+                            + cell.snappedLeftInset() + cell.snappedRightInset());
+                }
                 for (javafx.scene.control.TableCell<?, ?> c : waited) {
                     assertThat(fxValue(robot, () -> c.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
                             .as("the Updated cell in %s", language).isEqualTo(c.getText());
