@@ -34,8 +34,6 @@ import java.util.function.Function;
  */
 public final class CredentialsView extends BorderPane {
 
-    static final double ROW_HEIGHT = 46;
-
     private final CredentialsViewModel vm;
     private final Navigator navigator;
     private final TableView<CredentialsViewModel.Row> table = new TableView<>();
@@ -88,7 +86,7 @@ public final class CredentialsView extends BorderPane {
     private TableView<CredentialsViewModel.Row> table() {
         table.setItems(vm.rows());
         table.getStyleClass().add("credentials-table");
-        table.setFixedCellSize(ROW_HEIGHT);
+        // no fixed row height: a row grows to its status's lines (a credential or two, each read whole)
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
         Label empty = new Label(Text.t("ui.credentials.empty"));
         empty.getStyleClass().add("empty-state");
@@ -132,7 +130,7 @@ public final class CredentialsView extends BorderPane {
             io.keyline.ui.common.Cut.tip(name);
             name.setMinWidth(0);
             if (r.warning() == CredentialsViewModel.Warning.NONE) {
-                return new VBox(1, name, facts);
+                return middle(new VBox(1, name, facts));
             }
             Label flag = new Label(switch (r.warning()) {
                 case EXPIRES_SOON -> Text.t("ui.credentials.expiresSoon");
@@ -146,8 +144,14 @@ public final class CredentialsView extends BorderPane {
             flag.setMinWidth(Region.USE_PREF_SIZE);
             HBox box = new HBox(6, name, flag);
             box.setAlignment(Pos.CENTER_LEFT);
-            return new VBox(1, box, facts);
+            return middle(new VBox(1, box, facts));
         });
+    }
+
+    /** {@code v} in the middle of its row's height, as the other cells (a row grows to a wrapped status). */
+    private static VBox middle(VBox v) {
+        v.setAlignment(Pos.CENTER_LEFT);
+        return v;
     }
 
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> actionsColumn() {
@@ -180,8 +184,18 @@ public final class CredentialsView extends BorderPane {
             });
             l.setTooltip(text.isEmpty() ? null : new Tooltip(text));
             l.setMinWidth(0);
+            // what to do next is read whole: the row grows to its lines (cut, it said "credential sandbox-c…")
+            l.setWrapText(true);
             return l;
         });
+    }
+
+    /** The height of {@code l}'s text wrapped at {@code width}, with its padding. */
+    private static double wrappedHeight(Label l, double width) {
+        javafx.scene.text.Text t = new javafx.scene.text.Text(l.getText());
+        t.setFont(l.getFont());
+        t.setWrappingWidth(Math.max(1, width - l.snappedLeftInset() - l.snappedRightInset()));
+        return Math.ceil(t.getLayoutBounds().getHeight()) + l.snappedTopInset() + l.snappedBottomInset();
     }
 
     private static TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> column(
@@ -195,7 +209,20 @@ public final class CredentialsView extends BorderPane {
             @Override
             protected void updateItem(CredentialsViewModel.Row item, boolean empty) {
                 super.updateItem(item, empty);
-                setGraphic(empty || item == null ? null : graphic.apply(item));
+                javafx.scene.Node g = empty || item == null ? null : graphic.apply(item);
+                if (g instanceof Label l && l.isWrapText()) {
+                    // a row asks its cells their height at no width, so a wrapped text says its lines' height itself,
+                    // at the width its cell has now, and the row is laid out again when that changes
+                    l.minHeightProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(() -> wrappedHeight(l,
+                            (getWidth() > 0 ? getWidth() : c.getWidth()) - snappedLeftInset() - snappedRightInset()),
+                            widthProperty(), c.widthProperty(), l.textProperty(), l.fontProperty()));
+                    l.minHeightProperty().addListener((o, was, is) -> {
+                        if (getTableRow() != null) {
+                            getTableRow().requestLayout();
+                        }
+                    });
+                }
+                setGraphic(g);
             }
         });
         return c;

@@ -554,6 +554,42 @@ class ConsoleLayoutTest {
         }
     }
 
+    /**
+     * At 1024 px a credential's status is read whole in its row: it is what the operator does next ("… log in at
+     * …"), and it was cut to "credential sandbox-c…".
+     */
+    @Test
+    void atTheNarrowestACredentialsStatusIsReadWhole(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
+                "\"credential\": \"sandbox-cookie\","), fx.site.base());
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit()).isZero();
+        fx.site.requireCookie("session=v2");
+        assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-27", "--to", KEY).exit())
+                .isEqualTo(4);
+        open(robot, 1024, 680, fx.services);
+        robot.clickOn("#nav-credentials");
+        waitUntil(() -> robot.lookup(".credentials-table .error-text").tryQuery().isPresent());
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        List<Label> statuses = robot.lookup(".credentials-table .error-text").queryAllAs(Label.class).stream()
+                .filter(l -> l.getText() != null && !l.getText().isBlank()).toList();
+        assertThat(statuses).as("a rejected credential's status").isNotEmpty();
+        for (Label l : statuses) {
+            assertThat(shownText(robot, l)).as("status %s", l.getText()).isEqualTo(l.getText());
+            javafx.scene.control.TableRow<?> row = fxValue(robot, () -> {
+                Node n = l;
+                while (!(n instanceof javafx.scene.control.TableRow<?>)) {
+                    n = n.getParent();
+                }
+                return (javafx.scene.control.TableRow<?>) n;
+            });
+            // wrapped, and not clipped by a row of one height for all
+            assertThat(l.getHeight()).as("status %s within its row", l.getText())
+                    .isLessThanOrEqualTo(row.getHeight() + 0.5);
+        }
+    }
+
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
     private static String shownText(FxRobot robot, Label l) {
         return fxValue(robot, () -> l.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null);
