@@ -9,6 +9,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
 
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -17,6 +18,11 @@ import java.util.function.Function;
  * hold. Reloaded when shown and whenever the console refreshes.
  */
 public final class WorkersView extends BorderPane {
+
+    /** A cell's padding on both sides. */
+    private static final double CELL_PADDING = 20;
+    /** The widest a column gets to hold its longest text; a longer one is cut, whole on hover. */
+    private static final double MAX_FIT = 240;
 
     private final WorkersViewModel vm;
     private final TableView<WorkersViewModel.Row> table = new TableView<>();
@@ -44,13 +50,29 @@ public final class WorkersView extends BorderPane {
         table.setItems(vm.rows());
         table.setFixedCellSize(30);
         table.setPlaceholder(new Label(Text.t("ui.workers.empty")));
-        table.getColumns().add(column(Text.t("ui.workers.col.host"), WorkersViewModel.Row::host, 140));
-        table.getColumns().add(column(Text.t("ui.workers.col.process"), WorkersViewModel.Row::what, 200));
-        table.getColumns().add(column(Text.t("ui.workers.col.since"), WorkersViewModel.Row::since, 150));
-        table.getColumns().add(column(Text.t("ui.workers.col.heartbeat"), WorkersViewModel.Row::heartbeat, 110));
-        table.getColumns().add(column(Text.t("ui.workers.col.status"), WorkersViewModel.Row::status, 150));
-        table.getColumns().add(column(Text.t("ui.workers.col.keys"), WorkersViewModel.Row::keys, 300));
+        List<Function<WorkersViewModel.Row, String>> values = List.of(WorkersViewModel.Row::host,
+                WorkersViewModel.Row::what, WorkersViewModel.Row::since, WorkersViewModel.Row::heartbeat,
+                WorkersViewModel.Row::status, WorkersViewModel.Row::keys);
+        List<String> titles = List.of(Text.t("ui.workers.col.host"), Text.t("ui.workers.col.process"),
+                Text.t("ui.workers.col.since"), Text.t("ui.workers.col.heartbeat"), Text.t("ui.workers.col.status"),
+                Text.t("ui.workers.col.keys"));
+        for (int i = 0; i < values.size(); i++) {
+            table.getColumns().add(column(titles.get(i), values.get(i), 120));
+        }
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        // each column at least as wide as its title or its widest text shown (a host is short, a process long), up
+        // to a third of a 1024 px page; the last column takes the rest
+        vm.rows().addListener((javafx.collections.ListChangeListener<WorkersViewModel.Row>) c -> {
+            for (int i = 0; i < values.size(); i++) {
+                Function<WorkersViewModel.Row, String> value = values.get(i);
+                double text = io.keyline.ui.common.Widgets.textWidth(vm.rows().stream().map(value).toList(),
+                        javafx.scene.text.Font.font(13));
+                double fit = Math.min(MAX_FIT, Math.max(io.keyline.ui.common.Cut.titleWidth(titles.get(i)),
+                        text + CELL_PADDING));
+                table.getColumns().get(i).setMinWidth(fit);
+                table.getColumns().get(i).setPrefWidth(fit);
+            }
+        });
         setCenter(table);
         sceneProperty().addListener((o, a, b) -> {
             if (b != null) {

@@ -76,7 +76,7 @@ public final class WorkersViewModel extends ViewModel {
                 w.keys().subList(0, Math.min(5, w.keys().size())))
                 + (w.keys().size() > 5 ? " " + Text.t("common.andMore", w.keys().size() - 5) : "");
         return new Row(w.id(), Printable.line(w.host()), Text.t("ui.workers.process", kind(w.kind()), String.valueOf(w.pid()))
-                + (w.version() == null ? "" : " · " + Printable.line(w.version())), Format.time(w.since()),
+                + (w.version() == null ? "" : " · " + Printable.line(w.version())), Format.shortTime(w.since()),
                 ago(w.heartbeat(), now), status, Printable.line(keys), w.alive());
     }
 

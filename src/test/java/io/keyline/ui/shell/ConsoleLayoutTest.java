@@ -590,6 +590,31 @@ class ConsoleLayoutTest {
         }
     }
 
+    /**
+     * At 1024 px the Workers page reads whole: its columns fit what they show (they were cut to "console · pid 2…",
+     * "2026-12-0…" and "gone (no l…" beside an empty column of running keys).
+     */
+    @Test
+    void atTheNarrowestTheWorkersPageReadsWhole(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+        assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isZero();
+        open(robot, 1024, 680, fx.services);
+        robot.clickOn("#nav-workers");
+        waitUntil(() -> robot.lookup("#workers-table").queryAs(javafx.scene.control.TableView.class).getItems().size()
+                >= 1);
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        List<javafx.scene.control.TableCell<?, ?>> cells = robot.lookup("#workers-table .table-cell").queryAll().stream()
+                .<javafx.scene.control.TableCell<?, ?>>map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                .filter(c -> c.isVisible() && c.getText() != null && !c.getText().isBlank()).toList();
+        assertThat(cells).as("cells with a text").hasSizeGreaterThanOrEqualTo(5);
+        for (javafx.scene.control.TableCell<?, ?> c : cells) {
+            assertThat(fxValue(robot, () -> c.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
+                    .as("%s: %s", c.getTableColumn().getText(), c.getText()).isEqualTo(c.getText());
+        }
+    }
+
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
     private static String shownText(FxRobot robot, Label l) {
         return fxValue(robot, () -> l.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null);
