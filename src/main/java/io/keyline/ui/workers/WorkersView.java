@@ -61,7 +61,8 @@ public final class WorkersView extends BorderPane {
         }
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         // each column at least as wide as its title or its widest text shown (a host is short, a process long), up
-        // to a third of a 1024 px page; the last column takes the rest
+        // to a third of a 1024 px page; the last column, the running keys, takes the rest and is cut first (a
+        // minimum for a long list of keys would push the page sideways)
         vm.rows().addListener((javafx.collections.ListChangeListener<WorkersViewModel.Row>) c -> {
             for (int i = 0; i < values.size(); i++) {
                 Function<WorkersViewModel.Row, String> value = values.get(i);
@@ -69,7 +70,9 @@ public final class WorkersView extends BorderPane {
                         javafx.scene.text.Font.font(13));
                 double fit = Math.min(MAX_FIT, Math.max(io.keyline.ui.common.Cut.titleWidth(titles.get(i)),
                         text + CELL_PADDING));
-                table.getColumns().get(i).setMinWidth(fit);
+                if (i < values.size() - 1) {
+                    table.getColumns().get(i).setMinWidth(fit);
+                }
                 table.getColumns().get(i).setPrefWidth(fit);
             }
         });
