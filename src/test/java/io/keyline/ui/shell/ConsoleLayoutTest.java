@@ -529,14 +529,7 @@ class ConsoleLayoutTest {
      */
     @Test
     void atTheNarrowestAnAttentionHeadingOfUsualLengthKeepsOneLine(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
-        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
-                "\"credential\": \"sandbox-cookie\","), fx.site.base());
-        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit()).isZero();
-        fx.site.requireCookie("session=v2");
-        assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-27", "--to", KEY).exit())
-                .isEqualTo(4);
-        open(robot, 1024, 680, fx.services);
+        threeKeysWaitForALoginAt1024(robot);
         waitUntil(() -> !inbox(robot).getItems().isEmpty());
         Thread.sleep(300);
         WaitForAsyncUtils.waitForFxEvents();
@@ -560,14 +553,7 @@ class ConsoleLayoutTest {
      */
     @Test
     void atTheNarrowestACredentialsStatusIsReadWhole(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
-        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
-                "\"credential\": \"sandbox-cookie\","), fx.site.base());
-        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit()).isZero();
-        fx.site.requireCookie("session=v2");
-        assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-27", "--to", KEY).exit())
-                .isEqualTo(4);
-        open(robot, 1024, 680, fx.services);
+        threeKeysWaitForALoginAt1024(robot);
         robot.clickOn("#nav-credentials");
         waitUntil(() -> robot.lookup(".credentials-table .error-text").tryQuery().isPresent());
         Thread.sleep(300);
@@ -613,6 +599,18 @@ class ConsoleLayoutTest {
             assertThat(fxValue(robot, () -> c.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
                     .as("%s: %s", c.getTableColumn().getText(), c.getText()).isEqualTo(c.getText());
         }
+    }
+
+    /** The site rejected the login sandbox-cookie of three keys of daily-article; the console open at 1024×680. */
+    private void threeKeysWaitForALoginAt1024(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
+                "\"credential\": \"sandbox-cookie\","), fx.site.base());
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit()).isZero();
+        fx.site.requireCookie("session=v2");
+        assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-27", "--to", KEY).exit())
+                .isEqualTo(4);
+        open(robot, 1024, 680, fx.services);
     }
 
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
