@@ -10,7 +10,10 @@ import io.keyline.domain.KeyStateMachine;
 import io.keyline.domain.Trigger;
 import io.keyline.text.Said;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
 
 /**
  * How a run takes a key: a PENDING or due key is claimed, a RUNNING key whose holder died is taken over.
@@ -66,7 +69,8 @@ final class Claims {
 
     /**
      * A run that takes over from a dead holder first waits for a child process the holder left running
-     * (same host, same pid and start time), up to the step's timeout, then kills its group.
+     * (same host, same pid, and the same start or the same job, key and step in its environment), up to the
+     * step's timeout, then kills its group. The run log says so before the wait, which may be long, and after.
      */
     private void waitForOrphanedChild(Claim c, KeyRecord before) {
         String job = c.job.name();
@@ -75,15 +79,21 @@ final class Claims {
         if (child == null || !LeaseOwner.host().equals(child.host())) {
             return;
         }
-        if (!ChildProcesses.alive(child.pid(), child.startedAt())) {
+        Map<String, String> identity = ChildProcesses.identity(job, key, child.step());
+        if (!ChildProcesses.alive(child.pid(), child.startedAt(), identity)) {
             return;
         }
+        String left = "process " + child.pid() + " of step " + child.step() + " left by run " + before.runId();
+        ctx.trace.line(ctx.now(), c.runId, job, key, child.step(), 0, "waiting", null, 0,
+                left + " is still running: waiting for it to end, until "
+                + child.deadline().truncatedTo(ChronoUnit.SECONDS) + " at most");
+        Instant waitFrom = ctx.now();
         String outcome;
         try {
-            boolean exited = ChildProcesses.await(child.pid(), child.startedAt(), child.deadline(),
+            boolean exited = ChildProcesses.await(child.pid(), child.startedAt(), identity, child.deadline(),
                     ctx.options.clock());
             if (!exited) {
-                ChildProcesses.killGroup(child.pid(), child.startedAt());
+                ChildProcesses.killGroup(child.pid(), child.startedAt(), identity);
                 outcome = "killed it (past the step's timeout)";
             } else {
                 outcome = "it exited";
@@ -92,8 +102,8 @@ final class Claims {
             Thread.currentThread().interrupt();
             throw new StaleStateException(job, key);
         }
-        ctx.trace.line(ctx.now(), c.runId, job, key, child.step(), 0, "waited", null, 0,
-                "process " + child.pid() + " of step " + child.step() + " left by run " + before.runId()
-                        + " was still running: waited for it; " + outcome);
+        ctx.trace.line(ctx.now(), c.runId, job, key, child.step(), 0, "waited", null,
+                Duration.between(waitFrom, ctx.now()).toMillis(),
+                left + " was still running: waited for it; " + outcome);
     }
 }

@@ -8,10 +8,16 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Child processes of command steps, by pid and start time (a pid alone may have been reused). A
- * step's child leads its own session and process group (its pid is their id), so ending both also
- * ends what it started, even processes that were re-parented after their parent exited. (While the
- * step's own Keyline runs, {@link ProcessTree} reaches further: its cgroup and its mark.)
+ * Child processes of command steps, as a run that takes over a key after a crash finds them again. A step's
+ * child leads its own session and process group (its pid is their id), so ending both also ends what it
+ * started, even processes that were re-parented after their parent exited. (While the step's own Keyline
+ * runs, {@link ProcessTree} reaches further: its cgroup and its mark.)
+ *
+ * <p>A pid alone may have been reused, so a recorded child is the live process with its pid that either
+ * started when the record says or still carries the job, key and step it was started with
+ * ({@link #identity}). The start time alone is not enough across processes: a JVM turns the kernel's
+ * boot-relative start into a time of day with the boot time it read once, when it started, and a clock step
+ * in between (NTP after a laptop's sleep, a resumed VM) moves the boot time a later JVM reads by as much.
  */
 public final class ChildProcesses {
 
@@ -21,17 +27,26 @@ public final class ChildProcesses {
     private ChildProcesses() {
     }
 
-    /** The live process with this pid, if it is the one that started at {@code startedAt}. */
-    static Optional<ProcessHandle> find(long pid, Instant startedAt) {
+    /** The variables a command step's child is started with that name its job, key and step. */
+    public static Map<String, String> identity(String job, String key, String step) {
+        return Map.of("KEYLINE_JOB", job, "KEYLINE_KEY", key, "KEYLINE_STEP", step);
+    }
+
+    /**
+     * The live process with this pid, if it is the recorded one: it started at {@code startedAt} or its
+     * environment carries all of {@code carries}.
+     */
+    static Optional<ProcessHandle> find(long pid, Instant startedAt, Map<String, String> carries) {
         return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(p -> {
             Optional<Instant> start = p.info().startInstant();
             return startedAt == null || start.isEmpty()
-                    || Duration.between(start.get(), startedAt).abs().compareTo(START_TOLERANCE) <= 0;
+                    || Duration.between(start.get(), startedAt).abs().compareTo(START_TOLERANCE) <= 0
+                    || !carries.isEmpty() && ProcTable.carries(pid, carries);
         });
     }
 
-    public static boolean alive(long pid, Instant startedAt) {
-        return find(pid, startedAt).isPresent();
+    public static boolean alive(long pid, Instant startedAt, Map<String, String> carries) {
+        return find(pid, startedAt, carries).isPresent();
     }
 
     /**
@@ -39,8 +54,9 @@ public final class ChildProcesses {
      *
      * @return true when it exited (or was gone)
      */
-    public static boolean await(long pid, Instant startedAt, Instant deadline, Clock clock) throws InterruptedException {
-        Optional<ProcessHandle> p = find(pid, startedAt);
+    public static boolean await(long pid, Instant startedAt, Map<String, String> carries, Instant deadline, Clock clock)
+            throws InterruptedException {
+        Optional<ProcessHandle> p = find(pid, startedAt, carries);
         if (p.isEmpty()) {
             return true;
         }
@@ -59,8 +75,8 @@ public final class ChildProcesses {
     }
 
     /** Kills the session and process group led by {@code pid} (and the process and its descendants). */
-    public static void killGroup(long pid, Instant startedAt) {
-        Optional<ProcessHandle> p = find(pid, startedAt);
+    public static void killGroup(long pid, Instant startedAt, Map<String, String> carries) {
+        Optional<ProcessHandle> p = find(pid, startedAt, carries);
         if (p.isEmpty()) {
             return;
         }
@@ -71,7 +87,9 @@ public final class ChildProcesses {
         }
         killGroup(pid);
         p.get().descendants().forEach(ProcessHandle::destroyForcibly);
-        for (long member : ProcTable.marked(null, pid, startedAt == null ? Instant.EPOCH : startedAt)) {
+        // members started after the leader, as this JVM sees its start (the record's may be off by a clock step)
+        Instant leaderStarted = p.get().info().startInstant().orElse(startedAt == null ? Instant.EPOCH : startedAt);
+        for (long member : ProcTable.marked(null, pid, leaderStarted)) {
             ProcessHandle.of(member).ifPresent(ProcessHandle::destroyForcibly);
         }
         p.get().destroyForcibly();

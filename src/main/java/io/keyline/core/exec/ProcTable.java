@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Linux process table ({@code /proc}) as far as Keyline needs it to find what a child started:
@@ -97,14 +98,33 @@ final class ProcTable {
                 .map(start -> !start.isBefore(leaderStarted.minus(START_TOLERANCE))).orElse(true);
     }
 
+    /** Whether process {@code pid}'s environment holds every one of {@code entries} exactly. */
+    static boolean carries(long pid, Map<String, String> entries) {
+        byte[] env = environ(PROC.resolve(Long.toString(pid)).resolve("environ"));
+        for (Map.Entry<String, String> e : entries.entrySet()) {
+            if (env == null || !holds(env, (e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether an environment ({@code NUL}-separated {@code NAME=value}) holds exactly {@code needle}. */
     private static boolean carries(Path environ, byte[] needle) {
-        byte[] env;
+        byte[] env = environ(environ);
+        return env != null && holds(env, needle);
+    }
+
+    /** A process's environment, or {@code null}: another user's process, or gone. */
+    private static byte[] environ(Path environ) {
         try {
-            env = Files.readAllBytes(environ);
+            return Files.readAllBytes(environ);
         } catch (IOException | RuntimeException e) {
-            return false; // another user's process, or gone
+            return null;
         }
+    }
+
+    private static boolean holds(byte[] env, byte[] needle) {
         outer:
         for (int i = 0; i + needle.length <= env.length; i++) {
             if (i > 0 && env[i - 1] != 0) {
