@@ -183,6 +183,12 @@ public final class ConfirmAndRun {
 
         /** The key's message, one printable line. */
         public String message() {
+            Said said = record.said();
+            // the probe's latest answer has a line of its own, with its time: the reason does not say it again
+            if (step != null && step.probe() != null && said != null && "core.event.withProbe".equals(said.key())
+                    && said.args().get(0) instanceof Said what) {
+                return Words.words(what);
+            }
             return Words.keyMessage(record);
         }
 

@@ -9,6 +9,7 @@ import javafx.application.Application;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -82,6 +83,56 @@ class ConfirmDialogTest {
         assertThat(robot.lookup("Close").queryButton().isVisible()).isTrue();
         robot.clickOn("Close");
         WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /**
+     * At 1024×680 the dialog is 632 px high. What went wrong (attempt, request, headers, body) was cut to its
+     * first two lines there, beside six lines of payload; now the evidence shows at least four and the payload
+     * three, and the buttons stay in. (Headless, a Chinese line is as tall as an English one; in a real window
+     * it is taller, which is why the payload's minimum is three lines, not four.)
+     */
+    @Test
+    void onTheSmallestScreenTheUnknownOutcomeShowsItsEvidenceAndThePayloadBoth(FxRobot robot) throws Exception {
+        // as in the demo: the POST got no answer within its second, and the site has since rejected the login
+        fx = new TimelineConfirmFixture(tmp.resolve("small-screen"));
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", "\"credential\": \"site-cookie\",", true));
+        fx.setCookie("site-cookie", "session=s3cr3t");
+        fx.site.failPosts(Fault.HANG_BEFORE_ACTING);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        fx.services().credentials().recordUse("site-cookie", java.time.Instant.now(), "rejected");
+        ConfirmViewModel vm = new ConfirmViewModel(fx.services(), Threads.javafx());
+        Stage[] dialog = new Stage[1];
+        robot.interact(() -> {
+            dialog[0] = ConfirmDialog.stage(owner, vm);
+            dialog[0].setWidth(760);
+            dialog[0].setHeight(632);
+            dialog[0].show();
+            vm.load("daily", KEY);
+        });
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> vm.infoProperty().get() != null);
+        WaitForAsyncUtils.waitForFxEvents();
+        try {
+            assertThat(vm.infoProperty().get().credentialWarning()).contains("site-cookie");
+            Scene scene = dialog[0].getScene();
+            TextArea evidence = (TextArea) scene.lookup(".confirm-evidence");
+            TextArea payload = (TextArea) scene.lookup(".confirm-payload");
+            assertThat(evidence.getText().lines().count()).as(evidence.getText()).isGreaterThan(4);
+            assertThat(linesShown(evidence)).as("lines of the evidence shown").isGreaterThanOrEqualTo(4);
+            assertThat(linesShown(payload)).as("lines of the payload shown").isGreaterThanOrEqualTo(3);
+            Button confirm = (Button) scene.lookup("#confirm-and-run");
+            assertThat(confirm.localToScene(confirm.getBoundsInLocal()).getMaxY()).as("the button's bottom")
+                    .isLessThanOrEqualTo(scene.getHeight());
+        } finally {
+            robot.interact(dialog[0]::close);
+        }
+    }
+
+    /** How many whole lines of its text a text area shows without scrolling. */
+    private static int linesShown(TextArea area) {
+        javafx.scene.control.ScrollPane scroll = (javafx.scene.control.ScrollPane) area.lookup(".scroll-pane");
+        javafx.scene.text.Text line = new javafx.scene.text.Text("Ag");
+        line.setFont(area.getFont());
+        return (int) Math.floor(scroll.getViewportBounds().getHeight() / line.getLayoutBounds().getHeight());
     }
 
     private static Button confirmButton(FxRobot robot) {

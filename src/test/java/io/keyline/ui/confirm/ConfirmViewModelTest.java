@@ -222,6 +222,8 @@ class ConfirmViewModelTest {
 
         assertThat(vm.infoProperty().get().reason()).isEqualTo(Reason.OUTCOME_UNKNOWN);
         assertThat(vm.probeAnswerProperty().get()).startsWith("Latest probe answer: ").contains("absent");
+        // the answer is said once, on its own line with its time: the reason above it says what went wrong
+        assertThat(vm.reasonProperty().get()).contains("502").doesNotContain("not there yet");
         assertThat(vm.evidenceTextProperty().get()).contains("HTTP 502")
                 .contains("GET " + fx.site.base() + "/api/articles?date=" + KEY);
     }
