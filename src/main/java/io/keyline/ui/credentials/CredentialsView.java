@@ -109,9 +109,8 @@ public final class CredentialsView extends BorderPane {
         // earliest expiry and the fingerprint on a second line; a cell cut short shows its whole text on hover
         table.getColumns().setAll(List.of(
                 nameColumn(),
-                Cut.column(Text.t("ui.credentials.col.lastUsed"), 150, r -> r.lastUsedAt() == null ? "" : Format.shortTime(r.lastUsedAt())
-                        + (r.lastResult().isEmpty() ? "" : " · " + result(r.lastResult()))),
-                Cut.column(Text.t("ui.credentials.col.waiting"), 90, r -> r.parked() == 0 ? "" : Words.keys(r.parked())),
+                lastUsedColumn(),
+                waitingColumn(),
                 statusColumn(),
                 actionsColumn()));
         return table;
@@ -149,6 +148,41 @@ public final class CredentialsView extends BorderPane {
     }
 
     /** {@code v} in the middle of its row's height, as the other cells (a row grows to a wrapped status). */
+    /** How many keys wait for the credential, as wide as "999 keys" in the language in use ("3 个任…" was cut). */
+    private static TableColumn<CredentialsViewModel.Row, String> waitingColumn() {
+        TableColumn<CredentialsViewModel.Row, String> c = Cut.column(Text.t("ui.credentials.col.waiting"), 90,
+                r -> r.parked() == 0 ? "" : Words.keys(r.parked()));
+        c.setMinWidth(Math.max(c.getMinWidth(),
+                Widgets.textWidth(List.of(Words.keys(999)), javafx.scene.text.Font.font(13)) + 24));
+        return c;
+    }
+
+    /** When a credential was last used, and below it what the site said then: two short lines, read whole. */
+    private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> lastUsedColumn() {
+        TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> c = column(
+                Text.t("ui.credentials.col.lastUsed"), 120, r -> {
+                    VBox box = middle(new VBox(1));
+                    box.getStyleClass().add("credential-last-used");
+                    if (r.lastUsedAt() != null) {
+                        box.getChildren().add(io.keyline.ui.common.Cut.tip(new Label(Format.shortTime(r.lastUsedAt()))));
+                        if (!r.lastResult().isEmpty()) {
+                            Label verdict = io.keyline.ui.common.Cut.tip(new Label(result(r.lastResult())));
+                            verdict.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+                            box.getChildren().add(verdict);
+                        }
+                    }
+                    return box;
+                });
+        // as wide as a time of day or the longest verdict, whichever is wider
+        List<String> widest = List.of(Format.shortTime(java.time.Instant.EPOCH),
+                Text.t("ui.credentials.verdict.ACCEPTED"), Text.t("ui.credentials.verdict.REJECTED"),
+                Text.t("ui.credentials.verdict.NO_ANSWER"), Text.t("ui.credentials.verdict.NOT_TESTED"));
+        c.setMinWidth(Widgets.textWidth(widest, javafx.scene.text.Font.font(13)) + 24);
+        // no wider than that needs: the table's resize policy gave it the room the status needs to read whole
+        c.setMaxWidth(c.getMinWidth() + 40);
+        return c;
+    }
+
     private static VBox middle(VBox v) {
         v.setAlignment(Pos.CENTER_LEFT);
         return v;

@@ -549,10 +549,24 @@ class ConsoleLayoutTest {
 
     /**
      * At 1024 px a credential's status is read whole in its row: it is what the operator does next ("… log in at
-     * …"), and it was cut to "credential sandbox-c…".
+     * …"), and it was cut to "credential sandbox-c…". So are when it was last used, what the site said then, and
+     * how many keys wait ("11-29 09:00 ·…" and "3 个任…" were cut), in English and in Chinese.
      */
     @Test
     void atTheNarrowestACredentialsStatusIsReadWhole(FxRobot robot) throws Exception {
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                credentialsReadWhole(robot, language);
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                fx.close();
+                fx = null;
+            }
+        }
+    }
+
+    private void credentialsReadWhole(FxRobot robot, java.util.Locale language) throws Exception {
         threeKeysWaitForALoginAt1024(robot);
         robot.clickOn("#nav-credentials");
         waitUntil(() -> robot.lookup(".credentials-table .error-text").tryQuery().isPresent());
@@ -560,9 +574,8 @@ class ConsoleLayoutTest {
         WaitForAsyncUtils.waitForFxEvents();
         List<Label> statuses = robot.lookup(".credentials-table .error-text").queryAllAs(Label.class).stream()
                 .filter(l -> l.getText() != null && !l.getText().isBlank()).toList();
-        assertThat(statuses).as("a rejected credential's status").isNotEmpty();
+        assertThat(statuses).as("a rejected credential's status in %s", language).isNotEmpty();
         for (Label l : statuses) {
-            assertThat(shownText(robot, l)).as("status %s", l.getText()).isEqualTo(l.getText());
             javafx.scene.control.TableRow<?> row = fxValue(robot, () -> {
                 Node n = l;
                 while (!(n instanceof javafx.scene.control.TableRow<?>)) {
@@ -570,9 +583,31 @@ class ConsoleLayoutTest {
                 }
                 return (javafx.scene.control.TableRow<?>) n;
             });
-            // wrapped, and not clipped by a row of one height for all
+            // wrapped, and not clipped by a row of one height for all (the row grows a pulse after the label)
+            try {
+                waitUntil(() -> fxValue(robot, () -> l.getHeight() <= row.getHeight() + 0.5));
+            } catch (java.util.concurrent.TimeoutException e) {
+                // the assertion below says by how much
+            }
             assertThat(l.getHeight()).as("status %s within its row", l.getText())
                     .isLessThanOrEqualTo(row.getHeight() + 0.5);
+            assertThat(shownText(robot, l)).as("status %s", l.getText()).isEqualTo(l.getText());
+        }
+        List<Label> lastUsed = robot.lookup(".credential-last-used .label").queryAllAs(Label.class).stream()
+                .filter(l -> l.getText() != null && !l.getText().isBlank()).toList();
+        assertThat(lastUsed).extracting(Label::getText).as("last used in %s", language).hasSize(2)
+                .contains(io.keyline.text.Text.t("ui.credentials.verdict.REJECTED"));
+        for (Label l : lastUsed) {
+            assertThat(shownText(robot, l)).as("last used %s", l.getText()).isEqualTo(l.getText());
+        }
+        String keys = io.keyline.core.operations.Words.keys(3);
+        List<javafx.scene.control.TableCell<?, ?>> waiting = robot.lookup(".credentials-table .table-cell").queryAll()
+                .stream().<javafx.scene.control.TableCell<?, ?>>map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                .filter(c -> c.isVisible() && keys.equals(c.getText())).toList();
+        assertThat(waiting).as("the keys that wait, in %s", language).isNotEmpty();
+        for (javafx.scene.control.TableCell<?, ?> c : waiting) {
+            assertThat(fxValue(robot, () -> c.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
+                    .as("waiting in %s", language).isEqualTo(keys);
         }
     }
 
