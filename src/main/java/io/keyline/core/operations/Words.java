@@ -173,10 +173,10 @@ public final class Words {
     private static final Pattern PROBE_ONLY = Pattern.compile("probe:");
 
     /**
-     * A key's message for an operator: the engine's {@code outcome of publish unknown (no answer within 1s
-     * (timeout; …)); probe: /total = 0 (absent)} becomes {@code Outcome of publish unknown: no answer within
-     * 1s (timeout; …). The probe found no effect (it checked /total = 0).} — no nested brackets, no raw
-     * probe line. Other text is returned as one printable line.
+     * A key's message kept as English words only (stored before messages kept their words), for an operator:
+     * {@code outcome of publish unknown (no answer within 1s (timeout; …)); probe: /total = 0 (absent)} becomes
+     * {@code Outcome of publish unknown: no answer within 1s (timeout; …). The probe found no effect (it checked
+     * /total = 0).} — no nested brackets, no raw probe line. Other text is returned as one printable line.
      */
     public static String message(String message) {
         if (message == null || message.isBlank()) {

@@ -228,6 +228,20 @@ class ConfirmViewModelTest {
                 .contains("GET " + fx.site.base() + "/api/articles?date=" + KEY);
     }
 
+    /** What Attention, the timeline and Confirm say of a request that got no answer: no brackets in brackets. */
+    @Test
+    void aRequestThatGotNoAnswerIsSaidWithoutBracketsInBrackets() throws Exception {
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, true));
+        fx.site.failPosts(Fault.HANG_BEFORE_ACTING);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+
+        String said = io.keyline.core.operations.Words.keyMessage(fx.record("daily", KEY));
+        assertThat(said).startsWith("outcome of publish unknown: no answer within 1s (timeout; ")
+                .contains("; absent: the effect is not there yet").doesNotContain("))");
+        assertThat(loaded(Threads.direct()).reasonProperty().get())
+                .isEqualTo("outcome of publish unknown: no answer within 1s (timeout; the request may have been sent)");
+    }
+
     @Test
     void commandStepShowsArgvAndWorkingDirectory() throws Exception {
         fx.job("pack", """
