@@ -218,6 +218,10 @@ final class KeyRun {
                     e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
                     + sc.redact().apply(e.getMessage()))), null);
         }
+        if (p.evidence() != null) {
+            // what the probe asked is not an attempt of the step: its evidence says so wherever it is shown
+            p = new ProbeOutcome(p.answer(), p.words(), p.evidence().asProbe(), p.values(), p.origin(), p.refreshed());
+        }
         boolean ofKey = KeyProbe.is(step.id());
         // the job's own probe has no step: its line says "key probe: …"
         ctx.trace.probe(ctx.now(), runId, job.name(), key, ofKey ? null : step.id(), sc.attempt(),

@@ -16,9 +16,12 @@ import java.util.List;
  * @param stdout       last 8 KiB of stdout, or {@code null}
  * @param command      the command line as executed (commands never carry secrets), or {@code null}
  * @param detail       exception or probe detail, or {@code null}
+ * @param probe        {@code true} when a probe asked this, before attempt {@code attempt}: no attempt of the step;
+ *                     {@code null} otherwise (and in evidence stored before probes were told apart)
  */
 public record Evidence(Instant time, int attempt, RequestSummary request, Integer status, String responseBody,
-                       Integer exitCode, String stderr, String stdout, List<String> command, String detail) {
+                       Integer exitCode, String stderr, String stdout, List<String> command, String detail,
+                       Boolean probe) {
 
     /** Longest text field kept in stored evidence (bodies and tails are cut at 8 KiB before this). */
     public static final int MAX_TEXT = 16 * 1024;
@@ -40,7 +43,18 @@ public record Evidence(Instant time, int attempt, RequestSummary request, Intege
                     req.headerNames().stream().limit(100).toList(), req.bodyBytes(), req.bodySha256());
         }
         return new Evidence(time, attempt, req, status, clip(responseBody, MAX_TEXT), exitCode, clip(stderr, MAX_TEXT),
-                clip(stdout, MAX_TEXT), cmd, clip(detail, MAX_TEXT));
+                clip(stdout, MAX_TEXT), cmd, clip(detail, MAX_TEXT), probe);
+    }
+
+    /** The same evidence, as a probe's. */
+    public Evidence asProbe() {
+        return new Evidence(time, attempt, request, status, responseBody, exitCode, stderr, stdout, command, detail,
+                Boolean.TRUE);
+    }
+
+    /** Whether a probe asked this (it then precedes attempt {@link #attempt}; no attempt of the step made it). */
+    public boolean fromProbe() {
+        return Boolean.TRUE.equals(probe);
     }
 
     private static String clip(String s, int max) {

@@ -558,10 +558,10 @@ class SecurityTest {
     void theConsoleShowsTheSameEscapes() {
         io.keyline.domain.Evidence ev = new io.keyline.domain.Evidence(java.time.Instant.EPOCH, 1,
                 new io.keyline.domain.Evidence.RequestSummary("GET", "http://127.0.0.1/x", List.of("Accept"), 0, null),
-                500, "body " + HOSTILE + "\nline two", null, "err " + HOSTILE, null, null, "detail " + HOSTILE);
+                500, "body " + HOSTILE + "\nline two", null, "err " + HOSTILE, null, null, "detail " + HOSTILE, null);
         String block = io.keyline.core.operations.EvidenceText.format(ev);
         String line = io.keyline.core.operations.EvidenceText.summary(new io.keyline.domain.Evidence(java.time.Instant.EPOCH, 1,
-                null, null, null, null, null, null, null, "detail " + HOSTILE + "\nmore"));
+                null, null, null, null, null, null, null, "detail " + HOSTILE + "\nmore", null));
         assertThat(io.keyline.domain.Printable.hasControl(block)).isFalse();
         assertThat(block).contains("body \\e]0;pwned\\x07", "\\u202eevil", "\n  line two");
         assertThat(io.keyline.domain.Printable.hasAnyControl(line)).isFalse();

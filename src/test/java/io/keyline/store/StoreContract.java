@@ -254,7 +254,7 @@ abstract class StoreContract {
     @Test
     void eventsStepsAndTheLastFailureWithEvidence() {
         KeyRecord r = stored("daily", "k", KeyState.RUNNING);
-        Evidence ev = new Evidence(T0, 1, null, 503, "busy", null, null, null, null, "503 from the site");
+        Evidence ev = new Evidence(T0, 1, null, 503, "busy", null, null, null, null, "503 from the site", null);
         KeyEvent failed = new KeyEvent(0, "daily", "k", T0.plusSeconds(1), "run-1", EventType.KEY_FAILED, "publish", 1,
                 KeyState.FAILED, FailureClass.FATAL, "publish failed", null, null, ev);
         StepRecord step = new StepRecord("publish", StepStatus.FAILED, 1, T0, Map.of("id", "x".repeat(5000)), T0);

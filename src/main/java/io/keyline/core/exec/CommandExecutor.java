@@ -50,7 +50,7 @@ public final class CommandExecutor implements StepExecutor {
         } catch (Rendering.RenderException e) {
             Said why = e.said().map(ctx.redact());
             return StepOutcome.failure(FailureClass.FATAL, why, new Evidence(clock.instant(), ctx.attempt(), null, null,
-                    null, null, null, null, null, why.english()));
+                    null, null, null, null, null, why.english(), null));
         }
         Finished f;
         try {
@@ -210,7 +210,7 @@ public final class CommandExecutor implements StepExecutor {
                               String stderr, String detail) {
         List<String> argv = cmd.argv().stream().map(ctx.redact()).toList();
         return new Evidence(clock.instant(), ctx.attempt(), null, null, null, exit, stderr, stdout, argv,
-                detail == null ? null : ctx.redact().apply(detail));
+                detail == null ? null : ctx.redact().apply(detail), null);
     }
 
     private static String tail(String s) {

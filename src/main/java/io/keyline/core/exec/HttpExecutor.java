@@ -764,7 +764,7 @@ public final class HttpExecutor implements StepExecutor {
                               String detail) {
         return new Evidence(clock.instant(), ctx.attempt(), summary, status,
                 body == null ? null : ctx.redact().apply(body), null, null, null, null,
-                detail == null ? null : ctx.redact().apply(detail));
+                detail == null ? null : ctx.redact().apply(detail), null);
     }
 
     /** {@code status}, {@code location}, and the top-level values of a JSON object answer, else {@code body}. */

@@ -203,8 +203,9 @@ public final class ConfirmAndRun {
         public String evidenceText() {
             StringBuilder ev = new StringBuilder(EvidenceText.format(evidence, evidenceWords));
             if (probeEvidence != null && !probeEvidence.equals(evidence)) {
-                ev.append(ev.isEmpty() ? "" : "\n\n").append(Text.t("core.confirm.probeEvidence")).append('\n')
-                        .append(EvidenceText.format(probeEvidence));
+                // a probe's evidence says on its first line that it is the probe's; older evidence gets a title
+                ev.append(ev.isEmpty() ? "" : "\n\n").append(probeEvidence.fromProbe() ? ""
+                        : Text.t("core.confirm.probeEvidence") + "\n").append(EvidenceText.format(probeEvidence));
             }
             return ev.toString();
         }

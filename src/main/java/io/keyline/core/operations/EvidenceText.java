@@ -45,8 +45,13 @@ public final class EvidenceText {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        line(sb, "core.evidence.attempt", ev.time() == null ? Text.t("core.evidence.attemptNumber", ev.attempt())
-                : Text.t("core.evidence.attemptEnded", ev.attempt(), time(ev.time())));
+        if (ev.fromProbe()) {
+            line(sb, "core.evidence.probe", ev.time() == null ? Text.t("core.evidence.probeBefore", ev.attempt())
+                    : Text.t("core.evidence.probeBeforeAt", ev.attempt(), time(ev.time())));
+        } else {
+            line(sb, "core.evidence.attempt", ev.time() == null ? Text.t("core.evidence.attemptNumber", ev.attempt())
+                    : Text.t("core.evidence.attemptEnded", ev.attempt(), time(ev.time())));
+        }
         Evidence.RequestSummary r = ev.request();
         if (r != null) {
             line(sb, "core.evidence.request", r.method() + " " + r.url());

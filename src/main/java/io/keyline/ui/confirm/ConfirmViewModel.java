@@ -257,7 +257,8 @@ public final class ConfirmViewModel extends ViewModel {
     private static String evidence(ConfirmAndRun.StepResult r) {
         StringBuilder ev = new StringBuilder(io.keyline.core.operations.EvidenceText.format(r.evidence()));
         if (r.probeEvidence() != null) {
-            ev.append(ev.isEmpty() ? "" : "\n\n").append(Text.t("ui.confirm.probeEvidence")).append("\n")
+            ev.append(ev.isEmpty() ? "" : "\n\n").append(r.probeEvidence().fromProbe() ? ""
+                    : Text.t("ui.confirm.probeEvidence") + "\n")
                     .append(io.keyline.core.operations.EvidenceText.format(r.probeEvidence()));
         }
         return ev.toString();

@@ -104,7 +104,9 @@ class ChineseTimelineConfirmPlanTest {
         // the core's words: the run's title and summary, the events, the key's details, the failure's evidence
         assertThat(waiting).anyMatch(t -> t.startsWith("运行 ")).anyMatch(t -> t.matches(".* · \\d+ 个事件.*"))
                 .contains("步骤开始", "步骤失败", "等待确认").anyMatch(t -> t.startsWith("步骤 publish · 已尝试 1 次"))
-                .anyMatch(t -> t.startsWith("请求：")).anyMatch(t -> t.startsWith("尝试："));
+                .anyMatch(t -> t.startsWith("请求："))
+                // the wait's evidence is the probe's, asked after attempt 1: not a second attempt
+                .anyMatch(t -> t.startsWith("检查：") && t.contains("在第 2 次尝试之前询问"));
 
         // the Confirm pane: why it waits, what will be sent; then what happened
         ConfirmViewModel confirm = new ConfirmViewModel(fx.services(), Threads.javafx());

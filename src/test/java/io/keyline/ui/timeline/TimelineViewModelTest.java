@@ -94,6 +94,39 @@ class TimelineViewModelTest {
         assertThat(vm.loadingProperty().get()).isFalse();
     }
 
+    /**
+     * The probe asked after attempt 1 got no answer is not "attempt 2": no second attempt was made. Its evidence says
+     * it is the probe's, asked before attempt 2, in the timeline and in Confirm.
+     */
+    @Test
+    void aProbesEvidenceSaysItIsTheProbesNotAnotherAttempt() throws Exception {
+        fx.close();
+        fx = new TimelineConfirmFixture(tmp.resolve("probe"));
+        fx.job("daily", TimelineConfirmFixture.publishJob("daily", null, true));
+        fx.site.failPosts(Fault.HANG_BEFORE_ACTING);
+        assertThat(fx.run("daily", KEY).state()).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+
+        TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
+        vm.load("daily", KEY);
+        List<EventRow> events = vm.rows().stream().filter(EventRow.class::isInstance).map(EventRow.class::cast)
+                .toList();
+        EventRow firstProbe = events.stream().filter(e -> e.type() == EventType.PROBE_ANSWERED).findFirst().orElseThrow();
+        EventRow waits = events.get(events.size() - 1);
+        assertThat(waits.type()).isEqualTo(EventType.WAITING_FOR_CONFIRMATION);
+        assertThat(waits.stepAttempt()).isEqualTo("publish #1");
+        assertThat(firstProbe.evidenceText()).startsWith("probe:").contains("before attempt 1")
+                .contains("GET " + fx.site.base() + "/api/articles?date=" + KEY);
+        assertThat(waits.evidenceText()).startsWith("probe:").contains("before attempt 2").doesNotContain("attempt:");
+        EventRow failed = events.stream().filter(e -> e.type() == EventType.STEP_FAILED).findFirst().orElseThrow();
+        assertThat(failed.evidenceText()).startsWith("attempt:").contains("POST ");
+
+        io.keyline.ui.confirm.ConfirmViewModel confirm = new io.keyline.ui.confirm.ConfirmViewModel(fx.services(),
+                Threads.direct());
+        confirm.load("daily", KEY);
+        assertThat(confirm.evidenceTextProperty().get()).contains("before attempt 2")
+                .doesNotContain("attempt:    2");
+    }
+
     @Test
     void aRunsStartRepeatsNothingItsHeaderSays() {
         fx.run("daily", KEY);
@@ -202,7 +235,7 @@ class TimelineViewModelTest {
                 events.add(new KeyEvent(id++, "daily", KEY, t, runId, i == 7 ? EventType.RETRY_SCHEDULED
                         : EventType.STEP_STARTED, "publish", run + 1, i == 7 ? KeyState.RETRY_WAIT : KeyState.RUNNING,
                         i == 7 ? FailureClass.RETRYABLE : null, "m", null, null,
-                        i == 7 ? new Evidence(t, run + 1, null, null, null, 75, "boom", null, List.of("x"), null) : null));
+                        i == 7 ? new Evidence(t, run + 1, null, null, null, 75, "boom", null, List.of("x"), null, null) : null));
             }
             if (run % 100 == 99) {
                 t = t.plusSeconds(60);
