@@ -63,6 +63,7 @@ public final class Heatmap extends Region {
     public Heatmap() {
         getChildren().add(canvas);
         getStyleClass().add("heatmap");
+        maxHeightProperty().addListener((o, a, b) -> requestLayout());
         setPadding(new Insets(0));
         tip.setShowDelay(Duration.millis(150));
         Tooltip.install(canvas, tip);
@@ -169,12 +170,17 @@ public final class Heatmap extends Region {
         return daily() ? (offset() + n + 6) / 7 : n;
     }
 
+    /** The cells fill the width, as large as {@link #MAX_CELL} and as the height the parent allows (its max height). */
     private double cellFor(double width) {
         int cols = columns();
         if (cols == 0) {
             return MIN_CELL;
         }
         double c = (width - LEFT - 4) / cols - GAP;
+        double most = getMaxHeight();
+        if (most > 0 && most < Double.MAX_VALUE) {
+            c = Math.min(c, (most - TOP - 4) / rows() - GAP);
+        }
         return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(c)));
     }
 

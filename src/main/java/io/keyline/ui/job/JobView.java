@@ -153,6 +153,8 @@ public final class JobView extends BorderPane {
         heatmap.onPlanGaps(keys -> nav.plan(vm.definitionProperty().get().name(), keys));
         HBox.setHgrow(heatmap, Priority.ALWAYS);
         heatmap.setMaxWidth(Double.MAX_VALUE);
+        // on a short page the calendar gives way to the keys: at most a third of the page's height
+        heatmap.maxHeightProperty().bind(heightProperty().divide(3));
 
         Label missing = new Label();
         missing.setId("missing-count");

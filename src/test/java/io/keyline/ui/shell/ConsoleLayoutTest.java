@@ -496,6 +496,35 @@ class ConsoleLayoutTest {
     }
 
     /**
+     * At 1024×680 a job's keys are more than a glimpse: the calendar's cells followed the page's width alone, took
+     * 246 of its 600 px, and the key table showed two rows. The calendar now gives way on a short page.
+     */
+    @Test
+    void atTheSmallestAJobPageShowsSeveralOfItsKeys(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+        assertThat(fx.wb.cli("run", "--yes", "daily", "--from", "2026-11-20", "--to", KEY).exit()).isZero();
+        open(robot, 1024, 680, fx.services);
+        robot.interact(() -> console.showJob("daily"));
+        waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
+                && robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().size() >= 8);
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class);
+        long rows = fxValue(robot, () -> table.lookupAll(".table-row-cell").stream()
+                .filter(n -> n.isVisible() && ((javafx.scene.control.TableRow<?>) n).getItem() != null)
+                .filter(n -> {
+                    Bounds b = n.localToScene(n.getBoundsInLocal());
+                    Bounds t = table.localToScene(table.getBoundsInLocal());
+                    return b.getMaxY() <= t.getMaxY() + 0.5;
+                }).count());
+        assertThat(rows).as("key rows shown whole at 1024×680").isGreaterThanOrEqualTo(4);
+        double page = fxValue(robot, () -> console.lookup("#job-view").getLayoutBounds().getHeight());
+        assertThat(fxValue(robot, () -> console.lookup("#heatmap").getLayoutBounds().getHeight()))
+                .as("the calendar's height on a page of %s px", page).isLessThanOrEqualTo(page / 3);
+    }
+
+    /**
      * At 1024 px an Attention item's heading is read whole: cut, it hid which login the keys wait for ("3 keys
      * wait for a new lo…") or at which step a key waits; it wraps instead.
      */
