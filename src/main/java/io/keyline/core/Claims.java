@@ -69,7 +69,7 @@ final class Claims {
 
     /**
      * A run that takes over from a dead holder first waits for a child process the holder left running
-     * (same host, same pid, and the same start or the same job, key and step in its environment), up to the
+     * (same host, same pid, and the same start or the same job, key, step and run in its environment), up to the
      * step's timeout, then kills its group. The run log says so before the wait, which may be long, and after.
      */
     private void waitForOrphanedChild(Claim c, KeyRecord before) {
@@ -79,7 +79,9 @@ final class Claims {
         if (child == null || !LeaseOwner.host().equals(child.host())) {
             return;
         }
-        Map<String, String> identity = ChildProcesses.identity(job, key, child.step());
+        // the dead holder's run started it (a run waits for the child of the run it took over from first)
+        Map<String, String> identity = before.runId() == null ? Map.of()
+                : ChildProcesses.identity(job, key, child.step(), before.runId());
         if (!ChildProcesses.alive(child.pid(), child.startedAt(), identity)) {
             return;
         }
@@ -103,7 +105,7 @@ final class Claims {
             throw new StaleStateException(job, key);
         }
         ctx.trace.line(ctx.now(), c.runId, job, key, child.step(), 0, "waited", null,
-                Duration.between(waitFrom, ctx.now()).toMillis(),
+                Math.max(0, Duration.between(waitFrom, ctx.now()).toMillis()),
                 left + " was still running: waited for it; " + outcome);
     }
 }

@@ -75,6 +75,15 @@ class ChildProcessTest {
             Thread.sleep(20);
         }
         assertThat(runs).as(Files.exists(log) ? Files.readString(log) : "no output").exists();
+        // the step's child carries its job, key, step and run: a takeover knows it by them whatever its start reads
+        long child = Long.parseLong(Files.readAllLines(runs).get(0).split(" ")[1]);
+        List<String> environ = List.of(new String(Files.readAllBytes(Path.of("/proc", Long.toString(child), "environ")),
+                java.nio.charset.StandardCharsets.UTF_8).split("\0"));
+        assertThat(environ).contains("KEYLINE_JOB=slow", "KEYLINE_KEY=" + KEY, "KEYLINE_STEP=work");
+        String run = environ.stream().filter(e -> e.startsWith("KEYLINE_RUN_ID=")).findFirst().orElseThrow()
+                .substring("KEYLINE_RUN_ID=".length());
+        assertThat(io.keyline.core.exec.ChildProcesses.alive(child, java.time.Instant.EPOCH,
+                io.keyline.core.exec.ChildProcesses.identity("slow", KEY, "work", run))).isTrue();
         p.destroyForcibly();
         p.waitFor(30, TimeUnit.SECONDS);
 

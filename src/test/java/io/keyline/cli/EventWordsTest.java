@@ -266,7 +266,7 @@ class EventWordsTest {
                 var preview = new io.keyline.core.operations.ConfirmAndRun.Preview(
                         ws.operations().key("get", KEY).orElseThrow(), null,
                         io.keyline.core.operations.ConfirmAndRun.Reason.OUTCOME_UNKNOWN, failed.evidence(),
-                        failed.words(), "", null, null, null);
+                        failed.words(), "", false, null, null, null);
                 assertThat(preview.evidenceText()).contains(chineseHops, chineseLocation)
                         .doesNotContain("hops:", "Location:");
                 Text.use(Text.ENGLISH);

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * runs, {@link ProcessTree} reaches further: its cgroup and its mark.)
  *
  * <p>A pid alone may have been reused, so a recorded child is the live process with its pid that either
- * started when the record says or still carries the job, key and step it was started with
+ * started when the record says or still carries the job, key, step and run it was started with
  * ({@link #identity}). The start time alone is not enough across processes: a JVM turns the kernel's
  * boot-relative start into a time of day with the boot time it read once, when it started, and a clock step
  * in between (NTP after a laptop's sleep, a resumed VM) moves the boot time a later JVM reads by as much.
@@ -27,9 +27,9 @@ public final class ChildProcesses {
     private ChildProcesses() {
     }
 
-    /** The variables a command step's child is started with that name its job, key and step. */
-    public static Map<String, String> identity(String job, String key, String step) {
-        return Map.of("KEYLINE_JOB", job, "KEYLINE_KEY", key, "KEYLINE_STEP", step);
+    /** The variables a command step's child is started with that name its job, key, step and run. */
+    public static Map<String, String> identity(String job, String key, String step, String runId) {
+        return Map.of("KEYLINE_JOB", job, "KEYLINE_KEY", key, "KEYLINE_STEP", step, "KEYLINE_RUN_ID", runId);
     }
 
     /**

@@ -145,9 +145,8 @@ public final class CommandExecutor implements StepExecutor {
     private Finished run(StepContext ctx, Rendering.RenderedCommand cmd, Duration timeout, ExecutionListener listener)
             throws IOException, InterruptedException {
         Map<String, String> env = new LinkedHashMap<>(cmd.env());
-        // the job, key and step also tell a run that takes over after a crash that this process is the step's
-        env.putAll(ChildProcesses.identity(ctx.job().name(), ctx.key(), ctx.step().id()));
-        env.put("KEYLINE_RUN_ID", ctx.runId());
+        // the job, key, step and run also tell a run that takes over after a crash that this process is the step's
+        env.putAll(ChildProcesses.identity(ctx.job().name(), ctx.key(), ctx.step().id(), ctx.runId()));
         env.put("KEYLINE_ATTEMPT", Integer.toString(ctx.attempt()));
         if (ctx.credential() != null) {
             env.putAll(ctx.credential().environment(clock.instant()));

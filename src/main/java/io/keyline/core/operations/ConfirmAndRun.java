@@ -156,13 +156,15 @@ public final class ConfirmAndRun {
      * @param evidence      the ambiguous failure's evidence, or {@code null}
      * @param evidenceWords the words of the event that recorded it (they say its detail), or {@code null}
      * @param probeAnswer   the probe's latest answer in plain words, or a sentence saying there is none
+     * @param probeAnswered whether {@code probeAnswer} gives an answer (the reason then does not repeat it)
      * @param probeEvidence what the probe saw, or {@code null}
      * @param payload       what will be sent, or {@code null} without a step
      * @param rejectedCredential the step's credential when the site rejected it (the engine's breaker
      *                      then sends nothing: a confirmed key waits for a new login instead), else {@code null}
      */
     public record Preview(KeyRecord record, StepDefinition step, Reason reason, Evidence evidence, Said evidenceWords,
-                          String probeAnswer, Evidence probeEvidence, Payload payload, String rejectedCredential) {
+                          String probeAnswer, boolean probeAnswered, Evidence probeEvidence, Payload payload,
+                          String rejectedCredential) {
 
         /**
          * "The site rejected the login sandbox-cookie: …", or empty: confirming now would send nothing (the
@@ -185,7 +187,7 @@ public final class ConfirmAndRun {
         public String message() {
             Said said = record.said();
             // the probe's latest answer has a line of its own, with its time: the reason does not say it again
-            if (step != null && step.probe() != null && said != null && "core.event.withProbe".equals(said.key())
+            if (probeAnswered && said != null && "core.event.withProbe".equals(said.key())
                     && said.args().get(0) instanceof Said what) {
                 return Words.words(what);
             }
@@ -355,6 +357,7 @@ public final class ConfirmAndRun {
         Said failureWords = null;
         Evidence probeEvidence = null;
         String probe;
+        boolean answered = false;
         if (step != null && why == Reason.OUTCOME_UNKNOWN) {
             for (int n = events.size() - 1; n >= 0 && failure == null; n--) {
                 KeyEvent e = events.get(n);
@@ -378,6 +381,7 @@ public final class ConfirmAndRun {
                 probe = Text.t("core.confirm.probeNotYet");
             } else {
                 probe = Text.t("core.confirm.probeLatest", Words.probe(last), EvidenceText.time(last.ts()));
+                answered = true;
                 String method = step.probe().method() == null ? "GET" : step.probe().method();
                 if (last.evidence() != null && last.evidence().request() != null
                         && last.evidence().request().method().equals(method)) {
@@ -391,7 +395,7 @@ public final class ConfirmAndRun {
             CredentialProvider.Lookup cred = credentials.lookup(step.credential());
             rejected = cred.present() && cred.rejected() != null ? step.credential() : null;
         }
-        return new Preview(rec, step, why, failure, failureWords, probe, probeEvidence, payload, rejected);
+        return new Preview(rec, step, why, failure, failureWords, probe, answered, probeEvidence, payload, rejected);
     }
 
     static Reason reason(KeyRecord rec) {

@@ -46,8 +46,13 @@ public final class EvidenceText {
         }
         StringBuilder sb = new StringBuilder();
         if (ev.fromProbe()) {
-            line(sb, "core.evidence.probe", ev.time() == null ? Text.t("core.evidence.probeBefore", ev.attempt())
-                    : Text.t("core.evidence.probeBeforeAt", ev.attempt(), time(ev.time())));
+            // a probe is asked before attempt N: after attempt N - 1, or before any
+            int after = ev.attempt() - 1;
+            line(sb, "core.evidence.probe", after < 1
+                    ? (ev.time() == null ? Text.t("core.evidence.probeFirst")
+                    : Text.t("core.evidence.probeFirstAt", time(ev.time())))
+                    : ev.time() == null ? Text.t("core.evidence.probeAfter", after)
+                    : Text.t("core.evidence.probeAfterAt", after, time(ev.time())));
         } else {
             line(sb, "core.evidence.attempt", ev.time() == null ? Text.t("core.evidence.attemptNumber", ev.attempt())
                     : Text.t("core.evidence.attemptEnded", ev.attempt(), time(ev.time())));

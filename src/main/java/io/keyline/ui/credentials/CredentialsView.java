@@ -147,7 +147,6 @@ public final class CredentialsView extends BorderPane {
         });
     }
 
-    /** {@code v} in the middle of its row's height, as the other cells (a row grows to a wrapped status). */
     /** How many keys wait for the credential, as wide as "999 keys" in the language in use ("3 个任…" was cut). */
     private static TableColumn<CredentialsViewModel.Row, String> waitingColumn() {
         TableColumn<CredentialsViewModel.Row, String> c = Cut.column(Text.t("ui.credentials.col.waiting"), 90,
@@ -180,9 +179,13 @@ public final class CredentialsView extends BorderPane {
         c.setMinWidth(Widgets.textWidth(widest, javafx.scene.text.Font.font(13)) + 24);
         // no wider than that needs: the table's resize policy gave it the room the status needs to read whole
         c.setMaxWidth(c.getMinWidth() + 40);
+        c.setSortable(true);
+        c.setComparator(java.util.Comparator.comparing(CredentialsViewModel.Row::lastUsedAt,
+                java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())));
         return c;
     }
 
+    /** {@code v} in the middle of its row's height, as the other cells (a row grows to a wrapped status). */
     private static VBox middle(VBox v) {
         v.setAlignment(Pos.CENTER_LEFT);
         return v;

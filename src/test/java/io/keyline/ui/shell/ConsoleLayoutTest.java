@@ -589,8 +589,10 @@ class ConsoleLayoutTest {
                 credentialsReadWhole(robot, language);
             } finally {
                 io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
-                fx.close();
-                fx = null;
+                if (fx != null) {
+                    fx.close();
+                    fx = null;
+                }
             }
         }
     }

@@ -106,7 +106,7 @@ class ChineseTimelineConfirmPlanTest {
                 .contains("步骤开始", "步骤失败", "等待确认").anyMatch(t -> t.startsWith("步骤 publish · 已尝试 1 次"))
                 .anyMatch(t -> t.startsWith("请求："))
                 // the wait's evidence is the probe's, asked after attempt 1: not a second attempt
-                .anyMatch(t -> t.startsWith("检查：") && t.contains("在第 2 次尝试之前询问"));
+                .anyMatch(t -> t.startsWith("检查：") && t.contains("在第 1 次尝试之后询问"));
 
         // the Confirm pane: why it waits, what will be sent; then what happened
         ConfirmViewModel confirm = new ConfirmViewModel(fx.services(), Threads.javafx());

@@ -96,7 +96,7 @@ class TimelineViewModelTest {
 
     /**
      * The probe asked after attempt 1 got no answer is not "attempt 2": no second attempt was made. Its evidence says
-     * it is the probe's, asked before attempt 2, in the timeline and in Confirm.
+     * it is the probe's, asked after attempt 1, in the timeline and in Confirm.
      */
     @Test
     void aProbesEvidenceSaysItIsTheProbesNotAnotherAttempt() throws Exception {
@@ -114,16 +114,17 @@ class TimelineViewModelTest {
         EventRow waits = events.get(events.size() - 1);
         assertThat(waits.type()).isEqualTo(EventType.WAITING_FOR_CONFIRMATION);
         assertThat(waits.stepAttempt()).isEqualTo("publish #1");
-        assertThat(firstProbe.evidenceText()).startsWith("probe:").contains("before attempt 1")
+        assertThat(firstProbe.evidenceText()).startsWith("probe:").contains("asked before any attempt")
                 .contains("GET " + fx.site.base() + "/api/articles?date=" + KEY);
-        assertThat(waits.evidenceText()).startsWith("probe:").contains("before attempt 2").doesNotContain("attempt:");
+        assertThat(waits.evidenceText()).startsWith("probe:").contains("asked after attempt 1")
+                .doesNotContain("attempt:").doesNotContain("attempt 2");
         EventRow failed = events.stream().filter(e -> e.type() == EventType.STEP_FAILED).findFirst().orElseThrow();
         assertThat(failed.evidenceText()).startsWith("attempt:").contains("POST ");
 
         io.keyline.ui.confirm.ConfirmViewModel confirm = new io.keyline.ui.confirm.ConfirmViewModel(fx.services(),
                 Threads.direct());
         confirm.load("daily", KEY);
-        assertThat(confirm.evidenceTextProperty().get()).contains("before attempt 2")
+        assertThat(confirm.evidenceTextProperty().get()).contains("asked after attempt 1")
                 .doesNotContain("attempt:    2");
     }
 
