@@ -279,8 +279,17 @@ final class KeyRun {
             out = ctx.executors.forKind(step.kind()).execute(sc, new ExecutionListener() {
                 @Override
                 public void childStarted(long pid, Instant startedAt) {
-                    ctx.children.recordChild(new ChildRecords.Child(job.name(), key, step.id(), LeaseOwner.host(),
-                            pid, startedAt, ctx.now().plus(step.timeout())));
+                    try {
+                        ctx.children.recordChild(new ChildRecords.Child(job.name(), key, step.id(),
+                                LeaseOwner.host(), pid, startedAt, ctx.now().plus(step.timeout())));
+                    } catch (RuntimeException e) {
+                        // the step runs anyway (nothing it does depends on the record): the run log says what is lost
+                        String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+                        ctx.trace.line(ctx.now(), runId, job.name(), key, step.id(), sc.attempt(), "unrecorded",
+                                null, 0, "could not record process " + pid + " of step " + step.id() + " ("
+                                        + sc.redact().apply(why) + "): a run that takes over after a crash would not"
+                                        + " wait for it");
+                    }
                 }
             });
         } catch (InterruptedException e) {

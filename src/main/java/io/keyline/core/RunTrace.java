@@ -28,7 +28,7 @@ import static io.keyline.text.Text.t;
  *   <li>{@code step} — a step execution ({@code result} ok or failed), or a key parked without a step
  *       running ({@code result} {@code parked}: a missing credential, a {@code confirm: always} step,
  *       …), or a takeover that waits for the child process a dead run left ({@code waiting}, then
- *       {@code waited});</li>
+ *       {@code waited}), or a command step's child process that could not be recorded ({@code unrecorded});</li>
  *   <li>{@code probe} — a probe's answer ({@code result} {@code probe:present}, …);</li>
  *   <li>{@code run} — the end of a run: start, duration, selection, counts by state, exit code, the
  *       failed keys and why it stopped, if it did;</li>

@@ -60,6 +60,27 @@ class ChildProcessTest {
                 .as("the grandchild %d was killed with its group", pid).isFalse();
     }
 
+    /**
+     * A child whose record cannot be written still runs (nothing it does depends on it), but a run that takes over
+     * after a crash would not know to wait for it: the run log says so instead of nothing.
+     */
+    @Test
+    void aChildThatCannotBeRecordedRunsAndTheRunLogSaysSo() throws Exception {
+        wb.job("once", job("once", "echo ran >> runs.log", "PT60S", 1), null);
+        assertThat(wb.cli("status").exit()).isZero();
+        // the state's own table, changed behind its back: no child can be recorded
+        try (io.keyline.store.h2.H2Database db = io.keyline.store.h2.H2Database.open(wb.state);
+             java.sql.Connection c = db.adminConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE step_child ADD CONSTRAINT no_child CHECK (pid < 0)");
+        }
+        Result r = wb.cli("run", "once", "--key", KEY);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(Files.readAllLines(wb.jobs.resolve("runs.log"))).containsExactly("ran");
+        assertThat(r.out()).contains("could not record process", "of step work",
+                "a run that takes over after a crash would not wait for it");
+        assertThat(Files.readString(wb.logs().resolve("runs.jsonl"))).contains("\"result\":\"unrecorded\"");
+    }
+
     @Test
     void aRunTakingOverFromAKilledRunWaitsForTheChildItLeft() throws Exception {
         wb.clock.followSystemClock();

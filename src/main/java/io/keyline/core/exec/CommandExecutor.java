@@ -155,7 +155,8 @@ public final class CommandExecutor implements StepExecutor {
             try {
                 listener.childStarted(child.pid(), child.startedAt());
             } catch (RuntimeException e) {
-                // the step runs anyway; only a takeover after a crash could not wait for it
+                // the step runs anyway; only a takeover after a crash could not wait for it (the engine's
+                // listener says so in the run log)
             }
             // the child is recorded (committed): now its program may start
             child.open();
