@@ -203,13 +203,7 @@ public final class ConfirmAndRun {
 
         /** The ambiguous failure's evidence and the probe's, as text; empty without. */
         public String evidenceText() {
-            StringBuilder ev = new StringBuilder(EvidenceText.format(evidence, evidenceWords));
-            if (probeEvidence != null && !probeEvidence.equals(evidence)) {
-                // a probe's evidence says on its first line that it is the probe's; older evidence gets a title
-                ev.append(ev.isEmpty() ? "" : "\n\n").append(probeEvidence.fromProbe() ? ""
-                        : Text.t("core.confirm.probeEvidence") + "\n").append(EvidenceText.format(probeEvidence));
-            }
-            return ev.toString();
+            return EvidenceText.withProbe(evidence, evidenceWords, probeEvidence);
         }
     }
 

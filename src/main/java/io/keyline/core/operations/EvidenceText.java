@@ -37,6 +37,19 @@ public final class EvidenceText {
     }
 
     /**
+     * A step's evidence and, below it, its probe's (when it is other evidence): a probe's says so on its first
+     * line; evidence stored before probes were told apart gets a title.
+     */
+    public static String withProbe(Evidence ev, Said words, Evidence probe) {
+        StringBuilder sb = new StringBuilder(format(ev, words));
+        if (probe != null && !probe.equals(ev)) {
+            sb.append(sb.isEmpty() ? "" : "\n\n").append(probe.fromProbe() ? "" : Text.t("core.confirm.probeEvidence")
+                    + "\n").append(format(probe));
+        }
+        return sb.toString();
+    }
+
+    /**
      * As {@link #format(Evidence)}; {@code words}: the words of the event that recorded the evidence, which say its
      * detail in the language in use when the detail is their English ({@link #detail}).
      */
@@ -48,11 +61,9 @@ public final class EvidenceText {
         if (ev.fromProbe()) {
             // a probe is asked before attempt N: after attempt N - 1, or before any
             int after = ev.attempt() - 1;
-            line(sb, "core.evidence.probe", after < 1
-                    ? (ev.time() == null ? Text.t("core.evidence.probeFirst")
-                    : Text.t("core.evidence.probeFirstAt", time(ev.time())))
-                    : ev.time() == null ? Text.t("core.evidence.probeAfter", after)
-                    : Text.t("core.evidence.probeAfterAt", after, time(ev.time())));
+            String asked = after < 1 ? Text.t("core.evidence.probeFirst") : Text.t("core.evidence.probeAfter", after);
+            line(sb, "core.evidence.probe", ev.time() == null ? asked
+                    : Text.t("core.evidence.probeAt", asked, time(ev.time())));
         } else {
             line(sb, "core.evidence.attempt", ev.time() == null ? Text.t("core.evidence.attemptNumber", ev.attempt())
                     : Text.t("core.evidence.attemptEnded", ev.attempt(), time(ev.time())));

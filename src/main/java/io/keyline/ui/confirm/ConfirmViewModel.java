@@ -255,13 +255,7 @@ public final class ConfirmViewModel extends ViewModel {
 
     /** The step's evidence, then the probe's. */
     private static String evidence(ConfirmAndRun.StepResult r) {
-        StringBuilder ev = new StringBuilder(io.keyline.core.operations.EvidenceText.format(r.evidence()));
-        if (r.probeEvidence() != null) {
-            ev.append(ev.isEmpty() ? "" : "\n\n").append(r.probeEvidence().fromProbe() ? ""
-                    : Text.t("ui.confirm.probeEvidence") + "\n")
-                    .append(io.keyline.core.operations.EvidenceText.format(r.probeEvidence()));
-        }
-        return ev.toString();
+        return io.keyline.core.operations.EvidenceText.withProbe(r.evidence(), null, r.probeEvidence());
     }
 
     private void apply(ConfirmAndRun.Preview p) {

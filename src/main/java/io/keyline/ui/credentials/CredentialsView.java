@@ -163,9 +163,9 @@ public final class CredentialsView extends BorderPane {
                     VBox box = middle(new VBox(1));
                     box.getStyleClass().add("credential-last-used");
                     if (r.lastUsedAt() != null) {
-                        box.getChildren().add(io.keyline.ui.common.Cut.tip(new Label(Format.shortTime(r.lastUsedAt()))));
+                        box.getChildren().add(Cut.tip(new Label(Format.shortTime(r.lastUsedAt()))));
                         if (!r.lastResult().isEmpty()) {
-                            Label verdict = io.keyline.ui.common.Cut.tip(new Label(result(r.lastResult())));
+                            Label verdict = Cut.tip(new Label(result(r.lastResult())));
                             verdict.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
                             box.getChildren().add(verdict);
                         }
