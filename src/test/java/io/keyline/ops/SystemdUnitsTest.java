@@ -64,6 +64,11 @@ class SystemdUnitsTest {
 
     /** Runs the crontab line with a stand-in keyline that exits {@code exit}; returns what cron would mail. */
     static String cronMail(Path tmp, int exit) throws Exception {
+        return cronMail(tmp, exit, true);
+    }
+
+    /** As above; {@code stateFolder}: the state's folder exists already (false: nothing ever ran on this account). */
+    static String cronMail(Path tmp, int exit, boolean stateFolder) throws Exception {
         String line = Files.readAllLines(Path.of("packaging/crontab.txt")).stream()
                 .filter(l -> !l.startsWith("#") && !l.isBlank()).findFirst().orElseThrow();
         String command = line.split("\\s+", 6)[5];
@@ -72,7 +77,9 @@ class SystemdUnitsTest {
                 + "exit " + exit + "\n");
         Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
         Path home = Files.createDirectories(tmp.resolve("home-" + exit));
-        Files.createDirectories(home.resolve(".local/share/keyline"));
+        if (stateFolder) {
+            Files.createDirectories(home.resolve(".local/share/keyline"));
+        }
         ProcessBuilder pb = new ProcessBuilder("sh", "-c", command.replace("/opt/keyline/bin/keyline", fake.toString()))
                 .redirectErrorStream(true);
         pb.environment().put("HOME", home.toString());
@@ -82,6 +89,14 @@ class SystemdUnitsTest {
         boolean notified = Files.exists(home.resolve("notified"));
         assertThat(notified).as("notify send exactly when cron mails: exit " + exit).isEqualTo(!out.isBlank());
         return out;
+    }
+
+    @Test
+    void onAnAccountWhereNothingRanYetTheCronLineSaysKeylinesExitNotTheShells(@TempDir Path tmp) throws Exception {
+        // keyline itself refuses (no state found: exit 1); the line must say so and keep what it printed
+        String mail = cronMail(tmp, 1, false);
+        assertThat(mail).contains("exit 1").doesNotContain("cannot create").doesNotContain("exit 2");
+        assertThat(tmp.resolve("home-1/.local/share/keyline/cron.log")).exists();
     }
 
     @Test
