@@ -32,6 +32,17 @@ class MigrationsTest {
     }
 
     @Test
+    void aNewStateLeavesNoErrorInH2sTraceFile() throws Exception {
+        Path state = tmp.resolve("new");
+        try (Database db = H2Database.open(state)) {
+            assertThat(db).isNotNull();
+        }
+        // H2 writes keyline.trace.db only when something went wrong; an operator who finds one looks into it
+        Path trace = state.resolve("keyline.trace.db");
+        assertThat(Files.exists(trace) ? Files.readString(trace) : "").as("keyline.trace.db").isEmpty();
+    }
+
+    @Test
     void aCurrentStateOpensWithoutFlywayAndAMissingVersionIsMigratedAgain() throws Exception {
         Path state = tmp.resolve("state");
         int before = Migrations.FLYWAY_RUNS.get();
