@@ -98,11 +98,6 @@ public final class SandboxSite implements AutoCloseable {
         public String headerLine() {
             return "Cookie: " + COOKIE + "=" + value;
         }
-
-        /** The value with all but its first four characters masked. */
-        public String masked() {
-            return COOKIE + "=" + value.substring(0, 4) + "…";
-        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,6 +8,7 @@ import io.keyline.core.jobfile.JobFileError;
 import io.keyline.core.jobfile.JobFileLoader;
 import io.keyline.credentials.CredentialParser;
 import io.keyline.credentials.CredentialType;
+import io.keyline.credentials.ParsedCredential;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
@@ -65,7 +66,7 @@ public final class Demo {
      * @param confirm  the key that waits in NEEDS_CONFIRMATION
      * @param parked   the keys parked in NEEDS_CREDENTIAL
      * @param counts   keys by state, per job
-     * @param cookie   the cookie stored as {@value #CREDENTIAL}, masked
+     * @param cookie   the fingerprint of the cookie stored as {@value #CREDENTIAL}
      */
     public record Result(SandboxSite site, List<String> keys, String failed, String confirm, List<String> parked,
                          Map<String, Map<KeyState, Integer>> counts, String cookie) {
@@ -161,8 +162,8 @@ public final class Demo {
 
         SandboxSite.Session session = site.login();
         // the site's page with the login button is where the operator renews the cookie: shown where keys wait for it
-        ws.credentials().set(CREDENTIAL, CredentialParser.parse(CredentialType.COOKIE, session.cookiesTxtLine(), null),
-                site.base() + "/", ws.options().user());
+        ParsedCredential cookie = CredentialParser.parse(CredentialType.COOKIE, session.cookiesTxtLine(), null);
+        ws.credentials().set(CREDENTIAL, cookie, site.base() + "/", ws.options().user());
 
         JobCatalog catalog = JobFileLoader.loadFolder(jobsDir);
         JobDefinition article = job(catalog, ARTICLE_JOB);
@@ -194,7 +195,7 @@ public final class Demo {
         Map<String, Map<KeyState, Integer>> counts = new java.util.LinkedHashMap<>();
         counts.put(ARTICLE_JOB, count(ws, ARTICLE_JOB, keys));
         counts.put(DIGEST_JOB, count(ws, DIGEST_JOB, weeks));
-        return new Result(site, keys, failed, confirm, parked, counts, session.masked());
+        return new Result(site, keys, failed, confirm, parked, counts, cookie.fingerprint());
     }
 
     private static Map<KeyState, Integer> count(Workspace ws, String job, List<String> keys) {
