@@ -16,6 +16,8 @@ import java.util.Map;
 public record StepRecord(String step, StepStatus status, int attempts, Instant firstAttemptAt,
                          Map<String, String> outputs, Instant updatedAt) {
     public StepRecord {
-        outputs = outputs == null ? Map.of() : Map.copyOf(outputs);
+        // in the order the step gave them (Map.copyOf would list them in an order each JVM picks)
+        outputs = outputs == null || outputs.isEmpty() ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(outputs));
     }
 }
