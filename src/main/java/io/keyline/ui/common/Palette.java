@@ -42,8 +42,9 @@ public final class Palette {
         c("-kl-evidence-bg", "#f6f8fa", "#161b22");
         c("-kl-selected", "#ddf4ff", "#1f3a5f");
         c("-kl-selected-border", "#0969da", "#58a6ff");
-        // the keyboard focus: a ring that reads on every background of both themes, accent buttons included
-        c("-kl-focus", "#bf3989", "#f778ba");
+        // the keyboard focus: the accent of each theme, as a ring a pixel away from the control (so it reads
+        // beside an accent button too) or inside a row (≥ 3:1 against the page and the selected row)
+        c("-kl-focus", "#0969da", "#58a6ff");
         c("-kl-hover", "#f3f5f8", "#1c2128");
         c("-kl-banner", "#fff8c5", "#3b2e00");
         c("-kl-toast", "#ffffff", "#1c2128");

@@ -323,10 +323,10 @@ class ConsoleSafetyTest {
         WaitForAsyncUtils.waitForFxEvents();
         Node focused = stage.getScene().getFocusOwner();
         assertThat(focused).isInstanceOf(Button.class);
-        assertThat(focused.getEffect()).as("a button reached with Tab has a ring")
-                .isInstanceOf(javafx.scene.effect.DropShadow.class);
-        assertThat(((javafx.scene.effect.DropShadow) focused.getEffect()).getColor()).as("in the focus colour")
-                .isEqualTo(javafx.scene.paint.Color.web("#bf3989"));
+        javafx.scene.layout.Border ring = ((Button) focused).getBorder();
+        assertThat(ring).as("a button reached with Tab has a ring").isNotNull();
+        assertThat(ring.getStrokes()).as("in the focus colour").anySatisfy(s -> assertThat(s.getTopStroke())
+                .isEqualTo(io.keyline.ui.common.Palette.named("-kl-focus", false)));
 
         // T opens the highlighted key's timeline; Esc, Alt+Left and Backspace each come back
         for (KeyCode[] back : List.of(new KeyCode[] {KeyCode.ESCAPE}, new KeyCode[] {KeyCode.ALT, KeyCode.LEFT},
