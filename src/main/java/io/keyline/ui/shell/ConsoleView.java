@@ -84,7 +84,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private final Timeline ticker;
     private boolean dark;
     private boolean notificationsEnabled = true;
-    private String shownJob;
+    /** The job whose page is open (its timeline too, where Back goes), or {@code null}; the sidebar marks it. */
+    private final javafx.beans.property.StringProperty shownJob = new javafx.beans.property.SimpleStringProperty();
     /** The Back button of the timeline on screen, or {@code null}: Esc and Alt+Left press it. */
     private Button timelineBack;
 
@@ -193,7 +194,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     private void showWorkers() {
-        shownJob = null;
+        shownJob.set(null);
         select(workersButton);
         show(workersView());
         workersView().refresh();
@@ -233,7 +234,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), this::refresh);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), this::refresh);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), () -> {
-            if (shownJob != null) {
+            if (shownJob.get() != null) {
                 jobView().focusSearch();
             }
         });
@@ -294,7 +295,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         jobList.setCellFactory(lv -> new JobCell());
         jobList.setPlaceholder(new Label(Text.t("ui.console.noJobFiles", vm.services().jobsDir().toString())));
         jobList.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
-            if (b != null && (!Objects.equals(b.name(), shownJob) || jobView == null
+            if (b != null && (!Objects.equals(b.name(), shownJob.get()) || jobView == null
                     || !page.getChildren().contains(jobView))) {
                 showJob(b.name());
             }
@@ -407,7 +408,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         fresh.notificationsEnabled = notificationsEnabled;
         boolean credentials = credentialsView != null && page.getChildren().contains(credentialsView);
         boolean workers = workersView != null && page.getChildren().contains(workersView);
-        String job = shownJob;
+        String job = shownJob.get();
         if (scene != null) {
             scene.setRoot(fresh);
         }
@@ -494,7 +495,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void showInbox() {
-        shownJob = null;
+        shownJob.set(null);
         select(inboxButton);
         show(inbox);
         // the keyboard goes on in the list (J/K, Enter) after a click in the sidebar
@@ -503,7 +504,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void showJob(String job) {
-        shownJob = job;
+        shownJob.set(job);
         select(null);
         JobView view = jobView();
         jobVm.load(job);
@@ -514,7 +515,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     private void showCredentials() {
-        shownJob = null;
+        shownJob.set(null);
         select(credentialsButton);
         CredentialsView view = credentialsView();
         credentialsVm.load();
@@ -533,7 +534,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         timelineBack = back;
         back.setId("timeline-back");
         back.getStyleClass().add(Styles.FLAT);
-        String returnTo = shownJob;
+        String returnTo = shownJob.get();
         back.setOnAction(e -> {
             if (returnTo != null) {
                 showJob(returnTo);
@@ -585,7 +586,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
     public void refresh() {
         vm.refresh();
         schedulerVm.refresh();
-        if (shownJob != null && jobVm != null) {
+        if (shownJob.get() != null && jobVm != null) {
             jobVm.reload();
         }
         if (credentialsView != null && page.getChildren().contains(credentialsView)) {
@@ -638,6 +639,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
         return Widgets.shownWhen(banner, schedulerVm.bannerProperty().isNotEmpty());
     }
 
+    private static final javafx.css.PseudoClass OPEN = javafx.css.PseudoClass.getPseudoClass("open");
+
     private final class JobCell extends ListCell<Snapshot.JobSummary> {
         private final Label name = new Label();
         private final Label schedule = new Label();
@@ -645,6 +648,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         private final Label missing = badge();
         private final Label attention = badge();
         private final HBox root;
+        private final javafx.beans.InvalidationListener markOpen = o -> markOpen();
 
         JobCell() {
             name.getStyleClass().add("job-name");
@@ -671,6 +675,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
             root.setAlignment(Pos.CENTER_LEFT);
             root.setMinWidth(0);
             setPrefWidth(0);
+            shownJob.addListener(new javafx.beans.WeakInvalidationListener(markOpen));
+        }
+
+        /** Marks the row of the job whose page is open (the list's selection is not kept across a reload). */
+        private void markOpen() {
+            pseudoClassStateChanged(OPEN, !isEmpty() && getItem() != null && getItem().name().equals(shownJob.get()));
         }
 
         /** A row takes the list's width, never more (the list has no horizontal scroll bar). */
@@ -682,6 +692,7 @@ public final class ConsoleView extends BorderPane implements Navigator {
         @Override
         protected void updateItem(Snapshot.JobSummary j, boolean empty) {
             super.updateItem(j, empty);
+            markOpen();
             if (empty || j == null) {
                 setGraphic(null);
                 return;
