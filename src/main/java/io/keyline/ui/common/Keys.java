@@ -44,6 +44,30 @@ public final class Keys {
         });
     }
 
+    /**
+     * The keys of a list of keys (the Attention list, a job's key table), the same on every page: J and K move
+     * down and up, Enter acts on the highlighted row, T opens its timeline. With Ctrl, Alt or Cmd they are the
+     * window's shortcuts, not the list's.
+     */
+    public static void rows(Node list, Runnable down, Runnable up, Runnable act, Runnable timeline) {
+        list.addEventHandler(KeyEvent.KEY_PRESSED, e -> {
+            if (e.isShortcutDown() || e.isAltDown() || e.isControlDown() || e.isMetaDown()) {
+                return;
+            }
+            Runnable r = switch (e.getCode()) {
+                case J -> down;
+                case K -> up;
+                case ENTER -> act;
+                case T -> timeline;
+                default -> null;
+            };
+            if (r != null) {
+                r.run();
+                e.consume();
+            }
+        });
+    }
+
     /** Whether typing goes into {@code n} (a text field or area): single keys are its, not the console's. */
     public static boolean typesInto(Node n) {
         return n instanceof javafx.scene.control.TextInputControl t && t.isEditable();

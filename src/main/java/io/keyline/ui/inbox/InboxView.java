@@ -132,18 +132,20 @@ public final class InboxView extends BorderPane {
                 list.requestFocus();
             }
         });
+        io.keyline.ui.common.Keys.rows(list, vm::selectNext, vm::selectPrevious, () -> {
+            Attention.Item item = visibleSelection();
+            if (item != null) {
+                primary(item);
+            }
+        }, () -> {
+            Attention.Item item = visibleSelection();
+            if (item != null) {
+                nav.showTimeline(item.firstJob(), item.key());
+            }
+        });
         list.setOnKeyPressed(e -> {
             Attention.Item item = visibleSelection();
-            if (e.getCode() == KeyCode.J) {
-                vm.selectNext();
-            } else if (e.getCode() == KeyCode.K) {
-                vm.selectPrevious();
-            } else if (e.getCode() == KeyCode.ENTER && !e.isShortcutDown() && item != null) {
-                primary(item);
-                e.consume();
-            } else if (e.getCode() == KeyCode.T && item != null) {
-                nav.showTimeline(item.firstJob(), item.key());
-            } else if (e.getCode() == KeyCode.L && item != null && item.credential() != null) {
+            if (e.getCode() == KeyCode.L && item != null && item.credential() != null) {
                 nav.logIn(item.credential()); // log in inside the console
             }
         });

@@ -360,24 +360,34 @@ public final class JobView extends BorderPane {
         outcomeColumn.setMinWidth(100);
         table.getColumns().addAll(List.of(stepColumn, whenColumn, tookColumn, outcomeColumn));
         table.setRowFactory(tv -> row());
-        // J/K move down/up in the keys, as in the Attention list
-        table.setOnKeyPressed(e -> {
-            if (e.getCode() == javafx.scene.input.KeyCode.J || e.getCode() == javafx.scene.input.KeyCode.K) {
-                int at = table.getSelectionModel().getSelectedIndex();
-                int to = e.getCode() == javafx.scene.input.KeyCode.J ? Math.min(table.getItems().size() - 1, at + 1)
-                        : Math.max(0, at - 1);
-                if (to >= 0 && !table.getItems().isEmpty()) {
-                    table.getSelectionModel().clearAndSelect(to);
-                    table.scrollTo(Math.max(0, to - 3));
-                }
-                e.consume();
+        // the Attention list's keys: J/K move down/up, Enter and T open the highlighted key's timeline (a key's
+        // one action here, as a double-click)
+        Runnable timeline = () -> {
+            JobViewModel.KeyRow k = table.getSelectionModel().getSelectedItem();
+            if (k != null) {
+                showTimeline(k);
             }
-        });
+        };
+        io.keyline.ui.common.Keys.rows(table, () -> move(1), () -> move(-1), timeline, timeline);
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<JobViewModel.KeyRow>) c ->
                 heatmap.select(table.getSelectionModel().getSelectedItems().stream().map(JobViewModel.KeyRow::key)
                         .toList()));
         VBox.setVgrow(table, Priority.ALWAYS);
         return new VBox(8, bar, table);
+    }
+
+    /** Highlights the key {@code by} rows down (up when negative), only that one. */
+    private void move(int by) {
+        if (table.getItems().isEmpty()) {
+            return;
+        }
+        int to = Math.max(0, Math.min(table.getItems().size() - 1, table.getSelectionModel().getSelectedIndex() + by));
+        table.getSelectionModel().clearAndSelect(to);
+        table.scrollTo(Math.max(0, to - 3));
+    }
+
+    private void showTimeline(JobViewModel.KeyRow k) {
+        nav.showTimeline(k.record().job(), k.key());
     }
 
     private String when(JobViewModel.KeyRow r) {
@@ -408,11 +418,11 @@ public final class JobView extends BorderPane {
         TableRow<JobViewModel.KeyRow> row = new TableRow<>();
         row.setOnMouseClicked(e -> {
             if (e.getClickCount() == 2 && !row.isEmpty()) {
-                nav.showTimeline(row.getItem().record().job(), row.getItem().key());
+                showTimeline(row.getItem());
             }
         });
         MenuItem timeline = new MenuItem(Text.t("ui.inbox.timeline"));
-        timeline.setOnAction(e -> nav.showTimeline(row.getItem().record().job(), row.getItem().key()));
+        timeline.setOnAction(e -> showTimeline(row.getItem()));
         ContextMenu menu = new ContextMenu(timeline);
         Map<Trigger, MenuItem> moves = new EnumMap<>(Trigger.class);
         for (Trigger t : OperatorMoves.ORDER) {
