@@ -93,6 +93,31 @@ class SchedulerViewModelTest {
     }
 
     @Test
+    void theStartupNoteSaysItForOneKeyAndThemForMore() {
+        List<String> said = new java.util.ArrayList<>();
+        for (int keys : new int[] {1, 2}) {
+            for (java.util.Locale lang : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+                FakeScheduler s = new FakeScheduler();
+                s.due = java.util.stream.IntStream.rangeClosed(1, keys).mapToObj(d -> new Upcoming("daily-article",
+                        "2026-11-2" + d, ZonedDateTime.of(2026, 11, 20 + d, 9, 0, 0, 0, SHANGHAI), false, null)).toList();
+                SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
+                vm.onUpcoming(said::add);
+                io.keyline.text.Text.use(lang);
+                try {
+                    vm.refresh();
+                } finally {
+                    io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                }
+            }
+        }
+        assertThat(said).hasSize(4);
+        assertThat(said.get(0)).startsWith("The scheduler will run 1 key ").endsWith(". Pause the scheduler to hold it.");
+        assertThat(said.get(1)).startsWith("调度器将在").contains("运行 1 个任务项。").endsWith("暂停调度器可以让它等待。");
+        assertThat(said.get(2)).startsWith("The scheduler will run 2 keys ").endsWith(". Pause the scheduler to hold them.");
+        assertThat(said.get(3)).contains("运行 2 个任务项。").endsWith("暂停调度器可以让它们等待。");
+    }
+
+    @Test
     void aTickThatRanManyKeysListsThemWithTheLanguagesListWords() {
         SchedulerViewModel vm = new SchedulerViewModel(new FakeScheduler(), Threads.direct(), clock);
         List<String> said = new java.util.ArrayList<>();
