@@ -97,6 +97,32 @@ class BundleTest {
         assertThat(found).as("Chinese texts with half-width punctuation").isEmpty();
     }
 
+    /**
+     * Chinese names the dry run with one word, the one the Plan dialog's title and button use: the buttons that
+     * open it, and the rows that tell the operator to press them, say the same word.
+     */
+    @Test
+    void chineseCallsThePlanByTheWordItsDialogUses() throws IOException {
+        Properties ui = load("ui_zh_CN.properties");
+        Properties core = load("core_zh_CN.properties");
+        String plan = ui.getProperty("ui.plan.plan");
+        assertThat(ui.getProperty("ui.plan.title")).startsWith(plan + " ");
+        assertThat(core.getProperty("core.attention.plan")).as("the review row's button").isEqualTo(plan + "…");
+        assertThat(core.getProperty("core.attention.planMissing")).as("the Missing row's button").startsWith(plan + " ");
+        assertThat(core.getProperty("core.attention.reason.review")).as("the review row names its button")
+                .contains("“" + core.getProperty("core.attention.plan") + "”");
+        Set<String> other = new TreeSet<>();
+        for (String area : Text.AREAS) {
+            Properties zh = load(area + "_zh_CN.properties");
+            for (String key : zh.stringPropertyNames()) {
+                if (zh.getProperty(key).contains("规划")) {
+                    other.add(key + "=" + zh.getProperty(key));
+                }
+            }
+        }
+        assertThat(other).as("Chinese texts with another word for the plan").isEmpty();
+    }
+
     @Test
     void theLanguageFollowsKeylineLangThenTheSystem() {
         assertThat(Text.initial("zh", Locale.US)).isEqualTo(Text.CHINESE);
