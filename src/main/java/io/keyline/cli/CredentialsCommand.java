@@ -59,6 +59,14 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 .map(CredentialAlerts.Alert::message).toList();
     }
 
+    /**
+     * "3 parked keys resumed, but keyline run --due, the scheduler and workers park them again until daily-article
+     * is reviewed": resumed keys of jobs whose unsafe steps wait for a review.
+     */
+    static String resumedForReview(int resumed, List<String> jobs) {
+        return t("cli.credentials.resumedReview", resumed, String.join(t("common.listSeparator"), jobs), jobs.size());
+    }
+
     @Command(name = "list")
     static final class ListCommand extends Sub implements Callable<Integer> {
         @Override
@@ -179,10 +187,13 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 return 4;
             }
             if (!run || resumed.isEmpty()) {
-                out().println(io.keyline.core.operations.RenewAndResume.summary(renewed, null));
+                List<String> review = resumed.isEmpty() ? List.of() : renewed.reviewFirst();
+                out().println(review.isEmpty() ? io.keyline.core.operations.RenewAndResume.summary(renewed, null)
+                        : resumedForReview(resumed.size(), review));
                 for (KeyRecord k : resumed) {
                     out().println("  " + k.job() + " " + k.key());
                 }
+                review.forEach(j -> out().println(t("cli.run.nextReview", j)));
                 return 0;
             }
             try (RunSession s = new RunSession(this)) {
@@ -255,7 +266,10 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             switch (outcome) {
                 case ACCEPTED -> {
                     int resumed = t.resumed().size();
-                    out().println(t(resumed == 0 ? "cli.credentials.noneResumed" : "cli.credentials.resumed", resumed));
+                    List<String> review = resumed == 0 ? List.of() : t.reviewFirst();
+                    out().println(!review.isEmpty() ? resumedForReview(resumed, review)
+                            : t(resumed == 0 ? "cli.credentials.noneResumed" : "cli.credentials.resumed", resumed));
+                    review.forEach(j -> out().println(t("cli.run.nextReview", j)));
                 }
                 case REJECTED -> out().println(t("cli.credentials.isRejected", name));
                 case INCONCLUSIVE -> out().println(t("cli.credentials.inconclusive"));

@@ -302,7 +302,7 @@ public final class KeyDecision {
                     in.pausedReason());
             return in.heldByMe() ? stop(s) : keep(s);
         }
-        String unsafe = in.review().pending() ? firstUnsafe(in) : null;
+        String unsafe = heldForReview(in.job(), in.steps(), in.review());
         if (unsafe != null) {
             // an unattended run of a new or edited job: no step runs until a person reviewed its unsafe steps
             return stop(new Stop(StopKind.NEEDS_REVIEW, unsafe, null, null, WaitReason.REVIEW, in.review().words()));
@@ -415,10 +415,21 @@ public final class KeyDecision {
         return act(ActionKind.EXECUTE, s.id(), answer);
     }
 
+    /**
+     * The unsafe step at which a run with {@code review} pending holds a key for the review of its job: the first
+     * unsafe step the key has not finished; {@code null} when no review is pending or every unsafe step of the key
+     * is finished (then the review holds nothing back).
+     *
+     * @param steps the key's step records by step id
+     */
+    public static String heldForReview(JobDefinition job, Map<String, StepRecord> steps, Review.Need review) {
+        return review != null && review.pending() ? firstUnsafe(job, steps == null ? Map.of() : steps) : null;
+    }
+
     /** The first unsafe step the key has not finished (the step the review is about), or {@code null}. */
-    private static String firstUnsafe(Input in) {
-        for (StepDefinition s : in.job().steps()) {
-            StepRecord sr = in.steps().get(s.id());
+    private static String firstUnsafe(JobDefinition job, Map<String, StepRecord> steps) {
+        for (StepDefinition s : job.steps()) {
+            StepRecord sr = steps.get(s.id());
             if (s.effect() == Effect.UNSAFE && (sr == null || !sr.status().finished())) {
                 return s.id();
             }

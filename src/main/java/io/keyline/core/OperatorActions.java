@@ -325,6 +325,35 @@ public final class OperatorActions {
     }
 
     /**
+     * The jobs of {@code resumed} (keys just put back to PENDING) whose next unattended run ({@code run --due}, the
+     * scheduler, a worker) holds a key for the review of the job's unsafe steps instead of running it: the job's
+     * unsafe steps were never reviewed or changed since ({@link Review#need}), and the key has an unsafe step left
+     * ({@link KeyDecision#heldForReview}). In the order the keys come; each job once.
+     *
+     * @param jobs the jobs (a key whose job is not among them is left out)
+     */
+    public List<String> awaitingReview(List<KeyRecord> resumed, List<JobDefinition> jobs) {
+        Map<String, List<String>> byJob = new java.util.LinkedHashMap<>();
+        resumed.forEach(r -> byJob.computeIfAbsent(r.job(), j -> new ArrayList<>()).add(r.key()));
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : byJob.entrySet()) {
+            JobDefinition job = jobs.stream().filter(j -> j.name().equals(e.getKey())).findFirst().orElse(null);
+            if (job == null) {
+                continue;
+            }
+            Review.Need need = Review.need(job, controls.jobControl(job.name()));
+            if (!need.pending()) {
+                continue;
+            }
+            Map<String, Map<String, StepRecord>> steps = keys.steps(job.name(), e.getValue());
+            if (e.getValue().stream().anyMatch(k -> KeyDecision.heldForReview(job, steps.get(k), need) != null)) {
+                out.add(job.name());
+            }
+        }
+        return out;
+    }
+
+    /**
      * What a review of a job did.
      *
      * @param hash     the hash of the unsafe steps approved ({@link Review#hash})

@@ -120,10 +120,21 @@ public final class RenewAndResume {
      * @param resumed    the keys that were parked on it, now pending
      * @param rejectedAt when the value given is the one the site rejected: when it was rejected (then nothing
      *                   resumed), else {@code null}
+     * @param reviewFirst the jobs of resumed keys that an unattended run holds for the review of the job's unsafe
+     *                    steps ({@link OperatorActions#awaitingReview}): they wait for it before they run
      */
-    public record Renewed(CredentialInfo info, List<KeyRecord> resumed, java.time.Instant rejectedAt) {
+    public record Renewed(CredentialInfo info, List<KeyRecord> resumed, java.time.Instant rejectedAt,
+                          List<String> reviewFirst) {
+        public Renewed {
+            reviewFirst = reviewFirst == null ? List.of() : List.copyOf(reviewFirst);
+        }
+
         public Renewed(CredentialInfo info, List<KeyRecord> resumed) {
-            this(info, resumed, null);
+            this(info, resumed, null, List.of());
+        }
+
+        public Renewed(CredentialInfo info, List<KeyRecord> resumed, java.time.Instant rejectedAt) {
+            this(info, resumed, rejectedAt, List.of());
         }
 
         /** Whether the value given is the one the site rejected (nothing resumed). */
@@ -226,7 +237,7 @@ public final class RenewAndResume {
             return new Renewed(info, List.of(), b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt());
         }
         List<KeyRecord> resumed = actions.credentialUpdated(name, info.fingerprint(), jobs);
-        return new Renewed(credentials.info(name).orElse(info), resumed);
+        return new Renewed(credentials.info(name).orElse(info), resumed, null, actions.awaitingReview(resumed, jobs));
     }
 
     /** Runs the resumed keys now, one run per job (in the order they resumed). */
@@ -248,11 +259,15 @@ public final class RenewAndResume {
         return new Ran(finals, missing);
     }
 
-    /** "3 parked keys resumed" — then ", 3 of 3 completed" when they ran, with what did not complete. */
+    /**
+     * "3 parked keys resumed" — then ": they run on the next run", or that the scheduler holds them until their job
+     * is reviewed, and how to review it; or ", 3 of 3 completed" when they ran, with what did not complete.
+     */
     public static String summary(Renewed renewed, Ran ran) {
         int n = renewed.resumed().size();
         if (ran == null) {
-            return Text.t(n == 0 ? "core.renew.resumed" : "core.renew.resumedNext", n);
+            return n > 0 && !renewed.reviewFirst().isEmpty() ? heldForReview(n, renewed.reviewFirst())
+                    : Text.t(n == 0 ? "core.renew.resumed" : "core.renew.resumedNext", n);
         }
         String s = Text.t("core.renew.resumedRan", n, ran.done());
         Map<KeyState, Integer> other = new LinkedHashMap<>();
@@ -265,6 +280,15 @@ public final class RenewAndResume {
             s += Text.t("core.renew.jobsMissing", String.join(", ", ran.missingJobs()));
         }
         return s;
+    }
+
+    /**
+     * "1 parked key resumed, but the scheduler parks it again until p is reviewed: Plan… on the job's page, then
+     * apply the plan (or keyline approve p)".
+     */
+    private static String heldForReview(int resumed, List<String> jobs) {
+        return Text.t("core.renew.reviewFirst", resumed, String.join(Text.t("common.listSeparator"), jobs),
+                jobs.size());
     }
 
     /**
@@ -312,10 +336,20 @@ public final class RenewAndResume {
     /**
      * What a test of the stored credential found, and the keys it resumed.
      *
-     * @param results  per step that uses it: accepted, rejected or not tested
-     * @param resumed  the keys that went back to pending because every probe that answered accepted it
+     * @param results     per step that uses it: accepted, rejected or not tested
+     * @param resumed     the keys that went back to pending because every probe that answered accepted it
+     * @param reviewFirst the jobs of resumed keys that an unattended run holds for the review of the job's unsafe
+     *                    steps ({@link OperatorActions#awaitingReview})
      */
-    public record Tested(List<CredentialTester.Result> results, List<KeyRecord> resumed) {
+    public record Tested(List<CredentialTester.Result> results, List<KeyRecord> resumed, List<String> reviewFirst) {
+        public Tested {
+            reviewFirst = reviewFirst == null ? List.of() : List.copyOf(reviewFirst);
+        }
+
+        public Tested(List<CredentialTester.Result> results, List<KeyRecord> resumed) {
+            this(results, resumed, List.of());
+        }
+
         public long accepted() {
             return results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.ACCEPTED).count();
         }
@@ -336,20 +370,26 @@ public final class RenewAndResume {
 
         /** "The stored credential: Accepted: 1 answer met its success condition … 2 parked keys resumed: …" */
         public String summary(String name) {
-            String s = Text.t("core.renew.storedCredential", CredentialTester.summary(name, results));
-            return resumed.isEmpty() ? s : Text.t("core.renew.testedResumed", s, resumed.size());
+            return withResumed(Text.t("core.renew.storedCredential", CredentialTester.summary(name, results)));
         }
 
         /** As {@link #summary}, in the console's plain words ({@link LoginCheck}). */
         public String plainSummary() {
-            String s = Text.t("core.renew.storedLogin", LoginCheck.summary(results));
-            return resumed.isEmpty() ? s : Text.t("core.renew.testedResumed", s, resumed.size());
+            return withResumed(Text.t("core.renew.storedLogin", LoginCheck.summary(results)));
         }
 
-        /** "2 parked keys resumed", or "" when none did. */
+        private String withResumed(String s) {
+            return resumed.isEmpty() ? s : reviewFirst.isEmpty() ? Text.t("core.renew.testedResumed", s,
+                    resumed.size()) : Text.t("core.renew.testedReviewFirst", s, resumedText());
+        }
+
+        /**
+         * "2 parked keys resumed" (and, when their job waits for its review, that the scheduler holds them until
+         * then and how to review it), or "" when none did.
+         */
         public String resumedText() {
             int n = resumed.size();
-            return n == 0 ? "" : Text.t("core.renew.resumed", n);
+            return n == 0 ? "" : reviewFirst.isEmpty() ? Text.t("core.renew.resumed", n) : heldForReview(n, reviewFirst);
         }
     }
 
@@ -371,7 +411,8 @@ public final class RenewAndResume {
         Tested t = new Tested(results, List.of());
         if (t.outcome() == CredentialTester.Outcome.ACCEPTED) {
             String fp = credentials.info(name).map(CredentialInfo::fingerprint).orElse("?");
-            return new Tested(results, actions.credentialAccepted(name, fp, jobs));
+            List<KeyRecord> resumed = actions.credentialAccepted(name, fp, jobs);
+            return new Tested(results, resumed, actions.awaitingReview(resumed, jobs));
         }
         return t;
     }

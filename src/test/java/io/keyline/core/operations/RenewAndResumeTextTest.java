@@ -109,6 +109,41 @@ class RenewAndResumeTextTest {
     }
 
     @Test
+    void resumedKeysWhoseJobWaitsForItsReviewSayWhatToDoFirst() {
+        List<KeyRecord> resumed = List.of(key("daily", "a", KeyState.PENDING), key("daily", "b", KeyState.PENDING),
+                key("weekly", "c", KeyState.PENDING));
+        RenewAndResume.Renewed one = new RenewAndResume.Renewed(info("cookie", 1, null, null, null),
+                resumed.subList(0, 1), null, List.of("daily"));
+        RenewAndResume.Renewed two = new RenewAndResume.Renewed(one.info(), resumed, null, List.of("daily", "weekly"));
+        assertThat(RenewAndResume.saved(one, null).message()).isEqualTo("Saved. 1 parked key resumed, but the "
+                + "scheduler parks it again until daily is reviewed: Plan… on the job's page, then apply the plan (or "
+                + "keyline approve daily).");
+        assertThat(RenewAndResume.summary(two, null)).isEqualTo("3 parked keys resumed, but the scheduler parks them "
+                + "again until daily, weekly are reviewed: Plan… on the job's page, then apply the plan (or keyline "
+                + "approve JOB for each)");
+        // keys that ran at once (the operator's choice) are said as before
+        RenewAndResume.Ran ran = new RenewAndResume.Ran(List.of(key("daily", "a", KeyState.DONE)), List.of());
+        assertThat(RenewAndResume.saved(one, ran).message()).isEqualTo("Saved. 1 parked key resumed, 1 of 1 completed.");
+
+        List<CredentialTester.Result> ok = List.of(new CredentialTester.Result("daily", "publish",
+                CredentialTester.Verdict.ACCEPTED, io.keyline.text.Said.plain("HTTP 200")));
+        RenewAndResume.Tested tested = new RenewAndResume.Tested(ok, resumed.subList(0, 2), List.of("daily"));
+        assertThat(tested.resumedText()).isEqualTo("2 parked keys resumed, but the scheduler parks them again until "
+                + "daily is reviewed: Plan… on the job's page, then apply the plan (or keyline approve daily)");
+        assertThat(tested.plainSummary()).endsWith(" login page. " + tested.resumedText() + ".");
+
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            assertThat(RenewAndResume.saved(one, null).message()).isEqualTo("已保存。已恢复 1 个等待的任务项，但在作业 "
+                    + "daily 审核之前，调度器会让它再次等待：在作业页面点“计划…”，然后应用计划（或 keyline approve daily）。");
+            assertThat(RenewAndResume.summary(two, null)).isEqualTo("已恢复 3 个等待的任务项，但在这些作业 daily、weekly "
+                    + "审核之前，调度器会让它们再次等待：在作业页面点“计划…”，然后应用计划（或对每个作业执行 keyline approve 作业名）");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
+    @Test
     void failures() {
         assertThat(RenewAndResume.notSaved("shop", new IllegalStateException("disk full")))
                 .isEqualTo("Not saved (the stored credential shop is unchanged): disk full");

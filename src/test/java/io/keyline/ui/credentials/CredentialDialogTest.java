@@ -135,7 +135,8 @@ class CredentialDialogTest {
         assertThat(anyway.isVisible()).isFalse();
         assertThat(error.isVisible()).isFalse();
         assertThat(robot.lookup(".credential-message").queryAs(Label.class).getText())
-                .isEqualTo("Saved. 1 parked key resumed: they run on the next run.");
+                .isEqualTo("Saved. 1 parked key resumed, but the scheduler parks it again until p is reviewed: "
+                        + "Plan… on the job's page, then apply the plan (or keyline approve p).");
         assertThat(fx.site.posts()).isEqualTo(posts);
         assertThat(changed.get()).isPositive();
     }

@@ -237,7 +237,9 @@ class CredentialViewModelTest {
         vm.runResumedProperty().set(false);
         vm.input().textProperty().set("session=wrong-value");
         vm.save();
-        assertThat(vm.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed: they run on the next run.");
+        // p was never reviewed: the scheduler would park the key again for that, and the message says so
+        assertThat(vm.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed, but the scheduler parks it "
+                + "again until p is reviewed: Plan… on the job's page, then apply the plan (or keyline approve p).");
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
 
         page.refresh();
@@ -251,6 +253,62 @@ class CredentialViewModelTest {
             assertThat(r.tone()).isEqualTo(CredentialsViewModel.Tone.PROBLEM);
         });
         assertThat(fx.site.posts()).isZero();
+    }
+
+    /**
+     * A job whose unsafe steps were never reviewed (typed runs parked its keys on the login): what a save without
+     * running and a test that finds the login accepted say leads to the review of the job first, since the
+     * scheduler would only park its keys again for it.
+     */
+    @Test
+    void resumingTheKeysOfAnUnreviewedJobSaysToReviewItFirst() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.site.requireCookie("session=v2");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
+                "tester");
+        JobDefinition job = fx.services.catalog().get().job("p").orElseThrow();
+        fx.services.engine().run(job, List.of(TODAY));
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+
+        vm.runResumedProperty().set(false);
+        vm.input().textProperty().set("session=v2");
+        vm.save();
+        assertThat(vm.messageProperty().get()).startsWith("Saved. 1 parked key resumed")
+                .contains("p", "Plan…", "keyline approve p").doesNotContain("they run on the next run");
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
+
+        // parked again on a rejected login; the site takes the stored value again: the Renew dialog's Test and the
+        // Credentials page's Test say the same
+        fx.site.requireCookie("session=v3");
+        fx.services.engine().run(job, List.of(TODAY));
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        fx.site.requireCookie("session=v2");
+        CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
+        renew.open("site-cookie");
+        renew.test();
+        assertThat(renew.probes().summaryProperty().get()).contains("1 parked key resumed", "Plan…",
+                "keyline approve p").doesNotContain("they run on the next run");
+
+        fx.site.requireCookie("session=v3");
+        fx.services.engine().run(job, List.of(TODAY));
+        fx.site.requireCookie("session=v2");
+        CredentialsViewModel page = new CredentialsViewModel(fx.services, Threads.direct());
+        page.refresh();
+        page.test("site-cookie");
+        assertThat(page.rows()).singleElement().satisfies(r -> assertThat(r.test())
+                .contains("1 parked key resumed", "Plan…", "keyline approve p"));
+
+        // once the job is reviewed, the words are those of before
+        fx.services.operations().actions().approve(job, null);
+        fx.site.requireCookie("session=v3");
+        fx.services.engine().run(job, List.of(TODAY));
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        CredentialViewModel again = new CredentialViewModel(fx.services, Threads.direct());
+        again.open("site-cookie");
+        again.runResumedProperty().set(false);
+        again.input().textProperty().set("session=v3");
+        again.save();
+        assertThat(again.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed: they run on the next run.");
     }
 
     @Test

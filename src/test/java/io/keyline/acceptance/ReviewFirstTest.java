@@ -1,0 +1,96 @@
+package io.keyline.acceptance;
+
+import io.keyline.testing.TestSite;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import static io.keyline.acceptance.CredentialTesting.CRED;
+import static io.keyline.acceptance.CredentialTesting.USES_CRED;
+import static io.keyline.acceptance.CredentialTesting.set;
+import static io.keyline.acceptance.CredentialTesting.status;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Keys parked on a login of a job whose unsafe steps were never reviewed (the demo's daily-article): a renewal or a
+ * test that finds the login accepted resumes them, and what it says, the run's next steps and the waiting key's own
+ * words lead to the review first, not to a run that only parks them again or to a confirmation that is refused.
+ */
+class ReviewFirstTest {
+
+    static final String[] PARKED = {"2026-11-27", "2026-11-28", "2026-11-29"};
+
+    @TempDir
+    Path tmp;
+    Workbench wb;
+    TestSite site;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        wb = new Workbench(tmp);
+        site = new TestSite();
+        wb.job("p", Jobs.publish("p", "unsafe", true, USES_CRED), site.base());
+        site.requireCookie("session=good");
+        set(wb, CRED, "session=stale");
+        // typed by a person: it runs an unreviewed job, and the stale login parks its keys
+        Result run = wb.cli("run", "--yes", "p", "--from", PARKED[0], "--to", PARKED[2]);
+        assertThat(run.exit()).as(run.toString()).isEqualTo(4);
+        for (String k : PARKED) {
+            assertThat(status(wb, "p", k).get("state").asText()).as(k).isEqualTo("NEEDS_CREDENTIAL");
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        site.close();
+    }
+
+    @Test
+    void aRenewalOfAnUnreviewedJobsLoginSaysToReviewTheJobFirst() {
+        Result renew = set(wb, CRED, "session=good");
+        assertThat(renew.out()).as(renew.toString()).contains("3 parked keys resumed", "keyline plan p",
+                "keyline approve p").doesNotContain("they run on the next run");
+
+        // the advice followed: approve, then the next unattended run sends them, once each
+        Result approve = wb.cli("approve", "p");
+        assertThat(approve.exit()).as(approve.toString()).isZero();
+        Result due = wb.cli("run", "--due");
+        assertThat(due.exit()).as(due.toString()).isZero();
+        assertThat(site.allEffects()).containsOnlyKeys(PARKED).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
+    }
+
+    @Test
+    void aTestThatFindsAnUnreviewedJobsLoginAcceptedSaysToReviewTheJobFirst() {
+        site.requireCookie("session=stale"); // the site takes the old login again
+        Result test = wb.cli("credentials", "test", CRED);
+        assertThat(test.exit()).as(test.toString()).isZero();
+        assertThat(test.out()).contains("3 parked keys resumed", "keyline plan p", "keyline approve p")
+                .doesNotContain("run them with keyline run --due");
+    }
+
+    @Test
+    void aReviewedJobsResumedKeysRunOnTheNextRunAsBefore() {
+        assertThat(wb.cli("approve", "p").exit()).isZero();
+        Result renew = set(wb, CRED, "session=good");
+        assertThat(renew.out()).contains("3 parked keys resumed: they run on the next run")
+                .doesNotContain("approve");
+        assertThat(wb.cli("run", "--due").exit()).isZero();
+        assertThat(site.allEffects()).containsOnlyKeys(PARKED);
+    }
+
+    @Test
+    void aReviewedJobsKeysResumedByATestRunOnTheNextRunAsBefore() {
+        assertThat(wb.cli("approve", "p").exit()).isZero();
+        site.requireCookie("session=stale");
+        Result test = wb.cli("credentials", "test", CRED);
+        assertThat(test.exit()).as(test.toString()).isZero();
+        assertThat(test.out()).contains("3 parked keys resumed: run them with keyline run --due")
+                .doesNotContain("approve");
+    }
+}
