@@ -70,8 +70,15 @@ final class RunOutput {
             }
             // one look-up per credential, not per parked key (a backfill can park thousands on one)
             java.util.Map<String, String> loginHints = new java.util.HashMap<>();
+            boolean reviewSaid = false;
             for (KeyRecord k : r.keys()) {
-                if (k.state() == KeyState.NEEDS_CONFIRMATION) {
+                if (io.keyline.core.DecisionInputs.waitsForReview(k)) {
+                    // the job's review moves every such key on (a confirmation of one key is refused): said once
+                    if (!reviewSaid) {
+                        out.println("  " + t("cli.run.nextReview", r.job()));
+                        reviewSaid = true;
+                    }
+                } else if (k.state() == KeyState.NEEDS_CONFIRMATION) {
                     out.println("  " + t("cli.run.nextConfirm", r.job(), k.key()));
                 } else if (k.state() == KeyState.NEEDS_CREDENTIAL && k.credential() == null) {
                     // the program said its login was rejected (exit 77) but the step names no credential

@@ -93,4 +93,26 @@ class ReviewFirstTest {
         assertThat(test.out()).contains("3 parked keys resumed: run them with keyline run --due")
                 .doesNotContain("approve");
     }
+
+    @Test
+    void aRunThatParksKeysForTheReviewPointsToTheReviewAndAnUnknownOutcomeToConfirm() throws IOException {
+        // another job, reviewed, whose POST gets no complete answer and has no probe: its outcome is unknown
+        wb.job("u", Jobs.publish("u", "unsafe", false, null), site.base());
+        assertThat(wb.cli("approve", "u").exit()).isZero();
+        site.requireCookie(null);
+        set(wb, CRED, "session=good");
+        site.failPosts(TestSite.Fault.STATUS_500_AFTER_ACTING);
+        wb.seed("u", java.util.List.of("2026-11-29"));
+
+        Result due = wb.cli("run", "--due");
+        assertThat(due.exit()).as(due.toString()).isEqualTo(4);
+        assertThat(status(wb, "p", PARKED[0]).get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(status(wb, "u", "2026-11-29").get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(due.out()).as(due.toString())
+                .doesNotContain("keyline confirm p ", "keyline mark-done p ")
+                .contains("next: review job p first: keyline plan p, then keyline apply PLAN_ID; or keyline approve p")
+                .contains("next: keyline confirm u 2026-11-29   or   keyline mark-done u 2026-11-29");
+        // what the run's next step says is what works: confirm is refused for a key that waits for the review
+        assertThat(wb.cli("confirm", "p", PARKED[0]).exit()).isEqualTo(1);
+    }
 }
