@@ -75,6 +75,23 @@ class ReviewFirstTest {
     }
 
     @Test
+    void inChineseTheReviewFirstReadsInChinese() {
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            Result renew = set(wb, CRED, "session=good");
+            assertThat(renew.out()).as(renew.toString()).contains("3 个等待的任务项已恢复，但在作业 p 审核之前，"
+                    + "keyline run --due、调度器和工作进程会让它们再次等待", "下一步：先审核作业 p：keyline plan p，再 "
+                    + "keyline apply PLAN_ID；或 keyline approve p").doesNotContain("parked", "resumed");
+            Result due = wb.cli("run", "--due");
+            assertThat(due.out()).as(due.toString()).contains("下一步：先审核作业 p",
+                    "新作业：请审核它的计划；在作业审核之前，任何运行都不会为这个任务项发送 publish")
+                    .doesNotContain("keyline confirm", "review");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
+    @Test
     void aReviewedJobsResumedKeysRunOnTheNextRunAsBefore() {
         assertThat(wb.cli("approve", "p").exit()).isZero();
         Result renew = set(wb, CRED, "session=good");
@@ -114,5 +131,22 @@ class ReviewFirstTest {
                 .contains("next: keyline confirm u 2026-11-29   or   keyline mark-done u 2026-11-29");
         // what the run's next step says is what works: confirm is refused for a key that waits for the review
         assertThat(wb.cli("confirm", "p", PARKED[0]).exit()).isEqualTo(1);
+    }
+
+    @Test
+    void aKeyThatWaitsForTheReviewSaysThatNoRunSendsItNotOnlyAnUnattendedOne() {
+        set(wb, CRED, "session=good");
+        assertThat(wb.cli("run", "--due").exit()).isEqualTo(4); // parks the three for the review
+        long posts = site.posts();
+
+        // a person types a run of one of them: it does not send publish either, and the words say so
+        Result typed = wb.cli("run", "p", "--key", PARKED[2]);
+        assertThat(typed.exit()).as(typed.toString()).isEqualTo(4);
+        assertThat(site.posts()).isEqualTo(posts);
+        assertThat(site.allEffects()).isEmpty();
+        assertThat(typed.out()).as(typed.toString()).doesNotContain("unattended")
+                .contains("no run sends publish of this key until the job is reviewed");
+        assertThat(status(wb, "p", PARKED[2]).get("message").asText())
+                .contains("no run sends publish of this key until the job is reviewed").doesNotContain("unattended");
     }
 }
