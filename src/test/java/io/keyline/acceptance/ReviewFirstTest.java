@@ -84,7 +84,7 @@ class ReviewFirstTest {
                     + "keyline apply PLAN_ID；或 keyline approve p").doesNotContain("parked", "resumed");
             Result due = wb.cli("run", "--due");
             assertThat(due.out()).as(due.toString()).contains("下一步：先审核作业 p",
-                    "新作业：请审核它的计划；在作业审核之前，任何运行都不会为这个任务项发送 publish")
+                    "新作业：请审核它的计划；在此之前，任何运行都不会为这个任务项发送 publish")
                     .doesNotContain("keyline confirm", "review");
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
@@ -145,8 +145,8 @@ class ReviewFirstTest {
         assertThat(site.posts()).isEqualTo(posts);
         assertThat(site.allEffects()).isEmpty();
         assertThat(typed.out()).as(typed.toString()).doesNotContain("unattended")
-                .contains("no run sends publish of this key until the job is reviewed");
+                .contains("until then no run sends publish of this key");
         assertThat(status(wb, "p", PARKED[2]).get("message").asText())
-                .contains("no run sends publish of this key until the job is reviewed").doesNotContain("unattended");
+                .contains("until then no run sends publish of this key").doesNotContain("unattended");
     }
 }

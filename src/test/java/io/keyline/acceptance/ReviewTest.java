@@ -73,7 +73,7 @@ class ReviewTest {
         io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
         try {
             Result zh = wb.cli("status", "--attention");
-            assertThat(zh.out()).as(zh.toString()).contains("新作业：请审核它的计划；在作业审核之前，任何运行都不会为这个任务项发送 publish")
+            assertThat(zh.out()).as(zh.toString()).contains("新作业：请审核它的计划；在此之前，任何运行都不会为这个任务项发送 publish")
                     .doesNotContain("review its plan");
             assertThat(wb.cli("status", "--attention", "--json").out()).contains("new job: review its plan");
         } finally {
