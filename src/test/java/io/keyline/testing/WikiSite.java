@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,6 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code 200} when logged out; a raw export ({@code ?do=export_raw}) for a probe; a JSON API with bearer
  * tokens ({@code /lib/exe/jsonrpc.php/core.savePage}). It re-issues the remember-me cookie on every request
  * of a logged-in user and, when told to, rotates it (the old value stops working). Saves are counted per page.
+ * Every session id, remember-me value and API token it ever hands out is kept apart from the ones that log in
+ * now ({@link #issued()}), so that a test can look for all of them, those the site has since ended too.
  */
 public final class WikiSite implements AutoCloseable {
 
@@ -75,6 +79,7 @@ public final class WikiSite implements AutoCloseable {
     private final Map<String, Lock> locks = new ConcurrentHashMap<>();
     private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
     private final List<JsonNode> apiCalls = Collections.synchronizedList(new ArrayList<>());
+    private final Set<String> issued = Collections.synchronizedSet(new LinkedHashSet<>());
     private volatile boolean publicRead = true;
     private volatile boolean rotateRemember;
     private volatile String hostileHeader;
@@ -163,9 +168,15 @@ public final class WikiSite implements AutoCloseable {
         }
     }
 
-    /** The remember-me values that log in now. */
-    public java.util.Set<String> rememberedValues() {
-        return java.util.Set.copyOf(remembered.keySet());
+    /**
+     * Every session id, remember-me value and API token the site ever handed out, in order: those that log in
+     * now and those it has ended since (a rotated remember-me value, a session the site forgot). The CSRF tokens
+     * are not among them: they are in the pages the site serves.
+     */
+    public List<String> issued() {
+        synchronized (issued) {
+            return List.copyOf(issued);
+        }
     }
 
     /** Every answer carries {@code X-Served-By: value} (a hostile header for conditions to read). */
@@ -187,14 +198,14 @@ public final class WikiSite implements AutoCloseable {
      */
     public String logIn() {
         String sid = newSession(USER);
-        String token = token();
+        String token = issue(token());
         remembered.put(token, USER);
         return "Cookie: DokuWiki=" + sid + "; DWremember=" + token;
     }
 
     /** A remember-me cookie alone (the session ended): the site opens a new session from it. */
     public String rememberOnly() {
-        String token = token();
+        String token = issue(token());
         remembered.put(token, USER);
         return "Cookie: DWremember=" + token;
     }
@@ -213,7 +224,7 @@ public final class WikiSite implements AutoCloseable {
 
     /** A bearer token for the JSON API. */
     public String apiToken() {
-        String token = "wk-" + token();
+        String token = issue("wk-" + token());
         apiTokens.put(token, USER);
         return token;
     }
@@ -270,9 +281,15 @@ public final class WikiSite implements AutoCloseable {
     }
 
     private String newSession(String user) {
-        String sid = token();
+        String sid = issue(token());
         sessions.put(sid, new Session(user, token().substring(0, 16)));
         return sid;
+    }
+
+    /** Keeps a secret the site hands out in {@link #issued()}. */
+    private String issue(String secret) {
+        issued.add(secret);
+        return secret;
     }
 
     private String token() {
@@ -344,7 +361,7 @@ public final class WikiSite implements AutoCloseable {
             String value = remember;
             if (rotateRemember) {
                 remembered.remove(remember);
-                value = token();
+                value = issue(token());
                 remembered.put(value, user);
             }
             a.header("Set-Cookie", "DWremember=" + value + "; Path=/; Max-Age=2592000; HttpOnly");
@@ -461,7 +478,7 @@ public final class WikiSite implements AutoCloseable {
         String sid = newSession(USER);
         a.header("Set-Cookie", "DokuWiki=" + sid + "; Path=/; HttpOnly");
         if ("1".equals(req.form("r"))) {
-            String token = token();
+            String token = issue(token());
             remembered.put(token, USER);
             a.header("Set-Cookie", "DWremember=" + token + "; Path=/; Max-Age=2592000; HttpOnly");
         }
