@@ -33,9 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Secret hygiene: after runs that used a known secret and failed with 500 and 401 responses that echo the
  * cookie back, and a command step that prints the credential and fails, the secret appears nowhere: not in
- * any file under the state folder (H2 writes strings as plain UTF-8), not in the run log, not in the stdout
- * or stderr of any command, not in {@code timeline --json} — in plain, Base64 (standard and URL-safe, with
- * and without padding) or URL-encoded form.
+ * any file under the state folder (H2 writes strings as plain UTF-8), not in the stored credential values
+ * once their Base64 is decoded (where only ciphertext belongs), not in the run log, not in the stdout or stderr
+ * of any command, not in {@code timeline --json} — in plain, Base64 (standard and URL-safe, with and without
+ * padding) or URL-encoded form.
  */
 class CredentialHygieneTest {
 
@@ -200,7 +201,7 @@ class CredentialHygieneTest {
         return found;
     }
 
-    List<String> scanEverything(String... jobsAndKeys) throws IOException {
+    List<String> scanEverything(String... jobsAndKeys) throws Exception {
         // timeline --json of each key (their outputs are then also part of the scan)
         for (int i = 0; i < jobsAndKeys.length; i += 2) {
             Result tl = cli("timeline", jobsAndKeys[i], jobsAndKeys[i + 1], "--json");
@@ -213,6 +214,9 @@ class CredentialHygieneTest {
         assertThat(wb.state.resolve("keyline.mv.db")).exists();
         found.addAll(scanFiles(wb.state));
         found.addAll(scanFiles(wb.jobs));
+        for (Map.Entry<String, String> stored : storedCredentials().entrySet()) {
+            found.addAll(findings("the stored value of " + stored.getKey() + ", decoded", stored.getValue()));
+        }
         for (int i = 0; i < outputs.size(); i++) {
             found.addAll(findings("stdout of command " + i, outputs.get(i).out()));
             found.addAll(findings("stderr of command " + i, outputs.get(i).err()));
@@ -248,7 +252,7 @@ class CredentialHygieneTest {
     }
 
     @Test
-    void failedRunsWith500And401AndAPrintingCommandLeaveNoTraceOfTheSecret() throws IOException {
+    void failedRunsWith500And401AndAPrintingCommandLeaveNoTraceOfTheSecret() throws Exception {
         wb.job("h", httpJob("h", "idempotent", "/h", false), server.base());
         wb.job("u", httpJob("u", "unsafe", "/u", true), server.base());
         wb.job("c", commandJob("c", "printf 'stdout: %s\\n' \"$KEYLINE_CREDENTIAL\"; "
@@ -342,6 +346,26 @@ class CredentialHygieneTest {
         assertThat(scanEverything("co", KEY)).as("found only where step outputs are stored")
                 .allMatch(f -> f.endsWith(" in keyline.mv.db")).isNotEmpty();
         assertThat(storedOutputs("co")).as("the output is intact").contains("\"seen\":\"" + COOKIE_HEADER + "\"");
+    }
+
+    /**
+     * Each stored credential's value with its Base64 decoded (ISO-8859-1 keeps the bytes): in the database file
+     * the value is Base64 text, in which the secret's own Base64 shows only when the bytes before it happen to
+     * line up, so the scan looks at the bytes themselves.
+     */
+    private Map<String, String> storedCredentials() throws Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (io.keyline.store.Database db = H2Database.open(wb.state);
+             java.sql.Connection c = db.connection();
+             java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT name, secret FROM credential")) {
+            while (rs.next()) {
+                out.put(rs.getString(1), new String(Base64.getDecoder().decode(rs.getString(2)),
+                        StandardCharsets.ISO_8859_1));
+            }
+        }
+        assertThat(out).as("the credentials the runs used").isNotEmpty();
+        return out;
     }
 
     /** The outputs the state holds for a job's steps (JSON), read with the connection the engine uses. */

@@ -6,8 +6,10 @@ import io.keyline.core.StaleStateException;
 import io.keyline.core.StateStore;
 import io.keyline.core.WorkerRegistry;
 import io.keyline.core.notify.NotifyStore;
+import io.keyline.credentials.CredentialDecryptException;
 import io.keyline.credentials.MasterKeyException;
 import io.keyline.credentials.ParsedCredential;
+import io.keyline.credentials.SecretBox;
 import io.keyline.domain.EventType;
 import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,6 +33,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +57,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 abstract class StoreContract {
 
     static final Instant T0 = Instant.parse("2026-11-29T09:00:00Z");
+    /** A master key that is neither the state's nor the one the tests give a shared state. */
+    static final String OTHER_KEY = Base64.getEncoder().encodeToString(new byte[] {
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+        30, 31, 32});
 
     @TempDir
     Path tmp;
@@ -436,10 +444,17 @@ abstract class StoreContract {
         creds.set("site", ParsedCredential.ofToken("s3cr3t-token-value"), "https://example.org/login", "ops");
         assertThat(creds.lookup("site").material().secretStrings()).contains("s3cr3t-token-value");
         assertThat(creds.info("site").orElseThrow().loginUrl()).isEqualTo("https://example.org/login");
+        byte[] stored;
         try (Connection c = db.connection(); var rs = c.createStatement().executeQuery("SELECT secret FROM credential")) {
-            rs.next();
-            assertThat(rs.getString(1)).doesNotContain("s3cr3t");
+            assertThat(rs.next()).isTrue();
+            stored = Base64.getDecoder().decode(rs.getString(1));
         }
+        assertThat(new String(stored, StandardCharsets.ISO_8859_1)).as("the stored value, decoded")
+                .doesNotContain("s3cr3t");
+        SecretBox otherBox = SecretBox.given(Map.of(SecretBox.MASTER_KEY_VARIABLE, OTHER_KEY)).orElseThrow();
+        assertThatThrownBy(() -> otherBox.decrypt(stored, "site".getBytes(StandardCharsets.UTF_8)))
+                .as("another master key cannot read it")
+                .isInstanceOf(CredentialDecryptException.class).hasMessageContaining("wrong master key");
     }
 
     @Test
@@ -471,9 +486,7 @@ abstract class StoreContract {
         JdbcCredentialStore creds = new JdbcCredentialStore(db, env(), Clock.fixed(T0, ZoneOffset.UTC));
         creds.set("site", ParsedCredential.ofToken("token-one"), null, "ops");
         Map<String, String> other = new java.util.HashMap<>(env());
-        other.put("KEYLINE_MASTER_KEY", java.util.Base64.getEncoder().encodeToString(new byte[] {
-            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
-            30, 31, 32}));
+        other.put(SecretBox.MASTER_KEY_VARIABLE, OTHER_KEY);
         JdbcCredentialStore wrong = new JdbcCredentialStore(db, other, Clock.fixed(T0, ZoneOffset.UTC));
         otherKey(wrong);
     }
