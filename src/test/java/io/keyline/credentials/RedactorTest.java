@@ -129,12 +129,30 @@ class RedactorTest {
         assertThat(ONE.redact("token: Kl-s3cr3t /Val+ue _42.xyzzy done")).isEqualTo("token: *** done");
         assertThat(ONE.redact("{\"log\": \"Kl-s3cr3t/Val\\n+ue_42.xyzzy\"}")).isEqualTo("{\"log\": \"***\"}");
         // base64 as the base64 tool wraps it (76 columns), and URL-encoded base64
-        String long64 = Base64.getMimeEncoder().encodeToString(("prefix-" + SECRET + "-" + SECRET + "-" + SECRET + "-"
-                + SECRET).getBytes(StandardCharsets.UTF_8));
+        String plain = "prefix-" + SECRET + "-" + SECRET + "-" + SECRET + "-" + SECRET;
+        String long64 = Base64.getMimeEncoder().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
         assertThat(long64).contains("\r\n");
-        assertThat(ONE.redact(long64)).doesNotContain(SECRET).matches("(?s).*\\*\\*\\*.*\\*\\*\\*.*\\*\\*\\*.*\\*\\*\\*.*");
+        String redacted = ONE.redact(long64);
+        assertThat(redacted).matches("(?s).*\\*\\*\\*.*\\*\\*\\*.*\\*\\*\\*.*\\*\\*\\*.*");
+        List<String> secretOnly = secretOnlyGroups(plain);
+        assertThat(secretOnly).as("four copies, at each byte offset of a group: 7 or 8 whole groups each").hasSize(30);
+        String left = redacted.replace("\r\n", "");
+        assertThat(secretOnly).as("groups of the secret's own bytes left in %s", redacted).filteredOn(left::contains)
+                .isEmpty();
         String b64 = Base64.getEncoder().encodeToString(SECRET.getBytes(StandardCharsets.UTF_8));
         assertThat(ONE.redact("q=" + URLEncoder.encode(b64, StandardCharsets.UTF_8))).isEqualTo("q=***");
+    }
+
+    /** The 4-character groups of the Base64 of an ASCII {@code text} whose 3 bytes all lie in a copy of SECRET. */
+    private static List<String> secretOnlyGroups(String text) {
+        String encoded = Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.US_ASCII));
+        List<String> groups = new ArrayList<>();
+        for (int at = text.indexOf(SECRET); at >= 0; at = text.indexOf(SECRET, at + 1)) {
+            for (int g = (at + 2) / 3; g * 3 + 3 <= at + SECRET.length(); g++) {
+                groups.add(encoded.substring(g * 4, g * 4 + 4));
+            }
+        }
+        return groups;
     }
 
     @Test
