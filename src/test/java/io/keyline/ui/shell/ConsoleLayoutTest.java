@@ -40,11 +40,10 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
+import static io.keyline.testing.Fx.fxValue;
+import static io.keyline.testing.Fx.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -129,23 +128,6 @@ class ConsoleLayoutTest {
             stage.show();
         });
         WaitForAsyncUtils.waitForFxEvents();
-    }
-
-    private static void waitUntil(Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
-        WaitForAsyncUtils.waitForFxEvents();
-    }
-
-    private static <T> T fxValue(FxRobot robot, Callable<T> read) {
-        AtomicReference<T> out = new AtomicReference<>();
-        robot.interact(() -> {
-            try {
-                out.set(read.call());
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return out.get();
     }
 
     @SuppressWarnings("unchecked")

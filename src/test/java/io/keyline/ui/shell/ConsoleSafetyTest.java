@@ -36,10 +36,10 @@ import java.time.format.TextStyle;
 import java.time.temporal.IsoFields;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.keyline.testing.Fx.fxValue;
+import static io.keyline.testing.Fx.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -99,11 +99,6 @@ class ConsoleSafetyTest {
         WaitForAsyncUtils.waitForFxEvents();
     }
 
-    private static void waitUntil(Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
-        WaitForAsyncUtils.waitForFxEvents();
-    }
-
     @SuppressWarnings("unchecked")
     private static ListView<Attention.Item> inbox(FxRobot robot) {
         return robot.lookup("#inbox-list").queryAs(ListView.class);
@@ -123,18 +118,6 @@ class ConsoleSafetyTest {
         robot.interact(() -> console.refresh());
         waitUntil(() -> !console.model().loadingProperty().get() && !inbox(robot).getItems().isEmpty()
                 && before.stream().noneMatch(b -> b == inbox(robot).getItems().get(0)));
-    }
-
-    private static <T> T fxValue(FxRobot robot, Callable<T> read) throws Exception {
-        java.util.concurrent.atomic.AtomicReference<T> out = new java.util.concurrent.atomic.AtomicReference<>();
-        robot.interact(() -> {
-            try {
-                out.set(read.call());
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return out.get();
     }
 
     /** The node is on screen: it and every parent visible, with a size. */

@@ -31,10 +31,10 @@ import org.testfx.util.WaitForAsyncUtils;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
+import static io.keyline.testing.Fx.fxValue;
+import static io.keyline.testing.Fx.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -232,22 +232,5 @@ class FocusRingTest {
     private static boolean close(Color a, Color b) {
         return Math.abs(a.getRed() - b.getRed()) < 0.12 && Math.abs(a.getGreen() - b.getGreen()) < 0.12
                 && Math.abs(a.getBlue() - b.getBlue()) < 0.12;
-    }
-
-    private static void waitUntil(Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
-        WaitForAsyncUtils.waitForFxEvents();
-    }
-
-    private static <T> T fxValue(FxRobot robot, Callable<T> read) {
-        AtomicReference<T> out = new AtomicReference<>();
-        robot.interact(() -> {
-            try {
-                out.set(read.call());
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return out.get();
     }
 }

@@ -25,10 +25,9 @@ import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.keyline.testing.Fx.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -86,11 +85,6 @@ class RetryShowsWhatItSendsTest {
             stage.setHeight(860);
             stage.show();
         });
-        WaitForAsyncUtils.waitForFxEvents();
-    }
-
-    private static void waitUntil(Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
         WaitForAsyncUtils.waitForFxEvents();
     }
 

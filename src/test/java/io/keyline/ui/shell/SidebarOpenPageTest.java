@@ -21,11 +21,10 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
+import static io.keyline.testing.Fx.fxValue;
+import static io.keyline.testing.Fx.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -112,22 +111,5 @@ class SidebarOpenPageTest {
             }
         }
         return top;
-    }
-
-    private static void waitUntil(Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
-        WaitForAsyncUtils.waitForFxEvents();
-    }
-
-    private static <T> T fxValue(FxRobot robot, Callable<T> read) {
-        AtomicReference<T> out = new AtomicReference<>();
-        robot.interact(() -> {
-            try {
-                out.set(read.call());
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return out.get();
     }
 }
