@@ -48,6 +48,15 @@ final class TimelineCommand extends KeyCommand {
             out().println(t("cli.timeline.none", t.job().name(), String.valueOf(t.key())));
             return 0;
         }
+        // the columns are as wide as this key's longest kind, state and step, so that the messages line up
+        int kinds = 0;
+        int states = 0;
+        int steps = 0;
+        for (KeyEvent e : events) {
+            kinds = Math.max(kinds, Text.Table.width(String.valueOf(e.type())));
+            states = Math.max(states, Text.Table.width(String.valueOf(e.state())));
+            steps = Math.max(steps, Text.Table.width(where(e)));
+        }
         String run = null;
         for (KeyEvent e : events) {
             if (e.runId() != null && !e.runId().equals(run)) {
@@ -57,16 +66,9 @@ final class TimelineCommand extends KeyCommand {
                 run = null;
             }
             StringBuilder sb = new StringBuilder("  ").append(Text.time(e.ts())).append("  ")
-                    .append(String.format("%-24s", e.type())).append(' ').append(String.format("%-19s", e.state()));
-            if (e.step() != null) {
-                sb.append(' ').append(e.step());
-                if (e.attempt() > 0) {
-                    sb.append(" #").append(e.attempt());
-                }
-            }
-            if (e.failureClass() != null) {
-                sb.append(" [").append(e.failureClass()).append(']');
-            }
+                    .append(padded(String.valueOf(e.type()), kinds)).append("  ")
+                    .append(padded(String.valueOf(e.state()), states)).append("  ")
+                    .append(padded(where(e), steps));
             if (e.message() != null) {
                 sb.append("  ").append(Printable.line(Words.said(e)));
             }
@@ -74,12 +76,31 @@ final class TimelineCommand extends KeyCommand {
                 sb.append("  ").append(e.note() == null ? t("cli.timeline.by", Printable.line(e.user()))
                         : t("cli.timeline.byWithNote", Printable.line(e.user()), Printable.line(e.note())));
             }
-            out().println(sb);
+            out().println(sb.toString().stripTrailing());
             if (e.evidence() != null && e.failureClass() != null) {
                 printEvidence(e.evidence(), e.said());
             }
         }
         return 0;
+    }
+
+    /** Where the event happened: "publish #2 [AMBIGUOUS]", or empty for an event of the whole key. */
+    private static String where(KeyEvent e) {
+        StringBuilder sb = new StringBuilder();
+        if (e.step() != null) {
+            sb.append(Printable.line(e.step()));
+            if (e.attempt() > 0) {
+                sb.append(" #").append(e.attempt());
+            }
+        }
+        if (e.failureClass() != null) {
+            sb.append(sb.length() == 0 ? "" : " ").append('[').append(e.failureClass()).append(']');
+        }
+        return sb.toString();
+    }
+
+    private static String padded(String s, int width) {
+        return s + " ".repeat(Math.max(0, width - Text.Table.width(s)));
     }
 
     private void printEvidence(Evidence ev, io.keyline.text.Said words) {

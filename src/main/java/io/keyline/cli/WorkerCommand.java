@@ -84,7 +84,8 @@ final class WorkerCommand extends Sub implements Callable<Integer> {
                 Runtime.getRuntime().addShutdownHook(hook);
             }
             out().println(t("cli.worker.started", leases.owner(), ws().stateName(), String.valueOf(ws().jobsDir()),
-                    String.valueOf(period), String.valueOf(window)));
+                    io.keyline.core.operations.EvidenceText.duration(period),
+                    io.keyline.core.operations.EvidenceText.duration(window)));
             int ran = worker.run(untilIdle);
             if (!handled) {
                 try {

@@ -38,6 +38,9 @@ import static io.keyline.store.Database.setInstant;
  */
 public final class JdbcCredentialStore implements CredentialStore {
 
+    private static final java.time.format.DateTimeFormatter REJECTED_AT = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
+
     private final Database db;
     private final Map<String, String> env;
     private final Clock clock;
@@ -359,7 +362,7 @@ public final class JdbcCredentialStore implements CredentialStore {
             if ("rejected".equals(row.lastResult())) {
                 // the breaker: a value the site rejected is not sent again until renewed or tested OK
                 return Lookup.rejected(m, Said.of("core.credential.breaker" + (row.lastUsed() == null ? "" : "At")
-                        + (loginUrl == null ? "" : "Login"), name, String.valueOf(row.lastUsed()), loginUrl));
+                        + (loginUrl == null ? "" : "Login"), name, localTime(row.lastUsed()), loginUrl));
             }
             return Lookup.found(m);
         } catch (CredentialDecryptException e) {
@@ -420,5 +423,10 @@ public final class JdbcCredentialStore implements CredentialStore {
 
     private static byte[] aad(String name) {
         return name.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** When the site rejected the value, as the tables print times: local, to the second. */
+    private static String localTime(java.time.Instant t) {
+        return t == null ? "" : REJECTED_AT.format(t);
     }
 }

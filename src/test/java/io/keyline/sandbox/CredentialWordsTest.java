@@ -37,11 +37,11 @@ class CredentialWordsTest {
         Text.use(Text.CHINESE);
         Result status = wb.cli("status", "daily-article");
         assertThat(status.out()).as(status.toString()).contains("凭据 sandbox-cookie 已被网站拒绝")
-                .doesNotContain("was rejected by the site", "is not sent again");
+                .doesNotContain("was rejected by the site", "not sent again");
         Result json = wb.cli("status", "daily-article", "--json");
         assertThat(json.out()).contains("credential sandbox-cookie was rejected by the site at ",
-                " and is not sent again until it is renewed (keyline credentials set sandbox-cookie) or 'keyline "
-                        + "credentials test sandbox-cookie' finds it accepted; log in at http://127.0.0.1:");
+                "; not sent again until renewed: keyline credentials set sandbox-cookie (or until keyline "
+                        + "credentials test sandbox-cookie finds it accepted); log in at http://127.0.0.1:");
 
         // a parked key run again: its progress line says why in Chinese too
         String parked = null;

@@ -241,7 +241,7 @@ public final class EvidenceText {
         return Text.t("core.size.mib", String.format(Locale.ROOT, "%.1f", n / (1024.0 * 1024.0)));
     }
 
-    /** "0 ms", "850 ms", "4.2 s", "3 min 12 s", "2 h 5 min", "3 d 4 h". */
+    /** "0 ms", "850 ms", "4.2 s", "30 s", "3 min 12 s", "3 min", "2 h 5 min", "2 h", "3 d 4 h", "7 d". */
     public static String duration(Duration d) {
         if (d == null) {
             return "";
@@ -251,16 +251,22 @@ public final class EvidenceText {
             return Text.t("core.duration.millis", Long.toString(ms));
         }
         if (ms < 60_000) {
-            return Text.t("core.duration.seconds", String.format(Locale.ROOT, "%.1f", ms / 1000.0));
+            return Text.t("core.duration.seconds", ms % 1000 == 0 ? Long.toString(ms / 1000)
+                    : String.format(Locale.ROOT, "%.1f", ms / 1000.0));
         }
         long s = ms / 1000;
         if (s < 3600) {
-            return Text.t("core.duration.minutesSeconds", Long.toString(s / 60), Long.toString(s % 60));
+            return two("core.duration.minutes", s / 60, "core.duration.minutesSeconds", s % 60);
         }
         if (s < 86_400) {
-            return Text.t("core.duration.hoursMinutes", Long.toString(s / 3600), Long.toString(s % 3600 / 60));
+            return two("core.duration.hours", s / 3600, "core.duration.hoursMinutes", s % 3600 / 60);
         }
-        return Text.t("core.duration.daysHours", Long.toString(s / 86_400), Long.toString(s % 86_400 / 3600));
+        return two("core.duration.days", s / 86_400, "core.duration.daysHours", s % 86_400 / 3600);
+    }
+
+    /** "3 min" when the smaller unit is 0, else "3 min 12 s". */
+    private static String two(String whole, long big, String both, long small) {
+        return small == 0 ? Text.t(whole, Long.toString(big)) : Text.t(both, Long.toString(big), Long.toString(small));
     }
 
     /** Local date and time ({@code yyyy-MM-dd HH:mm:ss}), or empty. */
