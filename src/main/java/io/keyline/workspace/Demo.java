@@ -263,8 +263,9 @@ public final class Demo {
 
     /** What the demo made and the operator's five steps, for the command line and the console. */
     public static String summary(Workspace ws, Result r, boolean sandboxStops) {
-        String options = " --state " + ws.stateDir() + " --jobs " + ws.jobsDir();
-        String jar = "java -jar target/keyline.jar" + options;
+        String options = " --state " + Places.quoted(ws.stateDir().toString()) + " --jobs "
+                + Places.quoted(ws.jobsDir().toString());
+        String jar = launcher(running(), Path.of("").toAbsolutePath(), Places.packaged()) + options;
         StringBuilder sb = new StringBuilder();
         sb.append(Text.t("core.demo.summary.created", r.site().base())).append('\n');
         sb.append("  ").append(Text.t("core.demo.summary.jobs", ws.jobsDir().toString(), ARTICLE_JOB, DIGEST_JOB)).append('\n');
@@ -287,10 +288,39 @@ public final class Demo {
         sb.append("  ").append(Text.t("core.demo.summary.step4", r.confirm())).append('\n');
         sb.append("  ").append(Text.t("core.demo.summary.step5", ARTICLE_JOB, r.keys().size())).append('\n');
         if (sandboxStops) {
-            sb.append('\n').append(Text.t("core.demo.summary.sandboxStops", "keyline" + options + " sandbox",
+            sb.append('\n').append(Text.t("core.demo.summary.sandboxStops", jar + " sandbox",
                     CREDENTIAL)).append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * How the operator starts this program again from {@code cwd}: the installed app's command, or
+     * {@code java -jar} with the jar they ran (relative when it is below {@code cwd}); from built classes (a
+     * development run) the jar the build makes.
+     *
+     * @param code where this class was loaded from: the jar, or a classes folder
+     */
+    static String launcher(Path code, Path cwd, boolean packaged) {
+        if (packaged) {
+            return "keyline";
+        }
+        if (code == null || !code.getFileName().toString().endsWith(".jar")) {
+            return "java -jar target/keyline.jar";
+        }
+        Path jar = code.toAbsolutePath().normalize();
+        Path here = cwd.toAbsolutePath().normalize();
+        return "java -jar " + Places.quoted((jar.startsWith(here) ? here.relativize(jar) : jar).toString());
+    }
+
+    /** The jar (or classes folder) this class was loaded from, or {@code null} when the JVM does not say. */
+    private static Path running() {
+        try {
+            java.security.CodeSource source = Demo.class.getProtectionDomain().getCodeSource();
+            return source == null ? null : Path.of(source.getLocation().toURI());
+        } catch (java.net.URISyntaxException | IllegalArgumentException | SecurityException e) {
+            return null;
+        }
     }
 
     /** One line of what waits: its state, padded to a column, the keys and why. */

@@ -150,10 +150,11 @@ public final class Places {
                     "--state DIR", "KEYLINE_STATE"));
             return sb.toString();
         }
+    }
 
-        private static String quoted(String s) {
-            return s.matches("[A-Za-z0-9_./:@%+=,-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
-        }
+    /** {@code s} as one word for a POSIX shell: as it is when it is safe, else in single quotes. */
+    static String quoted(String s) {
+        return s.matches("[A-Za-z0-9_./:@%+=,-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
     }
 
     /**

@@ -149,7 +149,7 @@ class NoLiteralTextTest {
             // command that opens the console; and two failures of the build itself (a shipped file missing)
             "workspace/Demo.java", Set.of("scripts/write-article.sh", "scripts/build-digest.sh",
                     "# Keyline demo workspace: the console starts the sandbox site on this port\n", "port=", "\nurl=",
-                    "rwx", "java -jar target/keyline.jar", "the demo's job ", " did not load: ", "the demo's file ",
+                    "rwx", "java -jar target/keyline.jar", "java -jar ", "the demo's job ", " did not load: ", "the demo's file ",
                     " is missing from the class path"),
             // the cause of a run interrupted from outside: an internal failure, not a sentence for the operator
             "core/operations/RunDue.java", Set.of("interrupted while jobs ran"),
