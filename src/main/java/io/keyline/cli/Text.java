@@ -112,7 +112,12 @@ final class Text {
             return "-";
         }
         String one = s.replace('\n', ' ');
-        return one.length() <= max ? one : one.substring(0, max - 1) + "…";
+        if (one.length() <= max) {
+            return one;
+        }
+        // at the end of a word when one ends in the last fifth, so that no command or name reads cut in half
+        int space = one.lastIndexOf(' ', max - 1);
+        return one.substring(0, space > max * 4 / 5 ? space : max - 1) + "…";
     }
 
     /** A left-aligned text table; the last column is not padded. */

@@ -88,4 +88,15 @@ class HumanOutputTest {
         assertThat(worker.out()).as(worker.toString()).contains("tick 30 s", "catch-up 7 d")
                 .doesNotContainPattern(MACHINE_DURATION);
     }
+
+    @Test
+    void aClippedMessageEndsAtAWordNotInsideOne() {
+        String said = "credential sandbox-cookie was rejected; not sent again until renewed: keyline credentials set "
+                + "sandbox-cookie (or until keyline credentials test sandbox-cookie finds it accepted)";
+        assertThat(Text.clip(said, 120)).isEqualTo("credential sandbox-cookie was rejected; not sent again until "
+                + "renewed: keyline credentials set sandbox-cookie (or until…");
+        assertThat(Text.clip("x".repeat(200), 160)).as("a text with no space in its last fifth is cut at the limit")
+                .hasSize(160).endsWith("x…");
+        assertThat(Text.clip("short enough", 160)).isEqualTo("short enough");
+    }
 }
