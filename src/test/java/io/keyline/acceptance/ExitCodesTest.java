@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import java.util.regex.Pattern;
 
@@ -187,6 +188,39 @@ class ExitCodesTest extends SiteTestBase {
         wb.job("no", Jobs.command("no", "none", "echo 'bad input' >&2; exit 65", "PT10S"), null);
         Result said = wb.cli("run", "no", "--key", KEY);
         assertThat(said.exit()).as("the program answered no: " + said).isEqualTo(2);
+    }
+
+    @Test
+    void exit1WhenTheScriptAShellIsToldToRunIsNotThere() throws IOException {
+        // ["sh", "scripts/x.sh"] with a mistyped path: dash says "cannot open" with its own exit 2, which would read
+        // as the program having said no
+        for (String shell : List.of("sh", "bash")) {
+            wb.job(shell, """
+                    {
+                      "name": "%s",
+                      "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "a", "kind": "command", "effect": "none",
+                                   "command": ["%s", "scripts/no-such.sh", "{key}"] } ]
+                    }
+                    """.formatted(shell, shell), null);
+            Result missing = wb.cli("run", shell, "--key", KEY);
+            assertThat(missing.exit()).as(shell + ": " + missing).isEqualTo(1);
+            assertThat(missing.out()).as(shell + ": " + missing).contains("scripts/no-such.sh")
+                    .contains(wb.jobs.toString());
+        }
+        // a script that is there runs as before, and a shell told what to run by an option is left to say so
+        Files.createDirectories(wb.jobs.resolve("scripts"));
+        Files.writeString(wb.jobs.resolve("scripts/there.sh"), "echo ran $1\n");
+        wb.job("there", """
+                {
+                  "name": "there",
+                  "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "a", "kind": "command", "effect": "none",
+                               "command": ["sh", "scripts/there.sh", "{key}"] } ]
+                }
+                """, null);
+        Result there = wb.cli("run", "there", "--key", KEY);
+        assertThat(there.exit()).as(there.toString()).isZero();
     }
 
     @Test

@@ -8,6 +8,8 @@ import io.keyline.domain.FailureOrigin;
 import io.keyline.text.Said;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Iterator;
@@ -52,6 +54,11 @@ public final class CommandExecutor implements StepExecutor {
             return StepOutcome.failure(FailureClass.FATAL, why, new Evidence(clock.instant(), ctx.attempt(), null, null,
                     null, null, null, null, null, why.english(), null));
         }
+        Said noScript = missingScript(cmd);
+        if (noScript != null) {
+            return StepOutcome.failure(FailureClass.FATAL, FailureOrigin.ENVIRONMENT, noScript.map(ctx.redact()),
+                    evidence(ctx, cmd, null, null, null, noScript.english()));
+        }
         Finished f;
         try {
             f = run(ctx, cmd, ctx.step().timeout(), listener);
@@ -89,6 +96,10 @@ public final class CommandExecutor implements StepExecutor {
             cmd = Rendering.probeCommand(ctx);
         } catch (Rendering.RenderException e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, e.said().map(ctx.redact()), null);
+        }
+        Said noScript = missingScript(cmd);
+        if (noScript != null) {
+            return ProbeOutcome.unreachable(noScript.map(ctx.redact()), null);
         }
         Finished f;
         try {
@@ -137,6 +148,30 @@ public final class CommandExecutor implements StepExecutor {
                 : Said.of("core.exec.probeGot", HttpExecutor.clip(last, 80)));
         return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE,
                 Said.of("core.exec.probeNoAnswer", Said.of("core.exec.isNoAnswer", why)).map(ctx.redact()), ev);
+    }
+
+    /** Shells whose first operand is the script they run. */
+    private static final java.util.Set<String> SHELLS = java.util.Set.of("sh", "bash", "dash", "zsh", "ksh");
+
+    /**
+     * Why a shell cannot start its script, or {@code null}: {@code ["sh", "scripts/x.sh"]} whose script is not
+     * there is a program that is not there (the environment's failure), not a program that said no, although
+     * dash exits 2 for it. A shell told what to run by an option ({@code -c}) is left to say so itself.
+     */
+    private static Said missingScript(Rendering.RenderedCommand cmd) {
+        List<String> argv = cmd.argv();
+        if (argv.size() < 2 || !SHELLS.contains(Path.of(argv.get(0)).getFileName().toString())
+                || argv.get(1).startsWith("-") || argv.get(1).isEmpty()) {
+            return null;
+        }
+        Path dir = cmd.workdir() != null ? cmd.workdir() : Path.of("").toAbsolutePath();
+        Path script;
+        try {
+            script = dir.resolve(argv.get(1));
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+        return Files.exists(script) ? null : Said.of("core.exec.noScript", argv.get(0), argv.get(1), dir.toString());
     }
 
     /** The last line a command probe prints to answer. */
