@@ -95,6 +95,20 @@ public final class Planner {
      * notes do not change the plan id.
      */
     public Plan plan(JobDefinition job, List<String> keys, Map<String, Said> notes, Options options) {
+        return planned(job, keys, notes, options).plan();
+    }
+
+    /**
+     * A plan and the text its id hashes: kept with a saved plan, it lets a refusal of the plan say what changed.
+     *
+     * @param inputs one fact per line (the job file's hash, the pause, each credential, per key its state and
+     *               what its steps send or their probes answered); hashes and states, never a secret
+     */
+    public record Planned(Plan plan, String inputs) {
+    }
+
+    /** As {@link #plan}, with the plan's inputs. */
+    public Planned planned(JobDefinition job, List<String> keys, Map<String, Said> notes, Options options) {
         Instant now = clock.instant();
         Map<String, KeyRecord> records = store.keys(job.name(), keys);
         JobControl control = controls.jobControl(job.name());
@@ -120,7 +134,16 @@ public final class Planner {
             out.add(note == null ? plan : plan.noted(note));
         }
         String id = Rendering.sha256(fingerprint.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
-        return new Plan(id, job.name(), now, pausedText, out, options.ahead(), probes, Review.need(job, control));
+        return new Planned(new Plan(id, job.name(), now, pausedText, out, options.ahead(), probes,
+                Review.need(job, control)), fingerprint.toString());
+    }
+
+    /**
+     * What changed between a plan's inputs then and now, as one sentence; {@code null} when {@code before} is
+     * unknown (a plan saved before its inputs were kept).
+     */
+    public static Said changes(String before, String now, List<String> keys) {
+        return PlanChanges.listed(PlanChanges.between(before, now, keys));
     }
 
     /** Appends one line of a plan id's input (hashed, never shown): {@code parts}, then a line break. */

@@ -11,19 +11,24 @@ public interface SavedPlans {
      * Keeps a plan for {@code apply}.
      *
      * @param options how it was made ({@code ahead}, {@code no-probes}, comma-separated), or {@code null}
+     * @param inputs  the text its id hashes ({@link Planner.Planned#inputs}), or {@code null}
      */
-    void savePlan(String planId, String job, Instant createdAt, List<String> keys, String options);
+    void savePlan(String planId, String job, Instant createdAt, List<String> keys, String options, String inputs);
 
     default void savePlan(String planId, String job, Instant createdAt, List<String> keys) {
-        savePlan(planId, job, createdAt, keys, null);
+        savePlan(planId, job, createdAt, keys, null, null);
     }
 
     Optional<SavedPlan> plan(String planId);
 
-    /** A plan kept for {@code apply}. */
-    record SavedPlan(String planId, String job, Instant createdAt, List<String> keys, String options) {
+    /**
+     * A plan kept for {@code apply}.
+     *
+     * @param inputs the text its id hashed when it was made, or {@code null} (a plan kept before they were)
+     */
+    record SavedPlan(String planId, String job, Instant createdAt, List<String> keys, String options, String inputs) {
         public SavedPlan(String planId, String job, Instant createdAt, List<String> keys) {
-            this(planId, job, createdAt, keys, null);
+            this(planId, job, createdAt, keys, null, null);
         }
 
         public boolean has(String option) {

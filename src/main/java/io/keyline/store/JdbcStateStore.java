@@ -966,19 +966,21 @@ public final class JdbcStateStore implements StateStore {
     }
 
     @Override
-    public void savePlan(String planId, String job, Instant createdAt, List<String> keys, String options) {
+    public void savePlan(String planId, String job, Instant createdAt, List<String> keys, String options,
+                         String inputs) {
         inTransaction(c -> {
             try (PreparedStatement del = c.prepareStatement("DELETE FROM saved_plan WHERE plan_id = ?")) {
                 del.setString(1, planId);
                 del.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO saved_plan (plan_id, job, created_at, keys_json, options) VALUES (?,?,?,?,?)")) {
+                    "INSERT INTO saved_plan (plan_id, job, created_at, keys_json, options, inputs) VALUES (?,?,?,?,?,?)")) {
                 ps.setString(1, planId);
                 ps.setString(2, job);
                 setInstant(ps, 3, createdAt);
                 ps.setString(4, Json.write(keys));
                 ps.setString(5, options);
+                ps.setString(6, inputs);
                 ps.executeUpdate();
             }
             return null;
@@ -989,7 +991,7 @@ public final class JdbcStateStore implements StateStore {
     public Optional<SavedPlan> plan(String planId) {
         return read(c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT plan_id, job, created_at, keys_json, options FROM saved_plan WHERE plan_id = ?")) {
+                    "SELECT plan_id, job, created_at, keys_json, options, inputs FROM saved_plan WHERE plan_id = ?")) {
                 ps.setString(1, planId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
@@ -997,7 +999,7 @@ public final class JdbcStateStore implements StateStore {
                     }
                     List<String> keys = List.of(Json.read(rs.getString(4), String[].class));
                     return Optional.of(new SavedPlan(rs.getString(1), rs.getString(2), instant(rs, 3), keys,
-                            rs.getString(5)));
+                            rs.getString(5), rs.getString(6)));
                 }
             }
         });

@@ -314,8 +314,9 @@ abstract class StoreContract {
         assertThat(store.jobControl("daily").pausedAt(T0)).isTrue();
         store.saveJobControl(JobControl.running("daily"));
         assertThat(store.jobControl("daily").paused()).isFalse();
-        store.savePlan("p1", "daily", T0, List.of("a", "b"), "ahead");
+        store.savePlan("p1", "daily", T0, List.of("a", "b"), "ahead", "h\nfalse|true|true\na|new\n");
         assertThat(store.plan("p1").orElseThrow().keys()).containsExactly("a", "b");
+        assertThat(store.plan("p1").orElseThrow().inputs()).isEqualTo("h\nfalse|true|true\na|new\n");
         assertThat(store.plan("p1").orElseThrow().has("ahead")).isTrue();
     }
 

@@ -85,8 +85,9 @@ public final class PlanApply {
 
     /** Makes a plan and keeps it for {@link #apply}. */
     public Plan planAndSave(JobDefinition job, List<String> keys, Map<String, io.keyline.text.Said> notes, Planner.Options options) {
-        Plan plan = planner.plan(job, keys, notes, options);
-        store.savePlan(plan.planId(), job.name(), plan.createdAt(), keys, options(options));
+        Planner.Planned planned = planner.planned(job, keys, notes, options);
+        Plan plan = planned.plan();
+        store.savePlan(plan.planId(), job.name(), plan.createdAt(), keys, options(options), planned.inputs());
         return plan;
     }
 
@@ -103,12 +104,15 @@ public final class PlanApply {
     public Plan replan(String planId, Function<String, JobDefinition> jobs) {
         SavedPlans.SavedPlan saved = saved(planId);
         JobDefinition job = jobs.apply(saved.job());
-        Plan now = planner.plan(job, saved.keys(), Map.of(), options(saved));
+        Planner.Planned planned = planner.planned(job, saved.keys(), Map.of(), options(saved));
+        Plan now = planned.plan();
         if (!now.planId().equals(planId)) {
             String again = "keyline plan " + job.name() + (saved.keys().size() == 1 ? " --key "
                     + saved.keys().get(0) : "");
-            throw new StalePlanException(io.keyline.text.Said.of("core.refused.stalePlan", planId, now.planId(),
-                    again));
+            io.keyline.text.Said changes = Planner.changes(saved.inputs(), planned.inputs(), saved.keys());
+            throw new StalePlanException(changes == null
+                    ? io.keyline.text.Said.of("core.refused.stalePlan", planId, now.planId(), again)
+                    : io.keyline.text.Said.of("core.refused.stalePlanWhat", planId, changes, now.planId(), again));
         }
         return now;
     }
