@@ -199,7 +199,8 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             try (RunSession s = new RunSession(this)) {
                 io.keyline.core.operations.RenewAndResume.Ran ran = op.run(resumed, ws().catalog()::job,
                         s.engine);
-                out().println(io.keyline.core.operations.RenewAndResume.summary(renewed, ran));
+                out().println(io.keyline.core.operations.RenewAndResume.ranSummary(renewed, ran));
+                ran.heldJobs().forEach(j -> out().println(t("cli.run.nextReview", j)));
                 return io.keyline.core.RunReport.exitCode(ran.finals(), false);
             }
         }

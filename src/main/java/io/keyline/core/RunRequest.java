@@ -11,8 +11,9 @@ import java.util.Map;
  * @param expected   for {@code apply}: per key, the steps the plan listed, in order; a key whose reality
  *                   departs from them stops there. {@code null} for a plain run.
  * @param selection  how the keys were chosen ({@code --key …}, {@code --from … --to …}, {@code --due}), for the run log
- * @param unattended nobody watches this run ({@code --due}, the scheduler, a worker): the keys of a job whose
- *                   unsafe steps were never reviewed, or changed since, wait for the review ({@link Review})
+ * @param unattended nobody who saw the job's plan asked for this run ({@code --due}, the scheduler, a worker, the
+ *                   keys a renewed login resumed): the keys of a job whose unsafe steps were never reviewed, or
+ *                   changed since, wait for the review ({@link Review})
  */
 public record RunRequest(boolean ahead, String planId, Map<String, Plan.Expectation> expected, String selection,
                          boolean unattended) {
@@ -30,6 +31,12 @@ public record RunRequest(boolean ahead, String planId, Map<String, Plan.Expectat
     public static RunRequest plain(boolean ahead, String selection) {
         return new RunRequest(ahead, null, null, selection);
     }
+
+    /**
+     * The keys a renewed login resumed, run at once: whoever renewed the login has not seen the plans of the jobs
+     * that waited for it, so a job whose unsafe steps wait for a review keeps its keys for the review.
+     */
+    public static final RunRequest RESUMED = new RunRequest(false, null, null, null, true);
 
     /** {@code run --due}: the due keys, unattended. */
     public static RunRequest due(boolean ahead) {

@@ -65,6 +65,39 @@ class ReviewFirstTest {
         assertThat(site.allEffects()).containsOnlyKeys(PARKED).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
     }
 
+    /**
+     * The person who pastes a new login has not seen the plan of an unreviewed job: running the resumed keys at once
+     * holds that job's keys for its review, as an unattended run does, and runs a reviewed job's keys.
+     */
+    @Test
+    void aRenewalThatRunsTheResumedKeysSendsNothingOfAnUnreviewedJob() throws IOException {
+        wb.job("q", Jobs.publish("q", "unsafe", false, USES_CRED), site.base());
+        assertThat(wb.cli("approve", "q").exit()).isZero();
+        Result parked = wb.cli("run", "q", "--key", PARKED[2]);
+        assertThat(parked.exit()).as(parked.toString()).isEqualTo(4);
+        assertThat(status(wb, "q", PARKED[2]).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+
+        Result renew = wb.cliWithInput("session=good", "credentials", "set", CRED, "--run");
+
+        assertThat(posts("p")).as(renew.toString()).isEmpty();
+        for (String k : PARKED) {
+            assertThat(status(wb, "p", k).get("state").asText()).as(k).isEqualTo("NEEDS_CONFIRMATION");
+            assertThat(status(wb, "p", k).get("message").asText()).as(k).contains("review its plan");
+        }
+        assertThat(posts("q")).as(renew.toString()).hasSize(1);
+        assertThat(status(wb, "q", PARKED[2]).get("state").asText()).isEqualTo("DONE");
+        assertThat(renew.exit()).as(renew.toString()).isEqualTo(4);
+        assertThat(renew.out()).as(renew.toString()).contains("4 parked keys resumed: 1 ran, 1 completed",
+                "3 wait for the review of p and were not sent",
+                "next: review job p first: keyline plan p, then keyline apply PLAN_ID; or keyline approve p");
+    }
+
+    /** The POSTs of {@code job} the site received (each carries {@code Idempotency-Key: job:key:step}). */
+    private java.util.List<io.keyline.testing.FaultServer.Request> posts(String job) {
+        return site.server().received().stream().filter(r -> r.method().equals("POST"))
+                .filter(r -> String.valueOf(r.header("Idempotency-Key")).startsWith(job + ":")).toList();
+    }
+
     @Test
     void aTestThatFindsAnUnreviewedJobsLoginAcceptedSaysToReviewTheJobFirst() {
         site.requireCookie("session=stale"); // the site takes the old login again

@@ -3,10 +3,12 @@ package io.keyline.core.operations;
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialStore;
 import io.keyline.core.CredentialTester;
+import io.keyline.core.DecisionInputs;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
 import io.keyline.core.OperatorException;
 import io.keyline.core.KeyRecords;
+import io.keyline.core.RunRequest;
 import io.keyline.credentials.CredentialType;
 import io.keyline.credentials.MasterKeyException;
 import io.keyline.credentials.ParsedCredential;
@@ -199,6 +201,16 @@ public final class RenewAndResume {
         public long done() {
             return finals.stream().filter(k -> k.state() == KeyState.DONE).count();
         }
+
+        /** The keys that were not sent because their job waits for the review of its unsafe steps. */
+        public List<KeyRecord> held() {
+            return finals.stream().filter(DecisionInputs::waitsForReview).toList();
+        }
+
+        /** The jobs of {@link #held} keys, each once, in the order they ran. */
+        public List<String> heldJobs() {
+            return held().stream().map(KeyRecord::job).distinct().toList();
+        }
     }
 
     /** The credential's stored description, login URL and the keys parked on it. */
@@ -240,7 +252,11 @@ public final class RenewAndResume {
         return new Renewed(credentials.info(name).orElse(info), resumed, null, actions.awaitingReview(resumed, jobs));
     }
 
-    /** Runs the resumed keys now, one run per job (in the order they resumed). */
+    /**
+     * Runs the resumed keys now, one run per job (in the order they resumed). Whoever renewed the login has not
+     * seen the plans of these jobs: the keys of a job whose unsafe steps wait for a review are held for it, as an
+     * unattended run holds them, and send nothing ({@link Ran#held}).
+     */
     public Ran run(List<KeyRecord> resumed, Function<String, Optional<JobDefinition>> jobs, Engine engine) {
         Map<String, List<String>> byJob = new LinkedHashMap<>();
         for (KeyRecord k : resumed) {
@@ -254,14 +270,15 @@ public final class RenewAndResume {
                 missing.add(e.getKey());
                 continue;
             }
-            finals.addAll(engine.run(job.get(), e.getValue()).keys());
+            finals.addAll(engine.run(job.get(), e.getValue(), RunRequest.RESUMED).keys());
         }
         return new Ran(finals, missing);
     }
 
     /**
      * "3 parked keys resumed" — then ": they run on the next run", or that the scheduler holds them until their job
-     * is reviewed, and how to review it; or ", 3 of 3 completed" when they ran, with what did not complete.
+     * is reviewed, and how to review it; or ", 3 of 3 completed" when they ran, with what did not complete, and
+     * which keys wait for their job's review and how to review it.
      */
     public static String summary(Renewed renewed, Ran ran) {
         int n = renewed.resumed().size();
@@ -269,12 +286,35 @@ public final class RenewAndResume {
             return n > 0 && !renewed.reviewFirst().isEmpty() ? heldForReview(n, renewed.reviewFirst())
                     : Text.t(n == 0 ? "core.renew.resumed" : "core.renew.resumedNext", n);
         }
-        String s = Text.t("core.renew.resumedRan", n, ran.done());
+        return ranText(renewed, ran, true);
+    }
+
+    /**
+     * {@link #summary} of keys that ran, without the console's words on how to review a job (the command line
+     * says it on lines of its own).
+     */
+    public static String ranSummary(Renewed renewed, Ran ran) {
+        return ranText(renewed, ran, false);
+    }
+
+    private static String ranText(Renewed renewed, Ran ran, boolean howToReview) {
+        int n = renewed.resumed().size();
+        List<KeyRecord> held = ran.held();
+        String s = held.isEmpty() ? Text.t("core.renew.resumedRan", n, ran.done())
+                : Text.t("core.renew.resumedRanSome", n, ran.finals().size() - held.size(), ran.done());
         Map<KeyState, Integer> other = new LinkedHashMap<>();
-        ran.finals().stream().filter(k -> k.state() != KeyState.DONE).forEach(k -> other.merge(k.state(), 1,
-                Integer::sum));
+        ran.finals().stream().filter(k -> k.state() != KeyState.DONE && !DecisionInputs.waitsForReview(k))
+                .forEach(k -> other.merge(k.state(), 1, Integer::sum));
         if (!other.isEmpty()) {
             s = Text.t("core.renew.ranOthers", s, Words.counts(other));
+        }
+        if (!held.isEmpty()) {
+            List<String> jobs = ran.heldJobs();
+            String names = String.join(Text.t("common.listSeparator"), jobs);
+            s += Text.t("core.renew.heldForReview", held.size(), names);
+            if (howToReview) {
+                s += Text.t("core.renew.howToReview", names, jobs.size());
+            }
         }
         if (!ran.missingJobs().isEmpty()) {
             s += Text.t("core.renew.jobsMissing", String.join(", ", ran.missingJobs()));
@@ -302,10 +342,11 @@ public final class RenewAndResume {
 
     /**
      * What a save says: stored and resumed (and, when {@code ran} is not {@code null}, how many of the resumed
-     * keys completed). A run where not every resumed key completed is not a success: it is said in the error line.
+     * keys completed). A run where not every resumed key that ran completed is not a success: it is said in the
+     * error line. Keys held for their job's review did not run: the line says how to review it.
      */
     public static Saved saved(Renewed renewed, Ran ran) {
-        if (ran != null && ran.done() < renewed.resumed().size()) {
+        if (ran != null && ran.done() + ran.held().size() < renewed.resumed().size()) {
             return new Saved("", Text.t("core.renew.savedNotAll", summary(renewed, ran)));
         }
         return new Saved(Text.t("core.renew.saved", summary(renewed, ran)), "");

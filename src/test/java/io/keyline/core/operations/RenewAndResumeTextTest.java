@@ -144,6 +144,43 @@ class RenewAndResumeTextTest {
     }
 
     @Test
+    void keysARunHeldForTheirJobsReviewAreCountedApartAndSayHowToReviewIt() {
+        List<KeyRecord> resumed = List.of(key("daily", "a", KeyState.PENDING), key("daily", "b", KeyState.PENDING),
+                key("weekly", "c", KeyState.PENDING), key("weekly", "d", KeyState.PENDING));
+        RenewAndResume.Renewed r = new RenewAndResume.Renewed(info("cookie", 1, null, null, null), resumed, null,
+                List.of("daily"));
+        KeyRecord held = key("daily", "a", KeyState.NEEDS_CONFIRMATION).withWaitReason(io.keyline.domain.WaitReason.REVIEW);
+        RenewAndResume.Ran ran = new RenewAndResume.Ran(List.of(held, key("daily", "b", KeyState.NEEDS_CONFIRMATION)
+                .withWaitReason(io.keyline.domain.WaitReason.REVIEW), key("weekly", "c", KeyState.DONE),
+                key("weekly", "d", KeyState.DONE)), List.of());
+        assertThat(ran.heldJobs()).containsExactly("daily");
+        assertThat(RenewAndResume.saved(r, ran)).isEqualTo(new RenewAndResume.Saved("Saved. 4 parked keys resumed: "
+                + "2 ran, 2 completed; 2 wait for the review of daily and were not sent: Plan… on the job's page, then "
+                + "apply the plan (or keyline approve daily).", ""));
+        assertThat(RenewAndResume.ranSummary(r, ran)).isEqualTo("4 parked keys resumed: 2 ran, 2 completed; 2 wait "
+                + "for the review of daily and were not sent");
+
+        // a key that ran and did not complete is still no success, and is not counted as held
+        RenewAndResume.Ran notAll = new RenewAndResume.Ran(List.of(held, key("weekly", "c", KeyState.DONE),
+                key("weekly", "d", KeyState.FAILED)), List.of());
+        RenewAndResume.Renewed three = new RenewAndResume.Renewed(r.info(), List.of(resumed.get(0), resumed.get(2),
+                resumed.get(3)), null, List.of("daily"));
+        assertThat(RenewAndResume.saved(three, notAll).message()).isEmpty();
+        assertThat(RenewAndResume.saved(three, notAll).error()).startsWith("Saved, but not every resumed key completed: "
+                + "3 parked keys resumed: 2 ran, 1 completed (").contains("; 1 waits for the review of daily and was "
+                + "not sent: Plan…");
+
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            assertThat(RenewAndResume.saved(r, ran).message()).isEqualTo("已保存。已恢复 4 个等待的任务项：2 个已运行，"
+                    + "2 个已完成；2 个在等待作业 daily 的审核，没有发送：在作业页面点“计划…”，然后应用计划（或 keyline "
+                    + "approve daily）。");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
+    @Test
     void failures() {
         assertThat(RenewAndResume.notSaved("shop", new IllegalStateException("disk full")))
                 .isEqualTo("Not saved (the stored credential shop is unchanged): disk full");

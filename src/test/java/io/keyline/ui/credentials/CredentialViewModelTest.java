@@ -170,6 +170,7 @@ class CredentialViewModelTest {
         fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
                 "tester");
         JobDefinition job = fx.services.catalog().get().job("p").orElseThrow();
+        fx.services.operations().actions().approve(job, null); // reviewed: a save may run its keys
         fx.services.engine().run(job, List.of(TODAY));
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
         assertThat(fx.site.effects(TODAY)).isZero();
@@ -311,6 +312,42 @@ class CredentialViewModelTest {
         assertThat(again.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed: they run on the next run.");
     }
 
+    /**
+     * Save with "run resumed keys now" (on by default): the person pasting the login has not seen the plan of an
+     * unreviewed job, so its key waits for the review and is not sent; a reviewed job's key runs.
+     */
+    @Test
+    void savingAndRunningDoesNotSendTheKeyOfAnUnreviewedJob() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.publishJob("q", "site-cookie");
+        fx.site.requireCookie("session=v2");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
+                "tester");
+        JobDefinition q = fx.services.catalog().get().job("q").orElseThrow();
+        fx.services.operations().actions().approve(q, null);
+        String yesterday = "2026-11-28"; // the site counts articles by date: q's is another one
+        fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), List.of(TODAY));
+        fx.services.engine().run(q, List.of(yesterday));
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        assertThat(fx.state("q", yesterday)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+
+        CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
+        renew.open("site-cookie");
+        assertThat(renew.runResumedProperty().get()).isTrue();
+        renew.input().textProperty().set("Cookie: session=v2");
+        renew.save();
+
+        assertThat(fx.site.server().received()).filteredOn(r -> r.method().equals("POST"))
+                .extracting(r -> r.header("Idempotency-Key")).containsExactly("q:" + yesterday + ":publish");
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        assertThat(fx.state("q", yesterday)).isEqualTo(KeyState.DONE);
+        assertThat(renew.completedCountProperty().get()).isEqualTo(1);
+        assertThat(renew.errorProperty().get()).isEmpty();
+        assertThat(renew.messageProperty().get()).isEqualTo("Saved. 2 parked keys resumed: 1 ran, 1 completed; 1 "
+                + "waits for the review of p and was not sent: Plan… on the job's page, then apply the plan (or "
+                + "keyline approve p).");
+    }
+
     @Test
     void aTestThatFindsTheRejectedValueAcceptedAgainResumesItsParkedKeysAsTheCliDoes() throws IOException {
         fx.publishJob("p", "site-cookie");
@@ -367,6 +404,7 @@ class CredentialViewModelTest {
     @Test
     void testChecksThePastedValueAndASaveThatCompletesNothingIsNoSuccess() throws IOException {
         fx.publishJob("p", "site-cookie");
+        fx.services.operations().actions().approve(fx.services.catalog().get().job("p").orElseThrow(), null);
         fx.site.requireCookie("session=v1");
         fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v0", null),
                 "tester");
