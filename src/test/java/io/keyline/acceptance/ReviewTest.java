@@ -165,6 +165,32 @@ class ReviewTest {
         assertThat(lines(sent)).hasSize(4);
     }
 
+    /**
+     * A plan of one key is applied: it reviews the job, so the job's other keys that waited for the review go back to
+     * PENDING, and the unattended runs send them from now on. The operator is told, as approve tells it.
+     */
+    @Test
+    void applyingAPlanOfOneKeySaysWhichOtherKeysItReleased(@TempDir Path tmp) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        wb.job("daily", job("daily", "posted", "d"), null);
+        Path sent = wb.jobs.resolve("sent.txt");
+        assertThat(wb.cli("run", "--due").exit()).isEqualTo(4);
+
+        Result plan = wb.cli("plan", "daily", "--key", "2026-11-29");
+        String id = plan.out().replaceAll("(?s).*keyline apply ([0-9a-f]{16}).*", "$1");
+        Result apply = wb.cli("apply", id);
+        assertThat(apply.exit()).as(apply.toString()).isZero();
+        assertThat(lines(sent)).containsExactly("posted 2026-11-29");
+        assertThat(wb.cli("status", "daily").out()).contains("2026-11-27", "2026-11-28", "PENDING");
+        assertThat(apply.out()).as(apply.toString()).contains("Applying the plan reviewed daily: 2 other keys waited "
+                + "for the review and go back to PENDING: 2026-11-27, 2026-11-28. The next run takes them (keyline "
+                + "run --due, the scheduler, workers).");
+
+        // what it said is what happens
+        assertThat(wb.cli("run", "--due").exit()).isZero();
+        assertThat(lines(sent)).containsExactly("posted 2026-11-29", "posted 2026-11-27", "posted 2026-11-28");
+    }
+
     @Test
     void aTypedRunOfSeveralUnsafeKeysNeedsYesWithoutATerminal(@TempDir Path tmp) throws Exception {
         Workbench wb = new Workbench(tmp);

@@ -241,7 +241,7 @@ final class PlanEngineEquivalence {
             foundByOwnProbe++;
         }
         world.executed.clear();
-        RunReport report = planApply.apply(plan.planId(), name -> applied, engine);
+        RunReport report = planApply.apply(plan.planId(), name -> applied, engine).report();
         List<String> executedApply = executedSteps(world, applied.name(), key);
         check(job + " apply", seed, kp, executedApply, report);
 

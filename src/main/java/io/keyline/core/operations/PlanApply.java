@@ -33,10 +33,11 @@ public final class PlanApply {
     /** Records that a plan of a job was applied: the job's unsafe steps, as planned, are reviewed. */
     @FunctionalInterface
     public interface Reviewer {
-        void applied(JobDefinition job, String planId);
+        /** @return the job's keys that waited for the review and go on (PENDING) */
+        List<KeyRecord> applied(JobDefinition job, String planId);
 
         /** Records nothing (a plan applied in a test of the engine alone). */
-        Reviewer NONE = (job, planId) -> { };
+        Reviewer NONE = (job, planId) -> List.of();
     }
 
     public PlanApply(SavedPlans store, KeyRecords keys, Planner planner) {
@@ -64,11 +65,23 @@ public final class PlanApply {
      * @param after    every planned key as it is now, by key (keys the run did not start too: skipped, blocked,
      *                 not due)
      * @param outcomes what the keys that are done now came to (their steps' answers, masked), by key
+     * @param released the job's keys outside the plan that waited for the review the plan made ({@link Run})
      */
-    public record Applied(RunReport report, Map<String, KeyRecord> after, Map<String, Outcomes.KeyOutcome> outcomes) {
+    public record Applied(RunReport report, Map<String, KeyRecord> after, Map<String, Outcomes.KeyOutcome> outcomes,
+                          List<KeyRecord> released) {
         public Applied(RunReport report, Map<String, KeyRecord> after) {
-            this(report, after, Map.of());
+            this(report, after, Map.of(), List.of());
         }
+    }
+
+    /**
+     * What applying a plan ran, and what its review let go on besides.
+     *
+     * @param report   the run of the plan's keys
+     * @param released the job's keys outside the plan that waited for the review of its unsafe steps: applying the
+     *                 plan reviewed them, and they went back to PENDING (the next run, unattended too, takes them)
+     */
+    public record Run(RunReport report, List<KeyRecord> released) {
     }
 
     /** A plan that {@code apply} refused: something changed since it was shown. */
@@ -119,21 +132,23 @@ public final class PlanApply {
 
     /**
      * Applies a saved plan: exactly its steps, or a refusal when it is stale. A plan that is applied reviews the
-     * job's unsafe steps as it showed them: keys that waited for that review run as planned, and unattended runs
-     * take the job from then on.
+     * job's unsafe steps as it showed them: keys of the plan that waited for that review run as planned, the job's
+     * other keys that waited for it go back to PENDING ({@link Run#released}), and unattended runs take the job
+     * from then on.
      */
-    public RunReport apply(String planId, Function<String, JobDefinition> jobs, Engine engine) {
+    public Run apply(String planId, Function<String, JobDefinition> jobs, Engine engine) {
         Plan now = replan(planId, jobs);
         JobDefinition job = jobs.apply(now.job());
-        if (io.keyline.core.Review.hash(job) != null) {
-            reviewer.applied(job, planId);
-        }
-        return engine.run(job, now.keys().stream().map(Plan.KeyPlan::key).toList(), RunRequest.apply(now));
+        List<String> planned = now.keys().stream().map(Plan.KeyPlan::key).toList();
+        List<KeyRecord> released = io.keyline.core.Review.hash(job) == null ? List.of()
+                : reviewer.applied(job, planId).stream().filter(k -> !planned.contains(k.key())).toList();
+        return new Run(engine.run(job, planned, RunRequest.apply(now)), released);
     }
 
     /** As {@link #apply}, then reads every key of the plan as it is now. */
     public Applied applyAndRead(String planId, Function<String, JobDefinition> jobs, Engine engine) {
-        RunReport report = apply(planId, jobs, engine);
+        Run run = apply(planId, jobs, engine);
+        RunReport report = run.report();
         Map<String, KeyRecord> after = new HashMap<>(keys.keys(report.job(), saved(planId).keys()));
         report.keys().forEach(k -> after.put(k.key(), k));
         Map<String, Outcomes.KeyOutcome> outcomes = Map.of();
@@ -144,7 +159,7 @@ public final class PlanApply {
                     .filter(r -> r.state() == io.keyline.domain.KeyState.DONE).map(KeyRecord::key).toList()),
                     io.keyline.core.ShownHeaders.secretsOf(job, credentials));
         }
-        return new Applied(report, after, outcomes);
+        return new Applied(report, after, outcomes, run.released());
     }
 
     static String options(Planner.Options o) {
