@@ -248,12 +248,26 @@ public final class PlanViewModel extends ViewModel {
             // the selected key's pane says what it came to now (it said what the plan expected before)
             selected.set(rows.stream().filter(x -> x.key().equals(shownKey)).findFirst().orElse(null));
             String counts = Words.counts(Words.countsOf(r.keys()));
-            outcome.set(r.stopped() == null ? Text.t("ui.plan.applied", counts, Words.outcome(r.exitCode()))
-                    : Text.t("ui.plan.appliedStopped", counts, r.stopped(), Words.outcome(r.exitCode())));
+            outcome.set((r.stopped() == null ? Text.t("ui.plan.applied", counts, Words.outcome(r.exitCode()))
+                    : Text.t("ui.plan.appliedStopped", counts, r.stopped(), Words.outcome(r.exitCode())))
+                    + released(a.released()));
         }, e -> {
             outcome.set("");
             error.set(Text.t("ui.plan.applyFailed", Format.problem(e)));
         });
+    }
+
+    /**
+     * " Applying the plan reviewed p: 2 other keys that waited for the review go back to pending (…)": the job's keys
+     * outside the plan that the review let go on, or "" when there are none.
+     */
+    private static String released(List<KeyRecord> keys) {
+        if (keys.isEmpty()) {
+            return "";
+        }
+        String list = String.join(Text.t("common.listSeparator"), keys.stream().map(KeyRecord::key)
+                .limit(20).toList()) + (keys.size() > 20 ? Text.t("common.listSeparator") + "…" : "");
+        return Text.t("ui.plan.released", keys.get(0).job(), keys.size(), list);
     }
 
     /** The id of the plan on screen ({@code keyline apply ID} applies it too), or empty. */

@@ -229,6 +229,29 @@ class PlanViewModelTest {
         assertThat(fx.site.posts()).isEqualTo(1);
     }
 
+    /**
+     * Applying a plan reviews the job: the job's other keys that an unattended run held for the review go back to
+     * pending, and the outcome says so (they are sent without another look).
+     */
+    @Test
+    void applyingAPlanOfOneKeySaysWhichOtherKeysTheReviewReleased() {
+        fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), List.of("2026-11-27",
+                "2026-11-28"), io.keyline.core.RunRequest.due(false));
+        assertThat(fx.state("p", "2026-11-28")).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+
+        vm.choice().targetProperty().set(PlanChoice.Target.KEYS);
+        vm.choice().keysTextProperty().set(TODAY);
+        vm.plan();
+        vm.apply();
+
+        assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.DONE);
+        assertThat(fx.state("p", "2026-11-27")).isEqualTo(KeyState.PENDING);
+        assertThat(fx.state("p", "2026-11-28")).isEqualTo(KeyState.PENDING);
+        assertThat(vm.outcomeProperty().get()).isEqualTo("Applied: 1 done. Every key is done. Applying the plan "
+                + "reviewed p: 2 other keys that waited for the review go back to pending (2026-11-27, 2026-11-28); "
+                + "the scheduler and the next run take them.");
+    }
+
     @Test
     void aStateChangeBetweenPlanAndApplyIsRefusedAsStaleThenReplanWorks() {
         vm.choice().targetProperty().set(PlanChoice.Target.KEYS);
