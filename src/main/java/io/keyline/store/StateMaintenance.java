@@ -41,7 +41,8 @@ public final class StateMaintenance {
      * A consistent copy of the database while it is in use (H2 {@code BACKUP TO}): a zip holding
      * {@code keyline.mv.db}. H2 writes it with the process's umask (often readable by everyone), so it
      * is written inside a private folder (0700) created next to {@code target}, set to 0600 there, and
-     * only then moved into place: at no moment can another user read any of it.
+     * only then moved into place: at no moment can another user read any of it. A missing folder of
+     * {@code target} is made, private, when the folder it goes in exists ({@link #makeFolder}).
      *
      * @return the size of the backup in bytes
      */
@@ -51,8 +52,8 @@ public final class StateMaintenance {
         }
         Path file = target.toAbsolutePath().normalize();
         Path dir = file.getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new IllegalArgumentException(Said.of("core.store.backup.noFolder", String.valueOf(dir)).text());
+        if (dir != null && !Files.isDirectory(dir)) {
+            makeFolder(dir);
         }
         if (Files.isDirectory(file)) {
             throw new IllegalArgumentException(Said.of("core.store.backup.isFolder", file.toString()).text());
@@ -100,6 +101,29 @@ public final class StateMaintenance {
             }
         } finally {
             deleteTree(privateDir);
+        }
+    }
+
+    /**
+     * Makes the missing folder of a backup, private (0700) as the state folder is: only that folder, in a folder
+     * that exists. When its parent is missing too (a backup disk that is not mounted, a typo) nothing is made, so
+     * nothing is written where the operator did not say.
+     */
+    private static void makeFolder(Path dir) {
+        Path parent = dir.getParent();
+        if (parent == null || !Files.exists(parent)) {
+            throw new StateUnavailableException(Said.of("core.store.backup.noParent", dir.toString(),
+                    String.valueOf(parent)), null);
+        }
+        try {
+            if (Files.exists(dir) || !Files.isDirectory(parent)) {
+                Path notAFolder = Files.exists(dir) ? dir : parent;
+                throw new IOException(Said.of("core.store.files.notAFolder", notAFolder.toString()).text());
+            }
+            io.keyline.core.PrivateFiles.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StateUnavailableException(Said.of("core.store.backup.cannotMake", dir.toString(),
+                    String.valueOf(e.getMessage())), e);
         }
     }
 

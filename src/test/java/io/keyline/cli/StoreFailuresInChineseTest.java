@@ -92,9 +92,10 @@ class StoreFailuresInChineseTest {
         assertThat(unwritable.exit()).as(unwritable.toString()).isEqualTo(1);
         assertThat(unwritable.err()).contains("keyline: 备份到 /proc/keyline-backup.zip 失败：无法在 /proc 中创建私有文件夹：")
                 .doesNotContain("failed", "cannot create");
-        Result missing = wb.cli("backup", nowhere.resolve("b.zip").toString());
-        assertThat(missing.exit()).as(missing.toString()).isEqualTo(64);
-        assertThat(missing.err()).contains("备份：文件夹 " + nowhere + " 不存在").doesNotContain("does not exist");
+        Result missing = wb.cli("backup", nowhere.resolve("backups/b.zip").toString());
+        assertThat(missing.exit()).as(missing.toString()).isEqualTo(1);
+        assertThat(missing.err()).contains("备份：文件夹 " + nowhere.resolve("backups") + " 不存在，用来创建它的 "
+                + nowhere + " 也不存在").doesNotContain("does not exist");
         Result folder = wb.cli("backup", tmp.toString());
         assertThat(folder.exit()).as(folder.toString()).isEqualTo(64);
         assertThat(folder.err()).contains("备份：" + tmp + " 是一个文件夹；请给一个文件名，例如 keyline-backup.zip");
@@ -102,8 +103,9 @@ class StoreFailuresInChineseTest {
         Text.use(Text.ENGLISH);
         assertThat(wb.cli("backup", "/proc/keyline-backup.zip").err())
                 .contains("keyline: backup to /proc/keyline-backup.zip failed: cannot create a private folder in /proc: ");
-        assertThat(wb.cli("backup", nowhere.resolve("b.zip").toString()).err())
-                .contains("keyline: backup: folder " + nowhere + " does not exist");
+        assertThat(wb.cli("backup", nowhere.resolve("backups/b.zip").toString()).err())
+                .contains("keyline: backup: folder " + nowhere.resolve("backups") + " does not exist, and neither does "
+                        + nowhere + " to make it in");
         assertThat(wb.cli("backup", tmp.toString()).err())
                 .contains("keyline: backup: " + tmp + " is a folder; give a file name like keyline-backup.zip");
     }

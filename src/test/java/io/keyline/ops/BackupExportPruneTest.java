@@ -119,11 +119,40 @@ class BackupExportPruneTest extends SiteTestBase {
         assertThat(tl.out()).isEqualTo(wb.cli("timeline", "pub", "2026-11-26", "--json").out());
     }
 
+    /** A nightly backup into a folder nobody made yet (the first night): the folder is made, private, as the state's. */
     @Test
-    void backupToAMissingFolderIsAUsageError() {
-        Result r = wb.cli("backup", tmp.resolve("no/such/folder/b.zip").toString());
-        assertThat(r.exit()).isEqualTo(64);
-        assertThat(r.err()).contains("does not exist");
+    void backupIntoAMissingFolderMakesItPrivateAndWritesTheBackup() throws IOException {
+        Path folder = tmp.resolve("backups");
+        Path zip = folder.resolve("keyline.zip");
+        Result r = wb.cli("backup", zip.toString());
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("written to " + zip);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(zip))).isEqualTo("rw-------");
+        try (ZipFile in = new ZipFile(zip.toFile())) {
+            assertThat(Collections.list(in.entries())).extracting(ZipEntry::getName).contains("keyline.mv.db");
+        }
+        try (var left = Files.list(folder)) {
+            assertThat(left).as("no private work folder is left").containsExactly(zip);
+        }
+    }
+
+    /**
+     * A folder whose own parent is missing too (a backup disk that is not mounted, a typo) is not made: nothing is
+     * written in a place the operator did not name, and the message names the folder. The command line was fine.
+     */
+    @Test
+    void backupWhoseFolderCannotBeMadeSaysWhichFolderAndExits1() throws IOException {
+        Path deep = tmp.resolve("mnt/usb/backups");
+        Result r = wb.cli("backup", deep.resolve("b.zip").toString());
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains(deep.toString(), "does not exist");
+        assertThat(tmp.resolve("mnt")).doesNotExist();
+
+        Path file = Files.writeString(tmp.resolve("notes.txt"), "not a folder");
+        Result underAFile = wb.cli("backup", file.resolve("backups/b.zip").toString());
+        assertThat(underAFile.exit()).as(underAFile.toString()).isEqualTo(1);
+        assertThat(underAFile.err()).contains(file.resolve("backups").toString());
     }
 
     @Test
