@@ -284,9 +284,10 @@ public final class Demo {
         sb.append(Text.t("core.demo.summary.steps")).append('\n');
         sb.append("  ").append(Text.t("core.demo.summary.step1", jar, String.valueOf(r.site().port()))).append('\n');
         sb.append("  ").append(Text.t("core.demo.summary.step2", r.site().base())).append('\n');
-        sb.append("  ").append(Text.t("core.demo.summary.step3", r.failed())).append('\n');
-        sb.append("  ").append(Text.t("core.demo.summary.step4", r.confirm())).append('\n');
-        sb.append("  ").append(Text.t("core.demo.summary.step5", ARTICLE_JOB, r.keys().size())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step3", ARTICLE_JOB, r.parked().size())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step4", r.failed())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step5", r.confirm())).append('\n');
+        sb.append("  ").append(Text.t("core.demo.summary.step6", ARTICLE_JOB, r.keys().size())).append('\n');
         if (sandboxStops) {
             sb.append('\n').append(Text.t("core.demo.summary.sandboxStops", jar + " sandbox",
                     CREDENTIAL)).append('\n');

@@ -39,6 +39,11 @@ class DemoNamesRealButtonsTest {
             assertThat(step2).as(language + ": the demo's step 2").contains(renewLogin + " > " + logIn + " > ")
                     .contains(use).doesNotContain("Renew credential", "更新凭据");
 
+            // the job's first review: Plan… on its page, Apply in the plan's dialog
+            String step3 = read(language, "core.demo.summary.step3", "daily-article", 3);
+            assertThat(step3).as(language + ": the demo's step 3").contains(Text.in(language, "ui.job.plan"))
+                    .contains(Text.in(language, "ui.plan.apply"));
+
             String sandbox = read(language, "cli.sandbox.renew");
             assertThat(sandbox).as(language + ": keyline sandbox").contains(renewLogin, renew)
                     .doesNotContain("Renew credential", "更新凭据");

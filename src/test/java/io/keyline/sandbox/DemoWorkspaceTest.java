@@ -43,7 +43,7 @@ class DemoWorkspaceTest {
         Workbench wb = new Workbench(tmp);
         Result demo = wb.cli("demo", "--port", "0");
         assertThat(demo.exit()).as(demo.toString()).isZero();
-        assertThat(demo.out()).contains("Five steps:", "FAILED", "NEEDS_CONFIRMATION", "NEEDS_CREDENTIAL",
+        assertThat(demo.out()).contains("Six steps:", "FAILED", "NEEDS_CONFIRMATION", "NEEDS_CREDENTIAL",
                 "sandbox-cookie");
 
         Map<String, String> states = states(wb, "daily-article");
