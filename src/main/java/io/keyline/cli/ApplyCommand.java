@@ -4,7 +4,6 @@ import io.keyline.domain.KeyRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -19,17 +18,16 @@ final class ApplyCommand extends Sub implements Callable<Integer> {
     @Override
     public Integer call() {
         var planApply = ws().operations().planApply();
-        List<KeyRecord> released = new ArrayList<>();
-        int exit = runReported(s -> {
+        return runReported(s -> {
             var run = planApply.apply(planId, this::job, s.engine);
-            released.addAll(run.released());
+            List<KeyRecord> released = run.released();
+            if (!released.isEmpty()) {
+                // applying the plan reviewed the job: its other keys that waited for the review go on as well (said
+                // before the run's summary, whose last line is the exit code)
+                out().println(t("cli.apply.released", released.get(0).job(), released.size(), String.join(", ",
+                        released.stream().map(KeyRecord::key).limit(20).toList()) + (released.size() > 20 ? ", …" : "")));
+            }
             return run.report();
         });
-        if (!released.isEmpty()) {
-            // applying the plan reviewed the job: its other keys that waited for the review go on as well
-            out().println(t("cli.apply.released", released.get(0).job(), released.size(), String.join(", ",
-                    released.stream().map(KeyRecord::key).limit(20).toList()) + (released.size() > 20 ? ", …" : "")));
-        }
-        return exit;
     }
 }

@@ -185,6 +185,8 @@ class ReviewTest {
         assertThat(apply.out()).as(apply.toString()).contains("Applying the plan reviewed daily: 2 other keys waited "
                 + "for the review and go back to PENDING: 2026-11-27, 2026-11-28. The next run takes them (keyline "
                 + "run --due, the scheduler, workers).");
+        assertThat(apply.out().indexOf("Applying the plan reviewed")).as("said before the exit code's line, which "
+                + "ends the output").isLessThan(apply.out().indexOf("\nexit 0 ("));
 
         // what it said is what happens
         assertThat(wb.cli("run", "--due").exit()).isZero();

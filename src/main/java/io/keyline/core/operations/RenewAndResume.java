@@ -300,7 +300,9 @@ public final class RenewAndResume {
     private static String ranText(Renewed renewed, Ran ran, boolean howToReview) {
         int n = renewed.resumed().size();
         List<KeyRecord> held = ran.held();
+        // "3 parked keys resumed; 3 wait for the review …" when none ran, not "0 ran, 0 completed"
         String s = held.isEmpty() ? Text.t("core.renew.resumedRan", n, ran.done())
+                : held.size() == ran.finals().size() ? Text.t("core.renew.resumed", n)
                 : Text.t("core.renew.resumedRanSome", n, ran.finals().size() - held.size(), ran.done());
         Map<KeyState, Integer> other = new LinkedHashMap<>();
         ran.finals().stream().filter(k -> k.state() != KeyState.DONE && !DecisionInputs.waitsForReview(k))

@@ -170,6 +170,14 @@ class RenewAndResumeTextTest {
                 + "3 parked keys resumed: 2 ran, 1 completed (").contains("; 1 waits for the review of daily and was "
                 + "not sent: Plan…");
 
+        // when every resumed key waits for the review, nothing is counted as run: no "0 ran, 0 completed"
+        RenewAndResume.Renewed two = new RenewAndResume.Renewed(r.info(), resumed.subList(0, 2), null,
+                List.of("daily"));
+        RenewAndResume.Ran noneRan = new RenewAndResume.Ran(List.of(held, key("daily", "b",
+                KeyState.NEEDS_CONFIRMATION).withWaitReason(io.keyline.domain.WaitReason.REVIEW)), List.of());
+        assertThat(RenewAndResume.ranSummary(two, noneRan)).isEqualTo("2 parked keys resumed; 2 wait for the review "
+                + "of daily and were not sent");
+
         io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
         try {
             assertThat(RenewAndResume.saved(r, ran).message()).isEqualTo("已保存。已恢复 4 个等待的任务项：2 个已运行，"
