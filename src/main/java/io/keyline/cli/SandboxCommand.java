@@ -47,7 +47,7 @@ final class SandboxCommand extends Sub implements Callable<Integer> {
         try (site) {
             SandboxSite.Session s = site.login();
             out().println(t(demo ? "cli.sandbox.atDemo" : "cli.sandbox.at", site.base() + "/"));
-            printCookie(s.cookiesTxtLine(), s.expires().toString());
+            printCookie(s.cookiesTxtLine(), Text.time(s.expires()));
             out().println(t("cli.sandbox.stop"));
             out().flush();
             CountDownLatch latch = stop != null ? stop : new CountDownLatch(1);

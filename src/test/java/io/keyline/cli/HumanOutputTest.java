@@ -99,4 +99,19 @@ class HumanOutputTest {
                 .hasSize(160).endsWith("x…");
         assertThat(Text.clip("short enough", 160)).isEqualTo("short enough");
     }
+
+    @Test
+    void theSandboxSaysUntilWhenItsCookieIsValidAsTheTablesPrintTimes(@TempDir Path tmp) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(0);
+        SandboxCommand.stop = stopped;
+        try {
+            Result sandbox = wb.cli("sandbox", "--port", "0");
+            assertThat(sandbox.exit()).as(sandbox.toString()).isZero();
+            assertThat(sandbox.out()).as(sandbox.toString()).contains("valid until ")
+                    .doesNotContainPattern(MACHINE_TIME);
+        } finally {
+            SandboxCommand.stop = null;
+        }
+    }
 }
