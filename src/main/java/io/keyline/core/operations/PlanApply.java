@@ -86,8 +86,17 @@ public final class PlanApply {
 
     /** A plan that {@code apply} refused: something changed since it was shown. */
     public static final class StalePlanException extends OperatorException {
-        public StalePlanException(io.keyline.text.Said message) {
+        private final transient io.keyline.text.Said changes;
+
+        /** @param changes what changed since the plan was made, or {@code null} when that is not known */
+        public StalePlanException(io.keyline.text.Said message, io.keyline.text.Said changes) {
             super(message);
+            this.changes = changes;
+        }
+
+        /** What changed since the plan was made ("key 2026-11-28: Skipped now, was not started"), or {@code null}. */
+        public io.keyline.text.Said changes() {
+            return changes;
         }
     }
 
@@ -125,7 +134,8 @@ public final class PlanApply {
             io.keyline.text.Said changes = Planner.changes(saved.inputs(), planned.inputs(), saved.keys());
             throw new StalePlanException(changes == null
                     ? io.keyline.text.Said.of("core.refused.stalePlan", planId, now.planId(), again)
-                    : io.keyline.text.Said.of("core.refused.stalePlanWhat", planId, changes, now.planId(), again));
+                    : io.keyline.text.Said.of("core.refused.stalePlanWhat", planId, changes, now.planId(), again),
+                    changes);
         }
         return now;
     }

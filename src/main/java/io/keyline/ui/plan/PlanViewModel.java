@@ -226,17 +226,22 @@ public final class PlanViewModel extends ViewModel {
         }
         outcome.set(Text.t("ui.plan.applying"));
         error.set("");
+        // what made the plan stale, when apply refuses it
+        java.util.concurrent.atomic.AtomicReference<io.keyline.text.Said> changed =
+                new java.util.concurrent.atomic.AtomicReference<>();
         act(() -> {
             try {
                 return services.operations().planApply().applyAndRead(shown.planId(), services::job,
                         services.engine());
             } catch (PlanApply.StalePlanException e) {
+                changed.set(e.changes());
                 return new PlanApply.Applied(null, Map.of());
             }
         }, a -> {
             if (a.report() == null) {
                 stale.set(true);
-                outcome.set(Text.t("ui.plan.stale"));
+                outcome.set(changed.get() == null ? Text.t("ui.plan.stale")
+                        : Text.t("ui.plan.staleWhat", changed.get().text()));
                 return;
             }
             applied.set(true);

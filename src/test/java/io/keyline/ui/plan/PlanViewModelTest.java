@@ -265,7 +265,8 @@ class PlanViewModelTest {
 
         vm.apply();
         assertThat(vm.staleProperty().get()).isTrue();
-        assertThat(vm.outcomeProperty().get()).startsWith("Not applied").contains("Nothing was run");
+        assertThat(vm.outcomeProperty().get()).startsWith("Not applied").contains("Nothing was run")
+                .as("what changed since the plan was shown").contains("key 2026-11-28: Skipped now, was not started");
         assertThat(vm.canApplyProperty().get()).isFalse();
         assertThat(fx.site.posts()).isZero();
         assertThat(fx.state("p", TODAY)).isNull();
