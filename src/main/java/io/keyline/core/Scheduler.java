@@ -246,7 +246,11 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
                 problem != null ? problem : readProblem);
     }
 
-    /** The first future tick of the job whose key is not finished yet. */
+    /**
+     * The first future tick of the job that will start its key: the decision a run takes at that tick, read
+     * only, as {@link #runnable} reads it now. A key that is finished, waits for a person (a confirmation, a
+     * login, a review) or for a later retry is left alone by the tick, so the tick is not named for it.
+     */
     private Upcoming nextOf(JobDefinition job, Instant now) {
         CronExpression cron = job.schedule();
         if (cron == null || job.key().type() == KeyType.MANUAL) {
@@ -265,9 +269,13 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             }
         }
         Map<String, KeyRecord> known = store.keys(job.name(), candidates.keySet());
+        io.keyline.domain.JobControl control = controls.jobControl(job.name());
         for (var e : candidates.entrySet()) {
-            KeyRecord r = known.get(e.getKey());
-            if (r == null || !r.state().finished()) {
+            Instant at = e.getValue().toInstant();
+            // at its tick the key is the current one: the inputs are those of a run at that time
+            DecisionInputs inputs = DecisionInputs.unattended(job, control, false, Clock.fixed(at, job.key().zone()),
+                    leases.workers(), Duration.ZERO);
+            if (!KeyDecision.decide(inputs.unheld(e.getKey(), known.get(e.getKey()), at, null)).leavesKeyAlone()) {
                 return new Upcoming(job.name(), e.getKey(), e.getValue(), false, null);
             }
         }

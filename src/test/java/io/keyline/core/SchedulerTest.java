@@ -85,6 +85,32 @@ class SchedulerTest {
     }
 
     @Test
+    void theNextTickNamesAKeyItWillStartNotOneThatWaitsForAPerson() throws IOException {
+        // one unsafe step an operator confirms every time: a key that met it waits for a person
+        String json = Jobs.command("daily", "unsafe", "echo {key} >> runs.log", "PT10S")
+                .replace("\"start\": \"2026-01-01\" },", "\"start\": \"2026-11-29\" },\n  \"schedule\": \"0 9 * * *\",")
+                .replace("\"timeout\": \"PT10S\"", "\"timeout\": \"PT10S\", \"confirm\": \"always\"");
+        assertThat(json).contains("\"confirm\": \"always\"").contains("\"schedule\"");
+        wb.job("daily", json, null);
+        assertThat(wb.cli("approve", "daily").exit()).isZero();
+        // today before its 09:00 tick: the operator ran today's key by hand and it waits for the confirmation
+        wb.clock.set(Instant.parse("2026-11-29T08:00:00Z"));
+        Workbench.Result run = wb.cli("run", "daily", "--key", "2026-11-29");
+        assertThat(run.exit()).as(run.toString()).isEqualTo(4);
+        assertThat(ws.store().key("daily", "2026-11-29")).get().extracting(r -> r.state())
+                .isEqualTo(KeyState.NEEDS_CONFIRMATION);
+
+        SchedulerControl.Status status = scheduler.status();
+        assertThat(status.next()).as("today's 09:00 tick leaves the waiting key alone").isNotNull();
+        assertThat(status.next().key()).isEqualTo("2026-11-30");
+        assertThat(status.next().tick().toInstant()).isEqualTo(Instant.parse("2026-11-30T09:00:00Z"));
+
+        wb.clock.set(Instant.parse("2026-11-29T09:00:10Z"));
+        assertThat(scheduler.tick()).as("the tick it did not name starts nothing").isEmpty();
+        assertThat(executions()).isEmpty();
+    }
+
+    @Test
     void catchesUpMissedKeysWithinTheWindowAndNotOlderOnes() throws IOException {
         dailyJob("2026-11-01");
         // Down since 2026-11-01; back on 2026-11-29 at 10:00: the window reaches back to 2026-11-22 10:00.
