@@ -155,7 +155,7 @@ public final class SchedulerViewModel extends ViewModel {
             sb.append(" · ").append(Text.t("ui.scheduler.next", s.next().job(), TICK.format(s.next().tick()),
                     Format.relative(s.next().tick().toInstant(), now)));
         } else if (due.isEmpty()) {
-            sb.append(" · ").append(Text.t("ui.scheduler.noJobs"));
+            sb.append(" · ").append(Text.t("ui.scheduler.nothingNext"));
         }
         return sb.toString();
     }

@@ -137,6 +137,21 @@ class SchedulerViewModelTest {
     }
 
     @Test
+    void whenNoTickWillStartAKeyItSaysSoInsteadOfClaimingThereAreNoScheduledJobs() {
+        // the job is scheduled, but every key its next ticks would name waits for a person
+        SchedulerViewModel vm = new SchedulerViewModel(new FakeScheduler(), Threads.direct(), clock);
+        vm.refresh();
+        assertThat(vm.textProperty().get()).isEqualTo("Scheduler: on · nothing scheduled to start");
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            vm.refresh();
+            assertThat(vm.textProperty().get()).isEqualTo("调度器：开启 · 没有要定时启动的任务项");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
+    @Test
     void theSwitchPausesAndResumesTheScheduler() {
         FakeScheduler s = new FakeScheduler();
         SchedulerViewModel vm = new SchedulerViewModel(s, Threads.direct(), clock);
