@@ -216,6 +216,8 @@ public final class CredentialsView extends BorderPane {
             Label l = new Label(text);
             l.getStyleClass().add(switch (r.tone()) {
                 case PROBLEM -> "error-text";
+                // the colour of a key that waits for a confirmation: a review is one
+                case WAITING -> "warning-text";
                 case GOOD -> "ok-text";
                 case QUIET -> "muted";
             });

@@ -43,16 +43,23 @@ public final class CredentialsViewModel extends ViewModel {
      * @param testing a test is running
      * @param tested  what the last test found, over its steps: rejected by one, else accepted by one, else no
      *                answer; {@code null} before a test (or when it could not run)
+     * @param held    the keys the last test resumed wait for their job's review before they run
      */
     public record Row(CredentialInfo info, String name, int parked, Warning warning, String alert, String test,
-                      boolean testing, CredentialTester.Verdict tested) {
+                      boolean testing, CredentialTester.Verdict tested, boolean held) {
 
-        /** How the status reads: a problem (rejected, or a warning and no test), a test it passed, or neither. */
+        /**
+         * How the status reads: a problem (rejected, or a warning and no test), a wait (accepted, but the keys it
+         * resumed wait for a person's review), a test it passed, or neither.
+         */
         public Tone tone() {
             if (tested == CredentialTester.Verdict.REJECTED || warning != Warning.NONE && test.isEmpty()) {
                 return Tone.PROBLEM;
             }
-            return tested == CredentialTester.Verdict.ACCEPTED ? Tone.GOOD : Tone.QUIET;
+            if (tested == CredentialTester.Verdict.ACCEPTED) {
+                return held ? Tone.WAITING : Tone.GOOD;
+            }
+            return Tone.QUIET;
         }
 
         public boolean missing() {
@@ -83,13 +90,13 @@ public final class CredentialsViewModel extends ViewModel {
             return info == null ? "" : info.lastResult() == null ? "" : info.lastResult();
         }
 
-        Row withTest(String text, boolean running, CredentialTester.Verdict verdict) {
-            return new Row(info, name, parked, warning, alert, text, running, verdict);
+        Row withTest(String text, boolean running, CredentialTester.Verdict verdict, boolean waits) {
+            return new Row(info, name, parked, warning, alert, text, running, verdict, waits);
         }
     }
 
     /** How a row's status reads. */
-    public enum Tone { PROBLEM, GOOD, QUIET }
+    public enum Tone { PROBLEM, WAITING, GOOD, QUIET }
 
     private record Loaded(Instant at, List<CredentialInfo> infos, Map<String, Integer> missing,
                           List<CredentialAlerts.Alert> alerts) {
@@ -106,6 +113,8 @@ public final class CredentialsViewModel extends ViewModel {
     private final ObservableList<Row> rowsReadOnly = FXCollections.unmodifiableObservableList(rows);
     private final Map<String, List<CredentialTester.Result>> tests = new HashMap<>();
     private final Map<String, String> testText = new HashMap<>();
+    /** Credentials whose last test resumed keys that wait for their job's review. */
+    private final java.util.Set<String> heldForReview = new java.util.HashSet<>();
     private final ReadOnlyBooleanWrapper warning = new ReadOnlyBooleanWrapper(this, "warning");
     private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>(this, "lastRefresh");
     private Map<String, Integer> missingCounts = Map.of();
@@ -147,12 +156,13 @@ public final class CredentialsViewModel extends ViewModel {
         List<Row> out = new ArrayList<>();
         for (String name : missing) {
             out.add(new Row(null, name, missingCounts.getOrDefault(name, 0), Warning.MISSING,
-                    join(byName.get(name)), testText.getOrDefault(name, ""), false, verdict(name)));
+                    join(byName.get(name)), testText.getOrDefault(name, ""), false, verdict(name),
+                    heldForReview.contains(name)));
         }
         for (CredentialInfo i : credentials) {
             List<CredentialAlerts.Alert> a = byName.getOrDefault(i.name(), List.of());
             out.add(new Row(i, i.name(), i.parkedKeys(), warningOf(i, a), join(a), testText.getOrDefault(i.name(), ""),
-                    false, verdict(i.name())));
+                    false, verdict(i.name()), heldForReview.contains(i.name())));
         }
         rows.setAll(out);
     }
@@ -182,19 +192,25 @@ public final class CredentialsViewModel extends ViewModel {
 
     /** Runs the read-only probes of the steps that use {@code name}; the row shows per step accepted/rejected. */
     public void test(String name) {
-        replaceRow(name, r -> r.withTest(Text.t("ui.credentials.testing"), true, null));
+        replaceRow(name, r -> r.withTest(Text.t("ui.credentials.testing"), true, null, false));
         threads.submit(() -> services.operations().renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
                 t -> {
             List<CredentialTester.Result> results = t.results();
             tests.put(name, List.copyOf(results));
             // accepted again: the breaker closed and the parked keys resumed, as keyline credentials test does
             testText.put(name, testLine(results) + (t.resumed().isEmpty() ? "" : " · " + t.resumedText()));
-            replaceRow(name, r -> r.withTest(testText.get(name), false, verdict(name)));
+            if (!t.resumed().isEmpty() && !t.reviewFirst().isEmpty()) {
+                heldForReview.add(name);
+            } else {
+                heldForReview.remove(name);
+            }
+            replaceRow(name, r -> r.withTest(testText.get(name), false, verdict(name), heldForReview.contains(name)));
             refresh(); // last used / result changed
         }, e -> {
             tests.remove(name);
+            heldForReview.remove(name);
             testText.put(name, Text.t("ui.credentials.cannotTest", e.getMessage() == null ? e.toString() : e.getMessage()));
-            replaceRow(name, r -> r.withTest(testText.get(name), false, null));
+            replaceRow(name, r -> r.withTest(testText.get(name), false, null, false));
         });
     }
 

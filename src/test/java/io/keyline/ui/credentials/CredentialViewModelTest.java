@@ -296,8 +296,11 @@ class CredentialViewModelTest {
         CredentialsViewModel page = new CredentialsViewModel(fx.services, Threads.direct());
         page.refresh();
         page.test("site-cookie");
-        assertThat(page.rows()).singleElement().satisfies(r -> assertThat(r.test())
-                .contains("1 parked key resumed", "Plan…", "keyline approve p"));
+        assertThat(page.rows()).singleElement().satisfies(r -> {
+            assertThat(r.test()).contains("1 parked key resumed", "Plan…", "keyline approve p");
+            // accepted, but the key waits for a person: read as a wait, not as a success
+            assertThat(r.tone()).isEqualTo(CredentialsViewModel.Tone.WAITING);
+        });
 
         // once the job is reviewed, the words are those of before
         fx.services.operations().actions().approve(job, null);

@@ -1,0 +1,100 @@
+package io.keyline.ui.credentials;
+
+import io.keyline.acceptance.Jobs;
+import io.keyline.app.ConsoleApp;
+import io.keyline.domain.KeyState;
+import io.keyline.text.Text;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Palette;
+import io.keyline.ui.common.Threads;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.paint.Color;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.keyline.testing.Fx.fxValue;
+import static io.keyline.testing.Fx.waitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Credentials page in a real window, with a real state and a loopback site: what a row's status says is
+ * coloured by what it means for the keys.
+ */
+@ExtendWith(ApplicationExtension.class)
+class CredentialsPageTest {
+
+    @TempDir
+    Path tmp;
+    Stage stage;
+    ConsoleFixture fx;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    /**
+     * A test that finds the login accepted resumes the keys parked on it; when their job was never reviewed the
+     * scheduler parks them again until it is. That is a wait for a person, not a success: the status reads in the
+     * colour of a wait, as the key's own chip does, not in the green of "done".
+     */
+    @Test
+    void keysThatResumeOnlyToWaitForTheirJobsReviewAreShownWaitingNotGreen(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", true,
+                "\"credential\": \"sandbox-cookie\","), fx.site.base());
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit()).isZero();
+        fx.site.requireCookie("session=v2");
+        assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-28", "--to", "2026-11-29").exit())
+                .isEqualTo(4);
+        assertThat(fx.state("daily-article", "2026-11-29")).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+        // the site takes the stored login again (its session came back): a test finds it accepted
+        fx.site.requireCookie("session=v1");
+
+        robot.interact(() -> {
+            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
+            stage.setScene(scene);
+            stage.setWidth(1024);
+            stage.setHeight(680);
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.clickOn("#nav-credentials");
+        waitUntil(() -> robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
+                .equals(b.getText()) && !b.isDisabled()).tryQuery().isPresent());
+        robot.clickOn(robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
+                .equals(b.getText())).queryButton());
+
+        String held = "until daily-article is reviewed";
+        waitUntil(() -> statuses(robot).stream().anyMatch(l -> l.getText().contains(held)));
+        Label status = statuses(robot).stream().filter(l -> l.getText().contains(held)).findFirst().orElseThrow();
+        assertThat(fx.state("daily-article", "2026-11-29")).as("resumed").isEqualTo(KeyState.PENDING);
+        Color fill = fxValue(robot, () -> (Color) status.getTextFill());
+        assertThat(fill).as("'%s' is a wait", status.getText()).isNotEqualTo(Palette.named("-kl-ok"))
+                .isEqualTo(Palette.of(KeyState.NEEDS_CONFIRMATION));
+    }
+
+    private static List<Label> statuses(FxRobot robot) {
+        return robot.lookup(".credentials-table .label").queryAllAs(Label.class).stream()
+                .filter(l -> l.getText() != null && !l.getText().isBlank()).toList();
+    }
+}
