@@ -336,10 +336,16 @@ public final class RenewAndResume {
     /**
      * The outcome of a save in the Renew dialog's two lines.
      *
-     * @param message the (green) saved line, or empty when the save is not a success
+     * @param message the saved line, or empty when the save is not a success
      * @param error   the error line: empty, or why not every resumed key completed
+     * @param waits   the keys it resumed wait for a person (their job's review) before they run: the saved line
+     *                says what is still to do, it is not a success
      */
-    public record Saved(String message, String error) {
+    public record Saved(String message, String error, boolean waits) {
+        /** A save whose resumed keys wait for nobody. */
+        public Saved(String message, String error) {
+            this(message, error, false);
+        }
     }
 
     /**
@@ -351,7 +357,8 @@ public final class RenewAndResume {
         if (ran != null && ran.done() + ran.held().size() < renewed.resumed().size()) {
             return new Saved("", Text.t("core.renew.savedNotAll", summary(renewed, ran)));
         }
-        return new Saved(Text.t("core.renew.saved", summary(renewed, ran)), "");
+        boolean waits = ran == null && !renewed.resumed().isEmpty() && !renewed.reviewFirst().isEmpty();
+        return new Saved(Text.t("core.renew.saved", summary(renewed, ran)), "", waits);
     }
 
     /** Why a save failed: the master key's own message, else that the stored credential is unchanged. */

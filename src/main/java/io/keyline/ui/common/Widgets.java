@@ -44,6 +44,15 @@ public final class Widgets {
         return collapseWhenEmpty(l);
     }
 
+    /** {@code n} has the CSS pseudo-class {@code :name} while {@code on} is true. */
+    public static <N extends javafx.scene.Node> N pseudo(N n, String name,
+                                                           javafx.beans.value.ObservableValue<Boolean> on) {
+        javafx.css.PseudoClass pc = javafx.css.PseudoClass.getPseudoClass(name);
+        n.pseudoClassStateChanged(pc, Boolean.TRUE.equals(on.getValue()));
+        on.addListener((o, was, is) -> n.pseudoClassStateChanged(pc, Boolean.TRUE.equals(is)));
+        return n;
+    }
+
     /** {@code l} is hidden, and takes no room, while its text is empty. */
     public static <L extends Labeled> L collapseWhenEmpty(L l) {
         return shownWhen(l, l.textProperty().isNotEmpty());

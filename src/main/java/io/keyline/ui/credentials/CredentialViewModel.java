@@ -42,6 +42,7 @@ public final class CredentialViewModel extends ViewModel {
     private final ReadOnlyStringWrapper loginUrl = new ReadOnlyStringWrapper(this, "loginUrl", "");
     private final ReadOnlyStringWrapper waitingKeys = new ReadOnlyStringWrapper(this, "waitingKeys", "");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private final ReadOnlyBooleanWrapper messageWaits = new ReadOnlyBooleanWrapper(this, "messageWaits");
     private final ReadOnlyIntegerWrapper resumedCount = new ReadOnlyIntegerWrapper(this, "resumedCount", -1);
     private final ReadOnlyIntegerWrapper completedCount = new ReadOnlyIntegerWrapper(this, "completedCount", -1);
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
@@ -142,6 +143,7 @@ public final class CredentialViewModel extends ViewModel {
         }
         error.set("");
         message.set("");
+        messageWaits.set(false);
         dropRefused();
     }
 
@@ -185,6 +187,7 @@ public final class CredentialViewModel extends ViewModel {
         busy.set(true);
         error.set("");
         message.set(Text.t("ui.credential.saving"));
+        messageWaits.set(false);
         probes.start("");
         saveAnyway.set(false);
         RenewAndResume op = services.operations().renewAndResume();
@@ -194,6 +197,7 @@ public final class CredentialViewModel extends ViewModel {
             if (saving.refused()) {
                 busy.set(false);
                 message.set("");
+                messageWaits.set(false);
                 error.set(saving.refusal());
                 refused = value;
                 refusedLoginUrl = loginUrl;
@@ -211,29 +215,37 @@ public final class CredentialViewModel extends ViewModel {
             input.clear();
             if (!run || r.resumed().isEmpty()) {
                 busy.set(false);
-                message.set(RenewAndResume.saved(r, null).message());
+                say(RenewAndResume.saved(r, null));
                 return;
             }
             message.set(RenewAndResume.running(r));
+            messageWaits.set(false);
             threads.submit(() -> op.run(r.resumed(), j -> services.catalog().get().job(j), services.engine()), ran -> {
                 busy.set(false);
                 completedCount.set((int) ran.done());
                 RenewAndResume.Saved out = RenewAndResume.saved(r, ran); // not a success: in the error line only
-                message.set(out.message());
+                say(out);
                 if (!out.error().isEmpty()) {
                     error.set(out.error());
                 }
                 readAgain(n);
             }, e -> {
                 busy.set(false);
-                message.set(RenewAndResume.saved(r, null).message());
+                say(RenewAndResume.saved(r, null));
                 error.set(RenewAndResume.runFailed(e));
             });
         }, e -> {
             busy.set(false);
             message.set("");
+            messageWaits.set(false);
             error.set(RenewAndResume.notSaved(n, e));
         });
+    }
+
+    /** The saved line, and whether it tells of keys that still wait for a person. */
+    private void say(RenewAndResume.Saved saved) {
+        message.set(saved.message());
+        messageWaits.set(saved.waits());
     }
 
     /**
@@ -320,6 +332,14 @@ public final class CredentialViewModel extends ViewModel {
     /** The outcome line: "Saved. 3 parked keys resumed, 3 of 3 completed." */
     public ReadOnlyStringProperty messageProperty() {
         return message.getReadOnlyProperty();
+    }
+
+    /**
+     * The outcome line tells of resumed keys that still wait for a person (their job's review) before they run:
+     * it is shown as a wait, not as a success.
+     */
+    public ReadOnlyBooleanProperty messageWaitsProperty() {
+        return messageWaits.getReadOnlyProperty();
     }
 
     /** Keys resumed by the last save, or -1. */

@@ -58,9 +58,8 @@ class CredentialDialogTest {
         vm.open("site-cookie");
         CredentialDialog dialog = new CredentialDialog(vm, changed::incrementAndGet);
         Scene scene = new Scene(dialog.root(), 860, 680);
-        scene.getStylesheets().addAll(
-                CredentialDialog.class.getResource("/io/keyline/ui/keyline.css").toExternalForm(),
-                CredentialDialog.class.getResource("/io/keyline/ui/plan-credentials.css").toExternalForm());
+        // the console's own stylesheets, its colours first, as the dialog over the console has them
+        scene.getStylesheets().setAll(io.keyline.ui.common.Theme.stylesheets());
         stage.setScene(scene);
         stage.show();
     }
@@ -139,6 +138,10 @@ class CredentialDialogTest {
         assertThat(robot.lookup(".credential-message").queryAs(Label.class).getText())
                 .isEqualTo("Saved. 1 parked key resumed, but the scheduler parks it again until p is reviewed: "
                         + "Plan… on the job's page, then apply the plan (or keyline approve p).");
+        // saved, but the key waits for a person's review: the colour of a wait, not the green of a success
+        Label saved = robot.lookup(".credential-message").queryAs(Label.class);
+        assertThat(saved.getTextFill()).as(saved.getText()).isNotEqualTo(io.keyline.ui.common.Palette.named("-kl-ok"))
+                .isEqualTo(io.keyline.ui.common.Palette.of(KeyState.NEEDS_CONFIRMATION));
         assertThat(fx.site.posts()).isEqualTo(posts);
         assertThat(changed.get()).isPositive();
     }

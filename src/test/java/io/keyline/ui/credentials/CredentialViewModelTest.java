@@ -276,6 +276,7 @@ class CredentialViewModelTest {
         vm.save();
         assertThat(vm.messageProperty().get()).startsWith("Saved. 1 parked key resumed")
                 .contains("p", "Plan…", "keyline approve p").doesNotContain("they run on the next run");
+        assertThat(vm.messageWaitsProperty().get()).as("saved, but the key waits for a person").isTrue();
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.PENDING);
 
         // parked again on a rejected login; the site takes the stored value again: the Renew dialog's Test and the
@@ -313,6 +314,7 @@ class CredentialViewModelTest {
         again.input().textProperty().set("session=v3");
         again.save();
         assertThat(again.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed: they run on the next run.");
+        assertThat(again.messageWaitsProperty().get()).isFalse();
     }
 
     /**
