@@ -44,10 +44,9 @@ public final class Widgets {
         return collapseWhenEmpty(l);
     }
 
-    /** {@code n} has the CSS pseudo-class {@code :name} while {@code on} is true. */
-    public static <N extends javafx.scene.Node> N pseudo(N n, String name,
+    /** {@code n} has the CSS pseudo-class {@code pc} while {@code on} is true. */
+    public static <N extends javafx.scene.Node> N pseudo(N n, javafx.css.PseudoClass pc,
                                                            javafx.beans.value.ObservableValue<Boolean> on) {
-        javafx.css.PseudoClass pc = javafx.css.PseudoClass.getPseudoClass(name);
         n.pseudoClassStateChanged(pc, Boolean.TRUE.equals(on.getValue()));
         on.addListener((o, was, is) -> n.pseudoClassStateChanged(pc, Boolean.TRUE.equals(is)));
         return n;

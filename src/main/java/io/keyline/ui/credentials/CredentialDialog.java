@@ -338,7 +338,7 @@ public final class CredentialDialog {
 
     private VBox footer() {
         Label message = Widgets.line(vm.messageProperty(), "credential-message");
-        Widgets.pseudo(message, "waiting", vm.messageWaitsProperty());
+        Widgets.pseudo(message, javafx.css.PseudoClass.getPseudoClass("waiting"), vm.messageWaitsProperty());
         Label error = Widgets.line(vm.errorProperty(), "error-text");
         Label testSummary = Widgets.line(vm.probes().summaryProperty());
         VBox testLines = LoginParts.testLines(vm.probes().lines());

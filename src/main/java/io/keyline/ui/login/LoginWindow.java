@@ -402,7 +402,7 @@ public final class LoginWindow {
 
         CredentialViewModel c = vm.credential();
         Label message = Widgets.line(c.messageProperty(), "credential-message");
-        Widgets.pseudo(message, "waiting", c.messageWaitsProperty());
+        Widgets.pseudo(message, javafx.css.PseudoClass.getPseudoClass("waiting"), c.messageWaitsProperty());
         message.setId("login-message");
         Label error = Widgets.line(c.errorProperty(), "error-text");
 
