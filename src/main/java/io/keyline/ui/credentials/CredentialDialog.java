@@ -50,9 +50,21 @@ public final class CredentialDialog {
         return Text.t("ui.credential.prompt");
     }
 
+    /** What the box asks for, for a credential of type {@code t}. */
+    static String prompt(CredentialType t) {
+        return t == null || t == CredentialType.COOKIE ? prompt()
+                : Text.t("ui.credential.prompt." + t.name().toLowerCase(java.util.Locale.ROOT));
+    }
+
     /** The three accepted cookie formats, shown above the box (a TextArea's prompt cannot hold lines). */
     static String formats() {
         return Text.t("ui.credential.formats");
+    }
+
+    /** What is accepted for a credential of type {@code t}: the cookie formats, or the token's or header's form. */
+    static String formats(CredentialType t) {
+        return t == null || t == CredentialType.COOKIE ? formats()
+                : Text.t("ui.credential.formats." + t.name().toLowerCase(java.util.Locale.ROOT));
     }
 
     private final CredentialViewModel vm;
@@ -65,6 +77,8 @@ public final class CredentialDialog {
     private final Button logIn = new Button(Text.t("ui.credential.logIn"));
     private final HBox loginBar = new HBox(8);
     private final HBox loginActions = new HBox(8);
+    /** "Log in…" is offered (the shell passed the login window). */
+    private final javafx.beans.property.BooleanProperty loginOffered = new javafx.beans.property.SimpleBooleanProperty();
 
     /** Builds the content on a view model; {@code onChanged} runs after a successful save. */
     public CredentialDialog(CredentialViewModel vm, Runnable onChanged) {
@@ -102,9 +116,18 @@ public final class CredentialDialog {
 
     /** Shows "Log in…", which runs {@code open} (the login window, on this dialog's view model). */
     public void offerLogIn(Runnable open) {
-        logIn.setOnAction(e -> open.run());
-        loginBar.setVisible(true);
-        loginBar.setManaged(true);
+        // the login window stores what it captures under the name: without one it says what the name lacks instead
+        logIn.setOnAction(e -> {
+            if (vm.nameReady()) {
+                open.run();
+            }
+        });
+        loginOffered.set(true);
+    }
+
+    /** True while the chosen type is a cookie: the cookie's own fields and words show only then. */
+    private javafx.beans.binding.BooleanBinding cookie() {
+        return vm.input().typeProperty().isEqualTo(CredentialType.COOKIE);
     }
 
     public CredentialViewModel viewModel() {
@@ -130,10 +153,12 @@ public final class CredentialDialog {
         Label current = Widgets.line(vm.currentProperty(), "page-subtitle");
 
         TextField name = Widgets.field(vm.nameProperty(), Text.t("ui.credential.namePrompt"));
+        name.setId("credential-name");
         name.editableProperty().bind(vm.nameEditableProperty());
         name.focusTraversableProperty().bind(vm.nameEditableProperty());
         name.setPrefColumnCount(18);
         ComboBox<CredentialType> type = new ComboBox<>();
+        type.setId("credential-type");
         type.getItems().setAll(CredentialType.values());
         type.valueProperty().bindBidirectional(vm.input().typeProperty());
         type.setConverter(new StringConverter<>() {
@@ -152,20 +177,29 @@ public final class CredentialDialog {
             }
         });
         TextField domain = Widgets.field(vm.input().domainProperty(), Text.t("ui.credential.domainPrompt"));
+        domain.setId("credential-cookie-domain");
         domain.setPrefColumnCount(18);
-        domain.disableProperty().bind(vm.input().typeProperty().isNotEqualTo(CredentialType.COOKIE));
         domain.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.domainTip")));
+        Label domainLabel = label(Text.t("ui.credential.cookieDomain"));
+        // a cookie's domain is asked for a cookie only: for a token or a header it is not there at all
+        for (javafx.scene.Node n : java.util.List.of(domainLabel, domain)) {
+            n.visibleProperty().bind(cookie());
+            n.managedProperty().bind(cookie());
+        }
 
         Label nameError = new Label();
+        nameError.setId("credential-name-error");
         nameError.getStyleClass().addAll("error-text", "inline-validation");
-        nameError.textProperty().bind(Bindings.when(vm.nameEditableProperty()).then(vm.nameErrorProperty()).otherwise(""));
+        // said once the name was edited or a save was tried, not as the dialog opens
+        nameError.textProperty().bind(Bindings.when(vm.nameEditableProperty()).then(vm.shownNameErrorProperty())
+                .otherwise(""));
         Widgets.collapseWhenEmpty(nameError);
 
         GridPane grid = new GridPane();
         grid.setHgap(8);
         grid.setVgap(6);
         grid.addRow(0, label(Text.t("ui.credential.name")), name, label(Text.t("ui.credential.type")), type,
-                label(Text.t("ui.credential.cookieDomain")), domain);
+                domainLabel, domain);
 
         Label loginTitle = label(Text.t("ui.credential.loginAt"));
         Label login = new Label();
@@ -189,30 +223,35 @@ public final class CredentialDialog {
         steps.setWrapText(true);
         Label waiting = Widgets.line(vm.waitingKeysProperty(), "credential-waiting");
         waiting.setId("credential-waiting-keys");
-        // with "Log in…" offered, the browser-and-paste steps shrink to its one fallback line
-        steps.visibleProperty().bind(loginBar.visibleProperty().not());
-        steps.managedProperty().bind(loginBar.managedProperty().not());
+        // with "Log in…" offered, the browser-and-paste steps shrink to its one fallback line; both are about
+        // cookies (the login window captures cookies): for a token or a header the formats line says what to paste
+        steps.visibleProperty().bind(loginOffered.not().and(cookie()));
+        steps.managedProperty().bind(steps.visibleProperty());
+        loginBar.visibleProperty().bind(loginOffered.and(cookie()));
+        loginBar.managedProperty().bind(loginBar.visibleProperty());
         VBox top = new VBox(6, title, current, waiting, loginRow, loginBar, steps, grid, nameError);
         logIn.setId("credential-login");
         logIn.setMinWidth(Region.USE_PREF_SIZE);
         logIn.getStyleClass().add(Styles.ACCENT);
         logIn.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.logInTip")));
-        logIn.disableProperty().bind(vm.nameErrorProperty().isNotEmpty().or(vm.busyProperty()));
+        logIn.disableProperty().bind(vm.shownNameErrorProperty().isNotEmpty().or(vm.busyProperty()));
         Label loginLine = new Label(loginLine());
         loginLine.getStyleClass().add("muted");
         loginLine.setWrapText(true);
         loginBar.getChildren().setAll(logIn, loginLine);
         loginBar.setAlignment(Pos.CENTER_LEFT);
-        loginBar.setVisible(false);
-        loginBar.setManaged(false);
         return top;
     }
 
     // ---------------------------------------------------------------- body: input and preview
 
     private VBox body() {
-        input.setPromptText(prompt());
-        Label formats = new Label(formats());
+        input.promptTextProperty().bind(Bindings.createStringBinding(() -> prompt(vm.input().typeProperty().get()),
+                vm.input().typeProperty()));
+        Label formats = new Label();
+        formats.setId("credential-formats");
+        formats.textProperty().bind(Bindings.createStringBinding(() -> formats(vm.input().typeProperty().get()),
+                vm.input().typeProperty()));
         formats.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
         formats.setWrapText(true);
         formats.setMinHeight(Region.USE_PREF_SIZE);
@@ -276,6 +315,8 @@ public final class CredentialDialog {
         open.setOnAction(e -> openFile());
         Label hint = new Label(Text.t("ui.credential.fileHint"));
         hint.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+        hint.visibleProperty().bind(cookie()); // names cookie files
+        hint.managedProperty().bind(cookie());
         HBox inputBar = new HBox(8, open, hint, Widgets.grow(), length, reveal);
         inputBar.setAlignment(Pos.CENTER_LEFT);
 
@@ -290,6 +331,13 @@ public final class CredentialDialog {
         TableView<CredentialInput.CookieRow> preview = LoginParts.table(vm.input().preview(),
                 Text.t("ui.credential.previewEmpty"));
         preview.setPrefHeight(180);
+        // a token or a header has a name, a value and the hosts it goes to; a path, flags and an expiry are a
+        // cookie's
+        preview.getColumns().stream().skip(3).forEach(c -> c.visibleProperty().bind(cookie()));
+        if (preview.getPlaceholder() instanceof Label empty) {
+            empty.textProperty().bind(Bindings.when(cookie()).then(Text.t("ui.credential.previewEmpty"))
+                    .otherwise(Text.t("ui.credential.previewEmptyOther")));
+        }
         VBox.setVgrow(preview, Priority.ALWAYS);
 
         VBox box = new VBox(8, formats, inputStack, inputBar, parseError, summary, preview);
@@ -350,7 +398,7 @@ public final class CredentialDialog {
 
         Button test = new Button(Text.t("ui.credential.test"));
         test.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.testTip")));
-        test.disableProperty().bind(vm.busyProperty().or(vm.nameErrorProperty().isNotEmpty()));
+        test.disableProperty().bind(vm.busyProperty().or(vm.shownNameErrorProperty().isNotEmpty()));
         test.setOnAction(e -> vm.test());
 
         Button save = new Button(Text.t("ui.credential.save"));

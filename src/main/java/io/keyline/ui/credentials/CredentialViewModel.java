@@ -37,6 +37,9 @@ public final class CredentialViewModel extends ViewModel {
     private final BooleanProperty runResumed = new SimpleBooleanProperty(this, "runResumed", true);
     private final ReadOnlyBooleanWrapper nameEditable = new ReadOnlyBooleanWrapper(this, "nameEditable", true);
     private final ReadOnlyStringWrapper nameError = new ReadOnlyStringWrapper(this, "nameError", "");
+    private final ReadOnlyStringWrapper shownNameError = new ReadOnlyStringWrapper(this, "shownNameError", "");
+    /** The name was edited, or something that needs it was tried: its error, if any, is shown from now on. */
+    private boolean nameTouched;
     private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper(this, "canSave");
     private final ReadOnlyStringWrapper current = new ReadOnlyStringWrapper(this, "current", "");
     private final ReadOnlyStringWrapper loginUrl = new ReadOnlyStringWrapper(this, "loginUrl", "");
@@ -60,6 +63,7 @@ public final class CredentialViewModel extends ViewModel {
         // another value: the offer to save the refused one anyway ends
         input.textProperty().addListener((o, a, b) -> dropRefused());
         name.addListener((o, a, b) -> {
+            nameTouched = true;
             checkName();
             updateCanSave();
         });
@@ -103,10 +107,28 @@ public final class CredentialViewModel extends ViewModel {
     private void checkName() {
         String n = name.get() == null ? "" : name.get().strip();
         nameError.set(Objects.requireNonNullElse(RenewAndResume.nameProblem(n), ""));
+        shownNameError.set(nameTouched ? nameError.get() : "");
     }
 
+    /**
+     * Save is offered for a valid input while nothing runs, unless the name's error is already shown: a name not
+     * touched yet lets the operator press Save, which then shows what the name lacks.
+     */
     private void updateCanSave() {
-        canSave.set(input.validProperty().get() && nameError.get().isEmpty() && !busy.get());
+        canSave.set(input.validProperty().get() && shownNameError.get().isEmpty() && !busy.get());
+    }
+
+    /**
+     * Something that needs the name is tried (save, test, log in): whether the name is fine; when it is not, its
+     * error shows from now on.
+     */
+    public boolean nameReady() {
+        if (!nameTouched) {
+            nameTouched = true;
+            checkName();
+            updateCanSave();
+        }
+        return nameError.get().isEmpty();
     }
 
     /**
@@ -115,7 +137,7 @@ public final class CredentialViewModel extends ViewModel {
      */
     public void save() {
         ParsedCredential value = input.parsed();
-        if (!canSave.get() || value == null) {
+        if (!canSave.get() || value == null || !nameReady()) {
             return;
         }
         store(value, null, probes.verdictFor(value.fingerprint()), false);
@@ -170,7 +192,7 @@ public final class CredentialViewModel extends ViewModel {
      * {@link #saveAnyway}.
      */
     public void useCaptured(ParsedCredential value, String loginUrl, CredentialTester.Outcome tested) {
-        if (busy.get() || !nameError.get().isEmpty()) {
+        if (busy.get() || !nameReady()) {
             return;
         }
         store(value, loginUrl, tested, false);
@@ -254,7 +276,7 @@ public final class CredentialViewModel extends ViewModel {
      */
     public void test() {
         String n = name.get() == null ? "" : name.get().strip();
-        if (n.isEmpty() || busy.get()) {
+        if (busy.get() || !nameReady()) {
             return;
         }
         error.set("");
@@ -305,8 +327,17 @@ public final class CredentialViewModel extends ViewModel {
         return nameEditable.getReadOnlyProperty();
     }
 
+    /** What is wrong with the name ("enter a name for the credential"), or empty when it is fine. */
     public ReadOnlyStringProperty nameErrorProperty() {
         return nameError.getReadOnlyProperty();
+    }
+
+    /**
+     * The name's error as the dialog shows it: only once the name was edited or something that needs it was tried
+     * ({@link #nameReady()}), never when the dialog has just opened.
+     */
+    public ReadOnlyStringProperty shownNameErrorProperty() {
+        return shownNameError.getReadOnlyProperty();
     }
 
     /** Valid input, a valid name, nothing running: the Save button's enablement. */

@@ -92,6 +92,31 @@ class CredentialViewModelTest {
     }
 
     @Test
+    void aNewCredentialsNameErrorShowsOnceTheNameIsEditedOrASaveIsTried() {
+        CredentialViewModel fresh = new CredentialViewModel(fx.services, Threads.direct());
+        fresh.open(null);
+        assertThat(fresh.nameErrorProperty().get()).isEqualTo("enter a name for the credential");
+        assertThat(fresh.shownNameErrorProperty().get()).as("just opened").isEmpty();
+        fresh.input().textProperty().set("sid=" + SESSION);
+        assertThat(fresh.canSaveProperty().get()).as("Save can be tried").isTrue();
+
+        fresh.save();
+        assertThat(fresh.shownNameErrorProperty().get()).isEqualTo("enter a name for the credential");
+        assertThat(fresh.canSaveProperty().get()).isFalse();
+        assertThat(fx.services.credentials().list()).as("nothing stored").isEmpty();
+
+        fresh.nameProperty().set("site-cookie");
+        assertThat(fresh.shownNameErrorProperty().get()).isEmpty();
+        assertThat(fresh.canSaveProperty().get()).isTrue();
+
+        CredentialViewModel edited = new CredentialViewModel(fx.services, Threads.direct());
+        edited.open(null);
+        edited.nameProperty().set("s");
+        edited.nameProperty().set("");
+        assertThat(edited.shownNameErrorProperty().get()).as("edited away").isEqualTo("enter a name for the credential");
+    }
+
+    @Test
     void aCookieHeaderPreviewsWithMaskedValues() {
         vm.input().textProperty().set("Cookie: sessionid=" + SESSION + "; csrftoken=" + CSRF);
         assertThat(vm.input().parseErrorProperty().get()).isEmpty();
