@@ -93,8 +93,10 @@ class PlanDialogTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !plan.isDisabled());
         robot.clickOn("#target-due");
         robot.clickOn(plan);
-        javafx.scene.Node note = robot.lookup("#plan-missing-note").query();
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, note::isVisible);
+        // the note's row shows once the plan is there (the note itself is always visible inside it)
+        javafx.scene.control.Labeled note = robot.lookup("#plan-missing-note").queryLabeled();
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> note.getParent().isVisible()
+                && !note.getText().isEmpty());
         WaitForAsyncUtils.waitForFxEvents();
         String text = robot.lookup("#plan-missing-note").queryLabeled().getText();
         assertThat(text).contains("catch-up window").contains("missing, not due").contains("never ran (2026-");
