@@ -51,6 +51,13 @@ public final class PlanDialog {
 
     /** Row height of the key table: fixed, so that thousands of keys scroll smoothly. */
     static final double ROW_HEIGHT = 30;
+    /** A table cell's padding around its text, and the room of the table's scroll bar and borders. */
+    private static final double CELL_PADDING = 20;
+    private static final double TABLE_CHROME = 20;
+    /** The requests of the selected key keep at least this width beside the table (their lines wrap). */
+    private static final double DETAIL_MIN = 300;
+    /** The font of the table's cells and inputs (the console's 13 px). */
+    private static final javafx.scene.text.Font TEXT = javafx.scene.text.Font.font(13);
 
     private final PlanViewModel vm;
     private final BorderPane root = new BorderPane();
@@ -70,7 +77,10 @@ public final class PlanDialog {
                             Runnable onChanged) {
         PlanViewModel vm = new PlanViewModel(s, t);
         PlanDialog dialog = new PlanDialog(vm, onChanged);
-        Stage stage = Theme.dialog(owner, dialog.root(), 1080, 700, 720, 480);
+        // no larger than the window it opens over: at 1024×680 it covers the console, it does not hang past it
+        double width = owner != null && owner.getWidth() > 0 ? Math.min(1080, owner.getWidth()) : 1080;
+        double height = owner != null && owner.getHeight() > 0 ? Math.min(700, owner.getHeight()) : 700;
+        Stage stage = Theme.dialog(owner, dialog.root(), width, height, 720, 480);
         stage.setTitle(Text.t("ui.plan.windowTitle", job == null ? "" : job));
         vm.choice().jobProperty().addListener((o, a, b) -> stage.setTitle(Text.t("ui.plan.windowTitle", b == null ? "" : b)));
         vm.loadJobs();
@@ -105,6 +115,9 @@ public final class PlanDialog {
         jobBox.setPromptText(Text.t("ui.plan.job"));
         jobBox.valueProperty().bindBidirectional(c.jobProperty());
         jobBox.setPrefWidth(180);
+        // as wide as the longest job name, within reason (the toolbar's other controls keep their words)
+        vm.jobs().addListener((javafx.collections.ListChangeListener<String>) ch -> jobBox.setPrefWidth(
+                Math.min(320, Math.max(180, Widgets.textWidth(vm.jobs(), TEXT) + 48))));
 
         ToggleGroup group = new ToggleGroup();
         HBox toggles = new HBox();
@@ -140,28 +153,32 @@ public final class PlanDialog {
         TextField to = Widgets.field(c.toProperty(), Text.t("ui.plan.toPrompt"));
         to.setId("plan-to");
         for (TextField f : new TextField[] {from, to}) {
-            f.setPrefColumnCount(12);
-            f.setMinWidth(90);
+            fitPrompt(f);
         }
         HBox range = new HBox(6, from, new Label("–"), to);
         range.setAlignment(Pos.CENTER_LEFT);
         TextField keys = Widgets.field(c.keysTextProperty(), Text.t("ui.plan.keysPrompt"));
         keys.setId("plan-keys");
+        keys.setMinWidth(Region.USE_PREF_SIZE);
+        fitPrompt(keys);
         HBox.setHgrow(keys, Priority.ALWAYS);
+        keys.setMaxWidth(Double.MAX_VALUE);
         Label due = new Label(Text.t("ui.plan.dueText"));
         due.setId("plan-due-text");
         due.getStyleClass().add("muted");
+        due.setWrapText(true);
         Label today = new Label(Text.t("ui.plan.todayText"));
         today.setId("plan-today-text");
         today.getStyleClass().add("muted");
+        today.setWrapText(true);
         Map<PlanChoice.Target, Region> inputs = new EnumMap<>(PlanChoice.Target.class);
         inputs.put(PlanChoice.Target.TODAY, today);
         inputs.put(PlanChoice.Target.RANGE, range);
         inputs.put(PlanChoice.Target.DUE, due);
         inputs.put(PlanChoice.Target.KEYS, keys);
         HBox choiceBox = new HBox(today, range, keys, due);
+        choiceBox.setId("plan-target-input");
         choiceBox.setAlignment(Pos.CENTER_LEFT);
-        HBox.setHgrow(choiceBox, Priority.ALWAYS);
         showOnly(c.targetProperty().get(), inputs);
         c.targetProperty().addListener((o, a, b) -> showOnly(b, inputs));
 
@@ -185,10 +202,13 @@ public final class PlanDialog {
 
         toggles.setMinWidth(Region.USE_PREF_SIZE);
         jobBox.setMinWidth(120);
-        choiceBox.setMinWidth(0);
-        HBox selector = new HBox(10, jobBox, toggles, choiceBox, ahead, spinner, plan);
+        plan.setMinWidth(Region.USE_PREF_SIZE);
+        // two rows: what to plan (job, target, ahead, Plan), then the chosen target's own input at the whole width,
+        // so that an input shows its whole hint at 1024 px in either language
+        HBox selector = new HBox(10, jobBox, toggles, Widgets.grow(), ahead, spinner, plan);
         selector.setAlignment(Pos.CENTER_LEFT);
         selector.getStyleClass().add("plan-selector");
+        VBox choose = new VBox(8, selector, choiceBox);
 
         Label validation = Widgets.line(c.validationProperty(), "error-text", "inline-validation");
         validation.setId("plan-validation");
@@ -225,7 +245,15 @@ public final class PlanDialog {
         missingBox.setVisible(false);
         missingBox.setManaged(false);
 
-        return new VBox(8, new VBox(2, title, subtitle), selector, validation, error, paused, later, missingBox);
+        return new VBox(8, new VBox(2, title, subtitle), choose, validation, error, paused, later, missingBox);
+    }
+
+    /** {@code f} is as wide as its whole hint (in the font CSS gave it), and never narrower. */
+    private static void fitPrompt(TextField f) {
+        f.prefWidthProperty().bind(Bindings.createDoubleBinding(() -> Widgets.textWidth(List.of(f.getPromptText()),
+                f.getFont()) + f.getInsets().getLeft() + f.getInsets().getRight() + 4,
+                f.promptTextProperty(), f.fontProperty(), f.insetsProperty()));
+        f.setMinWidth(Region.USE_PREF_SIZE);
     }
 
     private static void showOnly(PlanChoice.Target t, Map<PlanChoice.Target, Region> inputs) {
@@ -250,14 +278,12 @@ public final class PlanDialog {
 
         TableColumn<PlanViewModel.Row, String> key = new TableColumn<>(Text.t("ui.plan.col.key"));
         key.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().key()));
-        key.setPrefWidth(110);
-        key.setMinWidth(100);
         key.setSortable(false);
         // after Apply: the state the key ended in
         TableColumn<PlanViewModel.Row, PlanViewModel.Row> state = wholeRow(Text.t("ui.plan.col.state"),
                 () -> StateChip.cell(r -> r.after() != null ? r.after().state() : r.plan().state()));
-        state.setPrefWidth(150);
-        state.setMinWidth(140);
+        // a chip of the widest state, whatever the language; no wider, the planned action takes the rest
+        fix(state, Math.max(io.keyline.ui.common.Cut.titleWidth(state.getText()), StateChip.widest() + CELL_PADDING));
         TableColumn<PlanViewModel.Row, PlanViewModel.Row> action = wholeRow(Text.t("ui.plan.col.action"), () -> new TableCell<>() {
             @Override
             protected void updateItem(PlanViewModel.Row item, boolean empty) {
@@ -274,6 +300,7 @@ public final class PlanDialog {
                 }
             }
         });
+        action.setMinWidth(io.keyline.ui.common.Cut.titleWidth(action.getText()));
         table.getColumns().setAll(java.util.List.of(key, state, action));
         table.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
             if (b != null) {
@@ -297,13 +324,39 @@ public final class PlanDialog {
         VBox.setVgrow(detail, Priority.ALWAYS);
         Label masked = new Label(Text.t("ui.plan.masked"));
         masked.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+        masked.setWrapText(true);
+        masked.setMinHeight(Region.USE_PREF_SIZE);
         VBox right = new VBox(6, detailTitle, detail, masked);
         right.setPadding(new Insets(0, 0, 0, 10));
 
         SplitPane split = new SplitPane(table, right);
         split.setOrientation(Orientation.HORIZONTAL);
         split.setDividerPositions(0.52);
+        // the columns take what their texts need, the key's and the planned actions', and the table as much of the
+        // width as that needs, up to leaving the requests their room (their lines wrap)
+        Runnable fit = () -> {
+            fix(key, Math.max(io.keyline.ui.common.Cut.titleWidth(key.getText()),
+                    Widgets.textWidth(vm.rows().stream().map(PlanViewModel.Row::key).distinct().toList(), TEXT)
+                            + CELL_PADDING));
+            double actions = Math.max(action.getMinWidth(), Widgets.textWidth(vm.rows().stream()
+                    .map(PlanViewModel::actionText).distinct().toList(), TEXT) + CELL_PADDING);
+            double width = split.getWidth();
+            if (width > 0) {
+                double needs = key.getPrefWidth() + state.getPrefWidth() + actions + TABLE_CHROME;
+                double at = Math.max(0.4, Math.min(needs, width - DETAIL_MIN) / width);
+                split.setDividerPositions(at);
+            }
+        };
+        vm.rows().addListener((javafx.collections.ListChangeListener<PlanViewModel.Row>) ch -> fit.run());
+        split.widthProperty().addListener((o, a, b) -> fit.run());
         return split;
+    }
+
+    /** {@code c} is {@code width} wide, neither more nor less: the last column takes what is left. */
+    private static void fix(TableColumn<?, ?> c, double width) {
+        c.setMinWidth(width);
+        c.setPrefWidth(width);
+        c.setMaxWidth(width);
     }
 
     /** A column whose cells get the whole row and draw it themselves. */

@@ -649,6 +649,106 @@ class ConsoleLayoutTest {
         }
     }
 
+    /**
+     * At 1024×680 the Plan dialog fits its window and reads whole, in English and in Chinese: its choice of keys
+     * (each target's input with its whole hint), the table's headings and the planned actions; no "…" anywhere.
+     * (It opened 1080 px wide over a 1024 px window, and on a 1024 px screen its inputs read "to (empty: the
+     * curre", its heading "Planned ac…" and its actions "blocked: cred…".)
+     */
+    @Test
+    void atTheSmallestThePlanDialogFitsAndReadsWholeInBothLanguages(FxRobot robot) throws Exception {
+        java.util.Map<String, List<String>> problems = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                threeKeysWaitForALoginAt1024(robot);
+                // a key that runs every step, beside the three that wait for the login and the done ones
+                fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
+                        "\"credential\": \"sandbox-cookie\","), fx.site.base());
+                robot.interact(() -> console.plan("daily-article"));
+                waitUntil(() -> dialog(robot, "#plan-table") != null);
+                Window plan = dialog(robot, "#plan-table");
+                waitUntil(() -> !robot.lookup("#plan-table").queryAs(javafx.scene.control.TableView.class).getItems()
+                        .isEmpty());
+                String where = language.getLanguage() + " ";
+                problems.put(where + "size", fxValue(robot, () -> plan.getWidth() <= stage.getWidth() + 1
+                        && plan.getHeight() <= stage.getHeight() + 1 ? List.of()
+                        : List.of("the dialog is " + Math.round(plan.getWidth()) + "x" + Math.round(plan.getHeight())
+                        + " over a window of " + Math.round(stage.getWidth()) + "x" + Math.round(stage.getHeight()))));
+                problems.put(where + "today", readsWhole(robot, plan));
+                robot.clickOn("#target-range");
+                WaitForAsyncUtils.waitForFxEvents();
+                problems.put(where + "range, empty", readsWhole(robot, plan));
+                robot.clickOn("#plan-from").write("2026-11-24");
+                robot.clickOn("#plan-run");
+                waitUntil(() -> robot.lookup("#plan-table").queryAs(javafx.scene.control.TableView.class).getItems()
+                        .size() == 6);
+                Thread.sleep(300);
+                WaitForAsyncUtils.waitForFxEvents();
+                problems.put(where + "range", readsWhole(robot, plan));
+                robot.clickOn("#target-keys");
+                WaitForAsyncUtils.waitForFxEvents();
+                problems.put(where + "keys", readsWhole(robot, plan));
+                robot.clickOn("#target-due");
+                WaitForAsyncUtils.waitForFxEvents();
+                problems.put(where + "due", readsWhole(robot, plan));
+                closeDialogs(robot);
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                if (fx != null) {
+                    fx.close();
+                    fx = null;
+                }
+            }
+        }
+        problems.values().removeIf(List::isEmpty);
+        assertThat(problems).as("the Plan dialog at 1024x680").isEmpty();
+    }
+
+    /**
+     * What {@code window} does not show whole: controls beyond its edges, texts cut with "…" (a tooltip or not),
+     * and an empty input whose hint is cut.
+     */
+    private static List<String> readsWhole(FxRobot robot, Window window) {
+        return fxValue(robot, () -> {
+            List<String> out = new java.util.ArrayList<>();
+            Scene scene = window.getScene();
+            cutOrOut(scene.getRoot(), scene.getWidth(), scene.getHeight(), out);
+            return out;
+        });
+    }
+
+    private static void cutOrOut(Node n, double w, double h, List<String> out) {
+        if (!n.isVisible()) {
+            return;
+        }
+        if (n instanceof javafx.scene.control.Control c) {
+            Bounds b = c.localToScene(c.getLayoutBounds());
+            if (b.getWidth() > 0 && (b.getMaxX() > w + 1 || b.getMaxY() > h + 1 || b.getMinX() < -1)) {
+                out.add(describe(c) + " reaches x " + Math.round(b.getMaxX()) + ", y " + Math.round(b.getMaxY()));
+            }
+        }
+        if (n instanceof javafx.scene.control.Labeled l && l.getText() != null && !l.getText().isBlank()
+                && l.lookup(".text") instanceof javafx.scene.text.Text t && t.getText() != null
+                && !t.getText().equals(l.getText()) && (t.getText().endsWith("...") || t.getText().endsWith("…"))) {
+            out.add(describe(l) + " is cut to '" + t.getText() + "'");
+        }
+        if (n instanceof javafx.scene.control.TextField f && (f.getText() == null || f.getText().isEmpty())
+                && f.getPromptText() != null && !f.getPromptText().isEmpty()) {
+            double room = f.getWidth() - f.snappedLeftInset() - f.snappedRightInset();
+            double needs = io.keyline.ui.common.Widgets.textWidth(List.of(f.getPromptText()), f.getFont());
+            if (needs > room + 0.5) {
+                out.add(describe(f) + " shows " + Math.round(room) + " px of its hint '" + f.getPromptText()
+                        + "' (" + Math.round(needs) + " px)");
+            }
+        }
+        if (n instanceof javafx.scene.Parent p) {
+            for (Node c : p.getChildrenUnmodifiable()) {
+                cutOrOut(c, w, h, out);
+            }
+        }
+    }
+
     /** The site rejected the login sandbox-cookie of three keys of daily-article; the console open at 1024×680. */
     private void threeKeysWaitForALoginAt1024(FxRobot robot) throws Exception {
         fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
