@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 
 /**
  * A job's recent keys as a calendar (the console's heatmap): the last 90 days, 52 weeks or 24
- * months up to the current key, each with its state; the keys that should exist (since
+ * months up to the current key, each with its state, from the job's first week on (a young job's
+ * calendar does not open with empty weeks before its first key); the keys that should exist (since
  * {@code key.start}) but never ran are the missing keys, which the attention list, the job list and
  * the heatmap count the same way. Keys that ran ahead of schedule (later than the current key) are
  * counted too, so they are never hidden. Two queries, whatever the number of keys.
@@ -53,7 +54,8 @@ public final class Calendar {
      *
      * @param type    date, week or month (manual jobs have no calendar)
      * @param current the current key
-     * @param cells   oldest first, the current key last
+     * @param cells   oldest first, the current key last; from the week of the job's first key (its
+     *                {@code key.start}, or an older stored key) when that is inside the calendar's reach
      * @param ahead   keys stored later than the current key (run ahead of schedule), oldest first
      */
     public record View(KeyType type, String current, List<Cell> cells, List<String> ahead) {
@@ -106,11 +108,31 @@ public final class Calendar {
             out.add(new Cell(key, KeyRules.firstDay(def.key(), key), r == null ? null : r.state(), before,
                     key.equals(current) && !currentDue));
         }
+        out = fromFirstWeek(def.key().type(), out);
         List<String> ahead = store.query(KeyRecords.KeyQuery.all(def.name())
                         .between(KeyRules.next(def.key(), current), null)).stream().map(KeyRecord::key)
                 .filter(x -> KeyRules.compare(def.key(), x, current) > 0)
                 .sorted((a, b) -> KeyRules.compare(def.key(), a, b)).toList();
         return new View(def.key().type(), current, out, ahead);
+    }
+
+    /**
+     * {@code cells} without the leading ones before the job's start that never ran: from the first key the job has
+     * (stored, or expected since its start) on, for days from the Monday of that key's week, so the calendar's
+     * first column is a whole week. The current key stays, whatever the start.
+     */
+    static List<Cell> fromFirstWeek(KeyType type, List<Cell> cells) {
+        int first = 0;
+        while (first < cells.size() - 1 && cells.get(first).beforeStart() && cells.get(first).state() == null) {
+            first++;
+        }
+        if (type == KeyType.DATE) {
+            LocalDate monday = cells.get(first).firstDay().with(java.time.DayOfWeek.MONDAY);
+            while (first > 0 && !cells.get(first - 1).firstDay().isBefore(monday)) {
+                first--;
+            }
+        }
+        return first == 0 ? cells : new ArrayList<>(cells.subList(first, cells.size()));
     }
 
     /** Whether the job's schedule ticked for its current key already (always, without a schedule). */

@@ -45,28 +45,31 @@ class JobViewModelTest {
     }
 
     @Test
-    void heatmapCoversNinetyDaysWithGapsForKeysThatNeverRan() throws IOException {
+    void heatmapCoversUpToNinetyDaysFromTheJobsFirstWeekWithGapsForKeysThatNeverRan() throws IOException {
         job("[ \"$KEYLINE_KEY\" != 2026-11-28 ] || exit 64");
         fx.wb.cli("run", "--yes", "c", "--from", "2026-11-26", "--to", "2026-11-28");
 
         vm.load("c");
 
         List<Calendar.Cell> heat = vm.calendarProperty().get().cells();
-        assertThat(heat).hasSize(90);
-        assertThat(heat.get(89).key()).isEqualTo("2026-11-29");
-        assertThat(heat.get(0).key()).isEqualTo("2026-09-01");
+        // 90 days back reach 2026-09-01, but the job starts on Thursday 2026-10-01: from the Monday of that week
+        assertThat(heat).hasSize(63);
+        assertThat(heat.get(62).key()).isEqualTo("2026-11-29");
+        assertThat(heat.get(0).key()).isEqualTo("2026-09-28");
         assertThat(heat.get(0).beforeStart()).isTrue();
+        assertThat(heat).filteredOn(Calendar.Cell::beforeStart).extracting(Calendar.Cell::key)
+                .containsExactly("2026-09-28", "2026-09-29", "2026-09-30");
         Calendar.Cell oct1 = heat.stream().filter(c -> c.key().equals("2026-10-01")).findFirst().orElseThrow();
         assertThat(oct1.gap()).isTrue();
         assertThat(heat.stream().filter(c -> c.key().equals("2026-11-27")).findFirst().orElseThrow().state())
                 .isEqualTo(KeyState.DONE);
         assertThat(heat.stream().filter(c -> c.key().equals("2026-11-28")).findFirst().orElseThrow().state())
                 .isEqualTo(KeyState.FAILED);
-        assertThat(heat.stream().filter(Calendar.Cell::gap).count()).isEqualTo(90 - 30 - 3); // Sep is before start; 3 ran
+        assertThat(heat.stream().filter(Calendar.Cell::gap).count()).isEqualTo(60 - 3); // Oct 1 to Nov 29; 3 ran
         // the missing keys are exactly the gaps, and the count the sidebar and the attention list show
-        assertThat(vm.calendarProperty().get().missing()).hasSize(90 - 30 - 3).contains("2026-10-01")
+        assertThat(vm.calendarProperty().get().missing()).hasSize(60 - 3).contains("2026-10-01")
                 .doesNotContain("2026-11-27", "2026-11-28", "2026-09-30");
-        assertThat(heat.get(0).firstDay()).isEqualTo(LocalDate.of(2026, 9, 1));
+        assertThat(heat.get(0).firstDay()).isEqualTo(LocalDate.of(2026, 9, 28));
     }
 
     @Test
