@@ -123,6 +123,39 @@ class BundleTest {
         assertThat(other).as("Chinese texts with another word for the plan").isEmpty();
     }
 
+    /**
+     * Chinese keeps the dry run and the job's schedule apart: 计划 is the plan's word only (its English says plan),
+     * and a job's schedule (its cron, its ticks) is 定时 wherever the English names it; "ahead of schedule" is said
+     * as 提前, never as ahead of a plan.
+     */
+    @Test
+    void chineseSaysPlanOnlyForThePlanAndTimingForTheSchedule() throws IOException {
+        Pattern plan = Pattern.compile("(?i)\\bplan");
+        Pattern schedule = Pattern.compile("(?i)\\bschedules?\\b");
+        Set<String> planForSchedule = new TreeSet<>();
+        Set<String> scheduleUnnamed = new TreeSet<>();
+        for (String area : Text.AREAS) {
+            Properties en = load(area + ".properties");
+            Properties zh = load(area + "_zh_CN.properties");
+            for (String key : zh.stringPropertyNames()) {
+                String e = en.getProperty(key, "");
+                String z = zh.getProperty(key);
+                if (z.contains("计划") && !plan.matcher(e).find()) {
+                    planForSchedule.add(key + "=" + z);
+                }
+                if (z.contains("提前于计划")) {
+                    planForSchedule.add(key + "=" + z);
+                }
+                boolean named = schedule.matcher(e.replaceAll("(?i)ahead of schedule", "")).find();
+                if (named && !z.contains("定时")) {
+                    scheduleUnnamed.add(key + "=" + z);
+                }
+            }
+        }
+        assertThat(planForSchedule).as("计划 where the English says no plan").isEmpty();
+        assertThat(scheduleUnnamed).as("a job's schedule not called 定时").isEmpty();
+    }
+
     @Test
     void theLanguageFollowsKeylineLangThenTheSystem() {
         assertThat(Text.initial("zh", Locale.US)).isEqualTo(Text.CHINESE);
