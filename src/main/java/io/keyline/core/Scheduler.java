@@ -197,10 +197,18 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     }
 
     /**
-     * The due keys of a job that a run would start now: not those of a paused job, not retries
+     * The due keys of a job that a run would take now: not those of a paused job, not retries
      * that are due later, and not keys a live process holds (the engine would pass them by).
      */
     private List<Upcoming> runnable(JobDefinition job, Instant now, List<String> listed) {
+        return due(job, now, listed, false);
+    }
+
+    /**
+     * {@link #runnable}; with {@code startsOnly}, without the keys a run takes only to park them for the review of
+     * the job's unsafe steps (no step of theirs runs): what the status says the scheduler is about to run.
+     */
+    private List<Upcoming> due(JobDefinition job, Instant now, List<String> listed, boolean startsOnly) {
         if (controls.jobControl(job.name()).pausedAt(now)) {
             return List.of();
         }
@@ -214,7 +222,8 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         List<Upcoming> out = new ArrayList<>();
         for (Targets.DueKey d : due) {
             // whether a run would take the key now: the engine's own decision, read only
-            if (!KeyDecision.decide(inputs.unheld(d.key(), known.get(d.key()), now, null)).leavesKeyAlone()) {
+            KeyDecision.Decision decision = KeyDecision.decide(inputs.unheld(d.key(), known.get(d.key()), now, null));
+            if (startsOnly ? starts(decision) : !decision.leavesKeyAlone()) {
                 out.add(new Upcoming(job.name(), d.key(), d.firstTick(), d.catchUp(), d.note()));
             }
         }
@@ -232,7 +241,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
                 if (controls.jobControl(job.name()).pausedAt(now)) {
                     continue;
                 }
-                dueNow.addAll(runnable(job, now, List.of()));
+                dueNow.addAll(due(job, now, List.of(), true));
                 Upcoming n = nextOf(job, now);
                 if (n != null && (next == null || n.tick().toInstant().isBefore(next.tick().toInstant()))) {
                     next = n;
@@ -249,7 +258,8 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     /**
      * The first future tick of the job that will start its key: the decision a run takes at that tick, read
      * only, as {@link #runnable} reads it now. A key that is finished, waits for a person (a confirmation, a
-     * login, a review) or for a later retry is left alone by the tick, so the tick is not named for it.
+     * login, a review) or for a later retry is left alone by the tick, and a key of a job that waits for its
+     * review is only parked for it ({@link #starts}), so the tick is not named for either.
      */
     private Upcoming nextOf(JobDefinition job, Instant now) {
         CronExpression cron = job.schedule();
@@ -275,11 +285,19 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             // at its tick the key is the current one: the inputs are those of a run at that time
             DecisionInputs inputs = DecisionInputs.unattended(job, control, false, Clock.fixed(at, job.key().zone()),
                     leases.workers(), Duration.ZERO);
-            if (!KeyDecision.decide(inputs.unheld(e.getKey(), known.get(e.getKey()), at, null)).leavesKeyAlone()) {
+            if (starts(KeyDecision.decide(inputs.unheld(e.getKey(), known.get(e.getKey()), at, null)))) {
                 return new Upcoming(job.name(), e.getKey(), e.getValue(), false, null);
             }
         }
         return null;
+    }
+
+    /**
+     * Whether a run that meets the key with this decision starts its work: it takes the key, and not only to park
+     * it for the review of its job's unsafe steps.
+     */
+    private static boolean starts(KeyDecision.Decision d) {
+        return !d.leavesKeyAlone() && (d.stop() == null || d.stop().kind() != KeyDecision.StopKind.NEEDS_REVIEW);
     }
 
     @Override

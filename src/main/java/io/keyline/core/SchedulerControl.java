@@ -28,8 +28,10 @@ public interface SchedulerControl {
     /**
      * @param mode     the mode
      * @param running  {@code job key} the scheduler is executing right now, or {@code null}
-     * @param dueNow   keys its next tick will start (catch-ups included), in order
-     * @param next     the next schedule tick that will start a key, or {@code null} when none is scheduled
+     * @param dueNow   keys its next tick will start (catch-ups included), in order; not the keys it only parks for
+     *                 the review of their job's unsafe steps
+     * @param next     the next schedule tick that will start a key (not one whose key waits for a person, nor one
+     *                 that only parks it for its job's review), or {@code null} when none will
      * @param nextTick when the scheduler looks next, or {@code null} when it is not ticking
      * @param window   the catch-up window, e.g. {@code PT168H}
      * @param problem  the last error of a tick, as words, or {@code null}

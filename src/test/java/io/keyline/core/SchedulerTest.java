@@ -110,6 +110,29 @@ class SchedulerTest {
         assertThat(executions()).isEmpty();
     }
 
+    /**
+     * A job whose unsafe step was never reviewed: a tick takes its due key only to park it for the review, and
+     * sends nothing. The status says no key is about to run and names no next tick until the job is reviewed.
+     */
+    @Test
+    void keysThatATickOnlyParksForTheJobsReviewAreNeitherAboutToRunNorNext() throws IOException {
+        String json = Jobs.command("daily", "unsafe", "echo {key} >> runs.log", "PT10S")
+                .replace("\"start\": \"2026-01-01\" },", "\"start\": \"2026-11-29\" },\n  \"schedule\": \"0 9 * * *\",");
+        wb.job("daily", json, null);
+        wb.clock.set(Instant.parse("2026-11-29T09:00:10Z"));
+
+        SchedulerControl.Status before = scheduler.status();
+        assertThat(before.dueNow()).as("due, but the tick only parks it for the review").isEmpty();
+        assertThat(before.next()).as("every coming tick parks its key for the review").isNull();
+        assertThat(scheduler.tick()).extracting(Scheduler.Started::state).containsExactly(KeyState.NEEDS_CONFIRMATION);
+        assertThat(executions()).isEmpty();
+
+        assertThat(wb.cli("approve", "daily").exit()).isZero();
+        SchedulerControl.Status after = scheduler.status();
+        assertThat(after.dueNow()).extracting(SchedulerControl.Upcoming::key).containsExactly("2026-11-29");
+        assertThat(after.next().key()).isEqualTo("2026-11-30");
+    }
+
     @Test
     void catchesUpMissedKeysWithinTheWindowAndNotOlderOnes() throws IOException {
         dailyJob("2026-11-01");
