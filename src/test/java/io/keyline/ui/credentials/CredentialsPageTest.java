@@ -71,10 +71,10 @@ class CredentialsPageTest {
         fx.site.requireCookie("session=v1");
 
         robot.interact(() -> {
+            // the window takes the scene's size: a size set on the stage would stay with the next test class
             Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
             stage.setScene(scene);
-            stage.setWidth(1024);
-            stage.setHeight(680);
+            stage.sizeToScene();
             stage.show();
         });
         WaitForAsyncUtils.waitForFxEvents();
