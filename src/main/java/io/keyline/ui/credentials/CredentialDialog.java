@@ -218,6 +218,9 @@ public final class CredentialDialog {
         HBox loginRow = new HBox(8, loginTitle, login, loginActions);
         loginRow.setAlignment(Pos.CENTER_LEFT);
         loginRow.getStyleClass().add("credential-login-row");
+        // a new credential has no login to do again: the row speaks for a stored one
+        loginRow.visibleProperty().bind(vm.nameEditableProperty().not().or(vm.loginUrlProperty().isNotEmpty()));
+        loginRow.managedProperty().bind(loginRow.visibleProperty());
         Label steps = new Label(Text.t("ui.credential.steps"));
         steps.getStyleClass().add("muted");
         steps.setWrapText(true);

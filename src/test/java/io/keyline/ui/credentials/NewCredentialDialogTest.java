@@ -63,7 +63,9 @@ class NewCredentialDialogTest {
     @Test
     void theNamesErrorWaitsUntilTheNameIsEditedOrASaveIsTried(FxRobot robot) {
         String missing = Text.t("core.renew.nameMissing");
-        assertThat(shownTexts(robot)).as("just opened").doesNotContain(missing);
+        assertThat(shownTexts(robot)).as("just opened").doesNotContain(missing)
+                .as("a new credential has no login to do again").doesNotContain(Text.t("ui.credential.loginAt"),
+                        Text.t("ui.credential.noLoginUrl"));
 
         robot.clickOn(robot.lookup(".credential-input").queryAs(TextArea.class)).write("Cookie: session=v1");
         WaitForAsyncUtils.waitForFxEvents();
