@@ -92,6 +92,23 @@ class ReviewFirstTest {
                 "next: review job p first: keyline plan p, then keyline apply PLAN_ID; or keyline approve p");
     }
 
+    /**
+     * A key that waits for its job's review is not a failure: Attention shows no evidence with it, not the answer of
+     * the login the renewal replaced.
+     */
+    @Test
+    void keysThatWaitForTheReviewAfterARenewalShowNoEvidenceOfTheOldLogin() throws IOException {
+        wb.cliWithInput("session=good", "credentials", "set", CRED, "--run");
+        try (io.keyline.workspace.Workspace ws = new io.keyline.workspace.Workspace(wb.state, wb.jobs, wb.options(),
+                wb.env())) {
+            var items = ws.operations().attention(ws.catalog().jobs(), java.util.Map.of(), wb.clock.instant());
+            assertThat(items).as("attention").hasSize(1);
+            assertThat(items.get(0).kind()).isEqualTo(io.keyline.core.operations.Attention.Kind.REVIEW);
+            assertThat(items.get(0).keys()).containsExactly(PARKED);
+            assertThat(items.get(0).evidence()).as("the item's evidence line").isEmpty();
+        }
+    }
+
     /** The POSTs of {@code job} the site received (each carries {@code Idempotency-Key: job:key:step}). */
     private java.util.List<io.keyline.testing.FaultServer.Request> posts(String job) {
         return site.server().received().stream().filter(r -> r.method().equals("POST"))

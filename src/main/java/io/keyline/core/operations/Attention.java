@@ -204,8 +204,10 @@ public final class Attention {
                     if (io.keyline.core.DecisionInputs.waitsForReview(first)) {
                         String title = Text.t("core.attention.title.review", first.job(), rs.size());
                         String reason = Text.t("core.attention.reason.review", message, first.job());
+                        // a wait for the review is no failure: the last failure's evidence (the login a renewal
+                        // replaced, say) is history, not why the key waits
                         items.add(new Item(id, Kind.REVIEW, first.job(), keys, jobKeys, first.state(), first.step(),
-                                title, reason, evidence, first.updatedAt(), null, null));
+                                title, reason, "", first.updatedAt(), null, null));
                     } else {
                         Instant expires = Waiting.expiresAt(byName.get(first.job()), first);
                         var rule = Waiting.expiry(byName.get(first.job()), first);
