@@ -12,11 +12,16 @@ import static io.keyline.text.Text.t;
 @Command(name = "backup")
 final class BackupCommand extends Sub implements Callable<Integer> {
 
+    /** As typed: a {@code Path} drops the trailing "/" that says the operator named a folder. */
     @Parameters(index = "0", paramLabel = "FILE", descriptionKey = "FILE")
-    Path file;
+    String target;
 
     @Override
     public Integer call() {
+        Path file = Path.of(target);
+        if (target.endsWith("/") || target.endsWith(java.io.File.separator)) {
+            throw new UsageError(t("core.store.backup.isFolder", file.toAbsolutePath().normalize().toString()));
+        }
         if (ws().shared()) {
             // a PostgreSQL state is backed up with the server's own tools (consistent while in use, restorable)
             var pg = (io.keyline.store.StateLocation.Postgres) ws().location();

@@ -137,6 +137,16 @@ class BackupExportPruneTest extends SiteTestBase {
         }
     }
 
+    /** A target written as a folder ("backups/") is a folder, existing or not: no file named "backups" is written. */
+    @Test
+    void backupToATargetWrittenAsAFolderAsksForAFileName() throws IOException {
+        Path folder = tmp.resolve("backups");
+        Result r = wb.cli("backup", folder + "/");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(64);
+        assertThat(r.err()).contains(folder + " is a folder", "keyline-backup.zip");
+        assertThat(folder).as("nothing was written at " + folder).doesNotExist();
+    }
+
     /**
      * A folder whose own parent is missing too (a backup disk that is not mounted, a typo) is not made: nothing is
      * written in a place the operator did not name, and the message names the folder. The command line was fine.
