@@ -160,6 +160,11 @@ public final class Operations {
         return Overview.of(store, store, jobs);
     }
 
+    /** Whether the job's unsafe steps wait for a review (unattended runs hold its keys until then), and why. */
+    public io.keyline.core.Review.Need review(JobDefinition job) {
+        return io.keyline.core.Review.need(job, store.jobControl(job.name()));
+    }
+
     /** What waits for a person, grouped by cause ({@code calendars}: each job's, for its missing keys). */
     public List<Attention.Item> attention(List<JobDefinition> jobs, Map<String, Calendar.View> calendars,
                                           Instant now) {

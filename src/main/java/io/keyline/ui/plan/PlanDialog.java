@@ -71,7 +71,8 @@ public final class PlanDialog {
 
     /**
      * Opens the plan of {@code job} in a window of its own over {@code owner}: of exactly {@code keys}
-     * when given (the heatmap's gaps, the inbox's missing keys), else of the current key.
+     * when given (the heatmap's gaps, the inbox's missing keys), else of the current key, or of every due key
+     * when the job waits for its review ({@link PlanViewModel#planOnOpen}).
      */
     public static void show(Window owner, ConsoleServices s, Threads t, String job, List<String> keys,
                             Runnable onChanged) {
@@ -89,7 +90,7 @@ public final class PlanDialog {
             if (keys != null && !keys.isEmpty()) {
                 vm.planKeys(keys);
             } else {
-                vm.plan();
+                vm.planOnOpen();
             }
         }
         stage.show();

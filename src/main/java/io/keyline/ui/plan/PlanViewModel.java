@@ -111,6 +111,18 @@ public final class PlanViewModel extends ViewModel {
 
     /** Plans the chosen keys in the background and saves the plan (so the CLI can apply it too). */
     public void plan() {
+        plan(false);
+    }
+
+    /**
+     * The dialog's first plan: of the current key, or of every due key when the job waits for its review. Applying
+     * the plan is the review, and the review lets every due key go; the operator sees each request it lets go.
+     */
+    public void planOnOpen() {
+        plan(true);
+    }
+
+    private void plan(boolean opening) {
         String name = choice.jobProperty().get();
         if (busy.get()) {
             return;
@@ -124,18 +136,23 @@ public final class PlanViewModel extends ViewModel {
         act(() -> {
             JobDefinition d = services.job(name);
             try {
-                KeySelection.Choice c = choice.choice(d);
+                KeySelection.Choice chosen = choice.choice(d);
+                KeySelection.Choice c = opening && !chosen.due() && services.operations().review(d).pending()
+                        ? KeySelection.Choice.dueKeys() : chosen;
                 KeySelection.Resolved r = services.operations().select(d, c, services.scheduler().window());
                 Plan p = services.operations().planApply().planAndSave(d, r.keys(), r.notes(),
                         Planner.Options.DEFAULT.withAhead(c.ahead()));
                 List<String> gaps = !c.due() ? List.of() : services.operations().calendar(d).missing().stream()
                         .filter(k -> !r.keys().contains(k)).toList();
-                return new Planned(p, null, gaps);
+                return new Planned(p, null, gaps, c.due());
             } catch (IllegalArgumentException | OperatorException e) {
                 return new Planned(null, Format.problem(e), List.of());
             }
         }, r -> {
             choice.invalid(r.invalid());
+            if (r.due()) {
+                choice.targetProperty().set(PlanChoice.Target.DUE);
+            }
             if (r.plan() != null) {
                 show(r.plan());
                 missing.setAll(r.missing());
@@ -187,7 +204,11 @@ public final class PlanViewModel extends ViewModel {
         plan();
     }
 
-    private record Planned(Plan plan, String invalid, List<String> missing) {
+    /** @param due whether the plan is of the due keys (the dialog shows that choice) */
+    private record Planned(Plan plan, String invalid, List<String> missing, boolean due) {
+        Planned(Plan plan, String invalid, List<String> missing) {
+            this(plan, invalid, missing, false);
+        }
     }
 
     private void show(Plan p) {
@@ -253,8 +274,10 @@ public final class PlanViewModel extends ViewModel {
             // the selected key's pane says what it came to now (it said what the plan expected before)
             selected.set(rows.stream().filter(x -> x.key().equals(shownKey)).findFirst().orElse(null));
             String counts = Words.counts(Words.countsOf(r.keys()));
-            outcome.set((r.stopped() == null ? Text.t("ui.plan.applied", counts, Words.outcome(r.exitCode()))
-                    : Text.t("ui.plan.appliedStopped", counts, r.stopped(), Words.outcome(r.exitCode())))
+            // "every key of the plan", not "every key": keys outside it may still wait (or were just released)
+            String words = r.exitCode() == RunReport.OK ? Text.t("ui.plan.allDone") : Words.outcome(r.exitCode());
+            outcome.set((r.stopped() == null ? Text.t("ui.plan.applied", counts, words)
+                    : Text.t("ui.plan.appliedStopped", counts, r.stopped(), words))
                     + released(a.released()));
         }, e -> {
             outcome.set("");

@@ -218,7 +218,7 @@ class PlanViewModelTest {
         assertThat(fx.site.effects(TODAY)).isEqualTo(1);
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.DONE);
         assertThat(vm.exitCodeProperty().get()).isZero();
-        assertThat(vm.outcomeProperty().get()).isEqualTo("Applied: 1 done. Every key is done.");
+        assertThat(vm.outcomeProperty().get()).isEqualTo("Applied: 1 done. Every key of the plan is done.");
         // the rows say what became of each key (not the state from before the run)
         assertThat(vm.rows()).singleElement().satisfies(r -> assertThat(r.after().state()).isEqualTo(KeyState.DONE));
         assertThat(vm.appliedProperty().get()).isTrue();
@@ -247,9 +247,35 @@ class PlanViewModelTest {
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.DONE);
         assertThat(fx.state("p", "2026-11-27")).isEqualTo(KeyState.PENDING);
         assertThat(fx.state("p", "2026-11-28")).isEqualTo(KeyState.PENDING);
-        assertThat(vm.outcomeProperty().get()).isEqualTo("Applied: 1 done. Every key is done. Applying the plan "
-                + "reviewed p: 2 other keys that waited for the review go back to pending (2026-11-27, 2026-11-28); "
+        assertThat(vm.outcomeProperty().get()).isEqualTo("Applied: 1 done. Every key of the plan is done. Applying "
+                + "the plan reviewed p: 2 other keys that waited for the review go back to pending (2026-11-27, 2026-11-28); "
                 + "the scheduler and the next run take them.");
+    }
+
+    /**
+     * Applying a plan is the job's review, and the review lets every key that waited for it go: the dialog opened on
+     * such a job shows all of them, with their requests, not the current key alone.
+     */
+    @Test
+    void theFirstPlanOfAJobThatWaitsForItsReviewIsOfEveryDueKey() {
+        fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), List.of("2026-11-27",
+                "2026-11-28"), io.keyline.core.RunRequest.due(false));
+        assertThat(fx.state("p", "2026-11-28")).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+
+        vm.planOnOpen();
+
+        assertThat(vm.choice().targetProperty().get()).isEqualTo(PlanChoice.Target.DUE);
+        assertThat(vm.rows()).extracting(r -> r.plan().key()).containsExactly("2026-11-27", "2026-11-28");
+        assertThat(vm.rows()).allSatisfy(r -> assertThat(r.plan().requests()).as(r.plan().key()).isNotEmpty());
+
+        // once reviewed, the dialog opens on the current key as before
+        assertThat(fx.wb.cli("approve", "p").exit()).isZero();
+        PlanViewModel again = new PlanViewModel(fx.services, Threads.direct());
+        again.loadJobs();
+        again.choice().jobProperty().set("p");
+        again.planOnOpen();
+        assertThat(again.choice().targetProperty().get()).isEqualTo(PlanChoice.Target.TODAY);
+        assertThat(again.rows()).extracting(r -> r.plan().key()).containsExactly(TODAY);
     }
 
     @Test
