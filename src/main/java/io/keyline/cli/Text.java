@@ -151,20 +151,7 @@ final class Text {
          * Asian scripts, full-width punctuation) takes two, so that a Chinese table lines up.
          */
         static int width(String s) {
-            int w = s.length();
-            for (int i = 0; i < s.length(); i++) {
-                if (wide(s.charAt(i))) {
-                    w++;
-                }
-            }
-            return w;
-        }
-
-        private static boolean wide(char c) {
-            return c >= '\u1100' && c <= '\u115f' || c >= '\u2e80' && c <= '\ua4cf' && c != '\u303f'
-                    || c >= '\uac00' && c <= '\ud7a3' || c >= '\uf900' && c <= '\ufaff'
-                    || c >= '\ufe30' && c <= '\ufe4f' || c >= '\uff00' && c <= '\uff60'
-                    || c >= '\uffe0' && c <= '\uffe6';
+            return io.keyline.text.Text.columns(s);
         }
 
         void print(PrintStream out) {

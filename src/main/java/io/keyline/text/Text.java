@@ -103,6 +103,27 @@ public final class Text {
         return new MessageFormat(pattern, zh ? CHINESE : ENGLISH).format(args);
     }
 
+    /**
+     * How many terminal columns {@code s} takes: a Chinese character (and the other wide characters of East Asian
+     * scripts, full-width punctuation) takes two, so that a Chinese table lines up.
+     */
+    public static int columns(String s) {
+        int w = s.length();
+        for (int i = 0; i < s.length(); i++) {
+            if (wide(s.charAt(i))) {
+                w++;
+            }
+        }
+        return w;
+    }
+
+    private static boolean wide(char c) {
+        return c >= '\u1100' && c <= '\u115f' || c >= '\u2e80' && c <= '\ua4cf' && c != '\u303f'
+                || c >= '\uac00' && c <= '\ud7a3' || c >= '\uf900' && c <= '\ufaff'
+                || c >= '\ufe30' && c <= '\ufe4f' || c >= '\uff00' && c <= '\uff60'
+                || c >= '\uffe0' && c <= '\uffe6';
+    }
+
     /** Whether the bundle has {@code key} (for texts chosen by a value, e.g. {@code state.DONE}). */
     public static boolean has(String key) {
         return AREAS.contains(area(key)) && bundle(area(key)).containsKey(key);

@@ -329,9 +329,10 @@ public final class Demo {
         String s = Text.t("cli.state." + state.name());
         int width = 0;
         for (KeyState k : List.of(KeyState.FAILED, KeyState.NEEDS_CONFIRMATION, KeyState.NEEDS_CREDENTIAL)) {
-            width = Math.max(width, Text.t("cli.state." + k.name()).length());
+            width = Math.max(width, Text.columns(Text.t("cli.state." + k.name())));
         }
-        return "  " + s + " ".repeat(width + 2 - s.length()) + keys + "  " + why + "\n";
+        // padded by terminal columns: a Chinese state takes two per character
+        return "  " + s + " ".repeat(width + 2 - Text.columns(s)) + keys + "  " + why + "\n";
     }
 
     static String describe(Map<KeyState, Integer> c) {

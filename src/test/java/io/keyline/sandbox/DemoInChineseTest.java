@@ -33,6 +33,16 @@ class DemoInChineseTest {
                 "凭据：sandbox-cookie（Cookie，指纹 ", "个已完成", "补跑 daily-article")
                 .doesNotContain("Six steps", "Waiting for you", "Renew the cookie", "FAILED", " keys: ", "backfilling");
 
+        // what waits lines up in a terminal: the keys start at one column, a Chinese character taking two
+        java.util.Set<Integer> keysAt = new java.util.HashSet<>();
+        for (String line : demo.out().split("\\R")) {
+            int key = line.indexOf("daily-article 20");
+            if (line.startsWith("  ") && key > 0 && !line.contains("补跑")) {
+                keysAt.add(Text.columns(line.substring(0, key)));
+            }
+        }
+        assertThat(keysAt).as(demo.out()).hasSize(1);
+
         Result again = wb.cli("demo", "--port", "0");
         assertThat(again.exit()).as(again.toString()).isEqualTo(1);
         assertThat(again.err()).contains("演示需要一个空的状态", "--force").doesNotContain("already has");
