@@ -106,6 +106,8 @@ class ReviewFirstTest {
             assertThat(items.get(0).kind()).isEqualTo(io.keyline.core.operations.Attention.Kind.REVIEW);
             assertThat(items.get(0).keys()).containsExactly(PARKED);
             assertThat(items.get(0).evidence()).as("the item's evidence line").isEmpty();
+            // the console's card says what to do there, once, not the command line's commands
+            assertThat(items.get(0).reason()).contains("Plan…", "publish").doesNotContain("keyline ");
         }
     }
 

@@ -203,7 +203,9 @@ public final class Attention {
                 case NEEDS_CONFIRMATION -> {
                     if (io.keyline.core.DecisionInputs.waitsForReview(first)) {
                         String title = Text.t("core.attention.title.review", first.job(), rs.size());
-                        String reason = Text.t("core.attention.reason.review", message, first.job());
+                        // the console's own words: what the card's Plan… does, not the command line's commands
+                        String reason = Text.t("core.attention.reason.review", first.job(),
+                                first.step() == null ? "" : first.step());
                         // a wait for the review is no failure: the last failure's evidence (the login a renewal
                         // replaced, say) is history, not why the key waits
                         items.add(new Item(id, Kind.REVIEW, first.job(), keys, jobKeys, first.state(), first.step(),
