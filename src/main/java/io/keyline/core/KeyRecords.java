@@ -39,6 +39,20 @@ public interface KeyRecords {
     Map<String, Map<String, StepRecord>> steps(String job, Collection<String> keys);
 
     /**
+     * For each of {@code keys} that a run made done, that run: from its first event (its claim) to its last. A key
+     * an operator marked done (after its last done-making run, if any) is absent, as is a key never done. One query
+     * per chunk.
+     */
+    Map<String, RunSpan> finishingRuns(String job, Collection<String> keys);
+
+    /** A run of one key: its first event (the claim) and its last. */
+    record RunSpan(java.time.Instant start, java.time.Instant end) {
+        public java.time.Duration duration() {
+            return end.isBefore(start) ? java.time.Duration.ZERO : java.time.Duration.between(start, end);
+        }
+    }
+
+    /**
      * Calls {@code onChange} (on a thread of its own) when another process changes keys or workers, for
      * as long as the returned handle is open: PostgreSQL {@code LISTEN}. Where the store cannot tell,
      * the handle does nothing and readers poll.

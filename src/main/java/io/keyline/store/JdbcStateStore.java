@@ -395,6 +395,41 @@ public final class JdbcStateStore implements StateStore {
         });
     }
 
+    @Override
+    public Map<String, RunSpan> finishingRuns(String job, Collection<String> keys) {
+        Map<String, RunSpan> out = new LinkedHashMap<>();
+        if (keys.isEmpty()) {
+            return out;
+        }
+        List<String> list = List.copyOf(new java.util.LinkedHashSet<>(keys));
+        return read(c -> {
+            for (int from = 0; from < list.size(); from += 500) {
+                List<String> chunk = list.subList(from, Math.min(list.size(), from + 500));
+                String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+                // the key's last event that made it done; when a run wrote it (not an operator), that run's events
+                try (PreparedStatement ps = c.prepareStatement("SELECT e.key_value, MIN(e.ts), MAX(e.ts) "
+                        + "FROM key_event e JOIN key_event d ON d.job = e.job AND d.key_value = e.key_value "
+                        + "AND d.run_id = e.run_id JOIN (SELECT job, key_value, MAX(id) AS id FROM key_event "
+                        + "WHERE job = ? AND key_value IN (" + marks + ") AND event_type IN (?, ?) "
+                        + "GROUP BY job, key_value) m ON d.id = m.id GROUP BY e.key_value")) {
+                    int i = 1;
+                    ps.setString(i++, job);
+                    for (String k : chunk) {
+                        ps.setString(i++, k);
+                    }
+                    ps.setString(i++, EventType.KEY_DONE.name());
+                    ps.setString(i, EventType.MARKED_DONE.name());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.put(rs.getString(1), new RunSpan(instant(rs, 2), instant(rs, 3)));
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
     private static Map<String, String> readMap(String json) {
         try {
             return Json.MAPPER.readValue(json, STRING_MAP);

@@ -7,7 +7,6 @@ import io.keyline.core.ShownHeaders;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
-import io.keyline.domain.KeyState;
 
 import java.time.Clock;
 import java.util.List;
@@ -29,8 +28,7 @@ public record KeyTable(List<KeyRecord> keys, Map<String, Outcomes.KeyOutcome> ou
     static KeyTable of(KeyRecords store, JobControls controls, CredentialProvider credentials, Clock clock,
                        JobDefinition def, KeyRecords.KeyQuery query, boolean whole) {
         List<KeyRecord> page = store.query(query);
-        List<String> done = page.stream().filter(r -> r.state() == KeyState.DONE).map(KeyRecord::key).toList();
-        Map<String, Outcomes.KeyOutcome> outcomes = Outcomes.of(def, page, store.steps(def.name(), done),
+        Map<String, Outcomes.KeyOutcome> outcomes = Outcomes.of(def, page, store,
                 ShownHeaders.secretsOf(def, credentials));
         return new KeyTable(page, outcomes, store.count(query), whole ? Calendar.of(def, store, clock) : null,
                 whole ? controls.jobControl(def.name()) : null);

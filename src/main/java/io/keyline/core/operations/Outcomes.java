@@ -1,5 +1,6 @@
 package io.keyline.core.operations;
 
+import io.keyline.core.KeyRecords;
 import io.keyline.credentials.Redactor;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
@@ -16,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a finished key came to: when it finished, how long its steps took, and each step's result
+ * What a finished key came to: when it finished, how long the run that finished it took, and each step's result
  * (the HTTP status, the outputs it reported), with every secret of the job's credentials masked. The
  * key table, the timeline and the command line say it the same way.
  */
@@ -32,7 +33,9 @@ public final class Outcomes {
      * The outcome of one done key.
      *
      * @param finishedAt when it became done
-     * @param took       from the first attempt of its first step to the end of its last, or {@code null}
+     * @param took       how long the run that made it done took, from its claim to its end (a wait for a person or
+     *                   a retry before that run is not part of it), or {@code null} when no run made it done (an
+     *                   operator marked it done)
      * @param steps      per step (in job order): its outputs, masked
      */
     public record KeyOutcome(Instant finishedAt, Duration took, Map<String, Map<String, String>> steps) {
@@ -71,38 +74,43 @@ public final class Outcomes {
     /**
      * The outcomes of the done keys among {@code records}, by key.
      *
-     * @param steps the keys' step records ({@code StateStore.steps(job, keys)})
+     * @param store the keys' step records and the runs that finished them
      * @param mask  the job's secrets ({@code ShownHeaders.secretsOf})
      */
-    public static Map<String, KeyOutcome> of(JobDefinition job, List<KeyRecord> records,
-                                             Map<String, Map<String, StepRecord>> steps, Redactor mask) {
+    public static Map<String, KeyOutcome> of(JobDefinition job, List<KeyRecord> records, KeyRecords store,
+                                             Redactor mask) {
+        List<String> done = records.stream().filter(r -> r.state() == KeyState.DONE).map(KeyRecord::key).toList();
         Map<String, KeyOutcome> out = new LinkedHashMap<>();
+        if (done.isEmpty()) {
+            return out;
+        }
+        Map<String, Map<String, StepRecord>> steps = store.steps(job.name(), done);
+        Map<String, KeyRecords.RunSpan> runs = store.finishingRuns(job.name(), done);
         for (KeyRecord r : records) {
             if (r.state() == KeyState.DONE) {
-                out.put(r.key(), of(job, r, steps.getOrDefault(r.key(), Map.of()), mask));
+                out.put(r.key(), of(job, r, steps.getOrDefault(r.key(), Map.of()), runs.get(r.key()), mask));
             }
         }
         return out;
     }
 
-    /** The outcome of one done key from its step records. */
-    public static KeyOutcome of(JobDefinition job, KeyRecord r, Map<String, StepRecord> steps, Redactor mask) {
-        Instant first = null;
+    /**
+     * The outcome of one done key from its step records.
+     *
+     * @param run the run that made it done ({@link KeyRecords#finishingRuns}), or {@code null}
+     */
+    public static KeyOutcome of(JobDefinition job, KeyRecord r, Map<String, StepRecord> steps,
+                                KeyRecords.RunSpan run, Redactor mask) {
         Map<String, Map<String, String>> byStep = new LinkedHashMap<>();
         for (StepDefinition s : job.steps()) {
             StepRecord sr = steps.get(s.id());
             if (sr == null) {
                 continue;
             }
-            if (sr.firstAttemptAt() != null && (first == null || sr.firstAttemptAt().isBefore(first))) {
-                first = sr.firstAttemptAt();
-            }
             Map<String, String> shown = new LinkedHashMap<>();
             sr.outputs().forEach((k, v) -> shown.put(k, mask.redact(v)));
             byStep.put(s.id(), shown);
         }
-        Duration took = first == null || r.updatedAt() == null || r.updatedAt().isBefore(first) ? null
-                : Duration.between(first, r.updatedAt());
-        return new KeyOutcome(r.updatedAt(), took, byStep);
+        return new KeyOutcome(r.updatedAt(), run == null ? null : run.duration(), byStep);
     }
 }

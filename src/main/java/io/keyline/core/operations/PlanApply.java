@@ -165,9 +165,7 @@ public final class PlanApply {
         if (credentials != null) {
             JobDefinition job = jobs.apply(report.job());
             List<KeyRecord> records = List.copyOf(after.values());
-            outcomes = Outcomes.of(job, records, keys.steps(job.name(), records.stream()
-                    .filter(r -> r.state() == io.keyline.domain.KeyState.DONE).map(KeyRecord::key).toList()),
-                    io.keyline.core.ShownHeaders.secretsOf(job, credentials));
+            outcomes = Outcomes.of(job, records, keys, io.keyline.core.ShownHeaders.secretsOf(job, credentials));
         }
         return new Applied(report, after, outcomes, run.released());
     }

@@ -208,7 +208,7 @@ public final class Timeline {
         Outcomes.KeyOutcome outcome = null;
         if (rec != null && rec.state() == KeyState.DONE && job.isPresent()) {
             outcome = Outcomes.of(job.get(), rec, store.steps(name, key),
-                    ShownHeaders.secretsOf(job.get(), credentials));
+                    store.finishingRuns(name, List.of(key)).get(key), ShownHeaders.secretsOf(job.get(), credentials));
         }
         return new View(rec, group(events), events.size(), outcome);
     }

@@ -196,4 +196,50 @@ class OperationsTest {
         }
         assertThat(ws.operations().attention(jobs, Map.of(), wb.clock.instant())).isEmpty();
     }
+    /**
+     * A key parked for a person and finished minutes later took as long as the run that finished it: the wait for
+     * the person is not part of it (the timeline's "took", the key table's "Took").
+     */
+    @Test
+    void aKeyFinishedAfterAWaitTookAsLongAsTheRunThatFinishedIt() throws Exception {
+        wb.job("daily", Jobs.publish("daily", "unsafe", false, null), site.base());
+        site.failPosts(Fault.STATUS_502);
+        JobDefinition d = job("daily");
+        assertThat(ws.engine(RunTrace.NONE).run(d, List.of(KEY)).keys().get(0).state())
+                .isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        wb.clock.advance(Duration.ofMinutes(2).plusSeconds(12));
+
+        ConfirmAndRun op = ws.operations().confirmAndRun();
+        assertThat(op.confirmAndRun(d, KEY, "checked the site", op.preview(d, KEY).payload().hash(),
+                ws.engine(RunTrace.NONE), r -> { }).after().state()).isEqualTo(KeyState.DONE);
+
+        assertTookTheLastRun(d, Duration.ofMinutes(2));
+    }
+
+    /** The same after a Retry of a failed key whose first step had already run, minutes before. */
+    @Test
+    void aKeyRetriedMinutesLaterTookAsLongAsTheRunThatFinishedIt() throws Exception {
+        wb.job("daily", Jobs.publish("daily", "unsafe", false, null), site.base());
+        site.failPosts(Fault.STATUS_404);
+        JobDefinition d = job("daily");
+        assertThat(ws.engine(RunTrace.NONE).run(d, List.of(KEY)).keys().get(0).state()).isEqualTo(KeyState.FAILED);
+        wb.clock.advance(Duration.ofMinutes(3).plusSeconds(55));
+
+        assertThat(ws.operations().keyActions().retryAndRun(d, KEY, "site fixed", ws.engine(RunTrace.NONE))
+                .after().state()).isEqualTo(KeyState.DONE);
+
+        assertTookTheLastRun(d, Duration.ofMinutes(3));
+    }
+
+    private void assertTookTheLastRun(JobDefinition d, Duration waited) {
+        Timeline.View v = ws.operations().timeline(java.util.Optional.of(d), "daily", KEY);
+        Timeline.RunHeader last = (Timeline.RunHeader) v.rows().get(v.newestRun());
+        assertThat(last.outcome()).isEqualTo(KeyState.DONE);
+        assertThat(last.duration()).isLessThan(waited);
+        assertThat(v.outcome().took()).as("the timeline's took").isEqualTo(last.duration());
+        Outcomes.KeyOutcome row = ws.operations().keyTable(d, io.keyline.core.KeyRecords.KeyQuery.all("daily"), false)
+                .outcomes().get(KEY);
+        assertThat(row.took()).as("the key table's took").isEqualTo(last.duration());
+        assertThat(row.tookText()).doesNotContain("min");
+    }
 }
