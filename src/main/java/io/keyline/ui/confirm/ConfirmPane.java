@@ -102,6 +102,14 @@ public final class ConfirmPane extends BorderPane {
         headline.setWrapText(true);
         headline.setMinHeight(Region.USE_PREF_SIZE);
         headline.textProperty().bind(vm.reasonHeadlineProperty());
+        // what the action came to reads in its state's colour (a success as a success); before it, a warning's
+        vm.outcomeProperty().addListener((o, a, rec) -> {
+            headline.getStyleClass().removeIf(c -> c.startsWith("state-"));
+            if (rec != null) {
+                headline.getStyleClass().add("state-" + rec.state().name().toLowerCase(java.util.Locale.ROOT)
+                        .replace('_', '-'));
+            }
+        });
         Label reason = new Label();
         reason.setWrapText(true);
         reason.textProperty().bind(vm.reasonProperty());
@@ -141,7 +149,7 @@ public final class ConfirmPane extends BorderPane {
         ((Label) why.getChildren().get(0)).textProperty().bind(vm.whyTitleProperty());
         why.setId("confirm-why");
 
-        // what will be sent
+        // what will be sent, then what was (or was not) sent
         TextArea payload = code(12);
         payload.getStyleClass().add("confirm-payload");
         payload.textProperty().bind(vm.payloadTextProperty());
@@ -156,14 +164,19 @@ public final class ConfirmPane extends BorderPane {
         hash.setTooltip(new Tooltip());
         hash.getTooltip().textProperty().bind(vm.payloadHashProperty());
         shownWhen(hash, vm.payloadHashProperty().isNotEmpty());
-        VBox sent = section(Text.t("ui.confirm.whatWillBeSent"), payload, hash);
+        VBox sent = section("", payload, hash);
+        ((Label) sent.getChildren().get(0)).textProperty().bind(vm.sentTitleProperty());
         VBox.setVgrow(sent, Priority.ALWAYS);
 
         // note, progress, problem, outcome
-        note.setPromptText(Text.t("ui.confirm.notePrompt"));
+        // the placeholder explains the buttons; a finished dialog offers none of them and its note is read-only
+        note.promptTextProperty().bind(Bindings.when(vm.finishedProperty()).then("")
+                .otherwise(Text.t("ui.confirm.notePrompt")));
         note.setId("confirm-note");
         note.setWrapText(true);
         note.setPrefRowCount(2);
+        // on a short screen the payload (which scrolls) gives up room, not the note: its placeholder was cut
+        note.setMinHeight(Region.USE_PREF_SIZE);
         note.disableProperty().bind(vm.busyProperty().or(vm.finishedProperty()));
         Label noteLabel = new Label(Text.t("ui.confirm.note"));
         noteLabel.getStyleClass().add("confirm-section-title");

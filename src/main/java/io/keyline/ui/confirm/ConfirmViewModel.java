@@ -37,6 +37,7 @@ public final class ConfirmViewModel extends ViewModel {
     private final ReadOnlyObjectWrapper<ConfirmAndRun.Preview> info = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper whyTitle = new ReadOnlyStringWrapper(Text.t("ui.confirm.whyItWaits"));
+    private final ReadOnlyStringWrapper sentTitle = new ReadOnlyStringWrapper(Text.t("ui.confirm.whatWillBeSent"));
     private final ReadOnlyStringWrapper reasonHeadline = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper reason = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper evidenceText = new ReadOnlyStringWrapper("");
@@ -70,6 +71,7 @@ public final class ConfirmViewModel extends ViewModel {
         key.set(Objects.requireNonNull(keyName));
         title.set(jobName + " · " + keyName);
         whyTitle.set(Text.t("ui.confirm.whyItWaits"));
+        sentTitle.set(Text.t("ui.confirm.whatWillBeSent"));
         finished.set(false);
         outcome.set(null);
         outcomeText.set("");
@@ -157,6 +159,7 @@ public final class ConfirmViewModel extends ViewModel {
         ConfirmAndRun.StepResult r = o.result();
         KeyRecord after = o.after();
         whyTitle.set(Text.t("ui.confirm.whatHappened"));
+        sentTitle.set(Text.t(r != null && r.sent() ? "ui.confirm.whatWasSent" : "ui.confirm.whatWasNotSent"));
         reasonHeadline.set(afterHeadline(after, r));
         reason.set(after.state() == KeyState.DONE ? "" : Words.keyMessage(after));
         evidenceText.set(r == null ? "" : evidence(r));
@@ -169,6 +172,7 @@ public final class ConfirmViewModel extends ViewModel {
     /** After mark done: nothing was sent; what was shown about the wait no longer applies. */
     private void markedDone(KeyRecord rec) {
         whyTitle.set(Text.t("ui.confirm.whatHappened"));
+        sentTitle.set(Text.t("ui.confirm.whatWasNotSent"));
         reasonHeadline.set(rec.state() == KeyState.DONE ? Text.t("ui.confirm.markedDone")
                 : Text.t("ui.confirm.markedDoneNow", Words.stateLower(rec.state())));
         reason.set("");
@@ -305,6 +309,11 @@ public final class ConfirmViewModel extends ViewModel {
     /** "Why it waits", and "What happened" once the dialog did its work. */
     public ReadOnlyStringProperty whyTitleProperty() {
         return whyTitle.getReadOnlyProperty();
+    }
+
+    /** "What will be sent"; once the dialog acted, "What was sent", or "What was not sent" when nothing was. */
+    public ReadOnlyStringProperty sentTitleProperty() {
+        return sentTitle.getReadOnlyProperty();
     }
 
     /** One sentence: confirm: always, or the unknown outcome; after the action, what it came to. */

@@ -9,6 +9,7 @@ import io.keyline.domain.KeyState;
 import io.keyline.domain.ProbeAnswer;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.ui.NoNavigation;
+import io.keyline.ui.common.Palette;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.timeline.TimelineConfirmFixture;
 import io.keyline.ui.timeline.TimelineView;
@@ -124,6 +125,56 @@ class ConfirmAfterActionTest {
         assertThat(robot.lookup(".confirm-header .state-chip").queryAs(Labeled.class).getText()).isEqualTo("Done");
         assertThat(robot.lookup(".confirm-evidence").queryTextInputControl().getText()).contains("HTTP 201")
                 .contains("POST " + fx.site.base() + "/api/articles");
+    }
+
+    /**
+     * At the size a 1024×680 screen gives it, the dialog's note field shows its whole placeholder; once the step was
+     * sent and succeeded, the headline reads in the success colour (not the warning's amber), the payload is what
+     * was sent, and the placeholder names no button the finished dialog does not offer.
+     */
+    @Test
+    void afterASuccessfulSendTheDialogReadsAsASuccessInThePastTense(FxRobot robot) throws Exception {
+        waitingKey("success");
+        robot.interact(() -> ConfirmDialog.show(owner, fx.services(), Threads.javafx(), "daily", KEY, () -> { }));
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS,
+                () -> !robot.lookup("#confirm-and-run").queryButton().isDisabled());
+        Stage dialog = (Stage) robot.lookup("#confirm-and-run").query().getScene().getWindow();
+        robot.interact(() -> {
+            dialog.setWidth(760);
+            dialog.setHeight(632);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TextArea note = robot.lookup("#confirm-note").queryAs(javafx.scene.control.TextArea.class);
+        assertPromptFits(robot, note);
+        Label headline = robot.lookup(".confirm-headline").queryAs(Label.class);
+        assertThat(headline.getTextFill()).as("waiting").isEqualTo(Palette.named("-kl-confirm"));
+
+        robot.clickOn("#confirm-and-run");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> "Close".equals(text(robot, "#confirm-cancel")));
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(headline.getText()).startsWith("Sent once");
+        assertThat(headline.getTextFill()).as("the headline of a success").isEqualTo(Palette.named("-kl-ok"));
+        assertThat(robot.lookup(".confirm-section-title").queryAllAs(Label.class)).extracting(Label::getText)
+                .contains("What was sent").doesNotContain("What will be sent");
+        boolean markDoneShown = robot.lookup(".button").queryAllAs(javafx.scene.control.Button.class).stream()
+                .anyMatch(b -> b.isVisible() && b.getText().startsWith("Mark done"));
+        assertThat(markDoneShown).isFalse();
+        assertThat(note.getPromptText()).doesNotContain("Mark done");
+    }
+
+    /** The placeholder's lines, with the room below them, end inside the field's visible area. */
+    private static void assertPromptFits(FxRobot robot, javafx.scene.control.TextArea note) {
+        String prompt = note.getPromptText();
+        javafx.scene.text.Text shown = robot.from(note).lookup((javafx.scene.Node n) -> n instanceof javafx.scene.text.Text t
+                && prompt.equals(t.getText())).queryAs(javafx.scene.text.Text.class);
+        javafx.geometry.Bounds text = shown.localToScene(shown.getBoundsInLocal());
+        javafx.scene.Node viewport = note.lookup(".viewport");
+        javafx.geometry.Bounds visible = viewport.localToScene(viewport.getBoundsInLocal());
+        System.err.println("PROMPT " + text + " VISIBLE " + visible + " NOTE " + note.localToScene(note.getBoundsInLocal()) + " H " + note.getHeight() + " pref " + note.prefHeight(note.getWidth()) + " min " + note.minHeight(note.getWidth()) + " content " + ((javafx.scene.layout.Region) note.lookup(".content")).getPadding() + " " + note.lookup(".content").getBoundsInParent() + " ins " + note.getInsets() + " " + note.getScene().getHeight());
+        double below = ((javafx.scene.layout.Region) note.lookup(".content")).getPadding().getBottom();
+        assertThat(text.getMaxY() + below).as("bottom of the placeholder %s within the field's visible %s", text,
+                visible).isLessThanOrEqualTo(visible.getMaxY() + 0.5);
     }
 
     @Test
