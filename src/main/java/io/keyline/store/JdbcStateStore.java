@@ -90,6 +90,23 @@ public final class JdbcStateStore implements StateStore {
         T run(Connection c) throws SQLException;
     }
 
+    /** One statement's worth of keys: the chunk and its {@code ?, ?, …} for an {@code IN (…)}. */
+    private interface ChunkWork {
+        void run(Connection c, List<String> chunk, String marks) throws SQLException;
+    }
+
+    /** Reads {@code keys} (each once) {@link #CHUNK} at a time, on one connection, a statement per chunk. */
+    private void inChunks(Collection<String> keys, ChunkWork work) {
+        List<String> all = List.copyOf(new java.util.LinkedHashSet<>(keys));
+        read(c -> {
+            for (int from = 0; from < all.size(); from += CHUNK) {
+                List<String> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
+                work.run(c, chunk, String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")));
+            }
+            return null;
+        });
+    }
+
     /** Connection attempts when the process serving the database (AUTO_SERVER) exits under us. */
     private static final int ATTEMPTS = 3;
 
@@ -189,26 +206,22 @@ public final class JdbcStateStore implements StateStore {
             }
             return out;
         }
-        return read(c -> {
-            for (int from = 0; from < all.size(); from += CHUNK) {
-                List<String> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
-                String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
-                try (PreparedStatement ps = c.prepareStatement("SELECT " + KEY_COLUMNS
-                        + " FROM key_state WHERE job = ? AND key_value IN (" + marks + ")")) {
-                    ps.setString(1, job);
-                    for (int i = 0; i < chunk.size(); i++) {
-                        ps.setString(i + 2, chunk.get(i));
-                    }
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            KeyRecord r = keyRecord(rs);
-                            out.put(r.key(), r);
-                        }
+        inChunks(all, (c, chunk, marks) -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + KEY_COLUMNS
+                    + " FROM key_state WHERE job = ? AND key_value IN (" + marks + ")")) {
+                ps.setString(1, job);
+                for (int i = 0; i < chunk.size(); i++) {
+                    ps.setString(i + 2, chunk.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        KeyRecord r = keyRecord(rs);
+                        out.put(r.key(), r);
                     }
                 }
             }
-            return out;
         });
+        return out;
     }
 
     @Override
@@ -368,31 +381,26 @@ public final class JdbcStateStore implements StateStore {
         if (keys.isEmpty()) {
             return out;
         }
-        List<String> list = List.copyOf(new java.util.LinkedHashSet<>(keys));
-        return read(c -> {
-            for (int from = 0; from < list.size(); from += 500) {
-                List<String> chunk = list.subList(from, Math.min(list.size(), from + 500));
-                String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
-                try (PreparedStatement ps = c.prepareStatement("SELECT key_value, step, status, attempts, "
-                        + "first_attempt_at, outputs, updated_at FROM step_state WHERE job = ? AND key_value IN ("
-                        + marks + ")")) {
-                    ps.setString(1, job);
-                    for (int i = 0; i < chunk.size(); i++) {
-                        ps.setString(i + 2, chunk.get(i));
-                    }
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            String outputs = rs.getString(6);
-                            out.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>()).put(rs.getString(2),
-                                    new StepRecord(rs.getString(2), StepStatus.valueOf(rs.getString(3)), rs.getInt(4),
-                                            instant(rs, 5), outputs == null ? Map.of() : readMap(outputs),
-                                            instant(rs, 7)));
-                        }
+        inChunks(keys, (c, chunk, marks) -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT key_value, step, status, attempts, "
+                    + "first_attempt_at, outputs, updated_at FROM step_state WHERE job = ? AND key_value IN ("
+                    + marks + ")")) {
+                ps.setString(1, job);
+                for (int i = 0; i < chunk.size(); i++) {
+                    ps.setString(i + 2, chunk.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String outputs = rs.getString(6);
+                        out.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>()).put(rs.getString(2),
+                                new StepRecord(rs.getString(2), StepStatus.valueOf(rs.getString(3)), rs.getInt(4),
+                                        instant(rs, 5), outputs == null ? Map.of() : readMap(outputs),
+                                        instant(rs, 7)));
                     }
                 }
             }
-            return out;
         });
+        return out;
     }
 
     @Override
@@ -401,33 +409,28 @@ public final class JdbcStateStore implements StateStore {
         if (keys.isEmpty()) {
             return out;
         }
-        List<String> list = List.copyOf(new java.util.LinkedHashSet<>(keys));
-        return read(c -> {
-            for (int from = 0; from < list.size(); from += 500) {
-                List<String> chunk = list.subList(from, Math.min(list.size(), from + 500));
-                String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
-                // the key's last event that made it done; when a run wrote it (not an operator), that run's events
-                try (PreparedStatement ps = c.prepareStatement("SELECT e.key_value, MIN(e.ts), MAX(e.ts) "
-                        + "FROM key_event e JOIN key_event d ON d.job = e.job AND d.key_value = e.key_value "
-                        + "AND d.run_id = e.run_id JOIN (SELECT job, key_value, MAX(id) AS id FROM key_event "
-                        + "WHERE job = ? AND key_value IN (" + marks + ") AND event_type IN (?, ?) "
-                        + "GROUP BY job, key_value) m ON d.id = m.id GROUP BY e.key_value")) {
-                    int i = 1;
-                    ps.setString(i++, job);
-                    for (String k : chunk) {
-                        ps.setString(i++, k);
-                    }
-                    ps.setString(i++, EventType.KEY_DONE.name());
-                    ps.setString(i, EventType.MARKED_DONE.name());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            out.put(rs.getString(1), new RunSpan(instant(rs, 2), instant(rs, 3)));
-                        }
+        inChunks(keys, (c, chunk, marks) -> {
+            // the key's last event that made it done; when a run wrote it (not an operator), that run's events
+            try (PreparedStatement ps = c.prepareStatement("SELECT e.key_value, MIN(e.ts), MAX(e.ts) "
+                    + "FROM key_event e JOIN key_event d ON d.job = e.job AND d.key_value = e.key_value "
+                    + "AND d.run_id = e.run_id JOIN (SELECT job, key_value, MAX(id) AS id FROM key_event "
+                    + "WHERE job = ? AND key_value IN (" + marks + ") AND event_type IN (?, ?) "
+                    + "GROUP BY job, key_value) m ON d.id = m.id GROUP BY e.key_value")) {
+                int i = 1;
+                ps.setString(i++, job);
+                for (String k : chunk) {
+                    ps.setString(i++, k);
+                }
+                ps.setString(i++, EventType.KEY_DONE.name());
+                ps.setString(i, EventType.MARKED_DONE.name());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(rs.getString(1), new RunSpan(instant(rs, 2), instant(rs, 3)));
                     }
                 }
             }
-            return out;
         });
+        return out;
     }
 
     private static Map<String, String> readMap(String json) {
