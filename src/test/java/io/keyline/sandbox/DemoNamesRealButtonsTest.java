@@ -44,6 +44,11 @@ class DemoNamesRealButtonsTest {
             assertThat(step3).as(language + ": the demo's step 3").contains(Text.in(language, "ui.job.plan"))
                     .contains(Text.in(language, "ui.plan.apply"));
 
+            // the failed key's timeline: under More on its Attention card
+            String step4 = read(language, "core.demo.summary.step4", "2026-11-12");
+            assertThat(step4).as(language + ": the demo's step 4").contains(Text.in(language, "ui.inbox.more") + " > "
+                    + Text.in(language, "ui.inbox.timeline"));
+
             String sandbox = read(language, "cli.sandbox.renew");
             assertThat(sandbox).as(language + ": keyline sandbox").contains(renewLogin, renew)
                     .doesNotContain("Renew credential", "更新凭据");
