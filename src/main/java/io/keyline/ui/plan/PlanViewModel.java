@@ -136,14 +136,22 @@ public final class PlanViewModel extends ViewModel {
         act(() -> {
             JobDefinition d = services.job(name);
             try {
-                KeySelection.Choice chosen = choice.choice(d);
-                KeySelection.Choice c = opening && !chosen.due() && services.operations().review(d).pending()
-                        ? KeySelection.Choice.dueKeys() : chosen;
+                KeySelection.Choice c = choice.choice(d);
                 KeySelection.Resolved r = services.operations().select(d, c, services.scheduler().window());
-                Plan p = services.operations().planApply().planAndSave(d, r.keys(), r.notes(),
+                if (opening && !c.due() && services.operations().review(d).pending()) {
+                    // the review lets the due keys go: show them, when there are any
+                    KeySelection.Resolved due = services.operations().select(d, KeySelection.Choice.dueKeys(),
+                            services.scheduler().window());
+                    if (!due.keys().isEmpty()) {
+                        c = KeySelection.Choice.dueKeys();
+                        r = due;
+                    }
+                }
+                KeySelection.Resolved resolved = r;
+                Plan p = services.operations().planApply().planAndSave(d, resolved.keys(), resolved.notes(),
                         Planner.Options.DEFAULT.withAhead(c.ahead()));
                 List<String> gaps = !c.due() ? List.of() : services.operations().calendar(d).missing().stream()
-                        .filter(k -> !r.keys().contains(k)).toList();
+                        .filter(k -> !resolved.keys().contains(k)).toList();
                 return new Planned(p, null, gaps, c.due());
             } catch (IllegalArgumentException | OperatorException e) {
                 return new Planned(null, Format.problem(e), List.of());

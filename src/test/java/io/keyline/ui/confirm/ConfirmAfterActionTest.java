@@ -171,7 +171,6 @@ class ConfirmAfterActionTest {
         javafx.geometry.Bounds text = shown.localToScene(shown.getBoundsInLocal());
         javafx.scene.Node viewport = note.lookup(".viewport");
         javafx.geometry.Bounds visible = viewport.localToScene(viewport.getBoundsInLocal());
-        System.err.println("PROMPT " + text + " VISIBLE " + visible + " NOTE " + note.localToScene(note.getBoundsInLocal()) + " H " + note.getHeight() + " pref " + note.prefHeight(note.getWidth()) + " min " + note.minHeight(note.getWidth()) + " content " + ((javafx.scene.layout.Region) note.lookup(".content")).getPadding() + " " + note.lookup(".content").getBoundsInParent() + " ins " + note.getInsets() + " " + note.getScene().getHeight());
         double below = ((javafx.scene.layout.Region) note.lookup(".content")).getPadding().getBottom();
         assertThat(text.getMaxY() + below).as("bottom of the placeholder %s within the field's visible %s", text,
                 visible).isLessThanOrEqualTo(visible.getMaxY() + 0.5);

@@ -258,6 +258,14 @@ class PlanViewModelTest {
      */
     @Test
     void theFirstPlanOfAJobThatWaitsForItsReviewIsOfEveryDueKey() {
+        // nothing due yet: the current key, not an empty plan
+        PlanViewModel first = new PlanViewModel(fx.services, Threads.direct());
+        first.loadJobs();
+        first.choice().jobProperty().set("p");
+        first.planOnOpen();
+        assertThat(first.choice().targetProperty().get()).isEqualTo(PlanChoice.Target.TODAY);
+        assertThat(first.rows()).extracting(r -> r.plan().key()).containsExactly(TODAY);
+
         fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), List.of("2026-11-27",
                 "2026-11-28"), io.keyline.core.RunRequest.due(false));
         assertThat(fx.state("p", "2026-11-28")).isEqualTo(KeyState.NEEDS_CONFIRMATION);
