@@ -156,22 +156,27 @@ public final class CommandExecutor implements StepExecutor {
     /**
      * Why a shell cannot start its script, or {@code null}: {@code ["sh", "scripts/x.sh"]} whose script is not
      * there is a program that is not there (the environment's failure), not a program that said no, although
-     * dash exits 2 for it. A shell told what to run by an option ({@code -c}) is left to say so itself.
+     * dash exits 2 for it. Only a script given by its path: a bare name may be found on PATH (bash looks there),
+     * and a shell told what to run by an option ({@code -c}) is left to say so itself.
      */
-    private static Said missingScript(Rendering.RenderedCommand cmd) {
+    static Said missingScript(Rendering.RenderedCommand cmd) {
         List<String> argv = cmd.argv();
-        if (argv.size() < 2 || !SHELLS.contains(Path.of(argv.get(0)).getFileName().toString())
-                || argv.get(1).startsWith("-") || argv.get(1).isEmpty()) {
+        if (argv.size() < 2 || argv.get(1).startsWith("-") || !argv.get(1).contains("/")) {
             return null;
         }
-        Path dir = cmd.workdir() != null ? cmd.workdir() : Path.of("").toAbsolutePath();
+        Path program;
         Path script;
         try {
+            program = Path.of(argv.get(0)).getFileName();
+            Path dir = cmd.workdir() != null ? cmd.workdir() : Path.of("").toAbsolutePath();
             script = dir.resolve(argv.get(1));
+            if (program == null || !SHELLS.contains(program.toString()) || Files.exists(script)) {
+                return null;
+            }
+            return Said.of("core.exec.noScript", argv.get(0), argv.get(1), dir.toString());
         } catch (java.nio.file.InvalidPathException e) {
             return null;
         }
-        return Files.exists(script) ? null : Said.of("core.exec.noScript", argv.get(0), argv.get(1), dir.toString());
     }
 
     /** The last line a command probe prints to answer. */
