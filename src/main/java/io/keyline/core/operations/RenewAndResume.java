@@ -357,7 +357,9 @@ public final class RenewAndResume {
         if (ran != null && ran.done() + ran.held().size() < renewed.resumed().size()) {
             return new Saved("", Text.t("core.renew.savedNotAll", summary(renewed, ran)));
         }
-        boolean waits = ran == null && !renewed.resumed().isEmpty() && !renewed.reviewFirst().isEmpty();
+        // keys left waiting for their job's review: not resumed to run (nothing ran), or held by the run
+        boolean waits = ran == null ? !renewed.resumed().isEmpty() && !renewed.reviewFirst().isEmpty()
+                : !ran.held().isEmpty();
         return new Saved(Text.t("core.renew.saved", summary(renewed, ran)), "", waits);
     }
 

@@ -156,7 +156,7 @@ class RenewAndResumeTextTest {
         assertThat(ran.heldJobs()).containsExactly("daily");
         assertThat(RenewAndResume.saved(r, ran)).isEqualTo(new RenewAndResume.Saved("Saved. 4 parked keys resumed: "
                 + "2 ran, 2 completed; 2 wait for the review of daily and were not sent: Plan… on the job's page, then "
-                + "apply the plan (or keyline approve daily).", ""));
+                + "apply the plan (or keyline approve daily).", "", true));
         assertThat(RenewAndResume.ranSummary(r, ran)).isEqualTo("4 parked keys resumed: 2 ran, 2 completed; 2 wait "
                 + "for the review of daily and were not sent");
 
@@ -169,6 +169,9 @@ class RenewAndResumeTextTest {
         assertThat(RenewAndResume.saved(three, notAll).error()).startsWith("Saved, but not every resumed key completed: "
                 + "3 parked keys resumed: 2 ran, 1 completed (").contains("; 1 waits for the review of daily and was "
                 + "not sent: Plan…");
+
+        // a save that ran the resumed keys and had some held for the review still leaves something to do
+        assertThat(RenewAndResume.saved(r, ran).waits()).as("ran, two held for the review").isTrue();
 
         // when every resumed key waits for the review, nothing is counted as run: no "0 ran, 0 completed"
         RenewAndResume.Renewed two = new RenewAndResume.Renewed(r.info(), resumed.subList(0, 2), null,
