@@ -51,7 +51,12 @@ final class PlanChanges {
             switch (part[0]) {
                 case "job" -> changes.add(Said.of("core.stale.jobFile"));
                 case "pause" -> changes.add(Said.of("core.stale.pause"));
-                case "credential" -> changes.add(credential(part[1], a, b));
+                case "credential" -> {
+                    // a credential the job started or stopped using comes with "the job file changed"
+                    if (a != null && b != null) {
+                        changes.add(credential(part[1], a, b));
+                    }
+                }
                 case "key" -> {
                     keysChanged.add(part[1]);
                     changes.add(key(part[1], a, b));

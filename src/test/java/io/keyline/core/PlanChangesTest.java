@@ -49,6 +49,13 @@ class PlanChangesTest {
     }
 
     @Test
+    void aCredentialTheEditedJobNowUsesIsTheJobFilesChange() {
+        String now = THEN.replace("3f2a", "4b4b").replace("credential wiki=USABLE:aaaa1111",
+                "credential wiki=USABLE:aaaa1111\ncredential shop=USABLE:cccc3333");
+        assertThat(said(now, "2026-11-27", "2026-11-28", "2026-11-29")).isEqualTo("the job file changed");
+    }
+
+    @Test
     void moreThanThreeChangesAreCounted() {
         String now = THEN.replace("3f2a", "9e9e").replace("false|false|true", "true|false|true")
                 .replace("2026-11-27|new", "2026-11-27|DONE|2").replace("2026-11-28|NEEDS_CREDENTIAL|3",
