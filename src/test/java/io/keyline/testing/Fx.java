@@ -31,4 +31,15 @@ public final class Fx {
         });
         return out.get();
     }
+
+    /** Hides every window but {@code stage} (the dialogs a test opened), so that the next test starts alone. */
+    public static void hideOtherWindows(FxRobot robot, javafx.stage.Window stage) {
+        robot.interact(() -> {
+            for (javafx.stage.Window w : javafx.stage.Window.getWindows().stream().toList()) {
+                if (w != stage) {
+                    w.hide();
+                }
+            }
+        });
+    }
 }

@@ -12,7 +12,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextArea;
 import javafx.stage.Stage;
-import javafx.stage.Window;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -51,13 +50,7 @@ class ConsoleEndToEndTest {
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            for (Window w : Window.getWindows().stream().toList()) {
-                if (w != stage) {
-                    w.hide();
-                }
-            }
-        });
+        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
         if (fx != null) {
             fx.close();
         }

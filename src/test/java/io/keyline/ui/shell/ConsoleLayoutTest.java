@@ -101,13 +101,7 @@ class ConsoleLayoutTest {
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            for (Window w : Window.getWindows().stream().toList()) {
-                if (w != stage) {
-                    w.hide();
-                }
-            }
-        });
+        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
         if (fx != null) {
             fx.close();
         }

@@ -18,7 +18,6 @@ import javafx.scene.image.WritableImage;
 import javafx.scene.input.KeyCode;
 import javafx.scene.paint.Color;
 import javafx.stage.Stage;
-import javafx.stage.Window;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -61,13 +60,7 @@ class FocusRingTest {
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            for (Window w : Window.getWindows().stream().toList()) {
-                if (w != stage) {
-                    w.hide();
-                }
-            }
-        });
+        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
         if (fx != null) {
             fx.close();
         }
