@@ -338,13 +338,17 @@ public final class RenewAndResume {
      *
      * @param message the saved line, or empty when the save is not a success
      * @param error   the error line: empty, or why not every resumed key completed
-     * @param waits   the keys it resumed wait for a person (their job's review) before they run: the saved line
-     *                says what is still to do, it is not a success
+     * @param review  the jobs whose resumed keys wait for their review before they run: the saved line says what
+     *                is still to do, it is not a success
      */
-    public record Saved(String message, String error, boolean waits) {
-        /** A save whose resumed keys wait for nobody. */
-        public Saved(String message, String error) {
-            this(message, error, false);
+    public record Saved(String message, String error, List<String> review) {
+        public Saved {
+            review = List.copyOf(review);
+        }
+
+        /** Keys it resumed wait for a person (their job's review). */
+        public boolean waits() {
+            return !review.isEmpty();
         }
     }
 
@@ -354,13 +358,13 @@ public final class RenewAndResume {
      * error line. Keys held for their job's review did not run: the line says how to review it.
      */
     public static Saved saved(Renewed renewed, Ran ran) {
-        if (ran != null && ran.done() + ran.held().size() < renewed.resumed().size()) {
-            return new Saved("", Text.t("core.renew.savedNotAll", summary(renewed, ran)));
-        }
         // keys left waiting for their job's review: not resumed to run (nothing ran), or held by the run
-        boolean waits = ran == null ? !renewed.resumed().isEmpty() && !renewed.reviewFirst().isEmpty()
-                : !ran.held().isEmpty();
-        return new Saved(Text.t("core.renew.saved", summary(renewed, ran)), "", waits);
+        List<String> review = ran != null ? ran.heldJobs()
+                : renewed.resumed().isEmpty() ? List.of() : renewed.reviewFirst();
+        if (ran != null && ran.done() + ran.held().size() < renewed.resumed().size()) {
+            return new Saved("", Text.t("core.renew.savedNotAll", summary(renewed, ran)), review);
+        }
+        return new Saved(Text.t("core.renew.saved", summary(renewed, ran)), "", review);
     }
 
     /** Why a save failed: the master key's own message, else that the stored credential is unchanged. */

@@ -79,6 +79,8 @@ public final class CredentialDialog {
     private final HBox loginActions = new HBox(8);
     /** "Log in…" is offered (the shell passed the login window). */
     private final javafx.beans.property.BooleanProperty loginOffered = new javafx.beans.property.SimpleBooleanProperty();
+    /** Where {@link #offerPlan} puts its buttons. */
+    private final HBox plans = new HBox();
 
     /** Builds the content on a view model; {@code onChanged} runs after a successful save. */
     public CredentialDialog(CredentialViewModel vm, Runnable onChanged) {
@@ -98,7 +100,8 @@ public final class CredentialDialog {
      * that this package does not depend on {@code ui.login}, which depends on it).
      */
     public static void show(Window owner, ConsoleServices s, Threads t, String name, Runnable onChanged,
-                            java.util.function.BiConsumer<Stage, CredentialViewModel> logIn) {
+                            java.util.function.BiConsumer<Stage, CredentialViewModel> logIn,
+                            java.util.function.Consumer<String> plan) {
         CredentialViewModel vm = new CredentialViewModel(s, t);
         vm.open(name);
         CredentialDialog dialog = new CredentialDialog(vm, onChanged);
@@ -106,6 +109,7 @@ public final class CredentialDialog {
         stage.setTitle(name == null ? Text.t("ui.credential.newWindowTitle") : Text.t("ui.credential.renewWindowTitle", name));
         stage.setOnHidden(e -> vm.input().clear()); // do not keep the pasted secret around
         dialog.offerLogIn(() -> logIn.accept(stage, vm));
+        dialog.offerPlan(plan);
         stage.show();
         dialog.input.requestFocus();
     }
@@ -123,6 +127,17 @@ public final class CredentialDialog {
             }
         });
         loginOffered.set(true);
+    }
+
+    /**
+     * Offers the plan of each job whose resumed keys wait for its review after a save: {@code plan} opens it,
+     * once this dialog has closed.
+     */
+    public void offerPlan(java.util.function.Consumer<String> plan) {
+        plans.getChildren().setAll(LoginParts.planButtons(vm, job -> {
+            Widgets.windowOf(root).hide();
+            plan.accept(job);
+        }));
     }
 
     /** True while the chosen type is a cookie: the cookie's own fields and words show only then. */
@@ -390,6 +405,7 @@ public final class CredentialDialog {
     private VBox footer() {
         Label message = Widgets.line(vm.messageProperty(), "credential-message");
         Widgets.pseudo(message, javafx.css.PseudoClass.getPseudoClass("waiting"), vm.messageWaitsProperty());
+        Widgets.pseudo(message, javafx.css.PseudoClass.getPseudoClass("busy"), vm.busyProperty());
         Label error = Widgets.line(vm.errorProperty(), "error-text");
         Label testSummary = Widgets.line(vm.probes().summaryProperty());
         VBox testLines = LoginParts.testLines(vm.probes().lines());
@@ -413,7 +429,7 @@ public final class CredentialDialog {
         Button anyway = LoginParts.saveAnyway(vm, Text.t("ui.credential.saveAnywayTip"), vm::saveAnyway);
         anyway.setId("credential-save-anyway");
 
-        HBox buttons = Widgets.bar(run, spinner, test, Widgets.closeButton(root), anyway, save);
+        HBox buttons = Widgets.bar(run, spinner, test, Widgets.closeButton(root), anyway, plans, save);
         return new VBox(8, message, error, testSummary, testLines, buttons);
     }
 

@@ -18,6 +18,8 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
 import java.util.List;
 import java.util.Objects;
@@ -49,6 +51,8 @@ public final class CredentialViewModel extends ViewModel {
     private final ReadOnlyIntegerWrapper resumedCount = new ReadOnlyIntegerWrapper(this, "resumedCount", -1);
     private final ReadOnlyIntegerWrapper completedCount = new ReadOnlyIntegerWrapper(this, "completedCount", -1);
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
+    private final ObservableList<String> review = FXCollections.observableArrayList();
+    private final ObservableList<String> reviewReadOnly = FXCollections.unmodifiableObservableList(review);
     private final ProbeTest probes = new ProbeTest();
     private final ReadOnlyBooleanWrapper saveAnyway = new ReadOnlyBooleanWrapper(this, "saveAnyway");
     /** A value the site just rejected, kept (never shown) until the operator saves it anyway or drops it. */
@@ -210,6 +214,7 @@ public final class CredentialViewModel extends ViewModel {
         error.set("");
         message.set(Text.t("ui.credential.saving"));
         messageWaits.set(false);
+        review.clear();
         probes.start("");
         saveAnyway.set(false);
         RenewAndResume op = services.operations().renewAndResume();
@@ -268,6 +273,7 @@ public final class CredentialViewModel extends ViewModel {
     private void say(RenewAndResume.Saved saved) {
         message.set(saved.message());
         messageWaits.set(saved.waits());
+        review.setAll(saved.review());
     }
 
     /**
@@ -381,6 +387,11 @@ public final class CredentialViewModel extends ViewModel {
     /** Resumed keys that ran to DONE after the last save, or -1. */
     public ReadOnlyIntegerProperty completedCountProperty() {
         return completedCount.getReadOnlyProperty();
+    }
+
+    /** The jobs whose resumed keys wait for their review after the last save: each has its plan to look at. */
+    public ObservableList<String> review() {
+        return reviewReadOnly;
     }
 
     public ReadOnlyBooleanProperty savedProperty() {

@@ -7,6 +7,7 @@ import io.keyline.text.Text;
 import io.keyline.ui.common.Cut;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Widgets;
+import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.control.Button;
@@ -14,9 +15,12 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -67,6 +71,30 @@ public final class LoginParts {
         anyway.disableProperty().bind(vm.busyProperty());
         anyway.setOnAction(e -> save.run());
         return anyway;
+    }
+
+    /**
+     * "Plan p…" for each job whose resumed keys wait for its review after a save of {@code vm}: the review is one
+     * click away. {@code plan} opens the plan of a job; nothing is offered without it.
+     */
+    public static HBox planButtons(CredentialViewModel vm, Consumer<String> plan) {
+        HBox buttons = new HBox(6);
+        buttons.getStyleClass().add("credential-plans");
+        Widgets.shownWhen(buttons, Bindings.isNotEmpty(buttons.getChildren()));
+        if (plan == null) {
+            return buttons;
+        }
+        Runnable show = () -> buttons.getChildren().setAll(vm.review().stream().map(job -> {
+            Button b = new Button(Text.t("ui.credential.planJob", job));
+            b.getStyleClass().addAll("credential-plan", Styles.ACCENT);
+            b.setMinWidth(Region.USE_PREF_SIZE);
+            b.setTooltip(new Tooltip(Text.t("ui.credential.planTip", job)));
+            b.setOnAction(e -> plan.accept(job));
+            return b;
+        }).toList());
+        vm.review().addListener((ListChangeListener<String>) c -> show.run());
+        show.run();
+        return buttons;
     }
 
     /** One line a probe of {@code results}, coloured by its verdict; it follows the list. */

@@ -74,12 +74,12 @@ public final class LoginWindow {
     private Path dataDir;
     private boolean closed;
 
-    private LoginWindow(LoginViewModel vm) {
+    private LoginWindow(LoginViewModel vm, java.util.function.Consumer<String> plan) {
         this.vm = vm;
         root.getStyleClass().add("login-window");
         root.setTop(header());
         root.setCenter(page);
-        root.setBottom(footer());
+        root.setBottom(footer(plan));
     }
 
     /**
@@ -88,9 +88,11 @@ public final class LoginWindow {
      * @param credential the renew dialog's view model, so that its outcome line reports the save too; {@code null}
      *                   opens one of its own (from an attention item)
      * @param onChanged  runs after the cookies were stored and after the resumed keys ran
+     * @param plan       opens the plan of a job whose resumed keys wait for its review (this window closes first),
+     *                   or {@code null}
      */
     public static LoginWindow show(Window owner, ConsoleServices services, Threads threads, CredentialViewModel credential,
-                                   String name, Runnable onChanged) {
+                                   String name, Runnable onChanged, java.util.function.Consumer<String> plan) {
         CredentialViewModel c = credential;
         if (c == null) {
             c = new CredentialViewModel(services, threads);
@@ -101,7 +103,7 @@ public final class LoginWindow {
             c.completedCountProperty().addListener((o, a, b) -> onChanged.run());
         }
         LoginViewModel vm = new LoginViewModel(services, threads, c, name);
-        LoginWindow w = new LoginWindow(vm);
+        LoginWindow w = new LoginWindow(vm, plan);
         w.open(owner, threads);
         return w;
     }
@@ -386,7 +388,7 @@ public final class LoginWindow {
         return Widgets.shownWhen(box, vm.needsUrlProperty());
     }
 
-    private VBox footer() {
+    private VBox footer(java.util.function.Consumer<String> plan) {
         TableView<CredentialInput.CookieRow> preview = LoginParts.table(vm.preview(), Text.t("ui.login.previewEmpty"));
         preview.setId("login-preview");
         preview.setPrefHeight(120);
@@ -403,6 +405,7 @@ public final class LoginWindow {
         CredentialViewModel c = vm.credential();
         Label message = Widgets.line(c.messageProperty(), "credential-message");
         Widgets.pseudo(message, javafx.css.PseudoClass.getPseudoClass("waiting"), c.messageWaitsProperty());
+        Widgets.pseudo(message, javafx.css.PseudoClass.getPseudoClass("busy"), c.busyProperty());
         message.setId("login-message");
         Label error = Widgets.line(c.errorProperty(), "error-text");
 
@@ -427,7 +430,11 @@ public final class LoginWindow {
         Button close = new Button(Text.t("common.close"));
         // not a cancel button: Escape belongs to the page (a site's own dialog), not to closing the login
         close.setOnAction(e -> stage.close());
-        HBox buttons = Widgets.bar(fallback, spinner, test, close, anyway, use);
+        HBox plans = io.keyline.ui.credentials.LoginParts.planButtons(c, plan == null ? null : job -> {
+            stage.close();
+            plan.accept(job);
+        });
+        HBox buttons = Widgets.bar(fallback, spinner, test, close, anyway, plans, use);
         HBox.setHgrow(fallback, Priority.SOMETIMES);
 
         VBox bottom = new VBox(6, preview, discarded, testSummary, testLines, message, error, buttons);

@@ -563,13 +563,17 @@ public final class ConsoleView extends BorderPane implements Navigator {
     public void renewCredential(String name) {
         CredentialDialog.show(window(), vm.services(), vm.threads(), name, this::refresh,
                 (stage, credential) -> io.keyline.ui.login.LoginWindow.show(stage, vm.services(), vm.threads(),
-                        credential, credential.nameProperty().get().strip(), null));
+                        credential, credential.nameProperty().get().strip(), null, job -> {
+                            stage.hide(); // the Renew dialog under the login window
+                            plan(job);
+                        }), this::plan);
     }
 
     @Override
     public void logIn(String credential) {
         // the web engine loads here, on first use, never for the first frame
-        io.keyline.ui.login.LoginWindow.show(window(), vm.services(), vm.threads(), null, credential, this::refresh);
+        io.keyline.ui.login.LoginWindow.show(window(), vm.services(), vm.threads(), null, credential, this::refresh,
+                this::plan);
     }
 
     @Override

@@ -87,7 +87,7 @@ class RenewAndResumeTextTest {
         RenewAndResume.Renewed r = new RenewAndResume.Renewed(info("cookie", 1, null, null, null), resumed);
 
         assertThat(RenewAndResume.saved(r, null))
-                .isEqualTo(new RenewAndResume.Saved("Saved. 2 parked keys resumed: they run on the next run.", ""));
+                .isEqualTo(new RenewAndResume.Saved("Saved. 2 parked keys resumed: they run on the next run.", "", List.of()));
         assertThat(RenewAndResume.saved(new RenewAndResume.Renewed(r.info(), List.of()), null).message())
                 .isEqualTo("Saved. 0 parked keys resumed.");
         assertThat(RenewAndResume.running(r)).isEqualTo("Saved. 2 resumed; running them…");
@@ -97,7 +97,7 @@ class RenewAndResumeTextTest {
         RenewAndResume.Ran allDone = new RenewAndResume.Ran(List.of(key("daily", "a", KeyState.DONE),
                 key("daily", "b", KeyState.DONE)), List.of());
         assertThat(RenewAndResume.saved(r, allDone))
-                .isEqualTo(new RenewAndResume.Saved("Saved. 2 parked keys resumed, 2 of 2 completed.", ""));
+                .isEqualTo(new RenewAndResume.Saved("Saved. 2 parked keys resumed, 2 of 2 completed.", "", List.of()));
 
         RenewAndResume.Ran oneParked = new RenewAndResume.Ran(List.of(key("daily", "a", KeyState.DONE),
                 key("daily", "b", KeyState.NEEDS_CREDENTIAL)), List.of());
@@ -156,7 +156,7 @@ class RenewAndResumeTextTest {
         assertThat(ran.heldJobs()).containsExactly("daily");
         assertThat(RenewAndResume.saved(r, ran)).isEqualTo(new RenewAndResume.Saved("Saved. 4 parked keys resumed: "
                 + "2 ran, 2 completed; 2 wait for the review of daily and were not sent: Plan… on the job's page, then "
-                + "apply the plan (or keyline approve daily).", "", true));
+                + "apply the plan (or keyline approve daily).", "", List.of("daily")));
         assertThat(RenewAndResume.ranSummary(r, ran)).isEqualTo("4 parked keys resumed: 2 ran, 2 completed; 2 wait "
                 + "for the review of daily and were not sent");
 

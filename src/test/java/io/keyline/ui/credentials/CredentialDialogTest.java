@@ -39,7 +39,10 @@ class CredentialDialogTest {
 
     Path tmp;
     ConsoleFixture fx;
+    Stage stage;
+    CredentialDialog dialog;
     final AtomicInteger changed = new AtomicInteger();
+    final List<String> planned = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @Start
     void start(Stage stage) throws IOException {
@@ -56,7 +59,9 @@ class CredentialDialogTest {
 
         CredentialViewModel vm = new CredentialViewModel(fx.services, Threads.javafx());
         vm.open("site-cookie");
-        CredentialDialog dialog = new CredentialDialog(vm, changed::incrementAndGet);
+        dialog = new CredentialDialog(vm, changed::incrementAndGet);
+        dialog.offerPlan(planned::add);
+        this.stage = stage;
         Scene scene = new Scene(dialog.root(), 860, 680);
         // the console's own stylesheets, its colours first, as the dialog over the console has them
         scene.getStylesheets().setAll(io.keyline.ui.common.Theme.stylesheets());
@@ -152,5 +157,50 @@ class CredentialDialogTest {
                 .map(Label::getText).filter(t -> t != null).reduce("", (a, b) -> a + "\n" + b);
         assertThat(shown).contains("Accepted for cookies").contains("cookies.txt file")
                 .doesNotContain("Netscape").doesNotContain("tab-separated").doesNotContain("#HttpOnly_");
+    }
+
+    /**
+     * "Saving…" and "running it…" are work under way: the line takes the success colour only once it says what
+     * was saved and how the resumed keys ended.
+     */
+    @Test
+    void theLineIsNotASuccessWhileTheSaveAndTheRunAreUnderWay(FxRobot robot) throws Exception {
+        fx.services.operations().actions().approve(fx.services.catalog().get().job("p").orElseThrow(), null);
+        fx.site.getDelayMillis(1500); // the probe before the send: the run takes a while
+        robot.clickOn(".credential-input").write("Cookie: session=v2");
+        WaitForAsyncUtils.waitForFxEvents();
+        Label message = robot.lookup(".credential-message").queryAs(Label.class);
+
+        robot.clickOn("Save and resume");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> message.getText().contains("running it"));
+        assertThat(message.getTextFill()).as(message.getText()).isNotEqualTo(io.keyline.ui.common.Palette.named("-kl-ok"));
+
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> message.getText().contains("completed"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(message.getTextFill()).as(message.getText()).isEqualTo(io.keyline.ui.common.Palette.named("-kl-ok"));
+    }
+
+    /**
+     * A save whose resumed keys wait for their job's review says so, and the review is one click away: the
+     * dialog offers the job's plan, and closes to show it.
+     */
+    @Test
+    void aSaveWhoseKeysWaitForTheReviewOffersThePlanOfTheJob(FxRobot robot) throws Exception {
+        assertThat(robot.lookup(".credential-plan").tryQuery()).as("nothing saved yet").isEmpty();
+
+        robot.clickOn(".credential-input").write("Cookie: session=v2");
+        robot.clickOn("Save and resume");
+        Label message = robot.lookup(".credential-message").queryAs(Label.class);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> message.getText().contains("wait for the review") || message.getText().contains("waits for the review"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx.site.posts()).as("the unreviewed job sent nothing").isZero();
+        Button plan = robot.lookup(".credential-plan").queryButton();
+        assertThat(plan.isVisible()).isTrue();
+        assertThat(plan.getText()).isEqualTo("Plan p…");
+
+        robot.clickOn(plan);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(planned).containsExactly("p");
+        assertThat(stage.isShowing()).as("the dialog closed for the plan").isFalse();
     }
 }

@@ -73,7 +73,7 @@ public class ChineseScreensTest {
         assertThat(english).as("English pieces of the ui bundle").hasSizeGreaterThan(50);
 
         window = WaitForAsyncUtils.asyncFx(() -> LoginWindow.show(null, sb.services, Threads.javafx(), null,
-                SandboxLogin.CREDENTIAL, () -> { })).get(180, TimeUnit.SECONDS);
+                SandboxLogin.CREDENTIAL, () -> { }, null)).get(180, TimeUnit.SECONDS);
         String url = sb.site.base() + "/";
         WaitForAsyncUtils.waitFor(90, TimeUnit.SECONDS, () -> fx(() -> url.equals(window.engine().getLocation())
                 && window.engine().getLoadWorker().getState() == Worker.State.SUCCEEDED));

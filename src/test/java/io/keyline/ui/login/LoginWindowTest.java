@@ -231,7 +231,7 @@ class LoginWindowTest {
         assertThat(fx(() -> dialog.errorProperty().get())).contains("the site did not accept this value");
 
         LoginWindow w = WaitForAsyncUtils.asyncFx(() -> LoginWindow.show(null, sb.services, Threads.javafx(), dialog,
-                SandboxLogin.CREDENTIAL, changed::incrementAndGet)).get(180, TimeUnit.SECONDS);
+                SandboxLogin.CREDENTIAL, changed::incrementAndGet, null)).get(180, TimeUnit.SECONDS);
         opened.add(w);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(fx(() -> texts(w.stage().getScene().getRoot()))).noneMatch(t -> t.contains("did not accept"));
@@ -242,7 +242,7 @@ class LoginWindowTest {
     private LoginWindow open(FxRobot robot) throws Exception {
         // the first window of the JVM loads WebKit (a large native library): bounded generously for a busy machine
         LoginWindow w = WaitForAsyncUtils.asyncFx(() -> LoginWindow.show(null, sb.services, Threads.javafx(), null,
-                SandboxLogin.CREDENTIAL, changed::incrementAndGet)).get(180, TimeUnit.SECONDS);
+                SandboxLogin.CREDENTIAL, changed::incrementAndGet, null)).get(180, TimeUnit.SECONDS);
         opened.add(w);
         assertThat(w.engine()).as("the window's browser").isNotNull();
         assertThat(w.dataDirectory()).isDirectory();
