@@ -54,7 +54,7 @@ class CredentialWordsTest {
         assertThat(parked).isNotNull();
         assertThat(wb.cli("retry", "daily-article", parked).exit()).isZero();
         Result again = wb.cli("run", "daily-article", "--key", parked);
-        assertThat(again.out()).as(again.toString()).contains("待更新凭据：凭据 sandbox-cookie 已被网站拒绝")
+        assertThat(again.out()).as(again.toString()).contains("待登录：凭据 sandbox-cookie 已被网站拒绝")
                 .doesNotContain("was rejected by the site");
 
         Result notSet = wb.cli("credentials", "test", "nope");

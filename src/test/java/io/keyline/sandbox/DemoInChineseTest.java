@@ -28,7 +28,7 @@ class DemoInChineseTest {
         Text.use(Text.CHINESE);
         Result demo = wb.cli("demo", "--port", "0");
         assertThat(demo.exit()).as(demo.toString()).isZero();
-        assertThat(demo.out()).contains("演示工作区已创建", "等你处理的：", "失败", "待确认", "待更新凭据", "六个步骤：",
+        assertThat(demo.out()).contains("演示工作区已创建", "等你处理的：", "失败", "待确认", "待登录", "六个步骤：",
                 "1. 打开控制台：java -jar target/keyline.jar --state ", "网站拒绝了登录（HTTP 401）",
                 "凭据：sandbox-cookie（Cookie，指纹 ", "个已完成", "补跑 daily-article")
                 .doesNotContain("Six steps", "Waiting for you", "Renew the cookie", "FAILED", " keys: ", "backfilling");

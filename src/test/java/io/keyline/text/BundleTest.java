@@ -174,4 +174,23 @@ class BundleTest {
         assertThat(Text.t("ui.language.switch")).isEqualTo("Language");
         assertThat(Text.t("no.such.key")).isEqualTo("no.such.key");
     }
+
+    /**
+     * In Chinese a key's state has one name wherever it shows: the command line's tables, its run trace, the
+     * demo's counts, the plan's stops and the console's chips and counts (English keeps the state's own name on
+     * the command line, a contract word, and says it in words on screen).
+     */
+    @Test
+    void chineseNamesAStateWithTheSameWordsOnTheCommandLineAndInTheConsole() {
+        Text.use(Text.CHINESE);
+        for (io.keyline.domain.KeyState s : io.keyline.domain.KeyState.values()) {
+            String chip = Text.t("common.state." + s.name());
+            assertThat(Text.t("cli.state." + s.name())).as("the command line's %s", s).isEqualTo(chip);
+            assertThat(Text.t("core.trace.state." + s.name())).as("the run trace's %s", s).isEqualTo(chip);
+            assertThat(Text.t("core.demo.state." + s.name(), 2)).as("the demo's count of %s", s).endsWith(chip);
+            assertThat(Text.t("core.count." + s.name(), 2)).as("the console's count of %s", s).endsWith(chip);
+        }
+        assertThat(Text.t("core.stopKind.NEEDS_CONFIRMATION")).isEqualTo(Text.t("common.state.NEEDS_CONFIRMATION"));
+        assertThat(Text.t("core.stopKind.NEEDS_CREDENTIAL")).isEqualTo(Text.t("common.state.NEEDS_CREDENTIAL"));
+    }
 }

@@ -63,7 +63,7 @@ class WordsTest {
         assertThat(Words.schedule("30 7 * * MON,WED,5", utc)).isEqualTo("每逢周一、周三和周五 07:30（UTC）");
         assertThat(Words.schedule("0 9 * * 1-5", null)).isEqualTo("每逢工作日 09:00");
         assertThat(Words.counts(java.util.Map.of(KeyState.DONE, 8, KeyState.NEEDS_CREDENTIAL, 3,
-                KeyState.NEEDS_CONFIRMATION, 1))).isEqualTo("8 个已完成、1 个需要确认、3 个需要登录");
+                KeyState.NEEDS_CONFIRMATION, 1))).isEqualTo("8 个已完成、1 个待确认、3 个待登录");
         assertThat(Words.counts(java.util.Map.of())).isEqualTo("没有任务项");
     }
 
