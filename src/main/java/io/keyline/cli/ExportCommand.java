@@ -2,7 +2,7 @@ package io.keyline.cli;
 
 import io.keyline.store.StateMaintenance;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
@@ -13,8 +13,8 @@ final class ExportCommand extends Sub implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "JOB", descriptionKey = "JOB")
     String jobName;
 
-    @Option(names = "--json")
-    boolean json;
+    @Mixin
+    JsonOutput json;
 
     @Override
     public Integer call() throws java.io.IOException {

@@ -22,8 +22,8 @@ final class PlanCommand extends JobCommand {
     @Mixin
     KeySelection selection;
 
-    @Option(names = "--json")
-    boolean json;
+    @Mixin
+    JsonOutput json;
 
     @Option(names = "--no-probes")
     boolean noProbes;
@@ -33,7 +33,7 @@ final class PlanCommand extends JobCommand {
         List<String> keys = selection.resolve(ws(), job);
         Plan plan = ws().operations().planApply().planAndSave(job, keys, selection.notes(),
                 io.keyline.core.Planner.Options.DEFAULT.withProbes(!noProbes).withAhead(selection.ahead));
-        if (json) {
+        if (json.on) {
             Text.json(out(), plan);
             return 0;
         }

@@ -5,6 +5,7 @@ import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -26,8 +27,8 @@ final class StatusCommand extends Sub implements Callable<Integer> {
     @Option(names = "--attention")
     boolean attention;
 
-    @Option(names = "--json")
-    boolean json;
+    @Mixin
+    JsonOutput json;
 
     @Option(names = "--exit-code")
     boolean exitCode;
@@ -41,7 +42,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         doneReading();
         java.time.Instant now = ws().options().clock().instant();
         int exit = exitCode && status.anyWaits() ? io.keyline.core.RunReport.WAITING_FOR_OPERATOR : 0;
-        if (json) {
+        if (json.on) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (Status.Row r : status.rows()) {
                 KeyRecord k = r.key();

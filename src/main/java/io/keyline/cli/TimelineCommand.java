@@ -5,7 +5,7 @@ import io.keyline.domain.Evidence;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.Printable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,14 +17,14 @@ import static io.keyline.text.Text.t;
 @Command(name = "timeline")
 final class TimelineCommand extends KeyCommand {
 
-    @Option(names = "--json")
-    boolean json;
+    @Mixin
+    JsonOutput json;
 
     @Override
     int call(KeyTarget.Target t) {
         List<KeyEvent> events = ws().operations().events(t.job().name(), t.key());
         doneReading();
-        if (json) {
+        if (json.on) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (KeyEvent e : events) {
                 Map<String, Object> m = new LinkedHashMap<>();
