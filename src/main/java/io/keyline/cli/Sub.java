@@ -83,6 +83,15 @@ abstract class Sub {
         }
     }
 
+    /**
+     * {@code --json} of status, timeline and plan: JSON instead of the table (export prints only JSON and takes it for
+     * symmetry). Each command's help says what its JSON is ({@code keyline.status.json}, …).
+     */
+    static final class JsonOutput {
+        @Option(names = "--json")
+        boolean on;
+    }
+
     /** The key options shared by plan and run. */
     static final class KeySelection {
         @Option(names = "--key", descriptionKey = "selection.key", paramLabel = "K")
