@@ -134,8 +134,12 @@ public final class DecisionInputs {
 
     /** Whether a key waits for the review of its job's unsafe steps (NEEDS_CONFIRMATION, wait reason REVIEW). */
     public static boolean waitsForReview(KeyRecord rec) {
-        return rec != null && rec.state() == KeyState.NEEDS_CONFIRMATION
-                && rec.waitReason() == io.keyline.domain.WaitReason.REVIEW;
+        return rec != null && waitsForReview(rec.state(), rec.waitReason());
+    }
+
+    /** Whether a key in {@code state}, waiting for {@code why}, waits for the review of its job's unsafe steps. */
+    public static boolean waitsForReview(KeyState state, io.keyline.domain.WaitReason why) {
+        return state == KeyState.NEEDS_CONFIRMATION && why == io.keyline.domain.WaitReason.REVIEW;
     }
 
     /** The input for a key this process holds (the engine after its claim): it goes on until it stops. */

@@ -6,6 +6,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyType;
+import io.keyline.domain.WaitReason;
 
 import java.time.Clock;
 import java.time.LocalDate;
@@ -37,10 +38,12 @@ public final class Calendar {
      * @param state       the key's state, or {@code null} when it never ran
      * @param beforeStart the key is before the job's {@code key.start}: it is not expected to exist
      * @param notYetDue   the current key of a scheduled job whose schedule has not ticked for it yet
+     * @param waitReason  why a NEEDS_CONFIRMATION key waits, or {@code null}
      */
-    public record Cell(String key, LocalDate firstDay, KeyState state, boolean beforeStart, boolean notYetDue) {
+    public record Cell(String key, LocalDate firstDay, KeyState state, boolean beforeStart, boolean notYetDue,
+                       WaitReason waitReason) {
         public Cell(String key, LocalDate firstDay, KeyState state, boolean beforeStart) {
-            this(key, firstDay, state, beforeStart, false);
+            this(key, firstDay, state, beforeStart, false, null);
         }
 
         /** A key that should exist (since key.start, and its schedule ticked) but never ran. */
@@ -106,7 +109,7 @@ public final class Calendar {
             KeyRecord r = known.get(key);
             boolean before = start != null && KeyRules.compare(def.key(), key, start) < 0;
             out.add(new Cell(key, KeyRules.firstDay(def.key(), key), r == null ? null : r.state(), before,
-                    key.equals(current) && !currentDue));
+                    key.equals(current) && !currentDue, r == null ? null : r.waitReason()));
         }
         out = fromFirstWeek(def.key().type(), out);
         List<String> ahead = store.query(KeyRecords.KeyQuery.all(def.name())

@@ -1,9 +1,11 @@
 package io.keyline.ui.common;
 
+import io.keyline.core.DecisionInputs;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.InvalidKeyException;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
 import io.keyline.text.Text;
 
 import java.time.Instant;
@@ -47,6 +49,14 @@ public final class Format {
         return s == null ? "" : Text.t("common.state." + s.name());
     }
 
+    /**
+     * The state in plain words, and why it waits: "Needs review" for a key that waits for its job's review (it sent
+     * nothing; a confirmation is of an outcome that may have changed the world), else {@link #state(KeyState)}.
+     */
+    public static String state(KeyState s, WaitReason why) {
+        return DecisionInputs.waitsForReview(s, why) ? Text.t("common.state.NEEDS_REVIEW") : state(s);
+    }
+
     /** The state in plain words inside a sentence ("needs confirmation"). */
     public static String stateLower(KeyState s) {
         return state(s).toLowerCase(Text.locale());
@@ -61,6 +71,11 @@ public final class Format {
     /** The style class of a state: {@code state-failed}, {@code state-needs-confirmation}, … */
     public static String styleClass(KeyState s) {
         return "state-" + s.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The style class of a state and why it waits: {@code state-needs-review} for a wait for the job's review. */
+    public static String styleClass(KeyState s, WaitReason why) {
+        return DecisionInputs.waitsForReview(s, why) ? "state-needs-review" : styleClass(s);
     }
 
     private static final java.util.regex.Pattern STEP_LIST =

@@ -1,6 +1,8 @@
 package io.keyline.ui.common;
 
+import io.keyline.core.DecisionInputs;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.scene.paint.Color;
@@ -26,6 +28,9 @@ public final class Palette {
         c("-kl-ok", "#1a7f37", "#3fb950");
         c("-kl-failed", "#cf222e", "#f85149");
         c("-kl-confirm", "#9a6700", "#d29922");
+        // a key that waits for its job's review sent nothing: a calm teal, apart from the amber of a confirmation
+        // (chip text on it ≥ 4.5:1 in both themes)
+        c("-kl-review", "#1b7c83", "#39c5cf");
         c("-kl-credential", "#8250df", "#a371f7");
         c("-kl-retry", "#bc4c00", "#db6d28");
         c("-kl-running", "#0969da", "#58a6ff");
@@ -77,6 +82,14 @@ public final class Palette {
         };
     }
 
+    /**
+     * The looked-up colour name of a key state and why it waits: {@code -kl-review} for a key that waits for its
+     * job's review, else {@link #name(KeyState)}.
+     */
+    public static String name(KeyState s, WaitReason why) {
+        return DecisionInputs.waitsForReview(s, why) ? "-kl-review" : name(s);
+    }
+
     /** A looked-up colour in the current theme. */
     public static Color named(String name) {
         return named(name, DARK.get());
@@ -93,6 +106,11 @@ public final class Palette {
 
     public static Color of(KeyState s) {
         return named(name(s));
+    }
+
+    /** The colour of a key state and why it waits ({@link #name(KeyState, WaitReason)}). */
+    public static Color of(KeyState s, WaitReason why) {
+        return named(name(s, why));
     }
 
     public static Color missing() {

@@ -1,6 +1,8 @@
 package io.keyline.ui.common;
 
+import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
 import io.keyline.text.Text;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
@@ -22,6 +24,11 @@ public final class StateChip extends Label {
     }
 
     public void show(KeyState state) {
+        show(state, null);
+    }
+
+    /** The chip of {@code state}, waiting for {@code why}: a wait for the job's review wears its own. */
+    public void show(KeyState state, WaitReason why) {
         getStyleClass().removeIf(c -> c.startsWith("state-") && !c.equals("state-chip"));
         if (state == null) {
             setText("");
@@ -29,12 +36,25 @@ public final class StateChip extends Label {
             return;
         }
         setVisible(true);
-        setText(Format.state(state));
-        getStyleClass().add(Format.styleClass(state));
+        setText(Format.state(state, why));
+        getStyleClass().add(Format.styleClass(state, why));
+    }
+
+    /** The chip of a key's state and why it waits, or none without a key. */
+    public void showKey(KeyRecord key) {
+        show(key == null ? null : key.state(), key == null ? null : key.waitReason());
     }
 
     /** A table cell showing the chip of {@code state} of its item (one chip per cell, reused as it scrolls). */
     public static <S, T> TableCell<S, T> cell(Function<T, KeyState> state) {
+        return cell(state, item -> null);
+    }
+
+    /**
+     * A table cell showing the chip of {@code state} of its item and why it waits (one chip per cell, reused as it
+     * scrolls).
+     */
+    public static <S, T> TableCell<S, T> cell(Function<T, KeyState> state, Function<T, WaitReason> why) {
         return new TableCell<>() {
             private final StateChip chip = new StateChip();
 
@@ -44,7 +64,7 @@ public final class StateChip extends Label {
                 if (empty || item == null) {
                     setGraphic(null);
                 } else {
-                    chip.show(state.apply(item));
+                    chip.show(state.apply(item), why.apply(item));
                     setGraphic(chip);
                 }
             }
@@ -60,6 +80,7 @@ public final class StateChip extends Label {
         for (KeyState s : KeyState.values()) {
             words.add(Format.state(s));
         }
+        words.add(Format.state(KeyState.NEEDS_CONFIRMATION, WaitReason.REVIEW));
         words.add(Text.t("common.state.MISSING"));
         javafx.scene.text.Font bold = javafx.scene.text.Font.font(javafx.scene.text.Font.getDefault().getFamily(),
                 javafx.scene.text.FontWeight.BOLD, 11);

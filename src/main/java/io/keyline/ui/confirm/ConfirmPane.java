@@ -78,10 +78,10 @@ public final class ConfirmPane extends BorderPane {
         sub.getStyleClass().add("page-subtitle");
         sub.textProperty().bind(vm.titleProperty());
         StateChip chip = new StateChip();
-        vm.infoProperty().addListener((o, a, i) -> chip.show(i == null ? null : i.record().state()));
+        vm.infoProperty().addListener((o, a, i) -> chip.showKey(i == null ? null : i.record()));
         vm.outcomeProperty().addListener((o, a, rec) -> {
             if (rec != null) {
-                chip.show(rec.state());
+                chip.showKey(rec);
             }
         });
         chip.show(null);
@@ -212,7 +212,7 @@ public final class ConfirmPane extends BorderPane {
         outcome.setAlignment(Pos.CENTER_LEFT);
         outcome.getStyleClass().add("confirm-outcome");
         vm.outcomeProperty().addListener((o, a, rec) -> {
-            outcomeChip.show(rec == null ? null : rec.state());
+            outcomeChip.showKey(rec);
             outcome.getStyleClass().removeAll("done", "waiting");
             if (rec != null) {
                 outcome.getStyleClass().add(rec.state() == KeyState.DONE ? "done" : "waiting");

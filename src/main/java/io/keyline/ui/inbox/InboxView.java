@@ -354,7 +354,8 @@ public final class InboxView extends BorderPane {
             if (item.kind() == Kind.MISSING) {
                 chip.showMissing();
             } else {
-                chip.show(item.state());
+                // a wait for the job's review sent nothing: it wears its own chip, not a confirmation's
+                chip.show(item.state(), item.kind() == Kind.REVIEW ? io.keyline.domain.WaitReason.REVIEW : null);
             }
             title.setText(item.title());
             since.setText(item.ageText(now.get()));

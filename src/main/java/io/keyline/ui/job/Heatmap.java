@@ -325,7 +325,7 @@ public final class Heatmap extends Region {
             g.strokeRoundRect(x + 1, y + 1, cell - 2, cell - 2, r, r);
             g.setLineDashes();
         } else {
-            g.setFill(Palette.of(c.state()));
+            g.setFill(Palette.of(c.state(), c.waitReason()));
             g.fillRoundRect(x, y, cell, cell, r, r);
         }
         if (selected.contains(c.key())) {
@@ -358,7 +358,7 @@ public final class Heatmap extends Region {
         Calendar.Cell c = view.get().cells().get(i);
         String what = c.beforeStart() ? Text.t("ui.heatmap.beforeStart") : c.state() == null && c.notYetDue()
                 ? Text.t("ui.heatmap.notYetDue") : c.state() == null
-                ? Text.t("ui.heatmap.missing") : Format.state(c.state());
+                ? Text.t("ui.heatmap.missing") : Format.state(c.state(), c.waitReason());
         tip.setText(c.key() + "  ·  " + what);
     }
 

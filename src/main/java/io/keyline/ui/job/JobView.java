@@ -5,6 +5,7 @@ import io.keyline.core.operations.Words;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
 import io.keyline.domain.OperatorMoves;
 import io.keyline.domain.Trigger;
 import io.keyline.text.Text;
@@ -240,16 +241,13 @@ public final class JobView extends BorderPane {
 
     private FlowPane legend() {
         FlowPane box = new FlowPane(10, 4);
-        for (KeyState s : new KeyState[] {KeyState.DONE, KeyState.FAILED, KeyState.NEEDS_CONFIRMATION,
-            KeyState.NEEDS_CREDENTIAL, KeyState.RETRY_WAIT, KeyState.RUNNING, KeyState.SKIPPED}) {
-            Rectangle r = new Rectangle(10, 10, Palette.of(s));
-            r.setArcWidth(3);
-            r.setArcHeight(3);
-            Palette.darkProperty().addListener((o, a, b) -> r.setFill(Palette.of(s)));
-            Label l = new Label(Format.state(s), r);
-            l.getStyleClass().add("muted");
-            box.getChildren().add(l);
-        }
+        box.setId("heatmap-legend");
+        // every colour a cell can wear: a wait for the job's review has its own, and so do the pending keys
+        box.getChildren().addAll(legendEntry(KeyState.DONE, null), legendEntry(KeyState.FAILED, null),
+                legendEntry(KeyState.NEEDS_CONFIRMATION, null), legendEntry(KeyState.NEEDS_CONFIRMATION,
+                        WaitReason.REVIEW), legendEntry(KeyState.NEEDS_CREDENTIAL, null),
+                legendEntry(KeyState.RETRY_WAIT, null), legendEntry(KeyState.RUNNING, null),
+                legendEntry(KeyState.PENDING, null), legendEntry(KeyState.SKIPPED, null));
         Rectangle gap = new Rectangle(10, 10, Palette.gap());
         gap.setStroke(Palette.missing());
         gap.getStrokeDashArray().addAll(3.0, 2.0);
@@ -261,6 +259,17 @@ public final class JobView extends BorderPane {
         g.getStyleClass().add("muted");
         box.getChildren().add(g);
         return box;
+    }
+
+    /** The legend's swatch and words of a state and why it waits. */
+    private static Label legendEntry(KeyState s, WaitReason why) {
+        Rectangle r = new Rectangle(10, 10, Palette.of(s, why));
+        r.setArcWidth(3);
+        r.setArcHeight(3);
+        Palette.darkProperty().addListener((o, a, b) -> r.setFill(Palette.of(s, why)));
+        Label l = new Label(Format.state(s, why), r);
+        l.getStyleClass().add("muted");
+        return l;
     }
 
     private VBox tableSection() {
@@ -328,12 +337,14 @@ public final class JobView extends BorderPane {
         TableColumn<JobViewModel.KeyRow, String> keyColumn = Cut.column(Text.t("ui.job.col.key"), 105, JobViewModel.KeyRow::key);
         keyColumn.setMinWidth(100); // a key is never cut to "2026-1…" at 1024 px; the outcome column gives way
         table.getColumns().add(keyColumn);
-        TableColumn<JobViewModel.KeyRow, KeyState> state = new TableColumn<>(Text.t("ui.job.col.state"));
+        TableColumn<JobViewModel.KeyRow, KeyRecord> state = new TableColumn<>(Text.t("ui.job.col.state"));
         // as wide as the language's widest chip (with the cell's padding), never more than the English one needs
         state.setMinWidth(Math.min(140, StateChip.widest() + CELL_PADDING));
         state.setPrefWidth(state.getMinWidth() + 10);
-        state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().state()));
-        state.setCellFactory(c -> StateChip.cell(s -> s));
+        // the key's state and why it waits (a wait for the job's review wears its own chip); sorted by state
+        state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().record()));
+        state.setComparator(java.util.Comparator.comparing(KeyRecord::state));
+        state.setCellFactory(c -> StateChip.cell(KeyRecord::state, KeyRecord::waitReason));
         table.getColumns().add(state);
         // each title stays readable at 1024 px: the columns keep a minimum, the outcome gives way
         TableColumn<JobViewModel.KeyRow, String> stepColumn = Cut.column(Text.t("ui.job.col.step"), 90, r -> r.record().step() == null ? ""

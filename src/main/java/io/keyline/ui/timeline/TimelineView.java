@@ -119,8 +119,9 @@ public final class TimelineView extends BorderPane {
         keyLabel.getStyleClass().add("page-title");
         keyLabel.textProperty().bind(vm.keyProperty());
         StateChip chip = new StateChip();
-        vm.stateProperty().addListener((o, a, b) -> chip.show(b));
-        chip.show(vm.stateProperty().get());
+        // the key's state and why it waits: a wait for the job's review wears its own chip
+        vm.recordProperty().addListener((o, a, b) -> chip.showKey(b));
+        chip.showKey(vm.recordProperty().get());
 
         ProgressIndicator spinner = Widgets.spinner(vm.loadingProperty().or(vm.busyProperty()));
         spinner.managedProperty().bind(spinner.visibleProperty());

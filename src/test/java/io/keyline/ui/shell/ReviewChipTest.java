@@ -1,0 +1,219 @@
+package io.keyline.ui.shell;
+
+import io.keyline.acceptance.Jobs;
+import io.keyline.app.ConsoleApp;
+import io.keyline.core.operations.Attention;
+import io.keyline.domain.EventType;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
+import io.keyline.text.Text;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Threads;
+import io.keyline.ui.job.Heatmap;
+import io.keyline.ui.job.JobViewModel;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.TableCell;
+import javafx.scene.image.WritableImage;
+import javafx.scene.paint.Color;
+import javafx.scene.shape.Rectangle;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.keyline.testing.Fx.fxValue;
+import static io.keyline.testing.Fx.waitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A key that waits for its job's review wears its own chip and colour wherever the console shows a key's state:
+ * nothing was sent, so it must not read as a confirmation of an outcome that may have changed the world. Seen in
+ * the real main window, in English and in Chinese.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ReviewChipTest {
+
+    static final String REVIEWED = "2026-11-28";
+    static final String UNKNOWN = "2026-11-27";
+    static final String DONE = "2026-11-26";
+    static final AtomicInteger RUN = new AtomicInteger();
+
+    @TempDir
+    static Path tmp;
+    Stage stage;
+    ConsoleFixture fx;
+    ConsoleView console;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void tearDown(FxRobot robot) throws Exception {
+        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
+        Text.use(Text.ENGLISH);
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    /** Job daily: one key waits for the job's review, one for a confirmation of an unknown outcome, one is done. */
+    private void open(FxRobot robot, Locale language) throws Exception {
+        Text.use(language);
+        fx = new ConsoleFixture(tmp.resolve("review-" + RUN.incrementAndGet()));
+        fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+        assertThat(fx.wb.cli("run", "daily", "--key", DONE).exit()).isZero();
+        Instant now = fx.wb.clock.instant();
+        seedWait(UNKNOWN, WaitReason.OUTCOME_UNKNOWN, now);
+        seedWait(REVIEWED, WaitReason.REVIEW, now);
+        robot.interact(() -> {
+            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
+            console = (ConsoleView) scene.getRoot();
+            stage.setScene(scene);
+            stage.setWidth(1024);
+            stage.setHeight(680);
+            stage.show();
+        });
+    }
+
+    private void seedWait(String key, WaitReason why, Instant now) {
+        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
+        fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("publish", 1)
+                        .withWaitReason(why),
+                null, new KeyEvent(0, "daily", key, now, "seed", EventType.WAITING_FOR_CONFIRMATION, "publish", 1,
+                        KeyState.NEEDS_CONFIRMATION, null, "seeded", null, null, null));
+    }
+
+    private static String review(Locale language) {
+        return language == Text.CHINESE ? "待审核" : "Needs review";
+    }
+
+    private static String pending(Locale language) {
+        return language == Text.CHINESE ? "待运行" : "Pending";
+    }
+
+    @Test
+    void attentionShowsAReviewWaitAsNeedsReview(FxRobot robot) throws Exception {
+        for (Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
+            open(robot, language);
+            waitUntil(() -> chipOf(robot, Attention.Kind.REVIEW).isPresent()
+                    && chipOf(robot, Attention.Kind.CONFIRMATION).isPresent());
+            Label chip = chipOf(robot, Attention.Kind.REVIEW).orElseThrow();
+            Label confirm = chipOf(robot, Attention.Kind.CONFIRMATION).orElseThrow();
+            assertThat(fxValue(robot, chip::getText)).as("the review item's chip in %s", language)
+                    .isEqualTo(review(language));
+            assertThat(fxValue(robot, () -> List.copyOf(chip.getStyleClass()))).as("its style in %s", language)
+                    .contains("state-needs-review").doesNotContain("state-needs-confirmation");
+            assertThat(fxValue(robot, chip::getText)).as("the confirmation item's chip in %s", language)
+                    .isNotEqualTo(fxValue(robot, confirm::getText));
+            assertThat(fxValue(robot, () -> List.copyOf(confirm.getStyleClass())))
+                    .contains("state-needs-confirmation");
+            assertThat(background(robot, chip)).as("the review chip's colour in %s", language)
+                    .isNotEqualTo(background(robot, confirm));
+            fx.close();
+            fx = null;
+        }
+    }
+
+    @Test
+    void theJobPageShowsAReviewWaitAsNeedsReviewInItsTableHeatmapAndLegend(FxRobot robot) throws Exception {
+        for (Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
+            open(robot, language);
+            robot.interact(() -> console.showJob("daily"));
+            waitUntil(() -> robot.lookup("#key-table").tryQuery().map(Node::isVisible).orElse(false)
+                    && chipInTable(robot, REVIEWED).isPresent() && chipInTable(robot, UNKNOWN).isPresent()
+                    && !robot.lookup("#heatmap").queryAs(Heatmap.class).viewProperty().get().cells().isEmpty());
+            Thread.sleep(300);
+            org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+
+            Label chip = chipInTable(robot, REVIEWED).orElseThrow();
+            assertThat(fxValue(robot, chip::getText)).as("the key table's chip in %s", language)
+                    .isEqualTo(review(language));
+            assertThat(fxValue(robot, () -> List.copyOf(chip.getStyleClass()))).as("its style in %s", language)
+                    .contains("state-needs-review").doesNotContain("state-needs-confirmation");
+            assertThat(fxValue(robot, () -> chipInTable(robot, UNKNOWN).orElseThrow().getStyleClass().contains(
+                    "state-needs-confirmation"))).as("a confirmation keeps its chip").isTrue();
+            assertThat(fxValue(robot, () -> io.keyline.ui.common.Cut.isCut(chip))).as("the chip in %s is whole",
+                    language).isFalse();
+
+            // the legend names every colour a cell can wear: the review's and the pending keys' too
+            Label reviewEntry = legendEntry(robot, review(language));
+            Label pendingEntry = legendEntry(robot, pending(language));
+            Label confirmEntry = legendEntry(robot, Text.t("common.state.NEEDS_CONFIRMATION"));
+            Color reviewColour = (Color) fxValue(robot, () -> ((Rectangle) reviewEntry.getGraphic()).getFill());
+            Color confirmColour = (Color) fxValue(robot, () -> ((Rectangle) confirmEntry.getGraphic()).getFill());
+            assertThat(reviewColour).as("the legend's review colour in %s", language).isNotEqualTo(confirmColour);
+            assertThat((Color) fxValue(robot, () -> ((Rectangle) pendingEntry.getGraphic()).getFill()))
+                    .isEqualTo(io.keyline.ui.common.Palette.of(KeyState.PENDING));
+
+            // the heatmap's cell of the key is drawn in the legend's review colour
+            Heatmap heat = robot.lookup("#heatmap").queryAs(Heatmap.class);
+            assertThat(cellColour(robot, heat, REVIEWED)).as("the heatmap cell in %s", language)
+                    .satisfies(c -> assertThat(close(c, reviewColour)).as("%s is %s", c, reviewColour).isTrue());
+            assertThat(cellColour(robot, heat, UNKNOWN)).as("a confirmation's cell")
+                    .satisfies(c -> assertThat(close(c, confirmColour)).as("%s is %s", c, confirmColour).isTrue());
+            fx.close();
+            fx = null;
+        }
+    }
+
+    /** The chip of the first Attention item of {@code kind} on screen. */
+    private static Optional<Label> chipOf(FxRobot robot, Attention.Kind kind) {
+        return fxValue(robot, () -> robot.lookup("#inbox-list .list-cell").queryAll().stream()
+                .map(n -> (ListCell<?>) n)
+                .filter(c -> c.getItem() instanceof Attention.Item i && i.kind() == kind)
+                .map(c -> (Label) c.lookup(".state-chip")).filter(java.util.Objects::nonNull).findFirst());
+    }
+
+    /** The state chip of key {@code key} in the key table. */
+    private static Optional<Label> chipInTable(FxRobot robot, String key) {
+        return fxValue(robot, () -> robot.lookup("#key-table .table-cell").queryAll().stream()
+                .map(n -> (TableCell<?, ?>) n)
+                .filter(c -> c.getTableRow() != null && c.getTableRow().getItem() instanceof JobViewModel.KeyRow r
+                        && r.key().equals(key) && c.getGraphic() != null && c.getGraphic().getStyleClass()
+                        .contains("state-chip"))
+                .map(c -> (Label) c.getGraphic()).findFirst());
+    }
+
+    private static Label legendEntry(FxRobot robot, String text) {
+        return fxValue(robot, () -> robot.lookup(".label").queryAll().stream()
+                .filter(n -> n instanceof Label l && text.equals(l.getText()) && l.getGraphic() instanceof Rectangle)
+                .map(n -> (Label) n).findFirst())
+                .orElseThrow(() -> new AssertionError("no legend entry '" + text + "'"));
+    }
+
+    private static Object background(FxRobot robot, Label chip) {
+        return fxValue(robot, () -> chip.getBackground() == null ? null
+                : chip.getBackground().getFills().get(chip.getBackground().getFills().size() - 1).getFill());
+    }
+
+    private static Color cellColour(FxRobot robot, Heatmap heat, String key) {
+        return fxValue(robot, () -> {
+            javafx.geometry.Point2D at = heat.centreOf(key);
+            WritableImage shot = heat.snapshot(null, null);
+            return shot.getPixelReader().getColor((int) at.getX(), (int) at.getY());
+        });
+    }
+
+    private static boolean close(Color a, Color b) {
+        return Math.abs(a.getRed() - b.getRed()) < 0.02 && Math.abs(a.getGreen() - b.getGreen()) < 0.02
+                && Math.abs(a.getBlue() - b.getBlue()) < 0.02;
+    }
+}
