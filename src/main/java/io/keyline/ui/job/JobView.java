@@ -197,12 +197,13 @@ public final class JobView extends BorderPane {
         Runnable arrange = () -> {
             boolean days = vm.calendarProperty().get().type() == io.keyline.domain.KeyType.DATE;
             if (days) {
-                legend.setPrefWrapLength(250);
+                // wide enough that the legend keeps to a few lines: a side taller than the calendar pushes the keys down
+                legend.setPrefWrapLength(300);
                 VBox side = new VBox(12, missingBox, ahead, legend);
                 side.getStyleClass().add("calendar-side");
-                side.setPrefWidth(250);
+                side.setPrefWidth(300);
                 side.setMinWidth(200);
-                side.setMaxWidth(280);
+                side.setMaxWidth(320);
                 BorderPane.setMargin(side, new Insets(0, 0, 0, 16));
                 row.setBottom(null);
                 row.setRight(side);
