@@ -367,7 +367,16 @@ public final class JobView extends BorderPane {
         whenColumn.setMinWidth(Math.max(110, Widgets.textWidth(whens, javafx.scene.text.Font.font(13)) + CELL_PADDING));
         TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70,
                 r -> r.outcome() == null ? "" : r.outcome().tookText());
-        tookColumn.setMinWidth(66);
+        // the longest time a run takes ("59 min 59 s", "23 h 59 min") is read whole, in either language
+        List<String> tooks = new java.util.ArrayList<>();
+        for (java.time.Duration d : List.of(java.time.Duration.ofMillis(999), java.time.Duration.ofMillis(59_900),
+                java.time.Duration.ofSeconds(59 * 60 + 59), java.time.Duration.ofMinutes(23 * 60 + 59),
+                java.time.Duration.ofHours(9 * 24 + 23))) {
+            tooks.add(io.keyline.core.operations.EvidenceText.duration(d));
+        }
+        tookColumn.setMinWidth(Math.max(Cut.titleWidth(tookColumn.getText()),
+                Widgets.textWidth(tooks, javafx.scene.text.Font.font(13)) + CELL_PADDING));
+        tookColumn.setPrefWidth(tookColumn.getMinWidth());
         TableColumn<JobViewModel.KeyRow, String> outcomeColumn = Cut.column(Text.t("ui.job.col.outcome"), 400, this::outcome);
         outcomeColumn.setMinWidth(100);
         table.getColumns().addAll(List.of(stepColumn, whenColumn, tookColumn, outcomeColumn));

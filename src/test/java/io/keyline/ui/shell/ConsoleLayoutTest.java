@@ -472,6 +472,50 @@ class ConsoleLayoutTest {
     }
 
     /**
+     * At 1024 px the key table's Took column shows the longest time a run takes whole ("59 min 59 s", "23 h 59 min"),
+     * in English and in Chinese: at 66 px "2 min 12 s" was cut.
+     */
+    @Test
+    void atTheNarrowestAJobPageShowsHowLongARunTookWhole(FxRobot robot) throws Exception {
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+                fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+                assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-28").exit()).isZero();
+                open(robot, 1024, 680, fx.services);
+                robot.interact(() -> console.showJob("daily"));
+                javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class);
+                java.util.concurrent.Callable<List<javafx.scene.control.TableCell<?, ?>>> tookCells = () -> robot
+                        .lookup("#key-table .table-cell").queryAll().stream()
+                        .<javafx.scene.control.TableCell<?, ?>>map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                        .filter(c -> c.getTableColumn() == table.getColumns().get(4) && c.getText() != null
+                                && !c.getText().isBlank()).toList();
+                waitUntil(() -> table.isVisible() && !tookCells.call().isEmpty());
+                Thread.sleep(300);
+                WaitForAsyncUtils.waitForFxEvents();
+                javafx.scene.control.TableCell<?, ?> cell = tookCells.call().get(0);
+                assertThat(fxValue(robot, () -> cell.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null))
+                        .as("the done key's Took cell in %s", language).isEqualTo(cell.getText());
+                for (Duration d : List.of(Duration.ofMillis(999), Duration.ofMillis(59_900), Duration.ofSeconds(132),
+                        Duration.ofSeconds(59 * 60 + 59), Duration.ofMinutes(23 * 60 + 59), Duration.ofHours(9 * 24 + 23))) {
+                    javafx.scene.text.Text took = new javafx.scene.text.Text(
+                            io.keyline.core.operations.EvidenceText.duration(d));
+                    took.setFont(cell.getFont());
+                    assertThat(fxValue(robot, () -> table.getColumns().get(4).getWidth()))
+                            .as("the Took column in %s for '%s'", language, took.getText())
+                            .isGreaterThanOrEqualTo(took.getLayoutBounds().getWidth() + cell.snappedLeftInset()
+                                    + cell.snappedRightInset());
+                }
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                fx.close();
+                fx = null;
+            }
+        }
+    }
+
+    /**
      * At 1024×680 a job's keys are more than a glimpse: the calendar's cells followed the page's width alone, took
      * 246 of its 600 px, and the key table showed two rows. The calendar now gives way on a short page.
      */
