@@ -91,12 +91,14 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
      * @param probes   the probes' answers by step, as shown
      * @param stopKind where the key stops, as the decision says it: what readers decide by (never the words)
      * @param waitReason for a stop at NEEDS_CONFIRMATION: why, else {@code null}
+     * @param stateReason why the key waits in its current {@code state} (NEEDS_CONFIRMATION), else {@code null}
      */
     public record KeyPlan(String key, KeyState state,
                           @com.fasterxml.jackson.annotation.JsonProperty("action") Said said, List<String> steps,
                           List<RequestPreview> requests, List<PlannedStep> path, Said stop, Map<String, Said> probes,
                           @com.fasterxml.jackson.annotation.JsonIgnore Expectation expectation,
-                          KeyDecision.StopKind stopKind, WaitReason waitReason) {
+                          KeyDecision.StopKind stopKind, WaitReason waitReason,
+                          @com.fasterxml.jackson.annotation.JsonIgnore WaitReason stateReason) {
 
         /** The action in the language in use: {@code run write,publish}, {@code skip (done)}, … */
         public String action() {
@@ -120,13 +122,13 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
         /** The same plan with its action said another way (a screen's own words for it). */
         public KeyPlan withAction(String said) {
             return new KeyPlan(key, state, Said.plain(said), steps, requests, path, stop, probes, expectation, stopKind,
-                    waitReason);
+                    waitReason, stateReason);
         }
 
         /** The same plan with an action note, e.g. {@code (catch-up: missed tick …)}. */
         public KeyPlan noted(Said note) {
             return new KeyPlan(key, state, Said.of("core.plan.noted", said, note), steps, requests, path, stop, probes,
-                    expectation, stopKind, waitReason);
+                    expectation, stopKind, waitReason, stateReason);
         }
     }
 

@@ -246,7 +246,7 @@ public final class Planner {
             Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind(), stopProbe,
                     askedAnswers.get(KeyProbe.STEP));
             return new Plan.KeyPlan(key, state, action, path.executed(), requests, planned, stopWords(stop),
-                    Map.copyOf(probeShown), exp, stop.kind(), stop.waitReason());
+                    Map.copyOf(probeShown), exp, stop.kind(), stop.waitReason(), rec == null ? null : rec.waitReason());
         }
 
         final Map<String, ProbeAnswer> askedAnswers = new HashMap<>();
@@ -376,7 +376,8 @@ public final class Planner {
 
         private Plan.KeyPlan simple(KeyState state, Said action, KeyDecision.Stop s) {
             return new Plan.KeyPlan(key, state, action, List.of(), List.of(), List.of(), action, Map.of(),
-                    new Plan.Expectation(List.of(), null, null, null, null), s.kind(), s.waitReason());
+                    new Plan.Expectation(List.of(), null, null, null, null), s.kind(), s.waitReason(),
+                    rec == null ? null : rec.waitReason());
         }
 
         /** Words for a stop that leaves the key alone. */

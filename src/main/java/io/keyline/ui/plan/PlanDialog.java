@@ -282,7 +282,7 @@ public final class PlanDialog {
         key.setSortable(false);
         // after Apply: the state the key ended in
         TableColumn<PlanViewModel.Row, PlanViewModel.Row> state = wholeRow(Text.t("ui.plan.col.state"),
-                () -> StateChip.cell(r -> r.after() != null ? r.after().state() : r.plan().state()));
+                () -> StateChip.cell(PlanViewModel.Row::state, PlanViewModel.Row::waitReason));
         // a chip of the widest state, whatever the language; no wider, the planned action takes the rest
         fix(state, Math.max(io.keyline.ui.common.Cut.titleWidth(state.getText()), StateChip.widest() + CELL_PADDING));
         TableColumn<PlanViewModel.Row, PlanViewModel.Row> action = wholeRow(Text.t("ui.plan.col.action"), () -> new TableCell<>() {

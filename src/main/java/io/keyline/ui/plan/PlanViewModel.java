@@ -53,6 +53,16 @@ public final class PlanViewModel extends ViewModel {
         public String key() {
             return plan.key();
         }
+
+        /** The key's state: after Apply the one it ended in, before it the one it is in. */
+        public io.keyline.domain.KeyState state() {
+            return after != null ? after.state() : plan.state();
+        }
+
+        /** Why the key waits in {@link #state()}, or {@code null}. */
+        public io.keyline.domain.WaitReason waitReason() {
+            return after != null ? after.waitReason() : plan.stateReason();
+        }
     }
 
     private final ConsoleServices services;

@@ -103,4 +103,30 @@ class PlanDialogTest {
         assertThat(robot.lookup("#plan-missing-keys").queryButton().getText()).matches("Plan \\d+ missing…");
         assertThat(fx.site.posts()).isZero();
     }
+
+    /**
+     * A key that waits for the job's review wears "Needs review" in the plan's State column, not the amber
+     * "Needs confirmation" of an outcome that may have changed the world: nothing was sent.
+     */
+    @Test
+    void aKeyThatWaitsForTheReviewWearsNeedsReview(FxRobot robot) throws Exception {
+        fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), java.util.List.of("2026-11-28"),
+                io.keyline.core.RunRequest.due(false));
+        assertThat(fx.state("p", "2026-11-28")).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        Button plan = robot.lookup("Plan").queryButton();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !plan.isDisabled());
+        robot.clickOn("#target-due");
+        robot.clickOn(plan);
+        TableView<?> table = robot.lookup(".plan-keys").queryAs(TableView.class);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> table.getItems().stream()
+                .anyMatch(r -> ((PlanViewModel.Row) r).key().equals("2026-11-28")));
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.Label chip = robot.lookup(".plan-keys .table-cell").queryAll().stream()
+                .map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                .filter(c -> c.getTableRow() != null && c.getTableRow().getItem() instanceof PlanViewModel.Row r
+                        && r.key().equals("2026-11-28") && c.getGraphic() instanceof javafx.scene.control.Label)
+                .map(c -> (javafx.scene.control.Label) c.getGraphic()).findFirst().orElseThrow();
+        assertThat(chip.getText()).isEqualTo("Needs review");
+        assertThat(chip.getStyleClass()).contains("state-needs-review").doesNotContain("state-needs-confirmation");
+    }
 }
