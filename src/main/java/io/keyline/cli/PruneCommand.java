@@ -32,8 +32,9 @@ final class PruneCommand extends Sub implements Callable<Integer> {
             throw new UsageError(t("cli.prune.tooShort", "--events-older-than", olderThan));
         }
         Instant cutoff = ws().options().clock().instant().minus(age);
-        int n = new StateMaintenance(ws().database()).prune(cutoff, dryRun);
-        out().println(t(dryRun ? "cli.prune.wouldDelete" : "cli.prune.deleted", n, Text.time(cutoff)));
+        StateMaintenance.Pruned pruned = new StateMaintenance(ws().database()).prune(cutoff, dryRun);
+        out().println(t(dryRun ? "cli.prune.wouldDelete" : "cli.prune.deleted", pruned.events(), Text.time(cutoff),
+                pruned.plans()));
         return 0;
     }
 }

@@ -278,13 +278,41 @@ public final class StateMaintenance {
             + " AND c.key_value = e.key_value AND c.event_type IN ('CLAIMED', 'RECOVERED')), 0)";
 
     /**
-     * Deletes old events (see {@link #PRUNABLE} for what is kept), or only counts them.
-     *
-     * @return how many events were (or would be) deleted
+     * The saved plans {@link #prune} deletes: made before {@code cutoff}, applied or not. A plan made since stays
+     * applicable; an older one is refused as unknown, as any plan that is not in this state.
      */
-    public int prune(Instant cutoff, boolean dryRun) {
-        try (Connection c = db.connection();
-             PreparedStatement ps = c.prepareStatement((dryRun ? "SELECT COUNT(*)" : "DELETE") + PRUNABLE)) {
+    private static final String PRUNABLE_PLANS = " FROM saved_plan WHERE created_at < ?";
+
+    /** What {@link #prune} deleted, or would delete. */
+    public record Pruned(int events, int plans) {
+    }
+
+    /**
+     * Deletes old events (see {@link #PRUNABLE} for what is kept) and old saved plans ({@link #PRUNABLE_PLANS}),
+     * both or neither, or only counts them.
+     */
+    public Pruned prune(Instant cutoff, boolean dryRun) {
+        try (Connection c = db.connection()) {
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                Pruned pruned = new Pruned(prune(c, PRUNABLE, cutoff, dryRun), prune(c, PRUNABLE_PLANS, cutoff, dryRun));
+                c.commit();
+                return pruned;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(auto);
+            }
+        } catch (SQLException e) {
+            throw new StateUnavailableException(Said.of("core.store.prune.failed", Database.firstLine(e.getMessage())), e);
+        }
+    }
+
+    /** Deletes or counts the rows of {@code from} (which binds the cutoff once). */
+    private static int prune(Connection c, String from, Instant cutoff, boolean dryRun) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement((dryRun ? "SELECT COUNT(*)" : "DELETE") + from)) {
             ps.setLong(1, cutoff.toEpochMilli());
             if (dryRun) {
                 try (ResultSet rs = ps.executeQuery()) {
@@ -293,8 +321,6 @@ public final class StateMaintenance {
                 }
             }
             return ps.executeUpdate();
-        } catch (SQLException e) {
-            throw new StateUnavailableException(Said.of("core.store.prune.failed", Database.firstLine(e.getMessage())), e);
         }
     }
 }

@@ -40,7 +40,7 @@ class ChineseCommandLineTest {
         assertThat(jobs.out()).contains("中没有有效的作业");
         Workbench.Result prune = wb.cli("prune", "--events-older-than", "P90D", "--dry-run");
         assertThat(prune.exit()).as(prune.toString()).isZero();
-        assertThat(prune.out()).contains("将删除 0 个早于");
+        assertThat(prune.out()).contains("将删除早于").contains("的 0 个事件和 0 个已保存的计划");
         Workbench.Result bad = wb.cli("prune", "--events-older-than", "PT1H");
         assertThat(bad.exit()).isEqualTo(64);
         assertThat(bad.err()).contains("短于一天");
@@ -59,7 +59,7 @@ class ChineseCommandLineTest {
         assertThat(found).as("English in the Chinese output").isEmpty();
 
         Text.use(Text.ENGLISH);
-        assertThat(wb.cli("prune", "--events-older-than", "P90D", "--dry-run").out()).contains("would delete 0 events");
+        assertThat(wb.cli("prune", "--events-older-than", "P90D", "--dry-run").out()).contains("would delete 0 events and 0 plans");
     }
 
     @Test

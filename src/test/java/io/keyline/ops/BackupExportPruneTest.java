@@ -220,6 +220,35 @@ class BackupExportPruneTest extends SiteTestBase {
         assertThat(wb.cli("prune", "--events-older-than", "PT1H").exit()).isEqualTo(64);
     }
 
+    @Test
+    void pruneDeletesPlansOlderThanTheCutoffAndKeepsTheNewerOnesApplicable() throws IOException {
+        wb.job("pub", Jobs.publish("pub", "unsafe", false, null), site.base());
+        String old = planId(wb.cli("plan", "pub", "--key", "2026-11-20"));
+        wb.clock.advance(Duration.ofDays(100));
+        String fresh = planId(wb.cli("plan", "pub", "--key", "2026-11-21"));
+
+        Result dry = wb.cli("prune", "--events-older-than", "P90D", "--dry-run");
+        ok(dry);
+        assertThat(dry.out()).contains("would delete 0 events and 1 plan older than");
+
+        Result p = wb.cli("prune", "--events-older-than", "P90D");
+        ok(p);
+        assertThat(p.out()).contains("deleted 0 events and 1 plan older than");
+        Result gone = wb.cli("apply", old);
+        assertThat(gone.exit()).as(gone.toString()).isEqualTo(1);
+        assertThat(gone.err()).contains("no plan " + old);
+        Result applied = wb.cli("apply", fresh);
+        assertThat(applied.exit()).as(applied.toString()).isZero();
+        assertThat(site.posts()).isEqualTo(1L);
+        assertThat(wb.cli("prune", "--events-older-than", "P90D").out()).contains("deleted 0 events and 0 plans");
+    }
+
+    static String planId(Result plan) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Plan ([0-9a-f]{16}) ").matcher(plan.out());
+        assertThat(m.find()).as(plan.toString()).isTrue();
+        return m.group(1);
+    }
+
     List<String> types(String key) {
         Result r = wb.cli("timeline", "pub", key, "--json");
         List<String> out = new ArrayList<>();

@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -476,9 +477,21 @@ abstract class StoreContract {
         assertThat(counts).containsExactly(1, 2);
         assertThat(out.toString()).contains("\"key\" : \"k\"");
         StateMaintenance m = new StateMaintenance(db);
-        assertThat(m.prune(T0.plusSeconds(3600), true)).isEqualTo(1);
-        assertThat(m.prune(T0.plusSeconds(3600), false)).isEqualTo(1);
+        assertThat(m.prune(T0.plusSeconds(3600), true)).isEqualTo(new StateMaintenance.Pruned(1, 0));
+        assertThat(m.prune(T0.plusSeconds(3600), false)).isEqualTo(new StateMaintenance.Pruned(1, 0));
         assertThat(store.events("daily", "k")).hasSize(1);
+    }
+
+    @Test
+    void pruneDeletesSavedPlansOlderThanTheCutoff() {
+        store.savePlan("0000000000000old", "daily", T0, List.of("k"), null, "inputs of then");
+        store.savePlan("0000000000000new", "daily", T0.plus(Duration.ofDays(2)), List.of("k"), null, "inputs of now");
+        StateMaintenance m = new StateMaintenance(db);
+        assertThat(m.prune(T0.plus(Duration.ofDays(1)), true)).isEqualTo(new StateMaintenance.Pruned(0, 1));
+        assertThat(store.plan("0000000000000old")).as("a dry run deletes nothing").isPresent();
+        assertThat(m.prune(T0.plus(Duration.ofDays(1)), false)).isEqualTo(new StateMaintenance.Pruned(0, 1));
+        assertThat(store.plan("0000000000000old")).isEmpty();
+        assertThat(store.plan("0000000000000new")).isPresent();
     }
 
     @Test
