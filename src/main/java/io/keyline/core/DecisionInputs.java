@@ -120,6 +120,16 @@ public final class DecisionInputs {
     }
 
     /**
+     * The input for a key as the engine sees it just after its claim ({@link #held}, with the key's stored step
+     * records), read by whoever claims nothing: the credentials, probes and payloads are not looked at, so the
+     * decision it gives is the engine's only as far as a pause and the review's hold (a key is held by the review
+     * only while an unsafe step of its is left to run).
+     */
+    public KeyDecision.Input afterClaim(String key, KeyRecord rec, Map<String, StepRecord> steps, Instant now) {
+        return held(key, rec, steps, Map.of(), Map.of(), null, now, null);
+    }
+
+    /**
      * The input for a key as a plan sees it: its step records, the credentials' state and the payloads, with
      * probes asked as the path goes (see {@link KeyDecision#project}). A plan is the review: a key that waits
      * for it is planned as the run after the review takes it (pending).

@@ -7,6 +7,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyType;
+import io.keyline.domain.StepRecord;
 import io.keyline.text.Said;
 
 import java.time.Clock;
@@ -219,11 +220,18 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         Map<String, KeyRecord> known = store.keys(job.name(), due.stream().map(Targets.DueKey::key).toList());
         DecisionInputs inputs = DecisionInputs.unattended(job, controls.jobControl(job.name()), false, clock,
                 leases.workers(), Duration.ZERO);
-        List<Upcoming> out = new ArrayList<>();
+        List<Targets.DueKey> taken = new ArrayList<>();
         for (Targets.DueKey d : due) {
             // whether a run would take the key now: the engine's own decision, read only
-            KeyDecision.Decision decision = KeyDecision.decide(inputs.unheld(d.key(), known.get(d.key()), now, null));
-            if (startsOnly ? starts(decision) : !decision.leavesKeyAlone()) {
+            if (!KeyDecision.decide(inputs.unheld(d.key(), known.get(d.key()), now, null)).leavesKeyAlone()) {
+                taken.add(d);
+            }
+        }
+        Map<String, Map<String, StepRecord>> steps = !startsOnly || taken.isEmpty() ? Map.of()
+                : store.steps(job.name(), taken.stream().map(Targets.DueKey::key).toList());
+        List<Upcoming> out = new ArrayList<>();
+        for (Targets.DueKey d : taken) {
+            if (!startsOnly || starts(inputs, d.key(), known.get(d.key()), steps.get(d.key()), now)) {
                 out.add(new Upcoming(job.name(), d.key(), d.firstTick(), d.catchUp(), d.note()));
             }
         }
@@ -279,13 +287,17 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             }
         }
         Map<String, KeyRecord> known = store.keys(job.name(), candidates.keySet());
+        Map<String, Map<String, StepRecord>> steps = known.isEmpty() ? Map.of()
+                : store.steps(job.name(), known.keySet());
         io.keyline.domain.JobControl control = controls.jobControl(job.name());
         for (var e : candidates.entrySet()) {
             Instant at = e.getValue().toInstant();
             // at its tick the key is the current one: the inputs are those of a run at that time
             DecisionInputs inputs = DecisionInputs.unattended(job, control, false, Clock.fixed(at, job.key().zone()),
                     leases.workers(), Duration.ZERO);
-            if (starts(KeyDecision.decide(inputs.unheld(e.getKey(), known.get(e.getKey()), at, null)))) {
+            KeyRecord rec = known.get(e.getKey());
+            if (!KeyDecision.decide(inputs.unheld(e.getKey(), rec, at, null)).leavesKeyAlone()
+                    && starts(inputs, e.getKey(), rec, steps.get(e.getKey()), at)) {
                 return new Upcoming(job.name(), e.getKey(), e.getValue(), false, null);
             }
         }
@@ -293,11 +305,14 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
     }
 
     /**
-     * Whether a run that meets the key with this decision starts its work: it takes the key, and not only to park
-     * it for the review of its job's unsafe steps.
+     * Whether a run that takes the key starts its work, and does not only park it for the review of its job's
+     * unsafe steps: the engine decides that after its claim, from the key's step records (a key whose unsafe steps
+     * are all done is not held by the review), and so is it read here.
      */
-    private static boolean starts(KeyDecision.Decision d) {
-        return !d.leavesKeyAlone() && (d.stop() == null || d.stop().kind() != KeyDecision.StopKind.NEEDS_REVIEW);
+    private static boolean starts(DecisionInputs inputs, String key, KeyRecord rec, Map<String, StepRecord> steps,
+                                  Instant at) {
+        KeyDecision.Stop stop = KeyDecision.decide(inputs.afterClaim(key, rec, steps, at)).stop();
+        return stop == null || stop.kind() != KeyDecision.StopKind.NEEDS_REVIEW;
     }
 
     @Override

@@ -133,6 +133,74 @@ class SchedulerTest {
         assertThat(after.next().key()).isEqualTo("2026-11-30");
     }
 
+    /** Job {@code daily}: an unsafe step {@code send}, then a safe step {@code tidy} that fails once (exit 75) and is retried 10 minutes later. */
+    private void sendThenTidy(String sent) throws IOException {
+        wb.job("daily", """
+            {
+              "name": "daily",
+              "key": { "type": "date", "zone": "UTC", "start": "2026-11-29" },
+              "schedule": "0 9 * * *",
+              "retry": { "maxAttempts": 3, "initialDelay": "PT10M", "multiplier": 2.0, "maxDelay": "PT1H",
+                         "jitter": 0.0, "maxElapsed": "PT2H" },
+              "steps": [
+                { "id": "send", "kind": "command", "effect": "unsafe",
+                  "command": ["sh", "-c", "echo %s {key} >> runs.log"], "timeout": "PT10S" },
+                { "id": "tidy", "kind": "command", "effect": "none",
+                  "command": ["sh", "-c", "if [ -f tidied ]; then echo tidy {key} >> runs.log; else touch tidied; exit 75; fi"],
+                  "timeout": "PT10S" }
+              ]
+            }
+            """.formatted(sent), null);
+    }
+
+    /**
+     * A key whose unsafe step is done is not held by a review its job waits for again (its unsafe step was edited):
+     * the next tick runs its safe step that is left, and the status counts it as about to run.
+     */
+    @Test
+    void aKeyWhoseUnsafeStepIsDoneIsAboutToRunWhileItsJobWaitsForItsReview() throws IOException {
+        sendThenTidy("send");
+        assertThat(wb.cli("approve", "daily").exit()).isZero();
+        wb.clock.set(Instant.parse("2026-11-29T09:00:10Z"));
+        assertThat(scheduler.tick()).extracting(Scheduler.Started::state).containsExactly(KeyState.RETRY_WAIT);
+        assertThat(executions()).containsExactly("send 2026-11-29");
+
+        sendThenTidy("sent");
+        wb.clock.advance(Duration.ofMinutes(11));
+        assertThat(scheduler.status().dueNow()).as("its retry is due and only a safe step is left")
+                .extracting(SchedulerControl.Upcoming::key).containsExactly("2026-11-29");
+
+        assertThat(scheduler.tick()).extracting(Scheduler.Started::state).containsExactly(KeyState.DONE);
+        assertThat(executions()).containsExactly("send 2026-11-29", "tidy 2026-11-29");
+        assertThat(scheduler.status().dueNow()).isEmpty();
+    }
+
+    /** The same for the next tick: it names a key whose unsafe step is done, and not the keys the review holds. */
+    @Test
+    void theNextTickNamesAKeyWhoseUnsafeStepIsDoneWhileItsJobWaitsForItsReview() throws IOException {
+        sendThenTidy("send");
+        assertThat(wb.cli("approve", "daily").exit()).isZero();
+        wb.clock.set(Instant.parse("2026-11-29T08:00:00Z"));
+        Workbench.Result ahead = wb.cli("run", "daily", "--key", "2026-11-30", "--ahead");
+        assertThat(ahead.exit()).as(ahead.toString()).isEqualTo(5);
+        assertThat(executions()).containsExactly("send 2026-11-30");
+
+        sendThenTidy("sent");
+        SchedulerControl.Status status = scheduler.status();
+        assertThat(status.dueNow()).isEmpty();
+        assertThat(status.next()).as("today's tick only parks its key for the review; tomorrow's finishes its key")
+                .isNotNull();
+        assertThat(status.next().key()).isEqualTo("2026-11-30");
+        assertThat(status.next().tick().toInstant()).isEqualTo(Instant.parse("2026-11-30T09:00:00Z"));
+
+        wb.clock.set(Instant.parse("2026-11-29T09:00:10Z"));
+        assertThat(scheduler.tick()).extracting(Scheduler.Started::state).containsExactly(KeyState.NEEDS_CONFIRMATION);
+        wb.clock.set(Instant.parse("2026-11-30T09:00:10Z"));
+        assertThat(scheduler.tick()).extracting(Scheduler.Started::key, Scheduler.Started::state)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("2026-11-30", KeyState.DONE));
+        assertThat(executions()).containsExactly("send 2026-11-30", "tidy 2026-11-30");
+    }
+
     @Test
     void catchesUpMissedKeysWithinTheWindowAndNotOlderOnes() throws IOException {
         dailyJob("2026-11-01");
