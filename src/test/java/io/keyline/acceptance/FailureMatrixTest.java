@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every row of the failure classification against a real loopback server, through the real command line: the key
- * state and exit code SPEC names, and no effect ever applied twice.
+ * state and exit code that docs/operations.md names for it, and no effect ever applied twice.
  */
 class FailureMatrixTest extends SiteTestBase {
 

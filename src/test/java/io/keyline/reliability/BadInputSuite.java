@@ -50,7 +50,7 @@ class BadInputSuite {
     static final Pattern STACK = Pattern.compile("\tat |(?m)^\\s*at [\\w.$]+\\(|Caused by|(?m)^\\s*([a-z_$][\\w$]*\\.)*"
             + "[A-Z][\\w$]*(Exception|Error)\\b|[A-Za-z]Exception:|this is a bug|keyline: unexpected");
 
-    /** Exit 1 or 64 (SPEC fixes the code for run and apply only). */
+    /** Exit 1 or 64 (docs/cli.md fixes the exit codes of run and apply only). */
     static final int EITHER = -1;
 
     @TempDir
@@ -74,7 +74,7 @@ class BadInputSuite {
     }
 
     /**
-     * One bad input. {@code exit} is the code SPEC asks for; {@code names} are the texts the message
+     * One bad input. {@code exit} is the code the command line documents for it; {@code names} are the texts the message
      * must contain; {@code sameBytes}: the state file must not change at all.
      */
     record Case(String group, String name, Setup setup, Action action, Setup undo, int exit, List<String> names,
