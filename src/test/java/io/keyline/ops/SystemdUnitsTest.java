@@ -110,6 +110,35 @@ class SystemdUnitsTest {
         }
     }
 
+    /**
+     * Nothing prunes by itself, so the shipped units and the crontab prune weekly: events and saved plans older than
+     * 90 days. The unit's command is run as it stands through the real command line on a real state; a failure
+     * notifies as a run's does.
+     */
+    @Test
+    void aWeeklyTimerAndCronLinePruneOldEventsAndPlans(@TempDir Path tmp) throws Exception {
+        Map<String, List<String>> timer = settings(UNITS.resolve("keyline-prune.timer"));
+        assertThat(timer.get("OnCalendar")).containsExactly("weekly");
+        assertThat(timer.get("Persistent")).containsExactly("true");
+        Map<String, List<String>> s = settings(UNITS.resolve("keyline-prune.service"));
+        assertThat(s.get("Type")).containsExactly("oneshot");
+        assertThat(s.get("OnFailure")).containsExactly("keyline-failed@%n.service");
+        String exec = s.get("ExecStart").get(0);
+        assertThat(exec).startsWith("/opt/keyline/bin/keyline prune ");
+
+        io.keyline.testing.Workbench wb = new io.keyline.testing.Workbench(tmp);
+        assertThat(wb.cli("status").exit()).isZero(); // the state exists, as on a machine that runs keys
+        io.keyline.testing.Workbench.Result pruned = wb.cli(exec.substring("/opt/keyline/bin/keyline ".length()).split("\\s+"));
+        assertThat(pruned.exit()).as(pruned.toString()).isZero();
+        assertThat(pruned.out()).contains("deleted 0 events and 0 plans older than");
+
+        List<String> cron = Files.readAllLines(Path.of("packaging/crontab.txt")).stream()
+                .filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
+        assertThat(cron).hasSize(2);
+        assertThat(cron.get(1).split("\\s+", 6)[0]).as("a fixed minute, weekly").matches("\\d+");
+        assertThat(cron.get(1)).contains(exec);
+    }
+
     @Test
     void theWorkerUnitStopsInOrderAndComesBack() throws IOException {
         // SIGTERM to the worker only (its command steps finish), enough time for a step, restarted
