@@ -87,12 +87,20 @@ public final class Widgets {
         return grow;
     }
 
-    /** A row of {@code left} at the start and {@code right} at the end, the free width between them. */
+    /**
+     * A row of {@code left} at the start and {@code right} at the end, the free width between them; when the row is
+     * narrow the left side gives way, and the buttons on the right keep their whole text.
+     */
     public static HBox bar(Node left, Node... right) {
         List<Node> all = new ArrayList<>(right.length + 2);
         all.add(left);
         all.add(grow());
         all.addAll(List.of(right));
+        for (Node n : right) {
+            if (n instanceof Button b) {
+                b.setMinWidth(Region.USE_PREF_SIZE);
+            }
+        }
         HBox bar = new HBox(8, all.toArray(Node[]::new));
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;

@@ -239,6 +239,58 @@ class LoginWindowTest {
         assertThat(sb.state(SandboxLogin.KEYS.get(0))).isEqualTo(KeyState.NEEDS_CREDENTIAL);
     }
 
+    /**
+     * The keys of a job nobody has reviewed wait for the review after the cookies were used: the window offers
+     * the job's plan beside its own buttons, every one of them whole, and closes to show it.
+     */
+    @Test
+    void usingTheCookiesForAnUnreviewedJobOffersItsPlanAndEveryButtonReadsWhole(FxRobot robot) throws Exception {
+        sb.close();
+        sb = new SandboxLogin();
+        sb.parkThreeKeys(sb.site.base() + "/", false);
+        List<String> planned = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LoginWindow w = WaitForAsyncUtils.asyncFx(() -> LoginWindow.show(null, sb.services, Threads.javafx(), null,
+                SandboxLogin.CREDENTIAL, changed::incrementAndGet, planned::add)).get(180, TimeUnit.SECONDS);
+        opened.add(w);
+        waitLoaded(w, sb.site.base() + "/");
+        fx(() -> w.engine().executeScript("document.querySelector('button[type=submit]').click()"));
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(() -> w.viewModel().preview().size()) == 1);
+
+        robot.clickOn("#login-use");
+        Label message = robot.lookup("#login-message").queryAs(Label.class);
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(message::getText).contains("wait for the review"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(sb.site.effects(SandboxLogin.KEYS.get(0))).as("nothing of the unreviewed job was sent").isZero();
+        Button plan = robot.lookup(".credential-plan").queryButton();
+        assertThat(plan.getText()).isEqualTo("Plan daily-article…");
+        fx(() -> {
+            w.stage().setWidth(w.stage().getMinWidth()); // the narrowest the window gets
+            return null;
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        for (Button b : robot.from(w.stage().getScene().getRoot()).lookup(".button").queryAllAs(Button.class)) {
+            if (shown(b) && b.getText() != null && !b.getText().isEmpty()) {
+                String shown = fx(() -> b.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null);
+                assertThat(shown).as("the button %s", b.getText()).isEqualTo(b.getText());
+            }
+        }
+
+        robot.clickOn(plan);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(planned).containsExactly("daily-article");
+        assertThat(fx(() -> w.stage().isShowing())).as("the window closed for the plan").isFalse();
+    }
+
+    /** {@code n} and every node above it are visible. */
+    private static boolean shown(Node n) {
+        for (Node x = n; x != null; x = x.getParent()) {
+            if (!x.isVisible()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private LoginWindow open(FxRobot robot) throws Exception {
         // the first window of the JVM loads WebKit (a large native library): bounded generously for a busy machine
         LoginWindow w = WaitForAsyncUtils.asyncFx(() -> LoginWindow.show(null, sb.services, Threads.javafx(), null,
