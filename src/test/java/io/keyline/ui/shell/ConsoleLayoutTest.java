@@ -833,8 +833,11 @@ class ConsoleLayoutTest {
 
         // in a job's page too: J/K move in its key table after the click on the job in the sidebar
         robot.clickOn(robot.from(robot.lookup("#job-list").<Node>query()).lookup("beta").queryLabeled());
+        // beta's keys, not alpha's still on the page while beta's load runs (J then selects in a table it replaces)
         waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
-                && !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty());
+                && robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().stream()
+                .anyMatch(r -> r instanceof io.keyline.ui.job.JobViewModel.KeyRow k && k.record().job().equals("beta")));
+        WaitForAsyncUtils.waitForFxEvents();
         javafx.scene.control.TableView<?> keys = robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class);
         robot.type(KeyCode.J);
         WaitForAsyncUtils.waitForFxEvents();
