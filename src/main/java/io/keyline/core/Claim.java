@@ -88,8 +88,9 @@ final class Claim {
         KeyRecord after = shape.withState(to).withUpdatedAt(now);
         after = to == KeyState.RUNNING ? after.withLease(runId, ctx.owner, now.plus(ctx.options.lease()))
                 : after.withoutLease();
+        // the event keeps why the key waits, as the key does: its history shows a wait for the review as one
         KeyEvent ev = EngineContext.event(rec, now, runId, type, stepId, attempt, to, cls, message,
-                evidence == null ? null : evidence.bounded()).withProbe(probe);
+                evidence == null ? null : evidence.bounded()).withProbe(probe).withWaitReason(after.waitReason());
         defer(rec, after, step, ev);
     }
 

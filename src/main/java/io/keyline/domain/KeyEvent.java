@@ -26,10 +26,20 @@ import java.time.Instant;
  * @param said         the same message as a bundle key and its arguments, said in the language in use where it is
  *                     shown, or {@code null} for an event stored before events kept it (its {@code message} is
  *                     what there is)
+ * @param waitReason   why the event left its key waiting in NEEDS_CONFIRMATION, or {@code null}: in any other state,
+ *                     and for a wait stored before events kept it
  */
 public record KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
                        int attempt, KeyState state, FailureClass failureClass, String message, String user,
-                       String note, Evidence evidence, ProbeAnswer probe, Said said) {
+                       String note, Evidence evidence, ProbeAnswer probe, Said said, WaitReason waitReason) {
+
+    /** An event that leaves no reason of a wait. */
+    public KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
+                    int attempt, KeyState state, FailureClass failureClass, String message, String user,
+                    String note, Evidence evidence, ProbeAnswer probe, Said said) {
+        this(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note, evidence, probe,
+                said, null);
+    }
 
     /** An event whose message has only its English words. */
     public KeyEvent(long id, String job, String key, Instant ts, String runId, EventType type, String step,
@@ -57,6 +67,12 @@ public record KeyEvent(long id, String job, String key, Instant ts, String runId
     /** The same event recording the answer of its step's probe. */
     public KeyEvent withProbe(ProbeAnswer answer) {
         return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note,
-                evidence, answer, said);
+                evidence, answer, said, waitReason);
+    }
+
+    /** The same event leaving its key waiting for {@code why} (kept only when it leaves the key in NEEDS_CONFIRMATION). */
+    public KeyEvent withWaitReason(WaitReason why) {
+        return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note,
+                evidence, probe, said, state == KeyState.NEEDS_CONFIRMATION ? why : null);
     }
 }

@@ -14,6 +14,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
+import io.keyline.domain.WaitReason;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -443,7 +444,7 @@ public final class JdbcStateStore implements StateStore {
 
     private static final String EVENT_COLUMNS = "e.id, e.job, e.key_value, e.ts, e.run_id, e.event_type, e.step, "
             + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence, e.probe_answer, "
-            + "e.message_said";
+            + "e.message_said, e.wait_reason";
 
     @Override
     public List<KeyEvent> events(String job, String key) {
@@ -486,13 +487,14 @@ public final class JdbcStateStore implements StateStore {
                 String fc = rs.getString(10);
                 String ev = rs.getString(14);
                 String probe = rs.getString(15);
+                String why = rs.getString(17);
                 out.add(new KeyEvent(rs.getLong(1), rs.getString(2), rs.getString(3), instant(rs, 4),
                         rs.getString(5), EventType.valueOf(rs.getString(6)), rs.getString(7), rs.getInt(8),
                         KeyState.valueOf(rs.getString(9)), fc == null ? null : FailureClass.valueOf(fc),
                         rs.getString(11), rs.getString(12), rs.getString(13),
                         ev == null ? null : Json.read(ev, Evidence.class),
                         probe == null ? null : io.keyline.domain.ProbeAnswer.valueOf(probe),
-                        SaidJson.read(rs.getString(16))));
+                        SaidJson.read(rs.getString(16)), why == null ? null : WaitReason.valueOf(why)));
             }
         }
         return out;
@@ -805,8 +807,8 @@ public final class JdbcStateStore implements StateStore {
     private static void insertEvent(Connection c, KeyEvent e) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_event (job, key_value, ts, run_id, event_type, "
                 + "step, attempt, state, failure_class, message, user_name, note, evidence, probe_answer, "
-                + "message_said) "
-                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + "message_said, wait_reason) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             ps.setString(1, e.job());
             ps.setString(2, e.key());
             setInstant(ps, 3, e.ts());
@@ -823,6 +825,7 @@ public final class JdbcStateStore implements StateStore {
             ps.setString(13, e.evidence() == null ? null : Json.write(e.evidence().bounded()));
             ps.setString(14, e.probe() == null ? null : e.probe().name());
             ps.setString(15, SaidJson.write(e.said()));
+            ps.setString(16, e.waitReason() == null ? null : e.waitReason().name());
             ps.executeUpdate();
         }
     }
@@ -1056,7 +1059,7 @@ public final class JdbcStateStore implements StateStore {
                 rs.getInt(6), instant(rs, 7), fc == null ? null : FailureClass.valueOf(fc), rs.getString(9),
                 rs.getString(10), rs.getString(11), rs.getString(12), rs.getString(13), rs.getString(14),
                 instant(rs, 15), rs.getLong(16), instant(rs, 3), instant(rs, 17),
-                rs.getString(18) == null ? null : io.keyline.domain.WaitReason.valueOf(rs.getString(18)),
+                rs.getString(18) == null ? null : WaitReason.valueOf(rs.getString(18)),
                 rs.getString(19) == null ? null : io.keyline.domain.FailureOrigin.valueOf(rs.getString(19)),
                 SaidJson.read(rs.getString(20)));
     }

@@ -24,10 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Migrations {
     /** The versions in {@code src/main/resources/db/migration} ({@code MigrationsTest} compares). */
     public static final List<String> COMMON = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12", "13", "14",
-            "15", "16");
+            "15", "16", "17");
     /** PostgreSQL adds {@code src/main/resources/db/postgresql}. */
     public static final List<String> POSTGRES = List.of("1", "2", "3", "4", "6", "9", "10", "11", "12", "13", "14",
-            "15", "16", "9.1");
+            "15", "16", "17", "9.1");
 
     /**
      * Migrations whose comments were reworded after states had applied them: version to {checksum a state

@@ -281,7 +281,7 @@ abstract class StoreContract {
         KeyRecord r = stored("daily", "k", KeyState.RUNNING);
         KeyEvent waits = new KeyEvent(0, "daily", "k", T0, "run-1", EventType.WAITING_FOR_CONFIRMATION, "publish", 1,
                 KeyState.NEEDS_CONFIRMATION, FailureClass.AMBIGUOUS, "in words nobody reads", null, null, null,
-                io.keyline.domain.ProbeAnswer.ABSENT);
+                io.keyline.domain.ProbeAnswer.ABSENT).withWaitReason(io.keyline.domain.WaitReason.PAYLOAD_CHANGED);
         r = store.apply(r, r.withWaitReason(io.keyline.domain.WaitReason.PAYLOAD_CHANGED)
                 .withState(KeyState.NEEDS_CONFIRMATION), null, waits);
         assertThat(store.key("daily", "k").orElseThrow().waitReason())
@@ -290,6 +290,9 @@ abstract class StoreContract {
                 .extracting(KeyRecord::waitReason).isEqualTo(io.keyline.domain.WaitReason.PAYLOAD_CHANGED);
         assertThat(store.events("daily", "k")).extracting(KeyEvent::probe)
                 .containsExactly(null, io.keyline.domain.ProbeAnswer.ABSENT);
+        // the event keeps why it left the key waiting, for the key's history once the key moved on
+        assertThat(store.events("daily", "k")).extracting(KeyEvent::waitReason)
+                .containsExactly(null, io.keyline.domain.WaitReason.PAYLOAD_CHANGED);
         // the reason belongs to the wait: the key that moves on has none
         store.apply(r, r.withState(KeyState.PENDING), null, event(r, EventType.CONFIRMED, KeyState.PENDING, T0));
         assertThat(store.key("daily", "k").orElseThrow().waitReason()).isNull();

@@ -12,6 +12,7 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.Printable;
+import io.keyline.domain.WaitReason;
 import io.keyline.text.Said;
 import io.keyline.text.Text;
 
@@ -47,12 +48,13 @@ public final class Timeline {
      * @param events   events in the group
      * @param failures failed attempts in the group
      * @param outcome  key state after the group's last event
+     * @param outcomeWaitReason why the group's last event left the key waiting in NEEDS_CONFIRMATION, or {@code null}
      * @param executed time spent in the group's step executions (each attempt from "started" to its
      *                 success or failure; waits between attempts and before the first step do not count), or
      *                 {@code null} when the group has no finished step execution
      */
     public record RunHeader(String runId, Instant start, Instant end, int events, int failures, KeyState outcome,
-                            Duration executed) implements Row {
+                            WaitReason outcomeWaitReason, Duration executed) implements Row {
         /** A wait this long (or longer) inside a run is said beside its duration: "2 min 21 s (steps 191 ms)". */
         static final Duration WAIT_SHOWN = Duration.ofSeconds(1);
 
@@ -112,10 +114,13 @@ public final class Timeline {
      * @param note          operator's note, or {@code null}
      * @param evidence      evidence, or {@code null}
      * @param words         the words the event keeps (they say the evidence's detail), or {@code null}
+     * @param waitReason    why the event left the key waiting in NEEDS_CONFIRMATION, or {@code null} (also for a
+     *                      wait stored before events kept it)
      */
     public record EventRow(long id, String runId, Instant ts, Duration sincePrevious, EventType type, String step,
                            int attempt, KeyState state, boolean stateChanged, FailureClass failureClass, String message,
-                           String user, String note, Evidence evidence, Said words) implements Row {
+                           String user, String note, Evidence evidence, Said words, WaitReason waitReason)
+            implements Row {
 
         private static final Set<EventType> FAILURES = EnumSet.of(EventType.STEP_FAILED, EventType.KEY_FAILED,
                 EventType.RETRY_SCHEDULED, EventType.WAITING_FOR_CONFIRMATION, EventType.WAITING_FOR_CREDENTIAL,
@@ -231,13 +236,14 @@ public final class Timeline {
         int count = 0;
         int failures = 0;
         KeyState last = null;
+        WaitReason lastWhy = null;
         Duration executed = null;
         java.util.Map<String, Instant> started = new java.util.HashMap<>();
         for (KeyEvent e : events) {
             boolean sameGroup = open && Objects.equals(run, e.runId());
             if (!sameGroup) {
                 if (open) {
-                    out.set(headerAt, new RunHeader(run, start, previous, count, failures, last, executed));
+                    out.set(headerAt, new RunHeader(run, start, previous, count, failures, last, lastWhy, executed));
                 }
                 executed = null;
                 started.clear();
@@ -254,7 +260,7 @@ public final class Timeline {
             String message = message(e);
             out.add(new EventRow(e.id(), e.runId(), e.ts(), since, e.type(), e.step(), e.attempt(), e.state(),
                     previousState != e.state(), e.failureClass(), message, e.user(),
-                    e.note() == null ? null : Printable.line(e.note()), e.evidence(), e.said()));
+                    e.note() == null ? null : Printable.line(e.note()), e.evidence(), e.said(), e.waitReason()));
             count++;
             if (e.type() == EventType.STEP_FAILED || e.type() == EventType.KEY_FAILED
                     || e.type() == EventType.RETRY_SCHEDULED && e.evidence() != null) {
@@ -273,9 +279,10 @@ public final class Timeline {
             previous = e.ts();
             previousState = e.state();
             last = e.state();
+            lastWhy = e.waitReason();
         }
         if (open) {
-            out.set(headerAt, new RunHeader(run, start, previous, count, failures, last, executed));
+            out.set(headerAt, new RunHeader(run, start, previous, count, failures, last, lastWhy, executed));
         }
         return out;
     }

@@ -405,7 +405,8 @@ public final class TimelineView extends BorderPane {
         pref[TYPE] = Math.max(min[TYPE], Math.min(PREF[TYPE],
                 Math.ceil(widest(typeProbe, shown.stream().map(EventRow::typeLabel).distinct()))));
         double state = Math.max(title("ui.timeline.col.state"), widest(chipProbe, shown.stream()
-                .filter(EventRow::stateChanged).map(r -> io.keyline.ui.common.Format.state(r.state())).distinct()));
+                .filter(EventRow::stateChanged).map(r -> io.keyline.ui.common.Format.state(r.state(), r.waitReason()))
+                .distinct()));
         min[STATE] = Math.min(MIN[STATE], Math.ceil(state));
         pref[STATE] = Math.min(PREF[STATE], Math.ceil(state));
         double failure = Math.max(title("ui.timeline.col.failure"), widest(failureProbe, shown.stream()
@@ -582,7 +583,7 @@ public final class TimelineView extends BorderPane {
                 }
                 runTitle.setText(h.title());
                 runSummary.setText(h.summary());
-                runChip.show(h.outcome());
+                runChip.show(h.outcome(), h.outcomeWaitReason());
                 setGraphic(run);
                 return;
             }
@@ -604,7 +605,8 @@ public final class TimelineView extends BorderPane {
             type.setText(e.typeLabel());
             step.setText(e.stepAttempt());
             if (e.stateChanged()) {
-                chip.show(e.state());
+                // the state the event left, and why it waited: a wait for the job's review wears its own chip
+                chip.show(e.state(), e.waitReason());
             } else {
                 chip.show(null);
             }

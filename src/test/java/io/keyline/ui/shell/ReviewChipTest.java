@@ -174,6 +174,72 @@ class ReviewChipTest {
         }
     }
 
+    /** Daily at 08:00 UTC from 2026-11-28, an unsafe command step: on the workbench's 2026-11-29 two keys are due. */
+    static final String SCHEDULED = """
+        { "name": "posted", "key": { "type": "date", "zone": "UTC", "start": "2026-11-28" },
+          "schedule": "0 8 * * *",
+          "steps": [ { "id": "post", "kind": "command", "effect": "unsafe", "command": ["true"] } ] }
+        """;
+
+    /**
+     * The timeline shows a key's past: the event that held the key for its job's review wears the review's chip,
+     * as does the run it ended, also after the review let the key run to done.
+     */
+    @Test
+    void theTimelineShowsTheEventThatHeldAKeyForTheReviewAsNeedsReview(FxRobot robot) throws Exception {
+        for (Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
+            Text.use(language);
+            fx = new ConsoleFixture(tmp.resolve("timeline-" + RUN.incrementAndGet()));
+            fx.wb.job("posted", SCHEDULED, null);
+            assertThat(fx.wb.cli("run", "--due").exit()).as("the unreviewed job's keys wait").isEqualTo(4);
+            assertThat(fx.wb.cli("approve", "posted").exit()).isZero();
+            assertThat(fx.wb.cli("run", "--due").exit()).isZero();
+            assertThat(fx.state("posted", "2026-11-29")).isEqualTo(KeyState.DONE);
+            robot.interact(() -> {
+                Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
+                console = (ConsoleView) scene.getRoot();
+                stage.setScene(scene);
+                stage.setWidth(1024);
+                stage.setHeight(680);
+                stage.show();
+                console.showTimeline("posted", "2026-11-29");
+            });
+            waitUntil(() -> eventChip(robot, EventType.WAITING_FOR_CONFIRMATION).isPresent()
+                    && runChip(robot, KeyState.NEEDS_CONFIRMATION).isPresent());
+            org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+
+            Label chip = eventChip(robot, EventType.WAITING_FOR_CONFIRMATION).orElseThrow();
+            assertThat(fxValue(robot, chip::getText)).as("the held event's chip in %s", language)
+                    .isEqualTo(review(language));
+            assertThat(fxValue(robot, () -> List.copyOf(chip.getStyleClass()))).as("its style in %s", language)
+                    .contains("state-needs-review").doesNotContain("state-needs-confirmation");
+            Label run = runChip(robot, KeyState.NEEDS_CONFIRMATION).orElseThrow();
+            assertThat(fxValue(robot, run::getText)).as("the chip of the run that held it in %s", language)
+                    .isEqualTo(review(language));
+            assertThat(fxValue(robot, () -> io.keyline.ui.common.Cut.isCut(chip))).as("the chip in %s is whole",
+                    language).isFalse();
+            fx.close();
+            fx = null;
+        }
+    }
+
+    /** The state chip of the first event row of {@code type} in the timeline. */
+    private static Optional<Label> eventChip(FxRobot robot, EventType type) {
+        return fxValue(robot, () -> robot.lookup("#timeline-list .list-cell").queryAll().stream()
+                .map(n -> (ListCell<?>) n)
+                .filter(c -> c.getItem() instanceof io.keyline.core.operations.Timeline.EventRow e && e.type() == type)
+                .map(c -> (Label) c.lookup(".state-chip")).filter(l -> l != null && l.isVisible()).findFirst());
+    }
+
+    /** The chip of the first run header in the timeline whose run left the key in {@code outcome}. */
+    private static Optional<Label> runChip(FxRobot robot, KeyState outcome) {
+        return fxValue(robot, () -> robot.lookup("#timeline-list .list-cell").queryAll().stream()
+                .map(n -> (ListCell<?>) n)
+                .filter(c -> c.getItem() instanceof io.keyline.core.operations.Timeline.RunHeader h
+                        && h.outcome() == outcome)
+                .map(c -> (Label) c.lookup(".state-chip")).filter(l -> l != null && l.isVisible()).findFirst());
+    }
+
     /** The chip of the first Attention item of {@code kind} on screen. */
     private static Optional<Label> chipOf(FxRobot robot, Attention.Kind kind) {
         return fxValue(robot, () -> robot.lookup("#inbox-list .list-cell").queryAll().stream()
