@@ -72,15 +72,17 @@ public interface KeyRecords {
      * @param keyFrom    first key (inclusive; date, week and month keys sort as text), or {@code null}
      * @param keyTo      last key (inclusive), or {@code null}
      * @param descending newest key first
+     * @param reviews    whether the keys that wait for their job's review are listed with the others, alone or not
      */
     record KeyQuery(String job, Set<KeyState> states, String search, int offset, int limit, String keyFrom,
-                    String keyTo, boolean descending) {
+                    String keyTo, boolean descending, ReviewWaits reviews) {
         public KeyQuery {
             states = states == null ? Set.of() : Set.copyOf(states);
+            reviews = reviews == null ? ReviewWaits.WITH : reviews;
         }
 
         public KeyQuery(String job, Set<KeyState> states, String search, int offset, int limit) {
-            this(job, states, search, offset, limit, null, null, false);
+            this(job, states, search, offset, limit, null, null, false, ReviewWaits.WITH);
         }
 
         public static KeyQuery all(String job) {
@@ -93,11 +95,29 @@ public interface KeyRecords {
         }
 
         public KeyQuery between(String from, String to) {
-            return new KeyQuery(job, states, search, offset, limit, from, to, descending);
+            return new KeyQuery(job, states, search, offset, limit, from, to, descending, reviews);
         }
 
         public KeyQuery page(int newOffset, int newLimit, boolean newestFirst) {
-            return new KeyQuery(job, states, search, newOffset, newLimit, keyFrom, keyTo, newestFirst);
+            return new KeyQuery(job, states, search, newOffset, newLimit, keyFrom, keyTo, newestFirst, reviews);
+        }
+
+        /** The same query, keeping the keys that wait for their job's review as {@code which} says. */
+        public KeyQuery withReviews(ReviewWaits which) {
+            return new KeyQuery(job, states, search, offset, limit, keyFrom, keyTo, descending, which);
+        }
+
+        /**
+         * The keys that wait for their job's review (NEEDS_CONFIRMATION with wait reason REVIEW: nothing was
+         * sent) in a listing. A NEEDS_CONFIRMATION key stored without a reason waits for a confirmation.
+         */
+        public enum ReviewWaits {
+            /** Listed with the other keys. */
+            WITH,
+            /** Listed alone: no other key is. */
+            ONLY,
+            /** Left out: the NEEDS_CONFIRMATION keys listed wait for a person's confirmation. */
+            WITHOUT
         }
     }
 }

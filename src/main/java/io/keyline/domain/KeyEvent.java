@@ -70,7 +70,10 @@ public record KeyEvent(long id, String job, String key, Instant ts, String runId
                 evidence, answer, said, waitReason);
     }
 
-    /** The same event leaving its key waiting for {@code why} (kept only when it leaves the key in NEEDS_CONFIRMATION). */
+    /**
+     * The same event leaving its key waiting for {@code why}; kept only when the event leaves the key in
+     * NEEDS_CONFIRMATION.
+     */
     public KeyEvent withWaitReason(WaitReason why) {
         return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, message, user, note,
                 evidence, probe, said, state == KeyState.NEEDS_CONFIRMATION ? why : null);

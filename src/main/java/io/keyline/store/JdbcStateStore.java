@@ -244,6 +244,15 @@ public final class JdbcStateStore implements StateStore {
                         .append(')');
                 q.states().stream().map(Enum::name).sorted().forEach(args::add);
             }
+            if (q.reviews() == KeyQuery.ReviewWaits.ONLY) {
+                sql.append(" AND state = ? AND wait_reason = ?");
+                args.add(KeyState.NEEDS_CONFIRMATION.name());
+                args.add(WaitReason.REVIEW.name());
+            } else if (q.reviews() == KeyQuery.ReviewWaits.WITHOUT) {
+                sql.append(" AND (state <> ? OR wait_reason IS NULL OR wait_reason <> ?)");
+                args.add(KeyState.NEEDS_CONFIRMATION.name());
+                args.add(WaitReason.REVIEW.name());
+            }
             if (q.search() != null && !q.search().isBlank()) {
                 sql.append(" AND (LOWER(key_value) LIKE ? ESCAPE '!' OR LOWER(COALESCE(message, '')) LIKE ? ESCAPE '!')");
                 String like = "%" + q.search().toLowerCase(java.util.Locale.ROOT).replace("!", "!!").replace("%", "!%")

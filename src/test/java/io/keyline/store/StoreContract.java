@@ -261,6 +261,29 @@ abstract class StoreContract {
     }
 
     @Test
+    void aListingKeepsTheKeysThatWaitForTheirJobsReviewWithTheOthersAloneOrLeavesThemOut() {
+        io.keyline.domain.WaitReason[] why = {io.keyline.domain.WaitReason.REVIEW, io.keyline.domain.WaitReason.REVIEW,
+            io.keyline.domain.WaitReason.CONFIRM_ALWAYS, null};
+        for (int i = 0; i < why.length; i++) {
+            KeyRecord r = stored("daily", "2026-11-0" + (i + 1), KeyState.RUNNING);
+            store.apply(r, r.withState(KeyState.NEEDS_CONFIRMATION).withWaitReason(why[i]), null,
+                    event(r, EventType.WAITING_FOR_CONFIRMATION, KeyState.NEEDS_CONFIRMATION, T0));
+        }
+        stored("daily", "2026-11-05", KeyState.DONE);
+        StateStore.KeyQuery waiting = new StateStore.KeyQuery("daily", Set.of(KeyState.NEEDS_CONFIRMATION), null, 0, 1);
+        assertThat(store.count(waiting)).isEqualTo(4);
+        StateStore.KeyQuery reviews = waiting.withReviews(StateStore.KeyQuery.ReviewWaits.ONLY);
+        assertThat(store.count(reviews)).isEqualTo(2);
+        assertThat(store.query(reviews.page(1, 5, false))).extracting(KeyRecord::key).containsExactly("2026-11-02");
+        StateStore.KeyQuery confirmations = waiting.withReviews(StateStore.KeyQuery.ReviewWaits.WITHOUT)
+                .page(0, 5, false);
+        assertThat(store.query(confirmations)).extracting(KeyRecord::key).containsExactly("2026-11-03", "2026-11-04");
+        // the other states are not touched by it
+        assertThat(store.count(StateStore.KeyQuery.all("daily").withReviews(StateStore.KeyQuery.ReviewWaits.WITHOUT)))
+                .isEqualTo(3);
+    }
+
+    @Test
     void eventsStepsAndTheLastFailureWithEvidence() {
         KeyRecord r = stored("daily", "k", KeyState.RUNNING);
         Evidence ev = new Evidence(T0, 1, null, 503, "busy", null, null, null, null, "503 from the site", null);

@@ -50,10 +50,16 @@ public final class JobViewModel extends ViewModel {
     /**
      * A state filter of the key table.
      *
-     * @param key    the bundle key of what the operator sees
-     * @param states the states it shows (empty: all)
+     * @param key     the bundle key of what the operator sees
+     * @param states  the states it shows (empty: all)
+     * @param reviews whether it shows the keys that wait for their job's review with the others, alone or not
      */
-    public record Filter(String key, Set<KeyState> states) {
+    public record Filter(String key, Set<KeyState> states, KeyRecords.KeyQuery.ReviewWaits reviews) {
+        /** A filter of {@code states}, the keys that wait for their job's review among them. */
+        public Filter(String key, Set<KeyState> states) {
+            this(key, states, KeyRecords.KeyQuery.ReviewWaits.WITH);
+        }
+
         /** What the operator sees, in the language in use. */
         public String label() {
             return Text.t(key);
@@ -90,11 +96,18 @@ public final class JobViewModel extends ViewModel {
     public static final Filter ATTENTION = new Filter("ui.job.filter.attention", KeyState.ATTENTION);
     public static final Filter FAILED = new Filter("common.state.FAILED", EnumSet.of(KeyState.FAILED));
 
-    /** Every filter, for the combo box. */
+    /**
+     * Every filter, for the combo box. The keys that wait for their job's review have their own, after the keys that
+     * wait for a confirmation, as their chip sets them apart.
+     */
     public static List<Filter> filters() {
         List<Filter> out = new ArrayList<>(List.of(ALL, ATTENTION, FAILED));
         for (KeyState s : KeyState.values()) {
-            if (s != KeyState.FAILED) {
+            if (s == KeyState.NEEDS_CONFIRMATION) {
+                out.add(new Filter("common.state.NEEDS_CONFIRMATION", EnumSet.of(s),
+                        KeyRecords.KeyQuery.ReviewWaits.WITHOUT));
+                out.add(new Filter("common.state.NEEDS_REVIEW", EnumSet.of(s), KeyRecords.KeyQuery.ReviewWaits.ONLY));
+            } else if (s != KeyState.FAILED) {
                 out.add(new Filter("common.state." + s.name(), EnumSet.of(s)));
             }
         }
@@ -158,7 +171,7 @@ public final class JobViewModel extends ViewModel {
             return;
         }
         KeyRecords.KeyQuery q = new KeyRecords.KeyQuery(def.name(), filter.get().states(), search.get(), 0, PAGE_SIZE)
-                .page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
+                .withReviews(filter.get().reviews()).page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
         load(!all, () -> {
             // a whole reload (the console's periodic one) reads the job file again: an edit on disk shows at once
             JobDefinition now = all ? services.catalog().get().job(def.name()).orElse(def) : def;

@@ -2,10 +2,13 @@ package io.keyline.ui.job;
 
 import io.keyline.acceptance.Jobs;
 import io.keyline.core.operations.Calendar;
+import io.keyline.domain.EventType;
 import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
 import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.common.Threads;
 import org.junit.jupiter.api.AfterEach;
@@ -107,6 +110,60 @@ class JobViewModelTest {
         vm.pageProperty().set(1);
         assertThat(vm.rows()).hasSize(44);
         assertThat(vm.rows().get(43).key()).isEqualTo("2026-10-01");
+    }
+
+    /**
+     * "Needs confirmation" lists the keys whose unsafe step waits for a person's confirmation, "Needs review"
+     * those that wait for their job's review (nothing was sent); both are asked of the state page by page, so the
+     * count and the second page hold what the filter says. A wait stored without its reason stays a confirmation.
+     */
+    @Test
+    void needsConfirmationAndNeedsReviewEachListTheirOwnWaitsPageByPage() throws IOException {
+        fx.wb.job("c", Jobs.command("c", "unsafe", "exit 0", "PT5S"), null);
+        JobDefinition def = fx.services.catalog().get().job("c").orElseThrow();
+        List<String> reviewed = KeyRules.range(def.key(), "2026-05-01", "2026-11-26");
+        for (String k : reviewed) {
+            waits(k, WaitReason.REVIEW);
+        }
+        waits("2026-11-27", WaitReason.OUTCOME_UNKNOWN);
+        waits("2026-11-28", WaitReason.CONFIRM_ALWAYS);
+        waits("2026-11-29", null);
+        vm.load("c");
+        assertThat(vm.totalProperty().get()).isEqualTo(reviewed.size() + 3);
+
+        List<String> labels = JobViewModel.filters().stream().map(JobViewModel.Filter::label).toList();
+        assertThat(labels).containsSequence("Needs confirmation", "Needs review");
+        vm.filterProperty().set(filter("Needs confirmation"));
+        assertThat(vm.totalProperty().get()).as("keys that wait for a confirmation").isEqualTo(3);
+        assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key)
+                .containsExactly("2026-11-29", "2026-11-28", "2026-11-27");
+
+        vm.filterProperty().set(filter("Needs review"));
+        assertThat(vm.totalProperty().get()).as("keys that wait for the job's review").isEqualTo(reviewed.size());
+        assertThat(vm.rows()).hasSize(JobViewModel.PAGE_SIZE)
+                .allMatch(r -> r.record().waitReason() == WaitReason.REVIEW);
+        assertThat(vm.rows().get(0).key()).isEqualTo("2026-11-26");
+        vm.pageProperty().set(1);
+        List<String> rest = new java.util.ArrayList<>(reviewed.subList(0, reviewed.size() - JobViewModel.PAGE_SIZE));
+        java.util.Collections.reverse(rest);
+        assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key).containsExactlyElementsOf(rest);
+
+        vm.filterProperty().set(JobViewModel.ATTENTION);
+        assertThat(vm.totalProperty().get()).as("both wait for a person").isEqualTo(reviewed.size() + 3);
+    }
+
+    /** Key {@code key} of job c waits at its step for {@code why} (null: a wait stored before waits kept theirs). */
+    private void waits(String key, WaitReason why) {
+        var now = fx.wb.clock.instant();
+        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("c", key, now));
+        fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("work", 1)
+                .withWaitReason(why), null, new KeyEvent(0, "c", key, now, "seed", EventType.WAITING_FOR_CONFIRMATION,
+                "work", 1, KeyState.NEEDS_CONFIRMATION, null, "seeded", null, null, null));
+    }
+
+    private static JobViewModel.Filter filter(String label) {
+        return JobViewModel.filters().stream().filter(f -> f.label().equals(label)).findFirst()
+                .orElseThrow(() -> new AssertionError("no filter '" + label + "'"));
     }
 
     @Test
