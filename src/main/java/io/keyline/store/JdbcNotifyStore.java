@@ -8,6 +8,7 @@ import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
 import io.keyline.text.Said;
 
 import java.sql.Connection;
@@ -73,7 +74,7 @@ public final class JdbcNotifyStore implements NotifyStore {
         return with(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT e.id, e.job, e.key_value, e.ts, e.run_id, "
                     + "e.event_type, e.step, e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, "
-                    + "e.evidence FROM key_event e WHERE e.id > ? AND e.state IN " + ATTENTION + " "
+                    + "e.evidence, e.wait_reason FROM key_event e WHERE e.id > ? AND e.state IN " + ATTENTION + " "
                     + "AND COALESCE((SELECT p.state FROM key_event p WHERE p.job = e.job AND p.key_value = e.key_value "
                     + "AND p.id < e.id ORDER BY p.id DESC LIMIT 1), '') <> e.state ORDER BY e.id LIMIT ?")) {
                 ps.setLong(1, afterId);
@@ -83,11 +84,13 @@ public final class JdbcNotifyStore implements NotifyStore {
                     while (rs.next()) {
                         String fc = rs.getString(10);
                         String ev = rs.getString(14);
+                        String why = rs.getString(15);
                         out.add(new KeyEvent(rs.getLong(1), rs.getString(2), rs.getString(3),
                                 Instant.ofEpochMilli(rs.getLong(4)), rs.getString(5), EventType.valueOf(rs.getString(6)),
                                 rs.getString(7), rs.getInt(8), KeyState.valueOf(rs.getString(9)),
                                 fc == null ? null : FailureClass.valueOf(fc), rs.getString(11), rs.getString(12),
-                                rs.getString(13), ev == null ? null : Json.read(ev, Evidence.class)));
+                                rs.getString(13), ev == null ? null : Json.read(ev, Evidence.class))
+                                .withWaitReason(why == null ? null : WaitReason.valueOf(why)));
                     }
                 }
                 return out;
@@ -98,14 +101,16 @@ public final class JdbcNotifyStore implements NotifyStore {
     @Override
     public List<WaitingKey> waiting(int limit) {
         return with(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT job, key_value, state, step, credential, updated_at "
-                    + "FROM key_state WHERE state IN " + ATTENTION + " ORDER BY updated_at, job, key_value LIMIT ?")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT job, key_value, state, step, credential, updated_at, "
+                    + "wait_reason FROM key_state WHERE state IN " + ATTENTION + " ORDER BY updated_at, job, key_value LIMIT ?")) {
                 ps.setInt(1, limit);
                 List<WaitingKey> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
+                        String why = rs.getString(7);
                         out.add(new WaitingKey(rs.getString(1), rs.getString(2), KeyState.valueOf(rs.getString(3)),
-                                rs.getString(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6))));
+                                rs.getString(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6)),
+                                why == null ? null : WaitReason.valueOf(why)));
                     }
                 }
                 return out;

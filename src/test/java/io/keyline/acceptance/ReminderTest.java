@@ -98,4 +98,37 @@ class ReminderTest extends SiteTestBase {
         assertThat(reminders().get(3).path("waiting")).hasSize(1);
         assertThat(reminders().get(3).path("waiting").get(0).path("key").asText()).isEqualTo(SECOND);
     }
+
+    /**
+     * Keys held for their job's review are resolved by reviewing the job, not by confirming a key (which refuses):
+     * the reminder names the review, once for the job's keys.
+     */
+    @Test
+    void keysThatWaitForTheirJobsReviewAreRemindedOfTheReview() throws IOException {
+        wb.job("posted", """
+            { "name": "posted", "key": { "type": "date", "zone": "UTC", "start": "2026-11-28" },
+              "schedule": "0 8 * * *",
+              "steps": [ { "id": "post", "kind": "command", "effect": "unsafe", "command": ["true"] } ] }
+            """, null);
+        assertThat(tickAt(Duration.ofHours(1))).isZero();
+        assertThat(wb.cli("status", "posted").out()).contains("review");
+
+        assertThat(tickAt(Duration.ofHours(26))).isEqualTo(1);
+        JsonNode r = reminders().get(0);
+        List<String> actions = new ArrayList<>();
+        r.path("waiting").forEach(w -> {
+            assertThat(w.path("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+            assertThat(w.path("waitReason").asText()).isEqualTo("REVIEW");
+            actions.add(w.path("action").asText());
+        });
+        assertThat(actions).isNotEmpty().allMatch(a -> a.equals("keyline plan posted, then keyline apply PLAN_ID "
+                + "(or keyline approve posted)"));
+        assertThat(r.path("message").asText()).contains("keyline plan posted").doesNotContain("keyline confirm");
+
+        // what the reminder says works: the plan, then its apply, runs the keys
+        Result plan = wb.cli("plan", "posted");
+        String id = plan.out().replaceAll("(?s).*keyline apply ([0-9a-f]{16}).*", "$1");
+        assertThat(id).as(plan.out()).matches("[0-9a-f]{16}");
+        assertThat(wb.cli("apply", id).exit()).isZero();
+    }
 }

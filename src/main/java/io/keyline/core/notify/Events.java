@@ -2,6 +2,7 @@ package io.keyline.core.notify;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyline.core.CredentialAlerts;
+import io.keyline.core.DecisionInputs;
 import io.keyline.core.json.Json;
 import io.keyline.core.RunReport;
 import io.keyline.domain.Evidence;
@@ -32,6 +33,7 @@ public final class Events {
         n.put("job", e.job());
         n.put("key", e.key());
         n.put("state", e.state().name());
+        n.put("waitReason", e.waitReason() == null ? null : e.waitReason().name());
         n.put("step", e.step());
         n.put("class", e.failureClass() == null ? null : e.failureClass().name());
         String reason = clean(redact.apply(e.message() == null ? "" : e.message()), 500);
@@ -109,7 +111,7 @@ public final class Events {
         for (NotifyStore.WaitingKey w : waiting) {
             Duration age = Duration.between(w.since(), now);
             list.addObject().put("job", w.job()).put("key", w.key()).put("state", w.state().name())
-                    .put("step", w.step()).put("since", w.since().toString()).put("waitingSeconds", age.toSeconds())
+                    .put("waitReason", w.why() == null ? null : w.why().name()).put("step", w.step()).put("since", w.since().toString()).put("waitingSeconds", age.toSeconds())
                     .put("waited", Waiting.text(age)).put("action", action(w));
         }
         NotifyStore.WaitingKey oldest = waiting.get(0);
@@ -126,8 +128,11 @@ public final class Events {
         return n;
     }
 
-    /** The one command that resolves a waiting key. */
+    /** The one command that resolves a waiting key: for a key held for its job's review, the job's review. */
     static String action(NotifyStore.WaitingKey w) {
+        if (DecisionInputs.waitsForReview(w.state(), w.why())) {
+            return "keyline plan " + w.job() + ", then keyline apply PLAN_ID (or keyline approve " + w.job() + ")";
+        }
         return switch (w.state()) {
             case NEEDS_CONFIRMATION -> "keyline confirm " + w.job() + " " + w.key();
             case NEEDS_CREDENTIAL -> w.credential() != null ? "keyline credentials set " + w.credential()

@@ -48,7 +48,8 @@ public interface NotifyStore {
      *
      * @param since when it started waiting (its last change: a waiting key is not changed until a person acts)
      */
-    record WaitingKey(String job, String key, KeyState state, String step, String credential, Instant since) {
+    record WaitingKey(String job, String key, KeyState state, String step, String credential, Instant since,
+                      io.keyline.domain.WaitReason why) {
     }
 
     /** The event most recently queued whose dedup key starts with {@code prefix} (any hook), if any. */
