@@ -81,6 +81,9 @@ public final class Redactor {
 
     /** A redactor for this one's secrets and {@code more}. */
     public Redactor plus(Collection<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
         return of(Stream.concat(secrets.stream(), more.stream()).toList());
     }
 
