@@ -50,8 +50,14 @@ public final class RenewAndResume {
      * @param info     what is stored now (never the value), or empty when it is not set
      * @param loginUrl where to log in again, or {@code null}
      * @param parked   the keys parked on it ("job key"), oldest first
+     * @param reviewFirst the jobs of parked keys that wait for the review of their unsafe steps once they resume
      */
-    public record Waiting(String name, Optional<CredentialInfo> info, String loginUrl, List<KeyRecord> parked) {
+    public record Waiting(String name, Optional<CredentialInfo> info, String loginUrl, List<KeyRecord> parked,
+                          List<String> reviewFirst) {
+        public Waiting {
+            reviewFirst = List.copyOf(reviewFirst);
+        }
+
         /** "2026-11-29, 2026-11-30 of daily-article" or "3 keys of 2 jobs: …", for one line. */
         public String keysText() {
             Map<String, List<String>> byJob = new LinkedHashMap<>();
@@ -65,7 +71,12 @@ public final class RenewAndResume {
         /** "3 keys will resume: daily-article 2026-11-29, …", or that none waits (the Renew dialog's line). */
         public String resumeText() {
             int n = parked.size();
-            return n == 0 ? Text.t("core.renew.noneWaits") : Text.t("core.renew.willResume", n, keysText());
+            if (n == 0) {
+                return Text.t("core.renew.noneWaits");
+            }
+            String resume = Text.t("core.renew.willResume", n, keysText());
+            return reviewFirst.isEmpty() ? resume : Text.t("core.renew.willResumeForReview", resume,
+                    String.join(Text.t("common.listSeparator"), reviewFirst), reviewFirst.size());
         }
 
         /** The stored credential's type (the Renew dialog presets it), or empty when not set or not known. */
@@ -214,13 +225,14 @@ public final class RenewAndResume {
     }
 
     /** The credential's stored description, login URL and the keys parked on it. */
-    public Waiting waiting(String name) {
+    public Waiting waiting(String name, List<JobDefinition> jobs) {
         Optional<CredentialInfo> info = credentials.info(name);
         List<KeyRecord> parked = store.query(new KeyRecords.KeyQuery(null, Set.of(KeyState.NEEDS_CREDENTIAL), null, 0,
                 Integer.MAX_VALUE)).stream().filter(r -> name.equals(r.credential()))
                 .sorted(java.util.Comparator.comparing(KeyRecord::updatedAt).thenComparing(KeyRecord::job)
                         .thenComparing(KeyRecord::key)).toList();
-        return new Waiting(name, info, info.map(CredentialInfo::loginUrl).orElse(null), parked);
+        return new Waiting(name, info, info.map(CredentialInfo::loginUrl).orElse(null), parked,
+                actions.awaitingReview(parked, jobs));
     }
 
     /**

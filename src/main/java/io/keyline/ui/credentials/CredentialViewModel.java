@@ -92,20 +92,23 @@ public final class CredentialViewModel extends ViewModel {
         }
         name.set(existing);
         nameEditable.set(false);
-        load(true, () -> services.operations().renewAndResume().waiting(existing), this::showWaiting,
+        load(true, () -> services.operations().renewAndResume().waiting(existing, services.catalog().get().jobs()),
+                this::showWaiting,
                 e -> error.set(Text.t("ui.credential.readFailed", existing, Format.error(e))));
     }
 
     /** Reads again what is stored and which keys wait (after a save or a test changed it); a failure changes nothing. */
     private void readAgain(String n) {
-        load(false, () -> services.operations().renewAndResume().waiting(n), this::showWaiting, e -> { });
+        load(false, () -> services.operations().renewAndResume().waiting(n, services.catalog().get().jobs()),
+                this::showWaiting, e -> { });
     }
 
     private void showWaiting(RenewAndResume.Waiting w) {
         w.storedType().ifPresent(input.typeProperty()::set); // else keep the default
         current.set(w.storedText());
         loginUrl.set(w.loginUrl() == null ? "" : w.loginUrl());
-        waitingKeys.set(w.resumeText());
+        // after a save whose keys wait for their job's review, "no key waits for it" would read as nothing to do
+        waitingKeys.set(w.parked().isEmpty() && !review.isEmpty() ? "" : w.resumeText());
     }
 
     private void checkName() {

@@ -84,17 +84,24 @@ public final class LoginParts {
         if (plan == null) {
             return buttons;
         }
-        Runnable show = () -> buttons.getChildren().setAll(vm.review().stream().map(job -> {
-            Button b = new Button(Text.t("ui.credential.planJob", job));
-            b.getStyleClass().addAll("credential-plan", Styles.ACCENT);
-            b.setMinWidth(Region.USE_PREF_SIZE);
-            b.setTooltip(new Tooltip(Text.t("ui.credential.planTip", job)));
-            b.setOnAction(e -> plan.accept(job));
-            return b;
-        }).toList());
+        Runnable show = () -> {
+            buttons.getChildren().setAll(vm.review().stream().map(job -> planButton(job, plan)).toList());
+            if (!buttons.getChildren().isEmpty()) { // the next step after the save: Enter opens the plan
+                javafx.application.Platform.runLater(buttons.getChildren().get(0)::requestFocus);
+            }
+        };
         vm.review().addListener((ListChangeListener<String>) c -> show.run());
         show.run();
         return buttons;
+    }
+
+    private static Button planButton(String job, Consumer<String> plan) {
+        Button b = new Button(Text.t("ui.credential.planJob", job));
+        b.getStyleClass().addAll("credential-plan", Styles.ACCENT);
+        b.setMinWidth(Region.USE_PREF_SIZE);
+        b.setTooltip(new Tooltip(Text.t("ui.credential.planTip", job)));
+        b.setOnAction(e -> plan.accept(job));
+        return b;
     }
 
     /** One line a probe of {@code results}, coloured by its verdict; it follows the list. */

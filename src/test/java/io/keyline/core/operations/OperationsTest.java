@@ -180,7 +180,7 @@ class OperationsTest {
         assertThat(item.action()).isEqualTo("Renew login…");
 
         RenewAndResume op = ws.operations().renewAndResume();
-        assertThat(op.waiting("site-cookie").parked()).extracting(KeyRecord::key)
+        assertThat(op.waiting("site-cookie", List.of()).parked()).extracting(KeyRecord::key)
                 .containsExactly("2026-11-27", "2026-11-28", KEY);
         RenewAndResume.Renewed renewed = op.renew("site-cookie",
                 CredentialParser.parse(CredentialType.COOKIE, "Cookie: session=v2", null), null, "tester",

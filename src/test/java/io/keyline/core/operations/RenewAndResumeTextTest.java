@@ -54,13 +54,15 @@ class RenewAndResumeTextTest {
 
     @Test
     void whatWaitsForTheCredential() {
-        RenewAndResume.Waiting none = new RenewAndResume.Waiting("shop", Optional.empty(), null, List.of());
+        RenewAndResume.Waiting none = new RenewAndResume.Waiting("shop", Optional.empty(), null, List.of(),
+                List.of());
         assertThat(none.resumeText()).isEqualTo("No key waits for it now.");
         assertThat(none.storedText()).isEqualTo("Not set yet — keys that use shop wait for it.");
         assertThat(none.storedType()).isEmpty();
 
         RenewAndResume.Waiting one = new RenewAndResume.Waiting("shop", Optional.of(info("bearer", 0, null, null,
-                null)), "https://example.org/login", List.of(key("daily", "2026-11-29", KeyState.NEEDS_CREDENTIAL)));
+                null)), "https://example.org/login", List.of(key("daily", "2026-11-29", KeyState.NEEDS_CREDENTIAL)),
+                List.of());
         assertThat(one.resumeText()).isEqualTo("1 key will resume: daily 2026-11-29");
         assertThat(one.storedText()).isEqualTo("Stored now: bearer, fingerprint fp12");
         assertThat(one.storedType()).contains(CredentialType.BEARER);
@@ -68,14 +70,16 @@ class RenewAndResumeTextTest {
         RenewAndResume.Waiting three = new RenewAndResume.Waiting("shop", Optional.of(info("no-such-type", 0, null,
                 null, null)), null, List.of(key("daily", "2026-11-29", KeyState.NEEDS_CREDENTIAL),
                 key("weekly", "2026-W48", KeyState.NEEDS_CREDENTIAL), key("daily", "2026-11-30",
-                        KeyState.NEEDS_CREDENTIAL)));
-        assertThat(three.resumeText()).isEqualTo("3 keys will resume: daily 2026-11-29, 2026-11-30; weekly 2026-W48");
+                        KeyState.NEEDS_CREDENTIAL)), List.of("daily", "weekly"));
+        assertThat(three.resumeText()).isEqualTo("3 keys will resume: daily 2026-11-29, 2026-11-30; weekly 2026-W48, "
+                + "then wait for the review of daily, weekly: nothing of these jobs is sent until their plans are applied");
         assertThat(three.storedType()).as("an unknown stored type keeps the dialog's default").isEmpty();
 
         io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
         try {
             // the same list words as Attention's list of keys
-            assertThat(three.resumeText()).isEqualTo("将恢复 3 个任务项：daily 2026-11-29、2026-11-30；weekly 2026-W48");
+            assertThat(three.resumeText()).isEqualTo("将恢复 3 个任务项：daily 2026-11-29、2026-11-30；weekly 2026-W48，"
+                    + "之后等待这些作业 daily、weekly 的审核：应用它们的计划之前，不会发送 daily、weekly 的任何内容");
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
         }

@@ -187,6 +187,11 @@ class CredentialDialogTest {
     @Test
     void aSaveWhoseKeysWaitForTheReviewOffersThePlanOfTheJob(FxRobot robot) throws Exception {
         assertThat(robot.lookup(".credential-plan").tryQuery()).as("nothing saved yet").isEmpty();
+        Label waiting = robot.lookup("#credential-waiting-keys").queryAs(Label.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !waiting.getText().isEmpty());
+        assertThat(waiting.getText()).as("said before the save, not only after it")
+                .isEqualTo("1 key will resume: p " + TODAY + ", then wait for the review of p: nothing of p is sent "
+                        + "until its plan is applied");
 
         robot.clickOn(".credential-input").write("Cookie: session=v2");
         robot.clickOn("Save and resume");
@@ -197,6 +202,10 @@ class CredentialDialogTest {
         Button plan = robot.lookup(".credential-plan").queryButton();
         assertThat(plan.isVisible()).isTrue();
         assertThat(plan.getText()).isEqualTo("Plan p…");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, plan::isFocused); // the next step: Enter opens the plan
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(waiting.isVisible()).as("not 'no key waits' beside the keys that wait for the review: "
+                + waiting.getText()).isFalse();
 
         robot.clickOn(plan);
         WaitForAsyncUtils.waitForFxEvents();
