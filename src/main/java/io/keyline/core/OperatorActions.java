@@ -368,10 +368,19 @@ public final class OperatorActions {
      * scheduler, workers), and every key that waited for the review goes back to PENDING (one audited event each).
      * Approving again what is approved changes nothing. An edit of an unsafe step later asks for a review again.
      *
-     * @param note why, or {@code null} (an applied plan says which)
+     * @param note why, or {@code null}
      * @throws OperatorException when the job has no unsafe steps (it needs no review)
      */
     public Approval approve(JobDefinition job, String note) {
+        return approve(job, note, null);
+    }
+
+    /** {@link #approve}, by applying plan {@code planId}: the events name the plan (in the reader's language). */
+    public Approval approvePlan(JobDefinition job, String planId) {
+        return approve(job, null, planId);
+    }
+
+    private Approval approve(JobDefinition job, String note, String planId) {
         String hash = Review.hash(job);
         if (hash == null) {
             throw OperatorException.of("core.refused.noReviewNeeded", job.name());
@@ -382,7 +391,8 @@ public final class OperatorActions {
         if (!hash.equals(control.reviewed())) {
             controls.saveJobControl(control.withReview(hash, options.user(), now));
         }
-        Said msg = Said.of("core.event.approved", options.user(), hash.substring(0, 12));
+        Said msg = planId == null ? Said.of("core.event.approved", options.user(), hash.substring(0, 12))
+                : Said.of("core.event.approvedByPlan", options.user(), hash.substring(0, 12), planId);
         String n = note == null || note.isBlank() ? null : note.strip();
         List<KeyChanges.Change> moves = new ArrayList<>();
         for (KeyRecord r : keys.query(KeyRecords.KeyQuery.in(job.name(), Set.of(KeyState.NEEDS_CONFIRMATION)))) {
@@ -396,8 +406,13 @@ public final class OperatorActions {
         }
         List<KeyRecord> released = moves.isEmpty() ? List.of() : changes.applyAll(moves);
         if (before.pending() || !released.isEmpty()) {
-            logOperator(now, "approve", job.name(), null, n, Map.of("hash", hash, "released",
-                    released.stream().map(KeyRecord::key).toList()));
+            Map<String, Object> fields = new java.util.LinkedHashMap<>();
+            fields.put("hash", hash);
+            if (planId != null) {
+                fields.put("plan", planId);
+            }
+            fields.put("released", released.stream().map(KeyRecord::key).toList());
+            logOperator(now, "approve", job.name(), null, n, fields);
         }
         return new Approval(hash, before, released);
     }

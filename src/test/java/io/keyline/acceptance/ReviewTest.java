@@ -191,6 +191,17 @@ class ReviewTest {
         // what it said is what happens
         assertThat(wb.cli("run", "--due").exit()).isZero();
         assertThat(lines(sent)).containsExactly("posted 2026-11-29", "posted 2026-11-27", "posted 2026-11-28");
+
+        // the review's event names the plan in the language of whoever reads it: no English note in a Chinese timeline
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            Result timeline = wb.cli("timeline", "daily", "2026-11-27");
+            assertThat(timeline.out()).as(timeline.toString()).contains(id).doesNotContain("applied plan");
+            assertThat(timeline.out()).contains("应用计划 " + id);
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+        assertThat(wb.cli("timeline", "daily", "2026-11-27").out()).contains("applying plan " + id);
     }
 
     @Test

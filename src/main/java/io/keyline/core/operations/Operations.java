@@ -67,7 +67,7 @@ public final class Operations {
     public synchronized PlanApply planApply() {
         if (planApply == null) {
             planApply = new PlanApply(store, store, planner.get(), credentials,
-                    (job, planId) -> actions().approve(job, "applied plan " + planId).released());
+                    (job, planId) -> actions().approvePlan(job, planId).released());
         }
         return planApply;
     }
