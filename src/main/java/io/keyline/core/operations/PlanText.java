@@ -90,13 +90,13 @@ public final class PlanText {
         }
     }
 
-    /** The detail of one key: state, action, steps, then its requests. */
+    /** The detail of one key: state (and why it waits), action, steps, then its requests. */
     public static String detail(Plan.KeyPlan k) {
         if (k == null) {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        sb.append(k.key()).append("  ").append(Words.state(k.state())).append('\n');
+        sb.append(k.key()).append("  ").append(Words.state(k.state(), k.stateReason())).append('\n');
         sb.append(Printable.line(k.action())).append('\n');
         if (!k.steps().isEmpty()) {
             sb.append(Text.t("core.planText.steps", String.join(" → ", k.steps()))).append('\n');

@@ -36,6 +36,14 @@ public final class Words {
         return s == null ? "" : io.keyline.text.Text.t("common.state." + s.name());
     }
 
+    /**
+     * The state and why it waits: "Needs review" for a key that waits for its job's review (it sent nothing; a
+     * confirmation is of an outcome that may have changed the world), else {@link #state(KeyState)}.
+     */
+    public static String state(KeyState s, io.keyline.domain.WaitReason why) {
+        return io.keyline.core.DecisionInputs.waitsForReview(s, why) ? Text.t("common.state.NEEDS_REVIEW") : state(s);
+    }
+
     /** {@link #state} in lower case, for the middle of a sentence ("2 done, 1 needs login"). */
     public static String stateLower(KeyState s) {
         return state(s).toLowerCase(Locale.ROOT);

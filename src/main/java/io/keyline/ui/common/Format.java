@@ -54,7 +54,7 @@ public final class Format {
      * nothing; a confirmation is of an outcome that may have changed the world), else {@link #state(KeyState)}.
      */
     public static String state(KeyState s, WaitReason why) {
-        return DecisionInputs.waitsForReview(s, why) ? Text.t("common.state.NEEDS_REVIEW") : state(s);
+        return Words.state(s, why);
     }
 
     /** The state in plain words inside a sentence ("needs confirmation"). */

@@ -253,6 +253,39 @@ class PlanViewModelTest {
     }
 
     /**
+     * The detail of a key that waits for its job's review names that wait as the row's chip does ("Needs review"),
+     * not a confirmation of an outcome that may have changed the world: before Apply, and in what the plan showed
+     * before Apply after it. In English and in Chinese.
+     */
+    @Test
+    void theDetailOfAKeyThatWaitsForTheReviewSaysNeedsReview() {
+        fx.services.engine().run(fx.services.catalog().get().job("p").orElseThrow(), List.of("2026-11-28"),
+                io.keyline.core.RunRequest.due(false));
+        assertThat(fx.state("p", "2026-11-28")).isEqualTo(KeyState.NEEDS_CONFIRMATION);
+        for (java.util.Locale language : List.of(io.keyline.text.Text.CHINESE, io.keyline.text.Text.ENGLISH)) {
+            io.keyline.text.Text.use(language);
+            try {
+                String review = language == io.keyline.text.Text.CHINESE ? "待审核" : "Needs review";
+                String confirmation = language == io.keyline.text.Text.CHINESE ? "待确认" : "Needs confirmation";
+                vm.choice().targetProperty().set(PlanChoice.Target.KEYS);
+                vm.choice().keysTextProperty().set("2026-11-28");
+                vm.plan();
+                assertThat(vm.errorProperty().get()).isEmpty();
+                PlanViewModel.Row row = vm.rows().get(0);
+                vm.selectedProperty().set(row);
+                assertThat(vm.detailProperty().get()).as("in %s", language).startsWith("2026-11-28  " + review + "\n")
+                        .doesNotContain(confirmation);
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+            }
+        }
+        vm.apply();
+        assertThat(fx.state("p", "2026-11-28")).isEqualTo(KeyState.DONE);
+        assertThat(vm.detailProperty().get()).contains("What the plan showed before Apply:\n2026-11-28  Needs review\n")
+                .doesNotContain("Needs confirmation");
+    }
+
+    /**
      * Applying a plan is the job's review, and the review lets every key that waited for it go: the dialog opened on
      * such a job shows all of them, with their requests, not the current key alone.
      */
