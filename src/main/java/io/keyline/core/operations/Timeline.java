@@ -126,9 +126,17 @@ public final class Timeline {
                 EventType.RETRY_SCHEDULED, EventType.WAITING_FOR_CONFIRMATION, EventType.WAITING_FOR_CREDENTIAL,
                 EventType.DEPARTED);
 
-        /** A failed attempt, or the key stopping to wait for a person. */
+        /**
+         * A failed attempt, or the key stopping to wait for a person; not the key held for its job's review, which
+         * sent nothing ({@link #review()}).
+         */
         public boolean failure() {
-            return failureClass != null || FAILURES.contains(type);
+            return failureClass != null || FAILURES.contains(type) && !review();
+        }
+
+        /** The key held for its job's review (a wait in NEEDS_CONFIRMATION for the reason REVIEW). */
+        public boolean review() {
+            return type == EventType.WAITING_FOR_CONFIRMATION && waitReason == WaitReason.REVIEW;
         }
 
         public boolean operatorAction() {
@@ -147,9 +155,9 @@ public final class Timeline {
             return attempt > 0 ? step + " #" + attempt : step;
         }
 
-        /** "Step failed", "Waits for login", … */
+        /** "Step failed", "Waits for login", "Waits for the review", … */
         public String typeLabel() {
-            return Words.event(type);
+            return Words.event(type, waitReason);
         }
 
         /** "Outcome unknown", "Refused", … or empty. */

@@ -71,6 +71,15 @@ public final class Words {
         return t == null ? "" : Text.t("core.event." + t.name());
     }
 
+    /**
+     * An event's type and why it left the key waiting: "Waits for the review" for the event that held a key for its
+     * job's review (nothing was sent), else {@link #event(EventType)}.
+     */
+    public static String event(EventType t, io.keyline.domain.WaitReason why) {
+        return t == EventType.WAITING_FOR_CONFIRMATION && why == io.keyline.domain.WaitReason.REVIEW
+                ? Text.t("core.event.WAITING_FOR_REVIEW") : event(t);
+    }
+
     /** What an exit code of run/apply means, as a sentence for a person (no number). */
     public static String outcome(int exit) {
         return exit >= RunReport.OK && exit <= RunReport.RETRY_PENDING ? Text.t("core.outcome." + exit)

@@ -425,7 +425,9 @@ public final class TimelineView extends BorderPane {
         if (typeFloor < 0) {
             typeFloor = Math.ceil(Math.max(title("ui.timeline.col.what"), widest(typeProbe,
                     java.util.Arrays.stream(io.keyline.domain.EventType.values())
-                            .flatMap(t -> java.util.Arrays.stream(io.keyline.core.operations.Words.event(t).split(" "))))));
+                            .flatMap(t -> java.util.stream.Stream.of(io.keyline.core.operations.Words.event(t),
+                                    io.keyline.core.operations.Words.event(t, io.keyline.domain.WaitReason.REVIEW)))
+                            .flatMap(w -> java.util.Arrays.stream(w.split(" "))))));
         }
         return typeFloor;
     }
@@ -569,7 +571,7 @@ public final class TimelineView extends BorderPane {
         @Override
         protected void updateItem(Row item, boolean empty) {
             super.updateItem(item, empty);
-            getStyleClass().removeAll("run-row", "event-row", "failure", "operator", "expandable", "expanded");
+            getStyleClass().removeAll("run-row", "event-row", "failure", "review", "operator", "expandable", "expanded");
             setText(null);
             setTooltip(null);
             if (empty || item == null) {
@@ -591,6 +593,8 @@ public final class TimelineView extends BorderPane {
             getStyleClass().add("event-row");
             if (e.failure()) {
                 getStyleClass().add("failure");
+            } else if (e.review()) {
+                getStyleClass().add("review");
             }
             if (e.operatorAction()) {
                 getStyleClass().add("operator");

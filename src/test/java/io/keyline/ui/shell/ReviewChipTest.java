@@ -98,7 +98,7 @@ class ReviewChipTest {
         fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("publish", 1)
                         .withWaitReason(why),
                 null, new KeyEvent(0, "daily", key, now, "seed", EventType.WAITING_FOR_CONFIRMATION, "publish", 1,
-                        KeyState.NEEDS_CONFIRMATION, null, "seeded", null, null, null));
+                        KeyState.NEEDS_CONFIRMATION, null, "seeded", null, null, null).withWaitReason(why));
     }
 
     private static String review(Locale language) {
@@ -221,6 +221,52 @@ class ReviewChipTest {
             fx.close();
             fx = null;
         }
+    }
+
+    /**
+     * The event that held a key for its job's review is named for the review, not "Waits for confirmation", and its
+     * left bar has the review's calm colour, not the red of a failure; a wait for a confirmation keeps both.
+     */
+    @Test
+    void theTimelineNamesTheEventThatHeldAKeyForTheReviewAndBarsItInTheReviewsColour(FxRobot robot) throws Exception {
+        for (Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
+            open(robot, language);
+            String waitsForReview = language == Text.CHINESE ? "等待审核" : "Waits for the review";
+            Color review = io.keyline.ui.common.Palette.named("-kl-review");
+            Color failed = io.keyline.ui.common.Palette.named("-kl-failed");
+            for (String key : List.of(REVIEWED, UNKNOWN)) {
+                robot.interact(() -> console.showTimeline("daily", key));
+                waitUntil(() -> eventCell(robot, key, EventType.WAITING_FOR_CONFIRMATION).isPresent());
+                org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+                ListCell<?> cell = eventCell(robot, key, EventType.WAITING_FOR_CONFIRMATION).orElseThrow();
+                String type = fxValue(robot, () -> ((Label) cell.lookup(".timeline-type")).getText());
+                Color bar = fxValue(robot, () -> (Color) cell.getBorder().getStrokes().get(0).getLeftStroke());
+                if (key.equals(REVIEWED)) {
+                    assertThat(type).as("the held event's name in %s", language).isEqualTo(waitsForReview);
+                    assertThat(fxValue(robot, () -> List.copyOf(cell.getStyleClass()))).as("its style in %s", language)
+                            .contains("review").doesNotContain("failure");
+                    assertThat(close(bar, review)).as("its bar %s is the review's %s in %s", bar, review, language)
+                            .isTrue();
+                } else {
+                    assertThat(type).as("a confirmation's event in %s", language)
+                            .isEqualTo(Text.t("core.event.WAITING_FOR_CONFIRMATION"));
+                    assertThat(close(bar, failed)).as("a confirmation's bar %s in %s", bar, language).isTrue();
+                }
+            }
+            fx.close();
+            fx = null;
+        }
+    }
+
+    /** The cell of the first event of {@code type} in the timeline of {@code key}, once that timeline is on screen. */
+    private static Optional<ListCell<?>> eventCell(FxRobot robot, String key, EventType type) {
+        return fxValue(robot, () -> robot.lookup(".timeline-view").queryAll().stream()
+                .filter(v -> v.isVisible() && v.getScene() != null && v.lookupAll(".page-title").stream()
+                        .anyMatch(t -> t instanceof Label l && key.equals(l.getText())))
+                .flatMap(v -> v.lookupAll(".list-cell").stream())
+                .<ListCell<?>>map(n -> (ListCell<?>) n)
+                .filter(c -> c.getItem() instanceof io.keyline.core.operations.Timeline.EventRow e && e.type() == type)
+                .findFirst());
     }
 
     /** The state chip of the first event row of {@code type} in the timeline. */
