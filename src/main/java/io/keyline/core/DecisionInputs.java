@@ -149,7 +149,7 @@ public final class DecisionInputs {
 
     /** Whether a key in {@code state}, waiting for {@code why}, waits for the review of its job's unsafe steps. */
     public static boolean waitsForReview(KeyState state, io.keyline.domain.WaitReason why) {
-        return state == KeyState.NEEDS_CONFIRMATION && why == io.keyline.domain.WaitReason.REVIEW;
+        return io.keyline.domain.OperatorMoves.heldForReview(state, why);
     }
 
     /** The input for a key this process holds (the engine after its claim): it goes on until it stops. */

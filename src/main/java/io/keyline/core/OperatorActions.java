@@ -54,10 +54,10 @@ public final class OperatorActions {
      */
     public KeyRecord confirm(JobDefinition job, String key, String note, String expectedHash) {
         KeyRecord rec = existing(job, key);
-        check(rec, Trigger.CONFIRM);
         if (DecisionInputs.waitsForReview(rec)) {
             throw OperatorException.of("core.refused.waitsForReview", job.name(), key);
         }
+        check(rec, Trigger.CONFIRM);
         String hash = payloadHash(job, rec);
         if (expectedHash != null && !expectedHash.equals(hash)) {
             throw OperatorException.of("core.refused.payloadChanged", rec.step());
@@ -457,7 +457,7 @@ public final class OperatorActions {
     }
 
     private static void check(KeyRecord rec, Trigger trigger) {
-        if (!OperatorMoves.of(rec.state()).allows(trigger)) {
+        if (!OperatorMoves.of(rec).allows(trigger)) {
             io.keyline.text.Said from = null;
             for (KeyState s : KeyStateMachine.sourcesOf(trigger)) {
                 io.keyline.text.Said state = io.keyline.text.Said.of("cli.state." + s.name());

@@ -8,10 +8,15 @@ import java.util.Optional;
  * command that offers or performs an operator action asks here, so none can offer a move the table
  * refuses or hide one it allows.
  *
+ * A key that waits for its job's review (NEEDS_CONFIRMATION for {@link WaitReason#REVIEW}) is let go by a review of
+ * the job (a plan of it applied, or approved), never by a confirmation of the key: it offers no {@code CONFIRM},
+ * and the move that resolves it is the job's review ({@link Trigger#APPROVE}, offered as Plan… of the job).
+ *
  * @param state the key's state ({@code null}: a key that is not there offers nothing)
- * @param moves the operator triggers the table allows from {@code state}, in the order screens offer them
+ * @param why   why a NEEDS_CONFIRMATION key waits, or {@code null}
+ * @param moves the operator triggers on the key, in the order screens offer them
  */
-public record OperatorMoves(KeyState state, List<Trigger> moves) {
+public record OperatorMoves(KeyState state, WaitReason why, List<Trigger> moves) {
 
     /** Every operator trigger, in the order screens offer them. */
     public static final List<Trigger> ORDER = List.of(Trigger.CONFIRM, Trigger.CREDENTIAL_UPDATED, Trigger.RETRY,
@@ -31,10 +36,30 @@ public record OperatorMoves(KeyState state, List<Trigger> moves) {
         moves = List.copyOf(moves);
     }
 
-    /** The moves the transition table allows from {@code state}. */
-    public static OperatorMoves of(KeyState state) {
-        return new OperatorMoves(state, state == null ? List.of()
-                : ORDER.stream().filter(t -> KeyStateMachine.allows(state, t)).toList());
+    /** The moves on a key as it is now ({@code null}: a key that is not there offers nothing). */
+    public static OperatorMoves of(KeyRecord rec) {
+        return rec == null ? of(null, null) : of(rec.state(), rec.waitReason());
+    }
+
+    /**
+     * The moves the transition table allows from {@code state}, but a confirmation of a key that waits for its job's
+     * review.
+     */
+    public static OperatorMoves of(KeyState state, WaitReason why) {
+        boolean review = heldForReview(state, why);
+        return new OperatorMoves(state, why, state == null ? List.of()
+                : ORDER.stream().filter(t -> KeyStateMachine.allows(state, t))
+                .filter(t -> !(review && t == Trigger.CONFIRM)).toList());
+    }
+
+    /** Whether a key in {@code state}, waiting for {@code why}, waits for the review of its job's unsafe steps. */
+    public static boolean heldForReview(KeyState state, WaitReason why) {
+        return state == KeyState.NEEDS_CONFIRMATION && why == WaitReason.REVIEW;
+    }
+
+    /** Whether the key waits for its job's review: its one way on is a plan of the job ({@link #resolving}). */
+    public boolean heldForReview() {
+        return heldForReview(state, why);
     }
 
     public boolean allows(Trigger move) {
@@ -43,11 +68,14 @@ public record OperatorMoves(KeyState state, List<Trigger> moves) {
 
     /**
      * The one move that resolves a state that waits for a person (confirm the step, renew the login, retry
-     * the failed key), or empty for a state that waits for nobody.
+     * the failed key, review the job), or empty for a state that waits for nobody.
      */
     public Optional<Trigger> resolving() {
         if (state == null || !state.needsAttention()) {
             return Optional.empty();
+        }
+        if (heldForReview()) {
+            return Optional.of(Trigger.APPROVE);
         }
         return RESOLVING.stream().filter(this::allows).findFirst();
     }

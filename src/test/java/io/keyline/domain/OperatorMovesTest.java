@@ -28,7 +28,7 @@ class OperatorMovesTest {
                     .filter(r -> r.from() == s && r.trigger().byOperator())
                     .filter(r -> !OperatorMoves.JOB_WIDE.contains(r.trigger())).map(KeyStateMachine.Row::trigger)
                     .collect(Collectors.toCollection(() -> EnumSet.noneOf(Trigger.class)));
-            OperatorMoves moves = OperatorMoves.of(s);
+            OperatorMoves moves = OperatorMoves.of(s, null);
             Set<Trigger> offered = EnumSet.noneOf(Trigger.class);
             offered.addAll(moves.moves());
             assertThat(offered).as("moves from %s", s).isEqualTo(legal);
@@ -41,14 +41,37 @@ class OperatorMovesTest {
     @Test
     void exactlyTheStatesThatWaitForAPersonHaveAResolvingMove() {
         for (KeyState s : KeyState.values()) {
-            OperatorMoves moves = OperatorMoves.of(s);
+            OperatorMoves moves = OperatorMoves.of(s, null);
             assertThat(moves.resolving().isPresent()).as("%s", s).isEqualTo(KeyState.ATTENTION.contains(s));
             moves.resolving().ifPresent(t -> assertThat(moves.allows(t)).isTrue());
         }
-        assertThat(OperatorMoves.of(KeyState.NEEDS_CONFIRMATION).resolving()).contains(Trigger.CONFIRM);
-        assertThat(OperatorMoves.of(KeyState.NEEDS_CREDENTIAL).resolving()).contains(Trigger.CREDENTIAL_UPDATED);
-        assertThat(OperatorMoves.of(KeyState.FAILED).resolving()).contains(Trigger.RETRY);
-        assertThat(OperatorMoves.of(null).moves()).isEmpty();
-        assertThat(OperatorMoves.of(KeyState.NEEDS_CREDENTIAL).onKey()).doesNotContain(Trigger.CREDENTIAL_UPDATED);
+        assertThat(OperatorMoves.of(KeyState.NEEDS_CONFIRMATION, null).resolving()).contains(Trigger.CONFIRM);
+        assertThat(OperatorMoves.of(KeyState.NEEDS_CREDENTIAL, null).resolving()).contains(Trigger.CREDENTIAL_UPDATED);
+        assertThat(OperatorMoves.of(KeyState.FAILED, null).resolving()).contains(Trigger.RETRY);
+        assertThat(OperatorMoves.of((KeyRecord) null).moves()).isEmpty();
+        assertThat(OperatorMoves.of(KeyState.NEEDS_CREDENTIAL, null).onKey()).doesNotContain(Trigger.CREDENTIAL_UPDATED);
+    }
+
+    @Test
+    void aKeyHeldForItsJobsReviewIsResolvedByTheReviewNotByAConfirmation() {
+        OperatorMoves held = OperatorMoves.of(KeyState.NEEDS_CONFIRMATION, WaitReason.REVIEW);
+        assertThat(held.heldForReview()).isTrue();
+        assertThat(held.allows(Trigger.CONFIRM)).isFalse();
+        assertThat(held.resolving()).contains(Trigger.APPROVE);
+        assertThat(OperatorMoves.JOB_WIDE).contains(Trigger.APPROVE);
+        assertThat(held.moves()).containsExactly(Trigger.SKIP, Trigger.MARK_DONE);
+        for (WaitReason why : WaitReason.values()) {
+            if (why != WaitReason.REVIEW) {
+                OperatorMoves other = OperatorMoves.of(KeyState.NEEDS_CONFIRMATION, why);
+                assertThat(other.heldForReview()).as("%s", why).isFalse();
+                assertThat(other.resolving()).as("%s", why).contains(Trigger.CONFIRM);
+            }
+        }
+        for (KeyState s : KeyState.values()) {
+            if (s != KeyState.NEEDS_CONFIRMATION) {
+                assertThat(OperatorMoves.of(s, WaitReason.REVIEW)).as("%s", s)
+                        .isEqualTo(new OperatorMoves(s, WaitReason.REVIEW, OperatorMoves.of(s, null).moves()));
+            }
+        }
     }
 }

@@ -86,7 +86,8 @@ public final class Attention {
 
         /** What an operator may do to the item's keys (nothing for missing keys, which have no state). */
         public OperatorMoves moves() {
-            return OperatorMoves.of(kind == Kind.MISSING ? null : state);
+            return OperatorMoves.of(kind == Kind.MISSING ? null : state,
+                    kind == Kind.REVIEW ? io.keyline.domain.WaitReason.REVIEW : null);
         }
 
         /** The one action that resolves the item: the move that resolves its keys' state, or run or plan them. */

@@ -80,7 +80,7 @@ public final class RetryAndSend {
         List<Send> out = new ArrayList<>();
         for (String key : keys) {
             KeyRecord rec = store.key(job.name(), key).orElse(null);
-            if (rec == null || !OperatorMoves.of(rec.state()).allows(Trigger.RETRY)) {
+            if (rec == null || !OperatorMoves.of(rec).allows(Trigger.RETRY)) {
                 continue;
             }
             KeyRecord armed = OperatorActions.armedForRetry(rec);

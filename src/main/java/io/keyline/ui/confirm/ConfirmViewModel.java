@@ -280,7 +280,7 @@ public final class ConfirmViewModel extends ViewModel {
         boolean idle = !loading.get() && !busy.get() && !finished.get() && p != null;
         // with a rejected login the breaker sends nothing: confirming would only park the key again
         canConfirm.set(idle && p.confirmable() && p.rejectedCredential() == null);
-        canMarkDone.set(idle && OperatorMoves.of(p.record().state()).allows(Trigger.MARK_DONE));
+        canMarkDone.set(idle && OperatorMoves.of(p.record()).allows(Trigger.MARK_DONE));
     }
 
     private JobDefinition jobDefinition(String name) {

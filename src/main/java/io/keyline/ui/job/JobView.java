@@ -446,6 +446,10 @@ public final class JobView extends BorderPane {
         timeline.setOnAction(e -> showTimeline(row.getItem()));
         ContextMenu menu = new ContextMenu(timeline);
         Map<Trigger, MenuItem> moves = new EnumMap<>(Trigger.class);
+        // a key held for its job's review goes on when the job is reviewed: Plan… of the job comes first
+        MenuItem review = new MenuItem(Format.move(Trigger.APPROVE));
+        review.setOnAction(e -> perform(Trigger.APPROVE, row.getItem()));
+        menu.getItems().add(review);
         for (Trigger t : OperatorMoves.ORDER) {
             if (t == Trigger.CREDENTIAL_UPDATED) {
                 continue; // a login is renewed for every key that waits for it: from the inbox
@@ -457,8 +461,9 @@ public final class JobView extends BorderPane {
         }
         row.contextMenuProperty().bind(Bindings.when(row.emptyProperty()).then((ContextMenu) null).otherwise(menu));
         row.itemProperty().addListener((o, a, b) -> {
-            OperatorMoves allowed = b == null ? OperatorMoves.of(null) : b.moves();
+            OperatorMoves allowed = b == null ? OperatorMoves.of((KeyRecord) null) : b.moves();
             moves.forEach((t, item) -> item.setVisible(allowed.allows(t)));
+            review.setVisible(allowed.heldForReview());
         });
         return row;
     }
@@ -467,6 +472,7 @@ public final class JobView extends BorderPane {
     private void perform(Trigger move, JobViewModel.KeyRow row) {
         String key = row.key();
         switch (move) {
+            case APPROVE -> nav.plan(row.record().job(), List.of(key));
             case CONFIRM -> nav.confirm(row.record().job(), key);
             case RETRY -> vm.retry(key);
             case REARM -> askRearm(key);

@@ -88,7 +88,7 @@ public final class JobViewModel extends ViewModel {
 
         /** What an operator may do to the key now. */
         public OperatorMoves moves() {
-            return OperatorMoves.of(record.state());
+            return OperatorMoves.of(record);
         }
     }
 

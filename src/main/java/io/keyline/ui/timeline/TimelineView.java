@@ -168,6 +168,7 @@ public final class TimelineView extends BorderPane {
     private void act() {
         KeyRecord rec = vm.recordProperty().get();
         switch (vm.actionProperty().get()) {
+            case PLAN -> navigator.plan(vm.jobProperty().get(), java.util.List.of(vm.keyProperty().get()));
             case CONFIRM -> navigator.confirm(vm.jobProperty().get(), vm.keyProperty().get());
             case RENEW_CREDENTIAL -> navigator.renewCredential(rec == null ? null : rec.credential());
             case RETRY -> vm.retry(null);

@@ -32,9 +32,13 @@ import java.util.Objects;
  */
 public final class TimelineViewModel extends ViewModel {
 
-    /** The one move that resolves the key's state ({@link OperatorMoves#resolving}), or none. */
+    /**
+     * The one move that resolves the key's state ({@link OperatorMoves#resolving}), or none. A key held for its job's
+     * review is resolved by a plan of the job ({@code PLAN}).
+     */
     public enum Action {
-        NONE(null), CONFIRM(Trigger.CONFIRM), RENEW_CREDENTIAL(Trigger.CREDENTIAL_UPDATED), RETRY(Trigger.RETRY);
+        NONE(null), CONFIRM(Trigger.CONFIRM), RENEW_CREDENTIAL(Trigger.CREDENTIAL_UPDATED), RETRY(Trigger.RETRY),
+        PLAN(Trigger.APPROVE);
 
         private final Trigger move;
 
@@ -46,8 +50,8 @@ public final class TimelineViewModel extends ViewModel {
             return move == null ? "" : Words.move(move);
         }
 
-        static Action of(KeyState s) {
-            Trigger t = OperatorMoves.of(s).resolving().orElse(null);
+        static Action of(KeyRecord rec) {
+            Trigger t = OperatorMoves.of(rec).resolving().orElse(null);
             for (Action a : values()) {
                 if (a.move == t) {
                     return a;
@@ -123,7 +127,7 @@ public final class TimelineViewModel extends ViewModel {
      */
     public boolean retry(String note) {
         KeyRecord rec = record.get();
-        if (busy.get() || rec == null || Action.of(rec.state()) != Action.RETRY) {
+        if (busy.get() || rec == null || Action.of(rec) != Action.RETRY) {
             return false;
         }
         String j = job.get();
@@ -182,7 +186,7 @@ public final class TimelineViewModel extends ViewModel {
                 : io.keyline.ui.common.Format.keyMessage(rec));
         details.set(rec == null ? "" : Timeline.details(rec, services.clock().instant()));
         outcome.set(outcomeText(v.outcome()));
-        action.set(Action.of(rec == null ? null : rec.state()));
+        action.set(Action.of(rec));
         rows.setAll(v.rows());
         eventCount.set(v.events());
         newestRun.set(v.newestRun());

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import io.keyline.domain.KeyRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -312,10 +313,18 @@ class TimelineViewModelTest {
     @Test
     void theOneActionIsTheMoveThatResolvesTheKeysState() {
         for (KeyState s : KeyState.values()) {
-            String resolving = io.keyline.domain.OperatorMoves.of(s).resolving()
-                    .map(io.keyline.core.operations.Words::move).orElse("");
-            assertThat(TimelineViewModel.Action.of(s).label()).as("%s", s).isEqualTo(resolving);
+            for (io.keyline.domain.WaitReason why : new io.keyline.domain.WaitReason[] {null,
+                    io.keyline.domain.WaitReason.REVIEW}) {
+                KeyRecord rec = KeyRecord.fresh("daily", "2026-12-01", Instant.EPOCH).withState(s).withWaitReason(why);
+                String resolving = io.keyline.domain.OperatorMoves.of(s, why).resolving()
+                        .map(io.keyline.core.operations.Words::move).orElse("");
+                assertThat(TimelineViewModel.Action.of(rec).label()).as("%s %s", s, why).isEqualTo(resolving);
+            }
         }
+        // a key held for its job's review is let go by a plan of the job, not by a confirmation of the key
+        KeyRecord held = KeyRecord.fresh("daily", "2026-12-01", Instant.EPOCH).withState(KeyState.NEEDS_CONFIRMATION)
+                .withWaitReason(io.keyline.domain.WaitReason.REVIEW);
+        assertThat(TimelineViewModel.Action.of(held)).isEqualTo(Action.PLAN);
         assertThat(TimelineViewModel.Action.of(null)).isEqualTo(Action.NONE);
     }
 }
