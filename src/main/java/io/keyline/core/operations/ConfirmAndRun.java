@@ -361,7 +361,10 @@ public final class ConfirmAndRun {
                 }
             }
         }
-        if (step == null || step.probe() == null) {
+        if (why == Reason.REVIEW) {
+            // nothing was sent and nothing is asked before the review: an earlier probe's answer says nothing of it
+            probe = "";
+        } else if (step == null || step.probe() == null) {
             probe = step == null ? "" : Text.t("core.confirm.noProbe");
         } else {
             KeyEvent last = null;

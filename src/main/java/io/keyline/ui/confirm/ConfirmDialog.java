@@ -31,9 +31,20 @@ public final class ConfirmDialog {
      */
     public static void show(Window owner, ConsoleServices services, Threads threads, String job, String key,
                             Runnable onChanged, java.util.function.Consumer<String> renew) {
+        show(owner, services, threads, job, key, onChanged, renew, null);
+    }
+
+    /**
+     * As {@link #show(Window, ConsoleServices, Threads, String, String, Runnable, java.util.function.Consumer)}, with
+     * {@code plan} opening the Plan dialog of the job's key when the key waits for its job's review (the dialog then
+     * closes).
+     */
+    public static void show(Window owner, ConsoleServices services, Threads threads, String job, String key,
+                            Runnable onChanged, java.util.function.Consumer<String> renew,
+                            java.util.function.BiConsumer<String, java.util.List<String>> plan) {
         ConfirmViewModel vm = new ConfirmViewModel(services, threads);
         vm.setOnChanged(onChanged);
-        Stage stage = stage(owner, vm, renew);
+        Stage stage = stage(owner, vm, renew, plan);
         vm.load(job, key);
         stage.show();
         // the note is a multi-line field: typing there (Enter included) never confirms
@@ -46,11 +57,16 @@ public final class ConfirmDialog {
     }
 
     static Stage stage(Window owner, ConfirmViewModel vm, java.util.function.Consumer<String> renew) {
+        return stage(owner, vm, renew, null);
+    }
+
+    static Stage stage(Window owner, ConfirmViewModel vm, java.util.function.Consumer<String> renew,
+                       java.util.function.BiConsumer<String, java.util.List<String>> plan) {
         AtomicReference<Stage> window = new AtomicReference<>();
         ConfirmPane pane = new ConfirmPane(vm, () -> window.get().close(), renew == null ? null : name -> {
             window.get().close();
             renew.accept(name);
-        });
+        }, plan);
         Stage stage = Theme.dialog(owner, pane, 760, 720, 560, 520);
         window.set(stage);
         stage.titleProperty().bind(vm.titleProperty().map(t -> Text.t("ui.confirm.windowTitle", t)));

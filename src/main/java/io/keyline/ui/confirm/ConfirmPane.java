@@ -36,6 +36,8 @@ public final class ConfirmPane extends BorderPane {
     private final Button confirm = new Button(Text.t("ui.confirm.confirmAndRun"));
     private final Button markDone = new Button(Text.t("ui.confirm.markDone"));
     private final Button cancel = new Button(Text.t("common.cancel"));
+    private final Button plan = new Button(io.keyline.ui.common.Format.move(io.keyline.domain.Trigger.APPROVE));
+    private final java.util.function.BiConsumer<String, java.util.List<String>> planner;
     private final java.util.function.Consumer<String> renew;
 
     /**
@@ -50,7 +52,19 @@ public final class ConfirmPane extends BorderPane {
      * @param renew opens the Renew dialog of a credential (from the rejected-login warning), or {@code null}
      */
     public ConfirmPane(ConfirmViewModel vm, Runnable close, java.util.function.Consumer<String> renew) {
+        this(vm, close, renew, null);
+    }
+
+    /**
+     * @param close   closes the window the pane is in
+     * @param renew   opens the Renew dialog of a credential (from the rejected-login warning), or {@code null}
+     * @param planner opens the Plan dialog of a job's keys (for a key that waits for its job's review), or
+     *                {@code null}
+     */
+    public ConfirmPane(ConfirmViewModel vm, Runnable close, java.util.function.Consumer<String> renew,
+                       java.util.function.BiConsumer<String, java.util.List<String>> planner) {
         this.renew = renew;
+        this.planner = planner;
         this.vm = vm;
         getStyleClass().add("confirm-dialog");
         setTop(title());
@@ -108,6 +122,13 @@ public final class ConfirmPane extends BorderPane {
             if (rec != null) {
                 headline.getStyleClass().add("state-" + rec.state().name().toLowerCase(java.util.Locale.ROOT)
                         .replace('_', '-'));
+            }
+        });
+        // a key that waits for its job's review wears the review's colour, not a confirmation's warning
+        vm.heldForReviewProperty().addListener((o, a, held) -> {
+            headline.getStyleClass().remove("state-needs-review");
+            if (held) {
+                headline.getStyleClass().add("state-needs-review");
             }
         });
         Label reason = new Label();
@@ -238,7 +259,7 @@ public final class ConfirmPane extends BorderPane {
         });
         confirm.disableProperty().bind(vm.canConfirmProperty().not());
         confirm.setOnAction(e -> vm.confirmAndRun(note.getText()));
-        Widgets.shownWhen(confirm, vm.finishedProperty().not());
+        Widgets.shownWhen(confirm, vm.finishedProperty().not().and(vm.heldForReviewProperty().not()));
 
         markDone.disableProperty().bind(vm.canMarkDoneProperty().not());
         markDone.setOnAction(e -> {
@@ -260,11 +281,23 @@ public final class ConfirmPane extends BorderPane {
         });
         cancel.setOnAction(e -> close.run());
 
+        // a key that waits for its job's review goes on when the job is reviewed: Plan… of the job, not a confirmation
+        plan.setId("confirm-plan");
+        plan.getStyleClass().add(Styles.ACCENT);
+        plan.setOnAction(e -> {
+            String job = vm.jobProperty().get();
+            String key = vm.keyProperty().get();
+            close.run();
+            planner.accept(job, java.util.List.of(key));
+        });
+        Widgets.shownWhen(plan, planner == null ? new javafx.beans.property.SimpleBooleanProperty(false)
+                : vm.heldForReviewProperty());
+        ButtonBar.setButtonData(plan, ButtonBar.ButtonData.OK_DONE);
         ButtonBar.setButtonData(confirm, ButtonBar.ButtonData.OK_DONE);
         ButtonBar.setButtonData(markDone, ButtonBar.ButtonData.OTHER);
         ButtonBar.setButtonData(cancel, ButtonBar.ButtonData.CANCEL_CLOSE);
         ButtonBar bar = new ButtonBar();
-        bar.getButtons().addAll(markDone, cancel, confirm);
+        bar.getButtons().addAll(markDone, cancel, confirm, plan);
         bar.getStyleClass().add("confirm-buttons");
         bar.setPadding(new Insets(10, 20, 16, 20));
         return bar;

@@ -46,6 +46,7 @@ public final class ConfirmViewModel extends ViewModel {
     private final ReadOnlyStringWrapper payloadHash = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper finished = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canConfirm = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper heldForReview = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canMarkDone = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper progress = new ReadOnlyStringWrapper("");
@@ -281,6 +282,7 @@ public final class ConfirmViewModel extends ViewModel {
         // with a rejected login the breaker sends nothing: confirming would only park the key again
         canConfirm.set(idle && p.confirmable() && p.rejectedCredential() == null);
         canMarkDone.set(idle && OperatorMoves.of(p.record()).allows(Trigger.MARK_DONE));
+        heldForReview.set(p != null && !finished.get() && OperatorMoves.of(p.record()).heldForReview());
     }
 
     private JobDefinition jobDefinition(String name) {
@@ -353,6 +355,14 @@ public final class ConfirmViewModel extends ViewModel {
 
     public ReadOnlyBooleanProperty canConfirmProperty() {
         return canConfirm.getReadOnlyProperty();
+    }
+
+    /**
+     * Whether the key waits for its job's review, not for a confirmation: a plan of the job lets it go on (Plan…),
+     * confirming it is refused.
+     */
+    public ReadOnlyBooleanProperty heldForReviewProperty() {
+        return heldForReview.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty canMarkDoneProperty() {

@@ -550,7 +550,8 @@ public final class ConsoleView extends BorderPane implements Navigator {
 
     @Override
     public void confirm(String job, String key) {
-        ConfirmDialog.show(window(), vm.services(), vm.threads(), job, key, this::refresh, this::renewCredential);
+        ConfirmDialog.show(window(), vm.services(), vm.threads(), job, key, this::refresh, this::renewCredential,
+                this::plan);
     }
 
     @Override
