@@ -83,6 +83,32 @@ class OperationsTest {
         assertThat(p.probeAnswer()).startsWith("The probe has not answered yet");
     }
 
+    /**
+     * A key held for its job's review sent nothing and is asked nothing before the review: the confirm preview shows
+     * no probe answer, not one from an earlier wait (here the site rejected the login then; it was renewed since).
+     */
+    @Test
+    void theConfirmPreviewOfAKeyHeldForItsJobsReviewShowsNoEarlierProbeAnswer() throws Exception {
+        wb.job("daily", Jobs.publish("daily", "unsafe", true, null), site.base());
+        JobDefinition d = job("daily");
+        java.time.Instant now = wb.clock.instant();
+        KeyRecord fresh = ws.store().ensure(KeyRecord.fresh("daily", KEY, now));
+        KeyRecord asked = ws.store().apply(fresh, fresh.withState(KeyState.RUNNING).withStep("publish", 1), null,
+                new io.keyline.domain.KeyEvent(0, "daily", KEY, now, "run-1",
+                        io.keyline.domain.EventType.PROBE_ANSWERED, "publish", 1, KeyState.RUNNING, null,
+                        "credential sandbox-cookie was rejected", null, null, null,
+                        io.keyline.domain.ProbeAnswer.AUTH, null, null));
+        ws.store().apply(asked, asked.withState(KeyState.NEEDS_CONFIRMATION)
+                .withWaitReason(io.keyline.domain.WaitReason.REVIEW), null, new io.keyline.domain.KeyEvent(0,
+                "daily", KEY, now, "run-2", io.keyline.domain.EventType.WAITING_FOR_CONFIRMATION, "publish", 1,
+                KeyState.NEEDS_CONFIRMATION, null, "held", null, null, null));
+
+        ConfirmAndRun.Preview p = ws.operations().confirmAndRun().preview(d, KEY);
+        assertThat(p.reason()).isEqualTo(ConfirmAndRun.Reason.REVIEW);
+        assertThat(p.probeAnswer()).isEmpty();
+        assertThat(p.probeAnswered()).isFalse();
+    }
+
     @Test
     void keySelectionResolvesTheChoiceAndRefusesFutureKeysWithTheCommandLinesMessage() throws Exception {
         wb.job("daily", Jobs.publish("daily", "unsafe", true, null), site.base());
