@@ -1,11 +1,7 @@
 package io.keyline.store;
 
-import io.keyline.core.json.Json;
 import io.keyline.core.StateUnavailableException;
 import io.keyline.core.notify.NotifyStore;
-import io.keyline.domain.EventType;
-import io.keyline.domain.Evidence;
-import io.keyline.domain.FailureClass;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.WaitReason;
@@ -72,28 +68,13 @@ public final class JdbcNotifyStore implements NotifyStore {
     @Override
     public List<KeyEvent> attentionEntries(long afterId, int limit) {
         return with(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT e.id, e.job, e.key_value, e.ts, e.run_id, "
-                    + "e.event_type, e.step, e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, "
-                    + "e.evidence, e.wait_reason FROM key_event e WHERE e.id > ? AND e.state IN " + ATTENTION + " "
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + JdbcStateStore.EVENT_COLUMNS
+                    + " FROM key_event e WHERE e.id > ? AND e.state IN " + ATTENTION + " "
                     + "AND COALESCE((SELECT p.state FROM key_event p WHERE p.job = e.job AND p.key_value = e.key_value "
                     + "AND p.id < e.id ORDER BY p.id DESC LIMIT 1), '') <> e.state ORDER BY e.id LIMIT ?")) {
                 ps.setLong(1, afterId);
                 ps.setInt(2, limit);
-                List<KeyEvent> out = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        String fc = rs.getString(10);
-                        String ev = rs.getString(14);
-                        String why = rs.getString(15);
-                        out.add(new KeyEvent(rs.getLong(1), rs.getString(2), rs.getString(3),
-                                Instant.ofEpochMilli(rs.getLong(4)), rs.getString(5), EventType.valueOf(rs.getString(6)),
-                                rs.getString(7), rs.getInt(8), KeyState.valueOf(rs.getString(9)),
-                                fc == null ? null : FailureClass.valueOf(fc), rs.getString(11), rs.getString(12),
-                                rs.getString(13), ev == null ? null : Json.read(ev, Evidence.class))
-                                .withWaitReason(why == null ? null : WaitReason.valueOf(why)));
-                    }
-                }
-                return out;
+                return JdbcStateStore.events(ps);
             }
         });
     }

@@ -451,7 +451,8 @@ public final class JdbcStateStore implements StateStore {
         }
     }
 
-    private static final String EVENT_COLUMNS = "e.id, e.job, e.key_value, e.ts, e.run_id, e.event_type, e.step, "
+    /** The columns of a key event, in the order {@link #events} reads them ({@code e}: the key_event table). */
+    static final String EVENT_COLUMNS = "e.id, e.job, e.key_value, e.ts, e.run_id, e.event_type, e.step, "
             + "e.attempt, e.state, e.failure_class, e.message, e.user_name, e.note, e.evidence, e.probe_answer, "
             + "e.message_said, e.wait_reason";
 
@@ -489,7 +490,8 @@ public final class JdbcStateStore implements StateStore {
         });
     }
 
-    private static List<KeyEvent> events(PreparedStatement ps) throws SQLException {
+    /** The events {@code ps} selects, as {@link #EVENT_COLUMNS} lists their columns. */
+    static List<KeyEvent> events(PreparedStatement ps) throws SQLException {
         List<KeyEvent> out = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {

@@ -105,6 +105,10 @@ class ReminderTest extends SiteTestBase {
      */
     @Test
     void keysThatWaitForTheirJobsReviewAreRemindedOfTheReview() throws IOException {
+        Files.writeString(wb.jobs.resolve("notify.json"), """
+                { "hooks": [ { "name": "log", "on": ["reminder"], "command": ["sh", "-c", "cat >> reminders.jsonl"] },
+                             { "name": "now", "on": ["attention"], "command": ["sh", "-c", "cat >> attention.jsonl"] } ] }
+                """);
         wb.job("posted", """
             { "name": "posted", "key": { "type": "date", "zone": "UTC", "start": "2026-11-28" },
               "schedule": "0 8 * * *",
@@ -112,6 +116,13 @@ class ReminderTest extends SiteTestBase {
             """, null);
         assertThat(tickAt(Duration.ofHours(1))).isZero();
         assertThat(wb.cli("status", "posted").out()).contains("review");
+        // announced when they started to wait, with why: a hook can tell a review from an unknown outcome
+        List<String> announced = Files.readAllLines(wb.jobs.resolve("attention.jsonl"));
+        assertThat(announced).isNotEmpty().allSatisfy(l -> {
+            JsonNode a = Json.read(l, JsonNode.class);
+            assertThat(a.path("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+            assertThat(a.path("waitReason").asText()).isEqualTo("REVIEW");
+        });
 
         assertThat(tickAt(Duration.ofHours(26))).isEqualTo(1);
         JsonNode r = reminders().get(0);
