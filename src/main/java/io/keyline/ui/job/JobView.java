@@ -331,7 +331,8 @@ public final class JobView extends BorderPane {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setItems(vm.rows());
-        Label noKeys = new Label(Text.t("ui.job.noKeysMatch"));
+        Label noKeys = new Label();
+        noKeys.textProperty().bind(vm.emptyTextProperty());
         noKeys.setWrapText(true);
         noKeys.setPadding(new Insets(0, 24, 0, 24));
         table.setPlaceholder(noKeys);

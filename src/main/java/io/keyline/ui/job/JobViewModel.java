@@ -118,6 +118,9 @@ public final class JobViewModel extends ViewModel {
     private final ReadOnlyObjectWrapper<JobDefinition> definition = new ReadOnlyObjectWrapper<>();
     private final ObjectProperty<Filter> filter = new SimpleObjectProperty<>(ALL);
     private final StringProperty search = new SimpleStringProperty("");
+    private final javafx.beans.binding.StringBinding emptyText = javafx.beans.binding.Bindings.createStringBinding(
+            () -> filter.get() == ALL && search.get().isBlank() ? Text.t("ui.job.noKeysYet")
+                    : Text.t("ui.job.noKeysMatch"), filter, search);
     private final IntegerProperty page = new SimpleIntegerProperty(0);
     private final ReadOnlyIntegerWrapper total = new ReadOnlyIntegerWrapper();
     private final ObservableList<KeyRow> rows = FXCollections.observableArrayList();
@@ -313,6 +316,11 @@ public final class JobViewModel extends ViewModel {
 
     public StringProperty searchProperty() {
         return search;
+    }
+
+    /** What the key table says when it lists no key: none match the filter or search, or the job has none yet. */
+    public javafx.beans.binding.StringExpression emptyTextProperty() {
+        return emptyText;
     }
 
     public IntegerProperty pageProperty() {

@@ -96,6 +96,17 @@ class JobViewModelTest {
         vm.filterProperty().set(JobViewModel.ALL);
         vm.searchProperty().set("2026-10-1");
         assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key).hasSize(10).allMatch(k -> k.startsWith("2026-10-1"));
+
+        // a filter or a search that finds none says so, not that keys appear once they run (they ran)
+        vm.searchProperty().set("no such key");
+        assertThat(vm.rows()).isEmpty();
+        assertThat(vm.emptyTextProperty().get()).isEqualTo("No key matches the filter and the search.");
+        vm.searchProperty().set("");
+        vm.filterProperty().set(new JobViewModel.Filter("Skipped", java.util.EnumSet.of(KeyState.SKIPPED)));
+        assertThat(vm.rows()).isEmpty();
+        assertThat(vm.emptyTextProperty().get()).isEqualTo("No key matches the filter and the search.");
+        vm.filterProperty().set(JobViewModel.ALL);
+        assertThat(vm.emptyTextProperty().get()).startsWith("No keys yet.");
     }
 
     @Test
