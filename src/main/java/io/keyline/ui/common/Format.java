@@ -91,8 +91,8 @@ public final class Format {
     }
 
     /**
-     * A key's message as the console says it. A key that waits for a login is worded from its state and
-     * credential (the stored text tells the command line what to type); other messages in plain words
+     * A key's message as the console says it. A key that waits for a login, or for its job's review, is worded from
+     * its state (the stored text tells the command line what to type); other messages in plain words
      * ({@code Words.message}).
      */
     public static String keyMessage(KeyRecord r) {
@@ -101,6 +101,9 @@ public final class Format {
         }
         if (r.state() == KeyState.NEEDS_CREDENTIAL && r.credential() != null) {
             return Text.t("ui.format.waitsForLogin", r.credential());
+        }
+        if (io.keyline.core.DecisionInputs.waitsForReview(r)) { // what Plan… does, not the command line's commands
+            return Text.t("ui.format.waitsForReview", r.job(), r.step() == null ? "" : r.step());
         }
         return Words.keyMessage(r);
     }

@@ -327,4 +327,19 @@ class TimelineViewModelTest {
         assertThat(TimelineViewModel.Action.of(held)).isEqualTo(Action.PLAN);
         assertThat(TimelineViewModel.Action.of(null)).isEqualTo(Action.NONE);
     }
+
+    /**
+     * The message of a key held for its job's review, as the console says it: what Plan… does, in the console's
+     * words, not the command line's commands that the stored message gives (the same words as Attention's card).
+     */
+    @Test
+    void aKeyHeldForItsJobsReviewIsWordedForTheConsole() {
+        KeyRecord held = KeyRecord.fresh("daily", "2026-12-01", Instant.EPOCH).withState(KeyState.NEEDS_CONFIRMATION)
+                .withStep("publish", 1).withWaitReason(io.keyline.domain.WaitReason.REVIEW)
+                .withMessage("new job: review its plan; until then no run sends publish of this key (keyline plan "
+                        + "daily, then apply it; or keyline approve daily)");
+        assertThat(io.keyline.ui.common.Format.keyMessage(held)).isEqualTo("Nobody has reviewed the unsafe steps of "
+                + "daily as they are now, so no run sends publish for this key until then. Plan… shows every request "
+                + "it would send; applying the plan reviews the job, and it runs.");
+    }
 }
