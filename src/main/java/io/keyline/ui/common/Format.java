@@ -102,7 +102,7 @@ public final class Format {
         if (r.state() == KeyState.NEEDS_CREDENTIAL && r.credential() != null) {
             return Text.t("ui.format.waitsForLogin", r.credential());
         }
-        if (io.keyline.core.DecisionInputs.waitsForReview(r)) { // what Plan… does, not the command line's commands
+        if (DecisionInputs.waitsForReview(r)) { // what Plan… does, not the command line's commands
             return Text.t("ui.format.waitsForReview", r.job(), r.step() == null ? "" : r.step());
         }
         return Words.keyMessage(r);

@@ -120,8 +120,7 @@ public final class ConfirmPane extends BorderPane {
         vm.outcomeProperty().addListener((o, a, rec) -> {
             headline.getStyleClass().removeIf(c -> c.startsWith("state-"));
             if (rec != null) {
-                headline.getStyleClass().add("state-" + rec.state().name().toLowerCase(java.util.Locale.ROOT)
-                        .replace('_', '-'));
+                headline.getStyleClass().add(io.keyline.ui.common.Format.styleClass(rec.state(), rec.waitReason()));
             }
         });
         // a key that waits for its job's review wears the review's colour, not a confirmation's warning

@@ -133,8 +133,7 @@ class ReviewChipTest {
                     .contains("state-needs-confirmation");
             assertThat(background(robot, chip)).as("the review chip's colour in %s", language)
                     .isNotEqualTo(background(robot, confirm));
-            fx.close();
-            fx = null;
+            closeFixture();
         }
     }
 
@@ -175,8 +174,7 @@ class ReviewChipTest {
                     .satisfies(c -> assertThat(close(c, reviewColour)).as("%s is %s", c, reviewColour).isTrue());
             assertThat(cellColour(robot, heat, UNKNOWN)).as("a confirmation's cell")
                     .satisfies(c -> assertThat(close(c, confirmColour)).as("%s is %s", c, confirmColour).isTrue());
-            fx.close();
-            fx = null;
+            closeFixture();
         }
     }
 
@@ -224,8 +222,7 @@ class ReviewChipTest {
                     .isEqualTo(review(language));
             assertThat(fxValue(robot, () -> io.keyline.ui.common.Cut.isCut(chip))).as("the chip in %s is whole",
                     language).isFalse();
-            fx.close();
-            fx = null;
+            closeFixture();
         }
     }
 
@@ -259,8 +256,7 @@ class ReviewChipTest {
                     assertThat(close(bar, failed)).as("a confirmation's bar %s in %s", bar, language).isTrue();
                 }
             }
-            fx.close();
-            fx = null;
+            closeFixture();
         }
     }
 
