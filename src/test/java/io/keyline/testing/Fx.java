@@ -1,11 +1,23 @@
 package io.keyline.testing;
 
+import javafx.event.Event;
+import javafx.geometry.Point2D;
+import javafx.scene.Node;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.MenuItem;
+import javafx.scene.input.ContextMenuEvent;
+import javafx.scene.input.PickResult;
+import javafx.stage.Window;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the console's TestFX tests share: waiting for the screen, and reading it on the FX thread. */
 public final class Fx {
@@ -40,6 +52,60 @@ public final class Fx {
                     w.hide();
                 }
             }
+        });
+    }
+
+    /**
+     * Opens the menu a right click on {@code on} (its first cell, if it has cells) opens and returns the popup that
+     * shows (headless, a press of the secondary button raises no menu request, so the request a right click makes is
+     * raised on the node).
+     */
+    public static ContextMenu rightClick(FxRobot robot, Node on) {
+        return rightClick(robot, () -> on);
+    }
+
+    /**
+     * Opens the menu a right click on the node {@code on} finds opens: {@code on} runs in the same FX event as the
+     * request, as the scene picks the node under the pointer when the button is pressed.
+     */
+    public static ContextMenu rightClick(FxRobot robot, Callable<Node> on) {
+        AtomicReference<Node> clicked = new AtomicReference<>();
+        robot.interact(() -> {
+            Node picked;
+            try {
+                picked = on.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            Node node = picked.lookup(".table-cell") != null ? picked.lookup(".table-cell") : picked;
+            clicked.set(picked);
+            Point2D local = node.localToScene(8, 8);
+            Point2D screen = node.localToScreen(8, 8);
+            Event.fireEvent(node, new ContextMenuEvent(ContextMenuEvent.CONTEXT_MENU_REQUESTED, local.getX(),
+                    local.getY(), screen.getX(), screen.getY(), false,
+                    new PickResult(node, local.getX(), local.getY())));
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        return fxValue(robot, () -> Window.getWindows().stream()
+                .filter(w -> w.isShowing() && w instanceof ContextMenu).map(w -> (ContextMenu) w).findFirst()
+                .orElseThrow(() -> new AssertionError("a right click on " + clicked.get() + " opened no menu")));
+    }
+
+    /** The items the menu's popup shows, as the operator reads them (not the items it holds). */
+    public static List<String> shownItems(FxRobot robot, ContextMenu menu) {
+        return fxValue(robot, () -> menu.getScene().getRoot().lookupAll(".menu-item").stream()
+                .filter(n -> n.isVisible() && n.isManaged()).map(n -> ((Labeled) n.lookup(".label")).getText())
+                .toList());
+    }
+
+    /** Chooses the shown item {@code text} of the menu, as a click on it does. */
+    public static void choose(FxRobot robot, ContextMenu menu, String text) {
+        assertThat(shownItems(robot, menu)).as("the menu's items").contains(text);
+        MenuItem item = fxValue(robot, () -> menu.getItems().stream()
+                .filter(i -> i.isVisible() && text.equals(i.getText())).findFirst().orElseThrow());
+        robot.interact(() -> {
+            menu.hide();
+            item.fire();
         });
     }
 }

@@ -22,6 +22,7 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -36,6 +37,9 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
+import javafx.scene.input.ContextMenuEvent;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.GridPane;
@@ -49,9 +53,7 @@ import javafx.util.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A job: kill switch, calendar heatmap with the count of missing keys beside it (select gaps to plan
@@ -66,6 +68,8 @@ public final class JobView extends BorderPane {
     private final JobViewModel vm;
     private final Navigator nav;
     private final TableView<JobViewModel.KeyRow> table = new TableView<>();
+    /** The menu the keyboard opened last (one at a time). */
+    private ContextMenu keyMenu;
     private final TextField search = new TextField();
     private final Heatmap heatmap = new Heatmap();
 
@@ -391,6 +395,19 @@ public final class JobView extends BorderPane {
             }
         };
         io.keyline.ui.common.Keys.rows(table, () -> move(1), () -> move(-1), timeline, timeline);
+        // the keyboard's menu key (or Shift+F10) opens the highlighted key's menu under its row
+        table.addEventHandler(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.CONTEXT_MENU || e.getCode() == KeyCode.F10 && e.isShiftDown()) {
+                showMenuOfHighlighted();
+                e.consume();
+            }
+        });
+        table.addEventHandler(ContextMenuEvent.CONTEXT_MENU_REQUESTED, e -> {
+            if (e.isKeyboardTrigger()) {
+                showMenuOfHighlighted();
+                e.consume();
+            }
+        });
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<JobViewModel.KeyRow>) c ->
                 heatmap.select(table.getSelectionModel().getSelectedItems().stream().map(JobViewModel.KeyRow::key)
                         .toList()));
@@ -443,30 +460,47 @@ public final class JobView extends BorderPane {
                 showTimeline(row.getItem());
             }
         });
-        MenuItem timeline = new MenuItem(Text.t("ui.inbox.timeline"));
-        timeline.setOnAction(e -> showTimeline(row.getItem()));
-        ContextMenu menu = new ContextMenu(timeline);
-        Map<Trigger, MenuItem> moves = new EnumMap<>(Trigger.class);
-        // a key held for its job's review goes on when the job is reviewed: Plan… of the job comes first
-        MenuItem review = new MenuItem(Format.move(Trigger.APPROVE));
-        review.setOnAction(e -> perform(Trigger.APPROVE, row.getItem()));
-        menu.getItems().add(review);
-        for (Trigger t : OperatorMoves.ORDER) {
-            if (t == Trigger.CREDENTIAL_UPDATED) {
-                continue; // a login is renewed for every key that waits for it: from the inbox
-            }
-            MenuItem item = new MenuItem(Format.move(t));
-            item.setOnAction(e -> perform(t, row.getItem()));
-            moves.put(t, item);
-            menu.getItems().add(item);
-        }
-        row.contextMenuProperty().bind(Bindings.when(row.emptyProperty()).then((ContextMenu) null).otherwise(menu));
-        row.itemProperty().addListener((o, a, b) -> {
-            OperatorMoves allowed = b == null ? OperatorMoves.of((KeyRecord) null) : b.moves();
-            moves.forEach((t, item) -> item.setVisible(allowed.allows(t)));
-            review.setVisible(allowed.heldForReview());
-        });
+        // the menu is built for the key the row shows when it is asked for: the table gives its rows other keys
+        // each time it refreshes, and a menu kept by the row showed the moves of a key it had shown before
+        row.addEventFilter(ContextMenuEvent.CONTEXT_MENU_REQUESTED, e -> row.setContextMenu(menu(row.getItem())));
         return row;
+    }
+
+    /** Shows the highlighted key's menu under its row (once, however many ways the keyboard asked for it). */
+    private void showMenuOfHighlighted() {
+        ContextMenu menu = menu(table.getSelectionModel().getSelectedItem());
+        if (menu == null || keyMenu != null && keyMenu.isShowing()) {
+            return;
+        }
+        int at = table.getSelectionModel().getSelectedIndex();
+        Node anchor = table.lookupAll(".table-row-cell").stream()
+                .filter(n -> n instanceof TableRow<?> r && r.getIndex() == at && r.isVisible()).findFirst()
+                .orElse(table);
+        keyMenu = menu;
+        menu.show(anchor, javafx.geometry.Side.BOTTOM, 16, 0);
+    }
+
+    /**
+     * The moves on a key, as its menu offers them: its timeline; Plan… of the job when the key waits for its review;
+     * then the moves its state allows on this one key. {@code null} for an empty row.
+     */
+    private ContextMenu menu(JobViewModel.KeyRow k) {
+        if (k == null) {
+            return null;
+        }
+        ContextMenu menu = new ContextMenu(item(Text.t("ui.inbox.timeline"), () -> showTimeline(k)));
+        OperatorMoves allowed = k.moves();
+        if (allowed.heldForReview()) {
+            menu.getItems().add(item(Format.move(Trigger.APPROVE), () -> perform(Trigger.APPROVE, k)));
+        }
+        allowed.onKey().forEach(t -> menu.getItems().add(item(Format.move(t), () -> perform(t, k))));
+        return menu;
+    }
+
+    private static MenuItem item(String text, Runnable action) {
+        MenuItem item = new MenuItem(text);
+        item.setOnAction(e -> action.run());
+        return item;
     }
 
     /** Performs an operator move on a key of the table (asking for a note where the move records one). */

@@ -7,13 +7,14 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.KeyStateMachine;
 import io.keyline.domain.Trigger;
+import io.keyline.testing.Fx;
 import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.Navigator;
 import io.keyline.ui.NoNavigation;
 import io.keyline.ui.common.Threads;
 import javafx.application.Application;
 import javafx.scene.Scene;
-import javafx.scene.control.MenuItem;
+import javafx.scene.control.ContextMenu;
 import javafx.scene.control.TableRow;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -88,17 +89,15 @@ class JobViewMovesTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         Map<KeyState, Set<String>> offered = new EnumMap<>(KeyState.class);
-        for (var node : robot.lookup(".table-row-cell").queryAll()) {
-            TableRow<?> row = (TableRow<?>) node;
-            if (row.getItem() instanceof JobViewModel.KeyRow k && row.getContextMenu() != null) {
-                Set<String> visible = new TreeSet<>();
-                for (MenuItem i : row.getContextMenu().getItems()) {
-                    if (i.isVisible() && ITEMS.containsValue(i.getText())) {
-                        visible.add(i.getText());
-                    }
-                }
-                offered.put(k.state(), visible);
-            }
+        for (KeyState s : KeyState.values()) {
+            // the menu a right click on the key's row opens, as its popup shows it
+            ContextMenu menu = Fx.rightClick(robot, () -> robot.lookup(".table-row-cell").queryAll().stream()
+                    .filter(n -> n.isVisible() && ((TableRow<?>) n).getItem() instanceof JobViewModel.KeyRow k
+                            && k.state() == s).findFirst().orElseThrow());
+            Set<String> visible = new TreeSet<>(Fx.shownItems(robot, menu));
+            visible.retainAll(ITEMS.values());
+            robot.interact(menu::hide);
+            offered.put(s, visible);
         }
         assertThat(offered.keySet()).isEqualTo(EnumSet.allOf(KeyState.class));
         for (KeyState s : KeyState.values()) {

@@ -138,14 +138,8 @@ class RetryShowsWhatItSendsTest {
         waitUntil(() -> robot.lookup("#key-table").queryAs(TableView.class).getItems().size() == 1);
         Node row = robot.lookup("#key-table .table-row-cell").queryAll().stream()
                 .filter(n -> ((javafx.scene.control.TableRow<?>) n).getItem() != null).findFirst().orElseThrow();
-        // the row's menu (headless, a right click raises no context-menu request): its Retry item
-        javafx.scene.control.ContextMenu menu = ((javafx.scene.control.TableRow<?>) row).getContextMenu();
-        javafx.scene.control.MenuItem retryItem = menu.getItems().stream()
-                .filter(i -> i.isVisible() && "Retry".equals(i.getText())).findFirst().orElseThrow();
-        robot.interact(() -> {
-            menu.hide();
-            retryItem.fire();
-        });
+        // the row's menu, as a right click opens it: its Retry item
+        io.keyline.testing.Fx.choose(robot, io.keyline.testing.Fx.rightClick(robot, row), "Retry");
         showsThePost(robot, posts);
         robot.clickOn("#retry-cancel");
         WaitForAsyncUtils.waitForFxEvents();

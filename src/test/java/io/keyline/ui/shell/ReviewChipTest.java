@@ -36,8 +36,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.control.Button;
-import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableRow;
 import javafx.stage.Window;
 import org.testfx.util.WaitForAsyncUtils;
@@ -378,17 +378,90 @@ class ReviewChipTest {
             waitUntil(() -> row(robot, REVIEWED).isPresent() && row(robot, UNKNOWN).isPresent());
             WaitForAsyncUtils.waitForFxEvents();
 
-            assertThat(shown(robot, row(robot, UNKNOWN).orElseThrow())).as("a confirmation's menu in %s", language)
+            assertThat(menuOf(robot, row(robot, UNKNOWN).orElseThrow())).as("a confirmation's menu in %s", language)
                     .contains(confirm(language)).doesNotContain(plan(language));
-            List<String> review = shown(robot, row(robot, REVIEWED).orElseThrow());
-            assertThat(review).as("the review key's menu in %s", language)
+            javafx.scene.control.ContextMenu menu = io.keyline.testing.Fx.rightClick(robot,
+                    row(robot, REVIEWED).orElseThrow());
+            assertThat(io.keyline.testing.Fx.shownItems(robot, menu)).as("the review key's menu in %s", language)
                     .contains(plan(language)).doesNotContain(confirm(language));
-            MenuItem plan = fxValue(robot, () -> row(robot, REVIEWED).orElseThrow().getContextMenu().getItems()
-                    .stream().filter(i -> i.isVisible() && plan(language).equals(i.getText())).findFirst().orElseThrow());
-            robot.interact(plan::fire);
+            io.keyline.testing.Fx.choose(robot, menu, plan(language));
             waitUntil(() -> planWindow(robot).isPresent());
             closeFixture();
         }
+    }
+
+    /**
+     * A right click selects the row under the pointer and opens the menu of the row the pointer is then on; the table
+     * gives its rows other keys as the selection, the page or a refresh changes it. Whichever key's row was opened
+     * before, each right click opens the moves of the key under the pointer, as the popup shows them.
+     */
+    @Test
+    void eachRightClickOpensTheMovesOfTheKeyUnderThePointer(FxRobot robot) throws Exception {
+        open(robot, Text.ENGLISH);
+        robot.interact(() -> console.showJob("daily"));
+        waitUntil(() -> row(robot, DONE).isPresent() && row(robot, REVIEWED).isPresent()
+                && row(robot, UNKNOWN).isPresent());
+        for (String key : List.of(REVIEWED, DONE, REVIEWED, UNKNOWN, DONE, UNKNOWN, REVIEWED, DONE, REVIEWED)) {
+            TableRow<?> shown = row(robot, key).orElseThrow();
+            javafx.geometry.Point2D at = fxValue(robot, () -> shown.lookup(".table-cell").localToScreen(8, 8));
+            robot.moveTo(at).press(javafx.scene.input.MouseButton.SECONDARY)
+                    .release(javafx.scene.input.MouseButton.SECONDARY);
+            waitUntil(() -> fxValue(robot, () -> robot.lookup("#key-table .table-row-cell").queryAll().stream()
+                    .anyMatch(n -> visible(n) && ((TableRow<?>) n).getItem() != null
+                            && n.localToScreen(n.getBoundsInLocal()).contains(at))));
+            // the request a right click makes goes to the row under the pointer as the press left the table; the
+            // table gives its rows other keys as it refreshes, so the row is picked in the request's own event
+            AtomicReference<String> picked = new AtomicReference<>();
+            javafx.scene.control.ContextMenu menu = io.keyline.testing.Fx.rightClick(robot, () -> {
+                TableRow<?> under = robot.lookup("#key-table .table-row-cell").queryAll().stream()
+                        .map(n -> (TableRow<?>) n).filter(r -> visible(r) && r.getItem() != null
+                                && r.localToScreen(r.getBoundsInLocal()).contains(at)).findFirst().orElseThrow();
+                picked.set(((JobViewModel.KeyRow) under.getItem()).key());
+                return under;
+            });
+            List<String> shownItems = io.keyline.testing.Fx.shownItems(robot, menu);
+            robot.interact(menu::hide);
+            assertThat(picked.get()).isEqualTo(key);
+            assertThat(shownItems).as("the menu a right click on %s opens", key)
+                    .containsExactlyElementsOf(MOVES.get(key));
+        }
+        closeFixture();
+    }
+
+    /** The moves each key of the fixture offers, in the order its menu lists them. */
+    static final java.util.Map<String, List<String>> MOVES = java.util.Map.of(
+            DONE, List.of("Timeline", "Rearm…"),
+            REVIEWED, List.of("Timeline", "Plan…", "Skip…", "Mark done…"),
+            UNKNOWN, List.of("Timeline", "Confirm…", "Skip…", "Mark done…"));
+
+    /** The keyboard's menu key (and Shift+F10) opens the highlighted key's moves, as a right click on its row does. */
+    @Test
+    void theMenuKeyOpensTheMovesOfTheHighlightedKey(FxRobot robot) throws Exception {
+        open(robot, Text.ENGLISH);
+        robot.interact(() -> console.showJob("daily"));
+        waitUntil(() -> row(robot, DONE).isPresent() && row(robot, REVIEWED).isPresent());
+        javafx.scene.control.TableView<?> table = robot.lookup("#key-table")
+                .queryAs(javafx.scene.control.TableView.class);
+        robot.interact(table::requestFocus);
+        for (String key : List.of(REVIEWED, UNKNOWN, DONE)) {
+            robot.type(javafx.scene.input.KeyCode.J);
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(fxValue(robot, () -> ((JobViewModel.KeyRow) table.getSelectionModel().getSelectedItem()).key()))
+                    .isEqualTo(key);
+            robot.press(javafx.scene.input.KeyCode.SHIFT).type(javafx.scene.input.KeyCode.F10)
+                    .release(javafx.scene.input.KeyCode.SHIFT);
+            WaitForAsyncUtils.waitForFxEvents();
+            javafx.scene.control.ContextMenu menu = fxValue(robot, () -> Window.getWindows().stream()
+                    .filter(w -> w.isShowing() && w instanceof javafx.scene.control.ContextMenu)
+                    .map(w -> (javafx.scene.control.ContextMenu) w).findFirst()
+                    .orElseThrow(() -> new AssertionError("Shift+F10 on " + key + " opened no menu")));
+            assertThat(io.keyline.testing.Fx.shownItems(robot, menu)).as("the menu of %s", key)
+                    .containsExactlyElementsOf(MOVES.get(key));
+            robot.type(javafx.scene.input.KeyCode.ESCAPE);
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(fxValue(robot, menu::isShowing)).as("Escape closes it").isFalse();
+        }
+        closeFixture();
     }
 
     @Test
@@ -432,14 +505,16 @@ class ReviewChipTest {
     private static Optional<TableRow<?>> row(FxRobot robot, String key) {
         return fxValue(robot, () -> robot.lookup("#key-table .table-row-cell").queryAll().stream()
                 .<TableRow<?>>map(n -> (TableRow<?>) n)
-                .filter(r -> r.getItem() instanceof JobViewModel.KeyRow k && k.key().equals(key)
-                        && r.getContextMenu() != null)
+                .filter(r -> visible(r) && r.getItem() instanceof JobViewModel.KeyRow k && k.key().equals(key))
                 .findFirst());
     }
 
-    private static List<String> shown(FxRobot robot, TableRow<?> row) {
-        return fxValue(robot, () -> row.getContextMenu().getItems().stream().filter(MenuItem::isVisible)
-                .map(MenuItem::getText).toList());
+    /** The items of the menu a right click on the row opens, as its popup shows them; the menu is closed again. */
+    private static List<String> menuOf(FxRobot robot, TableRow<?> row) {
+        javafx.scene.control.ContextMenu menu = io.keyline.testing.Fx.rightClick(robot, row);
+        List<String> shown = io.keyline.testing.Fx.shownItems(robot, menu);
+        robot.interact(menu::hide);
+        return shown;
     }
 
     private static Optional<Window> planWindow(FxRobot robot) {
