@@ -51,11 +51,17 @@ public final class PlanDialog {
 
     /** Row height of the key table: fixed, so that thousands of keys scroll smoothly. */
     static final double ROW_HEIGHT = 30;
+    /** Row height when a planned action wraps to a second line in its cell. */
+    static final double ROW_HEIGHT_TWO_LINES = 46;
     /** A table cell's padding around its text, and the room of the table's scroll bar and borders. */
     private static final double CELL_PADDING = 20;
     private static final double TABLE_CHROME = 20;
     /** The requests of the selected key keep at least this width beside the table (their lines wrap). */
     private static final double DETAIL_MIN = 300;
+    /** Room of the requests pane around its text: its padding, the area's borders and insets, a scroll bar. */
+    private static final double DETAIL_CHROME = 50;
+    /** Height of the key table's part when the requests are under it. */
+    private static final double TABLE_SHARE_STACKED = 0.45;
     /** The font of the table's cells and inputs (the console's 13 px). */
     private static final javafx.scene.text.Font TEXT = javafx.scene.text.Font.font(13);
 
@@ -296,6 +302,7 @@ public final class PlanDialog {
                 } else {
                     String text = PlanViewModel.actionText(item);
                     setText(text);
+                    setWrapText(true); // a row is high enough for two lines when an action needs them
                     getStyleClass().add(actionStyle(item.plan()));
                     setTooltip(new Tooltip(text));
                 }
@@ -333,24 +340,51 @@ public final class PlanDialog {
         SplitPane split = new SplitPane(table, right);
         split.setOrientation(Orientation.HORIZONTAL);
         split.setDividerPositions(0.52);
-        // the columns take what their texts need, the key's and the planned actions', and the table as much of the
-        // width as that needs, up to leaving the requests their room (their lines wrap)
+        // the table keeps its size when the pane grows or shrinks (the outcome's line after Apply): the requests give
+        SplitPane.setResizableWithParent(table, false);
+        // The columns take what their texts need, the key's and the planned actions' (with room for what a key comes
+        // to after Apply, so that Apply moves nothing), and the table as much of the width as that needs. The
+        // requests keep beside it the width of their request lines ("POST http://…" is never broken inside its
+        // URL); where both do not fit side by side, the requests go under the table, both at the whole width.
         Runnable fit = () -> {
             fix(key, Math.max(io.keyline.ui.common.Cut.titleWidth(key.getText()),
                     Widgets.textWidth(vm.rows().stream().map(PlanViewModel.Row::key).distinct().toList(), TEXT)
                             + CELL_PADDING));
             double actions = Math.max(action.getMinWidth(), Widgets.textWidth(vm.rows().stream()
-                    .map(PlanViewModel::actionText).distinct().toList(), TEXT) + CELL_PADDING);
+                    .map(r -> PlanViewModel.actionText(new PlanViewModel.Row(r.plan(), null))).distinct().toList(), TEXT)
+                    + afterWidth() + CELL_PADDING);
             double width = split.getWidth();
-            if (width > 0) {
-                double needs = key.getPrefWidth() + state.getPrefWidth() + actions + TABLE_CHROME;
-                double at = Math.max(0.4, Math.min(needs, width - DETAIL_MIN) / width);
-                split.setDividerPositions(at);
+            if (width <= 0) {
+                return;
             }
+            double needs = key.getPrefWidth() + state.getPrefWidth() + actions + TABLE_CHROME;
+            double requests = Math.max(DETAIL_MIN, Widgets.textWidth(vm.rows().stream()
+                    .flatMap(r -> r.plan().requests().stream()).map(q -> q.method() + " " + q.url()).distinct()
+                    .toList(), detail.getFont()) + DETAIL_CHROME);
+            boolean beside = needs + requests <= width;
+            split.setOrientation(beside ? Orientation.HORIZONTAL : Orientation.VERTICAL);
+            right.setPadding(beside ? new Insets(0, 0, 0, 10) : new Insets(10, 0, 0, 0));
+            double columns = beside ? needs : width;
+            // an action wider than its column wraps in its cell, on rows of two lines
+            table.setFixedCellSize(columns < needs - 0.5 ? ROW_HEIGHT_TWO_LINES : ROW_HEIGHT);
+            split.setDividerPositions(beside ? Math.max(0.4, Math.min(needs, width - requests) / width)
+                    : TABLE_SHARE_STACKED);
         };
-        vm.rows().addListener((javafx.collections.ListChangeListener<PlanViewModel.Row>) ch -> fit.run());
+        // a new plan fits the pane; Apply's results (each key's "→ done") fit the room left for them, and the
+        // divider stays where it is (where the operator may have put it)
+        vm.rows().addListener((javafx.collections.ListChangeListener<PlanViewModel.Row>) ch -> {
+            if (!vm.appliedProperty().get()) {
+                fit.run();
+            }
+        });
         split.widthProperty().addListener((o, a, b) -> fit.run());
         return split;
+    }
+
+    /** The widest of what a planned action says after Apply ("  →  done", "  →  failed", …). */
+    private static double afterWidth() {
+        return Widgets.textWidth(java.util.Arrays.stream(io.keyline.domain.KeyState.values())
+                .map(PlanViewModel::afterText).toList(), TEXT);
     }
 
     /** {@code c} is {@code width} wide, neither more nor less: the last column takes what is left. */
@@ -415,6 +449,7 @@ public final class PlanDialog {
         replan.setOnAction(e -> vm.replan());
 
         Button apply = new Button(Text.t("ui.plan.apply"));
+        apply.setId("plan-apply");
         apply.getStyleClass().add(Styles.SUCCESS);
         apply.disableProperty().bind(vm.canApplyProperty().not());
         apply.setOnAction(e -> vm.apply());

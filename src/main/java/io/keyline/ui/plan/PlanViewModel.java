@@ -188,8 +188,12 @@ public final class PlanViewModel extends ViewModel {
 
     /** The action column's text of a row. */
     public static String actionText(Row r) {
-        return Format.action(said(r.plan()).action()) + (r.after() == null ? ""
-                : "  →  " + Words.stateLower(r.after().state()));
+        return Format.action(said(r.plan()).action()) + (r.after() == null ? "" : afterText(r.after().state()));
+    }
+
+    /** What a planned action says after Apply of the state its key came to ("  →  done"). */
+    static String afterText(io.keyline.domain.KeyState s) {
+        return "  →  " + Words.stateLower(s);
     }
 
     /**

@@ -36,10 +36,12 @@ class PlanDialogTest {
 
     Path tmp;
     ConsoleFixture fx;
+    Stage stage;
     final AtomicInteger changed = new AtomicInteger();
 
     @Start
     void start(Stage stage) throws IOException {
+        this.stage = stage;
         Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
         tmp = Files.createTempDirectory("keyline-plan-dialog");
         fx = new ConsoleFixture(tmp);
@@ -128,5 +130,146 @@ class PlanDialogTest {
                 .map(c -> (javafx.scene.control.Label) c.getGraphic()).findFirst().orElseThrow();
         assertThat(chip.getText()).isEqualTo("Needs review");
         assertThat(chip.getStyleClass()).contains("state-needs-review").doesNotContain("state-needs-confirmation");
+    }
+
+    // ------------------------------------------------------------------ at the narrowest dialog (1024×680)
+
+    /** Daily at 09:00 UTC from 2026-11-27: on the workbench's 2026-11-29 its Due plan holds two catch-ups. */
+    static final String SCHEDULED = io.keyline.acceptance.Jobs.publish("scheduled-article", "unsafe", true, null)
+            .replace("\"start\": \"2026-01-01\" },", "\"start\": \"2026-11-27\" },\n  \"schedule\": \"0 9 * * *\",");
+
+    /**
+     * In {@code language}, a fresh state where scheduled-article has two missed ticks, its Plan dialog in a window of
+     * 1024×680 (the size it opens at over the smallest console), its Due plan made.
+     */
+    private TableView<PlanViewModel.Row> planDueAtTheNarrowest(FxRobot robot, java.util.Locale language) throws Exception {
+        io.keyline.text.Text.use(language);
+        fx.close();
+        fx = new ConsoleFixture(tmp.resolve("narrowest-" + language));
+        fx.wb.job("scheduled-article", SCHEDULED, fx.site.base());
+        robot.interact(() -> {
+            PlanViewModel vm = new PlanViewModel(fx.services, Threads.javafx());
+            PlanDialog dialog = new PlanDialog(vm, changed::incrementAndGet);
+            Scene scene = new Scene(dialog.root(), 1024, 680);
+            scene.getStylesheets().setAll(Theme.stylesheets());
+            stage.setScene(scene);
+            stage.setWidth(1024);
+            stage.setHeight(680);
+            vm.loadJobs();
+            vm.choice().jobProperty().set("scheduled-article");
+        });
+        robot.clickOn("#target-due");
+        Button plan = robot.lookup("#plan-run").queryButton();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !plan.isDisabled());
+        robot.clickOn(plan);
+        @SuppressWarnings("unchecked")
+        TableView<PlanViewModel.Row> table = robot.lookup("#plan-table").queryAs(TableView.class);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+        assertThat(table.getItems()).hasSize(3);
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        return table;
+    }
+
+    /** Applies the plan on screen and waits for the table to show what each key came to. */
+    private void applyAndWait(FxRobot robot, TableView<PlanViewModel.Row> table) throws Exception {
+        robot.clickOn(robot.lookup("#plan-apply").queryButton());
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> table.getItems().stream().allMatch(r -> r.after() != null));
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /** The planned-action cells on screen whose text is drawn cut, each as "shown ≠ whole". */
+    private static java.util.List<String> cutActions(FxRobot robot, TableView<PlanViewModel.Row> table) {
+        return io.keyline.testing.Fx.fxValue(robot, () -> table.lookupAll(".table-cell").stream()
+                .map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                .filter(c -> c.isVisible() && c.getTableColumn() == table.getColumns().get(2)
+                        && c.getText() != null && !c.getText().isBlank())
+                .filter(c -> !(c.lookup(".text") instanceof javafx.scene.text.Text t) || !c.getText().equals(t.getText()))
+                .map(c -> "'" + (c.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : null)
+                        + "' of '" + c.getText() + "'")
+                .toList());
+    }
+
+    /**
+     * At the narrowest dialog each planned action reads whole, a catch-up's note included, before Apply and after it
+     * with what the key came to ("→ done"): at 1024 px the first row read "run write → publish (catch-up: missed tick
+     * 202…", which hid its result.
+     */
+    @Test
+    void atTheNarrowestEachPlannedActionReadsWholeBeforeAndAfterApply(FxRobot robot) throws Exception {
+        java.util.Map<String, java.util.List<String>> cut = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            try {
+                TableView<PlanViewModel.Row> table = planDueAtTheNarrowest(robot, language);
+                assertThat(PlanViewModel.actionText(table.getItems().get(0))).as("a catch-up's action").contains("09:00");
+                cut.put(language + " planned", cutActions(robot, table));
+                applyAndWait(robot, table);
+                assertThat(table.getItems()).allMatch(r -> r.after().state() == KeyState.DONE);
+                cut.put(language + " applied", cutActions(robot, table));
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+            }
+        }
+        cut.values().removeIf(java.util.List::isEmpty);
+        assertThat(cut).as("planned actions cut at 1024x680").isEmpty();
+    }
+
+    /**
+     * At the narrowest dialog the request of the selected key reads on whole lines: the URL is never broken inside
+     * (it read "POST h" / "ttp://127.0.0.1:…" in a requests pane left 300 px beside the planned actions).
+     */
+    @Test
+    void atTheNarrowestTheRequestLineIsNotBrokenInsideItsUrl(FxRobot robot) throws Exception {
+        java.util.Map<String, String> broken = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            try {
+                planDueAtTheNarrowest(robot, language);
+                TextArea detail = robot.lookup(".plan-detail").queryAs(TextArea.class);
+                String line = "POST " + fx.site.base() + "/api/articles";
+                assertThat(detail.getText()).contains(line);
+                // the text the area draws, and the room it wraps in
+                javafx.scene.text.Text drawn = io.keyline.testing.Fx.fxValue(robot, () -> detail.lookupAll(".text").stream()
+                        .filter(n -> n instanceof javafx.scene.text.Text t && t.getText() != null
+                                && t.getText().contains(line))
+                        .map(n -> (javafx.scene.text.Text) n).findFirst().orElseThrow());
+                javafx.scene.text.Text measure = new javafx.scene.text.Text(line);
+                measure.setFont(drawn.getFont());
+                double needs = measure.getLayoutBounds().getWidth();
+                double room = drawn.getWrappingWidth();
+                if (room > 0 && needs > room) {
+                    broken.put(language.toString(), "'" + line + "' needs " + Math.round(needs) + " px, its line is "
+                            + Math.round(room) + " px");
+                }
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+            }
+        }
+        assertThat(broken).as("request lines broken inside the URL at 1024x680").isEmpty();
+    }
+
+    /** Apply keeps the divider between the plan's keys and its requests where it was (it jumped when Apply finished). */
+    @Test
+    void applyKeepsTheDividerWhereItWas(FxRobot robot) throws Exception {
+        java.util.Map<String, String> moved = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            try {
+                TableView<PlanViewModel.Row> table = planDueAtTheNarrowest(robot, language);
+                javafx.scene.Node divider = robot.lookup(".split-pane-divider").query();
+                javafx.geometry.Bounds before = io.keyline.testing.Fx.fxValue(robot,
+                        () -> divider.localToScene(divider.getLayoutBounds()));
+                applyAndWait(robot, table);
+                javafx.geometry.Bounds after = io.keyline.testing.Fx.fxValue(robot,
+                        () -> divider.localToScene(divider.getLayoutBounds()));
+                if (Math.abs(after.getMinX() - before.getMinX()) > 1 || Math.abs(after.getMinY() - before.getMinY()) > 1) {
+                    moved.put(language.toString(), "from x " + Math.round(before.getMinX()) + ", y "
+                            + Math.round(before.getMinY()) + " to x " + Math.round(after.getMinX()) + ", y "
+                            + Math.round(after.getMinY()));
+                }
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+            }
+        }
+        assertThat(moved).as("the divider after Apply").isEmpty();
     }
 }
