@@ -466,13 +466,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
         error.getStyleClass().add("error-text");
         error.textProperty().bind(vm.errorProperty());
         Label user = new Label(Text.t("ui.console.operator", vm.services().user()));
-        // at 1024 px the long texts (the state's path, the scheduler's sentence) give way with an ellipsis;
-        // the button and the short labels keep their words ("Pause sch…", "Operator…" were seen)
-        for (javafx.scene.control.Control c : List.of(schedulerToggle, user, refreshed)) {
+        // at 1024 px the state's path gives way with an ellipsis; the scheduler's sentence (whose end says when it
+        // starts the next key, "(in 33 h)"), the button and the short labels keep their words
+        for (javafx.scene.control.Control c : List.of(scheduler, schedulerToggle, user, refreshed)) {
             c.setMinWidth(Region.USE_PREF_SIZE);
         }
         state.setMinWidth(60);
-        scheduler.setMinWidth(120);
         HBox bar = new HBox(state, scheduler, schedulerToggle, Widgets.grow(), error, user, refreshed);
         bar.getStyleClass().add("status-bar");
         bar.setAlignment(Pos.CENTER_LEFT);

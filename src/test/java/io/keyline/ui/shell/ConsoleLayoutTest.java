@@ -70,12 +70,13 @@ class ConsoleLayoutTest {
     static final class Scheduler implements SchedulerControl {
         volatile boolean paused;
         volatile Ran ran;
+        volatile Upcoming next;
 
         @Override
         public Status status() {
             List<Upcoming> due = paused ? List.of(new Upcoming("daily", "2026-11-30",
                     ZonedDateTime.of(2026, 11, 30, 9, 0, 0, 0, ZoneOffset.UTC), false, null)) : List.of();
-            return new Status(paused ? Mode.PAUSED : Mode.ON, null, due, null, null, Duration.ofDays(7), null);
+            return new Status(paused ? Mode.PAUSED : Mode.ON, null, due, next, null, Duration.ofDays(7), null);
         }
 
         @Override
@@ -401,6 +402,44 @@ class ConsoleLayoutTest {
         }
         Bounds bar = inScene(robot, robot.lookup(".status-bar").query());
         assertThat(bar.getMaxX()).as("the bar fits the window").isLessThanOrEqualTo(1024.5);
+    }
+
+    /**
+     * At 1024 px the status bar says when the scheduler starts its next key whole, in English and in Chinese: with a
+     * next run far away it read "… 2026-12-06 18:00 (in 3…" beside a long state path, which gives way instead.
+     */
+    @Test
+    void atTheNarrowestTheStatusBarSaysTheNextRunWhole(FxRobot robot) throws Exception {
+        java.util.Map<String, String> cut = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()
+                        + "-with-a-long-state-path-as-an-operator-might-have-under-their-home-folder"));
+                // 33 hours after the workbench's clock, which the console reads
+                scheduler.next = new Upcoming("weekly-digest", "2026-W49",
+                        fx.wb.clock.instant().plus(Duration.ofHours(33)).atZone(ZoneOffset.UTC), false, null);
+                ConsoleServices services = ConsoleApp.services(fx.ws, fx.ws.engine(RunTrace.NONE), fx.wb.env(), scheduler);
+                open(robot, 1024, 680, services);
+                waitUntil(() -> robot.lookup("#status-scheduler").queryLabeled().getText().contains("weekly-digest"));
+                waitUntil(() -> !robot.lookup("#status-refreshed").queryLabeled().getText().equals(
+                        io.keyline.text.Text.t("ui.console.loading")));
+                Thread.sleep(300);
+                WaitForAsyncUtils.waitForFxEvents();
+                Label line = robot.lookup("#status-scheduler").queryAs(Label.class);
+                if (!line.getText().equals(shownText(robot, line))) {
+                    cut.put(language.toString(), "'" + shownText(robot, line) + "' of '" + line.getText() + "'");
+                }
+                Bounds bar = inScene(robot, robot.lookup(".status-bar").query());
+                assertThat(bar.getMaxX()).as("the bar fits the window").isLessThanOrEqualTo(1024.5);
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                scheduler.next = null;
+                fx.close();
+                fx = null;
+            }
+        }
+        assertThat(cut).as("the scheduler's line in the status bar at 1024 px").isEmpty();
     }
 
     /**
