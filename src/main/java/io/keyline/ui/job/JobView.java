@@ -282,6 +282,20 @@ public final class JobView extends BorderPane {
         filter.setId("state-filter");
         filter.getItems().setAll(JobViewModel.filters());
         filter.valueProperty().bindBidirectional(vm.filterProperty());
+        // as wide as its widest entry in the language in use, whichever is chosen: the search field beside it stays
+        javafx.scene.control.ListCell<JobViewModel.Filter> chosen = new javafx.scene.control.ListCell<>() {
+            @Override
+            protected void updateItem(JobViewModel.Filter item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty || item == null ? null : item.label());
+            }
+        };
+        chosen.prefWidthProperty().bind(Bindings.createDoubleBinding(() -> Widgets.textWidth(filter.getItems().stream()
+                        .map(JobViewModel.Filter::label).toList(), chosen.getFont()) + chosen.snappedLeftInset()
+                        + chosen.snappedRightInset() + 1, chosen.fontProperty(), chosen.insetsProperty()));
+        filter.setButtonCell(chosen);
+        filter.setMinWidth(Region.USE_PREF_SIZE);
+        filter.setMaxWidth(Region.USE_PREF_SIZE);
         search.setId("key-search");
         search.setPromptText(Text.t("ui.job.search"));
         search.setPrefColumnCount(24);

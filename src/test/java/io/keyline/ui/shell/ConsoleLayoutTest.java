@@ -443,6 +443,50 @@ class ConsoleLayoutTest {
     }
 
     /**
+     * A job page's state filter keeps its width whichever entry is chosen, in English and in Chinese, so the search
+     * field beside it stays where it is (choosing 待审核 widened the box and moved the field).
+     */
+    @Test
+    void theStateFilterKeepsItsWidthWhicheverEntryIsChosen(FxRobot robot) throws Exception {
+        java.util.Map<String, String> moved = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+                fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+                assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isZero();
+                open(robot, 1024, 680, fx.services);
+                robot.interact(() -> console.showJob("daily"));
+                waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
+                        && !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty());
+                WaitForAsyncUtils.waitForFxEvents();
+                @SuppressWarnings("unchecked")
+                javafx.scene.control.ComboBox<Object> filter = robot.lookup("#state-filter").queryAs(
+                        javafx.scene.control.ComboBox.class);
+                Node search = robot.lookup("#key-search").query();
+                double width = fxValue(robot, filter::getWidth);
+                double searchAt = inScene(robot, search).getMinX();
+                for (Object entry : List.copyOf(filter.getItems())) {
+                    robot.interact(() -> filter.setValue(entry));
+                    Thread.sleep(100);
+                    WaitForAsyncUtils.waitForFxEvents();
+                    double now = fxValue(robot, filter::getWidth);
+                    double at = inScene(robot, search).getMinX();
+                    if (Math.abs(now - width) > 0.5 || Math.abs(at - searchAt) > 0.5) {
+                        moved.put(language + " " + entry, "the box " + Math.round(width) + " -> " + Math.round(now)
+                                + " px, the search at x " + Math.round(searchAt) + " -> " + Math.round(at));
+                    }
+                }
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                fx.close();
+                fx = null;
+            }
+        }
+        assertThat(moved).as("the state filter as its entries are chosen").isEmpty();
+    }
+
+    /**
      * At 1024 px a job page's Updated cell of a waiting key says how long it has waited whole (it was cut to
      * "waiting 22 …" beside a state column sized for the longest English state), and a done key's says when and how
      * long ago whole ("12-04 20:12 (25 min …"), in English and in Chinese, where the state column is as narrow as
