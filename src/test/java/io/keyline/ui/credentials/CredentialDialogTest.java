@@ -212,4 +212,33 @@ class CredentialDialogTest {
         assertThat(planned).containsExactly("p");
         assertThat(stage.isShowing()).as("the dialog closed for the plan").isFalse();
     }
+
+    /**
+     * The masked echo of what was pasted sits inside the paste box where the box's own text starts, not on its left
+     * border (it touched the border).
+     */
+    @Test
+    void theMaskedEchoStartsWhereTheBoxsTextStarts(FxRobot robot) {
+        robot.clickOn(".credential-input").write("Cookie: session=v2");
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TextArea input = robot.lookup(".credential-input").queryAs(javafx.scene.control.TextArea.class);
+        Label echo = robot.lookup("#credential-echo").queryAs(Label.class);
+        assertThat(echo.getText()).isNotBlank().doesNotContain("v2");
+        double[] x = io.keyline.testing.Fx.fxValue(robot, () -> {
+            double box = input.localToScene(input.getLayoutBounds()).getMinX();
+            javafx.scene.Node typed = input.lookupAll(".text").stream()
+                    .filter(n -> n instanceof javafx.scene.text.Text t && t.getText() != null
+                            && t.getText().contains("session")).findFirst().orElseThrow();
+            javafx.scene.Node masked = echo.lookup(".text");
+            double top = input.localToScene(input.getLayoutBounds()).getMinY();
+            return new double[] {masked.localToScene(masked.getLayoutBounds()).getMinX() - box,
+                    typed.localToScene(typed.getLayoutBounds()).getMinX() - box,
+                    masked.localToScene(masked.getLayoutBounds()).getMinY() - top,
+                    typed.localToScene(typed.getLayoutBounds()).getMinY() - top};
+        });
+        assertThat(x[0]).as("the echo's text from the box's left edge, where the box's own text starts at %s", x[1])
+                .isCloseTo(x[1], org.assertj.core.data.Offset.offset(1.5));
+        assertThat(x[2]).as("the echo's text from the box's top, where the box's own text starts at %s", x[3])
+                .isCloseTo(x[3], org.assertj.core.data.Offset.offset(1.5));
+    }
 }
