@@ -35,7 +35,9 @@ import java.util.function.Supplier;
 /**
  * The attention inbox: what waits for a person, grouped by cause, oldest first, each with the one
  * action that resolves it. Keys act only on what is visibly selected: Enter and T on the list's
- * highlighted item, Ctrl+Enter ({@link #actOnSelected}) likewise; the selection survives reloads.
+ * highlighted item, Ctrl+Enter ({@link #actOnSelected}) likewise; the selection survives reloads. Arriving at
+ * the list ({@link #arrive}, and its first items) highlights the first item to look at: T and Enter open its
+ * timeline, and nothing acts on it until the operator picks it (a click, J or K, a row's button, Ctrl+J).
  */
 public final class InboxView extends BorderPane {
 
@@ -46,6 +48,12 @@ public final class InboxView extends BorderPane {
     private static final java.util.regex.Pattern NOT_IN_ID = java.util.regex.Pattern.compile("[^A-Za-z0-9-]");
     private final ListView<Attention.Item> list = new ListView<>();
     private boolean reloading;
+    /** Whether the list held items after its last change (its first items are an arrival). */
+    private boolean hadItems;
+    /** While the first item is highlighted on arrival. */
+    private boolean arriving;
+    /** The id of the item the list last showed selected. */
+    private String scrolledTo;
 
     public InboxView(InboxViewModel vm, Navigator nav, Supplier<Instant> now) {
         this.vm = vm;
@@ -116,7 +124,7 @@ public final class InboxView extends BorderPane {
             list.requestFocus();
             Attention.Item item = visibleSelection();
             if (e.getCode() == KeyCode.ENTER && e.getEventType() == KeyEvent.KEY_PRESSED && item != null) {
-                primary(item);
+                enter(item);
             }
         });
         // the focus follows the highlight: a row button that keeps the focus while another row is highlighted
@@ -135,7 +143,7 @@ public final class InboxView extends BorderPane {
         io.keyline.ui.common.Keys.rows(list, vm::selectNext, vm::selectPrevious, () -> {
             Attention.Item item = visibleSelection();
             if (item != null) {
-                primary(item);
+                enter(item);
             }
         }, () -> {
             Attention.Item item = visibleSelection();
@@ -143,9 +151,25 @@ public final class InboxView extends BorderPane {
                 nav.showTimeline(item.firstJob(), item.key());
             }
         });
+        // a press on a row picks it: the row highlighted on arrival too
+        list.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> {
+            ItemCell cell = cellOf(e.getTarget());
+            if (cell != null && cell.getItem() != null) {
+                vm.take();
+            }
+        });
+        // the list's first items: the first is highlighted, as on arrival (Ctrl+1), when it is on screen
+        hadItems = !vm.items().isEmpty();
+        Listen.toList(this, vm.items(), c -> {
+            boolean had = hadItems;
+            hadItems = !vm.items().isEmpty();
+            if (!had && hadItems && getScene() != null && getParent() != null) {
+                arrive();
+            }
+        });
         list.setOnKeyPressed(e -> {
             Attention.Item item = visibleSelection();
-            if (e.getCode() == KeyCode.L && item != null && item.credential() != null) {
+            if (e.getCode() == KeyCode.L && item != null && item.credential() != null && !vm.arrivalProperty().get()) {
                 nav.logIn(item.credential()); // log in inside the console
             }
         });
@@ -178,7 +202,12 @@ public final class InboxView extends BorderPane {
         }
         if (list.getSelectionModel().getSelectedItem() != s) {
             list.getSelectionModel().select(s);
-            list.scrollTo(s);
+            // scrolled to once per item the operator moves to: not on arrival (the first row), not after a reload
+            // (the same item, a fresh copy). A scroll keeps a replaced console (another language) alive
+            if (!arriving && !s.id().equals(scrolledTo)) {
+                list.scrollTo(s);
+            }
+            scrolledTo = s.id();
         }
     }
 
@@ -224,6 +253,19 @@ public final class InboxView extends BorderPane {
         javafx.application.Platform.runLater(list::requestFocus);
     }
 
+    /**
+     * On arrival at the list: when nothing is highlighted, the first item is, to look at (T and Enter open its
+     * timeline); nothing acts on it until the operator picks it.
+     */
+    public void arrive() {
+        arriving = true;
+        try {
+            vm.arrive();
+        } finally {
+            arriving = false;
+        }
+    }
+
     /** Focuses the list and selects the next item (the morning routine's "next"). */
     public void next() {
         list.requestFocus();
@@ -238,11 +280,20 @@ public final class InboxView extends BorderPane {
      */
     public boolean actOnSelected() {
         Attention.Item item = visibleSelection();
-        if (item == null || !isVisible()) {
+        if (item == null || !isVisible() || vm.arrivalProperty().get()) {
             return false;
         }
         primary(item);
         return true;
+    }
+
+    /** Enter on the highlighted item: its action, or only its timeline while it is the highlight of arrival. */
+    private void enter(Attention.Item item) {
+        if (vm.arrivalProperty().get()) {
+            nav.showTimeline(item.firstJob(), item.key());
+        } else {
+            primary(item);
+        }
     }
 
     private void primary(Attention.Item item) {
@@ -329,6 +380,9 @@ public final class InboxView extends BorderPane {
                 b.focusedProperty().addListener((o, was, is) -> {
                     if (is && getItem() != null && getListView().getSelectionModel().getSelectedItem() != getItem()) {
                         getListView().getSelectionModel().select(getItem());
+                    }
+                    if (is && getItem() != null) {
+                        vm.take(); // the operator went to the row's button: the row is picked
                     }
                 });
             }

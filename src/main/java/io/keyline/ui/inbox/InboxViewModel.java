@@ -26,6 +26,10 @@ import java.util.concurrent.Callable;
  *
  * <p>The selection is kept by the item's identity across the periodic reloads: a refresh never moves
  * or clears it, and an item that went away leaves nothing selected (so no action can hit it).
+ *
+ * <p>Arriving at the list highlights its first item ({@link #arrive}) for a look at it, not for an action: until
+ * the operator picks an item (moves, clicks, {@link #take}), {@link #arrivalProperty} says so and the view acts
+ * on nothing.
  */
 public final class InboxViewModel extends ViewModel {
 
@@ -53,6 +57,7 @@ public final class InboxViewModel extends ViewModel {
     private final Source source;
     private final ConsoleServices services;
     private final ObjectProperty<Attention.Item> selected = new SimpleObjectProperty<>();
+    private final javafx.beans.property.ReadOnlyBooleanWrapper arrival = new javafx.beans.property.ReadOnlyBooleanWrapper();
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
     private final ListChangeListener<Attention.Item> keepSelection = c -> keepSelection();
 
@@ -62,6 +67,34 @@ public final class InboxViewModel extends ViewModel {
         this.services = source.services();
         // the console's model outlives this one (a language switch builds a new inbox): it holds this weakly
         source.attention().addListener(new WeakListChangeListener<>(keepSelection));
+        // another item (or none) is selected: the highlight is the operator's now; a reload's fresh copy of the
+        // same item keeps it as it was
+        selected.addListener((o, a, b) -> {
+            if (b == null || a == null || !a.id().equals(b.id())) {
+                arrival.set(false);
+            }
+        });
+    }
+
+    /**
+     * On arrival at the list: when nothing is selected, highlights the first item, to look at (its timeline)
+     * and not to act on, until the operator {@link #take}s it or moves.
+     */
+    public void arrive() {
+        if (selected.get() == null && !items().isEmpty()) {
+            selected.set(items().get(0));
+            arrival.set(true);
+        }
+    }
+
+    /** Whether the selection is the highlight made on arrival, not picked by the operator: no action runs on it. */
+    public ReadOnlyBooleanProperty arrivalProperty() {
+        return arrival.getReadOnlyProperty();
+    }
+
+    /** The operator picks the highlighted item (a click on it, J): actions run on it from now on. */
+    public void take() {
+        arrival.set(false);
     }
 
     /** After a reload: the same item (by identity) stays selected, now its fresh copy; a gone one is dropped. */
@@ -98,9 +131,16 @@ public final class InboxViewModel extends ViewModel {
         source.createDemo();
     }
 
-    /** Selects the next item (wrapping), for the keyboard routine. */
+    /**
+     * Selects the next item (wrapping), for the keyboard routine. The item highlighted on arrival is the next:
+     * the first J picks it, as it picked the first item when nothing was highlighted.
+     */
     public void selectNext() {
-        move(1);
+        if (arrival.get() && selected.get() != null) {
+            take();
+        } else {
+            move(1);
+        }
     }
 
     public void selectPrevious() {
@@ -116,6 +156,7 @@ public final class InboxViewModel extends ViewModel {
         int i = list.indexOf(selected.get());
         int next = i < 0 ? (delta > 0 ? 0 : list.size() - 1) : Math.floorMod(i + delta, list.size());
         selected.set(list.get(next));
+        arrival.set(false); // a list of one: J lands on the same item, now picked
     }
 
     /** Shows what a retry sends through an unsafe step before it sends (the main window's Retry dialog). */

@@ -497,7 +497,9 @@ public final class ConsoleView extends BorderPane implements Navigator {
         shownJob.set(null);
         select(inboxButton);
         show(inbox);
-        // the keyboard goes on in the list (J/K, Enter) after a click in the sidebar
+        // the keyboard goes on in the list (J/K, Enter, T) after a click in the sidebar or Ctrl+1, on the first
+        // row when none was highlighted (to look at: nothing acts on it until the operator picks it)
+        inbox.arrive();
         inbox.focusList();
     }
 
