@@ -608,11 +608,25 @@ public final class ConsoleView extends BorderPane implements Navigator {
     }
 
     private void notifyAttention(List<io.keyline.core.operations.Attention.Item> items) {
-        io.keyline.core.operations.Attention.Item first = items.get(0);
-        String text = items.size() == 1
-                ? Text.t("ui.console.newAttentionOne", first.title().replace("  ·  ", " "), first.reason())
-                : Text.t("ui.console.newAttention", items.size(), first.title().replace("  ·  ", " "));
+        String first = waits(items.get(0));
+        String text = items.size() == 1 ? first : Text.t("ui.console.newAttention", items.size(), first);
         notify(Note.WARNING, Text.t("ui.console.needsAttention"), text, Text.t("ui.console.show"), this::showInbox);
+    }
+
+    /**
+     * One short line for a note: how many keys wait and for what ("3 keys of daily-article wait for the review").
+     * The whole reason is the Attention card's; a note keeps to one line.
+     */
+    private static String waits(io.keyline.core.operations.Attention.Item item) {
+        return switch (item.kind()) {
+            case REVIEW -> Text.t("ui.console.waits.review", item.keys().size(), item.job());
+            case CONFIRMATION -> Text.t("ui.console.waits.confirmation", item.firstJob(), item.key());
+            case FAILED -> item.keys().size() == 1 ? Text.t("ui.console.waits.failedOne", item.firstJob(), item.key())
+                    : Text.t("ui.console.waits.failed", item.keys().size(), item.job());
+            case INTERRUPTED -> Text.t("ui.console.waits.interrupted", item.firstJob(), item.key());
+            // "3 keys wait for a new login to site-cookie": the card's title says it in one line already
+            case CREDENTIAL, MISSING -> item.title().replace("  ·  ", " ");
+        };
     }
 
     /** A note in the console's own notification strip (it takes room; it never covers a control). */

@@ -1,0 +1,157 @@
+package io.keyline.ui.shell;
+
+import io.keyline.acceptance.Jobs;
+import io.keyline.app.ConsoleApp;
+import io.keyline.domain.EventType;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
+import io.keyline.testing.TestSite.Fault;
+import io.keyline.text.Text;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Threads;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.layout.Pane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.keyline.testing.Fx.fxValue;
+import static io.keyline.testing.Fx.waitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+import org.assertj.core.api.SoftAssertions;
+
+/**
+ * The console's "Needs attention" note says in one short line how many keys wait and for what, with its Show
+ * button; the Attention card keeps the whole reason (for a key held for its job's review, the paragraph about
+ * Plan…). Each kind of wait in turn, seen in the real main window in English and in Chinese.
+ */
+@ExtendWith(ApplicationExtension.class)
+class AttentionNoteTest {
+
+    static final AtomicInteger RUN = new AtomicInteger();
+
+    @TempDir
+    static Path tmp;
+    Stage stage;
+    ConsoleFixture fx;
+    ConsoleView console;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void tearDown(FxRobot robot) throws Exception {
+        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
+        Text.use(Text.ENGLISH);
+        if (fx != null) {
+            fx.close();
+            fx = null;
+        }
+    }
+
+    private void open(FxRobot robot, Locale language) throws Exception {
+        Text.use(language);
+        fx = new ConsoleFixture(tmp.resolve("note-" + RUN.incrementAndGet()));
+        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false, null), fx.site.base());
+        fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
+        fx.wb.job("login", Jobs.publish("login", "unsafe", false, "\"credential\": \"site-cookie\","),
+                fx.site.base());
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie", "--login-url",
+                "https://sandbox.example/login").exit()).isZero();
+        robot.interact(() -> {
+            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
+            console = (ConsoleView) scene.getRoot();
+            stage.setScene(scene);
+            stage.setWidth(1024);
+            stage.setHeight(680);
+            stage.show();
+        });
+        waitUntil(() -> !console.model().loadingProperty().get() && console.model().lastRefreshProperty().get() != null);
+    }
+
+    private void seedReview(String job, String key) {
+        Instant now = fx.wb.clock.instant();
+        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh(job, key, now));
+        fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("publish", 1)
+                        .withWaitReason(WaitReason.REVIEW),
+                null, new KeyEvent(0, job, key, now, "seed", EventType.WAITING_FOR_CONFIRMATION, "publish", 1,
+                        KeyState.NEEDS_CONFIRMATION, null, "seeded", null, null, null)
+                        .withWaitReason(WaitReason.REVIEW));
+    }
+
+    /** Refreshes as the 3-second ticker does, and reads the newest note: title, text and buttons, then closes it. */
+    private List<String> newestNote(FxRobot robot) throws Exception {
+        robot.interact(() -> console.refresh());
+        waitUntil(() -> robot.lookup(".toast").tryQuery().isPresent());
+        List<String> note = fxValue(robot, () -> {
+            Pane row = (Pane) robot.lookup("#toasts").queryAs(Pane.class).getChildren().get(0);
+            List<String> parts = new ArrayList<>();
+            for (Node n : row.getChildren()) {
+                parts.add(n instanceof Button b ? "[" + b.getText() + "]" : ((Label) n).getText());
+            }
+            return parts;
+        });
+        robot.interact(() -> robot.lookup("#toasts").queryAs(Pane.class).getChildren().clear());
+        return note;
+    }
+
+    @Test
+    void eachNoteIsOneShortLineInEnglishAndChinese(FxRobot robot) throws Exception {
+        // every kind is checked (and told) even when one note is wrong
+        SoftAssertions soft = new SoftAssertions();
+        for (Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
+            boolean zh = language == Text.CHINESE;
+            open(robot, language);
+            String title = zh ? "需要处理" : "Needs attention";
+            String show = zh ? "[查看]" : "[Show]";
+
+            for (String key : List.of("2026-11-25", "2026-11-26", "2026-11-27")) {
+                seedReview("daily-article", key);
+            }
+            soft.assertThat(newestNote(robot)).as("keys held for the review in %s", language).containsExactly(title,
+                    zh ? "daily-article 的 3 个任务项待审核" : "3 keys of daily-article wait for the review",
+                    show, "[×]");
+
+            fx.site.failPosts(Fault.STATUS_502);
+            assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-29").exit()).isEqualTo(4);
+            soft.assertThat(newestNote(robot)).as("a confirmation in %s", language).containsExactly(title,
+                    zh ? "daily 2026-11-29 待确认" : "daily 2026-11-29 waits for confirmation", show, "[×]");
+
+            fx.site.failPosts(Fault.STATUS_404);
+            assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-28").exit()).isEqualTo(2);
+            soft.assertThat(newestNote(robot)).as("a failure in %s", language).containsExactly(title,
+                    zh ? "daily 2026-11-28 失败" : "daily 2026-11-28 failed", show, "[×]");
+
+            fx.site.requireCookie("session=v2");
+            assertThat(fx.wb.cli("run", "login", "--key", "2026-11-29").exit()).isEqualTo(4);
+            soft.assertThat(newestNote(robot)).as("a login in %s", language).containsExactly(title,
+                    zh ? "1 个任务项等待 site-cookie 重新登录" : "1 key waits for a new login to site-cookie", show, "[×]");
+
+            // the Attention card still says the whole reason
+            assertThat(fxValue(robot, () -> robot.lookup("#inbox-list .reason").queryAll().stream()
+                    .map(n -> ((Label) n).getText()).toList()))
+                    .anyMatch(r -> r.contains(zh ? "还没有人审核过 daily-article" : "Nobody has reviewed the unsafe steps of daily-article"));
+            tearDown(robot);
+        }
+        soft.assertAll();
+    }
+}
