@@ -6,9 +6,6 @@ import java.util.Collection;
 /** The leases processes hold on running keys, and the registry that says whether a holder is alive. */
 public interface Leases {
 
-    /** Extends a held lease without changing the key's version. @return false when the lease was lost */
-    boolean renewLease(String job, String key, String owner, Instant until);
-
     /**
      * Extends the leases of the keys {@code owner} holds (the per-process heartbeat: one call for all of
      * them), without changing their versions.

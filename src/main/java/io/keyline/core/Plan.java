@@ -28,15 +28,6 @@ import java.util.Map;
 public record Plan(String planId, String job, Instant createdAt, Said paused, List<KeyPlan> keys, boolean ahead,
                    boolean probes, Review.Need review) {
 
-    public Plan(String planId, String job, Instant createdAt, Said paused, List<KeyPlan> keys) {
-        this(planId, job, createdAt, paused, keys, false, true, Review.Need.NONE);
-    }
-
-    public Plan(String planId, String job, Instant createdAt, Said paused, List<KeyPlan> keys, boolean ahead,
-                boolean probes) {
-        this(planId, job, createdAt, paused, keys, ahead, probes, Review.Need.NONE);
-    }
-
     /**
      * One step of a key's planned path.
      *

@@ -21,8 +21,4 @@ public record RunOptions(Clock clock, Sleeper sleeper, RandomGenerator random, D
         return new RunOptions(Clock.systemUTC(), Sleeper.REAL, new java.util.Random(), Duration.ofMinutes(1),
                 Duration.ofMinutes(2), System.getProperty("user.name", "unknown"));
     }
-
-    public RunOptions withClock(Clock c, Sleeper s) {
-        return new RunOptions(c, s, random, waitInPlace, lease, user);
-    }
 }

@@ -27,9 +27,6 @@ public interface SavedPlans {
      * @param inputs the text its id hashed when it was made, or {@code null} (a plan kept before they were)
      */
     record SavedPlan(String planId, String job, Instant createdAt, List<String> keys, String options, String inputs) {
-        public SavedPlan(String planId, String job, Instant createdAt, List<String> keys) {
-            this(planId, job, createdAt, keys, null, null);
-        }
 
         public boolean has(String option) {
             return options != null && java.util.Arrays.asList(options.split(",")).contains(option);

@@ -132,12 +132,6 @@ public final class Redactor {
         return out == null ? text : out.append(text, copied, n).toString();
     }
 
-    /** Whether {@link #redact} would change {@code text}. */
-    public boolean finds(String text) {
-        String r = redact(text);
-        return r != null && !r.equals(text);
-    }
-
     /**
      * Where {@code form} ends if it starts at {@code at} in {@code text} (each character literal,
      * percent-encoded or JSON-escaped; whitespace allowed between characters), else -1.

@@ -31,12 +31,6 @@ public record JobDefinition(String name, String description, KeySpec key, CronEx
         }
     }
 
-    /** A job that runs one key at a time, without a rate limit. */
-    public JobDefinition(String name, String description, KeySpec key, CronExpression schedule, RetryPolicy retry,
-                         List<StepDefinition> steps, Path file, Path folder, String fileSha256) {
-        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, 1, null);
-    }
-
     /** A job without a probe of its own and without a run budget. */
     public JobDefinition(String name, String description, KeySpec key, CronExpression schedule, RetryPolicy retry,
                          List<StepDefinition> steps, Path file, Path folder, String fileSha256, int concurrency,

@@ -869,20 +869,6 @@ public final class JdbcStateStore implements StateStore {
     }
 
     @Override
-    public boolean renewLease(String job, String key, String owner, Instant until) {
-        return read(c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE key_state SET lease_until = ? WHERE job = ? AND key_value = ? AND lease_owner = ?")) {
-                setInstant(ps, 1, until);
-                ps.setString(2, job);
-                ps.setString(3, key);
-                ps.setString(4, owner);
-                return ps.executeUpdate() > 0;
-            }
-        });
-    }
-
-    @Override
     public KeyRecord rearm(KeyRecord before, KeyRecord after, List<String> resetSteps, KeyEvent event) {
         return inTransaction(c -> {
             KeyRecord written = write(c, before, after, null, event);

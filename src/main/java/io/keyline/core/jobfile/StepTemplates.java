@@ -80,15 +80,6 @@ final class StepTemplates {
         return null;
     }
 
-    /** Templates of a string array, or {@code null} if any is invalid. */
-    List<String> templates(List<SourceNode.Str> strs, String path) {
-        List<String> values = new ArrayList<>();
-        for (int i = 0; i < strs.size(); i++) {
-            values.add(template(strs.get(i), path + "[" + i + "]"));
-        }
-        return values.contains(null) ? null : values;
-    }
-
     /**
      * The argument templates of a command (a step's or a command probe's). An output of an earlier
      * step ({@code {steps.ID.outputs.NAME}}) is text from outside - a server's answer, a program's

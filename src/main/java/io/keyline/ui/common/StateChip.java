@@ -18,11 +18,6 @@ public final class StateChip extends Label {
         setMinWidth(USE_PREF_SIZE);
     }
 
-    public StateChip(KeyState state) {
-        this();
-        show(state);
-    }
-
     public void show(KeyState state) {
         show(state, null);
     }
