@@ -32,9 +32,4 @@ public record HttpRequestSpec(String method, String url, Map<String, String> hea
                            ResponseRules response, Redirects redirects) {
         this(method, url, headers, body, bodyFile, response, redirects, null, Map.of());
     }
-
-    /** A request without response rules that never follows redirects. */
-    public HttpRequestSpec(String method, String url, Map<String, String> headers, String body, String bodyFile) {
-        this(method, url, headers, body, bodyFile, ResponseRules.NONE, Redirects.NEVER);
-    }
 }

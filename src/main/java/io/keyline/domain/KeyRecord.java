@@ -94,10 +94,6 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
                 origin, words);
     }
 
-    public KeyRecord withMessage(String msg) {
-        return withFailure(failureClass, msg, failureOrigin);
-    }
-
     public KeyRecord withNextAttemptAt(Instant t) {
         return new KeyRecord(job, key, state, step, attempts, t, failureClass, message, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,

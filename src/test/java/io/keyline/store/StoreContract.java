@@ -161,7 +161,8 @@ abstract class StoreContract {
         assertThat(v3).isEqualTo(claimed.withVersion(3));
         // one change, with a message longer than the store keeps
         lossy.loseNext(1);
-        KeyRecord v4 = s.apply(v3, v3.withState(KeyState.DONE).withMessage("done: " + "x".repeat(2500)), null,
+        KeyRecord v4 = s.apply(v3, v3.withState(KeyState.DONE).withFailure(v3.failureClass(), "done: " + "x".repeat(2500),
+                v3.failureOrigin()), null,
                 event(v3, EventType.KEY_DONE, KeyState.DONE, T0));
         assertThat(v4.state()).isEqualTo(KeyState.DONE);
         // set-based changes

@@ -74,10 +74,6 @@ public final class Conditions {
         private boolean parsed;
         private String text;
 
-        public Answer(int status, Map<String, List<String>> headers, byte[] body) {
-            this(status, headers, body, ConditionText.Vars.NONE, Deadline.NONE);
-        }
-
         public Answer(int status, Map<String, List<String>> headers, byte[] body, ConditionText.Vars vars,
                       Deadline deadline) {
             this.status = status;

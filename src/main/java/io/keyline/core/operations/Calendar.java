@@ -42,9 +42,6 @@ public final class Calendar {
      */
     public record Cell(String key, LocalDate firstDay, KeyState state, boolean beforeStart, boolean notYetDue,
                        WaitReason waitReason) {
-        public Cell(String key, LocalDate firstDay, KeyState state, boolean beforeStart) {
-            this(key, firstDay, state, beforeStart, false, null);
-        }
 
         /** A key that should exist (since key.start, and its schedule ticked) but never ran. */
         public boolean gap() {

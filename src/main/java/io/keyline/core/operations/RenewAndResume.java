@@ -142,10 +142,6 @@ public final class RenewAndResume {
             reviewFirst = reviewFirst == null ? List.of() : List.copyOf(reviewFirst);
         }
 
-        public Renewed(CredentialInfo info, List<KeyRecord> resumed) {
-            this(info, resumed, null, List.of());
-        }
-
         public Renewed(CredentialInfo info, List<KeyRecord> resumed, java.time.Instant rejectedAt) {
             this(info, resumed, rejectedAt, List.of());
         }
@@ -416,10 +412,6 @@ public final class RenewAndResume {
 
         public Tested(List<CredentialTester.Result> results, List<KeyRecord> resumed) {
             this(results, resumed, List.of());
-        }
-
-        public long accepted() {
-            return results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.ACCEPTED).count();
         }
 
         public long rejected() {

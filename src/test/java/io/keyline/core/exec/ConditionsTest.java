@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConditionsTest {
 
     static Conditions.Answer answer(int status, String body, Map<String, List<String>> headers) {
-        return new Conditions.Answer(status, headers, body.getBytes(StandardCharsets.UTF_8));
+        return new Conditions.Answer(status, headers, body.getBytes(StandardCharsets.UTF_8),
+                io.keyline.core.match.ConditionText.Vars.NONE, io.keyline.core.match.Deadline.NONE);
     }
 
     static Conditions.Answer json(String body) {

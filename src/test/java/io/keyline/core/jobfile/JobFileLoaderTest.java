@@ -70,7 +70,7 @@ class JobFileLoaderTest {
         assertThat(publish.env()).isEmpty();
         assertThat(publish.workdir()).isNull();
         assertThat(publish.request()).isEqualTo(new HttpRequestSpec("POST", "https://example.org/api/articles",
-                Map.of("Content-Type", "application/json"), null, "articles/{key}.md"));
+                Map.of("Content-Type", "application/json"), null, "articles/{key}.md", ResponseRules.NONE, Redirects.NEVER));
         assertThat(publish.probe()).isEqualTo(new ProbeSpec(StepKind.HTTP, "GET",
                 "https://example.org/api/articles?date={key}", Map.of(),
                 new Condition.Compare("/total", Condition.Comparison.NOT_EQUALS, List.of("0")), ResponseRules.NONE,
@@ -96,7 +96,8 @@ class JobFileLoaderTest {
         assertThat(job.steps().get(0).retry()).isEqualTo(RetryPolicy.DEFAULT);
         assertThat(job.steps().get(1).timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(job.steps().get(1).request()).isEqualTo(
-                new HttpRequestSpec("PUT", "https://example.org/{key}", Map.of(), null, null));
+                new HttpRequestSpec("PUT", "https://example.org/{key}", Map.of(), null, null, ResponseRules.NONE,
+                        Redirects.NEVER));
     }
 
     @Test

@@ -88,14 +88,14 @@ class RenewAndResumeTextTest {
     @Test
     void aSaveIsASuccessOnlyWhenEveryResumedKeyCompleted() {
         List<KeyRecord> resumed = List.of(key("daily", "a", KeyState.PENDING), key("daily", "b", KeyState.PENDING));
-        RenewAndResume.Renewed r = new RenewAndResume.Renewed(info("cookie", 1, null, null, null), resumed);
+        RenewAndResume.Renewed r = new RenewAndResume.Renewed(info("cookie", 1, null, null, null), resumed, null);
 
         assertThat(RenewAndResume.saved(r, null))
                 .isEqualTo(new RenewAndResume.Saved("Saved. 2 parked keys resumed: they run on the next run.", "", List.of()));
-        assertThat(RenewAndResume.saved(new RenewAndResume.Renewed(r.info(), List.of()), null).message())
+        assertThat(RenewAndResume.saved(new RenewAndResume.Renewed(r.info(), List.of(), null), null).message())
                 .isEqualTo("Saved. 0 parked keys resumed.");
         assertThat(RenewAndResume.running(r)).isEqualTo("Saved. 2 resumed; running them…");
-        assertThat(RenewAndResume.running(new RenewAndResume.Renewed(r.info(), resumed.subList(0, 1))))
+        assertThat(RenewAndResume.running(new RenewAndResume.Renewed(r.info(), resumed.subList(0, 1), null)))
                 .isEqualTo("Saved. 1 resumed; running it…");
 
         RenewAndResume.Ran allDone = new RenewAndResume.Ran(List.of(key("daily", "a", KeyState.DONE),

@@ -33,7 +33,7 @@ class HeatmapLabelsTest {
     private Heatmap shown(FxRobot robot, LocalDate from, LocalDate to, double width) {
         List<Calendar.Cell> cells = new ArrayList<>();
         for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
-            cells.add(new Calendar.Cell(d.toString(), d, KeyState.DONE, false));
+            cells.add(new Calendar.Cell(d.toString(), d, KeyState.DONE, false, false, null));
         }
         Heatmap heat = new Heatmap();
         robot.interact(() -> {
@@ -99,7 +99,7 @@ class HeatmapLabelsTest {
             LocalDate d = monday.plusWeeks(w);
             String key = d.get(java.time.temporal.IsoFields.WEEK_BASED_YEAR) + "-W"
                     + String.format("%02d", d.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR));
-            cells.add(new Calendar.Cell(key, d, KeyState.DONE, false));
+            cells.add(new Calendar.Cell(key, d, KeyState.DONE, false, false, null));
         }
         Heatmap heat = new Heatmap();
         robot.interact(() -> {

@@ -336,7 +336,7 @@ class TimelineViewModelTest {
     void aKeyHeldForItsJobsReviewIsWordedForTheConsole() {
         KeyRecord held = KeyRecord.fresh("daily", "2026-12-01", Instant.EPOCH).withState(KeyState.NEEDS_CONFIRMATION)
                 .withStep("publish", 1).withWaitReason(io.keyline.domain.WaitReason.REVIEW)
-                .withMessage("new job: review its plan; until then no run sends publish of this key (keyline plan "
+                .withFailure(null, "new job: review its plan; until then no run sends publish of this key (keyline plan "
                         + "daily, then apply it; or keyline approve daily)");
         assertThat(io.keyline.ui.common.Format.keyMessage(held)).isEqualTo("Nobody has reviewed the unsafe steps of "
                 + "daily as they are now, so no run sends publish for this key until then. Plan… shows every request "
