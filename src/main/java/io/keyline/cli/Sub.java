@@ -120,10 +120,6 @@ abstract class Sub {
             return new io.keyline.core.operations.KeySelection.Choice(keys, from, to, due, ahead);
         }
 
-        boolean any() {
-            return choice().any();
-        }
-
         /** The catch-up window: --catch-up, else $KEYLINE_CATCH_UP, else 7 days. */
         Duration window(Workspace ws) {
             return io.keyline.core.operations.KeySelection.window(catchUp, ws.setting("KEYLINE_CATCH_UP"), due);

@@ -32,11 +32,6 @@ public record JobFileError(Path file, int line, int column, Said said) {
         return Printable.line(said.text());
     }
 
-    /** {@code file:line:column: message} in English (machine output). */
-    public String english() {
-        return file + ":" + line + ":" + column + ": " + message();
-    }
-
     /** {@code file:line:column: message} in the language in use. */
     @Override
     public String toString() {

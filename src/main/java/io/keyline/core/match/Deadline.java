@@ -24,13 +24,6 @@ public final class Deadline {
         this.budget = budget;
     }
 
-    /** A deadline {@code budget} from now. */
-    public static Deadline in(Duration budget) {
-        long now = System.nanoTime();
-        long b = budget.toNanos();
-        return new Deadline(Long.MAX_VALUE - now < b ? Long.MAX_VALUE : now + b, budget);
-    }
-
     /** A deadline at {@code nanoTime} (as {@link System#nanoTime()} counts). */
     public static Deadline at(long nanoTime, Duration budget) {
         return new Deadline(nanoTime, budget);

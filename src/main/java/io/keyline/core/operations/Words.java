@@ -108,11 +108,6 @@ public final class Words {
         return m;
     }
 
-    /** "8 keys ran: 8 done", "1 key ran: 1 needs login". */
-    public static String ran(List<KeyRecord> records) {
-        return Text.t("core.ran", records.size(), counts(countsOf(records)));
-    }
-
     /** "1 key" / "3 keys". */
     public static String keys(int n) {
         return Text.t("core.keys", n);

@@ -40,10 +40,6 @@ public final class Format {
         return io.keyline.core.operations.Timeline.relative(t, now);
     }
 
-    public static String millis(long ms) {
-        return ms < 1000 ? Text.t("ui.format.millis", ms) : Text.t("ui.format.seconds", ms / 1000.0);
-    }
-
     /** The state in plain words ("Needs confirmation"). */
     public static String state(KeyState s) {
         return s == null ? "" : Text.t("common.state." + s.name());

@@ -137,11 +137,6 @@ public final class Palette {
         return named("-kl-selected-border");
     }
 
-    /** The names of every colour of the table. */
-    public static java.util.Set<String> names() {
-        return java.util.Collections.unmodifiableSet(COLOURS.keySet());
-    }
-
     /** The stylesheet text: {@code .root { -kl-ok: …; } .root.kl-dark { … }}. */
     public static String css() {
         StringBuilder light = new StringBuilder(".root {\n");
