@@ -80,10 +80,6 @@ public final class CookieScope {
         return domains;
     }
 
-    public boolean isEmpty() {
-        return domains.isEmpty();
-    }
-
     /**
      * Whether the credential takes {@code c}: its domain is one of ours or under one of ours, or it is a
      * domain cookie a browser would send to one of ours. A cookie without a domain, or one set for a public

@@ -39,7 +39,7 @@ import java.util.Objects;
  */
 public final class CronExpression {
 
-    /** How far {@link #next} and {@link #previous} search before giving up. */
+    /** How far {@link #next} searches before giving up. */
     public static final int SEARCH_YEARS = 5;
 
     private static final Map<String, String> MACROS = Map.of(
@@ -130,46 +130,12 @@ public final class CronExpression {
     }
 
     /**
-     * Whether {@code t}, truncated to the minute, is a tick of this schedule in {@code t}'s zone
-     * (DST-shifted ticks included, second occurrences in an overlap excluded).
-     */
-    public boolean matches(ZonedDateTime t) {
-        ZonedDateTime minute = t.truncatedTo(ChronoUnit.MINUTES);
-        ZonedDateTime tick = search(minute.minusMinutes(1), minute.toLocalDate().plusDays(2));
-        return tick != null && tick.toInstant().equals(minute.toInstant());
-    }
-
-    /**
      * The first tick strictly after {@code after}, in {@code after}'s zone.
      *
      * @return the tick, or {@code null} if there is none within {@value #SEARCH_YEARS} years
      */
     public ZonedDateTime next(ZonedDateTime after) {
         return search(after, after.toLocalDate().plusYears(SEARCH_YEARS));
-    }
-
-    /**
-     * The latest tick at or before {@code atOrBefore}, in its zone.
-     *
-     * @return the tick, or {@code null} if there is none within {@value #SEARCH_YEARS} years
-     */
-    public ZonedDateTime previous(ZonedDateTime atOrBefore) {
-        ZoneId zone = atOrBefore.getZone();
-        LocalDate limit = atOrBefore.toLocalDate().minusYears(SEARCH_YEARS);
-        LocalDateTime from = atOrBefore.toLocalDateTime().plus(overlapAfter(atOrBefore));
-        ZonedDateTime best = null;
-        LocalDateTime candidate = latestMatchAtOrBefore(from, limit);
-        while (candidate != null) {
-            if (best != null && candidate.isBefore(best.toLocalDateTime().minus(gapBefore(best)))) {
-                break;
-            }
-            ZonedDateTime tick = ZonedDateTime.of(candidate, zone);
-            if (!tick.isAfter(atOrBefore) && (best == null || tick.isAfter(best))) {
-                best = tick;
-            }
-            candidate = latestMatchAtOrBefore(candidate.minusMinutes(1), limit);
-        }
-        return best;
     }
 
     /**
@@ -222,16 +188,6 @@ public final class CronExpression {
         return Duration.ZERO;
     }
 
-    /** Length of the DST overlap {@code t} lies in the second occurrence of, else zero. */
-    private static Duration overlapAfter(ZonedDateTime t) {
-        ZoneOffsetTransition transition = t.getZone().getRules().previousTransition(t.toInstant().plusNanos(1));
-        if (transition != null && transition.isOverlap()
-                && t.toInstant().isBefore(transition.getInstant().minus(transition.getDuration()))) {
-            return transition.getDuration().negated();
-        }
-        return Duration.ZERO;
-    }
-
     private LocalDateTime earliestMatchAtOrAfter(LocalDateTime from, LocalDate limit) {
         LocalDate day = from.toLocalDate();
         LocalTime time = from.toLocalTime();
@@ -253,27 +209,6 @@ public final class CronExpression {
         return null;
     }
 
-    private LocalDateTime latestMatchAtOrBefore(LocalDateTime from, LocalDate limit) {
-        LocalDate day = from.toLocalDate();
-        LocalTime time = from.toLocalTime();
-        while (!day.isBefore(limit)) {
-            if (!has(months, day.getMonthValue())) {
-                day = day.withDayOfMonth(1).minusDays(1);
-                time = LocalTime.MAX;
-                continue;
-            }
-            if (dayMatches(day)) {
-                LocalTime hit = latestTimeAtOrBefore(time);
-                if (hit != null) {
-                    return day.atTime(hit);
-                }
-            }
-            day = day.minusDays(1);
-            time = LocalTime.MAX;
-        }
-        return null;
-    }
-
     private LocalTime earliestTimeAtOrAfter(LocalTime time) {
         int hour = nextBit(hours, time.getHour());
         if (hour == time.getHour()) {
@@ -284,18 +219,6 @@ public final class CronExpression {
             hour = nextBit(hours, hour + 1);
         }
         return hour < 0 ? null : LocalTime.of(hour, nextBit(minutes, 0));
-    }
-
-    private LocalTime latestTimeAtOrBefore(LocalTime time) {
-        int hour = previousBit(hours, time.getHour());
-        if (hour == time.getHour()) {
-            int minute = previousBit(minutes, time.getMinute());
-            if (minute >= 0) {
-                return LocalTime.of(hour, minute);
-            }
-            hour = previousBit(hours, hour - 1);
-        }
-        return hour < 0 ? null : LocalTime.of(hour, previousBit(minutes, 59));
     }
 
     private boolean dayMatches(LocalDate day) {
@@ -315,15 +238,6 @@ public final class CronExpression {
         }
         long rest = mask & (-1L << from);
         return rest == 0 ? -1 : Long.numberOfTrailingZeros(rest);
-    }
-
-    /** Highest set bit at or below {@code from}, or -1. */
-    private static int previousBit(long mask, int from) {
-        if (from < 0) {
-            return -1;
-        }
-        long rest = mask & (-1L >>> (63 - from));
-        return rest == 0 ? -1 : 63 - Long.numberOfLeadingZeros(rest);
     }
 
     @Override

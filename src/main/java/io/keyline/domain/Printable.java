@@ -44,12 +44,6 @@ public final class Printable {
         return s != null && firstUnsafe(s, false) >= 0;
     }
 
-    /** The first character {@link #line} would escape, as {@code U+001B}, or {@code null}. */
-    public static String firstControl(String s) {
-        int i = s == null ? -1 : firstUnsafe(s, false);
-        return i < 0 ? null : String.format(java.util.Locale.ROOT, "U+%04X", (int) s.charAt(i));
-    }
-
     private static String escape(String s, boolean keepLines) {
         if (s == null) {
             return null;

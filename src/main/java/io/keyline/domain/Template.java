@@ -69,18 +69,9 @@ public final class Template {
     }
 
     /**
-     * The placeholder names in order of appearance (repeats included).
+     * The placeholders with their columns, in order of appearance (repeats included).
      *
      * @throws SyntaxException for an unterminated {@code {}, a lone {@code }} or an empty or unknown placeholder
-     */
-    public static List<String> placeholders(String template) {
-        return scan(template).stream().map(Placeholder::name).toList();
-    }
-
-    /**
-     * The placeholders with their columns, in order of appearance.
-     *
-     * @throws SyntaxException as {@link #placeholders}
      */
     public static List<Placeholder> scan(String template) {
         List<Placeholder> found = new ArrayList<>();
@@ -92,7 +83,7 @@ public final class Template {
      * Replaces every placeholder by the resolver's value for its name.
      *
      * @param resolver maps a name such as {@code key} to its value, or to {@code null} when unknown
-     * @throws SyntaxException          as {@link #placeholders}
+     * @throws SyntaxException          as {@link #scan}
      * @throws IllegalArgumentException {@code unknown placeholder {x}} when the resolver returns {@code null}
      */
     public static String render(String template, Function<String, String> resolver) {
@@ -117,7 +108,7 @@ public final class Template {
     /**
      * Like {@link #render(String, Function)}, with every value passed through {@code encoder}.
      *
-     * @throws SyntaxException          as {@link #placeholders}
+     * @throws SyntaxException          as {@link #scan}
      * @throws IllegalArgumentException {@code unknown placeholder {x}}, or what the encoder throws
      */
     public static String render(String template, Function<String, String> resolver, Encoder encoder) {

@@ -283,20 +283,6 @@ public final class Places {
         return workingDir.resolve(p).normalize();
     }
 
-    /**
-     * The state: a folder or a {@code postgresql://} URL, named or the default (no search).
-     *
-     * @param given {@code --state}, or {@code null}
-     * @throws IllegalArgumentException when a URL is not one Keyline can use
-     */
-    public StateLocation state(String given) {
-        String s = given != null ? given : env.get("KEYLINE_STATE");
-        if (s != null && !s.isBlank()) {
-            return StateLocation.parse(s, env);
-        }
-        return new StateLocation.Folder(statePath(null));
-    }
-
     /** The state folder: {@code given}, {@code $KEYLINE_STATE}, or the default where a new state is created. */
     public Path statePath(String given) {
         if (given != null) {
@@ -307,18 +293,6 @@ public final class Places {
             return Path.of(e);
         }
         return packaged() ? installedState() : Path.of(STATE_FOLDER);
-    }
-
-    /** The jobs folder: {@code given}, {@code $KEYLINE_JOBS}, or the default (created in the installed app). */
-    public Path jobs(Path given) {
-        if (given != null) {
-            return given;
-        }
-        String e = env.get("KEYLINE_JOBS");
-        if (e != null && !e.isBlank()) {
-            return Path.of(e);
-        }
-        return packaged() ? defaultJobs() : WORKSPACE_JOBS;
     }
 
     private Path defaultJobs() {

@@ -355,8 +355,9 @@ class BadInputSuite {
             }
         }
         if (io.keyline.domain.Printable.hasControl(t)) {
-            p.add("raw control character in the output (" + io.keyline.domain.Printable.firstControl(
-                    t.replace("\n", "").replace("\t", "")) + ")");
+            p.add("raw control character in the output (" + t.replace("\n", "").replace("\t", "").codePoints()
+                    .filter(c -> io.keyline.domain.Printable.hasControl(Character.toString(c))).mapToObj(
+                            c -> String.format(java.util.Locale.ROOT, "U+%04X", c)).findFirst().orElse("?") + ")");
         }
         var m = STACK.matcher(t);
         if (m.find()) {

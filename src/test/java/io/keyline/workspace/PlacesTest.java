@@ -31,7 +31,7 @@ class PlacesTest {
     void fromTheRepoTheDefaultsAreRelative() {
         Places c = places(Map.of("HOME", home.toString()));
         assertThat(c.statePath(null)).isEqualTo(Path.of("state"));
-        assertThat(c.jobs(null)).isEqualTo(Path.of("resources/jobs"));
+        assertThat(c.toCreate(null, null).jobs()).isEqualTo(Path.of("resources/jobs").toAbsolutePath());
     }
 
     @Test
@@ -40,14 +40,14 @@ class PlacesTest {
         Places xdg = places(Map.of("HOME", home.toString(), "XDG_DATA_HOME", home.resolve("data").toString(),
                 "XDG_CONFIG_HOME", home.resolve("config").toString()));
         assertThat(xdg.statePath(null)).isEqualTo(home.resolve("data/keyline"));
-        assertThat(xdg.jobs(null)).isEqualTo(home.resolve("config/keyline/jobs")).isDirectory();
+        assertThat(xdg.toCreate(null, null).jobs()).isEqualTo(home.resolve("config/keyline/jobs")).isDirectory();
 
         Places plain = places(Map.of("HOME", home.toString()));
         assertThat(plain.statePath(null)).isEqualTo(home.resolve(".local/share/keyline"));
-        assertThat(plain.jobs(null)).isEqualTo(home.resolve(".config/keyline/jobs"));
+        assertThat(plain.toCreate(null, null).jobs()).isEqualTo(home.resolve(".config/keyline/jobs"));
 
         Places env = places(Map.of("HOME", home.toString(), "KEYLINE_STATE", "/srv/s", "KEYLINE_JOBS", "/srv/j"));
         assertThat(env.statePath(null)).isEqualTo(Path.of("/srv/s"));
-        assertThat(env.jobs(null)).isEqualTo(Path.of("/srv/j"));
+        assertThat(env.toCreate(null, null).jobs()).isEqualTo(Path.of("/srv/j"));
     }
 }

@@ -2,7 +2,6 @@ package io.keyline.core.exec;
 
 import io.keyline.text.Said;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,9 +9,9 @@ import java.util.regex.Pattern;
 /**
  * What the evidence of an HTTP answer says besides its status and body: every hop of the redirects that were
  * followed, the {@code Location} of a redirect, and what became of the cookies the site set for the credential.
- * The evidence keeps text, so the detail is recorded as the English of these words, one line each; {@link #shown}
- * says those lines again in the language in use. The hops, the URL, the credential's name, its fingerprint and a
- * failure's own text are data and stay as they are.
+ * The evidence keeps text, so the detail is recorded as the English of these words, one line each; the evidence
+ * panes say those lines again in the language in use ({@link #words} reads one back). The hops, the URL, the
+ * credential's name, its fingerprint and a failure's own text are data and stay as they are.
  */
 public final class AnswerDetail {
 
@@ -44,22 +43,6 @@ public final class AnswerDetail {
     /** "credential X refreshed by the site (fingerprint …)": the site set cookies the credential now keeps. */
     static Said refreshed(String credential, String fingerprint) {
         return Said.of(REFRESHED, credential, fingerprint);
-    }
-
-    /**
-     * A recorded detail as shown: each line that is the English of these words, said in the language in use; any
-     * other line (a site's text) as recorded.
-     */
-    public static String shown(String recorded) {
-        if (recorded == null || recorded.isEmpty()) {
-            return recorded;
-        }
-        List<String> out = new ArrayList<>();
-        for (String line : recorded.split("\n", -1)) {
-            Said words = words(line);
-            out.add(words == null ? line : words.text());
-        }
-        return String.join("\n", out);
     }
 
     /**

@@ -273,7 +273,7 @@ public final class HttpExecutor implements StepExecutor {
 
         /**
          * For the evidence: "credential X refreshed by the site (fingerprint …)", the problem, or {@code null}; the
-         * English of their words, which the evidence panes say again (AnswerDetail.shown).
+         * English of their words, which the evidence panes say again (AnswerDetail.words).
          */
         String text() {
             return problem != null ? problem.english() : fingerprint == null ? null
@@ -750,7 +750,7 @@ public final class HttpExecutor implements StepExecutor {
         if (refreshed != null) {
             parts.add(refreshed);
         }
-        // recorded as the English of their words, which the evidence panes say again (AnswerDetail.shown)
+        // recorded as the English of their words, which the evidence panes say again (AnswerDetail.words)
         if (ex.hops.size() > 1) {
             parts.add(AnswerDetail.hops(ex.hops).english());
         }

@@ -39,11 +39,6 @@ public final class JobFileLoader {
         public Result {
             errors = List.copyOf(errors);
         }
-
-        /** @return whether the file loaded */
-        public boolean ok() {
-            return job != null;
-        }
     }
 
     /**

@@ -423,16 +423,6 @@ public final class RenewAndResume {
             return CredentialTester.outcome(results);
         }
 
-        /** Whether any probe could answer. */
-        public boolean answered() {
-            return results.stream().anyMatch(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED);
-        }
-
-        /** "The stored credential: Accepted: 1 answer met its success condition … 2 parked keys resumed: …" */
-        public String summary(String name) {
-            return withResumed(Text.t("core.renew.storedCredential", CredentialTester.summary(name, results)));
-        }
-
         /** As {@link #summary}, in the console's plain words ({@link LoginCheck}). */
         public String plainSummary() {
             return withResumed(Text.t("core.renew.storedLogin", LoginCheck.summary(results)));

@@ -43,7 +43,7 @@ class JobFileLoaderTest {
         JobFileLoader.Result result = JobFileLoader.loadFile(file);
 
         assertThat(result.errors()).isEmpty();
-        assertThat(result.ok()).isTrue();
+        assertThat(result.job()).isNotNull();
         JobDefinition job = result.job();
         RetryPolicy retry = new RetryPolicy(3, Duration.ofSeconds(5), 2.0, Duration.ofMinutes(5), 0.5, Duration.ofMinutes(30));
         assertThat(job.name()).isEqualTo("daily-article");

@@ -73,7 +73,7 @@ class ThroughputFieldsTest {
     private String error(String name, String extra, String at) throws IOException {
         Path file = write(name, extra);
         JobFileLoader.Result r = JobFileLoader.loadFile(file);
-        assertThat(r.ok()).isFalse();
+        assertThat(r.job()).isNull();
         assertThat(r.errors()).hasSize(1);
         JobFileError e = r.errors().get(0);
         String json = Files.readString(file);

@@ -210,16 +210,4 @@ class RenewAndResumeTextTest {
         assertThat(Words.error(new RuntimeException())).isEqualTo("RuntimeException");
     }
 
-    @Test
-    void aTestOfTheStoredCredentialInOneSentence() {
-        List<CredentialTester.Result> ok = List.of(new CredentialTester.Result("daily", "publish",
-                CredentialTester.Verdict.ACCEPTED, io.keyline.text.Said.plain("HTTP 200")));
-        assertThat(new RenewAndResume.Tested(ok, List.of()).summary("shop"))
-                .isEqualTo("The stored credential: Accepted: 1 answer met its success condition and none showed a "
-                        + "rejected login.");
-        assertThat(new RenewAndResume.Tested(ok, List.of(key("daily", "a", KeyState.PENDING),
-                key("daily", "b", KeyState.PENDING))).summary("shop"))
-                .isEqualTo("The stored credential: Accepted: 1 answer met its success condition and none showed a "
-                        + "rejected login. 2 parked keys resumed: they run on the next run.");
-    }
 }
