@@ -3,7 +3,6 @@ package io.keyline.cli;
 import io.keyline.core.operations.Status;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
-import io.keyline.domain.KeyState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 import static io.keyline.text.Text.t;

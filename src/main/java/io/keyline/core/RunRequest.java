@@ -1,6 +1,5 @@
 package io.keyline.core;
 
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -54,10 +53,5 @@ public record RunRequest(boolean ahead, String planId, Map<String, Plan.Expectat
 
     public boolean applying() {
         return expected != null;
-    }
-
-    /** The keys of a plan, in order. */
-    public List<String> keys() {
-        return expected == null ? List.of() : List.copyOf(expected.keySet());
     }
 }

@@ -53,11 +53,6 @@ public final class Conditions {
         public boolean met() {
             return truth == Truth.TRUE;
         }
-
-        /** Why, in English (as machine output keeps it). */
-        public String why() {
-            return words.english();
-        }
     }
 
     /**

@@ -33,10 +33,6 @@ final class Extractor {
      * @param missingRule that rule as the job file reads ({@code css "#id" text}), or {@code null}
      */
     record Result(Map<String, String> values, String missingName, String missingRule) {
-        /** The rule that found nothing with its output ({@code "sectok (css …)"}), or {@code null}. */
-        String missing() {
-            return missingName == null ? null : missingName + " (" + missingRule + ")";
-        }
     }
 
     static Result extract(Map<String, Extraction> rules, Conditions.Answer answer, List<String> setCookies, URI base) {

@@ -24,7 +24,6 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,7 +35,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -190,10 +188,6 @@ public final class HttpExecutor implements StepExecutor {
     private record Judgement(FailureClass cls, Said words, Duration retryAfter) {
         Judgement(FailureClass cls, String message, Duration retryAfter) {
             this(cls, Said.plain(message), retryAfter);
-        }
-
-        String message() {
-            return words.english();
         }
     }
 

@@ -30,11 +30,6 @@ public final class Patterns {
      * @param said  what is wrong (RE2's own words, in English) and what to write instead where there is a way
      */
     public record Problem(int index, io.keyline.text.Said said) {
-
-        /** What is wrong, in English. */
-        public String message() {
-            return said.english();
-        }
     }
 
     /** Why {@code regex} does not compile as RE2, or {@code null} when it does. */

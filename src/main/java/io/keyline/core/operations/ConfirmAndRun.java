@@ -247,14 +247,6 @@ public final class ConfirmAndRun {
      * @param result    what the confirmed step came to in that run, or {@code null} when the run did not reach it
      */
     public record Outcome(KeyRecord confirmed, RunReport report, KeyRecord after, StepResult result) {
-        /** "Done", or the state and its message ("Needs confirmation: …"). */
-        public String text() {
-            if (after.state() == KeyState.DONE) {
-                return Words.state(KeyState.DONE);
-            }
-            return Words.state(after.state()) + (after.message() == null || after.message().isBlank() ? ""
-                    : ": " + io.keyline.domain.Printable.line(Words.said(after)));
-        }
     }
 
     private final KeyRecords store;

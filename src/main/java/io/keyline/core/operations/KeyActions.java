@@ -6,8 +6,6 @@ import io.keyline.core.RunReport;
 import io.keyline.core.KeyRecords;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
-import io.keyline.domain.KeyState;
-import io.keyline.domain.Printable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,18 +35,6 @@ public final class KeyActions {
      * @param report the run, or {@code null} when nothing ran
      */
     public record Outcome(String job, String key, KeyRecord after, RunReport report) {
-        /** "daily 2026-11-08: done", "daily 2026-11-08: failed — HTTP 422 …". */
-        public String text() {
-            if (after == null) {
-                return job + " " + key + ": " + (report == null || report.stopped() == null ? "nothing ran"
-                        : report.stopped());
-            }
-            String msg = after.message() == null || after.state() == KeyState.DONE ? ""
-                    : " — " + Printable.line(Words.said(after));
-            String stopped = report != null && report.stopped() != null && !report.stopped().isBlank()
-                    && after.state() != KeyState.DONE ? " (" + report.stopped() + ")" : "";
-            return job + " " + key + ": " + Words.stateLower(after.state()) + msg + stopped;
-        }
     }
 
     /** Re-arms a FAILED (or skipped, or credential-parked) key with a fresh retry budget, then runs it now. */

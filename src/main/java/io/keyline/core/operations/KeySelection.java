@@ -68,11 +68,6 @@ public final class KeySelection {
             return new Choice(keys, from, to, due, a);
         }
 
-        /** Whether any option was given (none: the current key). */
-        public boolean any() {
-            return !keys.isEmpty() || from != null || to != null || due;
-        }
-
         /** How the keys were chosen, for the run log: {@code --key K}, {@code --from A --to B}, {@code --due}, {@code current}. */
         public String describe() {
             if (!keys.isEmpty()) {

@@ -414,10 +414,6 @@ public final class RenewAndResume {
             this(results, resumed, List.of());
         }
 
-        public long rejected() {
-            return results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.REJECTED).count();
-        }
-
         /** Accepted, rejected or inconclusive (strict: one success and no auth signal is accepted). */
         public CredentialTester.Outcome outcome() {
             return CredentialTester.outcome(results);

@@ -87,7 +87,8 @@ class AnswerReadingTest {
                 .isEqualTo(Conditions.Truth.FALSE);
         assertThat(truth(new Condition.Compare("", Comparison.EQUALS, List.of("{\"a\":[1.50,{\"b\":2}]}")),
                 answer(200, Map.of(), "{\"a\": [1.5, {\"b\": 2.0}]}"))).isEqualTo(Conditions.Truth.TRUE);
-        assertThat(Conditions.evaluate(new Condition.Compare("/total", Comparison.EQUALS, List.of("1")), bomb).why())
+        assertThat(Conditions.evaluate(new Condition.Compare("/total", Comparison.EQUALS, List.of("1")), bomb).words()
+                .english())
                 .isEqualTo("/total = 1E+2147483627");
     }
 
@@ -113,13 +114,14 @@ class AnswerReadingTest {
         rules.put("empty", new Extraction.Css("input[name=empty]", "value", true));
         Extractor.Result r = Extractor.extract(rules, a, List.of("csrftoken=zz9; Path=/", "other=1"),
                 URI.create("http://127.0.0.1/"));
-        assertThat(r.missing()).isNull();
+        assertThat(r.missingName()).isNull();
         assertThat(r.values()).containsExactly(Map.entry("sectok", "ab12"), Map.entry("title", "Journal 2026-11-29"),
                 Map.entry("rev", "42"), Map.entry("header", "7"), Map.entry("csrf", "zz9"));
 
         Extractor.Result none = Extractor.extract(Map.of("sectok", new Extraction.Css("input[name=empty]", "value",
                 false)), a, List.of(), URI.create("http://127.0.0.1/"));
-        assertThat(none.missing()).isEqualTo("sectok (css \"input[name=empty]\" attr value)");
+        assertThat(none.missingName()).isEqualTo("sectok");
+        assertThat(none.missingRule()).isEqualTo("css \"input[name=empty]\" attr value");
 
         Conditions.Answer json = answer(200, Map.of(), "{\"data\": {\"id\": 42, \"ok\": true, \"n\": null, "
                 + "\"big\": 1e400, \"list\": [1, \"a\"]}}");

@@ -59,7 +59,7 @@ class ConditionsTest {
     void theString0UnderNotEquals0CannotBeDecidedAndSaysWhy() {
         Conditions.Verdict v = Conditions.evaluate(cmp("/total", Comparison.NOT_EQUALS, "0"), json("{\"total\": \"0\"}"));
         assertThat(v.truth()).isEqualTo(Truth.UNKNOWN);
-        assertThat(v.why()).isEqualTo("/total = \"0\" is a string, the condition compares with a number "
+        assertThat(v.words().english()).isEqualTo("/total = \"0\" is a string, the condition compares with a number "
                 + "(compared by JSON type)");
         assertThat(truth(cmp("/total", Comparison.NOT_EQUALS, "0"), json("{\"total\": 2}"))).isEqualTo(Truth.TRUE);
         assertThat(truth(cmp("/total", Comparison.NOT_EQUALS, "0"), json("{\"total\": 0}"))).isEqualTo(Truth.FALSE);
@@ -122,6 +122,7 @@ class ConditionsTest {
     @Test
     void theWholeBodyIsThePointerTheEmptyString() {
         assertThat(truth(cmp("", Comparison.EQUALS, "[]"), json("[ ]"))).isEqualTo(Truth.TRUE);
-        assertThat(Conditions.evaluate(cmp("", Comparison.EQUALS, "[]"), json("[1]")).why()).isEqualTo("the body = [1]");
+        assertThat(Conditions.evaluate(cmp("", Comparison.EQUALS, "[]"), json("[1]")).words().english())
+                .isEqualTo("the body = [1]");
     }
 }
