@@ -43,13 +43,7 @@ final class ConditionReader {
      * @return the condition, or {@code null} when the field is absent or invalid (the problems are reported)
      */
     static Condition read(ObjectView owner, String name) {
-        if (!owner.has(name)) {
-            return null;
-        }
-        int before = owner.problems().count();
-        ObjectView view = owner.objectField(name, FIELDS);
-        Condition condition = view == null ? null : condition(view);
-        return owner.problems().count() > before ? null : condition;
+        return owner.readObject(name, FIELDS, ConditionReader::condition);
     }
 
     /** The {@code response} object of a step or probe; {@link ResponseRules#NONE} when absent, {@code null} if invalid. */
@@ -57,14 +51,8 @@ final class ConditionReader {
         if (!owner.has("response")) {
             return ResponseRules.NONE;
         }
-        int before = owner.problems().count();
-        ObjectView response = owner.objectField("response", RESPONSE_FIELDS);
-        if (response == null) {
-            return null;
-        }
-        ResponseRules rules = new ResponseRules(read(response, "successWhen"), read(response, "authWhen"),
-                read(response, "retryWhen"));
-        return owner.problems().count() > before ? null : rules;
+        return owner.readObject("response", RESPONSE_FIELDS, response -> new ResponseRules(
+                read(response, "successWhen"), read(response, "authWhen"), read(response, "retryWhen")));
     }
 
     /**
@@ -242,9 +230,9 @@ final class ConditionReader {
         if (inner == null) {
             return null;
         }
-        int before = c.problems().count();
-        Condition part = condition(ObjectView.of(inner, c.pathOf("not"), c.problems(), FIELDS));
-        return part == null || c.problems().count() > before ? null : new Condition.Not(part);
+        Condition part = c.problems().unlessReported(
+                () -> condition(ObjectView.of(inner, c.pathOf("not"), c.problems(), FIELDS)));
+        return part == null ? null : new Condition.Not(part);
     }
 
     /** The only placeholders a condition knows: the key and the job the answer is read for. */

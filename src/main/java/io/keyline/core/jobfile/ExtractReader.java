@@ -34,10 +34,10 @@ final class ExtractReader {
 
     /** The rules, in file order; empty when the field is absent, {@code null} when invalid (reported). */
     static Map<String, Extraction> read(ObjectView owner) {
-        if (!owner.has("extract")) {
-            return Map.of();
-        }
-        int before = owner.problems().count();
+        return owner.has("extract") ? owner.problems().unlessReported(() -> rules(owner)) : Map.of();
+    }
+
+    private static Map<String, Extraction> rules(ObjectView owner) {
         SourceNode.Obj obj = owner.nonEmpty("extract", SourceNode.Obj.class, Said.of("core.jobfile.expect.extract",
                 "{\"sectok\": {\"css\": \"input[name=sectok]\", \"attr\": \"value\"}}"));
         if (obj == null) {
@@ -64,7 +64,7 @@ final class ExtractReader {
                 rules.put(field.name(), e);
             }
         }
-        return owner.problems().count() > before ? null : rules;
+        return rules;
     }
 
     private static Extraction rule(ObjectView r) {

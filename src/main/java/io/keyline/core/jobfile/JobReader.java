@@ -48,7 +48,8 @@ final class JobReader {
         ObjectView job = ObjectView.of(obj, "", problems, FIELDS);
         String name = job.require("name") ? job.matching("name", NAME, Said.of("core.jobfile.rule.jobName")) : null;
         SourceNode.Str description = job.string("description");
-        KeySpec key = job.require("key", Said.of("core.jobfile.hint.key")) ? key(job) : null;
+        KeySpec key = job.require("key", Said.of("core.jobfile.hint.key"))
+                ? job.readObject("key", KEY_FIELDS, JobReader::key) : null;
         if (job.has("keys")) {
             io.keyline.domain.KeySource source = KeySourceReader.read(job, key);
             key = key == null || source == null ? key : new KeySpec(key.type(), key.zone(), key.start(), source);
@@ -95,12 +96,7 @@ final class JobReader {
         }
     }
 
-    private static KeySpec key(ObjectView job) {
-        int before = job.problems().count();
-        ObjectView key = job.objectField("key", KEY_FIELDS);
-        if (key == null) {
-            return null;
-        }
+    private static KeySpec key(ObjectView key) {
         String typeName = key.require("type", Said.of("core.jobfile.expect.oneOf", "date, week, month, manual"))
                 ? key.choice("type", List.of("date", "week", "month", "manual"), false) : null;
         KeyType type = typeName == null ? null : KeyType.valueOf(typeName.toUpperCase(Locale.ROOT));
@@ -116,7 +112,7 @@ final class JobReader {
                 key.problems().at(startStr, Said.of("core.jobfile.fieldSays", "key.start", invalidKey(e)));
             }
         }
-        return job.problems().count() > before ? null : new KeySpec(type, zone, start);
+        return type == null || zone == null ? null : new KeySpec(type, zone, start);
     }
 
     /** What is wrong with a key.start, in words of the bundles for the kinds of key a start can have. */

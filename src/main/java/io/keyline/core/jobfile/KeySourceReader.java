@@ -43,11 +43,10 @@ final class KeySourceReader {
      * @param key the job's key (a source is for manual keys), or {@code null} when it is invalid itself
      */
     static KeySource read(ObjectView job, KeySpec key) {
-        int before = job.problems().count();
-        ObjectView keys = job.objectField("keys", FIELDS);
-        if (keys == null) {
-            return null;
-        }
+        return job.readObject("keys", FIELDS, keys -> source(job, key, keys));
+    }
+
+    private static KeySource source(ObjectView job, KeySpec key, ObjectView keys) {
         if (key != null && key.type() != KeyType.MANUAL) {
             job.problems().atName(job.field("keys"), Said.of("core.jobfile.keysNotManual", "keys", key.type().jsonName()));
         }
@@ -110,10 +109,7 @@ final class KeySourceReader {
                             Map.of(KeySource.OUTPUT, new Extraction.Json(pointer, false))),
                     null, timeout == null ? Duration.ofSeconds(30) : timeout, RetryPolicy.DEFAULT);
         }
-        if (job.problems().count() > before || step == null) {
-            return null;
-        }
-        return new KeySource(step, each, max == null ? KeySource.DEFAULT_MAX_KEYS : max);
+        return step == null ? null : new KeySource(step, each, max == null ? KeySource.DEFAULT_MAX_KEYS : max);
     }
 
     /** A source lists the keys: {@code {key}} and {@code {runId}} have no value in it ({@code {job}} has). */

@@ -100,46 +100,46 @@ public final class NotifyFileReader {
     }
 
     private static Hook hook(ObjectView h, int index) {
-        int before = h.problems().count();
-        SourceNode.Str name = h.string("name");
-        Set<String> on = new LinkedHashSet<>();
-        if (h.require("on", Said.of("core.jobfile.hint.events", String.join(", ", Hook.EVENTS)))) {
-            List<SourceNode.Str> events = h.strings("on");
-            for (SourceNode.Str e : events == null ? List.<SourceNode.Str>of() : events) {
-                if (Hook.EVENTS.contains(e.value())) {
-                    on.add(e.value());
-                } else {
-                    h.problems().at(e, Said.of("core.jobfile.unknownEvent", h.pathOf("on"), "\"" + e.value() + "\"",
-                            String.join(", ", Hook.EVENTS), Suggestions.didYouMean(e.value(), Hook.EVENTS)));
+        return h.problems().unlessReported(() -> {
+            SourceNode.Str name = h.string("name");
+            Set<String> on = new LinkedHashSet<>();
+            if (h.require("on", Said.of("core.jobfile.hint.events", String.join(", ", Hook.EVENTS)))) {
+                List<SourceNode.Str> events = h.strings("on");
+                for (SourceNode.Str e : events == null ? List.<SourceNode.Str>of() : events) {
+                    if (Hook.EVENTS.contains(e.value())) {
+                        on.add(e.value());
+                    } else {
+                        h.problems().at(e, Said.of("core.jobfile.unknownEvent", h.pathOf("on"), "\"" + e.value() + "\"",
+                                String.join(", ", Hook.EVENTS), Suggestions.didYouMean(e.value(), Hook.EVENTS)));
+                    }
                 }
             }
-        }
-        boolean hasCommand = h.has("command");
-        boolean hasWebhook = h.has("webhook");
-        if (hasCommand == hasWebhook) {
-            h.problems().at(h.node(), Said.of("core.jobfile.commandOrWebhook", h.label(), "\"command\"", "\"webhook\""));
-        }
-        List<String> command = hasCommand && !hasWebhook ? command(h) : null;
-        URI webhook = hasWebhook && !hasCommand ? webhook(h) : null;
-        String format = h.choice("format", Hook.FORMATS, false);
-        if (format != null && !hasWebhook) {
-            h.problems().atName(h.field("format"), Said.of("core.jobfile.onlyWith", h.pathOf("format"), "\"webhook\""));
-        }
-        SourceNode.Str secret = h.string("secret");
-        String fmt = format == null ? "json" : format;
-        if (secret != null && !(fmt.equals("dingtalk") || fmt.equals("feishu"))) {
-            h.problems().atName(h.field("secret"), Said.of("core.jobfile.secretFormat", h.pathOf("secret"), fmt));
-        }
-        Duration timeout = h.duration("timeout");
-        if (timeout != null && timeout.compareTo(Duration.ofMinutes(2)) > 0) {
-            h.problems().at(h.field("timeout").value(), Said.of("core.jobfile.hookTimeout", h.pathOf("timeout"),
-                    String.valueOf(timeout)));
-        }
-        if (h.problems().count() > before) {
-            return null;
-        }
-        return new Hook(index, name == null ? null : name.value(), on, command, webhook, fmt,
-                secret == null ? null : secret.value(), timeout == null ? Hook.DEFAULT_TIMEOUT : timeout);
+            boolean hasCommand = h.has("command");
+            boolean hasWebhook = h.has("webhook");
+            if (hasCommand == hasWebhook) {
+                h.problems().at(h.node(), Said.of("core.jobfile.commandOrWebhook", h.label(), "\"command\"",
+                        "\"webhook\""));
+            }
+            List<String> command = hasCommand && !hasWebhook ? command(h) : null;
+            URI webhook = hasWebhook && !hasCommand ? webhook(h) : null;
+            String format = h.choice("format", Hook.FORMATS, false);
+            if (format != null && !hasWebhook) {
+                h.problems().atName(h.field("format"), Said.of("core.jobfile.onlyWith", h.pathOf("format"),
+                        "\"webhook\""));
+            }
+            SourceNode.Str secret = h.string("secret");
+            String fmt = format == null ? "json" : format;
+            if (secret != null && !(fmt.equals("dingtalk") || fmt.equals("feishu"))) {
+                h.problems().atName(h.field("secret"), Said.of("core.jobfile.secretFormat", h.pathOf("secret"), fmt));
+            }
+            Duration timeout = h.duration("timeout");
+            if (timeout != null && timeout.compareTo(Duration.ofMinutes(2)) > 0) {
+                h.problems().at(h.field("timeout").value(), Said.of("core.jobfile.hookTimeout", h.pathOf("timeout"),
+                        String.valueOf(timeout)));
+            }
+            return new Hook(index, name == null ? null : name.value(), on, command, webhook, fmt,
+                    secret == null ? null : secret.value(), timeout == null ? Hook.DEFAULT_TIMEOUT : timeout);
+        });
     }
 
     private static List<String> command(ObjectView h) {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -50,6 +51,17 @@ final class ObjectView {
     ObjectView objectField(String name, List<String> known) {
         SourceNode.Obj child = typed(name, SourceNode.Obj.class, Said.of("core.jobfile.expect.object"));
         return child == null ? null : of(child, pathOf(name), problems, known);
+    }
+
+    /**
+     * The object in field {@code name} as {@code reader} reads it; {@code null} when the field is absent, or when
+     * viewing or reading it reported an error.
+     */
+    <T> T readObject(String name, List<String> known, Function<ObjectView, T> reader) {
+        return problems.unlessReported(() -> {
+            ObjectView view = objectField(name, known);
+            return view == null ? null : reader.apply(view);
+        });
     }
 
     SourceNode.Obj node() {

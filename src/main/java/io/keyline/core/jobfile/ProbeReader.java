@@ -28,12 +28,7 @@ final class ProbeReader {
 
     /** The probe, or {@code null} if invalid (the problems are reported). */
     static ProbeSpec read(ObjectView step, StepTemplates templates) {
-        int before = step.problems().count();
-        ObjectView probe = step.objectField("probe", FIELDS);
-        if (probe == null) {
-            return null;
-        }
-        return read(probe, step, templates, before);
+        return step.readObject("probe", FIELDS, probe -> spec(probe, templates));
     }
 
     /**
@@ -41,27 +36,19 @@ final class ProbeReader {
      * invalid (the problems are reported). It runs before any step, so it cannot use a step's outputs.
      */
     static io.keyline.domain.KeyProbe readJobProbe(ObjectView job, StepTemplates templates) {
-        int before = job.problems().count();
-        ObjectView probe = job.objectField("probe", JOB_FIELDS);
-        if (probe == null) {
-            return null;
-        }
-        String credential = probe.matching("credential", CREDENTIAL, Said.of("core.jobfile.rule.credential"));
-        ProbeSpec spec = read(probe, job, templates, before);
-        return spec == null ? null : new io.keyline.domain.KeyProbe(spec, credential);
+        return job.readObject("probe", JOB_FIELDS, probe -> {
+            String credential = probe.matching("credential", CREDENTIAL, Said.of("core.jobfile.rule.credential"));
+            ProbeSpec spec = spec(probe, templates);
+            return spec == null ? null : new io.keyline.domain.KeyProbe(spec, credential);
+        });
     }
 
-    private static ProbeSpec read(ObjectView probe, ObjectView owner, StepTemplates templates, int before) {
+    private static ProbeSpec spec(ObjectView probe, StepTemplates templates) {
         probe.require("kind", Said.of("core.jobfile.expect.oneOf", "http, command"));
         String kind = probe.choice("kind", List.of("http", "command"), false);
         Duration timeout = probe.duration("timeout");
-        ProbeSpec spec = null;
-        if ("http".equals(kind)) {
-            spec = http(probe, templates, timeout);
-        } else if ("command".equals(kind)) {
-            spec = command(probe, templates, timeout);
-        }
-        return owner.problems().count() > before ? null : spec;
+        return "http".equals(kind) ? http(probe, templates, timeout)
+                : "command".equals(kind) ? command(probe, templates, timeout) : null;
     }
 
     private static ProbeSpec http(ObjectView probe, StepTemplates templates, Duration timeout) {

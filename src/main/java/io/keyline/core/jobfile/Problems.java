@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Collects the errors of one job file, positioned in its source text. */
 final class Problems {
@@ -99,6 +100,13 @@ final class Problems {
     /** How many errors have been reported so far. */
     int count() {
         return errors.size();
+    }
+
+    /** What {@code read} returns, or {@code null} when reading reported an error. */
+    <T> T unlessReported(Supplier<T> read) {
+        int before = errors.size();
+        T value = read.get();
+        return errors.size() > before ? null : value;
     }
 
     boolean isEmpty() {
