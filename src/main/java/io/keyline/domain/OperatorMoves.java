@@ -22,12 +22,6 @@ public record OperatorMoves(KeyState state, WaitReason why, List<Trigger> moves)
     public static final List<Trigger> ORDER = List.of(Trigger.CONFIRM, Trigger.CREDENTIAL_UPDATED, Trigger.RETRY,
             Trigger.REARM, Trigger.SKIP, Trigger.MARK_DONE);
 
-    /**
-     * Operator triggers that act on a whole job, not on one key: a review of the job's unsafe steps (approve, or
-     * apply of a plan) lets every key that waited for it go on. Screens offer them on the job and in Attention.
-     */
-    public static final List<Trigger> JOB_WIDE = List.of(Trigger.APPROVE);
-
     /** The moves that resolve a state that waits for a person, the first allowed one wins. */
     private static final List<Trigger> RESOLVING = List.of(Trigger.CONFIRM, Trigger.CREDENTIAL_UPDATED,
             Trigger.RETRY);

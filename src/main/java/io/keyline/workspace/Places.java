@@ -283,18 +283,6 @@ public final class Places {
         return workingDir.resolve(p).normalize();
     }
 
-    /** The state folder: {@code given}, {@code $KEYLINE_STATE}, or the default where a new state is created. */
-    public Path statePath(String given) {
-        if (given != null) {
-            return Path.of(given);
-        }
-        String e = env.get("KEYLINE_STATE");
-        if (e != null && !e.isBlank()) {
-            return Path.of(e);
-        }
-        return packaged() ? installedState() : Path.of(STATE_FOLDER);
-    }
-
     private Path defaultJobs() {
         if (packaged()) {
             Path dir = xdg("XDG_CONFIG_HOME", Path.of(".config")).resolve("keyline").resolve("jobs");

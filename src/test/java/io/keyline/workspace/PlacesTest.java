@@ -1,5 +1,6 @@
 package io.keyline.workspace;
 
+import io.keyline.store.StateLocation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,9 +29,10 @@ class PlacesTest {
     }
 
     @Test
-    void fromTheRepoTheDefaultsAreRelative() {
+    void fromTheRepoTheDefaultsAreInTheWorkingDirectory() {
         Places c = places(Map.of("HOME", home.toString()));
-        assertThat(c.statePath(null)).isEqualTo(Path.of("state"));
+        assertThat(c.toCreate(null, null).state())
+                .isEqualTo(new StateLocation.Folder(Path.of("state").toAbsolutePath()));
         assertThat(c.toCreate(null, null).jobs()).isEqualTo(Path.of("resources/jobs").toAbsolutePath());
     }
 
@@ -39,15 +41,16 @@ class PlacesTest {
         System.setProperty("keyline.packaged", "true");
         Places xdg = places(Map.of("HOME", home.toString(), "XDG_DATA_HOME", home.resolve("data").toString(),
                 "XDG_CONFIG_HOME", home.resolve("config").toString()));
-        assertThat(xdg.statePath(null)).isEqualTo(home.resolve("data/keyline"));
+        assertThat(xdg.toCreate(null, null).state()).isEqualTo(new StateLocation.Folder(home.resolve("data/keyline")));
         assertThat(xdg.toCreate(null, null).jobs()).isEqualTo(home.resolve("config/keyline/jobs")).isDirectory();
 
         Places plain = places(Map.of("HOME", home.toString()));
-        assertThat(plain.statePath(null)).isEqualTo(home.resolve(".local/share/keyline"));
+        assertThat(plain.toCreate(null, null).state())
+                .isEqualTo(new StateLocation.Folder(home.resolve(".local/share/keyline")));
         assertThat(plain.toCreate(null, null).jobs()).isEqualTo(home.resolve(".config/keyline/jobs"));
 
         Places env = places(Map.of("HOME", home.toString(), "KEYLINE_STATE", "/srv/s", "KEYLINE_JOBS", "/srv/j"));
-        assertThat(env.statePath(null)).isEqualTo(Path.of("/srv/s"));
+        assertThat(env.toCreate(null, null).state()).isEqualTo(new StateLocation.Folder(Path.of("/srv/s")));
         assertThat(env.toCreate(null, null).jobs()).isEqualTo(Path.of("/srv/j"));
     }
 }
