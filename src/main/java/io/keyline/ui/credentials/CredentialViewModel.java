@@ -48,7 +48,6 @@ public final class CredentialViewModel extends ViewModel {
     private final ReadOnlyStringWrapper waitingKeys = new ReadOnlyStringWrapper(this, "waitingKeys", "");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
     private final ReadOnlyBooleanWrapper messageWaits = new ReadOnlyBooleanWrapper(this, "messageWaits");
-    private final ReadOnlyIntegerWrapper resumedCount = new ReadOnlyIntegerWrapper(this, "resumedCount", -1);
     private final ReadOnlyIntegerWrapper completedCount = new ReadOnlyIntegerWrapper(this, "completedCount", -1);
     private final ReadOnlyBooleanWrapper saved = new ReadOnlyBooleanWrapper(this, "saved");
     private final ObservableList<String> review = FXCollections.observableArrayList();
@@ -241,7 +240,6 @@ public final class CredentialViewModel extends ViewModel {
             nameEditable.set(false);
             name.set(n);
             current.set(RenewAndResume.stored(r.info()));
-            resumedCount.set(r.resumed().size());
             input.clear();
             if (!run || r.resumed().isEmpty()) {
                 busy.set(false);
@@ -380,11 +378,6 @@ public final class CredentialViewModel extends ViewModel {
      */
     public ReadOnlyBooleanProperty messageWaitsProperty() {
         return messageWaits.getReadOnlyProperty();
-    }
-
-    /** Keys resumed by the last save, or -1. */
-    public ReadOnlyIntegerProperty resumedCountProperty() {
-        return resumedCount.getReadOnlyProperty();
     }
 
     /** Resumed keys that ran to DONE after the last save, or -1. */

@@ -7,8 +7,6 @@ import io.keyline.text.Text;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.common.ViewModel;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
@@ -115,7 +113,6 @@ public final class CredentialsViewModel extends ViewModel {
     private final Map<String, String> testText = new HashMap<>();
     /** Credentials whose last test resumed keys that wait for their job's review. */
     private final java.util.Set<String> heldForReview = new java.util.HashSet<>();
-    private final ReadOnlyBooleanWrapper warning = new ReadOnlyBooleanWrapper(this, "warning");
     private final ReadOnlyObjectWrapper<Instant> lastRefresh = new ReadOnlyObjectWrapper<>(this, "lastRefresh");
     private Map<String, Integer> missingCounts = Map.of();
 
@@ -143,7 +140,6 @@ public final class CredentialsViewModel extends ViewModel {
             missingCounts = new LinkedHashMap<>(l.missing());
             missing.setAll(l.missing().keySet());
             alerts.setAll(l.alerts());
-            warning.set(!l.alerts().isEmpty());
             rebuild();
         }, e -> {
             error.set(Text.t("ui.credentials.readFailed", e.getMessage() == null ? e.toString() : e.getMessage()));
@@ -264,11 +260,6 @@ public final class CredentialsViewModel extends ViewModel {
     /** Missing credentials first, then the stored ones by name. */
     public ObservableList<Row> rows() {
         return rowsReadOnly;
-    }
-
-    /** Some credential is rejected, expired, expiring or missing (the sidebar's warning badge). */
-    public ReadOnlyBooleanProperty warningProperty() {
-        return warning.getReadOnlyProperty();
     }
 
     public ReadOnlyObjectProperty<Instant> lastRefreshProperty() {

@@ -208,7 +208,6 @@ class CredentialViewModelTest {
             assertThat(r.parked()).isEqualTo(1);
             assertThat(r.warning()).isEqualTo(CredentialsViewModel.Warning.REJECTED);
         });
-        assertThat(page.warningProperty().get()).isTrue();
 
         CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
         renew.open("site-cookie");
@@ -222,7 +221,6 @@ class CredentialViewModelTest {
 
         assertThat(renew.errorProperty().get()).isEmpty();
         assertThat(renew.messageProperty().get()).isEqualTo("Saved. 1 parked key resumed, 1 of 1 completed.");
-        assertThat(renew.resumedCountProperty().get()).isEqualTo(1);
         assertThat(renew.completedCountProperty().get()).isEqualTo(1);
         assertThat(renew.input().textProperty().get()).isEmpty(); // the secret does not linger in the dialog
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.DONE);
