@@ -372,8 +372,10 @@ public final class PlanDialog {
         };
         // a new plan fits the pane; Apply's results (each key's "→ done") fit the room left for them, and the
         // divider stays where it is (where the operator may have put it)
+        // while a plan is being made again its table is empty for a moment: that moment keeps the layout it has (fitted
+        // to no rows, the table shrank beside the requests, and its last column stayed that narrow when it grew back)
         vm.rows().addListener((javafx.collections.ListChangeListener<PlanViewModel.Row>) ch -> {
-            if (!vm.appliedProperty().get()) {
+            if (!vm.appliedProperty().get() && !vm.rows().isEmpty()) {
                 fit.run();
             }
         });

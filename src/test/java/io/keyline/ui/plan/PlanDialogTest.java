@@ -216,6 +216,58 @@ class PlanDialogTest {
     }
 
     /**
+     * Planned again, each planned action still reads whole and its column reaches the table's right edge: in
+     * Chinese a second Plan left the column at the width of an empty plan ("从 publish 继续（运行 publish）（…") beside
+     * an empty filler column of some 550 px.
+     */
+    @Test
+    void plannedAgainTheActionColumnSpansTheTableAndEachActionReadsWhole(FxRobot robot) throws Exception {
+        java.util.Map<String, String> wrong = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            try {
+                TableView<PlanViewModel.Row> table = planDueAtTheNarrowest(robot, language);
+                String first = table.getItems().get(0).plan().action();
+                // the same plan again, then after a plan of one key
+                robot.clickOn(robot.lookup("#plan-run").queryButton());
+                waitForRows(table, 3, first);
+                checkActionsSpanTheTable(robot, table, language + " planned again", wrong);
+                robot.clickOn("#target-keys").clickOn("#plan-keys").write(TODAY);
+                robot.clickOn(robot.lookup("#plan-run").queryButton());
+                waitForRows(table, 1, null);
+                robot.clickOn("#target-due").clickOn(robot.lookup("#plan-run").queryButton());
+                waitForRows(table, 3, first);
+                checkActionsSpanTheTable(robot, table, language + " after one key", wrong);
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+            }
+        }
+        assertThat(wrong).as("the plan's table, planned a second time at 1024x680").isEmpty();
+    }
+
+    private static void waitForRows(TableView<PlanViewModel.Row> table, int rows, String firstAction) throws Exception {
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> table.getItems().size() == rows
+                && (firstAction == null || table.getItems().get(0).plan().action().equals(firstAction)));
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /** Adds to {@code wrong} the actions drawn cut, and a filler column wider than a few px right of them. */
+    private static void checkActionsSpanTheTable(FxRobot robot, TableView<PlanViewModel.Row> table, String when,
+                                                 java.util.Map<String, String> wrong) {
+        java.util.List<String> cut = cutActions(robot, table);
+        if (!cut.isEmpty()) {
+            wrong.put(when + ", cut", cut.toString());
+        }
+        double filler = io.keyline.testing.Fx.fxValue(robot, () -> table.lookupAll(".filler").stream()
+                .filter(javafx.scene.Node::isVisible)
+                .mapToDouble(n -> n.getLayoutBounds().getWidth()).max().orElse(0));
+        if (filler > 4) {
+            wrong.put(when + ", filler", Math.round(filler) + " px right of the planned actions, which are "
+                    + Math.round(table.getColumns().get(2).getWidth()) + " px wide");
+        }
+    }
+
+    /**
      * At the narrowest dialog the request of the selected key reads on whole lines: the URL is never broken inside
      * (it read "POST h" / "ttp://127.0.0.1:…" in a requests pane left 300 px beside the planned actions).
      */
