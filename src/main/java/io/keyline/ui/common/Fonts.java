@@ -1,6 +1,7 @@
 package io.keyline.ui.common;
 
 import javafx.scene.text.Font;
+import javafx.scene.text.FontWeight;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -36,7 +37,7 @@ public final class Fonts {
      * {@code null} when none is installed (then JavaFX's own fallback stays).
      */
     public static String chineseStylesheet(Set<String> installed) {
-        String sans = SANS.stream().filter(installed::contains).findFirst().orElse(null);
+        String sans = chineseSans(installed);
         if (sans == null) {
             return null;
         }
@@ -44,6 +45,36 @@ public final class Fonts {
         String css = ".root { -fx-font-family: \"" + sans + "\"; }\n" + MONO_SELECTORS
                 + " { -fx-font-family: \"" + mono + "\"; }\n";
         return "data:text/css;base64," + Base64.getEncoder().encodeToString(css.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The sans-serif face named for Chinese among {@code installed}, or {@code null} when none is installed. */
+    static String chineseSans(Set<String> installed) {
+        return SANS.stream().filter(installed::contains).findFirst().orElse(null);
+    }
+
+    private static volatile String installedSans;
+
+    /**
+     * The face the console's text is drawn in, at {@code size} and {@code weight}: in Chinese the CJK face its
+     * stylesheet names, else JavaFX's "System". A column measured in another face than its cells draw in is too
+     * narrow (cut) or too wide.
+     */
+    public static Font text(FontWeight weight, double size) {
+        String family = null;
+        if (io.keyline.text.Text.chinese()) {
+            String sans = installedSans;
+            if (sans == null) {
+                sans = java.util.Objects.requireNonNullElse(chineseSans(Set.copyOf(Font.getFamilies())), "");
+                installedSans = sans;
+            }
+            family = sans.isEmpty() ? null : sans;
+        }
+        return Font.font(family == null ? Font.getDefault().getFamily() : family, weight, size);
+    }
+
+    /** {@link #text(FontWeight, double)} at the normal weight. */
+    public static Font text(double size) {
+        return text(FontWeight.NORMAL, size);
     }
 
     /** {@link #chineseStylesheet} over the fonts installed on this machine. */

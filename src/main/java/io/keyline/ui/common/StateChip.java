@@ -77,9 +77,7 @@ public final class StateChip extends Label {
         }
         words.add(Format.state(KeyState.NEEDS_CONFIRMATION, WaitReason.REVIEW));
         words.add(Text.t("common.state.MISSING"));
-        javafx.scene.text.Font bold = javafx.scene.text.Font.font(javafx.scene.text.Font.getDefault().getFamily(),
-                javafx.scene.text.FontWeight.BOLD, 11);
-        return Widgets.textWidth(words, bold) + 16;
+        return Widgets.textWidth(words, Fonts.text(javafx.scene.text.FontWeight.BOLD, 11)) + 16;
     }
 
     /** Keys that should exist but never ran. */

@@ -152,7 +152,7 @@ public final class CredentialsView extends BorderPane {
         TableColumn<CredentialsViewModel.Row, String> c = Cut.column(Text.t("ui.credentials.col.waiting"), 90,
                 r -> r.parked() == 0 ? "" : Words.keys(r.parked()));
         c.setMinWidth(Math.max(c.getMinWidth(),
-                Widgets.textWidth(List.of(Words.keys(999)), javafx.scene.text.Font.font(13)) + 24));
+                Widgets.textWidth(List.of(Words.keys(999)), io.keyline.ui.common.Fonts.text(13)) + 24));
         return c;
     }
 
@@ -176,7 +176,7 @@ public final class CredentialsView extends BorderPane {
         List<String> widest = List.of(Format.shortTime(java.time.Instant.EPOCH),
                 Text.t("ui.credentials.verdict.ACCEPTED"), Text.t("ui.credentials.verdict.REJECTED"),
                 Text.t("ui.credentials.verdict.NO_ANSWER"), Text.t("ui.credentials.verdict.NOT_TESTED"));
-        c.setMinWidth(Widgets.textWidth(widest, javafx.scene.text.Font.font(13)) + 24);
+        c.setMinWidth(Widgets.textWidth(widest, io.keyline.ui.common.Fonts.text(13)) + 24);
         // no wider than that needs: the table's resize policy gave it the room the status needs to read whole
         c.setMaxWidth(c.getMinWidth() + 40);
         c.setSortable(true);

@@ -62,9 +62,6 @@ public final class PlanDialog {
     private static final double DETAIL_CHROME = 50;
     /** Height of the key table's part when the requests are under it. */
     private static final double TABLE_SHARE_STACKED = 0.45;
-    /** The font of the table's cells and inputs (the console's 13 px). */
-    private static final javafx.scene.text.Font TEXT = javafx.scene.text.Font.font(13);
-
     private final PlanViewModel vm;
     private final BorderPane root = new BorderPane();
 
@@ -124,7 +121,7 @@ public final class PlanDialog {
         jobBox.setPrefWidth(180);
         // as wide as the longest job name, within reason (the toolbar's other controls keep their words)
         vm.jobs().addListener((javafx.collections.ListChangeListener<String>) ch -> jobBox.setPrefWidth(
-                Math.min(320, Math.max(180, Widgets.textWidth(vm.jobs(), TEXT) + 48))));
+                Math.min(320, Math.max(180, Widgets.textWidth(vm.jobs(), text()) + 48))));
 
         ToggleGroup group = new ToggleGroup();
         HBox toggles = new HBox();
@@ -348,10 +345,10 @@ public final class PlanDialog {
         // URL); where both do not fit side by side, the requests go under the table, both at the whole width.
         Runnable fit = () -> {
             fix(key, Math.max(io.keyline.ui.common.Cut.titleWidth(key.getText()),
-                    Widgets.textWidth(vm.rows().stream().map(PlanViewModel.Row::key).distinct().toList(), TEXT)
+                    Widgets.textWidth(vm.rows().stream().map(PlanViewModel.Row::key).distinct().toList(), text())
                             + CELL_PADDING));
             double actions = Math.max(action.getMinWidth(), Widgets.textWidth(vm.rows().stream()
-                    .map(r -> PlanViewModel.actionText(new PlanViewModel.Row(r.plan(), null))).distinct().toList(), TEXT)
+                    .map(r -> PlanViewModel.actionText(new PlanViewModel.Row(r.plan(), null))).distinct().toList(), text())
                     + afterWidth() + CELL_PADDING);
             double width = split.getWidth();
             if (width <= 0) {
@@ -386,7 +383,12 @@ public final class PlanDialog {
     /** The widest of what a planned action says after Apply ("  →  done", "  →  failed", …). */
     private static double afterWidth() {
         return Widgets.textWidth(java.util.Arrays.stream(io.keyline.domain.KeyState.values())
-                .map(PlanViewModel::afterText).toList(), TEXT);
+                .map(PlanViewModel::afterText).toList(), text());
+    }
+
+    /** The font of the table's cells and inputs: the console's 13 px, in the face of the language in use. */
+    private static javafx.scene.text.Font text() {
+        return io.keyline.ui.common.Fonts.text(13);
     }
 
     /** {@code c} is {@code width} wide, neither more nor less: the last column takes what is left. */

@@ -67,7 +67,7 @@ public final class WorkersView extends BorderPane {
             for (int i = 0; i < values.size(); i++) {
                 Function<WorkersViewModel.Row, String> value = values.get(i);
                 double text = io.keyline.ui.common.Widgets.textWidth(vm.rows().stream().map(value).toList(),
-                        javafx.scene.text.Font.font(13));
+                        io.keyline.ui.common.Fonts.text(13));
                 double fit = Math.min(MAX_FIT, Math.max(io.keyline.ui.common.Cut.titleWidth(titles.get(i)),
                         text + CELL_PADDING));
                 if (i < values.size() - 1) {

@@ -268,6 +268,32 @@ class PlanDialogTest {
     }
 
     /**
+     * In Chinese the key column is measured in the face its cells draw in (the CJK face the console's stylesheet
+     * names), not in JavaFX's "System": it is as wide as its widest key and its padding, no wider.
+     */
+    @Test
+    void inChineseTheKeyColumnIsMeasuredInTheFaceItsCellsDrawIn(FxRobot robot) throws Exception {
+        try {
+            TableView<PlanViewModel.Row> table = planDueAtTheNarrowest(robot, io.keyline.text.Text.CHINESE);
+            javafx.scene.control.TableCell<?, ?> cell = io.keyline.testing.Fx.fxValue(robot, () -> table
+                    .lookupAll(".table-cell").stream().map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                    .filter(c -> c.getTableColumn() == table.getColumns().get(0) && c.getText() != null
+                            && !c.getText().isBlank())
+                    .findFirst().orElseThrow());
+            double widest = io.keyline.testing.Fx.fxValue(robot, () -> table.getItems().stream().mapToDouble(r -> {
+                javafx.scene.text.Text t = new javafx.scene.text.Text(r.key());
+                t.setFont(cell.getFont());
+                return t.getLayoutBounds().getWidth();
+            }).max().orElseThrow());
+            double title = io.keyline.ui.common.Cut.titleWidth(table.getColumns().get(0).getText());
+            assertThat(table.getColumns().get(0).getWidth()).as("the key column, its cells in %s", cell.getFont())
+                    .isLessThanOrEqualTo(Math.max(title, Math.ceil(widest) + 20) + 1);
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
+
+    /**
      * At the narrowest dialog the request of the selected key reads on whole lines: the URL is never broken inside
      * (it read "POST h" / "ttp://127.0.0.1:…" in a requests pane left 300 px beside the planned actions).
      */
