@@ -383,7 +383,8 @@ public final class JobView extends BorderPane {
                 java.time.Duration.ofDays(99))) {
             whens.add(Text.t("ui.job.doneAt", "12-31 23:59", Format.relative(now.minus(d), now)));
         }
-        whenColumn.setMinWidth(Math.max(110, Widgets.textWidth(whens, io.keyline.ui.common.Fonts.text(13)) + CELL_PADDING));
+        whenColumn.setMinWidth(Math.max(110,
+                Widgets.textWidth(whens, io.keyline.ui.common.Fonts.text(13)) + CELL_PADDING));
         TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70,
                 r -> r.outcome() == null ? "" : r.outcome().tookText());
         // the longest time a run takes ("59 min 59 s", "23 h 59 min") is read whole, in either language

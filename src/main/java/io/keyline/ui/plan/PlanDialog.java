@@ -348,7 +348,8 @@ public final class PlanDialog {
                     Widgets.textWidth(vm.rows().stream().map(PlanViewModel.Row::key).distinct().toList(), text())
                             + CELL_PADDING));
             double actions = Math.max(action.getMinWidth(), Widgets.textWidth(vm.rows().stream()
-                    .map(r -> PlanViewModel.actionText(new PlanViewModel.Row(r.plan(), null))).distinct().toList(), text())
+                    .map(r -> PlanViewModel.actionText(new PlanViewModel.Row(r.plan(), null))).distinct().toList(),
+                    text())
                     + afterWidth() + CELL_PADDING);
             double width = split.getWidth();
             if (width <= 0) {
@@ -368,9 +369,10 @@ public final class PlanDialog {
                     : TABLE_SHARE_STACKED);
         };
         // a new plan fits the pane; Apply's results (each key's "→ done") fit the room left for them, and the
-        // divider stays where it is (where the operator may have put it)
-        // while a plan is being made again its table is empty for a moment: that moment keeps the layout it has (fitted
-        // to no rows, the table shrank beside the requests, and its last column stayed that narrow when it grew back)
+        // divider stays where it is (where the operator may have put it). While a plan is made again its table is
+        // empty for a moment, which keeps the layout it has: fitted to no rows, the table shrank beside the requests,
+        // and its last column stayed that narrow when it grew back
+
         vm.rows().addListener((javafx.collections.ListChangeListener<PlanViewModel.Row>) ch -> {
             if (!vm.appliedProperty().get() && !vm.rows().isEmpty()) {
                 fit.run();

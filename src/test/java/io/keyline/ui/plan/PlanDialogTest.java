@@ -199,7 +199,8 @@ class PlanDialogTest {
     @Test
     void atTheNarrowestEachPlannedActionReadsWholeBeforeAndAfterApply(FxRobot robot) throws Exception {
         java.util.Map<String, java.util.List<String>> cut = new java.util.LinkedHashMap<>();
-        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH,
+                io.keyline.text.Text.CHINESE)) {
             try {
                 TableView<PlanViewModel.Row> table = planDueAtTheNarrowest(robot, language);
                 assertThat(PlanViewModel.actionText(table.getItems().get(0))).as("a catch-up's action").contains("09:00");
@@ -223,7 +224,8 @@ class PlanDialogTest {
     @Test
     void plannedAgainTheActionColumnSpansTheTableAndEachActionReadsWhole(FxRobot robot) throws Exception {
         java.util.Map<String, String> wrong = new java.util.LinkedHashMap<>();
-        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH,
+                io.keyline.text.Text.CHINESE)) {
             try {
                 TableView<PlanViewModel.Row> table = planDueAtTheNarrowest(robot, language);
                 String first = table.getItems().get(0).plan().action();
@@ -300,7 +302,8 @@ class PlanDialogTest {
     @Test
     void atTheNarrowestTheRequestLineIsNotBrokenInsideItsUrl(FxRobot robot) throws Exception {
         java.util.Map<String, String> broken = new java.util.LinkedHashMap<>();
-        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH,
+                io.keyline.text.Text.CHINESE)) {
             try {
                 planDueAtTheNarrowest(robot, language);
                 TextArea detail = robot.lookup(".plan-detail").queryAs(TextArea.class);
@@ -330,7 +333,8 @@ class PlanDialogTest {
     @Test
     void applyKeepsTheDividerWhereItWas(FxRobot robot) throws Exception {
         java.util.Map<String, String> moved = new java.util.LinkedHashMap<>();
-        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+        for (java.util.Locale language : java.util.List.of(io.keyline.text.Text.ENGLISH,
+                io.keyline.text.Text.CHINESE)) {
             try {
                 TableView<PlanViewModel.Row> table = planDueAtTheNarrowest(robot, language);
                 javafx.scene.Node divider = robot.lookup(".split-pane-divider").query();
