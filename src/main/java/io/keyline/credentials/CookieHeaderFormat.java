@@ -55,7 +55,7 @@ final class CookieHeaderFormat {
             Syntax.tokenProblem(name).ifPresent(problem -> {
                 throw new CredentialFormatException(where + ", name: " + problem);
             });
-            Syntax.cookieValueProblem(value).ifPresent(problem -> {
+            Syntax.sendableCookieValueProblem(value).ifPresent(problem -> {
                 throw new CredentialFormatException(where + ", value: " + problem);
             });
             if (!names.add(name)) {

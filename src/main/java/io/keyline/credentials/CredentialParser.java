@@ -2,6 +2,7 @@ package io.keyline.credentials;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -53,21 +54,33 @@ public final class CredentialParser {
      * @throws CredentialFormatException if {@code input} is empty or malformed
      */
     public static ParsedCredential parse(CredentialType type, String input, String defaultDomain) {
+        return parse(type, input, defaultDomain, true);
+    }
+
+    /**
+     * A credential as it was stored: also a value that an earlier version accepted and a request cannot carry
+     * (a character outside ASCII), so that it loads and the step that would send it says to renew it.
+     */
+    static ParsedCredential parseStored(CredentialType type, String canonical) {
+        return parse(type, canonical, null, false);
+    }
+
+    private static ParsedCredential parse(CredentialType type, String input, String defaultDomain, boolean sendable) {
         Objects.requireNonNull(type, "type");
         if (input == null || input.isBlank()) {
             throw new CredentialFormatException("input is empty");
         }
         return switch (type) {
-            case COOKIE -> ParsedCredential.ofCookies(parseCookies(input, defaultDomain));
-            case BEARER -> ParsedCredential.ofToken(parseToken(input));
-            case HEADER -> parseHeader(input);
+            case COOKIE -> ParsedCredential.ofCookies(parseCookies(input, defaultDomain, sendable));
+            case BEARER -> ParsedCredential.ofToken(parseToken(input, sendable));
+            case HEADER -> parseHeader(input, sendable);
         };
     }
 
-    private static List<Cookie> parseCookies(String input, String defaultDomain) {
+    private static List<Cookie> parseCookies(String input, String defaultDomain, boolean sendable) {
         List<Cookie> cookies;
         if (JsonCookieFormat.detect(input.strip())) {
-            cookies = JsonCookieFormat.parse(input, defaultDomain);
+            cookies = JsonCookieFormat.parse(input, defaultDomain, sendable);
         } else if (NetscapeCookieFormat.detect(input)) {
             cookies = NetscapeCookieFormat.parse(input);
         } else {
@@ -79,7 +92,7 @@ public final class CredentialParser {
         return cookies;
     }
 
-    private static String parseToken(String input) {
+    private static String parseToken(String input, boolean sendable) {
         int start = firstNonWhitespace(input);
         String token = input.strip();
         Matcher prefix = BEARER_PREFIX.matcher(token);
@@ -100,10 +113,13 @@ public final class CredentialParser {
                 throw new CredentialFormatException(where + "contains a control character");
             }
         }
+        (sendable ? Syntax.notAscii(token) : Optional.<String>empty()).ifPresent(problem -> {
+            throw new CredentialFormatException(where + problem);
+        });
         return token;
     }
 
-    private static ParsedCredential parseHeader(String input) {
+    private static ParsedCredential parseHeader(String input, boolean sendable) {
         int start = firstNonWhitespace(input);
         String header = input.strip();
         String where = "line " + Syntax.lineAt(input, start);
@@ -131,6 +147,9 @@ public final class CredentialParser {
                 throw new CredentialFormatException(where + ", header value: contains a control character");
             }
         }
+        (sendable ? Syntax.notAscii(value) : Optional.<String>empty()).ifPresent(problem -> {
+            throw new CredentialFormatException(where + ", header value: " + problem);
+        });
         return ParsedCredential.ofHeader(name, value);
     }
 

@@ -46,6 +46,11 @@ final class JsonCookieFormat {
     }
 
     static List<Cookie> parse(String input, String defaultDomain) {
+        return parse(input, defaultDomain, true);
+    }
+
+    /** @param sendable whether a value must be one a request can send (input), or may be any stored one */
+    static List<Cookie> parse(String input, String defaultDomain, boolean sendable) {
         JsonNode root = readTree(input);
         String prefix = "";
         if (root.isObject() && root.has("cookies")) {
@@ -61,7 +66,7 @@ final class JsonCookieFormat {
         }
         List<Cookie> cookies = new ArrayList<>();
         for (int i = 0; i < root.size(); i++) {
-            cookies.add(parseCookie(root.get(i), prefix + "[" + i + "]", defaultDomain));
+            cookies.add(parseCookie(root.get(i), prefix + "[" + i + "]", defaultDomain, sendable));
         }
         return cookies;
     }
@@ -98,7 +103,7 @@ final class JsonCookieFormat {
         }
     }
 
-    private static Cookie parseCookie(JsonNode node, String where, String defaultDomain) {
+    private static Cookie parseCookie(JsonNode node, String where, String defaultDomain, boolean sendable) {
         if (!node.isObject()) {
             throw new CredentialFormatException(where + ": expected a JSON object");
         }
@@ -107,7 +112,7 @@ final class JsonCookieFormat {
             throw new CredentialFormatException(where + ".name: " + problem);
         });
         String value = requiredString(node, "value", where);
-        Syntax.cookieValueProblem(value).ifPresent(problem -> {
+        (sendable ? Syntax.sendableCookieValueProblem(value) : Syntax.cookieValueProblem(value)).ifPresent(problem -> {
             throw new CredentialFormatException(where + ".value: " + problem);
         });
         String domain = optionalString(node, "domain", where, defaultDomain);

@@ -59,7 +59,7 @@ final class NetscapeCookieFormat {
         Syntax.tokenProblem(f[5]).ifPresent(problem -> {
             throw new CredentialFormatException(where + ", field 6 (name): " + problem);
         });
-        Syntax.cookieValueProblem(f[6]).ifPresent(problem -> {
+        Syntax.sendableCookieValueProblem(f[6]).ifPresent(problem -> {
             throw new CredentialFormatException(where + ", field 7 (value): " + problem);
         });
         return new Cookie(f[5], f[6], f[0], includeSubdomains, f[2], secure, httpOnly, expires);

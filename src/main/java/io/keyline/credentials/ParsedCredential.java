@@ -65,7 +65,7 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
      * @throws CredentialFormatException if {@code canonicalSecret} is not a valid credential of {@code type}
      */
     public static ParsedCredential fromCanonical(CredentialType type, String canonicalSecret) {
-        return CredentialParser.parse(type, canonicalSecret, null);
+        return CredentialParser.parseStored(type, canonicalSecret);
     }
 
     /**

@@ -44,6 +44,27 @@ final class Syntax {
         return Optional.empty();
     }
 
+    /** Why {@code value} cannot be sent back in a request's {@code Cookie} header as it was given, if it cannot. */
+    static Optional<String> sendableCookieValueProblem(String value) {
+        return cookieValueProblem(value).or(() -> notAscii(value));
+    }
+
+    /**
+     * Why {@code value} cannot go into a request header, if it holds a character outside ASCII: the
+     * HTTP client writes a header in ASCII, so such a character would be refused when the request is
+     * built or sent as {@code ?}, never as the browser sent it. Only the character's code is named.
+     */
+    static Optional<String> notAscii(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c > 0x7E) {
+                return Optional.of("contains a character outside ASCII (" + String.format("U+%04X", value.codePointAt(i))
+                        + "), which a request header cannot carry");
+            }
+        }
+        return Optional.empty();
+    }
+
     /**
      * Why a cookie's domain cannot be used, if it cannot: a domain may end in {@code :PORT} (as wget writes
      * it), and then the port must be a number from 1 to 65535.

@@ -27,6 +27,10 @@ class MalformedInputTest {
                         "line 1, cookie 2, name: illegal character '@'"),
                 bad("header: control character in value", COOKIE, "sid=S3cr3t\u0007V4lue",
                         "line 1, cookie 1, value: contains a control character"),
+                bad("header: a character a request header cannot carry", COOKIE, "theme=dark; sid=S3cr3t\u79D8V4lue",
+                        "line 1, cookie 2, value: contains a character outside ASCII (U+79D8), which a request header cannot carry"),
+                bad("header: a Latin-1 letter a request would send as '?'", COOKIE, "sid=S3cr3t\u00E9V4lue",
+                        "line 1, cookie 1, value: contains a character outside ASCII (U+00E9), which a request header cannot carry"),
                 bad("header: duplicate name", COOKIE, "sid=S3cr3tV4lue; theme=dark; sid=S3cr3tOther",
                         "line 1, cookie 3, name: duplicate \"sid\""),
                 bad("header: several lines", COOKIE, "Cookie: sid=S3cr3tV4lue\n\nother=1",
@@ -58,6 +62,9 @@ class MalformedInputTest {
                         "line 1, field 5 (expiry): expected a non-negative integer (Unix seconds, 0 for a session cookie)"),
                 bad("netscape: empty name", COOKIE, "example.com\tFALSE\t/\tFALSE\t0\t\tS3cr3tV4lue",
                         "line 1, field 6 (name): empty"),
+                bad("netscape: a character a request header cannot carry", COOKIE,
+                        "example.com\tFALSE\t/\tFALSE\t0\tsid\tS3cr3t\u79D8V4lue",
+                        "line 1, field 7 (value): contains a character outside ASCII (U+79D8), which a request header cannot carry"),
                 bad("netscape: comments only", COOKIE, NETSCAPE_HEADER + "# sid S3cr3tV4lue\n\n",
                         "no cookies found in the input"),
                 // JSON exports
@@ -75,6 +82,9 @@ class MalformedInputTest {
                         "[0].name: illegal character U+0020"),
                 bad("json: semicolon in value", COOKIE, "[{\"name\": \"sid\", \"value\": \"S3cr3t;V4lue\"}]",
                         "[0].value: contains ';'"),
+                bad("json: a character a request header cannot carry", COOKIE,
+                        "[{\"name\": \"sid\", \"value\": \"S3cr3t\u79D8V4lue\"}]",
+                        "[0].value: contains a character outside ASCII (U+79D8), which a request header cannot carry"),
                 bad("json: bad expirationDate", COOKIE,
                         "[{\"name\": \"sid\", \"value\": \"S3cr3tV4lue\", \"expirationDate\": \"tomorrow\"}]",
                         "[0].expirationDate: expected a non-negative number of seconds"),
@@ -107,6 +117,8 @@ class MalformedInputTest {
                 bad("bearer: several lines", BEARER, "\nS3cr3tV4lue\nsecond", "line 2, token: contains whitespace"),
                 bad("bearer: control character", BEARER, "\n\nBearer S3cr3t\u0001V4lue",
                         "line 3, token: contains a control character"),
+                bad("bearer: a character a request header cannot carry", BEARER, "Bearer S3cr3t\u79D8V4lue",
+                        "line 1, token: contains a character outside ASCII (U+79D8), which a request header cannot carry"),
                 // Arbitrary header
                 bad("header credential: no colon", HEADER, "X-Api-Key S3cr3tV4lue", "line 1: expected \"Name: value\""),
                 bad("header credential: empty name", HEADER, ": S3cr3tV4lue", "line 1, header name: empty"),
@@ -118,7 +130,9 @@ class MalformedInputTest {
                 bad("header credential: several lines", HEADER, "X-Api-Key: S3cr3tV4lue\nX-Other: 1",
                         "line 1, header value: must be a single line (contains CR or LF)"),
                 bad("header credential: control character", HEADER, "X-Api-Key: S3cr3t\u0000V4lue",
-                        "line 1, header value: contains a control character"));
+                        "line 1, header value: contains a control character"),
+                bad("header credential: a character a request header cannot carry", HEADER, "X-Api-Key: S3cr3t\u79D8V4lue",
+                        "line 1, header value: contains a character outside ASCII (U+79D8), which a request header cannot carry"));
     }
 
     private static Arguments bad(String description, CredentialType type, String input, String message) {

@@ -33,6 +33,22 @@ class ParsedCredentialTest {
         assertThat(restored.canonicalSecret()).isEqualTo(parsed.canonicalSecret());
     }
 
+    /**
+     * A value stored before input outside ASCII was refused still loads (the step that would send it asks for a
+     * renewal); only new input is refused.
+     */
+    @Test
+    void aStoredValueOutsideAsciiStillLoads() {
+        String cookies = "[{\"name\":\"sid\",\"value\":\"\u79D8\u5BC6\u503C12345\"}]";
+        assertThat(ParsedCredential.fromCanonical(CredentialType.COOKIE, cookies).cookies().get(0).value())
+                .isEqualTo("\u79D8\u5BC6\u503C12345");
+        assertThat(ParsedCredential.fromCanonical(CredentialType.BEARER, "t\u00F6ken").token()).isEqualTo("t\u00F6ken");
+        assertThat(ParsedCredential.fromCanonical(CredentialType.HEADER, "X-Key: v\u00E4l").canonicalSecret())
+                .isEqualTo("X-Key: v\u00E4l");
+        assertThatThrownBy(() -> CredentialParser.parse(CredentialType.COOKIE, cookies, null))
+                .isInstanceOf(CredentialFormatException.class);
+    }
+
     @Test
     void fromCanonicalInvertsCanonicalSecretForTokensAndHeaders() {
         ParsedCredential token = ParsedCredential.ofToken("tok-12345");

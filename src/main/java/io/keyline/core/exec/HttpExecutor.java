@@ -230,6 +230,25 @@ public final class HttpExecutor implements StepExecutor {
         }
     }
 
+    /** A credential whose stored value holds a character that a request header cannot carry (nothing was sent). */
+    static final class UnsendableCredentialException extends IllegalArgumentException {
+        private final transient Said words;
+
+        UnsendableCredentialException(String credential) {
+            this(Said.of("core.exec.unsendableCredential", credential));
+        }
+
+        private UnsendableCredentialException(Said words) {
+            super(words.english());
+            this.words = words;
+        }
+    }
+
+    /** Whether a header value holds a character the HTTP client does not write as it is (outside printable ASCII and tab). */
+    static boolean notSendable(String value) {
+        return value.chars().anyMatch(c -> c > 0x7E || c < 0x20 && c != '\t');
+    }
+
     /** What a step's answer means, its outputs, and the cookies the site set (kept unless it is a rejected login). */
     private StepOutcome read(StepContext ctx, Exchange ex, Evidence.RequestSummary summary, boolean idempotencyKey) {
         Conditions.Answer answer = ex.answer(ctx);
@@ -614,6 +633,10 @@ public final class HttpExecutor implements StepExecutor {
             boolean carried = false;
             if (ctx.credential() != null && Origin.of(uri).equals(origin)) {
                 Map<String, String> credentialHeaders = ctx.credential().httpHeaders(uri, clock.instant());
+                if (credentialHeaders.values().stream().anyMatch(HttpExecutor::notSendable)) {
+                    // the client would refuse it with the value in its message, or send a '?' in its place
+                    throw new UnsendableCredentialException(ctx.credential().name());
+                }
                 credentialHeaders.forEach(b::setHeader);
                 carried = !credentialHeaders.isEmpty();
             }
@@ -791,6 +814,9 @@ public final class HttpExecutor implements StepExecutor {
     private static Said describe(Throwable e, Duration timeout, URI uri) {
         if (e instanceof ExchangeTimeoutException t) {
             return t.words;
+        }
+        if (e instanceof UnsendableCredentialException u) {
+            return u.words;
         }
         if (e instanceof HostPausedException p) {
             return p.words;

@@ -207,6 +207,46 @@ class HttpExecutorTest {
         }
     }
 
+    /** A credential stored before its value was checked: one cookie whose value a request header cannot carry. */
+    record Unsendable() implements CredentialMaterial {
+        public String name() {
+            return "site";
+        }
+
+        public String fingerprint() {
+            return "00000000";
+        }
+
+        public Map<String, String> httpHeaders(URI uri, Instant now) {
+            return Map.of("Cookie", "sid=\u79D8\u5BC6\u503C12345");
+        }
+
+        public Map<String, String> environment(Instant now) {
+            return Map.of();
+        }
+
+        public List<String> secretStrings() {
+            return List.of(); // too plain for the redactor: the value itself must never reach a message
+        }
+
+        public String loginUrl() {
+            return null;
+        }
+    }
+
+    @Test
+    void aStoredValueTheClientCannotSendIsNamedByItsCredentialNeverShown() throws Exception {
+        try (FaultServer server = new FaultServer(r -> Reply.json("{}"))) {
+            JobDefinition job = job(server.base(), "idempotent");
+            StepOutcome out = new HttpExecutor(CLOCK).execute(new StepContext(job, job.steps().get(0), "2026-11-29",
+                    "run-1", 1, Map.of(), new Unsendable(), UnaryOperator.identity()));
+            assertThat(out.failure()).isEqualTo(FailureClass.FATAL);
+            assertThat(out.message()).isEqualTo("credential site holds a value that a request header cannot carry "
+                    + "(a character outside ASCII): renew it (keyline credentials set site)");
+            assertThat(out.evidence().toString()).doesNotContain("\u79D8");
+        }
+    }
+
     @Test
     void whatCountsAsTheLoginPage() {
         URI from = URI.create("https://app.example.org/api/articles");
