@@ -44,6 +44,11 @@ public final class Printable {
         return s != null && firstUnsafe(s, false) >= 0;
     }
 
+    /** A code point as it is named in a message, {@code U+000D}, {@code U+65E5}. */
+    public static String codePoint(int c) {
+        return String.format(java.util.Locale.ROOT, "U+%04X", c);
+    }
+
     private static String escape(String s, boolean keepLines) {
         if (s == null) {
             return null;

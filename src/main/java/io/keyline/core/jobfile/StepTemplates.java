@@ -1,6 +1,7 @@
 package io.keyline.core.jobfile;
 
 import io.keyline.domain.Template;
+import io.keyline.domain.Printable;
 import io.keyline.text.Said;
 
 import java.util.ArrayList;
@@ -19,6 +20,8 @@ final class StepTemplates {
 
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
     private static final List<String> SECRET_HEADERS = List.of("cookie", "authorization");
+    /** Headers the JDK's HTTP client writes itself and refuses from a request. */
+    private static final List<String> CLIENT_HEADERS = List.of("connection", "content-length", "expect", "host", "upgrade");
 
     private final Problems problems;
     private final Map<String, Integer> stepIndexes;
@@ -162,10 +165,14 @@ final class StepTemplates {
             Said problem = headerNameProblem(field, seen.get(field.name().toLowerCase(Locale.ROOT)));
             seen.putIfAbsent(field.name().toLowerCase(Locale.ROOT), field);
             String value = null;
+            SourceNode.Str str = (SourceNode.Str) field.value();
+            Said valueProblem = problem == null ? headerValueProblem(str.value()) : null;
             if (problem != null) {
                 problems.atName(field, Said.of("core.jobfile.fieldSays", path, problem));
+            } else if (valueProblem != null) {
+                problems.at(str, Said.of("core.jobfile.fieldSays", path, valueProblem));
             } else {
-                value = template((SourceNode.Str) field.value(), path);
+                value = template(str, path);
             }
             valid &= value != null;
             headers.put(field.name(), value);
@@ -180,8 +187,30 @@ final class StepTemplates {
         if (SECRET_HEADERS.contains(header.name().toLowerCase(Locale.ROOT))) {
             return Said.of("core.jobfile.secretHeader");
         }
+        if (CLIENT_HEADERS.contains(header.name().toLowerCase(Locale.ROOT))) {
+            return Said.of("core.jobfile.clientHeader");
+        }
         if (sameName != null) {
             return Said.of("core.jobfile.duplicateHeader", "\"" + sameName.name() + "\"", String.valueOf(sameName.line()));
+        }
+        return null;
+    }
+
+    /**
+     * Why a header's value cannot be sent as written, if it cannot: the HTTP client writes a header as
+     * one line of ASCII (a line break would end it, a character outside ASCII is refused or sent as
+     * {@code ?}). Placeholders are checked when they are filled in.
+     */
+    private static Said headerValueProblem(String value) {
+        for (int i = 0; i < value.length(); i = value.offsetByCodePoints(i, 1)) {
+            int c = value.codePointAt(i);
+            if (c < 0x20 && c != '\t' || c == 0x7F) {
+                return Said.of("core.jobfile.headerControl", Printable.codePoint(c));
+            }
+            if (c > 0x7F) {
+                return Said.of("core.jobfile.headerNotAscii", "\"" + new String(Character.toChars(c)) + "\"",
+                        Printable.codePoint(c));
+            }
         }
         return null;
     }
