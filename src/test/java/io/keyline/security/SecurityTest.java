@@ -491,6 +491,31 @@ class SecurityTest {
         }
     }
 
+    /**
+     * An output outside ASCII is not put in a header: the client wrote a Latin-1 letter as '?' (the site
+     * got another value than the step's output) and refused a CJK one with its own exception's words.
+     */
+    @Test
+    void anOutputOutsideAsciiIsNotSubstitutedIntoAHeader() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        try (var server = okServer()) {
+            wb.job("header", twoSteps("header", """
+                    { "id": "call", "kind": "http", "effect": "none",
+                      "request": { "method": "GET", "url": "BASE/api/{steps.meta.outputs.t}",
+                                   "headers": { "X-Title": "{steps.meta.outputs.t}" } } }"""), server.base());
+            for (String title : List.of("caf\\u00e9", "\\u65e5\\u62a5")) {
+                outputs(wb, "header", "{\"t\": \"" + title + "\"}");
+                Result r = wb.cli("run", "header", "--key", title.startsWith("caf") ? "2026-11-02" : "2026-11-03");
+                assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+                assertThat(r.out()).as(r.toString()).contains("the value of {steps.meta.outputs.t} contains "
+                        + (title.startsWith("caf") ? "\"\u00e9\" (U+00E9)" : "\"\u65e5\" (U+65E5)")
+                        + ", a character outside ASCII: not substituted into a header")
+                        .doesNotContain("IllegalArgumentException");
+            }
+            assertThat(server.received()).isEmpty();
+        }
+    }
+
     // ------------------------------------------------------------------ item 3: terminal hygiene
 
     /** OSC title and clipboard (OSC 52), erase line, cursor up, 8-bit CSI, a bidi override, DEL. */

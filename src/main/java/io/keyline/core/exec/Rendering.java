@@ -169,6 +169,19 @@ public final class Rendering {
             throw new Refused(Said.of("core.render.control", "{" + p.name() + "}", c,
                     Said.of("core.render.place." + place.name())));
         }
+        if (place == Place.HEADER) {
+            // the HTTP client writes a header in ASCII: it sends '?' for a Latin-1 letter and refuses the rest
+            int i = 0;
+            while (i < value.length() && value.charAt(i) <= 0x7E) {
+                i++;
+            }
+            if (i < value.length()) {
+                int c = value.codePointAt(i);
+                throw new Refused(Said.of("core.render.notAscii", "{" + p.name() + "}",
+                        "\"" + new String(Character.toChars(c)) + "\"", Printable.codePoint(c),
+                        Said.of("core.render.place." + place.name())));
+            }
+        }
         return place == Place.URL ? urlPart(value, before) : value;
     }
 
