@@ -16,6 +16,13 @@ import java.util.Optional;
  */
 public final class SiteCookies {
 
+    /**
+     * The most cookies a site's answers may make a credential hold (a browser keeps about as many per domain):
+     * a cookie set again is still updated, a new one beyond it is not added. What the operator stored is never
+     * cut.
+     */
+    public static final int MAX_COOKIES = 180;
+
     private SiteCookies() {
     }
 
@@ -36,7 +43,10 @@ public final class SiteCookies {
         boolean changed = false;
         for (String header : setCookies) {
             SetCookie sc = SetCookie.parse(header);
-            if (sc == null || sc.domain() != null && !ownDomain(host, sc.domain())) {
+            if (sc == null || sc.domain() != null && !ownDomain(host, sc.domain())
+                    || Syntax.sendableCookieValueProblem(sc.value()).isPresent()) {
+                // a value a request could not send back as the site set it (a control character, a byte
+                // above 127, a ';') is not kept: the stored one goes on
                 continue;
             }
             Instant expiry = sc.expiry(now);
@@ -53,7 +63,7 @@ public final class SiteCookies {
                             old.path(), old.secure() || sc.secure(), old.httpOnly() || sc.httpOnly(), expiry));
                     changed = true;
                 }
-            } else if (!expired) {
+            } else if (!expired && cookies.size() < Math.max(MAX_COOKIES, current.cookies().size())) {
                 String domain = sc.domain() != null ? sc.domain() : host;
                 cookies.add(new Cookie(sc.name(), sc.value(), domain, sc.domain() != null, path, sc.secure(),
                         sc.httpOnly(), expiry));

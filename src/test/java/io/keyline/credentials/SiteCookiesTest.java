@@ -60,6 +60,29 @@ class SiteCookiesTest {
     }
 
     @Test
+    void aValueARequestCouldNotSendBackIsNotKept() {
+        // the client reads an answer's header bytes as Latin-1 and writes a request's in ASCII: a value with a
+        // byte above 127 or a control character could only come back as '?', or not at all
+        ParsedCredential before = stored("Cookie: a=1");
+        assertThat(SiteCookies.apply(before, PAGE, List.of("a=caf\u00c3\u00a9", "b=x\u0001y", "c=\u65e5"), NOW))
+                .isEmpty();
+    }
+
+    @Test
+    void aSiteCannotGrowTheCredentialPastWhatABrowserKeeps() {
+        ParsedCredential before = stored("Cookie: a=1");
+        List<String> flood = java.util.stream.IntStream.range(0, 5000).mapToObj(i -> "c" + i + "=v" + i + "; Path=/")
+                .toList();
+        ParsedCredential after = SiteCookies.apply(before, PAGE, flood, NOW).orElseThrow();
+        assertThat(after.cookies()).hasSize(SiteCookies.MAX_COOKIES);
+        assertThat(cookie(after, "a").value()).as("what the operator stored stays").isEqualTo("1");
+        ParsedCredential rotated = SiteCookies.apply(after, PAGE, List.of("a=2", "c0=new", "more=1"), NOW).orElseThrow();
+        assertThat(cookie(rotated, "a").value()).as("a full credential still follows its cookies").isEqualTo("2");
+        assertThat(cookie(rotated, "c0").value()).isEqualTo("new");
+        assertThat(cookie(rotated, "more")).isNull();
+    }
+
+    @Test
     void setCookieReadsItsAttributesAndMasksItsValue() {
         SetCookie c = SetCookie.parse("sid=\"s3cret\"; Domain=.Example.org; Path=/app; Secure; HttpOnly; "
                 + "Expires=Wed, 09 Jun 2027 10:18:14 GMT; SameSite=Lax");
