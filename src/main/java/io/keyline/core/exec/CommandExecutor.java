@@ -1,5 +1,6 @@
 package io.keyline.core.exec;
 
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.json.Json;
 import io.keyline.domain.Evidence;
@@ -77,6 +78,11 @@ public final class CommandExecutor implements StepExecutor {
         }
         Evidence ev = evidence(ctx, cmd, f.exit, tail(stdout), tail(stderr), null);
         FailureClass cls = report.outcome != null ? report.outcome : Classifier.ofExit(f.exit);
+        if (cls == null && report.unreadable) {
+            // it may have said "ambiguous" or "fatal": a report that cannot be read is not a success
+            Said msg = Said.of("core.exec.reportUnreadable", f.exit);
+            return StepOutcome.failure(FailureClass.UNKNOWN, FailureOrigin.ANSWER, msg, ev);
+        }
         if (cls == null) {
             String msg = report.message != null ? report.message : plainLastLine(f.stdout);
             return StepOutcome.success(ctx.redact().apply(msg), report.outputs, ev);
@@ -219,7 +225,10 @@ public final class CommandExecutor implements StepExecutor {
     }
 
     /** The optional JSON report on the last stdout line. */
-    private record Report(Map<String, String> outputs, FailureClass outcome, String message) {
+    private record Report(Map<String, String> outputs, FailureClass outcome, String message, boolean unreadable) {
+        Report(Map<String, String> outputs, FailureClass outcome, String message) {
+            this(outputs, outcome, message, false);
+        }
     }
 
     private static Report report(String stdout) {
@@ -241,6 +250,9 @@ public final class CommandExecutor implements StepExecutor {
             JsonNode message = root.get("message");
             return new Report(outputs, outcome == null ? null : Classifier.ofOutcome(outcome.asText()),
                     message == null || message.isNull() ? null : message.asText());
+        } catch (StreamConstraintsException tooMuch) {
+            // JSON, but nested deeper or with a longer number or text than the reader takes
+            return new Report(Map.of(), null, null, true);
         } catch (IOException notJson) {
             return new Report(Map.of(), null, null);
         }
