@@ -5,6 +5,7 @@ import io.keyline.core.jobfile.CanonicalJson;
 import io.keyline.core.match.Patterns;
 import io.keyline.credentials.SetCookie;
 import io.keyline.domain.Extraction;
+import io.keyline.text.Said;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -32,7 +33,7 @@ final class Extractor {
      * @param missingName the output of the first rule that is not optional and found nothing, or {@code null}
      * @param missingRule that rule as the job file reads ({@code css "#id" text}), or {@code null}
      */
-    record Result(Map<String, String> values, String missingName, String missingRule) {
+    record Result(Map<String, String> values, String missingName, Said missingRule) {
     }
 
     static Result extract(Map<String, Extraction> rules, Conditions.Answer answer, List<String> setCookies, URI base) {
@@ -69,7 +70,10 @@ final class Extractor {
             }
             if (value == null || value.isEmpty()) {
                 if (!rule.optional()) {
-                    return new Result(values, e.getKey(), rule.describe());
+                    // a JSON rule on an answer that is no JSON (an HTML error page) says so, not only "found none"
+                    Said described = rule instanceof Extraction.Json && answer.json() == null
+                            ? Said.of("core.exec.ruleNotJson", rule.describe()) : Said.plain(rule.describe());
+                    return new Result(values, e.getKey(), described);
                 }
                 continue;
             }

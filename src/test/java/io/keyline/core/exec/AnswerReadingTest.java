@@ -121,7 +121,7 @@ class AnswerReadingTest {
         Extractor.Result none = Extractor.extract(Map.of("sectok", new Extraction.Css("input[name=empty]", "value",
                 false)), a, List.of(), URI.create("http://127.0.0.1/"));
         assertThat(none.missingName()).isEqualTo("sectok");
-        assertThat(none.missingRule()).isEqualTo("css \"input[name=empty]\" attr value");
+        assertThat(none.missingRule().english()).isEqualTo("css \"input[name=empty]\" attr value");
 
         Conditions.Answer json = answer(200, Map.of(), "{\"data\": {\"id\": 42, \"ok\": true, \"n\": null, "
                 + "\"big\": 1e400, \"list\": [1, \"a\"]}}");

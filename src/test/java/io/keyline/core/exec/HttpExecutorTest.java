@@ -248,6 +248,25 @@ class HttpExecutorTest {
     }
 
     @Test
+    void aJsonRuleOnAnAnswerThatIsNoJsonSaysSo() throws Exception {
+        try (FaultServer server = new FaultServer(r -> Reply.status(200, "<html><p>maintenance</p></html>"))) {
+            Path file = tmp.resolve("x.json");
+            Files.writeString(file, """
+                    { "name": "x", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "get", "kind": "http", "effect": "none", "timeout": "PT2S",
+                                   "request": { "method": "GET", "url": "%s/api/item" },
+                                   "extract": { "id": { "json": "/data/id" } } } ] }
+                    """.formatted(server.base()));
+            JobFileLoader.Result r = JobFileLoader.loadFile(file);
+            assertThat(r.errors()).isEmpty();
+            StepOutcome out = new HttpExecutor(CLOCK).execute(ctx(r.job()));
+            assertThat(out.failure()).isEqualTo(FailureClass.FATAL);
+            assertThat(out.message()).isEqualTo("HTTP 200 but expected id in the answer, found none (json /data/id:"
+                    + " the body is not JSON)");
+        }
+    }
+
+    @Test
     void whatCountsAsTheLoginPage() {
         URI from = URI.create("https://app.example.org/api/articles");
         Login sso = new Login("https://app.example.org/sso");
