@@ -4,6 +4,8 @@ import io.keyline.domain.Template;
 import io.keyline.domain.Printable;
 import io.keyline.text.Said;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -145,7 +147,54 @@ final class StepTemplates {
             problems.at(str, Said.of("core.jobfile.urlHost", path, Problems.quote(url)));
             return null;
         }
-        return template(str, path);
+        String template = template(str, path);
+        if (template == null) {
+            return null;
+        }
+        if (userInfo(template)) {
+            // not quoted: the quote would show the start of the password
+            problems.at(str, Said.of("core.jobfile.urlUserInfo", path));
+            return null;
+        }
+        Said problem = urlProblem(template);
+        if (problem != null) {
+            problems.at(str, Said.of("core.jobfile.urlInvalid", path, Problems.quote(url), problem));
+            return null;
+        }
+        return template;
+    }
+
+    /** Whether a URL template names a user or password before its host ({@code https://user:pw@host/}). */
+    private static boolean userInfo(String template) {
+        String rest = template.substring(template.indexOf("//") + 2);
+        String authority = rest.split("[/?#]", 2)[0];
+        return authority.contains("@");
+    }
+
+    /**
+     * Why a URL template can never make a request, if it cannot: its literal text is not a URL (a space, a
+     * bad {@code %} escape) or its port is out of range. Every placeholder stands for a value as it is
+     * put in (percent-encoded: letters and digits stand for any).
+     */
+    private static Said urlProblem(String template) {
+        URI uri;
+        try {
+            uri = new URI(Template.render(template, name -> "x"));
+        } catch (URISyntaxException e) {
+            int at = e.getIndex();
+            return at < 0 || at >= e.getInput().length() ? Said.plain(e.getReason())
+                    : Said.of("core.jobfile.urlAt", e.getReason(), Problems.quote(Printable.line(e.getInput().substring(at,
+                    at + 1))));
+        } catch (IllegalArgumentException e) {
+            return null; // the template's own problems are said by template()
+        }
+        if (uri.getHost() == null) {
+            return Said.of("core.jobfile.urlNoHost");
+        }
+        if (uri.getPort() > 65535 || uri.getPort() == 0) {
+            return Said.of("core.jobfile.urlPort", String.valueOf(uri.getPort()));
+        }
+        return null;
     }
 
     /**
