@@ -55,7 +55,9 @@ public final class ShownHeaders {
     public static List<Header> of(StepDefinition step, Rendering.RenderedRequest req, CredentialProvider.Lookup cred,
                                   Redactor mask, Instant now) {
         List<Header> out = new ArrayList<>();
-        out.add(new Header("User-Agent", HttpExecutor.USER_AGENT, false));
+        if (!hasUserAgent(req.headers().keySet())) {
+            out.add(new Header("User-Agent", HttpExecutor.USER_AGENT, false));
+        }
         req.headers().forEach((n, v) -> out.add(new Header(n, mask.redact(v), false)));
         out.addAll(credential(step.credential(), cred, req.uri(), now));
         return out;
@@ -71,7 +73,9 @@ public final class ShownHeaders {
     public static List<Header> unrendered(StepDefinition step, String idempotencyKey, String url,
                                           CredentialProvider.Lookup cred, Redactor mask, Instant now) {
         List<Header> out = new ArrayList<>();
-        out.add(new Header("User-Agent", HttpExecutor.USER_AGENT, false));
+        if (!hasUserAgent(step.request().headers().keySet())) {
+            out.add(new Header("User-Agent", HttpExecutor.USER_AGENT, false));
+        }
         step.request().headers().forEach((n, v) -> out.add(new Header(n, mask.redact(v), false)));
         out.add(new Header("Idempotency-Key", idempotencyKey, false));
         java.net.URI uri;
@@ -141,5 +145,10 @@ public final class ShownHeaders {
             }
         }
         return r;
+    }
+
+    /** Whether a step sets its own {@code User-Agent}, which is then sent instead of Keyline's. */
+    private static boolean hasUserAgent(java.util.Collection<String> names) {
+        return names.stream().anyMatch(n -> n.equalsIgnoreCase("User-Agent"));
     }
 }

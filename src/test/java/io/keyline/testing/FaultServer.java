@@ -191,7 +191,9 @@ public final class FaultServer implements AutoCloseable {
         for (int i = 1; i < lines.length; i++) {
             int c = lines[i].indexOf(':');
             if (c > 0) {
-                headers.put(lines[i].substring(0, c).trim().toLowerCase(Locale.ROOT), lines[i].substring(c + 1).trim());
+                // a field sent twice reads as its values joined, as HTTP combines them: a duplicate shows
+                headers.merge(lines[i].substring(0, c).trim().toLowerCase(Locale.ROOT), lines[i].substring(c + 1).trim(),
+                        (was, more) -> was + ", " + more);
             }
         }
         int len = Integer.parseInt(headers.getOrDefault("content-length", "0"));

@@ -629,7 +629,7 @@ public final class HttpExecutor implements StepExecutor {
                     .timeout(Duration.ofNanos(left))
                     .method(req.method(), publisher)
                     .header("User-Agent", USER_AGENT);
-            req.headers().forEach(b::header);
+            req.headers().forEach(b::setHeader); // a job's User-Agent replaces Keyline's, never a second one
             boolean carried = false;
             if (ctx.credential() != null && Origin.of(uri).equals(origin)) {
                 Map<String, String> credentialHeaders = ctx.credential().httpHeaders(uri, clock.instant());
@@ -744,7 +744,9 @@ public final class HttpExecutor implements StepExecutor {
 
     private Evidence.RequestSummary summary(StepContext ctx, Rendering.RenderedRequest req) {
         List<String> names = new ArrayList<>(req.headers().keySet());
-        names.add("User-Agent");
+        if (names.stream().noneMatch(n -> n.equalsIgnoreCase("User-Agent"))) {
+            names.add("User-Agent");
+        }
         if (ctx.credential() != null) {
             names.addAll(ctx.credential().httpHeaders(req.uri(), clock.instant()).keySet());
         }

@@ -236,6 +236,9 @@ final class StepTemplates {
         if (SECRET_HEADERS.contains(header.name().toLowerCase(Locale.ROOT))) {
             return Said.of("core.jobfile.secretHeader");
         }
+        if (header.name().equalsIgnoreCase("Idempotency-Key")) {
+            return Said.of("core.jobfile.ownHeader");
+        }
         if (CLIENT_HEADERS.contains(header.name().toLowerCase(Locale.ROOT))) {
             return Said.of("core.jobfile.clientHeader");
         }

@@ -267,6 +267,24 @@ class HttpExecutorTest {
     }
 
     @Test
+    void aUserAgentTheJobSetsIsTheOneSent() throws Exception {
+        try (FaultServer server = new FaultServer(r -> Reply.json("{}"))) {
+            Path file = tmp.resolve("ua.json");
+            Files.writeString(file, """
+                    { "name": "ua", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "get", "kind": "http", "effect": "none", "timeout": "PT2S",
+                                   "request": { "method": "GET", "url": "%s/api/item",
+                                                "headers": { "User-Agent": "reporter/2" } } } ] }
+                    """.formatted(server.base()));
+            JobFileLoader.Result r = JobFileLoader.loadFile(file);
+            assertThat(r.errors()).isEmpty();
+            StepOutcome out = new HttpExecutor(CLOCK).execute(ctx(r.job()));
+            assertThat(out.succeeded()).as(out.message()).isTrue();
+            assertThat(server.received().get(0).header("User-Agent")).isEqualTo("reporter/2");
+        }
+    }
+
+    @Test
     void whatCountsAsTheLoginPage() {
         URI from = URI.create("https://app.example.org/api/articles");
         Login sso = new Login("https://app.example.org/sso");
