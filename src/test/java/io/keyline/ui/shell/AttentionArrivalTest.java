@@ -1,38 +1,27 @@
 package io.keyline.ui.shell;
 
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.ConsoleApp;
 import io.keyline.core.operations.Attention;
 import io.keyline.domain.EventType;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.TestSite.Fault;
-import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.common.Threads;
+import io.keyline.ui.MainWindowTest;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.keyline.testing.Fx.fxValue;
 import static io.keyline.testing.Fx.waitUntil;
@@ -44,35 +33,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * nothing runs or is sent until the operator picks a row. The first row here is an interrupted key, whose action
  * (Run now) would send its unsafe POST at once.
  */
-@ExtendWith(ApplicationExtension.class)
-class AttentionArrivalTest {
+class AttentionArrivalTest extends MainWindowTest {
 
     static final String INTERRUPTED = "2026-11-28";
     static final String FAILED = "2026-11-29";
-    static final AtomicInteger RUN = new AtomicInteger();
-
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
-    ConsoleView console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown(FxRobot robot) throws Exception {
-        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     /** Job p: a key a killed run left at publish an hour ago (first in the list); job q: a key that failed. */
     private void open(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("arrival-" + RUN.incrementAndGet()));
+        fixture("arrival");
         fx.wb.job("p", Jobs.publish("p", "unsafe", false, null), fx.site.base());
         fx.wb.job("q", Jobs.publish("q", "unsafe", false, null), fx.site.base());
         fx.site.failPosts(Fault.STATUS_404);
@@ -85,15 +53,7 @@ class AttentionArrivalTest {
                         .withUpdatedAt(then),
                 null, new KeyEvent(0, "p", INTERRUPTED, then, "20261129T085900-abcdef", EventType.CLAIMED, null, 0,
                         KeyState.RUNNING, null, "run started", null, null, null));
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            console = (ConsoleView) scene.getRoot();
-            console.notifications(false);
-            stage.setScene(scene);
-            stage.setWidth(1280);
-            stage.setHeight(860);
-            stage.show();
-        });
+        showQuiet(robot, 1280, 860);
         waitUntil(() -> inbox(robot).getItems().stream().filter(i -> i.waitingKeys() > 0).count() == 2);
         assertThat(inbox(robot).getItems().get(0).key()).as("the interrupted key comes first").isEqualTo(INTERRUPTED);
     }

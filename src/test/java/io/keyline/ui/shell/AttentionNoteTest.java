@@ -1,7 +1,6 @@
 package io.keyline.ui.shell;
 
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.ConsoleApp;
 import io.keyline.domain.EventType;
 import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
@@ -9,28 +8,18 @@ import io.keyline.domain.KeyState;
 import io.keyline.domain.WaitReason;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.text.Text;
-import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.common.Threads;
+import io.keyline.ui.MainWindowTest;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Pane;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.keyline.testing.Fx.fxValue;
 import static io.keyline.testing.Fx.waitUntil;
@@ -42,49 +31,18 @@ import org.assertj.core.api.SoftAssertions;
  * button; the Attention card keeps the whole reason (for a key held for its job's review, the paragraph about
  * Plan…). Each kind of wait in turn, seen in the real main window in English and in Chinese.
  */
-@ExtendWith(ApplicationExtension.class)
-class AttentionNoteTest {
-
-    static final AtomicInteger RUN = new AtomicInteger();
-
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
-    ConsoleView console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown(FxRobot robot) throws Exception {
-        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
-        Text.use(Text.ENGLISH);
-        if (fx != null) {
-            fx.close();
-            fx = null;
-        }
-    }
+class AttentionNoteTest extends MainWindowTest {
 
     private void open(FxRobot robot, Locale language) throws Exception {
         Text.use(language);
-        fx = new ConsoleFixture(tmp.resolve("note-" + RUN.incrementAndGet()));
+        fixture("note");
         fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false, null), fx.site.base());
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
         fx.wb.job("login", Jobs.publish("login", "unsafe", false, "\"credential\": \"site-cookie\","),
                 fx.site.base());
         assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie", "--login-url",
                 "https://sandbox.example/login").exit()).isZero();
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            console = (ConsoleView) scene.getRoot();
-            stage.setScene(scene);
-            stage.setWidth(1024);
-            stage.setHeight(680);
-            stage.show();
-        });
+        show(robot, 1024, 680);
         waitUntil(() -> !console.model().loadingProperty().get() && console.model().lastRefreshProperty().get() != null);
     }
 
@@ -150,7 +108,7 @@ class AttentionNoteTest {
             assertThat(fxValue(robot, () -> robot.lookup("#inbox-list .reason").queryAll().stream()
                     .map(n -> ((Label) n).getText()).toList()))
                     .anyMatch(r -> r.contains(zh ? "还没有人审核过 daily-article" : "Nobody has reviewed the unsafe steps of daily-article"));
-            tearDown(robot);
+            closeMainWindow(robot);
         }
         soft.assertAll();
     }

@@ -1,29 +1,18 @@
 package io.keyline.ui.shell;
 
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.ConsoleApp;
-import io.keyline.ui.ConsoleFixture;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.TestSite.Fault;
-import io.keyline.ui.common.Threads;
-import javafx.scene.Scene;
+import io.keyline.ui.MainWindowTest;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextArea;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,44 +20,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The three morning uses through the real main window, against a real state folder and a real
  * loopback site: see a failed key and its evidence, confirm an unsafe step once, renew a cookie.
  */
-@ExtendWith(ApplicationExtension.class)
-class ConsoleEndToEndTest {
+class ConsoleEndToEndTest extends MainWindowTest {
 
     static final String KEY = "2026-11-29";
-    static final AtomicInteger RUN = new AtomicInteger();
 
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
     TestSite site;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown(FxRobot robot) throws Exception {
-        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
-        if (fx != null) {
-            fx.close();
-        }
-    }
-
     private void open(FxRobot robot) {
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            ((ConsoleView) scene.getRoot()).notifications(false);
-            stage.setScene(scene);
-            stage.show();
-        });
-        WaitForAsyncUtils.waitForFxEvents();
+        showQuiet(robot);
     }
 
     private void setUp(String job) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("e2e-" + RUN.incrementAndGet()));
-        site = fx.site;
+        site = fixture("e2e").site;
         fx.wb.job("daily", job, site.base());
     }
 

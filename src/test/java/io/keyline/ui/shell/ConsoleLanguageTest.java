@@ -1,33 +1,26 @@
 package io.keyline.ui.shell;
 
 import atlantafx.base.theme.PrimerLight;
-import io.keyline.app.ConsoleApp;
 import io.keyline.core.operations.Attention;
 import io.keyline.testing.TestSite.Fault;
 import io.keyline.text.Text;
-import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.common.Language;
-import io.keyline.ui.common.Threads;
+import io.keyline.ui.MainWindowTest;
 import javafx.application.Application;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 import static io.keyline.ui.login.ChineseScreensTest.english;
@@ -42,34 +35,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  * their bundle keys, nor of the core's (the items' titles, reasons, evidence and actions); and the sidebar's switch
  * turns the console's words to Chinese and back on the page in use, keeping the choice for the next start.
  */
-@ExtendWith(ApplicationExtension.class)
-class ConsoleLanguageTest {
+class ConsoleLanguageTest extends MainWindowTest {
 
     static final String KEY = "2026-11-29";
-    static final AtomicInteger RUN = new AtomicInteger();
     /** The keys of the console's own words. */
     static final Predicate<String> CONSOLE_KEYS = k -> k.startsWith("ui.console.") || k.startsWith("ui.nav.")
             || k.startsWith("ui.inbox.") || k.startsWith("ui.job.") || k.startsWith("ui.language.")
             || k.startsWith("ui.scheduler.") || k.startsWith("ui.workers.title") || k.startsWith("ui.credentials.title");
 
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
     Path settings;
 
     @Start
     void start(Stage stage) {
         Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
-        this.stage = stage;
     }
 
     @BeforeEach
     void setUp() throws Exception {
-        int run = RUN.incrementAndGet();
-        settings = tmp.resolve("settings-" + run).resolve("console.properties");
+        settings = tmp.resolve("settings").resolve("console.properties");
         System.setProperty("keyline.settings", settings.toString());
-        fx = new ConsoleFixture(tmp.resolve("console-" + run));
+        fixture("console");
         fx.publishJob("daily", null);
         fx.publishJob("weekly", null);
         fx.site.failPosts(Fault.STATUS_404, Fault.STATUS_404, Fault.STATUS_404);
@@ -78,23 +63,12 @@ class ConsoleLanguageTest {
     }
 
     @AfterEach
-    void tearDown() throws Exception {
-        Text.use(Text.ENGLISH);
+    void clearSettings() {
         System.clearProperty("keyline.settings");
-        if (fx != null) {
-            fx.close();
-        }
     }
 
     private void open(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            ((ConsoleView) scene.getRoot()).notifications(false);
-            stage.setScene(scene);
-            stage.setWidth(1280);
-            stage.setHeight(860);
-            stage.show();
-        });
+        showQuiet(robot, 1280, 860);
         waitForItems(robot);
     }
 
@@ -236,6 +210,7 @@ class ConsoleLanguageTest {
         Text.use(Text.ENGLISH);
         open(robot);
         java.lang.ref.WeakReference<ConsoleView> old = new java.lang.ref.WeakReference<>(console());
+        console = null; // the test's own reference to the view it showed would keep it alive
         // by the console's own method: a robot's click is kept by the test library with the old console as target
         robot.interact(() -> old.get().switchLanguage(Text.CHINESE));
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> console() != old.get()));

@@ -9,10 +9,9 @@ import io.keyline.core.SchedulerControl.Status;
 import io.keyline.core.SchedulerControl.Upcoming;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.TestSite.Fault;
-import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.ConsoleServices;
-import io.keyline.ui.common.Threads;
 import io.keyline.core.operations.Attention;
+import io.keyline.ui.MainWindowTest;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.Scene;
@@ -20,17 +19,10 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollBar;
-import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Path;
@@ -40,7 +32,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.keyline.testing.Fx.fxValue;
 import static io.keyline.testing.Fx.waitUntil;
@@ -53,17 +44,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sidebar never scrolls sideways and its badges keep their text, J/K work after a sidebar click, and
  * Skip asks in its own dialog.
  */
-@ExtendWith(ApplicationExtension.class)
-class ConsoleLayoutTest {
+class ConsoleLayoutTest extends MainWindowTest {
 
     static final String KEY = "2026-11-29";
-    static final AtomicInteger RUN = new AtomicInteger();
 
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
-    ConsoleView console;
     final Scheduler scheduler = new Scheduler();
 
     /** A scheduler whose status and last tick the test sets. */
@@ -95,34 +79,9 @@ class ConsoleLayoutTest {
         }
     }
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown(FxRobot robot) throws Exception {
-        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
-        if (fx != null) {
-            fx.close();
-        }
-    }
-
     private void open(FxRobot robot, double width, double height) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
-        open(robot, width, height, fx.services);
-    }
-
-    private void open(FxRobot robot, double width, double height, ConsoleServices services) {
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(services, Threads.javafx());
-            console = (ConsoleView) scene.getRoot();
-            stage.setScene(scene);
-            stage.setWidth(width);
-            stage.setHeight(height);
-            stage.show();
-        });
-        WaitForAsyncUtils.waitForFxEvents();
+        fixture("layout");
+        show(robot, width, height);
     }
 
     @SuppressWarnings("unchecked")
@@ -138,12 +97,12 @@ class ConsoleLayoutTest {
 
     @Test
     void theBannerAndTheNotesNeverMoveTheAttentionRows(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
         fx.site.failPosts(Fault.STATUS_404);
         assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
         ConsoleServices services = ConsoleApp.services(fx.ws, fx.ws.engine(RunTrace.NONE), fx.wb.env(), scheduler);
-        open(robot, 1280, 860, services);
+        show(robot, services, 1280, 860);
         waitUntil(() -> robot.lookup("#action-daily-" + KEY).tryQuery().isPresent());
         Node button = robot.lookup("#action-daily-" + KEY).query();
         Node firstRow = robot.lookup("#inbox-list .inbox-item").query();
@@ -194,7 +153,7 @@ class ConsoleLayoutTest {
      */
     @Test
     void everyPageFitsTheSmallestWindow(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         Path examples = Path.of("resources/jobs");
         for (String f : List.of("daily-report.json", "weekly-archive.json")) {
             java.nio.file.Files.copy(examples.resolve(f), fx.wb.jobs.resolve(f));
@@ -217,7 +176,7 @@ class ConsoleLayoutTest {
         assertThat(fx.wb.cli("run", "--yes", "daily-article-with-a-long-name", "--from", "2026-11-27", "--to", KEY).exit())
                 .isEqualTo(4);
 
-        open(robot, 1024, 680, fx.services);
+        show(robot, 1024, 680);
         waitUntil(() -> inbox(robot).getItems().size() >= 3);
         java.util.Map<String, List<String>> problems = new java.util.LinkedHashMap<>();
         problems.put("Attention", problems(robot, stage));
@@ -340,10 +299,10 @@ class ConsoleLayoutTest {
 
     @Test
     void theSidebarNeverScrollsSidewaysAndItsBadgesKeepTheirText(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         String longName = "a-very-long-job-name-that-does-not-fit-the-sidebar";
         fx.wb.job(longName, Jobs.command(longName, "none", "true", "PT5S").replace("2026-01-01", "2026-11-20"), null);
-        open(robot, 1024, 680, fx.services);
+        show(robot, 1024, 680);
         waitUntil(() -> robot.lookup("#missing-" + longName).tryQuery().map(Node::isVisible).orElse(false));
         ListView<?> jobs = robot.lookup("#job-list").queryAs(ListView.class);
         for (Node n : robot.from(jobs).lookup(".scroll-bar").queryAll()) {
@@ -381,11 +340,10 @@ class ConsoleLayoutTest {
      */
     @Test
     void atTheNarrowestTheStatusBarsButtonAndOperatorKeepTheirWords(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()
-                + "-with-a-long-state-path-as-an-operator-might-have-under-their-home-folder"));
+        fixture("layout-with-a-long-state-path-as-an-operator-might-have-under-their-home-folder");
         scheduler.paused = true; // "Resume scheduler", the longer of the two
         ConsoleServices services = ConsoleApp.services(fx.ws, fx.ws.engine(RunTrace.NONE), fx.wb.env(), scheduler);
-        open(robot, 1024, 680, services);
+        show(robot, services, 1024, 680);
         waitUntil(() -> robot.lookup("#scheduler-toggle").tryQuery().map(Node::isVisible).orElse(false));
         waitUntil(() -> !robot.lookup("#status-refreshed").queryLabeled().getText().startsWith("Loading"));
         WaitForAsyncUtils.waitForFxEvents();
@@ -414,13 +372,12 @@ class ConsoleLayoutTest {
         for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
             io.keyline.text.Text.use(language);
             try {
-                fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()
-                        + "-with-a-long-state-path-as-an-operator-might-have-under-their-home-folder"));
+                fixture("layout-with-a-long-state-path-as-an-operator-might-have-under-their-home-folder");
                 // 33 hours after the workbench's clock, which the console reads
                 scheduler.next = new Upcoming("weekly-digest", "2026-W49",
                         fx.wb.clock.instant().plus(Duration.ofHours(33)).atZone(ZoneOffset.UTC), false, null);
                 ConsoleServices services = ConsoleApp.services(fx.ws, fx.ws.engine(RunTrace.NONE), fx.wb.env(), scheduler);
-                open(robot, 1024, 680, services);
+                show(robot, services, 1024, 680);
                 waitUntil(() -> robot.lookup("#status-scheduler").queryLabeled().getText().contains("weekly-digest"));
                 waitUntil(() -> !robot.lookup("#status-refreshed").queryLabeled().getText().equals(
                         io.keyline.text.Text.t("ui.console.loading")));
@@ -435,8 +392,7 @@ class ConsoleLayoutTest {
             } finally {
                 io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
                 scheduler.next = null;
-                fx.close();
-                fx = null;
+                closeFixture();
             }
         }
         assertThat(cut).as("the scheduler's line in the status bar at 1024 px").isEmpty();
@@ -452,10 +408,10 @@ class ConsoleLayoutTest {
         for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
             io.keyline.text.Text.use(language);
             try {
-                fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+                fixture("layout");
                 fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
                 assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isZero();
-                open(robot, 1024, 680, fx.services);
+                show(robot, 1024, 680);
                 robot.interact(() -> console.showJob("daily"));
                 waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
                         && !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty());
@@ -479,8 +435,7 @@ class ConsoleLayoutTest {
                 }
             } finally {
                 io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
-                fx.close();
-                fx = null;
+                closeFixture();
             }
         }
         assertThat(moved).as("the state filter as its entries are chosen").isEmpty();
@@ -497,12 +452,12 @@ class ConsoleLayoutTest {
         for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
             io.keyline.text.Text.use(language);
             try {
-                fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+                fixture("layout");
                 fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
                 fx.site.failPosts(Fault.STATUS_502);
                 assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
                 assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-28").exit()).isZero();
-                open(robot, 1024, 680, fx.services);
+                show(robot, 1024, 680);
                 robot.interact(() -> console.showJob("daily"));
                 waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
                         && !robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().isEmpty());
@@ -548,8 +503,7 @@ class ConsoleLayoutTest {
                 }
             } finally {
                 io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
-                fx.close();
-                fx = null;
+                closeFixture();
             }
         }
     }
@@ -563,10 +517,10 @@ class ConsoleLayoutTest {
         for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
             io.keyline.text.Text.use(language);
             try {
-                fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+                fixture("layout");
                 fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
                 assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-28").exit()).isZero();
-                open(robot, 1024, 680, fx.services);
+                show(robot, 1024, 680);
                 robot.interact(() -> console.showJob("daily"));
                 javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class);
                 java.util.concurrent.Callable<List<javafx.scene.control.TableCell<?, ?>>> tookCells = () -> robot
@@ -592,8 +546,7 @@ class ConsoleLayoutTest {
                 }
             } finally {
                 io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
-                fx.close();
-                fx = null;
+                closeFixture();
             }
         }
     }
@@ -604,10 +557,10 @@ class ConsoleLayoutTest {
      */
     @Test
     void atTheSmallestAJobPageShowsSeveralOfItsKeys(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
         assertThat(fx.wb.cli("run", "--yes", "daily", "--from", "2026-11-20", "--to", KEY).exit()).isZero();
-        open(robot, 1024, 680, fx.services);
+        show(robot, 1024, 680);
         robot.interact(() -> console.showJob("daily"));
         waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
                 && robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().size() >= 8);
@@ -633,7 +586,7 @@ class ConsoleLayoutTest {
      */
     @Test
     void atTheNarrowestAnAttentionHeadingIsReadWhole(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         fx.wb.job("daily-article-with-a-long-name", Jobs.publish("daily-article-with-a-long-name", "unsafe", false,
                 "\"credential\": \"site-cookie-of-the-editorial-team\","), fx.site.base());
         assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "site-cookie-of-the-editorial-team")
@@ -641,7 +594,7 @@ class ConsoleLayoutTest {
         fx.site.requireCookie("session=v2");
         assertThat(fx.wb.cli("run", "--yes", "daily-article-with-a-long-name", "--from", "2026-11-27", "--to", KEY).exit())
                 .isEqualTo(4);
-        open(robot, 1024, 680, fx.services);
+        show(robot, 1024, 680);
         waitUntil(() -> !inbox(robot).getItems().isEmpty());
         Thread.sleep(300);
         WaitForAsyncUtils.waitForFxEvents();
@@ -693,8 +646,7 @@ class ConsoleLayoutTest {
             } finally {
                 io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
                 if (fx != null) {
-                    fx.close();
-                    fx = null;
+                    closeFixture();
                 }
             }
         }
@@ -751,10 +703,10 @@ class ConsoleLayoutTest {
      */
     @Test
     void atTheNarrowestTheWorkersPageReadsWhole(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
         assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isZero();
-        open(robot, 1024, 680, fx.services);
+        show(robot, 1024, 680);
         robot.clickOn("#nav-workers");
         waitUntil(() -> robot.lookup("#workers-table").queryAs(javafx.scene.control.TableView.class).getItems().size()
                 >= 1);
@@ -817,8 +769,7 @@ class ConsoleLayoutTest {
             } finally {
                 io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
                 if (fx != null) {
-                    fx.close();
-                    fx = null;
+                    closeFixture();
                 }
             }
         }
@@ -872,14 +823,14 @@ class ConsoleLayoutTest {
 
     /** The site rejected the login sandbox-cookie of three keys of daily-article; the console open at 1024×680. */
     private void threeKeysWaitForALoginAt1024(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
                 "\"credential\": \"sandbox-cookie\","), fx.site.base());
         assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit()).isZero();
         fx.site.requireCookie("session=v2");
         assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-27", "--to", KEY).exit())
                 .isEqualTo(4);
-        open(robot, 1024, 680, fx.services);
+        show(robot, 1024, 680);
     }
 
     /** The text a label really draws (cut with an ellipsis when it does not fit). */
@@ -889,13 +840,13 @@ class ConsoleLayoutTest {
 
     @Test
     void jAndKMoveInTheListAfterAClickInTheSidebar(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         fx.wb.job("alpha", Jobs.publish("alpha", "unsafe", false, null), fx.site.base());
         fx.wb.job("beta", Jobs.publish("beta", "unsafe", false, null), fx.site.base());
         fx.site.failPosts(Fault.STATUS_404, Fault.STATUS_404);
         assertThat(fx.wb.cli("run", "alpha", "--key", KEY).exit()).isEqualTo(2);
         assertThat(fx.wb.cli("run", "beta", "--key", KEY).exit()).isEqualTo(2);
-        open(robot, 1280, 860, fx.services);
+        show(robot, 1280, 860);
         waitUntil(() -> inbox(robot).getItems().stream().filter(i -> i.kind() == Attention.Kind.FAILED).count() == 2);
         ListView<Attention.Item> list = inbox(robot);
 
@@ -931,11 +882,11 @@ class ConsoleLayoutTest {
 
     @Test
     void skipAsksInItsOwnDialogAndSkipsOnlyWhenConfirmed(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("layout-" + RUN.incrementAndGet()));
+        fixture("layout");
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
         fx.site.failPosts(Fault.STATUS_404);
         assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
-        open(robot, 1280, 860, fx.services);
+        show(robot, 1280, 860);
         waitUntil(() -> robot.lookup("#action-daily-" + KEY).tryQuery().isPresent());
         robot.clickOn(robot.lookup("#inbox-list .inbox-item .menu-button").<Node>query());
         waitUntil(() -> robot.lookup("Skip…").tryQuery().isPresent());

@@ -1,17 +1,14 @@
 package io.keyline.ui.shell;
 
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.ConsoleApp;
 import io.keyline.core.operations.Attention;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.TestSite.Fault;
-import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.common.Threads;
 import io.keyline.ui.job.Heatmap;
 import io.keyline.ui.plan.PlanViewModel;
+import io.keyline.ui.MainWindowTest;
 import javafx.geometry.Point2D;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
@@ -20,23 +17,16 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.input.MouseButton;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.nio.file.Path;
 import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.time.format.TextStyle;
 import java.time.temporal.IsoFields;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.keyline.testing.Fx.fxValue;
 import static io.keyline.testing.Fx.waitUntil;
@@ -49,48 +39,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own input, a rejected credential is one item, weekly labels name the weeks' months, and selected
  * gaps plan exactly those keys.
  */
-@ExtendWith(ApplicationExtension.class)
-class ConsoleSafetyTest {
+class ConsoleSafetyTest extends MainWindowTest {
 
     static final String KEY = "2026-11-29";
-    static final AtomicInteger RUN = new AtomicInteger();
 
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
     TestSite site;
-    ConsoleView console;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown(FxRobot robot) throws Exception {
-        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
-        if (fx != null) {
-            fx.close();
-        }
-    }
-
-    private void fixture() throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("safety-" + RUN.incrementAndGet()));
-        site = fx.site;
+    private void siteFixture() throws Exception {
+        site = fixture("safety").site;
     }
 
     private void open(FxRobot robot) {
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            console = (ConsoleView) scene.getRoot();
-            console.notifications(false);
-            stage.setScene(scene);
-            stage.setWidth(1280);
-            stage.setHeight(860);
-            stage.show();
-        });
-        WaitForAsyncUtils.waitForFxEvents();
+        showQuiet(robot, 1280, 860);
     }
 
     @SuppressWarnings("unchecked")
@@ -131,7 +91,7 @@ class ConsoleSafetyTest {
 
     @Test
     void aRefreshKeepsTheHighlightedRow(FxRobot robot) throws Exception {
-        fixture();
+        siteFixture();
         fx.wb.job("alpha", Jobs.publish("alpha", "unsafe", false, null), site.base());
         fx.wb.job("beta", Jobs.publish("beta", "unsafe", false, null), site.base());
         site.failPosts(Fault.STATUS_404, Fault.STATUS_404, Fault.STATUS_404);
@@ -186,7 +146,7 @@ class ConsoleSafetyTest {
 
     /** Row 1: alpha FAILED (Retry sends a POST). Row 2: beta waits for confirmation. */
     private ListView<Attention.Item> failedThenWaiting(FxRobot robot) throws Exception {
-        fixture();
+        siteFixture();
         fx.wb.job("alpha", Jobs.publish("alpha", "unsafe", false, null), site.base());
         fx.wb.job("beta", Jobs.publish("beta", "unsafe", false, null), site.base());
         site.failPosts(Fault.STATUS_404);
@@ -344,7 +304,7 @@ class ConsoleSafetyTest {
 
     @Test
     void ctrlEnterWithoutAVisibleSelectionDoesNothing(FxRobot robot) throws Exception {
-        fixture();
+        siteFixture();
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), site.base());
         site.failPosts(Fault.STATUS_502);
         assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
@@ -400,7 +360,7 @@ class ConsoleSafetyTest {
 
     @Test
     void enterInTheConfirmNoteSendsNothing(FxRobot robot) throws Exception {
-        fixture();
+        siteFixture();
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), site.base());
         site.failPosts(Fault.STATUS_502);
         assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
@@ -441,7 +401,7 @@ class ConsoleSafetyTest {
 
     @Test
     void eachPlanTargetShowsItsOwnInput(FxRobot robot) throws Exception {
-        fixture();
+        siteFixture();
         fx.publishJob("p", null);
         open(robot);
         robot.interact(() -> console.plan("p"));
@@ -485,7 +445,7 @@ class ConsoleSafetyTest {
 
     @Test
     void aRejectedCredentialIsOneAttentionItemListingItsKeysAndTheLoginUrl(FxRobot robot) throws Exception {
-        fixture();
+        siteFixture();
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", true, "\"credential\": \"site-cookie\","), site.base());
         site.requireCookie("session=v2");
         String login = "https://sandbox.example/login?next=%2Fdashboard";
@@ -527,7 +487,7 @@ class ConsoleSafetyTest {
 
     @Test
     void weeklyHeatmapLabelsNameTheMonthOfTheirWeeks(FxRobot robot) throws Exception {
-        fixture();
+        siteFixture();
         fx.wb.job("weekly", Jobs.command("weekly", "none", "true", "PT5S")
                 .replace("\"type\": \"date\", \"zone\": \"UTC\", \"start\": \"2026-01-01\"",
                         "\"type\": \"week\", \"zone\": \"UTC\", \"start\": \"2025-W40\""), null);
@@ -565,7 +525,7 @@ class ConsoleSafetyTest {
 
     /** Job c since 2026-11-20; 11-22..11-24 ran: the gaps are 11-20, 11-21 and 11-25..11-29. */
     private Heatmap gapJob(FxRobot robot) throws Exception {
-        fixture();
+        siteFixture();
         fx.wb.job("c", Jobs.command("c", "none", "true", "PT5S").replace("2026-01-01", "2026-11-20"), null);
         assertThat(fx.wb.cli("run", "--yes", "c", "--from", "2026-11-22", "--to", "2026-11-24").exit()).isZero();
         open(robot);

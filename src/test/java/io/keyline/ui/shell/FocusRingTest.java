@@ -4,30 +4,21 @@ import io.keyline.acceptance.Jobs;
 import io.keyline.app.ConsoleApp;
 import io.keyline.core.RunTrace;
 import io.keyline.testing.TestSite.Fault;
-import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.ConsoleServices;
 import io.keyline.ui.common.Palette;
-import io.keyline.ui.common.Threads;
+import io.keyline.ui.MainWindowTest;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.TableRow;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
 import javafx.scene.input.KeyCode;
 import javafx.scene.paint.Color;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -42,47 +33,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * all four of its sides, in the light and the dark theme; the same control without the focus has none,
  * and in a list only the focused row has it.
  */
-@ExtendWith(ApplicationExtension.class)
-class FocusRingTest {
+class FocusRingTest extends MainWindowTest {
 
     static final String KEY = "2026-11-29";
 
-    @TempDir
-    Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
-    ConsoleView console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown(FxRobot robot) throws Exception {
-        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
-        if (fx != null) {
-            fx.close();
-        }
-    }
-
     @Test
     void whatTabReachesHasARingAndNothingElseDoes(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
+        fixture("focus");
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
         fx.wb.job("weekly", Jobs.publish("weekly", "unsafe", false, null), fx.site.base());
         fx.site.failPosts(Fault.STATUS_404);
         assertThat(fx.wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(2);
         ConsoleServices services = ConsoleApp.services(fx.ws, fx.ws.engine(RunTrace.NONE), fx.wb.env(),
                 new ConsoleLayoutTest.Scheduler());
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(services, Threads.javafx());
-            console = (ConsoleView) scene.getRoot();
-            stage.setScene(scene);
-            stage.setWidth(1024);
-            stage.setHeight(680);
-            stage.show();
-        });
+        show(robot, services, 1024, 680);
         waitUntil(() -> robot.lookup("#action-daily-" + KEY).tryQuery().isPresent()
                 && robot.lookup("#job-weekly").tryQuery().isPresent()
                 && robot.lookup("#scheduler-toggle").query().isVisible());

@@ -1,31 +1,19 @@
 package io.keyline.ui.shell;
 
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.ConsoleApp;
 import io.keyline.credentials.CredentialParser;
 import io.keyline.credentials.CredentialType;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.TestSite;
 import io.keyline.testing.TestSite.Fault;
-import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.common.Threads;
+import io.keyline.ui.MainWindowTest;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.TableView;
-import javafx.stage.Stage;
-import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.keyline.testing.Fx.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,36 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * main window (headless) against a real state and a loopback site that counts the POSTs. A retry whose next
  * step is safe runs at once.
  */
-@ExtendWith(ApplicationExtension.class)
-class RetryShowsWhatItSendsTest {
+class RetryShowsWhatItSendsTest extends MainWindowTest {
 
     static final String KEY = "2026-11-29";
     static final String SECRET = "s3cr3t-session-value";
-    static final AtomicInteger RUN = new AtomicInteger();
 
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
     TestSite site;
-    ConsoleView console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown(FxRobot robot) throws Exception {
-        robot.interact(() -> Window.getWindows().stream().filter(w -> w != stage).toList().forEach(Window::hide));
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     /** daily: write, then an unsafe POST with a cookie; its POST got a 404, so the key failed. */
     private void failedKey() throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("retry-" + RUN.incrementAndGet()));
+        fixture("retry");
         site = fx.site;
         fx.publishJob("daily", "site-cookie");
         fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "sid=" + SECRET,
@@ -76,16 +44,7 @@ class RetryShowsWhatItSendsTest {
     }
 
     private void open(FxRobot robot) {
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            console = (ConsoleView) scene.getRoot();
-            console.notifications(false);
-            stage.setScene(scene);
-            stage.setWidth(1280);
-            stage.setHeight(860);
-            stage.show();
-        });
-        WaitForAsyncUtils.waitForFxEvents();
+        showQuiet(robot, 1280, 860);
     }
 
     /** The Retry dialog is open and shows the POST, masked; nothing was sent. */
@@ -161,7 +120,7 @@ class RetryShowsWhatItSendsTest {
     /** The decision says the retried key's next step is safe (a local command): nothing to show, it runs. */
     @Test
     void aRetryWhoseNextStepIsSafeRunsAtOnce(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("retry-" + RUN.incrementAndGet()));
+        fixture("retry");
         site = fx.site;
         fx.wb.job("local", Jobs.command("local", "none", "test -f ready || exit 65", "PT10S"), site.base());
         assertThat(fx.wb.cli("run", "local", "--key", KEY).exit()).isEqualTo(2);

@@ -1,7 +1,6 @@
 package io.keyline.ui.shell;
 
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.ConsoleApp;
 import io.keyline.core.operations.Attention;
 import io.keyline.domain.EventType;
 import io.keyline.domain.KeyEvent;
@@ -9,12 +8,10 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.WaitReason;
 import io.keyline.text.Text;
-import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.common.Threads;
 import io.keyline.ui.job.Heatmap;
 import io.keyline.ui.job.JobViewModel;
+import io.keyline.ui.MainWindowTest;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.TableCell;
@@ -22,20 +19,13 @@ import javafx.scene.image.WritableImage;
 import javafx.scene.paint.Color;
 import javafx.scene.shape.Rectangle;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import javafx.scene.control.Button;
 import javafx.scene.control.TableRow;
 import javafx.stage.Window;
@@ -51,51 +41,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * moves lead to the job's review (Plan…), never to a confirmation. Seen in the real main window, in English and in
  * Chinese.
  */
-@ExtendWith(ApplicationExtension.class)
-class ReviewChipTest {
+class ReviewChipTest extends MainWindowTest {
 
     static final String REVIEWED = "2026-11-28";
     static final String UNKNOWN = "2026-11-27";
     static final String DONE = "2026-11-26";
-    static final AtomicInteger RUN = new AtomicInteger();
-
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
-    ConsoleView console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown(FxRobot robot) throws Exception {
-        io.keyline.testing.Fx.hideOtherWindows(robot, stage);
-        Text.use(Text.ENGLISH);
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     /** Job daily: one key waits for the job's review, one for a confirmation of an unknown outcome, one is done. */
     private void open(FxRobot robot, Locale language) throws Exception {
         Text.use(language);
-        fx = new ConsoleFixture(tmp.resolve("review-" + RUN.incrementAndGet()));
+        fixture("review");
         fx.wb.job("daily", Jobs.publish("daily", "unsafe", false, null), fx.site.base());
         assertThat(fx.wb.cli("run", "daily", "--key", DONE).exit()).isZero();
         Instant now = fx.wb.clock.instant();
         seedWait(UNKNOWN, WaitReason.OUTCOME_UNKNOWN, now);
         seedWait(REVIEWED, WaitReason.REVIEW, now);
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            console = (ConsoleView) scene.getRoot();
-            stage.setScene(scene);
-            stage.setWidth(1024);
-            stage.setHeight(680);
-            stage.show();
-        });
+        show(robot, 1024, 680);
     }
 
     private void seedWait(String key, WaitReason why, Instant now) {
@@ -192,21 +153,14 @@ class ReviewChipTest {
     void theTimelineShowsTheEventThatHeldAKeyForTheReviewAsNeedsReview(FxRobot robot) throws Exception {
         for (Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
             Text.use(language);
-            fx = new ConsoleFixture(tmp.resolve("timeline-" + RUN.incrementAndGet()));
+            fixture("timeline");
             fx.wb.job("posted", SCHEDULED, null);
             assertThat(fx.wb.cli("run", "--due").exit()).as("the unreviewed job's keys wait").isEqualTo(4);
             assertThat(fx.wb.cli("approve", "posted").exit()).isZero();
             assertThat(fx.wb.cli("run", "--due").exit()).isZero();
             assertThat(fx.state("posted", "2026-11-29")).isEqualTo(KeyState.DONE);
-            robot.interact(() -> {
-                Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-                console = (ConsoleView) scene.getRoot();
-                stage.setScene(scene);
-                stage.setWidth(1024);
-                stage.setHeight(680);
-                stage.show();
-                console.showTimeline("posted", "2026-11-29");
-            });
+            show(robot, 1024, 680);
+            robot.interact(() -> console.showTimeline("posted", "2026-11-29"));
             waitUntil(() -> eventChip(robot, EventType.WAITING_FOR_CONFIRMATION).isPresent()
                     && runChip(robot, KeyState.NEEDS_CONFIRMATION).isPresent());
             org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
@@ -334,11 +288,6 @@ class ReviewChipTest {
     // A key that waits for its job's review is let go by a plan of the job, never by a confirmation of the key (the
     // core refuses that): wherever the console offers the key's moves, the first is Plan…, which opens the job's Plan
     // dialog, and Confirm… is not offered.
-
-    private void closeFixture() throws Exception {
-        fx.close();
-        fx = null;
-    }
 
     private static String plan(Locale language) {
         return language == Text.CHINESE ? "计划…" : "Plan…";

@@ -1,26 +1,16 @@
 package io.keyline.ui.shell;
 
-import io.keyline.app.ConsoleApp;
-import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.common.Threads;
+import io.keyline.ui.MainWindowTest;
 import javafx.collections.ListChangeListener;
-import javafx.scene.Scene;
 import javafx.scene.control.ListView;
 import javafx.scene.layout.BackgroundFill;
 import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
 import javafx.scene.paint.Paint;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.keyline.testing.Fx.fxValue;
@@ -31,40 +21,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The sidebar marks the page that is open: a job's entry as the Attention entry is marked when its page is
  * open, only that job's, and still after the console reloads what it shows.
  */
-@ExtendWith(ApplicationExtension.class)
-class SidebarOpenPageTest {
-
-    @TempDir
-    Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
-    ConsoleView console;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (fx != null) {
-            fx.close();
-        }
-    }
+class SidebarOpenPageTest extends MainWindowTest {
 
     @Test
     void theOpenJobIsMarkedAsAnOpenAttentionPageIs(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
+        fixture("sidebar");
         fx.publishJob("daily", null);
         fx.publishJob("weekly", null);
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            console = (ConsoleView) scene.getRoot();
-            stage.setScene(scene);
-            stage.setWidth(1024);
-            stage.setHeight(680);
-            stage.show();
-        });
+        show(robot, 1024, 680);
         waitUntil(() -> robot.lookup("#job-weekly").tryQuery().isPresent());
         Paint open = fxValue(robot, () -> top(robot.lookup("#nav-inbox").queryAs(Region.class)));
         assertThat(open).as("the open Attention page's entry").isNotNull();

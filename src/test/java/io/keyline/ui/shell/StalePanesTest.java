@@ -2,13 +2,12 @@ package io.keyline.ui.shell;
 
 import atlantafx.base.theme.PrimerLight;
 import io.keyline.acceptance.Jobs;
-import io.keyline.app.ConsoleApp;
 import io.keyline.domain.KeyState;
-import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.common.Theme;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.plan.PlanDialog;
 import io.keyline.ui.plan.PlanViewModel;
+import io.keyline.ui.MainWindowTest;
 import javafx.application.Application;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
@@ -16,12 +15,8 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -29,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,33 +31,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Panes that used to keep saying what was true before: Plan's request pane after Apply, and an open job
  * page after its job file changed on disk (the console re-reads the state every few seconds).
  */
-@ExtendWith(ApplicationExtension.class)
-class StalePanesTest {
+class StalePanesTest extends MainWindowTest {
 
     static final String TODAY = "2026-11-29";
-    static final AtomicInteger RUN = new AtomicInteger();
-
-    @TempDir
-    static Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
 
     @Start
     void start(Stage stage) {
         Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (fx != null) {
-            fx.close();
-        }
     }
 
     @Test
     void theRequestPaneSaysWhatTheKeyCameToAfterApply(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("plan-" + RUN.incrementAndGet()));
+        fixture("plan");
         fx.publishJob("p", null);
         PlanViewModel vm = new PlanViewModel(fx.services, Threads.javafx());
         robot.interact(() -> {
@@ -96,18 +75,10 @@ class StalePanesTest {
 
     @Test
     void anOpenJobPageShowsItsEditedJobFile(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp.resolve("job-" + RUN.incrementAndGet()));
+        fixture("job");
         fx.publishJob("daily", null);
-        robot.interact(() -> {
-            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
-            ConsoleView console = (ConsoleView) scene.getRoot();
-            console.notifications(false);
-            stage.setScene(scene);
-            stage.setWidth(1280);
-            stage.setHeight(860);
-            stage.show();
-            console.showJob("daily");
-        });
+        showQuiet(robot, 1280, 860);
+        robot.interact(() -> console.showJob("daily"));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> subtitle(robot).contains("write and publish"));
 
         // the file changes on disk while its page is open: the page shows the new one within a few seconds
