@@ -37,7 +37,8 @@ public final class CommandExecutor implements StepExecutor {
     }
 
     /** What a finished (or killed) child left behind. */
-    private record Finished(int exit, boolean timedOut, String stdout, String stderr) {
+    /** @param cutLastLine the start of the last stdout line when it is longer than what is kept, else {@code null} */
+    private record Finished(int exit, boolean timedOut, String stdout, String stderr, String cutLastLine) {
     }
 
     @Override
@@ -70,7 +71,7 @@ public final class CommandExecutor implements StepExecutor {
         }
         String stderr = ctx.redact().apply(f.stderr);
         String stdout = ctx.redact().apply(f.stdout);
-        Report report = report(f.stdout);
+        Report report = report(f.stdout, f.cutLastLine);
         if (f.timedOut) {
             Said msg = Said.of("core.exec.killedAfterTimeout", human(ctx.step().timeout()));
             return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, FailureOrigin.NO_ANSWER, msg,
@@ -220,7 +221,8 @@ public final class CommandExecutor implements StepExecutor {
             }
             out.finish(2_000);
             err.finish(2_000);
-            return new Finished(exited ? child.exitValue() : -1, !exited, out.text(), err.text());
+            return new Finished(exited ? child.exitValue() : -1, !exited, out.text(), err.text(),
+                    out.cutLastLineHead());
         }
     }
 
@@ -231,7 +233,18 @@ public final class CommandExecutor implements StepExecutor {
         }
     }
 
-    private static Report report(String stdout) {
+    /**
+     * @param cutLastLine the start of the last line when only its end was kept: a JSON object with an
+     *                    {@code "outcome"} in its start or its kept end is a report Keyline cannot read, not output
+     */
+    private static Report report(String stdout, String cutLastLine) {
+        if (cutLastLine != null) {
+            String kept = stdout.stripTrailing();
+            String end = kept.substring(kept.lastIndexOf('\n') + 1);
+            boolean looksLikeReport = cutLastLine.stripLeading().startsWith("{")
+                    && (cutLastLine.contains("\"outcome\"") || end.contains("\"outcome\""));
+            return new Report(Map.of(), null, null, looksLikeReport);
+        }
         String last = lastLine(stdout);
         if (!last.startsWith("{")) {
             return new Report(Map.of(), null, null);

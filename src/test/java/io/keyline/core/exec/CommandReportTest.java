@@ -47,7 +47,8 @@ class CommandReportTest {
         assertThat(out.succeeded()).as(out.message()).isFalse();
         assertThat(out.failure()).isEqualTo(FailureClass.UNKNOWN);
         assertThat(out.message()).isEqualTo("exit 0, but the report on its last stdout line is more than Keyline reads"
-                + " (nested deeper than 1000 levels, or a number or text too long): what the command said is unknown");
+                + " (nested deeper than 1000 levels, a number or text too long, or a line longer than the 64 KiB of output"
+                + " kept): what the command said is unknown");
         assertThat(out.outputs()).isEmpty();
     }
 
@@ -62,6 +63,33 @@ class CommandReportTest {
     @Test
     void aLastLineThatIsNoJsonIsNoReport() throws Exception {
         StepOutcome out = printing("{done}");
+
+        assertThat(out.succeeded()).as(out.message()).isTrue();
+    }
+
+    @Test
+    void aReportLongerThanTheStdoutKeptIsNotASuccess() throws Exception {
+        StepOutcome out = printing("{\"outcome\": \"fatal\", \"message\": \"the post was refused\", "
+                + "\"outputs\": {\"log\": \"" + "x".repeat(80 * 1024) + "\"}}");
+
+        assertThat(out.succeeded()).as(out.message()).isFalse();
+        assertThat(out.failure()).isEqualTo(FailureClass.UNKNOWN);
+        assertThat(out.message()).startsWith("exit 0, but the report on its last stdout line is more than Keyline reads");
+        assertThat(out.outputs()).isEmpty();
+    }
+
+    @Test
+    void aReportWhoseOutcomeComesAfterItsLongOutputsIsNotASuccess() throws Exception {
+        StepOutcome out = printing("{\"outputs\": {\"log\": \"" + "x".repeat(80 * 1024) + "\"}, \"outcome\": \"ambiguous\"}");
+
+        assertThat(out.succeeded()).as(out.message()).isFalse();
+        assertThat(out.failure()).isEqualTo(FailureClass.UNKNOWN);
+    }
+
+    @Test
+    void aLongLastLineThatIsNoReportStaysPlainOutput() throws Exception {
+        // a command that prints a large JSON document (an API's answer) as its last line: no report, a success
+        StepOutcome out = printing("{\"items\": [" + "{\"id\": 1},".repeat(10_000) + "{\"id\": 2}]}");
 
         assertThat(out.succeeded()).as(out.message()).isTrue();
     }
