@@ -266,6 +266,11 @@ public final class InboxView extends BorderPane {
         }
     }
 
+    /** On arrival at the item {@code id} (a note's Show): highlighted to look at, and scrolled to. */
+    public void arriveAt(String id) {
+        vm.arriveAt(id);
+    }
+
     /** Focuses the list and selects the next item (the morning routine's "next"). */
     public void next() {
         list.requestFocus();

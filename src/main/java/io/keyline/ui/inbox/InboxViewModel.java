@@ -87,6 +87,20 @@ public final class InboxViewModel extends ViewModel {
         }
     }
 
+    /**
+     * On arrival at one item (the one a note was about): highlights it, to look at as on {@link #arrive}; the first
+     * item when it is gone.
+     */
+    public void arriveAt(String id) {
+        Attention.Item item = items().stream().filter(i -> i.id().equals(id)).findFirst().orElse(null);
+        if (item == null) {
+            arrive();
+            return;
+        }
+        selected.set(item);
+        arrival.set(true);
+    }
+
     /** Whether the selection is the highlight made on arrival, not picked by the operator: no action runs on it. */
     public ReadOnlyBooleanProperty arrivalProperty() {
         return arrival.getReadOnlyProperty();

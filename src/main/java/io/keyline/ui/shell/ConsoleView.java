@@ -610,7 +610,12 @@ public final class ConsoleView extends BorderPane implements Navigator {
     private void notifyAttention(List<io.keyline.core.operations.Attention.Item> items) {
         String first = waits(items.get(0));
         String text = items.size() == 1 ? first : Text.t("ui.console.newAttention", items.size(), first);
-        notify(Note.WARNING, Text.t("ui.console.needsAttention"), text, Text.t("ui.console.show"), this::showInbox);
+        // Show opens Attention on the item the note is about
+        String about = items.get(0).id();
+        notify(Note.WARNING, Text.t("ui.console.needsAttention"), text, Text.t("ui.console.show"), () -> {
+            showInbox();
+            inbox.arriveAt(about);
+        });
     }
 
     /**

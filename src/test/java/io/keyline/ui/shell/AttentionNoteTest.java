@@ -112,4 +112,30 @@ class AttentionNoteTest extends MainWindowTest {
         }
         soft.assertAll();
     }
+
+    /** The note's Show opens Attention on the item the note is about (to look at), not on the list's first item. */
+    @Test
+    void showHighlightsTheItemTheNoteIsAbout(FxRobot robot) throws Exception {
+        open(robot, Text.ENGLISH);
+        fx.site.failPosts(Fault.STATUS_404);
+        assertThat(fx.wb.cli("run", "daily", "--key", "2026-11-28").exit()).isEqualTo(2);
+        newestNote(robot);
+        robot.interact(() -> console.showJob("daily"));
+        for (String key : List.of("2026-11-25", "2026-11-26")) {
+            seedReview("daily-article", key);
+        }
+        robot.interact(() -> console.refresh());
+        waitUntil(() -> robot.lookup(".toast .button").tryQuery().isPresent());
+        Button showButton = fxValue(robot, () -> robot.lookup(".toast .button").queryAll().stream()
+                .map(n -> (Button) n).filter(b -> "Show".equals(b.getText())).findFirst().orElseThrow());
+        robot.interact(showButton::fire);
+        javafx.scene.control.ListView<?> list = robot.lookup("#inbox-list")
+                .queryAs(javafx.scene.control.ListView.class);
+        waitUntil(() -> fxValue(robot, () -> list.getSelectionModel().getSelectedItem() != null));
+        io.keyline.core.operations.Attention.Item shown = fxValue(robot,
+                () -> (io.keyline.core.operations.Attention.Item) list.getSelectionModel().getSelectedItem());
+        assertThat(shown.kind()).as("the highlighted item, %s", shown.title())
+                .isEqualTo(io.keyline.core.operations.Attention.Kind.REVIEW);
+        assertThat(fxValue(robot, () -> list.getItems().indexOf(shown))).as("not the list's first item").isPositive();
+    }
 }
