@@ -2,7 +2,6 @@ package io.keyline.credentials;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -113,9 +112,11 @@ public final class CredentialParser {
                 throw new CredentialFormatException(where + "contains a control character");
             }
         }
-        (sendable ? Syntax.notAscii(token) : Optional.<String>empty()).ifPresent(problem -> {
-            throw new CredentialFormatException(where + problem);
-        });
+        if (sendable) {
+            Syntax.notAscii(token).ifPresent(problem -> {
+                throw new CredentialFormatException(where + problem);
+            });
+        }
         return token;
     }
 
@@ -147,9 +148,11 @@ public final class CredentialParser {
                 throw new CredentialFormatException(where + ", header value: contains a control character");
             }
         }
-        (sendable ? Syntax.notAscii(value) : Optional.<String>empty()).ifPresent(problem -> {
-            throw new CredentialFormatException(where + ", header value: " + problem);
-        });
+        if (sendable) {
+            Syntax.notAscii(value).ifPresent(problem -> {
+                throw new CredentialFormatException(where + ", header value: " + problem);
+            });
+        }
         return ParsedCredential.ofHeader(name, value);
     }
 

@@ -1,5 +1,7 @@
 package io.keyline.credentials;
 
+import io.keyline.domain.Printable;
+
 import java.time.Instant;
 import java.util.Optional;
 
@@ -55,14 +57,9 @@ final class Syntax {
      * built or sent as {@code ?}, never as the browser sent it. Only the character's code is named.
      */
     static Optional<String> notAscii(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c > 0x7E) {
-                return Optional.of("contains a character outside ASCII (" + String.format("U+%04X", value.codePointAt(i))
-                        + "), which a request header cannot carry");
-            }
-        }
-        return Optional.empty();
+        int i = Printable.firstNotInHeader(value);
+        return i < 0 ? Optional.empty() : Optional.of("contains a character outside ASCII ("
+                + Printable.codePoint(value.codePointAt(i)) + "), which a request header cannot carry");
     }
 
     /**

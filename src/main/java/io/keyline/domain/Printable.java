@@ -44,6 +44,22 @@ public final class Printable {
         return s != null && firstUnsafe(s, false) >= 0;
     }
 
+    /**
+     * Where {@code s} first holds a character a request header cannot carry as it is, or -1: the HTTP client writes
+     * a header as one line of printable ASCII (a tab allowed); it sends {@code ?} for a Latin-1 letter and refuses
+     * the rest, naming the value in its message. Job files, rendered values and credentials are checked by this one
+     * rule.
+     */
+    public static int firstNotInHeader(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c > 0x7E || c < 0x20 && c != '\t') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** A code point as it is named in a message, {@code U+000D}, {@code U+65E5}. */
     public static String codePoint(int c) {
         return String.format(java.util.Locale.ROOT, "U+%04X", c);

@@ -10,6 +10,7 @@ import io.keyline.domain.Evidence;
 import io.keyline.domain.Extraction;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.FailureOrigin;
+import io.keyline.domain.Printable;
 import io.keyline.domain.ProbeSpec;
 import io.keyline.domain.Redirects;
 import io.keyline.domain.ResponseRules;
@@ -242,11 +243,6 @@ public final class HttpExecutor implements StepExecutor {
             super(words.english());
             this.words = words;
         }
-    }
-
-    /** Whether a header value holds a character the HTTP client does not write as it is (outside printable ASCII and tab). */
-    static boolean notSendable(String value) {
-        return value.chars().anyMatch(c -> c > 0x7E || c < 0x20 && c != '\t');
     }
 
     /** What a step's answer means, its outputs, and the cookies the site set (kept unless it is a rejected login). */
@@ -633,7 +629,7 @@ public final class HttpExecutor implements StepExecutor {
             boolean carried = false;
             if (ctx.credential() != null && Origin.of(uri).equals(origin)) {
                 Map<String, String> credentialHeaders = ctx.credential().httpHeaders(uri, clock.instant());
-                if (credentialHeaders.values().stream().anyMatch(HttpExecutor::notSendable)) {
+                if (credentialHeaders.values().stream().anyMatch(v -> Printable.firstNotInHeader(v) >= 0)) {
                     // the client would refuse it with the value in its message, or send a '?' in its place
                     throw new UnsendableCredentialException(ctx.credential().name());
                 }

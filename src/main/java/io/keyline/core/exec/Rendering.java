@@ -170,12 +170,8 @@ public final class Rendering {
                     Said.of("core.render.place." + place.name())));
         }
         if (place == Place.HEADER) {
-            // the HTTP client writes a header in ASCII: it sends '?' for a Latin-1 letter and refuses the rest
-            int i = 0;
-            while (i < value.length() && value.charAt(i) <= 0x7E) {
-                i++;
-            }
-            if (i < value.length()) {
+            int i = Printable.firstNotInHeader(value); // a control character was refused above
+            if (i >= 0) {
                 int c = value.codePointAt(i);
                 throw new Refused(Said.of("core.render.notAscii", "{" + p.name() + "}",
                         "\"" + new String(Character.toChars(c)) + "\"", Printable.codePoint(c),

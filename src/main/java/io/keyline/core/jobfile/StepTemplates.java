@@ -254,17 +254,14 @@ final class StepTemplates {
      * {@code ?}). Placeholders are checked when they are filled in.
      */
     private static Said headerValueProblem(String value) {
-        for (int i = 0; i < value.length(); i = value.offsetByCodePoints(i, 1)) {
-            int c = value.codePointAt(i);
-            if (c < 0x20 && c != '\t' || c == 0x7F) {
-                return Said.of("core.jobfile.headerControl", Printable.codePoint(c));
-            }
-            if (c > 0x7F) {
-                return Said.of("core.jobfile.headerNotAscii", "\"" + new String(Character.toChars(c)) + "\"",
-                        Printable.codePoint(c));
-            }
+        int i = Printable.firstNotInHeader(value);
+        if (i < 0) {
+            return null;
         }
-        return null;
+        int c = value.codePointAt(i);
+        return c <= 0x7F ? Said.of("core.jobfile.headerControl", Printable.codePoint(c))
+                : Said.of("core.jobfile.headerNotAscii", "\"" + new String(Character.toChars(c)) + "\"",
+                Printable.codePoint(c));
     }
 
     /** A relative path template that stays inside the job folder. */
