@@ -11,8 +11,6 @@ import io.keyline.ui.common.Threads;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
-import javafx.beans.property.ReadOnlyObjectProperty;
-import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -61,8 +59,6 @@ public final class CredentialInput {
     private final StringProperty text = new SimpleStringProperty(this, "text", "");
     private final ObservableList<CookieRow> preview = FXCollections.observableArrayList();
     private final ObservableList<CookieRow> previewView = FXCollections.unmodifiableObservableList(preview);
-    private final ReadOnlyObjectWrapper<Instant> earliestExpiry = new ReadOnlyObjectWrapper<>(this, "earliestExpiry");
-    private final ReadOnlyStringWrapper fingerprint = new ReadOnlyStringWrapper(this, "fingerprint", "");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper masked = new ReadOnlyStringWrapper(this, "masked", "");
     private final ReadOnlyStringWrapper parseError = new ReadOnlyStringWrapper(this, "parseError", "");
@@ -87,8 +83,6 @@ public final class CredentialInput {
         String t = text.get();
         preview.clear();
         parsed = null;
-        earliestExpiry.set(null);
-        fingerprint.set("");
         summary.set("");
         masked.set(t == null || t.isEmpty() ? "" : Text.t("ui.credential.pasted", t.length()));
         if (t == null || t.isBlank()) {
@@ -101,8 +95,6 @@ public final class CredentialInput {
             ParsedCredential p = CredentialParser.parse(type.get(), t, d);
             parsed = p;
             preview.setAll(rows(p));
-            earliestExpiry.set(p.earliestExpiry().orElse(null));
-            fingerprint.set(p.fingerprint());
             summary.set(summaryOf(p));
             masked.set(echo(p));
             parseError.set("");
@@ -207,14 +199,6 @@ public final class CredentialInput {
     /** The parsed cookies (or token/header), values masked. */
     public ObservableList<CookieRow> preview() {
         return previewView;
-    }
-
-    public ReadOnlyObjectProperty<Instant> earliestExpiryProperty() {
-        return earliestExpiry.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty fingerprintProperty() {
-        return fingerprint.getReadOnlyProperty();
     }
 
     /** "2 cookies · fingerprint 1a2b3c4d · earliest expiry …". */

@@ -38,7 +38,8 @@ public final class CredentialViewModel extends ViewModel {
     private final StringProperty name = new SimpleStringProperty(this, "name", "");
     private final BooleanProperty runResumed = new SimpleBooleanProperty(this, "runResumed", true);
     private final ReadOnlyBooleanWrapper nameEditable = new ReadOnlyBooleanWrapper(this, "nameEditable", true);
-    private final ReadOnlyStringWrapper nameError = new ReadOnlyStringWrapper(this, "nameError", "");
+    /** What is wrong with the name ("enter a name for the credential"), or empty when it is fine. */
+    private String nameError = "";
     private final ReadOnlyStringWrapper shownNameError = new ReadOnlyStringWrapper(this, "shownNameError", "");
     /** The name was edited, or something that needs it was tried: its error, if any, is shown from now on. */
     private boolean nameTouched;
@@ -112,8 +113,8 @@ public final class CredentialViewModel extends ViewModel {
 
     private void checkName() {
         String n = name.get() == null ? "" : name.get().strip();
-        nameError.set(Objects.requireNonNullElse(RenewAndResume.nameProblem(n), ""));
-        shownNameError.set(nameTouched ? nameError.get() : "");
+        nameError = Objects.requireNonNullElse(RenewAndResume.nameProblem(n), "");
+        shownNameError.set(nameTouched ? nameError : "");
     }
 
     /**
@@ -134,7 +135,7 @@ public final class CredentialViewModel extends ViewModel {
             checkName();
             updateCanSave();
         }
-        return nameError.get().isEmpty();
+        return nameError.isEmpty();
     }
 
     /**
@@ -332,11 +333,6 @@ public final class CredentialViewModel extends ViewModel {
 
     public ReadOnlyBooleanProperty nameEditableProperty() {
         return nameEditable.getReadOnlyProperty();
-    }
-
-    /** What is wrong with the name ("enter a name for the credential"), or empty when it is fine. */
-    public ReadOnlyStringProperty nameErrorProperty() {
-        return nameError.getReadOnlyProperty();
     }
 
     /**

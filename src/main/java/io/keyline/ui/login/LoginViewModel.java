@@ -60,14 +60,14 @@ public final class LoginViewModel extends ViewModel {
             FXCollections.unmodifiableObservableList(preview);
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
     private final ReadOnlyStringWrapper discarded = new ReadOnlyStringWrapper(this, "discarded", "");
-    private final ReadOnlyBooleanWrapper captured = new ReadOnlyBooleanWrapper(this, "captured");
     private final ReadOnlyBooleanWrapper canUse = new ReadOnlyBooleanWrapper(this, "canUse");
-    private final ReadOnlyBooleanWrapper used = new ReadOnlyBooleanWrapper(this, "used");
     private final ProbeTest probes = new ProbeTest();
 
     private List<JobDefinition> jobs = List.of();
     private CookieScope scope = CookieScope.of(null, List.of());
     private boolean urlEntered;
+    /** The captured cookies were handed to the save path. */
+    private boolean used;
     /** The captured cookies of the credential's domains (secret: never exposed as text). */
     private List<Cookie> taken = List.of();
     private String takenFingerprint = "";
@@ -85,8 +85,8 @@ public final class LoginViewModel extends ViewModel {
         // the save refused the cookies (the site had just rejected them): the window captures a new login
         // again, or the operator saves the refused ones anyway
         credential.saveAnywayProperty().addListener((o, a, b) -> {
-            if (b && used.get()) {
-                used.set(false);
+            if (b && used) {
+                used = false;
                 updateCanUse();
             }
         });
@@ -141,7 +141,7 @@ public final class LoginViewModel extends ViewModel {
      * are captured; the preview changes when they appeared or changed.
      */
     public void cookiesChanged(List<Cookie> all) {
-        if (used.get()) {
+        if (used) {
             return;
         }
         CapturedCookies c = CapturedCookies.of(scope, all);
@@ -152,14 +152,13 @@ public final class LoginViewModel extends ViewModel {
         taken = c.taken();
         takenFingerprint = c.fingerprint();
         preview.setAll(taken.stream().map(CredentialInput::row).toList());
-        captured.set(!taken.isEmpty());
         probes.start("");
         status.set(c.status());
         updateCanUse();
     }
 
     private void updateCanUse() {
-        canUse.set(!taken.isEmpty() && !used.get() && !credential.busyProperty().get() && !busy.get());
+        canUse.set(!taken.isEmpty() && !used && !credential.busyProperty().get() && !busy.get());
     }
 
     /** Stores the captured cookies, resumes the keys parked on the credential and runs them (the paste path). */
@@ -167,7 +166,7 @@ public final class LoginViewModel extends ViewModel {
         if (!canUse.get()) {
             return;
         }
-        used.set(true);
+        used = true;
         updateCanUse();
         status.set(CapturedCookies.usingText(name, takenFingerprint));
         String remember = urlEntered && rememberUrl.get() ? loginUrl.get() : null;
@@ -184,7 +183,7 @@ public final class LoginViewModel extends ViewModel {
         if (!credential.saveAnywayProperty().get()) {
             return;
         }
-        used.set(true);
+        used = true;
         updateCanUse();
         credential.saveAnyway();
     }
@@ -209,7 +208,6 @@ public final class LoginViewModel extends ViewModel {
         taken = List.of();
         takenFingerprint = "";
         preview.clear();
-        captured.set(false);
         updateCanUse();
     }
 
@@ -280,18 +278,9 @@ public final class LoginViewModel extends ViewModel {
         return discarded.getReadOnlyProperty();
     }
 
-    public ReadOnlyBooleanProperty capturedProperty() {
-        return captured.getReadOnlyProperty();
-    }
-
     /** Cookies captured, not used yet, nothing running: the "Use these cookies" button. */
     public ReadOnlyBooleanProperty canUseProperty() {
         return canUse.getReadOnlyProperty();
-    }
-
-    /** The captured cookies were handed to the save path. */
-    public ReadOnlyBooleanProperty usedProperty() {
-        return used.getReadOnlyProperty();
     }
 
     /** The last test of the captured cookies. */

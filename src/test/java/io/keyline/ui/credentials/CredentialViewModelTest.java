@@ -8,6 +8,7 @@ import io.keyline.credentials.CredentialType;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyState;
 import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,10 +51,9 @@ class CredentialViewModelTest {
 
     /** Every string the view model exposes, except the input the operator typed. */
     static List<String> exposed(CredentialViewModel vm) {
-        List<String> out = new ArrayList<>(List.of(vm.input().summaryProperty().get(), vm.input().fingerprintProperty().get(),
+        List<String> out = new ArrayList<>(List.of(vm.input().summaryProperty().get(),
                 vm.input().parseErrorProperty().get(), vm.messageProperty().get(), vm.errorProperty().get(),
-                vm.currentProperty().get(), vm.probes().summaryProperty().get(), vm.input().loadedFileProperty().get(),
-                String.valueOf(vm.input().earliestExpiryProperty().get())));
+                vm.currentProperty().get(), vm.probes().summaryProperty().get(), vm.input().loadedFileProperty().get()));
         vm.input().preview().forEach(r -> out.add(r.toString()));
         vm.probes().lines().forEach(r -> out.add(LoginCheck.line(r)));
         return out;
@@ -87,7 +87,7 @@ class CredentialViewModelTest {
         assertThat(vm.input().parseErrorProperty().get()).isEmpty();
         assertThat(vm.canSaveProperty().get()).isTrue();
         vm.nameProperty().set("bad name!");
-        assertThat(vm.nameErrorProperty().get()).isNotEmpty();
+        assertThat(vm.shownNameErrorProperty().get()).isNotEmpty();
         assertThat(vm.canSaveProperty().get()).isFalse();
     }
 
@@ -95,7 +95,6 @@ class CredentialViewModelTest {
     void aNewCredentialsNameErrorShowsOnceTheNameIsEditedOrASaveIsTried() {
         CredentialViewModel fresh = new CredentialViewModel(fx.services, Threads.direct());
         fresh.open(null);
-        assertThat(fresh.nameErrorProperty().get()).isEqualTo("enter a name for the credential");
         assertThat(fresh.shownNameErrorProperty().get()).as("just opened").isEmpty();
         fresh.input().textProperty().set("sid=" + SESSION);
         assertThat(fresh.canSaveProperty().get()).as("Save can be tried").isTrue();
@@ -123,11 +122,11 @@ class CredentialViewModelTest {
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::name).containsExactly("sessionid", "csrftoken");
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsOnly("***");
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::domain).containsOnly("any host");
-        assertThat(vm.input().fingerprintProperty().get()).hasSize(8)
-                .isEqualTo(CredentialParser.parse(CredentialType.COOKIE, "sessionid=" + SESSION + "; csrftoken=" + CSRF,
-                        null).fingerprint());
-        assertThat(vm.input().summaryProperty().get()).startsWith("2 cookies · fingerprint " + vm.input().fingerprintProperty().get());
-        assertThat(vm.input().earliestExpiryProperty().get()).isNull();
+        String fingerprint = CredentialParser.parse(CredentialType.COOKIE, "sessionid=" + SESSION + "; csrftoken=" + CSRF,
+                null).fingerprint();
+        assertThat(fingerprint).hasSize(8);
+        assertThat(vm.input().summaryProperty().get())
+                .isEqualTo("2 cookies · fingerprint " + fingerprint + " · session cookies (no expiry)");
         assertThat(vm.canSaveProperty().get()).isTrue();
         assertNoSecret(vm, SESSION, CSRF);
 
@@ -153,8 +152,8 @@ class CredentialViewModelTest {
                 true, true, Instant.ofEpochSecond(1764547200)));
         assertThat(vm.input().preview().get(0).domain()).isEqualTo(".example.com");
         assertThat(vm.input().preview().get(2).expires()).isNull();
-        assertThat(vm.input().earliestExpiryProperty().get()).isEqualTo(Instant.ofEpochSecond(1764547200));
-        assertThat(vm.input().summaryProperty().get()).contains("3 cookies").contains("earliest expiry");
+        assertThat(vm.input().summaryProperty().get()).contains("3 cookies")
+                .endsWith("earliest expiry " + Format.time(Instant.ofEpochSecond(1764547200)));
         assertNoSecret(vm, SESSION, CSRF, "GA1.2.1843256733.1732800000");
 
         vm.input().textProperty().set(vm.input().textProperty().get() + " "); // typing over it: no longer "from a file"
@@ -177,7 +176,8 @@ class CredentialViewModelTest {
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::name).containsExactly("remember", "sessionid");
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsOnly("***");
         assertThat(vm.input().preview().get(1).httpOnly()).isTrue();
-        assertThat(vm.input().earliestExpiryProperty().get()).isEqualTo(Instant.ofEpochSecond(1764547200));
+        assertThat(vm.input().summaryProperty().get())
+                .endsWith("earliest expiry " + Format.time(Instant.ofEpochSecond(1764547200)));
         assertNoSecret(vm, SESSION, CSRF);
 
         vm.input().typeProperty().set(CredentialType.BEARER); // a JSON array is no bearer token

@@ -89,7 +89,7 @@ class LoginViewModelTest {
         }
 
         vm.use();
-        assertThat(vm.usedProperty().get()).isTrue();
+        assertThat(vm.statusProperty().get()).startsWith("Using the captured cookies for " + SandboxLogin.CREDENTIAL);
         assertThat(vm.canUseProperty().get()).isFalse();
         assertThat(vm.credential().messageProperty().get()).isEqualTo("Saved. 3 parked keys resumed, 3 of 3 completed.");
         for (String k : SandboxLogin.KEYS) {
@@ -180,7 +180,9 @@ class LoginViewModelTest {
         assertThat(c.errorProperty().get()).startsWith("Not saved: the site did not accept this value when it was "
                 + "just tested.").contains("Save anyway").doesNotContain("a-session-this-site-never-issued");
         assertThat(c.saveAnywayProperty().get()).isTrue();
-        assertThat(vm.usedProperty().get()).as("the window captures a new login again").isFalse();
+        vm.cookiesChanged(List.of(new Cookie("session", "another-session-of-a-new-login", "127.0.0.1", false, "/",
+                false, true, null)));
+        assertThat(vm.statusProperty().get()).as("the window captures a new login again").startsWith("Captured 1 cookie");
         assertThat(sb.fingerprint()).as("nothing stored").isEqualTo(before);
         assertThat(sb.site.requests()).as("nothing sent").isEqualTo(requests);
         for (String k : SandboxLogin.KEYS) {
