@@ -1,20 +1,20 @@
 package io.keyline.cli;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 import static io.keyline.text.Text.t;
 
 @Command(name = "rearm")
 final class RearmCommand extends NotedKeyCommand {
 
-    @Option(names = "--from-step", paramLabel = "S")
-    String fromStep;
+    @Mixin
+    FromStep from;
 
     @Override
     int call(KeyTarget.Target t) {
-        ws().operations().keyActions().rearm(t.job(), t.key(), note, fromStep);
-        return done(t("cli.rearm.done", String.valueOf(t), io.keyline.core.operations.KeyActions.rearmed(fromStep),
+        ws().operations().keyActions().rearm(t.job(), t.key(), note, from.step);
+        return done(t("cli.rearm.done", String.valueOf(t), io.keyline.core.operations.KeyActions.rearmed(from.step),
                 t.job().name(), t.key()));
     }
 }

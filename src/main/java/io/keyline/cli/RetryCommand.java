@@ -1,6 +1,7 @@
 package io.keyline.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import static io.keyline.text.Text.t;
@@ -14,18 +15,18 @@ final class RetryCommand extends KeyCommand {
     @Option(names = "--run")
     boolean run;
 
-    @Option(names = "--from-step", paramLabel = "S")
-    String fromStep;
+    @Mixin
+    FromStep from;
 
     @Override
     int call(KeyTarget.Target t) {
         if (run) {
-            return runReported(s -> ws().operations().keyActions().retryAndRun(t.job(), t.key(), note, fromStep,
+            return runReported(s -> ws().operations().keyActions().retryAndRun(t.job(), t.key(), note, from.step,
                     s.engine).report());
         }
-        ws().operations().keyActions().retry(t.job(), t.key(), note, fromStep);
+        ws().operations().keyActions().retry(t.job(), t.key(), note, from.step);
         String run = String.format("keyline run %s --key %s", t.job().name(), t.key());
-        return done(fromStep == null ? t("cli.retry.done", t, run, "retry --run")
-                : t("cli.retry.doneFrom", t, fromStep, run, "retry --run"));
+        return done(from.step == null ? t("cli.retry.done", t, run, "retry --run")
+                : t("cli.retry.doneFrom", t, from.step, run, "retry --run"));
     }
 }

@@ -92,6 +92,15 @@ abstract class Sub {
         boolean on;
     }
 
+    /**
+     * {@code --from-step S} of retry and rearm: the step a key goes back to, so that it and the steps after it run
+     * again (each command's help says its default).
+     */
+    static final class FromStep {
+        @Option(names = "--from-step", paramLabel = "S")
+        String step;
+    }
+
     /** The key options shared by plan and run. */
     static final class KeySelection {
         @Option(names = "--key", descriptionKey = "selection.key", paramLabel = "K")
