@@ -55,6 +55,9 @@ public final class Conditions {
         }
     }
 
+    /** A condition on a JSON value of an answer that is no JSON: its truth cannot be known. */
+    private static final Verdict NOT_JSON = new Verdict(Truth.UNKNOWN, Said.of("core.cond.notJson"));
+
     /**
      * What a condition looks at: status, headers (names case-insensitive) and body of one answer, the key and
      * job it is read for ({@code {key}}, {@code {job}}), and when reading it must end.
@@ -169,12 +172,11 @@ public final class Conditions {
     }
 
     private static Verdict compare(Condition.Compare c, Answer answer) {
-        Object where = where(c.jsonPointer());
-        JsonNode root = answer.json();
-        if (root == null) {
-            return new Verdict(Truth.UNKNOWN, Said.of("core.cond.notJson"));
+        JsonNode at = valueAt(answer, c.jsonPointer());
+        if (at == null) {
+            return NOT_JSON;
         }
-        JsonNode at = root.at(c.jsonPointer());
+        Object where = where(c.jsonPointer());
         if (at.isMissingNode()) {
             return new Verdict(Truth.UNKNOWN, Said.of("core.cond.missing", where));
         }
@@ -261,12 +263,11 @@ public final class Conditions {
     }
 
     private static Verdict exists(Condition.Exists e, Answer answer) {
-        Object where = where(e.jsonPointer());
-        JsonNode root = answer.json();
-        if (root == null) {
-            return new Verdict(Truth.UNKNOWN, Said.of("core.cond.notJson"));
+        JsonNode at = valueAt(answer, e.jsonPointer());
+        if (at == null) {
+            return NOT_JSON;
         }
-        JsonNode at = root.at(e.jsonPointer());
+        Object where = where(e.jsonPointer());
         boolean exists = !at.isMissingNode() && !at.isNull();
         Said shown = at.isMissingNode() ? Said.of("core.cond.missing", where)
                 : Said.of("core.cond.value", where, clip(at.toString()));
@@ -340,6 +341,15 @@ public final class Conditions {
     }
 
     /** A JSON pointer as written, or the words for the whole body. */
+    /**
+     * The value at {@code pointer} in the answer's JSON (a missing node when there is none), or {@code null} when
+     * the answer is no JSON ({@link #NOT_JSON}).
+     */
+    private static JsonNode valueAt(Answer answer, String pointer) {
+        JsonNode root = answer.json();
+        return root == null ? null : root.at(pointer);
+    }
+
     private static Object where(String pointer) {
         return pointer.isEmpty() ? Said.of("core.cond.body") : pointer;
     }
