@@ -146,12 +146,11 @@ public final class JdbcCredentialStore implements CredentialStore {
         Instant now = clock.instant();
         Instant expiry = value.earliestExpiry().orElse(null);
         try (Connection c = db.connection()) {
-            c.setAutoCommit(false);
-            try {
+            Transaction.run(c, tx -> {
                 int n;
                 // the right-hand sides see the row before the update: a new fingerprint forgets the old
                 // value's last use and result ("rejected" belongs to the value that was rejected)
-                try (PreparedStatement ps = c.prepareStatement("UPDATE credential SET cred_type = ?, secret = ?, "
+                try (PreparedStatement ps = tx.prepareStatement("UPDATE credential SET cred_type = ?, secret = ?, "
                         + "master_key = ?, fingerprint = ?, cookie_count = ?, earliest_expiry = ?, updated_at = ?, "
                         + "updated_by = ?, "
                         + "last_used_at = CASE WHEN fingerprint = ? THEN last_used_at ELSE NULL END, "
@@ -171,9 +170,10 @@ public final class JdbcCredentialStore implements CredentialStore {
                     n = ps.executeUpdate();
                 }
                 if (n == 0) {
-                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO credential (cred_type, secret, master_key, "
-                            + "fingerprint, cookie_count, earliest_expiry, updated_at, updated_by, login_url, name, version, "
-                            + "renewed_fingerprint, refresh_by_site) VALUES (?,?,?,?,?,?,?,?,?,?,1,?,?)")) {
+                    try (PreparedStatement ps = tx.prepareStatement("INSERT INTO credential (cred_type, secret, "
+                            + "master_key, fingerprint, cookie_count, earliest_expiry, updated_at, updated_by, "
+                            + "login_url, name, version, renewed_fingerprint, refresh_by_site) "
+                            + "VALUES (?,?,?,?,?,?,?,?,?,?,1,?,?)")) {
                         bind(ps, value, blob, b, expiry, now, user);
                         ps.setString(9, loginUrl == null || loginUrl.isEmpty() ? null : loginUrl);
                         ps.setString(10, name);
@@ -182,11 +182,8 @@ public final class JdbcCredentialStore implements CredentialStore {
                         ps.executeUpdate();
                     }
                 }
-                c.commit();
-            } catch (SQLException e) {
-                c.rollback();
-                throw e;
-            }
+                return null;
+            });
         } catch (SQLException e) {
             throw new StateUnavailableException(Said.of("core.store.credential.cannotStore", name,
                     Database.firstLine(e.getMessage())), e);

@@ -15,6 +15,7 @@ import io.keyline.domain.KeyState;
 import io.keyline.domain.StepRecord;
 import io.keyline.domain.StepStatus;
 import io.keyline.domain.WaitReason;
+import io.keyline.store.Transaction.Work;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -86,11 +87,6 @@ public final class JdbcStateStore implements StateStore {
         return db.listen(onChange);
     }
 
-    @FunctionalInterface
-    private interface Work<T> {
-        T run(Connection c) throws SQLException;
-    }
-
     /** One statement's worth of keys: the chunk and its {@code ?, ?, …} for an {@code IN (…)}. */
     private interface ChunkWork {
         void run(Connection c, List<String> chunk, String marks) throws SQLException;
@@ -153,20 +149,11 @@ public final class JdbcStateStore implements StateStore {
 
     private <T> T inTransactionOnce(Work<T> work, boolean announce) {
         try (Connection c = db.connection()) {
-            c.setAutoCommit(false);
-            try {
-                T result = work.run(c);
-                c.commit();
-                if (announce) {
-                    db.touched();
-                }
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
+            T result = Transaction.run(c, work);
+            if (announce) {
+                db.touched();
             }
+            return result;
         } catch (SQLException e) {
             throw unavailable(e);
         }

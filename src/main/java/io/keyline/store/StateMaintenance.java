@@ -293,18 +293,8 @@ public final class StateMaintenance {
      */
     public Pruned prune(Instant cutoff, boolean dryRun) {
         try (Connection c = db.connection()) {
-            boolean auto = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                Pruned pruned = new Pruned(prune(c, PRUNABLE, cutoff, dryRun), prune(c, PRUNABLE_PLANS, cutoff, dryRun));
-                c.commit();
-                return pruned;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(auto);
-            }
+            return Transaction.run(c, tx -> new Pruned(prune(tx, PRUNABLE, cutoff, dryRun),
+                    prune(tx, PRUNABLE_PLANS, cutoff, dryRun)));
         } catch (SQLException e) {
             throw new StateUnavailableException(Said.of("core.store.prune.failed", Database.firstLine(e.getMessage())), e);
         }
