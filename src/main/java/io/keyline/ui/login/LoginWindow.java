@@ -414,16 +414,11 @@ public final class LoginWindow {
         fallback.setWrapText(true);
 
         ProgressIndicator spinner = Widgets.spinner(c.busyProperty().or(vm.busyProperty()));
-        Button test = new Button(Text.t("ui.login.test"));
-        test.setId("login-test");
+        Button test = Widgets.button("login-test", Text.t("ui.login.test"), e -> vm.test());
         test.setTooltip(new Tooltip(Text.t("ui.login.testTip", vm.credentialName())));
         test.disableProperty().bind(vm.canUseProperty().not());
-        test.setOnAction(e -> vm.test());
-        Button use = new Button(Text.t("ui.login.use"));
-        use.setId("login-use");
-        use.getStyleClass().add(Styles.ACCENT);
+        Button use = Widgets.button("login-use", Text.t("ui.login.use"), e -> vm.use(), Styles.ACCENT);
         use.disableProperty().bind(vm.canUseProperty().not());
-        use.setOnAction(e -> vm.use());
         // offered only after the cookies were refused because the site had just rejected them
         Button anyway = LoginParts.saveAnyway(c, Text.t("ui.login.saveAnywayTip", vm.credentialName()), vm::saveAnyway);
         anyway.setId("login-save-anyway");

@@ -454,11 +454,8 @@ public final class PlanDialog {
         replan.disableProperty().bind(vm.busyProperty());
         replan.setOnAction(e -> vm.replan());
 
-        Button apply = new Button(Text.t("ui.plan.apply"));
-        apply.setId("plan-apply");
-        apply.getStyleClass().add(Styles.SUCCESS);
+        Button apply = Widgets.button("plan-apply", Text.t("ui.plan.apply"), e -> vm.apply(), Styles.SUCCESS);
         apply.disableProperty().bind(vm.canApplyProperty().not());
-        apply.setOnAction(e -> vm.apply());
         apply.setTooltip(new Tooltip(Text.t("ui.plan.applyTip")));
 
         HBox buttons = Widgets.bar(idLabel, replan, apply, Widgets.closeButton(root));
