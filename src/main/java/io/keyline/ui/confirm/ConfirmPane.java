@@ -76,11 +76,6 @@ public final class ConfirmPane extends BorderPane {
         return note;
     }
 
-    /** The button that confirms and runs (tests, initial focus). */
-    public Button confirmButton() {
-        return confirm;
-    }
-
     private Region title() {
         Label heading = new Label();
         heading.getStyleClass().add("confirm-title");
