@@ -77,9 +77,7 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
 
     /** The record with this failure (or none) and whose doing it was; its message has only its English words. */
     public KeyRecord withFailure(FailureClass cls, String msg, FailureOrigin origin) {
-        return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, cls, msg, credential,
-                confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
-                origin, null);
+        return failed(cls, msg, null, origin);
     }
 
     /** The record with this failure (or none), whose origin is not known, and its message as {@code words}. */
@@ -89,7 +87,12 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
 
     /** The record with this failure (or none), whose doing it was, and its message as {@code words}. */
     public KeyRecord withFailureWords(FailureClass cls, Said words, FailureOrigin origin) {
-        return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, cls, words.english(), credential,
+        return failed(cls, words.english(), words, origin);
+    }
+
+    /** The failure's four components together: {@code msg} is the English of {@code words} when there are words. */
+    private KeyRecord failed(FailureClass cls, String msg, Said words, FailureOrigin origin) {
+        return new KeyRecord(job, key, state, step, attempts, nextAttemptAt, cls, msg, credential,
                 confirmedStep, confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, waitReason,
                 origin, words);
     }
