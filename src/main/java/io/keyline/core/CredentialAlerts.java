@@ -21,8 +21,11 @@ public final class CredentialAlerts {
     private CredentialAlerts() {
     }
 
-    /** One alert. {@code name} is the credential. */
-    public record Alert(String name, Kind kind, String message) {
+    /**
+     * One alert. {@code name} is the credential; {@code message} says it whole, {@code status} the same without the
+     * credential's name, for a place that shows the name beside it.
+     */
+    public record Alert(String name, Kind kind, String message, String status) {
     }
 
     public enum Kind { EXPIRED, EXPIRES_SOON, REJECTED, MISSING }
@@ -51,20 +54,27 @@ public final class CredentialAlerts {
         for (CredentialInfo i : credentials) {
             boolean login = i.loginUrl() != null;
             if (i.earliestExpiry() != null && !i.earliestExpiry().isAfter(now)) {
-                String when = WHEN.format(i.earliestExpiry());
-                out.add(new Alert(i.name(), Kind.EXPIRED, login ? t("core.credential.expiredLogin", i.name(), when,
-                        i.loginUrl()) : t("core.credential.expired", i.name(), when)));
+                out.add(alert(i.name(), Kind.EXPIRED, login ? "core.credential.expiredLogin"
+                        : "core.credential.expired", i.name(), WHEN.format(i.earliestExpiry()), i.loginUrl()));
             } else if (i.expiresWithin(now, warn)) {
-                out.add(new Alert(i.name(), Kind.EXPIRES_SOON, t("core.credential.expiresSoon", i.name(),
-                        WHEN.format(i.earliestExpiry()))));
+                out.add(alert(i.name(), Kind.EXPIRES_SOON, "core.credential.expiresSoon", i.name(),
+                        WHEN.format(i.earliestExpiry())));
             }
             if (i.parkedKeys() > 0) {
-                out.add(new Alert(i.name(), Kind.REJECTED, login ? t("core.credential.rejectedLogin", i.name(),
-                        i.parkedKeys(), i.loginUrl()) : t("core.credential.rejected", i.name(), i.parkedKeys())));
+                out.add(alert(i.name(), Kind.REJECTED, login ? "core.credential.rejectedLogin"
+                        : "core.credential.rejected", i.name(), i.parkedKeys(), i.loginUrl()));
             }
         }
-        new java.util.TreeMap<>(parkedOnMissing).forEach((name, n) -> out.add(new Alert(name, Kind.MISSING,
-                t("core.credential.missing", name, n))));
+        new java.util.TreeMap<>(parkedOnMissing).forEach((name, n) -> out.add(alert(name, Kind.MISSING,
+                "core.credential.missing", name, n)));
         return out;
+    }
+
+    /**
+     * The alert said by message {@code key} and, without the credential's name, by the same key under
+     * {@code core.credential.status}.
+     */
+    private static Alert alert(String name, Kind kind, String key, Object... args) {
+        return new Alert(name, kind, t(key, args), t(key.replace("core.credential.", "core.credential.status."), args));
     }
 }

@@ -168,6 +168,58 @@ public final class Widgets {
         return n.getScene() == null ? null : n.getScene().getWindow();
     }
 
+    /** A URL in a text: its scheme, "://" and what follows up to a space. */
+    private static final java.util.regex.Pattern URL =
+            java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://\\S+");
+
+    /**
+     * {@code text} as it reads wrapped at {@code width} in {@code font} with each URL on one line: where a URL would
+     * break inside (a line may break after "http:", "127." or "/"), its line starts at the URL instead. A URL alone
+     * wider than {@code width} still breaks.
+     */
+    public static String urlsWhole(String text, javafx.scene.text.Font font, double width) {
+        if (text == null || width <= 0 || !text.contains("://")) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text);
+        javafx.scene.text.Text laid = new javafx.scene.text.Text();
+        laid.setFont(font);
+        laid.setWrappingWidth(width);
+        java.util.regex.Matcher m = URL.matcher(text);
+        int shift = 0;
+        while (m.find()) {
+            int start = m.start() + shift;
+            int end = m.end() + shift;
+            if (start == 0 || out.charAt(start - 1) == '\n' || textWidth(List.of(m.group()), font) > width) {
+                continue;
+            }
+            laid.setText(out.toString());
+            if (Math.abs(lineOf(laid, start) - lineOf(laid, end - 1)) < 0.5) {
+                continue;
+            }
+            if (out.charAt(start - 1) == ' ') {
+                out.setCharAt(start - 1, '\n');
+            } else {
+                out.insert(start, '\n');
+                shift++;
+            }
+        }
+        return out.toString();
+    }
+
+    /** The y of the line on which {@code text} draws its character at {@code index}. */
+    private static double lineOf(javafx.scene.text.Text text, int index) {
+        javafx.scene.shape.PathElement[] caret = text.caretShape(index, true);
+        return caret.length > 0 && caret[0] instanceof javafx.scene.shape.MoveTo m ? m.getY() : 0;
+    }
+
+    /** {@code c} is {@code width} wide, neither more nor less: a flexible column takes what is left. */
+    public static void fix(javafx.scene.control.TableColumnBase<?, ?> c, double width) {
+        c.setMinWidth(width);
+        c.setPrefWidth(width);
+        c.setMaxWidth(width);
+    }
+
     /** The widest of {@code texts} drawn in {@code font}, in pixels (rounded up). */
     public static double textWidth(java.util.Collection<String> texts, javafx.scene.text.Font font) {
         double w = 0;

@@ -34,9 +34,22 @@ import java.util.function.Function;
  */
 public final class CredentialsView extends BorderPane {
 
+    /** A cell's padding and a margin, beside its text. */
+    private static final double CELL_PADDING = 24;
+    /** The width of a flag's padding beside its word. */
+    private static final double FLAG_PADDING = 16;
+    /** The least of a name the name column shows beside its flag ("sandbox-c…"). */
+    private static final double NAME_LEAST = 60;
+    /** The status column's least width. */
+    private static final double STATUS_MIN = 110;
+    /** The width of Renew… and Test side by side. */
+    private static final double ACTIONS_WIDTH = 132;
+
     private final CredentialsViewModel vm;
     private final Navigator navigator;
     private final TableView<CredentialsViewModel.Row> table = new TableView<>();
+    /** The status column is being fitted (the widths it changes call the fitting again). */
+    private boolean fitting;
 
     public CredentialsView(CredentialsViewModel vm, Navigator navigator) {
         this.vm = vm;
@@ -87,7 +100,7 @@ public final class CredentialsView extends BorderPane {
         table.setItems(vm.rows());
         table.getStyleClass().add("credentials-table");
         // no fixed row height: a row grows to its status's lines (a credential or two, each read whole)
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         Label empty = new Label(Text.t("ui.credentials.empty"));
         empty.getStyleClass().add("empty-state");
         table.setPlaceholder(empty);
@@ -107,17 +120,63 @@ public final class CredentialsView extends BorderPane {
         });
         // five columns share the page's width at 1024 px: the name's cell carries the type, the cookies, the
         // earliest expiry and the fingerprint on a second line; a cell cut short shows its whole text on hover
-        table.getColumns().setAll(List.of(
-                nameColumn(),
-                lastUsedColumn(),
-                waitingColumn(),
-                statusColumn(),
-                actionsColumn()));
+        TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> name = nameColumn();
+        TableColumn<CredentialsViewModel.Row, ?> status = statusColumn();
+        List<TableColumn<CredentialsViewModel.Row, ?>> fixed = List.of(lastUsedColumn(), waitingColumn(),
+                actionsColumn());
+        table.getColumns().setAll(List.of(name, fixed.get(0), fixed.get(1), status, fixed.get(2)));
+        // the name gives way first: the status is as wide as its longest reads on one line while the name keeps its
+        // minimum; the name takes what is left
+        Runnable fit = () -> fitStatus(name, status, fixed);
+        vm.rows().addListener((ListChangeListener<CredentialsViewModel.Row>) c -> fit.run());
+        name.widthProperty().addListener((o, a, b) -> fit.run());
+        table.widthProperty().addListener((o, a, b) -> fit.run());
         return table;
     }
 
+    /**
+     * Sets {@code status}'s width: what its rows' longest status needs on one line, as far as the table's width
+     * allows beside {@code fixed} and {@code name} at its minimum; then lets the resize policy give {@code name} what
+     * is left. A URL is then broken only where it alone is wider than that.
+     */
+    private void fitStatus(TableColumn<CredentialsViewModel.Row, ?> name,
+                           TableColumn<CredentialsViewModel.Row, ?> status,
+                           List<TableColumn<CredentialsViewModel.Row, ?>> fixed) {
+        double content = new TableView.ResizeFeatures<>(table, null, 0.0).getContentWidth();
+        if (fitting || content <= 0) {
+            return;
+        }
+        double others = fixed.stream().mapToDouble(TableColumn::getWidth).sum();
+        List<String> texts = vm.rows().stream().map(CredentialsView::statusText).filter(t -> !t.isEmpty()).toList();
+        javafx.scene.text.Font font = io.keyline.ui.common.Fonts.text(13);
+        // its longest status on one line (and so each URL in it), as far as the room goes; a pixel to spare: the
+        // policy resizes nothing when the columns' minimums take the whole width
+        double oneLine = Widgets.textWidth(texts, font) + CELL_PADDING;
+        double room = content - others - name.getMinWidth() - 1;
+        double width = Math.max(Math.max(STATUS_MIN, Cut.titleWidth(status.getText())), Math.min(oneLine, room));
+        boolean changed = Math.abs(width - status.getWidth()) > 0.5 || status.getMaxWidth() != width;
+        double all = table.getVisibleLeafColumns().stream().mapToDouble(TableColumn::getWidth).sum();
+        fitting = true;
+        try {
+            if (changed) {
+                Widgets.fix(status, width);
+            }
+            if (changed || Math.abs(all - content) > 0.5) {
+                // a column's new width does not run the policy by itself: the columns would overflow the table
+                table.getColumnResizePolicy().call(new TableView.ResizeFeatures<>(table, null, 0.0));
+            }
+        } finally {
+            fitting = false;
+        }
+    }
+
+    /**
+     * The name, its flag and its facts; the column gives way first, down to its widest flag and a few letters of a
+     * name (the name and the facts are cut with their whole text on hover).
+     */
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> nameColumn() {
-        return column(Text.t("ui.credentials.col.credential"), 240, r -> {
+        TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> c = column(
+                Text.t("ui.credentials.col.credential"), 240, r -> {
             Label name = new Label(r.name());
             name.getStyleClass().add(Styles.TEXT_BOLD);
             Label facts = io.keyline.ui.common.Cut.tip(new Label(r.missing() ? Text.t("ui.credentials.notSet")
@@ -145,14 +204,22 @@ public final class CredentialsView extends BorderPane {
             box.setAlignment(Pos.CENTER_LEFT);
             return middle(new VBox(1, box, facts));
         });
+        double flags = Widgets.textWidth(List.of(Text.t("ui.credentials.expiresSoon"),
+                Text.t("ui.credentials.expired"), Text.t("ui.credentials.rejected"), Text.t("ui.credentials.notSet")),
+                io.keyline.ui.common.Fonts.text(javafx.scene.text.FontWeight.BOLD, 11)) + FLAG_PADDING;
+        c.setMinWidth(Math.max(Cut.titleWidth(c.getText()), flags + NAME_LEAST + CELL_PADDING));
+        return c;
     }
 
-    /** How many keys wait for the credential, as wide as "999 keys" in the language in use ("3 个任…" was cut). */
+    /**
+     * How many keys wait for the credential, as wide as "999 keys" in the language in use ("3 个任…" was cut),
+     * and no wider.
+     */
     private static TableColumn<CredentialsViewModel.Row, String> waitingColumn() {
         TableColumn<CredentialsViewModel.Row, String> c = Cut.column(Text.t("ui.credentials.col.waiting"), 90,
                 r -> r.parked() == 0 ? "" : Words.keys(r.parked()));
-        c.setMinWidth(Math.max(c.getMinWidth(),
-                Widgets.textWidth(List.of(Words.keys(999)), io.keyline.ui.common.Fonts.text(13)) + 24));
+        Widgets.fix(c, Math.max(c.getMinWidth(),
+                Widgets.textWidth(List.of(Words.keys(999)), io.keyline.ui.common.Fonts.text(13)) + CELL_PADDING));
         return c;
     }
 
@@ -176,9 +243,9 @@ public final class CredentialsView extends BorderPane {
         List<String> widest = List.of(Format.shortTime(java.time.Instant.EPOCH),
                 Text.t("ui.credentials.verdict.ACCEPTED"), Text.t("ui.credentials.verdict.REJECTED"),
                 Text.t("ui.credentials.verdict.NO_ANSWER"), Text.t("ui.credentials.verdict.NOT_TESTED"));
-        c.setMinWidth(Widgets.textWidth(widest, io.keyline.ui.common.Fonts.text(13)) + 24);
-        // no wider than that needs: the table's resize policy gave it the room the status needs to read whole
-        c.setMaxWidth(c.getMinWidth() + 40);
+        // and no wider: the status has the room
+        Widgets.fix(c, Math.max(Cut.titleWidth(c.getText()),
+                Widgets.textWidth(widest, io.keyline.ui.common.Fonts.text(13)) + CELL_PADDING));
         c.setSortable(true);
         c.setComparator(java.util.Comparator.comparing(CredentialsViewModel.Row::lastUsedAt,
                 java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())));
@@ -192,7 +259,7 @@ public final class CredentialsView extends BorderPane {
     }
 
     private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> actionsColumn() {
-        return column("", 132, r -> {
+        TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> c = column("", ACTIONS_WIDTH, r -> {
             Button renew = new Button(r.missing() ? Text.t("ui.credentials.set") : Text.t("ui.credentials.renew"));
             renew.getStyleClass().add(Styles.SMALL);
             if (r.warning() != CredentialsViewModel.Warning.NONE) {
@@ -208,32 +275,72 @@ public final class CredentialsView extends BorderPane {
             box.setAlignment(Pos.CENTER_LEFT);
             return box;
         });
+        Widgets.fix(c, ACTIONS_WIDTH);
+        return c;
     }
 
-    private TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> statusColumn() {
-        return column(Text.t("ui.credentials.col.status"), 220, r -> {
-            String text = !r.test().isEmpty() ? Text.t("ui.credentials.testResult", r.test()) : r.alert();
-            Label l = new Label(text);
-            l.getStyleClass().add(switch (r.tone()) {
-                case PROBLEM -> "error-text";
-                // the colour of a key that waits for a confirmation: a review is one
-                case WAITING -> "warning-text";
-                case GOOD -> "ok-text";
-                case QUIET -> "muted";
-            });
-            l.setTooltip(text.isEmpty() ? null : new Tooltip(text));
-            l.setMinWidth(0);
-            // what to do next is read whole: the row grows to its lines (cut, it said "credential sandbox-c…")
-            l.setWrapText(true);
-            return l;
+    /** What a row's status says: its last test's outcome, else its alerts. */
+    private static String statusText(CredentialsViewModel.Row r) {
+        return !r.test().isEmpty() ? Text.t("ui.credentials.testResult", r.test()) : r.alert();
+    }
+
+    /**
+     * What to do next, read whole: the text wraps and the row grows to its lines (cut, it said "credential
+     * sandbox-c…"), and a URL in it starts a line rather than break inside.
+     */
+    private static TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> statusColumn() {
+        TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> c = new TableColumn<>(
+                Text.t("ui.credentials.col.status"));
+        c.setCellValueFactory(d -> new ReadOnlyObjectWrapper<>(d.getValue()));
+        c.setPrefWidth(220);
+        c.setSortable(false);
+        c.setCellFactory(x -> new TableCell<>() {
+            @Override
+            protected void updateItem(CredentialsViewModel.Row r, boolean empty) {
+                super.updateItem(r, empty);
+                if (empty || r == null) {
+                    setGraphic(null);
+                    return;
+                }
+                String text = statusText(r);
+                Label l = new Label();
+                l.getStyleClass().add(switch (r.tone()) {
+                    case PROBLEM -> "error-text";
+                    // the colour of a key that waits for a confirmation: a review is one
+                    case WAITING -> "warning-text";
+                    case GOOD -> "ok-text";
+                    case QUIET -> "muted";
+                });
+                l.setTooltip(text.isEmpty() ? null : new Tooltip(text));
+                l.setMinWidth(0);
+                l.setWrapText(true);
+                // the room the text has in this cell, as it wraps there
+                javafx.beans.binding.DoubleBinding room = javafx.beans.binding.Bindings.createDoubleBinding(() ->
+                        (getWidth() > 0 ? getWidth() : c.getWidth()) - snappedLeftInset() - snappedRightInset()
+                                - l.snappedLeftInset() - l.snappedRightInset(), widthProperty(), c.widthProperty(),
+                        l.paddingProperty());
+                l.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> Widgets.urlsWhole(text,
+                        l.getFont(), room.get()), room, l.fontProperty()));
+                // a row asks its cells their height at no width, so the text says its lines' height itself, at the
+                // width its cell has now, and the row is laid out again when that changes
+                l.minHeightProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(() -> wrappedHeight(l,
+                        room.get()), room, l.textProperty(), l.fontProperty()));
+                l.minHeightProperty().addListener((o, was, is) -> {
+                    if (getTableRow() != null) {
+                        getTableRow().requestLayout();
+                    }
+                });
+                setGraphic(l);
+            }
         });
+        return c;
     }
 
     /** The height of {@code l}'s text wrapped at {@code width}, with its padding. */
     private static double wrappedHeight(Label l, double width) {
         javafx.scene.text.Text t = new javafx.scene.text.Text(l.getText());
         t.setFont(l.getFont());
-        t.setWrappingWidth(Math.max(1, width - l.snappedLeftInset() - l.snappedRightInset()));
+        t.setWrappingWidth(Math.max(1, width));
         return Math.ceil(t.getLayoutBounds().getHeight()) + l.snappedTopInset() + l.snappedBottomInset();
     }
 
@@ -242,26 +349,12 @@ public final class CredentialsView extends BorderPane {
         TableColumn<CredentialsViewModel.Row, CredentialsViewModel.Row> c = new TableColumn<>(title);
         c.setCellValueFactory(d -> new ReadOnlyObjectWrapper<>(d.getValue()));
         c.setPrefWidth(width);
-        c.setMinWidth(title.equals(Text.t("ui.credentials.col.status")) ? 110 : title.isEmpty() ? width : 230);
         c.setSortable(false);
         c.setCellFactory(x -> new TableCell<>() {
             @Override
             protected void updateItem(CredentialsViewModel.Row item, boolean empty) {
                 super.updateItem(item, empty);
-                javafx.scene.Node g = empty || item == null ? null : graphic.apply(item);
-                if (g instanceof Label l && l.isWrapText()) {
-                    // a row asks its cells their height at no width, so a wrapped text says its lines' height itself,
-                    // at the width its cell has now, and the row is laid out again when that changes
-                    l.minHeightProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(() -> wrappedHeight(l,
-                            (getWidth() > 0 ? getWidth() : c.getWidth()) - snappedLeftInset() - snappedRightInset()),
-                            widthProperty(), c.widthProperty(), l.textProperty(), l.fontProperty()));
-                    l.minHeightProperty().addListener((o, was, is) -> {
-                        if (getTableRow() != null) {
-                            getTableRow().requestLayout();
-                        }
-                    });
-                }
-                setGraphic(g);
+                setGraphic(empty || item == null ? null : graphic.apply(item));
             }
         });
         return c;

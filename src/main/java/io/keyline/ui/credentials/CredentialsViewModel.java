@@ -36,7 +36,7 @@ public final class CredentialsViewModel extends ViewModel {
      * @param name    its name
      * @param parked  keys parked on it
      * @param warning the most serious warning
-     * @param alert   the alert messages, joined, or empty
+     * @param alert   what its alerts say without its name (the row shows it), joined, or empty
      * @param test    the last test's outcome ("accepted by p/publish"), or empty
      * @param testing a test is running
      * @param tested  what the last test found, over its steps: rejected by one, else accepted by one, else no
@@ -183,7 +183,7 @@ public final class CredentialsViewModel extends ViewModel {
     }
 
     private static String join(List<CredentialAlerts.Alert> a) {
-        return a == null ? "" : a.stream().map(CredentialAlerts.Alert::message).collect(Collectors.joining("; "));
+        return a == null ? "" : a.stream().map(CredentialAlerts.Alert::status).collect(Collectors.joining("; "));
     }
 
     /** Runs the read-only probes of the steps that use {@code name}; the row shows per step accepted/rejected. */

@@ -287,7 +287,7 @@ public final class PlanDialog {
         TableColumn<PlanViewModel.Row, PlanViewModel.Row> state = wholeRow(Text.t("ui.plan.col.state"),
                 () -> StateChip.cell(PlanViewModel.Row::state, PlanViewModel.Row::waitReason));
         // a chip of the widest state, whatever the language; no wider, the planned action takes the rest
-        fix(state, Math.max(io.keyline.ui.common.Cut.titleWidth(state.getText()), StateChip.widest() + CELL_PADDING));
+        Widgets.fix(state, Math.max(io.keyline.ui.common.Cut.titleWidth(state.getText()), StateChip.widest() + CELL_PADDING));
         TableColumn<PlanViewModel.Row, PlanViewModel.Row> action = wholeRow(Text.t("ui.plan.col.action"), () -> new TableCell<>() {
             @Override
             protected void updateItem(PlanViewModel.Row item, boolean empty) {
@@ -344,7 +344,7 @@ public final class PlanDialog {
         // requests keep beside it the width of their request lines ("POST http://…" is never broken inside its
         // URL); where both do not fit side by side, the requests go under the table, both at the whole width.
         Runnable fit = () -> {
-            fix(key, Math.max(io.keyline.ui.common.Cut.titleWidth(key.getText()),
+            Widgets.fix(key, Math.max(io.keyline.ui.common.Cut.titleWidth(key.getText()),
                     Widgets.textWidth(vm.rows().stream().map(PlanViewModel.Row::key).distinct().toList(), text())
                             + CELL_PADDING));
             double actions = Math.max(action.getMinWidth(), Widgets.textWidth(vm.rows().stream()
@@ -391,13 +391,6 @@ public final class PlanDialog {
     /** The font of the table's cells and inputs: the console's 13 px, in the face of the language in use. */
     private static javafx.scene.text.Font text() {
         return io.keyline.ui.common.Fonts.text(13);
-    }
-
-    /** {@code c} is {@code width} wide, neither more nor less: the last column takes what is left. */
-    private static void fix(TableColumn<?, ?> c, double width) {
-        c.setMinWidth(width);
-        c.setPrefWidth(width);
-        c.setMaxWidth(width);
     }
 
     /** A column whose cells get the whole row and draw it themselves. */

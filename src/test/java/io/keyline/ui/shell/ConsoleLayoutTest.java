@@ -698,6 +698,102 @@ class ConsoleLayoutTest extends MainWindowTest {
     }
 
     /**
+     * At 1024 px a credential's status reads in as few lines as the room allows and its login URL is never broken
+     * inside, in English and in Chinese: the name column gives way first (its cells cut with a tooltip), and the row
+     * says what to do without the credential's name, which the row shows already; the banner under the table keeps
+     * the whole sentence. The status was the narrowest column (about 165 px) beside a name column kept at 230 px: it
+     * read in four or five lines, and in Chinese its URL broke as "http://127." / "0.0.1:35641/".
+     */
+    @Test
+    void atTheNarrowestACredentialsStatusTakesTheRoomTheNameGivesAndKeepsItsUrlWhole(FxRobot robot) throws Exception {
+        java.util.Map<String, List<String>> wrong = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                fixture("layout");
+                String login = fx.site.base() + "/";
+                fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
+                        "\"credential\": \"sandbox-cookie\","), fx.site.base());
+                assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie",
+                        "--login-url", login).exit()).isZero();
+                fx.site.requireCookie("session=v2");
+                assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-27", "--to", KEY).exit())
+                        .isEqualTo(4);
+                show(robot, 1024, 680);
+                robot.clickOn("#nav-credentials");
+                waitUntil(() -> robot.lookup(".credentials-table .error-text").tryQuery().isPresent()
+                        && robot.lookup(".credential-alerts .label").tryQuery().isPresent());
+                Thread.sleep(300);
+                WaitForAsyncUtils.waitForFxEvents();
+                wrong.put(language.toString(), statusProblems(robot, login));
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                if (fx != null) {
+                    closeFixture();
+                }
+            }
+        }
+        wrong.values().removeIf(List::isEmpty);
+        assertThat(wrong).as("a rejected credential's status at 1024x680").isEmpty();
+    }
+
+    /** What is wrong with the status of the rejected credential whose login is at {@code login}. */
+    private static List<String> statusProblems(FxRobot robot, String login) {
+        return fxValue(robot, () -> {
+            List<String> out = new java.util.ArrayList<>();
+            javafx.scene.control.TableView<?> table = (javafx.scene.control.TableView<?>) robot
+                    .lookup(".credentials-table").query();
+            Label status = robot.lookup(".credentials-table .error-text").queryAllAs(Label.class).stream()
+                    .filter(l -> l.getText() != null && l.getText().contains(login)).findFirst().orElse(null);
+            if (status == null) {
+                out.add("no status names the login " + login);
+                return out;
+            }
+            javafx.scene.control.TableColumn<?, ?> statusColumn = table.getColumns().get(3);
+            javafx.scene.control.TableColumn<?, ?> nameColumn = table.getColumns().get(0);
+            String where = " (status " + Math.round(statusColumn.getWidth()) + " px, name "
+                    + Math.round(nameColumn.getWidth()) + " px)";
+            javafx.scene.text.Text drawn = (javafx.scene.text.Text) status.lookup(".text");
+            int at = drawn.getText().indexOf(login);
+            if (at < 0) {
+                out.add("the status draws '" + drawn.getText() + "' without the login " + login + where);
+            } else {
+                double first = lineOf(drawn, at);
+                double last = lineOf(drawn, at + login.length() - 1);
+                if (Math.abs(first - last) > 0.5) {
+                    out.add("the login " + login + " is broken across lines in '" + drawn.getText() + "'" + where);
+                }
+            }
+            javafx.scene.text.Text one = new javafx.scene.text.Text("Xg");
+            one.setFont(drawn.getFont());
+            long lines = Math.round(drawn.getLayoutBounds().getHeight() / one.getLayoutBounds().getHeight());
+            // the sentence, and the URL on a line of its own where it does not fit the sentence's last line
+            if (lines > 3) {
+                out.add("the status reads in " + lines + " lines" + where);
+            }
+            if (lines > 1 && nameColumn.getWidth() > nameColumn.getMinWidth() + 1) {
+                out.add("the status wraps while the name column keeps " + Math.round(nameColumn.getWidth()
+                        - nameColumn.getMinWidth()) + " px over its minimum" + where);
+            }
+            if (status.getText().contains("sandbox-cookie")) {
+                out.add("the row's status repeats the row's name: '" + status.getText() + "'");
+            }
+            boolean banner = robot.lookup(".credential-alerts .label").queryAllAs(Label.class).stream()
+                    .anyMatch(l -> l.getText().contains("sandbox-cookie") && l.getText().contains(login));
+            if (!banner) {
+                out.add("the banner does not say the whole sentence with the name and the login");
+            }
+            return out;
+        });
+    }
+
+    /** The y of the line that draws {@code text}'s character at {@code index}. */
+    private static double lineOf(javafx.scene.text.Text text, int index) {
+        javafx.scene.shape.PathElement[] caret = text.caretShape(index, true);
+        return caret.length > 0 && caret[0] instanceof javafx.scene.shape.MoveTo m ? m.getY() : Double.NaN;
+    }
+
+    /**
      * At 1024 px the Workers page reads whole: its columns fit what they show (they were cut to "console · pid 2…",
      * "2026-12-0…" and "gone (no l…" beside an empty column of running keys).
      */
