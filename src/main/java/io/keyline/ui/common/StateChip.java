@@ -77,6 +77,11 @@ public final class StateChip extends Label {
         }
         words.add(Format.state(KeyState.NEEDS_CONFIRMATION, WaitReason.REVIEW));
         words.add(Text.t("common.state.MISSING"));
+        return widest(words);
+    }
+
+    /** The width of the widest chip of {@code words} (its 11 px bold words and its padding). */
+    public static double widest(java.util.Collection<String> words) {
         return Widgets.textWidth(words, Fonts.text(javafx.scene.text.FontWeight.BOLD, 11)) + 16;
     }
 

@@ -354,52 +354,40 @@ public final class JobView extends BorderPane {
         noKeys.setWrapText(true);
         noKeys.setPadding(new Insets(0, 24, 0, 24));
         table.setPlaceholder(noKeys);
-        TableColumn<JobViewModel.KeyRow, String> keyColumn = Cut.column(Text.t("ui.job.col.key"), 105, JobViewModel.KeyRow::key);
-        keyColumn.setMinWidth(100); // a key is never cut to "2026-1…" at 1024 px; the outcome column gives way
-        table.getColumns().add(keyColumn);
+        TableColumn<JobViewModel.KeyRow, String> keyColumn = Cut.column(Text.t("ui.job.col.key"), 105,
+                JobViewModel.KeyRow::key);
         TableColumn<JobViewModel.KeyRow, KeyRecord> state = new TableColumn<>(Text.t("ui.job.col.state"));
-        // as wide as the language's widest chip (with the cell's padding), never more than the English one needs
-        state.setMinWidth(Math.min(140, StateChip.widest() + CELL_PADDING));
-        state.setPrefWidth(state.getMinWidth() + 10);
+        state.setPrefWidth(Math.min(140, StateChip.widest() + CELL_PADDING));
         // the key's state and why it waits (a wait for the job's review wears its own chip); sorted by state
         state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().record()));
         state.setComparator(java.util.Comparator.comparing(KeyRecord::state));
         state.setCellFactory(c -> StateChip.cell(KeyRecord::state, KeyRecord::waitReason));
-        table.getColumns().add(state);
-        // each title stays readable at 1024 px: the columns keep a minimum, the outcome gives way
-        TableColumn<JobViewModel.KeyRow, String> stepColumn = Cut.column(Text.t("ui.job.col.step"), 90, r -> r.record().step() == null ? ""
-                : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : ""));
-        stepColumn.setMinWidth(72);
+        TableColumn<JobViewModel.KeyRow, String> stepColumn = Cut.column(Text.t("ui.job.col.step"), 90,
+                JobView::step);
         TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 200, this::when);
-        // how long a key has waited (under a day), and when a key was done (up to months ago), are read whole at
-        // 1024 px, in either language
-        java.time.Instant now = java.time.Instant.now();
-        List<String> whens = new java.util.ArrayList<>();
-        for (java.time.Duration d : List.of(java.time.Duration.ofSeconds(30), java.time.Duration.ofMinutes(59),
-                java.time.Duration.ofMinutes(23 * 60 + 59))) {
-            whens.add(Text.t("core.waiting.waiting", io.keyline.core.Waiting.text(d)));
-        }
-        for (java.time.Duration d : List.of(java.time.Duration.ofMinutes(59), java.time.Duration.ofHours(47),
-                java.time.Duration.ofDays(99))) {
-            whens.add(Text.t("ui.job.doneAt", "12-31 23:59", Format.relative(now.minus(d), now)));
-        }
-        whenColumn.setMinWidth(Math.max(110,
-                Widgets.textWidth(whens, io.keyline.ui.common.Fonts.text(13)) + CELL_PADDING));
-        TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70,
-                r -> r.outcome() == null ? "" : r.outcome().tookText());
-        // the longest time a run takes ("59 min 59 s", "23 h 59 min") is read whole, in either language
-        List<String> tooks = new java.util.ArrayList<>();
-        for (java.time.Duration d : List.of(java.time.Duration.ofMillis(999), java.time.Duration.ofMillis(59_900),
-                java.time.Duration.ofSeconds(59 * 60 + 59), java.time.Duration.ofMinutes(23 * 60 + 59),
-                java.time.Duration.ofHours(9 * 24 + 23))) {
-            tooks.add(io.keyline.core.operations.EvidenceText.duration(d));
-        }
-        tookColumn.setMinWidth(Math.max(Cut.titleWidth(tookColumn.getText()),
-                Widgets.textWidth(tooks, io.keyline.ui.common.Fonts.text(13)) + CELL_PADDING));
-        tookColumn.setPrefWidth(tookColumn.getMinWidth());
-        TableColumn<JobViewModel.KeyRow, String> outcomeColumn = Cut.column(Text.t("ui.job.col.outcome"), 400, this::outcome);
+        TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70, JobView::took);
+        TableColumn<JobViewModel.KeyRow, String> outcomeColumn = Cut.column(Text.t("ui.job.col.outcome"), 400,
+                this::outcome);
         outcomeColumn.setMinWidth(100);
-        table.getColumns().addAll(List.of(stepColumn, whenColumn, tookColumn, outcomeColumn));
+        table.getColumns().addAll(List.of(keyColumn, state, stepColumn, whenColumn, tookColumn, outcomeColumn));
+        // The outcome says why: it takes what the other columns leave, and they are as wide as what their rows show
+        // (or their titles) needs, in the face the cells draw in, measured again whenever the rows change. A page
+        // of keys being loaded again is empty for a moment, which keeps the widths the columns have.
+        Runnable fit = () -> {
+            if (vm.rows().isEmpty()) {
+                return;
+            }
+            fitTo(keyColumn, vm.rows().stream().map(JobViewModel.KeyRow::key).toList());
+            Widgets.fix(state, Math.max(Cut.titleWidth(state.getText()), StateChip.widest(vm.rows().stream()
+                    .map(r -> Format.state(r.record().state(), r.record().waitReason())).distinct().toList())
+                    + CELL_PADDING));
+            fitTo(stepColumn, vm.rows().stream().map(JobView::step).toList());
+            fitTo(whenColumn, vm.rows().stream().map(this::when).toList());
+            fitTo(tookColumn, vm.rows().stream().map(JobView::took).toList());
+            // a column's new width does not run the resize policy by itself: the outcome would not follow
+            table.getColumnResizePolicy().call(new TableView.ResizeFeatures<>(table, null, 0.0));
+        };
+        vm.rows().addListener((ListChangeListener<JobViewModel.KeyRow>) c -> fit.run());
         table.setRowFactory(tv -> row());
         // the Attention list's keys: J/K move down/up, Enter and T open the highlighted key's timeline (a key's
         // one action here, as a double-click)
@@ -442,6 +430,23 @@ public final class JobView extends BorderPane {
 
     private void showTimeline(JobViewModel.KeyRow k) {
         nav.showTimeline(k.record().job(), k.key());
+    }
+
+    /** {@code c} is as wide as the widest of {@code texts} needs in the cells' face, or its title, no wider. */
+    private static void fitTo(TableColumn<JobViewModel.KeyRow, ?> c, List<String> texts) {
+        Widgets.fix(c, Math.max(Cut.titleWidth(c.getText()),
+                Widgets.textWidth(texts, io.keyline.ui.common.Fonts.text(13)) + CELL_PADDING));
+    }
+
+    /** The step a key is at, with its attempt from the second on ("publish #2"). */
+    private static String step(JobViewModel.KeyRow r) {
+        return r.record().step() == null ? ""
+                : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : "");
+    }
+
+    /** How long the key's last run took, or nothing. */
+    private static String took(JobViewModel.KeyRow r) {
+        return r.outcome() == null ? "" : r.outcome().tookText();
     }
 
     private String when(JobViewModel.KeyRow r) {
