@@ -152,10 +152,16 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 return settingsOnly(refreshBySite);
             }
             ParsedCredential value;
+            String source = file != null ? file.toString() : t("cli.credentials.stdin");
             try {
-                value = CredentialParser.parse(t, input, domain);
+                CredentialParser.Parsed parsed = CredentialParser.parseInput(t, input, domain);
+                value = parsed.credential();
+                if (!parsed.dropped().isEmpty()) {
+                    // by name only: the value is the secret, and the names say which cookies the site will miss
+                    err().println(t("cli.credentials.dropped", source, parsed.dropped().size(),
+                            String.join(", ", parsed.dropped())));
+                }
             } catch (CredentialFormatException e) {
-                String source = file != null ? file.toString() : t("cli.credentials.stdin");
                 throw new UsageError(t("cli.credentials.badValue", source, e.getMessage(), name));
             }
             io.keyline.core.operations.RenewAndResume op = ws().operations().renewAndResume();

@@ -1,9 +1,11 @@
 package io.keyline.credentials;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Parses what an operator pastes for a credential.
@@ -13,8 +15,11 @@ import java.util.regex.Pattern;
  *   with {@code [}), Playwright's {@code storageState} object (<code>{"cookies": [...], "origins": [...]}</code>;
  *   any other object is reported as not an array), a Netscape {@code cookies.txt} (a 7-field TAB-separated
  *   line or the {@code # Netscape HTTP Cookie File} header; a domain may carry a port, as wget writes it), or
- *   else a single {@code Cookie:} header line, prefix optional. At least one cookie is required.</li>
- *   <li>{@link CredentialType#BEARER}: one token, {@code Bearer } prefix optional.</li>
+ *   else a single {@code Cookie:} header line, prefix optional. A cookie whose value a request cannot carry (a
+ *   character outside ASCII, a control character, {@code ;}) is left out, its name in {@link Parsed#dropped()}; at
+ *   least one cookie must remain, else the input is refused with what is wrong with the first one.</li>
+ *   <li>{@link CredentialType#BEARER}: one token, {@code Bearer } prefix optional; a character outside ASCII is
+ *   refused (a token has no part to leave out).</li>
  *   <li>{@link CredentialType#HEADER}: {@code Name: value}; the name must be a token other than {@code Cookie}.</li>
  * </ul>
  *
@@ -27,6 +32,24 @@ public final class CredentialParser {
     public static final int MAX_INPUT_BYTES = 1024 * 1024;
 
     private CredentialParser() {
+    }
+
+    /**
+     * Credential input as read: the value to store, and the names of the cookies of a browser export that were
+     * left out because a request cannot carry their values (never the values).
+     *
+     * @param credential the value to store
+     * @param dropped    names of the cookies left out, in input order; empty for a token or a header
+     */
+    public record Parsed(ParsedCredential credential, List<String> dropped) {
+        public Parsed {
+            Objects.requireNonNull(credential, "credential");
+            dropped = List.copyOf(dropped);
+        }
+    }
+
+    /** A cookie left out of the input: its name, and what is wrong with its value (where, never the value). */
+    record Dropped(String name, String problem) {
     }
 
     /**
@@ -50,10 +73,35 @@ public final class CredentialParser {
      * @param input         the pasted text
      * @param defaultDomain domain for cookies that carry none (a {@code Cookie:} header line, JSON without
      *                      {@code domain}), or {@code null} to send them to any host
-     * @throws CredentialFormatException if {@code input} is empty or malformed
+     * @return the value to store: without the cookies a request cannot carry ({@link #parseInput} names them)
+     * @throws CredentialFormatException if {@code input} is empty or malformed, or holds no cookie a request can carry
      */
     public static ParsedCredential parse(CredentialType type, String input, String defaultDomain) {
-        return parse(type, input, defaultDomain, true);
+        return parseInput(type, input, defaultDomain).credential();
+    }
+
+    /**
+     * {@link #parse}, and the names of the cookies left out because a request cannot carry their values: what the
+     * operator is told ("left out: nickname").
+     *
+     * @throws CredentialFormatException if {@code input} is empty or malformed, or holds no cookie a request can carry
+     */
+    public static Parsed parseInput(CredentialType type, String input, String defaultDomain) {
+        Objects.requireNonNull(type, "type");
+        requireInput(input);
+        if (type != CredentialType.COOKIE) {
+            return new Parsed(parse(type, input, defaultDomain, true), List.of());
+        }
+        List<Dropped> dropped = new ArrayList<>();
+        List<Cookie> cookies = parseCookies(input, defaultDomain, true, dropped);
+        if (cookies.isEmpty()) {
+            if (dropped.size() == 1) {
+                throw new CredentialFormatException(dropped.get(0).problem());
+            }
+            throw new CredentialFormatException("no cookie in the input can be sent: "
+                    + dropped.stream().map(Dropped::problem).collect(Collectors.joining("; ")));
+        }
+        return new Parsed(ParsedCredential.ofCookies(cookies), dropped.stream().map(Dropped::name).toList());
     }
 
     /**
@@ -66,26 +114,35 @@ public final class CredentialParser {
 
     private static ParsedCredential parse(CredentialType type, String input, String defaultDomain, boolean sendable) {
         Objects.requireNonNull(type, "type");
-        if (input == null || input.isBlank()) {
-            throw new CredentialFormatException("input is empty");
-        }
+        requireInput(input);
         return switch (type) {
-            case COOKIE -> ParsedCredential.ofCookies(parseCookies(input, defaultDomain, sendable));
+            case COOKIE -> ParsedCredential.ofCookies(parseCookies(input, defaultDomain, sendable, new ArrayList<>()));
             case BEARER -> ParsedCredential.ofToken(parseToken(input, sendable));
             case HEADER -> parseHeader(input, sendable);
         };
     }
 
-    private static List<Cookie> parseCookies(String input, String defaultDomain, boolean sendable) {
+    private static void requireInput(String input) {
+        if (input == null || input.isBlank()) {
+            throw new CredentialFormatException("input is empty");
+        }
+    }
+
+    /**
+     * The cookies of {@code input}; with {@code sendable}, those whose values a request cannot carry are added to
+     * {@code dropped} instead (the others are checked in full first: a malformed export is refused whole).
+     */
+    private static List<Cookie> parseCookies(String input, String defaultDomain, boolean sendable,
+                                             List<Dropped> dropped) {
         List<Cookie> cookies;
         if (JsonCookieFormat.detect(input.strip())) {
-            cookies = JsonCookieFormat.parse(input, defaultDomain, sendable);
+            cookies = JsonCookieFormat.parse(input, defaultDomain, sendable, dropped);
         } else if (NetscapeCookieFormat.detect(input)) {
-            cookies = NetscapeCookieFormat.parse(input);
+            cookies = NetscapeCookieFormat.parse(input, dropped);
         } else {
-            cookies = CookieHeaderFormat.parse(input, defaultDomain);
+            cookies = CookieHeaderFormat.parse(input, defaultDomain, dropped);
         }
-        if (cookies.isEmpty()) {
+        if (cookies.isEmpty() && dropped.isEmpty()) {
             throw new CredentialFormatException("no cookies found in the input");
         }
         return cookies;

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads cookie arrays as browser exporters write them (EditThisCookie, Cookie-Editor,
@@ -46,11 +47,15 @@ final class JsonCookieFormat {
     }
 
     static List<Cookie> parse(String input, String defaultDomain) {
-        return parse(input, defaultDomain, true);
+        return parse(input, defaultDomain, true, new ArrayList<>());
     }
 
-    /** @param sendable whether a value must be one a request can send (input), or may be any stored one */
-    static List<Cookie> parse(String input, String defaultDomain, boolean sendable) {
+    /**
+     * @param sendable whether a value must be one a request can send (input), or may be any stored one
+     * @param dropped  where a cookie whose value a request cannot carry goes instead of the result (input only)
+     */
+    static List<Cookie> parse(String input, String defaultDomain, boolean sendable,
+                              List<CredentialParser.Dropped> dropped) {
         JsonNode root = readTree(input);
         String prefix = "";
         if (root.isObject() && root.has("cookies")) {
@@ -66,7 +71,19 @@ final class JsonCookieFormat {
         }
         List<Cookie> cookies = new ArrayList<>();
         for (int i = 0; i < root.size(); i++) {
-            cookies.add(parseCookie(root.get(i), prefix + "[" + i + "]", defaultDomain, sendable));
+            String where = prefix + "[" + i + "]";
+            Cookie cookie = parseCookie(root.get(i), where, defaultDomain);
+            // a stored value loads as long as it is a cookie value at all; input must be one a request can carry
+            Optional<String> unsendable = sendable ? Syntax.sendableCookieValueProblem(cookie.value())
+                    : Syntax.cookieValueProblem(cookie.value());
+            if (unsendable.isPresent() && !sendable) {
+                throw new CredentialFormatException(where + ".value: " + unsendable.get());
+            }
+            if (unsendable.isPresent()) {
+                dropped.add(new CredentialParser.Dropped(cookie.name(), where + ".value: " + unsendable.get()));
+            } else {
+                cookies.add(cookie);
+            }
         }
         return cookies;
     }
@@ -103,7 +120,7 @@ final class JsonCookieFormat {
         }
     }
 
-    private static Cookie parseCookie(JsonNode node, String where, String defaultDomain, boolean sendable) {
+    private static Cookie parseCookie(JsonNode node, String where, String defaultDomain) {
         if (!node.isObject()) {
             throw new CredentialFormatException(where + ": expected a JSON object");
         }
@@ -112,9 +129,6 @@ final class JsonCookieFormat {
             throw new CredentialFormatException(where + ".name: " + problem);
         });
         String value = requiredString(node, "value", where);
-        (sendable ? Syntax.sendableCookieValueProblem(value) : Syntax.cookieValueProblem(value)).ifPresent(problem -> {
-            throw new CredentialFormatException(where + ".value: " + problem);
-        });
         String domain = optionalString(node, "domain", where, defaultDomain);
         if (domain != null && domain.isBlank()) {
             throw new CredentialFormatException(where + ".domain: empty");

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Parses a Netscape {@code cookies.txt}: one cookie per line as 7 TAB-separated fields (domain,
@@ -23,7 +24,8 @@ final class NetscapeCookieFormat {
                 || line.startsWith("#") && line.toLowerCase(Locale.ROOT).contains("http cookie file"));
     }
 
-    static List<Cookie> parse(String input) {
+    /** @param dropped where a cookie whose value a request cannot carry goes instead of the result */
+    static List<Cookie> parse(String input, List<CredentialParser.Dropped> dropped) {
         List<Cookie> cookies = new ArrayList<>();
         List<String> lines = input.lines().toList();
         for (int i = 0; i < lines.size(); i++) {
@@ -34,7 +36,14 @@ final class NetscapeCookieFormat {
             } else if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
-            cookies.add(parseLine(line, httpOnly, "line " + (i + 1)));
+            String where = "line " + (i + 1);
+            Cookie cookie = parseLine(line, httpOnly, where);
+            Optional<String> unsendable = Syntax.sendableCookieValueProblem(cookie.value());
+            if (unsendable.isPresent()) {
+                dropped.add(new CredentialParser.Dropped(cookie.name(), where + ", field 7 (value): " + unsendable.get()));
+            } else {
+                cookies.add(cookie);
+            }
         }
         return cookies;
     }
@@ -58,9 +67,6 @@ final class NetscapeCookieFormat {
         Instant expires = expiry(f[4], where + ", field 5 (expiry)");
         Syntax.tokenProblem(f[5]).ifPresent(problem -> {
             throw new CredentialFormatException(where + ", field 6 (name): " + problem);
-        });
-        Syntax.sendableCookieValueProblem(f[6]).ifPresent(problem -> {
-            throw new CredentialFormatException(where + ", field 7 (value): " + problem);
         });
         return new Cookie(f[5], f[6], f[0], includeSubdomains, f[2], secure, httpOnly, expires);
     }

@@ -155,6 +155,60 @@ class CredentialInputTest extends SiteTestBase {
         CredentialTesting.assertNoStackTrace(r);
     }
 
+    /** A harmless cookie whose value is not ASCII, as a browser export holds it beside the login. */
+    static final String NICKNAME = "\u5F20\u4E09";
+
+    static Stream<Arguments> exportsWithACookieNoRequestCanCarry() {
+        return Stream.of(
+                Arguments.of("Cookie header", "Cookie: session=" + GOOD + "; nickname=" + NICKNAME + "; theme=dark"),
+                Arguments.of("cookies.txt", NETSCAPE + "127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\t" + GOOD + "\n"
+                        + "127.0.0.1\tFALSE\t/\tFALSE\t0\tnickname\t" + NICKNAME + "\n"
+                        + "127.0.0.1\tFALSE\t/\tFALSE\t0\ttheme\tdark\n"),
+                Arguments.of("JSON export", "[{\"name\": \"session\", \"value\": \"" + GOOD + "\"},"
+                        + " {\"name\": \"nickname\", \"value\": \"" + NICKNAME + "\"},"
+                        + " {\"name\": \"theme\", \"value\": \"dark\"}]"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("exportsWithACookieNoRequestCanCarry")
+    void aCookieNoRequestCanCarryIsLeftOutByNameAndTheLoginIsStored(String format, String input) {
+        Result r = wb.cliWithInput(input, "credentials", "set", CRED);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err().strip()).as(r.toString()).isEqualTo("standard input: left out 1 cookie a request cannot "
+                + "carry (a character outside ASCII, a control character or \";\" in the value): nickname");
+        assertThat(r.out()).contains("credential " + CRED + " stored").contains("2 cookies");
+        assertThat(r.out() + r.err()).doesNotContain(NICKNAME).doesNotContain(GOOD);
+        Result run = wb.cli("run", "p", "--key", "2026-11-29");
+        assertThat(run.exit()).as(run.toString()).isZero();
+        List<Request> posts = requestsOf(site.server(), "p", "2026-11-29").stream()
+                .filter(q -> q.method().equals("POST")).toList();
+        assertThat(posts).hasSize(1);
+        assertThat(cookieHas(posts.get(0).header("Cookie"), "session=" + GOOD)).isTrue();
+        assertThat(posts.get(0).header("Cookie")).contains("theme=dark").doesNotContain("nickname");
+    }
+
+    @Test
+    void anExportWithNoCookieARequestCanCarryIsRefusedAndStoresNothing() {
+        String before = fingerprintIn(set(wb, CRED, "Cookie: session=" + GOOD).out());
+        Result r = wb.cliWithInput("nickname=" + NICKNAME + "; city=\u5317\u4EAC", "credentials", "set", CRED);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(64);
+        assertThat(r.err().strip()).isEqualTo("keyline: standard input: no cookie in the input can be sent: "
+                + "line 1, cookie 1, value: contains a character outside ASCII (U+5F20), which a request header "
+                + "cannot carry; line 1, cookie 2, value: contains a character outside ASCII (U+5317), which a "
+                + "request header cannot carry" + SUFFIX);
+        assertThat(listedFingerprint(wb, CRED)).isEqualTo(before);
+    }
+
+    @Test
+    void aTokenOutsideAsciiIsStillRefused() {
+        Result r = wb.cliWithInput("Bearer abc" + NICKNAME, "credentials", "set", "api-token", "--type", "bearer");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(64);
+        assertThat(r.err()).contains("line 1, token: contains a character outside ASCII (U+5F20)")
+                .doesNotContain(NICKNAME);
+    }
+
     @Test
     void corpusIsLargeEnough() {
         assertThat(corpus().count()).isGreaterThanOrEqualTo(12);

@@ -177,4 +177,44 @@ class CookieFormatsTest {
             assertThat(ParsedCredential.fromCanonical(CredentialType.COOKIE, parsed.canonicalSecret())).isEqualTo(parsed);
         }
     }
+
+    @Nested
+    class CookiesNoRequestCanCarry {
+        /** The login beside a harmless cookie whose value is not ASCII, as each export writes them. */
+        private static final String NICK = "\u5F20\u4E09";
+
+        @Test
+        void areLeftOutByNameInEveryFormatAndTheOthersKept() {
+            java.util.List<String> exports = java.util.List.of(
+                    "sid=abc123; nickname=" + NICK + "; theme=dark",
+                    "example.com\tFALSE\t/\tFALSE\t0\tsid\tabc123\nexample.com\tFALSE\t/\tFALSE\t0\tnickname\t" + NICK
+                            + "\nexample.com\tFALSE\t/\tFALSE\t0\ttheme\tdark\n",
+                    "[{\"name\": \"sid\", \"value\": \"abc123\"}, {\"name\": \"nickname\", \"value\": \"" + NICK + "\"},"
+                            + " {\"name\": \"theme\", \"value\": \"dark\"}]",
+                    "{\"cookies\": [{\"name\": \"sid\", \"value\": \"abc123\"}, {\"name\": \"nickname\", \"value\": \"a;b\"},"
+                            + " {\"name\": \"theme\", \"value\": \"dark\"}], \"origins\": []}");
+            for (String export : exports) {
+                CredentialParser.Parsed read = CredentialParser.parseInput(CredentialType.COOKIE, export, null);
+                assertThat(read.dropped()).as(export).containsExactly("nickname");
+                assertThat(read.credential().cookies()).as(export).extracting(Cookie::name).containsExactly("sid", "theme");
+                assertThat(cookies(export, null)).isEqualTo(read.credential());
+            }
+        }
+
+        @Test
+        void aMalformedCookieIsStillAnErrorEvenWhenItsValueCouldNotBeSent() {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cookies("[{\"name\": \"sid\", \"value\": \"abc\"},"
+                            + " {\"name\": \"nickname\", \"value\": \"" + NICK + "\", \"secure\": \"yes\"}]", null))
+                    .isInstanceOf(CredentialFormatException.class).hasMessage("[1].secure: expected true or false");
+        }
+
+        @Test
+        void aTokenOrAHeaderHasNothingToLeaveOut() {
+            CredentialParser.Parsed token = CredentialParser.parseInput(CredentialType.BEARER, "Bearer abc", null);
+            assertThat(token.dropped()).isEmpty();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> CredentialParser.parseInput(CredentialType.HEADER,
+                            "X-Api-Key: a" + NICK, null)).isInstanceOf(CredentialFormatException.class)
+                    .hasMessageContaining("header value: contains a character outside ASCII (U+5F20)");
+        }
+    }
 }

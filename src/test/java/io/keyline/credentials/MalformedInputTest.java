@@ -27,8 +27,12 @@ class MalformedInputTest {
                         "line 1, cookie 2, name: illegal character '@'"),
                 bad("header: control character in value", COOKIE, "sid=S3cr3t\u0007V4lue",
                         "line 1, cookie 1, value: contains a control character"),
-                bad("header: a character a request header cannot carry", COOKIE, "theme=dark; sid=S3cr3t\u79D8V4lue",
-                        "line 1, cookie 2, value: contains a character outside ASCII (U+79D8), which a request header cannot carry"),
+                bad("header: a character a request header cannot carry", COOKIE, "sid=S3cr3t\u79D8V4lue",
+                        "line 1, cookie 1, value: contains a character outside ASCII (U+79D8), which a request header cannot carry"),
+                bad("header: no cookie a request header can carry", COOKIE, "theme=d\u00E4rk; sid=S3cr3t\u79D8V4lue",
+                        "no cookie in the input can be sent: line 1, cookie 1, value: contains a character outside ASCII "
+                                + "(U+00E4), which a request header cannot carry; line 1, cookie 2, value: contains a "
+                                + "character outside ASCII (U+79D8), which a request header cannot carry"),
                 bad("header: a Latin-1 letter a request would send as '?'", COOKIE, "sid=S3cr3t\u00E9V4lue",
                         "line 1, cookie 1, value: contains a character outside ASCII (U+00E9), which a request header cannot carry"),
                 bad("header: duplicate name", COOKIE, "sid=S3cr3tV4lue; theme=dark; sid=S3cr3tOther",

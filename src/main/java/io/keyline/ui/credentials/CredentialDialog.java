@@ -341,6 +341,8 @@ public final class CredentialDialog {
         Label parseError = Widgets.line(vm.input().parseErrorProperty(),
                 "error-text", "inline-validation", "credential-parse-error");
 
+        Label dropped = Widgets.line(vm.input().droppedProperty(), "warning-text", "credential-dropped");
+
         Label summary = new Label();
         summary.getStyleClass().add("credential-summary");
         summary.textProperty().bind(vm.input().summaryProperty());
@@ -358,7 +360,7 @@ public final class CredentialDialog {
         }
         VBox.setVgrow(preview, Priority.ALWAYS);
 
-        VBox box = new VBox(8, formats, inputStack, inputBar, parseError, summary, preview);
+        VBox box = new VBox(8, formats, inputStack, inputBar, parseError, dropped, summary, preview);
         return box;
     }
 

@@ -62,6 +62,7 @@ public final class CredentialInput {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper masked = new ReadOnlyStringWrapper(this, "masked", "");
     private final ReadOnlyStringWrapper parseError = new ReadOnlyStringWrapper(this, "parseError", "");
+    private final ReadOnlyStringWrapper dropped = new ReadOnlyStringWrapper(this, "dropped", "");
     private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper(this, "valid");
     private final ReadOnlyStringWrapper loadedFile = new ReadOnlyStringWrapper(this, "loadedFile", "");
     private ParsedCredential parsed;
@@ -84,6 +85,7 @@ public final class CredentialInput {
         preview.clear();
         parsed = null;
         summary.set("");
+        dropped.set("");
         masked.set(t == null || t.isEmpty() ? "" : Text.t("ui.credential.pasted", t.length()));
         if (t == null || t.isBlank()) {
             parseError.set("");
@@ -92,8 +94,11 @@ public final class CredentialInput {
         }
         String d = domain.get() == null || domain.get().isBlank() ? null : domain.get().strip();
         try {
-            ParsedCredential p = CredentialParser.parse(type.get(), t, d);
+            CredentialParser.Parsed read = CredentialParser.parseInput(type.get(), t, d);
+            ParsedCredential p = read.credential();
             parsed = p;
+            dropped.set(read.dropped().isEmpty() ? "" : Text.t("ui.credential.dropped", read.dropped().size(),
+                    String.join(", ", read.dropped())));
             preview.setAll(rows(p));
             summary.set(summaryOf(p));
             masked.set(echo(p));
@@ -214,6 +219,14 @@ public final class CredentialInput {
     /** The parser's message (line or index, field, problem), or empty. */
     public ReadOnlyStringProperty parseErrorProperty() {
         return parseError.getReadOnlyProperty();
+    }
+
+    /**
+     * What was left out of a valid input, by cookie name ("Left out 1 cookie a request cannot carry: nickname"), or
+     * empty.
+     */
+    public ReadOnlyStringProperty droppedProperty() {
+        return dropped.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty validProperty() {

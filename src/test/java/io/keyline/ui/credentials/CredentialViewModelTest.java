@@ -52,8 +52,9 @@ class CredentialViewModelTest {
     /** Every string the view model exposes, except the input the operator typed. */
     static List<String> exposed(CredentialViewModel vm) {
         List<String> out = new ArrayList<>(List.of(vm.input().summaryProperty().get(),
-                vm.input().parseErrorProperty().get(), vm.messageProperty().get(), vm.errorProperty().get(),
-                vm.currentProperty().get(), vm.probes().summaryProperty().get(), vm.input().loadedFileProperty().get()));
+                vm.input().parseErrorProperty().get(), vm.input().droppedProperty().get(), vm.messageProperty().get(),
+                vm.errorProperty().get(), vm.currentProperty().get(), vm.probes().summaryProperty().get(),
+                vm.input().loadedFileProperty().get()));
         vm.input().preview().forEach(r -> out.add(r.toString()));
         vm.probes().lines().forEach(r -> out.add(LoginCheck.line(r)));
         return out;
@@ -132,6 +133,43 @@ class CredentialViewModelTest {
 
         vm.input().domainProperty().set("portal.example.com");
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::domain).containsOnly("portal.example.com");
+    }
+
+    @Test
+    void aCookieNoRequestCanCarryIsLeftOutWithAWarningByNameInBothLanguages() {
+        String nickname = "\u5F20\u4E09";
+        String export = "[{\"name\": \"sessionid\", \"value\": \"" + SESSION + "\", \"domain\": \"example.com\"},"
+                + " {\"name\": \"nickname\", \"value\": \"" + nickname + "\", \"domain\": \"example.com\"}]";
+        vm.input().textProperty().set(export);
+
+        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
+        assertThat(vm.input().droppedProperty().get()).isEqualTo("Left out 1 cookie a request cannot carry (a character "
+                + "outside ASCII, a control character or \";\" in the value): nickname. The others are saved.");
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::name).containsExactly("sessionid");
+        assertThat(vm.canSaveProperty().get()).isTrue();
+        assertThat(vm.input().droppedProperty().get()).doesNotContain(nickname);
+        assertNoSecret(vm, SESSION, nickname);
+
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            vm.input().textProperty().set("");
+            vm.input().textProperty().set(export);
+            assertThat(vm.input().droppedProperty().get())
+                    .isEqualTo("略去了 1 个请求无法携带的 cookie（值里有 ASCII 以外的字符、控制字符或“;”）：nickname。其余的会保存。");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+
+        vm.save();
+        assertThat(fx.services.credentials().info("site-cookie")).get()
+                .extracting(CredentialInfo::cookies).isEqualTo(1);
+
+        vm.input().textProperty().set("nickname=" + nickname);
+        assertThat(vm.input().droppedProperty().get()).isEmpty();
+        assertThat(vm.input().parseErrorProperty().get())
+                .isEqualTo("line 1, cookie 1, value: contains a character outside ASCII (U+5F20), which a request "
+                        + "header cannot carry");
+        assertThat(vm.canSaveProperty().get()).isFalse();
     }
 
     @Test
