@@ -88,7 +88,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                             ? t("cli.credentials.flag.expiresSoon") : i.parkedKeys() > 0
                             ? t("cli.credentials.flag.rejected") : "";
                     t.row(i.name(), i.type(), i.fingerprint(), i.cookies(), Text.time(i.earliestExpiry()),
-                            Text.time(i.lastUsedAt()), i.lastResult(), i.parkedKeys(), flag);
+                            Text.time(i.lastUsedAt()), result(i.lastResult()), i.parkedKeys(), flag);
                 }
                 t.print(out());
                 for (CredentialInfo i : all) {
@@ -100,6 +100,12 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             }
             store.parkedOnMissing().forEach((name, n) -> out().println(t("cli.credentials.notSet", name, n)));
             return 0;
+        }
+
+        /** What the site said at the last use, in words; "not used yet" when nothing was sent with the value. */
+        static String result(String stored) {
+            String key = "cli.credentials.result." + (stored == null ? "none" : stored.replace(' ', '_'));
+            return io.keyline.text.Text.has(key) ? t(key) : stored;
         }
     }
 

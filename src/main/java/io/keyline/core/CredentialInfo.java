@@ -12,8 +12,9 @@ import java.time.Instant;
  * @param earliestExpiry earliest cookie expiry, or {@code null}
  * @param updatedAt      when it was last set
  * @param updatedBy      who set it
- * @param lastUsedAt     when a step last used it, or {@code null}
- * @param lastResult     what the site said then ({@code accepted}, {@code rejected}), or {@code null}
+ * @param lastUsedAt     when a request or a program last carried it, or {@code null} (never since it was set)
+ * @param lastResult     what the site said then ({@code accepted}, {@code rejected}, {@code no answer}), or
+ *                       {@code null} when nothing was sent with it yet
  * @param parkedKeys     keys in NEEDS_CREDENTIAL that wait for it
  * @param loginUrl       where the operator logs in again ({@code --login-url}), or {@code null}
  */

@@ -95,6 +95,23 @@ final class KeyTransitions {
     }
 
     /**
+     * What an attempt tells of its credential, as {@code credentials list} shows it: {@code rejected} (an auth
+     * signal), {@code accepted} (the site or program answered, and not so), {@code no answer} (it went out and no
+     * answer came), or {@code null} when it never went out (the host was unreachable, the request could not be
+     * built): then nothing is recorded and the last use stays what it was.
+     */
+    static String credentialUse(StepOutcome out) {
+        if (out.failure() == FailureClass.AUTH) {
+            return "rejected";
+        }
+        io.keyline.domain.Evidence ev = out.evidence();
+        if (out.succeeded() || ev != null && (ev.status() != null || ev.exitCode() != null)) {
+            return "accepted";
+        }
+        return out.origin() == io.keyline.domain.FailureOrigin.NO_ANSWER ? "no answer" : null;
+    }
+
+    /**
      * Records a step's outcome; returns false when the key stopped (waits, fails, retries), true when the
      * decision goes on (the step succeeded, or its outcome is unknown and its probe or a person decides).
      *
@@ -109,7 +126,10 @@ final class KeyTransitions {
         refreshed(c, step, attempt, out.refreshed());
         if (step.credential() != null) {
             boolean rejected = out.failure() == FailureClass.AUTH;
-            ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
+            String use = credentialUse(out);
+            if (use != null) { // a request that never went out says nothing about its credential
+                ctx.credentials.recordUse(step.credential(), ctx.now(), use);
+            }
             if (rejected) {
                 creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
                         KeyDecision.CredentialStatus.REJECTED, Said.of("core.credential.rejectedBy", step.id())));

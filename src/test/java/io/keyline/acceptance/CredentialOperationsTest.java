@@ -220,4 +220,31 @@ class CredentialOperationsTest extends SiteTestBase {
         assertThat(site.server().received()).isEmpty();
         assertThat(wb.cli("status", "--json").out().strip()).as("read-only: no key was created").isEqualTo("[ ]");
     }
+
+    @Test
+    void aCredentialWhoseRequestWasNeverSentIsListedAsNotUsedYet() throws IOException {
+        // port 1 on loopback: the connection is refused, the request (and its cookie) never leaves
+        wb.job("down", Jobs.publish("down", "unsafe", false, USES_CRED), "http://127.0.0.1:1");
+        set(wb, CRED, "session=NeverS3ntValue");
+        set(wb, "idle-cookie", "session=IdleS3cret");
+
+        Result run = wb.cli("run", "down", "--key", KEY);
+        assertThat(run.exit()).as(run.toString()).isEqualTo(1);
+        assertThat(run.out()).contains("connection refused");
+
+        String[] after = listRow(wb, CRED);
+        assertThat(after[5]).as("last used: " + Arrays.toString(after)).isEqualTo("-");
+        assertThat(after[6]).as("the site never saw it: " + Arrays.toString(after)).isEqualTo("not used yet");
+        String[] idle = listRow(wb, "idle-cookie");
+        assertThat(idle[5]).as("last used").isEqualTo("-");
+        assertThat(idle[6]).as(Arrays.toString(idle)).isEqualTo("not used yet");
+
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            Result zh = wb.cli("credentials", "list");
+            assertThat(zh.out()).as(zh.toString()).contains("尚未使用").doesNotContain("accepted").doesNotContain("not used");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
 }

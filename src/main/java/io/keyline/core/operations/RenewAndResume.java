@@ -118,7 +118,7 @@ public final class RenewAndResume {
             facts.add(Text.t("core.renew.expires", EvidenceText.time(i.earliestExpiry())));
         }
         if (i.lastResult() != null) {
-            String key = "core.renew.lastResult." + i.lastResult();
+            String key = "core.renew.lastResult." + i.lastResult().replace(' ', '_');
             String last = Text.has(key) ? Text.t(key) : Text.t("core.renew.lastResult", i.lastResult());
             facts.add(i.lastUsedAt() == null ? last : Text.t("core.renew.lastAt", last,
                     EvidenceText.time(i.lastUsedAt())));
