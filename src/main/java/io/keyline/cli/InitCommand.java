@@ -38,6 +38,8 @@ final class InitCommand extends Sub implements Callable<Integer> {
             return 0;
         }
         if (folder) {
+            // before anything is made for it: another program's folder is not made a state (opening refuses too)
+            io.keyline.store.h2.H2Database.refuseOthersFolder(target.state().localDir());
             try {
                 Files.createDirectories(target.jobs());
             } catch (IOException e) {

@@ -133,4 +133,60 @@ class StateInitTest {
         assertThat(twice.exit()).isZero();
         assertThat(twice.out()).contains("already in " + w.resolve("state"), "nothing changed");
     }
+
+    private static String mode(Path p) throws java.io.IOException {
+        return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+    }
+
+    @Test
+    void initLeavesAnotherProgramsFolderAsItIsAndSaysWhereTheStateCanGo(@TempDir Path tmp) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        Path other = wb.root.resolve("otherprog");
+        Files.createDirectories(other);
+        Files.writeString(other.resolve("config.ini"), "x=1\n");
+        Files.writeString(other.resolve("run.sh"), "#!/bin/sh\necho hi\n");
+        Files.setPosixFilePermissions(other, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(other.resolve("config.ini"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(other.resolve("run.sh"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        Result init = wb.cliIn(wb.root, "init", other.toString());
+        assertThat(init.exit()).as(init.toString()).isEqualTo(1);
+        assertThat(init.err().strip()).as(init.toString()).isEqualTo("keyline: " + other + " holds files that are not "
+                + "Keyline's (config.ini, run.sh) and no Keyline state: a state folder is made private (0700, its files "
+                + "0600), so Keyline leaves this one as it is. Name a new or empty folder for the state, e.g. "
+                + other.resolve("state"));
+        assertThat(mode(other)).isEqualTo("rwxr-xr-x");
+        assertThat(mode(other.resolve("config.ini"))).isEqualTo("rw-r--r--");
+        assertThat(mode(other.resolve("run.sh"))).isEqualTo("rwxr-xr-x");
+        try (var files = Files.list(other)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("config.ini", "run.sh");
+        }
+        assertThat(wb.root.resolve("resources")).as("nothing made for a state that was not made").doesNotExist();
+
+        Result named = wb.cliIn(wb.root, "--state", other.toString(), "--init", "status");
+        assertThat(named.exit()).as(named.toString()).isEqualTo(1);
+        assertThat(named.err()).contains(other + " holds files that are not Keyline's");
+        assertThat(mode(other)).isEqualTo("rwxr-xr-x");
+
+        // the folder it suggests: made by Keyline, private; the folder around it is the other program's, untouched
+        Result inside = wb.cliIn(wb.root, "init", other.resolve("state").toString());
+        assertThat(inside.exit()).as(inside.toString()).isZero();
+        assertThat(mode(other.resolve("state"))).isEqualTo("rwx------");
+        assertThat(mode(other)).isEqualTo("rwxr-xr-x");
+        assertThat(mode(other.resolve("run.sh"))).isEqualTo("rwxr-xr-x");
+
+        // an empty folder made for the state is taken, and made private
+        Path empty = wb.root.resolve("made-for-it");
+        Files.createDirectories(empty);
+        Files.setPosixFilePermissions(empty, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Result adopted = wb.cliIn(wb.root, "init", empty.toString());
+        assertThat(adopted.exit()).as(adopted.toString()).isZero();
+        assertThat(mode(empty)).isEqualTo("rwx------");
+        // and a state that exists is left as it is, whatever else its folder holds
+        Result again = wb.cliIn(wb.root, "init", empty.toString());
+        assertThat(again.exit()).as(again.toString()).isZero();
+        assertThat(again.out()).contains("already");
+    }
 }

@@ -23,6 +23,7 @@ import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -197,6 +198,9 @@ public final class H2Database implements Database {
     private static H2Database open(Path stateDir, boolean toRead) {
         Path dir = stateDir.toAbsolutePath().normalize();
         refuseUrlSyntax(dir);
+        if (!Files.isRegularFile(dir.resolve("keyline.mv.db"))) {
+            refuseOthersFolder(dir);
+        }
         try {
             PrivateFiles.ensurePrivateDirectory(dir);
         } catch (PrivateFiles.NotPrivateException e) {
@@ -268,6 +272,44 @@ public final class H2Database implements Database {
                 // the lock goes with the channel, and with the process
             }
         }
+    }
+
+    /** What Keyline itself keeps in a state folder besides its {@code keyline.*} files. */
+    private static final Set<String> STATE_NAMES = Set.of("secret.key", DatabasePasswords.FILE_NAME,
+            "workspace.properties", "logs");
+
+    /**
+     * Refuses to make a state in a folder that holds another program's files: a state folder is made private
+     * (0700, its files 0600), which would take the other program's files from their readers (and a script's
+     * execute bit). A folder that does not exist, an empty one, and one that holds only what Keyline keeps there (a
+     * {@code secret.key} put there first, what a killed first open left) are a state's to be.
+     */
+    public static void refuseOthersFolder(Path dir) {
+        if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return; // missing: made 0700; a file or a link: refused by the private folder's own checks
+        }
+        List<String> others = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+            entries.map(p -> p.getFileName().toString()).filter(n -> !keylines(n)).sorted().forEach(others::add);
+        } catch (IOException e) {
+            return; // unreadable: opening it says so
+        }
+        if (!others.isEmpty()) {
+            String shown = others.stream().limit(3).map(io.keyline.domain.Printable::line)
+                    .collect(java.util.stream.Collectors.joining(", ")) + (others.size() > 3 ? ", …" : "");
+            throw new StateUnavailableException(Said.of("core.state.othersFolder", dir.toString(), shown,
+                    dir.resolve("state").toString()), null);
+        }
+    }
+
+    /** Whether a state folder's entry is Keyline's: its files, or the temporary file of one being written. */
+    private static boolean keylines(String name) {
+        String n = name;
+        int dash = name.indexOf('-');
+        if (name.startsWith(".") && name.endsWith(".tmp") && dash > 1) {
+            n = name.substring(1, dash);
+        }
+        return n.startsWith("keyline.") || STATE_NAMES.contains(n);
     }
 
     /**
