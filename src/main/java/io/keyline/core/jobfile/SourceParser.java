@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 
 import io.keyline.text.Said;
 
@@ -37,17 +38,24 @@ final class SourceParser {
      */
     static SourceNode parse(String text, Problems problems) {
         try (JsonParser parser = FACTORY.createParser(text)) {
-            if (parser.nextToken() == null) {
-                problems.at(1, 1, Said.of("core.jobfile.emptyFile"));
+            try {
+                if (parser.nextToken() == null) {
+                    problems.at(1, 1, Said.of("core.jobfile.emptyFile"));
+                    return null;
+                }
+                SourceNode root = new SourceParser(problems).value(parser, "");
+                if (parser.nextToken() != null) {
+                    JsonLocation extra = parser.currentTokenLocation();
+                    problems.at(extra.getLineNr(), extra.getColumnNr(), Said.of("core.jobfile.contentAfter"));
+                    return null;
+                }
+                return root;
+            } catch (StreamConstraintsException e) {
+                // Jackson's limits carry no location (it would say 1:1): the parser stands where the limit was met
+                JsonLocation at = parser.currentLocation();
+                problems.at(at.getLineNr(), Math.max(1, at.getColumnNr() - 1), limit(e));
                 return null;
             }
-            SourceNode root = new SourceParser(problems).value(parser, "");
-            if (parser.nextToken() != null) {
-                JsonLocation extra = parser.currentTokenLocation();
-                problems.at(extra.getLineNr(), extra.getColumnNr(), Said.of("core.jobfile.contentAfter"));
-                return null;
-            }
-            return root;
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             problems.at(at == null ? 1 : at.getLineNr(), at == null ? 1 : at.getColumnNr(),
@@ -56,6 +64,16 @@ final class SourceParser {
         } catch (IOException e) {
             throw new UncheckedIOException("reading from a string failed", e);
         }
+    }
+
+    /** Which of Jackson's limits a file met, in our words: nesting, or the length of a number or a text. */
+    private static Said limit(StreamConstraintsException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        int max = FACTORY.streamReadConstraints().getMaxNestingDepth();
+        if (m.contains("nesting depth")) {
+            return Said.of("core.jobfile.tooDeep", max);
+        }
+        return Said.of("core.jobfile.invalidJson", clean(m));
     }
 
     /**
