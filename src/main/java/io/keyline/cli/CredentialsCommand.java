@@ -104,7 +104,10 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
 
         /** What the site said at the last use, in words; "not used yet" when nothing was sent with the value. */
         static String result(String stored) {
-            String key = "cli.credentials.result." + (stored == null ? "none" : stored.replace(' ', '_'));
+            if (stored == null) {
+                return t("cli.credentials.result.none");
+            }
+            String key = "cli.credentials.result." + stored.replace(' ', '_');
             return io.keyline.text.Text.has(key) ? t(key) : stored;
         }
     }
