@@ -70,7 +70,7 @@ public final class InboxView extends BorderPane {
         subtitle.setId("inbox-subtitle");
         subtitle.getStyleClass().add("page-subtitle");
         subtitle.setWrapText(true);
-        subtitle.textProperty().bind(Bindings.createStringBinding(() -> subtitle(), vm.items()));
+        subtitle.textProperty().bind(Bindings.createStringBinding(() -> subtitle(), vm.items(), vm.arrivalProperty()));
         Label notice = Widgets.line(vm.noticeProperty(), "inbox-notice");
         notice.setId("inbox-notice");
         Label demoNotice = Widgets.line(vm.demoMessageProperty());
@@ -190,7 +190,8 @@ public final class InboxView extends BorderPane {
         }
         String waiting = keys == 0 ? Text.t("ui.inbox.noKeyWaits") : Text.t("ui.inbox.keysWait", keys);
         return waiting + (missing == 0 ? "" : "  ·  " + Text.t("ui.inbox.missingNeverRan", missing))
-                + "  ·  " + Text.t("ui.inbox.keysHint");
+                // what Enter does now: a row highlighted on arrival is only looked at until the operator picks it
+                + "  ·  " + Text.t(vm.arrivalProperty().get() ? "ui.inbox.keysHintArrival" : "ui.inbox.keysHint");
     }
 
     /** Shows the view model's selection in the list (after a reload too). */

@@ -80,6 +80,23 @@ class AttentionArrivalTest extends MainWindowTest {
         });
     }
 
+    /** The keys' hint at the end of the list's subtitle. */
+    private static String hint(FxRobot robot) {
+        String subtitle = fxValue(robot, () -> robot.lookup("#inbox-subtitle").queryAs(Label.class).getText());
+        return subtitle.substring(subtitle.lastIndexOf("  \u00B7  ") + 5);
+    }
+
+    @Test
+    void inChineseTheHintSaysWhatEnterDoesOnArrivalAndOncePicked(FxRobot robot) throws Exception {
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        open(robot);
+        ListView<Attention.Item> list = inbox(robot);
+        assertThat(within5s(() -> list.getSelectionModel().getSelectedIndex() == 0 && list.isFocused())).isTrue();
+        assertThat(hint(robot)).isEqualTo("J/K 或单击选定一行；选定之前 Enter 只打开它的时间线；T 查看时间线");
+        robot.type(KeyCode.J);
+        assertThat(hint(robot)).isEqualTo("J/K 移动，Enter 执行，T 查看时间线");
+    }
+
     /** Waits up to 5 s for {@code condition}; whether it came. */
     private static boolean within5s(Callable<Boolean> condition) throws Exception {
         long end = System.nanoTime() + 5_000_000_000L;
@@ -143,6 +160,8 @@ class AttentionArrivalTest extends MainWindowTest {
                         fxValue(robot, () -> list.getSelectionModel().getSelectedIndex()),
                         fxValue(robot, () -> stage.getScene().getFocusOwner()))
                 .isTrue();
+        // the hint says what Enter does now: it only looks until a row is picked
+        assertThat(hint(robot)).isEqualTo("J/K or a click picks a row; until then Enter opens its timeline; T timeline");
         robot.type(KeyCode.T);
         assertThat(within5s(() -> !timeline(robot).isEmpty())).isTrue();
         assertThat(timeline(robot)).isEqualTo("p " + INTERRUPTED);
@@ -154,6 +173,7 @@ class AttentionArrivalTest extends MainWindowTest {
         assertThat(fx.site.posts()).as("nothing was sent on arrival").isEqualTo(posts);
         robot.type(KeyCode.J);
         assertThat(fxValue(robot, () -> list.getSelectionModel().getSelectedItem().key())).isEqualTo(INTERRUPTED);
+        assertThat(hint(robot)).isEqualTo("J/K move, Enter acts, T timeline");
         robot.type(KeyCode.ENTER);
         waitUntil(() -> fx.state("p", INTERRUPTED) == KeyState.DONE);
         assertThat(fx.site.posts() - posts).as("Run now on the picked row sends its POST").isEqualTo(1);
