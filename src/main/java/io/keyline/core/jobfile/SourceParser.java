@@ -52,8 +52,11 @@ final class SourceParser {
                 return root;
             } catch (StreamConstraintsException e) {
                 // Jackson's limits carry no location (it would say 1:1): the parser stands where the limit was met
+                // (after the bracket that went too deep, or after the number that is too long: its first digit)
+                Said words = limit(e);
+                int back = "core.jobfile.numberTooLong".equals(words.key()) ? (Integer) words.args().get(0) : 1;
                 JsonLocation at = parser.currentLocation();
-                problems.at(at.getLineNr(), Math.max(1, at.getColumnNr() - 1), limit(e));
+                problems.at(at.getLineNr(), Math.max(1, at.getColumnNr() - back), words);
                 return null;
             }
         } catch (JsonProcessingException e) {
@@ -66,12 +69,18 @@ final class SourceParser {
         }
     }
 
-    /** Which of Jackson's limits a file met, in our words: nesting, or the length of a number or a text. */
+    /** Which of Jackson's limits a file met, in our words: nesting, or the length of a number (else Jackson's). */
     private static Said limit(StreamConstraintsException e) {
         String m = String.valueOf(e.getOriginalMessage());
         int max = FACTORY.streamReadConstraints().getMaxNestingDepth();
         if (m.contains("nesting depth")) {
             return Said.of("core.jobfile.tooDeep", max);
+        }
+        java.util.regex.Matcher number = java.util.regex.Pattern.compile("(?i)^number value length \\((\\d+)\\)")
+                .matcher(m);
+        if (number.find()) {
+            return Said.of("core.jobfile.numberTooLong", Integer.parseInt(number.group(1)),
+                    FACTORY.streamReadConstraints().getMaxNumberLength());
         }
         return Said.of("core.jobfile.invalidJson", clean(m));
     }
