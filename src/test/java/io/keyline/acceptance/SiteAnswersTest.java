@@ -143,7 +143,7 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(listRow(wb, CRED)[6]).isEqualTo("rejected");
         Result renewed = set(wb, CRED, "session=Good1234");
         assertThat(renewed.out()).contains("log in at " + site.base() + "/login");
-        assertThat(listRow(wb, CRED)[6]).isEqualTo("-");
+        assertThat(listRow(wb, CRED)[6]).isEqualTo("not used yet");
         assertThat(run("p").exit()).isZero();
         assertThat(listRow(wb, CRED)[6]).isEqualTo("accepted");
     }
@@ -544,7 +544,7 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(renewed.exit()).as(renewed.toString()).isZero();
         assertThat(renewed.out()).contains("1 parked key resumed");
         String[] row = listRow(wb, CRED);
-        assertThat(row[6]).as("the old 'rejected' is not shown next to the new fingerprint").isEqualTo("-");
+        assertThat(row[6]).as("the old 'rejected' is not shown next to the new fingerprint").isEqualTo("not used yet");
         assertThat(row[5]).as("nor its last use").isEqualTo("-");
 
         Result done = run("p");
