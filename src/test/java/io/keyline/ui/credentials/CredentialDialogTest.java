@@ -152,6 +152,20 @@ class CredentialDialogTest {
     }
 
     @Test
+    void aCookieLeftOutIsNamedUnderTheBox(FxRobot robot) {
+        Label dropped = robot.lookup(".credential-dropped").queryAs(Label.class);
+        assertThat(dropped.isVisible()).as("nothing pasted, nothing left out").isFalse();
+        javafx.scene.control.TextArea input = robot.lookup(".credential-input").queryAs(javafx.scene.control.TextArea.class);
+        robot.interact(() -> input.setText("Cookie: session=v2; nickname=\u5F20\u4E09"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(dropped.isVisible()).isTrue();
+        assertThat(dropped.getText()).isEqualTo("Left out 1 cookie a request cannot carry (a character outside ASCII, a "
+                + "control character or \";\" in the value): nickname. The others are saved.");
+        assertThat(robot.lookup(".credential-preview").queryAs(TableView.class).getItems()).hasSize(1);
+        assertThat(robot.lookup("Save and resume").queryButton().isDisabled()).isFalse();
+    }
+
+    @Test
     void theAcceptedFormatsAreNamedInPlainWords(FxRobot robot) {
         String shown = robot.lookup(".label").queryAllAs(Label.class).stream().filter(Label::isVisible)
                 .map(Label::getText).filter(t -> t != null).reduce("", (a, b) -> a + "\n" + b);
