@@ -284,6 +284,32 @@ class SiteSessionsTest {
         assertThat(state("journal")).isEqualTo("FAILED");
     }
 
+    // --- a login whose cookies go elsewhere -------------------------------------------------------------------
+
+    @Test
+    void aLoginWhoseCookiesAreForAnotherHostSendsNothingWithoutThemAndSaysWhichHostTheyAreFor() throws IOException {
+        wb.job("journal", WITHOUT_OWN_PROBE, site.base());
+        // logged in with curl on http://localhost:PORT: its cookies.txt is for localhost, the job sends to 127.0.0.1
+        String line = site.logIn().replaceFirst("^Cookie:\\s*", "");
+        StringBuilder txt = new StringBuilder("# Netscape HTTP Cookie File\n");
+        for (String pair : line.split(";\\s*")) {
+            String[] nv = pair.split("=", 2);
+            txt.append("#HttpOnly_localhost\tFALSE\t/\tFALSE\t0\t").append(nv[0]).append('\t').append(nv[1]).append('\n');
+        }
+        storeLogin(txt.toString());
+
+        Result r = wb.cli("run", "journal", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(site.requests()).as("no request goes out without the login it needs: an anonymous edit or save")
+                .isEmpty();
+        JsonNode key = status(wb, "journal", KEY);
+        assertThat(key.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(key.get("message").asText()).contains("nothing was sent")
+                .contains("no cookie for 127.0.0.1").contains("Host=localhost").doesNotContain(line.substring(9, 20));
+        assertThat(r.out()).contains("no cookie for 127.0.0.1");
+    }
+
     // --- a cookie the site refreshes ---------------------------------------------------------------------------
 
     @Test

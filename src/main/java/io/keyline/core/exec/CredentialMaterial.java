@@ -31,6 +31,14 @@ public interface CredentialMaterial {
      */
     Map<String, String> environment(Instant now);
 
+    /**
+     * The cookies of a cookie credential as they can be shown: name, domain, path and expiry, the value masked
+     * ({@code sid=***; Host=localhost; Path=/}); empty for a token or a header.
+     */
+    default List<String> cookiesShown() {
+        return List.of();
+    }
+
     /** Every string that must be redacted wherever it might appear. */
     List<String> secretStrings();
 

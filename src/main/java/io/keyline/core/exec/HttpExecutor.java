@@ -213,6 +213,9 @@ public final class HttpExecutor implements StepExecutor {
             // nothing left: the key waits for its retry when the host takes requests again
             return new StepOutcome(FailureClass.RETRYABLE, e.words.map(ctx.redact()), Map.of(),
                     evidence(ctx, summary, null, null, e.getMessage()), e.left());
+        } catch (NoCookieForHostException e) {
+            return StepOutcome.failure(FailureClass.AUTH, e.words.map(ctx.redact()),
+                    evidence(ctx, summary, null, null, e.getMessage()));
         } catch (IOException | IllegalArgumentException e) {
             FailureClass cls = Classifier.ofException(e);
             Said msg = describe(e, ctx.step().timeout(), req.uri());
@@ -242,6 +245,30 @@ public final class HttpExecutor implements StepExecutor {
         private UnsendableCredentialException(Said words) {
             super(words.english());
             this.words = words;
+        }
+    }
+
+    /**
+     * A cookie credential none of whose cookies a browser would send with the request (another host, a path
+     * outside theirs, all expired): nothing was sent. It is a login the request lacks, as a 401 would say.
+     */
+    static final class NoCookieForHostException extends IllegalArgumentException {
+        private final transient Said words;
+
+        NoCookieForHostException(CredentialMaterial credential, URI uri) {
+            this(Said.of("core.exec.noCookieForHost", credential.name(),
+                    uri.getHost() == null ? "" : io.keyline.domain.Printable.line(uri.getHost()),
+                    shownCookies(credential.cookiesShown())));
+        }
+
+        private NoCookieForHostException(Said words) {
+            super(words.english());
+            this.words = words;
+        }
+
+        private static String shownCookies(List<String> cookies) {
+            List<String> shown = cookies.stream().limit(3).map(io.keyline.domain.Printable::line).toList();
+            return String.join(", ", shown) + (cookies.size() > shown.size() ? ", …" : "");
         }
     }
 
@@ -378,6 +405,9 @@ public final class HttpExecutor implements StepExecutor {
         Exchange ex;
         try {
             ex = send(shared(), ctx, req, probe.timeout(), probe.redirects());
+        } catch (NoCookieForHostException e) {
+            Said msg = e.words.map(ctx.redact());
+            return new ProbeOutcome(ProbeOutcome.Answer.AUTH, msg, evidence(ctx, summary, null, null, msg.english()));
         } catch (IOException | IllegalArgumentException e) {
             Said msg = Said.of("core.exec.probeFailed", describe(e, probe.timeout(), req.uri())).map(ctx.redact());
             Evidence ev = evidence(ctx, summary, null, null, msg.english());
@@ -633,6 +663,11 @@ public final class HttpExecutor implements StepExecutor {
                     // the client would refuse it with the value in its message, or send a '?' in its place
                     throw new UnsendableCredentialException(ctx.credential().name());
                 }
+                if (credentialHeaders.isEmpty() && hops.isEmpty()) {
+                    // a browser would send none of its cookies here: the request would go out anonymously, and
+                    // the login page it gets would read as a rejected login; an unsafe one could act as nobody
+                    throw new NoCookieForHostException(ctx.credential(), uri);
+                }
                 credentialHeaders.forEach(b::setHeader);
                 carried = !credentialHeaders.isEmpty();
             }
@@ -815,6 +850,9 @@ public final class HttpExecutor implements StepExecutor {
         }
         if (e instanceof UnsendableCredentialException u) {
             return u.words;
+        }
+        if (e instanceof NoCookieForHostException n) {
+            return n.words;
         }
         if (e instanceof HostPausedException p) {
             return p.words;

@@ -60,6 +60,11 @@ public record ParsedMaterial(String name, ParsedCredential value, String loginUr
     }
 
     @Override
+    public List<String> cookiesShown() {
+        return value.cookies().stream().map(Object::toString).toList();
+    }
+
+    @Override
     public List<String> secretStrings() {
         return value.secretStrings();
     }
