@@ -39,8 +39,14 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         io.keyline.core.StartupTrace.mark("keys read (" + status.rows().size() + ")");
         doneReading();
         java.time.Instant now = ws().options().clock().instant();
-        int exit = exitCode && status.anyWaits() ? io.keyline.core.RunReport.WAITING_FOR_OPERATOR : 0;
+        // a job file that does not load is a job that no longer runs: a person must fix it
+        List<String> invalid = name == null ? RunOutput.invalidFiles(ws().catalog().errors()) : List.of();
+        int exit = exitCode && (status.anyWaits() || !invalid.isEmpty())
+                ? io.keyline.core.RunReport.WAITING_FOR_OPERATOR : 0;
         if (json.on) {
+            for (String file : invalid) {
+                err().println(t("cli.doctor.invalidJob", file));
+            }
             List<Map<String, Object>> rows = new ArrayList<>();
             for (Status.Row r : status.rows()) {
                 KeyRecord k = r.key();
@@ -75,6 +81,12 @@ final class StatusCommand extends Sub implements Callable<Integer> {
         for (String w : CredentialsCommand.warnings(status.credentials(), status.parkedOnMissing(), now,
                 CredentialsCommand.warnWindow(root().env()))) {
             out().println("! " + w);
+        }
+        for (String file : invalid) {
+            out().println("! " + t("cli.doctor.invalidJob", file));
+        }
+        if (status.rows().isEmpty() && attention && !invalid.isEmpty()) {
+            return exit;
         }
         if (status.rows().isEmpty()) {
             out().println(attention ? t("cli.status.nothingWaits") : name == null ? t("cli.status.noKeys")

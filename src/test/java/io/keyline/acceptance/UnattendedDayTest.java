@@ -82,6 +82,30 @@ class UnattendedDayTest extends SiteTestBase {
     }
 
     @Test
+    void statusAttentionNamesAnInvalidJobFileWhoseJobNoLongerRunsAndItsExitCodeSaysSo() throws IOException {
+        wb.job("good", hourly("good"), null);
+        assertThat(wb.cli("run", "--due").exit()).isZero();
+        // edited between two runs: cron mails "exit 1: see cron.log and keyline status --attention"
+        wb.job("good", hourly("good").replace("\"schedule\": \"0 * * * *\",", "\"schedule\": \"0 * * * *\",,"), null);
+        assertThat(wb.cli("run", "--due").exit()).isEqualTo(1);
+
+        Result r = wb.cli("status", "--attention");
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).as("what the mail sends a person to").doesNotContain("Nothing waits for you")
+                .contains("! invalid job file, its job does not run: ").contains("good.json");
+        Result monitor = wb.cli("status", "--attention", "--exit-code");
+        assertThat(monitor.exit()).as("a job that stopped running waits for a person: " + monitor).isEqualTo(4);
+        Result json = wb.cli("status", "--attention", "--exit-code", "--json");
+        assertThat(json.exit()).isEqualTo(4);
+        assertThat(Json.read(json.out(), JsonNode.class).size()).as("stdout stays the keys' JSON array").isZero();
+        assertThat(json.err()).contains("good.json");
+
+        wb.job("good", hourly("good"), null);
+        assertThat(wb.cli("status", "--attention", "--exit-code").exit()).as("fixed").isZero();
+    }
+
+    @Test
     void statusAttentionExitCodeSays4WhileAKeyWaitsAndShowsHowLong() throws IOException {
         wb.job("p", Jobs.publish("p", "unsafe", true, "\"confirm\": \"always\","), site.base());
         Result quiet = wb.cli("status", "--attention", "--exit-code");
