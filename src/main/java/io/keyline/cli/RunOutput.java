@@ -68,8 +68,9 @@ final class RunOutput {
                             + io.keyline.domain.Printable.line(Text.clip(Words.said(k), 160)));
                 }
             }
-            // one look-up per credential, not per parked key (a backfill can park thousands on one)
-            java.util.Map<String, String> loginHints = new java.util.HashMap<>();
+            // one line per credential, not per parked key (a backfill can park thousands on one): a renewal
+            // resumes them all
+            java.util.Set<String> renewSaid = new java.util.HashSet<>();
             boolean reviewSaid = false;
             for (KeyRecord k : r.keys()) {
                 if (io.keyline.core.DecisionInputs.waitsForReview(k)) {
@@ -83,9 +84,8 @@ final class RunOutput {
                 } else if (k.state() == KeyState.NEEDS_CREDENTIAL && k.credential() == null) {
                     // the program said its login was rejected (exit 77) but the step names no credential
                     out.println("  " + t("cli.run.nextNoCredential", k.step(), r.job(), k.key()));
-                } else if (k.state() == KeyState.NEEDS_CREDENTIAL) {
-                    String login = loginHints.computeIfAbsent(k.credential(),
-                            name -> credentials.info(name).map(CredentialInfo::loginUrl).orElse(""));
+                } else if (k.state() == KeyState.NEEDS_CREDENTIAL && renewSaid.add(k.credential())) {
+                    String login = credentials.info(k.credential()).map(CredentialInfo::loginUrl).orElse("");
                     out.println("  " + (login.isEmpty() ? t("cli.run.nextRenew", k.credential())
                             : t("cli.run.nextRenewAt", k.credential(), login)));
                 } else if (k.state() == KeyState.FAILED) {

@@ -61,6 +61,8 @@ class CredentialBreakerTest {
             assertThat(st.get("credential").asText()).isEqualTo(CRED);
         }
         assertThat(status(wb, "p", "2026-11-26").get("message").asText()).contains("rejected").contains("not sent again");
+        assertThat(run.out().lines().filter(l -> l.contains("next: renew credential " + CRED)).count())
+                .as("one renewal resumes the five keys: said once\n" + run.out()).isEqualTo(1);
 
         // another job, another run: parks without sending
         Result other = wb.cli("run", "q", "--key", "2026-11-29");
