@@ -71,7 +71,11 @@ public final class JdbcNotifyStore implements NotifyStore {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + JdbcStateStore.EVENT_COLUMNS
                     + " FROM key_event e WHERE e.id > ? AND e.state IN " + ATTENTION + " "
                     + "AND COALESCE((SELECT p.state FROM key_event p WHERE p.job = e.job AND p.key_value = e.key_value "
-                    + "AND p.id < e.id ORDER BY p.id DESC LIMIT 1), '') <> e.state ORDER BY e.id LIMIT ?")) {
+                    + "AND p.id < e.id ORDER BY p.id DESC LIMIT 1), '') <> e.state "
+                    // a key that has left that state since (done by hand, retried, renewed) waits for nobody: a
+                    // hook added later, or a dispatch after the operator acted, does not announce it
+                    + "AND NOT EXISTS (SELECT 1 FROM key_event n WHERE n.job = e.job AND n.key_value = e.key_value "
+                    + "AND n.id > e.id AND n.state <> e.state) ORDER BY e.id LIMIT ?")) {
                 ps.setLong(1, afterId);
                 ps.setInt(2, limit);
                 return JdbcStateStore.events(ps);

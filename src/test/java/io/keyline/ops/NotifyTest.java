@@ -151,6 +151,26 @@ class NotifyTest extends SiteTestBase {
         assertThat(events().stream().filter(e -> e.get("event").asText().equals("attention"))).hasSize(6);
     }
 
+    @Test
+    void hooksAddedLaterAnnounceTheKeysThatStillWaitNotThoseResolvedSince() throws IOException {
+        jobs(wb);
+        List<Result> runs = runEverything(wb);
+        assertThat(runs.get(0).exit()).as(runs.get(0).toString()).isEqualTo(2);
+        // resolved before anyone had a hook: done by hand, skipped, confirmed away
+        assertThat(wb.cli("mark-done", "pub", "2026-11-25", "--note", "published by hand").exit()).isZero();
+        assertThat(wb.cli("skip", "cmd", "2026-11-29", "--note", "not this day").exit()).isZero();
+        wb.clock.advance(java.time.Duration.ofHours(1));
+
+        notifyJson(wb, LOGGING_HOOK, "slack");
+        Result test = wb.cli("run", "cmd", "--key", "2026-11-29");
+        assertThat(test.exit()).as(test.toString()).isZero();
+
+        assertThat(events().stream().filter(e -> e.get("event").asText().equals("attention"))
+                .map(e -> e.get("job").asText() + " " + e.get("key").asText() + " " + e.get("state").asText())
+                .toList()).as("a key that is DONE or SKIPPED now waits for nobody").containsExactlyInAnyOrder(
+                "pub 2026-11-26 FAILED", "pub 2026-11-27 NEEDS_CONFIRMATION", "pub 2026-11-28 NEEDS_CREDENTIAL");
+    }
+
     /** status --json without the times (the clock moves while hooks are retried). */
     static String states(Workbench w) {
         JsonNode all = Json.read(w.cli("status", "--json").out(), JsonNode.class);

@@ -18,7 +18,8 @@ public interface NotifyStore {
 
     /**
      * Events after {@code afterId} (oldest first, at most {@code limit}) by which a key entered an attention
-     * state: FAILED, NEEDS_CONFIRMATION or NEEDS_CREDENTIAL, where its previous event had another state.
+     * state: FAILED, NEEDS_CONFIRMATION or NEEDS_CREDENTIAL, where its previous event had another state and no
+     * later event has moved it to another one.
      */
     List<KeyEvent> attentionEntries(long afterId, int limit);
 
