@@ -30,6 +30,10 @@ final class PlanCommand extends JobCommand {
 
     @Override
     int call(JobDefinition job) {
+        if (job.key().type() == io.keyline.domain.KeyType.MANUAL && selection.none()) {
+            // no current key to plan: the keys a run --due takes (those that wait for the job's review among them)
+            selection.due = true;
+        }
         List<String> keys = selection.resolve(ws(), job);
         Plan plan = ws().operations().planApply().planAndSave(job, keys, selection.notes(),
                 io.keyline.core.Planner.Options.DEFAULT.withProbes(!noProbes).withAhead(selection.ahead));

@@ -149,6 +149,11 @@ abstract class Sub {
             io.keyline.core.operations.KeySelection.refuseNotYetDue(job, targeted, ahead, ws.options().clock());
         }
 
+        /** Whether no key, range or --due was given. */
+        boolean none() {
+            return keys.isEmpty() && from == null && to == null && !due;
+        }
+
         /** The targeted keys; with no option, the current key of a date/week/month job. */
         List<String> resolve(Workspace ws, JobDefinition job) {
             var resolved = ws.operations().select(job, choice(), due ? window(ws) : null);

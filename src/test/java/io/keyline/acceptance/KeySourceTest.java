@@ -139,4 +139,28 @@ class KeySourceTest {
         assertThat(within.exit()).as(within.toString()).isZero();
         assertThat(lines(built)).containsExactly("A", "B");
     }
+
+    @Test
+    void theReviewItsListedKeysWaitForIsThePlanTheRunSaysToMake(@TempDir Path tmp) throws Exception {
+        Workbench wb = new Workbench(tmp);
+        Files.writeString(wb.jobs.resolve("list.sh"), LIST);
+        Files.writeString(wb.jobs.resolve("documents.list"), "[\"INV-1\", \"INV-2\"]");
+        wb.job("invoices", job("invoices", "{ \"source\": { \"command\": [\"sh\", \"list.sh\"] } }")
+                .replace("\"effect\": \"none\"", "\"effect\": \"unsafe\""), null);
+        Path built = wb.jobs.resolve("built.txt");
+
+        Result due = wb.cli("run", "--due");
+        assertThat(due.exit()).as(due.toString()).isEqualTo(4);
+        assertThat(due.out()).contains("next: review job invoices first: keyline plan invoices, then keyline apply");
+        assertThat(lines(built)).isEmpty();
+
+        // the advice followed, word for word
+        Result plan = wb.cli("plan", "invoices");
+        assertThat(plan.exit()).as(plan.toString()).isZero();
+        assertThat(plan.out()).contains("INV-1").contains("INV-2");
+        String id = plan.out().replaceAll("(?s).*keyline apply ([0-9a-f]+).*", "$1");
+        Result apply = wb.cli("apply", id);
+        assertThat(apply.exit()).as(apply.toString()).isZero();
+        assertThat(lines(built)).containsExactly("INV-1", "INV-2");
+    }
 }
