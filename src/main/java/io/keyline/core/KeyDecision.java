@@ -297,6 +297,10 @@ public final class KeyDecision {
                 return keep(Stop.of(StopKind.NOT_YET_DUE));
             }
         }
+        if (in.paused() && in.heldByMe() && firstUnfinished(in) == null) {
+            // the step that ended as the run was told to stop was the last one: the work is done, nothing yields
+            return stop(Stop.of(StopKind.COMPLETE));
+        }
         if (in.paused()) {
             Stop s = new Stop(in.heldByMe() ? StopKind.YIELD : StopKind.PAUSED, firstUnfinished(in), null, null, null,
                     in.pausedReason());

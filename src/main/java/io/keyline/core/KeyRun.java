@@ -57,6 +57,8 @@ final class KeyRun {
     boolean notYetDue;
     /** The run's budget was spent: the key stopped at a step boundary, or a retry was not waited for. */
     boolean budgetHalt;
+    /** Whether the key yielded at a step boundary (told to stop, paused, or over budget) with steps left to run. */
+    boolean yielded;
     private RunBudget budget = RunBudget.NONE;
 
     KeyRun(EngineContext ctx, DecisionInputs inputs, String key, String runId, RunRequest request) {
@@ -152,6 +154,7 @@ final class KeyRun {
                         ctx.now(), halt == null ? null : halt.english());
                 KeyDecision.Decision d = KeyDecision.decide(in);
                 if (!d.acts()) {
+                    yielded |= d.stop().kind() == KeyDecision.StopKind.YIELD;
                     budgetHalt |= overBudget && d.stop().kind() == KeyDecision.StopKind.YIELD;
                     Said departure = cursor.departure(d.stop());
                     if (departure != null) {

@@ -48,6 +48,7 @@ final class Picking {
         ConfirmationExpiry.apply(ctx, job, started);
         RunBudget budget = ctx.budget(job, started);
         java.util.concurrent.atomic.AtomicBoolean budgetHit = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean yielded = new java.util.concurrent.atomic.AtomicBoolean();
         Map<String, KeyRecord> known = ctx.keys.keys(job.name(), candidates);
         List<String> pickable = new ArrayList<>();
         List<String> orphans = new ArrayList<>();
@@ -117,6 +118,9 @@ final class Picking {
                 if (kr.budgetHalt) {
                     budgetHit.set(true);
                 }
+                if (kr.yielded) {
+                    yielded.set(true);
+                }
             }
         };
         RunBatch.onThreads(Math.max(1, Math.min(job.concurrency(), pickable.size())), "keyline-" + job.name()
@@ -125,6 +129,7 @@ final class Picking {
         int ran = ranNow.get();
         List<KeyRecord> finals = new ArrayList<>(picked);
         finals.sort(Comparator.comparing(KeyRecord::key));
+        int orphansRun = 0;
         for (String key : orphans) {
             if (stopped != null || ctx.stopRequest() != null) {
                 break;
@@ -140,8 +145,14 @@ final class Picking {
                 ran++;
                 finals.add(after);
             }
+            if (kr.yielded) {
+                yielded.set(true);
+            }
+            orphansRun++;
         }
-        boolean overBudget = budgetHit.get() || ctx.stoppedByBudget();
+        // the engine's budget stopped this job's run only when a key was left: not picked, or yielded with steps to go
+        boolean overBudget = budgetHit.get() || ctx.stoppedByBudget()
+                && (yielded.get() || stop[0] != null || orphansRun < orphans.size());
         if (overBudget && stopped == null) {
             stopped = budget.reason() + ": a key in flight stopped after its step";
         }

@@ -28,6 +28,8 @@ final class RunBatch {
     private final RunBudget budget;
     /** The budget stopped the run: a key was not started, or one in flight stopped, because it was spent. */
     private volatile boolean budgetHit;
+    /** Whether a key of this batch yielded with steps left (the engine's budget ends a key there too). */
+    private volatile boolean yielded;
     private final DecisionInputs inputs;
     private final KeyRecord[] finals;
     private final boolean[] departed;
@@ -117,6 +119,9 @@ final class RunBatch {
         if (kr.budgetHalt) {
             budgetHit = true;
         }
+        if (kr.yielded) {
+            yielded = true;
+        }
         departed[i] = kr.departed;
         if (kr.notYetDue) {
             notDue[i] = true;
@@ -149,7 +154,9 @@ final class RunBatch {
             }
         }
         String why = stopped;
-        boolean overBudget = budgetHit || ctx.stoppedByBudget();
+        // the engine's budget (--max-time) stopped this job's run only when a key was left: one not started, or one
+        // in flight that yielded with steps to go (a key whose last step ended past the budget is done)
+        boolean overBudget = budgetHit || ctx.stoppedByBudget() && (!ns.isEmpty() || yielded);
         if (!ns.isEmpty()) {
             String told = budgetHit ? budget.reason() : ctx.stopRequest() != null ? ctx.stopRequest() : "stopped";
             why = told + ": " + ns.size() + " key" + (ns.size() == 1 ? "" : "s") + " not started";

@@ -75,6 +75,30 @@ class RunBudgetTest extends SiteTestBase {
     }
 
     @Test
+    void aKeyWhoseLastStepEndsPastTheBudgetIsDoneNotLeftPending() throws IOException {
+        // publish is the last step: the POST that spends the budget finishes the key's work
+        wb.job("p", """
+            {
+              "name": "p",
+              "key": { "type": "date", "zone": "UTC", "start": "2026-11-26" },
+              "steps": [
+                { "id": "publish", "kind": "http", "effect": "unsafe",
+                  "request": { "method": "POST", "url": "BASE/api/articles", "body": "article {key}" },
+                  "probe": { "kind": "http", "url": "BASE/api/articles?date={key}",
+                             "presentWhen": { "jsonPointer": "/total", "notEquals": 0 } } }
+              ]
+            }
+            """, site.base());
+
+        Result r = wb.cli("run", "p", "--key", "2026-11-29", "--max-time", "PT10M");
+
+        assertThat(site.posts()).as(r.toString()).isEqualTo(1);
+        assertThat(state("p", "2026-11-29")).as("every step is done: " + r).isEqualTo("DONE");
+        assertThat(r.exit()).as("nothing is left for anyone: " + r).isZero();
+        assertThat(r.out()).contains("p: 1 DONE");
+    }
+
+    @Test
     void maxTimeStopsStartingKeysAndTheKeyInFlightEndsItsStep() throws IOException {
         wb.job("p", job("p", ""), site.base());
 
