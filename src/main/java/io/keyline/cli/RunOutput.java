@@ -47,8 +47,8 @@ final class RunOutput {
             }
             out.println(counts.isEmpty() ? t("cli.run.noKeys", r.job())
                     : t("cli.run.counts", r.job(), String.join(t("common.listSeparator"), counts)));
-            if (r.stopped() != null && !r.notStarted().isEmpty()) {
-                // told to stop (Ctrl+C, SIGTERM): what finished counts; the rest is untouched
+            if (r.stopped() != null && (!r.notStarted().isEmpty() || r.overBudget())) {
+                // told to stop (Ctrl+C, SIGTERM) or out of time: what finished counts; the next run goes on
                 out.println("  " + t("cli.run.stoppedAgain", r.stopped(), r.ran()));
             } else if (r.stopped() != null) {
                 out.println("  " + (r.ran() > 0

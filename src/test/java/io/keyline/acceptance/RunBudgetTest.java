@@ -99,6 +99,20 @@ class RunBudgetTest extends SiteTestBase {
     }
 
     @Test
+    void aKeyStoppedMidWayByTheBudgetSaysToRunAgainNotToResumeAJobNobodyPaused() throws IOException {
+        wb.job("p", job("p", ""), site.base());
+
+        Result r = wb.cli("run", "p", "--key", "2026-11-29", "--max-time", "PT10M");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(state("p", "2026-11-29")).isEqualTo("PENDING");
+        assertThat(r.out()).contains("stopped: budget (--max-time PT10M)").contains("run the same command again")
+                .doesNotContain("keyline resume");
+        assertThat(wb.cli("run", "p", "--key", "2026-11-29").exit()).as("the advice followed").isZero();
+        assertThat(archived()).containsExactly("2026-11-29");
+    }
+
+    @Test
     void maxTimeStopsStartingKeysAndTheKeyInFlightEndsItsStep() throws IOException {
         wb.job("p", job("p", ""), site.base());
 
