@@ -98,7 +98,20 @@ final class RunOutput {
             out.println(t("cli.run.exitInvalid", String.valueOf(exit)));
             return;
         }
-        out.println(t("cli.run.exit", String.valueOf(exit), RunReport.meaning(exit)));
+        out.println(t("cli.run.exit", String.valueOf(exit), meaning(exit, reports)));
+    }
+
+    /**
+     * What the exit code says of these runs. Exit 5 has three causes, and a person reads which one: a key waits for
+     * its retry, another process runs a key, or the run was stopped (SIGTERM) with keys left that nothing failed.
+     */
+    static String meaning(int exit, List<RunReport> reports) {
+        if (exit != RunReport.RETRY_PENDING) {
+            return RunReport.meaning(exit);
+        }
+        List<KeyState> states = reports.stream().flatMap(r -> r.keys().stream()).map(KeyRecord::state).toList();
+        return states.contains(KeyState.RETRY_WAIT) ? RunReport.meaning(exit)
+                : states.contains(KeyState.RUNNING) ? t("cli.run.exit5.running") : t("cli.run.exit5.left");
     }
 
     /** A key state as the operator reads it ({@code FAILED}; in Chinese, its Chinese word). */

@@ -51,7 +51,8 @@ class StopSignalTest {
         String out = Files.readString(log);
         assertThat(p.exitValue()).as(out).isEqualTo(5);
         assertThat(out).contains("SIGTERM: no new key starts").contains("stopped by SIGTERM: 4 keys not started")
-                .contains("exit 5 (retry pending)");
+                .contains("exit 5 (nothing failed: the next run goes on with the keys left)")
+                .as("no key waits for a retry").doesNotContain("retry pending");
         assertThat(Files.readAllLines(wb.jobs.resolve("one.log"))).hasSize(2);
         assertThat(wb.jobs.resolve("two.log")).as("stopped at the step boundary").doesNotExist();
         JsonNode keys = Json.read(wb.cli("status", "halt", "--json").out(), JsonNode.class);
