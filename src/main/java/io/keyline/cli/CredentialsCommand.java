@@ -197,6 +197,7 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 facts.add(t("cli.credentials.notKept"));
             }
             out().println(t("cli.credentials.stored", name, String.join(t("cli.credentials.factSeparator"), facts)));
+            unusedWarning();
             if (renewed.sameAsRejected()) {
                 out().println(io.keyline.core.operations.RenewAndResume.sameAsRejected(name, renewed));
                 return 4;
@@ -217,6 +218,18 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                 out().println(io.keyline.core.operations.RenewAndResume.ranSummary(renewed, ran));
                 ran.heldJobs().forEach(j -> out().println(t("cli.run.nextReview", j)));
                 return io.keyline.core.RunReport.exitCode(ran.finals(), false);
+            }
+        }
+
+        /**
+         * Says when no loaded job names this credential: a renewal under a mistyped name resumes nothing while the
+         * keys parked on the real one keep waiting. (Storing one before its job is written is fine: it is a warning.)
+         */
+        private void unusedWarning() {
+            java.util.Set<String> used = new java.util.TreeSet<>();
+            ws().catalog().jobs().forEach(j -> used.addAll(j.credentials()));
+            if (!used.isEmpty() && !used.contains(name)) {
+                out().println("! " + t("cli.credentials.unused", name, String.join(", ", used)));
             }
         }
 

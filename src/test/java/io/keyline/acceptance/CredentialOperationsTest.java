@@ -21,6 +21,7 @@ import static io.keyline.acceptance.CredentialTesting.USES_CRED;
 import static io.keyline.acceptance.CredentialTesting.fingerprintIn;
 import static io.keyline.acceptance.CredentialTesting.listRow;
 import static io.keyline.acceptance.CredentialTesting.set;
+import static io.keyline.acceptance.CredentialTesting.status;
 import static io.keyline.acceptance.CredentialTesting.timeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -246,5 +247,23 @@ class CredentialOperationsTest extends SiteTestBase {
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
         }
+    }
+
+    @Test
+    void aRenewalUnderANameNoJobUsesSaysSoAndNamesTheOnesTheyDo() throws IOException {
+        wb.job("p", Jobs.publish("p", "unsafe", false, USES_CRED), site.base());
+        set(wb, CRED, "session=stale");
+        site.requireCookie("session=good");
+        assertThat(wb.cli("run", "p", "--key", "2026-11-29").exit()).isEqualTo(4);
+
+        // 07:00, the morning's renewal, one letter short
+        Result typo = wb.cliWithInput("session=good", "credentials", "set", "site-cooki");
+
+        assertThat(typo.exit()).as(typo.toString()).isZero();
+        assertThat(typo.out()).contains("0 parked keys resumed")
+                .contains("! no job file names credential site-cooki: the jobs use site-cookie");
+        assertThat(status(wb, "p", "2026-11-29").get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        Result right = wb.cliWithInput("session=good", "credentials", "set", CRED);
+        assertThat(right.out()).as(right.toString()).contains("1 parked key resumed").doesNotContain("no job file");
     }
 }
