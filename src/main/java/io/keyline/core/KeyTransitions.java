@@ -96,16 +96,18 @@ final class KeyTransitions {
 
     /**
      * What an attempt tells of its credential, as {@code credentials list} shows it: {@code rejected} (an auth
-     * signal), {@code accepted} (the site or program answered, and not so), {@code no answer} (it went out and no
+     * signal in an answer), {@code accepted} (the site or program answered, and not so), {@code no answer} (it went out and no
      * answer came), or {@code null} when it never went out (the host was unreachable, the request could not be
      * built): then nothing is recorded and the last use stays what it was.
      */
     static String credentialUse(StepOutcome out) {
-        if (out.failure() == FailureClass.AUTH) {
-            return "rejected";
-        }
         io.keyline.domain.Evidence ev = out.evidence();
-        if (out.succeeded() || ev != null && (ev.status() != null || ev.exitCode() != null)) {
+        boolean answered = ev != null && (ev.status() != null || ev.exitCode() != null);
+        if (out.failure() == FailureClass.AUTH) {
+            // a login refused before anything went out (no cookie for the host) was not the site's answer
+            return answered || ev == null ? "rejected" : null;
+        }
+        if (out.succeeded() || answered) {
             return "accepted";
         }
         return out.origin() == io.keyline.domain.FailureOrigin.NO_ANSWER ? "no answer" : null;

@@ -308,6 +308,10 @@ class SiteSessionsTest {
         assertThat(key.get("message").asText()).contains("nothing was sent")
                 .contains("no cookie for 127.0.0.1").contains("Host=localhost").doesNotContain(line.substring(9, 20));
         assertThat(r.out()).contains("no cookie for 127.0.0.1");
+        String listed = wb.cli("credentials", "list").out().lines().filter(l -> l.startsWith(CRED + " "))
+                .findFirst().orElseThrow();
+        assertThat(listed).as("a login nothing was sent with was not rejected by the site")
+                .contains("not used yet").doesNotContain("rejected");
     }
 
     // --- a cookie the site refreshes ---------------------------------------------------------------------------
