@@ -155,7 +155,7 @@ class CredentialViewModelTest {
             vm.input().textProperty().set("");
             vm.input().textProperty().set(export);
             assertThat(vm.input().droppedProperty().get())
-                    .isEqualTo("略去了 1 个请求无法携带的 cookie（值里有 ASCII 以外的字符、控制字符或“;”）：nickname。其余的会保存。");
+                    .isEqualTo("略去了 1 个请求无法携带的 Cookie（值里有 ASCII 以外的字符、控制字符或“;”）：nickname。其余的会保存。");
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
         }
