@@ -300,7 +300,8 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                             : t(resumed == 0 ? "cli.credentials.noneResumed" : "cli.credentials.resumed", resumed));
                     review.forEach(j -> out().println(t("cli.run.nextReview", j)));
                 }
-                case REJECTED -> out().println(t("cli.credentials.isRejected", name));
+                case REJECTED -> out().println(CredentialTester.keptIn(t.results())
+                        ? t("cli.credentials.notSent", name) : t("cli.credentials.isRejected", name));
                 case INCONCLUSIVE -> out().println(t("cli.credentials.inconclusive"));
             }
             return outcome.exitCode();

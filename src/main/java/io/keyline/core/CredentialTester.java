@@ -29,8 +29,10 @@ import static io.keyline.text.Text.t;
  * http probe sent with it, the http probes of the steps that use it, and their {@code none} steps (any method: declared pure) and
  * {@code idempotent} GET/HEAD steps of kind http that have a {@code successWhen} or an {@code authWhen}. The
  * verdict is strict: <em>accepted</em> only when at least one answer met its success condition and none met an
- * auth signal, <em>rejected</em> on any auth signal, else <em>inconclusive</em>. A probe that read a page anyone
- * can read says nothing against a step whose {@code authWhen} sees the login form.
+ * auth signal, <em>rejected</em> on any auth signal, else <em>inconclusive</em>. A request the login could not go
+ * out with (a cookie credential with no cookie for its host) sends nothing: the login is not usable there, as a
+ * rejected one is not (the same exit, nothing resumes), but no site saw it and nothing is recorded against it. A
+ * probe that read a page anyone can read says nothing against a step whose {@code authWhen} sees the login form.
  */
 public final class CredentialTester {
 
@@ -57,6 +59,8 @@ public final class CredentialTester {
         ACCEPTED,
         /** The answer met an auth signal (401/403, the login page, {@code authWhen}). */
         REJECTED,
+        /** Nothing was sent: the login cannot go with the request (a cookie credential with no cookie for its host). */
+        NOT_SENT,
         /** Neither. */
         NO_ANSWER,
         /** Not asked: it cannot tell, or it needs a value only a run has. */
@@ -79,24 +83,50 @@ public final class CredentialTester {
         }
     }
 
-    /** Rejected on any auth signal; accepted when one answer met its success condition; else inconclusive. */
+    /**
+     * Rejected on any auth signal or a request the login could not go out with (not usable either way); accepted
+     * when one answer met its success condition; else inconclusive.
+     */
     public static Outcome outcome(List<Result> results) {
-        if (results.stream().anyMatch(r -> r.verdict() == Verdict.REJECTED)) {
+        if (results.stream().anyMatch(r -> r.verdict() == Verdict.REJECTED || r.verdict() == Verdict.NOT_SENT)) {
             return Outcome.REJECTED;
         }
         return results.stream().anyMatch(r -> r.verdict() == Verdict.ACCEPTED) ? Outcome.ACCEPTED : Outcome.INCONCLUSIVE;
     }
 
-    /** One sentence over a test's results: "Accepted: 2 answers met their success condition, none an auth signal." */
+    /**
+     * One sentence over a test's results: "Accepted: 2 answers met their success condition, none an auth signal.";
+     * when no site answered rejected but a request could not go out, what kept it in ("Not usable: nothing was
+     * sent: credential wiki holds no cookie for 127.0.0.1 (its cookies: …)").
+     */
     public static String summary(String name, List<Result> results) {
         long accepted = results.stream().filter(r -> r.verdict() == Verdict.ACCEPTED).count();
         long rejected = results.stream().filter(r -> r.verdict() == Verdict.REJECTED).count();
-        long asked = results.stream().filter(r -> r.verdict() != Verdict.NOT_TESTED).count();
+        long asked = answered(results);
         return switch (outcome(results)) {
-            case REJECTED -> t("core.tester.rejected", rejected, asked);
+            case REJECTED -> rejected == 0 ? t("core.tester.notSent", notSent(results))
+                    : t("core.tester.rejected", rejected, asked);
             case ACCEPTED -> t("core.tester.accepted", accepted);
             case INCONCLUSIVE -> asked == 0 ? t("core.tester.nothingCanTell", name) : t("core.tester.inconclusive");
         };
+    }
+
+    /** How many requests went out and were answered, or not (neither not tested nor kept in). */
+    public static long answered(List<Result> results) {
+        return results.stream().filter(r -> r.verdict() != Verdict.NOT_TESTED && r.verdict() != Verdict.NOT_SENT)
+                .count();
+    }
+
+    /** Whether no site answered rejected and a request could not go out with the login: it was kept from them. */
+    public static boolean keptIn(List<Result> results) {
+        return results.stream().noneMatch(r -> r.verdict() == Verdict.REJECTED)
+                && results.stream().anyMatch(r -> r.verdict() == Verdict.NOT_SENT);
+    }
+
+    /** Why the requests of {@link Verdict#NOT_SENT} did not go out, each reason once, in the current language. */
+    public static String notSent(List<Result> results) {
+        return results.stream().filter(r -> r.verdict() == Verdict.NOT_SENT && r.message() != null)
+                .map(r -> r.message().text()).distinct().collect(java.util.stream.Collectors.joining("; "));
     }
 
     private final CredentialProvider credentials;
@@ -169,9 +199,11 @@ public final class CredentialTester {
                 }
             }
         }
-        Outcome outcome = outcome(out);
-        if (outcome != Outcome.INCONCLUSIVE) {
-            credentials.recordUse(name, clock.instant(), outcome == Outcome.REJECTED ? "rejected" : "accepted");
+        // what a site said of the value: a request it could not go out with was answered by no site
+        if (out.stream().anyMatch(r -> r.verdict() == Verdict.REJECTED)) {
+            credentials.recordUse(name, clock.instant(), "rejected");
+        } else if (out.stream().anyMatch(r -> r.verdict() == Verdict.ACCEPTED)) {
+            credentials.recordUse(name, clock.instant(), "accepted");
         }
         return out;
     }
@@ -196,7 +228,7 @@ public final class CredentialTester {
         ProbeOutcome p = http.probe(ctx);
         Verdict v = switch (p.answer()) {
             case PRESENT, ABSENT -> Verdict.ACCEPTED;
-            case AUTH -> Verdict.REJECTED;
+            case AUTH -> answered(p.evidence()) ? Verdict.REJECTED : Verdict.NOT_SENT;
             case INCONCLUSIVE -> Verdict.NO_ANSWER;
         };
         return new Result(ctx.job().name(), ctx.step().id(), Asked.PROBE, v, p.words());
@@ -215,8 +247,13 @@ public final class CredentialTester {
                     ? Said.of("core.tester.needsEarlierValue") : e.said());
         }
         StepOutcome o = http.execute(ctx);
-        Verdict v = o.succeeded() ? Verdict.ACCEPTED : o.failure() == FailureClass.AUTH ? Verdict.REJECTED
-                : Verdict.NO_ANSWER;
+        Verdict v = o.succeeded() ? Verdict.ACCEPTED : o.failure() != FailureClass.AUTH ? Verdict.NO_ANSWER
+                : answered(o.evidence()) ? Verdict.REJECTED : Verdict.NOT_SENT;
         return new Result(job, step, Asked.STEP, v, o.words());
+    }
+
+    /** Whether a site answered: an auth signal without an answer is a login refused before anything went out. */
+    private static boolean answered(io.keyline.domain.Evidence ev) {
+        return ev == null || ev.status() != null;
     }
 }

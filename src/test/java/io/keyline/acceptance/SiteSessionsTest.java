@@ -289,14 +289,7 @@ class SiteSessionsTest {
     @Test
     void aLoginWhoseCookiesAreForAnotherHostSendsNothingWithoutThemAndSaysWhichHostTheyAreFor() throws IOException {
         wb.job("journal", WITHOUT_OWN_PROBE, site.base());
-        // logged in with curl on http://localhost:PORT: its cookies.txt is for localhost, the job sends to 127.0.0.1
-        String line = site.logIn().replaceFirst("^Cookie:\\s*", "");
-        StringBuilder txt = new StringBuilder("# Netscape HTTP Cookie File\n");
-        for (String pair : line.split(";\\s*")) {
-            String[] nv = pair.split("=", 2);
-            txt.append("#HttpOnly_localhost\tFALSE\t/\tFALSE\t0\t").append(nv[0]).append('\t').append(nv[1]).append('\n');
-        }
-        storeLogin(txt.toString());
+        String line = storeLoginForLocalhost();
 
         Result r = wb.cli("run", "journal", "--key", KEY);
 
@@ -312,6 +305,63 @@ class SiteSessionsTest {
                 .findFirst().orElseThrow();
         assertThat(listed).as("a login nothing was sent with was not rejected by the site")
                 .contains("not used yet").doesNotContain("rejected");
+    }
+
+    /**
+     * {@code credentials test} on the same login sends nothing either, and says so: not "1 of 1 answer showed a
+     * rejected login" (no site answered), but that the credential holds no cookie for the job's host and which
+     * hosts its cookies are for, in both languages; the login is not usable (exit 2), nothing resumes, and the
+     * value is not recorded as rejected.
+     */
+    @Test
+    void aTestOfALoginWhoseCookiesAreForAnotherHostSaysNothingWasSentAndForWhichHostsTheyAre() throws IOException {
+        wb.job("journal", WITHOUT_OWN_PROBE, site.base());
+        String line = storeLoginForLocalhost();
+        String value = line.substring(9, 20);
+        try {
+            for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+                io.keyline.text.Text.use(language);
+                Result r = wb.cli("credentials", "test", CRED);
+
+                assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+                String last = r.out().lines().reduce((a, b) -> b).orElse("");
+                String summary = r.out().lines().filter(l -> l.startsWith(CRED + ": ")).findFirst().orElse("");
+                if (language == io.keyline.text.Text.ENGLISH) {
+                    assertThat(summary).as(r.toString()).contains("nothing was sent")
+                            .contains("no cookie for 127.0.0.1").contains("Host=localhost")
+                            .doesNotContain("rejected login", "Rejected");
+                    assertThat(last).as(r.toString()).doesNotContain("is rejected").contains("nothing resumes");
+                } else {
+                    assertThat(summary).as(r.toString()).contains("什么都没有发送")
+                            .contains("没有发往 127.0.0.1 的 Cookie").contains("Host=localhost")
+                            .doesNotContain("登录被拒绝", "被拒绝：");
+                    assertThat(last).as(r.toString()).doesNotContain("被拒绝").contains("没有任务项恢复");
+                }
+                assertThat(r.out() + r.err()).doesNotContain(value);
+            }
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+        assertThat(site.requests()).as("a test sends nothing without the login either").isEmpty();
+        String listed = wb.cli("credentials", "list").out().lines().filter(l -> l.startsWith(CRED + " "))
+                .findFirst().orElseThrow();
+        assertThat(listed).as("a login nothing was sent with was not rejected by the site")
+                .contains("not used yet").doesNotContain("rejected");
+    }
+
+    /**
+     * Stores the login of a session opened with curl on http://localhost:PORT: its cookies.txt is for localhost,
+     * the job sends to 127.0.0.1. Returns the session's Cookie line (to look for its value in outputs).
+     */
+    private String storeLoginForLocalhost() {
+        String line = site.logIn().replaceFirst("^Cookie:\\s*", "");
+        StringBuilder txt = new StringBuilder("# Netscape HTTP Cookie File\n");
+        for (String pair : line.split(";\\s*")) {
+            String[] nv = pair.split("=", 2);
+            txt.append("#HttpOnly_localhost\tFALSE\t/\tFALSE\t0\t").append(nv[0]).append('\t').append(nv[1]).append('\n');
+        }
+        storeLogin(txt.toString());
+        return line;
     }
 
     // --- a cookie the site refreshes ---------------------------------------------------------------------------

@@ -19,16 +19,18 @@ public final class LoginCheck {
 
     /**
      * "Accepted: the site answered 2 requests as for someone logged in, and none showed its login page.",
-     * "Rejected: 1 of 2 answers showed the site's login page or refused the login. Log in again.", or
-     * "Inconclusive: …".
+     * "Rejected: 1 of 2 answers showed the site's login page or refused the login. Log in again.", "Not usable:
+     * nothing was sent: credential … holds no cookie for …" (no site saw it), or "Inconclusive: …".
      */
     public static String summary(List<CredentialTester.Result> results) {
         long accepted = results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.ACCEPTED).count();
         long rejected = results.stream().filter(r -> r.verdict() == CredentialTester.Verdict.REJECTED).count();
-        long asked = results.stream().filter(r -> r.verdict() != CredentialTester.Verdict.NOT_TESTED).count();
+        long asked = CredentialTester.answered(results);
         return switch (CredentialTester.outcome(results)) {
             case ACCEPTED -> Text.t("core.loginCheck.accepted", accepted);
-            case REJECTED -> Text.t("core.loginCheck.rejected", rejected, asked);
+            case REJECTED -> CredentialTester.keptIn(results)
+                    ? Text.t("core.loginCheck.notSent", CredentialTester.notSent(results))
+                    : Text.t("core.loginCheck.rejected", rejected, asked);
             case INCONCLUSIVE -> Text.t(asked == 0 ? "core.loginCheck.inconclusiveNothing"
                     : "core.loginCheck.inconclusive");
         };

@@ -51,7 +51,8 @@ public final class CredentialsViewModel extends ViewModel {
          * resumed wait for a person's review), a test it passed, or neither.
          */
         public Tone tone() {
-            if (tested == CredentialTester.Verdict.REJECTED || warning != Warning.NONE && test.isEmpty()) {
+            if (tested == CredentialTester.Verdict.REJECTED || tested == CredentialTester.Verdict.NOT_SENT
+                    || warning != Warning.NONE && test.isEmpty()) {
                 return Tone.PROBLEM;
             }
             if (tested == CredentialTester.Verdict.ACCEPTED) {
@@ -210,10 +211,14 @@ public final class CredentialsViewModel extends ViewModel {
         });
     }
 
-    /** What the last test of {@code name} found over its steps: rejected by one, else accepted by one, else none. */
+    /**
+     * What the last test of {@code name} found over its steps: rejected by one, else not sent with one, else accepted
+     * by one, else none.
+     */
     private CredentialTester.Verdict verdict(String name) {
         List<CredentialTester.Result> results = tests.getOrDefault(name, List.of());
-        for (CredentialTester.Verdict v : List.of(CredentialTester.Verdict.REJECTED, CredentialTester.Verdict.ACCEPTED)) {
+        for (CredentialTester.Verdict v : List.of(CredentialTester.Verdict.REJECTED, CredentialTester.Verdict.NOT_SENT,
+                CredentialTester.Verdict.ACCEPTED)) {
             if (results.stream().anyMatch(r -> r.verdict() == v)) {
                 return v;
             }
@@ -221,14 +226,19 @@ public final class CredentialsViewModel extends ViewModel {
         return results.isEmpty() ? null : results.get(0).verdict();
     }
 
-    /** "p/publish accepted · q/upload rejected". */
+    /**
+     * "p/publish accepted · q/upload rejected"; requests the login could not go out with say why once, in the words
+     * of {@code keyline credentials test}: "p/publish not sent · nothing was sent: credential … holds no cookie for …".
+     */
     static String testLine(List<CredentialTester.Result> results) {
         if (results.isEmpty()) {
             return Text.t("ui.credentials.unused");
         }
-        return results.stream().map(r -> Text.t("ui.credentials.stepVerdict", r.job() + "/" + r.step(),
+        String steps = results.stream().map(r -> Text.t("ui.credentials.stepVerdict", r.job() + "/" + r.step(),
                         Text.t("ui.credentials.verdict." + r.verdict().name())))
                 .collect(Collectors.joining(" · "));
+        String notSent = CredentialTester.notSent(results);
+        return notSent.isEmpty() ? steps : steps + " · " + notSent;
     }
 
     private void replaceRow(String name, java.util.function.UnaryOperator<Row> f) {

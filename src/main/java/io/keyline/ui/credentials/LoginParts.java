@@ -114,7 +114,7 @@ public final class LoginParts {
                 Label x = new Label(LoginCheck.line(r));
                 x.getStyleClass().addAll("code", switch (r.verdict()) {
                     case ACCEPTED -> "ok-text";
-                    case REJECTED -> "error-text";
+                    case REJECTED, NOT_SENT -> "error-text";
                     default -> "muted";
                 });
                 lines.getChildren().add(x);

@@ -93,6 +93,48 @@ class CredentialsPageTest {
                 .isEqualTo(Palette.of(KeyState.NEEDS_CONFIRMATION));
     }
 
+    /**
+     * Test on a cookie login whose cookies are for another host sends nothing, and the row says so in the words
+     * {@code keyline credentials test} uses: the host it holds no cookie for and the hosts its cookies are for,
+     * never a value; not that the site rejected it (no site saw it).
+     */
+    @Test
+    void aTestOfALoginWithNoCookieForTheJobsHostSaysNothingWasSent(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", true,
+                "\"credential\": \"sandbox-cookie\","), fx.site.base());
+        // exported from a browser on http://localhost: the job sends to 127.0.0.1
+        assertThat(fx.wb.cliWithInput("# Netscape HTTP Cookie File\nlocalhost\tFALSE\t/\tFALSE\t0\tsession\tV4lue9\n",
+                "credentials", "set", "sandbox-cookie").exit()).isZero();
+        open(robot);
+        robot.clickOn(robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
+                .equals(b.getText())).queryButton());
+
+        String testing = Text.t("ui.credentials.testResult", Text.t("ui.credentials.testing"));
+        waitUntil(() -> statuses(robot).stream().anyMatch(l -> l.getText().startsWith(
+                Text.t("ui.credentials.testResult", "").strip())) && statuses(robot).stream()
+                .noneMatch(l -> l.getText().equals(testing)));
+        List<String> shown = fxValue(robot, () -> statuses(robot).stream().map(Label::getText).toList());
+        assertThat(shown).as("the row's status after Test")
+                .anyMatch(t -> t.contains("nothing was sent: credential sandbox-cookie holds no cookie for 127.0.0.1")
+                        && t.contains("Host=localhost"))
+                .noneMatch(t -> t.contains("V4lue9") || t.contains(Text.t("ui.credentials.verdict.REJECTED")));
+        assertThat(fx.site.gets() + fx.site.posts()).as("nothing went out").isZero();
+    }
+
+    private void open(FxRobot robot) throws Exception {
+        robot.interact(() -> {
+            Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
+            stage.setScene(scene);
+            stage.sizeToScene();
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.clickOn("#nav-credentials");
+        waitUntil(() -> robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
+                .equals(b.getText()) && !b.isDisabled()).tryQuery().isPresent());
+    }
+
     private static List<Label> statuses(FxRobot robot) {
         return robot.lookup(".credentials-table .label").queryAllAs(Label.class).stream()
                 .filter(l -> l.getText() != null && !l.getText().isBlank()).toList();
