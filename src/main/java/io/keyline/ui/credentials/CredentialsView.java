@@ -236,11 +236,16 @@ public final class CredentialsView extends BorderPane {
                             verdict.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
                             box.getChildren().add(verdict);
                         }
+                    } else if (!r.missing()) {
+                        // a value nothing was sent with, as credentials list says it
+                        Label never = Cut.tip(new Label(Text.t("ui.credentials.notUsedYet")));
+                        never.getStyleClass().add("muted");
+                        box.getChildren().add(never);
                     }
                     return box;
                 });
-        // as wide as a time of day or the longest verdict, whichever is wider
-        List<String> widest = List.of(Format.shortTime(java.time.Instant.EPOCH),
+        // as wide as a time of day, "not used yet" or the longest verdict, whichever is wider
+        List<String> widest = List.of(Format.shortTime(java.time.Instant.EPOCH), Text.t("ui.credentials.notUsedYet"),
                 Text.t("ui.credentials.verdict.ACCEPTED"), Text.t("ui.credentials.verdict.REJECTED"),
                 Text.t("ui.credentials.verdict.NO_ANSWER"), Text.t("ui.credentials.verdict.NOT_TESTED"));
         // and no wider: the status has the room

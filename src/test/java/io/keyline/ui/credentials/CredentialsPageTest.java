@@ -122,6 +122,37 @@ class CredentialsPageTest {
         assertThat(fx.site.gets() + fx.site.posts()).as("nothing went out").isZero();
     }
 
+    /**
+     * A credential whose value was never sent says so where it would say when it was last used, as
+     * {@code credentials list} does ("not used yet"), in English and in Chinese, read whole in its column.
+     */
+    @Test
+    void aCredentialNeverUsedSaysNotUsedYetInItsLastUsedCell(FxRobot robot) throws Exception {
+        for (java.util.Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
+            Text.use(language);
+            try {
+                fx = new ConsoleFixture(tmp.resolve(language.toString()));
+                fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", true,
+                        "\"credential\": \"sandbox-cookie\","), fx.site.base());
+                assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit())
+                        .isZero();
+                open(robot);
+                String notUsed = Text.t("cli.credentials.result.none");
+                Thread.sleep(300);
+                WaitForAsyncUtils.waitForFxEvents();
+                assertThat(fxValue(robot, () -> lastUsed(robot).stream().map(Label::getText).toList()))
+                        .as("the Last used cell of a credential never used, in %s", language).containsExactly(notUsed);
+                Label cell = lastUsed(robot).get(0);
+                assertThat(fxValue(robot, () -> cell.lookup(".text") instanceof javafx.scene.text.Text t
+                        ? t.getText() : null)).as("last used in %s, read whole", language).isEqualTo(notUsed);
+            } finally {
+                Text.use(Text.ENGLISH);
+                fx.close();
+                fx = null;
+            }
+        }
+    }
+
     private void open(FxRobot robot) throws Exception {
         robot.interact(() -> {
             Scene scene = ConsoleApp.scene(fx.services, Threads.javafx());
@@ -133,6 +164,11 @@ class CredentialsPageTest {
         robot.clickOn("#nav-credentials");
         waitUntil(() -> robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
                 .equals(b.getText()) && !b.isDisabled()).tryQuery().isPresent());
+    }
+
+    private static List<Label> lastUsed(FxRobot robot) {
+        return robot.lookup(".credential-last-used .label").queryAllAs(Label.class).stream()
+                .filter(l -> l.getText() != null && !l.getText().isBlank()).toList();
     }
 
     private static List<Label> statuses(FxRobot robot) {
