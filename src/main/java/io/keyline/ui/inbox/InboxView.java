@@ -30,6 +30,8 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -319,6 +321,27 @@ public final class InboxView extends BorderPane {
                 .show(Widgets.windowOf(this));
     }
 
+    /** More's items for {@code item}: its timeline, and the moves it allows, each acting on {@code item}. */
+    private List<MenuItem> moves(Attention.Item item) {
+        List<MenuItem> items = new ArrayList<>();
+        items.add(menuItem(Text.t("ui.inbox.timeline"), () -> nav.showTimeline(item.firstJob(), item.key())));
+        if (item.moves().allows(Trigger.MARK_DONE)) {
+            items.add(menuItem(Format.move(Trigger.MARK_DONE), () -> ask(item, Text.t("ui.move.markDone"),
+                    Text.t("ui.move.markDoneExplain"), vm::markDone)));
+        }
+        if (item.moves().allows(Trigger.SKIP)) {
+            items.add(menuItem(Format.move(Trigger.SKIP), () -> ask(item, Text.t("ui.move.skip"),
+                    Text.t("ui.move.skipExplain"), vm::skip)));
+        }
+        return items;
+    }
+
+    private static MenuItem menuItem(String text, Runnable action) {
+        MenuItem item = new MenuItem(text);
+        item.setOnAction(e -> action.run());
+        return item;
+    }
+
     private final class ItemCell extends ListCell<Attention.Item> {
         private final StateChip chip = new StateChip();
         private final Label title = new Label();
@@ -330,9 +353,6 @@ public final class InboxView extends BorderPane {
         private final MenuButton more = new MenuButton(Text.t("ui.inbox.more"));
         /** Log in inside the console, on items that wait for a credential. */
         private final Button logIn = new Button(Text.t("ui.inbox.logIn"));
-        private final MenuItem timeline = new MenuItem(Text.t("ui.inbox.timeline"));
-        private final MenuItem markDone = new MenuItem(Format.move(Trigger.MARK_DONE));
-        private final MenuItem skip = new MenuItem(Format.move(Trigger.SKIP));
         private final VBox root;
 
         ItemCell() {
@@ -368,11 +388,13 @@ public final class InboxView extends BorderPane {
             action.setMinWidth(Region.USE_PREF_SIZE);
             action.disableProperty().bind(vm.busyProperty());
             more.getStyleClass().add(Styles.FLAT);
-            timeline.setOnAction(e -> nav.showTimeline(getItem().firstJob(), getItem().key()));
-            markDone.setOnAction(e -> ask(getItem(), Text.t("ui.move.markDone"), Text.t("ui.move.markDoneExplain"),
-                    vm::markDone));
-            skip.setOnAction(e -> ask(getItem(), Text.t("ui.move.skip"), Text.t("ui.move.skipExplain"), vm::skip));
-            more.getItems().addAll(timeline, markDone, skip);
+            // the menu is built from the card's item as it opens (this listener runs before the skin shows the
+            // popup): a reused cell keeps no item of another card, whose visibility a popup may not redraw
+            more.showingProperty().addListener((o, was, is) -> {
+                if (is && getItem() != null) {
+                    more.getItems().setAll(moves(getItem()));
+                }
+            });
             action.setOnAction(e -> {
                 getListView().getSelectionModel().select(getItem());
                 primary(getItem());
@@ -435,9 +457,6 @@ public final class InboxView extends BorderPane {
             logIn.setVisible(login);
             logIn.setManaged(login);
             logIn.setId("login-" + id);
-            markDone.setVisible(item.moves().allows(Trigger.MARK_DONE));
-            skip.setVisible(item.moves().allows(Trigger.SKIP));
-            timeline.setVisible(item.kind() != Kind.MISSING);
             more.setVisible(item.kind() != Kind.MISSING);
             setGraphic(root);
         }
