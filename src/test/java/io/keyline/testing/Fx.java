@@ -56,6 +56,23 @@ public final class Fx {
     }
 
     /**
+     * Clicks the middle of the node {@code on} finds: {@code on} runs on the FX thread just before the click, so a
+     * table that rebuilt its cells since the test waited gives the node it shows now, not one it dropped. The node
+     * must be on the screen and enabled.
+     */
+    public static void clickOn(FxRobot robot, Callable<Node> on) {
+        Point2D middle = fxValue(robot, () -> {
+            Node node = on.call();
+            assertThat(node).as("the node to click").isNotNull();
+            assertThat(node.getScene()).as("%s is on the screen", node).isNotNull();
+            assertThat(node.isDisabled()).as("%s is disabled", node).isFalse();
+            javafx.geometry.Bounds b = node.localToScreen(node.getBoundsInLocal());
+            return new Point2D(b.getCenterX(), b.getCenterY());
+        });
+        robot.clickOn(middle);
+    }
+
+    /**
      * Opens the menu a right click on {@code on} (its first cell, if it has cells) opens and returns the popup that
      * shows (headless, a press of the secondary button raises no menu request, so the request a right click makes is
      * raised on the node).

@@ -3,6 +3,7 @@ package io.keyline.ui.credentials;
 import io.keyline.acceptance.Jobs;
 import io.keyline.app.ConsoleApp;
 import io.keyline.domain.KeyState;
+import io.keyline.testing.Fx;
 import io.keyline.text.Text;
 import io.keyline.ui.ConsoleFixture;
 import io.keyline.ui.common.Palette;
@@ -79,17 +80,17 @@ class CredentialsPageTest {
         });
         WaitForAsyncUtils.waitForFxEvents();
         robot.clickOn("#nav-credentials");
-        waitUntil(() -> robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
-                .equals(b.getText()) && !b.isDisabled()).tryQuery().isPresent());
-        robot.clickOn(robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
-                .equals(b.getText())).queryButton());
+        waitForTest(robot);
+        // the page reloads its rows every few seconds: the button is looked up as it is clicked
+        Fx.clickOn(robot, () -> testButton(robot));
 
         String held = "until daily-article is reviewed";
-        waitUntil(() -> statuses(robot).stream().anyMatch(l -> l.getText().contains(held)));
-        Label status = statuses(robot).stream().filter(l -> l.getText().contains(held)).findFirst().orElseThrow();
+        waitUntil(() -> fxValue(robot, () -> statuses(robot).stream().anyMatch(l -> l.getText().contains(held))));
         assertThat(fx.state("daily-article", "2026-11-29")).as("resumed").isEqualTo(KeyState.PENDING);
-        Color fill = fxValue(robot, () -> (Color) status.getTextFill());
-        assertThat(fill).as("'%s' is a wait", status.getText()).isNotEqualTo(Palette.named("-kl-ok"))
+        // the text and its colour read from the same label, in one look: a reload may replace the label
+        List<Object> status = fxValue(robot, () -> statuses(robot).stream().filter(l -> l.getText().contains(held))
+                .findFirst().map(l -> List.<Object>of(l.getText(), l.getTextFill())).orElseThrow());
+        assertThat((Color) status.get(1)).as("'%s' is a wait", status.get(0)).isNotEqualTo(Palette.named("-kl-ok"))
                 .isEqualTo(Palette.of(KeyState.NEEDS_CONFIRMATION));
     }
 
@@ -107,13 +108,12 @@ class CredentialsPageTest {
         assertThat(fx.wb.cliWithInput("# Netscape HTTP Cookie File\nlocalhost\tFALSE\t/\tFALSE\t0\tsession\tV4lue9\n",
                 "credentials", "set", "sandbox-cookie").exit()).isZero();
         open(robot);
-        robot.clickOn(robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
-                .equals(b.getText())).queryButton());
+        Fx.clickOn(robot, () -> testButton(robot));
 
         String testing = Text.t("ui.credentials.testResult", Text.t("ui.credentials.testing"));
-        waitUntil(() -> statuses(robot).stream().anyMatch(l -> l.getText().startsWith(
+        waitUntil(() -> fxValue(robot, () -> statuses(robot).stream().anyMatch(l -> l.getText().startsWith(
                 Text.t("ui.credentials.testResult", "").strip())) && statuses(robot).stream()
-                .noneMatch(l -> l.getText().equals(testing)));
+                .noneMatch(l -> l.getText().equals(testing))));
         List<String> shown = fxValue(robot, () -> statuses(robot).stream().map(Label::getText).toList());
         assertThat(shown).as("the row's status after Test")
                 .anyMatch(t -> t.contains("nothing was sent: credential sandbox-cookie holds no cookie for 127.0.0.1")
@@ -138,19 +138,49 @@ class CredentialsPageTest {
                         .isZero();
                 open(robot);
                 String notUsed = Text.t("cli.credentials.result.none");
-                Thread.sleep(300);
-                WaitForAsyncUtils.waitForFxEvents();
+                waitUntil(() -> fxValue(robot, () -> !lastUsed(robot).isEmpty()));
                 assertThat(fxValue(robot, () -> lastUsed(robot).stream().map(Label::getText).toList()))
                         .as("the Last used cell of a credential never used, in %s", language).containsExactly(notUsed);
-                Label cell = lastUsed(robot).get(0);
-                assertThat(fxValue(robot, () -> cell.lookup(".text") instanceof javafx.scene.text.Text t
-                        ? t.getText() : null)).as("last used in %s, read whole", language).isEqualTo(notUsed);
+                // the cell's label and the text it draws read in one look: a reload may replace the cell's label
+                assertThat(fxValue(robot, () -> lastUsed(robot).get(0).lookup(".text")
+                        instanceof javafx.scene.text.Text t ? t.getText() : null))
+                        .as("last used in %s, read whole", language).isEqualTo(notUsed);
             } finally {
                 Text.use(Text.ENGLISH);
                 fx.close();
                 fx = null;
             }
         }
+    }
+
+    /**
+     * The page reloads its rows every few seconds; a reload that finds nothing new leaves the row's buttons in
+     * place. Rebuilt, a Test or Renew… the operator had pressed was gone from under the pointer by the release,
+     * and the click did nothing.
+     */
+    @Test
+    void aReloadThatFindsNothingNewKeepsTheRowsButtonsUnderThePointer(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", true,
+                "\"credential\": \"sandbox-cookie\","), fx.site.base());
+        assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit()).isZero();
+        open(robot);
+        CredentialsViewModel page = fxValue(robot, () -> ((CredentialsView) stage.getScene().getRoot()
+                .lookup(".credentials-page")).viewModel());
+        for (int reload = 1; reload <= 3; reload++) {
+            Button before = fxValue(robot, () -> testButton(robot));
+            robot.interact(page::refresh);
+            waitUntil(() -> fxValue(robot, () -> !page.loadingProperty().get()));
+            Button after = fxValue(robot, () -> testButton(robot));
+            assertThat(after).as("the Test button after reload %d", reload).isNotNull().isSameAs(before);
+            assertThat(fxValue(robot, () -> before.getScene() != null)).as("still on the page").isTrue();
+        }
+    }
+
+    /** The row's Test button as the page shows it now (call on the FX thread), or {@code null}. */
+    private static Button testButton(FxRobot robot) {
+        return robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
+                .equals(b.getText()) && b.getScene() != null).tryQuery().map(Button.class::cast).orElse(null);
     }
 
     private void open(FxRobot robot) throws Exception {
@@ -162,8 +192,15 @@ class CredentialsPageTest {
         });
         WaitForAsyncUtils.waitForFxEvents();
         robot.clickOn("#nav-credentials");
-        waitUntil(() -> robot.lookup(".credentials-table .button").match((Button b) -> Text.t("ui.credential.test")
-                .equals(b.getText()) && !b.isDisabled()).tryQuery().isPresent());
+        waitForTest(robot);
+    }
+
+    /** Waits until the page shows an enabled Test button. */
+    private static void waitForTest(FxRobot robot) throws Exception {
+        waitUntil(() -> fxValue(robot, () -> {
+            Button test = testButton(robot);
+            return test != null && !test.isDisabled();
+        }));
     }
 
     private static List<Label> lastUsed(FxRobot robot) {
