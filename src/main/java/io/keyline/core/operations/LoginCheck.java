@@ -54,9 +54,15 @@ public final class LoginCheck {
                 verdict, why);
     }
 
-    /** Why a value the site rejected when it was just tested is not saved, and the way to save it all the same. */
-    public static String notSavedTested() {
-        return Text.t("core.loginCheck.notSavedTested");
+    /**
+     * Why a value whose test just found it not usable is not saved, and the way to save it all the same: the site
+     * did not accept it, or (when no site answered rejected) nothing went out with it and why ("nothing was sent:
+     * credential … holds no cookie for …").
+     */
+    public static String notSavedTested(List<CredentialTester.Result> results) {
+        return CredentialTester.keptIn(results)
+                ? Text.t("core.loginCheck.notSavedNotSent", CredentialTester.notSent(results))
+                : Text.t("core.loginCheck.notSavedTested");
     }
 
     /** Why the value the site rejected before is not saved again, and the way to save it all the same. */

@@ -181,13 +181,13 @@ public final class RenewAndResume {
      * Then nothing is stored and the refusal says why; {@link #renew(String, ParsedCredential, String, String,
      * List)} stores it anyway (the operator's second, explicit choice).
      *
-     * @param tested the strict verdict of a test of this very value just made, or {@code null} when it was not
-     *               tested
+     * @param tested what the probes of a test of this very value just made found, or {@code null} when it was not
+     *               tested; refused when its strict verdict is rejected (a site refused it, or it could not go out)
      */
     public Saving renewUnlessRejected(String name, ParsedCredential value, String loginUrl, String user,
-                                      List<JobDefinition> jobs, CredentialTester.Outcome tested) {
-        if (tested == CredentialTester.Outcome.REJECTED) {
-            return new Saving(null, LoginCheck.notSavedTested());
+                                      List<JobDefinition> jobs, List<CredentialTester.Result> tested) {
+        if (tested != null && CredentialTester.outcome(tested) == CredentialTester.Outcome.REJECTED) {
+            return new Saving(null, LoginCheck.notSavedTested(tested));
         }
         Optional<CredentialInfo> stored = credentials.info(name);
         if (stored.isPresent() && stored.get().rejected() && stored.get().fingerprint().equals(value.fingerprint())) {

@@ -147,7 +147,7 @@ public final class CredentialViewModel extends ViewModel {
         if (!canSave.get() || value == null || !nameReady()) {
             return;
         }
-        store(value, null, probes.verdictFor(value.fingerprint()), false);
+        store(value, null, probes.testedFor(value.fingerprint()), false);
     }
 
     /**
@@ -194,11 +194,11 @@ public final class CredentialViewModel extends ViewModel {
     }
 
     /**
-     * As {@link #useCaptured(ParsedCredential, String)}; {@code tested} is the verdict of the login window's test
-     * of these very cookies, or {@code null}: a value the site just rejected is not stored without
+     * As {@link #useCaptured(ParsedCredential, String)}; {@code tested} is what the login window's test of these
+     * very cookies found, or {@code null}: a value the site just rejected is not stored without
      * {@link #saveAnyway}.
      */
-    public void useCaptured(ParsedCredential value, String loginUrl, CredentialTester.Outcome tested) {
+    public void useCaptured(ParsedCredential value, String loginUrl, List<CredentialTester.Result> tested) {
         if (busy.get() || !nameReady()) {
             return;
         }
@@ -210,7 +210,8 @@ public final class CredentialViewModel extends ViewModel {
      * resumes the parked keys and runs them; a refused value waits for {@link #saveAnyway}. {@code anyway}: the
      * operator chose to store it all the same.
      */
-    private void store(ParsedCredential value, String loginUrl, CredentialTester.Outcome tested, boolean anyway) {
+    private void store(ParsedCredential value, String loginUrl, List<CredentialTester.Result> tested,
+                       boolean anyway) {
         String n = name.get().strip();
         boolean run = runResumed.get();
         busy.set(true);

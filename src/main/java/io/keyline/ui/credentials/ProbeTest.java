@@ -18,9 +18,9 @@ public final class ProbeTest {
     private final ObservableList<CredentialTester.Result> lines = FXCollections.observableArrayList();
     private final ObservableList<CredentialTester.Result> linesReadOnly = FXCollections.unmodifiableObservableList(lines);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
-    /** The fingerprint of the value the last test asked about, and its strict verdict. */
+    /** The fingerprint of the value the last test asked about, and what its probes found. */
     private String fingerprint;
-    private CredentialTester.Outcome outcome;
+    private List<CredentialTester.Result> tested;
 
     /** A test starts (or a new value makes the last one moot): no lines, and {@code summary} (may be empty). */
     public void start(String summary) {
@@ -36,7 +36,7 @@ public final class ProbeTest {
         lines.setAll(results);
         if (fingerprint != null) {
             this.fingerprint = fingerprint;
-            outcome = CredentialTester.outcome(results);
+            tested = List.copyOf(results);
         }
         this.summary.set(summary);
     }
@@ -46,9 +46,12 @@ public final class ProbeTest {
         this.summary.set(summary);
     }
 
-    /** The verdict of the last test of the value of {@code fingerprint}, or {@code null} when it was not tested. */
-    public CredentialTester.Outcome verdictFor(String fingerprint) {
-        return fingerprint.equals(this.fingerprint) ? outcome : null;
+    /**
+     * What the probes of the last test of the value of {@code fingerprint} found, or {@code null} when it was not
+     * tested.
+     */
+    public List<CredentialTester.Result> testedFor(String fingerprint) {
+        return fingerprint.equals(this.fingerprint) ? tested : null;
     }
 
     /** One line a probe of the last test. */

@@ -171,7 +171,7 @@ public final class LoginViewModel extends ViewModel {
         status.set(CapturedCookies.usingText(name, takenFingerprint));
         String remember = urlEntered && rememberUrl.get() ? loginUrl.get() : null;
         credential.useCaptured(ParsedCredential.ofCookies(taken), remember,
-                probes.verdictFor(takenFingerprint));
+                probes.testedFor(takenFingerprint));
         taken = List.of(); // the credential view model has them now; this window forgets them
     }
 

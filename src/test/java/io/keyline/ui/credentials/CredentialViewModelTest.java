@@ -557,4 +557,50 @@ class CredentialViewModelTest {
         assertThat(fx.site.posts()).isEqualTo(posts);
         assertNoSecret(renew, "session=v1");
     }
+
+    /**
+     * A pasted value whose test sent nothing (cookies of another host than the one the job sends to) is still not
+     * saved without Save anyway, and the refusal says what happened: nothing went out, for want of a cookie for the
+     * job's host; not that the site did not accept it (no site saw it). In English and in Chinese.
+     */
+    @Test
+    void aValueWhoseTestSentNothingIsRefusedForWhatHappenedNotForTheSite() throws IOException {
+        fx.publishJob("p", "site-cookie");
+        fx.services.credentials().set("site-cookie", CredentialParser.parse(CredentialType.COOKIE, "session=v1", null),
+                "tester");
+        String before = fx.services.credentials().info("site-cookie").orElseThrow().fingerprint();
+        // exported from a browser on http://localhost: the job sends to 127.0.0.1
+        String export = "# Netscape HTTP Cookie File\nlocalhost\tFALSE\t/\tFALSE\t0\tsession\tV4lue9\n";
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                CredentialViewModel renew = new CredentialViewModel(fx.services, Threads.direct());
+                renew.open("site-cookie");
+                renew.input().textProperty().set(export);
+                renew.test();
+                assertThat(renew.probes().lines()).extracting(CredentialTester.Result::verdict)
+                        .containsExactly(CredentialTester.Verdict.NOT_SENT);
+                renew.save();
+                String refusal = renew.errorProperty().get();
+                if (language.equals(io.keyline.text.Text.ENGLISH)) {
+                    assertThat(refusal).as("the refusal in English").startsWith("Not saved: no site saw this value "
+                                    + "when it was just tested: nothing was sent: credential site-cookie holds no "
+                                    + "cookie for 127.0.0.1 (its cookies: ")
+                            .contains("localhost", "Save anyway").doesNotContain("did not accept");
+                } else {
+                    assertThat(refusal).as("the refusal in Chinese").startsWith("没有保存：刚才测试时没有网站见过这个值：什么都没有"
+                                    + "发送：凭据 site-cookie 没有发往 127.0.0.1 的 Cookie")
+                            .contains("仍然保存").doesNotContain("网站没有接受");
+                }
+                assertThat(refusal).doesNotContain("V4lue9");
+                assertThat(renew.saveAnywayProperty().get()).as("Save anyway is offered").isTrue();
+                assertThat(renew.savedProperty().get()).isFalse();
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+            }
+        }
+        assertThat(fx.services.credentials().info("site-cookie").orElseThrow().fingerprint()).as("nothing stored")
+                .isEqualTo(before);
+        assertThat(fx.site.gets() + fx.site.posts()).as("nothing went out").isZero();
+    }
 }
