@@ -68,7 +68,9 @@ final class ConsoleBench {
         }
         Stats.log("B3 bulk load of " + KEYS + " keys and " + EVENTS + " events: "
                 + (System.nanoTime() - t0) / 1_000_000 + " ms");
-        RunOptions options = RunOptions.standard().withClock(clock, d -> { });
+        RunOptions standard = RunOptions.standard();
+        RunOptions options = new RunOptions(clock, d -> { }, standard.random(), standard.waitInPlace(),
+                standard.lease(), standard.user());
         List<Double> open = new ArrayList<>();
         List<Double> filter = new ArrayList<>();
         List<Double> timeline = new ArrayList<>();

@@ -49,8 +49,8 @@ public final class AnswerBench {
             sizes.add(mib);
             work.add(() -> {
                 Extractor.Result r = Extractor.extract(rules, answer(html), List.of(), URI.create("http://wiki.test/"));
-                if (r.missing() != null) {
-                    throw new IllegalStateException("missing " + r.missing());
+                if (r.missingName() != null) {
+                    throw new IllegalStateException("missing " + r.missingName());
                 }
                 return r;
             });
