@@ -139,6 +139,16 @@ class StateInitTest {
     }
 
     @Test
+    void theCheckoutsOwnStateFolderIsOneTheConsoleTakesOnItsFirstRun() {
+        // the README's first command opens the console on ./state of a fresh clone, made on its first run: nothing
+        // the repository tracks may lie there, or the folder reads as another program's and is refused
+        Path checkoutState = Path.of("state").toAbsolutePath();
+        org.assertj.core.api.Assertions.assertThatCode(
+                        () -> io.keyline.store.h2.H2Database.refuseOthersFolder(checkoutState))
+                .as("the state folder of a fresh clone, " + checkoutState).doesNotThrowAnyException();
+    }
+
+    @Test
     void initLeavesAnotherProgramsFolderAsItIsAndSaysWhereTheStateCanGo(@TempDir Path tmp) throws Exception {
         Workbench wb = new Workbench(tmp);
         Path other = wb.root.resolve("otherprog");
