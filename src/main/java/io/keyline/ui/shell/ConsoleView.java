@@ -442,6 +442,9 @@ public final class ConsoleView extends BorderPane implements Navigator {
         return row;
     }
 
+    /** The least of the scheduler's sentence the status bar shows, its start and an ellipsis. */
+    private static final double SENTENCE_MIN = 80;
+
     private HBox statusBar() {
         Label state = new Label(Text.t("ui.console.state", vm.services().stateDir().toString()));
         state.setId("status-state");
@@ -468,11 +471,29 @@ public final class ConsoleView extends BorderPane implements Navigator {
         Label user = new Label(Text.t("ui.console.operator", vm.services().user()));
         // at 1024 px the state's path gives way with an ellipsis; the scheduler's sentence (whose end says when it
         // starts the next key, "(in 33 h)"), the button and the short labels keep their words
-        for (javafx.scene.control.Control c : List.of(scheduler, schedulerToggle, user, refreshed)) {
+        for (javafx.scene.control.Control c : List.of(schedulerToggle, user, refreshed)) {
             c.setMinWidth(Region.USE_PREF_SIZE);
         }
         state.setMinWidth(60);
-        HBox bar = new HBox(state, scheduler, schedulerToggle, Widgets.grow(), error, user, refreshed);
+        HBox bar = new HBox(state, scheduler, schedulerToggle, Widgets.grow(), error, user, refreshed) {
+            /** The sentence keeps its words while the path can give way, and past that gives way itself. */
+            @Override
+            protected void layoutChildren() {
+                double others = snappedLeftInset() + snappedRightInset()
+                        + getSpacing() * (getManagedChildren().size() - 1);
+                for (Node n : getManagedChildren()) {
+                    others += n == scheduler ? 0 : n == state ? state.minWidth(-1) : n.prefWidth(-1);
+                }
+                scheduler.setMinWidth(Math.max(SENTENCE_MIN, Math.min(scheduler.prefWidth(-1), getWidth() - others)));
+                super.layoutChildren();
+            }
+
+            /** However long the sentence, the bar never asks for more than the window has. */
+            @Override
+            protected double computeMinWidth(double height) {
+                return super.computeMinWidth(height) - scheduler.minWidth(-1) + SENTENCE_MIN;
+            }
+        };
         bar.getStyleClass().add("status-bar");
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;

@@ -399,6 +399,34 @@ class ConsoleLayoutTest extends MainWindowTest {
     }
 
     /**
+     * A scheduler's sentence longer than the status bar can hold (a long job name, a batch about to start) gives
+     * way with an ellipsis once the state's path has given all it can: it pushed the bar, and with it every page,
+     * past the window's right edge, where the page's buttons were cut.
+     */
+    @Test
+    void aSchedulerSentenceLongerThanTheBarKeepsTheWindowWhole(FxRobot robot) throws Exception {
+        try {
+            fixture("layout");
+            scheduler.next = new Upcoming("a-weekly-report-whose-name-says-everything-about-it-for-the-whole-team",
+                    "2026-W49", fx.wb.clock.instant().plus(Duration.ofHours(33)).atZone(ZoneOffset.UTC), false, null);
+            ConsoleServices services = ConsoleApp.services(fx.ws, fx.ws.engine(RunTrace.NONE), fx.wb.env(), scheduler);
+            show(robot, services, 1024, 680);
+            waitUntil(() -> robot.lookup("#status-scheduler").queryLabeled().getText().contains("a-weekly-report"));
+            waitUntil(() -> !robot.lookup("#status-refreshed").queryLabeled().getText().equals(
+                    io.keyline.text.Text.t("ui.console.loading")));
+            Thread.sleep(300);
+            WaitForAsyncUtils.waitForFxEvents();
+            Bounds bar = inScene(robot, robot.lookup(".status-bar").query());
+            Bounds refreshed = inScene(robot, robot.lookup("#status-refreshed").query());
+            assertThat(bar.getMaxX()).as("the bar fits the window").isLessThanOrEqualTo(1024.5);
+            assertThat(refreshed.getMaxX()).as("the bar's last label inside the window").isLessThanOrEqualTo(1024.5);
+        } finally {
+            scheduler.next = null;
+            closeFixture();
+        }
+    }
+
+    /**
      * A job page's state filter keeps its width whichever entry is chosen, in English and in Chinese, so the search
      * field beside it stays where it is (choosing 待审核 widened the box and moved the field).
      */
