@@ -140,8 +140,8 @@ class StateInitTest {
 
     @Test
     void theCheckoutsOwnStateFolderIsOneTheConsoleTakesOnItsFirstRun() {
-        // the README's first command opens the console on ./state of a fresh clone, made on its first run: nothing
-        // the repository tracks may lie there, or the folder reads as another program's and is refused
+        // the README's first command opens the console on ./state of a fresh clone, which holds the folder's
+        // README: it must not read as another program's folder, which is refused
         Path checkoutState = Path.of("state").toAbsolutePath();
         org.assertj.core.api.Assertions.assertThatCode(
                         () -> io.keyline.store.h2.H2Database.refuseOthersFolder(checkoutState))

@@ -274,9 +274,12 @@ public final class H2Database implements Database {
         }
     }
 
-    /** What Keyline itself keeps in a state folder besides its {@code keyline.*} files. */
+    /**
+     * What Keyline itself keeps in a state folder besides its {@code keyline.*} files, and the README.md a checkout
+     * keeps in its own ./state.
+     */
     private static final Set<String> STATE_NAMES = Set.of("secret.key", DatabasePasswords.FILE_NAME,
-            "workspace.properties", "logs");
+            "workspace.properties", "logs", "README.md");
 
     /**
      * Refuses to make a state in a folder that holds another program's files: a state folder is made private
