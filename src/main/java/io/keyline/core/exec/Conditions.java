@@ -340,7 +340,6 @@ public final class Conditions {
         return Said.of("core.cond.type." + type);
     }
 
-    /** A JSON pointer as written, or the words for the whole body. */
     /**
      * The value at {@code pointer} in the answer's JSON (a missing node when there is none), or {@code null} when
      * the answer is no JSON ({@link #NOT_JSON}).
@@ -350,6 +349,7 @@ public final class Conditions {
         return root == null ? null : root.at(pointer);
     }
 
+    /** A JSON pointer as written, or the words for the whole body. */
     private static Object where(String pointer) {
         return pointer.isEmpty() ? Said.of("core.cond.body") : pointer;
     }
