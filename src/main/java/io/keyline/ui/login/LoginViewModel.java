@@ -19,6 +19,8 @@ import io.keyline.ui.credentials.ProbeTest;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -52,9 +54,8 @@ public final class LoginViewModel extends ViewModel {
     private final BooleanProperty rememberUrl = new SimpleBooleanProperty(this, "rememberUrl", true);
     private final ObservableList<String> domains = FXCollections.observableArrayList();
     private final ObservableList<String> domainsReadOnly = FXCollections.unmodifiableObservableList(domains);
-    private final ReadOnlyStringWrapper origin = new ReadOnlyStringWrapper(this, "origin", "");
-    private final ReadOnlyBooleanWrapper secure = new ReadOnlyBooleanWrapper(this, "secure");
-    private final ReadOnlyStringWrapper security = new ReadOnlyStringWrapper(this, "security", "");
+    private final ReadOnlyObjectWrapper<LoginUrl.Origin> address =
+            new ReadOnlyObjectWrapper<>(this, "address", LoginUrl.origin(null));
     private final ObservableList<CredentialInput.CookieRow> preview = FXCollections.observableArrayList();
     private final ObservableList<CredentialInput.CookieRow> previewReadOnly =
             FXCollections.unmodifiableObservableList(preview);
@@ -130,10 +131,7 @@ public final class LoginViewModel extends ViewModel {
 
     /** The browser is at {@code url} now: the address bar shows its origin and whether the connection is encrypted. */
     public void navigated(String url) {
-        LoginUrl.Origin o = LoginUrl.origin(url);
-        origin.set(o.origin());
-        secure.set(o.secure());
-        security.set(o.security());
+        address.set(LoginUrl.origin(url));
     }
 
     /**
@@ -249,18 +247,12 @@ public final class LoginViewModel extends ViewModel {
         return domainsReadOnly;
     }
 
-    /** {@code https://example.org} of the page shown now (read-only address bar). */
-    public ReadOnlyStringProperty originProperty() {
-        return origin.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty secureProperty() {
-        return secure.getReadOnlyProperty();
-    }
-
-    /** "Encrypted connection (https)" or the warning for http. */
-    public ReadOnlyStringProperty securityProperty() {
-        return security.getReadOnlyProperty();
+    /**
+     * The page shown now: its origin ({@code https://example.org}, the read-only address bar), whether the connection
+     * is encrypted, and "Encrypted connection (https)" or the warning for http; an empty origin before any page.
+     */
+    public ReadOnlyObjectProperty<LoginUrl.Origin> addressProperty() {
+        return address.getReadOnlyProperty();
     }
 
     /** The captured cookies, values masked. */

@@ -1,6 +1,7 @@
 package io.keyline.ui.login;
 
 import atlantafx.base.theme.Styles;
+import io.keyline.core.operations.LoginUrl;
 import io.keyline.credentials.CookieRouting;
 import io.keyline.credentials.LoginCookieJar;
 import io.keyline.text.Text;
@@ -331,19 +332,20 @@ public final class LoginWindow {
         });
         Label lock = new Label();
         lock.setId("login-lock");
-        lock.textProperty().bind(Bindings.when(vm.secureProperty()).then(Text.t("ui.login.lockSecure")).otherwise(Text.t("ui.login.lockInsecure")));
-        Widgets.shownWhen(lock, vm.originProperty().isNotEmpty());
-        vm.secureProperty().addListener((o, a, b) -> styleLock(lock, b));
+        lock.textProperty().bind(vm.addressProperty().map(a -> a.secure() ? Text.t("ui.login.lockSecure")
+                : Text.t("ui.login.lockInsecure")));
+        Widgets.shownWhen(lock, vm.addressProperty().map(a -> !a.origin().isEmpty()));
+        vm.addressProperty().addListener((o, a, b) -> styleLock(lock, b.secure()));
         styleLock(lock, false);
         Tooltip lockTip = new Tooltip();
-        lockTip.textProperty().bind(vm.securityProperty());
+        lockTip.textProperty().bind(vm.addressProperty().map(LoginUrl.Origin::security));
         lock.setTooltip(lockTip);
         TextField address = new TextField();
         address.setId("login-address");
         address.setEditable(false);
         address.setFocusTraversable(false);
         address.getStyleClass().add("login-address");
-        address.textProperty().bind(vm.originProperty());
+        address.textProperty().bind(vm.addressProperty().map(LoginUrl.Origin::origin));
         HBox.setHgrow(address, Priority.ALWAYS);
         HBox bar = new HBox(6, back, reload, lock, address);
         bar.setAlignment(Pos.CENTER_LEFT);

@@ -68,9 +68,9 @@ class LoginViewModelTest {
         assertThat(vm.loginUrlProperty().get()).isEqualTo(sb.site.base() + "/");
 
         vm.navigated(sb.site.base() + "/login");
-        assertThat(vm.originProperty().get()).isEqualTo(sb.site.base());
-        assertThat(vm.secureProperty().get()).isFalse();
-        assertThat(vm.securityProperty().get()).startsWith("Not encrypted");
+        assertThat(vm.addressProperty().get().origin()).isEqualTo(sb.site.base());
+        assertThat(vm.addressProperty().get().secure()).isFalse();
+        assertThat(vm.addressProperty().get().security()).startsWith("Not encrypted");
 
         SandboxSite.Session s = sb.site.login();
         Cookie sso = new Cookie("sso_session", "sso-4f1c9e27b8d3a6f0", "127.0.0.2", false, "/", false, true, null);
@@ -200,7 +200,7 @@ class LoginViewModelTest {
 
     static List<String> shown(LoginViewModel vm) {
         List<String> out = new ArrayList<>(List.of(vm.statusProperty().get(), vm.discardedProperty().get(),
-                vm.originProperty().get(), vm.probes().summaryProperty().get(), vm.errorProperty().get(),
+                vm.addressProperty().get().origin(), vm.probes().summaryProperty().get(), vm.errorProperty().get(),
                 vm.credential().messageProperty().get()));
         vm.preview().forEach(r -> out.add(r.toString()));
         vm.domains().forEach(out::add);
