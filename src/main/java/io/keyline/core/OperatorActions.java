@@ -27,24 +27,11 @@ import java.util.function.UnaryOperator;
 /**
  * What a person can do to a key or a job. Every action is an audited event with the OS user
  * name and a note, applied with the same optimistic guard as the engine's transitions.
+ *
+ * @param trace the run log: every action taken also appends an {@code operator} line to it
  */
-public final class OperatorActions {
-
-    private final KeyRecords keys;
-    private final KeyChanges changes;
-    private final JobControls controls;
-    private final RunOptions options;
-    private final RunTrace trace;
-
-    /** Actions that also append an {@code operator} line to {@code trace} (the run log) for each action taken. */
-    public OperatorActions(KeyRecords keys, KeyChanges changes, JobControls controls, RunOptions options,
-                           RunTrace trace) {
-        this.keys = keys;
-        this.changes = changes;
-        this.controls = controls;
-        this.options = options;
-        this.trace = trace;
-    }
+public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls controls, RunOptions options,
+                              RunTrace trace) {
 
     /**
      * Confirms the waiting unsafe step: the key goes back to PENDING with a confirmation bound to

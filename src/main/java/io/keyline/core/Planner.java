@@ -33,8 +33,11 @@ import java.util.function.UnaryOperator;
  * query for all targeted keys), renders the requests, and asks the unsafe steps' probes, which are
  * read-only ({@code --no-probes} skips them). Its answer for each key is {@link KeyDecision}'s, the
  * rule the engine executes, so a plan cannot promise what a run would not do.
+ *
+ * @param prober asks the unsafe steps' probes read-only, or {@code null}: every probe is "not asked"
  */
-public final class Planner {
+public record Planner(KeyRecords store, JobControls controls, Leases leases, CredentialProvider credentials,
+                      Clock clock, Prober prober) {
 
     /** Runs a step's read-only probe (never the step). */
     @FunctionalInterface
@@ -59,27 +62,6 @@ public final class Planner {
         public Options withAhead(boolean a) {
             return new Options(probes, a, waitInPlace);
         }
-    }
-
-    private final KeyRecords store;
-    private final JobControls controls;
-    private final Leases leases;
-    private final CredentialProvider credentials;
-    private final Clock clock;
-    private final Prober prober;
-
-    /** A planner that asks no probe (every probe is "not asked"). */
-    /**
-     * @param prober asks the unsafe steps' probes read-only, or {@code null}: every probe is "not asked"
-     */
-    public Planner(KeyRecords store, JobControls controls, Leases leases, CredentialProvider credentials, Clock clock,
-                   Prober prober) {
-        this.store = store;
-        this.controls = controls;
-        this.leases = leases;
-        this.credentials = credentials;
-        this.clock = clock;
-        this.prober = prober;
     }
 
     public Plan plan(JobDefinition job, List<String> keys) {

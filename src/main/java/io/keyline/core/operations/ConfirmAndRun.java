@@ -42,7 +42,8 @@ import java.util.function.UnaryOperator;
  * waits and exactly what its unsafe step will send (secrets masked, the same headers as the plan), then
  * confirm that payload — bound to the hash that was shown — and run the key once.
  */
-public final class ConfirmAndRun {
+public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvider credentials,
+                            OperatorActions actions, Clock clock) {
 
     /** Body preview size. */
     public static final int PREVIEW_BYTES = 4096;
@@ -247,21 +248,6 @@ public final class ConfirmAndRun {
      * @param result    what the confirmed step came to in that run, or {@code null} when the run did not reach it
      */
     public record Outcome(KeyRecord confirmed, RunReport report, KeyRecord after, StepResult result) {
-    }
-
-    private final KeyRecords store;
-    private final KeyEvents history;
-    private final CredentialProvider credentials;
-    private final OperatorActions actions;
-    private final Clock clock;
-
-    public ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvider credentials, OperatorActions actions,
-                         Clock clock) {
-        this.store = store;
-        this.history = history;
-        this.credentials = credentials;
-        this.actions = actions;
-        this.clock = clock;
     }
 
     /**

@@ -31,17 +31,7 @@ import java.util.regex.Pattern;
  * Renew dialog do it: store the credential (encrypted), put every key parked on it back to pending,
  * optionally run them at once, and say so in one line ("3 parked keys resumed, 3 of 3 completed").
  */
-public final class RenewAndResume {
-
-    private final CredentialStore credentials;
-    private final KeyRecords store;
-    private final OperatorActions actions;
-
-    public RenewAndResume(CredentialStore credentials, KeyRecords store, OperatorActions actions) {
-        this.credentials = credentials;
-        this.store = store;
-        this.actions = actions;
-    }
+public record RenewAndResume(CredentialStore credentials, KeyRecords store, OperatorActions actions) {
 
     /**
      * What waits for a credential: shown before it is renewed.

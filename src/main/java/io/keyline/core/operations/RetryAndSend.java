@@ -31,7 +31,8 @@ import java.util.Objects;
  * probes not asked yet: the run asks them right before the step), the same rule the engine follows. The
  * retry itself refuses when what it would send changed since it was shown.
  */
-public final class RetryAndSend {
+public record RetryAndSend(KeyRecords store, CredentialProvider credentials, WorkerRegistry holders,
+                           ConfirmAndRun confirm, KeyActions actions, Clock clock) {
 
     /**
      * What the retry of one key would send.
@@ -50,23 +51,6 @@ public final class RetryAndSend {
         public boolean shown() {
             return payload != null && payload.hash() != null;
         }
-    }
-
-    private final KeyRecords store;
-    private final CredentialProvider credentials;
-    private final WorkerRegistry holders;
-    private final ConfirmAndRun confirm;
-    private final KeyActions actions;
-    private final Clock clock;
-
-    public RetryAndSend(KeyRecords store, CredentialProvider credentials, WorkerRegistry holders,
-                        ConfirmAndRun confirm, KeyActions actions, Clock clock) {
-        this.store = store;
-        this.credentials = credentials;
-        this.holders = holders;
-        this.confirm = confirm;
-        this.actions = actions;
-        this.clock = clock;
     }
 
     /**

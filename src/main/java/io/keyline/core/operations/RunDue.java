@@ -29,20 +29,10 @@ import java.util.function.Consumer;
  * and due retries, and the keys a job's key source lists that are not done. A paused job is passed by and said
  * so.
  */
-public final class RunDue {
+public record RunDue(KeyRecords store, JobControls controls, Clock clock) {
 
     /** At most this many jobs run side by side (each within its own concurrency). */
     static final int JOBS_AT_ONCE = 16;
-
-    private final KeyRecords store;
-    private final JobControls controls;
-    private final Clock clock;
-
-    public RunDue(KeyRecords store, JobControls controls, Clock clock) {
-        this.store = store;
-        this.controls = controls;
-        this.clock = clock;
-    }
 
     /**
      * What one {@code run --due} did.
