@@ -305,7 +305,7 @@ public final class CredentialDialog {
         echo.getStyleClass().addAll("credential-echo", "code");
         echo.setWrapText(true);
         echo.setMouseTransparent(true);
-        echo.textProperty().bind(vm.input().maskedProperty());
+        echo.textProperty().bind(vm.input().readingProperty().map(CredentialInput.Reading::masked));
         StackPane.setAlignment(echo, Pos.TOP_LEFT);
         StackPane inputStack = new StackPane(input, echo, cover);
         installDrop(inputStack);
@@ -338,14 +338,15 @@ public final class CredentialDialog {
         HBox inputBar = new HBox(8, open, hint, Widgets.grow(), length, reveal);
         inputBar.setAlignment(Pos.CENTER_LEFT);
 
-        Label parseError = Widgets.line(vm.input().parseErrorProperty(),
+        Label parseError = Widgets.line(vm.input().readingProperty().map(CredentialInput.Reading::parseError),
                 "error-text", "inline-validation", "credential-parse-error");
 
-        Label dropped = Widgets.line(vm.input().droppedProperty(), "warning-text", "credential-dropped");
+        Label dropped = Widgets.line(vm.input().readingProperty().map(CredentialInput.Reading::dropped),
+                "warning-text", "credential-dropped");
 
         Label summary = new Label();
         summary.getStyleClass().add("credential-summary");
-        summary.textProperty().bind(vm.input().summaryProperty());
+        summary.textProperty().bind(vm.input().readingProperty().map(CredentialInput.Reading::summary));
         Widgets.collapseWhenEmpty(summary);
 
         TableView<CredentialInput.CookieRow> preview = LoginParts.table(vm.input().preview(),

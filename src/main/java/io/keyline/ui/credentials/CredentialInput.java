@@ -9,8 +9,8 @@ import io.keyline.text.Text;
 import io.keyline.ui.common.Format;
 import io.keyline.ui.common.Threads;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -53,17 +53,27 @@ public final class CredentialInput {
                             Instant expires) {
     }
 
+    /**
+     * What the input reads as, all of it from one parse.
+     *
+     * @param masked     the masked echo the box shows ("Cookie: sessionid=•••••••• (32 characters)"), or empty
+     * @param summary    "2 cookies · fingerprint 1a2b3c4d · earliest expiry …", or empty
+     * @param parseError the parser's message (line or index, field, problem), or empty
+     * @param dropped    what was left out of a valid input, by cookie name ("Left out 1 cookie a request cannot
+     *                   carry: nickname"), or empty
+     * @param valid      whether the input is a credential that can be saved
+     */
+    public record Reading(String masked, String summary, String parseError, String dropped, boolean valid) {
+        static final Reading EMPTY = new Reading("", "", "", "", false);
+    }
+
     private final Threads threads;
     private final ObjectProperty<CredentialType> type = new SimpleObjectProperty<>(this, "type", CredentialType.COOKIE);
     private final StringProperty domain = new SimpleStringProperty(this, "domain", "");
     private final StringProperty text = new SimpleStringProperty(this, "text", "");
     private final ObservableList<CookieRow> preview = FXCollections.observableArrayList();
     private final ObservableList<CookieRow> previewView = FXCollections.unmodifiableObservableList(preview);
-    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
-    private final ReadOnlyStringWrapper masked = new ReadOnlyStringWrapper(this, "masked", "");
-    private final ReadOnlyStringWrapper parseError = new ReadOnlyStringWrapper(this, "parseError", "");
-    private final ReadOnlyStringWrapper dropped = new ReadOnlyStringWrapper(this, "dropped", "");
-    private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper(this, "valid");
+    private final ReadOnlyObjectWrapper<Reading> reading = new ReadOnlyObjectWrapper<>(this, "reading", Reading.EMPTY);
     private final ReadOnlyStringWrapper loadedFile = new ReadOnlyStringWrapper(this, "loadedFile", "");
     private ParsedCredential parsed;
     private boolean loadingFile;
@@ -84,12 +94,9 @@ public final class CredentialInput {
         String t = text.get();
         preview.clear();
         parsed = null;
-        summary.set("");
-        dropped.set("");
-        masked.set(t == null || t.isEmpty() ? "" : Text.t("ui.credential.pasted", t.length()));
+        String pasted = t == null || t.isEmpty() ? "" : Text.t("ui.credential.pasted", t.length());
         if (t == null || t.isBlank()) {
-            parseError.set("");
-            valid.set(false);
+            reading.set(new Reading(pasted, "", "", "", false));
             return;
         }
         String d = domain.get() == null || domain.get().isBlank() ? null : domain.get().strip();
@@ -97,16 +104,11 @@ public final class CredentialInput {
             CredentialParser.Parsed read = CredentialParser.parseInput(type.get(), t, d);
             ParsedCredential p = read.credential();
             parsed = p;
-            dropped.set(read.dropped().isEmpty() ? "" : Text.t("ui.credential.dropped", read.dropped().size(),
-                    String.join(", ", read.dropped())));
             preview.setAll(rows(p));
-            summary.set(summaryOf(p));
-            masked.set(echo(p));
-            parseError.set("");
-            valid.set(true);
+            reading.set(new Reading(echo(p), summaryOf(p), "", read.dropped().isEmpty() ? ""
+                    : Text.t("ui.credential.dropped", read.dropped().size(), String.join(", ", read.dropped())), true));
         } catch (CredentialFormatException e) {
-            parseError.set(e.getMessage());
-            valid.set(false);
+            reading.set(new Reading(pasted, "", e.getMessage(), "", false));
         }
     }
 
@@ -206,31 +208,9 @@ public final class CredentialInput {
         return previewView;
     }
 
-    /** "2 cookies · fingerprint 1a2b3c4d · earliest expiry …". */
-    public ReadOnlyStringProperty summaryProperty() {
-        return summary.getReadOnlyProperty();
-    }
-
-    /** The masked echo the box shows ("Cookie: sessionid=•••••••• (32 characters)"), or empty. */
-    public ReadOnlyStringProperty maskedProperty() {
-        return masked.getReadOnlyProperty();
-    }
-
-    /** The parser's message (line or index, field, problem), or empty. */
-    public ReadOnlyStringProperty parseErrorProperty() {
-        return parseError.getReadOnlyProperty();
-    }
-
-    /**
-     * What was left out of a valid input, by cookie name ("Left out 1 cookie a request cannot carry: nickname"), or
-     * empty.
-     */
-    public ReadOnlyStringProperty droppedProperty() {
-        return dropped.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty validProperty() {
-        return valid.getReadOnlyProperty();
+    /** What the input reads as: its masked echo, summary, parse error, what was left out, whether it is valid. */
+    public ReadOnlyObjectProperty<Reading> readingProperty() {
+        return reading.getReadOnlyProperty();
     }
 
     /** Name of the file the input was loaded from, or empty when it was typed or pasted. */

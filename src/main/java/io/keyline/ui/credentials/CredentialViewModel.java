@@ -63,7 +63,7 @@ public final class CredentialViewModel extends ViewModel {
         super(threads);
         this.services = services;
         this.input = new CredentialInput(threads);
-        input.validProperty().addListener((o, a, b) -> updateCanSave());
+        input.readingProperty().addListener((o, a, b) -> updateCanSave());
         // another value: the offer to save the refused one anyway ends
         input.textProperty().addListener((o, a, b) -> dropRefused());
         name.addListener((o, a, b) -> {
@@ -122,7 +122,7 @@ public final class CredentialViewModel extends ViewModel {
      * touched yet lets the operator press Save, which then shows what the name lacks.
      */
     private void updateCanSave() {
-        canSave.set(input.validProperty().get() && shownNameError.get().isEmpty() && !busy.get());
+        canSave.set(input.readingProperty().get().valid() && shownNameError.get().isEmpty() && !busy.get());
     }
 
     /**

@@ -51,10 +51,10 @@ class CredentialViewModelTest {
 
     /** Every string the view model exposes, except the input the operator typed. */
     static List<String> exposed(CredentialViewModel vm) {
-        List<String> out = new ArrayList<>(List.of(vm.input().summaryProperty().get(),
-                vm.input().parseErrorProperty().get(), vm.input().droppedProperty().get(), vm.messageProperty().get(),
-                vm.errorProperty().get(), vm.currentProperty().get(), vm.probes().summaryProperty().get(),
-                vm.input().loadedFileProperty().get()));
+        CredentialInput.Reading reading = vm.input().readingProperty().get();
+        List<String> out = new ArrayList<>(List.of(reading.summary(), reading.parseError(), reading.dropped(),
+                vm.messageProperty().get(), vm.errorProperty().get(), vm.currentProperty().get(),
+                vm.probes().summaryProperty().get(), vm.input().loadedFileProperty().get()));
         vm.input().preview().forEach(r -> out.add(r.toString()));
         vm.probes().lines().forEach(r -> out.add(LoginCheck.line(r)));
         return out;
@@ -71,13 +71,13 @@ class CredentialViewModelTest {
     @Test
     void malformedInputShowsTheParsersMessageAndSaveIsDisabled() {
         vm.input().textProperty().set("[{\"name\": \"sessionid\", \"domain\": \"example.com\"}]");
-        assertThat(vm.input().parseErrorProperty().get()).isEqualTo("[0].value: missing");
-        assertThat(vm.input().validProperty().get()).isFalse();
+        assertThat(vm.input().readingProperty().get().parseError()).isEqualTo("[0].value: missing");
+        assertThat(vm.input().readingProperty().get().valid()).isFalse();
         assertThat(vm.canSaveProperty().get()).isFalse();
         assertThat(vm.input().preview()).isEmpty();
 
         vm.input().textProperty().set("# Netscape HTTP Cookie File\nexample.com\tFALSE\t/\tFALSE\tsoon\tsid\t" + SESSION + "\n");
-        assertThat(vm.input().parseErrorProperty().get()).startsWith("line 2").contains("expir");
+        assertThat(vm.input().readingProperty().get().parseError()).startsWith("line 2").contains("expir");
         assertThat(vm.canSaveProperty().get()).isFalse();
         assertNoSecret(vm, SESSION);
 
@@ -85,7 +85,7 @@ class CredentialViewModelTest {
         assertThat(fx.services.credentials().info("site-cookie")).isEmpty();
 
         vm.input().textProperty().set("sid=" + SESSION);
-        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
+        assertThat(vm.input().readingProperty().get().parseError()).isEmpty();
         assertThat(vm.canSaveProperty().get()).isTrue();
         vm.nameProperty().set("bad name!");
         assertThat(vm.shownNameErrorProperty().get()).isNotEmpty();
@@ -119,14 +119,14 @@ class CredentialViewModelTest {
     @Test
     void aCookieHeaderPreviewsWithMaskedValues() {
         vm.input().textProperty().set("Cookie: sessionid=" + SESSION + "; csrftoken=" + CSRF);
-        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
+        assertThat(vm.input().readingProperty().get().parseError()).isEmpty();
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::name).containsExactly("sessionid", "csrftoken");
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsOnly("***");
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::domain).containsOnly("any host");
         String fingerprint = CredentialParser.parse(CredentialType.COOKIE, "sessionid=" + SESSION + "; csrftoken=" + CSRF,
                 null).fingerprint();
         assertThat(fingerprint).hasSize(8);
-        assertThat(vm.input().summaryProperty().get())
+        assertThat(vm.input().readingProperty().get().summary())
                 .isEqualTo("2 cookies · fingerprint " + fingerprint + " · session cookies (no expiry)");
         assertThat(vm.canSaveProperty().get()).isTrue();
         assertNoSecret(vm, SESSION, CSRF);
@@ -142,19 +142,19 @@ class CredentialViewModelTest {
                 + " {\"name\": \"nickname\", \"value\": \"" + nickname + "\", \"domain\": \"example.com\"}]";
         vm.input().textProperty().set(export);
 
-        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
-        assertThat(vm.input().droppedProperty().get()).isEqualTo("Left out 1 cookie a request cannot carry (a character "
+        assertThat(vm.input().readingProperty().get().parseError()).isEmpty();
+        assertThat(vm.input().readingProperty().get().dropped()).isEqualTo("Left out 1 cookie a request cannot carry (a character "
                 + "outside ASCII, a control character or \";\" in the value): nickname. The others are saved.");
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::name).containsExactly("sessionid");
         assertThat(vm.canSaveProperty().get()).isTrue();
-        assertThat(vm.input().droppedProperty().get()).doesNotContain(nickname);
+        assertThat(vm.input().readingProperty().get().dropped()).doesNotContain(nickname);
         assertNoSecret(vm, SESSION, nickname);
 
         io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
         try {
             vm.input().textProperty().set("");
             vm.input().textProperty().set(export);
-            assertThat(vm.input().droppedProperty().get())
+            assertThat(vm.input().readingProperty().get().dropped())
                     .isEqualTo("略去了 1 个请求无法携带的 Cookie（值里有 ASCII 以外的字符、控制字符或“;”）：nickname。其余的会保存。");
         } finally {
             io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
@@ -165,8 +165,8 @@ class CredentialViewModelTest {
                 .extracting(CredentialInfo::cookies).isEqualTo(1);
 
         vm.input().textProperty().set("nickname=" + nickname);
-        assertThat(vm.input().droppedProperty().get()).isEmpty();
-        assertThat(vm.input().parseErrorProperty().get())
+        assertThat(vm.input().readingProperty().get().dropped()).isEmpty();
+        assertThat(vm.input().readingProperty().get().parseError())
                 .isEqualTo("line 1, cookie 1, value: contains a character outside ASCII (U+5F20), which a request "
                         + "header cannot carry");
         assertThat(vm.canSaveProperty().get()).isFalse();
@@ -183,14 +183,14 @@ class CredentialViewModelTest {
                 """.formatted(SESSION, CSRF));
         vm.loadFile(file);
         assertThat(vm.input().loadedFileProperty().get()).isEqualTo("cookies.txt");
-        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
+        assertThat(vm.input().readingProperty().get().parseError()).isEmpty();
         assertThat(vm.input().preview()).hasSize(3);
         CredentialInput.CookieRow session = vm.input().preview().get(1);
         assertThat(session).isEqualTo(new CredentialInput.CookieRow("sessionid", "***", "portal.example.com", "/",
                 true, true, Instant.ofEpochSecond(1764547200)));
         assertThat(vm.input().preview().get(0).domain()).isEqualTo(".example.com");
         assertThat(vm.input().preview().get(2).expires()).isNull();
-        assertThat(vm.input().summaryProperty().get()).contains("3 cookies")
+        assertThat(vm.input().readingProperty().get().summary()).contains("3 cookies")
                 .endsWith("earliest expiry " + Format.time(Instant.ofEpochSecond(1764547200)));
         assertNoSecret(vm, SESSION, CSRF, "GA1.2.1843256733.1732800000");
 
@@ -210,16 +210,16 @@ class CredentialViewModelTest {
                 ]
                 """.formatted(CSRF, SESSION));
         vm.loadFile(file);
-        assertThat(vm.input().parseErrorProperty().get()).isEmpty();
+        assertThat(vm.input().readingProperty().get().parseError()).isEmpty();
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::name).containsExactly("remember", "sessionid");
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsOnly("***");
         assertThat(vm.input().preview().get(1).httpOnly()).isTrue();
-        assertThat(vm.input().summaryProperty().get())
+        assertThat(vm.input().readingProperty().get().summary())
                 .endsWith("earliest expiry " + Format.time(Instant.ofEpochSecond(1764547200)));
         assertNoSecret(vm, SESSION, CSRF);
 
         vm.input().typeProperty().set(CredentialType.BEARER); // a JSON array is no bearer token
-        assertThat(vm.input().parseErrorProperty().get()).isNotEmpty();
+        assertThat(vm.input().readingProperty().get().parseError()).isNotEmpty();
         assertThat(vm.canSaveProperty().get()).isFalse();
         vm.input().textProperty().set("Bearer " + SESSION);
         assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsExactly("Bearer ***");
@@ -253,7 +253,7 @@ class CredentialViewModelTest {
         // the renew dialog says which keys will resume (not only how many)
         assertThat(renew.waitingKeysProperty().get()).isEqualTo("1 key will resume: p " + TODAY);
         renew.input().textProperty().set("Cookie: session=v2");
-        assertThat(renew.input().maskedProperty().get()).isEqualTo("Cookie: session=••• (2 characters)")
+        assertThat(renew.input().readingProperty().get().masked()).isEqualTo("Cookie: session=••• (2 characters)")
                 .doesNotContain("v2");
         renew.save();
 
