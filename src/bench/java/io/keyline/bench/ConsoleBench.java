@@ -94,8 +94,8 @@ final class ConsoleBench {
                 TimelineViewModel tl = new TimelineViewModel(services, Threads.direct());
                 tl.load("big", hot);
                 long d = System.nanoTime();
-                if (tl.eventCountProperty().get() != 1_000) {
-                    throw new IllegalStateException("timeline: " + tl.eventCountProperty().get() + " events");
+                if (tl.headerProperty().get().events() != 1_000) {
+                    throw new IllegalStateException("timeline: " + tl.headerProperty().get().events() + " events");
                 }
                 if (i >= 0) {
                     open.add((b - a) / 1e6);

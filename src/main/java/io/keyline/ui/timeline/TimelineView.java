@@ -11,7 +11,6 @@ import io.keyline.ui.Navigator;
 import io.keyline.ui.common.StateChip;
 import io.keyline.ui.common.Widgets;
 import io.keyline.ui.timeline.TimelineViewModel.Action;
-import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -120,17 +119,16 @@ public final class TimelineView extends BorderPane {
         keyLabel.textProperty().bind(vm.keyProperty());
         StateChip chip = new StateChip();
         // the key's state and why it waits: a wait for the job's review wears its own chip
-        vm.recordProperty().addListener((o, a, b) -> chip.showKey(b));
-        chip.showKey(vm.recordProperty().get());
+        vm.headerProperty().addListener((o, a, b) -> chip.showKey(b.record()));
+        chip.showKey(vm.headerProperty().get().record());
 
         ProgressIndicator spinner = Widgets.spinner(vm.loadingProperty().or(vm.busyProperty()));
         spinner.managedProperty().bind(spinner.visibleProperty());
 
         Button actionButton = new Button();
         actionButton.getStyleClass().add(Styles.ACCENT);
-        actionButton.textProperty().bind(Bindings.createStringBinding(() -> vm.actionProperty().get().label(),
-                vm.actionProperty()));
-        Widgets.shownWhen(actionButton, vm.actionProperty().isNotEqualTo(Action.NONE));
+        actionButton.textProperty().bind(vm.headerProperty().map(h -> h.action().label()));
+        Widgets.shownWhen(actionButton, vm.headerProperty().map(h -> h.action() != Action.NONE));
         actionButton.disableProperty().bind(vm.busyProperty());
         actionButton.setOnAction(e -> act());
 
@@ -141,17 +139,14 @@ public final class TimelineView extends BorderPane {
         HBox titleRow = new HBox(8, jobLink, dot, keyLabel, chip, spinner, Widgets.grow(), refresh, actionButton);
         titleRow.setAlignment(Pos.CENTER_LEFT);
 
-        Label message = Widgets.line(vm.messageProperty(), "timeline-message");
+        Label message = Widgets.line(vm.headerProperty().map(TimelineViewModel.Header::message), "timeline-message");
 
-        Label outcome = Widgets.line(vm.outcomeProperty(), "timeline-outcome");
+        Label outcome = Widgets.line(vm.headerProperty().map(TimelineViewModel.Header::outcome), "timeline-outcome");
         outcome.setId("timeline-outcome");
 
         Label details = new Label();
-        details.textProperty().bind(Bindings.createStringBinding(() -> {
-            String d = vm.detailsProperty().get();
-            int n = vm.eventCountProperty().get();
-            return (d.isEmpty() ? "" : d + " · ") + Text.t("ui.timeline.events", n);
-        }, vm.detailsProperty(), vm.eventCountProperty()));
+        details.textProperty().bind(vm.headerProperty().map(h -> (h.details().isEmpty() ? "" : h.details() + " · ")
+                + Text.t("ui.timeline.events", h.events())));
         details.getStyleClass().add("page-subtitle");
 
         Label notice = Widgets.line(vm.noticeProperty(), "timeline-notice");
@@ -166,8 +161,9 @@ public final class TimelineView extends BorderPane {
     }
 
     private void act() {
-        KeyRecord rec = vm.recordProperty().get();
-        switch (vm.actionProperty().get()) {
+        TimelineViewModel.Header h = vm.headerProperty().get();
+        KeyRecord rec = h.record();
+        switch (h.action()) {
             case PLAN -> navigator.plan(vm.jobProperty().get(), java.util.List.of(vm.keyProperty().get()));
             case CONFIRM -> navigator.confirm(vm.jobProperty().get(), vm.keyProperty().get());
             case RENEW_CREDENTIAL -> navigator.renewCredential(rec == null ? null : rec.credential());

@@ -61,18 +61,27 @@ public final class TimelineViewModel extends ViewModel {
         }
     }
 
+    /**
+     * What the page's header says about the key as it was last read.
+     *
+     * @param record  the key's current record, or {@code null} when it has never run
+     * @param message the key's current message
+     * @param details "step publish · 2 attempts · next attempt … · updated 3 min ago", or empty
+     * @param outcome for a done key: when it finished, how long it took, what it came to; else empty
+     * @param action  the one move that resolves its state, or {@link Action#NONE}
+     * @param events  how many events the key has
+     */
+    public record Header(KeyRecord record, String message, String details, String outcome, Action action,
+                         int events) {
+        static final Header NONE = new Header(null, "", "", "", Action.NONE, 0);
+    }
+
     private final ConsoleServices services;
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper key = new ReadOnlyStringWrapper("");
-    private final ReadOnlyObjectWrapper<KeyRecord> record = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyObjectWrapper<KeyState> state = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper details = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper outcome = new ReadOnlyStringWrapper("");
-    private final ReadOnlyObjectWrapper<Action> action = new ReadOnlyObjectWrapper<>(Action.NONE);
+    private final ReadOnlyObjectWrapper<Header> header = new ReadOnlyObjectWrapper<>(Header.NONE);
     private final ObservableList<Row> rows = FXCollections.observableArrayList();
     private final ObservableList<Row> rowsView = FXCollections.unmodifiableObservableList(rows);
-    private final ReadOnlyIntegerWrapper eventCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyIntegerWrapper newestRun = new ReadOnlyIntegerWrapper(-1);
     private final ReadOnlyObjectWrapper<EventRow> expanded = new ReadOnlyObjectWrapper<>();
     private Runnable onChanged = () -> { };
@@ -126,7 +135,7 @@ public final class TimelineViewModel extends ViewModel {
      * @return whether the retry was started
      */
     public boolean retry(String note) {
-        KeyRecord rec = record.get();
+        KeyRecord rec = header.get().record();
         if (busy.get() || rec == null || Action.of(rec) != Action.RETRY) {
             return false;
         }
@@ -180,15 +189,11 @@ public final class TimelineViewModel extends ViewModel {
      */
     private void apply(Timeline.View v, boolean fresh) {
         KeyRecord rec = v.record();
-        record.set(rec);
-        state.set(rec == null ? null : rec.state());
-        message.set(rec == null ? Text.t("ui.timeline.neverRun", key.get(), job.get())
-                : io.keyline.ui.common.Format.keyMessage(rec));
-        details.set(rec == null ? "" : Timeline.details(rec, services.clock().instant()));
-        outcome.set(outcomeText(v.outcome()));
-        action.set(Action.of(rec));
+        header.set(new Header(rec, rec == null ? Text.t("ui.timeline.neverRun", key.get(), job.get())
+                : io.keyline.ui.common.Format.keyMessage(rec),
+                rec == null ? "" : Timeline.details(rec, services.clock().instant()), outcomeText(v.outcome()),
+                Action.of(rec), v.events()));
         rows.setAll(v.rows());
-        eventCount.set(v.events());
         newestRun.set(v.newestRun());
         error.set("");
         EventRow keep = fresh ? null : expanded.get();
@@ -220,41 +225,14 @@ public final class TimelineViewModel extends ViewModel {
         return key.getReadOnlyProperty();
     }
 
-    /** The key's current record, or {@code null} when it has never run. */
-    public ReadOnlyObjectProperty<KeyRecord> recordProperty() {
-        return record.getReadOnlyProperty();
-    }
-
-    public ReadOnlyObjectProperty<KeyState> stateProperty() {
-        return state.getReadOnlyProperty();
-    }
-
-    /** The key's current message. */
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
-    }
-
-    /** "step publish · 2 attempts · next attempt … · updated 3 min ago". */
-    public ReadOnlyStringProperty detailsProperty() {
-        return details.getReadOnlyProperty();
-    }
-
-    /** For a done key: when it finished, how long it took, what it came to; else empty. */
-    public ReadOnlyStringProperty outcomeProperty() {
-        return outcome.getReadOnlyProperty();
-    }
-
-    public ReadOnlyObjectProperty<Action> actionProperty() {
-        return action.getReadOnlyProperty();
+    /** What the header says about the key: its record, message, details, outcome, action and number of events. */
+    public ReadOnlyObjectProperty<Header> headerProperty() {
+        return header.getReadOnlyProperty();
     }
 
     /** Run headers and events, oldest first. */
     public ObservableList<Row> rows() {
         return rowsView;
-    }
-
-    public ReadOnlyIntegerProperty eventCountProperty() {
-        return eventCount.getReadOnlyProperty();
     }
 
     /** The index of the newest run's header (the list scrolls there after a load), or -1. */

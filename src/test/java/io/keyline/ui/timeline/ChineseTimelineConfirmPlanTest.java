@@ -95,7 +95,7 @@ class ChineseTimelineConfirmPlanTest {
             timeline.load("daily", KEY);
             return v;
         });
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> timeline.eventCountProperty().get()) > 0);
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> timeline.headerProperty().get().events()) > 0);
         WaitForAsyncUtils.waitForFxEvents();
         List<String> waiting = fx(() -> shown(view));
         assertThat(waiting).as("the timeline's texts").contains("刷新", "时间", "事件", "步骤", "消息");
@@ -144,8 +144,8 @@ class ChineseTimelineConfirmPlanTest {
             timeline.reload();
             return null;
         });
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> timeline.stateProperty().get())
-                == KeyState.DONE);
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS,
+                () -> fx(() -> timeline.headerProperty().get().record().state()) == KeyState.DONE);
         WaitForAsyncUtils.waitForFxEvents();
         List<String> done = fx(() -> shown(view));
         assertThat(done).anyMatch(t -> t.startsWith("完成于 "));

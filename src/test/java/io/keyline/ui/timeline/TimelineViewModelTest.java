@@ -53,16 +53,17 @@ class TimelineViewModelTest {
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
         vm.load("daily", KEY);
 
-        assertThat(vm.stateProperty().get()).isEqualTo(KeyState.FAILED);
-        assertThat(vm.actionProperty().get()).isEqualTo(Action.RETRY);
-        assertThat(vm.messageProperty().get()).contains("HTTP 404");
-        assertThat(vm.detailsProperty().get()).contains("step publish").contains("refused").doesNotContain("FATAL");
+        TimelineViewModel.Header header = vm.headerProperty().get();
+        assertThat(header.record().state()).isEqualTo(KeyState.FAILED);
+        assertThat(header.action()).isEqualTo(Action.RETRY);
+        assertThat(header.message()).contains("HTTP 404");
+        assertThat(header.details()).contains("step publish").contains("refused").doesNotContain("FATAL");
         List<Row> rows = vm.rows();
         assertThat(rows.get(0)).isInstanceOf(RunHeader.class);
         RunHeader run = (RunHeader) rows.get(0);
         assertThat(run.operator()).isFalse();
         assertThat(run.outcome()).isEqualTo(KeyState.FAILED);
-        assertThat(run.events()).isEqualTo(rows.size() - 1).isEqualTo(vm.eventCountProperty().get());
+        assertThat(run.events()).isEqualTo(rows.size() - 1).isEqualTo(header.events());
         assertThat(run.failures()).isEqualTo(1);
         assertThat(rows.stream().filter(r -> r instanceof RunHeader)).hasSize(1);
 
@@ -190,13 +191,13 @@ class TimelineViewModelTest {
         assertThat(fx.record("daily", KEY).state()).isEqualTo(KeyState.DONE);
         assertThat(fx.site.effects(KEY)).isEqualTo(1);
         assertThat(changed).hasValue(1);
-        assertThat(vm.stateProperty().get()).isEqualTo(KeyState.DONE);
-        assertThat(vm.actionProperty().get()).isEqualTo(Action.NONE);
+        assertThat(vm.headerProperty().get().record().state()).isEqualTo(KeyState.DONE);
+        assertThat(vm.headerProperty().get().action()).isEqualTo(Action.NONE);
         assertThat(vm.noticeProperty().get()).isEqualTo("Retried: " + KEY + " is done");
         // the evidence pane no longer shows the old failure: the newest run has none
         assertThat(vm.expandedProperty().get()).isNull();
         // a done key says when it finished, how long it took and what it came to
-        assertThat(vm.outcomeProperty().get()).startsWith("Done at ").contains("publish: HTTP 2");
+        assertThat(vm.headerProperty().get().outcome()).startsWith("Done at ").contains("publish: HTTP 2");
         // the list scrolls to the newest run
         assertThat(vm.newestRunProperty().get()).isEqualTo(vm.rows().indexOf(vm.rows().stream()
                 .filter(r -> r instanceof RunHeader h && !h.operator()).reduce((a, b) -> b).orElseThrow()));
@@ -219,10 +220,11 @@ class TimelineViewModelTest {
     void keyThatNeverRanSaysSo() {
         TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
         vm.load("daily", "2026-11-30");
-        assertThat(vm.recordProperty().get()).isNull();
+        TimelineViewModel.Header header = vm.headerProperty().get();
+        assertThat(header.record()).isNull();
         assertThat(vm.rows()).isEmpty();
-        assertThat(vm.messageProperty().get()).contains("never run");
-        assertThat(vm.actionProperty().get()).isEqualTo(Action.NONE);
+        assertThat(header.message()).contains("never run");
+        assertThat(header.action()).isEqualTo(Action.NONE);
     }
 
     @Test

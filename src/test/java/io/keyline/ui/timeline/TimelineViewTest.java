@@ -77,7 +77,7 @@ class TimelineViewTest {
             stage.show();
             vm.load("daily", KEY);
         });
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() > 2000);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.headerProperty().get().events() > 2000);
         WaitForAsyncUtils.waitForFxEvents();
 
         ListView<?> list = robot.lookup(".timeline-list").queryAs(ListView.class);
@@ -126,7 +126,7 @@ class TimelineViewTest {
         robot.clickOn("#retry-and-send");
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> navigation.contains("refresh"));
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(vm.stateProperty().get()).isEqualTo(KeyState.DONE);
+        assertThat(vm.headerProperty().get().record().state()).isEqualTo(KeyState.DONE);
         assertThat(fx.site.effects(KEY)).isEqualTo(1);
         // after Retry: the outcome is said at the top, and the evidence pane no longer shows the old failure
         assertThat(robot.lookup("#timeline-notice").queryLabeled().getText()).isEqualTo("Retried: " + KEY + " is done");
@@ -172,7 +172,7 @@ class TimelineViewTest {
         });
         // claimed, write succeeded (a none step has no "started" event), publish started,
         // failed, skipped, retried
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 6);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.headerProperty().get().events() >= 6);
         robot.interact(vm::collapse);
         WaitForAsyncUtils.waitForFxEvents();
 
@@ -347,7 +347,7 @@ class TimelineViewTest {
             stage.show();
             vm.load("daily", KEY);
         });
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.eventCountProperty().get() >= 3);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.headerProperty().get().events() >= 3);
         robot.interact(vm::collapse);
         java.util.function.Supplier<List<ListCell<?>>> shownRows = () -> robot.lookup(
                 ".timeline-list .list-cell.event-row").queryAll().stream()
