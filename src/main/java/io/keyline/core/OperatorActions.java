@@ -263,8 +263,48 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
      * @return the keys that resumed
      */
     public List<KeyRecord> credentialUpdated(String credential, String fingerprint, List<JobDefinition> jobs) {
-        return resumeParked(credential, Said.of("core.event.credentialUpdated", credential, fingerprint),
-                "credential-renewed", fingerprint, jobs);
+        Said msg = Said.of("core.event.credentialUpdated", credential, fingerprint);
+        List<KeyRecord> resumed = resumeParked(credential, msg, "credential-renewed", fingerprint, jobs);
+        rewindWaiting(credential, msg, jobs);
+        return resumed;
+    }
+
+    /**
+     * A renewal also reaches the keys that wait to run again ({@code RETRY_WAIT}, {@code PENDING}) with outputs of
+     * steps sent with the old login: a nonce or CSRF token of a session that the new login replaced would be
+     * refused, and the refusal would mark the new login rejected. They keep their state (and a retry its time) and
+     * go back to the first step that uses the credential, as a parked key does; an unsafe step whose outcome is
+     * unknown is left as it is (its probe or a person decides), and a key changed meanwhile is left alone.
+     */
+    private void rewindWaiting(String credential, Said msg, List<JobDefinition> jobs) {
+        Instant now = now();
+        List<KeyChanges.Change> moves = new ArrayList<>();
+        for (JobDefinition job : jobs) {
+            int first = firstUsing(job, credential);
+            if (first < 0) {
+                continue;
+            }
+            List<KeyRecord> waiting = keys.query(KeyRecords.KeyQuery.in(job.name(),
+                    Set.of(KeyState.RETRY_WAIT, KeyState.PENDING)));
+            if (waiting.isEmpty()) {
+                continue;
+            }
+            Map<String, Map<String, StepRecord>> records = keys.steps(job.name(),
+                    waiting.stream().map(KeyRecord::key).toList());
+            for (KeyRecord r : waiting) {
+                Rewind rewind = rewind(job, records.getOrDefault(r.key(), Map.of()), first, false, now);
+                if (rewind.removed().isEmpty() || rewind.reset() != null) {
+                    continue;
+                }
+                String from = job.steps().get(first).id();
+                Said text = Said.of("core.event.resumesFrom", msg, from, rewind.said());
+                KeyRecord after = r.withStep(from, 0).withFailureWords(null, text).withUpdatedAt(now);
+                moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
+                        EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), r.state(), null, text, options.user(),
+                        null, null), rewind.removed()));
+            }
+        }
+        changes.applyAll(moves);
     }
 
     /**

@@ -1,0 +1,125 @@
+package io.keyline.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.testing.WordPressSite;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.keyline.acceptance.CredentialTesting.status;
+import static io.keyline.acceptance.CredentialTesting.timeline;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A blog shaped like WordPress, driven through the real command line: the REST nonce read from an admin page with a
+ * regex, an unsafe {@code POST /wp-json/wp/v2/posts} with {@code X-WP-Nonce} guarded by a probe that asks for the
+ * slug, and the nonce's tie to the login it came from (a renewed login makes every older nonce a {@code 403}).
+ */
+class WordPressFlowTest {
+
+    static final String KEY = "2026-11-29";
+    static final String SLUG = "daily-" + KEY;
+    static final String CRED = "wp";
+
+    static final String JOB = """
+            { "name": "wp-daily", "key": { "type": "date", "zone": "UTC" },
+              "probe": { "kind": "http", "method": "GET", "credential": "wp",
+                         "url": "BASE/wp-json/wp/v2/posts?slug=daily-{key}",
+                         "presentWhen": { "jsonPointer": "/0/id", "exists": true } },
+              "steps": [
+                { "id": "nonce", "kind": "http", "effect": "none", "credential": "wp",
+                  "request": { "method": "GET", "url": "BASE/wp-admin/post-new.php" },
+                  "response": { "successWhen": { "status": [200] } },
+                  "extract": { "nonce": { "regex": "wpApiSettings = \\\\{[^}]*\\"nonce\\":\\"([0-9a-f]+)\\"" } } },
+                { "id": "publish", "kind": "http", "effect": "unsafe", "credential": "wp",
+                  "request": { "method": "POST", "url": "BASE/wp-json/wp/v2/posts",
+                               "headers": { "X-WP-Nonce": "{steps.nonce.outputs.nonce}" },
+                               "json": { "title": "Daily {key}", "slug": "daily-{key}", "status": "publish" } },
+                  "response": { "successWhen": { "all": [ { "status": [201] },
+                                                          { "jsonPointer": "/slug", "equals": "daily-{key}" } ] } },
+                  "probe": { "kind": "http", "method": "GET",
+                             "url": "BASE/wp-json/wp/v2/posts?slug=daily-{key}&status=any",
+                             "headers": { "X-WP-Nonce": "{steps.nonce.outputs.nonce}" },
+                             "presentWhen": { "jsonPointer": "/0/id", "exists": true } } } ] }
+            """;
+
+    @TempDir
+    Path tmp;
+    Workbench wb;
+    WordPressSite site;
+
+    @BeforeEach
+    void open() throws IOException {
+        wb = new Workbench(tmp);
+        site = new WordPressSite();
+        wb.job("wp-daily", JOB, site.base());
+    }
+
+    @AfterEach
+    void close() {
+        site.close();
+    }
+
+    Result storeLogin(String cookies) {
+        List<String> args = new ArrayList<>(List.of("credentials", "set", CRED, "--login-url", site.loginUrl()));
+        Result r = wb.cliWithInput(cookies, args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        return r;
+    }
+
+    List<String> noncesPosted() {
+        return site.requests().stream().filter(q -> q.method().equals("POST")).map(WordPressSite.Seen::nonce)
+                .toList();
+    }
+
+    @Test
+    void theDailyPostIsPublishedOnceWithTheNonceOfTheAdminPage() {
+        String login = site.logIn();
+        storeLogin(login);
+
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.posts(SLUG)).isEqualTo(1);
+        assertThat(noncesPosted()).containsExactly(site.nonce(login));
+    }
+
+    /**
+     * A key that waits to retry its post (the site was busy) holds the nonce of the login it was taken with. Once
+     * the operator has logged in again, that nonce is the old session's: sent, it is a {@code 403}, and the new
+     * login would be marked rejected and every key parked on it. The renewal sends such a key back to the first step
+     * that uses the login, as it does for the keys parked on it: the nonce is asked again, the post goes out once.
+     */
+    @Test
+    void aKeyWaitingToRetryWhenTheLoginIsRenewedTakesANonceOfTheNewLoginInsteadOfMarkingItRejected() {
+        storeLogin(site.logIn());
+        site.busy(503, 1, "120");
+        Result busy = wb.cli("run", "wp-daily", "--key", KEY);
+        assertThat(busy.exit()).as(busy.toString()).isEqualTo(5);
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).isEqualTo("RETRY_WAIT");
+
+        site.expireLogins();
+        String renewed = site.logIn();
+        storeLogin(renewed);
+        wb.clock.advance(Duration.ofMinutes(3));
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).isEqualTo("DONE");
+        assertThat(site.posts(SLUG)).isEqualTo(1);
+        assertThat(noncesPosted()).last().isEqualTo(site.nonce(renewed));
+        assertThat(CredentialTesting.listRow(wb, CRED)[6]).isNotEqualTo("rejected");
+        JsonNode updated = timeline(wb, "wp-daily", KEY).stream()
+                .filter(e -> e.get("type").asText().equals("CREDENTIAL_UPDATED")).findFirst().orElseThrow();
+        assertThat(updated.get("message").asText()).contains("resumes from step nonce");
+    }
+}
