@@ -122,4 +122,30 @@ class WordPressFlowTest {
                 .filter(e -> e.get("type").asText().equals("CREDENTIAL_UPDATED")).findFirst().orElseThrow();
         assertThat(updated.get("message").asText()).contains("resumes from step nonce");
     }
+
+    /**
+     * Every admin page sets {@code wp-settings-time-1}, so the stored login is refreshed by the site (a cookie
+     * added) on every run. When the login then expires, giving the same cookies again is giving the value that was
+     * rejected, and says so: nothing resumes to be parked again.
+     */
+    @Test
+    void theSameLoginGivenAgainAfterTheSiteAddedItsSettingsCookieIsTheValueThatWasRejected() {
+        String login = site.logIn();
+        storeLogin(login);
+        assertThat(wb.cli("run", "wp-daily", "--key", KEY).exit()).isZero();
+        assertThat(timeline(wb, "wp-daily", KEY).stream().map(e -> e.get("type").asText()))
+                .contains("CREDENTIAL_REFRESHED");
+        site.expireLogins();
+        String next = "2026-11-30";
+        wb.clock.advance(Duration.ofDays(1));
+        assertThat(wb.cli("run", "wp-daily", "--key", next).exit()).isEqualTo(4);
+        assertThat(status(wb, "wp-daily", next).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+
+        Result again = wb.cliWithInput(login, "credentials", "set", CRED);
+
+        assertThat(again.exit()).as(again.toString()).isEqualTo(4);
+        assertThat(again.out()).contains("this is the value that was rejected").contains("nothing resumes");
+        assertThat(status(wb, "wp-daily", next).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(CredentialTesting.listRow(wb, CRED)[6]).as("nothing is sent with it").isEqualTo("rejected");
+    }
 }

@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * anonymous ({@code 401 rest_cannot_create} for a new post, {@code 400 rest_invalid_param} for {@code status=any}).
  * A new post answers {@code 201} with its JSON; a slug that is taken gets {@code -2} appended, as WordPress does, and
  * the posts asked for under each slug are counted ({@link #posts(String)}: 2 is a double post). When told to, the
- * site answers the next new posts with a status and {@code Retry-After} ({@link #busy}).
+ * site answers the next new posts with a status and {@code Retry-After} ({@link #busy}). An admin page sets
+ * {@code wp-settings-time-1} as WordPress does, so a stored login is refreshed by the site on every run.
  */
 public final class WordPressSite implements AutoCloseable {
 
@@ -56,6 +57,7 @@ public final class WordPressSite implements AutoCloseable {
     private final Map<String, AtomicInteger> asked = new ConcurrentHashMap<>();
     private final List<String> slugs = Collections.synchronizedList(new ArrayList<>());
     private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger settingsTime = new AtomicInteger(1796600000);
     private volatile int busyStatus;
     private volatile int busyTimes;
     private volatile String busyRetryAfter;
@@ -144,6 +146,9 @@ public final class WordPressSite implements AutoCloseable {
                 } else {
                     status = 200;
                     type = "text/html; charset=UTF-8";
+                    // wp_user_settings(): every admin page sets the time of the user's settings, not a login
+                    headers.put("Set-Cookie", "wp-settings-time-1=" + settingsTime.incrementAndGet()
+                            + "; expires=Sun, 05-Dec-2027 00:00:00 GMT; Max-Age=31536000; path=/");
                     out = "<html><head><script id=\"wp-api-request-js-extra\">\nvar wpApiSettings = {\"root\":\""
                             + base().replace("/", "\\/") + "\\/wp-json\\/\",\"nonce\":\"" + nonceOf(token)
                             + "\",\"versionString\":\"wp\\/v2\\/\"};\n</script></head><body class=\"wp-admin\">"

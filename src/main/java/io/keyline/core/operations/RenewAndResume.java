@@ -1,6 +1,7 @@
 package io.keyline.core.operations;
 
 import io.keyline.core.CredentialInfo;
+import io.keyline.core.CredentialProvider;
 import io.keyline.core.CredentialStore;
 import io.keyline.core.CredentialTester;
 import io.keyline.core.DecisionInputs;
@@ -17,6 +18,7 @@ import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.text.Text;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -179,8 +181,8 @@ public record RenewAndResume(CredentialStore credentials, KeyRecords store, Oper
         if (tested != null && CredentialTester.outcome(tested) == CredentialTester.Outcome.REJECTED) {
             return new Saving(null, LoginCheck.notSavedTested(tested));
         }
-        Optional<CredentialInfo> stored = credentials.info(name);
-        if (stored.isPresent() && stored.get().rejected() && stored.get().fingerprint().equals(value.fingerprint())) {
+        Optional<CredentialInfo> stored = rejectedAs(name, value);
+        if (stored.isPresent()) {
             CredentialInfo b = stored.get();
             return new Saving(null, LoginCheck.notSavedSameAsRejected(EvidenceText.time(
                     b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt())));
@@ -240,14 +242,35 @@ public record RenewAndResume(CredentialStore credentials, KeyRecords store, Oper
      */
     public Renewed renew(String name, ParsedCredential value, String loginUrl, Boolean refreshBySite, String user,
                          List<JobDefinition> jobs) {
-        Optional<CredentialInfo> before = credentials.info(name);
+        Optional<CredentialInfo> before = rejectedAs(name, value);
         CredentialInfo info = credentials.set(name, value, loginUrl, refreshBySite, user);
-        if (before.isPresent() && before.get().rejected() && before.get().fingerprint().equals(value.fingerprint())) {
+        if (before.isPresent()) {
             CredentialInfo b = before.get();
-            return new Renewed(info, List.of(), b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt());
+            Instant at = b.lastUsedAt() != null ? b.lastUsedAt() : b.updatedAt();
+            if (!info.rejected()) {
+                // the value the operator stored before the site refreshed it: it is still the rejected login
+                credentials.recordUse(name, at, b.lastResult());
+                info = credentials.info(name).orElse(info);
+            }
+            return new Renewed(info, List.of(), at);
         }
         List<KeyRecord> resumed = actions.credentialUpdated(name, info.fingerprint(), jobs);
         return new Renewed(credentials.info(name).orElse(info), resumed, null, actions.awaitingReview(resumed, jobs));
+    }
+
+    /**
+     * The stored credential, when the site rejected it and {@code value} is that value: the one stored now, or the
+     * one the operator stored before the site refreshed it (a cookie the site added or set again, such as
+     * WordPress's {@code wp-settings-time-1}, changes the stored value but not the login that was rejected).
+     */
+    private Optional<CredentialInfo> rejectedAs(String name, ParsedCredential value) {
+        Optional<CredentialInfo> stored = credentials.info(name).filter(CredentialInfo::rejected);
+        if (stored.isEmpty() || stored.get().fingerprint().equals(value.fingerprint())) {
+            return stored;
+        }
+        CredentialProvider.Lookup current = credentials.lookup(name);
+        return current.material() != null && value.fingerprint().equals(current.material().renewalFingerprint())
+                ? stored : Optional.empty();
     }
 
     /**
