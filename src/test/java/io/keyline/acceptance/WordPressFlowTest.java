@@ -148,4 +148,28 @@ class WordPressFlowTest {
         assertThat(status(wb, "wp-daily", next).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
         assertThat(CredentialTesting.listRow(wb, CRED)[6]).as("nothing is sent with it").isEqualTo("rejected");
     }
+
+    /**
+     * After an expired session WordPress shows its login page as {@code wp-login.php?redirect_to=…&reauth=1}, and
+     * that address is what a person copies as the login URL. A later expiry on the admin page redirects to the same
+     * page with another return address: a rejected login (the key waits for a new one), not a failed key.
+     */
+    @Test
+    void aLoginUrlCopiedWithItsReturnAddressStillReadsAnExpiredSessionAsARejectedLogin() {
+        String login = site.logIn();
+        String copied = site.loginUrl() + "?redirect_to=" + java.net.URLEncoder.encode(site.base() + "/wp-admin/",
+                java.nio.charset.StandardCharsets.UTF_8) + "&reauth=1";
+        Result set = wb.cliWithInput(login, "credentials", "set", CRED, "--login-url", copied);
+        assertThat(set.exit()).as(set.toString()).isZero();
+        site.expireLogins();
+
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        JsonNode st = status(wb, "wp-daily", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(st.get("message").asText()).contains("redirect to the login page");
+        assertThat(CredentialTesting.listRow(wb, CRED)[6]).isEqualTo("rejected");
+        assertThat(site.posts(SLUG)).isZero();
+    }
 }

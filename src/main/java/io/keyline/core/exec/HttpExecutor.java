@@ -534,8 +534,9 @@ public final class HttpExecutor implements StepExecutor {
     /**
      * Whether a redirect leads to the login page. With the credential's {@code loginUrl}: to that page, the same
      * origin, its path (or a path under it) and every query parameter the login URL has, with the same value
-     * ({@code /doku.php?do=login} is not {@code /doku.php?id=journal:2026-11-20}). Without one: to a path that
-     * contains {@code login} or {@code signin}.
+     * ({@code /doku.php?do=login} is not {@code /doku.php?id=journal:2026-11-20}), except that a return address
+     * ({@link #returnAddress}) may go anywhere. Without one: to a path that contains {@code login} or
+     * {@code signin}.
      */
     static boolean isLoginPage(URI from, String location, CredentialMaterial credential) {
         if (location == null) {
@@ -567,11 +568,26 @@ public final class HttpExecutor implements StepExecutor {
         List<String> wanted = queryPairs(login.getRawQuery());
         List<String> have = new ArrayList<>(queryPairs(target.getRawQuery()));
         for (String pair : wanted) {
-            if (!have.remove(pair)) {
+            if (!have.remove(pair) && !(returnAddress(pair) && have.stream().anyMatch(
+                    h -> returnAddress(h) && name(h).equals(name(pair))))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a {@code name=value} pair of a query says where the site sends the person back after logging in
+     * ({@code redirect_to=https://blog.example.org/wp-admin/}, {@code next=/admin/}): its value is a URL or a path.
+     * It varies with the page that was asked, so in a login URL it only has to be there, with any such value.
+     */
+    private static boolean returnAddress(String pair) {
+        String value = pair.substring(pair.indexOf('=') + 1).toLowerCase(Locale.ROOT);
+        return value.startsWith("http://") || value.startsWith("https://") || value.startsWith("/");
+    }
+
+    private static String name(String pair) {
+        return pair.substring(0, pair.indexOf('='));
     }
 
     /** The decoded {@code name=value} pairs of a raw query, in order (a name alone is {@code name=}). */

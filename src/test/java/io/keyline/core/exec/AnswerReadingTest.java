@@ -227,6 +227,28 @@ class AnswerReadingTest {
         assertThat(HttpExecutor.isLoginPage(from, "/sso/authorize", material("https://wiki.example.org/sso"))).isTrue();
     }
 
+    /**
+     * The login URL as a person copies it from the address bar of WordPress's login page carries where the site
+     * sends them back ({@code redirect_to}): a session that expires on another page is sent to the same login page
+     * with that page as its return address, and that is still the login page.
+     */
+    @Test
+    void aReturnAddressInTheLoginUrlIsNotWhatMakesItTheLoginPage() {
+        CredentialMaterial wp = material("https://blog.example.org/wp-login.php?redirect_to=https%3A%2F%2Fblog"
+                + ".example.org%2Fwp-admin%2F&reauth=1");
+        URI from = URI.create("https://blog.example.org/wp-admin/post-new.php");
+        assertThat(HttpExecutor.isLoginPage(from, "https://blog.example.org/wp-login.php?redirect_to=https%3A%2F%2F"
+                + "blog.example.org%2Fwp-admin%2Fpost-new.php&reauth=1", wp)).isTrue();
+        assertThat(HttpExecutor.isLoginPage(from, "/wp-login.php?redirect_to=%2Fwp-admin%2Fedit.php&reauth=1", wp))
+                .isTrue();
+        assertThat(HttpExecutor.isLoginPage(from, "/wp-login.php?redirect_to=https%3A%2F%2Fblog.example.org%2F", wp))
+                .as("the other parameters still count").isFalse();
+        assertThat(HttpExecutor.isLoginPage(from, "/wp-admin/?redirect_to=%2Fwp-admin%2F&reauth=1", wp)).isFalse();
+        CredentialMaterial doku = material("https://wiki.example.org/doku.php?do=login");
+        assertThat(HttpExecutor.isLoginPage(URI.create("https://wiki.example.org/doku.php"),
+                "/doku.php?id=journal:2026-11-20", doku)).isFalse();
+    }
+
     static CredentialMaterial material(String loginUrl) {
         return new CredentialMaterial() {
             @Override
