@@ -364,10 +364,11 @@ public final class JobView extends BorderPane {
         state.setCellFactory(c -> StateChip.cell(KeyRecord::state, KeyRecord::waitReason));
         TableColumn<JobViewModel.KeyRow, String> stepColumn = Cut.column(Text.t("ui.job.col.step"), 90,
                 JobView::step);
-        TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 200, this::when);
+        TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 200,
+                JobViewModel.KeyRow::when);
         TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70, JobView::took);
         TableColumn<JobViewModel.KeyRow, String> outcomeColumn = Cut.column(Text.t("ui.job.col.outcome"), 400,
-                this::outcome);
+                JobViewModel.KeyRow::said);
         outcomeColumn.setMinWidth(100);
         table.getColumns().addAll(List.of(keyColumn, state, stepColumn, whenColumn, tookColumn, outcomeColumn));
         // The outcome says why: it takes what the other columns leave, and they are as wide as what their rows show
@@ -382,7 +383,7 @@ public final class JobView extends BorderPane {
                     .map(r -> Format.state(r.record().state(), r.record().waitReason())).distinct().toList())
                     + CELL_PADDING));
             fitTo(stepColumn, vm.rows().stream().map(JobView::step).toList());
-            fitTo(whenColumn, vm.rows().stream().map(this::when).toList());
+            fitTo(whenColumn, vm.rows().stream().map(JobViewModel.KeyRow::when).toList());
             fitTo(tookColumn, vm.rows().stream().map(JobView::took).toList());
             // a column's new width does not run the resize policy by itself: the outcome would not follow
             table.getColumnResizePolicy().call(new TableView.ResizeFeatures<>(table, null, 0.0));
@@ -447,30 +448,6 @@ public final class JobView extends BorderPane {
     /** How long the key's last run took, or nothing. */
     private static String took(JobViewModel.KeyRow r) {
         return r.outcome() == null ? "" : r.outcome().tookText();
-    }
-
-    private String when(JobViewModel.KeyRow r) {
-        KeyRecord k = r.record();
-        if (k.state() == KeyState.DONE) {
-            return Text.t("ui.job.doneAt", Format.shortTime(k.updatedAt()), Format.relative(k.updatedAt(), vm.now()));
-        }
-        String waiting = io.keyline.core.Waiting.text(k, vm.now()); // how long a person has been awaited
-        return waiting.isEmpty() ? Format.relative(k.updatedAt(), vm.now()) : waiting;
-    }
-
-    private String outcome(JobViewModel.KeyRow r) {
-        KeyRecord k = r.record();
-        String out = r.outcome() == null ? "" : r.outcome().text();
-        if (!out.isEmpty()) {
-            return out;
-        }
-        String msg = Format.keyMessage(k);
-        if (k.nextAttemptAt() != null) {
-            String next = Text.t("ui.job.nextAttempt", Format.shortTime(k.nextAttemptAt()),
-                    Format.relative(k.nextAttemptAt(), vm.now()));
-            msg = msg.isEmpty() ? next : next + " — " + msg;
-        }
-        return msg;
     }
 
     private TableRow<JobViewModel.KeyRow> row() {

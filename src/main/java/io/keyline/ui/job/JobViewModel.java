@@ -72,12 +72,15 @@ public final class JobViewModel extends ViewModel {
     }
 
     /**
-     * One row of the key table.
+     * One row of the key table, with the words its cells show as of the load that read it (a row that says the same
+     * is equal, and a reload leaves it in place).
      *
      * @param record  the key
      * @param outcome what a done key came to (finish time, duration, outputs), or {@code null}
+     * @param when    when it was done, how long a person has been awaited, or when it last changed ("3 min ago")
+     * @param said    what it came to or why it waits, with its next attempt
      */
-    public record KeyRow(KeyRecord record, Outcomes.KeyOutcome outcome) {
+    public record KeyRow(KeyRecord record, Outcomes.KeyOutcome outcome, String when, String said) {
         public String key() {
             return record.key();
         }
@@ -193,13 +196,25 @@ public final class JobViewModel extends ViewModel {
     }
 
     private void apply(KeyTable l) {
-        rows.setAll(l.keys().stream().map(r -> new KeyRow(r, l.outcomes().get(r.key()))).toList());
+        Instant now = services.clock().instant();
+        List<KeyRow> read = l.keys().stream().map(r -> row(r, l.outcomes().get(r.key()), now)).toList();
+        if (read.size() != rows.size()) {
+            rows.setAll(read);
+        } else {
+            // only the rows that changed: a list set anew makes the table drop the keys the operator highlighted
+            // and give its rows other keys, and the reload every few seconds would take a Ctrl+click choice away
+            // and the row from under the pointer between press and release
+            for (int i = 0; i < read.size(); i++) {
+                if (!read.get(i).equals(rows.get(i))) {
+                    rows.set(i, read.get(i));
+                }
+            }
+        }
         total.set(l.total());
         if (l.calendar() != null) {
             calendar.set(l.calendar());
         }
         if (l.control() != null) {
-            Instant now = services.clock().instant();
             paused.set(l.control().pausedAt(now));
             pauseText.set(!l.control().pausedAt(now) ? ""
                     : l.control().until() == null ? Text.t("ui.job.pausedBy", l.control().user(), l.control().reason())
@@ -212,6 +227,34 @@ public final class JobViewModel extends ViewModel {
             reviewText.set(need.pending() ? Text.t("ui.job.review", Character.toUpperCase(words.charAt(0))
                     + words.substring(1)) : "");
         }
+    }
+
+    /** The row of {@code k}, its words as of {@code now}. */
+    static KeyRow row(KeyRecord k, Outcomes.KeyOutcome outcome, Instant now) {
+        return new KeyRow(k, outcome, when(k, now), said(k, outcome, now));
+    }
+
+    private static String when(KeyRecord k, Instant now) {
+        if (k.state() == KeyState.DONE) {
+            return Text.t("ui.job.doneAt", io.keyline.ui.common.Format.shortTime(k.updatedAt()),
+                    io.keyline.ui.common.Format.relative(k.updatedAt(), now));
+        }
+        String waiting = io.keyline.core.Waiting.text(k, now); // how long a person has been awaited
+        return waiting.isEmpty() ? io.keyline.ui.common.Format.relative(k.updatedAt(), now) : waiting;
+    }
+
+    private static String said(KeyRecord k, Outcomes.KeyOutcome outcome, Instant now) {
+        String out = outcome == null ? "" : outcome.text();
+        if (!out.isEmpty()) {
+            return out;
+        }
+        String msg = io.keyline.ui.common.Format.keyMessage(k);
+        if (k.nextAttemptAt() != null) {
+            String next = Text.t("ui.job.nextAttempt", io.keyline.ui.common.Format.shortTime(k.nextAttemptAt()),
+                    io.keyline.ui.common.Format.relative(k.nextAttemptAt(), now));
+            msg = msg.isEmpty() ? next : next + " — " + msg;
+        }
+        return msg;
     }
 
     private void failed(Throwable e) {

@@ -147,4 +147,63 @@ class JobViewKeysTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(opened).hasSize(2);
     }
+
+    /**
+     * The console reloads the job page every few seconds; a reload that finds nothing new keeps the keys the
+     * operator highlighted (Run selected stays on them) and the rows under the pointer. Set anew, the list made the
+     * table drop its selection and hand its rows other keys, so a Ctrl+click choice was gone within 3 s and a
+     * double-click across a reload opened nothing.
+     */
+    @Test
+    void aReloadThatFindsNothingNewKeepsTheHighlightedKeysAndTheRowsUnderThePointer(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.publishJob("daily", null);
+        Instant now = fx.wb.clock.instant();
+        for (String key : List.of("2026-11-01", "2026-11-02", "2026-11-03")) {
+            KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
+            fx.ws.store().apply(fresh, fresh.withState(KeyState.FAILED).withStep("publish", 1), null,
+                    new KeyEvent(0, "daily", key, now, "seed", EventType.CLAIMED, null, 0, KeyState.FAILED, null,
+                            "seeded", null, null, null));
+        }
+        // loads run at once on the FX thread: a reload has been applied when the call returns
+        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
+        robot.interact(() -> {
+            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1024, 680));
+            stage.show();
+            vm.load("daily");
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        @SuppressWarnings("unchecked")
+        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        io.keyline.testing.Fx.clickOn(robot, () -> rowOf(table, "2026-11-01"));
+        robot.press(KeyCode.CONTROL);
+        io.keyline.testing.Fx.clickOn(robot, () -> rowOf(table, "2026-11-03"));
+        robot.release(KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(highlighted(robot, table)).as("the keys chosen").containsExactly("2026-11-01", "2026-11-03");
+        for (int reload = 1; reload <= 3; reload++) {
+            javafx.scene.Node before = io.keyline.testing.Fx.fxValue(robot, () -> rowOf(table, "2026-11-01"));
+            robot.interact(vm::reload);
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(highlighted(robot, table)).as("the keys highlighted after reload %d", reload)
+                    .containsExactly("2026-11-01", "2026-11-03");
+            assertThat(io.keyline.testing.Fx.fxValue(robot, () -> robot.lookup("#run-selected").query().isDisabled()))
+                    .as("Run selected after reload %d", reload).isFalse();
+            assertThat(io.keyline.testing.Fx.fxValue(robot, () -> rowOf(table, "2026-11-01")))
+                    .as("the row under the pointer after reload %d", reload).isSameAs(before);
+        }
+    }
+
+    /** The row that shows {@code key} now (call on the FX thread), or {@code null}. */
+    private static javafx.scene.control.TableRow<?> rowOf(TableView<JobViewModel.KeyRow> table, String key) {
+        return table.lookupAll(".table-row-cell").stream()
+                .filter(n -> n instanceof javafx.scene.control.TableRow<?> r && r.isVisible() && r.getItem()
+                        instanceof JobViewModel.KeyRow k && k.key().equals(key))
+                .map(n -> (javafx.scene.control.TableRow<?>) n).findFirst().orElse(null);
+    }
+
+    private static List<String> highlighted(FxRobot robot, TableView<JobViewModel.KeyRow> table) {
+        return io.keyline.testing.Fx.fxValue(robot, () -> table.getSelectionModel().getSelectedItems().stream()
+                .map(JobViewModel.KeyRow::key).sorted().toList());
+    }
 }
