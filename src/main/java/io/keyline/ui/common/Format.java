@@ -105,6 +105,17 @@ public final class Format {
     }
 
     /**
+     * A key's message beside a button that renews its login (the key's timeline): a key that waits for a login is
+     * told to use that button, named {@code renew}; others as {@link #keyMessage}.
+     */
+    public static String keyMessageBesideRenew(KeyRecord r, String renew) {
+        if (r != null && r.state() == KeyState.NEEDS_CREDENTIAL && r.credential() != null) {
+            return Text.t("ui.format.waitsForLoginHere", r.credential(), renew);
+        }
+        return keyMessage(r);
+    }
+
+    /**
      * An event's message as the console says it: a wait for a login that sent nothing (the login was
      * rejected before, or is missing) is worded from its type; others in plain words.
      */

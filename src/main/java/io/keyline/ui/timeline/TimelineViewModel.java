@@ -162,7 +162,7 @@ public final class TimelineViewModel extends ViewModel {
             notice.set(now == null ? "" : now.message() == null || now.state() == KeyState.DONE
                     ? Text.t("ui.timeline.retried", k, Words.stateLower(now.state()))
                     : Text.t("ui.timeline.retriedWhy", k, Words.stateLower(now.state()),
-                    io.keyline.ui.common.Format.keyMessage(now)));
+                    said(now)));
             onChanged.run();
         }, e -> {
             notice.set("");
@@ -170,6 +170,16 @@ public final class TimelineViewModel extends ViewModel {
             reload();
             onChanged.run();
         });
+    }
+
+    /**
+     * What the key's header says of {@code rec}: a wait for a login names the header's own Renew login…, which the
+     * timeline shows beside these words, not Attention's.
+     */
+    private static String said(KeyRecord rec) {
+        Action a = Action.of(rec);
+        return a == Action.RENEW_CREDENTIAL ? io.keyline.ui.common.Format.keyMessageBesideRenew(rec, a.label())
+                : io.keyline.ui.common.Format.keyMessage(rec);
     }
 
     /** Shows (or hides, if shown) an event's evidence. Rows without evidence are ignored. */
@@ -190,7 +200,7 @@ public final class TimelineViewModel extends ViewModel {
     private void apply(Timeline.View v, boolean fresh) {
         KeyRecord rec = v.record();
         header.set(new Header(rec, rec == null ? Text.t("ui.timeline.neverRun", key.get(), job.get())
-                : io.keyline.ui.common.Format.keyMessage(rec),
+                : said(rec),
                 rec == null ? "" : Timeline.details(rec, services.clock().instant()), outcomeText(v.outcome()),
                 Action.of(rec), v.events()));
         rows.setAll(v.rows());

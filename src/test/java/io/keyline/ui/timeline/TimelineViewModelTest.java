@@ -344,4 +344,36 @@ class TimelineViewModelTest {
                 + "daily as they are now, so no run sends publish for this key until then. Plan… shows every request "
                 + "it would send; applying the plan reviews the job, and it runs.");
     }
+
+    /**
+     * A key that waits for a login says how to renew it where its words show: its timeline has its own Renew
+     * login… beside them, so the words name that button, not Attention; the job page, which has none, sends the
+     * operator to Attention's. In English and in Chinese.
+     */
+    @Test
+    void aKeyWaitingForALoginNamesTheRenewLoginButtonBesideItsWords() {
+        Instant now = Instant.now();
+        KeyRecord fresh = fx.ws().store().ensure(KeyRecord.fresh("daily", KEY, now));
+        KeyRecord waits = fresh.withState(KeyState.NEEDS_CREDENTIAL).withStep("publish", 1)
+                .withCredential("site-cookie");
+        fx.ws().store().apply(fresh, waits, null, new KeyEvent(0, "daily", KEY, now, "seed",
+                EventType.WAITING_FOR_CREDENTIAL, null, 0, KeyState.NEEDS_CREDENTIAL, null, "seeded", null, null,
+                null));
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                TimelineViewModel vm = new TimelineViewModel(fx.services(), Threads.direct());
+                vm.load("daily", KEY);
+                String renew = vm.headerProperty().get().action().label();
+                String attention = io.keyline.text.Text.t("ui.nav.attention");
+                assertThat(vm.headerProperty().get().action()).as("the timeline's own button").isEqualTo(Action.RENEW_CREDENTIAL);
+                assertThat(vm.headerProperty().get().message()).as("the timeline's words in %s", language)
+                        .contains("site-cookie", renew).doesNotContain(attention);
+                assertThat(io.keyline.ui.common.Format.keyMessage(fx.record("daily", KEY)))
+                        .as("the job page's words in %s", language).contains(renew, attention);
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+            }
+        }
+    }
 }
