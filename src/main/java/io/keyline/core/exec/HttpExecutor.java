@@ -249,6 +249,12 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /**
+     * The words' key of a request kept from the site for want of a cookie for its host: its arguments are the
+     * credential, the host and the cookies it holds (masked); the console words its own way out on them.
+     */
+    public static final String NO_COOKIE_FOR_HOST = "core.exec.noCookieForHost";
+
+    /**
      * A cookie credential none of whose cookies a browser would send with the request (another host, a path
      * outside theirs, all expired): nothing was sent. It is a login the request lacks, as a 401 would say.
      */
@@ -256,7 +262,7 @@ public final class HttpExecutor implements StepExecutor {
         private final transient Said words;
 
         NoCookieForHostException(CredentialMaterial credential, URI uri) {
-            this(Said.of("core.exec.noCookieForHost", credential.name(),
+            this(Said.of(NO_COOKIE_FOR_HOST, credential.name(),
                     uri.getHost() == null ? "" : io.keyline.domain.Printable.line(uri.getHost()),
                     shownCookies(credential.cookiesShown())));
         }

@@ -294,7 +294,8 @@ public final class CredentialViewModel extends ViewModel {
             probes.start(Text.t("ui.credential.testingPasted"));
             String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
             act(() -> io.keyline.core.LoginCapture.test(n, pasted, services.catalog().get().jobs(),
-                    services.clock(), login), results -> {
+                    services.clock(), login), tested -> {
+                List<CredentialTester.Result> results = LoginParts.inDialog(tested);
                 probes.answered(pasted.fingerprint(), results, Text.t("ui.credential.pastedResult",
                         io.keyline.core.operations.LoginCheck.summary(results)));
             }, e -> {
@@ -309,7 +310,9 @@ public final class CredentialViewModel extends ViewModel {
             if (!t.resumed().isEmpty()) { // accepted again: the breaker closed, as keyline credentials test closes it
                 readAgain(n);
             }
-            probes.answered(null, t.results(), t.plainSummary());
+            RenewAndResume.Tested said = new RenewAndResume.Tested(LoginParts.inDialog(t.results()), t.resumed(),
+                    t.reviewFirst());
+            probes.answered(null, said.results(), said.plainSummary());
         }, e -> {
             probes.failed("");
             error.set(RenewAndResume.testFailed(n, e));

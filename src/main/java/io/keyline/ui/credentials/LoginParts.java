@@ -2,6 +2,7 @@ package io.keyline.ui.credentials;
 
 import atlantafx.base.theme.Styles;
 import io.keyline.core.CredentialTester;
+import io.keyline.text.Said;
 import io.keyline.core.operations.LoginCheck;
 import io.keyline.text.Text;
 import io.keyline.ui.common.Cut;
@@ -102,6 +103,28 @@ public final class LoginParts {
         b.setTooltip(new Tooltip(Text.t("ui.credential.planTip", job)));
         b.setOnAction(e -> plan.accept(job));
         return b;
+    }
+
+    /**
+     * {@code results} as the Renew dialog says them: a request kept from the site for want of a cookie for its host
+     * ends with the dialog's own way out (its Log in…, its paste box), where {@code keyline credentials test} gives
+     * the command to type; the verdicts are the same.
+     */
+    public static List<CredentialTester.Result> inDialog(List<CredentialTester.Result> results) {
+        return results.stream().map(r -> new CredentialTester.Result(r.job(), r.step(), r.asked(), r.verdict(),
+                inDialog(r.message()))).toList();
+    }
+
+    private static Said inDialog(Said words) {
+        if (words == null || words.key() == null) {
+            return words;
+        }
+        if (words.key().equals(io.keyline.core.exec.HttpExecutor.NO_COOKIE_FOR_HOST)) {
+            List<Object> args = new java.util.ArrayList<>(words.args());
+            args.add(Said.of("ui.credential.logIn"));
+            return new Said("ui.credential.noCookieForHost", args);
+        }
+        return new Said(words.key(), words.args().stream().map(a -> a instanceof Said s ? inDialog(s) : a).toList());
     }
 
     /** One line a probe of {@code results}, coloured by its verdict; it follows the list. */

@@ -41,6 +41,7 @@ class CredentialDialogTest {
     ConsoleFixture fx;
     Stage stage;
     CredentialDialog dialog;
+    CredentialViewModel vm;
     final AtomicInteger changed = new AtomicInteger();
     final List<String> planned = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -57,7 +58,7 @@ class CredentialDialogTest {
         fx.services.engine().run(job, List.of(TODAY)); // the stale cookie: 401, the key is parked
         assertThat(fx.state("p", TODAY)).isEqualTo(KeyState.NEEDS_CREDENTIAL);
 
-        CredentialViewModel vm = new CredentialViewModel(fx.services, Threads.javafx());
+        vm = new CredentialViewModel(fx.services, Threads.javafx());
         vm.open("site-cookie");
         dialog = new CredentialDialog(vm, changed::incrementAndGet);
         dialog.offerPlan(planned::add);
@@ -254,5 +255,42 @@ class CredentialDialogTest {
                 .isCloseTo(x[1], org.assertj.core.data.Offset.offset(1.5));
         assertThat(x[2]).as("the echo's text from the box's top, where the box's own text starts at %s", x[3])
                 .isCloseTo(x[3], org.assertj.core.data.Offset.offset(1.5));
+    }
+
+    /**
+     * A pasted login whose cookies are for another host is refused with the console's own way out: the words of
+     * {@code keyline credentials test} end with the command to type ({@code keyline credentials set …}); the
+     * dialog names its own Log in… and its paste box instead, in English and in Chinese. Nothing is sent.
+     */
+    @Test
+    void aLoginWithNoCookieForTheJobsHostIsRefusedWithTheDialogsOwnWayOut(FxRobot robot) throws Exception {
+        long sent = fx.site.gets() + fx.site.posts();
+        // exported from a browser on http://localhost: the job sends to 127.0.0.1
+        robot.interact(() -> vm.input().textProperty().set(
+                "# Netscape HTTP Cookie File\nlocalhost\tFALSE\t/\tFALSE\t0\tsession\tV4lue9\n"));
+        robot.clickOn("Test");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> io.keyline.testing.Fx.fxValue(robot,
+                () -> !vm.probes().lines().isEmpty()));
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> shown = io.keyline.testing.Fx.fxValue(robot, () -> robot.lookup(".label")
+                .queryAllAs(Label.class).stream().filter(l -> l.getScene() != null && l.isVisible())
+                .map(Label::getText).filter(t -> t != null && t.contains("127.0.0.1")).toList());
+        assertThat(shown).as("what the dialog says of the test").isNotEmpty()
+                .allSatisfy(t -> assertThat(t).contains("Host=localhost").doesNotContain("keyline credentials", "V4lue9"))
+                .anySatisfy(t -> assertThat(t).contains(io.keyline.text.Text.t("ui.credential.logIn")));
+        List<io.keyline.core.CredentialTester.Result> lines = io.keyline.testing.Fx.fxValue(robot,
+                () -> List.copyOf(vm.probes().lines()));
+        assertThat(lines).as("the test's lines in Chinese").isNotEmpty().allSatisfy(r -> assertThat(
+                r.message().in(io.keyline.text.Text.CHINESE)).contains("127.0.0.1")
+                .contains(io.keyline.text.Text.in(io.keyline.text.Text.CHINESE, "ui.credential.logIn"))
+                .doesNotContain("keyline credentials"));
+
+        robot.clickOn("Save and resume");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> io.keyline.testing.Fx.fxValue(robot,
+                () -> vm.errorProperty().get().startsWith("Not saved")));
+        assertThat(io.keyline.testing.Fx.fxValue(robot, () -> vm.errorProperty().get())).as("the refusal")
+                .contains("127.0.0.1", io.keyline.text.Text.t("ui.credential.logIn"))
+                .doesNotContain("keyline credentials");
+        assertThat(fx.site.gets() + fx.site.posts()).as("nothing went out").isEqualTo(sent);
     }
 }
