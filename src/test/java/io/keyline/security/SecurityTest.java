@@ -383,17 +383,18 @@ class SecurityTest {
                       ]
                     }
                     """, server.base());
-            outputs(wb, "urls", "{\"id\": \"../../admin/purge?confirm=yes&delete=all#top\", \"q\": \"a b&delete=all+1\", "
-                    + "\"dots\": \"..\"}");
+            outputs(wb, "urls", "{\"id\": \"admin/purge?confirm=yes&delete=all#top\", \"q\": \"a b&delete=all+1\", "
+                    + "\"dots\": \"..x\"}");
             Result r = wb.cli("run", "urls", "--key", "2026-11-02");
             assertThat(r.exit()).as(r.toString()).isZero();
             var got = server.received();
             assertThat(got).hasSize(2);
-            assertThat(got.get(0).path()).isEqualTo("/api/items/..%2F..%2Fadmin%2Fpurge%3Fconfirm%3Dyes%26delete%3Dall%23top");
+            assertThat(got.get(0).path()).isEqualTo("/api/items/admin%2Fpurge%3Fconfirm%3Dyes%26delete%3Dall%23top");
             assertThat(got.get(0).query()).isEqualTo("q=a%20b%26delete%3Dall%2B1&day=2026-11-02");
             assertThat(got.get(0).queryParam("q")).isEqualTo("a b&delete=all+1");
             assertThat(got.get(0).queryParam("delete")).isNull();
-            assertThat(got.get(1).path()).isEqualTo("/api/items/%2E%2E/x");
+            // a value that would be a "." or ".." segment (or contain one) is not sent at all: HostileValuesTest
+            assertThat(got.get(1).path()).isEqualTo("/api/items/..x/x");
         }
     }
 

@@ -136,7 +136,11 @@ public final class Rendering {
             return null;
         }
         try {
-            return Template.render(template, resolver(ctx), (p, value, before) -> encode(p, value, before, place));
+            String rendered = Template.render(template, resolver(ctx), (p, value, before) -> encode(p, value, place));
+            if (place == Place.URL) {
+                refuseOtherPaths(template, resolver(ctx));
+            }
+            return rendered;
         } catch (Refused e) {
             throw new RenderException(e.said, false);
         } catch (IllegalArgumentException e) {
@@ -157,7 +161,7 @@ public final class Rendering {
         }
     }
 
-    private static String encode(Template.Placeholder p, String value, CharSequence before, Place place) {
+    private static String encode(Template.Placeholder p, String value, Place place) {
         if (place == Place.ARGUMENT && p.stepId() != null) {
             // the job loader refuses these; a definition that did not come through it is refused here
             throw new Refused(Said.of("core.render.outputInArguments", "{" + p.name() + "}",
@@ -178,7 +182,68 @@ public final class Rendering {
                         Said.of("core.render.place." + place.name())));
             }
         }
-        return place == Place.URL ? urlPart(value, before) : value;
+        // in a URL only unreserved characters stay as they are: a value cannot add a "/", "?", "#", "&" or "=";
+        // one that would make a "." or ".." path segment is refused once the whole URL is known (refuseOtherPaths)
+        return place == Place.URL ? percentEncode(value) : value;
+    }
+
+    /** Where a value was put in the URL as it is (before encoding): {@code [start, end)} of the raw text. */
+    private record Span(Template.Placeholder placeholder, int start, int end) {
+    }
+
+    /**
+     * Refuses a value that would make a path segment of the URL {@code .} or {@code ..}, alone or with the text
+     * beside it, and an empty value that leaves a segment of the template empty. Percent-encoding cannot keep these data: a server that reads URLs as browsers do resolves
+     * {@code %2E%2E} as {@code ..}, one that decodes {@code %2F} first (a proxy) sees the segments of {@code ../admin},
+     * and one that merges slashes reads {@code /items//edit} as {@code /items/edit}. So the value is looked at as the
+     * server may see it: raw, split at its own {@code /}, with {@code %2E} read as a dot.
+     */
+    private static void refuseOtherPaths(String template, Function<String, String> resolver) {
+        List<Span> spans = new ArrayList<>();
+        String raw = Template.render(template, resolver, (p, value, before) -> {
+            spans.add(new Span(p, before.length(), before.length() + value.length()));
+            return value;
+        });
+        if (spans.isEmpty()) {
+            return;
+        }
+        int scheme = raw.indexOf("://");
+        int pathStart = literalIndexOf(raw, spans, "/", scheme < 0 ? 0 : scheme + 3);
+        if (pathStart < 0) {
+            return;
+        }
+        int query = literalIndexOf(raw, spans, "?", pathStart);
+        int fragment = literalIndexOf(raw, spans, "#", pathStart);
+        int pathEnd = query < 0 ? fragment < 0 ? raw.length() : fragment : fragment < 0 ? query : Math.min(query, fragment);
+        int a = pathStart + 1;
+        while (a <= pathEnd) {
+            int slash = raw.indexOf('/', a);
+            int b = slash < 0 || slash > pathEnd ? pathEnd : slash;
+            String segment = raw.substring(a, b).replaceAll("(?i)%2e", ".");
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                for (Span s : spans) {
+                    // a dot segment a value is part of, or a segment of the template's that an empty value left empty
+                    // ("a//b" inside one value stays in its place however a server reads it)
+                    boolean touches = s.start() <= b && s.end() >= a;
+                    if (touches && (!segment.isEmpty() || s.start() == s.end())) {
+                        throw new Refused(Said.of("core.render.otherPath", "{" + s.placeholder().name() + "}",
+                                "\"" + segment + "\""));
+                    }
+                }
+            }
+            a = b + 1;
+        }
+    }
+
+    /** The first {@code c} in {@code raw} from {@code from} on that is the template's own text, not a value's. */
+    private static int literalIndexOf(String raw, List<Span> spans, String c, int from) {
+        for (int i = raw.indexOf(c, from); i >= 0; i = raw.indexOf(c, i + 1)) {
+            int at = i;
+            if (spans.stream().noneMatch(s -> at >= s.start() && at < s.end())) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static boolean bodyControl(String value) {
@@ -196,26 +261,6 @@ public final class Rendering {
             }
         }
         return null;
-    }
-
-    /**
-     * A value percent-encoded for its part of the URL (known from what precedes it: after a literal
-     * {@code #} the fragment, after {@code ?} the query, else the path). Only unreserved characters
-     * stay as they are, so a value cannot add a {@code /}, {@code ?}, {@code #}, {@code &} or
-     * {@code =}; in the path, a value that would make a {@code .} or {@code ..} segment has its dots
-     * encoded too.
-     */
-    static String urlPart(String value, CharSequence before) {
-        String b = before.toString();
-        String encoded = percentEncode(value);
-        boolean inPath = b.indexOf('?') < 0 && b.indexOf('#') < 0;
-        if (inPath && !value.isEmpty()) {
-            String segment = b.substring(b.lastIndexOf('/') + 1) + value;
-            if (segment.chars().allMatch(c -> c == '.')) {
-                encoded = encoded.replace(".", "%2E");
-            }
-        }
-        return encoded;
     }
 
     /** RFC 3986 percent-encoding (UTF-8) of every character that is not unreserved. */

@@ -1,0 +1,103 @@
+package io.keyline.security;
+
+import io.keyline.core.json.Json;
+import io.keyline.testing.FaultServer;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Values a site answers, taken by {@code extract} and put into a later request of the same key: a loopback site
+ * hands out the value, the same site records what the next request looked like on the wire.
+ */
+class HostileValuesTest {
+
+    @TempDir
+    Path tmp;
+
+    /** A site whose {@code GET /source} answers {@code {"v": VALUE, "w": VALUE2}}; every other request gets 200. */
+    static FaultServer site(AtomicReference<Map<String, String>> values) throws Exception {
+        return new FaultServer(r -> r.path().equals("/source")
+                ? new FaultServer.Reply.Respond(200, Map.of("Content-Type", "application/json"), Json.write(values.get()))
+                : new FaultServer.Reply.Respond(200, Map.of("Content-Type", "application/json"), "{\"ok\": true}"));
+    }
+
+    static String job(String name, String url) {
+        return """
+                {
+                  "name": "%s",
+                  "key": { "type": "manual" },
+                  "retry": { "maxAttempts": 1 },
+                  "steps": [
+                    { "id": "src", "kind": "http", "effect": "none",
+                      "request": { "method": "GET", "url": "BASE/source" },
+                      "extract": { "v": { "json": "/v", "optional": true }, "w": { "json": "/w", "optional": true } } },
+                    { "id": "use", "kind": "http", "effect": "unsafe",
+                      "request": { "method": "DELETE", "url": "%s" } }
+                  ]
+                }
+                """.formatted(name, url);
+    }
+
+    /**
+     * An id a site answered, put into a path segment, is percent-encoded; but {@code %2E%2E} is still a step up to
+     * a server that reads URLs as browsers do (WHATWG: {@code new URL("/api/items/%2E%2E/edit")} is {@code /edit}),
+     * {@code ..%2Fadmin} is one to a proxy that decodes {@code %2F} before it resolves dots (nginx), and an empty id
+     * makes {@code DELETE /api/items//edit}, which a server that merges slashes reads as another resource. Such a
+     * value is refused before anything is sent, naming the placeholder; other values go out encoded.
+     */
+    @Test
+    void aValueThatWouldMakeAnotherPathIsNotSent() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        AtomicReference<Map<String, String>> values = new AtomicReference<>();
+        try (FaultServer server = site(values)) {
+            wb.job("one", job("one", "BASE/api/items/{steps.src.outputs.v}/edit"), server.base());
+            wb.job("two", job("two", "BASE/api/items/{steps.src.outputs.v}{steps.src.outputs.w}/edit"), server.base());
+            wb.job("dot", job("dot", "BASE/api/items/{steps.src.outputs.v}./edit"), server.base());
+            record Case(String job, String v, String w) {
+            }
+            List<Case> refused = List.of(new Case("one", "..", null), new Case("one", ".", null),
+                    new Case("one", "../admin", null), new Case("one", "a/../b", null), new Case("one", "%2e%2e/x", null),
+                    new Case("one", "", null), new Case("two", ".", "."), new Case("dot", ".", null));
+            int n = 0;
+            for (Case c : refused) {
+                Map<String, String> v = new LinkedHashMap<>();
+                v.put("v", c.v());
+                if (c.w() != null) {
+                    v.put("w", c.w());
+                }
+                values.set(v);
+                String key = "K" + n++;
+                Result r = wb.cli("run", c.job(), "--key", key);
+                assertThat(r.exit()).as(c + "\n" + r).isEqualTo(2);
+                assertThat(r.out()).as(c + "\n" + r).contains("the value of {steps.src.outputs.",
+                        "would make a path segment of the URL");
+            }
+            assertThat(server.received()).as("only the source was asked").allMatch(q -> q.path().equals("/source"));
+
+            Map<String, String> sent = new LinkedHashMap<>();
+            sent.put("a/b", "/api/items/a%2Fb/edit");
+            sent.put("x?y=1#frag", "/api/items/x%3Fy%3D1%23frag/edit");
+            sent.put("a b", "/api/items/a%20b/edit");
+            sent.put("\u65e5\u62a5", "/api/items/%E6%97%A5%E6%8A%A5/edit");
+            sent.put("..a", "/api/items/..a/edit");
+            sent.put("http://evil/", "/api/items/http%3A%2F%2Fevil%2F/edit");
+            for (Map.Entry<String, String> e : sent.entrySet()) {
+                values.set(Map.of("v", e.getKey()));
+                Result r = wb.cli("run", "one", "--key", "K" + n++);
+                assertThat(r.exit()).as(e.getKey() + "\n" + r).isZero();
+                FaultServer.Request last = server.received().get(server.received().size() - 1);
+                assertThat(last.method() + " " + last.path()).isEqualTo("DELETE " + e.getValue());
+            }
+        }
+    }
+}
