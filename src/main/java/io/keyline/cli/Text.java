@@ -28,34 +28,10 @@ final class Text {
 
         static {
             // Jackson escapes C0 controls; DEL, C1 and the bidi controls too, so --json output holds none raw
-            JSON.getFactory().setCharacterEscapes(new TerminalSafeEscapes());
+            JSON.getFactory().setCharacterEscapes(Json.terminalSafeEscapes());
         }
 
         private Mapper() {
-        }
-    }
-
-    /** JSON string escapes for every character {@link io.keyline.domain.Printable} escapes. */
-    static final class TerminalSafeEscapes extends com.fasterxml.jackson.core.io.CharacterEscapes {
-        private final int[] ascii;
-
-        TerminalSafeEscapes() {
-            ascii = standardAsciiEscapesForJSON();
-            ascii[0x7f] = ESCAPE_STANDARD;
-        }
-
-        @Override
-        public int[] getEscapeCodesForAscii() {
-            return ascii;
-        }
-
-        @Override
-        public com.fasterxml.jackson.core.SerializableString getEscapeSequence(int ch) {
-            if (io.keyline.domain.Printable.hasAnyControl(String.valueOf((char) ch))) {
-                return new com.fasterxml.jackson.core.io.SerializedString(String.format(java.util.Locale.ROOT,
-                        "\\u%04x", ch));
-            }
-            return null;
         }
     }
 

@@ -45,9 +45,14 @@ public final class RunTrace implements AutoCloseable {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
-    /** Trace lines always carry every field, null or not. */
+    /** Trace lines always carry every field, null or not; no raw control character (see {@link Json#terminalSafeEscapes}). */
     private static final com.fasterxml.jackson.databind.ObjectMapper WITH_NULLS = Json.MAPPER.copy()
             .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS);
+
+    static {
+        // a person tails the log: what came from outside is escaped there as on the terminal
+        WITH_NULLS.getFactory().setCharacterEscapes(Json.terminalSafeEscapes());
+    }
 
     /** Final states that mean a key stopped in this run and waits (for a person or a retry). */
     private static final Set<KeyState> PARKED = EnumSet.of(KeyState.FAILED, KeyState.NEEDS_CONFIRMATION,

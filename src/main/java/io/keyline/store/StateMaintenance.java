@@ -163,6 +163,7 @@ public final class StateMaintenance {
                 }
             }
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.setCharacterEscapes(Json.terminalSafeEscapes()); // printed to a terminal as often as to a file
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeStringField("exportedAt", now.toString());

@@ -100,4 +100,40 @@ class HostileValuesTest {
             }
         }
     }
+
+    /**
+     * A Location with an 8-bit CSI (U+009B) and the bytes of a right-to-left override, as a site may send them: the
+     * trace, status and timeline show them escaped, and so must {@code export --json}, printed to the same terminal,
+     * and the run log a person tails. The JSON still carries the exact text.
+     */
+    @Test
+    void anExportAndTheRunLogCarryNoRawControlCharacters() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        String location = "/x\u009b2J\u00e2\u0080\u00aeevil";
+        try (FaultServer server = new FaultServer(r -> new FaultServer.Reply.Respond(302,
+                Map.of("Location", location, "Content-Type", "text/plain"), "moved"))) {
+            wb.job("moved", """
+                    {
+                      "name": "moved",
+                      "key": { "type": "manual" },
+                      "retry": { "maxAttempts": 1 },
+                      "steps": [ { "id": "go", "kind": "http", "effect": "none",
+                                   "request": { "method": "GET", "url": "BASE/go" } } ]
+                    }
+                    """, server.base());
+            Result run = wb.cli("run", "moved", "--key", "K1");
+            assertThat(run.exit()).as(run.toString()).isEqualTo(2);
+            assertThat(run.out()).contains("\\x9b2J");
+            for (Result r : List.of(wb.cli("export", "--json"), wb.cli("export", "moved", "--json"))) {
+                assertThat(r.exit()).as(r.toString()).isZero();
+                assertThat(io.keyline.domain.Printable.hasControl(r.out())).as("raw control characters in\n" + r.out())
+                        .isFalse();
+                assertThat(Json.read(r.out(), com.fasterxml.jackson.databind.JsonNode.class).toString())
+                        .as("the exact text, once read").contains("\u009b2J\u00e2");
+            }
+            String log = java.nio.file.Files.readString(wb.logs().resolve("runs.jsonl"));
+            assertThat(log).contains("\\u009b2J");
+            assertThat(io.keyline.domain.Printable.hasControl(log)).as("raw control characters in\n" + log).isFalse();
+        }
+    }
 }
