@@ -136,4 +136,45 @@ class HostileValuesTest {
             assertThat(io.keyline.domain.Printable.hasControl(log)).as("raw control characters in\n" + log).isFalse();
         }
     }
+
+    /**
+     * A raw body declared JSON or a form, with a site's value put in as it is: {@code "}, "admin": true} closed the
+     * string and added a field, {@code &admin=1} added a form field (many frameworks read the first of two). Like an
+     * output in a command's arguments, it is refused when the job loads, pointing to {@code json} and {@code form},
+     * which encode each value; a raw body of another type, and validated values ({@code {key}}), stay allowed.
+     */
+    @Test
+    void aValueCannotAddAFieldToARawJsonOrFormBody() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        AtomicReference<Map<String, String>> values = new AtomicReference<>(Map.of("v", "\"}, \"admin\": true"));
+        try (FaultServer server = site(values)) {
+            String json = job("rawjson", "BASE/api/items").replace("\"url\": \"BASE/api/items\" }",
+                    "\"url\": \"BASE/api/items\", \"headers\": { \"Content-Type\": \"application/json; charset=utf-8\" },"
+                            + " \"body\": \"{{\\\"title\\\": \\\"{steps.src.outputs.v}\\\", \\\"admin\\\": false}}\" }")
+                    .replace("DELETE", "POST");
+            String form = job("rawform", "BASE/api/items").replace("\"url\": \"BASE/api/items\" }",
+                    "\"url\": \"BASE/api/items\", \"headers\": { \"content-type\": \"application/x-www-form-urlencoded\" },"
+                            + " \"body\": \"title={steps.src.outputs.v}&admin=0\" }")
+                    .replace("DELETE", "POST");
+            String text = job("rawtext", "BASE/api/items").replace("\"url\": \"BASE/api/items\" }",
+                    "\"url\": \"BASE/api/items\", \"headers\": { \"Content-Type\": \"text/plain\" },"
+                            + " \"body\": \"title {steps.src.outputs.v} on {key}\" }")
+                    .replace("DELETE", "POST");
+            wb.job("rawjson", json, server.base());
+            wb.job("rawform", form, server.base());
+            wb.job("rawtext", text, server.base());
+            Result jobs = wb.cli("jobs");
+            assertThat(jobs.out()).as(jobs.toString()).contains("rawjson.json:10:", "rawform.json:10:",
+                    "{steps.src.outputs.v} is an output of an earlier step, put into", "\"json\"", "\"form\"")
+                    .doesNotContain("rawtext.json:");
+            for (String name : List.of("rawjson", "rawform")) {
+                Result r = wb.cli("run", name, "--key", "K1");
+                assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+            }
+            assertThat(server.received()).as("nothing was sent").isEmpty();
+            Result r = wb.cli("run", "rawtext", "--key", "K1");
+            assertThat(r.exit()).as(r.toString()).isZero();
+            assertThat(server.received().get(1).bodyText()).isEqualTo("title \"}, \"admin\": true on K1");
+        }
+    }
 }

@@ -171,7 +171,7 @@ final class StepReader {
         }
         Map<String, String> headers = request.has("headers") ? templates.headers(request, "headers") : Map.of();
         SourceNode.Str bodyStr = request.string("body");
-        String body = bodyStr == null ? null : templates.template(bodyStr, request.pathOf("body"));
+        String body = bodyStr == null ? null : templates.rawBody(bodyStr, request.pathOf("body"), headers);
         SourceNode.Str bodyFileStr = request.string("bodyFile");
         String bodyFile = bodyFileStr == null ? null : templates.relativePath(bodyFileStr, request.pathOf("bodyFile"));
         List<String> bodies = java.util.stream.Stream.of("body", "bodyFile", "form", "multipart", "json")

@@ -117,6 +117,49 @@ final class StepTemplates {
     }
 
     /**
+     * A raw body: a template like any other, but an output of an earlier step may not go into one that
+     * {@code headers} declare JSON, a form or multipart: there a value is inserted as it is, and a quote or an
+     * {@code &} in it would add a field. {@code json}, {@code form} and {@code multipart} encode each value.
+     */
+    String rawBody(SourceNode.Str str, String path, Map<String, String> headers) {
+        String type = headers == null ? null : headers.entrySet().stream()
+                .filter(h -> h.getKey().equalsIgnoreCase("Content-Type")).map(Map.Entry::getValue).findFirst().orElse(null);
+        String media = type == null ? null : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+        String fields = fieldsFor(media);
+        if (fields != null) {
+            List<Template.Placeholder> outputs;
+            try {
+                outputs = Template.scan(str.value()).stream().filter(p -> p.stepId() != null).toList();
+            } catch (Template.SyntaxException e) {
+                outputs = List.of(); // reported by template() below
+            }
+            for (Template.Placeholder p : outputs) {
+                problems.atChar(str, p.column() - 1, Said.of("core.jobfile.outputInRawBody", path, "{" + p.name() + "}",
+                        "\"" + media + "\"", "\"" + fields + "\""));
+            }
+            if (!outputs.isEmpty()) {
+                return null;
+            }
+        }
+        return template(str, path);
+    }
+
+    /** The field that writes a body of this media type (lower case, no parameters) value by value, else {@code null}. */
+    private static String fieldsFor(String media) {
+        if (media == null) {
+            return null;
+        }
+        boolean jsonSuffix = media.indexOf('+') >= 0 && "json".equals(media.substring(media.lastIndexOf('+') + 1));
+        if ("application/json".equals(media) || jsonSuffix) {
+            return "json";
+        }
+        if ("application/x-www-form-urlencoded".equals(media)) {
+            return "form";
+        }
+        return "multipart".equals(media.split("/", 2)[0]) ? "multipart" : null;
+    }
+
+    /**
      * A command's working folder: a literal relative path inside the job folder. It is never
      * templated: a value from outside there would choose where the command runs.
      */
