@@ -193,10 +193,11 @@ public final class Rendering {
 
     /**
      * Refuses a value that would make a path segment of the URL {@code .} or {@code ..}, alone or with the text
-     * beside it, and an empty value that leaves a segment of the template empty. Percent-encoding cannot keep these data: a server that reads URLs as browsers do resolves
-     * {@code %2E%2E} as {@code ..}, one that decodes {@code %2F} first (a proxy) sees the segments of {@code ../admin},
-     * and one that merges slashes reads {@code /items//edit} as {@code /items/edit}. So the value is looked at as the
-     * server may see it: raw, split at its own {@code /}, with {@code %2E} read as a dot.
+     * beside it, and an empty value that leaves a segment of the template empty. Percent-encoding cannot keep these
+     * data: a server that reads URLs as browsers do resolves {@code %2E%2E} as {@code ..}, one that decodes
+     * {@code %2F} first (a proxy) sees the segments of {@code ../admin}, and one that merges slashes reads
+     * {@code /items//edit} as {@code /items/edit}. So the value is looked at as the server may see it: raw, split at
+     * its own {@code /}, with {@code %2E} read as a dot.
      */
     private static void refuseOtherPaths(String template, Function<String, String> resolver) {
         List<Span> spans = new ArrayList<>();
@@ -214,7 +215,7 @@ public final class Rendering {
         }
         int query = literalIndexOf(raw, spans, "?", pathStart);
         int fragment = literalIndexOf(raw, spans, "#", pathStart);
-        int pathEnd = query < 0 ? fragment < 0 ? raw.length() : fragment : fragment < 0 ? query : Math.min(query, fragment);
+        int pathEnd = Math.min(query < 0 ? raw.length() : query, fragment < 0 ? raw.length() : fragment);
         int a = pathStart + 1;
         while (a <= pathEnd) {
             int slash = raw.indexOf('/', a);
