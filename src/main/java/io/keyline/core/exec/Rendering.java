@@ -197,7 +197,7 @@ public final class Rendering {
      * data: a server that reads URLs as browsers do resolves {@code %2E%2E} as {@code ..}, one that decodes
      * {@code %2F} first (a proxy) sees the segments of {@code ../admin}, and one that merges slashes reads
      * {@code /items//edit} as {@code /items/edit}. So the value is looked at as the server may see it: raw, split at
-     * its own {@code /}, with {@code %2E} read as a dot.
+     * its own {@code /} and {@code \} (a slash to some servers), with {@code %2E} read as a dot.
      */
     private static void refuseOtherPaths(String template, Function<String, String> resolver) {
         List<Span> spans = new ArrayList<>();
@@ -218,8 +218,10 @@ public final class Rendering {
         int pathEnd = Math.min(query < 0 ? raw.length() : query, fragment < 0 ? raw.length() : fragment);
         int a = pathStart + 1;
         while (a <= pathEnd) {
-            int slash = raw.indexOf('/', a);
-            int b = slash < 0 || slash > pathEnd ? pathEnd : slash;
+            int b = a;
+            while (b < pathEnd && raw.charAt(b) != '/' && raw.charAt(b) != '\\') {
+                b++;
+            }
             String segment = raw.substring(a, b).replaceAll("(?i)%2e", ".");
             if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
                 for (Span s : spans) {
