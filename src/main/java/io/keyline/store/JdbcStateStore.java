@@ -553,7 +553,8 @@ public final class JdbcStateStore implements StateStore {
         return inTransaction(c -> {
             List<KeyRecord> out = new ArrayList<>();
             for (Change ch : changes) {
-                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
+                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps(),
+                        ch.newStep());
                 if (w != null) {
                     out.add(w);
                 }
@@ -576,8 +577,9 @@ public final class JdbcStateStore implements StateStore {
             return inTransaction(c -> {
                 KeyRecord last = null;
                 for (Change ch : changes) {
-                    last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event())
-                            : write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
+                    last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event(), ch.newStep())
+                            : write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps(),
+                                    ch.newStep());
                     if (last == null && ch == head && changes.size() > 1) {
                         last = landed(c, whole);
                         if (last != null) {
@@ -677,25 +679,29 @@ public final class JdbcStateStore implements StateStore {
     }
 
     /** Inserts a key that was never stored, with its step record and event. */
-    private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event) throws SQLException {
+    private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event, boolean newStep)
+            throws SQLException {
         KeyRecord next = after.withVersion(1);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
                 + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             bindKey(ps, next);
             ps.executeUpdate();
         }
-        return withStepAndEvent(c, next, step, event);
+        return withStepAndEvent(c, next, step, event, newStep);
     }
 
     /** Writes one guarded change on {@code c}; returns null (and writes nothing) when the guard fails. */
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event)
             throws SQLException {
-        return write(c, before, after, step, event, List.of());
+        return write(c, before, after, step, event, List.of(), false);
     }
 
-    /** As above; the records of {@code removeSteps} are removed in the same transaction (after the guard held). */
+    /**
+     * As above; the records of {@code removeSteps} are removed in the same transaction (after the guard held), and
+     * {@code step} is inserted without looking for its record when {@code newStep} says the key has none.
+     */
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event,
-                            List<String> removeSteps) throws SQLException {
+                            List<String> removeSteps, boolean newStep) throws SQLException {
         KeyRecord next = after.withVersion(before.version() + 1);
         String guard = " WHERE job = ? AND key_value = ? AND version = ?"
                 + (before.leaseOwner() != null ? " AND lease_owner = ?" : "");
@@ -712,7 +718,7 @@ public final class JdbcStateStore implements StateStore {
             }
         }
         removeSteps(c, before, removeSteps);
-        return withStepAndEvent(c, next, step, event);
+        return withStepAndEvent(c, next, step, event, newStep);
     }
 
     /** Removes the records of {@code steps} of {@code key}'s job and key. */
@@ -761,10 +767,10 @@ public final class JdbcStateStore implements StateStore {
     }
 
     /** Writes what goes with a change of {@code next} in its transaction: its step record and event, where given. */
-    private static KeyRecord withStepAndEvent(Connection c, KeyRecord next, StepRecord step, KeyEvent event)
-            throws SQLException {
+    private static KeyRecord withStepAndEvent(Connection c, KeyRecord next, StepRecord step, KeyEvent event,
+                                              boolean newStep) throws SQLException {
         if (step != null) {
-            writeStep(c, next.job(), next.key(), step);
+            writeStep(c, next.job(), next.key(), step, newStep);
         }
         if (event != null) {
             insertEvent(c, event);
@@ -772,20 +778,24 @@ public final class JdbcStateStore implements StateStore {
         return next;
     }
 
-    private static void writeStep(Connection c, String job, String key, StepRecord s) throws SQLException {
+    /** Writes a step's record: updated, or inserted when there is none ({@code isNew}: none, without looking). */
+    private static void writeStep(Connection c, String job, String key, StepRecord s, boolean isNew)
+            throws SQLException {
         String outputs = s.outputs().isEmpty() ? null : Json.write(s.outputs());
-        try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET status = ?, attempts = ?, "
-                + "first_attempt_at = ?, outputs = ?, updated_at = ? WHERE job = ? AND key_value = ? AND step = ?")) {
-            ps.setString(1, s.status().name());
-            ps.setInt(2, s.attempts());
-            setInstant(ps, 3, s.firstAttemptAt());
-            ps.setString(4, outputs);
-            setInstant(ps, 5, s.updatedAt());
-            ps.setString(6, job);
-            ps.setString(7, key);
-            ps.setString(8, s.step());
-            if (ps.executeUpdate() > 0) {
-                return;
+        if (!isNew) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET status = ?, attempts = ?, "
+                    + "first_attempt_at = ?, outputs = ?, updated_at = ? WHERE job = ? AND key_value = ? AND step = ?")) {
+                ps.setString(1, s.status().name());
+                ps.setInt(2, s.attempts());
+                setInstant(ps, 3, s.firstAttemptAt());
+                ps.setString(4, outputs);
+                setInstant(ps, 5, s.updatedAt());
+                ps.setString(6, job);
+                ps.setString(7, key);
+                ps.setString(8, s.step());
+                if (ps.executeUpdate() > 0) {
+                    return;
+                }
             }
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO step_state (job, key_value, step, status, attempts, "
