@@ -99,12 +99,7 @@ final class StepTemplates {
         boolean valid = true;
         for (int i = 0; i < strs.size(); i++) {
             SourceNode.Str str = strs.get(i);
-            List<Template.Placeholder> outputs;
-            try {
-                outputs = Template.scan(str.value()).stream().filter(p -> p.stepId() != null).toList();
-            } catch (Template.SyntaxException e) {
-                outputs = List.of(); // reported by template() below
-            }
+            List<Template.Placeholder> outputs = outputs(str);
             for (Template.Placeholder p : outputs) {
                 String variable = Template.outputVariable(p.stepId(), p.outputName());
                 problems.atChar(str, p.column() - 1, Said.of("core.jobfile.outputInCommand", path + "[" + i + "]",
@@ -127,12 +122,7 @@ final class StepTemplates {
         String media = type == null ? null : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
         String fields = fieldsFor(media);
         if (fields != null) {
-            List<Template.Placeholder> outputs;
-            try {
-                outputs = Template.scan(str.value()).stream().filter(p -> p.stepId() != null).toList();
-            } catch (Template.SyntaxException e) {
-                outputs = List.of(); // reported by template() below
-            }
+            List<Template.Placeholder> outputs = outputs(str);
             for (Template.Placeholder p : outputs) {
                 problems.atChar(str, p.column() - 1, Said.of("core.jobfile.outputInRawBody", path, "{" + p.name() + "}",
                         "\"" + media + "\"", "\"" + fields + "\""));
@@ -142,6 +132,15 @@ final class StepTemplates {
             }
         }
         return template(str, path);
+    }
+
+    /** The outputs of earlier steps ({@code {steps.ID.outputs.NAME}}) a template names; none when it does not parse. */
+    private static List<Template.Placeholder> outputs(SourceNode.Str str) {
+        try {
+            return Template.scan(str.value()).stream().filter(p -> p.stepId() != null).toList();
+        } catch (Template.SyntaxException e) {
+            return List.of(); // reported by template()
+        }
     }
 
     /** The field that writes a body of this media type (lower case, no parameters) value by value, else {@code null}. */
