@@ -73,9 +73,7 @@ final class Claim {
 
     /** Queues a change to commit with the next {@link #move}; {@code before == null} inserts the key. */
     void defer(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent ev) {
-        // every record of the key is in steps (read at the claim, written since): one not there is not stored
-        pending.add(new KeyChanges.Change(before, after, step, ev, List.of(),
-                step != null && !steps.containsKey(step.step())));
+        pending.add(new KeyChanges.Change(before, after, step, ev));
         rec = after.withVersion(before == null ? 1 : before.version() + 1);
         if (step != null) {
             steps.put(step.step(), step);

@@ -85,18 +85,10 @@ public interface KeyChanges {
      *
      * @param step        a step record to write with it, or {@code null}
      * @param removeSteps the steps whose records are removed with it (they run again: their outputs are gone)
-     * @param newStep     the key has no record of {@code step} yet, as the run that holds it knows (it read or wrote
-     *                    every record of the key since it was stored, and the change's guard holds only if nobody
-     *                    else did): the record is inserted without looking for one first
      */
-    record Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event, List<String> removeSteps,
-                  boolean newStep) {
+    record Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event, List<String> removeSteps) {
         public Change {
             removeSteps = removeSteps == null ? List.of() : List.copyOf(removeSteps);
-        }
-
-        public Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event, List<String> removeSteps) {
-            this(before, after, step, event, removeSteps, false);
         }
 
         public Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event) {

@@ -553,8 +553,7 @@ public final class JdbcStateStore implements StateStore {
         return inTransaction(c -> {
             List<KeyRecord> out = new ArrayList<>();
             for (Change ch : changes) {
-                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps(),
-                        ch.newStep());
+                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
                 if (w != null) {
                     out.add(w);
                 }
@@ -577,9 +576,8 @@ public final class JdbcStateStore implements StateStore {
             return inTransaction(c -> {
                 KeyRecord last = null;
                 for (Change ch : changes) {
-                    last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event(), ch.newStep())
-                            : write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps(),
-                                    ch.newStep());
+                    last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event())
+                            : write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
                     if (last == null && ch == head && changes.size() > 1) {
                         last = landed(c, whole);
                         if (last != null) {
@@ -679,29 +677,25 @@ public final class JdbcStateStore implements StateStore {
     }
 
     /** Inserts a key that was never stored, with its step record and event. */
-    private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event, boolean newStep)
-            throws SQLException {
+    private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event) throws SQLException {
         KeyRecord next = after.withVersion(1);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
                 + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             bindKey(ps, next);
             ps.executeUpdate();
         }
-        return withStepAndEvent(c, next, step, event, newStep);
+        return withStepAndEvent(c, next, step, event);
     }
 
     /** Writes one guarded change on {@code c}; returns null (and writes nothing) when the guard fails. */
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event)
             throws SQLException {
-        return write(c, before, after, step, event, List.of(), false);
+        return write(c, before, after, step, event, List.of());
     }
 
-    /**
-     * As above; the records of {@code removeSteps} are removed in the same transaction (after the guard held), and
-     * {@code step} is inserted without looking for its record when {@code newStep} says the key has none.
-     */
+    /** As above; the records of {@code removeSteps} are removed in the same transaction (after the guard held). */
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event,
-                            List<String> removeSteps, boolean newStep) throws SQLException {
+                            List<String> removeSteps) throws SQLException {
         KeyRecord next = after.withVersion(before.version() + 1);
         String guard = " WHERE job = ? AND key_value = ? AND version = ?"
                 + (before.leaseOwner() != null ? " AND lease_owner = ?" : "");
@@ -718,7 +712,7 @@ public final class JdbcStateStore implements StateStore {
             }
         }
         removeSteps(c, before, removeSteps);
-        return withStepAndEvent(c, next, step, event, newStep);
+        return withStepAndEvent(c, next, step, event);
     }
 
     /** Removes the records of {@code steps} of {@code key}'s job and key. */
@@ -767,10 +761,10 @@ public final class JdbcStateStore implements StateStore {
     }
 
     /** Writes what goes with a change of {@code next} in its transaction: its step record and event, where given. */
-    private static KeyRecord withStepAndEvent(Connection c, KeyRecord next, StepRecord step, KeyEvent event,
-                                              boolean newStep) throws SQLException {
+    private static KeyRecord withStepAndEvent(Connection c, KeyRecord next, StepRecord step, KeyEvent event)
+            throws SQLException {
         if (step != null) {
-            writeStep(c, next.job(), next.key(), step, newStep);
+            writeStep(c, next.job(), next.key(), step);
         }
         if (event != null) {
             insertEvent(c, event);
@@ -778,24 +772,20 @@ public final class JdbcStateStore implements StateStore {
         return next;
     }
 
-    /** Writes a step's record: updated, or inserted when there is none ({@code isNew}: none, without looking). */
-    private static void writeStep(Connection c, String job, String key, StepRecord s, boolean isNew)
-            throws SQLException {
+    private static void writeStep(Connection c, String job, String key, StepRecord s) throws SQLException {
         String outputs = s.outputs().isEmpty() ? null : Json.write(s.outputs());
-        if (!isNew) {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET status = ?, attempts = ?, "
-                    + "first_attempt_at = ?, outputs = ?, updated_at = ? WHERE job = ? AND key_value = ? AND step = ?")) {
-                ps.setString(1, s.status().name());
-                ps.setInt(2, s.attempts());
-                setInstant(ps, 3, s.firstAttemptAt());
-                ps.setString(4, outputs);
-                setInstant(ps, 5, s.updatedAt());
-                ps.setString(6, job);
-                ps.setString(7, key);
-                ps.setString(8, s.step());
-                if (ps.executeUpdate() > 0) {
-                    return;
-                }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET status = ?, attempts = ?, "
+                + "first_attempt_at = ?, outputs = ?, updated_at = ? WHERE job = ? AND key_value = ? AND step = ?")) {
+            ps.setString(1, s.status().name());
+            ps.setInt(2, s.attempts());
+            setInstant(ps, 3, s.firstAttemptAt());
+            ps.setString(4, outputs);
+            setInstant(ps, 5, s.updatedAt());
+            ps.setString(6, job);
+            ps.setString(7, key);
+            ps.setString(8, s.step());
+            if (ps.executeUpdate() > 0) {
+                return;
             }
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO step_state (job, key_value, step, status, attempts, "

@@ -134,28 +134,6 @@ abstract class StoreContract {
         assertThat(store.claimConflicts()).isEqualTo(before + 1);
     }
 
-    @Test
-    void aStepSaidToBeNewIsInsertedAndOneThatIsNotWritesNothing() {
-        KeyRecord v1 = claimedFresh("k3", "one");
-        StepRecord started = new StepRecord("write", StepStatus.STARTED, 1, T0, Map.of(), T0);
-        KeyRecord v2 = store.applyChain(List.of(new StateStore.Change(v1, v1, started,
-                event(v1, EventType.STEP_STARTED, KeyState.RUNNING, T0), List.of(), true)));
-        assertThat(store.steps("daily", "k3").get("write").status()).isEqualTo(StepStatus.STARTED);
-        // a change that says so of a step with a record fails as a change another process made first: all or nothing
-        StepRecord done = new StepRecord("write", StepStatus.SUCCEEDED, 1, T0, Map.of(), T0.plusSeconds(1));
-        assertThatThrownBy(() -> store.applyChain(List.of(new StateStore.Change(v2, v2, done,
-                event(v2, EventType.STEP_SUCCEEDED, KeyState.RUNNING, T0), List.of(), true))))
-                .isInstanceOf(StaleStateException.class);
-        assertThat(store.key("daily", "k3").orElseThrow().version()).isEqualTo(v2.version());
-        assertThat(store.steps("daily", "k3").get("write").status()).isEqualTo(StepStatus.STARTED);
-        assertThat(store.events("daily", "k3")).extracting(KeyEvent::type)
-                .containsExactly(EventType.CLAIMED, EventType.STEP_STARTED);
-        // said to have one, it is updated as always
-        store.applyChain(List.of(new StateStore.Change(v2, v2, done,
-                event(v2, EventType.STEP_SUCCEEDED, KeyState.RUNNING, T0))));
-        assertThat(store.steps("daily", "k3").get("write").status()).isEqualTo(StepStatus.SUCCEEDED);
-    }
-
     /**
      * A commit that landed but whose answer was lost (the serving process closed the state just after it, or the
      * connection broke) is tried again on a new connection; its guard then fails against its own write. That is
