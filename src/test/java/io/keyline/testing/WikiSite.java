@@ -7,8 +7,6 @@ import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -23,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -92,14 +89,7 @@ public final class WikiSite implements AutoCloseable {
     private volatile long saveHoldMillis;
 
     public WikiSite() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        server.setExecutor(Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "wiki-site");
-            t.setDaemon(true);
-            return t;
-        }));
-        server.createContext("/", this::handle);
-        server.start();
+        server = Loopback.serve("wiki-site", this::handle);
     }
 
     public String base() {

@@ -8,8 +8,6 @@ import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -63,14 +60,7 @@ public final class WordPressSite implements AutoCloseable {
     private volatile String busyRetryAfter;
 
     public WordPressSite() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        server.setExecutor(Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "wordpress-site");
-            t.setDaemon(true);
-            return t;
-        }));
-        server.createContext("/", this::handle);
-        server.start();
+        server = Loopback.serve("wordpress-site", this::handle);
     }
 
     public String base() {
