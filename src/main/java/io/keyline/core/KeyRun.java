@@ -144,11 +144,9 @@ final class KeyRun {
         Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, ctx.credentials);
         try {
             while (true) {
-                // told to stop (SIGTERM) or paused: the key stops at this step boundary; a key whose steps all
-                // finished completes whatever stops it (KeyDecision), so the pause is not read for it
-                boolean finished = allFinished(c);
-                Said halt = finished ? null : ctx.haltSaid(job);
-                boolean overBudget = halt == null && !finished && budget.spent(ctx.now());
+                // told to stop (SIGTERM) or paused: the key stops at this step boundary
+                Said halt = ctx.haltSaid(job);
+                boolean overBudget = halt == null && budget.spent(ctx.now());
                 if (overBudget) {
                     halt = budget.said();
                 }
@@ -197,17 +195,6 @@ final class KeyRun {
             transitions.recordingFailed(c, c.unrecorded, e);
             return c.rec;
         }
-    }
-
-    /** Whether every step of the job finished for the key (no step is left to run). */
-    private boolean allFinished(Claim c) {
-        for (StepDefinition s : job.steps()) {
-            StepRecord sr = c.steps.get(s.id());
-            if (sr == null || !sr.status().finished()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Reality departs from the plan being applied: the key stops before {@code step}, back to PENDING. */

@@ -97,20 +97,17 @@ public final class Text {
      */
     public static String in(Locale language, String key, Object... args) {
         boolean zh = CHINESE.getLanguage().equals(language.getLanguage());
-        // a language's patterns never change: one parsed before is the bundle's, without asking the bundle again
-        String id = (zh ? "zh " : "en ") + key;
-        MessageFormat parsed = PARSED.get(id);
-        if (parsed == null) {
-            String pattern;
-            try {
-                pattern = (zh == chinese() ? bundle(area(key)) : ResourceBundle.getBundle(BUNDLES + area(key),
-                        zh ? CHINESE : Locale.ROOT, ResourceBundle.Control.getNoFallbackControl(
-                                ResourceBundle.Control.FORMAT_PROPERTIES))).getString(key);
-            } catch (MissingResourceException | IllegalArgumentException e) {
-                return key;
-            }
-            parsed = PARSED.computeIfAbsent(id, k -> new MessageFormat(pattern, zh ? CHINESE : ENGLISH));
+        String pattern;
+        try {
+            pattern = (zh == chinese() ? bundle(area(key)) : ResourceBundle.getBundle(BUNDLES + area(key),
+                    zh ? CHINESE : Locale.ROOT, ResourceBundle.Control.getNoFallbackControl(
+                            ResourceBundle.Control.FORMAT_PROPERTIES))).getString(key);
+        } catch (MissingResourceException | IllegalArgumentException e) {
+            return key;
         }
+        String p = pattern;
+        MessageFormat parsed = PARSED.computeIfAbsent((zh ? "zh " : "en ") + key,
+                k -> new MessageFormat(p, zh ? CHINESE : ENGLISH));
         // a MessageFormat is not made for threads: one formats with it at a time
         synchronized (parsed) {
             return parsed.format(args);
