@@ -164,4 +164,21 @@ public abstract class ViewModel {
     public ReadOnlyStringProperty errorProperty() {
         return error.getReadOnlyProperty();
     }
+
+    /**
+     * Sets {@code rows} to {@code read}, replacing only the rows that changed when there are as many: a table or list
+     * set anew rebuilds every cell and drops its selection, and the reload every few seconds would take the keys the
+     * operator highlighted, and the row or button under the pointer, away between press and release.
+     */
+    protected static <T> void replaceChanged(javafx.collections.ObservableList<T> rows, java.util.List<T> read) {
+        if (read.size() != rows.size()) {
+            rows.setAll(read);
+            return;
+        }
+        for (int i = 0; i < read.size(); i++) {
+            if (!read.get(i).equals(rows.get(i))) {
+                rows.set(i, read.get(i));
+            }
+        }
+    }
 }

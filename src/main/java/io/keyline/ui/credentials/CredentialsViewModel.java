@@ -161,17 +161,7 @@ public final class CredentialsViewModel extends ViewModel {
             out.add(new Row(i, i.name(), i.parkedKeys(), warningOf(i, a), join(a), testText.getOrDefault(i.name(), ""),
                     false, verdict(i.name()), heldForReview.contains(i.name())));
         }
-        if (out.size() != rows.size()) {
-            rows.setAll(out);
-            return;
-        }
-        // only the rows that changed: a table rebuilds every cell of a list set anew, and the reload every few
-        // seconds would take a row's buttons from under the operator's pointer between press and release
-        for (int i = 0; i < out.size(); i++) {
-            if (!out.get(i).equals(rows.get(i))) {
-                rows.set(i, out.get(i));
-            }
-        }
+        replaceChanged(rows, out);
     }
 
     static Warning warningOf(CredentialInfo i, List<CredentialAlerts.Alert> alerts) {

@@ -198,18 +198,7 @@ public final class JobViewModel extends ViewModel {
     private void apply(KeyTable l) {
         Instant now = services.clock().instant();
         List<KeyRow> read = l.keys().stream().map(r -> row(r, l.outcomes().get(r.key()), now)).toList();
-        if (read.size() != rows.size()) {
-            rows.setAll(read);
-        } else {
-            // only the rows that changed: a list set anew makes the table drop the keys the operator highlighted
-            // and give its rows other keys, and the reload every few seconds would take a Ctrl+click choice away
-            // and the row from under the pointer between press and release
-            for (int i = 0; i < read.size(); i++) {
-                if (!read.get(i).equals(rows.get(i))) {
-                    rows.set(i, read.get(i));
-                }
-            }
-        }
+        replaceChanged(rows, read);
         total.set(l.total());
         if (l.calendar() != null) {
             calendar.set(l.calendar());
@@ -394,9 +383,5 @@ public final class JobViewModel extends ViewModel {
 
     public ReadOnlyStringProperty pauseTextProperty() {
         return pauseText.getReadOnlyProperty();
-    }
-
-    public Instant now() {
-        return services.clock().instant();
     }
 }
