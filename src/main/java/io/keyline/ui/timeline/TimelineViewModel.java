@@ -199,8 +199,7 @@ public final class TimelineViewModel extends ViewModel {
      */
     private void apply(Timeline.View v, boolean fresh) {
         KeyRecord rec = v.record();
-        header.set(new Header(rec, rec == null ? Text.t("ui.timeline.neverRun", key.get(), job.get())
-                : said(rec),
+        header.set(new Header(rec, rec == null ? Text.t("ui.timeline.neverRun", key.get(), job.get()) : said(rec),
                 rec == null ? "" : Timeline.details(rec, services.clock().instant()), outcomeText(v.outcome()),
                 Action.of(rec), v.events()));
         rows.setAll(v.rows());

@@ -59,15 +59,7 @@ class JobViewKeysTest {
 
     @Test
     void tAndEnterOpenTheHighlightedKeysTimeline(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
-        fx.publishJob("daily", null);
-        Instant now = fx.wb.clock.instant();
-        for (String key : List.of("2026-11-01", "2026-11-02", "2026-11-03")) {
-            KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
-            fx.ws.store().apply(fresh, fresh.withState(KeyState.FAILED).withStep("publish", 1), null,
-                    new KeyEvent(0, "daily", key, now, "seed", EventType.CLAIMED, null, 0, KeyState.FAILED, null,
-                            "seeded", null, null, null));
-        }
+        threeFailedKeys();
         JobViewModel vm = new JobViewModel(fx.services, Threads.javafx());
         Navigator nothing = new NoNavigation();
         Navigator nav = new Navigator() {
@@ -156,15 +148,7 @@ class JobViewKeysTest {
      */
     @Test
     void aReloadThatFindsNothingNewKeepsTheHighlightedKeysAndTheRowsUnderThePointer(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
-        fx.publishJob("daily", null);
-        Instant now = fx.wb.clock.instant();
-        for (String key : List.of("2026-11-01", "2026-11-02", "2026-11-03")) {
-            KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
-            fx.ws.store().apply(fresh, fresh.withState(KeyState.FAILED).withStep("publish", 1), null,
-                    new KeyEvent(0, "daily", key, now, "seed", EventType.CLAIMED, null, 0, KeyState.FAILED, null,
-                            "seeded", null, null, null));
-        }
+        threeFailedKeys();
         // loads run at once on the FX thread: a reload has been applied when the call returns
         JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
         robot.interact(() -> {
@@ -191,6 +175,19 @@ class JobViewKeysTest {
                     .as("Run selected after reload %d", reload).isFalse();
             assertThat(io.keyline.testing.Fx.fxValue(robot, () -> rowOf(table, "2026-11-01")))
                     .as("the row under the pointer after reload %d", reload).isSameAs(before);
+        }
+    }
+
+    /** Job daily with three keys that failed at publish: 2026-11-01, -02 and -03. */
+    private void threeFailedKeys() throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.publishJob("daily", null);
+        Instant now = fx.wb.clock.instant();
+        for (String key : List.of("2026-11-01", "2026-11-02", "2026-11-03")) {
+            KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
+            fx.ws.store().apply(fresh, fresh.withState(KeyState.FAILED).withStep("publish", 1), null,
+                    new KeyEvent(0, "daily", key, now, "seed", EventType.CLAIMED, null, 0, KeyState.FAILED, null,
+                            "seeded", null, null, null));
         }
     }
 
