@@ -16,8 +16,15 @@ final class ConfirmCommand extends KeyCommand {
 
     @Override
     int call(KeyTarget.Target t) {
-        return runReported(s -> ws().operations().confirmAndRun().confirmAndRun(t.job(), t.key(), note, payload,
-                s.engine, rec -> out().println(t("cli.confirm.running", rec.confirmedStep(), String.valueOf(t))))
-                .report());
+        var confirm = ws().operations().confirmAndRun();
+        return runReported(s -> confirm.confirmAndRun(t.job(), t.key(), note, payload, s.engine, rec -> {
+            out().println(t("cli.confirm.running", rec.confirmedStep(), String.valueOf(t)));
+            // after a renewal of its login, the read-only steps before it fetch their values again first
+            java.util.List<String> first = confirm.actions().runFirst(t.job(), rec);
+            if (!first.isEmpty()) {
+                out().println(t("cli.confirm.runFirst", String.join(", ", first), first.size(),
+                        rec.confirmedStep()));
+            }
+        }).report());
     }
 }

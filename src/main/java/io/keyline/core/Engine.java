@@ -1,11 +1,9 @@
 package io.keyline.core;
 
 import io.keyline.core.exec.Executors;
-import io.keyline.core.exec.Rendering;
 import io.keyline.core.exec.StepContext;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
-import io.keyline.domain.StepKind;
 import io.keyline.text.Said;
 
 import java.time.Instant;
@@ -173,13 +171,6 @@ public final class Engine {
     /** The hash of what the step would send now ({@code null} when it cannot be rendered yet). */
     public static String payloadHash(StepContext ctx) {
         // {runId} differs per run; the operator confirms the payload, not the run that sends it.
-        StepContext stable = new StepContext(ctx.job(), ctx.step(), ctx.key(), "{runId}", ctx.attempt(), ctx.outputs(),
-                null, ctx.redact());
-        try {
-            return ctx.step().kind() == StepKind.HTTP ? Rendering.request(stable).payloadHash()
-                    : Rendering.command(stable).payloadHash();
-        } catch (Rendering.RenderException e) {
-            return null;
-        }
+        return ConfirmedPayload.hash(ctx, List.of());
     }
 }

@@ -333,10 +333,13 @@ final class KeyRun {
         return out;
     }
 
-    /** The hash of what {@code stepId} would send now, or {@code null}. */
+    /**
+     * The hash of what {@code stepId} would send now, as the key's confirmation binds it (the outputs of read-only
+     * steps it ran again first are where they come from), or {@code null}.
+     */
     private String payloadHash(Claim c, String stepId) {
         StepDefinition s = job.step(stepId);
-        return Engine.payloadHash(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(c.outputs), null,
-                UnaryOperator.identity()));
+        return ConfirmedPayload.now(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(c.outputs), null,
+                UnaryOperator.identity()), c.rec.confirmedHash());
     }
 }

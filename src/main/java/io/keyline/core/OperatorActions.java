@@ -31,7 +31,13 @@ import java.util.function.UnaryOperator;
  * @param trace the run log: every action taken also appends an {@code operator} line to it
  */
 public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls controls, RunOptions options,
-                              RunTrace trace) {
+                              RunTrace trace, Leases leases) {
+
+    /** Actions without the state's rule whether a running key's holder is alive: a renewal leaves RUNNING keys. */
+    public OperatorActions(KeyRecords keys, KeyChanges changes, JobControls controls, RunOptions options,
+                           RunTrace trace) {
+        this(keys, changes, controls, options, trace, null);
+    }
 
     /**
      * Confirms the waiting unsafe step: the key goes back to PENDING with a confirmation bound to
@@ -49,23 +55,40 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
         if (expectedHash != null && !expectedHash.equals(hash)) {
             throw OperatorException.of("core.refused.payloadChanged", rec.step());
         }
-        Said msg = hash == null ? Said.of("core.event.confirmed", rec.step())
-                : Said.of("core.event.confirmedPayload", rec.step(), hash.substring(0, 12));
+        List<String> first = runFirst(job, rec);
+        Said msg = hash == null ? Said.of("core.event.confirmed", rec.step()) : first.isEmpty()
+                ? Said.of("core.event.confirmedPayload", rec.step(), hash.substring(0, 12))
+                : Said.of("core.event.confirmedRunFirst", rec.step(), hash.substring(0, 12), String.join(", ", first),
+                first.size());
         return act(rec, Trigger.CONFIRM, rec.withConfirmation(rec.step(), hash).withFailureWords(null, msg), null,
                 EventType.CONFIRMED, msg, note);
     }
 
-    /** The hash of the payload the waiting step would send now, or {@code null} when it cannot be rendered. */
+    /**
+     * The hash of the payload the waiting step would send, as a confirmation binds it ({@link ConfirmedPayload}):
+     * with the values known now, the outputs of the steps that run again before it ({@link #runFirst}) as where they
+     * come from; {@code null} when it cannot be rendered.
+     */
     public String payloadHash(JobDefinition job, KeyRecord rec) {
         StepDefinition step = rec.step() == null ? null : job.step(rec.step());
         if (step == null) {
             return null;
         }
+        Map<String, StepRecord> records = keys.steps(job.name(), rec.key());
         Map<String, Map<String, String>> outputs = new HashMap<>();
-        keys.steps(job.name(), rec.key()).values().stream().filter(s -> s.status().finished())
-                .forEach(s -> outputs.put(s.step(), s.outputs()));
-        return Engine.payloadHash(new StepContext(job, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
-                UnaryOperator.identity()));
+        records.values().stream().filter(s -> s.status().finished()).forEach(s -> outputs.put(s.step(), s.outputs()));
+        return ConfirmedPayload.hash(new StepContext(job, step, rec.key(), "{runId}", rec.attempts() + 1, outputs,
+                null, UnaryOperator.identity()), ConfirmedPayload.runFirst(job, step.id(), records));
+    }
+
+    /**
+     * The steps a confirmed run of the waiting key executes before its step: the read-only steps a renewal of their
+     * login sent back (their outputs belonged to the old login), in job order; empty when it sends the step at once.
+     */
+    public List<String> runFirst(JobDefinition job, KeyRecord rec) {
+        StepDefinition step = rec.step() == null ? null : job.step(rec.step());
+        return step == null ? List.of() : ConfirmedPayload.runFirst(job, step.id(), keys.steps(job.name(),
+                rec.key()));
     }
 
     /** "I checked: it already happened." The key becomes DONE; the waiting step is recorded as reconciled. */
@@ -270,11 +293,15 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
     }
 
     /**
-     * A renewal also reaches the keys that wait to run again ({@code RETRY_WAIT}, {@code PENDING}) with outputs of
-     * steps sent with the old login: a nonce or CSRF token of a session that the new login replaced would be
-     * refused, and the refusal would mark the new login rejected. They keep their state (and a retry its time) and
-     * go back to the first step that uses the credential, as a parked key does; an unsafe step whose outcome is
-     * unknown is left as it is (its probe or a person decides), and a key changed meanwhile is left alone.
+     * A renewal also reaches the keys that wait with outputs of steps sent with the old login: to run again
+     * ({@code RETRY_WAIT}, {@code PENDING}), for a confirmation ({@code NEEDS_CONFIRMATION}), or left running by a
+     * process that is gone. A nonce or CSRF token of a session that the new login replaced would be refused (by the
+     * step, or by the probe asked before it), and the refusal would mark the new login rejected. Their read-only
+     * steps from the first step that uses the credential on run again first, as a parked key's do; an unsafe step
+     * that finished stays done and one whose outcome is unknown keeps its record (its probe, asked with the fresh
+     * values, or a person decides). They keep their state (a retry its time); a key waiting for a confirmation keeps
+     * its step, its reason and the time it has waited since, and its confirmation then sends the fresh values
+     * ({@link ConfirmedPayload}). A key changed meanwhile, or held by a live process, is left alone.
      */
     private void rewindWaiting(String credential, Said msg, List<JobDefinition> jobs) {
         Instant now = now();
@@ -284,8 +311,11 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
             if (first < 0) {
                 continue;
             }
-            List<KeyRecord> waiting = keys.query(KeyRecords.KeyQuery.in(job.name(),
-                    Set.of(KeyState.RETRY_WAIT, KeyState.PENDING)));
+            Set<KeyState> states = leases == null ? Set.of(KeyState.RETRY_WAIT, KeyState.PENDING,
+                    KeyState.NEEDS_CONFIRMATION) : Set.of(KeyState.RETRY_WAIT, KeyState.PENDING,
+                    KeyState.NEEDS_CONFIRMATION, KeyState.RUNNING);
+            List<KeyRecord> waiting = keys.query(KeyRecords.KeyQuery.in(job.name(), states)).stream()
+                    .filter(r -> r.state() != KeyState.RUNNING || Orphans.orphaned(leases, r, now)).toList();
             if (waiting.isEmpty()) {
                 continue;
             }
@@ -293,12 +323,20 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
                     waiting.stream().map(KeyRecord::key).toList());
             for (KeyRecord r : waiting) {
                 Rewind rewind = rewind(job, records.getOrDefault(r.key(), Map.of()), first, false, now);
-                if (rewind.removed().isEmpty() || rewind.reset() != null) {
+                if (rewind.removed().isEmpty()) {
                     continue;
                 }
                 String from = job.steps().get(first).id();
-                Said text = Said.of("core.event.resumesFrom", msg, from, rewind.said());
-                KeyRecord after = r.withStep(from, 0).withFailureWords(null, text).withUpdatedAt(now);
+                KeyRecord after;
+                Said text;
+                if (r.state() == KeyState.NEEDS_CONFIRMATION) {
+                    // what it waits for and since when stay (an expiry counts from then)
+                    text = Said.of("core.event.confirmsFrom", msg, from, rewind.said());
+                    after = r;
+                } else {
+                    text = Said.of("core.event.resumesFrom", msg, from, rewind.said());
+                    after = r.withStep(from, 0).withFailureWords(null, text).withUpdatedAt(now);
+                }
                 moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
                         EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), r.state(), null, text, options.user(),
                         null, null), rewind.removed()));

@@ -291,8 +291,8 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
 
         private String payloadHash(String stepId) {
             StepDefinition s = job.step(stepId);
-            return Engine.payloadHash(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
-                    UnaryOperator.identity()));
+            return ConfirmedPayload.now(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
+                    UnaryOperator.identity()), rec == null ? null : rec.confirmedHash());
         }
 
         /**
@@ -324,8 +324,9 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
             try {
                 Rendering.RenderedRequest req = Rendering.request(ShownBody.bound(ctx, runTime));
                 // the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
-                List<ShownHeaders.Header> shown = ShownHeaders.of(s, req,
-                        s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant());
+                List<ShownHeaders.Header> shown = ShownHeaders.withRunTime(ShownHeaders.of(s, req,
+                        s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant()),
+                        ctx, runTime, mask);
                 Map<String, String> headers = ShownHeaders.map(shown);
                 Said note = null;
                 if (!runTimeBody && !bodyFixed(s, executedBefore) && req.body().length > 0) {

@@ -9,6 +9,7 @@ import io.keyline.domain.HttpRequestSpec;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.StepDefinition;
 import io.keyline.domain.Template;
+import io.keyline.text.Text;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -117,7 +118,7 @@ public final class ShownBody {
      */
     public static String source(JobDefinition job, String placeholder) {
         if ("runId".equals(placeholder)) {
-            return "the run's id (known at run time)";
+            return Text.t("core.shown.runId");
         }
         String[] parts = placeholder.split("\\.", 4);
         if (parts.length != 4) {
@@ -126,8 +127,20 @@ public final class ShownBody {
         StepDefinition s = job.step(parts[1]);
         boolean extracted = s != null && (s.request() != null && s.request().extract().containsKey(parts[3])
                 || s.probe() != null && s.probe().extract().containsKey(parts[3]));
-        return "from step " + parts[1] + ": " + parts[3] + (extracted ? " (extracted at run time)"
-                : " (known at run time)");
+        return Text.t(extracted ? "core.shown.extracted" : "core.shown.known", parts[1], parts[3]);
+    }
+
+    /**
+     * A value of the request's template (a header's, say) as it is shown: rendered with every value known now,
+     * masked, and a value known only at run time (an output of {@code runTimeSteps}, {@code {runId}}) as where it
+     * comes from; {@code null} when the template uses no value known only at run time (the rendered value is shown).
+     */
+    public static String runTimeValue(String template, StepContext ctx, Collection<String> runTimeSteps,
+                                      UnaryOperator<String> mask) {
+        if (!runTime(template, runTimeSteps)) {
+            return null;
+        }
+        return field("", template, ctx, runTimeSteps, mask).value();
     }
 
     private static void walk(JsonNode node, String pointer, StepContext ctx, Collection<String> runTimeSteps,

@@ -64,6 +64,28 @@ public final class ShownHeaders {
     }
 
     /**
+     * {@code shown} (the headers of {@code ctx}'s step rendered with {@link ShownBody#bound}) with each of the
+     * step's own headers whose value uses a value known only at run time (an output of {@code runTimeSteps})
+     * shown as where it comes from ("from step nonce: nonce (extracted at run time)"), not as its placeholder.
+     */
+    public static List<Header> withRunTime(List<Header> shown, io.keyline.core.exec.StepContext ctx,
+                                           java.util.Collection<String> runTimeSteps, Redactor mask) {
+        if (runTimeSteps.isEmpty() || ctx.step().request() == null) {
+            return shown;
+        }
+        List<Header> out = new ArrayList<>();
+        for (Header h : shown) {
+            String template = h.masked() ? null : ctx.step().request().headers().entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(h.name())).map(Map.Entry::getValue).findFirst()
+                    .orElse(null);
+            String value = template == null ? null : ShownBody.runTimeValue(template, ctx, runTimeSteps,
+                    mask::redact);
+            out.add(value == null ? h : new Header(h.name(), value, false));
+        }
+        return out;
+    }
+
+    /**
      * The headers of a request that cannot be rendered yet (its body file is written by an earlier step):
      * the same list as {@link #of}, with the step's headers as written and the credential's masked.
      *

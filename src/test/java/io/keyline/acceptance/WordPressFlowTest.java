@@ -10,10 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static io.keyline.acceptance.CredentialTesting.status;
 import static io.keyline.acceptance.CredentialTesting.timeline;
@@ -121,6 +124,91 @@ class WordPressFlowTest {
         JsonNode updated = timeline(wb, "wp-daily", KEY).stream()
                 .filter(e -> e.get("type").asText().equals("CREDENTIAL_UPDATED")).findFirst().orElseThrow();
         assertThat(updated.get("message").asText()).contains("resumes from step nonce");
+    }
+
+    /**
+     * Runs the key in a child process and kills it while the site holds its post, before the post is stored: the
+     * key is left running with its post started and its outcome unknown.
+     */
+    void killWhileThePostIsHeld() throws Exception {
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        site.holdNextPost(arrived, release);
+        Path log = tmp.resolve("child.log");
+        Process child = ChildProcess.start(wb, log, "run", "wp-daily", "--key", KEY);
+        try {
+            assertThat(arrived.await(60, TimeUnit.SECONDS)).as(Files.readString(log)).isTrue();
+            child.destroyForcibly();
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            release.countDown();
+        }
+        assertThat(site.posts(SLUG)).isZero();
+    }
+
+    /**
+     * A post whose outcome is unknown waits for a person with the nonce of the login it was sent with. The login
+     * expires and the operator logs in again, then confirms: the nonce is asked again with the new login before the
+     * probe and the post, the post goes out once, and the new login is not marked rejected.
+     */
+    @Test
+    void aPostConfirmedAfterTheLoginWasRenewedTakesANonceOfTheNewLoginInsteadOfMarkingItRejected() throws Exception {
+        wb.clock.followSystemClock();
+        storeLogin(site.logIn());
+        killWhileThePostIsHeld();
+        Result probed = wb.cli("run", "wp-daily", "--key", KEY);
+        assertThat(probed.exit()).as(probed.toString()).isEqualTo(4);
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+
+        site.expireLogins();
+        String renewed = site.logIn();
+        storeLogin(renewed);
+        JsonNode waits = status(wb, "wp-daily", KEY);
+        assertThat(waits.get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(timeline(wb, "wp-daily", KEY).stream().filter(e -> e.get("type").asText()
+                .equals("CREDENTIAL_UPDATED")).findFirst().orElseThrow().get("message").asText())
+                .contains("once confirmed, the key goes on from step nonce")
+                .contains("the outcome of publish is still unknown");
+        Result r = wb.cli("confirm", "wp-daily", KEY, "--note", "checked the blog: it is not there");
+
+        assertThat(CredentialTesting.listRow(wb, CRED)[6]).as(r.toString()).isNotEqualTo("rejected");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("first nonce runs again with the stored login (read-only), then publish is sent");
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).isEqualTo("DONE");
+        assertThat(site.posts(SLUG)).isEqualTo(1);
+        assertThat(noncesPosted()).last().isEqualTo(site.nonce(renewed));
+        // the probe was asked with the new login's nonce before the post
+        assertThat(site.requests().stream().filter(q -> q.method().equals("GET") && q.path().endsWith("/posts"))
+                .map(WordPressSite.Seen::nonce).toList()).last().isEqualTo(site.nonce(renewed));
+    }
+
+    /**
+     * A run killed while its post was held leaves the key running with the nonce of its login. After the operator
+     * logged in again, the next run asks the nonce again before it asks the probe: the probe answers with the new
+     * login (the post is not there; the key waits for a person, as after any unknown outcome), and nothing marks the
+     * new login rejected. Confirmed, the post goes out once.
+     */
+    @Test
+    void anInterruptedPostResumedAfterTheLoginWasRenewedAsksItsProbeWithANonceOfTheNewLogin() throws Exception {
+        wb.clock.followSystemClock();
+        storeLogin(site.logIn());
+        killWhileThePostIsHeld();
+
+        site.expireLogins();
+        String renewed = site.logIn();
+        storeLogin(renewed);
+        Result resumed = wb.cli("run", "wp-daily", "--key", KEY);
+
+        assertThat(CredentialTesting.listRow(wb, CRED)[6]).as(resumed.toString()).isNotEqualTo("rejected");
+        assertThat(resumed.exit()).as(resumed.toString()).isEqualTo(4);
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(site.requests().stream().filter(q -> q.method().equals("GET") && q.path().endsWith("/posts"))
+                .map(WordPressSite.Seen::nonce).toList()).last().isEqualTo(site.nonce(renewed));
+        Result r = wb.cli("confirm", "wp-daily", KEY, "--note", "checked the blog: it is not there");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).doesNotContain("runs again");
+        assertThat(site.posts(SLUG)).isEqualTo(1);
+        assertThat(noncesPosted()).last().isEqualTo(site.nonce(renewed));
     }
 
     /**

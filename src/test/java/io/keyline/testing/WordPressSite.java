@@ -58,6 +58,7 @@ public final class WordPressSite implements AutoCloseable {
     private volatile int busyStatus;
     private volatile int busyTimes;
     private volatile String busyRetryAfter;
+    private volatile java.util.concurrent.CountDownLatch[] hold;
 
     public WordPressSite() throws IOException {
         server = Loopback.serve("wordpress-site", this::handle);
@@ -99,6 +100,17 @@ public final class WordPressSite implements AutoCloseable {
         busyStatus = status;
         busyRetryAfter = retryAfter;
         busyTimes = times;
+        return this;
+    }
+
+    /**
+     * The next new post that passes the nonce check waits before it is stored: {@code arrived} is counted down when
+     * it arrives, and once {@code release} is counted down (at most 60 s) it is dropped unstored, as a request whose
+     * client went away before WordPress saved it.
+     */
+    public WordPressSite holdNextPost(java.util.concurrent.CountDownLatch arrived,
+                                      java.util.concurrent.CountDownLatch release) {
+        hold = new java.util.concurrent.CountDownLatch[] {arrived, release};
         return this;
     }
 
@@ -206,6 +218,18 @@ public final class WordPressSite implements AutoCloseable {
             headers.put("Retry-After", busyRetryAfter);
             answer.put("code", "busy").putObject("data").put("status", busyStatus);
             return busyStatus;
+        }
+        java.util.concurrent.CountDownLatch[] held = hold;
+        if (held != null) {
+            hold = null;
+            held[0].countDown();
+            try {
+                held[1].await(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            answer.put("code", "dropped").putObject("data").put("status", 500);
+            return 500;
         }
         JsonNode post = JSON.readTree(req.body());
         String want = post.path("slug").asText();

@@ -1,5 +1,6 @@
 package io.keyline.core.operations;
 
+import io.keyline.core.ConfirmedPayload;
 import io.keyline.core.CredentialProvider;
 import io.keyline.core.Engine;
 import io.keyline.core.OperatorActions;
@@ -91,13 +92,25 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
      * @param problem     why it cannot be rendered, or {@code null}
      * @param fields      the fields of a body given by its fields (form, multipart, JSON strings), secrets masked
      *                    ({@link ShownBody}); empty for other bodies
+     * @param runFirst    the read-only steps that run again before it (a renewal of their login discarded their
+     *                    outputs): what they fetch is shown as where it comes from; empty when it is sent at once
      */
     public record Payload(StepKind kind, String method, String url, List<ShownHeaders.Header> headers, long bodyBytes,
                           String bodySha256, String bodySource, String bodyPreview, List<String> argv, String workdir,
-                          Map<String, Said> env, String hash, String problem, List<ShownBody.Field> fields) {
+                          Map<String, Said> env, String hash, String problem, List<ShownBody.Field> fields,
+                          List<String> runFirst) {
 
         public Payload {
             fields = fields == null ? List.of() : List.copyOf(fields);
+            runFirst = runFirst == null ? List.of() : List.copyOf(runFirst);
+        }
+
+        /** A payload sent at once (no step runs before it). */
+        public Payload(StepKind kind, String method, String url, List<ShownHeaders.Header> headers, long bodyBytes,
+                       String bodySha256, String bodySource, String bodyPreview, List<String> argv, String workdir,
+                       Map<String, Said> env, String hash, String problem, List<ShownBody.Field> fields) {
+            this(kind, method, url, headers, bodyBytes, bodySha256, bodySource, bodyPreview, argv, workdir, env, hash,
+                    problem, fields, List.of());
         }
 
         /** A payload without body fields. */
@@ -114,6 +127,9 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
             if (problem != null) {
                 return Text.t("core.confirm.cannotShow", problem);
             }
+            if (!runFirst.isEmpty()) {
+                sb.append(runFirstText()).append("\n\n");
+            }
             if (kind == StepKind.HTTP) {
                 sb.append(method).append(' ').append(url).append('\n');
                 headers.forEach(h -> sb.append(h.shown()).append('\n'));
@@ -126,7 +142,8 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
                     sb.append(Text.t("core.confirm.bodyLine", bodySource == null
                             || bodySource.equals(Plan.RequestPreview.NO_BODY) ? size
                             : Text.t("core.confirm.bytesFrom", size, PlanText.bodySource(bodySource)))).append('\n');
-                    sb.append(Text.t("core.confirm.shaLine", bodySha256)).append('\n');
+                    sb.append(bodySha256 == null ? Text.t("core.confirm.shaAtRunTime")
+                            : Text.t("core.confirm.shaLine", bodySha256)).append('\n');
                     if (!fields.isEmpty()) {
                         sb.append(Text.t("core.confirm.fields")).append('\n');
                         PlanText.fields(sb, fields, "  ");
@@ -145,6 +162,15 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
                 env.forEach((k, v) -> sb.append(Text.t("core.confirm.env", k, v.text())).append('\n'));
             }
             return sb.toString().stripTrailing();
+        }
+
+        /**
+         * "First nonce runs again with the stored login (read-only): the login was renewed, and what it fetched
+         * belonged to the old one. …", or empty when the step is sent at once.
+         */
+        public String runFirstText() {
+            return runFirst.isEmpty() ? "" : Text.t("core.confirm.runFirst", String.join(", ", runFirst),
+                    runFirst.size());
         }
     }
 
@@ -397,7 +423,7 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
         Payload p = null;
         for (int tries = 0; tries < 3; tries++) {
             StepContext ctx = context(def, rec, step);
-            p = render(ctx);
+            p = render(ctx, List.of());
             if (p.hash() == null || Objects.equals(io.keyline.core.Engine.payloadHash(context(def, rec, step)),
                     p.hash())) {
                 return p;
@@ -416,49 +442,55 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
 
     private static Payload unstable(Payload p) {
         return new Payload(p.kind(), p.method(), p.url(), p.headers(), p.bodyBytes(), p.bodySha256(), p.bodySource(),
-                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null, Text.t("core.confirm.unstable"));
+                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null, Text.t("core.confirm.unstable"), p.fields(),
+                p.runFirst());
     }
 
     /**
-     * Renders the step as the engine will, with the outputs of the finished steps, and binds it to the
-     * core's payload hash (rendered again if the files changed in between).
+     * Renders the step as the engine will, with the outputs of the finished steps (those of the steps that run again
+     * before it as where they come from), and binds it to the core's payload hash ({@link OperatorActions#payloadHash},
+     * rendered again if the files changed in between).
      */
     private Payload payload(JobDefinition def, KeyRecord rec, StepDefinition step) {
         Payload p = null;
         for (int tries = 0; tries < 3; tries++) {
+            Map<String, io.keyline.domain.StepRecord> records = store.steps(def.name(), rec.key());
             Map<String, Map<String, String>> outputs = new HashMap<>();
-            store.steps(def.name(), rec.key()).values().stream().filter(s -> s.status().finished())
+            records.values().stream().filter(s -> s.status().finished())
                     .forEach(s -> outputs.put(s.step(), s.outputs()));
             StepContext ctx = new StepContext(def, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
                     UnaryOperator.identity());
-            p = render(ctx);
+            p = render(ctx, ConfirmedPayload.runFirst(def, step.id(), records));
             if (Objects.equals(actions.payloadHash(def, rec), p.hash())) {
                 return p;
             }
         }
-        return new Payload(p.kind(), p.method(), p.url(), p.headers(), p.bodyBytes(), p.bodySha256(), p.bodySource(),
-                p.bodyPreview(), p.argv(), p.workdir(), p.env(), null, Text.t("core.confirm.unstable"), p.fields());
+        return unstable(p);
     }
 
     /**
      * The payload as it is shown: outputs of earlier steps are data and reach it unmasked, so every
      * secret of the job's credentials is masked in what the operator sees (the hash is of the real payload).
      */
-    private Payload render(StepContext ctx) {
+    private Payload render(StepContext ctx, List<String> runFirst) {
         StepDefinition step = ctx.step();
         Redactor mask = ShownHeaders.secretsOf(ctx.job(), credentials);
         CredentialProvider.Lookup cred = step.credential() == null ? null : credentials.lookup(step.credential());
+        StepContext bound = ShownBody.bound(ctx, runFirst);
         try {
             if (step.kind() == StepKind.HTTP) {
-                Rendering.RenderedRequest req = Rendering.request(ctx);
+                Rendering.RenderedRequest req = Rendering.request(bound);
                 byte[] body = req.body();
-                return new Payload(StepKind.HTTP, req.method(), mask.redact(req.uri().toString()),
-                        ShownHeaders.of(step, req, cred, mask, clock.instant()), body.length,
-                        body.length == 0 ? null : req.bodySha256(), req.bodySource(), mask.redact(preview(body)),
-                        List.of(), null, Map.of(), req.payloadHash(), null, ShownBody.fields(ctx, List.of(),
-                        mask::redact));
+                // a body that takes a value fetched at run time: its hash is known only then
+                boolean runTimeBody = ShownBody.bodyUsesRunTime(step, runFirst);
+                return new Payload(StepKind.HTTP, req.method(), ShownBody.unmarked(mask.redact(req.uri().toString())),
+                        ShownHeaders.withRunTime(ShownHeaders.of(step, req, cred, mask, clock.instant()), ctx,
+                                runFirst, mask), body.length,
+                        body.length == 0 || runTimeBody ? null : req.bodySha256(), req.bodySource(),
+                        mask.redact(preview(body)), List.of(), null, Map.of(), req.payloadHash(), null,
+                        ShownBody.fields(ctx, runFirst, mask::redact), runFirst);
             }
-            Rendering.RenderedCommand cmd = Rendering.command(ctx);
+            Rendering.RenderedCommand cmd = Rendering.command(bound);
             Map<String, Said> env = new LinkedHashMap<>();
             cmd.env().forEach((k, v) -> env.put(k, Said.plain(mask.redact(v))));
             if (cred != null) {
@@ -472,7 +504,7 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
             }
             return new Payload(StepKind.COMMAND, null, null, List.of(), 0, null, null, null,
                     cmd.argv().stream().map(mask::redact).toList(), cmd.workdir().toString(), env, cmd.payloadHash(),
-                    null);
+                    null, List.of(), runFirst);
         } catch (Rendering.RenderException e) {
             return new Payload(step.kind(), null, null, List.of(), 0, null, null, null, List.of(), null, Map.of(), null,
                     e.said().map(mask::redact).text());
