@@ -4,6 +4,7 @@ import io.keyline.credentials.CredentialParser;
 import io.keyline.credentials.CredentialType;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.WordPressSite;
+import io.keyline.text.Text;
 import io.keyline.ui.common.Threads;
 import io.keyline.ui.timeline.TimelineConfirmFixture;
 import org.junit.jupiter.api.AfterEach;
@@ -70,6 +71,7 @@ class ConfirmAfterRenewalTest {
 
     @AfterEach
     void tearDown() throws Exception {
+        Text.use(Text.ENGLISH);
         fx.close();
         site.close();
     }
@@ -125,5 +127,17 @@ class ConfirmAfterRenewalTest {
         assertThat(vm.confirmAndRun("checked the new title")).isTrue();
         assertThat(site.posts(SLUG)).isEqualTo(1);
         assertThat(noncesPosted()).containsExactly(site.nonce(renewed));
+    }
+
+    @Test
+    void inChineseTheDialogSaysTheSameAndBindsTheSameHash() {
+        String english = loaded().payloadHashProperty().get();
+        Text.use(Text.CHINESE);
+
+        ConfirmViewModel vm = loaded();
+
+        assertThat(vm.payloadTextProperty().get()).startsWith("先用已保存的登录重新运行 nonce（只读）")
+                .contains("X-WP-Nonce: 来自步骤 nonce：nonce（运行时提取）");
+        assertThat(vm.payloadHashProperty().get()).isEqualTo(english);
     }
 }
