@@ -72,6 +72,8 @@ public final class JobView extends BorderPane {
     private ContextMenu keyMenu;
     private final TextField search = new TextField();
     private final Heatmap heatmap = new Heatmap();
+    /** The key table's widths: Outcome takes what the others leave. */
+    private final OutcomeTakesTheRest widths = new OutcomeTakesTheRest();
 
     public JobView(JobViewModel vm, Navigator nav) {
         this.vm = vm;
@@ -345,9 +347,10 @@ public final class JobView extends BorderPane {
         bar.setAlignment(Pos.CENTER_LEFT);
 
         table.setId("key-table");
-        table.setFixedCellSize(30);
+        // no fixed row height: the row of a key that waits for a person grows to its reason's lines (a page holds
+        // at most PAGE_SIZE rows)
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setColumnResizePolicy(widths);
         table.setItems(vm.rows());
         Label noKeys = new Label();
         noKeys.textProperty().bind(vm.emptyTextProperty());
@@ -370,6 +373,7 @@ public final class JobView extends BorderPane {
         TableColumn<JobViewModel.KeyRow, String> outcomeColumn = Cut.column(Text.t("ui.job.col.outcome"), 400,
                 JobViewModel.KeyRow::said);
         outcomeColumn.setMinWidth(100);
+        outcomeColumn.setCellFactory(c -> Cut.tip(new ReasonCell()));
         table.getColumns().addAll(List.of(keyColumn, state, stepColumn, whenColumn, tookColumn, outcomeColumn));
         // The outcome says why: it takes what the other columns leave, and they are as wide as what their rows show
         // (or their titles) needs, in the face the cells draw in, measured again whenever the rows change. A page
@@ -379,7 +383,7 @@ public final class JobView extends BorderPane {
                 return;
             }
             fitTo(keyColumn, vm.rows().stream().map(JobViewModel.KeyRow::key).toList());
-            Widgets.fix(state, Math.max(Cut.titleWidth(state.getText()), StateChip.widest(vm.rows().stream()
+            fit(state, Math.max(Cut.titleWidth(state.getText()), StateChip.widest(vm.rows().stream()
                     .map(r -> Format.state(r.record().state(), r.record().waitReason())).distinct().toList())
                     + CELL_PADDING));
             fitTo(stepColumn, vm.rows().stream().map(JobView::step).toList());
@@ -433,9 +437,12 @@ public final class JobView extends BorderPane {
         nav.showTimeline(k.record().job(), k.key());
     }
 
-    /** {@code c} is as wide as the widest of {@code texts} needs in the cells' face, or its title, no wider. */
-    private static void fitTo(TableColumn<JobViewModel.KeyRow, ?> c, List<String> texts) {
-        Widgets.fix(c, Math.max(Cut.titleWidth(c.getText()),
+    /**
+     * {@code c} is as wide as the widest of {@code texts} needs in the cells' face, or its title; no narrower, and no
+     * wider unless the operator drags it wider ({@link OutcomeTakesTheRest}).
+     */
+    private void fitTo(TableColumn<JobViewModel.KeyRow, ?> c, List<String> texts) {
+        fit(c, Math.max(Cut.titleWidth(c.getText()),
                 Widgets.textWidth(texts, io.keyline.ui.common.Fonts.text(13)) + CELL_PADDING));
     }
 
@@ -448,6 +455,115 @@ public final class JobView extends BorderPane {
     /** How long the key's last run took, or nothing. */
     private static String took(JobViewModel.KeyRow r) {
         return r.outcome() == null ? "" : r.outcome().tookText();
+    }
+
+    /**
+     * {@code c} needs {@code width}: its least, and its width unless the operator dragged it to one of their own (a
+     * column's width follows its preferred one as it is set).
+     */
+    private void fit(TableColumn<JobViewModel.KeyRow, ?> c, double width) {
+        c.setMaxWidth(Double.MAX_VALUE);
+        c.setMinWidth(width);
+        if (!widths.dragged.contains(c)) {
+            c.setPrefWidth(width);
+        }
+    }
+
+    /**
+     * An Outcome cell: the reason of a key that waits for a person (failed, or waiting for a confirmation, a login, a
+     * review) wraps and its row grows to its lines, read whole at 1024 px; other outcomes keep to one line, cut with
+     * their whole text on hover.
+     */
+    private static final class ReasonCell extends javafx.scene.control.TableCell<JobViewModel.KeyRow, String> {
+        ReasonCell() {
+            // a wider or narrower column wraps the reason again: the row asks for its height anew
+            tableColumnProperty().addListener((o, was, is) -> {
+                if (is != null) {
+                    is.widthProperty().addListener((w, a, b) -> {
+                        requestLayout();
+                        if (getTableRow() != null) {
+                            getTableRow().requestLayout();
+                        }
+                    });
+                }
+            });
+        }
+
+        @Override
+        protected void updateItem(String item, boolean empty) {
+            super.updateItem(item, empty);
+            setText(empty ? null : item);
+            setWrapText(waitsForAPerson());
+        }
+
+        private boolean waitsForAPerson() {
+            if (isEmpty() || getText() == null || getText().isEmpty() || getTableView() == null) {
+                return false;
+            }
+            int i = getIndex();
+            List<JobViewModel.KeyRow> items = getTableView().getItems();
+            return i >= 0 && i < items.size() && items.get(i).state().needsAttention();
+        }
+
+        @Override
+        protected double computePrefHeight(double width) {
+            double one = super.computePrefHeight(width);
+            if (!isWrapText() || getTableColumn() == null) {
+                return one;
+            }
+            // a row asks its cells their height at no width: the lines at the column's width, with the padding
+            javafx.scene.text.Text t = new javafx.scene.text.Text(getText());
+            t.setFont(getFont());
+            t.setLineSpacing(getLineSpacing());
+            t.setWrappingWidth(Math.max(1, getTableColumn().getWidth() - snappedLeftInset() - snappedRightInset()));
+            return Math.max(one, Math.ceil(t.getLayoutBounds().getHeight()) + snappedTopInset() + snappedBottomInset()
+                    + 2);
+        }
+    }
+
+    /**
+     * The key table's widths: Outcome, the column that says why, takes what the others leave; each other column
+     * keeps the width its rows need, or the wider one the operator dragged it to (taken from Outcome, down to its
+     * least). A built-in policy shares the room among all columns, which made Updated and Took wider than their
+     * words; pinned to their widths, they could not be dragged at all.
+     */
+    private static final class OutcomeTakesTheRest extends javafx.scene.control.ConstrainedColumnResizeBase
+            implements javafx.util.Callback<TableView.ResizeFeatures, Boolean> {
+        /** The columns the operator dragged to a width of their own. */
+        private final java.util.Set<javafx.scene.control.TableColumnBase<?, ?>> dragged = new java.util.HashSet<>();
+
+        @Override
+        public Boolean call(TableView.ResizeFeatures f) {
+            TableView<?> table = f.getTable();
+            List<? extends TableColumn<?, ?>> columns = table.getVisibleLeafColumns();
+            double content = f.getContentWidth();
+            if (content <= 0 || columns.isEmpty()) {
+                return false;
+            }
+            TableColumn<?, ?> last = columns.get(columns.size() - 1);
+            javafx.scene.control.TableColumnBase<?, ?> moved = f.getColumn();
+            boolean done = moved == null;
+            double others = 0;
+            for (TableColumn<?, ?> c : columns) {
+                if (c == last) {
+                    continue;
+                }
+                double w = dragged.contains(c) ? c.getWidth() : c.getPrefWidth();
+                if (c == moved) {
+                    double room = content - last.getMinWidth() - columns.stream().filter(x -> x != c && x != last)
+                            .mapToDouble(x -> dragged.contains(x) ? x.getWidth() : x.getPrefWidth()).sum();
+                    w = Math.min(c.getWidth() + f.getDelta(), Math.max(c.getWidth(), room));
+                    done = Math.abs(w - c.getWidth()) > 0.01;
+                    dragged.add(c);
+                }
+                w = Math.max(c.getMinWidth(), Math.min(c.getMaxWidth(), w));
+                f.setColumnWidth(c, w);
+                others += w;
+            }
+            f.setColumnWidth(last, Math.max(last.getMinWidth(),
+                    Math.floor(content - others)));
+            return done;
+        }
     }
 
     private TableRow<JobViewModel.KeyRow> row() {

@@ -178,6 +178,56 @@ class JobViewKeysTest {
         }
     }
 
+    /**
+     * The columns before Outcome are as wide as their rows need, and the operator may still drag one wider by its
+     * header's edge: it takes the room from Outcome, and a reload keeps it. Pinned to their widths (least = most),
+     * they could not be dragged at all.
+     */
+    @Test
+    void aColumnFittedToItsRowsCanBeDraggedWiderAndAReloadKeepsIt(FxRobot robot) throws Exception {
+        threeFailedKeys();
+        Instant now = fx.wb.clock.instant();
+        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
+        robot.interact(() -> {
+            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1024, 680));
+            stage.show();
+            vm.load("daily");
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        @SuppressWarnings("unchecked")
+        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        javafx.scene.control.TableColumn<?, ?> step = table.getColumns().get(2);
+        javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(5);
+        double stepBefore = io.keyline.testing.Fx.fxValue(robot, step::getWidth);
+        double outcomeBefore = io.keyline.testing.Fx.fxValue(robot, outcome::getWidth);
+        // the header's edge between Step and Updated
+        javafx.geometry.Point2D edge = io.keyline.testing.Fx.fxValue(robot, () -> {
+            javafx.scene.Node header = table.lookupAll(".column-header").stream()
+                    .filter(n -> n instanceof javafx.scene.control.skin.TableColumnHeader h && h.getTableColumn() == step)
+                    .findFirst().orElseThrow();
+            javafx.geometry.Bounds b = header.localToScreen(header.getBoundsInLocal());
+            return new javafx.geometry.Point2D(b.getMaxX(), b.getCenterY());
+        });
+        robot.drag(edge, javafx.scene.input.MouseButton.PRIMARY).moveBy(20, 0).moveBy(20, 0).drop();
+        WaitForAsyncUtils.waitForFxEvents();
+        double stepAfter = io.keyline.testing.Fx.fxValue(robot, step::getWidth);
+        assertThat(stepAfter).as("Step dragged 40 px wider").isCloseTo(stepBefore + 40, org.assertj.core.data.Offset
+                .offset(4.0));
+        assertThat(io.keyline.testing.Fx.fxValue(robot, outcome::getWidth)).as("Outcome gave the room")
+                .isCloseTo(outcomeBefore - (stepAfter - stepBefore), org.assertj.core.data.Offset.offset(1.0));
+        // a reload that finds a key changed fits the columns again: the dragged one keeps its width
+        KeyRecord k = fx.ws.store().ensure(KeyRecord.fresh("daily", "2026-11-01", now));
+        fx.ws.store().apply(k, k.withState(KeyState.FAILED).withStep("write", 2), null, new KeyEvent(0, "daily",
+                "2026-11-01", now, "seed", EventType.CLAIMED, null, 0, KeyState.FAILED, null, "again", null, null,
+                null));
+        robot.interact(vm::reload);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(io.keyline.testing.Fx.fxValue(robot, () -> table.getItems().stream()
+                .filter(r -> r.key().equals("2026-11-01")).findFirst().orElseThrow().record().step())).as("the reload was read").isEqualTo("write");
+        assertThat(io.keyline.testing.Fx.fxValue(robot, step::getWidth)).as("Step after a reload")
+                .isCloseTo(stepAfter, org.assertj.core.data.Offset.offset(0.5));
+    }
+
     /** Job daily with three keys that failed at publish: 2026-11-01, -02 and -03. */
     private void threeFailedKeys() throws Exception {
         fx = new ConsoleFixture(tmp);

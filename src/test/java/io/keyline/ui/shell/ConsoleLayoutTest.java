@@ -609,50 +609,143 @@ class ConsoleLayoutTest extends MainWindowTest {
     }
 
     /**
-     * The key table's columns before Outcome that are wider than their cells or titles need, or cut; and the room
-     * right of Outcome.
+     * At 1024 px the job page reads why each key that waits for a person waits, whole, in English and in Chinese: the
+     * failed key's answer from the site, a parked key's wait for a login. One line each, Outcome cut them to "Waits
+     * for a new log…" beside a State column as wide as "Needs confirmation"; such a reason now wraps in its row.
+     */
+    @Test
+    void atTheNarrowestAJobPageReadsWhyEachKeyThatWaitsForAPersonWaits(FxRobot robot) throws Exception {
+        java.util.Map<String, List<String>> cut = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                fixture("reasons");
+                fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
+                        "\"credential\": \"sandbox-cookie\","), fx.site.base());
+                assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit())
+                        .isZero();
+                assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-25", "--to", "2026-11-26")
+                        .exit()).isZero();
+                fx.site.failPosts(Fault.STATUS_404);
+                assertThat(fx.wb.cli("run", "--yes", "daily-article", "--key", "2026-11-24").exit()).isEqualTo(2);
+                fx.site.requireCookie("session=v2");
+                assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-27", "--to", KEY).exit())
+                        .isEqualTo(4);
+                show(robot, 1024, 680);
+                robot.interact(() -> console.showJob("daily-article"));
+                waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
+                        && robot.lookup("#key-table").queryAs(javafx.scene.control.TableView.class).getItems().size()
+                        == 6);
+                Thread.sleep(300);
+                WaitForAsyncUtils.waitForFxEvents();
+                cut.put(language.toString(), reasonsCut(robot));
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                closeFixture();
+            }
+        }
+        cut.values().removeIf(List::isEmpty);
+        assertThat(cut).as("the reasons the key table cuts at 1024x680").isEmpty();
+    }
+
+    /** The Outcome of each key that waits for a person, as the table draws it when it is cut. */
+    private static List<String> reasonsCut(FxRobot robot) throws Exception {
+        javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(
+                javafx.scene.control.TableView.class);
+        List<String> out = new java.util.ArrayList<>();
+        int rows = fxValue(robot, () -> table.getItems().size());
+        for (int i = 0; i < rows; i++) {
+            int at = i;
+            robot.interact(() -> table.scrollTo(at));
+            WaitForAsyncUtils.waitForFxEvents();
+            String drawn = fxValue(robot, () -> {
+                Object item = table.getItems().get(at);
+                if (!(item instanceof io.keyline.ui.job.JobViewModel.KeyRow k) || !k.state().needsAttention()) {
+                    return null;
+                }
+                javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(5);
+                for (Node n : table.lookupAll(".table-cell")) {
+                    if (n instanceof javafx.scene.control.TableCell<?, ?> c && c.isVisible()
+                            && c.getTableColumn() == outcome && c.getTableRow() != null
+                            && c.getTableRow().getItem() == item) {
+                        String whole = c.getText();
+                        String shown = c.lookup(".text") instanceof javafx.scene.text.Text t ? t.getText() : "";
+                        return whole != null && whole.equals(shown) ? "" : k.key() + ": '" + shown + "'";
+                    }
+                }
+                return k.key() + ": not shown";
+            });
+            if (drawn != null && !drawn.isEmpty()) {
+                out.add(drawn);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The key table's columns before Outcome that are wider than their cells or titles need, or cut, over all its
+     * rows (a row that wraps its reason is tall: the table is scrolled to each); and the room right of Outcome,
+     * beside the vertical scroll bar's.
      */
     private static List<String> keyColumnProblems(FxRobot robot) {
-        return fxValue(robot, () -> {
-            List<String> out = new java.util.ArrayList<>();
-            javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(
-                    javafx.scene.control.TableView.class);
-            List<javafx.scene.control.TableCell<?, ?>> cells = table.lookupAll(".table-cell").stream()
-                    .<javafx.scene.control.TableCell<?, ?>>map(n -> (javafx.scene.control.TableCell<?, ?>) n)
-                    .filter(c -> c.isVisible() && c.getTableRow() != null && c.getTableRow().getItem() != null)
-                    .toList();
-            for (int i = 0; i < 5; i++) {
-                javafx.scene.control.TableColumn<?, ?> column = table.getColumns().get(i);
-                double needs = io.keyline.ui.common.Cut.titleWidth(column.getText());
-                for (javafx.scene.control.TableCell<?, ?> c : cells) {
-                    if (c.getTableColumn() != column) {
-                        continue;
-                    }
-                    double content;
-                    if (c.getGraphic() instanceof javafx.scene.control.Labeled chip && chip.isVisible()) {
-                        content = chip.prefWidth(-1);
-                    } else if (c.getText() != null && !c.getText().isBlank()) {
-                        javafx.scene.text.Text t = new javafx.scene.text.Text(c.getText());
-                        t.setFont(c.getFont());
-                        content = t.getLayoutBounds().getWidth();
-                        if (c.lookup(".text") instanceof javafx.scene.text.Text drawn
-                                && !c.getText().equals(drawn.getText())) {
-                            out.add(column.getText() + " is cut to '" + drawn.getText() + "'");
+        javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(
+                javafx.scene.control.TableView.class);
+        List<String> out = new java.util.ArrayList<>();
+        double[] needs = new double[5];
+        int rows = fxValue(robot, () -> table.getItems().size());
+        for (int i = 0; i < rows; i++) {
+            int at = i;
+            robot.interact(() -> table.scrollTo(at));
+            WaitForAsyncUtils.waitForFxEvents();
+            robot.interact(() -> {
+                List<javafx.scene.control.TableCell<?, ?>> cells = table.lookupAll(".table-cell").stream()
+                        .<javafx.scene.control.TableCell<?, ?>>map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                        .filter(c -> c.isVisible() && c.getTableRow() != null && c.getTableRow().getItem() != null)
+                        .toList();
+                for (int col = 0; col < 5; col++) {
+                    javafx.scene.control.TableColumn<?, ?> column = table.getColumns().get(col);
+                    needs[col] = Math.max(needs[col], io.keyline.ui.common.Cut.titleWidth(column.getText()));
+                    for (javafx.scene.control.TableCell<?, ?> c : cells) {
+                        if (c.getTableColumn() != column) {
+                            continue;
                         }
-                    } else {
-                        continue;
+                        double content;
+                        if (c.getGraphic() instanceof javafx.scene.control.Labeled chip && chip.isVisible()) {
+                            content = chip.prefWidth(-1);
+                        } else if (c.getText() != null && !c.getText().isBlank()) {
+                            javafx.scene.text.Text t = new javafx.scene.text.Text(c.getText());
+                            t.setFont(c.getFont());
+                            content = t.getLayoutBounds().getWidth();
+                            String problem = column.getText() + " is cut to '" + (c.lookup(".text")
+                                    instanceof javafx.scene.text.Text drawn ? drawn.getText() : "") + "'";
+                            if (c.lookup(".text") instanceof javafx.scene.text.Text drawn
+                                    && !c.getText().equals(drawn.getText()) && !out.contains(problem)) {
+                                out.add(problem);
+                            }
+                        } else {
+                            continue;
+                        }
+                        needs[col] = Math.max(needs[col], Math.ceil(content) + c.snappedLeftInset()
+                                + c.snappedRightInset());
                     }
-                    needs = Math.max(needs, Math.ceil(content) + c.snappedLeftInset() + c.snappedRightInset());
                 }
+            });
+        }
+        return fxValue(robot, () -> {
+            for (int col = 0; col < 5; col++) {
+                javafx.scene.control.TableColumn<?, ?> column = table.getColumns().get(col);
                 // a column may keep a few px more than its widest cell: the cells' padding and a margin
-                if (column.getWidth() > needs + 6) {
+                if (column.getWidth() > needs[col] + 6) {
                     out.add(column.getText() + " is " + Math.round(column.getWidth()) + " px for what needs "
-                            + Math.round(needs) + " px");
+                            + Math.round(needs[col]) + " px");
                 }
             }
             double filler = table.lookupAll(".filler").stream().filter(Node::isVisible)
                     .mapToDouble(n -> n.getLayoutBounds().getWidth()).max().orElse(0);
-            if (filler > 2) {
+            double bar = table.lookupAll(".scroll-bar").stream().filter(n -> n.isVisible()
+                    && n instanceof ScrollBar b && b.getOrientation() == javafx.geometry.Orientation.VERTICAL)
+                    .mapToDouble(n -> n.getLayoutBounds().getWidth()).max().orElse(0);
+            if (filler > 2 + bar) {
                 out.add(Math.round(filler) + " px right of Outcome");
             }
             return out;
