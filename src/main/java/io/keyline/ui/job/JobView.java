@@ -431,6 +431,16 @@ public final class JobView extends BorderPane {
         int to = Math.max(0, Math.min(table.getItems().size() - 1, table.getSelectionModel().getSelectedIndex() + by));
         table.getSelectionModel().clearAndSelect(to);
         table.scrollTo(Math.max(0, to - 3));
+        // three rows whose reasons wrap can fill the view above the highlighted one: then it is scrolled up into view
+        // (a row off the view is brought in by the rows' estimated heights, a second pass with it laid out shows it
+        // whole)
+        table.layout();
+        if (table.lookup(".virtual-flow") instanceof javafx.scene.control.skin.VirtualFlow<?> flow) {
+            for (int pass = 0; pass < 2; pass++) {
+                flow.scrollTo(to);
+                table.layout();
+            }
+        }
     }
 
     private void showTimeline(JobViewModel.KeyRow k) {

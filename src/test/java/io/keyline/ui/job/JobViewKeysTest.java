@@ -228,6 +228,110 @@ class JobViewKeysTest {
                 .isCloseTo(stepAfter, org.assertj.core.data.Offset.offset(0.5));
     }
 
+    /**
+     * J and K keep the key they highlight in view when the rows above it are tall: the reasons of keys that wait for a
+     * person wrap, and three such rows above the highlighted one (the context kept above it) fill the table's height,
+     * as on the job page of a console of 1024x680.
+     */
+    @Test
+    void jKeepsTheHighlightedKeyInViewBelowTallRows(FxRobot robot) throws Exception {
+        tallRows(8);
+        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
+        robot.interact(() -> {
+            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 760, 560));
+            stage.show();
+            vm.load("daily");
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        @SuppressWarnings("unchecked")
+        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        robot.interact(() -> {
+            table.requestFocus();
+            table.getSelectionModel().clearAndSelect(0);
+        });
+        List<String> outOfView = new java.util.ArrayList<>();
+        for (int i = 1; i < 15; i++) {
+            robot.push(i < 8 ? KeyCode.J : KeyCode.K);
+            WaitForAsyncUtils.waitForFxEvents();
+            String key = io.keyline.testing.Fx.fxValue(robot, () -> table.getSelectionModel().getSelectedItem().key());
+            String whole = io.keyline.testing.Fx.fxValue(robot, () -> {
+                javafx.scene.control.TableRow<?> r = rowOf(table, key);
+                if (r == null) {
+                    return "not shown";
+                }
+                javafx.geometry.Bounds row = r.localToScene(r.getBoundsInLocal());
+                javafx.scene.Node flow = table.lookup(".clipped-container");
+                javafx.geometry.Bounds view = flow.localToScene(flow.getBoundsInLocal());
+                return row.getMinY() >= view.getMinY() - 0.5 && row.getMaxY() <= view.getMaxY() + 0.5 ? ""
+                        : Math.round(row.getMinY()) + ".." + Math.round(row.getMaxY()) + " in "
+                        + Math.round(view.getMinY()) + ".." + Math.round(view.getMaxY());
+            });
+            if (!whole.isEmpty()) {
+                outOfView.add(key + " " + whole);
+            }
+        }
+        assertThat(outOfView).as("keys J and K highlighted out of the table's view").isEmpty();
+    }
+
+    /**
+     * A column dragged wider narrows Outcome, and the rows whose reason wraps grow to its new lines at once, not at
+     * the next reload: the reason is drawn whole, not cut above and below.
+     */
+    @Test
+    void aDragThatNarrowsOutcomeGrowsTheRowsThatWrap(FxRobot robot) throws Exception {
+        tallRows(2);
+        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
+        robot.interact(() -> {
+            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1024, 680));
+            stage.show();
+            vm.load("daily");
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        @SuppressWarnings("unchecked")
+        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        javafx.scene.control.TableColumn<?, ?> step = table.getColumns().get(2);
+        javafx.geometry.Point2D edge = io.keyline.testing.Fx.fxValue(robot, () -> {
+            javafx.scene.Node header = table.lookupAll(".column-header").stream()
+                    .filter(n -> n instanceof javafx.scene.control.skin.TableColumnHeader h && h.getTableColumn() == step)
+                    .findFirst().orElseThrow();
+            javafx.geometry.Bounds b = header.localToScreen(header.getBoundsInLocal());
+            return new javafx.geometry.Point2D(b.getMaxX(), b.getCenterY());
+        });
+        robot.drag(edge, javafx.scene.input.MouseButton.PRIMARY).moveBy(60, 0).moveBy(60, 0).drop();
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> cut = io.keyline.testing.Fx.fxValue(robot, () -> {
+            List<String> out = new java.util.ArrayList<>();
+            for (javafx.scene.Node n : table.lookupAll(".table-cell")) {
+                if (n instanceof javafx.scene.control.TableCell<?, ?> c && c.isVisible() && c.isWrapText()
+                        && c.getTableRow() != null && c.getTableRow().getItem() != null) {
+                    javafx.scene.text.Text t = new javafx.scene.text.Text(c.getText());
+                    t.setFont(c.getFont());
+                    t.setWrappingWidth(c.getWidth() - c.snappedLeftInset() - c.snappedRightInset());
+                    double needs = t.getLayoutBounds().getHeight() + c.snappedTopInset() + c.snappedBottomInset();
+                    if (c.getHeight() + 0.5 < needs) {
+                        out.add(Math.round(c.getHeight()) + " px for " + Math.round(needs) + " px");
+                    }
+                }
+            }
+            return out;
+        });
+        assertThat(cut).as("reasons drawn in less height than their lines need after the drag").isEmpty();
+    }
+
+    /** Job daily with {@code n} keys that wait for a new login to sandbox-cookie, a reason of several lines. */
+    private void tallRows(int n) throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.publishJob("daily", null);
+        Instant now = fx.wb.clock.instant();
+        for (int i = 1; i <= n; i++) {
+            String key = String.format("2026-11-%02d", i);
+            KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
+            fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CREDENTIAL).withStep("publish", 1)
+                    .withCredential("sandbox-cookie"), null, new KeyEvent(0, "daily", key, now, "seed",
+                    EventType.CLAIMED, null, 0, KeyState.NEEDS_CREDENTIAL, null, "seeded", null, null, null));
+        }
+    }
+
     /** Job daily with three keys that failed at publish: 2026-11-01, -02 and -03. */
     private void threeFailedKeys() throws Exception {
         fx = new ConsoleFixture(tmp);
