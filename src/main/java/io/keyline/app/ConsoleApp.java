@@ -168,6 +168,17 @@ public final class ConsoleApp {
         DemoSandbox sandbox = new DemoSandbox(Demo.DEFAULT_PORT);
         sandbox.startIfDemo(ws.jobsDir(), ws.options().clock(), System.err);
         io.keyline.core.LeaseKeeper leases = ws.leases();
+        // SIGTERM (kill, systemctl stop, the session ending) and Ctrl+C: the console says it stopped, then exits as
+        // the JVM would. Keys in flight are left as a crash leaves them (see LeaseKeeper.stopAtExit); a second signal
+        // exits at once. The exit hook of the leases does the same where signals are not handled, but it races the
+        // database's own hook, which closes the state
+        io.keyline.cli.Signals.onTerminate(code -> {
+            Thread exit = new Thread(() -> {
+                leases.stopAtExit(io.keyline.core.LeaseKeeper.EXIT_BOUND);
+                System.exit(code);
+            }, "keyline-console-exit");
+            exit.start();
+        });
         Engine engine = ws.engine(trace);
         // picking: a console and workers on one state take different keys
         Scheduler scheduler = ws.scheduler(engine, window).picking(true);

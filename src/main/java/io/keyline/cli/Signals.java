@@ -3,7 +3,8 @@ package io.keyline.cli;
 import java.lang.reflect.Proxy;
 
 /**
- * SIGTERM and SIGINT for a process that must finish its work before it exits ({@code keyline worker}).
+ * SIGTERM and SIGINT for a process that must finish its work before it exits ({@code keyline worker}), or say
+ * that it stops (the console).
  *
  * <p>A shutdown hook is too late: the JVM's shutdown also runs the database's own hook, which closes
  * the embedded database while the worker still records the step it let finish. Handling the signal
@@ -12,7 +13,7 @@ import java.lang.reflect.Proxy;
  * {@code sun.misc.Signal} is used by reflection: it is in every JDK (module jdk.unsupported), but
  * naming it in source makes the compiler warn.
  */
-final class Signals {
+public final class Signals {
 
     private Signals() {
     }
@@ -24,6 +25,15 @@ final class Signals {
      * @return whether the handlers are installed (false where the JDK has no {@code sun.misc.Signal})
      */
     static boolean onTerminate(Runnable onFirst) {
+        return onTerminate(code -> onFirst.run());
+    }
+
+    /**
+     * As {@link #onTerminate(Runnable)}, {@code onFirst} given the exit code the signal stands for (143 for SIGTERM,
+     * 130 for SIGINT): for a process that exits on the signal, as the JVM would, after a step of its own (the
+     * console says it stopped while its database is still open, which a shutdown hook cannot count on).
+     */
+    public static boolean onTerminate(java.util.function.IntConsumer onFirst) {
         try {
             Class<?> signal = Class.forName("sun.misc.Signal");
             Class<?> handler = Class.forName("sun.misc.SignalHandler");
@@ -38,7 +48,7 @@ final class Signals {
                             if (seen.getAndSet(true)) {
                                 Runtime.getRuntime().halt(Integer.parseInt(s[1]));
                             }
-                            onFirst.run();
+                            onFirst.accept(Integer.parseInt(s[1]));
                             return null;
                         });
                 signal.getMethod("handle", signal, handler).invoke(null,

@@ -34,7 +34,14 @@ public final class LeaseKeeper implements AutoCloseable {
     private ScheduledExecutorService beater;
     private volatile boolean registered;
     private volatile boolean closed;
+    /** The process is on its way out ({@link #stopAtExit}): no key is held from now on. */
+    private boolean exiting;
+    /** Deregisters when the JVM exits without {@link #close} (a signal, {@code System.exit}). */
+    private Thread exitHook;
     private volatile int failures;
+
+    /** How long the exit hook waits for the registry: a busy or closed database does not hold the JVM's exit. */
+    public static final Duration EXIT_BOUND = Duration.ofSeconds(2);
 
     /**
      * @param kind what the process is, for the Workers panel: {@code worker}, {@code console} or {@code run}
@@ -71,10 +78,24 @@ public final class LeaseKeeper implements AutoCloseable {
             return t;
         });
         beater.scheduleAtFixedRate(this::beat, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        Thread hook = new Thread(() -> stopAtExit(EXIT_BOUND), "keyline-deregister-at-exit");
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+            exitHook = hook;
+        } catch (IllegalStateException e) {
+            // the JVM is exiting already
+        }
     }
 
-    /** The engine holds the key from now on (called before its claim is committed): the beat renews its lease. */
-    public void hold(String job, String key) {
+    /**
+     * The engine holds the key from now on (called before its claim is committed): the beat renews its lease.
+     *
+     * @throws IllegalStateException when the process deregistered on its way out: the key is not to be run
+     */
+    public synchronized void hold(String job, String key) {
+        if (exiting) {
+            throw new IllegalStateException("the process is exiting: " + job + " " + key + " is left to another run");
+        }
         if (!registered) {
             start();
         }
@@ -112,10 +133,62 @@ public final class LeaseKeeper implements AutoCloseable {
         }
     }
 
+    /**
+     * The process is exiting without {@link #close} (SIGTERM, Ctrl+C, {@code System.exit}): it deregisters, so that
+     * the Workers page says "stopped" rather than "gone", waiting at most {@code bound} for the registry. Only while
+     * it holds no key: a key in flight keeps its holder registered until the process is gone, as a crash leaves it
+     * (on a shared state a deregistered holder is not alive, and its key could be taken over and its step sent again
+     * while this process still sends it); from here on the process holds no further key.
+     *
+     * @return whether it deregistered within {@code bound} (or had nothing to deregister)
+     */
+    public boolean stopAtExit(Duration bound) {
+        synchronized (this) {
+            if (!registered) {
+                return true;
+            }
+            if (!held.isEmpty()) {
+                return false;
+            }
+            exiting = true;
+            closed = true;
+            registered = false;
+            if (beater != null) {
+                beater.shutdownNow();
+                beater = null;
+            }
+        }
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread t = new Thread(() -> {
+            try {
+                store.workers().deregister(owner);
+                done.set(true);
+            } catch (RuntimeException e) {
+                // the database is closed already, or out of reach: the row says "gone", as before
+            }
+        }, "keyline-deregister");
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(Math.max(1, bound.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return done.get();
+    }
+
     /** Stops beating and deregisters (a key still held keeps its lease until it expires). */
     @Override
     public synchronized void close() {
         closed = true;
+        if (exitHook != null && Thread.currentThread() != exitHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitHook);
+            } catch (IllegalStateException e) {
+                // the JVM is exiting: the hook finds the process deregistered
+            }
+            exitHook = null;
+        }
         if (beater != null) {
             beater.shutdownNow();
             beater = null;

@@ -464,6 +464,41 @@ abstract class StoreContract {
         aliveAfterDeregister(workers, running, now);
     }
 
+    /**
+     * A process on its way out (SIGTERM) says it stopped only when it holds no key: with a key in flight it stays a
+     * live holder until it is gone, as after a crash, so that no other process takes the key over and sends its step
+     * again meanwhile; once it said it stopped, it holds no further key.
+     */
+    @Test
+    void aProcessThatExitsSaysItStoppedOnlyWithNoKeyInFlight() {
+        WorkerRegistry workers = store.workers();
+        LeaseKeeper keeper = new LeaseKeeper(store, io.keyline.core.RunOptions.standard(), "console");
+        try {
+            keeper.start();
+            KeyRecord k = stored("daily", "k", KeyState.PENDING);
+            Instant now = Instant.now();
+            keeper.hold("daily", "k");
+            KeyRecord running = store.apply(k, k.withState(KeyState.RUNNING).withLease("r", keeper.owner(),
+                    now.plusSeconds(120)), null, null);
+            assertThat(keeper.stopAtExit(LeaseKeeper.EXIT_BOUND)).as("deregistered with a key in flight").isFalse();
+            assertThat(workers.holderAlive(running, now)).as("the holder of the key in flight").isTrue();
+            assertThat(workers.list(now)).filteredOn(w -> w.id().equals(keeper.owner())).singleElement()
+                    .satisfies(w -> assertThat(w.stopped()).isNull());
+
+            keeper.release("daily", "k");
+            assertThat(keeper.stopAtExit(LeaseKeeper.EXIT_BOUND)).isTrue();
+            assertThat(workers.list(now)).filteredOn(w -> w.id().equals(keeper.owner())).singleElement()
+                    .satisfies(w -> {
+                        assertThat(w.stopped()).isNotNull();
+                        assertThat(w.alive()).isFalse();
+                    });
+            assertThatThrownBy(() -> keeper.hold("daily", "k2")).as("a key held after it said it stopped")
+                    .isInstanceOf(IllegalStateException.class);
+        } finally {
+            keeper.close();
+        }
+    }
+
     /** What the dialect says about a holder that deregistered while its lease still runs. */
     abstract void aliveAfterDeregister(WorkerRegistry workers, KeyRecord running, Instant now);
 
