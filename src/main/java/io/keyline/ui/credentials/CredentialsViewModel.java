@@ -192,7 +192,8 @@ public final class CredentialsViewModel extends ViewModel {
         replaceRow(name, r -> r.withTest(Text.t("ui.credentials.testing"), true, null, false));
         threads.submit(() -> services.operations().renewAndResume().test(name, services.catalog().get().jobs(), services.clock()),
                 t -> {
-            List<CredentialTester.Result> results = t.results();
+            // a request kept from the site for want of a cookie for its host: the row's Renew… gets one
+            List<CredentialTester.Result> results = LoginParts.onCredentialsPage(t.results());
             tests.put(name, List.copyOf(results));
             // accepted again: the breaker closed and the parked keys resumed, as keyline credentials test does
             testText.put(name, testLine(results) + (t.resumed().isEmpty() ? "" : " · " + t.resumedText()));
@@ -227,8 +228,8 @@ public final class CredentialsViewModel extends ViewModel {
     }
 
     /**
-     * "p/publish accepted · q/upload rejected"; requests the login could not go out with say why once, in the words
-     * of {@code keyline credentials test}: "p/publish not sent · nothing was sent: credential … holds no cookie for …".
+     * "p/publish accepted · q/upload rejected"; requests the login could not go out with say why once, as the results
+     * word it: "p/publish not sent · nothing was sent: credential … holds no cookie for …".
      */
     static String testLine(List<CredentialTester.Result> results) {
         if (results.isEmpty()) {

@@ -111,20 +111,40 @@ public final class LoginParts {
      * the command to type; the verdicts are the same.
      */
     public static List<CredentialTester.Result> inDialog(List<CredentialTester.Result> results) {
-        return results.stream().map(r -> new CredentialTester.Result(r.job(), r.step(), r.asked(), r.verdict(),
-                inDialog(r.message()))).toList();
+        return wayOut(results, "ui.credential.noCookieForHost", Said.of("ui.credential.logIn"));
     }
 
-    private static Said inDialog(Said words) {
+    /** {@code results} as a row of the Credentials page says them: the way out is the row's Renew…. */
+    public static List<CredentialTester.Result> onCredentialsPage(List<CredentialTester.Result> results) {
+        return wayOut(results, "ui.credentials.noCookieForHost", Said.of("ui.credentials.renew"));
+    }
+
+    /** {@code results} as the login window says them: log in on the host in the window, then its Test again. */
+    public static List<CredentialTester.Result> inLoginWindow(List<CredentialTester.Result> results) {
+        return wayOut(results, "ui.login.noCookieForHost", Said.of("ui.login.test"));
+    }
+
+    /**
+     * {@code results} with the words of a request kept from the site for want of a cookie for its host said as
+     * {@code key} (the credential, the host, its cookies, then {@code way}, the button that gets such cookies where
+     * they are shown).
+     */
+    private static List<CredentialTester.Result> wayOut(List<CredentialTester.Result> results, String key, Said way) {
+        return results.stream().map(r -> new CredentialTester.Result(r.job(), r.step(), r.asked(), r.verdict(),
+                wayOut(r.message(), key, way))).toList();
+    }
+
+    private static Said wayOut(Said words, String key, Said way) {
         if (words == null || words.key() == null) {
             return words;
         }
         if (words.key().equals(io.keyline.core.exec.HttpExecutor.NO_COOKIE_FOR_HOST)) {
             List<Object> args = new java.util.ArrayList<>(words.args());
-            args.add(Said.of("ui.credential.logIn"));
-            return new Said("ui.credential.noCookieForHost", args);
+            args.add(way);
+            return new Said(key, args);
         }
-        return new Said(words.key(), words.args().stream().map(a -> a instanceof Said s ? inDialog(s) : a).toList());
+        return new Said(words.key(), words.args().stream().map(a -> a instanceof Said s ? wayOut(s, key, way) : a)
+                .toList());
     }
 
     /** One line a probe of {@code results}, coloured by its verdict; it follows the list. */

@@ -197,7 +197,12 @@ public final class LoginViewModel extends ViewModel {
         String fingerprint = takenFingerprint;
         String login = loginUrl.get().isEmpty() ? null : loginUrl.get();
         act(() -> LoginCapture.test(name, value, js, services.clock(), login),
-                results -> probes.answered(fingerprint, results, CapturedCookies.testSummary(results)),
+                tested -> {
+                    // a request kept from the site for want of a cookie for its host: log in on it here, Test again
+                    List<io.keyline.core.CredentialTester.Result> results =
+                            io.keyline.ui.credentials.LoginParts.inLoginWindow(tested);
+                    probes.answered(fingerprint, results, CapturedCookies.testSummary(results));
+                },
                 e -> probes.failed(Text.t("ui.login.testFailed", Format.error(e))));
     }
 

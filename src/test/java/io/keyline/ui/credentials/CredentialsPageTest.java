@@ -95,31 +95,45 @@ class CredentialsPageTest {
     }
 
     /**
-     * Test on a cookie login whose cookies are for another host sends nothing, and the row says so in the words
-     * {@code keyline credentials test} uses: the host it holds no cookie for and the hosts its cookies are for,
-     * never a value; not that the site rejected it (no site saw it).
+     * Test on a cookie login whose cookies are for another host sends nothing, and the row says so: the host it holds
+     * no cookie for and the hosts its cookies are for, never a value; not that the site rejected it (no site saw it).
+     * Its way out is the row's own Renew…, where {@code keyline credentials test} gives the command to type; in
+     * English and in Chinese.
      */
     @Test
     void aTestOfALoginWithNoCookieForTheJobsHostSaysNothingWasSent(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
-        fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", true,
-                "\"credential\": \"sandbox-cookie\","), fx.site.base());
-        // exported from a browser on http://localhost: the job sends to 127.0.0.1
-        assertThat(fx.wb.cliWithInput("# Netscape HTTP Cookie File\nlocalhost\tFALSE\t/\tFALSE\t0\tsession\tV4lue9\n",
-                "credentials", "set", "sandbox-cookie").exit()).isZero();
-        open(robot);
-        Fx.clickOn(robot, () -> testButton(robot));
+        for (java.util.Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
+            Text.use(language);
+            try {
+                fx = new ConsoleFixture(tmp.resolve(language.toString()));
+                fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", true,
+                        "\"credential\": \"sandbox-cookie\","), fx.site.base());
+                // exported from a browser on http://localhost: the job sends to 127.0.0.1
+                assertThat(fx.wb.cliWithInput("# Netscape HTTP Cookie File\nlocalhost\tFALSE\t/\tFALSE\t0\tsession"
+                        + "\tV4lue9\n", "credentials", "set", "sandbox-cookie").exit()).isZero();
+                open(robot);
+                Fx.clickOn(robot, () -> testButton(robot));
 
-        String testing = Text.t("ui.credentials.testResult", Text.t("ui.credentials.testing"));
-        waitUntil(() -> fxValue(robot, () -> statuses(robot).stream().anyMatch(l -> l.getText().startsWith(
-                Text.t("ui.credentials.testResult", "").strip())) && statuses(robot).stream()
-                .noneMatch(l -> l.getText().equals(testing))));
-        List<String> shown = fxValue(robot, () -> statuses(robot).stream().map(Label::getText).toList());
-        assertThat(shown).as("the row's status after Test")
-                .anyMatch(t -> t.contains("nothing was sent: credential sandbox-cookie holds no cookie for 127.0.0.1")
-                        && t.contains("Host=localhost"))
-                .noneMatch(t -> t.contains("V4lue9") || t.contains(Text.t("ui.credentials.verdict.REJECTED")));
-        assertThat(fx.site.gets() + fx.site.posts()).as("nothing went out").isZero();
+                String testing = Text.t("ui.credentials.testResult", Text.t("ui.credentials.testing"));
+                waitUntil(() -> fxValue(robot, () -> statuses(robot).stream().anyMatch(l -> l.getText().startsWith(
+                        Text.t("ui.credentials.testResult", "").strip())) && statuses(robot).stream()
+                        .noneMatch(l -> l.getText().equals(testing))));
+                List<String> shown = fxValue(robot, () -> statuses(robot).stream().map(Label::getText).toList());
+                // the way out is the row's own Renew… (its Log in…, its paste box), not a command for a terminal
+                assertThat(shown).as("the row's status after Test, in %s", language)
+                        .anyMatch(t -> t.contains(language.equals(Text.CHINESE)
+                                ? "什么都没有发送：凭据 sandbox-cookie 没有发往 127.0.0.1 的 Cookie"
+                                : "nothing was sent: credential sandbox-cookie holds no cookie for 127.0.0.1")
+                                && t.contains("Host=localhost") && t.contains(Text.t("ui.credentials.renew")))
+                        .noneMatch(t -> t.contains("V4lue9") || t.contains(Text.t("ui.credentials.verdict.REJECTED"))
+                                || t.contains("keyline credentials"));
+                assertThat(fx.site.gets() + fx.site.posts()).as("nothing went out").isZero();
+            } finally {
+                Text.use(Text.ENGLISH);
+                fx.close();
+                fx = null;
+            }
+        }
     }
 
     /**

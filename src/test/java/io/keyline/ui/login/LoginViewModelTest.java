@@ -148,6 +148,34 @@ class LoginViewModelTest {
     }
 
     /**
+     * Captured cookies none of which the job's request would carry (here: for a path outside the job's) are kept from
+     * the site, and the window's test lines say so with the window's own way out, to log in on that host here and
+     * test again, where {@code keyline credentials test} gives a command to type; in English and in Chinese.
+     */
+    @Test
+    void aTestOfCookiesTheJobsRequestWouldNotCarryNamesTheWindowsWayOut() {
+        sb.parkThreeKeys(sb.site.base() + "/");
+        LoginViewModel vm = open();
+        vm.cookiesChanged(List.of(new Cookie(SandboxSite.COOKIE, "elsewhere-only", "127.0.0.1", false, "/elsewhere",
+                false, true, null)));
+        vm.test();
+        assertThat(vm.probes().lines()).as("the test's lines").isNotEmpty().allSatisfy(r -> {
+            assertThat(r.message().in(io.keyline.text.Text.ENGLISH)).contains("nothing was sent", "127.0.0.1",
+                    io.keyline.text.Text.in(io.keyline.text.Text.ENGLISH, "ui.login.test"))
+                    .doesNotContain("keyline credentials", "elsewhere-only");
+            assertThat(r.message().in(io.keyline.text.Text.CHINESE)).contains("什么都没有发送", "127.0.0.1",
+                    io.keyline.text.Text.in(io.keyline.text.Text.CHINESE, "ui.login.test"))
+                    .doesNotContain("keyline credentials", "elsewhere-only");
+        });
+        // Use these cookies after that test: not saved, in the same words
+        vm.use();
+        assertThat(vm.credential().errorProperty().get()).as("the refusal").contains("127.0.0.1",
+                io.keyline.text.Text.in(io.keyline.text.Text.ENGLISH, "ui.login.test")).doesNotContain(
+                "keyline credentials");
+        assertThat(sb.state(SandboxLogin.KEYS.get(0))).isEqualTo(KeyState.NEEDS_CREDENTIAL);
+    }
+
+    /**
      * Cookies the window's Test just found rejected are not stored by "Use these cookies": the refusal is said,
      * nothing is sent or resumed, and only "Save anyway" stores them. A login window opened on a Renew dialog
      * that had refused a value starts without the dialog's refusal.
