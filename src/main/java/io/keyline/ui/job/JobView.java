@@ -534,7 +534,7 @@ public final class JobView extends BorderPane {
     /**
      * The key table's widths: Outcome, the column that says why, takes what the others leave; each other column
      * keeps the width its rows need, or the wider one the operator dragged it to (taken from Outcome, down to its
-     * least). A built-in policy shares the room among all columns, which made Updated and Took wider than their
+     * least, and given back when the window narrows). A built-in policy shares the room among all columns, which made Updated and Took wider than their
      * words; pinned to their widths, they could not be dragged at all.
      */
     private static final class OutcomeTakesTheRest extends javafx.scene.control.ConstrainedColumnResizeBase
@@ -553,11 +553,11 @@ public final class JobView extends BorderPane {
             TableColumn<?, ?> last = columns.get(columns.size() - 1);
             javafx.scene.control.TableColumnBase<?, ?> moved = f.getColumn();
             boolean done = moved == null;
+            int n = columns.size() - 1;
+            double[] widths = new double[n];
             double others = 0;
-            for (TableColumn<?, ?> c : columns) {
-                if (c == last) {
-                    continue;
-                }
+            for (int i = 0; i < n; i++) {
+                TableColumn<?, ?> c = columns.get(i);
                 double w = dragged.contains(c) ? c.getWidth() : c.getPrefWidth();
                 if (c == moved) {
                     double room = content - last.getMinWidth() - columns.stream().filter(x -> x != c && x != last)
@@ -566,9 +566,25 @@ public final class JobView extends BorderPane {
                     done = Math.abs(w - c.getWidth()) > 0.01;
                     dragged.add(c);
                 }
-                w = Math.max(c.getMinWidth(), Math.min(c.getMaxWidth(), w));
-                f.setColumnWidth(c, w);
-                others += w;
+                widths[i] = Math.max(c.getMinWidth(), Math.min(c.getMaxWidth(), w));
+                others += widths[i];
+            }
+            // a narrower window (or rows that need more) takes back what the operator dragged, the rightmost first,
+            // down to the rows' needs, before Outcome would go below its least and out of the table's view
+            double excess = others - (content - last.getMinWidth());
+            for (int i = n - 1; i >= 0 && excess > 0; i--) {
+                TableColumn<?, ?> c = columns.get(i);
+                if (dragged.contains(c)) {
+                    double give = Math.min(excess, widths[i] - c.getMinWidth());
+                    if (give > 0) {
+                        widths[i] -= give;
+                        others -= give;
+                        excess -= give;
+                    }
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                f.setColumnWidth(columns.get(i), widths[i]);
             }
             f.setColumnWidth(last, Math.max(last.getMinWidth(),
                     Math.floor(content - others)));

@@ -318,6 +318,58 @@ class JobViewKeysTest {
         assertThat(cut).as("reasons drawn in less height than their lines need after the drag").isEmpty();
     }
 
+    /**
+     * A column dragged wide in a wide window gives the room back when the window narrows: Outcome keeps at least its
+     * least width inside the table. Kept at the dragged width, Step pushed Outcome past the table's right edge, out
+     * of sight (the table has no horizontal scroll bar), and cut Updated.
+     */
+    @Test
+    void aColumnDraggedWideGivesTheRoomBackWhenTheWindowNarrows(FxRobot robot) throws Exception {
+        tallRows(2);
+        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
+        robot.interact(() -> {
+            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1300, 680));
+            stage.setWidth(1300);
+            stage.show();
+            vm.load("daily");
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        @SuppressWarnings("unchecked")
+        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        javafx.scene.control.TableColumn<?, ?> step = table.getColumns().get(2);
+        javafx.geometry.Point2D edge = io.keyline.testing.Fx.fxValue(robot, () -> {
+            javafx.scene.Node header = table.lookupAll(".column-header").stream()
+                    .filter(n -> n instanceof javafx.scene.control.skin.TableColumnHeader h && h.getTableColumn() == step)
+                    .findFirst().orElseThrow();
+            javafx.geometry.Bounds b = header.localToScreen(header.getBoundsInLocal());
+            return new javafx.geometry.Point2D(b.getMaxX(), b.getCenterY());
+        });
+        double before = io.keyline.testing.Fx.fxValue(robot, step::getWidth);
+        robot.drag(edge, javafx.scene.input.MouseButton.PRIMARY).moveBy(200, 0).moveBy(200, 0).moveBy(200, 0)
+                .drop();
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(io.keyline.testing.Fx.fxValue(robot, step::getWidth)).as("Step dragged wider")
+                .isGreaterThan(before + 500);
+        double wide = io.keyline.testing.Fx.fxValue(robot, table::getWidth);
+        robot.interact(() -> stage.setWidth(1024));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(io.keyline.testing.Fx.fxValue(robot, table::getWidth)).as("the table narrowed with the window")
+                .isLessThan(wide - 200);
+        String fits = io.keyline.testing.Fx.fxValue(robot, () -> {
+            javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(5);
+            javafx.scene.Node header = table.lookupAll(".column-header").stream()
+                    .filter(n -> n instanceof javafx.scene.control.skin.TableColumnHeader h
+                            && h.getTableColumn() == outcome).findFirst().orElseThrow();
+            javafx.geometry.Bounds h = header.localToScene(header.getBoundsInLocal());
+            javafx.scene.Node flow = table.lookup(".clipped-container");
+            javafx.geometry.Bounds view = flow.localToScene(flow.getBoundsInLocal());
+            return h.getMaxX() <= view.getMaxX() + 1 && outcome.getWidth() >= outcome.getMinWidth() - 0.5 ? ""
+                    : "Outcome " + Math.round(h.getMinX()) + ".." + Math.round(h.getMaxX()) + " in a view ending at "
+                    + Math.round(view.getMaxX()) + ", Step " + Math.round(step.getWidth()) + " px";
+        });
+        assertThat(fits).as("Outcome inside the table after the window narrowed").isEmpty();
+    }
+
     /** Job daily with {@code n} keys that wait for a new login to sandbox-cookie, a reason of several lines. */
     private void tallRows(int n) throws Exception {
         fx = new ConsoleFixture(tmp);
