@@ -481,20 +481,31 @@ public final class JobView extends BorderPane {
 
     /**
      * An Outcome cell: the reason of a key that waits for a person (failed, or waiting for a confirmation, a login, a
-     * review) wraps and its row grows to its lines, read whole at 1024 px; other outcomes keep to one line, cut with
-     * their whole text on hover.
+     * review) wraps to two lines, whole in the highlighted key's row, which grows to its lines (at 1024 px a reason
+     * can take six); other outcomes keep to one line. A cut reason is whole on hover.
      */
     private static final class ReasonCell extends javafx.scene.control.TableCell<JobViewModel.KeyRow, String> {
+        private static final int LINES = 2;
+
         ReasonCell() {
-            // a wider or narrower column wraps the reason again: the row asks for its height anew
+            // a wider or narrower column, or another highlighted key, wraps the reason again: the row asks anew
+            javafx.beans.InvalidationListener relayout = o -> {
+                requestLayout();
+                if (getTableRow() != null) {
+                    getTableRow().requestLayout();
+                }
+            };
             tableColumnProperty().addListener((o, was, is) -> {
                 if (is != null) {
-                    is.widthProperty().addListener((w, a, b) -> {
-                        requestLayout();
-                        if (getTableRow() != null) {
-                            getTableRow().requestLayout();
-                        }
-                    });
+                    is.widthProperty().addListener(relayout);
+                }
+            });
+            tableRowProperty().addListener((o, was, is) -> {
+                if (was != null) {
+                    was.selectedProperty().removeListener(relayout);
+                }
+                if (is != null) {
+                    is.selectedProperty().addListener(relayout);
                 }
             });
         }
@@ -522,12 +533,20 @@ public final class JobView extends BorderPane {
                 return one;
             }
             // a row asks its cells their height at no width: the lines at the column's width, with the padding
-            javafx.scene.text.Text t = new javafx.scene.text.Text(getText());
+            double lines = linesHeight(getText(), getTableColumn().getWidth() - snappedLeftInset()
+                    - snappedRightInset());
+            if (getTableRow() == null || !getTableRow().isSelected()) {
+                lines = Math.min(lines, linesHeight("x" + "\nx".repeat(LINES - 1), Double.MAX_VALUE));
+            }
+            return Math.max(one, Math.ceil(lines) + snappedTopInset() + snappedBottomInset() + 2);
+        }
+
+        private double linesHeight(String text, double width) {
+            javafx.scene.text.Text t = new javafx.scene.text.Text(text);
             t.setFont(getFont());
             t.setLineSpacing(getLineSpacing());
-            t.setWrappingWidth(Math.max(1, getTableColumn().getWidth() - snappedLeftInset() - snappedRightInset()));
-            return Math.max(one, Math.ceil(t.getLayoutBounds().getHeight()) + snappedTopInset() + snappedBottomInset()
-                    + 2);
+            t.setWrappingWidth(Math.max(1, width));
+            return t.getLayoutBounds().getHeight();
         }
     }
 
