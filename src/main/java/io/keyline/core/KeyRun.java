@@ -169,7 +169,11 @@ final class KeyRun {
                     return depart(c, step, departure);
                 }
                 switch (a.kind()) {
-                    case PROBE -> probe(c, step, creds);
+                    case PROBE -> {
+                        if (!probe(c, step, creds)) {
+                            return c.rec;
+                        }
+                    }
                     case RECONCILE -> {
                         transitions.reconcile(c, step, c.lastProbe);
                         cursor.advance(a);
@@ -206,8 +210,11 @@ final class KeyRun {
                 c.lastProbe == null ? null : c.lastProbe.evidence());
     }
 
-    /** Asks an unsafe step's probe, or the job's own (read-only); its answer feeds the next decision. */
-    private void probe(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
+    /**
+     * Asks an unsafe step's probe, or the job's own (read-only); its answer feeds the next decision. Returns false
+     * when the key stopped: the site refused the probe's question as it is asked, which asking again does not change.
+     */
+    private boolean probe(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
         StepContext sc = context(c, step, c.attempts(step.id()) + 1);
         Instant started = ctx.now();
         ProbeOutcome p;
@@ -223,7 +230,7 @@ final class KeyRun {
         }
         if (p.evidence() != null) {
             // what the probe asked is not an attempt of the step: its evidence says so wherever it is shown
-            p = new ProbeOutcome(p.answer(), p.words(), p.evidence().asProbe(), p.values(), p.origin(), p.refreshed());
+            p = p.withEvidence(p.evidence().asProbe());
         }
         boolean ofKey = KeyProbe.is(step.id());
         // the job's own probe has no step: its line says "key probe: …"
@@ -254,6 +261,11 @@ final class KeyRun {
             c.stage(Trigger.PROGRESS, c.rec, null, EventType.PROBE_ANSWERED, step.id(), sc.attempt(), null,
                     p.words(), p.evidence(), ProbeAnswer.ABSENT);
         }
+        if (p.answer() == ProbeOutcome.Answer.INCONCLUSIVE && p.refused()) {
+            transitions.probeRefused(c, step, p);
+            return false;
+        }
+        return true;
     }
 
     /** Executes one step; returns false when the key stopped (waits, fails, retries). */

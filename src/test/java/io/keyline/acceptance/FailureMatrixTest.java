@@ -224,6 +224,22 @@ class FailureMatrixTest extends SiteTestBase {
         assertThat(status("p").get("message").asText()).contains("inconclusive");
     }
 
+    @Test
+    void probeRefusedWith422AfterAnUnknownOutcomeWaitsForAPersonAtOnce() throws IOException {
+        site.failPosts(Fault.STATUS_500_AFTER_ACTING);
+        // the probe asked after the lost answer is refused, and would be each time it is asked
+        site.onPost(req -> site.failGets(java.util.Collections.nCopies(20, Fault.STATUS_422).toArray(Fault[]::new)));
+        wb.job("p", Jobs.publish("p", "unsafe", true, null), site.base());
+        Result r = run("p");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        JsonNode st = status("p");
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(st.get("message").asText()).contains("HTTP 422").contains("title missing");
+        assertThat(wb.sleeps).as("a refusal does not change when asked again").isEmpty();
+        assertThat(site.gets()).as("asked before the post and once after").isEqualTo(2);
+        assertThat(site.posts()).isEqualTo(1);
+    }
+
     // --- AUTH, FATAL, UNKNOWN ------------------------------------------------------------------
 
     @Test

@@ -238,6 +238,55 @@ class WordPressFlowTest {
     }
 
     /**
+     * A probe that asks for {@code status=any} without the nonce is anonymous, and WordPress answers it
+     * {@code 400 rest_invalid_param}, every time: asking again waits for nothing. Nothing was sent yet, so the key
+     * fails at once with the site's answer named, and the post is not made.
+     */
+    @Test
+    void aProbeTheSiteRefusesWith400FailsTheKeyAtOnceNamingTheAnswer() throws IOException {
+        String header = "\"headers\": { \"X-WP-Nonce\": \"{steps.nonce.outputs.nonce}\" },";
+        int probes = JOB.lastIndexOf(header);
+        wb.job("wp-daily", JOB.substring(0, probes) + JOB.substring(probes + header.length()), site.base());
+        storeLogin(site.logIn());
+
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        JsonNode st = status(wb, "wp-daily", KEY);
+        assertThat(st.get("state").asText()).as(r.toString()).isEqualTo("FAILED");
+        assertThat(st.get("class").asText()).isEqualTo("FATAL");
+        assertThat(st.get("message").asText()).contains("HTTP 400").contains("rest_invalid_param");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(wb.sleeps).as("nothing to wait for").isEmpty();
+        assertThat(site.requests().stream().filter(q -> "status=any".equals(param(q.query()))).count())
+                .as("the probe is asked once").isEqualTo(1);
+        assertThat(site.posts(SLUG)).isZero();
+    }
+
+    /**
+     * The job's own probe asks the same question and gets the same {@code 400}: a probe that is refused for how it
+     * asks cannot tell for any key, and the key says so before any step runs.
+     */
+    @Test
+    void theJobsProbeRefusedWith400FailsTheKeyBeforeAnyStep() throws IOException {
+        wb.job("wp-daily", JOB.replace("posts?slug=daily-{key}\",", "posts?slug=daily-{key}&status=any\","),
+                site.base());
+        storeLogin(site.logIn());
+
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        JsonNode st = status(wb, "wp-daily", KEY);
+        assertThat(st.get("state").asText()).as(r.toString()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("HTTP 400").contains("rest_invalid_param");
+        assertThat(wb.sleeps).isEmpty();
+        assertThat(site.requests()).as("no step ran").hasSize(1);
+        assertThat(site.posts(SLUG)).isZero();
+    }
+
+    private static String param(String query) {
+        return query == null || !query.contains("status=") ? null : query.substring(query.indexOf("status="));
+    }
+
+    /**
      * After an expired session WordPress shows its login page as {@code wp-login.php?redirect_to=…&reauth=1}, and
      * that address is what a person copies as the login URL. A later expiry on the admin page redirects to the same
      * page with another return address: a rejected login (the key waits for a new one), not a failed key.

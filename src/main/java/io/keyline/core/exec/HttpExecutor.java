@@ -439,7 +439,7 @@ public final class HttpExecutor implements StepExecutor {
                 values = found.values();
             }
             return new ProbeOutcome(v.answer(), refreshed.noted(v.words()).map(ctx.redact()), ev, values, null,
-                    refreshed.fingerprint());
+                    refreshed.fingerprint(), v.refused());
         } catch (Deadline.Exceeded e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: " + e.getMessage()
                     + " (inconclusive)"), ev);
@@ -454,13 +454,23 @@ public final class HttpExecutor implements StepExecutor {
      * ("probe: … (present)", "… (absent)", "… (inconclusive)") as words of its own, with what it checked as their
      * argument, so that a screen can say it in plain words without reading the English.
      */
-    private record ProbeVerdict(ProbeOutcome.Answer answer, Said words) {
+    private record ProbeVerdict(ProbeOutcome.Answer answer, Said words, boolean refused) {
+        ProbeVerdict(ProbeOutcome.Answer answer, Said words) {
+            this(answer, words, false);
+        }
+
         static ProbeVerdict rejected(Object why) {
             return new ProbeVerdict(ProbeOutcome.Answer.AUTH, Said.of("core.exec.probeRejected", why));
         }
 
         static ProbeVerdict noAnswer(Said why) {
             return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeNoAnswer", why));
+        }
+
+        /** The site refused the question as it is asked: asking again gets the same. */
+        static ProbeVerdict refused(Said answer) {
+            return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE,
+                    Said.of("core.exec.probeNoAnswer", Said.of("core.exec.refusedQuestion", answer)), true);
         }
 
         /** An answer that is none: "… is no answer". */
@@ -472,7 +482,8 @@ public final class HttpExecutor implements StepExecutor {
     /**
      * A probe's answer: a rejected credential (401/403, the login page, {@code authWhen}), then
      * {@code retryWhen}, then {@code presentWhen} on a 2xx (that meets {@code successWhen}), a 3xx that
-     * {@code successWhen} accepts, 404 or 410; anything else cannot answer.
+     * {@code successWhen} accepts, 404 or 410; any other 4xx but 408, 425 and 429 refuses the question as it is
+     * asked (asking again gets the same); anything else cannot answer now.
      */
     private static ProbeVerdict probeJudgement(StepContext ctx, Exchange ex, Conditions.Answer answer, ProbeSpec probe) {
         int s = ex.status;
@@ -506,6 +517,9 @@ public final class HttpExecutor implements StepExecutor {
             }
         }
         Condition when = probe.presentWhen();
+        if (refusesTheQuestion(s)) {
+            return ProbeVerdict.refused(withFirstLine(Said.plain("HTTP " + s + statusHint(s)), ex));
+        }
         if (when == null || !(ok || s == 404 || s == 410)) {
             return ProbeVerdict.isNoAnswer("HTTP " + s + statusHint(s));
         }
@@ -913,6 +927,17 @@ public final class HttpExecutor implements StepExecutor {
 
     private static String human(Duration d) {
         return d.toString().substring(2).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * A 4xx a probe's question will get again when asked again: the request itself is refused (400, 405, 414,
+     * 422, …). Not a login's (401, 403), not an answer (404, 410: not there), not "not now" (408, 425, 429).
+     */
+    static boolean refusesTheQuestion(int status) {
+        return status >= 400 && status < 500 && switch (status) {
+            case 401, 403, 404, 408, 410, 425, 429 -> false;
+            default -> true;
+        };
     }
 
     private static String statusHint(int status) {

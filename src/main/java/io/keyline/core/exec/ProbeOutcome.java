@@ -16,13 +16,20 @@ import io.keyline.text.Said;
  *                 {@link FailureOrigin#ENVIRONMENT}), else {@code null}
  * @param refreshed the credential's new fingerprint when the site refreshed its cookies on the answer (kept,
  *                  encrypted), else {@code null}
+ * @param refused  for an inconclusive answer: the site refused the question as it is asked (a 4xx that is not a
+ *                 login's, not 404/410 and not "try later": 400, 405, 414, 422, …), so asking again gets the same
  */
 public record ProbeOutcome(Answer answer, Said words, Evidence evidence, java.util.Map<String, String> values,
-                           FailureOrigin origin, String refreshed) {
+                           FailureOrigin origin, String refreshed, boolean refused) {
 
     public ProbeOutcome {
         values = values == null ? java.util.Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(values));
+    }
+
+    public ProbeOutcome(Answer answer, Said words, Evidence evidence, java.util.Map<String, String> values,
+                        FailureOrigin origin, String refreshed) {
+        this(answer, words, evidence, values, origin, refreshed, false);
     }
 
     public ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values) {
@@ -44,7 +51,12 @@ public record ProbeOutcome(Answer answer, Said words, Evidence evidence, java.ut
 
     /** The same answer, with the credential's new fingerprint after the site refreshed it. */
     public ProbeOutcome refreshed(String fingerprint) {
-        return new ProbeOutcome(answer, words, evidence, values, origin, fingerprint);
+        return new ProbeOutcome(answer, words, evidence, values, origin, fingerprint, refused);
+    }
+
+    /** The same answer with other evidence. */
+    public ProbeOutcome withEvidence(Evidence other) {
+        return new ProbeOutcome(answer, words, other, values, origin, refreshed, refused);
     }
 
     /** A probe that could not be asked because nothing answered (the host, the network, the program). */
