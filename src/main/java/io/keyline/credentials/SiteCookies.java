@@ -77,6 +77,46 @@ public final class SiteCookies {
     }
 
     /**
+     * Whether {@code after} changes the login of {@code before}: a cookie was removed, or a cookie the page's
+     * scripts cannot read ({@code HttpOnly}, where sites keep sessions and logins) was added or given another value
+     * or expiry. A cookie scripts can read (a setting such as WordPress's {@code wp-settings-time-1}, a CSRF cookie)
+     * set or set again changes the stored value and not the login.
+     */
+    public static boolean loginChanged(ParsedCredential before, ParsedCredential after) {
+        if (!all(after).keySet().containsAll(all(before).keySet())) {
+            return true;
+        }
+        java.util.Map<String, Cookie> was = login(before);
+        java.util.Map<String, Cookie> now = login(after);
+        if (!was.keySet().equals(now.keySet())) {
+            return true;
+        }
+        for (var e : now.entrySet()) {
+            Cookie old = was.get(e.getKey());
+            if (!old.value().equals(e.getValue().value())
+                    || !java.util.Objects.equals(old.expires(), e.getValue().expires())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The HttpOnly cookies of a value by name, domain and path. */
+    private static java.util.Map<String, Cookie> login(ParsedCredential value) {
+        java.util.Map<String, Cookie> out = all(value);
+        out.values().removeIf(c -> !c.httpOnly());
+        return out;
+    }
+
+    private static java.util.Map<String, Cookie> all(ParsedCredential value) {
+        java.util.Map<String, Cookie> out = new java.util.HashMap<>();
+        for (Cookie c : value.cookies()) {
+            out.put(c.name() + "\u0000" + c.domain() + "\u0000" + c.path(), c);
+        }
+        return out;
+    }
+
+    /**
      * The stored cookie a {@code Set-Cookie} sets again: the same name, for the request's host (a cookie stored
      * without a domain goes to every host of the credential's steps), and the same path; when no path is equal,
      * the only one of that name for the host (a site that re-issues its cookie without a {@code Path}).

@@ -231,9 +231,10 @@ public final class JdbcCredentialStore implements CredentialStore {
      * the value is read, changed and written back encrypted, optimistically (the row's version), so that two keys
      * refreshed at once both land. The operator's renewal fingerprint, last use and result stay.
      *
-     * @return the new fingerprint, or {@code null} when nothing changed (or refreshing is off)
+     * @return the new fingerprint and whether the login itself changed, or {@code null} when nothing changed (or
+     *         refreshing is off)
      */
-    String refresh(String name, java.net.URI uri, List<String> setCookies, Instant now) {
+    ParsedMaterial.SiteChange refresh(String name, java.net.URI uri, List<String> setCookies, Instant now) {
         for (int attempt = 0; attempt < REFRESH_TRIES; attempt++) {
             Row row = row(name);
             if (row == null || !row.refreshBySite()) {
@@ -263,7 +264,7 @@ public final class JdbcCredentialStore implements CredentialStore {
                 ps.setString(6, name);
                 ps.setLong(7, row.version());
                 if (ps.executeUpdate() == 1) {
-                    return value.fingerprint();
+                    return new ParsedMaterial.SiteChange(value.fingerprint(), SiteCookies.loginChanged(current, value));
                 }
             } catch (SQLException e) {
                 throw new StateUnavailableException(Said.of("core.store.credential.cannotStoreRefreshed", name,

@@ -37,6 +37,29 @@ class SiteCookiesTest {
     }
 
     @Test
+    void aSettingTheSiteSetsAgainIsNoLoginChangeButARotatedOrExtendedSessionOrARemovedCookieIs() {
+        ParsedCredential before = stored("Cookie: wordpress_logged_in_x=admin%7C1; lang=en");
+        ParsedCredential settings = SiteCookies.apply(before, PAGE, List.of(
+                "wp-settings-time-1=1796600001; Max-Age=31536000; path=/"), NOW).orElseThrow();
+        ParsedCredential again = SiteCookies.apply(settings, PAGE, List.of(
+                "wp-settings-time-1=1796600002; Max-Age=31536000; path=/"), NOW.plusSeconds(60)).orElseThrow();
+        assertThat(SiteCookies.loginChanged(before, settings)).as("a setting added").isFalse();
+        assertThat(SiteCookies.loginChanged(settings, again)).as("a setting set again").isFalse();
+
+        ParsedCredential session = SiteCookies.apply(again, PAGE, List.of("sid=s1; Path=/; HttpOnly"), NOW)
+                .orElseThrow();
+        ParsedCredential rotated = SiteCookies.apply(session, PAGE, List.of("sid=s2; Path=/; HttpOnly"), NOW)
+                .orElseThrow();
+        ParsedCredential extended = SiteCookies.apply(rotated, PAGE, List.of("sid=s2; Path=/; Max-Age=60; HttpOnly"),
+                NOW).orElseThrow();
+        ParsedCredential removed = SiteCookies.apply(extended, PAGE, List.of("lang=; Max-Age=0"), NOW).orElseThrow();
+        assertThat(SiteCookies.loginChanged(again, session)).as("a session added").isTrue();
+        assertThat(SiteCookies.loginChanged(session, rotated)).as("a session rotated").isTrue();
+        assertThat(SiteCookies.loginChanged(rotated, extended)).as("its expiry moved").isTrue();
+        assertThat(SiteCookies.loginChanged(extended, removed)).as("a cookie removed").isTrue();
+    }
+
+    @Test
     void anExpiredCookieIsRemovedAndOtherDomainsAreIgnored() {
         ParsedCredential before = stored("Cookie: a=1; b=2");
         ParsedCredential after = SiteCookies.apply(before, PAGE, List.of("a=gone; Max-Age=0",

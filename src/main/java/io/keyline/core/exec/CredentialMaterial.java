@@ -57,9 +57,20 @@ public interface CredentialMaterial {
      *
      * @param uri        the request the answer came to
      * @param setCookies the answer's {@code Set-Cookie} values
-     * @return the stored value's new fingerprint when it changed, else {@code null}
+     * @return what changed when the stored value changed, else {@code null}
      */
-    default String refreshedBySite(URI uri, List<String> setCookies, Instant now) {
+    default SiteChange refreshedBySite(URI uri, List<String> setCookies, Instant now) {
         return null;
+    }
+
+    /**
+     * What the cookies a site set changed in the stored value.
+     *
+     * @param fingerprint the stored value's new fingerprint
+     * @param login       whether they changed the login itself (see
+     *                    {@link io.keyline.credentials.SiteCookies#loginChanged}), not only a setting the site keeps
+     *                    beside it
+     */
+    record SiteChange(String fingerprint, boolean login) {
     }
 }

@@ -286,7 +286,7 @@ public final class HttpExecutor implements StepExecutor {
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
         if (j.cls() != null) {
             return new StepOutcome(j.cls(), refreshed.noted(j.words()).map(ctx.redact()), Map.of(), ev,
-                    j.retryAfter(), null, refreshed.fingerprint());
+                    j.retryAfter(), null, refreshed.ofLogin());
         }
         Map<String, String> outputs = outputs(ex);
         Map<String, Extraction> rules = ctx.step().request().extract();
@@ -295,23 +295,24 @@ public final class HttpExecutor implements StepExecutor {
             if (found.missingName() != null) {
                 Said words = Said.of("core.exec.stepMissing", j.words(), found.missingName(), found.missingRule());
                 return StepOutcome.failure(FailureClass.FATAL, refreshed.noted(words).map(ctx.redact()), ev)
-                        .refreshed(refreshed.fingerprint());
+                        .refreshed(refreshed.ofLogin());
             }
             outputs.putAll(found.values());
         }
         return new StepOutcome(null, refreshed.noted(j.words()).map(ctx.redact()), outputs, ev, null)
-                .refreshed(refreshed.fingerprint());
+                .refreshed(refreshed.ofLogin());
     }
 
     /**
      * What keeping the cookies the site set did.
      *
      * @param fingerprint the credential's new fingerprint when the stored value changed, else {@code null}
+     * @param login       whether the login cookies themselves changed (not only a setting the site keeps beside them)
      * @param problem     why the cookies could not be kept, or {@code null}
      * @param name        the credential
      */
-    private record Refresh(String fingerprint, Said problem, String name) {
-        static final Refresh NONE = new Refresh(null, null, null);
+    private record Refresh(String fingerprint, boolean login, Said problem, String name) {
+        static final Refresh NONE = new Refresh(null, false, null, null);
 
         /**
          * For the evidence: "credential X refreshed by the site (fingerprint …)", the problem, or {@code null}; the
@@ -320,6 +321,15 @@ public final class HttpExecutor implements StepExecutor {
         String text() {
             return problem != null ? problem.english() : fingerprint == null ? null
                     : AnswerDetail.refreshed(name, fingerprint).english();
+        }
+
+        /**
+         * The new fingerprint for the key's own event: only when the login changed. A setting cookie the site sets
+         * again on every page (WordPress's {@code wp-settings-time-1}) is kept and said in the answer's evidence,
+         * without an event on every run.
+         */
+        String ofLogin() {
+            return login ? fingerprint : null;
         }
 
         /** {@code words}, followed by the problem when there is one ("…; the cookies … could not be kept: …"). */
@@ -336,18 +346,23 @@ public final class HttpExecutor implements StepExecutor {
             return Refresh.NONE;
         }
         String fingerprint = null;
+        boolean login = false;
         try {
             for (Hop hop : ex.hops()) {
                 if (hop.carried() && !hop.setCookies().isEmpty()) {
-                    String fp = credential.refreshedBySite(hop.uri(), hop.setCookies(), clock.instant());
-                    fingerprint = fp == null ? fingerprint : fp;
+                    CredentialMaterial.SiteChange change = credential.refreshedBySite(hop.uri(), hop.setCookies(),
+                            clock.instant());
+                    if (change != null) {
+                        fingerprint = change.fingerprint();
+                        login |= change.login();
+                    }
                 }
             }
         } catch (RuntimeException e) {
-            return new Refresh(fingerprint, Said.of("core.exec.cookiesNotKept", credential.name(),
+            return new Refresh(fingerprint, login, Said.of("core.exec.cookiesNotKept", credential.name(),
                     describe(e, ctx.step().timeout())), credential.name());
         }
-        return new Refresh(fingerprint, null, credential.name());
+        return new Refresh(fingerprint, login, null, credential.name());
     }
 
     /**
@@ -434,12 +449,12 @@ public final class HttpExecutor implements StepExecutor {
                     Said words = ProbeVerdict.noAnswer(Said.of("core.exec.missing", found.missingName(),
                             found.missingRule())).words();
                     return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, refreshed.noted(words).map(ctx.redact()),
-                            ev).refreshed(refreshed.fingerprint());
+                            ev).refreshed(refreshed.ofLogin());
                 }
                 values = found.values();
             }
             return new ProbeOutcome(v.answer(), refreshed.noted(v.words()).map(ctx.redact()), ev, values, null,
-                    refreshed.fingerprint(), v.refused());
+                    refreshed.ofLogin(), v.refused());
         } catch (Deadline.Exceeded e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: " + e.getMessage()
                     + " (inconclusive)"), ev);

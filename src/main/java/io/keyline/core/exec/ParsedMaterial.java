@@ -25,8 +25,8 @@ public record ParsedMaterial(String name, ParsedCredential value, String loginUr
     /** Keeps the cookies a site set on an answer (the credential store); see {@link #refreshedBySite}. */
     @FunctionalInterface
     public interface SiteRefresh {
-        /** @return the new fingerprint when the stored value changed, else {@code null} */
-        String refresh(String name, URI uri, List<String> setCookies, Instant now);
+        /** @return what changed when the stored value changed, else {@code null} */
+        SiteChange refresh(String name, URI uri, List<String> setCookies, Instant now);
     }
 
     /** A value whose refreshes are not kept (a login window's capture). */
@@ -40,7 +40,7 @@ public record ParsedMaterial(String name, ParsedCredential value, String loginUr
     }
 
     @Override
-    public String refreshedBySite(URI uri, List<String> setCookies, Instant now) {
+    public SiteChange refreshedBySite(URI uri, List<String> setCookies, Instant now) {
         return refresh == null ? null : refresh.refresh(name, uri, setCookies, now);
     }
 

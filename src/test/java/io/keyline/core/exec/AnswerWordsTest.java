@@ -274,7 +274,7 @@ class AnswerWordsTest {
         }
 
         @Override
-        public String refreshedBySite(URI uri, List<String> setCookies, Instant now) {
+        public SiteChange refreshedBySite(URI uri, List<String> setCookies, Instant now) {
             if (fails) {
                 throw new IllegalStateException("disk full");
             }

@@ -63,9 +63,9 @@ class SiteRefreshTest {
         }
 
         @Override
-        public String refreshedBySite(URI uri, List<String> setCookies, Instant now) {
+        public SiteChange refreshedBySite(URI uri, List<String> setCookies, Instant now) {
             refreshed.add(setCookies);
-            return "11111111";
+            return new SiteChange("11111111", true);
         }
     }
 
