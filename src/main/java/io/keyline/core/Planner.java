@@ -333,23 +333,34 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
                     note = Said.of("core.plan.bodyMayChange", String.join(",", executedBefore));
                 }
                 boolean none = req.body().length == 0;
-                return new Plan.RequestPreview(s.id(), req.method(), ShownBody.unmarked(mask.redact(
-                        req.uri().toString())), headers, runTimeBody ? null : (long) req.body().length,
+                return new Plan.RequestPreview(s.id(), req.method(), ShownBody.sourced(job, ShownBody.unmarked(
+                        mask.redact(req.uri().toString()))), headers, runTimeBody ? null : (long) req.body().length,
                         none || runTimeBody ? null : req.bodySha256(), req.bodySource(), note, fields, runTimeBody,
                         bound, shown);
             } catch (Rendering.RenderException e) {
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
                 // the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
-                List<ShownHeaders.Header> shown = ShownHeaders.unrendered(s, job.name() + ":" + key + ":" + s.id(), url,
-                        s.credential() == null ? null : credentials.lookup(s.credential()), mask(), clock.instant());
+                List<ShownHeaders.Header> shown = sourced(ShownHeaders.unrendered(s, job.name() + ":" + key + ":"
+                        + s.id(), url, s.credential() == null ? null : credentials.lookup(s.credential()), mask(),
+                        clock.instant()));
                 Map<String, String> headers = ShownHeaders.map(shown);
                 String source = s.request().bodyFile() != null
                         ? Plan.RequestPreview.FILE + s.request().bodyFile().replace("{key}", key)
                         : s.request().body() != null ? Plan.RequestPreview.INLINE : Plan.RequestPreview.NO_BODY;
                 // why it cannot be rendered yet, as the renderer says it (names a template, a file)
-                return new Plan.RequestPreview(s.id(), s.request().method(), url, headers, null, null, source,
+                return new Plan.RequestPreview(s.id(), s.request().method(), ShownBody.sourced(job, url), headers,
+                        null, null, source,
                         e.said(), fields, runTimeBody, bound, shown);
             }
+        }
+
+        /**
+         * The headers of a request that cannot be rendered yet (as the job file writes them) with each value known
+         * only at run time said where it comes from, as the body's fields say it; a credential's masked line stays.
+         */
+        private List<ShownHeaders.Header> sourced(List<ShownHeaders.Header> shown) {
+            return shown.stream().map(h -> h.masked() ? h
+                    : new ShownHeaders.Header(h.name(), ShownBody.sourced(job, h.value()), false, h.line())).toList();
         }
 
         /** Masks the secrets of every credential the job's steps use. */

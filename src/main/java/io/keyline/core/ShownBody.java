@@ -112,6 +112,26 @@ public final class ShownBody {
                 .replace("%7BrunId%7D", "{runId}");
     }
 
+    /** A value known only at run time as a header or a URL holds it: its placeholder. */
+    private static final java.util.regex.Pattern RUN_TIME_PLACEHOLDER = java.util.regex.Pattern.compile(
+            "\\{(runId|steps\\.[A-Za-z0-9_-]+\\.outputs\\.[A-Za-z0-9_-]+)\\}");
+
+    /**
+     * A header's value or a URL as {@link #bound} renders it (or as the job file writes it), each value known only
+     * at run time said where it comes from, as a body field says it: a value that is one such value alone is its
+     * source ("from step nonce: nonce (extracted at run time)"), one inside other text is its source in braces.
+     */
+    public static String sourced(JobDefinition job, String shown) {
+        if (shown == null) {
+            return null;
+        }
+        java.util.regex.Matcher m = RUN_TIME_PLACEHOLDER.matcher(shown);
+        if (m.matches()) {
+            return source(job, m.group(1));
+        }
+        return m.replaceAll(r -> java.util.regex.Matcher.quoteReplacement("{" + source(job, r.group(1)) + "}"));
+    }
+
     /**
      * Where a value known only at run time comes from: "from step page: sectok (extracted at run time)",
      * "from step fetch: status (known at run time)", "the run's id (known at run time)".

@@ -261,6 +261,35 @@ class WordPressFlowTest {
     }
 
     /**
+     * The plan shows the nonce header the way it shows a body field taken from an earlier step: where its value
+     * comes from, not the placeholder of the job file; a URL that carries the nonce says the same inside it. The
+     * login's cookie stays masked.
+     */
+    @Test
+    void thePlanSaysWhereTheNonceHeaderAndAUrlWithTheNonceComeFrom() throws IOException {
+        wb.job("wp-daily", JOB.replace("\"url\": \"BASE/wp-json/wp/v2/posts\"",
+                "\"url\": \"BASE/wp-json/wp/v2/posts?_wpnonce={steps.nonce.outputs.nonce}\""), site.base());
+        String login = site.logIn();
+        storeLogin(login);
+
+        Result plan = wb.cli("plan", "wp-daily", "--key", KEY);
+
+        assertThat(plan.exit()).as(plan.toString()).isZero();
+        String requests = plan.out().substring(plan.out().indexOf("PENDING"));
+        assertThat(requests).as(plan.out())
+                .contains("X-WP-Nonce: from step nonce: nonce (extracted at run time)")
+                .contains("/wp-json/wp/v2/posts?_wpnonce={from step nonce: nonce (extracted at run time)}")
+                .contains("Cookie: *** (credential wp, fingerprint")
+                .doesNotContain("{steps.nonce.outputs.nonce}")
+                .doesNotContain(login.substring(login.indexOf('=') + 1, login.indexOf(';')));
+        JsonNode publish = com.fasterxml.jackson.databind.json.JsonMapper.builder().build()
+                .readTree(wb.cli("plan", "wp-daily", "--key", KEY, "--json").out())
+                .get("keys").get(0).get("requests").get(1);
+        assertThat(publish.get("headers").get("X-WP-Nonce").asText())
+                .isEqualTo("from step nonce: nonce (extracted at run time)");
+    }
+
+    /**
      * A probe that asks for {@code status=any} without the nonce is anonymous, and WordPress answers it
      * {@code 400 rest_invalid_param}, every time: asking again waits for nothing. Nothing was sent yet, so the key
      * fails at once with the site's answer named, and the post is not made.
