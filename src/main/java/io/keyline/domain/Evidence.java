@@ -46,6 +46,15 @@ public record Evidence(Instant time, int attempt, RequestSummary request, Intege
                 clip(stdout, MAX_TEXT), cmd, clip(detail, MAX_TEXT), probe);
     }
 
+    /** The same evidence with {@code redact} applied to every text that may hold what an answer said or was sent. */
+    public Evidence redacted(java.util.function.UnaryOperator<String> redact) {
+        RequestSummary req = request == null ? null : new RequestSummary(request.method(),
+                redact.apply(request.url()), request.headerNames(), request.bodyBytes(), request.bodySha256());
+        return new Evidence(time, attempt, req, status, redact.apply(responseBody), exitCode, redact.apply(stderr),
+                redact.apply(stdout), command == null ? null : command.stream().map(redact).toList(),
+                redact.apply(detail), probe);
+    }
+
     /** The same evidence, as a probe's. */
     public Evidence asProbe() {
         return new Evidence(time, attempt, request, status, responseBody, exitCode, stderr, stdout, command, detail,

@@ -15,6 +15,46 @@ public sealed interface Extraction {
     String describe();
 
     /**
+     * Whether the value is a secret ({@code "secret": true}): sent as any output, masked wherever the key is shown
+     * (evidence, events, exports, the timeline, screens).
+     */
+    default boolean secret() {
+        return false;
+    }
+
+    /** The rule that finds the value (itself, or the rule a {@link Secret} marks). */
+    default Extraction finding() {
+        return this;
+    }
+
+    /** A rule whose value is a secret: {@code "secret": true} beside the rule. */
+    record Secret(Extraction rule) implements Extraction {
+        public Secret {
+            java.util.Objects.requireNonNull(rule, "rule");
+        }
+
+        @Override
+        public boolean optional() {
+            return rule.optional();
+        }
+
+        @Override
+        public String describe() {
+            return rule.describe();
+        }
+
+        @Override
+        public boolean secret() {
+            return true;
+        }
+
+        @Override
+        public Extraction finding() {
+            return rule.finding();
+        }
+    }
+
+    /**
      * {@code {"css": SELECTOR, "attr": NAME}} or {@code {"css": SELECTOR, "text": true}}: the first element of
      * the HTML answer that the selector finds; its attribute, or its text (whitespace normalized).
      *

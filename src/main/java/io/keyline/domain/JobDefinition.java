@@ -2,6 +2,7 @@ package io.keyline.domain;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A validated job file.
@@ -49,6 +50,33 @@ public record JobDefinition(String name, String description, KeySpec key, CronEx
             out.add(probe.credential());
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The values among {@code outputs} (by step, then name) of the outputs that a step's or its probe's
+     * {@code extract} marks secret: masked wherever the key is shown.
+     */
+    public List<String> secretValues(Map<String, ? extends Map<String, String>> outputs) {
+        List<String> out = new java.util.ArrayList<>();
+        for (StepDefinition s : steps) {
+            Map<String, String> values = outputs == null ? null : outputs.get(s.id());
+            if (values == null || values.isEmpty()) {
+                continue;
+            }
+            List<Map<String, Extraction>> rules = new java.util.ArrayList<>();
+            if (s.request() != null) {
+                rules.add(s.request().extract());
+            }
+            if (s.probe() != null) {
+                rules.add(s.probe().extract());
+            }
+            rules.forEach(r -> r.forEach((name, rule) -> {
+                if (rule.secret() && values.get(name) != null) {
+                    out.add(values.get(name));
+                }
+            }));
+        }
+        return out;
     }
 
     public StepDefinition step(String id) {

@@ -261,6 +261,55 @@ class WordPressFlowTest {
     }
 
     /**
+     * The REST nonce is as good as the login for as long as the session lives: marked {@code "secret": true}, it is
+     * sent as before and masked wherever the key is shown (the admin page's body in the evidence of the step that
+     * read it, the export, the timeline).
+     */
+    @Test
+    void aNonceExtractedAsSecretIsSentButNeverShown() throws IOException {
+        wb.job("wp-daily", JOB.replace("\"nonce\": { \"regex\": ", "\"nonce\": { \"secret\": true, \"regex\": "),
+                site.base());
+        String login = site.logIn();
+        storeLogin(login);
+
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        String nonce = site.nonce(login);
+        assertThat(noncesPosted()).containsExactly(nonce);
+        Result export = wb.cli("export", "--json", "wp-daily");
+        Result timeline = wb.cli("timeline", "wp-daily", KEY, "--json");
+        Result shown = wb.cli("timeline", "wp-daily", KEY);
+        assertThat(export.out()).as("the export still has the admin page's evidence").contains("wpApiSettings")
+                .doesNotContain(nonce);
+        assertThat(timeline.out()).contains("wpApiSettings").doesNotContain(nonce);
+        assertThat(shown.out() + r.out() + r.err()).doesNotContain(nonce);
+    }
+
+    /**
+     * A post that waits for a person: Confirm shows the request it will send, the secret nonce masked in its
+     * header as a login is.
+     */
+    @Test
+    void confirmShowsTheSecretNonceMaskedInTheHeaderItWillSend() throws Exception {
+        wb.job("wp-daily", JOB.replace("\"nonce\": { \"regex\": ", "\"nonce\": { \"secret\": true, \"regex\": ")
+                .replace("\"effect\": \"unsafe\",", "\"effect\": \"unsafe\", \"confirm\": \"always\","), site.base());
+        String login = site.logIn();
+        storeLogin(login);
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).as(r.toString()).isEqualTo("NEEDS_CONFIRMATION");
+
+        try (io.keyline.workspace.Workspace ws = new io.keyline.workspace.Workspace(wb.state, wb.jobs, wb.options(),
+                wb.env())) {
+            var job = ws.catalog().job("wp-daily").orElseThrow();
+            var payload = ws.operations().confirmAndRun().preview(job, KEY).payload();
+            assertThat(payload.headers().stream().map(h -> h.shown()).toList()).as(payload.text())
+                    .contains("X-WP-Nonce: ***").noneMatch(h -> h.contains(site.nonce(login)));
+            assertThat(payload.text()).doesNotContain(site.nonce(login));
+        }
+    }
+
+    /**
      * The plan shows the nonce header the way it shows a body field taken from an earlier step: where its value
      * comes from, not the placeholder of the job file; a URL that carries the nonce says the same inside it. The
      * login's cookie stays masked.

@@ -2,6 +2,7 @@ package io.keyline.core.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.core.json.Json;
+import io.keyline.credentials.Redactor;
 import io.keyline.core.match.ConditionText;
 import io.keyline.core.match.Deadline;
 import io.keyline.domain.Condition;
@@ -298,9 +299,24 @@ public final class HttpExecutor implements StepExecutor {
                         .refreshed(refreshed.ofLogin());
             }
             outputs.putAll(found.values());
+            ev = masked(ev, rules, found.values());
         }
         return new StepOutcome(null, refreshed.noted(j.words()).map(ctx.redact()), outputs, ev, null)
                 .refreshed(refreshed.ofLogin());
+    }
+
+    /**
+     * The evidence of the answer a secret value was read from, with that value masked: the page that carried a
+     * session's token is kept as evidence, the token is not.
+     */
+    private static Evidence masked(Evidence ev, Map<String, Extraction> rules, Map<String, String> found) {
+        List<String> secrets = new ArrayList<>();
+        rules.forEach((name, rule) -> {
+            if (rule.secret() && found.get(name) != null) {
+                secrets.add(found.get(name));
+            }
+        });
+        return secrets.isEmpty() || ev == null ? ev : ev.redacted(Redactor.of(secrets)::redact);
     }
 
     /**
@@ -452,6 +468,7 @@ public final class HttpExecutor implements StepExecutor {
                             ev).refreshed(refreshed.ofLogin());
                 }
                 values = found.values();
+                ev = masked(ev, probe.extract(), values);
             }
             return new ProbeOutcome(v.answer(), refreshed.noted(v.words()).map(ctx.redact()), ev, values, null,
                     refreshed.ofLogin(), v.refused());

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 final class ExtractReader {
 
     static final List<String> RULE_FIELDS = List.of("css", "attr", "text", "json", "header", "cookie", "regex",
-            "group", "optional");
+            "group", "optional", "secret");
     private static final List<String> KINDS = List.of("css", "json", "header", "cookie", "regex");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,63}");
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
@@ -91,13 +91,15 @@ final class ExtractReader {
         }
         Boolean optional = r.bool("optional");
         boolean opt = optional != null && optional;
-        return switch (kind) {
+        Boolean secret = r.bool("secret");
+        Extraction found = switch (kind) {
             case "css" -> css(r, opt);
             case "json" -> json(r, opt);
             case "header" -> token(r, "header", opt);
             case "cookie" -> token(r, "cookie", opt);
             default -> regex(r, opt);
         };
+        return found != null && secret != null && secret ? new Extraction.Secret(found) : found;
     }
 
     private static Extraction css(ObjectView r, boolean optional) {

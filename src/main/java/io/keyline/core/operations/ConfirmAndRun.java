@@ -474,7 +474,8 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
      */
     private Payload render(StepContext ctx, List<String> runFirst) {
         StepDefinition step = ctx.step();
-        Redactor mask = ShownHeaders.secretsOf(ctx.job(), credentials);
+        // and the outputs the job file marks secret (a session's token in a header, a field, the URL)
+        Redactor mask = ShownHeaders.secretsOf(ctx.job(), credentials).plus(ctx.job().secretValues(ctx.outputs()));
         CredentialProvider.Lookup cred = step.credential() == null ? null : credentials.lookup(step.credential());
         StepContext bound = ShownBody.bound(ctx, runFirst);
         try {

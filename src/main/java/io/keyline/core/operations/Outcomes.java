@@ -102,13 +102,17 @@ public final class Outcomes {
     public static KeyOutcome of(JobDefinition job, KeyRecord r, Map<String, StepRecord> steps,
                                 KeyRecords.RunSpan run, Redactor mask) {
         Map<String, Map<String, String>> byStep = new LinkedHashMap<>();
+        Map<String, Map<String, String>> outputs = new LinkedHashMap<>();
+        steps.forEach((id, sr) -> outputs.put(id, sr.outputs()));
+        // the outputs the job file marks secret, wherever they appear (a page's body holds its token too)
+        Redactor masked = mask.plus(job.secretValues(outputs));
         for (StepDefinition s : job.steps()) {
             StepRecord sr = steps.get(s.id());
             if (sr == null) {
                 continue;
             }
             Map<String, String> shown = new LinkedHashMap<>();
-            sr.outputs().forEach((k, v) -> shown.put(k, mask.redact(v)));
+            sr.outputs().forEach((k, v) -> shown.put(k, masked.redact(v)));
             byStep.put(s.id(), shown);
         }
         return new KeyOutcome(r.updatedAt(), run == null ? null : run.duration(), byStep);

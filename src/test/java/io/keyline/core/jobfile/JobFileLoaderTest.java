@@ -141,6 +141,28 @@ class JobFileLoaderTest {
     }
 
     @Test
+    void anExtractRuleMarkedSecretFindsAsItsRuleAndAWrongTypeNamesTheField() throws IOException {
+        Path file = write("secret.json", """
+                { "name": "secret", "key": { "type": "date" },
+                  "steps": [ { "id": "page", "kind": "http", "effect": "none",
+                    "request": { "method": "GET", "url": "https://example.org/edit" },
+                    "extract": { "sectok": { "css": "input[name=sectok]", "attr": "value", "secret": true },
+                                 "title": { "css": "h1", "text": true, "secret": false } } } ] }
+                """);
+
+        Map<String, io.keyline.domain.Extraction> rules = JobFileLoader.loadFile(file).job().step("page").request()
+                .extract();
+
+        assertThat(rules.get("sectok").secret()).isTrue();
+        assertThat(rules.get("sectok").finding()).isEqualTo(new io.keyline.domain.Extraction.Css("input[name=sectok]",
+                "value", false));
+        assertThat(rules.get("title").secret()).isFalse();
+        Path bad = write("bad.json", Files.readString(file).replace("\"secret\": true", "\"secret\": \"yes\""));
+        assertThat(JobFileLoader.loadFile(bad).errors()).extracting(Object::toString).singleElement()
+                .asString().contains("bad.json:4:").contains("steps[0].extract.sectok.secret must be true or false");
+    }
+
+    @Test
     void presentWhenValuesAreStoredAsCanonicalJson() throws IOException {
         Path file = write("probe.json", """
                 { "name": "probe", "key": { "type": "month" },
