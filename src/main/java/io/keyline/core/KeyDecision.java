@@ -154,6 +154,11 @@ public final class KeyDecision {
         NEEDS_CREDENTIAL(false),
         /** The probe could not answer: retried like a safe step; the unsafe step does not run. */
         PROBE_INCONCLUSIVE(false),
+        /**
+         * The site refused the probe's question as it is asked, and would again: nothing it guards was sent whose
+         * outcome is unknown, so the key fails with the answer named (the job's own probe: before any step).
+         */
+        PROBE_REFUSED(false),
         /** A retry is due later. */
         WAIT_RETRY(true),
         /** Another live process runs it. */
@@ -361,6 +366,7 @@ public final class KeyDecision {
             case PRESENT -> stop(new Stop(StopKind.ALREADY_PRESENT, null, null, null, null, null));
             case AUTH -> stop(Stop.why(StopKind.NEEDS_CREDENTIAL, first, probe.credential(),
                     Said.of("core.credential.jobProbeRejected")));
+            case REFUSED -> stop(new Stop(StopKind.PROBE_REFUSED, KeyProbe.STEP, null, null, null, null));
             case ABSENT, INCONCLUSIVE, NOT_ASKED -> null;
         };
     }
@@ -399,6 +405,13 @@ public final class KeyDecision {
                 }
                 case INCONCLUSIVE -> {
                     return stop(new Stop(StopKind.PROBE_INCONCLUSIVE, s.id(), null, null, null, null));
+                }
+                case REFUSED -> {
+                    // asking again gets the same: a send whose outcome is unknown waits for a person, as without
+                    // a probe; otherwise nothing it guards was sent, and the key fails with the answer named
+                    return stop(interrupted ? new Stop(StopKind.NEEDS_CONFIRMATION, s.id(), null, null,
+                            WaitReason.OUTCOME_UNKNOWN, "probe: " + answer.word())
+                            : new Stop(StopKind.PROBE_REFUSED, s.id(), null, null, null, null));
                 }
                 case ABSENT, NOT_ASKED -> {
                     // decided below

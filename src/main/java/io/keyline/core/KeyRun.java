@@ -169,11 +169,7 @@ final class KeyRun {
                     return depart(c, step, departure);
                 }
                 switch (a.kind()) {
-                    case PROBE -> {
-                        if (!probe(c, step, creds)) {
-                            return c.rec;
-                        }
-                    }
+                    case PROBE -> probe(c, step, creds);
                     case RECONCILE -> {
                         transitions.reconcile(c, step, c.lastProbe);
                         cursor.advance(a);
@@ -210,11 +206,8 @@ final class KeyRun {
                 c.lastProbe == null ? null : c.lastProbe.evidence());
     }
 
-    /**
-     * Asks an unsafe step's probe, or the job's own (read-only); its answer feeds the next decision. Returns false
-     * when the key stopped: the site refused the probe's question as it is asked, which asking again does not change.
-     */
-    private boolean probe(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
+    /** Asks an unsafe step's probe, or the job's own (read-only); its answer feeds the next decision. */
+    private void probe(Claim c, StepDefinition step, Map<String, KeyDecision.CredentialState> creds) {
         StepContext sc = context(c, step, c.attempts(step.id()) + 1);
         Instant started = ctx.now();
         ProbeOutcome p;
@@ -250,7 +243,7 @@ final class KeyRun {
         ProbeAnswer answer = switch (p.answer()) {
             case PRESENT -> ProbeAnswer.PRESENT;
             case ABSENT -> ProbeAnswer.ABSENT;
-            case INCONCLUSIVE -> ProbeAnswer.INCONCLUSIVE;
+            case INCONCLUSIVE -> p.refused() ? ProbeAnswer.REFUSED : ProbeAnswer.INCONCLUSIVE;
             case AUTH -> ProbeAnswer.AUTH;
         };
         c.probes.put(step.id(), answer);
@@ -261,11 +254,6 @@ final class KeyRun {
             c.stage(Trigger.PROGRESS, c.rec, null, EventType.PROBE_ANSWERED, step.id(), sc.attempt(), null,
                     p.words(), p.evidence(), ProbeAnswer.ABSENT);
         }
-        if (p.answer() == ProbeOutcome.Answer.INCONCLUSIVE && p.refused()) {
-            transitions.probeRefused(c, step, p);
-            return false;
-        }
-        return true;
     }
 
     /** Executes one step; returns false when the key stopped (waits, fails, retries). */

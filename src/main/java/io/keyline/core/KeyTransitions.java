@@ -91,29 +91,21 @@ final class KeyTransitions {
                         ProbeAnswer.INCONCLUSIVE);
                 return c.rec;
             }
+            case PROBE_REFUSED -> {
+                // the site refused the probe's question as it is asked, and would again: nothing to wait for
+                ProbeOutcome p = c.lastProbe;
+                boolean ofKey = KeyProbe.is(s.step());
+                StepDefinition at = ofKey ? job.steps().get(0) : step;
+                StepRecord atRecord = c.steps.get(at.id());
+                Said msg = ofKey ? Said.of("core.event.jobProbeRefused", p.words())
+                        : Said.of("core.event.probeRefused", p.words(), at.id());
+                return c.move(Trigger.FAIL, c.rec.withStep(at.id(), attempts(atRecord))
+                                .withFailureWords(FailureClass.FATAL, msg, FailureOrigin.ANSWER), atRecord,
+                        EventType.KEY_FAILED, at.id(), attempts(atRecord), FailureClass.FATAL, msg, p.evidence(),
+                        ProbeAnswer.REFUSED);
+            }
             default -> throw new IllegalStateException("a held key cannot stop with " + s.kind());
         }
-    }
-
-    /**
-     * A probe whose question the site refused as it is asked (a 4xx such as 400 or 422): asking again gets the same,
-     * so nothing is retried. An unsafe step whose outcome is unknown waits for a person, as without a probe;
-     * otherwise nothing was sent that the probe guards, and the key fails with the site's answer named.
-     */
-    void probeRefused(Claim c, StepDefinition step, ProbeOutcome p) {
-        boolean ofKey = KeyProbe.is(step.id());
-        StepDefinition at = ofKey ? c.job.steps().get(0) : step;
-        StepRecord sr = c.steps.get(at.id());
-        if (!ofKey && sr != null && (sr.status() == StepStatus.AMBIGUOUS || sr.status() == StepStatus.STARTED)) {
-            needConfirmation(c, step, sr, new KeyDecision.Stop(KeyDecision.StopKind.NEEDS_CONFIRMATION, step.id(),
-                    null, null, WaitReason.OUTCOME_UNKNOWN, "probe: " + ProbeAnswer.INCONCLUSIVE.word()), null);
-            return;
-        }
-        Said msg = ofKey ? Said.of("core.event.jobProbeRefused", p.words())
-                : Said.of("core.event.probeRefused", p.words(), step.id());
-        c.move(Trigger.FAIL, c.rec.withStep(at.id(), attempts(sr)).withFailureWords(FailureClass.FATAL, msg,
-                        FailureOrigin.ANSWER), sr, EventType.KEY_FAILED, at.id(), attempts(sr), FailureClass.FATAL, msg,
-                p.evidence(), ProbeAnswer.INCONCLUSIVE);
     }
 
     /**

@@ -264,7 +264,7 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
                 answer = switch (p.answer()) {
                     case PRESENT -> ProbeAnswer.PRESENT;
                     case ABSENT -> ProbeAnswer.ABSENT;
-                    case INCONCLUSIVE -> ProbeAnswer.INCONCLUSIVE;
+                    case INCONCLUSIVE -> p.refused() ? ProbeAnswer.REFUSED : ProbeAnswer.INCONCLUSIVE;
                     case AUTH -> ProbeAnswer.AUTH;
                 };
                 shown = Said.of("core.plan.probe.answered", answerWords(answer), message);
@@ -455,6 +455,8 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
                 yield Said.of("core.plan.needsConfirmationWhy", stop.step(), why);
             }
             case PROBE_INCONCLUSIVE -> Said.of("core.plan.probeInconclusive", stop.step());
+            case PROBE_REFUSED -> KeyProbe.is(stop.step()) ? Said.of("core.plan.jobProbeRefused")
+                    : Said.of("core.plan.probeRefused", stop.step());
             case NEEDS_REVIEW -> Said.of("core.plan.waitsForReview", Review.Need.said(stop.detail()));
             default -> Said.plain(stop.kind().name().toLowerCase(java.util.Locale.ROOT));
         };
@@ -479,6 +481,8 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
                     : Said.of("core.plan.stop.credential", stop.credential(), stop.step());
             case NEEDS_CONFIRMATION -> Said.of("core.plan.stop.confirmation", stop.step());
             case PROBE_INCONCLUSIVE -> Said.of("core.plan.stop.probeLater", stop.step());
+            case PROBE_REFUSED -> KeyProbe.is(stop.step()) ? Said.of("core.plan.stop.jobProbeRefused")
+                    : Said.of("core.plan.stop.probeRefused", stop.step());
             default -> Said.of("core.stopKind." + stop.kind().name());
         };
     }

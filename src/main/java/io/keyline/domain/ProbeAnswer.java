@@ -8,6 +8,11 @@ public enum ProbeAnswer {
     ABSENT,
     /** The probe could not answer; the unsafe step never runs on it. */
     INCONCLUSIVE,
+    /**
+     * The site refused the probe's question as it is asked (a 4xx such as 400 or 422): no answer, and asking again
+     * gets the same. The unsafe step never runs on it, and the probe is not asked again.
+     */
+    REFUSED,
     /** The probe was answered with a rejected credential. */
     AUTH,
     /**
@@ -21,6 +26,7 @@ public enum ProbeAnswer {
             case PRESENT -> "present";
             case ABSENT -> "absent";
             case INCONCLUSIVE -> "inconclusive";
+            case REFUSED -> "refused";
             case AUTH -> "credential rejected";
             case NOT_ASKED -> "not asked";
         };

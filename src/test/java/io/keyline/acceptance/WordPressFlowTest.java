@@ -349,6 +349,9 @@ class WordPressFlowTest {
         int probes = JOB.lastIndexOf(header);
         wb.job("wp-daily", JOB.substring(0, probes) + JOB.substring(probes + header.length()), site.base());
         storeLogin(site.logIn());
+        Result plan = wb.cli("plan", "wp-daily", "--key", KEY);
+        assertThat(plan.out()).as(plan.toString())
+                .contains("the probe of publish is refused as it asks, and would be again: the key fails");
 
         Result r = wb.cli("run", "wp-daily", "--key", KEY);
 
@@ -359,7 +362,7 @@ class WordPressFlowTest {
         assertThat(r.exit()).as(r.toString()).isEqualTo(2);
         assertThat(wb.sleeps).as("nothing to wait for").isEmpty();
         assertThat(site.requests().stream().filter(q -> "status=any".equals(param(q.query()))).count())
-                .as("the probe is asked once").isEqualTo(1);
+                .as("the probe is asked once by the plan and once by the run").isEqualTo(2);
         assertThat(site.posts(SLUG)).isZero();
     }
 
@@ -372,6 +375,10 @@ class WordPressFlowTest {
         wb.job("wp-daily", JOB.replace("posts?slug=daily-{key}\",", "posts?slug=daily-{key}&status=any\","),
                 site.base());
         storeLogin(site.logIn());
+        Result plan = wb.cli("plan", "wp-daily", "--key", KEY);
+        assertThat(plan.out()).as(plan.toString())
+                .contains("the job's probe is refused as it asks, and would be again: the key fails before any step")
+                .doesNotContain("run nonce");
 
         Result r = wb.cli("run", "wp-daily", "--key", KEY);
 
@@ -379,7 +386,7 @@ class WordPressFlowTest {
         assertThat(st.get("state").asText()).as(r.toString()).isEqualTo("FAILED");
         assertThat(st.get("message").asText()).contains("HTTP 400").contains("rest_invalid_param");
         assertThat(wb.sleeps).isEmpty();
-        assertThat(site.requests()).as("no step ran").hasSize(1);
+        assertThat(site.requests()).as("no step ran: the plan's probe and the run's").hasSize(2);
         assertThat(site.posts(SLUG)).isZero();
     }
 

@@ -216,7 +216,7 @@ public final class ConfirmViewModel extends ViewModel {
                     : Text.t("ui.confirm.probe.absentChecked", at, checked);
             case PRESENT -> checked.isEmpty() ? Text.t("ui.confirm.probe.present", at)
                     : Text.t("ui.confirm.probe.presentChecked", at, checked);
-            case INCONCLUSIVE -> Text.t("ui.confirm.probe.unclear", at);
+            case INCONCLUSIVE, REFUSED -> Text.t("ui.confirm.probe.unclear", at);
             case AUTH -> Text.t("ui.confirm.probe.rejected", at);
             case NOT_ASKED -> Text.t("ui.confirm.probe.notAsked");
         };
