@@ -121,10 +121,12 @@ final class PlanEngineEquivalence {
                     ProbeOutcome.Answer ans = switch (a) {
                         case PRESENT -> ProbeOutcome.Answer.PRESENT;
                         case AUTH -> ProbeOutcome.Answer.AUTH;
-                        case INCONCLUSIVE -> ProbeOutcome.Answer.INCONCLUSIVE;
+                        case INCONCLUSIVE, REFUSED -> ProbeOutcome.Answer.INCONCLUSIVE;
                         default -> ProbeOutcome.Answer.ABSENT;
                     };
-                    return new ProbeOutcome(ans, "probe: " + a.word(), null);
+                    // a question the site refuses as it is asked (a 400) is no answer that asking again changes
+                    return new ProbeOutcome(ans, io.keyline.text.Said.plain("probe: " + a.word()), null, Map.of(),
+                            null, null, a == io.keyline.domain.ProbeAnswer.REFUSED);
                 }
             };
         }
@@ -213,17 +215,17 @@ final class PlanEngineEquivalence {
         String key = java.time.LocalDate.of(2026, 11, 30).plusDays(offset).toString();
         Map<String, io.keyline.domain.ProbeAnswer> answers = new HashMap<>();
         if (ownProbe) {
-            int r = random.nextInt(10);
+            int r = random.nextInt(11);
             answers.put(io.keyline.domain.KeyProbe.STEP, r < 4 ? io.keyline.domain.ProbeAnswer.ABSENT : r < 7
                     ? io.keyline.domain.ProbeAnswer.PRESENT : r == 7 ? io.keyline.domain.ProbeAnswer.INCONCLUSIVE
-                    : io.keyline.domain.ProbeAnswer.AUTH);
+                    : r == 10 ? io.keyline.domain.ProbeAnswer.REFUSED : io.keyline.domain.ProbeAnswer.AUTH);
         }
         for (int s = 0; s < steps; s++) {
             if (probes.get(s)) {
-                int r = random.nextInt(10);
+                int r = random.nextInt(11);
                 answers.put("s" + s, r < 5 ? io.keyline.domain.ProbeAnswer.ABSENT : r < 8
                         ? io.keyline.domain.ProbeAnswer.PRESENT : r == 8 ? io.keyline.domain.ProbeAnswer.INCONCLUSIVE
-                        : io.keyline.domain.ProbeAnswer.AUTH);
+                        : r == 10 ? io.keyline.domain.ProbeAnswer.REFUSED : io.keyline.domain.ProbeAnswer.AUTH);
             }
         }
         Seed seed = seed(steps, effects);
