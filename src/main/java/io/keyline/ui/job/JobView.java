@@ -536,7 +536,8 @@ public final class JobView extends BorderPane {
             double lines = linesHeight(getText(), getTableColumn().getWidth() - snappedLeftInset()
                     - snappedRightInset());
             if (getTableRow() == null || !getTableRow().isSelected()) {
-                lines = Math.min(lines, linesHeight("x" + "\nx".repeat(LINES - 1), Double.MAX_VALUE));
+                double line = linesHeight(getText().lines().findFirst().orElse(""), Double.MAX_VALUE);
+                lines = Math.min(lines, line * LINES + getLineSpacing() * (LINES - 1));
             }
             return Math.max(one, Math.ceil(lines) + snappedTopInset() + snappedBottomInset() + 2);
         }

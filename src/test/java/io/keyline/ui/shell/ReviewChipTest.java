@@ -350,6 +350,14 @@ class ReviewChipTest extends MainWindowTest {
         waitUntil(() -> row(robot, DONE).isPresent() && row(robot, REVIEWED).isPresent()
                 && row(robot, UNKNOWN).isPresent());
         for (String key : List.of(REVIEWED, DONE, REVIEWED, UNKNOWN, DONE, UNKNOWN, REVIEWED, DONE, REVIEWED)) {
+            // the highlighted key's reason is whole, and its row may push the others out of view
+            robot.interact(() -> {
+                javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(
+                        javafx.scene.control.TableView.class);
+                table.getItems().stream().filter(i -> i instanceof JobViewModel.KeyRow k && k.key().equals(key))
+                        .findFirst().ifPresent(i -> table.scrollTo(table.getItems().indexOf(i)));
+            });
+            WaitForAsyncUtils.waitForFxEvents();
             TableRow<?> shown = row(robot, key).orElseThrow();
             javafx.geometry.Point2D at = fxValue(robot, () -> shown.lookup(".table-cell").localToScreen(8, 8));
             robot.moveTo(at).press(javafx.scene.input.MouseButton.SECONDARY)
