@@ -1,0 +1,209 @@
+package io.keyline.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.testing.DiscourseSite;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+
+import static io.keyline.acceptance.CredentialTesting.status;
+import static io.keyline.acceptance.CredentialTesting.timeline;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The 09:00 article published as a topic on a forum shaped like Discourse, driven through the real command line:
+ * a command writes the article, an XHR to {@code /session/csrf} gives the session's token, an unsafe
+ * {@code POST /posts.json} with {@code X-CSRF-Token} makes the topic, guarded by a probe on the topic's slug
+ * ({@code /t/SLUG.json}: {@code 301} when it is there, {@code 404} when not) that reads the site's
+ * {@code Discourse-Logged-Out} header as a rejected login. The site counts the topics made under each title: one
+ * per key, whatever happened on the way.
+ */
+class DiscourseFlowTest {
+
+    static final String KEY = "2026-11-29";
+    static final String TITLE = "Daily " + KEY;
+    static final String CRED = "forum";
+
+    static final String PROBE = """
+            { "kind": "http", "method": "GET", CRED_FIELD
+              "url": "BASE/t/daily-{key}.json",
+              "response": { "authWhen": { "header": "Discourse-Logged-Out", "matches": "1" },
+                            "successWhen": { "status": [301, 404] } },
+              "presentWhen": { "status": [301] } }""";
+
+    static final String JOB = """
+            { "name": "forum-daily", "key": { "type": "date", "zone": "UTC" },
+              "probe": JOB_PROBE,
+              "steps": [
+                { "id": "write", "kind": "command", "effect": "none", "command": ["sh", "write.sh", "{key}"] },
+                { "id": "csrf", "kind": "http", "effect": "none", "credential": "forum",
+                  "request": { "method": "GET", "url": "BASE/session/csrf",
+                               "headers": { "X-Requested-With": "XMLHttpRequest" } },
+                  "response": { "authWhen": { "header": "Discourse-Logged-Out", "matches": "1" } },
+                  "extract": { "token": { "json": "/csrf" } } },
+                { "id": "publish", "kind": "http", "effect": "unsafe", "credential": "forum", "timeout": "PT2S",
+                  "request": { "method": "POST", "url": "BASE/posts.json",
+                               "headers": { "X-CSRF-Token": "{steps.csrf.outputs.token}",
+                                            "X-Requested-With": "XMLHttpRequest" },
+                               "json": { "title": "Daily {key}", "raw": "{steps.write.outputs.text}",
+                                         "category": 5 EXTRA } },
+                  "response": {
+                    "authWhen": { "jsonPointer": "/error_type", "equals": "not_logged_in" },
+                    "successWhen": { "all": [ { "status": [200] },
+                                              { "jsonPointer": "/topic_slug", "equals": "daily-{key}" } ] } },
+                  "probe": STEP_PROBE } ] }
+            """;
+
+    @TempDir
+    Path tmp;
+    Workbench wb;
+    DiscourseSite site;
+
+    @BeforeEach
+    void open() throws IOException {
+        wb = new Workbench(tmp);
+        site = new DiscourseSite();
+        Files.writeString(wb.jobs.resolve("write.sh"), """
+                printf '{"outputs": {"text": "Good morning. The article of %s, written at 09:00."}}\\n' "$1"
+                """, StandardCharsets.UTF_8);
+        wb.job("forum-daily", job(PROBE), site.base());
+    }
+
+    @AfterEach
+    void close() {
+        site.close();
+    }
+
+    static String job(String probe) {
+        return job(probe, probe, "");
+    }
+
+    static String job(String jobProbe, String stepProbe, String extra) {
+        return JOB.replace("JOB_PROBE", jobProbe.replace("CRED_FIELD", "\"credential\": \"forum\","))
+                .replace("STEP_PROBE", stepProbe.replace("CRED_FIELD", "")).replace("EXTRA", extra);
+    }
+
+    void storeLogin(String cookies) {
+        Result r = wb.cliWithInput(cookies, "credentials", "set", CRED, "--login-url", site.loginUrl());
+        assertThat(r.exit()).as(r.toString()).isZero();
+    }
+
+    long posts() {
+        return site.requests().stream().filter(q -> q.method().equals("POST")).count();
+    }
+
+    @Test
+    void theDailyTopicIsPostedOnceWithTheTokenOfTheSessionItCameFrom() {
+        storeLogin(site.logIn());
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.created(TITLE)).isEqualTo(1);
+        Result again = wb.cli("run", "forum-daily", "--key", KEY);
+        assertThat(again.exit()).as(again.toString()).isZero();
+        assertThat(posts()).as("a done key sends nothing").isEqualTo(1);
+    }
+
+    /**
+     * A login copied as its {@code _t} cookie alone: the CSRF answer opens a session ({@code _forum_session}), the
+     * stored login keeps it, and the POST carries the session its token belongs to.
+     */
+    @Test
+    void theSessionCookieTheCsrfAnswerSetsGoesWithThePostItsTokenBelongsTo() {
+        storeLogin(site.logIn().replaceFirst("; _forum_session=[0-9a-f]+", ""));
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.created(TITLE)).isEqualTo(1);
+        assertThat(timeline(wb, "forum-daily", KEY).stream().map(e -> e.get("type").asText()))
+                .contains("CREDENTIAL_REFRESHED");
+    }
+
+    /** The site stored the topic and its answer never came: the slug probe finds it, nothing is posted again. */
+    @Test
+    void aTopicStoredWhileItsAnswerWasLostIsFoundByTheProbeAndNotPostedAgain() {
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        site.release();
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("DONE");
+        assertThat(site.created(TITLE)).isEqualTo(1);
+        assertThat(site.attempts(TITLE)).isEqualTo(1);
+    }
+
+    /** Keyline killed (SIGKILL) while the site holds the answer to a topic it stored: the next run finds it. */
+    @Test
+    void aRunKilledWhileTheSiteHoldsThePostLeavesOneTopic() throws Exception {
+        wb.clock.followSystemClock();
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+        Process p = ChildProcess.start(wb.state, wb.jobs, tmp.resolve("child.log"), "run", "forum-daily", "--key",
+                KEY);
+        assertThat(site.awaitHeld(60)).as("the POST reached the site").isTrue();
+        p.destroyForcibly();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        site.release();
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("DONE");
+        assertThat(site.created(TITLE)).isEqualTo(1);
+        assertThat(site.attempts(TITLE)).isEqualTo(1);
+    }
+
+    /** Discourse's rate limit: 429 with Retry-After (and extras.wait_seconds); the post goes out once, later. */
+    @Test
+    void theRateLimitsRetryAfterIsWaitedAndTheTopicIsPostedOnce() {
+        storeLogin(site.logIn());
+        site.busy(429, 1, "120");
+        Instant before = wb.clock.instant();
+
+        Result busy = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(busy.exit()).as(busy.toString()).isEqualTo(5);
+        JsonNode st = status(wb, "forum-daily", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("RETRY_WAIT");
+        assertThat(Instant.parse(st.get("nextAttemptAt").asText())).isAfterOrEqualTo(before.plusSeconds(120));
+        wb.clock.advance(Duration.ofMinutes(3));
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.created(TITLE)).isEqualTo(1);
+    }
+
+    /**
+     * An expired login: Discourse answers anonymously with {@code Discourse-Logged-Out: 1} (a topic only members
+     * see is a 404 then). The key waits for the login before anything is posted, and the renewed one posts once.
+     */
+    @Test
+    void anExpiredLoginParksTheKeyBeforeThePostAndTheRenewedLoginPostsOnce() {
+        storeLogin(site.logIn());
+        site.expireLogins();
+
+        Result parked = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(parked.exit()).as(parked.toString()).isEqualTo(4);
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(posts()).isZero();
+        storeLogin(site.logIn());
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.created(TITLE)).isEqualTo(1);
+    }
+}
