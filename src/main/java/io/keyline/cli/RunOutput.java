@@ -88,6 +88,10 @@ final class RunOutput {
                     String login = credentials.info(k.credential()).map(CredentialInfo::loginUrl).orElse("");
                     out.println("  " + (login.isEmpty() ? t("cli.run.nextRenew", k.credential())
                             : t("cli.run.nextRenewAt", k.credential(), login)));
+                } else if (k.state() == KeyState.FAILED && k.said() != null
+                        && "core.event.refusedAfterUnknown".equals(k.said().key())) {
+                    // a plain retry would send again what may already be there: the site is looked at first
+                    out.println("  " + t("cli.run.nextFailedMayBeDone", r.job(), k.key()));
                 } else if (k.state() == KeyState.FAILED) {
                     out.println("  " + t("cli.run.nextFailed", r.job(), k.key()));
                 }

@@ -306,7 +306,10 @@ final class KeyRun {
         // From here on the step may have changed the world: nothing may lose that fact. Until its
         // outcome is committed, a failure to record it parks the key for a person (see execute).
         c.unrecorded = new Claim.Unrecorded(step, attempt, firstAttempt, out);
-        return transitions.record(c, step, attempt, firstAttempt, started, out, creds);
+        // an earlier attempt whose outcome is unknown may be why the site now refuses this one ("already used")
+        int unknownBefore = sr != null && (sr.status() == StepStatus.STARTED || sr.status() == StepStatus.AMBIGUOUS)
+                ? sr.attempts() : 0;
+        return transitions.record(c, step, attempt, firstAttempt, started, out, creds, unknownBefore);
     }
 
     private StepContext context(Claim c, StepDefinition step, int attempt) {

@@ -132,9 +132,11 @@ final class KeyTransitions {
      * decision goes on (the step succeeded, or its outcome is unknown and its probe or a person decides).
      *
      * @param creds the credentials' states of this claim: a rejected one is marked so (not sent again)
+     * @param unknownBefore the attempt of this step before this one whose outcome is unknown (its answer was lost,
+     *                      or the run that made it died), or 0
      */
     boolean record(Claim c, StepDefinition step, int attempt, Instant firstAttempt, Instant started, StepOutcome out,
-                   Map<String, KeyDecision.CredentialState> creds) {
+                   Map<String, KeyDecision.CredentialState> creds, int unknownBefore) {
         JobDefinition job = c.job;
         long ms = Duration.between(started, ctx.now()).toMillis();
         ctx.trace.line(ctx.now(), c.runId, job.name(), c.key(), step.id(), attempt, out.succeeded() ? "ok" : "failed",
@@ -201,9 +203,16 @@ final class KeyTransitions {
             case AUTH -> needCredential(c, step, step.credential(), failed, Said.of("core.event.credentialRejected",
                     step.credential() == null ? Said.of("core.event.noneDeclared") : step.credential(), out.words()),
                     out.evidence(), null);
-            case FATAL, UNKNOWN -> c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls,
-                            out.words(), out.origin()), failed, EventType.KEY_FAILED, step.id(), attempt, cls,
-                    Said.of("core.event.stepFailed", step.id(), out.words()), out.evidence());
+            case FATAL, UNKNOWN -> {
+                // refused ("Title has already been used") after an attempt that may have done the work: neither a
+                // success (nothing shows the work is there) nor a plain failure to send again
+                Said words = unsafe && cls == FailureClass.FATAL && unknownBefore > 0
+                        ? Said.of("core.event.refusedAfterUnknown", step.id(), out.words(), unknownBefore)
+                        : out.words();
+                c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls, words, out.origin()),
+                        failed, EventType.KEY_FAILED, step.id(), attempt, cls,
+                        Said.of("core.event.stepFailed", step.id(), words), out.evidence());
+            }
         }
         return false;
     }

@@ -206,4 +206,33 @@ class DiscourseFlowTest {
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(site.created(TITLE)).isEqualTo(1);
     }
+
+    /**
+     * A probe that cannot see the topic (Discourse keeps {@code external_id} only from an API key: a browser
+     * session's is dropped, so {@code /t/external_id/…} never finds it) leaves an answer lost after the site stored
+     * the topic to a person. Confirmed, the POST is refused {@code 422 Title has already been used}: the key's
+     * own first attempt may be why. The key fails (no success without evidence, no retry by itself) and says so,
+     * pointing to the site and to mark-done rather than to a plain retry.
+     */
+    @Test
+    void aTitleAlreadyUsedAfterAnAttemptOfUnknownOutcomeFailsSayingThatAttemptMayHaveDoneIt() throws IOException {
+        String byExternalId = PROBE.replace("/t/daily-{key}.json", "/t/external_id/daily-{key}.json");
+        wb.job("forum-daily", job(byExternalId, byExternalId, ", \"external_id\": \"daily-{key}\""), site.base());
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+        Result lost = wb.cli("run", "forum-daily", "--key", KEY);
+        site.release();
+        assertThat(lost.exit()).as(lost.toString()).isEqualTo(4);
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+
+        Result confirmed = wb.cli("confirm", "forum-daily", KEY);
+
+        assertThat(site.created(TITLE)).isEqualTo(1);
+        assertThat(site.attempts(TITLE)).isEqualTo(2);
+        JsonNode st = status(wb, "forum-daily", KEY);
+        assertThat(st.get("state").asText()).as(confirmed.toString()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("Title has already been used")
+                .contains("attempt 1 of publish, whose outcome is unknown, may have done it");
+        assertThat(confirmed.out()).contains("keyline mark-done forum-daily " + KEY);
+    }
 }
