@@ -207,6 +207,29 @@ class DiscourseFlowTest {
         assertThat(site.created(TITLE)).isEqualTo(1);
     }
 
+    /** The example of docs/job-files.md, shipped with its script, posts the day's topic once on the forum. */
+    @Test
+    void theShippedExamplePostsTheDaysTopicOnce() throws IOException {
+        Path example = Path.of("resources/jobs/examples/forum-topic.json");
+        String text = Files.readString(example, StandardCharsets.UTF_8);
+        assertThat(Files.readString(Path.of("docs/job-files.md"), StandardCharsets.UTF_8))
+                .as("the docs show the shipped example as it is").contains(text);
+        Files.delete(wb.jobs.resolve("forum-daily.json"));
+        Files.createDirectories(wb.jobs.resolve("scripts"));
+        Files.copy(Path.of("resources/jobs/scripts/write-topic.sh"),
+                wb.jobs.resolve("scripts").resolve("write-topic.sh"));
+        Files.writeString(wb.jobs.resolve("forum-topic.json"), text.replace("https://forum.example.org", site.base()),
+                StandardCharsets.UTF_8);
+        storeLogin(site.logIn());
+
+        Result r = wb.cli("run", "forum-topic", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.created(TITLE)).isEqualTo(1);
+        assertThat(site.requests().stream().filter(q -> q.method().equals("POST")).findFirst().orElseThrow().body())
+                .contains("Good morning. This is the article of " + KEY);
+    }
+
     /**
      * A probe that cannot see the topic (Discourse keeps {@code external_id} only from an API key: a browser
      * session's is dropped, so {@code /t/external_id/…} never finds it) leaves an answer lost after the site stored
