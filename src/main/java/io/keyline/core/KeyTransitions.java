@@ -204,9 +204,14 @@ final class KeyTransitions {
                     step.credential() == null ? Said.of("core.event.noneDeclared") : step.credential(), out.words()),
                     out.evidence(), null);
             case FATAL, UNKNOWN -> {
-                // refused ("Title has already been used") after an attempt that may have done the work: neither a
-                // success (nothing shows the work is there) nor a plain failure to send again
-                Said words = unsafe && cls == FailureClass.FATAL && unknownBefore > 0
+                // taken by the site (a 2xx its rules do not read as success: a post held for a moderator), or refused
+                // ("Title has already been used") after an attempt that may have done the work: neither a success
+                // (nothing shows the work is there) nor a plain failure to send again
+                Integer answered = out.evidence() == null ? null : out.evidence().status();
+                boolean taken = answered != null && answered >= 200 && answered < 300;
+                Said words = !unsafe || cls != FailureClass.FATAL ? out.words()
+                        : taken ? Said.of("core.event.takenNotSuccess", step.id(), out.words(), String.valueOf(answered))
+                        : unknownBefore > 0
                         ? Said.of("core.event.refusedAfterUnknown", step.id(), out.words(), unknownBefore)
                         : out.words();
                 c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls, words, out.origin()),

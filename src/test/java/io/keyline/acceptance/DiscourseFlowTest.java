@@ -231,6 +231,28 @@ class DiscourseFlowTest {
     }
 
     /**
+     * A forum that holds new topics for a moderator answers {@code 200 {"action": "enqueued", …}}: the post is in
+     * the review queue, not a topic, so the answer fails the step's successWhen and the slug probe cannot see it.
+     * The site took the request: the key fails saying the work may be there, and points to the site and to
+     * mark-done, not to a retry that would queue the post a second time.
+     */
+    @Test
+    void aPostTheForumHoldsForAModeratorFailsSayingTheSiteMayHaveTakenIt() {
+        storeLogin(site.logIn());
+        site.requireApproval();
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(site.queued(TITLE)).isEqualTo(1);
+        JsonNode st = status(wb, "forum-daily", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("enqueued")
+                .contains("the site took the request (HTTP 200): publish may have done it");
+        assertThat(r.out()).contains("keyline mark-done forum-daily " + KEY);
+    }
+
+    /**
      * A probe that cannot see the topic (Discourse keeps {@code external_id} only from an API key: a browser
      * session's is dropped, so {@code /t/external_id/…} never finds it) leaves an answer lost after the site stored
      * the topic to a person. Confirmed, the POST is refused {@code 422 Title has already been used}: the key's

@@ -48,7 +48,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  * Switches: {@link #expireLogins()}, {@link #busy}, {@link #holdAfterStore()} (the next new topic is stored, then its
  * answer waits for {@link #release()}), {@link #holdBeforeStore()} (the next new topic waits before it is stored),
- * {@link #allowDuplicateTitles()} (Discourse's {@code allow_duplicate_topic_titles}). {@link #created(String)} counts
+ * {@link #allowDuplicateTitles()} (Discourse's {@code allow_duplicate_topic_titles}), {@link #requireApproval()}
+ * (new topics wait for a moderator). {@link #created(String)} counts
  * the topics stored under a title: 2 is a double post.
  */
 public final class DiscourseSite implements AutoCloseable {
@@ -82,6 +83,8 @@ public final class DiscourseSite implements AutoCloseable {
     private volatile int busyTimes;
     private volatile String busyRetryAfter;
     private volatile boolean duplicateTitles;
+    private volatile boolean approval;
+    private final Map<String, AtomicInteger> queued = new ConcurrentHashMap<>();
     private volatile CountDownLatch holdAfter;
     private volatile CountDownLatch holdBefore;
     private final List<CountDownLatch> holds = Collections.synchronizedList(new ArrayList<>());
@@ -130,6 +133,22 @@ public final class DiscourseSite implements AutoCloseable {
     public DiscourseSite allowDuplicateTitles() {
         duplicateTitles = true;
         return this;
+    }
+
+    /**
+     * New topics wait for a moderator (a category that requires approval, a new account): the POST answers
+     * {@code 200 {"action":"enqueued","pending_post":{…},"pending_count":N,"success":true}}, and nothing is a topic
+     * yet, so nothing finds it by its slug.
+     */
+    public DiscourseSite requireApproval() {
+        approval = true;
+        return this;
+    }
+
+    /** How many posts with this title wait in the review queue: 2 is a double post the moderator meets. */
+    public int queued(String title) {
+        AtomicInteger n = queued.get(title.toLowerCase(Locale.ROOT));
+        return n == null ? 0 : n.get();
     }
 
     /** The next new topic is stored, then its answer waits until {@link #release()}. */
@@ -357,6 +376,14 @@ public final class DiscourseSite implements AutoCloseable {
             ObjectNode n = JSON.createObjectNode().put("action", "create_post");
             errors.forEach(n.putArray("errors")::add);
             return Answer.json(422, n);
+        }
+        if (approval) {
+            // NewPostManager#enqueue: a reviewable, not a topic; backwards_compatible_json keeps the result's shape
+            int n = queued.computeIfAbsent(title.toLowerCase(Locale.ROOT), x -> new AtomicInteger()).incrementAndGet();
+            ObjectNode r = JSON.createObjectNode().put("action", "enqueued").put("success", true)
+                    .put("pending_count", n);
+            r.putObject("pending_post").put("id", 700 + n).put("raw", post.path("raw").asText(""));
+            return Answer.json(200, r);
         }
         Topic t = store(title, externalId, category);
         CountDownLatch after = holdAfter;
