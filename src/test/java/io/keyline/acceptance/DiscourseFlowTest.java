@@ -231,6 +231,31 @@ class DiscourseFlowTest {
     }
 
     /**
+     * The login ends between the token and the post: {@code 403 not_logged_in}. The key waits for the login with
+     * nothing made, and after the renewal asks a token of the new session before it posts, once.
+     */
+    @Test
+    void aLoginThatEndsBeforeThePostIsRenewedAndTheTopicPostedOnceWithANewToken() {
+        storeLogin(site.logIn());
+        site.expireAtNextPost();
+
+        Result parked = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(parked.exit()).as(parked.toString()).isEqualTo(4);
+        JsonNode st = status(wb, "forum-daily", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(st.get("message").asText()).contains("not_logged_in");
+        assertThat(site.created(TITLE)).isZero();
+        long csrfBefore = site.requests().stream().filter(q -> q.path().equals("/session/csrf")).count();
+        storeLogin(site.logIn());
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.created(TITLE)).isEqualTo(1);
+        assertThat(site.requests().stream().filter(q -> q.path().equals("/session/csrf")).count())
+                .as("a token of the new session").isEqualTo(csrfBefore + 1);
+    }
+
+    /**
      * A forum that holds new topics for a moderator answers {@code 200 {"action": "enqueued", …}}: the post is in
      * the review queue, not a topic, so the answer fails the step's successWhen and the slug probe cannot see it.
      * The site took the request: the key fails saying the work may be there, and points to the site and to

@@ -84,6 +84,7 @@ public final class DiscourseSite implements AutoCloseable {
     private volatile String busyRetryAfter;
     private volatile boolean duplicateTitles;
     private volatile boolean approval;
+    private volatile boolean expireAtPost;
     private final Map<String, AtomicInteger> queued = new ConcurrentHashMap<>();
     private volatile CountDownLatch holdAfter;
     private volatile CountDownLatch holdBefore;
@@ -119,6 +120,12 @@ public final class DiscourseSite implements AutoCloseable {
     /** Every login ends (the auth tokens were revoked or expired): {@code _t} stops working, sessions stay. */
     public void expireLogins() {
         tokens.clear();
+    }
+
+    /** The logins end as the next POST arrives: between the token and the post (its probe saw the login alive). */
+    public DiscourseSite expireAtNextPost() {
+        expireAtPost = true;
+        return this;
     }
 
     /** The next {@code times} new topics are answered {@code status} (429 or 503) with {@code Retry-After}. */
@@ -275,6 +282,12 @@ public final class DiscourseSite implements AutoCloseable {
             if (path.equals("/session/csrf") || path.equals("/session/csrf.json")) {
                 a = csrf(cookie, xhr, headers);
             } else if (path.equals("/posts") || path.equals("/posts.json")) {
+                if (req.method().equals("POST") && expireAtPost) {
+                    expireAtPost = false;
+                    expireLogins();
+                    user = api ? user : null;
+                    headers.put("Discourse-Logged-Out", "1");
+                }
                 a = req.method().equals("POST") ? createPost(req, user, api, headers) : notFound();
             } else if (path.startsWith("/t/")) {
                 a = topic(path, user);
