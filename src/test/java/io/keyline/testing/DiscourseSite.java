@@ -85,6 +85,8 @@ public final class DiscourseSite implements AutoCloseable {
     private volatile boolean duplicateTitles;
     private volatile boolean approval;
     private volatile boolean expireAtPost;
+    private volatile int spacing;
+    private volatile long lastTopicNanos;
     private final Map<String, AtomicInteger> queued = new ConcurrentHashMap<>();
     private volatile CountDownLatch holdAfter;
     private volatile CountDownLatch holdBefore;
@@ -120,6 +122,15 @@ public final class DiscourseSite implements AutoCloseable {
     /** Every login ends (the auth tokens were revoked or expired): {@code _t} stops working, sessions stay. */
     public void expireLogins() {
         tokens.clear();
+    }
+
+    /**
+     * Discourse's {@code rate_limit_create_topic} (15 seconds by default): a new topic sooner than {@code seconds}
+     * after the last one is answered 429, {@code Retry-After} the seconds left, as the site's clock reads them.
+     */
+    public DiscourseSite spaceTopics(int seconds) {
+        spacing = seconds;
+        return this;
     }
 
     /** The logins end as the next POST arrives: between the token and the post (its probe saw the login alive). */
@@ -363,6 +374,18 @@ public final class DiscourseSite implements AutoCloseable {
             }
             return Answer.json(busyStatus, n);
         }
+        long since = System.nanoTime() - lastTopicNanos;
+        if (spacing > 0 && lastTopicNanos != 0 && since < TimeUnit.SECONDS.toNanos(spacing)) {
+            long wait = Math.max(1, (TimeUnit.SECONDS.toNanos(spacing) - since + 999_999_999L) / 1_000_000_000L);
+            headers.put("Retry-After", String.valueOf(wait));
+            headers.put("Discourse-Rate-Limit-Error-Code", "create_topic");
+            ObjectNode n = JSON.createObjectNode();
+            n.putArray("errors").add("You’ve performed this action too many times. Please wait " + wait
+                    + " seconds before trying again.");
+            n.put("error_type", "rate_limit");
+            n.putObject("extras").put("wait_seconds", wait).put("time_left", wait + " seconds");
+            return Answer.json(429, n);
+        }
         JsonNode post = req.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(req.body());
         String title = post.path("title").asText("");
         String externalId = api && post.hasNonNull("external_id") ? post.get("external_id").asText() : null;
@@ -422,6 +445,7 @@ public final class DiscourseSite implements AutoCloseable {
     }
 
     private Topic store(String title, String externalId, int category) {
+        lastTopicNanos = System.nanoTime();
         synchronized (topics) {
             int id = 40 + topics.size();
             Topic t = new Topic(id, 900 + topics.size(), title, slug(title), externalId, category);
