@@ -38,6 +38,11 @@ final class Claim {
     final Map<String, ProbeAnswer> probes = new HashMap<>();
     /** What the last probe asked in this claim answered, with its message and evidence. */
     ProbeOutcome lastProbe;
+    /**
+     * By step: how often the probe of an unsafe step whose outcome is unknown could not tell, in this run of the
+     * key (the claims it makes while it waits in place for the next ask share one map).
+     */
+    Map<String, Integer> unknownProbeAsks = new HashMap<>();
     /** The failure of an unsafe step whose outcome is unknown, kept for the message of the wait that follows. */
     Failure failure;
     /** A step that ran and whose outcome is not committed yet. */

@@ -86,9 +86,21 @@ final class KeyTransitions {
                         && (sr.status() == StepStatus.AMBIGUOUS || sr.status() == StepStatus.STARTED);
                 Said msg = unknown ? Said.of("core.event.unknownAskAgain", step.id(), p.words())
                         : Said.of("core.event.inconclusive", p.words());
-                scheduleRetry(c, step, sr, attempts(sr) + (unknown ? 0 : 1),
-                        unknown ? FailureClass.AMBIGUOUS : FailureClass.RETRYABLE, p.origin(), msg, p.evidence(), null,
-                        ProbeAnswer.INCONCLUSIVE);
+                if (unknown) {
+                    // asked again as a safe step is retried (growing waits, maxAttempts asks), never as an attempt of
+                    // the step; then a person decides whether its work is there
+                    int asks = c.unknownProbeAsks.merge(step.id(), 1, Integer::sum);
+                    if (asks >= step.retry().maxAttempts()) {
+                        needConfirmation(c, step, sr, new KeyDecision.Stop(KeyDecision.StopKind.NEEDS_CONFIRMATION,
+                                step.id(), null, null, WaitReason.OUTCOME_UNKNOWN, null), null);
+                        return c.rec;
+                    }
+                    scheduleRetry(c, step, sr, attempts(sr), asks, FailureClass.AMBIGUOUS, p.origin(), msg,
+                            p.evidence(), null, ProbeAnswer.INCONCLUSIVE);
+                    return c.rec;
+                }
+                scheduleRetry(c, step, sr, attempts(sr) + 1, FailureClass.RETRYABLE, p.origin(), msg, p.evidence(),
+                        null, ProbeAnswer.INCONCLUSIVE);
                 return c.rec;
             }
             case PROBE_REFUSED -> {
@@ -325,18 +337,28 @@ final class KeyTransitions {
     private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
                                FailureOrigin origin, Said message, Evidence ev, Duration retryAfter,
                                ProbeAnswer probe) {
+        scheduleRetry(c, step, sr, attempt, attempt, cls, origin, message, ev, retryAfter, probe);
+    }
+
+    /**
+     * @param tries how many tries the policy counts (its delay and {@code maxAttempts}): the attempts of the step,
+     *              or the asks of a probe that could not tell after an attempt whose outcome is unknown
+     */
+    private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, int tries,
+                               FailureClass cls, FailureOrigin origin, Said message, Evidence ev,
+                               Duration retryAfter, ProbeAnswer probe) {
         var policy = step.retry();
         Instant now = ctx.now();
         Instant first = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : now;
         StepRecord rec = sr != null ? new StepRecord(step.id(), sr.status(), attempt, first, sr.outputs(), now)
                 : new StepRecord(step.id(), StepStatus.FAILED, attempt, first, Map.of(), now);
-        if (attempt >= policy.maxAttempts()) {
+        if (tries >= policy.maxAttempts()) {
             Said msg = Said.of("core.event.failedAfter", step.id(), attempt, message);
             c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin), rec,
                     EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
-        Duration delay = Backoff.delay(policy, attempt, ctx.options.random());
+        Duration delay = Backoff.delay(policy, tries, ctx.options.random());
         if (retryAfter != null && retryAfter.compareTo(delay) > 0) {
             // a server's Retry-After never stretches a wait beyond the policy's total budget
             delay = retryAfter.compareTo(policy.maxElapsed()) > 0 ? policy.maxElapsed() : retryAfter;

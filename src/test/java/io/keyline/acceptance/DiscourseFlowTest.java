@@ -256,6 +256,30 @@ class DiscourseFlowTest {
     }
 
     /**
+     * A probe written without a {@code successWhen} that takes the {@code 301} cannot tell after a lost answer
+     * (a redirect is no answer). It is asked again as a safe step is retried, with growing waits and as many times
+     * as the retry policy allows, and then a person decides: not every few seconds for the half hour of
+     * {@code maxElapsed}.
+     */
+    @Test
+    void aProbeThatCannotTellAfterALostAnswerIsAskedAsASafeStepIsRetriedThenAPersonDecides() throws IOException {
+        String noSuccessRule = PROBE.replaceAll(",\\s*\"successWhen\": \\{ \"status\": \\[301, 404\\] \\} \\}", " }");
+        assertThat(noSuccessRule).doesNotContain("successWhen");
+        wb.job("forum-daily", job(noSuccessRule), site.base());
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        site.release();
+        long probesAfterThePost = site.requests().stream().dropWhile(q -> !q.method().equals("POST"))
+                .filter(q -> q.path().startsWith("/t/")).count();
+        assertThat(probesAfterThePost).as(r.toString()).isLessThanOrEqualTo(3);
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(site.created(TITLE)).isEqualTo(1);
+    }
+
+    /**
      * A forum that holds new topics for a moderator answers {@code 200 {"action": "enqueued", …}}: the post is in
      * the review queue, not a topic, so the answer fails the step's successWhen and the slug probe cannot see it.
      * The site took the request: the key fails saying the work may be there, and points to the site and to
