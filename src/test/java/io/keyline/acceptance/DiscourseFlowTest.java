@@ -2,6 +2,7 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyline.testing.DiscourseSite;
+import io.keyline.testing.DiscourseSite.Seen;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static io.keyline.acceptance.CredentialTesting.status;
@@ -226,8 +228,15 @@ class DiscourseFlowTest {
 
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(site.created(TITLE)).isEqualTo(1);
-        assertThat(site.requests().stream().filter(q -> q.method().equals("POST")).findFirst().orElseThrow().body())
-                .contains("Good morning. This is the article of " + KEY);
+        Seen post = site.requests().stream().filter(q -> q.method().equals("POST")).findFirst().orElseThrow();
+        assertThat(post.body()).contains("Good morning. This is the article of " + KEY);
+        // the session's CSRF token stands for the login while it lives: it is sent, and kept out of what is shown
+        assertThat(post.csrf()).isNotBlank();
+        for (Result shown : List.of(wb.cli("export", "--json", "forum-topic"),
+                wb.cli("timeline", "forum-topic", KEY, "--json"), wb.cli("timeline", "forum-topic", KEY))) {
+            assertThat(shown.exit()).as(shown.toString()).isZero();
+            assertThat(shown.out()).as("what the example shows of its key").doesNotContain(post.csrf());
+        }
     }
 
     /**
