@@ -556,12 +556,26 @@ public final class HttpExecutor implements StepExecutor {
             return ProbeVerdict.isNoAnswer("HTTP " + s + statusHint(s));
         }
         Conditions.Verdict v = Conditions.evaluate(when, answer);
-        Said why = s >= 200 && s < 300 ? v.words() : Said.of("core.exec.atStatus", v.words(), Integer.toString(s));
+        Said why = s >= 200 && s < 300 || namesStatus(v.words()) ? v.words()
+                : Said.of("core.exec.atStatus", v.words(), Integer.toString(s));
         return switch (v.truth()) {
             case TRUE -> new ProbeVerdict(ProbeOutcome.Answer.PRESENT, Said.of("core.exec.probePresent", why));
             case FALSE -> new ProbeVerdict(ProbeOutcome.Answer.ABSENT, Said.of("core.exec.probeAbsent", why));
             case UNKNOWN -> ProbeVerdict.noAnswer(why);
         };
+    }
+
+    /** Whether the words of a condition already name the answer's status ("HTTP 404"), so it is said once. */
+    private static boolean namesStatus(Said words) {
+        if ("core.cond.status".equals(words.key())) {
+            return true;
+        }
+        for (Object a : words.args()) {
+            if (a instanceof Said w && namesStatus(w)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** "… but the answer does not show success (what it showed)": an answer the job's success rule does not accept. */

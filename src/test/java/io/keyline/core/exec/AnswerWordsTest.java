@@ -259,6 +259,17 @@ class AnswerWordsTest {
                     + "(the body does not contain \"[\") (inconclusive)");
             assertThat(read(unmet.words()))
                     .isEqualTo("没有明确答复（检查读到的是 HTTP 200，但答复没有表明成功（正文不包含 \"[\"））");
+            // a probe that reads the status itself names it once
+            StepContext byStatus = ctx(job("""
+                    "request": { "method": "POST", "url": "%s/api/articles", "body": "x" },
+                    "probe": { "kind": "http", "url": "%s/t/{key}", "timeout": "PT5S",
+                               "presentWhen": { "status": [301] } }""".formatted(server.base(), server.base())), null);
+            reply[0] = new Reply.Respond(404, Map.of(), "");
+            ProbeOutcome missing = http.probe(byStatus);
+            assertThat(missing.answer()).isEqualTo(ProbeOutcome.Answer.ABSENT);
+            assertThat(missing.message()).isEqualTo("probe: HTTP 404 (absent)");
+            assertThat(Words.probe(missing.words())).isEqualTo("absent: the effect is not there yet (the probe checked HTTP 404)");
+            assertThat(read(missing.words())).isEqualTo("不存在：结果还没有产生（检查读到的是 HTTP 404）");
             for (ProbeOutcome p : List.of(absent, gone, present, broken, moved, unmet)) {
                 assertThat(read(p.words())).doesNotContain("probe:", "the body", "is no answer", "successWhen");
             }
