@@ -2,6 +2,7 @@ package io.keyline.cli;
 
 import io.keyline.core.CredentialInfo;
 import io.keyline.core.CredentialStore;
+import io.keyline.core.KeyDecision;
 import io.keyline.core.RunReport;
 import io.keyline.core.operations.Words;
 import io.keyline.domain.KeyRecord;
@@ -14,10 +15,6 @@ import static io.keyline.text.Text.t;
 
 /** The closing lines of a run: what happened to the targeted keys, and what to do next. */
 final class RunOutput {
-    /** The failures of an unsafe step whose work may be there all the same: the site is looked at before a retry. */
-    private static final java.util.Set<String> MAY_BE_DONE = java.util.Set.of("core.event.refusedAfterUnknown",
-            "core.event.takenNotSuccess");
-
     private RunOutput() {
     }
 
@@ -92,8 +89,7 @@ final class RunOutput {
                     String login = credentials.info(k.credential()).map(CredentialInfo::loginUrl).orElse("");
                     out.println("  " + (login.isEmpty() ? t("cli.run.nextRenew", k.credential())
                             : t("cli.run.nextRenewAt", k.credential(), login)));
-                } else if (k.state() == KeyState.FAILED && k.said() != null
-                        && MAY_BE_DONE.contains(String.valueOf(k.said().key()))) {
+                } else if (KeyDecision.mayBeDone(k)) {
                     // a plain retry would send again what may already be there: the site is looked at first
                     out.println("  " + t("cli.run.nextFailedMayBeDone", r.job(), k.key()));
                 } else if (k.state() == KeyState.FAILED) {

@@ -432,6 +432,19 @@ public final class KeyDecision {
         return act(ActionKind.EXECUTE, s.id(), answer);
     }
 
+    /** The failures of an unsafe step whose work may be there all the same, by the words the key keeps. */
+    private static final java.util.Set<String> MAY_BE_DONE = java.util.Set.of("core.event.refusedAfterUnknown",
+            "core.event.takenNotSuccess");
+
+    /**
+     * Whether a FAILED key's failure says its work may be there all the same (the site took the request, or refused
+     * it after an attempt whose outcome is unknown): the site is looked at before a retry sends it again.
+     */
+    public static boolean mayBeDone(KeyRecord rec) {
+        return rec != null && rec.state() == KeyState.FAILED && rec.said() != null
+                && MAY_BE_DONE.contains(String.valueOf(rec.said().key()));
+    }
+
     /**
      * The unsafe step at which a run with {@code review} pending holds a key for the review of its job: the first
      * unsafe step the key has not finished; {@code null} when no review is pending or every unsafe step of the key

@@ -379,7 +379,9 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
             return switch (s.kind()) {
                 case ALREADY_DONE -> Said.of("core.plan.skipDone");
                 case SKIPPED -> Said.of("core.plan.skipSkipped");
-                case FAILED -> Said.of("core.plan.failedAt", s.step());
+                // a failure whose work may be there: the plan points to the site first, as the key's message does
+                case FAILED -> Said.of(KeyDecision.mayBeDone(rec) ? "core.plan.failedMayBeDone" : "core.plan.failedAt",
+                        s.step());
                 case NEEDS_CONFIRMATION -> Said.of("core.plan.needsConfirmation", s.step());
                 case NEEDS_CREDENTIAL -> s.credential() == null ? Said.of("core.plan.blockedNoCredential")
                         : Said.of("core.plan.blockedCredential", s.credential());

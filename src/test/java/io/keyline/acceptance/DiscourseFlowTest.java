@@ -308,6 +308,10 @@ class DiscourseFlowTest {
         assertThat(st.get("message").asText()).contains("enqueued")
                 .contains("the site took the request (HTTP 200): publish may have done it");
         assertThat(r.out()).contains("keyline mark-done forum-daily " + KEY);
+        // the plan says what the key's message says: the site first, then mark it done or retry it
+        Result plan = wb.cli("plan", "forum-daily", "--key", KEY);
+        assertThat(plan.out()).as(plan.toString()).doesNotContain("retry it to run again")
+                .contains("failed at publish, but its work may be there: look on the site first");
     }
 
     /**
@@ -337,5 +341,8 @@ class DiscourseFlowTest {
         assertThat(st.get("message").asText()).contains("Title has already been used")
                 .contains("attempt 1 of publish, whose outcome is unknown, may have done it");
         assertThat(confirmed.out()).contains("keyline mark-done forum-daily " + KEY);
+        Result plan = wb.cli("plan", "forum-daily", "--key", KEY);
+        assertThat(plan.out()).as(plan.toString()).doesNotContain("retry it to run again")
+                .contains("failed at publish, but its work may be there: look on the site first");
     }
 }
