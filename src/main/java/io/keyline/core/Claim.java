@@ -38,6 +38,8 @@ final class Claim {
     final Map<String, ProbeAnswer> probes = new HashMap<>();
     /** What the last probe asked in this claim answered, with its message and evidence. */
     ProbeOutcome lastProbe;
+    /** The step whose probe that was ({@link io.keyline.domain.KeyProbe#STEP} for the job's own), or {@code null}. */
+    String lastProbeStep;
     /**
      * By step: how often the probe of an unsafe step whose outcome is unknown could not tell, in this run of the
      * key (the claims it makes while it waits in place for the next ask share one map).

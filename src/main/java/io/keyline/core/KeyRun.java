@@ -239,10 +239,12 @@ final class KeyRun {
             ctx.credentials.recordUse(step.credential(), ctx.now(), rejected ? "rejected" : "accepted");
             if (rejected) {
                 creds.put(step.credential(), new KeyDecision.CredentialState(step.credential(),
-                        KeyDecision.CredentialStatus.REJECTED, Said.of("core.credential.rejectedByProbe", step.id())));
+                        KeyDecision.CredentialStatus.REJECTED, ofKey ? Said.of("core.credential.jobProbeRejected")
+                        : Said.of("core.credential.rejectedByProbe", step.id())));
             }
         }
         c.lastProbe = p;
+        c.lastProbeStep = step.id();
         ProbeAnswer answer = switch (p.answer()) {
             case PRESENT -> ProbeAnswer.PRESENT;
             case ABSENT -> ProbeAnswer.ABSENT;

@@ -70,8 +70,11 @@ final class KeyTransitions {
             case NEEDS_CREDENTIAL -> {
                 ProbeOutcome p = c.lastProbe != null && c.lastProbe.answer() == ProbeOutcome.Answer.AUTH
                         ? c.lastProbe : null;
-                Said message = p != null ? Said.of("core.event.credentialRejected", s.credential(), p.words())
-                        : s.words();
+                // the job's own probe met the login before any step: the key waits at its first step, but no step
+                // sent anything
+                Said message = p == null ? s.words() : KeyProbe.is(c.lastProbeStep)
+                        ? Said.of("core.event.credentialRejectedByJobProbe", s.credential(), p.words())
+                        : Said.of("core.event.credentialRejected", s.credential(), p.words());
                 needCredential(c, step, s.credential(), sr, message, p == null ? null : p.evidence(),
                         p == null ? null : ProbeAnswer.AUTH);
                 return c.rec;

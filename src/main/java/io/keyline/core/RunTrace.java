@@ -172,7 +172,9 @@ public final class RunTrace implements AutoCloseable {
             }
             String id = report.runId() + "\n" + report.job() + "\n" + k.key();
             String[] last = lastLine.remove(id);
-            boolean explained = last != null && java.util.Objects.equals(last[0], k.step()) && !"ok".equals(last[1]);
+            // the job's own probe line (no step) explains a key it parked before any step
+            boolean explained = last != null && !"ok".equals(last[1])
+                    && (java.util.Objects.equals(last[0], k.step()) || last[0] == null && last[1].startsWith("probe:"));
             if (report.runId().equals(k.runId()) && PARKED.contains(k.state()) && !explained) {
                 String result = "parked";
                 String cls = k.failureClass() == null ? null : k.failureClass().name();

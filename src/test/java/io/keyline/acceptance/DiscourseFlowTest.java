@@ -202,6 +202,10 @@ class DiscourseFlowTest {
 
         assertThat(parked.exit()).as(parked.toString()).isEqualTo(4);
         assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        // the job's probe met the rejected login, before any step: the words name it, not the step the key waits at
+        assertThat(status(wb, "forum-daily", KEY).get("message").asText())
+                .startsWith("credential forum was rejected by the job's probe, before any step ran: ");
+        assertThat(parked.out()).contains("key probe rejected the credential").doesNotContain("write #0 parked");
         assertThat(posts()).isZero();
         storeLogin(site.logIn());
         Result r = wb.cli("run", "forum-daily", "--key", KEY);
