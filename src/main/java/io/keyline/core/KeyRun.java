@@ -228,10 +228,17 @@ final class KeyRun {
             // what the probe asked is not an attempt of the step: its evidence says so wherever it is shown
             p = p.withEvidence(p.evidence().asProbe());
         }
+        ProbeAnswer answer = switch (p.answer()) {
+            case PRESENT -> ProbeAnswer.PRESENT;
+            case ABSENT -> ProbeAnswer.ABSENT;
+            case INCONCLUSIVE -> p.refused() ? ProbeAnswer.REFUSED : ProbeAnswer.INCONCLUSIVE;
+            case AUTH -> ProbeAnswer.AUTH;
+        };
         boolean ofKey = KeyProbe.is(step.id());
-        // the job's own probe has no step: its line says "key probe: …"
+        // the job's own probe has no step: its line says "key probe: …"; a question the site refuses reads
+        // probe:refused, as the key's message and its event say
         ctx.trace.probe(ctx.now(), runId, job.name(), key, ofKey ? null : step.id(), sc.attempt(),
-                p.answer().name().toLowerCase(Locale.ROOT), Duration.between(started, ctx.now()).toMillis(),
+                answer.name().toLowerCase(Locale.ROOT), Duration.between(started, ctx.now()).toMillis(),
                 ofKey ? "key " + p.message() : p.message());
         transitions.refreshed(c, step, sc.attempt(), p.refreshed());
         if (step.credential() != null && p.answer() != ProbeOutcome.Answer.INCONCLUSIVE) {
@@ -245,12 +252,6 @@ final class KeyRun {
         }
         c.lastProbe = p;
         c.lastProbeStep = step.id();
-        ProbeAnswer answer = switch (p.answer()) {
-            case PRESENT -> ProbeAnswer.PRESENT;
-            case ABSENT -> ProbeAnswer.ABSENT;
-            case INCONCLUSIVE -> p.refused() ? ProbeAnswer.REFUSED : ProbeAnswer.INCONCLUSIVE;
-            case AUTH -> ProbeAnswer.AUTH;
-        };
         c.probes.put(step.id(), answer);
         if (answer == ProbeAnswer.ABSENT) {
             // "absent" lets the unsafe step run: the answer (its time and evidence) goes into the key's history,

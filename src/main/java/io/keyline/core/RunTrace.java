@@ -111,7 +111,7 @@ public final class RunTrace implements AutoCloseable {
 
     /**
      * One {@code probe} line: what a step's probe answered ({@code present}, {@code absent},
-     * {@code inconclusive}, {@code auth}), shown as {@code probe:ANSWER}.
+     * {@code inconclusive}, {@code refused}, {@code auth}), shown as {@code probe:ANSWER}.
      */
     public synchronized void probe(Instant ts, String runId, String job, String key, String step, int attempt,
                                    String answer, long durationMs, String message) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -360,6 +361,10 @@ class WordPressFlowTest {
         assertThat(st.get("class").asText()).isEqualTo("FATAL");
         assertThat(st.get("message").asText()).contains("HTTP 400").contains("rest_invalid_param");
         assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        // the run's line and its log say what the key's message says: refused, not inconclusive
+        assertThat(r.out()).contains("probe:refused").doesNotContain("probe:inconclusive");
+        assertThat(Files.readString(wb.state.resolve("logs").resolve("runs.jsonl"), StandardCharsets.UTF_8))
+                .contains("\"result\":\"probe:refused\"").doesNotContain("probe:inconclusive");
         assertThat(wb.sleeps).as("nothing to wait for").isEmpty();
         assertThat(site.requests().stream().filter(q -> "status=any".equals(param(q.query()))).count())
                 .as("the probe is asked once by the plan and once by the run").isEqualTo(2);
