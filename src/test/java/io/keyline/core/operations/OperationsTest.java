@@ -168,6 +168,23 @@ class OperationsTest {
         assertThat(site.effects(KEY)).isEqualTo(1);
     }
 
+    /** An output the job file marks secret, extracted by the step just confirmed, is masked in what it came to. */
+    @Test
+    void theResultOfAConfirmedStepMasksTheOutputsItsJobFileMarksSecret() throws Exception {
+        wb.job("daily", Jobs.publish("daily", "unsafe", false, """
+                "confirm": "always", "extract": { "day": { "json": "/key", "secret": true } },"""), site.base());
+        assertThat(wb.cli("run", "daily", "--key", KEY).exit()).isEqualTo(4);
+        ConfirmAndRun op = ws.operations().confirmAndRun();
+        JobDefinition d = job("daily");
+
+        ConfirmAndRun.Outcome out = op.confirmAndRun(d, KEY, "checked", op.preview(d, KEY).payload().hash(),
+                ws.engine(RunTrace.NONE), r -> { });
+
+        assertThat(out.after().state()).isEqualTo(KeyState.DONE);
+        assertThat(out.result().outputs()).containsEntry("day", "***");
+        assertThat(out.result().outputs().values()).noneMatch(v -> v.contains(KEY));
+    }
+
     @Test
     void retryAndRunReArmsAFailedKeyAndRunsItOnce() throws Exception {
         wb.job("daily", Jobs.publish("daily", "unsafe", false, null), site.base());
