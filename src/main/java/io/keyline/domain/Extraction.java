@@ -18,41 +18,7 @@ public sealed interface Extraction {
      * Whether the value is a secret ({@code "secret": true}): sent as any output, masked wherever the key is shown
      * (evidence, events, exports, the timeline, screens).
      */
-    default boolean secret() {
-        return false;
-    }
-
-    /** The rule that finds the value (itself, or the rule a {@link Secret} marks). */
-    default Extraction finding() {
-        return this;
-    }
-
-    /** A rule whose value is a secret: {@code "secret": true} beside the rule. */
-    record Secret(Extraction rule) implements Extraction {
-        public Secret {
-            java.util.Objects.requireNonNull(rule, "rule");
-        }
-
-        @Override
-        public boolean optional() {
-            return rule.optional();
-        }
-
-        @Override
-        public String describe() {
-            return rule.describe();
-        }
-
-        @Override
-        public boolean secret() {
-            return true;
-        }
-
-        @Override
-        public Extraction finding() {
-            return rule.finding();
-        }
-    }
+    boolean secret();
 
     /**
      * {@code {"css": SELECTOR, "attr": NAME}} or {@code {"css": SELECTOR, "text": true}}: the first element of
@@ -60,7 +26,7 @@ public sealed interface Extraction {
      *
      * @param attribute the attribute to read, or {@code null} for the element's text
      */
-    record Css(String selector, String attribute, boolean optional) implements Extraction {
+    record Css(String selector, String attribute, boolean optional, boolean secret) implements Extraction {
         @Override
         public String describe() {
             return "css \"" + selector + "\"" + (attribute == null ? " text" : " attr " + attribute);
@@ -71,7 +37,7 @@ public sealed interface Extraction {
      * {@code {"json": POINTER}}: the value at an RFC 6901 pointer of the JSON answer; a string as it is, a
      * number, boolean or JSON object or array as its JSON text; {@code null} counts as not found.
      */
-    record Json(String pointer, boolean optional) implements Extraction {
+    record Json(String pointer, boolean optional, boolean secret) implements Extraction {
         @Override
         public String describe() {
             return "json " + (pointer.isEmpty() ? "\"\"" : pointer);
@@ -79,7 +45,7 @@ public sealed interface Extraction {
     }
 
     /** {@code {"header": NAME}}: the first value of a header of the answer (names ignore case). */
-    record Header(String name, boolean optional) implements Extraction {
+    record Header(String name, boolean optional, boolean secret) implements Extraction {
         @Override
         public String describe() {
             return "header " + name;
@@ -87,7 +53,7 @@ public sealed interface Extraction {
     }
 
     /** {@code {"cookie": NAME}}: the value a {@code Set-Cookie} of the answer gives the cookie (the last one). */
-    record Cookie(String name, boolean optional) implements Extraction {
+    record Cookie(String name, boolean optional, boolean secret) implements Extraction {
         @Override
         public String describe() {
             return "cookie " + name;
@@ -98,7 +64,7 @@ public sealed interface Extraction {
      * {@code {"regex": PATTERN, "group": N}}: a capturing group of the first match in the body (RE2 syntax,
      * linear time). Without {@code group}: group 1 when the pattern has a group, else the whole match.
      */
-    record Regex(String pattern, int group, boolean optional) implements Extraction {
+    record Regex(String pattern, int group, boolean optional, boolean secret) implements Extraction {
         @Override
         public String describe() {
             return "regex \"" + pattern + "\"" + (group == 0 ? "" : " group " + group);

@@ -41,7 +41,7 @@ final class Extractor {
         Document html = null;
         for (Map.Entry<String, Extraction> e : rules.entrySet()) {
             answer.deadline().check();
-            Extraction rule = e.getValue().finding();
+            Extraction rule = e.getValue();
             String value;
             if (rule instanceof Extraction.Css css) {
                 if (html == null) {

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 /**
  * Reads the {@code extract} object of an http step or probe: {@code {NAME: RULE}}, each rule exactly one of
  * {@code css} (with {@code attr} or {@code "text": true}), {@code json}, {@code header}, {@code cookie},
- * {@code regex} (with an optional {@code group}), and an optional {@code "optional": true}. Selectors and
- * patterns are checked here, so that a broken one is a job-file error with its position, not a failed run.
+ * {@code regex} (with an optional {@code group}), and optionally {@code "optional": true} and
+ * {@code "secret": true}. Selectors and patterns are checked here, so that a broken one is a job-file error with
+ * its position, not a failed run.
  */
 final class ExtractReader {
 
@@ -89,20 +90,18 @@ final class ExtractReader {
         if (!kind.equals("regex")) {
             r.forbid("group", "core.jobfile.onlyWithRegex");
         }
-        Boolean optional = r.bool("optional");
-        boolean opt = optional != null && optional;
-        Boolean secret = r.bool("secret");
-        Extraction found = switch (kind) {
-            case "css" -> css(r, opt);
-            case "json" -> json(r, opt);
-            case "header" -> token(r, "header", opt);
-            case "cookie" -> token(r, "cookie", opt);
-            default -> regex(r, opt);
+        boolean optional = Boolean.TRUE.equals(r.bool("optional"));
+        boolean secret = Boolean.TRUE.equals(r.bool("secret"));
+        return switch (kind) {
+            case "css" -> css(r, optional, secret);
+            case "json" -> json(r, optional, secret);
+            case "header" -> token(r, "header", optional, secret);
+            case "cookie" -> token(r, "cookie", optional, secret);
+            default -> regex(r, optional, secret);
         };
-        return found != null && secret != null && secret ? new Extraction.Secret(found) : found;
     }
 
-    private static Extraction css(ObjectView r, boolean optional) {
+    private static Extraction css(ObjectView r, boolean optional, boolean secret) {
         SourceNode.Str selector = r.string("css");
         String attr = null;
         if (r.has("attr") && r.has("text")) {
@@ -143,15 +142,15 @@ final class ExtractReader {
                     Problems.clipQuoted(firstLine(e.getMessage()))));
             return null;
         }
-        return new Extraction.Css(selector.value(), attr, optional);
+        return new Extraction.Css(selector.value(), attr, optional, secret);
     }
 
-    private static Extraction json(ObjectView r, boolean optional) {
+    private static Extraction json(ObjectView r, boolean optional, boolean secret) {
         String pointer = r.pointer("json", "\"/data/id\"");
-        return pointer == null ? null : new Extraction.Json(pointer, optional);
+        return pointer == null ? null : new Extraction.Json(pointer, optional, secret);
     }
 
-    private static Extraction token(ObjectView r, String kind, boolean optional) {
+    private static Extraction token(ObjectView r, String kind, boolean optional, boolean secret) {
         SourceNode.Str str = r.string(kind);
         if (str == null) {
             return null;
@@ -161,11 +160,11 @@ final class ExtractReader {
                     r.pathOf(kind), Problems.quote(str.value()), TOKEN_CHARACTERS));
             return null;
         }
-        return kind.equals("header") ? new Extraction.Header(str.value(), optional)
-                : new Extraction.Cookie(str.value(), optional);
+        return kind.equals("header") ? new Extraction.Header(str.value(), optional, secret)
+                : new Extraction.Cookie(str.value(), optional, secret);
     }
 
-    private static Extraction regex(ObjectView r, boolean optional) {
+    private static Extraction regex(ObjectView r, boolean optional, boolean secret) {
         SourceNode.Str str = r.nonEmptyString("regex");
         if (str == null) {
             return null;
@@ -190,7 +189,7 @@ final class ExtractReader {
             }
             group = g;
         }
-        return new Extraction.Regex(str.value(), group, optional);
+        return new Extraction.Regex(str.value(), group, optional, secret);
     }
 
     private static String firstLine(String s) {

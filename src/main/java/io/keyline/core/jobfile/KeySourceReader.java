@@ -106,7 +106,7 @@ final class KeySourceReader {
             step = url == null || headers == null || pointer == null ? null : new StepDefinition(STEP_ID,
                     StepKind.HTTP, Effect.NONE, ConfirmPolicy.NEVER, null, null, null, null,
                     new HttpRequestSpec("GET", url, headers, null, null, response, Redirects.NEVER, null,
-                            Map.of(KeySource.OUTPUT, new Extraction.Json(pointer, false))),
+                            Map.of(KeySource.OUTPUT, new Extraction.Json(pointer, false, false))),
                     null, timeout == null ? Duration.ofSeconds(30) : timeout, RetryPolicy.DEFAULT);
         }
         return step == null ? null : new KeySource(step, each, max == null ? KeySource.DEFAULT_MAX_KEYS : max);

@@ -106,12 +106,12 @@ class AnswerReadingTest {
                 + "<h1>  Journal\n 2026-11-29 </h1></form><p>rev=42</p></body></html>";
         Conditions.Answer a = answer(200, Map.of("X-Rev", List.of("7")), html);
         Map<String, Extraction> rules = new LinkedHashMap<>();
-        rules.put("sectok", new Extraction.Css("input[name=sectok]", "value", false));
-        rules.put("title", new Extraction.Css("h1", null, false));
-        rules.put("rev", new Extraction.Regex("rev=([0-9]+)", 1, false));
-        rules.put("header", new Extraction.Header("x-rev", false));
-        rules.put("csrf", new Extraction.Cookie("csrftoken", false));
-        rules.put("empty", new Extraction.Css("input[name=empty]", "value", true));
+        rules.put("sectok", new Extraction.Css("input[name=sectok]", "value", false, false));
+        rules.put("title", new Extraction.Css("h1", null, false, false));
+        rules.put("rev", new Extraction.Regex("rev=([0-9]+)", 1, false, false));
+        rules.put("header", new Extraction.Header("x-rev", false, false));
+        rules.put("csrf", new Extraction.Cookie("csrftoken", false, false));
+        rules.put("empty", new Extraction.Css("input[name=empty]", "value", true, false));
         Extractor.Result r = Extractor.extract(rules, a, List.of("csrftoken=zz9; Path=/", "other=1"),
                 URI.create("http://127.0.0.1/"));
         assertThat(r.missingName()).isNull();
@@ -119,18 +119,18 @@ class AnswerReadingTest {
                 Map.entry("rev", "42"), Map.entry("header", "7"), Map.entry("csrf", "zz9"));
 
         Extractor.Result none = Extractor.extract(Map.of("sectok", new Extraction.Css("input[name=empty]", "value",
-                false)), a, List.of(), URI.create("http://127.0.0.1/"));
+                false, false)), a, List.of(), URI.create("http://127.0.0.1/"));
         assertThat(none.missingName()).isEqualTo("sectok");
         assertThat(none.missingRule().english()).isEqualTo("css \"input[name=empty]\" attr value");
 
         Conditions.Answer json = answer(200, Map.of(), "{\"data\": {\"id\": 42, \"ok\": true, \"n\": null, "
                 + "\"big\": 1e400, \"list\": [1, \"a\"]}}");
         Map<String, Extraction> j = new LinkedHashMap<>();
-        j.put("id", new Extraction.Json("/data/id", false));
-        j.put("ok", new Extraction.Json("/data/ok", false));
-        j.put("big", new Extraction.Json("/data/big", false));
-        j.put("list", new Extraction.Json("/data/list", false));
-        j.put("n", new Extraction.Json("/data/n", true));
+        j.put("id", new Extraction.Json("/data/id", false, false));
+        j.put("ok", new Extraction.Json("/data/ok", false, false));
+        j.put("big", new Extraction.Json("/data/big", false, false));
+        j.put("list", new Extraction.Json("/data/list", false, false));
+        j.put("n", new Extraction.Json("/data/n", true, false));
         assertThat(Extractor.extract(j, json, List.of(), URI.create("http://x/")).values()).containsExactly(
                 Map.entry("id", "42"), Map.entry("ok", "true"), Map.entry("big", "1E+400"),
                 Map.entry("list", "[1,\"a\"]"));

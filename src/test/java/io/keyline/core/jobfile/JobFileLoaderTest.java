@@ -153,9 +153,8 @@ class JobFileLoaderTest {
         Map<String, io.keyline.domain.Extraction> rules = JobFileLoader.loadFile(file).job().step("page").request()
                 .extract();
 
-        assertThat(rules.get("sectok").secret()).isTrue();
-        assertThat(rules.get("sectok").finding()).isEqualTo(new io.keyline.domain.Extraction.Css("input[name=sectok]",
-                "value", false));
+        assertThat(rules.get("sectok")).isEqualTo(new io.keyline.domain.Extraction.Css("input[name=sectok]",
+                "value", false, true));
         assertThat(rules.get("title").secret()).isFalse();
         Path bad = write("bad.json", Files.readString(file).replace("\"secret\": true", "\"secret\": \"yes\""));
         assertThat(JobFileLoader.loadFile(bad).errors()).extracting(Object::toString).singleElement()
