@@ -34,9 +34,9 @@ public final class AnswerBench {
 
     public static List<Figure> run() {
         Map<String, Extraction> rules = new LinkedHashMap<>();
-        rules.put("sectok", new Extraction.Css("input[name=sectok]", "value", false));
-        rules.put("title", new Extraction.Css("div.page h1", null, false));
-        rules.put("rev", new Extraction.Regex("name=\"rev\" value=\"([0-9]+)\"", 1, false));
+        rules.put("sectok", new Extraction.Css("input[name=sectok]", "value", false, false));
+        rules.put("title", new Extraction.Css("div.page h1", null, false, false));
+        rules.put("rev", new Extraction.Regex("name=\"rev\" value=\"([0-9]+)\"", 1, false, false));
         Condition evilHeaderLike = new Condition.BodyMatches("^(?:[a-z0-9]+?-?)+?\\.example\\.com$");
         Condition evilBody = new Condition.BodyMatches("(a|aa)+c$");
         Condition nested = new Condition.BodyMatches("(x+x+)+y");
