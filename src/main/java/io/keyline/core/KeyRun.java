@@ -228,12 +228,7 @@ final class KeyRun {
             // what the probe asked is not an attempt of the step: its evidence says so wherever it is shown
             p = p.withEvidence(p.evidence().asProbe());
         }
-        ProbeAnswer answer = switch (p.answer()) {
-            case PRESENT -> ProbeAnswer.PRESENT;
-            case ABSENT -> ProbeAnswer.ABSENT;
-            case INCONCLUSIVE -> p.refused() ? ProbeAnswer.REFUSED : ProbeAnswer.INCONCLUSIVE;
-            case AUTH -> ProbeAnswer.AUTH;
-        };
+        ProbeAnswer answer = p.decided();
         boolean ofKey = KeyProbe.is(step.id());
         // the job's own probe has no step: its line says "key probe: …"; a question the site refuses reads
         // probe:refused, as the key's message and its event say

@@ -261,12 +261,7 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
                     p = new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, (Said) null, null);
                     message = Said.of("core.plan.probe.failed", String.valueOf(e.getMessage()));
                 }
-                answer = switch (p.answer()) {
-                    case PRESENT -> ProbeAnswer.PRESENT;
-                    case ABSENT -> ProbeAnswer.ABSENT;
-                    case INCONCLUSIVE -> p.refused() ? ProbeAnswer.REFUSED : ProbeAnswer.INCONCLUSIVE;
-                    case AUTH -> ProbeAnswer.AUTH;
-                };
+                answer = p.decided();
                 shown = Said.of("core.plan.probe.answered", answerWords(answer), message);
             }
             askedAnswers.put(stepId, answer);

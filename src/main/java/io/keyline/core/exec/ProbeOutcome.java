@@ -54,6 +54,17 @@ public record ProbeOutcome(Answer answer, Said words, Evidence evidence, java.ut
         return new ProbeOutcome(answer, words, evidence, values, origin, fingerprint, refused);
     }
 
+    /** The answer as the decision reads it, for the run and the plan alike (a refused question is its own). */
+    public io.keyline.domain.ProbeAnswer decided() {
+        return switch (answer) {
+            case PRESENT -> io.keyline.domain.ProbeAnswer.PRESENT;
+            case ABSENT -> io.keyline.domain.ProbeAnswer.ABSENT;
+            case INCONCLUSIVE -> refused ? io.keyline.domain.ProbeAnswer.REFUSED
+                    : io.keyline.domain.ProbeAnswer.INCONCLUSIVE;
+            case AUTH -> io.keyline.domain.ProbeAnswer.AUTH;
+        };
+    }
+
     /** The same answer with other evidence. */
     public ProbeOutcome withEvidence(Evidence other) {
         return new ProbeOutcome(answer, words, other, values, origin, refreshed, refused);

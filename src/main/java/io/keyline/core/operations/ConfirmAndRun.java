@@ -330,12 +330,13 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
             return null;
         }
         Map<String, String> outputs = new LinkedHashMap<>();
-        io.keyline.domain.StepRecord sr = store.steps(job.name(), key).get(stepId);
+        Map<String, io.keyline.domain.StepRecord> records = store.steps(job.name(), key);
+        io.keyline.domain.StepRecord sr = records.get(stepId);
         if (sent && sr != null && sr.status() == io.keyline.domain.StepStatus.SUCCEEDED) {
             // the job's credentials and the outputs its job file marks secret (this step's own among them), as
             // every other place that shows a key's outputs masks them
             Map<String, Map<String, String>> byStep = new LinkedHashMap<>();
-            store.steps(job.name(), key).forEach((id, s) -> byStep.put(id, s.outputs()));
+            records.forEach((id, s) -> byStep.put(id, s.outputs()));
             Redactor mask = ShownHeaders.secretsOf(job, credentials).plus(job.secretValues(byStep));
             // the created id first, then the others by name: the same order on every screen and every run
             sr.outputs().entrySet().stream().filter(o -> !o.getKey().equals("status"))
