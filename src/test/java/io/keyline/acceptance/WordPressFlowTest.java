@@ -372,6 +372,98 @@ class WordPressFlowTest {
     }
 
     /**
+     * A refused probe is refused wherever it is read: the plan, the timeline (as recorded, as JSON and in the
+     * console's words), the export, the key's status. None of them says "inconclusive" or "no clear answer" of a
+     * question the site will never answer.
+     */
+    @Test
+    void aRefusedProbeReadsRefusedInThePlanTheTimelineTheExportAndTheConsole() throws Exception {
+        String header = "\"headers\": { \"X-WP-Nonce\": \"{steps.nonce.outputs.nonce}\" },";
+        int probes = JOB.lastIndexOf(header);
+        wb.job("wp-daily", JOB.substring(0, probes) + JOB.substring(probes + header.length()), site.base());
+        storeLogin(site.logIn());
+        Result plan = wb.cli("plan", "wp-daily", "--key", KEY);
+        assertThat(plan.out()).as(plan.toString()).contains("refused").doesNotContain("no clear answer");
+        assertThat(wb.cli("run", "wp-daily", "--key", KEY).exit()).isEqualTo(2);
+
+        for (String[] args : List.of(new String[] {"timeline", "wp-daily", KEY},
+                new String[] {"timeline", "wp-daily", KEY, "--json"}, new String[] {"export", "--json"},
+                new String[] {"status", "--json"}, new String[] {"status"})) {
+            Result r = wb.cli(args);
+            assertThat(r.out()).as(String.join(" ", args) + ": " + r).contains("refused")
+                    .doesNotContain("inconclusive");
+        }
+        try (io.keyline.workspace.Workspace ws = new io.keyline.workspace.Workspace(wb.state, wb.jobs, wb.options(),
+                wb.env())) {
+            assertThat(consoleMessages(ws)).anySatisfy(m -> assertThat(m).startsWith("refused: ").contains("HTTP 400"))
+                    .noneMatch(m -> m.contains("no clear answer"));
+            assertThat(io.keyline.core.operations.Words.keyMessage(ws.operations().key("wp-daily", KEY).orElseThrow()))
+                    .startsWith("refused: ").doesNotContain("no clear answer");
+        }
+
+        // a state written before a refused question had words of its own kept it as "no answer" whose reason is the
+        // refused question: the console still says refused
+        try (io.keyline.store.h2.H2Database db = io.keyline.store.h2.H2Database.open(wb.state);
+             java.sql.Connection c = db.adminConnection()) {
+            assertThat(asWrittenBefore(c, "key_event", "event_type = 'KEY_FAILED'")).isOne();
+            assertThat(asWrittenBefore(c, "key_state", "key_value = '" + KEY + "'")).isOne();
+        }
+        try (io.keyline.workspace.Workspace ws = new io.keyline.workspace.Workspace(wb.state, wb.jobs, wb.options(),
+                wb.env())) {
+            assertThat(ws.operations().key("wp-daily", KEY).orElseThrow().said().english())
+                    .contains("asking again gets the same (inconclusive)");
+            assertThat(consoleMessages(ws)).anySatisfy(m -> assertThat(m).startsWith("refused: ").contains("HTTP 400"))
+                    .noneMatch(m -> m.contains("no clear answer"));
+            assertThat(io.keyline.core.operations.Words.keyMessage(ws.operations().key("wp-daily", KEY).orElseThrow()))
+                    .startsWith("refused: ").doesNotContain("no clear answer");
+        }
+    }
+
+    /**
+     * Rewrites the words of the rows of {@code table} that {@code where} picks as a state written before a refused
+     * question had words of its own kept them: {@code probeNoAnswer(refusedQuestion(answer))}.
+     */
+    private static int asWrittenBefore(java.sql.Connection c, String table, String where) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        int n = 0;
+        try (java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT message_said FROM " + table + " WHERE " + where)) {
+            while (rs.next()) {
+                String said = rs.getString(1);
+                com.fasterxml.jackson.databind.node.ObjectNode root =
+                        (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(said);
+                com.fasterxml.jackson.databind.node.ObjectNode answer =
+                        (com.fasterxml.jackson.databind.node.ObjectNode) root.get("args").get(0);
+                assertThat(answer.get("key").asText()).isEqualTo("core.exec.probeRefused");
+                com.fasterxml.jackson.databind.node.ObjectNode why = json.createObjectNode();
+                why.put("key", "core.exec.refusedQuestion");
+                why.set("args", answer.get("args"));
+                answer.put("key", "core.exec.probeNoAnswer");
+                answer.set("args", json.createArrayNode().add(why));
+                try (java.sql.PreparedStatement up = c.prepareStatement("UPDATE " + table
+                        + " SET message_said = ? WHERE message_said = ? AND " + where)) {
+                    up.setString(1, json.writeValueAsString(root));
+                    up.setString(2, said);
+                    n += up.executeUpdate();
+                }
+            }
+        }
+        return n;
+    }
+
+    /** What the console's timeline says for each event of the key, in the language in use. */
+    private static List<String> consoleMessages(io.keyline.workspace.Workspace ws) {
+        List<String> out = new ArrayList<>();
+        for (io.keyline.core.operations.Timeline.Row r : ws.operations().timeline(java.util.Optional.empty(),
+                "wp-daily", KEY).rows()) {
+            if (r instanceof io.keyline.core.operations.Timeline.EventRow e) {
+                out.add(e.message());
+            }
+        }
+        return out;
+    }
+
+    /**
      * The job's own probe asks the same question and gets the same {@code 400}: a probe that is refused for how it
      * asks cannot tell for any key, and the key says so before any step runs.
      */

@@ -473,8 +473,8 @@ public final class HttpExecutor implements StepExecutor {
             return new ProbeOutcome(v.answer(), refreshed.noted(v.words()).map(ctx.redact()), ev, values, null,
                     refreshed.ofLogin(), v.refused());
         } catch (Deadline.Exceeded e) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, ctx.redact().apply("probe: " + e.getMessage()
-                    + " (inconclusive)"), ev);
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeNoAnswer",
+                    e.getMessage()).map(ctx.redact()), ev);
         } catch (Throwable e) { // an Error too: never a dead worker
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeUnreadable",
                     describe(e, probe.timeout())).map(ctx.redact()), ev);
@@ -482,9 +482,9 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /**
-     * A probe's answer and its words. An answer the probe gave keeps the form the engine records and reads
-     * ("probe: … (present)", "… (absent)", "… (inconclusive)") as words of its own, with what it checked as their
-     * argument, so that a screen can say it in plain words without reading the English.
+     * A probe's answer and its words. Each answer the probe gave has words of its own ("probe: … (present)",
+     * "… (absent)", "… (inconclusive)", "… (refused)"), with what it checked as their argument, so that a screen
+     * can say it in plain words without reading the English.
      */
     private record ProbeVerdict(ProbeOutcome.Answer answer, Said words, boolean refused) {
         ProbeVerdict(ProbeOutcome.Answer answer, Said words) {
@@ -501,8 +501,7 @@ public final class HttpExecutor implements StepExecutor {
 
         /** The site refused the question as it is asked: asking again gets the same. */
         static ProbeVerdict refused(Said answer) {
-            return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE,
-                    Said.of("core.exec.probeNoAnswer", Said.of("core.exec.refusedQuestion", answer)), true);
+            return new ProbeVerdict(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeRefused", answer), true);
         }
 
         /** An answer that is none: "… is no answer". */

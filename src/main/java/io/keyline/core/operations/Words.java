@@ -7,6 +7,7 @@ import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.Printable;
+import io.keyline.domain.ProbeAnswer;
 import io.keyline.domain.Trigger;
 import io.keyline.text.Said;
 import io.keyline.text.Text;
@@ -119,9 +120,14 @@ public final class Words {
     /**
      * A probe's answer as stored in an event or shown by a plan ({@code absent - probe: /total = 0 (absent)})
      * in plain words: {@code absent: the effect is not there yet (the probe checked /total = 0)}. Other text
-     * is returned as one printable line.
+     * is returned as one printable line. Only a text stored before answers kept their words is read this way.
      */
     public static String probe(String message) {
+        return probe(message, null);
+    }
+
+    /** {@link #probe(String)}, said as {@code known} when the answer was kept as a value beside the text. */
+    private static String probe(String message, ProbeAnswer known) {
         if (message == null || message.isBlank()) {
             return "";
         }
@@ -130,18 +136,19 @@ public final class Words {
             return Printable.line(message);
         }
         String why = Printable.line(m.group(1));
-        // the answer as the engine stores it (present, absent, inconclusive) names its words in the bundle
-        String lead = Text.t("core.probe." + m.group(2));
+        String lead = lead(known != null ? known : ProbeAnswer.valueOf(m.group(2).toUpperCase(Locale.ROOT))).text();
         return why.isEmpty() ? lead : Text.t("core.probe.checked", lead, why);
     }
 
     /**
-     * The answer of the probe an event records, in plain words ({@link #probe(String)}): from the words the event
-     * kept, whole or inside its own sentence; from its stored text when it kept none (an older state).
+     * The answer of the probe an event records, in plain words ({@link #probe(String)}): the answer the event keeps
+     * ({@link KeyEvent#probe}), with what the probe checked from the words the event kept, whole or inside its own
+     * sentence; from its stored text when it kept none (an older state).
      */
     public static String probe(KeyEvent e) {
         Said answer = e.said() == null ? null : probeAnswer(e.said());
-        return answer == null ? probe(e.message()) : Printable.line(plain(answer).text());
+        return answer == null ? probe(e.message(), answered(e.probe()))
+                : Printable.line(plain(answer, answered(e.probe())).text());
     }
 
     /** A probe's answer kept as words ({@code Plan}'s probes), in plain words ({@link #probe(String)}). */
@@ -150,7 +157,7 @@ public final class Words {
             return "";
         }
         Said answer = probeAnswer(said);
-        return answer == null ? Printable.line(said.text()) : Printable.line(plain(answer).text());
+        return answer == null ? Printable.line(said.text()) : Printable.line(plain(answer, null).text());
     }
 
     /**
@@ -226,12 +233,12 @@ public final class Words {
      * holds as it is, and an event stored before events kept their words, in plain words ({@link #message(String)}).
      */
     public static String eventMessage(KeyEvent e) {
-        return message(e.message(), e.said());
+        return message(e.message(), e.said(), answered(e.probe()));
     }
 
     /** A key's message in the language in use, one printable line, as {@link #eventMessage} says an event's. */
     public static String keyMessage(KeyRecord r) {
-        return message(r.message(), r.said());
+        return message(r.message(), r.said(), null);
     }
 
     /**
@@ -240,7 +247,7 @@ public final class Words {
      * none.
      */
     public static String words(Said said) {
-        return said == null ? "" : message(said.english(), said);
+        return said == null ? "" : message(said.english(), said, null);
     }
 
     /** Whether {@code said} is a probe's answer as the probe gave it ({@code probe: /total = 0 (absent)}). */
@@ -250,8 +257,30 @@ public final class Words {
     }
 
     /** The words of a probe's answer as the probe gives it ("probe: … (absent)"), by the answer they name. */
-    private static final Map<String, String> PROBE_ANSWERS = Map.of("core.exec.probePresent", "present",
-            "core.exec.probeAbsent", "absent", "core.exec.probeNoAnswer", "inconclusive");
+    private static final Map<String, ProbeAnswer> PROBE_ANSWERS = Map.of("core.exec.probePresent", ProbeAnswer.PRESENT,
+            "core.exec.probeAbsent", ProbeAnswer.ABSENT, "core.exec.probeNoAnswer", ProbeAnswer.INCONCLUSIVE,
+            "core.exec.probeRefused", ProbeAnswer.REFUSED);
+
+    /**
+     * The answer the words of a probe's answer name. A question the site refused, kept before it had words of its
+     * own, is "no answer" whose reason is the refused question.
+     */
+    private static ProbeAnswer answerOf(Said answer) {
+        ProbeAnswer a = PROBE_ANSWERS.get(answer.key());
+        return a == ProbeAnswer.INCONCLUSIVE && !answer.args().isEmpty() && answer.args().get(0) instanceof Said why
+                && "core.exec.refusedQuestion".equals(why.key()) ? ProbeAnswer.REFUSED : a;
+    }
+
+    /** {@code a} when it is an answer a probe gives (present, absent, inconclusive, refused), else {@code null}. */
+    private static ProbeAnswer answered(ProbeAnswer a) {
+        return a == ProbeAnswer.PRESENT || a == ProbeAnswer.ABSENT || a == ProbeAnswer.INCONCLUSIVE
+                || a == ProbeAnswer.REFUSED ? a : null;
+    }
+
+    /** The plain words that lead an answer: "absent: the effect is not there yet", "refused: …". */
+    private static Said lead(ProbeAnswer a) {
+        return Said.of("core.probe." + a.name().toLowerCase(Locale.ROOT));
+    }
 
     /**
      * The probe's answer {@code said} is or holds (as an argument, at any depth), as the probe gave it: its words,
@@ -273,24 +302,25 @@ public final class Words {
 
     /**
      * A probe's answer as the probe gave it ({@link #isProbeAnswer}) in plain words: "absent: the effect is not
-     * there yet (the probe checked …)", what it checked said in the language in use.
+     * there yet (the probe checked …)", what it checked said in the language in use; the answer is {@code known}
+     * when it was kept as a value, else the one its words name.
      */
-    private static Said plain(Said answer) {
+    private static Said plain(Said answer, ProbeAnswer known) {
         if (answer.key() == null) {
-            return Said.plain(probe(answer.text()));
+            return Said.plain(probe(answer.text(), known));
         }
-        Said lead = Said.of("core.probe." + PROBE_ANSWERS.get(answer.key()));
+        Said lead = lead(known != null ? known : answerOf(answer));
         Object why = answer.args().isEmpty() ? "" : answer.args().get(0);
         return why.equals("") ? lead : Said.of("core.probe.checked", lead, why instanceof Said w
                 ? w.map(Printable::line) : Printable.line(String.valueOf(why)));
     }
 
-    private static String message(String english, Said said) {
+    private static String message(String english, Said said, ProbeAnswer known) {
         if (said == null || said.key() == null) {
             // no words, or a text from outside shown as it is (a probe's answer)
             return message(said == null ? english : said.text());
         }
-        return Printable.line(worded(said).text()).strip();
+        return Printable.line(worded(said, known).text()).strip();
     }
 
     /**
@@ -306,13 +336,16 @@ public final class Words {
         return r.said() == null ? r.message() : r.said().text();
     }
 
-    /** {@code said} with every argument that is a probe's answer as the probe gave it put in plain words. */
-    private static Said worded(Said said) {
+    /**
+     * {@code said} with every argument that is a probe's answer as the probe gave it put in plain words, said as
+     * {@code known} when the answer was kept as a value.
+     */
+    private static Said worded(Said said, ProbeAnswer known) {
         if (said.key() == null) {
             return said;
         }
         if (isProbeAnswer(said)) {
-            return plain(said);
+            return plain(said, known);
         }
         List<Object> args = new ArrayList<>();
         for (Object a : said.args()) {
@@ -321,11 +354,11 @@ public final class Words {
                 a = s.args().get(0);
             }
             if (a instanceof Said s && isProbeAnswer(s)) {
-                args.add(plain(s));
+                args.add(plain(s, known));
             } else if (a instanceof Said s) {
-                args.add(worded(s));
+                args.add(worded(s, known));
             } else if (a instanceof String t && PROBE.matcher(t.strip()).matches()) {
-                args.add(Said.plain(probe(t)));
+                args.add(Said.plain(probe(t, known)));
             } else {
                 args.add(a);
             }
