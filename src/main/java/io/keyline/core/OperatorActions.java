@@ -74,11 +74,38 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
         if (step == null) {
             return null;
         }
-        Map<String, StepRecord> records = keys.steps(job.name(), rec.key());
+        return payloadHash(job, rec, step, keys.steps(job.name(), rec.key()));
+    }
+
+    /** {@link #payloadHash(JobDefinition, KeyRecord)} of {@code step}, the key's steps as {@code records} hold them. */
+    private static String payloadHash(JobDefinition job, KeyRecord rec, StepDefinition step,
+                                      Map<String, StepRecord> records) {
         Map<String, Map<String, String>> outputs = new HashMap<>();
         records.values().stream().filter(s -> s.status().finished()).forEach(s -> outputs.put(s.step(), s.outputs()));
         return ConfirmedPayload.hash(new StepContext(job, step, rec.key(), "{runId}", rec.attempts() + 1, outputs,
                 null, UnaryOperator.identity()), ConfirmedPayload.runFirst(job, step.id(), records));
+    }
+
+    /**
+     * The confirmation {@code r} holds, after a renewal of its login sent read-only steps before the confirmed one
+     * back ({@code rewind}): bound again as a confirmation made now binds it, the outputs those steps fetch again
+     * as where they come from ({@link ConfirmedPayload}), as the Confirm dialog would show them. A nonce of the old
+     * login is the one thing that changes. Only a confirmation that still binds what the step sends with the values
+     * it was made with is carried over: after a change of the job file, the key or a value known then, it stays as
+     * it was, and the run asks for a new one. {@code null} when there is nothing to carry over.
+     */
+    private static String reboundConfirmation(JobDefinition job, KeyRecord r, Map<String, StepRecord> records,
+                                              Rewind rewind) {
+        StepDefinition step = r.confirmedHash() == null || r.confirmedStep() == null ? null
+                : job.step(r.confirmedStep());
+        if (step == null || rewind.removed().isEmpty()
+                || !r.confirmedHash().equals(payloadHash(job, r, step, records))) {
+            return null;
+        }
+        Map<String, StepRecord> left = new HashMap<>(records);
+        rewind.removed().forEach(left::remove);
+        String hash = payloadHash(job, r, step, left);
+        return hash == null || hash.equals(r.confirmedHash()) ? null : hash;
     }
 
     /**
@@ -322,7 +349,8 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
             Map<String, Map<String, StepRecord>> records = keys.steps(job.name(),
                     waiting.stream().map(KeyRecord::key).toList());
             for (KeyRecord r : waiting) {
-                Rewind rewind = rewind(job, records.getOrDefault(r.key(), Map.of()), first, false, now);
+                Map<String, StepRecord> steps = records.getOrDefault(r.key(), Map.of());
+                Rewind rewind = rewind(job, steps, first, false, now);
                 if (rewind.removed().isEmpty()) {
                     continue;
                 }
@@ -336,6 +364,11 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
                 } else {
                     text = Said.of("core.event.resumesFrom", msg, from, rewind.said());
                     after = r.withStep(from, 0).withFailureWords(null, text).withUpdatedAt(now);
+                    String rebound = reboundConfirmation(job, r, steps, rewind);
+                    if (rebound != null) {
+                        text = Said.of("core.event.confirmationHolds", text, r.confirmedStep());
+                        after = after.withConfirmation(r.confirmedStep(), rebound).withFailureWords(null, text);
+                    }
                 }
                 moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
                         EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), r.state(), null, text, options.user(),
@@ -368,16 +401,23 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
         for (KeyRecord r : parked) {
             JobDefinition job = byName.get(r.job());
             int first = job == null ? -1 : firstUsing(job, credential);
-            Rewind rewind = first < 0 ? new Rewind(List.of(), null, List.of())
-                    : rewind(job, records.computeIfAbsent(r.job(), j -> keys.steps(j, parked.stream()
-                    .filter(p -> p.job().equals(j)).map(KeyRecord::key).toList())).getOrDefault(r.key(), Map.of()),
-                    first, false, now);
+            Map<String, StepRecord> steps = first < 0 ? Map.of() : records.computeIfAbsent(r.job(),
+                    j -> keys.steps(j, parked.stream().filter(p -> p.job().equals(j)).map(KeyRecord::key).toList()))
+                    .getOrDefault(r.key(), Map.of());
+            Rewind rewind = first < 0 ? new Rewind(List.of(), null, List.of()) : rewind(job, steps, first, false, now);
             Said text = rewind.removed().isEmpty() ? msg : Said.of("core.event.resumesFrom", msg,
                     job.steps().get(first).id(), rewind.said());
+            String rebound = first < 0 ? null : reboundConfirmation(job, r, steps, rewind);
+            if (rebound != null) {
+                text = Said.of("core.event.confirmationHolds", text, r.confirmedStep());
+            }
             KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.CREDENTIAL_UPDATED))
                     .withFailureWords(null, text).withCredential(null).withUpdatedAt(now);
             if (!rewind.removed().isEmpty()) {
                 after = after.withStep(job.steps().get(first).id(), 0);
+            }
+            if (rebound != null) {
+                after = after.withConfirmation(r.confirmedStep(), rebound);
             }
             moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
                     EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), after.state(), null, text, options.user(),

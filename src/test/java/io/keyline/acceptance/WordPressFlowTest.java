@@ -184,6 +184,67 @@ class WordPressFlowTest {
     }
 
     /**
+     * The operator confirms the post after checking the blog, but the session has expired meanwhile: the probe asked
+     * before the post meets the login page's refusal, and the confirmed key waits for a new login. The renewal sends
+     * the nonce step back (its nonce was the old session's); the confirmation was of the job's request with the
+     * values known then, and the nonce fetched again is the one value that changed, so it still holds: the post goes
+     * out once, with the new login's nonce, without a second confirmation.
+     */
+    @Test
+    void aPostConfirmedBeforeTheLoginWasRenewedIsSentAfterTheRenewalWithoutConfirmingAgain() throws Exception {
+        wb.clock.followSystemClock();
+        storeLogin(site.logIn());
+        killWhileThePostIsHeld();
+        Result probed = wb.cli("run", "wp-daily", "--key", KEY);
+        assertThat(probed.exit()).as(probed.toString()).isEqualTo(4);
+        site.expireLogins();
+        Result confirmed = wb.cli("confirm", "wp-daily", KEY, "--note", "checked the blog: it is not there");
+        assertThat(confirmed.exit()).as(confirmed.toString()).isEqualTo(4);
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(site.posts(SLUG)).isZero();
+
+        String renewed = site.logIn();
+        storeLogin(renewed);
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).isEqualTo("DONE");
+        assertThat(site.posts(SLUG)).isEqualTo(1);
+        assertThat(noncesPosted()).last().isEqualTo(site.nonce(renewed));
+        assertThat(timeline(wb, "wp-daily", KEY).stream().filter(e -> e.get("type").asText()
+                .equals("CREDENTIAL_UPDATED")).findFirst().orElseThrow().get("message").asText())
+                .contains("the key resumes from step nonce")
+                .contains("the confirmation of publish holds, with the values those steps fetch again");
+    }
+
+    /**
+     * The same confirmed key, but the post's title in the job file was changed before the login was renewed: that is
+     * not what the operator confirmed, and the renewal does not carry the confirmation over to it. The run stops
+     * before the post and asks for a new confirmation.
+     */
+    @Test
+    void aPostConfirmedBeforeTheRenewalWhoseJobFileChangedSinceWaitsForANewConfirmation() throws Exception {
+        wb.clock.followSystemClock();
+        storeLogin(site.logIn());
+        killWhileThePostIsHeld();
+        assertThat(wb.cli("run", "wp-daily", "--key", KEY).exit()).isEqualTo(4);
+        site.expireLogins();
+        assertThat(wb.cli("confirm", "wp-daily", KEY, "--note", "checked").exit()).isEqualTo(4);
+        wb.job("wp-daily", JOB.replace("\"title\": \"Daily {key}\"", "\"title\": \"Daily {key}, edited\""),
+                site.base());
+
+        storeLogin(site.logIn());
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        JsonNode st = status(wb, "wp-daily", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(st.get("message").asText()).contains("changed since it was confirmed");
+        assertThat(site.posts(SLUG)).isZero();
+        assertThat(noncesPosted()).as("only the post the first run lost").hasSize(1);
+    }
+
+    /**
      * A run killed while its post was held leaves the key running with the nonce of its login. After the operator
      * logged in again, the next run asks the nonce again before it asks the probe: the probe answers with the new
      * login (the post is not there; the key waits for a person, as after any unknown outcome), and nothing marks the
