@@ -40,11 +40,6 @@ final class Claim {
     ProbeOutcome lastProbe;
     /** The step whose probe that was ({@link io.keyline.domain.KeyProbe#STEP} for the job's own), or {@code null}. */
     String lastProbeStep;
-    /**
-     * By step: how often the probe of an unsafe step whose outcome is unknown could not tell, in this run of the
-     * key (the claims it makes while it waits in place for the next ask share one map).
-     */
-    Map<String, Integer> unknownProbeAsks = new HashMap<>();
     /** The failure of an unsafe step whose outcome is unknown, kept for the message of the wait that follows. */
     Failure failure;
     /** A step that ran and whose outcome is not committed yet. */

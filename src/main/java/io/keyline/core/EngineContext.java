@@ -26,6 +26,7 @@ final class EngineContext {
 
     final KeyRecords keys;
     final KeyChanges changes;
+    final KeyEvents events;
     final JobControls controls;
     final ChildRecords children;
     final Leases leasePort;
@@ -47,6 +48,7 @@ final class EngineContext {
                   RunOptions options, LeaseKeeper leases) {
         this.keys = store;
         this.changes = store;
+        this.events = store;
         this.controls = store;
         this.children = store;
         this.leasePort = store;

@@ -60,8 +60,6 @@ final class KeyRun {
     /** Whether the key yielded at a step boundary (told to stop, paused, or over budget) with steps left to run. */
     boolean yielded;
     private RunBudget budget = RunBudget.NONE;
-    /** Shared by the claims of this run of the key: see {@link Claim#unknownProbeAsks}. */
-    private final Map<String, Integer> unknownProbeAsks = new java.util.HashMap<>();
 
     KeyRun(EngineContext ctx, DecisionInputs inputs, String key, String runId, RunRequest request) {
         this.ctx = ctx;
@@ -143,7 +141,6 @@ final class KeyRun {
 
     /** Runs the decision loop on a claimed key until it stops; returns its final record. */
     private KeyRecord execute(Claim c) {
-        c.unknownProbeAsks = unknownProbeAsks;
         Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, ctx.credentials);
         try {
             while (true) {

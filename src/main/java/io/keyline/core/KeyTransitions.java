@@ -8,6 +8,7 @@ import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.FailureOrigin;
 import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyProbe;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
@@ -21,6 +22,7 @@ import io.keyline.text.Said;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -92,7 +94,7 @@ final class KeyTransitions {
                 if (unknown) {
                     // asked again as a safe step is retried (growing waits, maxAttempts asks), never as an attempt of
                     // the step; then a person decides whether its work is there
-                    int asks = c.unknownProbeAsks.merge(step.id(), 1, Integer::sum);
+                    int asks = unknownProbeAsks(c, step) + 1;
                     if (asks >= step.retry().maxAttempts()) {
                         needConfirmation(c, step, sr, new KeyDecision.Stop(KeyDecision.StopKind.NEEDS_CONFIRMATION,
                                 step.id(), null, null, WaitReason.OUTCOME_UNKNOWN, null), null);
@@ -321,6 +323,28 @@ final class KeyTransitions {
         c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailureWords(cls, message)
                         .withConfirmation(null, null).withWaitReason(why), sr, EventType.WAITING_FOR_CONFIRMATION,
                 step.id(), attempts(sr), cls, message, ev, probe);
+    }
+
+    /**
+     * How often the probe of {@code step}, whose last attempt's outcome is unknown, could not tell since that attempt:
+     * read from the key's history (each such ask scheduled the next with its answer), so that the count holds across
+     * the runs that ask it, not only while one run waits in place. An operator's action on the key (a renewal of its
+     * login, a retry) starts it again.
+     */
+    private int unknownProbeAsks(Claim c, StepDefinition step) {
+        List<KeyEvent> history = ctx.events.events(c.job.name(), c.key());
+        int asks = 0;
+        for (int i = history.size() - 1; i >= 0; i--) {
+            KeyEvent e = history.get(i);
+            if (e.user() != null || e.type() == EventType.STEP_STARTED && step.id().equals(e.step())) {
+                break;
+            }
+            if (e.type() == EventType.RETRY_SCHEDULED && step.id().equals(e.step())
+                    && e.probe() == ProbeAnswer.INCONCLUSIVE && e.failureClass() == FailureClass.AMBIGUOUS) {
+                asks++;
+            }
+        }
+        return asks;
     }
 
     private void needCredential(Claim c, StepDefinition step, String credential, StepRecord sr, Said message,

@@ -293,6 +293,38 @@ class DiscourseFlowTest {
     }
 
     /**
+     * The same probe that cannot tell, with a retry policy whose waits are longer than a run waits in place: each
+     * ask leaves the key waiting to retry, and a later run asks again. The asks are counted across those runs: after
+     * {@code maxAttempts} of them a person decides, not after hours of runs that each ask it once.
+     */
+    @Test
+    void aProbeThatCannotTellIsAskedAtMostMaxAttemptsTimesAcrossRuns() throws IOException {
+        String noSuccessRule = PROBE.replaceAll(",\\s*\"successWhen\": \\{ \"status\": \\[301, 404\\] \\} \\}", " }");
+        String slow = job(noSuccessRule).replace("\"timeout\": \"PT2S\",", "\"timeout\": \"PT2S\", \"retry\": "
+                + "{ \"maxAttempts\": 3, \"initialDelay\": \"PT5M\", \"maxDelay\": \"PT30M\", \"jitter\": 0, "
+                + "\"maxElapsed\": \"PT12H\" },");
+        assertThat(slow).contains("PT12H");
+        wb.job("forum-daily", slow, site.base());
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+        Result first = wb.cli("run", "forum-daily", "--key", KEY);
+        site.release();
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).as(first.toString()).isEqualTo("RETRY_WAIT");
+
+        for (int run = 0; run < 6 && status(wb, "forum-daily", KEY).get("state").asText().equals("RETRY_WAIT"); run++) {
+            wb.clock.advance(Duration.ofHours(1));
+            wb.cli("run", "forum-daily", "--key", KEY);
+        }
+
+        long probesAfterThePost = site.requests().stream().dropWhile(q -> !q.method().equals("POST"))
+                .filter(q -> q.path().startsWith("/t/")).count();
+        JsonNode st = status(wb, "forum-daily", KEY);
+        assertThat(st.get("state").asText()).as(st.toString()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(probesAfterThePost).isEqualTo(3);
+        assertThat(site.created(TITLE)).isEqualTo(1);
+    }
+
+    /**
      * A forum that holds new topics for a moderator answers {@code 200 {"action": "enqueued", …}}: the post is in
      * the review queue, not a topic, so the answer fails the step's successWhen and the slug probe cannot see it.
      * The site took the request: the key fails saying the work may be there, and points to the site and to
