@@ -218,6 +218,32 @@ class WordPressFlowTest {
     }
 
     /**
+     * Confirmed while the job is paused, the key waits to run with its confirmation; the login is renewed meanwhile.
+     * The renewal sends its nonce step back and carries the confirmation over as for a key parked on the login: once
+     * the job is resumed, the post goes out once with the new login's nonce.
+     */
+    @Test
+    void aPostConfirmedWhileItsJobWasPausedIsSentAfterARenewalWithoutConfirmingAgain() throws Exception {
+        wb.clock.followSystemClock();
+        storeLogin(site.logIn());
+        killWhileThePostIsHeld();
+        assertThat(wb.cli("run", "wp-daily", "--key", KEY).exit()).isEqualTo(4);
+        assertThat(wb.cli("pause", "wp-daily", "--reason", "the blog moves tonight").exit()).isZero();
+        Result confirmed = wb.cli("confirm", "wp-daily", KEY, "--note", "checked the blog: it is not there");
+        assertThat(status(wb, "wp-daily", KEY).get("state").asText()).as(confirmed.toString()).isEqualTo("PENDING");
+
+        site.expireLogins();
+        String renewed = site.logIn();
+        storeLogin(renewed);
+        assertThat(wb.cli("resume", "wp-daily").exit()).isZero();
+        Result r = wb.cli("run", "wp-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.posts(SLUG)).isEqualTo(1);
+        assertThat(noncesPosted()).last().isEqualTo(site.nonce(renewed));
+    }
+
+    /**
      * The same confirmed key, but the post's title in the job file was changed before the login was renewed: that is
      * not what the operator confirmed, and the renewal does not carry the confirmation over to it. The run stops
      * before the post and asks for a new confirmation.
