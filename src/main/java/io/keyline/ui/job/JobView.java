@@ -361,20 +361,21 @@ public final class JobView extends BorderPane {
                 JobViewModel.KeyRow::key);
         TableColumn<JobViewModel.KeyRow, KeyRecord> state = new TableColumn<>(Text.t("ui.job.col.state"));
         state.setPrefWidth(Math.min(140, StateChip.widest() + CELL_PADDING));
-        // the key's state and why it waits (a wait for the job's review wears its own chip); sorted by state
+        // the key's state and why it waits (a wait for the job's review wears its own chip), in the chip's short
+        // words; sorted by state
         state.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().record()));
         state.setComparator(java.util.Comparator.comparing(KeyRecord::state));
-        state.setCellFactory(c -> StateChip.cell(KeyRecord::state, KeyRecord::waitReason));
+        state.setCellFactory(c -> new ShortChipCell());
         TableColumn<JobViewModel.KeyRow, String> stepColumn = Cut.column(Text.t("ui.job.col.step"), 90,
                 JobView::step);
-        TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 200,
+        TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 110,
                 JobViewModel.KeyRow::when);
-        TableColumn<JobViewModel.KeyRow, String> tookColumn = Cut.column(Text.t("ui.job.col.took"), 70, JobView::took);
+        whenColumn.setCellFactory(c -> Cut.tip(new InFullCell()));
         TableColumn<JobViewModel.KeyRow, String> outcomeColumn = Cut.column(Text.t("ui.job.col.outcome"), 400,
                 JobViewModel.KeyRow::said);
         outcomeColumn.setMinWidth(100);
         outcomeColumn.setCellFactory(c -> Cut.tip(new ReasonCell()));
-        table.getColumns().addAll(List.of(keyColumn, state, stepColumn, whenColumn, tookColumn, outcomeColumn));
+        table.getColumns().addAll(List.of(keyColumn, state, stepColumn, whenColumn, outcomeColumn));
         // The outcome says why: it takes what the other columns leave, and they are as wide as what their rows show
         // (or their titles) needs, in the face the cells draw in, measured again whenever the rows change. A page
         // of keys being loaded again is empty for a moment, which keeps the widths the columns have.
@@ -384,11 +385,9 @@ public final class JobView extends BorderPane {
             }
             fitTo(keyColumn, vm.rows().stream().map(JobViewModel.KeyRow::key).toList());
             fit(state, Math.max(Cut.titleWidth(state.getText()), StateChip.widest(vm.rows().stream()
-                    .map(r -> Format.state(r.record().state(), r.record().waitReason())).distinct().toList())
-                    + CELL_PADDING));
+                    .map(r -> shortState(r.record())).distinct().toList()) + CELL_PADDING));
             fitTo(stepColumn, vm.rows().stream().map(JobView::step).toList());
             fitTo(whenColumn, vm.rows().stream().map(JobViewModel.KeyRow::when).toList());
-            fitTo(tookColumn, vm.rows().stream().map(JobView::took).toList());
             // a column's new width does not run the resize policy by itself: the outcome would not follow
             table.getColumnResizePolicy().call(new TableView.ResizeFeatures<>(table, null, 0.0));
         };
@@ -462,9 +461,70 @@ public final class JobView extends BorderPane {
                 : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : "");
     }
 
-    /** How long the key's last run took, or nothing. */
-    private static String took(JobViewModel.KeyRow r) {
-        return r.outcome() == null ? "" : r.outcome().tookText();
+    /**
+     * A key's state in the chip's short words ("Confirm" for "Needs confirmation"): the key table leaves its room to
+     * Outcome. The chip's colour is the legend's, its tooltip and accessible text say the state in full.
+     */
+    static String shortState(KeyRecord k) {
+        boolean review = io.keyline.core.DecisionInputs.waitsForReview(k.state(), k.waitReason());
+        return review ? Text.t("ui.job.chip.NEEDS_REVIEW") : Text.t("ui.job.chip." + k.state().name());
+    }
+
+    /**
+     * A State cell: the chip of the key's state in its short words; the state in full in its tooltip, made the first
+     * time the pointer comes (a tooltip is a popup window of its own), and in its accessible text.
+     */
+    private static final class ShortChipCell extends javafx.scene.control.TableCell<JobViewModel.KeyRow, KeyRecord> {
+        private final StateChip chip = new StateChip();
+
+        ShortChipCell() {
+            chip.setOnMouseEntered(e -> {
+                if (chip.getTooltip() == null) {
+                    javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
+                    tip.textProperty().bind(chip.accessibleTextProperty());
+                    chip.setTooltip(tip);
+                }
+            });
+        }
+
+        @Override
+        protected void updateItem(KeyRecord item, boolean empty) {
+            super.updateItem(item, empty);
+            if (empty || item == null) {
+                setGraphic(null);
+                return;
+            }
+            chip.show(item.state(), item.waitReason());
+            String full = chip.getText();
+            chip.setText(shortState(item));
+            chip.setAccessibleText(full);
+            setGraphic(chip);
+        }
+    }
+
+    /**
+     * An Updated cell: its short words (a done key's time, a wait on two lines), and in its tooltip, made the first
+     * time the pointer comes, and its accessible text the same in full ("12-04 20:12 (25 min ago)").
+     */
+    private static final class InFullCell extends javafx.scene.control.TableCell<JobViewModel.KeyRow, String> {
+        InFullCell() {
+            setOnMouseEntered(e -> {
+                if (getTooltip() == null && !isEmpty()) {
+                    javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
+                    tip.textProperty().bind(accessibleTextProperty());
+                    setTooltip(tip);
+                }
+            });
+        }
+
+        @Override
+        protected void updateItem(String item, boolean empty) {
+            super.updateItem(item, empty);
+            setText(empty ? null : item);
+            List<JobViewModel.KeyRow> rows = getTableView() == null ? List.of() : getTableView().getItems();
+            JobViewModel.KeyRow row = empty || getIndex() < 0 || getIndex() >= rows.size() ? null : rows.get(getIndex());
+            setAccessibleText(empty ? null : row == null ? item : row.whenInFull());
+        }
     }
 
     /**
@@ -482,7 +542,7 @@ public final class JobView extends BorderPane {
     /**
      * An Outcome cell: the reason of a key that waits for a person (failed, or waiting for a confirmation, a login, a
      * review) wraps to two lines, whole in the highlighted key's row, which grows to its lines (at 1024 px a reason
-     * can take six); other outcomes keep to one line. A cut reason is whole on hover.
+     * can take four); other outcomes keep to one line. A cut reason is whole on hover.
      */
     private static final class ReasonCell extends javafx.scene.control.TableCell<JobViewModel.KeyRow, String> {
         private static final int LINES = 2;

@@ -77,10 +77,13 @@ public final class JobViewModel extends ViewModel {
      *
      * @param record  the key
      * @param outcome what a done key came to (finish time, duration, outputs), or {@code null}
-     * @param when    when it was done, how long a person has been awaited, or when it last changed ("3 min ago")
-     * @param said    what it came to or why it waits, with its next attempt
+     * @param when    short enough for a narrow column: when it was done ("12-04 20:12"), how long a person has been
+     *                awaited, on two lines ("waiting" and "3 h 10 min"), or when it last changed ("3 min ago")
+     * @param whenInFull {@code when} in full, on one line: a done key's time with how long ago it was ("12-04 20:12
+     *                (25 min ago)"), a wait's "waiting 3 h 10 min"
+     * @param said    what it came to, with how long its run took, or why it waits, with its next attempt
      */
-    public record KeyRow(KeyRecord record, Outcomes.KeyOutcome outcome, String when, String said) {
+    public record KeyRow(KeyRecord record, Outcomes.KeyOutcome outcome, String when, String whenInFull, String said) {
         public String key() {
             return record.key();
         }
@@ -220,20 +223,38 @@ public final class JobViewModel extends ViewModel {
 
     /** The row of {@code k}, its words as of {@code now}. */
     static KeyRow row(KeyRecord k, Outcomes.KeyOutcome outcome, Instant now) {
-        return new KeyRow(k, outcome, when(k, now), said(k, outcome, now));
+        return new KeyRow(k, outcome, when(k, now), whenInFull(k, now), said(k, outcome, now));
     }
 
+    /**
+     * The Updated cell's words, in a column that leaves Outcome its room: a done key's time alone, how long a person
+     * has been awaited on two lines (a key that waits for a person has its reason on two already).
+     */
     private static String when(KeyRecord k, Instant now) {
+        if (k.state() == KeyState.DONE) {
+            return io.keyline.ui.common.Format.shortTime(k.updatedAt());
+        }
+        java.time.Duration waited = io.keyline.core.Waiting.age(k, now); // how long a person has been awaited
+        return waited == null ? io.keyline.ui.common.Format.relative(k.updatedAt(), now)
+                : Text.t("ui.job.waitingLines", io.keyline.core.Waiting.text(waited));
+    }
+
+    /** The Updated cell's words in full, on one line (its tooltip). */
+    private static String whenInFull(KeyRecord k, Instant now) {
         if (k.state() == KeyState.DONE) {
             return Text.t("ui.job.doneAt", io.keyline.ui.common.Format.shortTime(k.updatedAt()),
                     io.keyline.ui.common.Format.relative(k.updatedAt(), now));
         }
-        String waiting = io.keyline.core.Waiting.text(k, now); // how long a person has been awaited
+        String waiting = io.keyline.core.Waiting.text(k, now);
         return waiting.isEmpty() ? io.keyline.ui.common.Format.relative(k.updatedAt(), now) : waiting;
     }
 
     private static String said(KeyRecord k, Outcomes.KeyOutcome outcome, Instant now) {
         String out = outcome == null ? "" : outcome.text();
+        String took = outcome == null ? "" : outcome.tookText();
+        if (!took.isEmpty()) {
+            return out.isEmpty() ? Text.t("ui.job.took", took) : Text.t("ui.job.tookThen", took, out);
+        }
         if (!out.isEmpty()) {
             return out;
         }

@@ -197,7 +197,7 @@ class JobViewKeysTest {
         @SuppressWarnings("unchecked")
         TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
         javafx.scene.control.TableColumn<?, ?> step = table.getColumns().get(2);
-        javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(5);
+        javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(table.getColumns().size() - 1);
         double stepBefore = io.keyline.testing.Fx.fxValue(robot, step::getWidth);
         double outcomeBefore = io.keyline.testing.Fx.fxValue(robot, outcome::getWidth);
         // the header's edge between Step and Updated
@@ -362,7 +362,7 @@ class JobViewKeysTest {
         assertThat(io.keyline.testing.Fx.fxValue(robot, table::getWidth)).as("the table narrowed with the window")
                 .isLessThan(wide - 200);
         String fits = io.keyline.testing.Fx.fxValue(robot, () -> {
-            javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(5);
+            javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(table.getColumns().size() - 1);
             javafx.scene.Node header = table.lookupAll(".column-header").stream()
                     .filter(n -> n instanceof javafx.scene.control.skin.TableColumnHeader h
                             && h.getTableColumn() == outcome).findFirst().orElseThrow();

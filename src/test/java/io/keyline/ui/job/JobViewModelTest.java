@@ -214,5 +214,9 @@ class JobViewModelTest {
         assertThat(row.outcome().finishedAt()).isEqualTo(row.record().updatedAt());
         assertThat(row.outcome().took()).isNotNull();
         assertThat(row.outcome().text()).contains("rows=4").contains("total=17.50");
+        // in the table: the time alone under Updated (how long ago in its tooltip), the run's length leading Outcome
+        assertThat(row.when()).matches("\\d\\d-\\d\\d \\d\\d:\\d\\d");
+        assertThat(row.whenInFull()).startsWith(row.when()).endsWith(")");
+        assertThat(row.said()).startsWith("took " + row.outcome().tookText() + "  ·  ").contains("rows=4");
     }
 }

@@ -109,7 +109,10 @@ class ReviewChipTest extends MainWindowTest {
             org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
 
             Label chip = chipInTable(robot, REVIEWED).orElseThrow();
+            // in the chip's short words, which leave the table's room to Outcome, and in full for a screen reader
             assertThat(fxValue(robot, chip::getText)).as("the key table's chip in %s", language)
+                    .isEqualTo(Text.t("ui.job.chip.NEEDS_REVIEW"));
+            assertThat(fxValue(robot, chip::getAccessibleText)).as("the key table's chip read aloud in %s", language)
                     .isEqualTo(review(language));
             assertThat(fxValue(robot, () -> List.copyOf(chip.getStyleClass()))).as("its style in %s", language)
                     .contains("state-needs-review").doesNotContain("state-needs-confirmation");
