@@ -99,12 +99,20 @@ class ConfirmAfterRenewalTest {
                 .contains("/title = Daily " + KEY)
                 .doesNotContain(oldNonce);
         assertThat(vm.payloadHashProperty().get()).isNotEmpty();
+        // the nonce goes in a header: the body's values are all known now, and so is its hash
+        String sha = vm.infoProperty().get().payload().bodySha256();
+        assertThat(vm.payloadTextProperty().get()).as("the body's hash")
+                .doesNotContain(Text.t("core.confirm.shaAtRunTime"))
+                .contains(Text.t("core.confirm.shaLine", String.valueOf(sha)));
 
         assertThat(vm.confirmAndRun("checked the blog")).isTrue();
 
         assertThat(fx.record("wp-daily", KEY).state()).isEqualTo(KeyState.DONE);
         assertThat(site.posts(SLUG)).isEqualTo(1);
         assertThat(noncesPosted()).containsExactly(site.nonce(renewed));
+        assertThat(site.requests().stream().filter(q -> q.method().equals("POST"))
+                .map(q -> io.keyline.core.exec.Rendering.sha256(q.body().getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                .as("the hash of the body that was sent").containsExactly(sha);
         assertThat(fx.services().credentials().info("wp").orElseThrow().rejected()).isFalse();
     }
 
