@@ -45,6 +45,8 @@ final class Claim {
     /** A step that ran and whose outcome is not committed yet. */
     Unrecorded unrecorded;
     private final List<KeyChanges.Change> pending = new ArrayList<>();
+    /** Steps whose records go with the next change staged: they run again, their outputs are gone. */
+    private List<String> forgetting = List.of();
 
     /** A failure of an unsafe step whose outcome is unknown. */
     record Failure(String step, Said words, Evidence evidence) {
@@ -75,11 +77,27 @@ final class Claim {
 
     /** Queues a change to commit with the next {@link #move}; {@code before == null} inserts the key. */
     void defer(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent ev) {
-        pending.add(new KeyChanges.Change(before, after, step, ev));
+        pending.add(new KeyChanges.Change(before, after, step, ev, forgetting));
+        forgetting = List.of();
         rec = after.withVersion(before == null ? 1 : before.version() + 1);
         if (step != null) {
             steps.put(step.step(), step);
         }
+    }
+
+    /**
+     * The records of {@code stepIds} go with the next change staged: those steps run again, their outputs are
+     * discarded (from this claim at once).
+     */
+    void forget(List<String> stepIds) {
+        for (String id : stepIds) {
+            steps.remove(id);
+            outputs.remove(id);
+            probes.remove(id);
+        }
+        List<String> all = new ArrayList<>(forgetting);
+        all.addAll(stepIds);
+        forgetting = List.copyOf(all);
     }
 
     /** Builds the change a trigger makes; the event records the answer of the step's probe ({@code null}: none). */
@@ -130,5 +148,6 @@ final class Claim {
     /** Forgets deferred changes that failed to commit. */
     void discardPending() {
         pending.clear();
+        forgetting = List.of();
     }
 }

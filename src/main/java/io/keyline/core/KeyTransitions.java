@@ -101,7 +101,7 @@ final class KeyTransitions {
                         return c.rec;
                     }
                     scheduleRetry(c, step, sr, attempts(sr), asks, FailureClass.AMBIGUOUS, p.origin(), msg,
-                            p.evidence(), null, ProbeAnswer.INCONCLUSIVE);
+                            p.evidence(), null, ProbeAnswer.INCONCLUSIVE, false);
                     return c.rec;
                 }
                 scheduleRetry(c, step, sr, attempts(sr) + 1, FailureClass.RETRYABLE, p.origin(), msg, p.evidence(),
@@ -215,8 +215,8 @@ final class KeyTransitions {
         StepRecord failed = new StepRecord(step.id(), status, attempt, firstAttempt, Map.of(), ctx.now());
         switch (cls) {
             case RETRYABLE, TRANSIENT_AFTER_SEND, AMBIGUOUS ->
-                    scheduleRetry(c, step, failed, attempt, cls, out.origin(), out.words(),
-                            out.evidence(), out.retryAfter(), null);
+                    scheduleRetry(c, step, failed, attempt, attempt, cls, out.origin(), out.words(),
+                            out.evidence(), out.retryAfter(), null, cls == FailureClass.RETRYABLE);
             case AUTH -> needCredential(c, step, step.credential(), failed, Said.of("core.event.credentialRejected",
                     step.credential() == null ? Said.of("core.event.noneDeclared") : step.credential(), out.words()),
                     out.evidence(), null);
@@ -364,16 +364,18 @@ final class KeyTransitions {
     private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, FailureClass cls,
                                FailureOrigin origin, Said message, Evidence ev, Duration retryAfter,
                                ProbeAnswer probe) {
-        scheduleRetry(c, step, sr, attempt, attempt, cls, origin, message, ev, retryAfter, probe);
+        scheduleRetry(c, step, sr, attempt, attempt, cls, origin, message, ev, retryAfter, probe, false);
     }
 
     /**
      * @param tries how many tries the policy counts (its delay and {@code maxAttempts}): the attempts of the step,
      *              or the asks of a probe that could not tell after an attempt whose outcome is unknown
+     * @param refused the step itself was answered "try again" (nothing was done): a retry goes back to its
+     *                {@code retryFrom}, if it has one
      */
     private void scheduleRetry(Claim c, StepDefinition step, StepRecord sr, int attempt, int tries,
                                FailureClass cls, FailureOrigin origin, Said message, Evidence ev,
-                               Duration retryAfter, ProbeAnswer probe) {
+                               Duration retryAfter, ProbeAnswer probe, boolean refused) {
         var policy = step.retry();
         Instant now = ctx.now();
         Instant first = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : now;
@@ -401,9 +403,32 @@ final class KeyTransitions {
                 ? Said.of("core.event.retryScheduled", message, attempt + 1, policy.maxAttempts(), next)
                 : Said.of("core.event.retryScheduledAfter", message, attempt + 1, policy.maxAttempts(), next,
                         Math.min(retryAfter.toSeconds(), 999_999_999));
+        List<String> back = refused ? goBack(c, step) : List.of();
+        if (!back.isEmpty()) {
+            msg = Said.of("core.event.retryGoesBack", msg, step.retryFrom(), String.join(", ", back));
+        }
         c.move(Trigger.SCHEDULE_RETRY, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin)
                         .withNextAttemptAt(next),
                 rec, EventType.RETRY_SCHEDULED, step.id(), attempt, cls, msg, ev, probe);
+    }
+
+    /**
+     * A retry of {@code step} that goes back to its {@code retryFrom}: the records of that step and those after it,
+     * up to {@code step} (whose own record keeps its attempts), go with the retry's change, so they run again first
+     * and fetch their outputs anew. Returns the steps that go.
+     */
+    private static List<String> goBack(Claim c, StepDefinition step) {
+        if (step.retryFrom() == null) {
+            return List.of();
+        }
+        List<String> back = new java.util.ArrayList<>();
+        for (StepDefinition s : c.job.steps().subList(c.job.stepIndex(step.retryFrom()), c.job.stepIndex(step.id()))) {
+            if (s.effect() != Effect.UNSAFE && c.steps.containsKey(s.id())) {
+                back.add(s.id());
+            }
+        }
+        c.forget(back);
+        return List.copyOf(back);
     }
 
     static int attempts(StepRecord sr) {

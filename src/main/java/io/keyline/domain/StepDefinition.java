@@ -20,11 +20,14 @@ import java.util.Map;
  * @param timeout    step timeout
  * @param retry      effective retry policy (the step's own, else the job's)
  * @param expiry     how long a wait for a confirmation of this step may last, or {@code null}: for ever
+ * @param retryFrom  the earlier step a retry of this step runs again from (its outputs and those of the steps
+ *                   after it are fetched anew: a token the site no longer takes), or {@code null}: the retry
+ *                   sends this step again with the outputs it has
  */
 public record StepDefinition(String id, StepKind kind, Effect effect, ConfirmPolicy confirm, String credential,
                              List<String> command, Map<String, String> env, String workdir,
                              HttpRequestSpec request, ProbeSpec probe, Duration timeout, RetryPolicy retry,
-                             ConfirmExpiry expiry) {
+                             ConfirmExpiry expiry, String retryFrom) {
     public StepDefinition {
         command = command == null ? List.of() : List.copyOf(command);
         env = env == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
@@ -35,5 +38,13 @@ public record StepDefinition(String id, StepKind kind, Effect effect, ConfirmPol
                           List<String> command, Map<String, String> env, String workdir, HttpRequestSpec request,
                           ProbeSpec probe, Duration timeout, RetryPolicy retry) {
         this(id, kind, effect, confirm, credential, command, env, workdir, request, probe, timeout, retry, null);
+    }
+
+    /** A step whose retries send it again with the outputs it has. */
+    public StepDefinition(String id, StepKind kind, Effect effect, ConfirmPolicy confirm, String credential,
+                          List<String> command, Map<String, String> env, String workdir, HttpRequestSpec request,
+                          ProbeSpec probe, Duration timeout, RetryPolicy retry, ConfirmExpiry expiry) {
+        this(id, kind, effect, confirm, credential, command, env, workdir, request, probe, timeout, retry, expiry,
+                null);
     }
 }

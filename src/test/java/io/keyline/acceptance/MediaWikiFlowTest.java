@@ -334,4 +334,33 @@ class MediaWikiFlowTest {
         assertThat(site.requests().stream().filter(q -> "tokens".equals(q.param("meta"))).count())
                 .as("no token is asked for work that is there").isZero();
     }
+
+    /**
+     * A save whose answer never came, that the wiki never got: the probe finds no page and a person is asked. When
+     * the person confirms, the wiki has forgotten the session the token belongs to and opens a new one from the
+     * remember-me cookie: the save is refused {@code badtoken} (nothing was done). The retry goes back to the token
+     * step ({@code retryFrom}) and the page is created once, with a token of the session the save is sent with.
+     */
+    @Test
+    void aSaveConfirmedAfterTheSessionEndedIsSentWithATokenOfTheNewSession() throws IOException {
+        quickSave();
+        storeLogin();
+        site.loseNextEdit();
+        Result lost = run();
+        assertThat(lost.exit()).as(lost.toString()).isEqualTo(4);
+        assertThat(state()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(site.saves(TITLE)).isZero();
+        site.expireSessions();
+        wb.clock.advance(Duration.ofMinutes(20));
+
+        Result confirmed = wb.cli("confirm", "wiki-page", KEY, "--note", "checked the wiki: no page");
+
+        assertThat(site.saves(TITLE)).as(confirmed.toString()).isEqualTo(1);
+        assertThat(state()).as(status(wb, "wiki-page", KEY).toString()).isEqualTo("DONE");
+        assertThat(site.requests().stream().filter(q -> "edit".equals(q.param("action"))).map(q -> q.param("token"))
+                .distinct().count()).as("the retry sends a token of the new session").isEqualTo(2);
+        assertThat(timeline(wb, "wiki-page", KEY).stream().map(e -> e.get("message").asText()))
+                .anyMatch(m -> m.contains("first it goes back to step token: token run again"));
+        nothingShownHoldsASecret(lost, confirmed);
+    }
 }

@@ -175,8 +175,10 @@ final class JobReader {
         for (int i = 0; i < arr.items().size(); i++) {
             SourceNode item = arr.items().get(i);
             if (item instanceof SourceNode.Obj obj) {
-                steps.add(StepReader.read(obj, "steps[" + i + "]", job.problems(), indexes, i, jobRetry));
+                steps.add(StepReader.read(obj, "steps[" + i + "]", job.problems(), indexes, i, jobRetry,
+                        new ArrayList<>(steps)));
             } else {
+                steps.add(null);
                 job.problems().at(item, ObjectView.mustBe("steps[" + i + "]", Said.of("core.jobfile.expect.object"),
                         Problems.type(item)));
             }

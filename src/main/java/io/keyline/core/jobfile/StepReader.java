@@ -25,7 +25,8 @@ final class StepReader {
     static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
 
     private static final List<String> FIELDS = List.of("id", "kind", "effect", "confirm", "credential", "timeout",
-            "retry", "command", "env", "workdir", "request", "response", "followRedirects", "extract", "probe");
+            "retry", "retryFrom", "command", "env", "workdir", "request", "response", "followRedirects", "extract",
+            "probe");
     /** Fields of a {@code confirm} object. */
     private static final List<String> CONFIRM_FIELDS = List.of("expireAfter", "then");
     private static final List<String> REQUEST_FIELDS = List.of("method", "url", "headers", "body", "bodyFile", "form",
@@ -44,10 +45,11 @@ final class StepReader {
      * @param stepIndexes index of every step id of the job, for output references
      * @param index       this step's index
      * @param jobRetry    the job's effective retry policy
+     * @param earlier     the steps before it, as read ({@code null} for one that is invalid)
      * @return the step, or {@code null} if invalid (the problems are reported)
      */
     static StepDefinition read(SourceNode.Obj node, String path, Problems problems, Map<String, Integer> stepIndexes,
-                               int index, RetryPolicy jobRetry) {
+                               int index, RetryPolicy jobRetry, List<StepDefinition> earlier) {
         int before = problems.count();
         ObjectView step = ObjectView.of(node, path, problems, FIELDS);
         String id = step.require("id") ? step.matching("id", ID, Said.of("core.jobfile.rule.stepId")) : null;
@@ -61,6 +63,7 @@ final class StepReader {
         String credential = step.matching("credential", CREDENTIAL, Said.of("core.jobfile.rule.credential"));
         Duration timeout = step.duration("timeout");
         RetryPolicy retry = RetryReader.read(step, jobRetry);
+        String retryFrom = retryFrom(step, id, stepIndexes, index, earlier);
 
         StepKind kind = kindName == null ? null : StepKind.valueOf(kindName.toUpperCase(Locale.ROOT));
         Effect effect = effectName == null ? null : Effect.valueOf(effectName.toUpperCase(Locale.ROOT));
@@ -76,7 +79,39 @@ final class StepReader {
         return new StepDefinition(id, kind, effect,
                 confirm == null ? ConfirmPolicy.NEVER : ConfirmPolicy.valueOf(confirm.toUpperCase(Locale.ROOT)),
                 credential, action.command(), action.env(), action.workdir(), action.request(), probe,
-                timeout == null ? defaultTimeout : timeout, retry, expiry);
+                timeout == null ? defaultTimeout : timeout, retry, expiry, retryFrom);
+    }
+
+    /**
+     * {@code "retryFrom": "token"}: a retry of this step first runs again an earlier step and those after it, for
+     * values the site takes only fresh (a CSRF token of the session it now has). Only steps safe to repeat may be
+     * gone back over: an unsafe one would be made again.
+     */
+    private static String retryFrom(ObjectView step, String id, Map<String, Integer> stepIndexes, int index,
+                                    List<StepDefinition> earlier) {
+        String from = step.matching("retryFrom", ID, Said.of("core.jobfile.rule.stepId"));
+        if (from == null) {
+            return null;
+        }
+        SourceNode at = step.field("retryFrom").value();
+        Integer i = stepIndexes.get(from);
+        Said label = id == null ? Said.plain(step.pathOf("retryFrom")) : Said.of("core.jobfile.step", "\"" + id + "\"");
+        if (i == null || i >= index) {
+            step.problems().at(at, Said.of("core.jobfile.retryFrom.step", step.pathOf("retryFrom"), i == null
+                    ? Said.of("core.jobfile.unknownStep", Problems.quote(from), Suggestions.didYouMean(from,
+                    stepIndexes.keySet()))
+                    : Said.of("core.jobfile.laterStep", Problems.quote(from), label)));
+            return null;
+        }
+        for (int k = i; k < index && k < earlier.size(); k++) {
+            StepDefinition s = earlier.get(k);
+            if (s != null && s.effect() == Effect.UNSAFE) {
+                step.problems().at(at, Said.of("core.jobfile.retryFrom.unsafe", step.pathOf("retryFrom"), label,
+                        Problems.quote(s.id())));
+                return null;
+            }
+        }
+        return from;
     }
 
     /**

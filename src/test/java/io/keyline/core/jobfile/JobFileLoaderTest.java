@@ -115,6 +115,36 @@ class JobFileLoaderTest {
                 Duration.ofMinutes(1), 0.0, Duration.ofMinutes(30)));
     }
 
+    /**
+     * {@code retryFrom} names an earlier step a retry of this one goes back to: a later or unknown step is an error,
+     * and so is an unsafe step on the way back (a retry would make its effect again).
+     */
+    @Test
+    void retryFromNamesAnEarlierStepAndGoesBackOnlyOverSafeSteps() throws IOException {
+        String steps = "{ \"id\": \"token\", \"kind\": \"command\", \"effect\": \"none\", \"command\": [\"true\"] },"
+                + " { \"id\": \"post\", \"kind\": \"command\", \"effect\": \"UNSAFE_OR_NOT\", \"command\": [\"true\"] },"
+                + " { \"id\": \"save\", \"kind\": \"command\", \"effect\": \"unsafe\", \"command\": [\"true\"],"
+                + " \"retryFrom\": \"FROM\" }";
+        Path good = write("good.json", "{ \"name\": \"good\", \"key\": { \"type\": \"date\" }, \"steps\": ["
+                + steps.replace("UNSAFE_OR_NOT", "none").replace("FROM", "token") + "] }");
+        Path later = write("later.json", "{ \"name\": \"later\", \"key\": { \"type\": \"date\" }, \"steps\": ["
+                + steps.replace("UNSAFE_OR_NOT", "none").replace("FROM", "save") + "] }");
+        Path unknown = write("unknown.json", "{ \"name\": \"unknown\", \"key\": { \"type\": \"date\" }, \"steps\": ["
+                + steps.replace("UNSAFE_OR_NOT", "none").replace("FROM", "tokn") + "] }");
+        Path unsafe = write("unsafe.json", "{ \"name\": \"unsafe\", \"key\": { \"type\": \"date\" }, \"steps\": ["
+                + steps.replace("UNSAFE_OR_NOT", "unsafe").replace("FROM", "token") + "] }");
+
+        assertThat(JobFileLoader.loadFile(good).job().steps()).extracting(StepDefinition::retryFrom)
+                .containsExactly(null, null, "token");
+        assertThat(JobFileLoader.loadFile(later).errors()).extracting(JobFileError::message).containsExactly(
+                "steps[2].retryFrom: step \"save\", which does not run before step \"save\"");
+        assertThat(JobFileLoader.loadFile(unknown).errors()).extracting(JobFileError::message).singleElement()
+                .asString().startsWith("steps[2].retryFrom: unknown step \"tokn\"").contains("\"token\"");
+        assertThat(JobFileLoader.loadFile(unsafe).errors()).extracting(JobFileError::message).containsExactly(
+                "steps[2].retryFrom: a retry of step \"save\" would run the unsafe step \"post\" again; go back only"
+                        + " over steps that are safe to repeat");
+    }
+
     @Test
     void commandStepAndProbeFieldsAreMapped() throws IOException {
         Path file = write("command.json", """
