@@ -260,7 +260,10 @@ final class KeyRun {
         int attempt = c.attempts(step.id()) + 1;
         StepContext sc = context(c, step, attempt);
         Instant started = ctx.now();
-        Instant firstAttempt = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : started;
+        // an attempt a person confirmed starts the step's time budget (maxElapsed) again, as a retry by a person does:
+        // the attempts before it, whose outcome was unknown, may be hours old
+        boolean confirmed = step.id().equals(c.rec.confirmedStep());
+        Instant firstAttempt = !confirmed && sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : started;
         // commit points per effect (docs/durability.md): only an unsafe step's intent is committed (with the
         // claim when it is the key's first transition) and synced before it acts; a none/idempotent step may
         // be redone after a crash, so it acts right after the claim or the previous step's success.

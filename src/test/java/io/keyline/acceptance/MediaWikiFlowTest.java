@@ -363,4 +363,31 @@ class MediaWikiFlowTest {
                 .anyMatch(m -> m.contains("first it goes back to step token: token run again"));
         nothingShownHoldsASecret(lost, confirmed);
     }
+
+    /**
+     * A save whose answer was lost waits for a person, who confirms it three hours later; the wiki answers the
+     * confirmed edit {@code ratelimited} (nothing done, try later). The wait is kept and the page saved once: the
+     * step's time budget ({@code maxElapsed}) counts from the attempt the person confirmed, not from the lost one.
+     */
+    @Test
+    void aConfirmedSaveTheWikiAsksToSendLaterIsSentLaterInsteadOfFailing() throws IOException {
+        quickSave();
+        storeLogin();
+        site.loseNextEdit();
+        Result lost = run();
+        assertThat(lost.exit()).as(lost.toString()).isEqualTo(4);
+        assertThat(state()).isEqualTo("NEEDS_CONFIRMATION");
+        wb.clock.advance(Duration.ofHours(3));
+        site.rateLimited(1);
+
+        Result confirmed = wb.cli("confirm", "wiki-page", KEY, "--note", "checked the wiki: no page");
+
+        if (confirmed.exit() == 5) {
+            assertThat(state()).isEqualTo("RETRY_WAIT");
+            wb.clock.advance(Duration.ofMinutes(5));
+            confirmed = run();
+        }
+        assertThat(state()).as(confirmed.toString()).isEqualTo("DONE");
+        assertThat(site.saves(TITLE)).isEqualTo(1);
+    }
 }
