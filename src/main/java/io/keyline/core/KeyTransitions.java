@@ -225,7 +225,7 @@ final class KeyTransitions {
                 // ("Title has already been used") after an attempt that may have done the work: neither a success
                 // (nothing shows the work is there) nor a plain failure to send again
                 Integer answered = out.evidence() == null ? null : out.evidence().status();
-                boolean taken = answered != null && answered >= 200 && answered < 300;
+                boolean taken = !out.refused() && answered != null && answered >= 200 && answered < 300;
                 Said words = !unsafe || cls != FailureClass.FATAL ? out.words()
                         : taken ? Said.of("core.event.takenNotSuccess", step.id(), out.words(), String.valueOf(answered))
                         : unknownBefore > 0

@@ -390,4 +390,101 @@ class MediaWikiFlowTest {
         assertThat(state()).as(confirmed.toString()).isEqualTo("DONE");
         assertThat(site.saves(TITLE)).isEqualTo(1);
     }
+
+    /**
+     * A private wiki answers a gone login's question about the page {@code readapidenied}: the job's probe parks the
+     * key before any step runs, and the renewed login saves once.
+     */
+    @Test
+    void onAPrivateWikiTheJobsProbeParksAGoneLoginBeforeAnyStep() throws IOException {
+        site.makePrivate();
+        storeLogin();
+        site.expireLogins();
+
+        Result parked = run();
+
+        assertThat(parked.exit()).as(parked.toString()).isEqualTo(4);
+        JsonNode st = status(wb, "wiki-page", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(st.get("message").asText()).startsWith("credential wiki was rejected by the job's probe")
+                .contains("readapidenied");
+        assertThat(site.requests()).as("nothing but the probe was asked").hasSize(1);
+        storeLogin();
+        Result r = run();
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.saves(TITLE)).isEqualTo(1);
+    }
+
+    /**
+     * {@code keyline credentials test wiki} tells a gone login ({@code +\} from the token query, though the public
+     * wiki answers the probes) from a live one whose session the wiki opens again from the remember-me cookie.
+     */
+    @Test
+    void credentialsTestTellsAGoneLoginFromOneTheRememberMeCookieKeepsAlive() throws IOException {
+        storeLogin();
+        site.expireSessions();
+        Result alive = wb.cli("credentials", "test", CRED, "--key", KEY);
+        assertThat(alive.exit()).as(alive.toString()).isZero();
+
+        site.expireLogins();
+        Result gone = wb.cli("credentials", "test", CRED, "--key", KEY);
+
+        assertThat(gone.exit()).as(gone.toString()).isEqualTo(2);
+        assertThat(gone.out() + gone.err()).contains("rejected");
+        assertThat(site.edits()).isZero();
+    }
+
+    /**
+     * A person creates the day's page between the save's probe and the save: MediaWiki refuses the edit
+     * {@code articleexists} (createonly). Nothing of the job's was saved; the key fails for a person to look, and what
+     * it says does not claim the save may have made the page.
+     */
+    @Test
+    void aPageAPersonCreatesJustBeforeTheSaveIsRefusedAndTheKeySaysTheSaveDidNothing() {
+        storeLogin0();
+        site.writeByHandBeforeNextEdit(TITLE);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(site.page(TITLE).author()).isEqualTo("Alice");
+        assertThat(site.saves(TITLE)).isEqualTo(1);
+        JsonNode st = status(wb, "wiki-page", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("articleexists")
+                .contains("the site's answer says it refused the request, nothing was done")
+                .doesNotContain("may have done it");
+    }
+
+    /**
+     * A probe whose {@code refusedWhen} meets the answer is a question the site refuses as it is asked: the key
+     * fails before anything is sent, with the wiki's words, instead of asking the same question again.
+     */
+    @Test
+    void aProbeTheWikiRefusesFailsTheKeyBeforeAnythingIsSent() throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        String jobProbeRule = "\"response\": { \"authWhen\": { \"jsonPointer\": \"/error/code\", \"equals\": \"readapidenied\" },";
+        assertThat(text).contains(jobProbeRule);
+        job(text.replaceFirst(java.util.regex.Pattern.quote(jobProbeRule),
+                "\"response\": { \"refusedWhen\": { \"jsonPointer\": \"/error/code\", \"exists\": true },"));
+        site.makePrivate();
+        storeLogin();
+        site.expireLogins();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode st = status(wb, "wiki-page", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("readapidenied");
+        assertThat(site.requests()).as("only the probe was asked").hasSize(1);
+    }
+
+    void storeLogin0() {
+        try {
+            storeLogin();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }

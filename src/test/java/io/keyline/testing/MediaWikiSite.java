@@ -93,6 +93,7 @@ public final class MediaWikiSite implements AutoCloseable {
     private volatile boolean expireAtEdit;
     private volatile boolean resetAfter;
     private volatile boolean lose;
+    private volatile String handWritten;
     private volatile CountDownLatch holdAfter;
     private volatile CountDownLatch reached = new CountDownLatch(1);
     private int nextRevision = 100;
@@ -205,6 +206,12 @@ public final class MediaWikiSite implements AutoCloseable {
         store(normalize(title), "Alice", text);
     }
 
+    /** A person saves {@code title} in the browser just before the next edit arrives (after its probe looked). */
+    public MediaWikiSite writeByHandBeforeNextEdit(String title) {
+        handWritten = title;
+        return this;
+    }
+
     /** How many edits made or changed this page. */
     public int saves(String title) {
         return saves.getOrDefault(normalize(title), 0);
@@ -277,6 +284,10 @@ public final class MediaWikiSite implements AutoCloseable {
         if ("edit".equals(params.get("action")) && lose) {
             lose = false;
             return new Reply.Hang();
+        }
+        if ("edit".equals(params.get("action")) && handWritten != null) {
+            writeByHand(handWritten, "Written by Alice.");
+            handWritten = null;
         }
         if ("edit".equals(params.get("action")) && expireAtEdit) {
             expireAtEdit = false;

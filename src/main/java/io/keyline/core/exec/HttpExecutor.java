@@ -187,7 +187,11 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /** What an answer means for a step: {@code cls == null} is success. */
-    private record Judgement(FailureClass cls, Said words, Duration retryAfter) {
+    private record Judgement(FailureClass cls, Said words, Duration retryAfter, boolean refused) {
+        Judgement(FailureClass cls, Said words, Duration retryAfter) {
+            this(cls, words, retryAfter, false);
+        }
+
         Judgement(FailureClass cls, String message, Duration retryAfter) {
             this(cls, Said.plain(message), retryAfter);
         }
@@ -287,7 +291,7 @@ public final class HttpExecutor implements StepExecutor {
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
         if (j.cls() != null) {
             return new StepOutcome(j.cls(), refreshed.noted(j.words()).map(ctx.redact()), Map.of(), ev,
-                    j.retryAfter(), null, refreshed.ofLogin());
+                    j.retryAfter(), null, refreshed.ofLogin(), j.refused());
         }
         Map<String, String> outputs = outputs(ex);
         Map<String, Extraction> rules = ctx.step().request().extract();
@@ -406,6 +410,12 @@ public final class HttpExecutor implements StepExecutor {
             Conditions.Verdict v = Conditions.evaluate(rules.retryWhen(), answer);
             if (v.met()) {
                 return new Judgement(FailureClass.RETRYABLE, tryAgainLater(s, v), retryAfter(ex));
+            }
+        }
+        if (rules.refusedWhen() != null) {
+            Conditions.Verdict v = Conditions.evaluate(rules.refusedWhen(), answer);
+            if (v.met()) {
+                return new Judgement(FailureClass.FATAL, withFirstLine(refused(s, v), ex), null, true);
             }
         }
         if (s >= 200 && s < 400) {
@@ -537,6 +547,12 @@ public final class HttpExecutor implements StepExecutor {
                 return ProbeVerdict.noAnswer(tryAgainLater(s, v));
             }
         }
+        if (rules.refusedWhen() != null) {
+            Conditions.Verdict v = Conditions.evaluate(rules.refusedWhen(), answer);
+            if (v.met()) {
+                return ProbeVerdict.refused(withFirstLine(refused(s, v), ex));
+            }
+        }
         if (isRedirect(s) && rules.successWhen() == null) {
             return ProbeVerdict.isNoAnswer(redirectNotFollowed(ex));
         }
@@ -585,6 +601,11 @@ public final class HttpExecutor implements StepExecutor {
     /** An answer that meets the job's rule for a rejected login: what it showed, in words. */
     private static Said loginNotAccepted(int status, Conditions.Verdict v) {
         return Said.of("core.exec.loginNotAccepted", Integer.toString(status), v.words());
+    }
+
+    /** An answer that meets the job's rule for "the site refused it": what it showed, in words. */
+    private static Said refused(int status, Conditions.Verdict v) {
+        return Said.of("core.exec.refusedByRule", Integer.toString(status), v.words());
     }
 
     /** An answer that meets the job's rule for "try again later": what it showed, in words. */

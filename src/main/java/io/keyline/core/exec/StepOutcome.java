@@ -19,9 +19,16 @@ import java.util.Map;
  * @param origin     whose doing a failure was ({@code null} on success)
  * @param refreshed  the credential's new fingerprint when the site refreshed its cookies on the answer (kept,
  *                   encrypted), else {@code null}
+ * @param refused    the site's answer says it refused the request (the step's {@code refusedWhen}): nothing was
+ *                   done, though it came with a 2xx
  */
 public record StepOutcome(FailureClass failure, Said words, Map<String, String> outputs, Evidence evidence,
-                          Duration retryAfter, FailureOrigin origin, String refreshed) {
+                          Duration retryAfter, FailureOrigin origin, String refreshed, boolean refused) {
+
+    public StepOutcome(FailureClass failure, Said words, Map<String, String> outputs, Evidence evidence,
+                       Duration retryAfter, FailureOrigin origin, String refreshed) {
+        this(failure, words, outputs, evidence, retryAfter, origin, refreshed, false);
+    }
 
     public StepOutcome {
         if (failure == null) {
@@ -39,7 +46,7 @@ public record StepOutcome(FailureClass failure, Said words, Map<String, String> 
 
     /** The same outcome, with the credential's new fingerprint after the site refreshed it. */
     public StepOutcome refreshed(String fingerprint) {
-        return new StepOutcome(failure, words, outputs, evidence, retryAfter, origin, fingerprint);
+        return new StepOutcome(failure, words, outputs, evidence, retryAfter, origin, fingerprint, refused);
     }
 
     /** The summary in English, as the run log and machine output keep it. */

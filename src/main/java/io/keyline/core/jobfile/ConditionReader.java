@@ -28,7 +28,7 @@ final class ConditionReader {
 
     static final List<String> FIELDS = List.of("jsonPointer", "equals", "notEquals", "in", "notIn", "exists",
             "status", "bodyContains", "bodyMatches", "header", "matches", "not", "all", "any");
-    static final List<String> RESPONSE_FIELDS = List.of("successWhen", "authWhen", "retryWhen");
+    static final List<String> RESPONSE_FIELDS = List.of("successWhen", "authWhen", "retryWhen", "refusedWhen");
     private static final List<String> KINDS = List.of("jsonPointer", "status", "bodyContains", "bodyMatches", "header",
             "not", "all", "any");
     private static final List<String> COMPARISONS = List.of("equals", "notEquals", "in", "notIn", "exists");
@@ -52,7 +52,8 @@ final class ConditionReader {
             return ResponseRules.NONE;
         }
         return owner.readObject("response", RESPONSE_FIELDS, response -> new ResponseRules(
-                read(response, "successWhen"), read(response, "authWhen"), read(response, "retryWhen")));
+                read(response, "successWhen"), read(response, "authWhen"), read(response, "retryWhen"),
+                read(response, "refusedWhen")));
     }
 
     /**
