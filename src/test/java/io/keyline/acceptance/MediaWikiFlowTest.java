@@ -143,6 +143,9 @@ class MediaWikiFlowTest {
 
     @Test
     void theDaysPageIsCreatedOnceWithTheTokenAsTheWikiGaveIt() throws IOException {
+        assertThat(Files.readString(Path.of("docs/job-files.md"), StandardCharsets.UTF_8))
+                .as("the docs show the shipped example as it is")
+                .contains(Files.readString(EXAMPLE, StandardCharsets.UTF_8).strip());
         storeLogin();
 
         Result r = run();
