@@ -309,7 +309,18 @@ class MediaWikiFlowTest {
     void aRateLimitedSaveIsTriedAgainLaterAndSavedOnce() throws IOException {
         storeLogin();
         site.rateLimited(1);
+        savedOnceAfterOneRefusal();
+    }
 
+    @Test
+    void aSaveWhileTheWikiIsReadOnlyIsTriedAgainLaterAndSavedOnce() throws IOException {
+        storeLogin();
+        site.readOnly(1);
+        savedOnceAfterOneRefusal();
+    }
+
+    /** The wiki refuses the first save and asks to try later: the retry saves once, nothing is saved twice. */
+    void savedOnceAfterOneRefusal() {
         Result r = run();
 
         if (r.exit() == 5) {

@@ -48,7 +48,7 @@ import java.util.concurrent.TimeUnit;
  * anonymous query is {@code readapidenied}; tokens are still given ({@code meta=tokens} is not a read).</li>
  * </ul>
  * Switches: {@link #expireSessions()} (the server forgot its sessions: remember-me logs in again),
- * {@link #expireLogins()} (the remember-me tokens no longer match either), {@link #lagged}, {@link #rateLimited},
+ * {@link #expireLogins()} (the remember-me tokens no longer match either), {@link #lagged}, {@link #rateLimited}, {@link #readOnly},
  * {@link #holdAfterSave()}, {@link #resetAfterSave()}, {@link #loseNextEdit()}, {@link #expireAtNextEdit()}. {@link #saves(String)} counts
  * the edits that made a page: 2 is a double save.
  */
@@ -90,6 +90,7 @@ public final class MediaWikiSite implements AutoCloseable {
     private volatile int lag;
     private volatile int lagTimes;
     private volatile int rateLimitTimes;
+    private volatile int readOnlyTimes;
     private volatile boolean expireAtEdit;
     private volatile boolean resetAfter;
     private volatile boolean lose;
@@ -167,6 +168,12 @@ public final class MediaWikiSite implements AutoCloseable {
     /** The next {@code times} edits exceed the user's edit rate limit. */
     public MediaWikiSite rateLimited(int times) {
         rateLimitTimes = times;
+        return this;
+    }
+
+    /** The wiki is read-only ($wgReadOnly, a maintenance) for the next {@code times} edits. */
+    public MediaWikiSite readOnly(int times) {
+        readOnlyTimes = times;
         return this;
     }
 
@@ -355,6 +362,11 @@ public final class MediaWikiSite implements AutoCloseable {
             if (!valid) {
                 throw new ApiError("badtoken", "Invalid CSRF token.");
             }
+        }
+        if (action.equals("edit") && readOnlyTimes > 0) {
+            // checkExecutePermissions: a write module on a read-only wiki, before maxlag
+            readOnlyTimes--;
+            throw new ApiError("readonly", "The wiki is currently in read-only mode.");
         }
         if (action.equals("edit")) {
             maxlag(params, headers);
