@@ -35,6 +35,13 @@ final class PlanCursor {
         }
         List<Plan.PlannedStep> path = expected.path();
         Plan.PlannedStep next = cursor < path.size() ? path.get(cursor) : null;
+        int back = next == null ? -1 : goneBackTo(c.job, next, step, path);
+        if (back >= 0) {
+            // the planned step was answered "try again" and its retry goes back to this one (retryFrom): the plan's
+            // path from here is walked again, as the job says
+            cursor = back;
+            next = path.get(cursor);
+        }
         boolean reconcile = a.kind() == KeyDecision.ActionKind.RECONCILE;
         if (next == null) {
             if (reconcile && step.id().equals(expected.stopStep()) && expected.stopProbe() == ProbeAnswer.NOT_ASKED) {
@@ -81,6 +88,23 @@ final class PlanCursor {
             }
         }
         return null;
+    }
+
+    /**
+     * The index of {@code step} on the path when the planned step {@code next} goes back to it for a retry (its
+     * {@code retryFrom}) and the path showed it before; else -1.
+     */
+    private int goneBackTo(JobDefinition job, Plan.PlannedStep next, StepDefinition step, List<Plan.PlannedStep> path) {
+        StepDefinition planned = job.step(next.step());
+        if (planned == null || !step.id().equals(planned.retryFrom())) {
+            return -1;
+        }
+        for (int i = 0; i < cursor; i++) {
+            if (path.get(i).step().equals(step.id())) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**

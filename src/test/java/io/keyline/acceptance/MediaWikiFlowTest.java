@@ -319,6 +319,31 @@ class MediaWikiFlowTest {
         savedOnceAfterOneRefusal();
     }
 
+    /**
+     * An applied plan showed write, token, save; the wiki answers the save ratelimited, and the retry goes back to
+     * token as the job says ({@code retryFrom}). That is the plan's own path, not a departure from it: the page is
+     * saved once.
+     */
+    @Test
+    void anAppliedPlanWhoseSaveIsRetriedFromTheTokenStaysOnItsPlan() throws IOException {
+        storeLogin();
+        Result plan = wb.cli("plan", "wiki-page", "--key", KEY);
+        assertThat(plan.exit()).as(plan.toString()).isZero();
+        Matcher id = Pattern.compile("keyline apply ([0-9a-f]+)").matcher(plan.out());
+        assertThat(id.find()).as(plan.out()).isTrue();
+        site.rateLimited(1);
+
+        Result r = wb.cli("apply", id.group(1));
+
+        if (r.exit() == 5) {
+            wb.clock.advance(Duration.ofMinutes(5));
+            r = wb.cli("run", "wiki-page", "--key", KEY);
+        }
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.saves(TITLE)).isEqualTo(1);
+        assertThat(site.edits()).isEqualTo(2);
+    }
+
     /** The wiki refuses the first save and asks to try later: the retry saves once, nothing is saved twice. */
     void savedOnceAfterOneRefusal() {
         Result r = run();
