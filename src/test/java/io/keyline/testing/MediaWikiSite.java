@@ -48,8 +48,10 @@ import java.util.concurrent.TimeUnit;
  * anonymous query is {@code readapidenied}; tokens are still given ({@code meta=tokens} is not a read).</li>
  * </ul>
  * Switches: {@link #expireSessions()} (the server forgot its sessions: remember-me logs in again),
- * {@link #expireLogins()} (the remember-me tokens no longer match either), {@link #lagged}, {@link #rateLimited}, {@link #readOnly},
- * {@link #holdAfterSave()}, {@link #resetAfterSave()}, {@link #loseNextEdit()}, {@link #expireAtNextEdit()}. {@link #saves(String)} counts
+ * {@link #expireLogins()} (the remember-me tokens no longer match either), {@link #lagged}, {@link #rateLimited},
+ * {@link #readOnly},
+ * {@link #holdAfterSave()}, {@link #resetAfterSave()}, {@link #loseNextEdit()}, {@link #expireAtNextEdit()},
+ * {@link #writeByHandBeforeNextEdit(String)}, {@link #makePrivate()}. {@link #saves(String)} counts
  * the edits that made a page: 2 is a double save.
  */
 public final class MediaWikiSite implements AutoCloseable {

@@ -12,7 +12,7 @@ import java.util.Map;
  * Runs a {@link MediaWikiSite} on its own, for living a flow by hand against the packaged jar: it prints the wiki's
  * address and that of a control server on loopback whose paths turn the site's switches ({@code /login} answers a
  * cookies.txt, {@code /expire-sessions}, {@code /expire}, {@code /expire-at-edit}, {@code /lag?seconds=12&times=1},
- * {@code /ratelimit?times=1}, {@code /hold-after}, {@code /reset-after}, {@code /release}, {@code /private},
+ * {@code /ratelimit?times=1}, {@code /readonly?times=1}, {@code /by-hand-next?title=…}, {@code /hold-after}, {@code /reset-after}, {@code /release}, {@code /private},
  * {@code /saves?title=…}, {@code /page?title=…}, {@code /by-hand?title=…&text=…}).
  */
 public final class MediaWikiSiteMain {
@@ -40,6 +40,8 @@ public final class MediaWikiSiteMain {
                     case "/lag" -> { site.lagged(Integer.parseInt(q.get("seconds")), Integer.parseInt(q.get("times")));
                         yield "lagged"; }
                     case "/ratelimit" -> { site.rateLimited(Integer.parseInt(q.get("times"))); yield "rate limited"; }
+                    case "/readonly" -> { site.readOnly(Integer.parseInt(q.get("times"))); yield "read-only"; }
+                    case "/by-hand-next" -> { site.writeByHandBeforeNextEdit(q.get("title")); yield "armed"; }
                     case "/hold-after" -> { site.holdAfterSave(); yield "hold-after"; }
                     case "/reset-after" -> { site.resetAfterSave(); yield "reset-after"; }
                     case "/release" -> { site.release(); yield "released"; }
