@@ -519,6 +519,27 @@ class MediaWikiFlowTest {
         assertThat(site.requests()).as("only the probe was asked").hasSize(1);
     }
 
+    /**
+     * The wiki wants a CAPTCHA for the edit: {@code 200 {"edit": {"captcha": {…}, "result": "Failure"}}}. Nothing
+     * was saved; the key fails saying the wiki refused it, and does not send the edit again by itself.
+     */
+    @Test
+    void anEditTheWikiHoldsForACaptchaFailsAsARefusalAndIsNotSentAgain() {
+        storeLogin0();
+        site.requireCaptcha();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(site.saves(TITLE)).isZero();
+        assertThat(site.edits()).isEqualTo(1);
+        JsonNode st = status(wb, "wiki-page", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("captcha")
+                .contains("the site's answer says it refused the request, nothing was done")
+                .doesNotContain("may have done it");
+    }
+
     void storeLogin0() {
         try {
             storeLogin();

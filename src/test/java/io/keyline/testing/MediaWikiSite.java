@@ -51,7 +51,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #expireLogins()} (the remember-me tokens no longer match either), {@link #lagged}, {@link #rateLimited},
  * {@link #readOnly},
  * {@link #holdAfterSave()}, {@link #resetAfterSave()}, {@link #loseNextEdit()}, {@link #expireAtNextEdit()},
- * {@link #writeByHandBeforeNextEdit(String)}, {@link #makePrivate()}. {@link #saves(String)} counts
+ * {@link #writeByHandBeforeNextEdit(String)}, {@link #makePrivate()}, {@link #requireCaptcha()}. {@link #saves(String)} counts
  * the edits that made a page: 2 is a double save.
  */
 public final class MediaWikiSite implements AutoCloseable {
@@ -93,6 +93,7 @@ public final class MediaWikiSite implements AutoCloseable {
     private volatile int lagTimes;
     private volatile int rateLimitTimes;
     private volatile int readOnlyTimes;
+    private volatile boolean captcha;
     private volatile boolean expireAtEdit;
     private volatile boolean resetAfter;
     private volatile boolean lose;
@@ -176,6 +177,15 @@ public final class MediaWikiSite implements AutoCloseable {
     /** The wiki is read-only ($wgReadOnly, a maintenance) for the next {@code times} edits. */
     public MediaWikiSite readOnly(int times) {
         readOnlyTimes = times;
+        return this;
+    }
+
+    /**
+     * Edits of this account need a CAPTCHA (the ConfirmEdit extension, for a new account or an edit that adds links):
+     * the edit answers {@code {"edit": {"captcha": {…}, "result": "Failure"}}} with {@code 200}, and nothing is saved.
+     */
+    public MediaWikiSite requireCaptcha() {
+        captcha = true;
         return this;
     }
 
@@ -456,6 +466,15 @@ public final class MediaWikiSite implements AutoCloseable {
             throw new ApiError("ratelimited",
                     "As an anti-abuse measure, you are limited from performing this action too many times in a short"
                             + " space of time, and you have exceeded this limit. Please try again in a few minutes.");
+        }
+        if (captcha) {
+            // APIEditBeforeSave / EditFilterMergedContent: the hook's result, with result Failure, is the answer
+            ObjectNode root = JSON.createObjectNode();
+            ObjectNode e = root.putObject("edit");
+            e.putObject("captcha").put("type", "image").put("mime", "image/png").put("id", "1914137561")
+                    .put("url", "/w/index.php?title=Special:Captcha/image&wpCaptchaId=1914137561");
+            e.put("result", "Failure");
+            return new Reply.Respond(200, headers, root.toString());
         }
         boolean isNew = !pages.containsKey(title);
         Page p = store(title, s == null ? "127.0.0.1" : USER, params.get("text"));
