@@ -2,12 +2,6 @@ package io.keyline.testing;
 
 import com.sun.net.httpserver.HttpServer;
 
-import java.io.OutputStream;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * Runs a {@link DiscourseSite} on its own, for living a flow by hand against the packaged jar: it prints the site's
  * address and that of a control server on loopback whose paths turn the site's switches ({@code /login},
@@ -22,43 +16,26 @@ public final class DiscourseSiteMain {
 
     public static void main(String[] args) throws Exception {
         DiscourseSite site = new DiscourseSite();
-        HttpServer ctl = Loopback.serve("discourse-ctl", ex -> {
-            try (ex) {
-                Map<String, String> q = new HashMap<>();
-                String raw = ex.getRequestURI().getRawQuery();
-                if (raw != null) {
-                    for (String pair : raw.split("&")) {
-                        int eq = pair.indexOf('=');
-                        q.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-                    }
-                }
-                String out = switch (ex.getRequestURI().getPath()) {
-                    case "/login" -> site.logIn();
-                    case "/expire" -> { site.expireLogins(); yield "expired"; }
-                    case "/busy" -> { site.busy(Integer.parseInt(q.get("status")), Integer.parseInt(q.get("times")),
-                            q.get("after")); yield "busy"; }
-                    case "/hold-after" -> { site.holdAfterStore(); yield "hold-after"; }
-                    case "/hold-before" -> { site.holdBeforeStore(); yield "hold-before"; }
-                    case "/release" -> { site.release(); yield "released"; }
-                    case "/created" -> String.valueOf(site.created(q.get("title")));
-                    case "/attempts" -> String.valueOf(site.attempts(q.get("title")));
-                    case "/duplicates" -> { site.allowDuplicateTitles(); yield "duplicates allowed"; }
-                    case "/space" -> { site.spaceTopics(Integer.parseInt(q.get("seconds"))); yield "spaced"; }
-                    case "/approval" -> { site.requireApproval(); yield "new topics wait for a moderator"; }
-                    case "/queued" -> String.valueOf(site.queued(q.get("title")));
-                    case "/expire-at-post" -> { site.expireAtNextPost(); yield "expires at the next POST"; }
-                    case "/by-hand" -> { site.postByHand(q.get("title"), q.get("external_id"),
-                            Integer.parseInt(q.getOrDefault("category", "5"))); yield "posted"; }
-                    case "/requests" -> String.join("\n", site.requests().stream().map(r -> r.method() + " "
-                            + r.path() + (r.query() == null ? "" : "?" + r.query())).toList());
-                    default -> "?";
-                };
-                byte[] b = (out + "\n").getBytes(StandardCharsets.UTF_8);
-                ex.sendResponseHeaders(200, b.length);
-                try (OutputStream o = ex.getResponseBody()) {
-                    o.write(b);
-                }
-            }
+        HttpServer ctl = Loopback.control("discourse-ctl", (path, q) -> switch (path) {
+            case "/login" -> site.logIn();
+            case "/expire" -> { site.expireLogins(); yield "expired"; }
+            case "/busy" -> { site.busy(Integer.parseInt(q.get("status")), Integer.parseInt(q.get("times")),
+                    q.get("after")); yield "busy"; }
+            case "/hold-after" -> { site.holdAfterStore(); yield "hold-after"; }
+            case "/hold-before" -> { site.holdBeforeStore(); yield "hold-before"; }
+            case "/release" -> { site.release(); yield "released"; }
+            case "/created" -> String.valueOf(site.created(q.get("title")));
+            case "/attempts" -> String.valueOf(site.attempts(q.get("title")));
+            case "/duplicates" -> { site.allowDuplicateTitles(); yield "duplicates allowed"; }
+            case "/space" -> { site.spaceTopics(Integer.parseInt(q.get("seconds"))); yield "spaced"; }
+            case "/approval" -> { site.requireApproval(); yield "new topics wait for a moderator"; }
+            case "/queued" -> String.valueOf(site.queued(q.get("title")));
+            case "/expire-at-post" -> { site.expireAtNextPost(); yield "expires at the next POST"; }
+            case "/by-hand" -> { site.postByHand(q.get("title"), q.get("external_id"),
+                    Integer.parseInt(q.getOrDefault("category", "5"))); yield "posted"; }
+            case "/requests" -> String.join("\n", site.requests().stream().map(r -> r.method() + " "
+                    + r.path() + (r.query() == null ? "" : "?" + r.query())).toList());
+            default -> "?";
         });
         System.out.println("site " + site.base() + " ctl http://127.0.0.1:" + ctl.getAddress().getPort());
         System.out.flush();

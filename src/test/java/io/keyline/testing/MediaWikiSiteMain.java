@@ -2,12 +2,6 @@ package io.keyline.testing;
 
 import com.sun.net.httpserver.HttpServer;
 
-import java.io.OutputStream;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * Runs a {@link MediaWikiSite} on its own, for living a flow by hand against the packaged jar: it prints the wiki's
  * address and that of a control server on loopback whose paths turn the site's switches ({@code /login} answers a
@@ -22,41 +16,24 @@ public final class MediaWikiSiteMain {
 
     public static void main(String[] args) throws Exception {
         MediaWikiSite site = new MediaWikiSite();
-        HttpServer ctl = Loopback.serve("mediawiki-ctl", ex -> {
-            try (ex) {
-                Map<String, String> q = new HashMap<>();
-                String raw = ex.getRequestURI().getRawQuery();
-                if (raw != null) {
-                    for (String pair : raw.split("&")) {
-                        int eq = pair.indexOf('=');
-                        q.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-                    }
-                }
-                String out = switch (ex.getRequestURI().getPath()) {
-                    case "/login" -> site.logIn();
-                    case "/expire-sessions" -> { site.expireSessions(); yield "sessions expired"; }
-                    case "/expire" -> { site.expireLogins(); yield "logins expired"; }
-                    case "/expire-at-edit" -> { site.expireAtNextEdit(); yield "expires at the next edit"; }
-                    case "/lag" -> { site.lagged(Integer.parseInt(q.get("seconds")), Integer.parseInt(q.get("times")));
-                        yield "lagged"; }
-                    case "/ratelimit" -> { site.rateLimited(Integer.parseInt(q.get("times"))); yield "rate limited"; }
-                    case "/readonly" -> { site.readOnly(Integer.parseInt(q.get("times"))); yield "read-only"; }
-                    case "/by-hand-next" -> { site.writeByHandBeforeNextEdit(q.get("title")); yield "armed"; }
-                    case "/hold-after" -> { site.holdAfterSave(); yield "hold-after"; }
-                    case "/reset-after" -> { site.resetAfterSave(); yield "reset-after"; }
-                    case "/release" -> { site.release(); yield "released"; }
-                    case "/private" -> { site.makePrivate(); yield "private"; }
-                    case "/saves" -> String.valueOf(site.saves(q.get("title")));
-                    case "/page" -> String.valueOf(site.page(q.get("title")));
-                    case "/by-hand" -> { site.writeByHand(q.get("title"), q.getOrDefault("text", "By hand.")); yield "written"; }
-                    default -> "unknown";
-                };
-                byte[] b = (out + "\n").getBytes(StandardCharsets.UTF_8);
-                ex.sendResponseHeaders(200, b.length);
-                try (OutputStream o = ex.getResponseBody()) {
-                    o.write(b);
-                }
-            }
+        HttpServer ctl = Loopback.control("mediawiki-ctl", (path, q) -> switch (path) {
+            case "/login" -> site.logIn();
+            case "/expire-sessions" -> { site.expireSessions(); yield "sessions expired"; }
+            case "/expire" -> { site.expireLogins(); yield "logins expired"; }
+            case "/expire-at-edit" -> { site.expireAtNextEdit(); yield "expires at the next edit"; }
+            case "/lag" -> { site.lagged(Integer.parseInt(q.get("seconds")), Integer.parseInt(q.get("times")));
+                yield "lagged"; }
+            case "/ratelimit" -> { site.rateLimited(Integer.parseInt(q.get("times"))); yield "rate limited"; }
+            case "/readonly" -> { site.readOnly(Integer.parseInt(q.get("times"))); yield "read-only"; }
+            case "/by-hand-next" -> { site.writeByHandBeforeNextEdit(q.get("title")); yield "armed"; }
+            case "/hold-after" -> { site.holdAfterSave(); yield "hold-after"; }
+            case "/reset-after" -> { site.resetAfterSave(); yield "reset-after"; }
+            case "/release" -> { site.release(); yield "released"; }
+            case "/private" -> { site.makePrivate(); yield "private"; }
+            case "/saves" -> String.valueOf(site.saves(q.get("title")));
+            case "/page" -> String.valueOf(site.page(q.get("title")));
+            case "/by-hand" -> { site.writeByHand(q.get("title"), q.getOrDefault("text", "By hand.")); yield "written"; }
+            default -> "unknown";
         });
         System.out.println("wiki " + site.base());
         System.out.println("control http://127.0.0.1:" + ctl.getAddress().getPort());
