@@ -68,6 +68,8 @@ public final class JobView extends BorderPane {
     private final JobViewModel vm;
     private final Navigator nav;
     private final TableView<JobViewModel.KeyRow> table = new TableView<>();
+    /** Whether the highlighted key is to be brought into view once the rows a reload changed are laid out. */
+    private boolean scrollPending;
     /** The menu the keyboard opened last (one at a time). */
     private ContextMenu keyMenu;
     private final TextField search = new TextField();
@@ -392,6 +394,13 @@ public final class JobView extends BorderPane {
             table.getColumnResizePolicy().call(new TableView.ResizeFeatures<>(table, null, 0.0));
         };
         vm.rows().addListener((ListChangeListener<JobViewModel.KeyRow>) c -> fit.run());
+        // the highlighted keys are the view model's, by key: the operator's choice goes there, and a reload (heard
+        // after the table's own selection, which drops a replaced row and keeps the row of a key that moved) gets it
+        // back from there
+        javafx.beans.InvalidationListener picked = o -> vm.highlight(highlightedKeys());
+        table.getSelectionModel().getSelectedIndices().addListener(picked);
+        table.getSelectionModel().selectedIndexProperty().addListener(picked);
+        vm.rows().addListener((ListChangeListener<JobViewModel.KeyRow>) c -> keepHighlight());
         table.setRowFactory(tv -> row());
         // the Attention list's keys: J/K move down/up, Enter and T open the highlighted key's timeline (a key's
         // one action here, as a double-click)
@@ -431,15 +440,77 @@ public final class JobView extends BorderPane {
         table.getSelectionModel().clearAndSelect(to);
         table.scrollTo(Math.max(0, to - 3));
         // three rows whose reasons wrap can fill the view above the highlighted one: then it is scrolled up into view
-        // (a row off the view is brought in by the rows' estimated heights, a second pass with it laid out shows it
-        // whole)
         table.layout();
+        bringIntoView(to);
+    }
+
+    /**
+     * Scrolls the least that shows row {@code at} whole (a row off the view is brought in by the rows' estimated
+     * heights, a second pass with it laid out shows it whole).
+     */
+    private void bringIntoView(int at) {
         if (table.lookup(".virtual-flow") instanceof javafx.scene.control.skin.VirtualFlow<?> flow) {
             for (int pass = 0; pass < 2; pass++) {
-                flow.scrollTo(to);
+                flow.scrollTo(at);
                 table.layout();
             }
         }
+    }
+
+    /** The highlighted keys, the one the keyboard acts on (the table's selected item) last. */
+    private List<String> highlightedKeys() {
+        JobViewModel.KeyRow lead = table.getSelectionModel().getSelectedItem();
+        List<String> keys = new java.util.ArrayList<>(table.getSelectionModel().getSelectedItems().stream()
+                .filter(r -> r != null && r != lead).map(JobViewModel.KeyRow::key).toList());
+        if (lead != null) {
+            keys.add(lead.key());
+        }
+        return keys;
+    }
+
+    /**
+     * After the rows changed: the table highlights the keys the view model keeps, by key, wherever their rows are now,
+     * the one the keyboard acts on last (J, K, T and Enter go from it); when its row was in view, it stays in view.
+     */
+    private void keepHighlight() {
+        List<String> keys = vm.highlighted();
+        boolean shown = !keys.isEmpty() && inView(keys.get(keys.size() - 1));
+        java.util.Map<String, Integer> at = new java.util.HashMap<>();
+        for (int i = 0; i < table.getItems().size(); i++) {
+            at.put(table.getItems().get(i).key(), i);
+        }
+        var selection = table.getSelectionModel();
+        selection.clearSelection();
+        keys.stream().map(at::get).filter(java.util.Objects::nonNull).forEach(selection::select);
+        if (shown && !scrollPending && selection.getSelectedIndex() >= 0) {
+            // once the rows are laid out anew (the table hears the change after this)
+            scrollPending = true;
+            javafx.application.Platform.runLater(() -> {
+                scrollPending = false;
+                int lead = table.getSelectionModel().getSelectedIndex();
+                if (lead >= 0) {
+                    table.layout();
+                    bringIntoView(lead);
+                }
+            });
+        }
+    }
+
+    /** Whether the row that shows {@code key}, as the table last laid it out, is in the table's view (a part of it). */
+    private boolean inView(String key) {
+        javafx.scene.Node clip = table.lookup(".clipped-container");
+        if (clip == null) {
+            return false;
+        }
+        javafx.geometry.Bounds view = clip.localToScene(clip.getBoundsInLocal());
+        for (javafx.scene.Node n : table.lookupAll(".table-row-cell")) {
+            if (n instanceof TableRow<?> r && r.isVisible() && r.getItem() instanceof JobViewModel.KeyRow k
+                    && k.key().equals(key)) {
+                javafx.geometry.Bounds b = r.localToScene(r.getBoundsInLocal());
+                return b.getMaxY() > view.getMinY() + 0.5 && b.getMinY() < view.getMaxY() - 0.5;
+            }
+        }
+        return false;
     }
 
     private void showTimeline(JobViewModel.KeyRow k) {

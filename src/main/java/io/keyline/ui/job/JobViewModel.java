@@ -136,6 +136,16 @@ public final class JobViewModel extends ViewModel {
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
     private final ReadOnlyStringWrapper reviewText = new ReadOnlyStringWrapper("");
+    /**
+     * The keys highlighted in the key table, the one the keyboard acts on last, and the job they are of: kept by key,
+     * as a reload replaces the rows whose words changed (a waiting key's age, every minute) and a table keeps its
+     * highlight by row: it drops a highlighted row that is replaced, and keeps the row, not the key, when keys arrive
+     * above it.
+     */
+    private List<String> highlighted = List.of();
+    private String highlightedJob;
+    /** While a load's rows replace the table's: what the table highlights meanwhile is not the operator's doing. */
+    private boolean applying;
 
     public JobViewModel(ConsoleServices services, Threads threads) {
         super(threads);
@@ -153,6 +163,10 @@ public final class JobViewModel extends ViewModel {
 
     /** Shows a job: definition, calendar, first page, pause state (the job file is read in the background). */
     public void load(String job) {
+        if (!job.equals(highlightedJob)) {
+            highlighted = List.of(); // another job's keys are not this one's, though they may be named alike
+            highlightedJob = job;
+        }
         load(false, () -> services.catalog().get().job(job), def -> {
             definition.set(def.orElse(null));
             if (def.isEmpty()) {
@@ -201,7 +215,15 @@ public final class JobViewModel extends ViewModel {
     private void apply(KeyTable l) {
         Instant now = services.clock().instant();
         List<KeyRow> read = l.keys().stream().map(r -> row(r, l.outcomes().get(r.key()), now)).toList();
-        replaceChanged(rows, read);
+        applying = true;
+        try {
+            replaceChanged(rows, read);
+        } finally {
+            applying = false;
+        }
+        // a highlighted key this load no longer lists (done under a filter, another page) is let go
+        Set<String> listed = new java.util.HashSet<>(read.stream().map(KeyRow::key).toList());
+        highlighted = highlighted.stream().filter(listed::contains).toList();
         total.set(l.total());
         if (l.calendar() != null) {
             calendar.set(l.calendar());
@@ -386,6 +408,29 @@ public final class JobViewModel extends ViewModel {
 
     public ObservableList<KeyRow> rows() {
         return rowsReadOnly;
+    }
+
+    /**
+     * The operator highlighted {@code keys} in the key table, the one the keyboard acts on last. Ignored while a
+     * load replaces the rows (the table drops or moves its highlight then, and {@link #highlighted} gives it back) and
+     * while another job is being shown.
+     */
+    public void highlight(List<String> keys) {
+        JobDefinition def = definition.get();
+        // while another job loads, the table still shows the keys of the one before
+        if (applying || def == null || !def.name().equals(highlightedJob)) {
+            return;
+        }
+        highlighted = List.copyOf(keys);
+    }
+
+    /**
+     * The keys the operator highlighted, the one the keyboard acts on last: kept by key across reloads (its row may
+     * have moved or been replaced); a key a reload no longer lists, or of another job, is not among them.
+     */
+    public List<String> highlighted() {
+        JobDefinition def = definition.get();
+        return def != null && def.name().equals(highlightedJob) ? highlighted : List.of();
     }
 
     /** The calendar: states, missing keys, keys ahead of schedule. */

@@ -163,12 +163,53 @@ class JobViewModelTest {
         assertThat(vm.totalProperty().get()).as("both wait for a person").isEqualTo(reviewed.size() + 3);
     }
 
+    /**
+     * The keys highlighted in the table are kept by key: a reload that replaces their rows (a minute later, every
+     * waiting key's age reads anew) keeps them, whatever the table does to its selection meanwhile; a key the reload no
+     * longer lists is let go, and another job's key of the same name is not highlighted.
+     */
+    @Test
+    void theHighlightedKeysAreKeptByKeyAcrossReloadsAndLetGoWhenNoLongerListed() throws IOException {
+        job("exit 0");
+        waits("2026-11-27", WaitReason.CONFIRM_ALWAYS);
+        waits("2026-11-28", WaitReason.CONFIRM_ALWAYS);
+        vm.filterProperty().set(JobViewModel.ATTENTION);
+        vm.load("c");
+        vm.highlight(List.of("2026-11-27", "2026-11-28"));
+        List<JobViewModel.KeyRow> before = List.copyOf(vm.rows());
+
+        fx.wb.clock.advance(java.time.Duration.ofMinutes(5));
+        // a table drops its selection when the rows it shows are replaced
+        javafx.collections.ListChangeListener<JobViewModel.KeyRow> table = c -> vm.highlight(List.of());
+        vm.rows().addListener(table);
+        vm.reload();
+        vm.rows().removeListener(table);
+        assertThat(vm.rows()).as("the rows were replaced").doesNotContainAnyElementsOf(before);
+        assertThat(vm.highlighted()).as("after a reload").containsExactly("2026-11-27", "2026-11-28");
+
+        assertThat(fx.wb.cli("mark-done", "c", "2026-11-28", "--note", "checked").exit()).isZero();
+        vm.reload();
+        assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key).containsExactly("2026-11-27");
+        assertThat(vm.highlighted()).as("a key no longer listed is let go").containsExactly("2026-11-27");
+
+        fx.wb.job("d", Jobs.command("d", "none", "exit 0", "PT5S").replace("2026-01-01", "2026-10-01"), null);
+        waits("d", "2026-11-27", WaitReason.CONFIRM_ALWAYS);
+        vm.load("d");
+        assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key).containsExactly("2026-11-27");
+        assertThat(vm.highlighted()).as("the key of the same name of another job").isEmpty();
+    }
+
     /** Key {@code key} of job c waits at its step for {@code why} (null: a wait stored before waits kept theirs). */
     private void waits(String key, WaitReason why) {
+        waits("c", key, why);
+    }
+
+    /** Key {@code key} of job {@code job} waits at its step work for {@code why}. */
+    private void waits(String job, String key, WaitReason why) {
         var now = fx.wb.clock.instant();
-        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("c", key, now));
+        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh(job, key, now));
         fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("work", 1)
-                .withWaitReason(why), null, new KeyEvent(0, "c", key, now, "seed", EventType.WAITING_FOR_CONFIRMATION,
+                .withWaitReason(why), null, new KeyEvent(0, job, key, now, "seed", EventType.WAITING_FOR_CONFIRMATION,
                 "work", 1, KeyState.NEEDS_CONFIRMATION, null, "seeded", null, null, null));
     }
 

@@ -1,0 +1,204 @@
+package io.keyline.ui.job;
+
+import atlantafx.base.theme.PrimerLight;
+import io.keyline.domain.EventType;
+import io.keyline.domain.FailureClass;
+import io.keyline.domain.KeyEvent;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.WaitReason;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.NoNavigation;
+import io.keyline.ui.common.Threads;
+import javafx.application.Application;
+import javafx.css.PseudoClass;
+import javafx.scene.Scene;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.keyline.testing.Fx.fxValue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The key the keyboard highlighted on the job page stays the highlighted key across the console's reloads — the same
+ * key, not the same row: a reload every minute changes a waiting key's words ("waiting / 11 min" → "12 min"), another
+ * key's state changes or a new key arrives above it. It is drawn highlighted (its whole reason shown), it stays in
+ * view, and T, Enter and J act from it.
+ */
+@ExtendWith(ApplicationExtension.class)
+class JobViewHighlightTest {
+
+    private static final PseudoClass SELECTED = PseudoClass.getPseudoClass("selected");
+
+    @TempDir
+    Path tmp;
+    Stage stage;
+    ConsoleFixture fx;
+    final List<String> opened = new CopyOnWriteArrayList<>();
+
+    @Start
+    void start(Stage s) {
+        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
+        stage = s;
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    @Test
+    void theKeyHighlightedByTheKeyboardStaysHighlightedWhenAReloadChangesItsWords(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.publishJob("daily", null);
+        for (int day = 1; day <= 8; day++) {
+            waits(String.format("2026-11-%02d", day));
+        }
+        fx.wb.clock.advance(Duration.ofMinutes(11).plusSeconds(30));
+        TableView<JobViewModel.KeyRow> table = show(robot);
+        robot.interact(() -> {
+            table.requestFocus();
+            table.getSelectionModel().clearAndSelect(0);
+        });
+        for (int j = 0; j < 4; j++) {
+            robot.push(KeyCode.J);
+        }
+        WaitForAsyncUtils.waitForFxEvents();
+        String key = "2026-11-04"; // newest first: the fifth row, low in the table's view
+        assertThat(drawn(robot, table)).as("highlighted by J, J").isEqualTo(List.of("selection " + key,
+                "drawn " + key, "whole " + key));
+
+        // a minute later every waiting key's words change
+        fx.wb.clock.advance(Duration.ofMinutes(1));
+        reload(robot, table);
+        assertThat(fxValue(robot, () -> table.getItems().get(4).when())).as("the reload was read").contains("12");
+        assertThat(drawn(robot, table)).as("after a reload that changed the key's words")
+                .isEqualTo(List.of("selection " + key, "drawn " + key, "whole " + key));
+        opened.clear();
+        robot.push(KeyCode.T);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(opened).as("T after the reload").containsExactly("daily " + key);
+
+        // another key's state changes, and two new keys arrive above the highlighted one: its row moves down
+        KeyRecord other = fx.ws.store().key("daily", "2026-11-08").orElseThrow();
+        fx.ws.store().apply(other, other.withState(KeyState.FAILED).withFailure(FailureClass.FATAL, "the site said no"),
+                null, event("2026-11-08", KeyState.FAILED));
+        waits("2026-11-09");
+        waits("2026-11-10");
+        reload(robot, table);
+        assertThat(fxValue(robot, () -> table.getItems().size())).as("the new keys were read").isEqualTo(10);
+        assertThat(drawn(robot, table)).as("after a reload that added keys above it")
+                .isEqualTo(List.of("selection " + key, "drawn " + key, "whole " + key));
+        opened.clear();
+        robot.push(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(opened).as("Enter after the reload").containsExactly("daily " + key);
+        robot.push(KeyCode.J);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fxValue(robot, () -> table.getSelectionModel().getSelectedItem().key())).as("J from it")
+                .isEqualTo("2026-11-03");
+    }
+
+    /** Shows the job page of daily, its keys loaded at once on the FX thread; its key table. */
+    @SuppressWarnings("unchecked")
+    private TableView<JobViewModel.KeyRow> show(FxRobot robot) {
+        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
+        robot.interact(() -> {
+            JobView view = new JobView(vm, new NoNavigation() {
+                @Override
+                public void showTimeline(String job, String key) {
+                    opened.add(job + " " + key);
+                }
+            });
+            view.getProperties().put(JobViewModel.class, vm);
+            stage.setScene(new Scene(view, 1024, 680));
+            stage.show();
+            vm.load("daily");
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        return robot.lookup("#key-table").queryAs(TableView.class);
+    }
+
+    private static void reload(FxRobot robot, TableView<JobViewModel.KeyRow> table) {
+        robot.interact(() -> ((JobViewModel) robot.lookup("#job-view").query().getProperties()
+                .get(JobViewModel.class)).reload());
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /**
+     * What the page says is highlighted: the table's selection, the rows drawn highlighted, the rows that show their
+     * whole reason (taller than two lines), and any highlighted row out of the table's view.
+     */
+    private static List<String> drawn(FxRobot robot, TableView<JobViewModel.KeyRow> table) {
+        return fxValue(robot, () -> {
+            table.layout();
+            List<String> out = new ArrayList<>();
+            table.getSelectionModel().getSelectedItems().forEach(r -> out.add("selection " + r.key()));
+            javafx.scene.Node flow = table.lookup(".clipped-container");
+            javafx.geometry.Bounds view = flow.localToScene(flow.getBoundsInLocal());
+            double twoLines = 0;
+            List<TableRow<?>> rows = new ArrayList<>();
+            for (javafx.scene.Node n : table.lookupAll(".table-row-cell")) {
+                if (n instanceof TableRow<?> r && r.isVisible() && r.getItem() instanceof JobViewModel.KeyRow) {
+                    rows.add(r);
+                }
+            }
+            rows.sort(java.util.Comparator.comparingInt(TableRow::getIndex));
+            for (TableRow<?> r : rows) {
+                if (!r.getPseudoClassStates().contains(SELECTED)) {
+                    twoLines = Math.max(twoLines, r.getHeight());
+                }
+            }
+            for (TableRow<?> r : rows) {
+                String k = ((JobViewModel.KeyRow) r.getItem()).key();
+                if (r.getPseudoClassStates().contains(SELECTED)) {
+                    out.add("drawn " + k);
+                    javafx.geometry.Bounds b = r.localToScene(r.getBoundsInLocal());
+                    if (b.getMinY() < view.getMinY() - 0.5 || b.getMaxY() > view.getMaxY() + 0.5) {
+                        out.add("out of view " + k);
+                    }
+                }
+                if (r.getHeight() > twoLines + 0.5) {
+                    out.add("whole " + k);
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Key {@code key} of daily waits for a confirmation of publish, with a reason of several lines. */
+    private void waits(String key) {
+        Instant now = fx.wb.clock.instant();
+        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
+        fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("publish", 1)
+                        .withWaitReason(WaitReason.OUTCOME_UNKNOWN).withFailure(FailureClass.AMBIGUOUS,
+                                "The request may have reached the site: its answer was lost after the request was "
+                                + "written, and the step has no probe that could tell whether the article exists. "
+                                + "Check the site, then confirm to send it again or mark the key done.")
+                        .withUpdatedAt(now), null, event(key, KeyState.NEEDS_CONFIRMATION));
+    }
+
+    private KeyEvent event(String key, KeyState state) {
+        return new KeyEvent(0, "daily", key, fx.wb.clock.instant(), "seed", EventType.CLAIMED, null, 0, state, null,
+                "seeded", null, null, null);
+    }
+}
