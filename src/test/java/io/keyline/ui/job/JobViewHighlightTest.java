@@ -118,6 +118,44 @@ class JobViewHighlightTest {
                 .isEqualTo("2026-11-03");
     }
 
+    /**
+     * Keys highlighted together (Ctrl+click) stay highlighted together when a reload changes their words: Run selected
+     * still runs them all.
+     */
+    @Test
+    void keysHighlightedTogetherStayHighlightedWhenAReloadChangesTheirWords(FxRobot robot) throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.publishJob("daily", null);
+        for (int day = 1; day <= 4; day++) {
+            waits(String.format("2026-11-%02d", day));
+        }
+        fx.wb.clock.advance(Duration.ofMinutes(5));
+        TableView<JobViewModel.KeyRow> table = show(robot);
+        io.keyline.testing.Fx.clickOn(robot, () -> rowOf(table, "2026-11-03"));
+        robot.press(KeyCode.CONTROL);
+        io.keyline.testing.Fx.clickOn(robot, () -> rowOf(table, "2026-11-01"));
+        robot.release(KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> chosen = List.of("selection 2026-11-03", "selection 2026-11-01", "drawn 2026-11-03",
+                "whole 2026-11-03", "drawn 2026-11-01", "whole 2026-11-01");
+        assertThat(drawn(robot, table)).as("chosen by Ctrl+click").containsExactlyInAnyOrderElementsOf(chosen);
+
+        fx.wb.clock.advance(Duration.ofMinutes(1));
+        reload(robot, table);
+        assertThat(drawn(robot, table)).as("after a reload that changed their words")
+                .containsExactlyInAnyOrderElementsOf(chosen);
+        assertThat(fxValue(robot, () -> table.getSelectionModel().getSelectedItem().key()))
+                .as("the key clicked last is the one the keyboard acts on").isEqualTo("2026-11-01");
+    }
+
+    /** The row that shows {@code key} now (call on the FX thread), or {@code null}. */
+    private static TableRow<?> rowOf(TableView<JobViewModel.KeyRow> table, String key) {
+        return table.lookupAll(".table-row-cell").stream()
+                .filter(n -> n instanceof TableRow<?> r && r.isVisible() && r.getItem()
+                        instanceof JobViewModel.KeyRow k && k.key().equals(key))
+                .map(n -> (TableRow<?>) n).findFirst().orElse(null);
+    }
+
     /** Shows the job page of daily, its keys loaded at once on the FX thread; its key table. */
     @SuppressWarnings("unchecked")
     private TableView<JobViewModel.KeyRow> show(FxRobot robot) {
