@@ -54,7 +54,7 @@ final class RerunBench {
         try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             seedDone(db, keys);
-            Planner planner = new Planner(store, store, store, CredentialProvider.NONE, Clock.systemUTC(), null);
+            Planner planner = new Planner(store, store, store, store, CredentialProvider.NONE, Clock.systemUTC(), null);
             Engine engine = new Engine(store, new Executors(Map.of(StepKind.COMMAND, new NoopExecutor())),
                     CredentialProvider.NONE, trace, RunOptions.standard());
             List<Double> rates = new ArrayList<>();

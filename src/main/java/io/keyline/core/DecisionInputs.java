@@ -1,7 +1,10 @@
 package io.keyline.core;
 
+import io.keyline.domain.EventType;
+import io.keyline.domain.FailureClass;
 import io.keyline.domain.JobControl;
 import io.keyline.domain.JobDefinition;
+import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyRules;
 import io.keyline.domain.KeyState;
@@ -13,8 +16,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * What {@link KeyDecision} looks at besides a key's own records, worked out in one place for the
@@ -137,9 +145,21 @@ public final class DecisionInputs {
     public KeyDecision.Input planned(String key, KeyRecord rec, Map<String, StepRecord> steps,
                                      Map<String, KeyDecision.CredentialState> credentials,
                                      Function<String, String> payloadHash, Instant now, String pausedReason) {
+        return planned(key, rec, steps, credentials, payloadHash, now, pausedReason, null);
+    }
+
+    /**
+     * As {@link #planned(String, KeyRecord, Map, Map, Function, Instant, String)}, with the asks of probes that
+     * could not tell after an attempt whose outcome is unknown ({@link #unknownProbeAsks(Supplier)}).
+     */
+    public KeyDecision.Input planned(String key, KeyRecord rec, Map<String, StepRecord> steps,
+                                     Map<String, KeyDecision.CredentialState> credentials,
+                                     Function<String, String> payloadHash, Instant now, String pausedReason,
+                                     ToIntFunction<String> unknownAsks) {
         KeyRecord seen = waitsForReview(rec) ? rec.withState(KeyState.PENDING) : rec;
         return new KeyDecision.Input(job, key, seen, steps, credentials, Map.of(), payloadHash, now,
-                pausedReason != null, pausedReason, holderAlive(seen, now), false, notYetDue(key));
+                pausedReason != null, pausedReason, holderAlive(seen, now), false, notYetDue(key), Review.Need.NONE,
+                unknownAsks);
     }
 
     /** Whether a key waits for the review of its job's unsafe steps (NEEDS_CONFIRMATION, wait reason REVIEW). */
@@ -157,8 +177,72 @@ public final class DecisionInputs {
                                   Map<String, KeyDecision.CredentialState> credentials,
                                   Map<String, ProbeAnswer> probes, Function<String, String> payloadHash, Instant now,
                                   String pausedReason) {
+        return held(key, rec, steps, credentials, probes, payloadHash, now, pausedReason, null);
+    }
+
+    /**
+     * As {@link #held(String, KeyRecord, Map, Map, Map, Function, Instant, String)}, with the asks of probes that
+     * could not tell after an attempt whose outcome is unknown ({@link #unknownProbeAsks(Supplier)}).
+     */
+    public KeyDecision.Input held(String key, KeyRecord rec, Map<String, StepRecord> steps,
+                                  Map<String, KeyDecision.CredentialState> credentials,
+                                  Map<String, ProbeAnswer> probes, Function<String, String> payloadHash, Instant now,
+                                  String pausedReason, ToIntFunction<String> unknownAsks) {
         return new KeyDecision.Input(job, key, rec, steps, credentials, probes, payloadHash, now,
-                pausedReason != null, pausedReason, false, true, false, review);
+                pausedReason != null, pausedReason, false, true, false, review, unknownAsks);
+    }
+
+    /**
+     * Whether {@code e} records an ask of an unsafe step's probe that could not tell after an attempt of the step
+     * whose outcome is unknown: each such ask scheduled the next with the probe's answer.
+     */
+    public static boolean unknownProbeAsk(KeyEvent e) {
+        return e.type() == EventType.RETRY_SCHEDULED && e.probe() == ProbeAnswer.INCONCLUSIVE
+                && e.failureClass() == FailureClass.AMBIGUOUS;
+    }
+
+    /**
+     * By step id: how often the probe of that unsafe step could not tell since the step's last attempt, whose
+     * outcome is unknown, read from the key's history (oldest first), so that the count holds across the runs that
+     * ask it, not only while one run waits in place. An operator's action on the key (a confirmation, a renewal of
+     * its login, a retry) starts every count again.
+     */
+    public static Map<String, Integer> unknownProbeAsks(List<KeyEvent> history) {
+        Map<String, Integer> asks = new HashMap<>();
+        Set<String> attempted = new HashSet<>();
+        for (int i = history.size() - 1; i >= 0; i--) {
+            KeyEvent e = history.get(i);
+            if (e.user() != null) {
+                break;
+            }
+            if (e.step() == null || attempted.contains(e.step())) {
+                continue;
+            }
+            if (e.type() == EventType.STEP_STARTED) {
+                attempted.add(e.step());
+            } else if (unknownProbeAsk(e)) {
+                asks.merge(e.step(), 1, Integer::sum);
+            }
+        }
+        return asks;
+    }
+
+    /**
+     * The asks of {@link #unknownProbeAsks(List)} as the decision reads them, by step id: the history is read
+     * once, when the decision first needs it (a probe that cannot tell after an unknown outcome), not for every key.
+     */
+    public static ToIntFunction<String> unknownProbeAsks(Supplier<List<KeyEvent>> history) {
+        return new ToIntFunction<>() {
+            private Map<String, Integer> asks;
+
+            @Override
+            public synchronized int applyAsInt(String step) {
+                if (asks == null) {
+                    asks = unknownProbeAsks(history.get());
+                }
+                return asks.getOrDefault(step, 0);
+            }
+        };
     }
 
     /**

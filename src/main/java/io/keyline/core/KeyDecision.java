@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * The one rule that decides what a key does next: which step runs (or is probed, or reconciled)
@@ -74,17 +75,31 @@ public final class KeyDecision {
      * @param notYetDue     whether the key is later than the job's current key and not allowed ahead
      * @param review        whether the job's unsafe steps wait for a review before this run may run them (an
      *                      unattended run of a new or edited job), and why; {@link Review.Need#NONE} otherwise
+     * @param unknownAsks   by step id: how often the probe of that unsafe step could not tell since the step's
+     *                      last attempt, whose outcome is unknown ({@link DecisionInputs#unknownProbeAsks}); read
+     *                      only for such a step whose probe cannot tell now ({@code null} = never asked)
      */
     public record Input(JobDefinition job, String key, KeyRecord record, Map<String, StepRecord> steps,
                         Map<String, CredentialState> credentials, Map<String, ProbeAnswer> probes,
                         Function<String, String> payloadHash, Instant now, boolean paused, String pausedReason,
-                        boolean leaseLive, boolean heldByMe, boolean notYetDue, Review.Need review) {
+                        boolean leaseLive, boolean heldByMe, boolean notYetDue, Review.Need review,
+                        ToIntFunction<String> unknownAsks) {
         public Input {
             steps = steps == null ? Map.of() : steps;
             credentials = credentials == null ? Map.of() : credentials;
             probes = probes == null ? Map.of() : probes;
             payloadHash = payloadHash == null ? s -> null : payloadHash;
             review = review == null ? Review.Need.NONE : review;
+            unknownAsks = unknownAsks == null ? s -> 0 : unknownAsks;
+        }
+
+        /** An input in which no probe could not tell after an attempt whose outcome is unknown. */
+        public Input(JobDefinition job, String key, KeyRecord record, Map<String, StepRecord> steps,
+                     Map<String, CredentialState> credentials, Map<String, ProbeAnswer> probes,
+                     Function<String, String> payloadHash, Instant now, boolean paused, String pausedReason,
+                     boolean leaseLive, boolean heldByMe, boolean notYetDue, Review.Need review) {
+            this(job, key, record, steps, credentials, probes, payloadHash, now, paused, pausedReason, leaseLive,
+                    heldByMe, notYetDue, review, null);
         }
 
         /** An input of a run that needs no review (attended, or the job is reviewed). */
@@ -102,17 +117,17 @@ public final class KeyDecision {
 
         Input withSteps(Map<String, StepRecord> s) {
             return new Input(job, key, record, s, credentials, probes, payloadHash, now, paused, pausedReason,
-                    leaseLive, heldByMe, notYetDue, review);
+                    leaseLive, heldByMe, notYetDue, review, unknownAsks);
         }
 
         Input withProbes(Map<String, ProbeAnswer> p) {
             return new Input(job, key, record, steps, credentials, p, payloadHash, now, paused, pausedReason,
-                    leaseLive, heldByMe, notYetDue, review);
+                    leaseLive, heldByMe, notYetDue, review, unknownAsks);
         }
 
         Input held() {
             return new Input(job, key, record, steps, credentials, probes, payloadHash, now, paused, pausedReason,
-                    leaseLive, true, notYetDue, review);
+                    leaseLive, true, notYetDue, review, unknownAsks);
         }
     }
 
@@ -404,6 +419,13 @@ public final class KeyDecision {
                             Said.of("core.credential.probeRejected")));
                 }
                 case INCONCLUSIVE -> {
+                    // after an attempt whose outcome is unknown it is asked as often as the retry policy tries a
+                    // step (this ask too), never as an attempt of the step; then a person decides whether its work
+                    // is there
+                    if (interrupted && in.unknownAsks().applyAsInt(s.id()) + 1 >= s.retry().maxAttempts()) {
+                        return stop(new Stop(StopKind.NEEDS_CONFIRMATION, s.id(), null, null,
+                                WaitReason.OUTCOME_UNKNOWN, "probe: " + answer.word()));
+                    }
                     return stop(new Stop(StopKind.PROBE_INCONCLUSIVE, s.id(), null, null, null, null));
                 }
                 case REFUSED -> {

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -142,6 +143,8 @@ final class KeyRun {
     /** Runs the decision loop on a claimed key until it stops; returns its final record. */
     private KeyRecord execute(Claim c) {
         Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, ctx.credentials);
+        // read from the key's history when a probe cannot tell after an unknown outcome (this claim then stops)
+        ToIntFunction<String> asks = DecisionInputs.unknownProbeAsks(() -> ctx.events.events(job.name(), key));
         try {
             while (true) {
                 // told to stop (SIGTERM) or paused: the key stops at this step boundary
@@ -151,7 +154,7 @@ final class KeyRun {
                     halt = budget.said();
                 }
                 KeyDecision.Input in = inputs.held(key, c.rec, c.steps, creds, c.probes, step -> payloadHash(c, step),
-                        ctx.now(), halt == null ? null : halt.english());
+                        ctx.now(), halt == null ? null : halt.english(), asks);
                 KeyDecision.Decision d = KeyDecision.decide(in);
                 if (!d.acts()) {
                     yielded |= d.stop().kind() == KeyDecision.StopKind.YIELD;
@@ -160,7 +163,7 @@ final class KeyRun {
                     if (departure != null) {
                         return depart(c, job.steps().get(0), departure);
                     }
-                    return transitions.stop(c, d.stop(), halt, in.review());
+                    return transitions.stop(c, d.stop(), halt, in);
                 }
                 KeyDecision.Action a = d.next();
                 StepDefinition step = KeyProbe.is(a.step()) ? job.probe().asStep() : job.step(a.step());

@@ -8,7 +8,6 @@ import io.keyline.domain.Evidence;
 import io.keyline.domain.FailureClass;
 import io.keyline.domain.FailureOrigin;
 import io.keyline.domain.JobDefinition;
-import io.keyline.domain.KeyEvent;
 import io.keyline.domain.KeyProbe;
 import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
@@ -44,9 +43,11 @@ final class KeyTransitions {
      *
      * @param halt   why the key was told to yield (this process stops, the job was paused, the run's budget is
      *               spent), as the decision was given it in English, or {@code null}
-     * @param review whether the job's unsafe steps wait for a review, and why (the decision's input)
+     * @param in     the decision's input: whether the job's unsafe steps wait for a review, and why; how often a
+     *               probe could not tell after an unknown outcome
      */
-    KeyRecord stop(Claim c, KeyDecision.Stop s, Said halt, Review.Need review) {
+    KeyRecord stop(Claim c, KeyDecision.Stop s, Said halt, KeyDecision.Input in) {
+        Review.Need review = in.review();
         JobDefinition job = c.job;
         StepDefinition step = s.step() == null ? null : job.step(s.step());
         StepRecord sr = step == null ? null : c.steps.get(step.id());
@@ -92,14 +93,9 @@ final class KeyTransitions {
                 Said msg = unknown ? Said.of("core.event.unknownAskAgain", step.id(), p.words())
                         : Said.of("core.event.inconclusive", p.words());
                 if (unknown) {
-                    // asked again as a safe step is retried (growing waits, maxAttempts asks), never as an attempt of
-                    // the step; then a person decides whether its work is there
-                    int asks = unknownProbeAsks(c, step) + 1;
-                    if (asks >= step.retry().maxAttempts()) {
-                        needConfirmation(c, step, sr, new KeyDecision.Stop(KeyDecision.StopKind.NEEDS_CONFIRMATION,
-                                step.id(), null, null, WaitReason.OUTCOME_UNKNOWN, null), null);
-                        return c.rec;
-                    }
+                    // asked again as a safe step is retried (growing waits), never as an attempt of the step; the
+                    // decision sends the key to a person after maxAttempts asks
+                    int asks = in.unknownAsks().applyAsInt(step.id()) + 1;
                     scheduleRetry(c, step, sr, attempts(sr), asks, FailureClass.AMBIGUOUS, p.origin(), msg,
                             p.evidence(), null, ProbeAnswer.INCONCLUSIVE, false);
                     return c.rec;
@@ -323,28 +319,6 @@ final class KeyTransitions {
         c.move(Trigger.NEED_CONFIRMATION, c.rec.withStep(step.id(), attempts(sr)).withFailureWords(cls, message)
                         .withConfirmation(null, null).withWaitReason(why), sr, EventType.WAITING_FOR_CONFIRMATION,
                 step.id(), attempts(sr), cls, message, ev, probe);
-    }
-
-    /**
-     * How often the probe of {@code step}, whose last attempt's outcome is unknown, could not tell since that attempt:
-     * read from the key's history (each such ask scheduled the next with its answer), so that the count holds across
-     * the runs that ask it, not only while one run waits in place. An operator's action on the key (a renewal of its
-     * login, a retry) starts it again.
-     */
-    private int unknownProbeAsks(Claim c, StepDefinition step) {
-        List<KeyEvent> history = ctx.events.events(c.job.name(), c.key());
-        int asks = 0;
-        for (int i = history.size() - 1; i >= 0; i--) {
-            KeyEvent e = history.get(i);
-            if (e.user() != null || e.type() == EventType.STEP_STARTED && step.id().equals(e.step())) {
-                break;
-            }
-            if (e.type() == EventType.RETRY_SCHEDULED && step.id().equals(e.step())
-                    && e.probe() == ProbeAnswer.INCONCLUSIVE && e.failureClass() == FailureClass.AMBIGUOUS) {
-                asks++;
-            }
-        }
-        return asks;
     }
 
     private void needCredential(Claim c, StepDefinition step, String credential, StepRecord sr, Said message,

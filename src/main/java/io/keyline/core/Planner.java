@@ -34,10 +34,12 @@ import java.util.function.UnaryOperator;
  * read-only ({@code --no-probes} skips them). Its answer for each key is {@link KeyDecision}'s, the
  * rule the engine executes, so a plan cannot promise what a run would not do.
  *
+ * @param events the keys' histories: how often a probe could not tell after an unknown outcome, as the engine
+ *               reads it ({@link DecisionInputs#unknownProbeAsks(java.util.function.Supplier)})
  * @param prober asks the unsafe steps' probes read-only, or {@code null}: every probe is "not asked"
  */
-public record Planner(KeyRecords store, JobControls controls, Leases leases, CredentialProvider credentials,
-                      Clock clock, Prober prober) {
+public record Planner(KeyRecords store, KeyEvents events, JobControls controls, Leases leases,
+                      CredentialProvider credentials, Clock clock, Prober prober) {
 
     /** Runs a step's read-only probe (never the step). */
     @FunctionalInterface
@@ -172,7 +174,14 @@ public record Planner(KeyRecords store, JobControls controls, Leases leases, Cre
         KeyDecision.Input input() {
             // the decision takes the pause as the engine words it (its stop's detail): the plan says it with pausedText
             return inputs.planned(key, rec, steps, creds, this::payloadHash, now,
-                    pausedText == null ? null : pausedText.english());
+                    pausedText == null ? null : pausedText.english(), asks);
+        }
+
+        /** Read from the key's history only when a probe cannot tell after an unknown outcome, as the engine does. */
+        final java.util.function.ToIntFunction<String> asks = DecisionInputs.unknownProbeAsks(this::history);
+
+        private List<io.keyline.domain.KeyEvent> history() {
+            return rec == null || !rec.stored() ? List.of() : events.events(job.name(), key);
         }
 
         Plan.KeyPlan plan() {

@@ -311,7 +311,7 @@ public final class Workspace implements AutoCloseable {
     private Planner planner() {
         Executors probes = executors();
         StateStore s = state();
-        return new Planner(s, s, s, credentialState(), options.clock(),
+        return new Planner(s, s, s, s, credentialState(), options.clock(),
                 ctx -> probes.forKind(ctx.step().probe().kind()).probe(ctx));
     }
 

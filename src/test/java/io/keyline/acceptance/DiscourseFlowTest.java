@@ -325,6 +325,46 @@ class DiscourseFlowTest {
     }
 
     /**
+     * The plan of a key whose probe could not tell after the lost answer as often as the retry policy allows but
+     * once says what the run does with the next such answer: a person decides. It does not promise to ask again.
+     */
+    @Test
+    void thePlanOfAKeyWhoseProbeCouldNotTellAsOftenAsItsRetriesAllowSaysAPersonDecides() throws IOException {
+        wb.job("forum-daily", slowAsks(), site.base());
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+        wb.cli("run", "forum-daily", "--key", KEY);
+        site.release();
+        wb.clock.advance(Duration.ofHours(1));
+        wb.cli("run", "forum-daily", "--key", KEY);
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("RETRY_WAIT");
+        wb.clock.advance(Duration.ofHours(1));
+
+        Result plan = wb.cli("plan", "forum-daily", "--key", KEY, "--json");
+        Result shown = wb.cli("plan", "forum-daily", "--key", KEY);
+        Result run = wb.cli("run", "forum-daily", "--key", KEY);
+
+        JsonNode planned = io.keyline.core.json.Json.read(plan.out(), JsonNode.class).get("keys").get(0);
+        assertThat(planned.get("stopKind").asText()).as(plan.toString()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(planned.get("waitReason").asText()).isEqualTo("OUTCOME_UNKNOWN");
+        assertThat(shown.out()).as(shown.toString()).contains("needs confirmation")
+                .doesNotContain("retries the probe of publish later");
+        assertThat(run.exit()).as(run.toString()).isEqualTo(4);
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        assertThat(site.created(TITLE)).isEqualTo(1);
+    }
+
+    /** The job, with a probe that cannot tell after a lost answer and retry waits longer than a run waits in place. */
+    static String slowAsks() {
+        String noSuccessRule = PROBE.replaceAll(",\\s*\"successWhen\": \\{ \"status\": \\[301, 404\\] \\} \\}", " }");
+        String slow = job(noSuccessRule).replace("\"timeout\": \"PT2S\",", "\"timeout\": \"PT2S\", \"retry\": "
+                + "{ \"maxAttempts\": 3, \"initialDelay\": \"PT5M\", \"maxDelay\": \"PT30M\", \"jitter\": 0, "
+                + "\"maxElapsed\": \"PT12H\" },");
+        assertThat(slow).contains("PT12H").doesNotContain("successWhen\": { \"status\": [301, 404]");
+        return slow;
+    }
+
+    /**
      * A forum that holds new topics for a moderator answers {@code 200 {"action": "enqueued", …}}: the post is in
      * the review queue, not a topic, so the answer fails the step's successWhen and the slug probe cannot see it.
      * The site took the request: the key fails saying the work may be there, and points to the site and to

@@ -80,7 +80,8 @@ class SetBasedTest {
                         }
                     });
 
-            Plan plan = new Planner(counting, counting, counting, CredentialProvider.NONE, wb.clock, null).plan(job, keys);
+            Plan plan = new Planner(counting, counting, counting, counting, CredentialProvider.NONE, wb.clock, null)
+                    .plan(job, keys);
             assertThat(plan.keys()).hasSize(N);
             List<String> notSkipped = new ArrayList<>();
             for (Plan.KeyPlan k : plan.keys()) {

@@ -57,6 +57,11 @@ final class PlanEngineEquivalence {
     int executedSteps;
     /** Cases whose plan found the key's work there by the job's own probe (nothing runs). */
     int foundByOwnProbe;
+    /**
+     * Cases whose key waits for a person because the probe of its step, whose outcome is unknown, could not tell as
+     * often as the retry policy asks it.
+     */
+    int askedOut;
     final Map<String, Integer> stops = new java.util.TreeMap<>();
 
     PlanEngineEquivalence(Path root, long seed) {
@@ -134,6 +139,22 @@ final class PlanEngineEquivalence {
 
     /** Runs {@code n} generated cases; failures are collected in {@link #failures}. */
     void run(int n) throws IOException {
+        run(n, this::generate);
+    }
+
+    /**
+     * One case: a job file's text (its name {@code j<i>} is made {@code j<i>a} for the copy that is applied and
+     * {@code j<i>r} for the one that is run), the key, its stored state, and what the world answers.
+     *
+     * @param answers the probes' answers by step id ({@link io.keyline.domain.KeyProbe#STEP} for the job's own)
+     * @param credentials the credentials' states by name: usable, rejected or missing
+     */
+    record Case(String job, String body, String key, Seed seed, Map<String, io.keyline.domain.ProbeAnswer> answers,
+                Map<String, String> credentials, boolean ahead) {
+    }
+
+    /** Runs the cases {@code generator} makes for {@code 0 … n-1}; failures are collected in {@link #failures}. */
+    void run(int n, java.util.function.IntFunction<Case> generator) throws IOException {
         Path jobs = root.resolve("jobs");
         Files.createDirectories(jobs);
         MutableClock clock = new MutableClock(NOW);
@@ -145,18 +166,37 @@ final class PlanEngineEquivalence {
         try (Database db = H2Database.open(root.resolve("state"));
              JdbcStateStore store = new JdbcStateStore(db, false)) {
             Engine engine = new Engine(store, executors, world, RunTrace.NONE, options);
-            Planner planner = new Planner(store, store, store, world, clock, ctx -> fake.probe(ctx));
+            Planner planner = new Planner(store, store, store, store, world, clock, ctx -> fake.probe(ctx));
             PlanApply planApply = new PlanApply(store, store, planner);
             for (int i = 0; i < n; i++) {
                 clock.set(NOW);
-                one(i, jobs, store, world, engine, planner, planApply);
+                one(generator.apply(i), jobs, store, world, engine, planner, planApply);
                 cases++;
             }
         }
     }
 
-    private void one(int i, Path jobs, JdbcStateStore store, World world, Engine engine, Planner planner,
-                     PlanApply planApply) throws IOException {
+    /**
+     * A key whose unsafe step's outcome is unknown and whose probe could not tell {@code asks} times since, due to
+     * be asked again, which cannot tell now either: a job of a safe step and the unsafe one, three attempts.
+     */
+    static Case unknownAndAsked(int asks) {
+        String job = "u" + asks;
+        String body = "{\"name\": \"" + job + "\", \"key\": {\"type\": \"date\", \"zone\": \"UTC\"},"
+                + " \"retry\": {\"maxAttempts\": 3, \"initialDelay\": \"PT5S\", \"jitter\": 0.0},"
+                + " \"steps\": [{\"id\": \"s0\", \"kind\": \"command\", \"effect\": \"none\","
+                + " \"command\": [\"true\", \"{key}\"]},"
+                + " {\"id\": \"s1\", \"kind\": \"http\", \"effect\": \"unsafe\","
+                + " \"request\": {\"method\": \"POST\", \"url\": \"http://127.0.0.1:9/x/{key}\", \"body\": \"hello\"},"
+                + " \"probe\": {\"kind\": \"http\", \"url\": \"http://127.0.0.1:9/p/{key}\","
+                + " \"presentWhen\": {\"jsonPointer\": \"/n\", \"notEquals\": 0}}}]}";
+        return new Case(job, body, "2026-11-30", new Seed("asked", KeyState.RETRY_WAIT, 1, StepStatus.AMBIGUOUS, null,
+                NOW.minusSeconds(5), null, asks), Map.of("s1", io.keyline.domain.ProbeAnswer.INCONCLUSIVE), Map.of(),
+                false);
+    }
+
+    /** The {@code i}th generated case. */
+    private Case generate(int i) {
         int steps = 2 + random.nextInt(4);
         StringBuilder json = new StringBuilder();
         List<String> effects = new ArrayList<>();
@@ -192,9 +232,10 @@ final class PlanEngineEquivalence {
             }
             json.append('}');
         }
+        Map<String, String> credentials = new HashMap<>();
         for (String c : List.of("c0", "c1")) {
             int r = random.nextInt(4);
-            world.credentials.put(c, r == 0 ? "missing" : r == 1 ? "rejected" : "usable");
+            credentials.put(c, r == 0 ? "missing" : r == 1 ? "rejected" : "usable");
         }
         String job = "j" + i;
         // a third of the jobs have a probe of their own, sometimes sent with a credential
@@ -207,9 +248,6 @@ final class PlanEngineEquivalence {
                 + " \"retry\": {\"maxAttempts\": 3, \"initialDelay\": \"PT5S\", \"multiplier\": 2.0, \"maxDelay\": \"PT5M\","
                 + " \"jitter\": 0.0, \"maxElapsed\": \"PT30M\"},"
                 + " \"steps\": [\n" + json + "\n]}";
-        // the same job twice: one copy is applied from its plan, the other simply run
-        JobDefinition applied = load(jobs, job + "a", body.replace("\"" + job + "\"", "\"" + job + "a\""));
-        JobDefinition ran = load(jobs, job + "r", body.replace("\"" + job + "\"", "\"" + job + "r\""));
         // the key: mostly today or earlier, sometimes tomorrow (not yet due)
         int offset = random.nextInt(10) == 0 ? 1 : -random.nextInt(3);
         String key = java.time.LocalDate.of(2026, 11, 30).plusDays(offset).toString();
@@ -228,12 +266,29 @@ final class PlanEngineEquivalence {
                         : r == 10 ? io.keyline.domain.ProbeAnswer.REFUSED : io.keyline.domain.ProbeAnswer.AUTH);
             }
         }
-        Seed seed = seed(steps, effects);
+        Seed seed = seed(steps, effects, probes);
+        if (seed.asks() >= 0 && probes.get(seed.finished()) && random.nextInt(3) > 0) {
+            // a probe that could not tell after the unknown outcome mostly cannot tell now either
+            answers.put("s" + seed.finished(), io.keyline.domain.ProbeAnswer.INCONCLUSIVE);
+        }
+        return new Case(job, body, key, seed, answers, credentials, offset > 0 && random.nextBoolean());
+    }
+
+    private void one(Case c, Path jobs, JdbcStateStore store, World world, Engine engine, Planner planner,
+                     PlanApply planApply) throws IOException {
+        String job = c.job();
+        String body = c.body();
+        String key = c.key();
+        Seed seed = c.seed();
+        world.credentials.putAll(c.credentials());
+        // the same job twice: one copy is applied from its plan, the other simply run
+        JobDefinition applied = load(jobs, job + "a", body.replace("\"" + job + "\"", "\"" + job + "a\""));
+        JobDefinition ran = load(jobs, job + "r", body.replace("\"" + job + "\"", "\"" + job + "r\""));
         for (JobDefinition d : List.of(applied, ran)) {
-            answers.forEach((s, a) -> world.probes.put(d.name() + "|" + key + "|" + s, a));
+            c.answers().forEach((s, a) -> world.probes.put(d.name() + "|" + key + "|" + s, a));
             seed.store(store, d, key, engine);
         }
-        boolean ahead = offset > 0 && random.nextBoolean();
+        boolean ahead = c.ahead();
         Planner.Options opts = Planner.Options.DEFAULT.withAhead(ahead);
 
         // apply
@@ -243,9 +298,11 @@ final class PlanEngineEquivalence {
             foundByOwnProbe++;
         }
         world.executed.clear();
+        int seeded = store.events(applied.name(), key).size();
         RunReport report = planApply.apply(plan.planId(), name -> applied, engine).report();
         List<String> executedApply = executedSteps(world, applied.name(), key);
         check(job + " apply", seed, kp, executedApply, report);
+        checkStop(job + " apply", seed, kp, store.events(applied.name(), key), seeded, report);
 
         // plain run of an identical copy
         Plan planRun = planner.plan(ran, List.of(key), Map.of(), opts);
@@ -253,10 +310,54 @@ final class PlanEngineEquivalence {
         RunReport runReport = engine.run(ran, List.of(key), RunRequest.plain(ahead, "test"));
         List<String> executedRun = executedSteps(world, ran.name(), key);
         check(job + " run", seed, planRun.keys().get(0), executedRun, runReport);
+        checkStop(job + " run", seed, planRun.keys().get(0), store.events(ran.name(), key), seeded, runReport);
+        if (kp.stopKind() == KeyDecision.StopKind.NEEDS_CONFIRMATION && seed.asks() >= 0) {
+            askedOut++;
+        }
         executedSteps += executedApply.size() + executedRun.size();
         String stop = kp.stop() == null ? kp.action() : kp.stop().text();
         stops.merge(stop.replaceAll("s[0-9]", "S").replaceAll("c[0-9]", "C").replaceAll("\\(.*", "").strip(), 1,
                 Integer::sum);
+    }
+
+    /**
+     * The event with which a run first stops a key, by where its plan said it stops: the run may go on after it (it
+     * waits in place for a retry and asks again), but it first does what the plan said. A stop that leaves the key
+     * as it is writes nothing.
+     */
+    private static EventType firstStop(KeyDecision.StopKind kind) {
+        return switch (kind) {
+            case COMPLETE, ALREADY_PRESENT -> EventType.KEY_DONE;
+            case NEEDS_CONFIRMATION, NEEDS_REVIEW -> EventType.WAITING_FOR_CONFIRMATION;
+            case NEEDS_CREDENTIAL -> EventType.WAITING_FOR_CREDENTIAL;
+            case PROBE_INCONCLUSIVE -> EventType.RETRY_SCHEDULED;
+            case PROBE_REFUSED -> EventType.KEY_FAILED;
+            case YIELD -> EventType.YIELDED;
+            default -> null;
+        };
+    }
+
+    private static final java.util.Set<EventType> STOPS = java.util.EnumSet.of(EventType.KEY_DONE,
+            EventType.WAITING_FOR_CONFIRMATION, EventType.WAITING_FOR_CREDENTIAL, EventType.RETRY_SCHEDULED,
+            EventType.KEY_FAILED, EventType.YIELDED);
+
+    private static final java.util.Set<KeyState> KEPT = java.util.EnumSet.of(KeyState.DONE, KeyState.SKIPPED,
+            KeyState.FAILED, KeyState.NEEDS_CONFIRMATION, KeyState.NEEDS_CREDENTIAL);
+
+    /** The run first stopped the key where its plan said (the events after the {@code seeded} ones are the run's). */
+    private void checkStop(String what, Seed seed, Plan.KeyPlan kp, List<KeyEvent> events, int seeded,
+                           RunReport report) {
+        if (!report.departed().isEmpty() || kp.stopKind() == null) {
+            return;
+        }
+        // a key that waits for a person, failed or is finished is left as it is: nothing is written
+        EventType expected = KEPT.contains(kp.state()) ? null : firstStop(kp.stopKind());
+        EventType actual = events.subList(seeded, events.size()).stream().map(KeyEvent::type).filter(STOPS::contains)
+                .findFirst().orElse(null);
+        if (expected != actual) {
+            failures.add(what + " [" + seed + "]: plan stops " + kp.stopKind() + " (" + kp.action()
+                    + "), the run first stopped with " + actual);
+        }
     }
 
     private void check(String what, Seed seed, Plan.KeyPlan kp, List<String> executed, RunReport report) {
@@ -294,7 +395,12 @@ final class PlanEngineEquivalence {
 
     /** A generated key state. */
     record Seed(String kind, KeyState state, int finished, StepStatus interrupted, String confirm, Instant next,
-                String lease) {
+                String lease, int asks) {
+        Seed(String kind, KeyState state, int finished, StepStatus interrupted, String confirm, Instant next,
+             String lease) {
+            this(kind, state, finished, interrupted, confirm, next, lease, -1);
+        }
+
         void store(JdbcStateStore store, JobDefinition job, String key, Engine engine) {
             if (kind.equals("fresh")) {
                 return;
@@ -330,12 +436,41 @@ final class PlanEngineEquivalence {
                 chain.add(new StateStore.Change(prev, next1, sr, null));
                 prev = next1.withVersion(prev.version() + 1);
             }
+            // the interrupted step's attempt, then its probe's asks that could not tell, each scheduling the next
+            List<KeyEvent> history = new ArrayList<>();
+            if (asks >= 0) {
+                history.add(new KeyEvent(0, job.name(), key, NOW.minusSeconds(3600), "seed", EventType.STEP_STARTED,
+                        step, 1, KeyState.RUNNING, null, "attempt 1 of " + step + " started", null, null, null, null));
+            }
+            for (int a = 0; a < asks; a++) {
+                history.add(new KeyEvent(0, job.name(), key, NOW.minusSeconds(1800 - a), "seed",
+                        EventType.RETRY_SCHEDULED, step, 1, KeyState.RETRY_WAIT,
+                        io.keyline.domain.FailureClass.AMBIGUOUS, "seeded ask " + (a + 1), null, null, null,
+                        io.keyline.domain.ProbeAnswer.INCONCLUSIVE));
+            }
+            for (KeyEvent e : history) {
+                KeyRecord next1 = prev.withVersion(prev.version());
+                chain.add(new StateStore.Change(prev, next1, null, e));
+                prev = next1.withVersion(prev.version() + 1);
+            }
             store.applyChain(chain);
         }
     }
 
-    private Seed seed(int steps, List<String> effects) {
+    private Seed seed(int steps, List<String> effects, List<Boolean> probes) {
         int finished = random.nextInt(steps);
+        if (random.nextInt(13) == 0) {
+            // an unsafe step whose outcome is unknown, due to ask its probe again after it could not tell 0-2 times
+            List<Integer> probed = new ArrayList<>();
+            for (int s = 0; s < steps; s++) {
+                if (probes.get(s)) {
+                    probed.add(s);
+                }
+            }
+            int at = probed.isEmpty() ? finished : probed.get(random.nextInt(probed.size()));
+            return new Seed("asked", KeyState.RETRY_WAIT, at, StepStatus.AMBIGUOUS, null, random.nextBoolean()
+                    ? NOW.minusSeconds(5) : NOW.plusSeconds(20), null, random.nextInt(3));
+        }
         StepStatus interrupted = switch (random.nextInt(4)) {
             case 0 -> StepStatus.STARTED;
             case 1 -> StepStatus.AMBIGUOUS;

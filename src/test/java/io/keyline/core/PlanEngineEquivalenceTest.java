@@ -30,4 +30,19 @@ class PlanEngineEquivalenceTest {
                 .anyMatch(s -> s.equals("done"));
         assertThat(eq.foundByOwnProbe).as("keys the job's own probe found done").isPositive();
     }
+
+    /**
+     * After an attempt whose outcome is unknown, a probe that cannot tell is asked as often as the retry policy
+     * tries a step, counted from the key's history, then a person decides: the plan of a key whose probe could not
+     * tell twice of three says the key waits for a person, as the run does, not that the probe is asked later.
+     */
+    @Test
+    void aKeyWhoseProbeCouldNotTellAsOftenAsItsRetriesAllowIsPlannedToWaitForAPerson() throws Exception {
+        PlanEngineEquivalence eq = new PlanEngineEquivalence(tmp, 1);
+
+        eq.run(3, PlanEngineEquivalence::unknownAndAsked);
+
+        assertThat(eq.failures).isEmpty();
+        assertThat(eq.askedOut).as("the key whose probe could not tell twice").isEqualTo(1);
+    }
 }
