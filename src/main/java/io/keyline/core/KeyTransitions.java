@@ -373,7 +373,10 @@ final class KeyTransitions {
                     EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
-        Said msg = retryAfter == null
+        // an ask of a probe that could not tell after an unknown outcome counts asks, not the step's attempts
+        boolean ask = cls == FailureClass.AMBIGUOUS && probe == ProbeAnswer.INCONCLUSIVE;
+        Said msg = ask ? Said.of("core.event.askScheduled", message, tries + 1, policy.maxAttempts(), next)
+                : retryAfter == null
                 ? Said.of("core.event.retryScheduled", message, attempt + 1, policy.maxAttempts(), next)
                 : Said.of("core.event.retryScheduledAfter", message, attempt + 1, policy.maxAttempts(), next,
                         Math.min(retryAfter.toSeconds(), 999_999_999));

@@ -354,6 +354,37 @@ class DiscourseFlowTest {
         assertThat(site.created(TITLE)).isEqualTo(1);
     }
 
+    /**
+     * Each ask of the probe that cannot tell after the lost answer says which ask comes next of how many, in the
+     * key's timeline: the step's attempt stays the one whose outcome is unknown.
+     */
+    @Test
+    void theTimelineCountsTheAsksOfAProbeThatCannotTellNotTheStepsAttempts() throws IOException {
+        wb.job("forum-daily", slowAsks(), site.base());
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+        wb.cli("run", "forum-daily", "--key", KEY);
+        site.release();
+        wb.clock.advance(Duration.ofHours(1));
+        wb.cli("run", "forum-daily", "--key", KEY);
+
+        List<String> asks = timeline(wb, "forum-daily", KEY).stream()
+                .filter(e -> e.get("type").asText().equals("RETRY_SCHEDULED")).map(e -> e.get("message").asText())
+                .toList();
+        assertThat(asks).hasSize(2);
+        assertThat(asks.get(0)).contains("the probe will be asked again (ask 2 of 3) at ").doesNotContain("attempt");
+        assertThat(asks.get(1)).contains("the probe will be asked again (ask 3 of 3) at ").doesNotContain("attempt");
+        Result zh;
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            zh = wb.cli("timeline", "forum-daily", KEY);
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+        assertThat(zh.out()).as(zh.toString()).contains("再次检查（第 2 次，共 3 次）")
+                .contains("再次检查（第 3 次，共 3 次）");
+    }
+
     /** The job, with a probe that cannot tell after a lost answer and retry waits longer than a run waits in place. */
     static String slowAsks() {
         String noSuccessRule = PROBE.replaceAll(",\\s*\"successWhen\": \\{ \"status\": \\[301, 404\\] \\} \\}", " }");
