@@ -39,6 +39,8 @@ final class TimelineCommand extends KeyCommand {
                 m.put("user", e.user());
                 m.put("note", e.note());
                 m.put("evidence", e.evidence());
+                // the probe's answer this event records, typed: scripts read it here, not in the message
+                m.put("probe", e.probe() == null ? null : e.probe().code());
                 rows.add(m);
             }
             Text.json(out(), rows);

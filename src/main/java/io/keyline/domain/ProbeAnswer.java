@@ -21,6 +21,14 @@ public enum ProbeAnswer {
      */
     NOT_ASKED;
 
+    /**
+     * The answer as machine output names it ({@code timeline --json}, {@code export --json}, the run log):
+     * {@code present}, {@code absent}, {@code inconclusive}, {@code refused}, {@code auth}, {@code not_asked}.
+     */
+    public String code() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     public String word() {
         return switch (this) {
             case PRESENT -> "present";

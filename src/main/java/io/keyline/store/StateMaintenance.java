@@ -183,7 +183,8 @@ public final class StateMaintenance {
                         time(g, "createdAt", rs, 11);
                     });
             counts[1] = rows(g, c, "events", "SELECT id, job, key_value, ts, run_id, event_type, step, attempt, state, "
-                    + "failure_class, message, user_name, note, evidence FROM key_event", job, "id", rs -> {
+                    + "failure_class, message, user_name, note, evidence, probe_answer FROM key_event", job, "id",
+                    rs -> {
                         g.writeNumberField("id", rs.getLong(1));
                         g.writeStringField("job", rs.getString(2));
                         g.writeStringField("key", rs.getString(3));
@@ -205,6 +206,9 @@ public final class StateMaintenance {
                             // read and written again: the evidence is an object, not a string of JSON
                             g.writeObject(Json.read(ev, Evidence.class));
                         }
+                        String probe = rs.getString(15);
+                        g.writeStringField("probe", probe == null ? null
+                                : io.keyline.domain.ProbeAnswer.valueOf(probe).code());
                     });
             g.writeEndObject();
             g.flush();

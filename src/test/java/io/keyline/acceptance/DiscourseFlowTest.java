@@ -385,6 +385,36 @@ class DiscourseFlowTest {
                 .contains("再次检查（第 3 次，共 3 次）");
     }
 
+    /**
+     * {@code timeline --json} and {@code export --json} carry each event's probe answer as a word of its own
+     * ({@code absent} before the post, {@code inconclusive} for each ask after the lost answer, nothing for an event
+     * that records no probe): a script reads it there, not in the English message.
+     */
+    @Test
+    void theTimelineAndTheExportCarryTheProbesAnswerOfEachEvent() throws IOException {
+        wb.job("forum-daily", slowAsks(), site.base());
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+        wb.cli("run", "forum-daily", "--key", KEY);
+        site.release();
+
+        List<JsonNode> timeline = timeline(wb, "forum-daily", KEY);
+        Result export = wb.cli("export", "forum-daily", "--json");
+
+        assertThat(export.exit()).as(export.toString()).isZero();
+        List<JsonNode> exported = new java.util.ArrayList<>();
+        io.keyline.core.json.Json.read(export.out(), JsonNode.class).get("events").forEach(exported::add);
+        for (List<JsonNode> events : List.of(timeline, exported)) {
+            assertThat(events).as("every event has a probe field").isNotEmpty().allMatch(e -> e.has("probe"));
+            List<String> answered = events.stream().filter(e -> !e.get("probe").isNull())
+                    .map(e -> e.get("type").asText() + " " + e.get("probe").asText()).toList();
+            assertThat(answered).as(events.toString()).containsExactly("PROBE_ANSWERED absent",
+                    "PROBE_ANSWERED absent", "RETRY_SCHEDULED inconclusive");
+            assertThat(events).filteredOn(e -> e.get("type").asText().equals("STEP_STARTED")).isNotEmpty()
+                    .allMatch(e -> e.get("probe").isNull());
+        }
+    }
+
     /** The job, with a probe that cannot tell after a lost answer and retry waits longer than a run waits in place. */
     static String slowAsks() {
         String noSuccessRule = PROBE.replaceAll(",\\s*\"successWhen\": \\{ \"status\": \\[301, 404\\] \\} \\}", " }");
