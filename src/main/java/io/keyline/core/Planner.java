@@ -378,6 +378,16 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                     rec == null ? null : rec.waitReason());
         }
 
+        /**
+         * Whether the retry a key waits for asks the probe of {@code stepId} again, not the step: the outcome of the
+         * unsafe step is unknown (its wait is kept with the class AMBIGUOUS), and its probe decides after the wait.
+         */
+        private boolean asksProbeNext(String stepId) {
+            StepDefinition s = stepId == null ? null : job.step(stepId);
+            return s != null && s.effect() == io.keyline.domain.Effect.UNSAFE && s.probe() != null
+                    && rec.failureClass() == io.keyline.domain.FailureClass.AMBIGUOUS;
+        }
+
         /** Words for a stop that leaves the key alone. */
         private Said keyLevel(KeyDecision.Stop s) {
             return switch (s.kind()) {
@@ -390,7 +400,10 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                 case NEEDS_CREDENTIAL -> s.credential() == null ? Said.of("core.plan.blockedNoCredential")
                         : Said.of("core.plan.blockedCredential", s.credential());
                 case RUNNING_ELSEWHERE -> Said.of("core.plan.runningElsewhere", s.until());
-                case WAIT_RETRY -> Said.of("core.plan.waitRetry", s.until(), s.step(), rec.attempts() + 1);
+                case WAIT_RETRY -> asksProbeNext(s.step())
+                        ? Said.of("core.plan.waitAsk", s.until(), s.step(), asks.applyAsInt(s.step()) + 1,
+                                job.step(s.step()).retry().maxAttempts())
+                        : Said.of("core.plan.waitRetry", s.until(), s.step(), rec.attempts() + 1);
                 case NOT_YET_DUE -> Said.of("core.plan.notYetDue", key, inputs.currentKey(), job.key().zone());
                 case PAUSED -> Said.of("core.plan.blocked", pausedText);
                 default -> Said.plain(s.kind().name().toLowerCase(java.util.Locale.ROOT));

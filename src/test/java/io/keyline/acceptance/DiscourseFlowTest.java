@@ -386,6 +386,25 @@ class DiscourseFlowTest {
     }
 
     /**
+     * The plan of a key that waits to ask its probe again after the lost answer says so, with the ask it waits for:
+     * not an attempt of the step, which is not sent again.
+     */
+    @Test
+    void thePlanOfAKeyThatWaitsToAskItsProbeAgainSaysWhichAsk() throws IOException {
+        wb.job("forum-daily", slowAsks(), site.base());
+        storeLogin(site.logIn());
+        site.holdAfterStore();
+        wb.cli("run", "forum-daily", "--key", KEY);
+        site.release();
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("RETRY_WAIT");
+
+        Result plan = wb.cli("plan", "forum-daily", "--key", KEY);
+
+        assertThat(plan.out()).as(plan.toString()).contains("publish: its probe is asked again (ask 2 of 3)")
+                .doesNotContain("attempt 2");
+    }
+
+    /**
      * {@code timeline --json} and {@code export --json} carry each event's probe answer as a word of its own
      * ({@code absent} before the post, {@code inconclusive} for each ask after the lost answer, nothing for an event
      * that records no probe): a script reads it there, not in the English message.
