@@ -170,6 +170,11 @@ public final class KeyDecision {
         /** The probe could not answer: retried like a safe step; the unsafe step does not run. */
         PROBE_INCONCLUSIVE(false),
         /**
+         * The probe could not answer on the last try the retry policy gives the step (its step was not sent, or failed
+         * where nothing was sent): the key fails, as a safe step whose retries are spent; the unsafe step does not run.
+         */
+        RETRIES_SPENT(false),
+        /**
          * The site refused the probe's question as it is asked, and would again: nothing it guards was sent whose
          * outcome is unknown, so the key fails with the answer named (the job's own probe: before any step).
          */
@@ -426,7 +431,10 @@ public final class KeyDecision {
                         return stop(new Stop(StopKind.NEEDS_CONFIRMATION, s.id(), null, null,
                                 WaitReason.OUTCOME_UNKNOWN, "probe: " + answer.word()));
                     }
-                    return stop(new Stop(StopKind.PROBE_INCONCLUSIVE, s.id(), null, null, null, null));
+                    // before a send (or after one that provably sent nothing) each answer is a try of the step
+                    int tries = (sr == null ? 0 : sr.attempts()) + 1;
+                    return stop(new Stop(!interrupted && tries >= s.retry().maxAttempts() ? StopKind.RETRIES_SPENT
+                            : StopKind.PROBE_INCONCLUSIVE, s.id(), null, null, null, null));
                 }
                 case REFUSED -> {
                     // asking again gets the same: a send whose outcome is unknown waits for a person, as without

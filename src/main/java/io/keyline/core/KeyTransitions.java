@@ -86,7 +86,7 @@ final class KeyTransitions {
                 needConfirmation(c, step, sr, s, review);
                 return c.rec;
             }
-            case PROBE_INCONCLUSIVE -> {
+            case PROBE_INCONCLUSIVE, RETRIES_SPENT -> {
                 ProbeOutcome p = c.lastProbe;
                 boolean unknown = sr != null
                         && (sr.status() == StepStatus.AMBIGUOUS || sr.status() == StepStatus.STARTED);

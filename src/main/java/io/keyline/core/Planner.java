@@ -474,6 +474,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                 yield Said.of("core.plan.needsConfirmationWhy", stop.step(), why);
             }
             case PROBE_INCONCLUSIVE -> Said.of("core.plan.probeInconclusive", stop.step());
+            case RETRIES_SPENT -> Said.of("core.plan.retriesSpent", stop.step());
             case PROBE_REFUSED -> KeyProbe.is(stop.step()) ? Said.of("core.plan.jobProbeRefused")
                     : Said.of("core.plan.probeRefused", stop.step());
             case NEEDS_REVIEW -> Said.of("core.plan.waitsForReview", Review.Need.said(stop.detail()));
@@ -500,6 +501,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                     : Said.of("core.plan.stop.credential", stop.credential(), stop.step());
             case NEEDS_CONFIRMATION -> Said.of("core.plan.stop.confirmation", stop.step());
             case PROBE_INCONCLUSIVE -> Said.of("core.plan.stop.probeLater", stop.step());
+            case RETRIES_SPENT -> Said.of("core.plan.stop.retriesSpent", stop.step());
             case PROBE_REFUSED -> KeyProbe.is(stop.step()) ? Said.of("core.plan.stop.jobProbeRefused")
                     : Said.of("core.plan.stop.probeRefused", stop.step());
             default -> Said.of("core.stopKind." + stop.kind().name());

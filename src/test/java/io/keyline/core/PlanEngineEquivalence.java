@@ -195,6 +195,19 @@ final class PlanEngineEquivalence {
                 false);
     }
 
+    /**
+     * A key whose unsafe step was not sent or failed safely, and whose retries are all but spent ({@code attempts}
+     * of three: its probe could not tell before it, or it failed where nothing was sent), due to be retried; its
+     * probe cannot tell now either.
+     */
+    static Case retried(int attempts) {
+        Case c = unknownAndAsked(0);
+        String job = "r" + attempts;
+        return new Case(job, c.body().replace("\"" + c.job() + "\"", "\"" + job + "\""), c.key(), new Seed("retried",
+                KeyState.RETRY_WAIT, 1, StepStatus.FAILED, null, NOW.minusSeconds(5), null, -1, attempts), c.answers(),
+                Map.of(), false);
+    }
+
     /** The {@code i}th generated case. */
     private Case generate(int i) {
         int steps = 2 + random.nextInt(4);
@@ -331,6 +344,7 @@ final class PlanEngineEquivalence {
             case NEEDS_CONFIRMATION, NEEDS_REVIEW -> EventType.WAITING_FOR_CONFIRMATION;
             case NEEDS_CREDENTIAL -> EventType.WAITING_FOR_CREDENTIAL;
             case PROBE_INCONCLUSIVE -> EventType.RETRY_SCHEDULED;
+            case RETRIES_SPENT -> EventType.KEY_FAILED;
             case PROBE_REFUSED -> EventType.KEY_FAILED;
             case YIELD -> EventType.YIELDED;
             default -> null;
@@ -395,7 +409,12 @@ final class PlanEngineEquivalence {
 
     /** A generated key state. */
     record Seed(String kind, KeyState state, int finished, StepStatus interrupted, String confirm, Instant next,
-                String lease, int asks) {
+                String lease, int asks, int attempts) {
+        Seed(String kind, KeyState state, int finished, StepStatus interrupted, String confirm, Instant next,
+             String lease, int asks) {
+            this(kind, state, finished, interrupted, confirm, next, lease, asks, 1);
+        }
+
         Seed(String kind, KeyState state, int finished, StepStatus interrupted, String confirm, Instant next,
              String lease) {
             this(kind, state, finished, interrupted, confirm, next, lease, -1);
@@ -419,7 +438,8 @@ final class PlanEngineEquivalence {
             }
             String owner = lease == null ? null : lease.equals("live") ? engine.owner() : "ghost-host/1/dead";
             Instant until = lease == null ? null : lease.equals("live") ? NOW.plusSeconds(600) : NOW.minusSeconds(60);
-            KeyRecord rec = new KeyRecord(job.name(), key, state, step, interrupted != null ? 1 : 0, next, null, "seeded",
+            KeyRecord rec = new KeyRecord(job.name(), key, state, step, interrupted != null ? attempts : 0, next, null,
+                    "seeded",
                     null, confirm == null ? null : step, hash, "seed", owner, until, 0, NOW, NOW);
             List<StateStore.Change> chain = new ArrayList<>();
             chain.add(new StateStore.Change(null, rec, null, new KeyEvent(0, job.name(), key, NOW, "seed",
@@ -430,8 +450,8 @@ final class PlanEngineEquivalence {
                 if (st == null) {
                     continue;
                 }
-                StepRecord sr = new StepRecord(steps.get(s).id(), st, 1, NOW, st == StepStatus.SUCCEEDED
-                        ? Map.of("n", "1") : Map.of(), NOW);
+                StepRecord sr = new StepRecord(steps.get(s).id(), st, s == at ? attempts : 1, NOW,
+                        st == StepStatus.SUCCEEDED ? Map.of("n", "1") : Map.of(), NOW);
                 KeyRecord next1 = prev.withVersion(prev.version());
                 chain.add(new StateStore.Change(prev, next1, sr, null));
                 prev = next1.withVersion(prev.version() + 1);
@@ -483,7 +503,7 @@ final class PlanEngineEquivalence {
             case 3, 4 -> new Seed("pending", KeyState.PENDING, finished, interrupted == StepStatus.FAILED ? null
                     : interrupted == null ? null : StepStatus.FAILED, confirm, null, null);
             case 5 -> new Seed("retry-due", KeyState.RETRY_WAIT, finished, StepStatus.FAILED, null,
-                    NOW.minusSeconds(5), null);
+                    NOW.minusSeconds(5), null, -1, 1 + random.nextInt(2));
             case 6 -> new Seed("retry-soon", KeyState.RETRY_WAIT, finished, StepStatus.FAILED, null,
                     NOW.plusSeconds(20), null);
             case 7 -> new Seed("retry-later", KeyState.RETRY_WAIT, finished, StepStatus.FAILED, null,

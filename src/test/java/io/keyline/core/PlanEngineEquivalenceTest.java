@@ -45,4 +45,18 @@ class PlanEngineEquivalenceTest {
         assertThat(eq.failures).isEmpty();
         assertThat(eq.askedOut).as("the key whose probe could not tell twice").isEqualTo(1);
     }
+
+    /**
+     * A probe that cannot tell before its step is sent is retried like a safe step: the plan of a key whose step
+     * has had all but one of its tries says the key fails with this answer, as the run does, not that the probe
+     * is asked later.
+     */
+    @Test
+    void aKeyWhoseProbeCannotTellOnItsLastTryIsPlannedToFail() throws Exception {
+        PlanEngineEquivalence eq = new PlanEngineEquivalence(tmp, 1);
+
+        eq.run(3, PlanEngineEquivalence::retried);
+
+        assertThat(eq.failures).isEmpty();
+    }
 }
