@@ -134,7 +134,7 @@ public final class DecisionInputs {
      * only while an unsafe step of its is left to run).
      */
     public KeyDecision.Input afterClaim(String key, KeyRecord rec, Map<String, StepRecord> steps, Instant now) {
-        return held(key, rec, steps, Map.of(), Map.of(), null, now, null);
+        return held(key, rec, steps, Map.of(), Map.of(), null, now, null, null);
     }
 
     /**
@@ -172,17 +172,10 @@ public final class DecisionInputs {
         return io.keyline.domain.OperatorMoves.heldForReview(state, why);
     }
 
-    /** The input for a key this process holds (the engine after its claim): it goes on until it stops. */
-    public KeyDecision.Input held(String key, KeyRecord rec, Map<String, StepRecord> steps,
-                                  Map<String, KeyDecision.CredentialState> credentials,
-                                  Map<String, ProbeAnswer> probes, Function<String, String> payloadHash, Instant now,
-                                  String pausedReason) {
-        return held(key, rec, steps, credentials, probes, payloadHash, now, pausedReason, null);
-    }
-
     /**
-     * As {@link #held(String, KeyRecord, Map, Map, Map, Function, Instant, String)}, with the asks of probes that
-     * could not tell after an attempt whose outcome is unknown ({@link #unknownProbeAsks(Supplier)}).
+     * The input for a key this process holds (the engine after its claim): it goes on until it stops. {@code
+     * unknownAsks}: the asks of probes that could not tell after an attempt whose outcome is unknown
+     * ({@link #unknownProbeAsks(Supplier)}).
      */
     public KeyDecision.Input held(String key, KeyRecord rec, Map<String, StepRecord> steps,
                                   Map<String, KeyDecision.CredentialState> credentials,
@@ -196,7 +189,7 @@ public final class DecisionInputs {
      * Whether {@code e} records an ask of an unsafe step's probe that could not tell after an attempt of the step
      * whose outcome is unknown: each such ask scheduled the next with the probe's answer.
      */
-    public static boolean unknownProbeAsk(KeyEvent e) {
+    private static boolean unknownProbeAsk(KeyEvent e) {
         return e.type() == EventType.RETRY_SCHEDULED && e.probe() == ProbeAnswer.INCONCLUSIVE
                 && e.failureClass() == FailureClass.AMBIGUOUS;
     }

@@ -15,6 +15,7 @@ import io.keyline.ui.common.Format;
 import io.keyline.ui.common.NoteDialog;
 import io.keyline.ui.common.Palette;
 import io.keyline.ui.common.StateChip;
+import io.keyline.ui.common.Tips;
 import io.keyline.ui.common.Widgets;
 import javafx.animation.PauseTransition;
 import javafx.beans.binding.Bindings;
@@ -372,7 +373,7 @@ public final class JobView extends BorderPane {
                 JobView::step);
         TableColumn<JobViewModel.KeyRow, String> whenColumn = Cut.column(Text.t("ui.job.col.updated"), 110,
                 JobViewModel.KeyRow::when);
-        whenColumn.setCellFactory(c -> Cut.tip(new InFullCell()));
+        whenColumn.setCellFactory(c -> new InFullCell());
         TableColumn<JobViewModel.KeyRow, String> outcomeColumn = Cut.column(Text.t("ui.job.col.outcome"), 400,
                 JobViewModel.KeyRow::said);
         outcomeColumn.setMinWidth(100);
@@ -549,13 +550,7 @@ public final class JobView extends BorderPane {
         private final StateChip chip = new StateChip();
 
         ShortChipCell() {
-            chip.setOnMouseEntered(e -> {
-                if (chip.getTooltip() == null) {
-                    javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
-                    tip.textProperty().bind(chip.accessibleTextProperty());
-                    chip.setTooltip(tip);
-                }
-            });
+            Tips.on(chip, chip::getAccessibleText);
         }
 
         @Override
@@ -574,18 +569,12 @@ public final class JobView extends BorderPane {
     }
 
     /**
-     * An Updated cell: its short words (a done key's time, a wait on two lines), and in its tooltip, made the first
-     * time the pointer comes, and its accessible text the same in full ("12-04 20:12 (25 min ago)").
+     * An Updated cell: its short words (a done key's time, a wait on two lines), and in its tooltip (made the first
+     * time the pointer comes) and its accessible text the same in full ("12-04 20:12 (25 min ago)").
      */
     private static final class InFullCell extends javafx.scene.control.TableCell<JobViewModel.KeyRow, String> {
         InFullCell() {
-            setOnMouseEntered(e -> {
-                if (getTooltip() == null && !isEmpty()) {
-                    javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
-                    tip.textProperty().bind(accessibleTextProperty());
-                    setTooltip(tip);
-                }
-            });
+            Tips.on(this, this::getAccessibleText);
         }
 
         @Override
