@@ -332,6 +332,31 @@ class MastodonFlowTest {
         assertThat(site.uploads()).isZero();
     }
 
+    /**
+     * The account posted its limit: Mastodon answers 429 with {@code X-RateLimit-Reset} (an ISO-8601 time) and no
+     * {@code Retry-After}, until that time. The post is sent again when the server said it may be, and once.
+     */
+    @Test
+    void aRateLimitedPostIsSentAgainAfterTheResetTheServerGaveAndPostedOnce() {
+        storeToken();
+        Instant before = wb.clock.instant();
+        site.throttleStatusesFor(Duration.ofMinutes(4));
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(5);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).isEqualTo("RETRY_WAIT");
+        assertThat(Instant.parse(st.get("nextAttemptAt").asText())).as(st.toString())
+                .isAfterOrEqualTo(before.plus(Duration.ofMinutes(4)));
+        assertThat(site.statusRequests()).as("not sent again before the reset").isEqualTo(1);
+        wb.clock.advance(Duration.ofMinutes(5));
+        r = run();
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.posted(TAG)).isEqualTo(1);
+        assertThat(site.statusRequests()).isEqualTo(2);
+    }
+
     /** A text over 500 characters is refused 422 before anything is made: the key fails with Mastodon's words. */
     @Test
     void aStatusOverTheCharacterLimitFailsWithTheServersWordsAndIsNotSentAgain() throws IOException {

@@ -13,9 +13,11 @@ import javax.net.ssl.SSLHandshakeException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.function.Function;
 
 /** The failure classification in one place: HTTP statuses, exceptions and exit codes to failure classes. */
 public final class Classifier {
@@ -137,6 +139,29 @@ public final class Classifier {
             case "ambiguous" -> FailureClass.AMBIGUOUS;
             default -> null;
         };
+    }
+
+    /**
+     * The wait an answer asks for: its {@code Retry-After}, else, when it says no request is left
+     * ({@code X-RateLimit-Remaining: 0}), the time until {@code X-RateLimit-Reset} given as an ISO-8601 time (Mastodon
+     * answers its 429 so, without a {@code Retry-After}); capped as {@link #retryAfter(String, Clock)}. {@code null}
+     * when the answer says neither. A reset in seconds is not read: sites mean the epoch by it, or a count from now.
+     *
+     * @param header the answer's first value of a header, by name ({@code null} when absent)
+     */
+    public static Duration serverWait(Function<String, String> header, Clock clock) {
+        Duration retryAfter = retryAfter(header.apply("Retry-After"), clock);
+        String remaining = header.apply("X-RateLimit-Remaining");
+        String reset = header.apply("X-RateLimit-Reset");
+        if (retryAfter != null || remaining == null || !remaining.strip().equals("0") || reset == null) {
+            return retryAfter;
+        }
+        try {
+            Duration d = Duration.between(clock.instant(), OffsetDateTime.parse(reset.strip()).toInstant());
+            return d.isNegative() ? Duration.ZERO : d.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : d;
+        } catch (DateTimeParseException | ArithmeticException e) {
+            return null;
+        }
     }
 
     /**

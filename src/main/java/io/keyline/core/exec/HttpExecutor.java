@@ -725,7 +725,12 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     private Duration retryAfter(Exchange ex) {
-        return Classifier.retryAfter(ex.headers.firstValue("Retry-After").orElse(null), clock);
+        return serverWait(ex.headers);
+    }
+
+    /** The wait the answer asks for ({@code Retry-After}, else a spent rate limit's reset). */
+    private Duration serverWait(HttpHeaders headers) {
+        return Classifier.serverWait(name -> headers.firstValue(name).orElse(null), clock);
     }
 
     /**
@@ -777,8 +782,7 @@ public final class HttpExecutor implements StepExecutor {
             hops.add(new Hop(req.method(), uri, resp.statusCode(), resp.headers().allValues("Set-Cookie"), carried));
             if (resp.statusCode() == 429 || resp.statusCode() == 503) {
                 // the host asked to slow down: every key of the job waits, not just this one
-                limits.pause(ctx.job().name(), uri, Classifier.retryAfter(
-                        resp.headers().firstValue("Retry-After").orElse(null), clock), clock);
+                limits.pause(ctx.job().name(), uri, serverWait(resp.headers()), clock);
             }
             String location = resp.headers().firstValue("Location").orElse(null);
             if (!isRedirect(resp.statusCode()) || location == null) {

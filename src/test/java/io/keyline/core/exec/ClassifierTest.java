@@ -74,4 +74,25 @@ class ClassifierTest {
         Duration d = Classifier.retryAfter("9223372036854775807", CLOCK);
         assertThat(CLOCK.instant().plus(d)).isEqualTo(Instant.parse("2026-11-30T09:00:00Z"));
     }
+
+    @ParameterizedTest(name = "Retry-After: {0}, X-RateLimit-Remaining: {1}, X-RateLimit-Reset: {2} → {3}")
+    @CsvSource(nullValues = "NONE", value = {
+        "NONE, 0, 2026-11-29T09:04:00.000000Z, PT4M",
+        "NONE, 0, 2026-11-29T10:04:00+01:00, PT4M",
+        "7, 0, 2026-11-29T09:04:00.000000Z, PT7S",
+        "NONE, 12, 2026-11-29T09:04:00.000000Z, NONE",
+        "NONE, NONE, 2026-11-29T09:04:00.000000Z, NONE",
+        "NONE, 0, NONE, NONE",
+        "NONE, 0, 2026-11-29T08:00:00Z, PT0S",
+        "NONE, 0, 2027-11-29T09:00:00Z, PT24H",
+        "NONE, 0, 1764406800, NONE",
+        "NONE, 0, soon, NONE"})
+    void aSpentRateLimitsResetIsTheWaitWhenNoRetryAfterIsGiven(String retryAfter, String remaining, String reset,
+                                                                String expected) {
+        java.util.Map<String, String> headers = new java.util.HashMap<>();
+        headers.put("Retry-After", retryAfter);
+        headers.put("X-RateLimit-Remaining", remaining);
+        headers.put("X-RateLimit-Reset", reset);
+        assertThat(Classifier.serverWait(headers::get, CLOCK)).isEqualTo(expected == null ? null : Duration.parse(expected));
+    }
 }
