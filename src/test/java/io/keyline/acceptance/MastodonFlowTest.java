@@ -494,6 +494,74 @@ class MastodonFlowTest {
         assertThat(site.posted(TAG)).as("after the hour, without a picture: a second status").isEqualTo(2);
     }
 
+    /**
+     * {@code keyline plan} lists write, upload, processed, post with the picture's id as a value known at run time and
+     * the token masked; applied while the server processes the picture ({@code 206} twice), the plan's own path is
+     * walked and the status posted once.
+     */
+    @Test
+    void anAppliedPlanWaitsForThePictureAndPostsOnce() throws IOException {
+        storeToken();
+        site.processing(2);
+        Result plan = wb.cli("plan", JOB, "--key", KEY);
+        assertThat(plan.exit()).as(plan.toString()).isZero();
+        assertThat(plan.out()).contains("run write,upload,processed,post")
+                .contains("/media_ids/0 = from step upload: id (known at run time)")
+                .contains("Idempotency-Key: mastodon-status:2026-11-29:post");
+        java.util.regex.Matcher id = java.util.regex.Pattern.compile("keyline apply ([0-9a-f]+)").matcher(plan.out());
+        assertThat(id.find()).as(plan.out()).isTrue();
+
+        Result r = wb.cli("apply", id.group(1));
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.posted(TAG)).isEqualTo(1);
+        assertThat(asked("GET", "/api/v1/media/")).isEqualTo(3);
+        nothingShownHoldsAToken(plan, r);
+    }
+
+    /** The account id in the probes' URL is wrong: the server answers 404, and the key fails before anything is sent. */
+    @Test
+    void aWrongAccountIdFailsTheKeyBeforeAnythingIsSent() throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        assertThat(text).contains("/accounts/109348834771298765/");
+        Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://mastodon.example.org", site.base())
+                .replace("/accounts/109348834771298765/", "/accounts/110000000000000001/"), StandardCharsets.UTF_8);
+        storeToken();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("404").contains("Record not found");
+        assertThat(site.requests()).as("only the job's probe was asked").hasSize(1);
+    }
+
+    /**
+     * A person confirms the resend while the first request still runs and holds its key's lock: Mastodon answers the
+     * resend {@code 503} (RaceConditionError) and then finishes the first. The resend is retried, the probe looks
+     * first and finds the status the first request made: nothing more is sent.
+     */
+    @Test
+    void aResendRefusedWhileTheFirstRequestRunsIsNotSentAgainOnceTheProbeFindsTheStatus() throws IOException {
+        quickPost();
+        storeToken();
+        site.holdBeforePost();
+        Result lost = run();
+        assertThat(lost.exit()).as(lost.toString()).isEqualTo(4);
+        site.finishHeldPostAfterRefusingResend();
+
+        Result confirmed = wb.cli("confirm", JOB, KEY, "--note", "looked: nothing there yet");
+
+        if (confirmed.exit() == 5) {
+            wb.clock.advance(Duration.ofMinutes(5));
+            confirmed = run();
+        }
+        assertThat(state()).as(confirmed.toString()).isEqualTo("DONE");
+        assertThat(site.statusRequests()).as("the first, and the resend refused 503").isEqualTo(2);
+        assertThat(site.posted(TAG)).isEqualTo(1);
+    }
+
     /** The post of {@code key} is made and its answer lost; its retry goes out {@code later}: that run's result. */
     Result lostThenResentAfter(String key, Duration later) {
         site.holdAfterPost();

@@ -114,6 +114,7 @@ public final class MastodonSite implements AutoCloseable {
     private volatile boolean lose;
     private volatile boolean revokeAtPost;
     private volatile boolean finishOnResend;
+    private volatile boolean finishAfterRefusing;
     private volatile CountDownLatch holdAfter;
     private volatile CountDownLatch holdBefore;
     private volatile CountDownLatch reached = new CountDownLatch(1);
@@ -198,6 +199,15 @@ public final class MastodonSite implements AutoCloseable {
      */
     public MastodonSite finishHeldPostWhenResent() {
         finishOnResend = true;
+        return this;
+    }
+
+    /**
+     * A second request with the Idempotency-Key of the request {@link #holdBeforePost()} holds is refused 503 (the lock
+     * is taken), and then the held one goes on and ends.
+     */
+    public MastodonSite finishHeldPostAfterRefusingResend() {
+        finishAfterRefusing = true;
         return this;
     }
 
@@ -451,6 +461,10 @@ public final class MastodonSite implements AutoCloseable {
         String lock = ACCOUNT_ID + ":" + key;
         if (!locks.add(lock) && !(finishOnResend && firstEnds(lock))) {
             // with_redis_lock could not take the lock: Mastodon::RaceConditionError
+            if (finishAfterRefusing) {
+                finishAfterRefusing = false;
+                finishHeld(lock);
+            }
             return error(503, headers, "There was a temporary problem serving your request, please try again");
         }
         try {
@@ -529,19 +543,21 @@ public final class MastodonSite implements AutoCloseable {
     /** Lets the held request go on, waits until it gave up its lock, and takes it. */
     private boolean firstEnds(String lock) {
         finishOnResend = false;
+        finishHeld(lock);
+        return locks.add(lock);
+    }
+
+    /** Lets the held request go on and waits (10 s at most) until it has ended and given up its lock. */
+    private void finishHeld(String lock) {
         CountDownLatch b = holdBefore;
         holdBefore = null;
         if (b != null) {
             b.countDown();
         }
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until) {
-            if (locks.add(lock)) {
-                return true;
-            }
+        while (locks.contains(lock) && System.nanoTime() < until) {
             Thread.onSpinWait();
         }
-        return false;
     }
 
     private static void await(CountDownLatch latch) {
