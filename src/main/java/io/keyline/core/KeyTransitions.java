@@ -97,11 +97,11 @@ final class KeyTransitions {
                     // decision sends the key to a person after maxAttempts asks
                     int asks = in.unknownAsks().applyAsInt(step.id()) + 1;
                     scheduleRetry(c, step, sr, attempts(sr), asks, FailureClass.AMBIGUOUS, p.origin(), msg,
-                            p.evidence(), null, ProbeAnswer.INCONCLUSIVE, false);
+                            p.evidence(), p.askAgainAfter(), ProbeAnswer.INCONCLUSIVE, false);
                     return c.rec;
                 }
                 scheduleRetry(c, step, sr, attempts(sr) + 1, FailureClass.RETRYABLE, p.origin(), msg, p.evidence(),
-                        null, ProbeAnswer.INCONCLUSIVE);
+                        p.askAgainAfter(), ProbeAnswer.INCONCLUSIVE);
                 return c.rec;
             }
             case PROBE_REFUSED -> {

@@ -357,6 +357,32 @@ class MastodonFlowTest {
         assertThat(site.statusRequests()).isEqualTo(2);
     }
 
+    /**
+     * The token made its 300 requests of five minutes just before the post's probe: Mastodon refuses every request
+     * with it 429 until the reset it gives in {@code X-RateLimit-Reset}. The probe cannot tell; the key waits until
+     * the reset instead of spending its asks, then the probe finds nothing and the status is posted once.
+     */
+    @Test
+    void aProbeRefusedByTheRateLimitWaitsForTheResetAndTheStatusIsPostedOnce() {
+        storeToken();
+        Instant before = wb.clock.instant();
+        site.throttleApiAfter(3, Duration.ofMinutes(4));
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(5);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).isEqualTo("RETRY_WAIT");
+        assertThat(Instant.parse(st.get("nextAttemptAt").asText())).as(st.toString())
+                .isAfterOrEqualTo(before.plus(Duration.ofMinutes(4)));
+        assertThat(site.statusRequests()).isZero();
+        wb.clock.advance(Duration.ofMinutes(5));
+        r = run();
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.posted(TAG)).isEqualTo(1);
+        assertThat(site.statusRequests()).isEqualTo(1);
+    }
+
     /** A text over 500 characters is refused 422 before anything is made: the key fails with Mastodon's words. */
     @Test
     void aStatusOverTheCharacterLimitFailsWithTheServersWordsAndIsNotSentAgain() throws IOException {

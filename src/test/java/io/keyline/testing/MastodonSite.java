@@ -110,6 +110,9 @@ public final class MastodonSite implements AutoCloseable {
     private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
     private volatile int processingPolls;
     private volatile Instant throttledUntil;
+    private volatile int apiThrottleAfter = -1;
+    private volatile Duration apiThrottleFor;
+    private volatile Instant apiThrottledUntil;
     private volatile boolean resetAfter;
     private volatile boolean lose;
     private volatile boolean revokeAtPost;
@@ -161,6 +164,17 @@ public final class MastodonSite implements AutoCloseable {
     /** The account posted its limit: statuses are refused 429 until {@code d} from now passes on the clock. */
     public MastodonSite throttleStatusesFor(Duration d) {
         throttledUntil = clock.instant().plus(d);
+        return this;
+    }
+
+    /**
+     * After {@code requests} more requests with the token, the token has made its 300 requests of five minutes
+     * (Rack::Attack's throttle_per_token_api): every request with it is refused 429 for {@code d}, with
+     * {@code X-RateLimit-Reset} and no {@code Retry-After} (its throttled_responder).
+     */
+    public MastodonSite throttleApiAfter(int requests, Duration d) {
+        apiThrottleFor = d;
+        apiThrottleAfter = requests;
         return this;
     }
 
@@ -289,6 +303,17 @@ public final class MastodonSite implements AutoCloseable {
         if (token != null && (!known || revoked.contains(token))) {
             // Doorkeeper: an invalid token is refused, whatever the endpoint
             return unauthorized(known ? "The access token was revoked" : "The access token is invalid");
+        }
+        if (known && apiThrottleAfter >= 0 && apiThrottleAfter-- == 0) {
+            apiThrottledUntil = clock.instant().plus(apiThrottleFor);
+        }
+        Instant apiUntil = apiThrottledUntil;
+        if (known && apiUntil != null && clock.instant().isBefore(apiUntil)) {
+            Map<String, String> h = json();
+            h.put("X-RateLimit-Limit", "300");
+            h.put("X-RateLimit-Remaining", "0");
+            h.put("X-RateLimit-Reset", iso6(apiUntil));
+            return error(429, h, "Too many requests");
         }
         Map<String, String> headers = json();
         if (known) {

@@ -455,6 +455,11 @@ public final class HttpExecutor implements StepExecutor {
         } catch (NoCookieForHostException e) {
             Said msg = e.words.map(ctx.redact());
             return new ProbeOutcome(ProbeOutcome.Answer.AUTH, msg, evidence(ctx, summary, null, null, msg.english()));
+        } catch (HostPausedException e) {
+            // nothing was asked: the probe waits, as a step would, until the host takes requests again
+            Said msg = Said.of("core.exec.probeFailed", e.words).map(ctx.redact());
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, msg,
+                    evidence(ctx, summary, null, null, msg.english())).waiting(e.left());
         } catch (IOException | IllegalArgumentException e) {
             Said msg = Said.of("core.exec.probeFailed", describe(e, probe.timeout(), req.uri())).map(ctx.redact());
             Evidence ev = evidence(ctx, summary, null, null, msg.english());
@@ -480,8 +485,11 @@ public final class HttpExecutor implements StepExecutor {
                 values = found.values();
                 ev = masked(ev, probe.extract(), values);
             }
+            // an answer that cannot tell now may say when to ask again (a 429 or 503, a retryWhen)
+            Duration wait = v.answer() == ProbeOutcome.Answer.INCONCLUSIVE && !v.refused() ? serverWait(ex.headers)
+                    : null;
             return new ProbeOutcome(v.answer(), refreshed.noted(v.words()).map(ctx.redact()), ev, values, null,
-                    refreshed.ofLogin(), v.refused());
+                    refreshed.ofLogin(), v.refused(), wait);
         } catch (Deadline.Exceeded e) {
             return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeNoAnswer",
                     e.getMessage()).map(ctx.redact()), ev);

@@ -18,13 +18,21 @@ import io.keyline.text.Said;
  *                  encrypted), else {@code null}
  * @param refused  for an inconclusive answer: the site refused the question as it is asked (a 4xx that is not a
  *                 login's, not 404/410 and not "try later": 400, 405, 414, 422, …), so asking again gets the same
+ * @param askAgainAfter for an inconclusive answer: how long the site asked to be left alone before it is asked
+ *                      again (its {@code Retry-After}, a spent rate limit's reset, the pause of its host), else
+ *                      {@code null}
  */
 public record ProbeOutcome(Answer answer, Said words, Evidence evidence, java.util.Map<String, String> values,
-                           FailureOrigin origin, String refreshed, boolean refused) {
+                           FailureOrigin origin, String refreshed, boolean refused, java.time.Duration askAgainAfter) {
 
     public ProbeOutcome {
         values = values == null ? java.util.Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(values));
+    }
+
+    public ProbeOutcome(Answer answer, Said words, Evidence evidence, java.util.Map<String, String> values,
+                        FailureOrigin origin, String refreshed, boolean refused) {
+        this(answer, words, evidence, values, origin, refreshed, refused, null);
     }
 
     public ProbeOutcome(Answer answer, Said words, Evidence evidence, java.util.Map<String, String> values,
@@ -51,7 +59,7 @@ public record ProbeOutcome(Answer answer, Said words, Evidence evidence, java.ut
 
     /** The same answer, with the credential's new fingerprint after the site refreshed it. */
     public ProbeOutcome refreshed(String fingerprint) {
-        return new ProbeOutcome(answer, words, evidence, values, origin, fingerprint, refused);
+        return new ProbeOutcome(answer, words, evidence, values, origin, fingerprint, refused, askAgainAfter);
     }
 
     /** The answer as the decision reads it, for the run and the plan alike (a refused question is its own). */
@@ -67,7 +75,12 @@ public record ProbeOutcome(Answer answer, Said words, Evidence evidence, java.ut
 
     /** The same answer with other evidence. */
     public ProbeOutcome withEvidence(Evidence other) {
-        return new ProbeOutcome(answer, words, other, values, origin, refreshed, refused);
+        return new ProbeOutcome(answer, words, other, values, origin, refreshed, refused, askAgainAfter);
+    }
+
+    /** The same answer, asked again no sooner than {@code d} from now (as the site asked), or as the retry says. */
+    public ProbeOutcome waiting(java.time.Duration d) {
+        return new ProbeOutcome(answer, words, evidence, values, origin, refreshed, refused, d);
     }
 
     /** A probe that could not be asked because nothing answered (the host, the network, the program). */
