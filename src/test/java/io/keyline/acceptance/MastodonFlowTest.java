@@ -274,7 +274,8 @@ class MastodonFlowTest {
         JsonNode st = status(wb, JOB, KEY);
         assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
         assertThat(st.get("credential").asText()).isEqualTo(CRED);
-        assertThat(st.get("message").asText()).contains("401");
+        assertThat(st.get("message").asText()).as("the server's words: revoked, not expired or unknown")
+                .contains("HTTP 401").contains("The access token was revoked");
         assertThat(site.uploads()).isZero();
         assertThat(site.requests()).as("only the job's probe was asked").hasSize(1);
         Result still = run();

@@ -537,7 +537,8 @@ public final class HttpExecutor implements StepExecutor {
     private static ProbeVerdict probeJudgement(StepContext ctx, Exchange ex, Conditions.Answer answer, ProbeSpec probe) {
         int s = ex.status;
         if (s == 401 || s == 403) {
-            return ProbeVerdict.rejected("HTTP " + s + statusHint(s));
+            // with the site's words, as a step's: a token revoked is not an account suspended
+            return ProbeVerdict.rejected(withFirstLine(Said.plain("HTTP " + s + statusHint(s)), ex));
         }
         if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
             return ProbeVerdict.rejected(loginRedirect(ex));
