@@ -55,6 +55,7 @@ class DiscourseFlowTest {
                   "response": { "authWhen": { "header": "Discourse-Logged-Out", "matches": "1" } },
                   "extract": { "token": { "json": "/csrf" } } },
                 { "id": "publish", "kind": "http", "effect": "unsafe", "credential": "forum", "timeout": "PT2S",
+                  "retryFrom": "csrf",
                   "request": { "method": "POST", "url": "BASE/posts.json",
                                "headers": { "X-CSRF-Token": "{steps.csrf.outputs.token}",
                                             "X-Requested-With": "XMLHttpRequest" },
@@ -62,6 +63,7 @@ class DiscourseFlowTest {
                                          "category": 5 EXTRA } },
                   "response": {
                     "authWhen": { "jsonPointer": "/error_type", "equals": "not_logged_in" },
+                    "retryWhen": { "bodyContains": "BAD CSRF" },
                     "successWhen": { "all": [ { "status": [200] },
                                               { "jsonPointer": "/topic_slug", "equals": "daily-{key}" } ] } },
                   "probe": STEP_PROBE } ] }
@@ -266,6 +268,75 @@ class DiscourseFlowTest {
         assertThat(site.created(TITLE)).isEqualTo(1);
         assertThat(site.requests().stream().filter(q -> q.path().equals("/session/csrf")).count())
                 .as("a token of the new session").isEqualTo(csrfBefore + 1);
+    }
+
+    /**
+     * The session the token belongs to ends before the POST (the login {@code _t} still works): the forum refuses
+     * the POST {@code 403 ["BAD CSRF"]}, having done nothing. The job's {@code retryWhen} on those words wins over the
+     * 403's default reading as a rejected login, and {@code retryFrom} fetches a token of the session the forum opens
+     * now: the topic is posted once, and the login is not marked rejected.
+     */
+    @Test
+    void aStaleCsrfTokenIsFetchedAnewAndTheTopicPostedOnce() {
+        storeLogin(site.logIn());
+        site.endSessionsAtNextPost();
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status(wb, "forum-daily", KEY).get("state").asText()).isEqualTo("DONE");
+        assertThat(site.created(TITLE)).isEqualTo(1);
+        List<Seen> posts = site.requests().stream().filter(q -> q.method().equals("POST")).toList();
+        assertThat(posts).hasSize(2);
+        assertThat(posts.get(1).csrf()).as("the second POST carries a token of the new session")
+                .isNotEqualTo(posts.get(0).csrf());
+        assertThat(site.requests().stream().filter(q -> q.path().equals("/session/csrf")).count()).isEqualTo(2);
+        assertThat(timeline(wb, "forum-daily", KEY).stream().map(e -> e.get("message").asText()))
+                .anyMatch(m -> m.contains("BAD CSRF") && m.contains("first it goes back to step csrf"));
+        Result creds = wb.cli("credentials", "list");
+        assertThat(creds.out()).as(creds.toString()).doesNotContain("rejected");
+    }
+
+    /**
+     * The session and the login end together: the forum checks the token first, so the POST is {@code BAD CSRF}
+     * again. The retry goes back to {@code csrf}, whose answer says the login is gone ({@code Discourse-Logged-Out}):
+     * the key waits for the login, with nothing posted, instead of retrying a login that no longer works.
+     */
+    @Test
+    void aBadCsrfWhoseLoginEndedTooParksTheKeyAtTheTokenItFetchesAnew() {
+        storeLogin(site.logIn());
+        site.endSessionsAtNextPost().expireAtNextPost();
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        JsonNode st = status(wb, "forum-daily", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(st.get("step").asText()).isEqualTo("csrf");
+        assertThat(site.created(TITLE)).isZero();
+        assertThat(posts()).isEqualTo(1);
+    }
+
+    /**
+     * A login of {@code _t} alone stored with {@code --no-refresh}: the session each token's answer opens is not
+     * kept, so every POST is {@code BAD CSRF}. Each retry fetches a token anew, and after the retry policy's attempts
+     * the key fails with the forum's answer: no topic, and no rejected login that a renewal of the same value would
+     * not cure.
+     */
+    @Test
+    void aLoginThatNeverKeepsItsSessionFailsWithTheForumsAnswerAfterItsAttempts() {
+        Result set = wb.cliWithInput(site.logIn().replaceFirst("; _forum_session=[0-9a-f]+", ""), "credentials",
+                "set", CRED, "--login-url", site.loginUrl(), "--no-refresh");
+        assertThat(set.exit()).as(set.toString()).isZero();
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode st = status(wb, "forum-daily", KEY);
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("BAD CSRF");
+        assertThat(posts()).isEqualTo(3);
+        assertThat(site.created(TITLE)).isZero();
     }
 
     /**

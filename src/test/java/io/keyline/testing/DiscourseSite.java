@@ -46,8 +46,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <li>A request with an auth cookie the site does not know (an expired login) is answered as anonymous, with the
  * header {@code Discourse-Logged-Out: 1}: a topic of a category only members read is then a {@code 404}.</li>
  * </ul>
- * Switches: {@link #expireLogins()}, {@link #busy}, {@link #holdAfterStore()} (the next new topic is stored, then its
- * answer waits for {@link #release()}), {@link #holdBeforeStore()} (the next new topic waits before it is stored),
+ * Switches: {@link #expireLogins()}, {@link #endSessionsAtNextPost()}, {@link #busy}, {@link #holdAfterStore()} (the
+ * next new topic is stored, then its answer waits for {@link #release()}), {@link #holdBeforeStore()} (the next new topic waits before it is stored),
  * {@link #allowDuplicateTitles()} (Discourse's {@code allow_duplicate_topic_titles}), {@link #requireApproval()}
  * (new topics wait for a moderator). {@link #created(String)} counts
  * the topics stored under a title: 2 is a double post.
@@ -85,6 +85,7 @@ public final class DiscourseSite implements AutoCloseable {
     private volatile boolean duplicateTitles;
     private volatile boolean approval;
     private volatile boolean expireAtPost;
+    private volatile boolean endSessionsAtPost;
     private volatile int spacing;
     private volatile long lastTopicNanos;
     private final Map<String, AtomicInteger> queued = new ConcurrentHashMap<>();
@@ -136,6 +137,16 @@ public final class DiscourseSite implements AutoCloseable {
     /** The logins end as the next POST arrives: between the token and the post (its probe saw the login alive). */
     public DiscourseSite expireAtNextPost() {
         expireAtPost = true;
+        return this;
+    }
+
+    /**
+     * The sessions end as the next POST arrives (their secrets are gone, as after the session store dropped them):
+     * the token the key holds is stale and the POST is {@code 403 ["BAD CSRF"]}, while the login {@code _t} still
+     * works and the next {@code /session/csrf} opens a new session for it.
+     */
+    public DiscourseSite endSessionsAtNextPost() {
+        endSessionsAtPost = true;
         return this;
     }
 
@@ -293,6 +304,10 @@ public final class DiscourseSite implements AutoCloseable {
             if (path.equals("/session/csrf") || path.equals("/session/csrf.json")) {
                 a = csrf(cookie, xhr, headers);
             } else if (path.equals("/posts") || path.equals("/posts.json")) {
+                if (req.method().equals("POST") && endSessionsAtPost) {
+                    endSessionsAtPost = false;
+                    sessions.clear();
+                }
                 if (req.method().equals("POST") && expireAtPost) {
                     expireAtPost = false;
                     expireLogins();

@@ -386,15 +386,15 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /**
-     * What a step's answer means: a rejected login (401/403, a redirect to the login page, {@code authWhen}),
-     * then {@code retryWhen}, then a 2xx or 3xx that {@code successWhen} accepts (a 2xx without one), then the
-     * status.
+     * What a step's answer means: a rejected login (401, a redirect to the login page, {@code authWhen}), then
+     * {@code retryWhen} and {@code refusedWhen}, then a 403 as a rejected login, then a 2xx or 3xx that
+     * {@code successWhen} accepts (a 2xx without one), then the status. See {@link #namedByRules}.
      */
     private Judgement judge(StepContext ctx, Exchange ex, Conditions.Answer answer, ResponseRules rules,
                             boolean idempotencyKey) {
         int s = ex.status;
         String http = "HTTP " + s + statusHint(s);
-        if (s == 401 || s == 403) {
+        if (s == 401 || s == 403 && !namedByRules(s, rules, answer)) {
             return new Judgement(FailureClass.AUTH, http + firstLine(ex), null);
         }
         if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
@@ -529,21 +529,21 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /**
-     * A probe's answer: a rejected credential (401/403, the login page, {@code authWhen}), then
-     * {@code retryWhen}, then {@code presentWhen} on a 2xx (that meets {@code successWhen}), a 3xx that
+     * A probe's answer: a rejected credential (401, a 403 the job's rules do not name ({@link #namedByRules}), the
+     * login page, {@code authWhen}), then {@code retryWhen}, then {@code refusedWhen}, then {@code presentWhen} on a 2xx (that meets {@code successWhen}), a 3xx that
      * {@code successWhen} accepts, 404 or 410; any other 4xx but 408, 425 and 429 refuses the question as it is
      * asked (asking again gets the same); anything else cannot answer now.
      */
     private static ProbeVerdict probeJudgement(StepContext ctx, Exchange ex, Conditions.Answer answer, ProbeSpec probe) {
         int s = ex.status;
-        if (s == 401 || s == 403) {
+        ResponseRules rules = probe.response();
+        if (s == 401 || s == 403 && !namedByRules(s, rules, answer)) {
             // with the site's words, as a step's: a token revoked is not an account suspended
             return ProbeVerdict.rejected(withFirstLine(Said.plain("HTTP " + s + statusHint(s)), ex));
         }
         if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
             return ProbeVerdict.rejected(loginRedirect(ex));
         }
-        ResponseRules rules = probe.response();
         if (rules.authWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.authWhen(), answer);
             if (v.met()) {
@@ -587,6 +587,25 @@ public final class HttpExecutor implements StepExecutor {
             case FALSE -> new ProbeVerdict(ProbeOutcome.Answer.ABSENT, Said.of("core.exec.probeAbsent", why));
             case UNKNOWN -> ProbeVerdict.noAnswer(why);
         };
+    }
+
+    /**
+     * Whether the job's own rules say what this 403 is, so that they are read before a 403 is taken for a rejected
+     * login: its {@code authWhen} (read first anyway), or a {@code retryWhen} or {@code refusedWhen} it meets. Sites
+     * answer 403 for more than a login that is gone: a CSRF token of a session that ended (Discourse's
+     * {@code ["BAD CSRF"]}, nothing done: fetch a token and send again), a request a firewall or a permission refuses.
+     * A 401 says the login itself, and is never read past.
+     */
+    private static boolean namedByRules(int status, ResponseRules rules, Conditions.Answer answer) {
+        if (status != 403) {
+            return false;
+        }
+        for (Condition c : java.util.Arrays.asList(rules.authWhen(), rules.retryWhen(), rules.refusedWhen())) {
+            if (c != null && Conditions.evaluate(c, answer).met()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the words of a condition already name the answer's status ("HTTP 404"), so it is said once. */

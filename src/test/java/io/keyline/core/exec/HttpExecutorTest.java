@@ -284,6 +284,52 @@ class HttpExecutorTest {
         }
     }
 
+    /**
+     * A 403 is a rejected login unless the job's rules say what it is: a {@code retryWhen} or {@code refusedWhen} it
+     * meets is read first, for a step and a probe alike, and an {@code authWhen} still comes before them. A 401 is
+     * the login itself, whatever the rules say.
+     */
+    @Test
+    void a403TheJobsRulesNameIsReadByThemAndA401NeverIs() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Reply> next = new java.util.concurrent.atomic.AtomicReference<>();
+        try (FaultServer server = new FaultServer(r -> next.get())) {
+            Path file = tmp.resolve("csrf.json");
+            String rules = """
+                    "response": { "authWhen": { "bodyContains": "not_logged_in" },
+                                  "retryWhen": { "bodyContains": "BAD CSRF" },
+                                  "refusedWhen": { "bodyContains": "blocked" } }""";
+            Files.writeString(file, """
+                    { "name": "csrf", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "post", "kind": "http", "effect": "unsafe", "timeout": "PT2S",
+                                   "request": { "method": "POST", "url": "%s/posts", "body": "x" }, %s,
+                                   "probe": { "kind": "http", "url": "%s/t", "timeout": "PT2S",
+                                              "presentWhen": { "status": [200] }, %s } } ] }
+                    """.formatted(server.base(), rules, server.base(), rules));
+            JobFileLoader.Result r = JobFileLoader.loadFile(file);
+            assertThat(r.errors()).isEmpty();
+            HttpExecutor http = new HttpExecutor(CLOCK);
+            StepContext ctx = ctx(r.job());
+
+            next.set(Reply.status(403, "[\"BAD CSRF\"]"));
+            assertThat(http.execute(ctx).failure()).isEqualTo(FailureClass.RETRYABLE);
+            assertThat(http.probe(ctx).answer()).isEqualTo(ProbeOutcome.Answer.INCONCLUSIVE);
+            next.set(Reply.status(403, "blocked by policy"));
+            StepOutcome refused = http.execute(ctx);
+            assertThat(refused.failure()).isEqualTo(FailureClass.FATAL);
+            assertThat(refused.refused()).isTrue();
+            assertThat(http.probe(ctx).decided()).isEqualTo(io.keyline.domain.ProbeAnswer.REFUSED);
+            next.set(Reply.status(403, "{\"error_type\": \"not_logged_in\", \"errors\": [\"BAD CSRF\"]}"));
+            assertThat(http.execute(ctx).failure()).as("authWhen first").isEqualTo(FailureClass.AUTH);
+            assertThat(http.probe(ctx).answer()).isEqualTo(ProbeOutcome.Answer.AUTH);
+            next.set(Reply.status(403, "Forbidden"));
+            assertThat(http.execute(ctx).failure()).as("a 403 no rule names").isEqualTo(FailureClass.AUTH);
+            assertThat(http.probe(ctx).answer()).isEqualTo(ProbeOutcome.Answer.AUTH);
+            next.set(Reply.status(401, "[\"BAD CSRF\"]"));
+            assertThat(http.execute(ctx).failure()).as("a 401 is never retried").isEqualTo(FailureClass.AUTH);
+            assertThat(http.probe(ctx).answer()).isEqualTo(ProbeOutcome.Answer.AUTH);
+        }
+    }
+
     @Test
     void whatCountsAsTheLoginPage() {
         URI from = URI.create("https://app.example.org/api/articles");
