@@ -305,6 +305,29 @@ class MediaWikiFlowTest {
         assertThat(site.saves(TITLE)).isEqualTo(1);
     }
 
+    /**
+     * The save's probe asks with {@code maxlag} while the replicas lag: the wiki answers {@code maxlag} with
+     * {@code Retry-After} (here 30 seconds, for {@code maxlag=30}). The probe is asked again after that wait, as a
+     * save answered so would be, not after the retry policy's shorter first delay.
+     */
+    @Test
+    void aProbeAnsweredMaxlagIsAskedAgainAfterTheWaitTheWikiAsks() throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        assertThat(text).contains("&maxlag=5\"");
+        job(text.replace("&maxlag=5\"", "&maxlag=30\""));
+        storeLogin();
+        site.laggedQueries(45, 2);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.saves(TITLE)).isEqualTo(1);
+        assertThat(wb.sleeps).as(r.toString()).anyMatch(d -> d.toSeconds() >= 30);
+        assertThat(timeline(wb, "wiki-page", KEY).stream()
+                .filter(e -> e.get("type").asText().equals("RETRY_SCHEDULED")).map(e -> e.get("message").asText()))
+                .singleElement().asString().contains("maxlag").contains("(Retry-After 30s)");
+    }
+
     @Test
     void aRateLimitedSaveIsTriedAgainLaterAndSavedOnce() throws IOException {
         storeLogin();

@@ -48,7 +48,8 @@ import java.util.concurrent.TimeUnit;
  * anonymous query is {@code readapidenied}; tokens are still given ({@code meta=tokens} is not a read).</li>
  * </ul>
  * Switches: {@link #expireSessions()} (the server forgot its sessions: remember-me logs in again),
- * {@link #expireLogins()} (the remember-me tokens no longer match either), {@link #lagged}, {@link #rateLimited},
+ * {@link #expireLogins()} (the remember-me tokens no longer match either), {@link #lagged}, {@link #laggedQueries},
+ * {@link #rateLimited},
  * {@link #readOnly},
  * {@link #holdAfterSave()}, {@link #resetAfterSave()}, {@link #loseNextEdit()}, {@link #expireAtNextEdit()},
  * {@link #writeByHandBeforeNextEdit(String)}, {@link #makePrivate()}, {@link #requireCaptcha()}. {@link #saves(String)} counts
@@ -91,6 +92,7 @@ public final class MediaWikiSite implements AutoCloseable {
     private volatile boolean privateWiki;
     private volatile int lag;
     private volatile int lagTimes;
+    private volatile int queryLagTimes;
     private volatile int rateLimitTimes;
     private volatile int readOnlyTimes;
     private volatile boolean captcha;
@@ -165,6 +167,16 @@ public final class MediaWikiSite implements AutoCloseable {
     public MediaWikiSite lagged(int seconds, int times) {
         lag = seconds;
         lagTimes = times;
+        return this;
+    }
+
+    /**
+     * The replicas lag {@code seconds} behind while the next {@code times} queries that ask {@code maxlag} arrive (a
+     * probe's: ApiMain checks maxlag for reads as for writes), answered as an edit is.
+     */
+    public MediaWikiSite laggedQueries(int seconds, int times) {
+        lag = seconds;
+        queryLagTimes = times;
         return this;
     }
 
@@ -380,7 +392,12 @@ public final class MediaWikiSite implements AutoCloseable {
             readOnlyTimes--;
             throw new ApiError("readonly", "The wiki is currently in read-only mode.");
         }
-        if (action.equals("edit")) {
+        if (action.equals("edit") && lagTimes > 0 && lagged(params)) {
+            lagTimes--;
+            maxlag(params, headers);
+        }
+        if (action.equals("query") && queryLagTimes > 0 && lagged(params)) {
+            queryLagTimes--;
             maxlag(params, headers);
         }
         if (action.equals("query")) {
@@ -392,12 +409,15 @@ public final class MediaWikiSite implements AutoCloseable {
         throw new ApiError("badvalue", "Unrecognized value for parameter \"action\": " + action + ".");
     }
 
+    /** Whether the request asks {@code maxlag} and the replicas lag more than it allows. */
+    private boolean lagged(Map<String, String> params) {
+        String maxlag = params.get("maxlag");
+        return maxlag != null && maxlag.matches("\\d+") && lag > Integer.parseInt(maxlag);
+    }
+
+    /** ApiMain::checkMaxLag for a request that {@link #lagged} says waits for the replicas. */
     private void maxlag(Map<String, String> params, Map<String, String> headers) throws ApiError {
         String maxlag = params.get("maxlag");
-        if (maxlag == null || lagTimes <= 0 || !maxlag.matches("\\d+") || lag <= Integer.parseInt(maxlag)) {
-            return;
-        }
-        lagTimes--;
         headers.put("Retry-After", Integer.toString(Math.max(Integer.parseInt(maxlag), 5)));
         headers.put("X-Database-Lag", Integer.toString(lag));
         throw new ApiError("maxlag", "Waiting for a database server: " + lag + " seconds lagged.");

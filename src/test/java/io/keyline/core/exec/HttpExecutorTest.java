@@ -330,6 +330,47 @@ class HttpExecutorTest {
         }
     }
 
+    /**
+     * A probe the site answers "try later" carries the site's {@code Retry-After}, read as a step's is: a 429 or 503,
+     * or an answer its {@code retryWhen} meets (MediaWiki's {@code maxlag} comes with {@code 200}). An answer that
+     * names no wait, and a probe that answered, carry none.
+     */
+    @Test
+    void aProbeAnsweredTryLaterCarriesTheSitesRetryAfter() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Reply> next = new java.util.concurrent.atomic.AtomicReference<>();
+        try (FaultServer server = new FaultServer(r -> next.get())) {
+            Path file = tmp.resolve("lag.json");
+            Files.writeString(file, """
+                    { "name": "lag", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "save", "kind": "http", "effect": "unsafe", "timeout": "PT2S",
+                                   "request": { "method": "POST", "url": "%s/api", "body": "x" },
+                                   "probe": { "kind": "http", "url": "%s/api?maxlag=5", "timeout": "PT2S",
+                                              "response": { "retryWhen": { "jsonPointer": "/error/code",
+                                                                           "equals": "maxlag" } },
+                                              "presentWhen": { "jsonPointer": "/total", "notEquals": 0 } } } ] }
+                    """.formatted(server.base(), server.base()));
+            JobFileLoader.Result r = JobFileLoader.loadFile(file);
+            assertThat(r.errors()).isEmpty();
+            HttpExecutor http = new HttpExecutor(CLOCK, HostLimits.create());
+            StepContext ctx = ctx(r.job());
+            Map<String, String> json = Map.of("Content-Type", "application/json");
+
+            next.set(new Reply.Respond(200, Map.of("Content-Type", "application/json", "Retry-After", "7"),
+                    "{\"error\": {\"code\": \"maxlag\"}}"));
+            ProbeOutcome lagged = http.probe(ctx);
+            assertThat(lagged.answer()).isEqualTo(ProbeOutcome.Answer.INCONCLUSIVE);
+            assertThat(lagged.askAgainAfter()).isEqualTo(java.time.Duration.ofSeconds(7));
+            next.set(new Reply.Respond(500, Map.of(), "oops"));
+            assertThat(http.probe(ctx).askAgainAfter()).as("a 500 that names no wait").isNull();
+            next.set(new Reply.Respond(200, json, "{\"total\": 0}"));
+            assertThat(http.probe(ctx).askAgainAfter()).isNull();
+            next.set(new Reply.Respond(429, Map.of("Retry-After", "30"), "slow down"));
+            ProbeOutcome limited = http.probe(ctx);
+            assertThat(limited.answer()).isEqualTo(ProbeOutcome.Answer.INCONCLUSIVE);
+            assertThat(limited.askAgainAfter()).isEqualTo(java.time.Duration.ofSeconds(30));
+        }
+    }
+
     @Test
     void whatCountsAsTheLoginPage() {
         URI from = URI.create("https://app.example.org/api/articles");
