@@ -55,7 +55,7 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                 m.put("key", k.key());
                 m.put("state", k.state().name());
                 m.put("step", k.step());
-                m.put("attempts", k.attempts());
+                m.put("attempts", k.attemptsAtStep());
                 m.put("nextAttemptAt", k.nextAttemptAt());
                 m.put("updatedAt", k.updatedAt());
                 m.put("message", r.message());
@@ -98,7 +98,8 @@ final class StatusCommand extends Sub implements Callable<Integer> {
                 t("cli.status.col.updated"), t("cli.status.col.waiting"), t("cli.status.col.message"));
         for (Status.Row r : status.rows()) {
             KeyRecord k = r.key();
-            t.row(k.job(), k.key(), r.interrupted() ? t("cli.status.interrupted") : RunOutput.state(k.state()), k.step(), k.attempts(),
+            t.row(k.job(), k.key(), r.interrupted() ? t("cli.status.interrupted") : RunOutput.state(k.state()), k.step(),
+                    k.attemptsAtStep(),
                     Text.time(k.nextAttemptAt()), Text.time(k.updatedAt()), waiting(r, now),
                     Text.clip(java.util.Objects.equals(r.message(), k.message()) ? Words.said(k) : r.message(), 160));
         }

@@ -51,6 +51,14 @@ public record KeyRecord(String job, String key, KeyState state, String step, int
                 confirmedHash, runId, leaseOwner, leaseUntil, version, createdAt, updatedAt, null, null, null);
     }
 
+    /**
+     * The attempts as {@code status} and {@code export} show them: of the step the key is at, or {@code null} for a
+     * key at no step (done, or not started), where a 0 would read as "never tried".
+     */
+    public Integer attemptsAtStep() {
+        return step == null ? null : attempts;
+    }
+
     /** A key that has never run: PENDING, version 0 (not yet stored). */
     public static KeyRecord fresh(String job, String key, Instant now) {
         return new KeyRecord(job, key, KeyState.PENDING, null, 0, null, null, null, null, null, null, null, null,

@@ -174,7 +174,11 @@ public final class StateMaintenance {
                         g.writeStringField("key", rs.getString(2));
                         g.writeStringField("state", rs.getString(3));
                         g.writeStringField("step", rs.getString(4));
-                        g.writeNumberField("attempts", rs.getInt(5));
+                        if (rs.getString(4) == null) {
+                            g.writeNullField("attempts"); // at no step: KeyRecord.attemptsAtStep
+                        } else {
+                            g.writeNumberField("attempts", rs.getInt(5));
+                        }
                         time(g, "nextAttemptAt", rs, 6);
                         time(g, "updatedAt", rs, 7);
                         g.writeStringField("message", rs.getString(8));

@@ -192,6 +192,35 @@ class DiscourseFlowTest {
     }
 
     /**
+     * {@code status} counts the attempts of the step the key is at: 1 of publish while the key waits for the
+     * forum's rate limit. A done key is at no step: its ATTEMPTS cell says so as its STEP cell does ({@code -}) and
+     * {@code attempts} is null, not a 0 that reads as "never tried" for a key whose topic went out on the second
+     * attempt.
+     */
+    @Test
+    void statusCountsTheAttemptsOfTheStepAKeyIsAtAndNoneForADoneKey() {
+        storeLogin(site.logIn());
+        site.busy(429, 1, "120");
+        wb.cli("run", "forum-daily", "--key", KEY);
+        JsonNode waiting = status(wb, "forum-daily", KEY);
+        assertThat(waiting.get("step").asText()).isEqualTo("publish");
+        assertThat(waiting.get("attempts").asInt()).isEqualTo(1);
+        wb.clock.advance(Duration.ofMinutes(3));
+        assertThat(wb.cli("run", "forum-daily", "--key", KEY).exit()).isZero();
+
+        JsonNode done = status(wb, "forum-daily", KEY);
+        Result table = wb.cli("status", "forum-daily");
+
+        assertThat(done.get("state").asText()).isEqualTo("DONE");
+        assertThat(done.get("attempts").isNull()).as(done.toString()).isTrue();
+        List<String> lines = table.out().lines().toList();
+        String header = lines.stream().filter(l -> l.contains("ATTEMPTS")).findFirst().orElseThrow();
+        String row = lines.stream().filter(l -> l.contains(KEY)).findFirst().orElseThrow();
+        int at = header.indexOf("ATTEMPTS");
+        assertThat(row.substring(at, at + "ATTEMPTS".length()).strip()).as(table.out()).isEqualTo("-");
+    }
+
+    /**
      * An expired login: Discourse answers anonymously with {@code Discourse-Logged-Out: 1} (a topic only members
      * see is a 404 then). The key waits for the login before anything is posted, and the renewed one posts once.
      */
