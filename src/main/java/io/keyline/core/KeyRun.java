@@ -307,6 +307,13 @@ final class KeyRun {
                     e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
                     + sc.redact().apply(e.getMessage()))), null);
         }
+        StepDefinition retried = retriedAfter(c, step);
+        if (retried != null) {
+            // its attempts count again from 1 (a new cycle, its outputs fetched anew): the words say why it ran again,
+            // so that a second "csrf #1" in the trace and the timeline does not read as the first one said twice
+            out = out.withWords(Said.of("core.event.runAgainFor", out.words(), retried.id(),
+                    c.attempts(retried.id()) + 1));
+        }
         // From here on the step may have changed the world: nothing may lose that fact. Until its
         // outcome is committed, a failure to record it parks the key for a person (see execute).
         c.unrecorded = new Claim.Unrecorded(step, attempt, firstAttempt, out);
@@ -314,6 +321,25 @@ final class KeyRun {
         int unknownBefore = sr != null && (sr.status() == StepStatus.STARTED || sr.status() == StepStatus.AMBIGUOUS)
                 ? sr.attempts() : 0;
         return transitions.record(c, step, attempt, firstAttempt, started, out, creds, unknownBefore);
+    }
+
+    /**
+     * The later step whose retry went back to {@code step} ({@code retryFrom}) and waits for it: it failed, it is
+     * to be tried again, and {@code step} has no record because the retry discarded it. {@code null} otherwise.
+     */
+    private StepDefinition retriedAfter(Claim c, StepDefinition step) {
+        if (c.steps.containsKey(step.id())) {
+            return null;
+        }
+        int at = job.stepIndex(step.id());
+        for (StepDefinition later : job.steps().subList(at + 1, job.steps().size())) {
+            StepRecord sr = c.steps.get(later.id());
+            if (later.retryFrom() != null && job.stepIndex(later.retryFrom()) <= at && sr != null
+                    && sr.status() == StepStatus.FAILED && sr.attempts() > 0) {
+                return later;
+            }
+        }
+        return null;
     }
 
     private StepContext context(Claim c, StepDefinition step, int attempt) {

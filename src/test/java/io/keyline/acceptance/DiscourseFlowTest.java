@@ -327,6 +327,32 @@ class DiscourseFlowTest {
     }
 
     /**
+     * The token step run again by the retry's {@code retryFrom} counts its attempts from 1 again (its outputs are
+     * fetched anew): what the operator reads in the trace and the timeline says why it ran a second time, so the
+     * second {@code csrf #1} is not the first one said twice.
+     */
+    @Test
+    void aStepRunAgainByRetryFromSaysSoInTheTraceAndTheTimeline() {
+        storeLogin(site.logIn());
+        site.endSessionsAtNextPost();
+
+        Result r = wb.cli("run", "forum-daily", "--key", KEY);
+        Result shown = wb.cli("timeline", "forum-daily", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        List<String> csrf = r.out().lines().filter(l -> l.contains(" csrf #")).toList();
+        assertThat(csrf).as(r.out()).hasSize(2);
+        assertThat(csrf.get(0)).doesNotContain("run again");
+        assertThat(csrf.get(1)).contains("run again before attempt 2 of publish, its outputs fetched anew");
+        List<String> succeeded = timeline(wb, "forum-daily", KEY).stream()
+                .filter(e -> e.get("type").asText().equals("STEP_SUCCEEDED") && e.get("step").asText().equals("csrf"))
+                .map(e -> e.get("message").asText()).toList();
+        assertThat(succeeded).hasSize(2);
+        assertThat(succeeded.get(1)).contains("run again before attempt 2 of publish");
+        assertThat(shown.out()).as(shown.toString()).contains("run again before attempt 2 of publish");
+    }
+
+    /**
      * The session and the login end together: the forum checks the token first, so the POST is {@code BAD CSRF}
      * again. The retry goes back to {@code csrf}, whose answer says the login is gone ({@code Discourse-Logged-Out}):
      * the key waits for the login, with nothing posted, instead of retrying a login that no longer works.

@@ -49,6 +49,11 @@ public record StepOutcome(FailureClass failure, Said words, Map<String, String> 
         return new StepOutcome(failure, words, outputs, evidence, retryAfter, origin, fingerprint, refused);
     }
 
+    /** The same outcome, said with other words. */
+    public StepOutcome withWords(Said other) {
+        return new StepOutcome(failure, other, outputs, evidence, retryAfter, origin, refreshed, refused);
+    }
+
     /** The summary in English, as the run log and machine output keep it. */
     public String message() {
         return words.english();
