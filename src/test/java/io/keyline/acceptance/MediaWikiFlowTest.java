@@ -240,6 +240,10 @@ class MediaWikiFlowTest {
         JsonNode st = status(wb, "wiki-page", KEY);
         assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
         assertThat(st.get("credential").asText()).isEqualTo(CRED);
+        // the token as the wiki gave it, two characters: not as JSON writes it ("+\\")
+        assertThat(st.get("message").asText()).contains("/query/tokens/csrftoken = \"+\\\"")
+                .doesNotContain("+\\\\");
+        assertThat(parked.out()).contains("/query/tokens/csrftoken = \"+\\\"").doesNotContain("+\\\\");
         assertThat(site.edits()).as("the +\\ token is never sent").isZero();
         long tokenQueries = site.requests().stream().filter(q -> "tokens".equals(q.param("meta"))).count();
         assertThat(tokenQueries).as("a rejected login is not asked again and again").isEqualTo(1);

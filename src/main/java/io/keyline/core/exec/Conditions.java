@@ -180,7 +180,7 @@ public final class Conditions {
         if (at.isMissingNode()) {
             return new Verdict(Truth.UNKNOWN, Said.of("core.cond.missing", where));
         }
-        Said shown = Said.of("core.cond.value", where, clip(at.toString()));
+        Said shown = Said.of("core.cond.value", where, shown(at));
         List<JsonNode> operands = new ArrayList<>();
         for (String text : c.operands()) {
             try {
@@ -270,7 +270,7 @@ public final class Conditions {
         Object where = where(e.jsonPointer());
         boolean exists = !at.isMissingNode() && !at.isNull();
         Said shown = at.isMissingNode() ? Said.of("core.cond.missing", where)
-                : Said.of("core.cond.value", where, clip(at.toString()));
+                : Said.of("core.cond.value", where, shown(at));
         return new Verdict(exists == e.exists() ? Truth.TRUE : Truth.FALSE, shown);
     }
 
@@ -357,6 +357,17 @@ public final class Conditions {
     /** The parts one after the other, each pair joined by {@code key} ("a and b and c"). */
     private static Said joined(String key, List<Said> parts) {
         return parts.stream().reduce((a, b) -> Said.of(key, a, b)).orElse(Said.plain(""));
+    }
+
+    /**
+     * A value of the answer as a message shows it: a string as it is, between quotes (MediaWiki's anonymous token,
+     * a plus and a backslash, reads as those two characters, not with the backslash doubled as JSON writes it), so
+     * that a person reads what the site sent and a secret value is found, and masked, as it was sent; control
+     * characters escaped. Anything else as JSON text.
+     */
+    private static String shown(JsonNode at) {
+        return at.isTextual() ? "\"" + io.keyline.domain.Printable.line(clip(at.textValue())) + "\""
+                : clip(at.toString());
     }
 
     private static String quote(String s) {
