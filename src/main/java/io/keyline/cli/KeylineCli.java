@@ -27,10 +27,18 @@ import static io.keyline.text.Text.t;
 /** The command line: {@code keyline [--state DIR] [--jobs DIR] COMMAND}. */
 @Command(name = "keyline",
         mixinStandardHelpOptions = true,
-        version = "Keyline 0.1.0",
+        versionProvider = KeylineCli.Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true)
 public final class KeylineCli implements Callable<Integer> {
+
+    /** {@code keyline --version}: this build's, as its requests name it. */
+    static final class Version implements picocli.CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {io.keyline.domain.Build.nameAndVersion()};
+        }
+    }
 
     /**
      * The commands, in the order help lists them. Not in {@code @Command(subcommands)}: picocli builds the

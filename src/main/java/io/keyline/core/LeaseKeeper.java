@@ -203,9 +203,8 @@ public final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** This build's version (the jar's), or {@code dev}. */
+    /** This build's version, or {@code dev} (see {@link io.keyline.domain.Build#version()}). */
     public static String version() {
-        String v = LeaseKeeper.class.getPackage().getImplementationVersion();
-        return v == null ? "0.1.0" : v;
+        return io.keyline.domain.Build.version();
     }
 }

@@ -64,8 +64,11 @@ public final class HttpExecutor implements StepExecutor {
     /** The client's own timeouts fire first when they can say more (connect vs read); ours is the backstop. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final Set<Integer> FOLLOWED = Set.of(301, 302, 303, 307, 308);
-    /** Every request carries it; the plan and the confirm dialog show it (core.ShownHeaders). */
-    public static final String USER_AGENT = "Keyline/0.1";
+    /**
+     * Every request carries it unless the job gives its own; the plan and the confirm dialog show it
+     * (core.ShownHeaders). See {@link io.keyline.domain.Build#userAgent()}.
+     */
+    public static final String USER_AGENT = io.keyline.domain.Build.userAgent();
 
     /** A host paused by a Retry-After longer than this is not waited for: the key waits for a retry instead. */
     static final Duration MAX_HOST_WAIT = Duration.ofMinutes(1);

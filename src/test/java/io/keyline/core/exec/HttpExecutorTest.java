@@ -266,6 +266,29 @@ class HttpExecutorTest {
         }
     }
 
+    /**
+     * Without a {@code User-Agent} of the job's, a request names Keyline with the version of this build, Maven's
+     * project version, in the form sites' policies ask for: name/version, a comment, the library and its version.
+     */
+    @Test
+    void theUserAgentNamesThisBuildsVersion() throws Exception {
+        String pom = Files.readString(Path.of("pom.xml"), StandardCharsets.UTF_8);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "<artifactId>keyline</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+        assertThat(m.find()).isTrue();
+        String version = m.group(1);
+        try (FaultServer server = new FaultServer(r -> Reply.json("{}"))) {
+            JobDefinition job = job(server.base(), "idempotent");
+            StepOutcome out = new HttpExecutor(CLOCK).execute(ctx(job));
+            assertThat(out.succeeded()).as(out.message()).isTrue();
+            String sent = server.received().get(0).header("User-Agent");
+            assertThat(sent).startsWith("Keyline/" + version + " (")
+                    .matches("Keyline/\\S+ \\([^()]+\\) Java-http-client/\\S+")
+                    .endsWith("Java-http-client/" + System.getProperty("java.version"));
+            assertThat(HttpExecutor.USER_AGENT).isEqualTo(sent);
+        }
+    }
+
     @Test
     void aUserAgentTheJobSetsIsTheOneSent() throws Exception {
         try (FaultServer server = new FaultServer(r -> Reply.json("{}"))) {

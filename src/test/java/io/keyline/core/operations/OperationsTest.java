@@ -149,7 +149,7 @@ class OperationsTest {
         ConfirmAndRun.Preview shown = op.preview(d, KEY);
         assertThat(shown.waiting()).isTrue();
         assertThat(shown.payload().text()).contains("POST " + site.base() + "/api/articles")
-                .contains("User-Agent: Keyline/0.1").contains("Idempotency-Key: daily:" + KEY + ":publish");
+                .contains("User-Agent: " + io.keyline.core.exec.HttpExecutor.USER_AGENT).contains("Idempotency-Key: daily:" + KEY + ":publish");
         Files.writeString(wb.jobs.resolve("out").resolve(KEY + ".md"), "a different article");
 
         assertThatThrownBy(() -> op.confirmAndRun(d, KEY, "checked", shown.payload().hash(),

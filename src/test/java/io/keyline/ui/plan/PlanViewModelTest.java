@@ -55,7 +55,7 @@ class PlanViewModelTest {
         assertThat(post.method()).isEqualTo("POST");
         assertThat(post.url()).isEqualTo(fx.site.base() + "/api/articles");
         assertThat(post.headers()).containsEntry("Idempotency-Key", "p:" + TODAY + ":publish")
-                .containsEntry("User-Agent", "Keyline/0.1");
+                .containsEntry("User-Agent", io.keyline.core.exec.HttpExecutor.USER_AGENT);
         assertThat(post.note().text()).contains("an earlier step writes it");
 
         assertThat(vm.selectedProperty().get()).isEqualTo(shown);
