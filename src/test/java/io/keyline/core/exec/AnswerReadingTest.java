@@ -71,6 +71,24 @@ class AnswerReadingTest {
                 answer(200, Map.of(), "{\"page\": \"journal:2026-11-29\"}"))).isEqualTo(Conditions.Truth.TRUE);
     }
 
+    /**
+     * A string value is shown as the answer holds it, between quotes: MediaWiki's anonymous token is a plus and one
+     * backslash, not JSON's doubled backslash; a control character in it is escaped for the terminal; a number stays
+     * a number, so the string "0" and the number 0 still read apart.
+     */
+    @Test
+    void aStringValueIsShownAsTheAnswerHoldsIt() {
+        Conditions.Answer a = answer(200, Map.of(), "{\"token\": \"+\\\\\", \"title\": \"say \\u001b[31mred\", "
+                + "\"n\": 0, \"s\": \"0\"}");
+        Condition anonymous = new Condition.Compare("/token", Comparison.EQUALS, List.of("\"+\\\\\""));
+        assertThat(Conditions.evaluate(anonymous, a).truth()).isEqualTo(Conditions.Truth.TRUE);
+        assertThat(Conditions.evaluate(anonymous, a).words().english()).isEqualTo("/token = \"+\\\"");
+        assertThat(Conditions.evaluate(new Condition.Exists("/title", true), a).words().english())
+                .isEqualTo("/title = \"say \\e[31mred\"");
+        assertThat(Conditions.evaluate(new Condition.Exists("/n", true), a).words().english()).isEqualTo("/n = 0");
+        assertThat(Conditions.evaluate(new Condition.Exists("/s", true), a).words().english()).isEqualTo("/s = \"0\"");
+    }
+
     @Test
     void numbersOfAnySizeCompareByValueWithoutWritingThemOut() {
         Conditions.Answer bomb = answer(200, Map.of(), "{\"total\": 1e2147483627, \"neg\": -1E2147483647, "
