@@ -14,7 +14,10 @@ public enum FailureClass {
     TRANSIENT_AFTER_SEND,
     /** The outside world may have changed; never retried automatically. */
     AMBIGUOUS,
-    /** The credential was rejected (401/403, a redirect to the login page, {@code authWhen}, exit 77). */
+    /**
+     * The credential was rejected (401, a 403 the job's {@code retryWhen}/{@code refusedWhen} do not read otherwise, a
+     * redirect to the login page, {@code authWhen}, exit 77).
+     */
     AUTH,
     /**
      * The request is wrong and will stay wrong (400/404/422, 501, other 3xx and 4xx, a 2xx that fails
