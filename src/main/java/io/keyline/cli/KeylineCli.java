@@ -125,11 +125,6 @@ public final class KeylineCli implements Callable<Integer> {
         };
     }
 
-    /** Runs the command line and returns the exit code. */
-    public static int execute(String[] args, PrintStream out, PrintStream err) {
-        return execute(args, out, err, System.getenv(), RunOptions.standard());
-    }
-
     /**
      * Runs the command line as the {@code keyline} process (Main): without a command it opens {@code console};
      * Ctrl+C and SIGTERM during a run stop it gracefully, and a run on a terminal shows a live counter.

@@ -64,16 +64,8 @@ public final class LoginCapture {
     /**
      * Asks, read-only, the probes of the steps that use {@code credential} whether the site accepts
      * {@code value}, which is not stored: nothing is recorded on the stored credential (its last result
-     * stays the stored value's).
-     */
-    public static List<CredentialTester.Result> test(String credential, ParsedCredential value, List<JobDefinition> jobs,
-                                                     Clock clock) throws InterruptedException {
-        return test(credential, value, jobs, clock, null);
-    }
-
-    /**
-     * As {@link #test(String, ParsedCredential, List, Clock)}, a redirect to {@code loginUrl} (where the operator
-     * logs in, or {@code null}) read as the login page, as a run reads it.
+     * stays the stored value's). A redirect to {@code loginUrl} (where the operator logs in, or
+     * {@code null}) is read as the login page, as a run reads it.
      */
     public static List<CredentialTester.Result> test(String credential, ParsedCredential value, List<JobDefinition> jobs,
                                                      Clock clock, String loginUrl) throws InterruptedException {

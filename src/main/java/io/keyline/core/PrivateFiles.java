@@ -116,14 +116,7 @@ public final class PrivateFiles {
     /**
      * Sets every file directly in {@code dir} (and, {@code depth} levels down, in its folders) to 0600
      * and every folder to 0700 where group or others had any access. Symbolic links are left alone
-     * (their targets are not the state's).
-     */
-    public static void tightenContents(Path dir, int depth) throws IOException {
-        tightenContents(dir, depth, Set.of());
-    }
-
-    /**
-     * {@link #tightenContents(Path, int)}, leaving the files named in {@code keys} alone: a key file
+     * (their targets are not the state's). The files named in {@code keys} are left alone too: a key file
      * that others could read may have been read, which an owner must learn about (its reader refuses
      * it with a chmod hint) rather than have it quietly fixed.
      */
@@ -188,17 +181,6 @@ public final class PrivateFiles {
             Files.setPosixFilePermissions(dir, DIR);
         }
         return dir;
-    }
-
-    /** Creates an empty file 0600 unless it exists; an existing one is set to 0600. */
-    public static Path createFile(Path file) throws IOException {
-        try {
-            Files.createFile(file, attribute(file.toAbsolutePath().getParent(), FILE));
-        } catch (FileAlreadyExistsException exists) {
-            // kept, and tightened below
-        }
-        tighten(file);
-        return file;
     }
 
     /** Opens a channel on {@code file}, creating it 0600 if needed (an existing file is tightened too). */

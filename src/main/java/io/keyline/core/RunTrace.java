@@ -148,14 +148,8 @@ public final class RunTrace implements AutoCloseable {
      * @param ts        when the run ended
      * @param report    the run's report
      * @param startedAt when it started
-     */
-    public synchronized void run(Instant ts, RunReport report, Instant startedAt) {
-        run(ts, report, startedAt, null);
-    }
-
-    /**
-     * The run line, with how the keys were chosen ({@code --key …}, {@code --due}, {@code apply PLAN}), or
-     * {@code null} when the caller did not say.
+     * @param chosenBy  how the keys were chosen ({@code --key …}, {@code --due}, {@code apply PLAN}), or
+     *                  {@code null} when the caller did not say
      */
     public synchronized void run(Instant ts, RunReport report, Instant startedAt, String chosenBy) {
         Map<String, Integer> counts = new LinkedHashMap<>();

@@ -15,10 +15,6 @@ public interface SavedPlans {
      */
     void savePlan(String planId, String job, Instant createdAt, List<String> keys, String options, String inputs);
 
-    default void savePlan(String planId, String job, Instant createdAt, List<String> keys) {
-        savePlan(planId, job, createdAt, keys, null, null);
-    }
-
     Optional<SavedPlan> plan(String planId);
 
     /**

@@ -83,13 +83,9 @@ public final class Worker {
     }
 
     /**
-     * Stops: nothing new starts, the key running now stops at its next step boundary. Returns at once.
+     * Stops: nothing new starts, the key running now stops at its next step boundary. Returns at once. The
+     * reason is said in the language of whoever shows it (English in the state).
      */
-    public void stop(String reason) {
-        stop(Said.plain(reason));
-    }
-
-    /** As {@link #stop(String)}, the reason said in the language of whoever shows it (English in the state). */
     public void stop(Said reason) {
         stopReason = reason.english();
         engine.stopStarting(reason);
@@ -97,11 +93,6 @@ public final class Worker {
         synchronized (wake) {
             wake.notifyAll();
         }
-    }
-
-    /** Keys this worker ran so far. */
-    public int ran() {
-        return ran;
     }
 
     /** Ticks so far. */

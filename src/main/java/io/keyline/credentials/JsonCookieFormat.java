@@ -46,10 +46,6 @@ final class JsonCookieFormat {
         return trimmedInput.startsWith("[") || trimmedInput.startsWith("{");
     }
 
-    static List<Cookie> parse(String input, String defaultDomain) {
-        return parse(input, defaultDomain, true, new ArrayList<>());
-    }
-
     /**
      * @param sendable whether a value must be one a request can send (input), or may be any stored one
      * @param dropped  where a cookie whose value a request cannot carry goes instead of the result (input only)

@@ -57,11 +57,6 @@ public final class Classifier {
         };
     }
 
-    /** {@link #ofStatus(int, boolean)} of a request without an {@code Idempotency-Key}. */
-    public static FailureClass ofStatus(int status) {
-        return ofStatus(status, false);
-    }
-
     /**
      * Class of an exception thrown while sending a request. Only failures that prove the request
      * never reached the server are {@link FailureClass#RETRYABLE}; any doubt is

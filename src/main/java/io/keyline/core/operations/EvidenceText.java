@@ -124,13 +124,9 @@ public final class EvidenceText {
 
     /**
      * One line about what a failed attempt sent and got back, with the start of the answer:
-     * {@code POST http://… → HTTP 422  {"error": …}} or {@code sh -c … → exit 1  last stderr line}.
+     * {@code POST http://… → HTTP 422  {"error": …}} or {@code sh -c … → exit 1  last stderr line};
+     * with the recording event's words ({@link #format(Evidence, Said)}).
      */
-    public static String brief(Evidence ev) {
-        return brief(ev, null);
-    }
-
-    /** As {@link #brief(Evidence)}, with the recording event's words ({@link #format(Evidence, Said)}). */
     public static String brief(Evidence ev, Said words) {
         if (ev == null) {
             return "";
@@ -276,13 +272,8 @@ public final class EvidenceText {
 
     /**
      * The evidence block indented by {@code indent} spaces on every line (the command line prints it
-     * under the event it belongs to).
+     * under the event it belongs to), with the recording event's words ({@link #format(Evidence, Said)}).
      */
-    public static String indented(Evidence ev, int indent) {
-        return indented(ev, indent, null);
-    }
-
-    /** As {@link #indented(Evidence, int)}, with the recording event's words ({@link #format(Evidence, Said)}). */
     public static String indented(Evidence ev, int indent, Said words) {
         String pad = " ".repeat(indent);
         String text = format(ev, words);

@@ -140,14 +140,9 @@ public final class Operations {
         return KeyTable.of(store, store, credentials, clock, job, query, whole);
     }
 
-    /** The keys as {@code status} lists them (one job or all; {@code attention}: what waits for a person). */
-    public Status status(String job, boolean attention) {
-        return status(job, attention, List.of());
-    }
-
     /**
-     * The keys as {@code status} lists them, read with their jobs' definitions: where an interrupted key resumes,
-     * when a wait for a confirmation expires.
+     * The keys as {@code status} lists them (one job or all; {@code attention}: what waits for a person), read with
+     * their jobs' definitions: where an interrupted key resumes, when a wait for a confirmation expires.
      */
     public Status status(String job, boolean attention, List<JobDefinition> jobs) {
         Map<String, JobDefinition> byName = new java.util.HashMap<>();

@@ -510,11 +510,7 @@ public final class H2Database implements Database {
         return "jdbc:h2:file:" + dir.resolve("keyline") + (alone ? withoutServer(SETTINGS) : SETTINGS);
     }
 
-    /** The app user's URL of the state in {@code dir}. */
-    static String appUrl(Path dir) {
-        return appUrl(dir, false);
-    }
-
+    /** The app user's URL of the state in {@code dir}; {@code alone}: without AUTO_SERVER. */
     private static String appUrl(Path dir, boolean alone) {
         return "jdbc:h2:file:" + dir.resolve("keyline") + (alone ? withoutServer(APP_SETTINGS) : APP_SETTINGS);
     }

@@ -40,11 +40,6 @@ public final class StateChip extends Label {
         show(key == null ? null : key.state(), key == null ? null : key.waitReason());
     }
 
-    /** A table cell showing the chip of {@code state} of its item (one chip per cell, reused as it scrolls). */
-    public static <S, T> TableCell<S, T> cell(Function<T, KeyState> state) {
-        return cell(state, item -> null);
-    }
-
     /**
      * A table cell showing the chip of {@code state} of its item and why it waits (one chip per cell, reused as it
      * scrolls).

@@ -188,15 +188,8 @@ public final class CredentialViewModel extends ViewModel {
      *
      * @param value    the captured cookies
      * @param loginUrl a login URL to remember with them, or {@code null} to keep the stored one
-     */
-    public void useCaptured(ParsedCredential value, String loginUrl) {
-        useCaptured(value, loginUrl, null);
-    }
-
-    /**
-     * As {@link #useCaptured(ParsedCredential, String)}; {@code tested} is what the login window's test of these
-     * very cookies found, or {@code null}: a value the site just rejected is not stored without
-     * {@link #saveAnyway}.
+     * @param tested   what the login window's test of these very cookies found, or {@code null}: a value the
+     *                 site just rejected is not stored without {@link #saveAnyway}
      */
     public void useCaptured(ParsedCredential value, String loginUrl, List<CredentialTester.Result> tested) {
         if (busy.get() || !nameReady()) {
