@@ -74,11 +74,6 @@ public final class DecisionInputs {
         return new DecisionInputs(job, ahead, clock, holders, waitInPlace, Review.need(job, control));
     }
 
-    /** Whether this run's keys wait for the review of the job's unsafe steps, and why. */
-    public Review.Need review() {
-        return review;
-    }
-
     public JobDefinition job() {
         return job;
     }

@@ -107,11 +107,6 @@ public final class LeaseKeeper implements AutoCloseable {
         held.remove(new Held(job, key));
     }
 
-    /** The keys held now. */
-    public Set<Held> held() {
-        return Set.copyOf(held);
-    }
-
     /** One beat: renew the held keys' leases and say the process is alive. Public for tests that move the clock. */
     public void beat() {
         try {

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The private cookie jar of one login window: a fresh in-memory {@link CookieManager} (never the
@@ -32,7 +31,6 @@ public final class LoginCookieJar extends CookieHandler {
     private final CookieManager jar = new CookieManager();
     /** By {@code name \n stored domain \n path}; {@code host} set for host-only cookies. */
     private final Map<String, Origin> origins = new ConcurrentHashMap<>();
-    private final AtomicLong changes = new AtomicLong();
     private final Clock clock;
     private volatile Runnable onChange = () -> { };
 
@@ -48,11 +46,6 @@ public final class LoginCookieJar extends CookieHandler {
     /** Called after every response or script that set cookies (on the thread that set them). */
     public void onChange(Runnable r) {
         onChange = r == null ? () -> { } : r;
-    }
-
-    /** How many times cookies were set: a caller can tell whether anything happened since it last looked. */
-    public long changes() {
-        return changes.get();
     }
 
     @Override
@@ -99,7 +92,6 @@ public final class LoginCookieJar extends CookieHandler {
                     c.setVersion(0);
                 }
             }
-            changes.incrementAndGet();
             onChange.run();
         }
     }

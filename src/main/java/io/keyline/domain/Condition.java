@@ -14,18 +14,7 @@ public sealed interface Condition {
 
     /** How a {@link Compare} compares the value at its pointer with its operands. */
     enum Comparison {
-        EQUALS("equals"), NOT_EQUALS("notEquals"), IN("in"), NOT_IN("notIn");
-
-        private final String jsonName;
-
-        Comparison(String jsonName) {
-            this.jsonName = jsonName;
-        }
-
-        /** The field name in a job file. */
-        public String jsonName() {
-            return jsonName;
-        }
+        EQUALS, NOT_EQUALS, IN, NOT_IN
     }
 
     /**

@@ -3,17 +3,7 @@ package io.keyline.domain;
 /** Whether an http step or probe follows redirects (never, unless it asks for same-origin ones). */
 public enum Redirects {
     /** A 3xx is an answer, classified like any other (the default). */
-    NEVER("never"),
+    NEVER,
     /** GET/HEAD only: Keyline follows redirects within the request's origin (scheme, host, port), hop by hop. */
-    SAME_ORIGIN("same-origin");
-
-    private final String jsonName;
-
-    Redirects(String jsonName) {
-        this.jsonName = jsonName;
-    }
-
-    public String jsonName() {
-        return jsonName;
-    }
+    SAME_ORIGIN
 }

@@ -174,18 +174,11 @@ public final class HttpExecutor implements StepExecutor {
 
     /** The whole exchange did not complete within the timeout. */
     static final class ExchangeTimeoutException extends HttpTimeoutException {
-        private final boolean answered;
         private final Said words;
 
-        ExchangeTimeoutException(Said words, boolean answered) {
+        ExchangeTimeoutException(Said words) {
             super(words.english());
             this.words = words;
-            this.answered = answered;
-        }
-
-        /** Whether the status line had arrived (the request was certainly sent). */
-        boolean answered() {
-            return answered;
         }
     }
 
@@ -783,8 +776,7 @@ public final class HttpExecutor implements StepExecutor {
             deadline += waited.toNanos();
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new ExchangeTimeoutException(Said.of("core.exec.redirectsTimeout", human(timeout), hops.size()),
-                        true);
+                throw new ExchangeTimeoutException(Said.of("core.exec.redirectsTimeout", human(timeout), hops.size()));
             }
             HttpRequest.BodyPublisher publisher = req.body().length == 0
                     ? HttpRequest.BodyPublishers.noBody()
@@ -874,8 +866,8 @@ public final class HttpExecutor implements StepExecutor {
             }
             f.cancel(true);
             throw b != null
-                    ? new ExchangeTimeoutException(Said.of("core.exec.bodyLate", human(timeout)), true)
-                    : new ExchangeTimeoutException(Said.of("core.exec.noAnswer", human(timeout)), false);
+                    ? new ExchangeTimeoutException(Said.of("core.exec.bodyLate", human(timeout)))
+                    : new ExchangeTimeoutException(Said.of("core.exec.noAnswer", human(timeout)));
         } catch (InterruptedException e) {
             BoundedExchange.LimitedBody b = body.get();
             if (b != null) {

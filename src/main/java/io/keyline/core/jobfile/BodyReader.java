@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
  */
 final class BodyReader {
 
-    static final List<String> KINDS = List.of("form", "multipart", "json");
     private static final List<String> FILE_FIELDS = List.of("file", "contentType");
     private static final Pattern MEDIA_TYPE = Pattern.compile("[!#$&^_.+0-9A-Za-z-]+/[!#$&^_.+0-9A-Za-z-]+"
             + "(\\s*;\\s*[!#$&^_.+0-9A-Za-z-]+=[^;\\s]+)*");

@@ -29,11 +29,6 @@ public final class Deadline {
         return new Deadline(nanoTime, budget);
     }
 
-    /** The time that was given (for messages). */
-    public Duration budget() {
-        return budget;
-    }
-
     public boolean passed() {
         return this != NONE && System.nanoTime() - nanos >= 0;
     }

@@ -33,9 +33,6 @@ final class Recovery {
     private Recovery() {
     }
 
-    /** What the last repair found (tests and the crash loop report it). */
-    static volatile String lastReport;
-
     /**
      * Repairs {@code file} when it was not closed cleanly and a full scan finds a newer complete version
      * than H2's quick recovery. The caller holds the state's open lock.
@@ -62,8 +59,6 @@ final class Recovery {
             // open once in recovery mode and close it: the header then names the newest complete version
             MVStore s = new MVStore.Builder().fileName(name).recoveryMode().autoCommitDisabled().open();
             s.close(0);
-            lastReport = "recovered versions " + (quick + 1) + ".." + full + " of " + file
-                    + " that H2's quick recovery would have skipped";
             return true;
         } catch (MVStoreException | IllegalStateException e) {
             // locked by a live process (it serves the state), or unreadable: H2's own open says why
