@@ -95,9 +95,4 @@ public final class NoteDialog {
     private void close() {
         Optional.ofNullable(stage).ifPresent(Stage::close);
     }
-
-    /** The content (tests). */
-    public BorderPane root() {
-        return root;
-    }
 }

@@ -1,7 +1,6 @@
 package io.keyline.ui.confirm;
 
 import atlantafx.base.theme.Styles;
-import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.text.Text;
 import io.keyline.ui.common.StateChip;
@@ -321,10 +320,5 @@ public final class ConfirmPane extends BorderPane {
             r.setMinHeight(Region.USE_PREF_SIZE);
         }
         Widgets.shownWhen(n, shown);
-    }
-
-    /** The record the dialog ended with, for callers that want it. */
-    KeyRecord outcome() {
-        return vm.outcomeProperty().get();
     }
 }

@@ -41,7 +41,7 @@ import java.io.File;
  * shows it masked ("sessionid=•••• (32 characters)") and the parsed cookies show below, or the
  * parser's inline error; "Save and resume" stores it and resumes (and runs) the keys parked on it.
  *
- * <p>The login row ({@link #loginActions()}) holds the ways to get a new login; another way (a
+ * <p>The login row holds the ways to get a new login; another way (a
  * "Log in…" button opening the site) is one more node in it.
  */
 public final class CredentialDialog {
@@ -143,18 +143,6 @@ public final class CredentialDialog {
     /** True while the chosen type is a cookie: the cookie's own fields and words show only then. */
     private javafx.beans.binding.BooleanBinding cookie() {
         return vm.input().typeProperty().isEqualTo(CredentialType.COOKIE);
-    }
-
-    public CredentialViewModel viewModel() {
-        return vm;
-    }
-
-    /**
-     * The row of ways to get a new login, next to the login URL: "Copy URL" today; a "Log in…" button
-     * (a login window inside the console) is added here.
-     */
-    public HBox loginActions() {
-        return loginActions;
     }
 
     // ---------------------------------------------------------------- header: name, type, current

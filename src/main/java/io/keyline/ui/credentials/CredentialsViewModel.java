@@ -103,7 +103,6 @@ public final class CredentialsViewModel extends ViewModel {
 
     private final ConsoleServices services;
     private final ObservableList<CredentialInfo> credentials = FXCollections.observableArrayList();
-    private final ObservableList<CredentialInfo> credentialsReadOnly = FXCollections.unmodifiableObservableList(credentials);
     private final ObservableList<String> missing = FXCollections.observableArrayList();
     private final ObservableList<String> missingReadOnly = FXCollections.unmodifiableObservableList(missing);
     private final ObservableList<CredentialAlerts.Alert> alerts = FXCollections.observableArrayList();
@@ -253,10 +252,6 @@ public final class CredentialsViewModel extends ViewModel {
     /** The per-step results of the last test of {@code name}, or empty. */
     public List<CredentialTester.Result> testResults(String name) {
         return tests.getOrDefault(name, List.of());
-    }
-
-    public ObservableList<CredentialInfo> credentials() {
-        return credentialsReadOnly;
     }
 
     /** Names of credentials that keys are parked on but that are not stored. */

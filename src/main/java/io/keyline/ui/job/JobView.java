@@ -828,11 +828,6 @@ public final class JobView extends BorderPane {
         search.selectAll();
     }
 
-    /** The heatmap (tests). */
-    public Heatmap heatmap() {
-        return heatmap;
-    }
-
     private void askPause() {
         Dialog<ButtonType> d = new Dialog<>();
         d.initOwner(getScene().getWindow());

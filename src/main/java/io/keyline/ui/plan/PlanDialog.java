@@ -467,9 +467,4 @@ public final class PlanDialog {
             l.getStyleClass().add(style);
         }
     }
-
-    /** The view model (the main window may pre-set the job and keys before showing). */
-    public PlanViewModel viewModel() {
-        return vm;
-    }
 }

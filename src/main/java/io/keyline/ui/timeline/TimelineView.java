@@ -101,11 +101,6 @@ public final class TimelineView extends BorderPane {
         vm.setRetryShow(navigator::showRetry);
     }
 
-    /** The list (for tests and keyboard focus). */
-    public ListView<Row> list() {
-        return list;
-    }
-
     private Region header() {
         Hyperlink jobLink = new Hyperlink();
         jobLink.textProperty().bind(vm.jobProperty());

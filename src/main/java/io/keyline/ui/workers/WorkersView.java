@@ -108,8 +108,4 @@ public final class WorkersView extends BorderPane {
     public void refresh() {
         vm.refresh();
     }
-
-    public WorkersViewModel viewModel() {
-        return vm;
-    }
 }
