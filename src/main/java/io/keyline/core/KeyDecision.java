@@ -102,15 +102,6 @@ public final class KeyDecision {
                     heldByMe, notYetDue, review, null);
         }
 
-        /** An input of a run that needs no review (attended, or the job is reviewed). */
-        public Input(JobDefinition job, String key, KeyRecord record, Map<String, StepRecord> steps,
-                     Map<String, CredentialState> credentials, Map<String, ProbeAnswer> probes,
-                     Function<String, String> payloadHash, Instant now, boolean paused, String pausedReason,
-                     boolean leaseLive, boolean heldByMe, boolean notYetDue) {
-            this(job, key, record, steps, credentials, probes, payloadHash, now, paused, pausedReason, leaseLive,
-                    heldByMe, notYetDue, Review.Need.NONE);
-        }
-
         public KeyState state() {
             return record == null ? KeyState.PENDING : record.state();
         }

@@ -70,10 +70,6 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         return plan(job, keys, Map.of(), Options.DEFAULT);
     }
 
-    public Plan plan(JobDefinition job, List<String> keys, Map<String, Said> notes) {
-        return plan(job, keys, notes, Options.DEFAULT);
-    }
-
     /**
      * A plan whose actions carry a note per key, e.g. {@code (catch-up: missed tick 2026-11-27 09:00)};
      * notes do not change the plan id.

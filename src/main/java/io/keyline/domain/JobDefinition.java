@@ -32,14 +32,6 @@ public record JobDefinition(String name, String description, KeySpec key, CronEx
         }
     }
 
-    /** A job without a probe of its own and without a run budget. */
-    public JobDefinition(String name, String description, KeySpec key, CronExpression schedule, RetryPolicy retry,
-                         List<StepDefinition> steps, Path file, Path folder, String fileSha256, int concurrency,
-                         RateLimit rateLimit) {
-        this(name, description, key, schedule, retry, steps, file, folder, fileSha256, concurrency, rateLimit, null,
-                null);
-    }
-
     /**
      * The credentials the job sends: those of its steps, then its own probe's, each once, in that order.
      */

@@ -40,14 +40,6 @@ public record ProbeOutcome(Answer answer, Said words, Evidence evidence, java.ut
         this(answer, words, evidence, values, origin, refreshed, false);
     }
 
-    public ProbeOutcome(Answer answer, String message, Evidence evidence, java.util.Map<String, String> values) {
-        this(answer, message == null ? null : Said.plain(message), evidence, values, null, null);
-    }
-
-    public ProbeOutcome(Answer answer, String message, Evidence evidence) {
-        this(answer, message, evidence, java.util.Map.of());
-    }
-
     public ProbeOutcome(Answer answer, Said words, Evidence evidence) {
         this(answer, words, evidence, java.util.Map.of(), null, null);
     }
