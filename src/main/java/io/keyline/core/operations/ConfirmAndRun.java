@@ -238,7 +238,6 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
      * What the confirmed step came to in the run that followed: the probe asked right before it, whether
      * the step was sent, and the answer.
      *
-     * @param step          the step
      * @param probe         the probe's answer in that run, before the step ({@code null}: no probe was asked)
      * @param probeAt       when the probe answered, or {@code null}
      * @param probeChecked  what the probe checked, one printable line ("/total = 0"), or empty
@@ -250,7 +249,7 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
      *                      {@code status}), else empty
      * @param evidence      what the step sent and got back (its success or its failure), or {@code null}
      */
-    public record StepResult(String step, io.keyline.domain.ProbeAnswer probe, java.time.Instant probeAt,
+    public record StepResult(io.keyline.domain.ProbeAnswer probe, java.time.Instant probeAt,
                              String probeChecked, Evidence probeEvidence, boolean sent, Integer status,
                              Integer exitCode, Map<String, String> outputs, Evidence evidence) {
         public StepResult {
@@ -344,7 +343,7 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
                             .thenComparing(Map.Entry::getKey))
                     .forEach(o -> outputs.put(o.getKey(), mask.redact(io.keyline.domain.Printable.line(o.getValue()))));
         }
-        return new StepResult(stepId, probe, probeAt, checked, probeEvidence, sent,
+        return new StepResult(probe, probeAt, checked, probeEvidence, sent,
                 evidence == null ? null : evidence.status(), evidence == null ? null : evidence.exitCode(), outputs,
                 evidence);
     }

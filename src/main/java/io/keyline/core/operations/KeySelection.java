@@ -84,13 +84,11 @@ public final class KeySelection {
      * The keys a choice targets.
      *
      * @param keys  normalized keys, in order (duplicates dropped)
-     * @param due   for a due choice, each key with why it is due; else empty
      * @param notes catch-up notes by key ({@code catch-up: missed tick …}), for the plan's actions
      */
-    public record Resolved(List<String> keys, List<Targets.DueKey> due, Map<String, io.keyline.text.Said> notes) {
+    public record Resolved(List<String> keys, Map<String, io.keyline.text.Said> notes) {
         public Resolved {
             keys = List.copyOf(keys);
-            due = List.copyOf(due);
             notes = Map.copyOf(notes);
         }
     }
@@ -123,7 +121,7 @@ public final class KeySelection {
             List<Targets.DueKey> due = Targets.dueKeys(job, store, clock.instant(), window);
             Map<String, io.keyline.text.Said> notes = new HashMap<>();
             due.stream().filter(Targets.DueKey::catchUp).forEach(d -> notes.put(d.key(), d.note()));
-            return new Resolved(due.stream().map(Targets.DueKey::key).toList(), due, notes);
+            return new Resolved(due.stream().map(Targets.DueKey::key).toList(), notes);
         }
         try {
             return plain(Targets.current(job, clock));
@@ -133,7 +131,7 @@ public final class KeySelection {
     }
 
     private static Resolved plain(List<String> keys) {
-        return new Resolved(keys, List.of(), Map.of());
+        return new Resolved(keys, Map.of());
     }
 
     /**

@@ -38,14 +38,12 @@ public record RunDue(KeyRecords store, JobControls controls, Clock clock) {
      * What one {@code run --due} did.
      *
      * @param reports one per job that had due keys, in job order
-     * @param paused  jobs passed by because they are paused
      * @param listing what was wrong with the listings of key sources (a bad entry, a failed or too long listing),
      *                as words
      */
-    public record Result(List<RunReport> reports, List<String> paused, List<Said> listing) {
+    public record Result(List<RunReport> reports, List<Said> listing) {
         public Result {
             reports = List.copyOf(reports);
-            paused = List.copyOf(paused);
             listing = List.copyOf(listing);
         }
 
@@ -86,7 +84,6 @@ public record RunDue(KeyRecords store, JobControls controls, Clock clock) {
     public Result run(List<JobDefinition> jobs, Engine engine, Duration window, boolean ahead, Consumer<String> say) {
         // what is due, in job order, decided before anything runs (and its catch-ups said)
         List<Callable<RunReport>> runs = new ArrayList<>();
-        List<String> paused = new ArrayList<>();
         List<Said> listing = new ArrayList<>();
         for (JobDefinition job : jobs) {
             // a wait for a confirmation that outlived its step's expireAfter ends, due keys or not
@@ -95,7 +92,6 @@ public record RunDue(KeyRecords store, JobControls controls, Clock clock) {
                         k.message()));
             }
             if (controls.jobControl(job.name()).pausedAt(clock.instant())) {
-                paused.add(job.name());
                 say.accept(Text.t("core.due.paused", job.name()));
                 continue;
             }
@@ -116,7 +112,7 @@ public record RunDue(KeyRecords store, JobControls controls, Clock clock) {
         }
         // jobs side by side, each within its own concurrency: one job waiting for a retry does not
         // hold the others back
-        return new Result(sideBySide(runs), paused, listing);
+        return new Result(sideBySide(runs), listing);
     }
 
     /** Runs each job's run on its own thread (at most {@link #JOBS_AT_ONCE} at once); reports in the given order. */

@@ -34,10 +34,9 @@ public record Snapshot(Instant at, List<JobSummary> jobs, List<Attention.Item> a
      * @param step      current step
      * @param stepIndex 0-based index of the current step
      * @param steps     number of steps
-     * @param since     when the key last changed
      * @param owner     the process holding its lease
      */
-    public record RunningKey(String job, String key, String step, int stepIndex, int steps, Instant since, String owner) {
+    public record RunningKey(String job, String key, String step, int stepIndex, int steps, String owner) {
         public double progress() {
             return steps == 0 ? -1 : (stepIndex + 0.5) / steps;
         }
@@ -47,9 +46,7 @@ public record Snapshot(Instant at, List<JobSummary> jobs, List<Attention.Item> a
      * One job in the sidebar.
      *
      * @param name        job name
-     * @param description description
      * @param schedule    the schedule in words ("daily at 09:00 (UTC)"), or "no schedule"
-     * @param keyType     date, week, month or manual
      * @param paused      kill switch on
      * @param pauseReason why, or {@code null}
      * @param attention   keys in FAILED / NEEDS_*
@@ -58,7 +55,7 @@ public record Snapshot(Instant at, List<JobSummary> jobs, List<Attention.Item> a
      * @param missing     keys of its calendar that should exist but never ran
      * @param missingText "23 days" (the unit of its keys), or empty
      */
-    public record JobSummary(String name, String description, String schedule, String keyType, boolean paused,
+    public record JobSummary(String name, String schedule, boolean paused,
                              String pauseReason, int attention, int done, int total, int missing, String missingText) {
     }
 }

@@ -37,9 +37,9 @@ public final class SnapshotLoader {
             Calendar.View cal = ops.calendar(j);
             calendars.put(j.name(), cal);
             int missing = cal.missing().size();
-            jobs.add(new Snapshot.JobSummary(j.name(), j.description(),
+            jobs.add(new Snapshot.JobSummary(j.name(),
                     j.schedule() == null ? Text.t("ui.jobs.noSchedule") : Words.schedule(j.schedule().text(), j.key().zone()),
-                    j.key().type().jsonName(), o.paused(now), o.paused(now) ? o.control().reason() : null,
+                    o.paused(now), o.paused(now) ? o.control().reason() : null,
                     o.attention(), o.count(KeyState.DONE), o.total(), missing,
                     missing == 0 ? "" : Calendar.count(cal.type(), missing)));
         }
@@ -49,7 +49,7 @@ public final class SnapshotLoader {
             JobDefinition j = catalog.job(r.job()).orElse(null);
             int idx = j == null || r.step() == null ? 0 : Math.max(0, j.stepIndex(r.step()));
             running.add(new Snapshot.RunningKey(r.job(), r.key(), r.step(), idx, j == null ? 0 : j.steps().size(),
-                    r.updatedAt(), r.leaseOwner()));
+                    r.leaseOwner()));
         }
         return new Snapshot(now, jobs, items, running, CredentialAlerts.of(s.credentials(), now, s.credentialWarn()),
                 catalog.errors(), overview.keys());
