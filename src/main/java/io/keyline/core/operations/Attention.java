@@ -68,7 +68,6 @@ public final class Attention {
      * @param keys       the keys it covers, as {@code job key} pairs in {@code jobKeys}, oldest first
      * @param jobKeys    the job of each key, same order as {@code keys}
      * @param state      the keys' state ({@code null} for missing keys)
-     * @param step       the step they stopped at, or {@code null}
      * @param title      "daily-article · 2026-11-08 · publish", "3 keys wait for a new login to sandbox-cookie"
      * @param reason     the cause in plain words
      * @param evidence   one line of evidence of the latest failure, or empty
@@ -77,7 +76,7 @@ public final class Attention {
      * @param loginUrl   where to log in again (CREDENTIAL), or {@code null}
      */
     public record Item(String id, Kind kind, String job, List<String> keys, List<String> jobKeys, KeyState state,
-                       String step, String title, String reason, String evidence, Instant since, String credential,
+                       String title, String reason, String evidence, Instant since, String credential,
                        String loginUrl) {
         public Item {
             keys = List.copyOf(keys);
@@ -198,7 +197,7 @@ public final class Attention {
                             : url == null ? Text.t("core.attention.reason.rejected")
                             : Text.t("core.attention.reason.rejectedAt", url);
                     items.add(new Item(id, Kind.CREDENTIAL, jobKeys.stream().distinct().count() == 1 ? first.job()
-                            : null, keys, jobKeys, first.state(), first.step(), title, reason, evidence,
+                            : null, keys, jobKeys, first.state(), title, reason, evidence,
                             first.updatedAt(), cred, url));
                 }
                 case NEEDS_CONFIRMATION -> {
@@ -209,7 +208,7 @@ public final class Attention {
                                 first.step() == null ? "" : first.step());
                         // a wait for the review is no failure: the last failure's evidence (the login a renewal
                         // replaced, say) is history, not why the key waits
-                        items.add(new Item(id, Kind.REVIEW, first.job(), keys, jobKeys, first.state(), first.step(),
+                        items.add(new Item(id, Kind.REVIEW, first.job(), keys, jobKeys, first.state(),
                                 title, reason, "", first.updatedAt(), null, null));
                     } else {
                         Instant expires = Waiting.expiresAt(byName.get(first.job()), first);
@@ -219,7 +218,7 @@ public final class Attention {
                                         ? "core.attention.reason.expiresSkip" : "core.attention.reason.expiresFail",
                                 message, Timeline.relative(expires, now));
                         items.add(new Item(id, Kind.CONFIRMATION, first.job(), keys, jobKeys, first.state(),
-                                first.step(), title(first), reason, evidence, first.updatedAt(), null, null));
+                                title(first), reason, evidence, first.updatedAt(), null, null));
                     }
                 }
                 default -> {
@@ -230,7 +229,7 @@ public final class Attention {
                             ? Text.t("core.attention.reason.sameWay", rs.size(), message)
                             : Text.t("core.attention.reason.sameWayClass", rs.size(),
                             Words.failureLower(first.failureClass()), message);
-                    items.add(new Item(id, Kind.FAILED, first.job(), keys, jobKeys, first.state(), first.step(),
+                    items.add(new Item(id, Kind.FAILED, first.job(), keys, jobKeys, first.state(),
                             title, reason, evidence, first.updatedAt(), null, null));
                 }
             }
@@ -239,7 +238,7 @@ public final class Attention {
         for (KeyRecord r : Orphans.of(store, leases, null, now)) {
             if (items.size() < LIMIT) {
                 items.add(new Item(groupId("key", r.job(), r.key()), Kind.INTERRUPTED, r.job(), List.of(r.key()),
-                        List.of(r.job()), r.state(), r.step(), title(r),
+                        List.of(r.job()), r.state(), title(r),
                         Orphans.said(r, byName.get(r.job()), store.steps(r.job(), r.key())).text(), "", r.updatedAt(),
                         null, null));
             }
@@ -255,7 +254,7 @@ public final class Attention {
             String range = missing.size() == 1 ? missing.get(0)
                     : Text.t("core.attention.range", missing.get(0), missing.get(missing.size() - 1));
             items.add(new Item(groupId("missing", j.name()), Kind.MISSING, j.name(), missing,
-                    missing.stream().map(k -> j.name()).toList(), null, null,
+                    missing.stream().map(k -> j.name()).toList(), null,
                     Text.t("core.attention.title.missing", j.name(), what),
                     Text.t(missing.size() == 1 ? "core.attention.reason.missing.one"
                             : "core.attention.reason.missing.many", what, range),
