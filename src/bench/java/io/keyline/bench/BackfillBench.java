@@ -133,7 +133,7 @@ final class BackfillBench {
     /** Runs the keys on a fresh state with the production store, executors and trace; returns seconds. */
     private static double run(Site site, JobDefinition job, List<String> keys, Path state) throws Exception {
         Stats.deleteTree(state);
-        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             Engine engine = new Engine(store, Executors.standard(Clock.systemUTC()), CredentialProvider.NONE, trace,
                     RunOptions.standard());

@@ -85,7 +85,7 @@ final class DurabilityBench {
     static double engine(JobDefinition job, List<String> keys, Path state, boolean sync, AtomicLong syncs)
             throws Exception {
         Stats.deleteTree(state);
-        try (Database db = H2Database.open(state); JdbcStateStore real = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore real = new JdbcStateStore(db);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             StateStore store = counting(real, sync, syncs);
             Engine engine = new Engine(store, new Executors(Map.of(StepKind.COMMAND, new NoopExecutor())),

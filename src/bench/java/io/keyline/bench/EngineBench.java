@@ -142,7 +142,7 @@ final class EngineBench {
     /** Keyline: the real engine, store and trace (run log on disk), the bench executor for COMMAND. */
     static double engine(JobDefinition job, List<String> keys, Path state) throws Exception {
         Stats.deleteTree(state);
-        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             Engine engine = new Engine(store, new Executors(Map.of(StepKind.COMMAND, new NoopExecutor())),
                     CredentialProvider.NONE, trace, RunOptions.standard());

@@ -51,7 +51,7 @@ final class RerunBench {
         JobDefinition job = JobFileLoader.loadFile(file).job();
         List<String> keys = KeyRules.range(job.key(), "1700-01-01", "2099-12-31").subList(0, N);
         Path state = ROOT.resolve("state");
-        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db, false);
+        try (Database db = H2Database.open(state); JdbcStateStore store = new JdbcStateStore(db);
              RunTrace trace = RunTrace.open(state, new PrintStream(OutputStream.nullOutputStream()))) {
             seedDone(db, keys);
             Planner planner = new Planner(store, store, store, store, CredentialProvider.NONE, Clock.systemUTC(), null);

@@ -114,7 +114,7 @@ final class WorkersBench {
         Map<String, String> env = Map.of("HOME", ROOT.toAbsolutePath().toString(),
                 "XDG_STATE_HOME", ROOT.resolve("xdg").toAbsolutePath().toString());
         StateLocation where = StateLocation.parse(url, env);
-        try (Database db = io.keyline.workspace.Workspace.open(where); JdbcStateStore seed = new JdbcStateStore(db, false)) {
+        try (Database db = io.keyline.workspace.Workspace.open(where); JdbcStateStore seed = new JdbcStateStore(db)) {
             for (String k : keys) {
                 seed.ensure(KeyRecord.fresh(job.name(), k, java.time.Instant.now()));
             }
@@ -127,7 +127,7 @@ final class WorkersBench {
         PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream());
         for (int i = 0; i < n; i++) {
             Database db = io.keyline.workspace.Workspace.open(where);
-            JdbcStateStore store = new JdbcStateStore(db, false);
+            JdbcStateStore store = new JdbcStateStore(db);
             RunOptions options = RunOptions.standard();
             LeaseKeeper keeper = new LeaseKeeper(store, options, "worker");
             keeper.start();
@@ -153,7 +153,7 @@ final class WorkersBench {
         }
         long conflicts = stores.stream().mapToLong(JdbcStateStore::claimConflicts).sum();
         int doneKeys;
-        try (Database db = io.keyline.workspace.Workspace.open(where); JdbcStateStore check = new JdbcStateStore(db, false)) {
+        try (Database db = io.keyline.workspace.Workspace.open(where); JdbcStateStore check = new JdbcStateStore(db)) {
             doneKeys = check.countsByState(job.name()).getOrDefault(KeyState.DONE, 0);
         }
         for (int i = 0; i < n; i++) {

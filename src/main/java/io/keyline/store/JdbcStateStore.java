@@ -54,13 +54,12 @@ public final class JdbcStateStore implements StateStore {
     };
 
     private final Database db;
-    private final boolean ownsDatabase;
     private final java.util.concurrent.atomic.AtomicLong claimConflicts = new java.util.concurrent.atomic.AtomicLong();
     private volatile JdbcWorkers workers;
 
-    public JdbcStateStore(Database db, boolean ownsDatabase) {
+    /** A store on {@code db}, which stays its opener's to close. */
+    public JdbcStateStore(Database db) {
         this.db = db;
-        this.ownsDatabase = ownsDatabase;
     }
 
     @Override
@@ -1030,11 +1029,9 @@ public final class JdbcStateStore implements StateStore {
         });
     }
 
+    /** Nothing to close: the database is its opener's. */
     @Override
     public void close() {
-        if (ownsDatabase) {
-            db.close();
-        }
     }
 
     private static KeyRecord keyRecord(ResultSet rs) throws SQLException {

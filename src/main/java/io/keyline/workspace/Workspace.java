@@ -192,7 +192,7 @@ public final class Workspace implements AutoCloseable {
 
     public synchronized StateStore store() {
         if (store == null) {
-            store = new JdbcStateStore(database(), false);
+            store = new JdbcStateStore(database());
         }
         return store;
     }

@@ -68,7 +68,7 @@ class SetBasedTest {
 
         try (Database db = H2Database.open(wb.state)) {
             seedDone(db, "big", keys, wb.clock.millis());
-            StateStore real = new JdbcStateStore(db, false);
+            StateStore real = new JdbcStateStore(db);
             Map<String, AtomicInteger> calls = new TreeMap<>();
             StateStore counting = (StateStore) Proxy.newProxyInstance(StateStore.class.getClassLoader(),
                     new Class<?>[] {StateStore.class}, (proxy, method, args) -> {

@@ -96,7 +96,7 @@ class AfterTheEffectTest {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
         RunOptions options = new RunOptions(clock, clock::advance, new Random(1), Duration.ofMinutes(1),
                 Duration.ofMinutes(2), "tester");
-        try (Database db = H2Database.open(tmp.resolve("state")); JdbcStateStore real = new JdbcStateStore(db, false)) {
+        try (Database db = H2Database.open(tmp.resolve("state")); JdbcStateStore real = new JdbcStateStore(db)) {
             AtomicBoolean armed = new AtomicBoolean(true);
             Engine engine = new Engine(failing(real, armed), new Executors(Map.of(StepKind.HTTP, exec)),
                     CredentialProvider.NONE, RunTrace.NONE, options);
@@ -123,7 +123,7 @@ class AfterTheEffectTest {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
         RunOptions options = new RunOptions(clock, clock::advance, new Random(1), Duration.ofMinutes(1),
                 Duration.ofMinutes(2), "tester");
-        try (Database db = H2Database.open(tmp.resolve("state")); JdbcStateStore real = new JdbcStateStore(db, false)) {
+        try (Database db = H2Database.open(tmp.resolve("state")); JdbcStateStore real = new JdbcStateStore(db)) {
             new Engine(real, Executors.standard(clock), CredentialProvider.NONE, RunTrace.NONE, options)
                     .run(job, List.of("k"));
             assertThat(real.key("j", "k").orElseThrow().state()).isEqualTo(KeyState.FAILED);

@@ -43,7 +43,7 @@ class HeartbeatTest {
         JobDefinition job = JobFileLoader.loadFile(file).job();
         AtomicInteger renewals = new AtomicInteger();
         AtomicInteger afterFailure = new AtomicInteger();
-        try (Database db = H2Database.open(tmp.resolve("state")); JdbcStateStore real = new JdbcStateStore(db, false)) {
+        try (Database db = H2Database.open(tmp.resolve("state")); JdbcStateStore real = new JdbcStateStore(db)) {
             StateStore flaky = (StateStore) Proxy.newProxyInstance(StateStore.class.getClassLoader(),
                     new Class<?>[] {StateStore.class}, (proxy, m, args) -> {
                         if (m.getName().startsWith("renewLease")) {

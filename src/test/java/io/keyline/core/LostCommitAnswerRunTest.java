@@ -47,7 +47,7 @@ class LostCommitAnswerRunTest {
                 Duration.ofMinutes(2), "tester");
         try (H2Database h2 = H2Database.open(tmp.resolve("state"));
              LostCommitAnswer lossy = new LostCommitAnswer(h2).loseNext(1);
-             JdbcStateStore store = new JdbcStateStore(lossy, false)) {
+             JdbcStateStore store = new JdbcStateStore(lossy)) {
             RunReport r = new Engine(store, Executors.standard(clock), CredentialProvider.NONE, RunTrace.NONE, options)
                     .run(job, List.of("2026-11-04"));
             assertThat(store.key("tick", "2026-11-04").orElseThrow().state()).isEqualTo(KeyState.DONE);

@@ -164,7 +164,7 @@ final class PlanEngineEquivalence {
         StepExecutor fake = world.executor();
         Executors executors = new Executors(Map.of(StepKind.COMMAND, fake, StepKind.HTTP, fake));
         try (Database db = H2Database.open(root.resolve("state"));
-             JdbcStateStore store = new JdbcStateStore(db, false)) {
+             JdbcStateStore store = new JdbcStateStore(db)) {
             Engine engine = new Engine(store, executors, world, RunTrace.NONE, options);
             Planner planner = new Planner(store, store, store, store, world, clock, ctx -> fake.probe(ctx));
             PlanApply planApply = new PlanApply(store, store, planner);

@@ -149,7 +149,7 @@ class CrashLoopSuite {
             int invalid = 0;
             int events = 0;
             List<String> details = new ArrayList<>();
-            try (Database db = H2Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db, false)) {
+            try (Database db = H2Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db)) {
                 for (var e : sites.entrySet()) {
                     String job = e.getKey();
                     for (var eff : e.getValue().allEffects().entrySet()) {

@@ -100,7 +100,7 @@ class DurableIntentSuite {
             }
         }
         int lost = 0;
-        try (Database db = H2Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db, false)) {
+        try (Database db = H2Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db)) {
             for (String[] r : killedRuns) {
                 List<KeyEvent> events = store.events(r[0], r[2]);
                 if (events.stream().noneMatch(ev -> r[1].equals(ev.runId()))) {

@@ -118,7 +118,7 @@ class WikiKillLoopSuite {
             int recovered = 0;
             int reconciled = 0;
             int foundByJobProbe = 0;
-            try (Database db = H2Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db, false)) {
+            try (Database db = H2Database.open(wb.state); JdbcStateStore store = new JdbcStateStore(db)) {
                 Map<String, KeyRecord> recs = new HashMap<>();
                 store.keys(JOB).forEach(k -> recs.put(k.key(), k));
                 for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {

@@ -118,7 +118,7 @@ class WorkersSuite {
             BlockingQueue<Integer> restart = new LinkedBlockingQueue<>();
             List<String> killedKeys = new CopyOnWriteArrayList<>();
             try (Database watchDb = io.keyline.workspace.Workspace.open(StateLocation.parse(url, wb.env()));
-                 JdbcStateStore watch = new JdbcStateStore(watchDb, false)) {
+                 JdbcStateStore watch = new JdbcStateStore(watchDb)) {
                 for (var e : sites.entrySet()) {
                     String jobName = e.getKey();
                     e.getValue().onPost(r -> {
@@ -175,7 +175,7 @@ class WorkersSuite {
             // done when no key is left to run: every key DONE or waiting for a person
             Map<KeyState, Integer> counts = new EnumMap<>(KeyState.class);
             try (Database db = io.keyline.workspace.Workspace.open(StateLocation.parse(url, wb.env()));
-                 JdbcStateStore store = new JdbcStateStore(db, false)) {
+                 JdbcStateStore store = new JdbcStateStore(db)) {
                 while (System.nanoTime() < deadline) {
                     counts.clear();
                     for (String job : sites.keySet()) {
@@ -220,7 +220,7 @@ class WorkersSuite {
             int reconciled = 0;
             List<String> problems = new ArrayList<>();
             try (Database db = io.keyline.workspace.Workspace.open(StateLocation.parse(url, wb.env()));
-                 JdbcStateStore store = new JdbcStateStore(db, false)) {
+                 JdbcStateStore store = new JdbcStateStore(db)) {
                 for (var e : sites.entrySet()) {
                     Map<String, KeyRecord> recs = new TreeMap<>();
                     store.keys(e.getKey()).forEach(r -> recs.put(r.key(), r));

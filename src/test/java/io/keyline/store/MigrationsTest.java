@@ -119,7 +119,7 @@ class MigrationsTest {
             }
         }
         try (Database db = H2Database.open(state)) {
-            JdbcStateStore store = new JdbcStateStore(db, false);
+            JdbcStateStore store = new JdbcStateStore(db);
             assertThat(store.key("j", "a").orElseThrow().waitReason())
                     .isEqualTo(io.keyline.domain.WaitReason.OUTCOME_UNKNOWN);
             assertThat(store.key("j", "b").orElseThrow().waitReason())

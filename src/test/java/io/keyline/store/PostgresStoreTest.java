@@ -219,7 +219,7 @@ class PostgresStoreTest extends StoreContract {
         try (AutoCloseable watch = store.watch(() -> (calls.incrementAndGet() == 1 ? listening : heard).countDown());
              Database other = io.keyline.workspace.Workspace.open(location(url))) {
             assertThat(listening.await(20, TimeUnit.SECONDS)).isTrue();
-            new JdbcStateStore(other, false).ensure(KeyRecord.fresh("daily", "2026-12-01", T0));
+            new JdbcStateStore(other).ensure(KeyRecord.fresh("daily", "2026-12-01", T0));
             assertThat(heard.await(20, TimeUnit.SECONDS)).as("the change was announced").isTrue();
         }
     }

@@ -77,7 +77,7 @@ abstract class StoreContract {
     @BeforeEach
     void openStore() throws Exception {
         db = open();
-        store = new JdbcStateStore(db, false);
+        store = new JdbcStateStore(db);
     }
 
     @AfterEach
@@ -143,7 +143,7 @@ abstract class StoreContract {
     @Test
     void aChangeWhoseCommitAnsweredConnectionLostIsReadAsLandedNotAsAnotherProcesssChange() {
         LostCommitAnswer lossy = new LostCommitAnswer(db);
-        JdbcStateStore s = new JdbcStateStore(lossy, false);
+        JdbcStateStore s = new JdbcStateStore(lossy);
         // a key stored by a chain that inserts it
         KeyRecord fresh = KeyRecord.fresh("daily", "k1", T0);
         lossy.loseNext(1);

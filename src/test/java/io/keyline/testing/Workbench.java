@@ -83,7 +83,7 @@ public final class Workbench {
     /** Stores keys of a job as PENDING (work for workers: due because they are pending), as another tool would. */
     public void seed(String job, java.util.Collection<String> keys) {
         try (io.keyline.store.Database db = io.keyline.workspace.Workspace.open(io.keyline.store.StateLocation.parse(stateArg,
-                env)); io.keyline.store.JdbcStateStore store = new io.keyline.store.JdbcStateStore(db, false)) {
+                env)); io.keyline.store.JdbcStateStore store = new io.keyline.store.JdbcStateStore(db)) {
             for (String k : keys) {
                 store.ensure(io.keyline.domain.KeyRecord.fresh(job, k, clock.instant()));
             }
