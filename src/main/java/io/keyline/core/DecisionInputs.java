@@ -113,13 +113,11 @@ public final class DecisionInputs {
 
     /**
      * The input for a key nobody here holds yet: would a run take it, and where would it stop? Its steps,
-     * credentials and probes are not looked at beyond what the record says.
-     *
-     * @param pausedReason the job's pause as the caller words it, or {@code null} when it is not paused
+     * credentials and probes are not looked at beyond what the record says, and its job is read as not paused.
      */
-    public KeyDecision.Input unheld(String key, KeyRecord rec, Instant now, String pausedReason) {
-        return new KeyDecision.Input(job, key, rec, Map.of(), Map.of(), Map.of(), null, now, pausedReason != null,
-                pausedReason, holderAlive(rec, now), false, notYetDue(key), review);
+    public KeyDecision.Input unheld(String key, KeyRecord rec, Instant now) {
+        return new KeyDecision.Input(job, key, rec, Map.of(), Map.of(), Map.of(), null, now, false,
+                null, holderAlive(rec, now), false, notYetDue(key), review);
     }
 
     /**

@@ -86,7 +86,7 @@ final class KeyRun {
         KeyRecord rec = known != null ? known : KeyRecord.fresh(job.name(), key, ctx.now());
         while (true) {
             Instant now = ctx.now();
-            KeyDecision.Decision d = KeyDecision.decide(inputs.unheld(key, rec, now, null));
+            KeyDecision.Decision d = KeyDecision.decide(inputs.unheld(key, rec, now));
             if (d.leavesKeyAlone()) {
                 if (d.stop().kind() == KeyDecision.StopKind.NOT_YET_DUE) {
                     notYetDue = true;

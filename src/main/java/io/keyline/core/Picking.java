@@ -101,7 +101,7 @@ final class Picking {
                     return;
                 }
                 Optional<KeyRecord> claimed = ctx.changes.claimNext(job.name(), candidatesNow, ctx.now(), rec ->
-                        KeyDecision.decide(inputs.unheld(rec.key(), rec, ctx.now(), null)).leavesKeyAlone() ? null
+                        KeyDecision.decide(inputs.unheld(rec.key(), rec, ctx.now())).leavesKeyAlone() ? null
                                 : claims.change(rec, runId));
                 if (claimed.isEmpty()) {
                     return;

@@ -223,7 +223,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
         List<Targets.DueKey> taken = new ArrayList<>();
         for (Targets.DueKey d : due) {
             // whether a run would take the key now: the engine's own decision, read only
-            if (!KeyDecision.decide(inputs.unheld(d.key(), known.get(d.key()), now, null)).leavesKeyAlone()) {
+            if (!KeyDecision.decide(inputs.unheld(d.key(), known.get(d.key()), now)).leavesKeyAlone()) {
                 taken.add(d);
             }
         }
@@ -296,7 +296,7 @@ public final class Scheduler implements SchedulerControl, AutoCloseable {
             DecisionInputs inputs = DecisionInputs.unattended(job, control, false, Clock.fixed(at, job.key().zone()),
                     leases.workers(), Duration.ZERO);
             KeyRecord rec = known.get(e.getKey());
-            if (!KeyDecision.decide(inputs.unheld(e.getKey(), rec, at, null)).leavesKeyAlone()
+            if (!KeyDecision.decide(inputs.unheld(e.getKey(), rec, at)).leavesKeyAlone()
                     && starts(inputs, e.getKey(), rec, steps.get(e.getKey()), at)) {
                 return new Upcoming(job.name(), e.getKey(), e.getValue(), false, null);
             }
