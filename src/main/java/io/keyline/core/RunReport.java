@@ -68,21 +68,16 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
     public int exitCode() {
         if (overBudget) {
             // the budget stopped the run: what is left waits for the next run, and a person should know
-            return exitCode(keys, false, true);
+            return exitCode(keys, true);
         }
         if (!notStarted.isEmpty()) {
             // told to stop: the code of the keys that finished (or were done before); none → nothing ran
-            return keys.isEmpty() ? EXECUTION_FAILURE : exitCode(keys, false, !departed.isEmpty());
+            return keys.isEmpty() ? EXECUTION_FAILURE : exitCode(keys, !departed.isEmpty());
         }
         if (stopped != null && ran == 0) {
             return EXECUTION_FAILURE;
         }
-        return exitCode(keys, false, stopped != null || !departed.isEmpty());
-    }
-
-    /** Exit code over final key records (a key already done counts as done). */
-    public static int exitCode(List<KeyRecord> keys, boolean stopped) {
-        return stopped ? EXECUTION_FAILURE : exitCode(keys, false, false);
+        return exitCode(keys, stopped != null || !departed.isEmpty());
     }
 
     /**
@@ -93,10 +88,7 @@ public record RunReport(String runId, String job, List<KeyRecord> keys, String s
      * @param waits the run was stopped by the kill switch or its budget after some keys ran, or an applied plan
      *              stopped keys that departed from it: all wait for a person (4)
      */
-    public static int exitCode(List<KeyRecord> keys, boolean stoppedBeforeAnything, boolean waits) {
-        if (stoppedBeforeAnything) {
-            return EXECUTION_FAILURE;
-        }
+    public static int exitCode(List<KeyRecord> keys, boolean waits) {
         long failed = keys.stream().filter(k -> k.state() == KeyState.FAILED).count();
         long done = keys.stream().filter(k -> k.state() == KeyState.DONE).count();
         if (failed > 0 && done == 0) {

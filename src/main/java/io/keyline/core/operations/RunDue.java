@@ -57,7 +57,7 @@ public record RunDue(KeyRecords store, JobControls controls, Clock clock) {
          * least 1 when a key source's listing was wrong.
          */
         public int exitCode() {
-            int code = RunReport.exitCode(keys(), false, reports.stream().anyMatch(RunReport::overBudget));
+            int code = RunReport.exitCode(keys(), reports.stream().anyMatch(RunReport::overBudget));
             return code == 0 && !listing.isEmpty() ? 1 : code;
         }
 
