@@ -50,7 +50,7 @@ final class ConfirmationExpiry {
                     Said.of(to == KeyState.SKIPPED ? "core.event.expired.skipped" : "core.event.expired.failed"));
             KeyRecord after = r.withState(to).withFailureWords(null, msg).withConfirmation(null, null)
                     .withNextAttemptAt(null).withUpdatedAt(now);
-            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
+            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(r.job(), r.key(), now, null,
                     EventType.CONFIRMATION_EXPIRED, r.step(), r.attempts(), to, null, msg, null, null, null)));
         }
         if (moves.isEmpty()) {

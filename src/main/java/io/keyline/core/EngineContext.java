@@ -215,7 +215,7 @@ final class EngineContext {
     /** An event of a run; its message is kept as {@code message} and as its English words. */
     static KeyEvent event(KeyRecord rec, Instant ts, String runId, EventType type, String step, int attempt,
                           KeyState state, FailureClass cls, Said message, Evidence evidence) {
-        return KeyEvent.said(0, rec.job(), rec.key(), ts, runId, type, step, attempt, state, cls, message, null, null,
+        return KeyEvent.said(rec.job(), rec.key(), ts, runId, type, step, attempt, state, cls, message, null, null,
                 evidence);
     }
 }

@@ -183,7 +183,7 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
         KeyState to = KeyStateMachine.apply(rec.state(), Trigger.RETRY);
         KeyRecord after = rec.withState(to).withStep(fromStep, 0).withFailureWords(null, msg)
                 .withNextAttemptAt(null).withConfirmation(null, null).withUpdatedAt(now);
-        KeyEvent ev = KeyEvent.said(0, rec.job(), rec.key(), now, null, EventType.RETRIED, fromStep, 0, to, null, msg,
+        KeyEvent ev = KeyEvent.said(rec.job(), rec.key(), now, null, EventType.RETRIED, fromStep, 0, to, null, msg,
                 options.user(), note == null || note.isBlank() ? null : note.strip(), null);
         try {
             KeyRecord written = changes.applyChain(List.of(new KeyChanges.Change(rec, after, r.reset(), ev,
@@ -282,7 +282,7 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
                 : Said.of("core.event.fromStep", fromStep), String.join(", ", reset));
         KeyRecord after = rec.withState(to).withStep(reset.get(0), 0).withFailureWords(null, msg)
                 .withNextAttemptAt(null).withConfirmation(null, null).withCredential(null).withUpdatedAt(now);
-        KeyEvent ev = KeyEvent.said(0, rec.job(), rec.key(), now, null, EventType.REARMED, reset.get(0), 0, to, null,
+        KeyEvent ev = KeyEvent.said(rec.job(), rec.key(), now, null, EventType.REARMED, reset.get(0), 0, to, null,
                 msg, options.user(), note.strip(), null);
         try {
             KeyRecord written = changes.rearm(rec, after, reset, ev);
@@ -370,7 +370,7 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
                         after = after.withConfirmation(r.confirmedStep(), rebound).withFailureWords(null, text);
                     }
                 }
-                moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
+                moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(r.job(), r.key(), now, null,
                         EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), r.state(), null, text, options.user(),
                         null, null), rewind.removed()));
             }
@@ -419,7 +419,7 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
             if (rebound != null) {
                 after = after.withConfirmation(r.confirmedStep(), rebound);
             }
-            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
+            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(r.job(), r.key(), now, null,
                     EventType.CREDENTIAL_UPDATED, r.step(), r.attempts(), after.state(), null, text, options.user(),
                     null, null), rewind.removed()));
         }
@@ -506,7 +506,7 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
             }
             KeyRecord after = r.withState(KeyStateMachine.apply(r.state(), Trigger.APPROVE))
                     .withFailureWords(null, msg).withConfirmation(null, null).withUpdatedAt(now);
-            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(0, r.job(), r.key(), now, null,
+            moves.add(new KeyChanges.Change(r, after, null, KeyEvent.said(r.job(), r.key(), now, null,
                     EventType.APPROVED, r.step(), r.attempts(), after.state(), null, msg, options.user(), n, null)));
         }
         List<KeyRecord> released = moves.isEmpty() ? List.of() : changes.applyAll(moves);
@@ -584,7 +584,7 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
         Instant now = now();
         KeyState to = KeyStateMachine.apply(rec.state(), trigger);
         KeyRecord after = shape.withState(to).withUpdatedAt(now);
-        KeyEvent ev = KeyEvent.said(0, rec.job(), rec.key(), now, null, type, rec.step(), rec.attempts(), to, null,
+        KeyEvent ev = KeyEvent.said(rec.job(), rec.key(), now, null, type, rec.step(), rec.attempts(), to, null,
                 message, options.user(), note == null || note.isBlank() ? null : note.strip(), null);
         try {
             KeyRecord written = changes.apply(rec, after, step, ev);

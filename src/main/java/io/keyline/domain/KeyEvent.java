@@ -49,11 +49,14 @@ public record KeyEvent(long id, String job, String key, Instant ts, String runId
                 null);
     }
 
-    /** An event whose message is {@code said}: its English words are the stored {@code message}. */
-    public static KeyEvent said(long id, String job, String key, Instant ts, String runId, EventType type,
+    /**
+     * An event not stored yet (its id is 0: the store numbers events as it writes them) whose message is
+     * {@code said}: its English words are the stored {@code message}.
+     */
+    public static KeyEvent said(String job, String key, Instant ts, String runId, EventType type,
                                 String step, int attempt, KeyState state, FailureClass failureClass, Said said,
                                 String user, String note, Evidence evidence) {
-        return new KeyEvent(id, job, key, ts, runId, type, step, attempt, state, failureClass, said.english(), user,
+        return new KeyEvent(0, job, key, ts, runId, type, step, attempt, state, failureClass, said.english(), user,
                 note, evidence, null, said);
     }
 
