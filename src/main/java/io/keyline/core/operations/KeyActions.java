@@ -6,6 +6,10 @@ import io.keyline.core.RunReport;
 import io.keyline.core.KeyRecords;
 import io.keyline.domain.JobDefinition;
 import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.domain.OperatorMoves;
+import io.keyline.domain.WaitReason;
+import io.keyline.text.Said;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +39,30 @@ public final class KeyActions {
      * @param report the run, or {@code null} when nothing ran
      */
     public record Outcome(String job, String key, KeyRecord after, RunReport report) {
+    }
+
+    /**
+     * Refuses a move an operator chose on a key as a screen showed it ({@code shown}, waiting for {@code why}) when the
+     * key is in another state now: a move that the new state allows too (a retry of a key someone skipped meanwhile)
+     * would otherwise be done to a key the operator did not see. Asked right before the move, in the background.
+     *
+     * @throws io.keyline.core.OperatorException when the key's state (or whether it waits for its job's review) is
+     *                                           not the one shown, or the key is gone
+     */
+    public void requireAsShown(String job, String key, KeyState shown, WaitReason why) {
+        KeyRecord now = store.key(job, key).orElse(null);
+        if (now == null) {
+            throw io.keyline.core.OperatorException.of("core.refused.neverRan", key, job);
+        }
+        if (now.state() != shown || OperatorMoves.heldForReview(now.state(), now.waitReason())
+                != OperatorMoves.heldForReview(shown, why)) {
+            throw io.keyline.core.OperatorException.of("core.refused.notAsShown", job, key,
+                    Said.of(stateKey(shown, why)), Said.of(stateKey(now.state(), now.waitReason())));
+        }
+    }
+
+    private static String stateKey(KeyState s, WaitReason why) {
+        return OperatorMoves.heldForReview(s, why) ? "common.state.NEEDS_REVIEW" : "common.state." + s.name();
     }
 
     /** Re-arms a FAILED (or skipped, or credential-parked) key with a fresh retry budget, then runs it now. */

@@ -26,9 +26,26 @@ public final class RetryFlow {
     public static void start(ConsoleServices services, Threads threads, RetryShow show, String job, List<String> keys,
                              String note, Consumer<Callable<List<KeyActions.Outcome>>> retry,
                              Consumer<Throwable> failed) {
-        Function<Map<String, String>, Callable<List<KeyActions.Outcome>>> run = shown -> () -> services.operations()
-                .retryAndSend().retryAndRun(services.job(job), keys, note, shown, services.engine());
-        threads.submit(() -> services.operations().retryAndSend().preview(services.job(job), keys), sends -> {
+        start(services, threads, show, job, keys, note, () -> { }, retry, failed);
+    }
+
+    /**
+     * As {@link #start(ConsoleServices, Threads, RetryShow, String, List, String, Consumer, Consumer)}, asking
+     * {@code stillAsShown} (in the background) before it reads what the retry would send and again before the retry:
+     * a refusal there ends the flow (in {@code failed}, or as the retry's failure) with nothing sent.
+     */
+    public static void start(ConsoleServices services, Threads threads, RetryShow show, String job, List<String> keys,
+                             String note, Runnable stillAsShown, Consumer<Callable<List<KeyActions.Outcome>>> retry,
+                             Consumer<Throwable> failed) {
+        Function<Map<String, String>, Callable<List<KeyActions.Outcome>>> run = shown -> () -> {
+            stillAsShown.run();
+            return services.operations().retryAndSend().retryAndRun(services.job(job), keys, note, shown,
+                    services.engine());
+        };
+        threads.submit(() -> {
+            stillAsShown.run();
+            return services.operations().retryAndSend().preview(services.job(job), keys);
+        }, sends -> {
             if (sends.isEmpty()) {
                 retry.accept(run.apply(Map.of()));
             } else {

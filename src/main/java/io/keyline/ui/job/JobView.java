@@ -73,6 +73,8 @@ public final class JobView extends BorderPane {
     private boolean scrollPending;
     /** The menu the keyboard opened last (one at a time). */
     private ContextMenu keyMenu;
+    /** The key menus open now (by the keyboard or a right click), each with the row it was made for. */
+    private final java.util.Map<ContextMenu, JobViewModel.KeyRow> openMenus = new java.util.HashMap<>();
     private final TextField search = new TextField();
     private final Heatmap heatmap = new Heatmap();
     /** The key table's widths: Outcome takes what the others leave. */
@@ -402,6 +404,7 @@ public final class JobView extends BorderPane {
         table.getSelectionModel().getSelectedIndices().addListener(picked);
         table.getSelectionModel().selectedIndexProperty().addListener(picked);
         vm.rows().addListener((ListChangeListener<JobViewModel.KeyRow>) c -> keepHighlight());
+        vm.rows().addListener((ListChangeListener<JobViewModel.KeyRow>) c -> closeStaleMenus());
         table.setRowFactory(tv -> row());
         // the Attention list's keys: J/K move down/up, Enter and T open the highlighted key's timeline (a key's
         // one action here, as a double-click)
@@ -430,6 +433,18 @@ public final class JobView extends BorderPane {
                         .toList()));
         VBox.setVgrow(table, Priority.ALWAYS);
         return new VBox(8, bar, table);
+    }
+
+    /**
+     * After a reload: a key menu made for a key whose moves are not the same now (its state changed, or the key is
+     * no longer on the page) closes, as its items would act on the key as it was; the others stay open.
+     */
+    private void closeStaleMenus() {
+        java.util.Map<String, OperatorMoves> now = new java.util.HashMap<>();
+        vm.rows().forEach(r -> now.put(r.key(), r.moves()));
+        List.copyOf(openMenus.entrySet()).stream()
+                .filter(e -> !e.getValue().moves().equals(now.get(e.getValue().key())))
+                .forEach(e -> e.getKey().hide());
     }
 
     /** Highlights the key {@code by} rows down (up when negative), only that one. */
@@ -768,6 +783,8 @@ public final class JobView extends BorderPane {
             return null;
         }
         ContextMenu menu = new ContextMenu(item(Text.t("ui.inbox.timeline"), () -> showTimeline(k)));
+        menu.setOnShown(e -> openMenus.put(menu, k));
+        menu.setOnHidden(e -> openMenus.remove(menu));
         OperatorMoves allowed = k.moves();
         if (allowed.heldForReview()) {
             menu.getItems().add(item(Format.move(Trigger.APPROVE), () -> perform(Trigger.APPROVE, k)));
@@ -785,25 +802,28 @@ public final class JobView extends BorderPane {
     /** Performs an operator move on a key of the table (asking for a note where the move records one). */
     private void perform(Trigger move, JobViewModel.KeyRow row) {
         String key = row.key();
+        // the moves act on the key as its menu showed it: the view model refuses one on a key that changed since
+        KeyRecord shown = row.record();
         switch (move) {
             case APPROVE -> nav.plan(row.record().job(), List.of(key));
             case CONFIRM -> nav.confirm(row.record().job(), key);
-            case RETRY -> vm.retry(key);
-            case REARM -> askRearm(key);
-            case SKIP -> ask(Text.t("ui.move.skip"), key, Text.t("ui.move.skipExplain"), vm::skip);
-            case MARK_DONE -> ask(Text.t("ui.move.markDone"), key, Text.t("ui.move.markDoneExplain"), vm::markDone);
+            case RETRY -> vm.retry(shown);
+            case REARM -> askRearm(shown);
+            case SKIP -> ask(Text.t("ui.move.skip"), shown, Text.t("ui.move.skipExplain"), vm::skip);
+            case MARK_DONE -> ask(Text.t("ui.move.markDone"), shown, Text.t("ui.move.markDoneExplain"), vm::markDone);
             default -> throw new IllegalArgumentException(move.name());
         }
     }
 
-    private void ask(String verb, String key, String explain, java.util.function.BiConsumer<String, String> then) {
-        new NoteDialog(Text.t("ui.move.noteTitle", verb, vm.definitionProperty().get().name() + " " + key), explain,
-                verb, null,
-                n -> then.accept(key, n)).show(Widgets.windowOf(this));
+    private void ask(String verb, KeyRecord shown, String explain,
+                     java.util.function.BiConsumer<KeyRecord, String> then) {
+        new NoteDialog(Text.t("ui.move.noteTitle", verb, vm.definitionProperty().get().name() + " " + shown.key()),
+                explain, verb, null, n -> then.accept(shown, n)).show(Widgets.windowOf(this));
     }
 
     /** Rearm…: a note and, optionally, the step to run again from. */
-    private void askRearm(String key) {
+    private void askRearm(KeyRecord shown) {
+        String key = shown.key();
         JobDefinition def = vm.definitionProperty().get();
         ComboBox<String> from = new ComboBox<>();
         from.setId("rearm-from");
@@ -813,7 +833,7 @@ public final class JobView extends BorderPane {
         HBox extra = new HBox(8, new Label(Text.t("ui.job.runAgainFrom")), from);
         extra.setAlignment(Pos.CENTER_LEFT);
         new NoteDialog(Text.t("ui.move.noteTitle", Text.t("ui.job.rearm"), def.name() + " " + key),
-                Text.t("ui.job.rearmExplain"), Text.t("ui.job.rearm"), extra, n -> vm.rearm(key, n, from.getSelectionModel().getSelectedIndex() == 0
+                Text.t("ui.job.rearmExplain"), Text.t("ui.job.rearm"), extra, n -> vm.rearm(shown, n, from.getSelectionModel().getSelectedIndex() == 0
                 ? null : from.getValue())).show(Widgets.windowOf(this));
     }
 

@@ -333,38 +333,55 @@ public final class JobViewModel extends ViewModel {
     }
 
     /**
-     * Re-arms a failed key and runs it now; when its next step is unsafe, what it sends is shown first
-     * ({@link #setRetryShow}) and sent only when the operator says so.
+     * Re-arms a failed key, as the operator saw it ({@code shown}), and runs it now; when its next step is unsafe,
+     * what it sends is shown first ({@link #setRetryShow}) and sent only when the operator says so. A key that is in
+     * another state than {@code shown} now is left as it is, and the notice says why.
      */
-    public void retry(String key) {
+    public void retry(KeyRecord shown) {
+        String key = shown.key();
         if (busy.get()) {
             busyElsewhere();
             return;
         }
         io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, name(), List.of(key),
-                Text.t("ui.retry.note"), work -> act(() -> Text.t("ui.inbox.retriedOne",
+                Text.t("ui.retry.note"), () -> asShown(shown), work -> act(() -> Text.t("ui.inbox.retriedOne",
                         io.keyline.ui.common.Format.outcome(work.call().get(0)))),
                 e -> notice.set(Text.t("ui.inbox.couldNotRetry", key, io.keyline.ui.common.Format.problem(e))));
     }
 
-    /** Re-arms a done key: its steps (all, or from {@code fromStep}) run again at the next run. */
-    public void rearm(String key, String note, String fromStep) {
-        act(() -> services.operations().keyActions().rearm(definition.get(), key, note, fromStep).job() + " " + key + " "
-                + io.keyline.core.operations.KeyActions.rearmed(fromStep));
+    /** Re-arms a done key ({@code shown}): its steps (all, or from {@code fromStep}) run again at the next run. */
+    public void rearm(KeyRecord shown, String note, String fromStep) {
+        String key = shown.key();
+        act(() -> {
+            asShown(shown);
+            return services.operations().keyActions().rearm(definition.get(), key, note, fromStep).job() + " " + key
+                    + " " + io.keyline.core.operations.KeyActions.rearmed(fromStep);
+        });
     }
 
-    public void skip(String key, String note) {
+    /** Skips a key the operator saw as {@code shown} (refused when it is in another state now). */
+    public void skip(KeyRecord shown, String note) {
+        String key = shown.key();
         act(() -> {
+            asShown(shown);
             services.operations().actions().skip(definition.get(), key, note);
             return Text.t("ui.inbox.skip.doneOne", name(), key);
         });
     }
 
-    public void markDone(String key, String note) {
+    /** Marks done a key the operator saw as {@code shown} (refused when it is in another state now). */
+    public void markDone(KeyRecord shown, String note) {
+        String key = shown.key();
         act(() -> {
+            asShown(shown);
             services.operations().actions().markDone(definition.get(), key, note);
             return Text.t("ui.inbox.markDone.doneOne", name(), key);
         });
+    }
+
+    /** Refuses (in the background) a move on a key that is no longer in the state it was shown in. */
+    private void asShown(KeyRecord shown) {
+        services.operations().keyActions().requireAsShown(name(), shown.key(), shown.state(), shown.waitReason());
     }
 
     private void act(Callable<String> work) {
