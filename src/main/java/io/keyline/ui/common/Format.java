@@ -53,6 +53,23 @@ public final class Format {
         return Words.state(s, why);
     }
 
+    /**
+     * The state as the console labels it, in a word or two ("Confirm" for "Needs confirmation", "Review" for a key
+     * that waits for its job's review): its chips, the heatmap's legend and the key table's filter say this, each
+     * with {@link #state(KeyState, WaitReason)} in its tooltip and accessible text. Sentences say the state in full.
+     */
+    public static String chip(KeyState s, WaitReason why) {
+        if (s == null) {
+            return "";
+        }
+        return Text.t(DecisionInputs.waitsForReview(s, why) ? "ui.chip.NEEDS_REVIEW" : "ui.chip." + s.name());
+    }
+
+    /** The label of keys that should exist but never ran, as {@link #chip} labels a state ("Missing"). */
+    public static String chipMissing() {
+        return Text.t("ui.chip.MISSING");
+    }
+
     /** The state in plain words inside a sentence ("needs confirmation"). */
     public static String stateLower(KeyState s) {
         return state(s).toLowerCase(Text.locale());

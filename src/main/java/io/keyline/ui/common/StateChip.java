@@ -9,13 +9,18 @@ import javafx.scene.control.TableCell;
 
 import java.util.function.Function;
 
-/** A small rounded label in the colour of a key state. */
+/**
+ * A small rounded label in the colour of a key state, in the state's label ({@link Format#chip}); the state in full
+ * is its accessible text and, where the label is shorter, its tooltip (made the first time the pointer comes).
+ */
 public final class StateChip extends Label {
 
     public StateChip() {
         getStyleClass().add("state-chip");
         // a state is a word or two: it keeps them, whatever the space around it
         setMinWidth(USE_PREF_SIZE);
+        Tips.on(this, () -> getAccessibleText() == null || getAccessibleText().equals(getText()) ? null
+                : getAccessibleText());
     }
 
     public void show(KeyState state) {
@@ -27,11 +32,13 @@ public final class StateChip extends Label {
         getStyleClass().removeIf(c -> c.startsWith("state-") && !c.equals("state-chip"));
         if (state == null) {
             setText("");
+            setAccessibleText(null);
             setVisible(false);
             return;
         }
         setVisible(true);
-        setText(Format.state(state, why));
+        setText(Format.chip(state, why));
+        setAccessibleText(Format.state(state, why));
         getStyleClass().add(Format.styleClass(state, why));
     }
 
@@ -63,15 +70,15 @@ public final class StateChip extends Label {
 
     /**
      * The width of the widest chip in the language in use (its 11 px bold words and its padding): a column
-     * of chips needs no more (a Chinese state is two to four characters, an English one up to two words).
+     * of chips needs no more (a chip says a state in a word or two).
      */
     public static double widest() {
         java.util.List<String> words = new java.util.ArrayList<>();
         for (KeyState s : KeyState.values()) {
-            words.add(Format.state(s));
+            words.add(Format.chip(s, null));
         }
-        words.add(Format.state(KeyState.NEEDS_CONFIRMATION, WaitReason.REVIEW));
-        words.add(Text.t("common.state.MISSING"));
+        words.add(Format.chip(KeyState.NEEDS_CONFIRMATION, WaitReason.REVIEW));
+        words.add(Format.chipMissing());
         return widest(words);
     }
 
@@ -84,7 +91,8 @@ public final class StateChip extends Label {
     public void showMissing() {
         getStyleClass().removeIf(c -> c.startsWith("state-") && !c.equals("state-chip"));
         setVisible(true);
-        setText(Text.t("common.state.MISSING"));
+        setText(Format.chipMissing());
+        setAccessibleText(Text.t("ui.chip.missingInFull"));
         getStyleClass().add("state-missing");
     }
 }

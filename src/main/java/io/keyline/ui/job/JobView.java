@@ -267,20 +267,31 @@ public final class JobView extends BorderPane {
             gap.setFill(Palette.gap());
             gap.setStroke(Palette.missing());
         });
-        Label g = new Label(Text.t("ui.job.legendMissing"), gap);
-        g.getStyleClass().add("muted");
-        box.getChildren().add(g);
+        box.getChildren().add(legendLabel(Format.chipMissing(), Text.t("ui.chip.missingInFull"), gap));
         return box;
     }
 
-    /** The legend's swatch and words of a state and why it waits. */
+    /** The legend's swatch and words of a state and why it waits: the chip's words, the state in full on hover. */
     private static Label legendEntry(KeyState s, WaitReason why) {
         Rectangle r = new Rectangle(10, 10, Palette.of(s, why));
         r.setArcWidth(3);
         r.setArcHeight(3);
         Palette.darkProperty().addListener((o, a, b) -> r.setFill(Palette.of(s, why)));
-        Label l = new Label(Format.state(s, why), r);
+        return legendLabel(Format.chip(s, why), Format.state(s, why), r);
+    }
+
+    /**
+     * A legend entry: {@code word} as the chips say it, beside {@code swatch}; {@code full} in its accessible text
+     * and, where it says more, its tooltip.
+     */
+    private static Label legendLabel(String word, String full, Node swatch) {
+        Label l = new Label(word, swatch);
         l.getStyleClass().add("muted");
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        l.setAccessibleText(full);
+        if (!full.equals(word)) {
+            Tips.on(l, full);
+        }
         return l;
     }
 
@@ -290,13 +301,8 @@ public final class JobView extends BorderPane {
         filter.getItems().setAll(JobViewModel.filters());
         filter.valueProperty().bindBidirectional(vm.filterProperty());
         // as wide as its widest entry in the language in use, whichever is chosen: the search field beside it stays
-        javafx.scene.control.ListCell<JobViewModel.Filter> chosen = new javafx.scene.control.ListCell<>() {
-            @Override
-            protected void updateItem(JobViewModel.Filter item, boolean empty) {
-                super.updateItem(item, empty);
-                setText(empty || item == null ? null : item.label());
-            }
-        };
+        javafx.scene.control.ListCell<JobViewModel.Filter> chosen = new FilterCell();
+        filter.setCellFactory(l -> new FilterCell());
         chosen.prefWidthProperty().bind(Bindings.createDoubleBinding(() -> Widgets.textWidth(filter.getItems().stream()
                         .map(JobViewModel.Filter::label).toList(), chosen.getFont()) + chosen.snappedLeftInset()
                         + chosen.snappedRightInset() + 1, chosen.fontProperty(), chosen.insetsProperty()));
@@ -548,25 +554,14 @@ public final class JobView extends BorderPane {
                 : r.record().step() + (r.record().attempts() > 1 ? " #" + r.record().attempts() : "");
     }
 
-    /**
-     * A key's state in the chip's short words ("Confirm" for "Needs confirmation"): the key table leaves its room to
-     * Outcome. The chip's colour is the legend's, its tooltip and accessible text say the state in full.
-     */
+    /** A key's state as its chip says it ("Confirm" for "Needs confirmation"): the key table leaves its room to Outcome. */
     static String shortState(KeyRecord k) {
-        boolean review = io.keyline.core.DecisionInputs.waitsForReview(k.state(), k.waitReason());
-        return review ? Text.t("ui.job.chip.NEEDS_REVIEW") : Text.t("ui.job.chip." + k.state().name());
+        return Format.chip(k.state(), k.waitReason());
     }
 
-    /**
-     * A State cell: the chip of the key's state in its short words; the state in full in its tooltip, made the first
-     * time the pointer comes (a tooltip is a popup window of its own), and in its accessible text.
-     */
+    /** A State cell: the chip of the key's state (its words, and the state in full on hover and read aloud). */
     private static final class ShortChipCell extends javafx.scene.control.TableCell<JobViewModel.KeyRow, KeyRecord> {
         private final StateChip chip = new StateChip();
-
-        ShortChipCell() {
-            Tips.on(chip, chip::getAccessibleText);
-        }
 
         @Override
         protected void updateItem(KeyRecord item, boolean empty) {
@@ -576,10 +571,22 @@ public final class JobView extends BorderPane {
                 return;
             }
             chip.show(item.state(), item.waitReason());
-            String full = chip.getText();
-            chip.setText(shortState(item));
-            chip.setAccessibleText(full);
             setGraphic(chip);
+        }
+    }
+
+    /** A choice of the state filter: the chips' words, the state in full on hover and read aloud. */
+    private static final class FilterCell extends javafx.scene.control.ListCell<JobViewModel.Filter> {
+        FilterCell() {
+            Tips.on(this, () -> getItem() == null || getItem().inFull().equals(getItem().label()) ? null
+                    : getItem().inFull());
+        }
+
+        @Override
+        protected void updateItem(JobViewModel.Filter item, boolean empty) {
+            super.updateItem(item, empty);
+            setText(empty || item == null ? null : item.label());
+            setAccessibleText(empty || item == null ? null : item.inFull());
         }
     }
 

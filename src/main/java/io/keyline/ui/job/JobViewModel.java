@@ -60,9 +60,14 @@ public final class JobViewModel extends ViewModel {
             this(key, states, KeyRecords.KeyQuery.ReviewWaits.WITH);
         }
 
-        /** What the operator sees, in the language in use. */
+        /** What the operator sees, in the language in use: a state as its chips say it. */
         public String label() {
             return Text.t(key);
+        }
+
+        /** The filter in full words: a state as sentences say it ("Needs confirmation" for "Confirm"). */
+        public String inFull() {
+            return key.startsWith(CHIP) ? Text.t("common.state." + key.substring(CHIP.length())) : label();
         }
 
         @Override
@@ -98,9 +103,11 @@ public final class JobViewModel extends ViewModel {
         }
     }
 
+    /** The bundle keys of the chips' words, {@code ui.chip.STATE}. */
+    private static final String CHIP = "ui.chip.";
     public static final Filter ALL = new Filter("ui.job.filter.all", Set.of());
     public static final Filter ATTENTION = new Filter("ui.job.filter.attention", KeyState.ATTENTION);
-    public static final Filter FAILED = new Filter("common.state.FAILED", EnumSet.of(KeyState.FAILED));
+    public static final Filter FAILED = new Filter(CHIP + "FAILED", EnumSet.of(KeyState.FAILED));
 
     /**
      * Every filter, for the combo box. The keys that wait for their job's review have their own, after the keys that
@@ -110,11 +117,11 @@ public final class JobViewModel extends ViewModel {
         List<Filter> out = new ArrayList<>(List.of(ALL, ATTENTION, FAILED));
         for (KeyState s : KeyState.values()) {
             if (s == KeyState.NEEDS_CONFIRMATION) {
-                out.add(new Filter("common.state.NEEDS_CONFIRMATION", EnumSet.of(s),
+                out.add(new Filter(CHIP + "NEEDS_CONFIRMATION", EnumSet.of(s),
                         KeyRecords.KeyQuery.ReviewWaits.WITHOUT));
-                out.add(new Filter("common.state.NEEDS_REVIEW", EnumSet.of(s), KeyRecords.KeyQuery.ReviewWaits.ONLY));
+                out.add(new Filter(CHIP + "NEEDS_REVIEW", EnumSet.of(s), KeyRecords.KeyQuery.ReviewWaits.ONLY));
             } else if (s != KeyState.FAILED) {
-                out.add(new Filter("common.state." + s.name(), EnumSet.of(s)));
+                out.add(new Filter(CHIP + s.name(), EnumSet.of(s)));
             }
         }
         return out;

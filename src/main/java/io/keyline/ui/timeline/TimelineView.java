@@ -397,7 +397,7 @@ public final class TimelineView extends BorderPane {
         pref[TYPE] = Math.max(min[TYPE], Math.min(PREF[TYPE],
                 Math.ceil(widest(typeProbe, shown.stream().map(EventRow::typeLabel).distinct()))));
         double state = Math.max(title("ui.timeline.col.state"), widest(chipProbe, shown.stream()
-                .filter(EventRow::stateChanged).map(r -> io.keyline.ui.common.Format.state(r.state(), r.waitReason()))
+                .filter(EventRow::stateChanged).map(r -> io.keyline.ui.common.Format.chip(r.state(), r.waitReason()))
                 .distinct()));
         min[STATE] = Math.min(MIN[STATE], Math.ceil(state));
         pref[STATE] = Math.min(PREF[STATE], Math.ceil(state));

@@ -124,9 +124,10 @@ class JobViewModelTest {
     }
 
     /**
-     * "Needs confirmation" lists the keys whose unsafe step waits for a person's confirmation, "Needs review"
-     * those that wait for their job's review (nothing was sent); both are asked of the state page by page, so the
-     * count and the second page hold what the filter says. A wait stored without its reason stays a confirmation.
+     * "Confirm" (Needs confirmation) lists the keys whose unsafe step waits for a person's confirmation, "Review"
+     * (Needs review) those that wait for their job's review (nothing was sent); both are asked of the state page by
+     * page, so the count and the second page hold what the filter says. A wait stored without its reason stays a
+     * confirmation.
      */
     @Test
     void needsConfirmationAndNeedsReviewEachListTheirOwnWaitsPageByPage() throws IOException {
@@ -143,13 +144,16 @@ class JobViewModelTest {
         assertThat(vm.totalProperty().get()).isEqualTo(reviewed.size() + 3);
 
         List<String> labels = JobViewModel.filters().stream().map(JobViewModel.Filter::label).toList();
-        assertThat(labels).containsSequence("Needs confirmation", "Needs review");
-        vm.filterProperty().set(filter("Needs confirmation"));
+        // the chips' words, the states in full for a screen reader and on hover
+        assertThat(labels).containsSequence("Confirm", "Review");
+        assertThat(JobViewModel.filters().stream().map(JobViewModel.Filter::inFull).toList())
+                .containsSequence("Needs confirmation", "Needs review");
+        vm.filterProperty().set(filter("Confirm"));
         assertThat(vm.totalProperty().get()).as("keys that wait for a confirmation").isEqualTo(3);
         assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key)
                 .containsExactly("2026-11-29", "2026-11-28", "2026-11-27");
 
-        vm.filterProperty().set(filter("Needs review"));
+        vm.filterProperty().set(filter("Review"));
         assertThat(vm.totalProperty().get()).as("keys that wait for the job's review").isEqualTo(reviewed.size());
         assertThat(vm.rows()).hasSize(JobViewModel.PAGE_SIZE)
                 .allMatch(r -> r.record().waitReason() == WaitReason.REVIEW);

@@ -71,6 +71,11 @@ class ReviewChipTest extends MainWindowTest {
         return language == Text.CHINESE ? "待审核" : "Needs review";
     }
 
+    /** The review's chip, as chips, the legend and the filter name it (its accessible text is {@link #review}). */
+    private static String reviewChip(Locale language) {
+        return language == Text.CHINESE ? "待审核" : "Review";
+    }
+
     private static String pending(Locale language) {
         return language == Text.CHINESE ? "待运行" : "Pending";
     }
@@ -84,6 +89,8 @@ class ReviewChipTest extends MainWindowTest {
             Label chip = chipOf(robot, Attention.Kind.REVIEW).orElseThrow();
             Label confirm = chipOf(robot, Attention.Kind.CONFIRMATION).orElseThrow();
             assertThat(fxValue(robot, chip::getText)).as("the review item's chip in %s", language)
+                    .isEqualTo(reviewChip(language));
+            assertThat(fxValue(robot, chip::getAccessibleText)).as("the review item's chip read aloud in %s", language)
                     .isEqualTo(review(language));
             assertThat(fxValue(robot, () -> List.copyOf(chip.getStyleClass()))).as("its style in %s", language)
                     .contains("state-needs-review").doesNotContain("state-needs-confirmation");
@@ -111,7 +118,7 @@ class ReviewChipTest extends MainWindowTest {
             Label chip = chipInTable(robot, REVIEWED).orElseThrow();
             // in the chip's short words, which leave the table's room to Outcome, and in full for a screen reader
             assertThat(fxValue(robot, chip::getText)).as("the key table's chip in %s", language)
-                    .isEqualTo(Text.t("ui.job.chip.NEEDS_REVIEW"));
+                    .isEqualTo(reviewChip(language));
             assertThat(fxValue(robot, chip::getAccessibleText)).as("the key table's chip read aloud in %s", language)
                     .isEqualTo(review(language));
             assertThat(fxValue(robot, () -> List.copyOf(chip.getStyleClass()))).as("its style in %s", language)
@@ -122,9 +129,9 @@ class ReviewChipTest extends MainWindowTest {
                     language).isFalse();
 
             // the legend names every colour a cell can wear: the review's and the pending keys' too
-            Label reviewEntry = legendEntry(robot, review(language));
+            Label reviewEntry = legendEntry(robot, reviewChip(language));
             Label pendingEntry = legendEntry(robot, pending(language));
-            Label confirmEntry = legendEntry(robot, Text.t("common.state.NEEDS_CONFIRMATION"));
+            Label confirmEntry = legendEntry(robot, Text.t("ui.chip.NEEDS_CONFIRMATION"));
             Color reviewColour = (Color) fxValue(robot, () -> ((Rectangle) reviewEntry.getGraphic()).getFill());
             Color confirmColour = (Color) fxValue(robot, () -> ((Rectangle) confirmEntry.getGraphic()).getFill());
             assertThat(reviewColour).as("the legend's review colour in %s", language).isNotEqualTo(confirmColour);
@@ -170,12 +177,12 @@ class ReviewChipTest extends MainWindowTest {
 
             Label chip = eventChip(robot, EventType.WAITING_FOR_CONFIRMATION).orElseThrow();
             assertThat(fxValue(robot, chip::getText)).as("the held event's chip in %s", language)
-                    .isEqualTo(review(language));
+                    .isEqualTo(reviewChip(language));
             assertThat(fxValue(robot, () -> List.copyOf(chip.getStyleClass()))).as("its style in %s", language)
                     .contains("state-needs-review").doesNotContain("state-needs-confirmation");
             Label run = runChip(robot, KeyState.NEEDS_CONFIRMATION).orElseThrow();
             assertThat(fxValue(robot, run::getText)).as("the chip of the run that held it in %s", language)
-                    .isEqualTo(review(language));
+                    .isEqualTo(reviewChip(language));
             assertThat(fxValue(robot, () -> io.keyline.ui.common.Cut.isCut(chip))).as("the chip in %s is whole",
                     language).isFalse();
             closeFixture();
