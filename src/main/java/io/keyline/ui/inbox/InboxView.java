@@ -351,6 +351,8 @@ public final class InboxView extends BorderPane {
         private final Label evidence = new Label();
         private final Button action = new Button();
         private final MenuButton more = new MenuButton(Text.t("ui.inbox.more"));
+        /** The item More's open menu was made for, or {@code null}. */
+        private Attention.Item moreOf;
         /** Log in inside the console, on items that wait for a credential. */
         private final Button logIn = new Button(Text.t("ui.inbox.logIn"));
         private final VBox root;
@@ -391,6 +393,7 @@ public final class InboxView extends BorderPane {
             // the menu is built from the card's item as it opens (this listener runs before the skin shows the
             // popup): a reused cell keeps no item of another card, whose visibility a popup may not redraw
             more.showingProperty().addListener((o, was, is) -> {
+                moreOf = is ? getItem() : null;
                 if (is && getItem() != null) {
                     more.getItems().setAll(moves(getItem()));
                 }
@@ -428,6 +431,12 @@ public final class InboxView extends BorderPane {
         @Override
         protected void updateItem(Attention.Item item, boolean empty) {
             super.updateItem(item, empty);
+            // an open More acts on the card it was opened on, as it was: another card, or the same one in another
+            // state, closes it
+            if (more.isShowing() && (item == null || moreOf == null || !item.id().equals(moreOf.id())
+                    || item.state() != moreOf.state())) {
+                more.hide();
+            }
             if (empty || item == null) {
                 setGraphic(null);
                 setText(null);

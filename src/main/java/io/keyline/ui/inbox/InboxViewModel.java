@@ -187,7 +187,7 @@ public final class InboxViewModel extends ViewModel {
             return;
         }
         io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, item.job(), item.keys(),
-                Text.t("ui.retry.note"), work -> act(item, (t, p) -> Text.t("ui.inbox.couldNotRetry", t, p), () -> {
+                Text.t("ui.retry.note"), () -> asShown(item), work -> act(item, (t, p) -> Text.t("ui.inbox.couldNotRetry", t, p), () -> {
                     JobDefinition job = services.job(item.job());
                     return retried(job, work.call());
                 }), e -> notice.set(Text.t("ui.inbox.couldNotRetry", item.title().replace("  ·  ", " "),
@@ -228,6 +228,7 @@ public final class InboxViewModel extends ViewModel {
             return;
         }
         act(item, (t, p) -> Text.t(what + ".failed", t, p), () -> {
+            asShown(item);
             List<String> acted = new ArrayList<>();
             for (int i = 0; i < item.keys().size(); i++) {
                 action.accept(services.job(item.jobKeys().get(i)), item.keys().get(i));
@@ -236,6 +237,19 @@ public final class InboxViewModel extends ViewModel {
             return acted.size() == 1 ? Text.t(what + ".doneOne", item.firstJob(), acted.get(0))
                     : Text.t(what + ".done", acted.size());
         });
+    }
+
+    /**
+     * Refuses (in the background) a move on an item whose keys are no longer in the state the card showed: a card
+     * left on screen, or its More left open, across a reload that changed them.
+     */
+    private void asShown(Attention.Item item) {
+        io.keyline.domain.WaitReason why = item.kind() == Attention.Kind.REVIEW ? io.keyline.domain.WaitReason.REVIEW
+                : null;
+        for (int i = 0; i < item.keys().size(); i++) {
+            services.operations().keyActions().requireAsShown(item.jobKeys().get(i), item.keys().get(i), item.state(),
+                    why);
+        }
     }
 
     /** Runs {@code work}; a failure is told by {@code failed} from the item's title and the problem. */
