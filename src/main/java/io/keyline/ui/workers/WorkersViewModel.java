@@ -27,7 +27,7 @@ public final class WorkersViewModel extends ViewModel {
      *
      * @param id        lease-owner id ({@code host/pid/nonce})
      * @param host      host name
-     * @param what      kind and pid, e.g. {@code worker · pid 4242}
+     * @param what      kind and pid, e.g. {@code worker · pid 4242}, and its build where the processes run more than one
      * @param since     when it registered (local time)
      * @param heartbeat its last heartbeat, relative ({@code 3 s ago})
      * @param status    {@code alive}, {@code gone} or {@code stopped}
@@ -61,22 +61,28 @@ public final class WorkersViewModel extends ViewModel {
     }
 
     void apply(List<WorkerRegistry.Worker> list, Instant now) {
-        rows.setAll(list.stream().map(w -> row(w, now)).toList());
+        // the build each process runs matters where they differ (a machine not yet upgraded): then each row says its
+        // own, else the summary says the one they all run, and the rows keep their room for what differs
+        List<String> versions = list.stream().map(WorkerRegistry.Worker::version).filter(java.util.Objects::nonNull)
+                .distinct().toList();
+        rows.setAll(list.stream().map(w -> row(w, now, versions.size() > 1)).toList());
         long alive = list.stream().filter(WorkerRegistry.Worker::alive).count();
         long keys = list.stream().filter(WorkerRegistry.Worker::alive).mapToLong(w -> w.keys().size()).sum();
         summary.set(Text.t("ui.workers.summary", alive, keys)
-                + (list.size() > alive ? " · " + Text.t("ui.workers.summaryGone", list.size() - alive) : ""));
+                + (list.size() > alive ? " · " + Text.t("ui.workers.summaryGone", list.size() - alive) : "")
+                + (versions.size() == 1 ? " · " + Text.t("ui.workers.version", Printable.line(versions.get(0))) : ""));
         error.set("");
     }
 
-    static Row row(WorkerRegistry.Worker w, Instant now) {
+    /** @param version whether the row names the build the process runs (when the processes run more than one) */
+    static Row row(WorkerRegistry.Worker w, Instant now, boolean version) {
         String status = w.alive() ? Text.t("ui.workers.alive") : w.stopped() != null
                 ? Text.t("ui.workers.stopped", Format.relative(w.stopped(), now)) : Text.t("ui.workers.gone");
         String keys = w.keys().isEmpty() ? "" : String.join(Text.t("common.listSeparator"),
                 w.keys().subList(0, Math.min(5, w.keys().size())))
                 + (w.keys().size() > 5 ? " " + Text.t("common.andMore", w.keys().size() - 5) : "");
         return new Row(w.id(), Printable.line(w.host()), Text.t("ui.workers.process", kind(w.kind()), String.valueOf(w.pid()))
-                + (w.version() == null ? "" : " · " + Printable.line(w.version())), Format.shortTime(w.since()),
+                + (!version || w.version() == null ? "" : " · " + Printable.line(w.version())), Format.shortTime(w.since()),
                 ago(w.heartbeat(), now), status, Printable.line(keys), w.alive());
     }
 

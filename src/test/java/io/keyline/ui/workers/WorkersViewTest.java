@@ -137,4 +137,29 @@ class WorkersViewTest {
         assertThat(vm.rows()).filteredOn(r -> r.id().equals(keeper.owner())).singleElement()
                 .satisfies(r -> assertThat(r.status()).startsWith("stopped"));
     }
+
+    /**
+     * The build each process runs is said once, in the summary, while they all run the same; where they differ (a
+     * machine not yet upgraded) each row says its own. (Each row said it, and at 1024 px a development build's
+     * "0.1.0-SNAPSHOT" pushed the last column's title off the page.)
+     */
+    @Test
+    void theBuildIsSaidOnceWhileEveryProcessRunsTheSameAndPerRowWhereTheyDiffer() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        ws = new Workspace(wb.state, wb.jobs, wb.options(), wb.env());
+        keeper = new LeaseKeeper(ws.store(), ws.options(), "worker");
+        keeper.start();
+        String build = io.keyline.domain.Build.version();
+        ws.store().workers().register(new WorkerRegistry.Registration("build-2/77/beef", "build-2", 77, "worker", build));
+        WorkersViewModel vm = new WorkersViewModel(ConsoleApp.services(ws, RunTrace.NONE, wb.env()), Threads.direct());
+        vm.refresh();
+        assertThat(vm.rows()).hasSize(2).allSatisfy(r -> assertThat(r.what()).doesNotContain(build));
+        assertThat(vm.summaryProperty().get()).endsWith(" · all on Keyline " + build);
+
+        ws.store().workers().register(new WorkerRegistry.Registration("build-3/78/cafe", "build-3", 78, "worker", "0.0.9"));
+        vm.refresh();
+        assertThat(vm.rows()).hasSize(3).anySatisfy(r -> assertThat(r.what()).isEqualTo("worker · pid 78 · 0.0.9"))
+                .filteredOn(r -> !r.host().equals("build-3")).allSatisfy(r -> assertThat(r.what()).endsWith(" · " + build));
+        assertThat(vm.summaryProperty().get()).doesNotContain("Keyline");
+    }
 }
