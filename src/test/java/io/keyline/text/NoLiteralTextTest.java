@@ -37,6 +37,8 @@ class NoLiteralTextTest {
             "workspace/Places.java",
             "core/operations/Attention.java",
             "core/operations/Words.java",
+            "core/operations/KeyActions.java",
+            "core/operations/LoginUrl.java",
             "core/operations/EvidenceText.java",
             "core/operations/Timeline.java",
             "core/operations/PlanText.java",

@@ -107,7 +107,8 @@ public final class KeyActions {
     /** Runs the keys now (in target order); says how the run ended: "Run finished: 3 done, 1 failed". */
     public String runNow(JobDefinition job, List<String> keys, Engine engine) {
         RunReport r = engine.run(job, keys);
-        return "Run finished: " + (r.stopped() != null ? r.stopped() : Words.counts(Words.countsOf(r.keys())));
+        return io.keyline.text.Text.t("core.keyActions.runFinished",
+                r.stopped() != null ? r.stopped() : Words.counts(Words.countsOf(r.keys())));
     }
 
     /** Runs a key now (an interrupted one resumes at the step where it stopped). */
@@ -129,7 +130,7 @@ public final class KeyActions {
 
     /** "re-armed (all steps)" / "re-armed from step publish", and what happens next. */
     public static String rearmed(String fromStep) {
-        return "re-armed " + (fromStep == null ? "(all steps)" : "from step " + fromStep)
-                + ": its steps run again at the next run; an unsafe step asks its probe first";
+        return fromStep == null ? io.keyline.text.Text.t("core.keyActions.rearmedAll")
+                : io.keyline.text.Text.t("core.keyActions.rearmedFrom", fromStep);
     }
 }

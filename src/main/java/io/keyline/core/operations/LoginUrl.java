@@ -1,6 +1,7 @@
 package io.keyline.core.operations;
 
 import io.keyline.domain.Printable;
+import io.keyline.text.Text;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -11,9 +12,6 @@ import java.util.Locale;
  * login window check it, and the address bar's reading of where the login window is.
  */
 public final class LoginUrl {
-
-    /** What the console asks for when an address is refused. */
-    static final String HINT = "enter an absolute http(s) address, like https://example.org/login";
 
     private LoginUrl() {
     }
@@ -26,23 +24,23 @@ public final class LoginUrl {
     public static String problem(String url) {
         String u = url == null ? "" : url;
         if (u.isEmpty()) {
-            return HINT;
+            return Text.t("core.loginUrl.hint");
         }
         if (u.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == ' ')) {
-            return "the address has spaces or control characters: " + HINT;
+            return Text.t("core.loginUrl.spaces");
         }
         try {
             URI uri = new URI(u);
             String s = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
             if (!(s.equals("http") || s.equals("https")) || uri.getHost() == null) {
-                return HINT;
+                return Text.t("core.loginUrl.hint");
             }
             if (uri.getRawUserInfo() != null) {
-                return "the address must not carry a user name or password: " + HINT;
+                return Text.t("core.loginUrl.userInfo");
             }
             return null;
         } catch (URISyntaxException e) {
-            return HINT;
+            return Text.t("core.loginUrl.hint");
         }
     }
 
@@ -66,12 +64,11 @@ public final class LoginUrl {
             String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
             String host = u.getHost() == null ? "" : u.getHost();
             return new Origin(Printable.line(scheme + "://" + host + (u.getPort() < 0 ? "" : ":" + u.getPort())),
-                    scheme.equals("https"), scheme.equals("https") ? "Encrypted connection (https)"
-                    : scheme.equals("http") ? "Not encrypted (http): only for a site on this machine or a test site"
-                    : "Not a web address");
+                    scheme.equals("https"), Text.t(scheme.equals("https") ? "core.loginUrl.encrypted"
+                    : scheme.equals("http") ? "core.loginUrl.notEncrypted" : "core.loginUrl.notWeb"));
         } catch (URISyntaxException e) {
             return new Origin(Printable.line(url.length() > 80 ? url.substring(0, 80) + "…" : url), false,
-                    "Unreadable address");
+                    Text.t("core.loginUrl.unreadable"));
         }
     }
 }

@@ -72,4 +72,18 @@ class LoginUrlTest {
         assertThat(new LoginCapture.Start("https://example.org/login", List.of()).loginUrl())
                 .isEqualTo("https://example.org/login");
     }
+
+    /** The login window shows these words: in Chinese they are Chinese (they were English in both languages). */
+    @Test
+    void theWordsFollowTheLanguage() {
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            assertThat(LoginUrl.origin("http://127.0.0.1/login").security()).startsWith("未加密（http）");
+            assertThat(LoginUrl.origin("https://example.org/").security()).isEqualTo("加密连接（https）");
+            assertThat(LoginUrl.problem("https://user:pw@example.org/")).startsWith("地址中不能带用户名或密码");
+            assertThat(KeyActions.rearmed("publish")).startsWith("已从步骤 publish 起重新启用");
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
+    }
 }
