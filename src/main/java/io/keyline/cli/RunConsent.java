@@ -5,15 +5,11 @@ import io.keyline.core.Plan;
 import io.keyline.core.Planner;
 import io.keyline.core.Review;
 import io.keyline.core.RunReport;
-import io.keyline.domain.Effect;
 import io.keyline.domain.JobDefinition;
-import io.keyline.domain.StepDefinition;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import static io.keyline.text.Text.t;
 
@@ -44,16 +40,11 @@ final class RunConsent {
         Planner.Options options = Planner.Options.DEFAULT.withProbes(console != null).withAhead(ahead);
         Plan plan = console != null ? planApply.planAndSave(job, keys, notes, options)
                 : planApply.plan(job, keys, notes, options);
-        Set<String> unsafe = job.steps().stream().filter(s -> s.effect() == Effect.UNSAFE).map(StepDefinition::id)
-                .collect(Collectors.toSet());
-        List<Plan.KeyPlan> sending = plan.keys().stream()
-                .filter(k -> k.path().stream().anyMatch(s -> s.executes() && unsafe.contains(s.step()))).toList();
+        List<Plan.KeyPlan> sending = plan.sendingUnsafe(job);
         if (sending.size() < 2) {
             return null;
         }
-        String steps = String.join(", ", sending.stream().flatMap(k -> k.path().stream())
-                .filter(s -> s.executes() && unsafe.contains(s.step())).map(Plan.PlannedStep::step).distinct()
-                .toList());
+        String steps = String.join(", ", plan.unsafeSent(job));
         String which = t("cli.consent.which", sending.size(), job.name(), sending.get(0).key(),
                 sending.get(sending.size() - 1).key(), steps);
         if (console == null) {

@@ -158,4 +158,22 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
             shown = shown == null ? List.of() : List.copyOf(shown);
         }
     }
+    /** The keys whose planned path executes an unsafe step of {@code def} (this plan's job), in the plan's order. */
+    public List<KeyPlan> sendingUnsafe(io.keyline.domain.JobDefinition def) {
+        java.util.Set<String> unsafe = unsafeIds(def);
+        return keys.stream().filter(k -> k.path().stream().anyMatch(s -> s.executes() && unsafe.contains(s.step())))
+                .toList();
+    }
+
+    /** The unsafe steps of {@code def} that this plan's keys execute, each once, in the order they first come. */
+    public List<String> unsafeSent(io.keyline.domain.JobDefinition def) {
+        java.util.Set<String> unsafe = unsafeIds(def);
+        return keys.stream().flatMap(k -> k.path().stream()).filter(s -> s.executes() && unsafe.contains(s.step()))
+                .map(PlannedStep::step).distinct().toList();
+    }
+
+    private static java.util.Set<String> unsafeIds(io.keyline.domain.JobDefinition def) {
+        return def.steps().stream().filter(s -> s.effect() == io.keyline.domain.Effect.UNSAFE)
+                .map(io.keyline.domain.StepDefinition::id).collect(java.util.stream.Collectors.toSet());
+    }
 }
