@@ -351,7 +351,7 @@ public final class JobView extends BorderPane {
             if (!keys.isEmpty()) {
                 run.disableProperty().unbind();
                 run.setDisable(true);
-                vm.run(keys, () -> run.disableProperty().bind(Bindings.isEmpty(table.getSelectionModel().getSelectedItems())));
+                vm.run(keys, this::askRun, () -> run.disableProperty().bind(Bindings.isEmpty(table.getSelectionModel().getSelectedItems())));
             }
         });
         HBox bar = new HBox(8, filter, search, Widgets.grow(), run, range, prev, next);
@@ -853,6 +853,36 @@ public final class JobView extends BorderPane {
     public void focusSearch() {
         search.requestFocus();
         search.selectAll();
+    }
+
+    /**
+     * Asks before several keys send an unsafe step at once: "Cancel" is the default button and has the focus (Enter
+     * and Esc send nothing); only "Run N keys" runs them.
+     */
+    private boolean askRun(JobViewModel.Consent c) {
+        Dialog<ButtonType> d = new Dialog<>();
+        d.initOwner(getScene().getWindow());
+        d.setTitle(Text.t("ui.consent.title", c.keys(), vm.definitionProperty().get().name()));
+        d.setHeaderText(c.which());
+        Label explain = new Label(c.review() ? Text.t("ui.consent.explainReview", c.keys(), c.steps())
+                : Text.t("ui.consent.explain", c.keys(), c.steps()));
+        explain.setId("consent-explain");
+        explain.setWrapText(true);
+        explain.setMinHeight(Region.USE_PREF_SIZE);
+        explain.setMaxWidth(460);
+        d.getDialogPane().setContent(explain);
+        d.getDialogPane().setId("run-consent");
+        d.getDialogPane().getStylesheets().setAll(io.keyline.ui.common.Theme.STYLESHEETS);
+        ButtonType runType = new ButtonType(Text.t("ui.consent.run", c.keys()), ButtonBar.ButtonData.OK_DONE);
+        d.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, runType);
+        Button send = (Button) d.getDialogPane().lookupButton(runType);
+        send.setId("consent-run");
+        send.setDefaultButton(false);
+        Button cancel = (Button) d.getDialogPane().lookupButton(ButtonType.CANCEL);
+        cancel.setId("consent-cancel");
+        cancel.setDefaultButton(true);
+        d.setOnShown(e -> cancel.requestFocus());
+        return d.showAndWait().filter(b -> b == runType).isPresent();
     }
 
     private void askPause() {

@@ -315,16 +315,73 @@ public final class JobViewModel extends ViewModel {
         });
     }
 
-    /** Runs the given keys now (in the background); the table updates as they progress. */
-    public void run(List<String> keys, Runnable done) {
+    /**
+     * What the operator is asked before several keys send an unsafe step at once, as the command line asks on a
+     * terminal.
+     *
+     * @param keys   how many keys would send
+     * @param which  "3 keys of daily (2026-11-26 .. 2026-11-28) would send publish"
+     * @param steps  the unsafe steps they would send
+     * @param planId the saved plan the question was asked on
+     * @param review whether running them also reviews the job's unsafe steps, as applying the plan would
+     */
+    public record Consent(int keys, String which, String steps, String planId, boolean review) {
+    }
+
+    /**
+     * Runs the given keys now (in the background); the table updates as they progress. When two or more of them
+     * would send an unsafe step, they are planned first (in the background) and run only when {@code ask} says yes
+     * (on the FX thread); yes also reviews the job's unsafe steps, as applying the plan would. One key, or keys that
+     * send no unsafe step, run at once.
+     */
+    public void run(List<String> keys, java.util.function.Predicate<Consent> ask, Runnable done) {
         JobDefinition def = definition.get();
         if (busy.get()) {
             busyElsewhere();
             done.run();
             return;
         }
+        if (keys.size() < 2 || io.keyline.core.Review.hash(def) == null) {
+            runNow(def, keys, null, done);
+            return;
+        }
+        act(() -> consent(def, keys), c -> {
+            if (c == null || ask.test(c)) {
+                runNow(def, keys, c, done);
+            } else {
+                notice.set(Text.t("ui.consent.declined"));
+                done.run();
+            }
+        }, e -> {
+            notice.set(Text.t("ui.job.runFailed", e.getMessage()));
+            done.run();
+        });
+    }
+
+    /** The question to ask before {@code keys} run, or {@code null} when fewer than two of them would send. */
+    private Consent consent(JobDefinition def, List<String> keys) {
+        // in key order: the table lists the newest first, and the question names the first and the last key
+        io.keyline.core.Plan plan = services.operations().planApply().planAndSave(def, keys.stream().sorted().toList(),
+                java.util.Map.of(), io.keyline.core.Planner.Options.DEFAULT);
+        List<io.keyline.core.Plan.KeyPlan> sending = plan.sendingUnsafe(def);
+        if (sending.size() < 2) {
+            return null;
+        }
+        String steps = String.join(", ", plan.unsafeSent(def));
+        return new Consent(sending.size(), Text.t("ui.consent.which", sending.size(), def.name(),
+                sending.get(0).key(), sending.get(sending.size() - 1).key(), steps), steps, plan.planId(),
+                plan.review().pending());
+    }
+
+    private void runNow(JobDefinition def, List<String> keys, Consent consent, Runnable done) {
         notice.set(Text.t("ui.job.running", keys.size()));
-        act(() -> services.operations().keyActions().runNow(def, keys, services.engine()), text -> {
+        boolean started = act(() -> {
+            if (consent != null && consent.review()) {
+                services.operations().actions().approve(def, Text.t("ui.consent.note", consent.keys(),
+                        consent.planId()));
+            }
+            return services.operations().keyActions().runNow(def, keys, services.engine());
+        }, text -> {
             notice.set(text);
             reload();
             done.run();
@@ -332,6 +389,10 @@ public final class JobViewModel extends ViewModel {
             notice.set(Text.t("ui.job.runFailed", e.getMessage()));
             done.run();
         });
+        if (!started) {
+            busyElsewhere();
+            done.run();
+        }
     }
 
     /** Shows what a retry sends through an unsafe step before it sends (the main window's Retry dialog). */

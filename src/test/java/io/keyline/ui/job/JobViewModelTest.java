@@ -239,7 +239,7 @@ class JobViewModelTest {
     void runningSelectedKeysFromTheTableCompletesThem() throws IOException {
         job("exit 0");
         vm.load("c");
-        vm.run(List.of("2026-11-28", "2026-11-29"), () -> { });
+        vm.run(List.of("2026-11-28", "2026-11-29"), c -> false, () -> { });
         assertThat(vm.noticeProperty().get()).contains("2 done");
         assertThat(vm.rows()).extracting(JobViewModel.KeyRow::state).containsOnly(KeyState.DONE);
     }

@@ -1,0 +1,148 @@
+package io.keyline.ui.job;
+
+import atlantafx.base.theme.PrimerLight;
+import io.keyline.domain.KeyRecord;
+import io.keyline.domain.KeyState;
+import io.keyline.testing.Fx;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.NoNavigation;
+import io.keyline.ui.common.Threads;
+import javafx.application.Application;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static io.keyline.testing.Fx.fxValue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * "Run selected" of several keys that would send an unsafe step asks first, as the command line does on a terminal:
+ * nothing is posted until the dialog's Run is clicked; Cancel, Esc and Enter (its default button) post nothing; one
+ * key runs at once.
+ */
+@ExtendWith(ApplicationExtension.class)
+class JobViewRunConsentTest {
+
+    private static final List<String> KEYS = List.of("2026-11-25", "2026-11-26", "2026-11-27");
+
+    @TempDir
+    Path tmp;
+    Stage stage;
+    ConsoleFixture fx;
+    JobViewModel vm;
+
+    @Start
+    void start(Stage s) {
+        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
+        stage = s;
+    }
+
+    @AfterEach
+    void tearDown(FxRobot robot) throws Exception {
+        Fx.hideOtherWindows(robot, stage);
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    @Test
+    void threeKeysThatWouldPostAskFirstAndOnlyRunSendsThem(FxRobot robot) throws Exception {
+        open(robot, KEYS);
+
+        // Cancel, Esc and Enter on the default button each leave every key unsent
+        for (Runnable no : List.<Runnable>of(() -> robot.clickOn("#consent-cancel"), () -> robot.type(KeyCode.ESCAPE),
+                () -> robot.type(KeyCode.ENTER))) {
+            runSelected(robot, 3);
+            awaitDialog(robot);
+            assertThat(fx.site.posts()).as("posts while the dialog asks").isZero();
+            assertThat(fxValue(robot, () -> ((javafx.scene.control.DialogPane) robot.lookup("#run-consent").query())
+                    .getHeaderText())).as("what the dialog asks")
+                    .isEqualTo("3 keys of daily (2026-11-25 .. 2026-11-27) would send publish");
+            Button run = robot.lookup("#consent-run").queryButton();
+            assertThat(run.getText()).isEqualTo("Run 3 keys");
+            assertThat(fxValue(robot, run::isDefaultButton)).as("Run is the default button").isFalse();
+            assertThat(fxValue(robot, () -> robot.lookup("#consent-cancel").queryButton().isFocused()))
+                    .as("Cancel has the focus").isTrue();
+            no.run();
+            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> !dialogShown(robot) && !vm.busyProperty().get());
+            Thread.sleep(300);
+            assertThat(fx.site.posts()).as("posts after the dialog was refused").isZero();
+            assertThat(KEYS).allSatisfy(k -> assertThat(fx.state("daily", k)).isEqualTo(KeyState.PENDING));
+        }
+
+        runSelected(robot, 3);
+        awaitDialog(robot);
+        robot.clickOn("#consent-run");
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> KEYS.stream()
+                .allMatch(k -> fx.state("daily", k) == KeyState.DONE));
+        assertThat(fx.site.posts()).as("posts once Run was clicked").isEqualTo(3);
+        assertThat(fx.ws.store().jobControls().get("daily").reviewed())
+                .as("the job's review, as a yes on the command line leaves it").isNotNull();
+    }
+
+    @Test
+    void oneKeyRunsAtOnce(FxRobot robot) throws Exception {
+        open(robot, KEYS.subList(0, 1));
+        runSelected(robot, 1);
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx.state("daily", KEYS.get(0)) == KeyState.DONE);
+        assertThat(fx.site.posts()).isEqualTo(1);
+        assertThat(dialogShown(robot)).isFalse();
+    }
+
+    private void open(FxRobot robot, List<String> keys) throws Exception {
+        fx = new ConsoleFixture(tmp);
+        fx.publishJob("daily", null);
+        Instant now = fx.wb.clock.instant();
+        for (String k : keys) {
+            fx.ws.store().ensure(KeyRecord.fresh("daily", k, now));
+        }
+        vm = new JobViewModel(fx.services, Threads.javafx());
+        robot.interact(() -> {
+            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1100, 800));
+            stage.show();
+            vm.load("daily");
+        });
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.rows().size() == keys.size());
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private void runSelected(FxRobot robot, int n) {
+        TableView<?> table = robot.lookup("#key-table").queryTableView();
+        robot.interact(() -> table.getSelectionModel().selectAll());
+        assertThat(fxValue(robot, () -> table.getSelectionModel().getSelectedItems().size())).isEqualTo(n);
+        robot.clickOn("#run-selected");
+    }
+
+    private void awaitDialog(FxRobot robot) throws Exception {
+        try {
+            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> dialogShown(robot));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("no dialog asked; posts so far: " + fx.site.posts() + ", notice: "
+                    + fxValue(robot, () -> vm.noticeProperty().get()), e);
+        }
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private static boolean dialogShown(FxRobot robot) {
+        Optional<Node> run = robot.lookup("#consent-run").tryQuery();
+        return run.isPresent() && run.get().getScene() != null && run.get().getScene().getWindow() != null
+                && run.get().getScene().getWindow().isShowing();
+    }
+}
