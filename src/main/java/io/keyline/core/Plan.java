@@ -158,6 +158,7 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
             shown = shown == null ? List.of() : List.copyOf(shown);
         }
     }
+
     /** The keys whose planned path executes an unsafe step of {@code def} (this plan's job), in the plan's order. */
     public List<KeyPlan> sendingUnsafe(io.keyline.domain.JobDefinition def) {
         java.util.Set<String> unsafe = unsafeIds(def);
