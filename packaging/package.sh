@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds target/dist/keyline/ (a Linux app-image) and target/dist/keyline_*.deb.
-# Called by `mvn -B -Ppackage -DskipTests package` after the jars are built and copied:
+# Called by `mvn -B -Ppackage -DskipTests package` with the project's version after the jars are built and copied:
 #   target/keyline-thin.jar   the app
 #   target/app-lib/           its dependencies without JavaFX (class path)
 #   target/jfx/               javafx-{base,graphics,controls,media,web}-*-linux.jar (module path for jlink)
@@ -13,6 +13,11 @@ bin="$JAVA_HOME/bin"
 [ -x "$bin/jpackage" ] || bin="$(dirname "$JAVA_HOME")/bin" # ${java.home} of a JDK 8-style layout
 t=target
 start=$(date +%s)
+# the pom's version is the package's: 0.1.0-SNAPSHOT packages as 0.1.0 (jpackage takes numbers and dots only)
+version="${1:?usage: package.sh VERSION, as in the pom (e.g. 0.1.0-SNAPSHOT)}"
+app_version="${version%%-*}"
+[[ "$app_version" =~ ^[0-9]+(\.[0-9]+){0,3}$ ]] \
+  || { echo "[package] version $version does not start with numbers and dots (e.g. 1.2.0)" >&2; exit 1; }
 
 rm -rf "$t/runtime" "$t/dist" "$t/jpackage-input"
 mkdir -p "$t/dist" "$t/jpackage-input"
@@ -31,7 +36,7 @@ done
   || { echo "[package] JavaFX's native libraries are missing from the runtime" >&2; exit 1; }
 
 echo "[package] jpackage app-image"
-"$bin/jpackage" --type app-image @packaging/jpackage/app-image.args \
+"$bin/jpackage" --type app-image @packaging/jpackage/app-image.args --app-version "$app_version" \
   --runtime-image "$t/runtime" --input "$t/jpackage-input" --dest "$t/dist" \
   --icon packaging/icons/keyline-256.png
 app="$t/dist/keyline"
@@ -60,7 +65,7 @@ rm -rf "$smoke"
 if command -v fakeroot >/dev/null && command -v dpkg-deb >/dev/null; then
   echo "[package] jpackage deb"
   # packaging/deb: our own postinst/prerm (menu entry only where there is a menu; AppCDS for /opt/keyline)
-  "$bin/jpackage" --type deb @packaging/jpackage/deb.args --app-image "$app" --dest "$t/dist" \
+  "$bin/jpackage" --type deb @packaging/jpackage/deb.args --app-version "$app_version" --app-image "$app" --dest "$t/dist" \
     --icon packaging/icons/keyline-256.png --resource-dir packaging/deb
 else
   echo "[package] no .deb: jpackage --type deb needs fakeroot and dpkg-deb (apt-get install fakeroot dpkg-dev)" >&2
