@@ -429,21 +429,23 @@ public final class JobViewModel extends ViewModel {
 
     /** Skips a key the operator saw as {@code shown} (refused when it is in another state now). */
     public void skip(KeyRecord shown, String note) {
-        String key = shown.key();
-        act(() -> {
-            asShown(shown);
-            services.operations().actions().skip(definition.get(), key, note);
-            return Text.t("ui.inbox.skip.doneOne", name(), key);
-        });
+        moveShown(shown, "ui.inbox.skip.doneOne", (job, key) -> services.operations().actions().skip(job, key, note));
     }
 
     /** Marks done a key the operator saw as {@code shown} (refused when it is in another state now). */
     public void markDone(KeyRecord shown, String note) {
+        moveShown(shown, "ui.inbox.markDone.doneOne",
+                (job, key) -> services.operations().actions().markDone(job, key, note));
+    }
+
+    /** Does {@code move} to the key as it was {@code shown}; {@code doneOne} names the bundle's words for it. */
+    private void moveShown(KeyRecord shown, String doneOne,
+                           java.util.function.BiConsumer<JobDefinition, String> move) {
         String key = shown.key();
         act(() -> {
             asShown(shown);
-            services.operations().actions().markDone(definition.get(), key, note);
-            return Text.t("ui.inbox.markDone.doneOne", name(), key);
+            move.accept(definition.get(), key);
+            return Text.t(doneOne, name(), key);
         });
     }
 
