@@ -874,19 +874,9 @@ public final class JdbcStateStore implements StateStore {
     @Override
     public void recordChild(Child ch) {
         inTransaction(c -> {
-            int n;
-            try (PreparedStatement ps = c.prepareStatement("UPDATE step_child SET step = ?, host = ?, pid = ?, "
-                    + "started_at = ?, deadline = ? WHERE job = ? AND key_value = ?")) {
-                bindChild(ps, ch);
-                n = ps.executeUpdate();
-            }
-            if (n == 0) {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO step_child (step, host, pid, started_at, "
-                        + "deadline, job, key_value) VALUES (?,?,?,?,?,?,?)")) {
-                    bindChild(ps, ch);
-                    ps.executeUpdate();
-                }
-            }
+            updateOrInsert(c, "UPDATE step_child SET step = ?, host = ?, pid = ?, started_at = ?, deadline = ? "
+                    + "WHERE job = ? AND key_value = ?", "INSERT INTO step_child (step, host, pid, started_at, "
+                    + "deadline, job, key_value) VALUES (?,?,?,?,?,?,?)", ps -> bindChild(ps, ch));
             return null;
         });
     }
@@ -957,25 +947,35 @@ public final class JdbcStateStore implements StateStore {
     @Override
     public void saveJobControl(JobControl jc) {
         inTransaction(c -> {
-            int updated;
-            try (PreparedStatement ps = c.prepareStatement("UPDATE job_control SET paused = ?, reason = ?, "
-                    + "paused_until = ?, paused_by = ?, paused_at = ?, reviewed_hash = ?, reviewed_by = ?, "
-                    + "reviewed_at = ?, version = version + 1 WHERE job = ?")) {
-                bindControl(ps, jc);
-                ps.setString(9, jc.job());
-                updated = ps.executeUpdate();
-            }
-            if (updated == 0) {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO job_control (paused, reason, paused_until, "
-                        + "paused_by, paused_at, reviewed_hash, reviewed_by, reviewed_at, job, version) "
-                        + "VALUES (?,?,?,?,?,?,?,?,?,1)")) {
-                    bindControl(ps, jc);
-                    ps.setString(9, jc.job());
-                    ps.executeUpdate();
-                }
-            }
+            updateOrInsert(c, "UPDATE job_control SET paused = ?, reason = ?, paused_until = ?, paused_by = ?, "
+                    + "paused_at = ?, reviewed_hash = ?, reviewed_by = ?, reviewed_at = ?, version = version + 1 "
+                    + "WHERE job = ?", "INSERT INTO job_control (paused, reason, paused_until, paused_by, paused_at, "
+                    + "reviewed_hash, reviewed_by, reviewed_at, job, version) VALUES (?,?,?,?,?,?,?,?,?,1)",
+                    ps -> bindControl(ps, jc));
             return null;
         });
+    }
+
+    /** Sets a statement's parameters. */
+    private interface Bind {
+        void to(PreparedStatement ps) throws SQLException;
+    }
+
+    /**
+     * Updates a row with {@code update}, or where there is none yet inserts it with {@code insert}: both take the
+     * same parameters in the same order, set by {@code bind}.
+     */
+    private static void updateOrInsert(Connection c, String update, String insert, Bind bind) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(update)) {
+            bind.to(ps);
+            if (ps.executeUpdate() > 0) {
+                return;
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(insert)) {
+            bind.to(ps);
+            ps.executeUpdate();
+        }
     }
 
     private static void bindControl(PreparedStatement ps, JobControl jc) throws SQLException {
@@ -987,6 +987,7 @@ public final class JdbcStateStore implements StateStore {
         ps.setString(6, jc.reviewed());
         ps.setString(7, jc.reviewedBy());
         setInstant(ps, 8, jc.reviewedAt());
+        ps.setString(9, jc.job());
     }
 
     @Override
