@@ -13,6 +13,7 @@ import javax.net.ssl.SSLHandshakeException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -55,6 +56,15 @@ public final class Classifier {
             default -> status >= 500 && status < 600 ? FailureClass.TRANSIENT_AFTER_SEND
                     : status >= 300 && status < 500 ? FailureClass.FATAL : FailureClass.UNKNOWN;
         };
+    }
+
+    /**
+     * Class of an answer's status as {@link #ofStatus(int, boolean)}, except that a {@code 403} that says the client
+     * is rate limited ({@link #rateLimited}) is {@link FailureClass#RETRYABLE}: the site refused the request for its
+     * pace, did nothing, and says when to come back.
+     */
+    public static FailureClass ofStatus(int status, boolean idempotencyKey, boolean rateLimited) {
+        return status == 403 && rateLimited ? FailureClass.RETRYABLE : ofStatus(status, idempotencyKey);
     }
 
     /**
@@ -137,26 +147,65 @@ public final class Classifier {
     }
 
     /**
+     * A reset given as a number at least this large is a time in seconds since the epoch (GitHub's
+     * {@code x-ratelimit-reset}, "UTC epoch seconds"); a smaller one counts seconds from now. No site means a
+     * wait of 31 years, and no reset since 2001 is smaller.
+     */
+    static final long EPOCH_SECONDS_FROM = 1_000_000_000L;
+
+    /**
      * The wait an answer asks for: its {@code Retry-After}, else, when it says no request is left
-     * ({@code X-RateLimit-Remaining: 0}), the time until {@code X-RateLimit-Reset} given as an ISO-8601 time (Mastodon
-     * answers its 429 so, without a {@code Retry-After}); capped as {@link #retryAfter(String, Clock)}. {@code null}
-     * when the answer says neither. A reset in seconds is not read: sites mean the epoch by it, or a count from now.
+     * ({@code X-RateLimit-Remaining: 0}), the time until {@code X-RateLimit-Reset}; capped as
+     * {@link #retryAfter(String, Clock)}. The reset is an ISO-8601 time (Mastodon answers its 429 so, without a
+     * {@code Retry-After}) or a whole number of seconds: since the epoch from {@link #EPOCH_SECONDS_FROM} on
+     * (GitHub), else from now. {@code null} when the answer says neither, or the reset is none of these.
      *
      * @param header the answer's first value of a header, by name ({@code null} when absent)
      */
     public static Duration serverWait(Function<String, String> header, Clock clock) {
         Duration retryAfter = retryAfter(header.apply("Retry-After"), clock);
-        String remaining = header.apply("X-RateLimit-Remaining");
-        String reset = header.apply("X-RateLimit-Reset");
-        if (retryAfter != null || remaining == null || !remaining.strip().equals("0") || reset == null) {
+        if (retryAfter != null || !spent(header)) {
             return retryAfter;
         }
+        String reset = header.apply("X-RateLimit-Reset");
+        if (reset == null) {
+            return null;
+        }
+        String v = reset.strip();
+        if (!v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            String digits = v.replaceFirst("^0+(?=.)", "");
+            if (digits.length() > 18) {
+                return MAX_RETRY_AFTER; // far beyond the cap either way, and no long holds it
+            }
+            long n = Long.parseLong(digits);
+            return n >= EPOCH_SECONDS_FROM ? until(Instant.ofEpochSecond(n), clock)
+                    : Duration.ofSeconds(Math.min(n, MAX_RETRY_AFTER.toSeconds()));
+        }
         try {
-            Duration d = Duration.between(clock.instant(), OffsetDateTime.parse(reset.strip()).toInstant());
-            return d.isNegative() ? Duration.ZERO : d.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : d;
+            return until(OffsetDateTime.parse(v).toInstant(), clock);
         } catch (DateTimeParseException | ArithmeticException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether an answer says the client is being rate limited: it asks for a wait ({@code Retry-After}) or says
+     * no request is left ({@code X-RateLimit-Remaining: 0}). GitHub answers a spent limit {@code 403} as often as
+     * {@code 429}; such a {@code 403} is about the pace of requests, not the login that sent them.
+     */
+    public static boolean rateLimited(Function<String, String> header) {
+        String retryAfter = header.apply("Retry-After");
+        return retryAfter != null && !retryAfter.isBlank() || spent(header);
+    }
+
+    private static boolean spent(Function<String, String> header) {
+        String remaining = header.apply("X-RateLimit-Remaining");
+        return remaining != null && remaining.strip().equals("0");
+    }
+
+    private static Duration until(Instant at, Clock clock) {
+        Duration d = Duration.between(clock.instant(), at);
+        return d.isNegative() ? Duration.ZERO : d.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : d;
     }
 
     /**

@@ -75,6 +75,11 @@ class ClassifierTest {
         assertThat(CLOCK.instant().plus(d)).isEqualTo(Instant.parse("2026-11-30T09:00:00Z"));
     }
 
+    /**
+     * A spent rate limit's reset, when no {@code Retry-After} is given: an ISO-8601 time (Mastodon), or a number of
+     * seconds, read as a time since the epoch when it is at least 1,000,000,000 (GitHub, in UTC epoch seconds) and as
+     * seconds from now below that. Capped as a {@code Retry-After} is; a reset already past is no wait.
+     */
     @ParameterizedTest(name = "Retry-After: {0}, X-RateLimit-Remaining: {1}, X-RateLimit-Reset: {2} → {3}")
     @CsvSource(nullValues = "NONE", value = {
         "NONE, 0, 2026-11-29T09:04:00.000000Z, PT4M",
@@ -85,7 +90,17 @@ class ClassifierTest {
         "NONE, 0, NONE, NONE",
         "NONE, 0, 2026-11-29T08:00:00Z, PT0S",
         "NONE, 0, 2027-11-29T09:00:00Z, PT24H",
-        "NONE, 0, 1764406800, NONE",
+        "NONE, 0, 1795943040, PT4M",
+        "NONE, 0, 1795942740, PT0S",
+        "NONE, 0, 1796202000, PT24H",
+        "7, 0, 1795943040, PT7S",
+        "NONE, 12, 1795943040, NONE",
+        "NONE, 0, 240, PT4M",
+        "NONE, 0, 0, PT0S",
+        "NONE, 0, 999999999, PT24H",
+        "NONE, 0, 99999999999999999999999999, PT24H",
+        "NONE, 0, -5, NONE",
+        "NONE, 0, 1795943040.5, NONE",
         "NONE, 0, soon, NONE"})
     void aSpentRateLimitsResetIsTheWaitWhenNoRetryAfterIsGiven(String retryAfter, String remaining, String reset,
                                                                 String expected) {
