@@ -383,14 +383,15 @@ public final class HttpExecutor implements StepExecutor {
 
     /**
      * What a step's answer means: a rejected login (401, a redirect to the login page, {@code authWhen}), then
-     * {@code retryWhen} and {@code refusedWhen}, then a 403 as a rejected login, then a 2xx or 3xx that
+     * {@code retryWhen} and {@code refusedWhen}, then a 403 as a rejected login (unless it says the client is rate
+     * limited: then it is tried again after the wait it gives), then a 2xx or 3xx that
      * {@code successWhen} accepts (a 2xx without one), then the status. See {@link #namedByRules}.
      */
     private Judgement judge(StepContext ctx, Exchange ex, Conditions.Answer answer, ResponseRules rules,
                             boolean idempotencyKey) {
         int s = ex.status;
         String http = "HTTP " + s + statusHint(s);
-        if (s == 401 || s == 403 && !namedByRules(s, rules, answer)) {
+        if (s == 401 || s == 403 && !namedByRules(s, rules, answer) && !rateLimited(ex)) {
             return new Judgement(FailureClass.AUTH, http + firstLine(ex), null);
         }
         if (isRedirect(s) && isLoginPage(ex, ctx.credential())) {
@@ -428,7 +429,7 @@ public final class HttpExecutor implements StepExecutor {
                     ? Said.of("core.exec.redirected", Integer.toString(s), ex.location()) : Said.plain("HTTP " + s),
                     null);
         }
-        FailureClass cls = Classifier.ofStatus(s, idempotencyKey);
+        FailureClass cls = Classifier.ofStatus(s, idempotencyKey, rateLimited(ex));
         if (s == 409 && cls == FailureClass.TRANSIENT_AFTER_SEND) {
             return new Judgement(cls, withFirstLine(Said.of("core.exec.inProgress"), ex), retryAfter(ex));
         }
@@ -525,7 +526,8 @@ public final class HttpExecutor implements StepExecutor {
     }
 
     /**
-     * A probe's answer: a rejected credential (401, a 403 the job's rules do not name ({@link #namedByRules}), the
+     * A probe's answer: a rejected credential (401, a 403 the job's rules do not name ({@link #namedByRules}) and that
+     * does not say the client is rate limited (that one cannot tell now), the
      * login page, {@code authWhen}), then {@code retryWhen}, then {@code refusedWhen}, then {@code presentWhen} on a 2xx (that meets {@code successWhen}), a 3xx that
      * {@code successWhen} accepts, 404 or 410; any other 4xx but 408, 425 and 429 refuses the question as it is
      * asked (asking again gets the same); anything else cannot answer now.
@@ -533,7 +535,7 @@ public final class HttpExecutor implements StepExecutor {
     private static ProbeVerdict probeJudgement(StepContext ctx, Exchange ex, Conditions.Answer answer, ProbeSpec probe) {
         int s = ex.status;
         ResponseRules rules = probe.response();
-        if (s == 401 || s == 403 && !namedByRules(s, rules, answer)) {
+        if (s == 401 || s == 403 && !namedByRules(s, rules, answer) && !rateLimited(ex)) {
             // with the site's words, as a step's: a token revoked is not an account suspended
             return ProbeVerdict.rejected(withFirstLine(Said.plain("HTTP " + s + statusHint(s)), ex));
         }
@@ -602,6 +604,11 @@ public final class HttpExecutor implements StepExecutor {
             }
         }
         return false;
+    }
+
+    /** Whether the answer says the client is rate limited ({@link Classifier#rateLimited}): a 403 so is no rejected login. */
+    private static boolean rateLimited(Exchange ex) {
+        return Classifier.rateLimited(name -> ex.headers.firstValue(name).orElse(null));
     }
 
     /** Whether the words of a condition already name the answer's status ("HTTP 404"), so it is said once. */
@@ -803,7 +810,8 @@ public final class HttpExecutor implements StepExecutor {
             }
             HttpResponse<byte[]> resp = exchange(http, b.build(), left, timeout);
             hops.add(new Hop(req.method(), uri, resp.statusCode(), resp.headers().allValues("Set-Cookie"), carried));
-            if (resp.statusCode() == 429 || resp.statusCode() == 503) {
+            if (resp.statusCode() == 429 || resp.statusCode() == 503 || resp.statusCode() == 403
+                    && Classifier.rateLimited(name -> resp.headers().firstValue(name).orElse(null))) {
                 // the host asked to slow down: every key of the job waits, not just this one
                 limits.pause(ctx.job().name(), uri, serverWait(resp.headers()), clock);
             }

@@ -394,6 +394,57 @@ class HttpExecutorTest {
         }
     }
 
+    /**
+     * A spent rate limit is not a rejected login: GitHub answers it {@code 403} (or {@code 429}) with
+     * {@code x-ratelimit-remaining: 0} and the reset in UTC epoch seconds, and a secondary limit {@code 403} with a
+     * {@code retry-after}. The step is tried again, and the probe asked again, once the wait the site gave is over;
+     * a {@code 403} with requests left and no {@code Retry-After} is still a rejected login, and a {@code 401} always.
+     */
+    @Test
+    void aRateLimited403WaitsForTheResetInsteadOfParkingTheLogin() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Reply> next = new java.util.concurrent.atomic.AtomicReference<>();
+        try (FaultServer server = new FaultServer(r -> next.get())) {
+            Path file = tmp.resolve("limits.json");
+            Files.writeString(file, """
+                    { "name": "limits", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "post", "kind": "http", "effect": "unsafe", "timeout": "PT2S",
+                                   "request": { "method": "POST", "url": "%s/releases", "body": "x" },
+                                   "probe": { "kind": "http", "url": "%s/releases/tags/t", "timeout": "PT2S",
+                                              "presentWhen": { "status": [200] } } } ] }
+                    """.formatted(server.base(), server.base()));
+            JobFileLoader.Result r = JobFileLoader.loadFile(file);
+            assertThat(r.errors()).isEmpty();
+            StepContext ctx = ctx(r.job());
+            String reset = Long.toString(CLOCK.instant().plusSeconds(240).getEpochSecond());
+            String primary = "{\"message\":\"API rate limit exceeded for user ID 1.\"}";
+
+            next.set(new Reply.Respond(403, Map.of("x-ratelimit-remaining", "0", "x-ratelimit-reset", reset), primary));
+            StepOutcome step = new HttpExecutor(CLOCK, HostLimits.create()).execute(ctx);
+            assertThat(step.failure()).as(step.message()).isEqualTo(FailureClass.RETRYABLE);
+            assertThat(step.retryAfter()).isEqualTo(java.time.Duration.ofMinutes(4));
+            ProbeOutcome probe = new HttpExecutor(CLOCK, HostLimits.create()).probe(ctx);
+            assertThat(probe.answer()).as(probe.message()).isEqualTo(ProbeOutcome.Answer.INCONCLUSIVE);
+            assertThat(probe.askAgainAfter()).isEqualTo(java.time.Duration.ofMinutes(4));
+
+            next.set(new Reply.Respond(403, Map.of("retry-after", "60"),
+                    "{\"message\":\"You have exceeded a secondary rate limit.\"}"));
+            step = new HttpExecutor(CLOCK, HostLimits.create()).execute(ctx);
+            assertThat(step.failure()).as(step.message()).isEqualTo(FailureClass.RETRYABLE);
+            assertThat(step.retryAfter()).isEqualTo(java.time.Duration.ofMinutes(1));
+
+            next.set(new Reply.Respond(403, Map.of("x-ratelimit-remaining", "4999", "x-ratelimit-reset", reset),
+                    "{\"message\":\"Resource not accessible by personal access token\"}"));
+            assertThat(new HttpExecutor(CLOCK, HostLimits.create()).execute(ctx).failure())
+                    .as("a 403 with requests left is about the login").isEqualTo(FailureClass.AUTH);
+            assertThat(new HttpExecutor(CLOCK, HostLimits.create()).probe(ctx).answer())
+                    .isEqualTo(ProbeOutcome.Answer.AUTH);
+            next.set(new Reply.Respond(401, Map.of("x-ratelimit-remaining", "0", "x-ratelimit-reset", reset),
+                    "{\"message\":\"Bad credentials\"}"));
+            assertThat(new HttpExecutor(CLOCK, HostLimits.create()).execute(ctx).failure())
+                    .as("a 401 is never retried").isEqualTo(FailureClass.AUTH);
+        }
+    }
+
     @Test
     void whatCountsAsTheLoginPage() {
         URI from = URI.create("https://app.example.org/api/articles");
