@@ -575,7 +575,9 @@ public final class HttpExecutor implements StepExecutor {
             return ProbeVerdict.refused(withFirstLine(Said.plain("HTTP " + s + statusHint(s)), ex));
         }
         if (when == null || !(ok || s == 404 || s == 410)) {
-            return ProbeVerdict.isNoAnswer("HTTP " + s + statusHint(s));
+            // a rate limit says why, and until when, in its words (GitHub's "API rate limit exceeded …")
+            return ProbeVerdict.isNoAnswer(rateLimited(ex) ? withFirstLine(Said.plain("HTTP " + s + statusHint(s)), ex)
+                    : "HTTP " + s + statusHint(s));
         }
         Conditions.Verdict v = Conditions.evaluate(when, answer);
         Said why = s >= 200 && s < 300 || namesStatus(v.words()) ? v.words()
@@ -1061,8 +1063,21 @@ public final class HttpExecutor implements StepExecutor {
         if (body == null || body.isBlank()) {
             return "";
         }
-        String line = body.strip().lines().findFirst().orElse("");
+        String stripped = body.strip();
+        String line = stripped.startsWith("{") || stripped.startsWith("[") ? joined(stripped)
+                : stripped.lines().findFirst().orElse("");
         return ": " + clip(line, 160);
+    }
+
+    /**
+     * A JSON answer on one line: an API that indents its JSON (GitHub's) has {@code {} alone on its first line, and
+     * the site's words after it. A JSON string holds no line break of its own, so joining the lines, each stripped,
+     * keeps every value as it was.
+     */
+    private static String joined(String json) {
+        StringBuilder sb = new StringBuilder();
+        json.lines().limit(200).forEach(l -> sb.append(l.strip()));
+        return sb.toString();
     }
 
     static String text(byte[] bytes, int max) {

@@ -445,6 +445,49 @@ class HttpExecutorTest {
         }
     }
 
+    /**
+     * An API that indents its JSON (GitHub does) has {@code {} alone on the first line: the message says the site's
+     * words all the same, for a rejected login, a refusal, and a rate limit a probe is told to wait for.
+     */
+    @Test
+    void anIndentedJsonAnswerIsSaidByItsWordsNotByItsFirstBrace() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Reply> next = new java.util.concurrent.atomic.AtomicReference<>();
+        try (FaultServer server = new FaultServer(r -> next.get())) {
+            Path file = tmp.resolve("indented.json");
+            Files.writeString(file, """
+                    { "name": "indented", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "post", "kind": "http", "effect": "unsafe", "timeout": "PT2S",
+                                   "request": { "method": "POST", "url": "%s/releases", "body": "x" },
+                                   "probe": { "kind": "http", "url": "%s/releases/tags/t", "timeout": "PT2S",
+                                              "presentWhen": { "status": [200] } } } ] }
+                    """.formatted(server.base(), server.base()));
+            JobFileLoader.Result r = JobFileLoader.loadFile(file);
+            assertThat(r.errors()).isEmpty();
+            StepContext ctx = ctx(r.job());
+            Map<String, String> json = Map.of("Content-Type", "application/json; charset=utf-8");
+
+            next.set(new Reply.Respond(401, json, "{\n  \"message\": \"Bad credentials\",\n"
+                    + "  \"documentation_url\": \"https://docs.github.com/rest\",\n  \"status\": \"401\"\n}"));
+            assertThat(new HttpExecutor(CLOCK).execute(ctx).message())
+                    .contains("HTTP 401 Unauthorized: {\"message\": \"Bad credentials\",");
+            assertThat(new HttpExecutor(CLOCK).probe(ctx).message()).contains("\"message\": \"Bad credentials\"");
+            next.set(new Reply.Respond(422, json, "{\n  \"message\": \"Validation Failed\",\n  \"errors\": [\n"
+                    + "    {\n      \"resource\": \"Release\",\n      \"code\": \"already_exists\",\n"
+                    + "      \"field\": \"tag_name\"\n    }\n  ]\n}"));
+            assertThat(new HttpExecutor(CLOCK).execute(ctx).message()).contains("HTTP 422: {\"message\": "
+                    + "\"Validation Failed\",\"errors\": [{\"resource\": \"Release\",\"code\": \"already_exists\",");
+            Map<String, String> spent = new java.util.HashMap<>(json);
+            spent.put("x-ratelimit-remaining", "0");
+            spent.put("x-ratelimit-reset", Long.toString(CLOCK.instant().plusSeconds(60).getEpochSecond()));
+            next.set(new Reply.Respond(403, spent, "{\n  \"message\": \"API rate limit exceeded for user ID 1.\"\n}"));
+            assertThat(new HttpExecutor(CLOCK, HostLimits.create()).probe(ctx).message())
+                    .contains("API rate limit exceeded");
+            next.set(new Reply.Respond(500, Map.of(), "line one\nline two"));
+            assertThat(new HttpExecutor(CLOCK).execute(ctx).message()).as("other answers: their first line")
+                    .contains("line one").doesNotContain("line two");
+        }
+    }
+
     @Test
     void whatCountsAsTheLoginPage() {
         URI from = URI.create("https://app.example.org/api/articles");
