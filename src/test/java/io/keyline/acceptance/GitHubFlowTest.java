@@ -1,0 +1,355 @@
+package io.keyline.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.testing.GitHubSite;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static io.keyline.acceptance.CredentialTesting.status;
+import static io.keyline.acceptance.CredentialTesting.timeline;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The week's report published as a release of a repository on a server shaped like GitHub's REST API, by the job
+ * shipped as {@code resources/jobs/examples/github-weekly-report.json}, driven through the real command line (and a
+ * child process for the SIGKILL): a command writes the Markdown, an unsafe {@code POST /repos/o/r/releases} makes the
+ * release tagged {@code report-2026-W48} (guarded by a probe on {@code GET /repos/o/r/releases/tags/report-2026-W48}),
+ * a read finds its id, and an unsafe upload to the uploads host attaches the report (guarded by a probe on the
+ * release's assets). Each test counts the releases and assets of the week: never two, and no token is ever shown.
+ */
+class GitHubFlowTest {
+
+    static final String KEY = "2026-W48";
+    static final String TAG = "report-" + KEY;
+    static final String ASSET = "report-" + KEY + ".md";
+    static final String JOB = "github-weekly-report";
+    static final String CRED = "github";
+    static final Path EXAMPLE = Path.of("resources/jobs/examples/github-weekly-report.json");
+
+    @TempDir
+    Path tmp;
+    Workbench wb;
+    GitHubSite site;
+    final List<String> tokens = new ArrayList<>();
+
+    @BeforeEach
+    void open() throws IOException {
+        wb = new Workbench(tmp);
+        site = new GitHubSite(wb.clock);
+        Files.createDirectories(wb.jobs.resolve("scripts"));
+        Files.copy(Path.of("resources/jobs/scripts/write-weekly-report.sh"),
+                wb.jobs.resolve("scripts").resolve("write-weekly-report.sh"));
+        job(Files.readString(EXAMPLE, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        site.close();
+    }
+
+    void job(String text) throws IOException {
+        Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://api.github.com", site.apiBase())
+                .replace("https://uploads.github.com", site.uploadsBase()), StandardCharsets.UTF_8);
+    }
+
+    /** The shipped job with {@code from} replaced by {@code to}, which it must contain. */
+    void jobWith(String from, String to) throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        assertThat(text).contains(from);
+        job(text.replace(from, to));
+    }
+
+    /** The release is given up on after two seconds instead of a minute. */
+    void quickPublish() throws IOException {
+        jobWith("\"timeout\": \"PT1M\"", "\"timeout\": \"PT2S\"");
+    }
+
+    /** Stores a token as the operator does: {@code credentials set github --type bearer}. */
+    void store(String token) {
+        tokens.add(token);
+        Result r = wb.cliWithInput(token + "\n", "credentials", "set", CRED, "--type", "bearer");
+        assertThat(r.exit()).as(r.toString()).isIn(0, 4);
+    }
+
+    Result run() {
+        return wb.cli("run", JOB, "--key", KEY);
+    }
+
+    String state() {
+        return status(wb, JOB, KEY).get("state").asText();
+    }
+
+    int assets() {
+        GitHubSite.Release r = site.releaseByTag(TAG);
+        return r == null ? 0 : (int) r.assets().stream().filter(a -> a.name().equals(ASSET)).count();
+    }
+
+    /** What Keyline shows of the key anywhere: run output, export, timeline, status, the run log. */
+    void nothingShownHoldsAToken(Result... runs) throws IOException {
+        List<String> shown = new ArrayList<>();
+        for (Result r : runs) {
+            shown.add(r.out() + r.err());
+        }
+        for (Result r : List.of(wb.cli("export", "--json", JOB), wb.cli("timeline", JOB, KEY, "--json"),
+                wb.cli("timeline", JOB, KEY), wb.cli("status", JOB, "--json"), wb.cli("credentials", "list"))) {
+            assertThat(r.exit()).as(r.toString()).isZero();
+            shown.add(r.out() + r.err());
+        }
+        Path log = wb.logs().resolve("runs.jsonl");
+        if (Files.exists(log)) {
+            shown.add(Files.readString(log, StandardCharsets.UTF_8));
+        }
+        assertThat(tokens).isNotEmpty();
+        assertThat(site.requests()).as("the token went to both hosts")
+                .anyMatch(q -> q.host().equals("api") && ("Bearer " + tokens.get(0)).equals(q.authorization()));
+        for (String text : shown) {
+            for (String t : tokens) {
+                assertThat(text).as("a token is shown").doesNotContain(t).doesNotContain(t.substring(0, 20));
+            }
+        }
+    }
+
+    @Test
+    void theWeeksReportIsPublishedOnceWithItsFileAndARerunSendsNothing() throws IOException {
+        assertThat(Files.readString(Path.of("docs/job-files.md"), StandardCharsets.UTF_8))
+                .as("the docs show the shipped example as it is")
+                .contains(Files.readString(EXAMPLE, StandardCharsets.UTF_8).strip());
+        store(site.newToken());
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        GitHubSite.Release rel = site.releaseByTag(TAG);
+        assertThat(rel.name()).isEqualTo("Weekly report " + KEY);
+        assertThat(rel.body()).startsWith("# Weekly report " + KEY + "\n\n").contains("Written by Keyline.");
+        assertThat(assets()).isEqualTo(1);
+        assertThat(rel.assets().get(0).contentType()).isEqualTo("text/markdown");
+        assertThat(rel.assets().get(0).size()).isEqualTo(Files.size(wb.jobs.resolve("out").resolve(ASSET)));
+        assertThat(site.requests()).as("the upload went to the uploads host, with the token")
+                .anyMatch(q -> q.host().equals("uploads") && ("Bearer " + tokens.get(0)).equals(q.authorization()));
+        Result again = run();
+        assertThat(again.exit()).as(again.toString()).isZero();
+        assertThat(site.createRequests()).as("a done key sends nothing").isEqualTo(1);
+        assertThat(site.uploadRequests()).isEqualTo(1);
+        nothingShownHoldsAToken(r, again);
+    }
+
+    /** The release was made by hand on the web page: it is left as it is, and the report is attached to it. */
+    @Test
+    void aReleaseMadeByHandIsNotMadeAgain() {
+        store(site.newToken());
+        site.createByHand(TAG);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.createRequests()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(assets()).isEqualTo(1);
+    }
+
+    @Test
+    void aReleaseWhoseAnswerWasLostIsFoundByTheProbeAndNotMadeAgain() throws IOException {
+        quickPublish();
+        store(site.newToken());
+        site.holdAfterCreate();
+
+        Result r = run();
+
+        site.release();
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(site.createRequests()).isEqualTo(1);
+        assertThat(assets()).isEqualTo(1);
+        assertThat(timeline(wb, JOB, KEY).stream().map(e -> e.get("type").asText())).contains("STEP_RECONCILED");
+        nothingShownHoldsAToken(r);
+    }
+
+    @Test
+    void aConnectionResetAfterTheReleaseIsFoundByTheProbeAndNotMadeAgain() {
+        store(site.newToken());
+        site.resetAfterCreate();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(site.createRequests()).isEqualTo(1);
+        assertThat(assets()).isEqualTo(1);
+    }
+
+    @Test
+    void aRunKilledDuringThePublishLeavesOneRelease() throws Exception {
+        wb.clock.followSystemClock();
+        store(site.newToken());
+        site.holdAfterCreate();
+        Process p = ChildProcess.start(wb.state, wb.jobs, tmp.resolve("child.log"), "run", JOB, "--key", KEY);
+        assertThat(site.awaitHeld(60)).as("the release reached the server").isTrue();
+        p.destroyForcibly();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        site.release();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(site.createRequests()).isEqualTo(1);
+        assertThat(assets()).isEqualTo(1);
+        nothingShownHoldsAToken(r);
+    }
+
+    /**
+     * The hour's 5,000 requests are spent just before the release's probe: GitHub answers every request {@code 403}
+     * with {@code x-ratelimit-remaining: 0} and the reset in epoch seconds. That is no rejected token: the key waits
+     * until the reset (not in {@code NEEDS_CREDENTIAL}), then the release is made once.
+     */
+    @Test
+    void aSpentRateLimitWaitsForTheResetAndTheReleaseIsMadeOnce() throws IOException {
+        store(site.newToken());
+        Instant before = wb.clock.instant();
+        site.spendRateLimitAfter(0, Duration.ofMinutes(40));
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(5);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).as(st.toString()).isEqualTo("RETRY_WAIT");
+        assertThat(st.get("message").asText()).contains("403").contains("API rate limit exceeded");
+        assertThat(Instant.parse(st.get("nextAttemptAt").asText())).as(st.toString())
+                .isAfterOrEqualTo(before.plus(Duration.ofMinutes(40)));
+        assertThat(site.createRequests()).isZero();
+        Result early = run();
+        assertThat(early.exit()).as("nothing is sent before the reset: " + early).isEqualTo(5);
+        assertThat(site.requests()).as("only the probe asked, once").hasSize(1);
+        wb.clock.advance(Duration.ofMinutes(41));
+        r = run();
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(assets()).isEqualTo(1);
+        nothingShownHoldsAToken(r);
+    }
+
+    /**
+     * Making releases too fast meets a secondary rate limit: {@code 403} with {@code retry-after: 90}. Nothing was
+     * made; the release is sent again after the wait (its probe first), once.
+     */
+    @Test
+    void aSecondaryRateLimitIsWaitedForAndTheReleaseMadeOnce() {
+        store(site.newToken());
+        site.secondaryLimitAtNextCreate(90);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(5);
+        assertThat(state()).isEqualTo("RETRY_WAIT");
+        assertThat(status(wb, JOB, KEY).get("message").asText()).contains("secondary rate limit");
+        wb.clock.advance(Duration.ofMinutes(2));
+        r = run();
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(site.createRequests()).isEqualTo(2);
+    }
+
+    /**
+     * The token was revoked (or expired): GitHub answers {@code 401 Bad credentials}. The key waits for a new token
+     * with nothing made, a second run sends nothing, and the new token makes the release once.
+     */
+    @Test
+    void aRevokedTokenParksTheKeyAndTheNewTokenPublishesOnce() throws IOException {
+        store(site.newToken());
+        site.revokeAll();
+
+        Result parked = run();
+
+        assertThat(parked.exit()).as(parked.toString()).isEqualTo(4);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(st.get("credential").asText()).isEqualTo(CRED);
+        assertThat(st.get("message").asText()).contains("HTTP 401").contains("Bad credentials");
+        int asked = site.requests().size();
+        Result still = run();
+        assertThat(still.exit()).as(still.toString()).isEqualTo(4);
+        assertThat(site.requests()).as("nothing is sent with a rejected token").hasSize(asked);
+
+        store(site.newToken());
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(assets()).isEqualTo(1);
+        nothingShownHoldsAToken(parked, still, r);
+    }
+
+    /**
+     * A token that may read the repository but not write its contents: the release is refused {@code 403 Resource not
+     * accessible by personal access token}. The key waits for a token with the permission, which makes it once.
+     */
+    @Test
+    void aTokenWithoutThePermissionToWriteWaitsForOneThatHasIt() {
+        store(site.readOnlyToken());
+
+        Result parked = run();
+
+        assertThat(parked.exit()).as(parked.toString()).isEqualTo(4);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(st.get("message").asText()).contains("Resource not accessible by personal access token");
+        assertThat(site.releases(TAG)).isZero();
+
+        store(site.newToken());
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+    }
+
+    /**
+     * A token not given the repository: GitHub answers {@code 404 Not Found} for all of it, the probe too, which reads
+     * it as "no release". The release itself is refused {@code 404}: the key fails, nothing is made.
+     */
+    @Test
+    void aTokenThatCannotSeeTheRepositoryFailsTheKeyWithNothingMade() {
+        store(site.tokenWithoutAccess());
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("404").contains("Not Found");
+        assertThat(site.releases(TAG)).isZero();
+        assertThat(site.createRequests()).isEqualTo(1);
+    }
+
+    /** {@code keyline credentials test github} asks the probe with the token: a revoked one is rejected. */
+    @Test
+    void credentialsTestTellsARevokedTokenFromALiveOne() {
+        store(site.newToken());
+        Result alive = wb.cli("credentials", "test", CRED, "--key", KEY);
+        assertThat(alive.exit()).as(alive.toString()).isIn(0, 4);
+
+        site.revokeAll();
+        Result gone = wb.cli("credentials", "test", CRED, "--key", KEY);
+
+        assertThat(gone.exit()).as(gone.toString()).isEqualTo(2);
+        assertThat(gone.out() + gone.err()).contains("rejected");
+        assertThat(site.createRequests()).isZero();
+    }
+}
