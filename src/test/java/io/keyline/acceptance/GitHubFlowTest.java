@@ -268,6 +268,49 @@ class GitHubFlowTest {
     }
 
     /**
+     * A secondary rate limit answered without a {@code retry-after}: the job's {@code retryWhen} on GitHub's words
+     * makes it "try again" after the step's backoff (a minute first, as GitHub asks), not a rejected token.
+     */
+    @Test
+    void aSecondaryRateLimitWithoutRetryAfterIsTriedAgainAfterAMinute() {
+        store(site.newToken());
+        Instant before = wb.clock.instant();
+        site.secondaryLimitWithoutRetryAfterAtNextCreate(90);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(5);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).isEqualTo("RETRY_WAIT");
+        assertThat(Instant.parse(st.get("nextAttemptAt").asText())).as(st.toString())
+                .isAfterOrEqualTo(before.plusSeconds(30));
+        wb.clock.advance(Duration.ofMinutes(3));
+        r = run();
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(site.createRequests()).isEqualTo(2);
+    }
+
+    /**
+     * A person published the week's release between the probe and the request: GitHub refuses the second one
+     * {@code 422 already_exists}. Nothing is made twice; the key fails with GitHub's words for a person to look at.
+     */
+    @Test
+    void aReleaseMadeByHandJustBeforeTheRequestIsRefusedAndNotMadeTwice() {
+        store(site.newToken());
+        site.byHandBeforeNextCreate();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode st = status(wb, JOB, KEY);
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("message").asText()).contains("422").contains("already_exists").contains("tag_name");
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(site.createRequests()).isEqualTo(1);
+    }
+
+    /**
      * The token was revoked (or expired): GitHub answers {@code 401 Bad credentials}. The key waits for a new token
      * with nothing made, a second run sends nothing, and the new token makes the release once.
      */

@@ -56,6 +56,7 @@ import java.util.regex.Pattern;
  * Answers are indented JSON, as GitHub's are. The server's time is the test's clock. Switches:
  * {@link #holdAfterCreate()} (the release is made, its answer waits for {@link #release()}),
  * {@link #resetAfterCreate()}, {@link #spendRateLimitAfter}, {@link #secondaryLimitAtNextCreate},
+ * {@link #secondaryLimitWithoutRetryAfterAtNextCreate}, {@link #byHandBeforeNextCreate()},
  * {@link #revokeAll()}, {@link #createByHand(String)}. {@link #releases(String)} counts the releases made with a
  * tag, {@link #createRequests()} the requests to make one.
  */
@@ -98,6 +99,8 @@ public final class GitHubSite implements AutoCloseable {
     private volatile Duration spendFor;
     private volatile long secondaryAtCreate = -1;
     private volatile Instant secondaryUntil;
+    private volatile boolean secondaryRetryAfter = true;
+    private volatile boolean byHandFirst;
     private volatile boolean resetAfter;
     private volatile CountDownLatch holdAfter;
     private volatile CountDownLatch reached = new CountDownLatch(1);
@@ -161,6 +164,23 @@ public final class GitHubSite implements AutoCloseable {
     /** The next request to make a release meets a secondary rate limit: 403 with {@code retry-after: seconds}. */
     public GitHubSite secondaryLimitAtNextCreate(long seconds) {
         secondaryAtCreate = seconds;
+        secondaryRetryAfter = true;
+        return this;
+    }
+
+    /**
+     * The next request to make a release meets a secondary rate limit for {@code seconds}, answered 403 without a
+     * {@code retry-after} (GitHub then asks to wait at least a minute).
+     */
+    public GitHubSite secondaryLimitWithoutRetryAfterAtNextCreate(long seconds) {
+        secondaryAtCreate = seconds;
+        secondaryRetryAfter = false;
+        return this;
+    }
+
+    /** A person publishes the release on the web page just before the next request to make it arrives. */
+    public GitHubSite byHandBeforeNextCreate() {
+        byHandFirst = true;
         return this;
     }
 
@@ -323,7 +343,9 @@ public final class GitHubSite implements AutoCloseable {
         }
         Instant until = secondaryUntil;
         if (until != null && now.isBefore(until)) {
-            headers.put("retry-after", Long.toString(Math.max(1, Duration.between(now, until).toSeconds())));
+            if (secondaryRetryAfter) {
+                headers.put("retry-after", Long.toString(Math.max(1, Duration.between(now, until).toSeconds())));
+            }
             return error(403, headers, "You have exceeded a secondary rate limit. Please wait a few minutes before"
                     + " you try again. If you reach out to GitHub Support for help, please include the request ID"
                     + " 0400:1B2C:3D4E5F:6A7B8C:69334A20.", DOCS
@@ -341,6 +363,10 @@ public final class GitHubSite implements AutoCloseable {
         }
         Release r;
         synchronized (this) {
+            if (byHandFirst) {
+                byHandFirst = false;
+                createByHand(tag);
+            }
             if (releaseByTag(tag) != null) {
                 return validation(headers, "Release", "already_exists", "tag_name");
             }
