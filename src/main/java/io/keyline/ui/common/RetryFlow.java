@@ -20,19 +20,12 @@ public final class RetryFlow {
     }
 
     /**
+     * Asks {@code stillAsShown} (in the background) before it reads what the retry would send and again before the
+     * retry: a refusal there (the keys are no longer in the state the page showed) ends the flow, in {@code failed}
+     * or as the retry's failure, with nothing sent.
+     *
      * @param retry  runs the retry the flow hands it (the caller's own action: busy flag, notices), on the UI thread
-     * @param failed gets a failure to read what the retry would send
-     */
-    public static void start(ConsoleServices services, Threads threads, RetryShow show, String job, List<String> keys,
-                             String note, Consumer<Callable<List<KeyActions.Outcome>>> retry,
-                             Consumer<Throwable> failed) {
-        start(services, threads, show, job, keys, note, () -> { }, retry, failed);
-    }
-
-    /**
-     * As {@link #start(ConsoleServices, Threads, RetryShow, String, List, String, Consumer, Consumer)}, asking
-     * {@code stillAsShown} (in the background) before it reads what the retry would send and again before the retry:
-     * a refusal there ends the flow (in {@code failed}, or as the retry's failure) with nothing sent.
+     * @param failed gets a failure to read what the retry would send, or the refusal of {@code stillAsShown}
      */
     public static void start(ConsoleServices services, Threads threads, RetryShow show, String job, List<String> keys,
                              String note, Runnable stillAsShown, Consumer<Callable<List<KeyActions.Outcome>>> retry,

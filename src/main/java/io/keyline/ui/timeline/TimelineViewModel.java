@@ -129,8 +129,9 @@ public final class TimelineViewModel extends ViewModel {
     /**
      * Re-arms a FAILED key and runs it in the background; ignored unless the key is FAILED and nothing
      * else runs from here. When its next step is unsafe, what it sends is shown first ({@link #setRetryShow})
-     * and sent only when the operator says so. Afterwards the outcome is said at the top and the evidence pane
-     * shows the new run's failure, or closes when it has none.
+     * and sent only when the operator says so. A key that is in another state now than the page shows (another
+     * console or process acted on it meanwhile) is left as it is, and the page says why. Afterwards the outcome is
+     * said at the top and the evidence pane shows the new run's failure, or closes when it has none.
      *
      * @return whether the retry was started
      */
@@ -143,8 +144,26 @@ public final class TimelineViewModel extends ViewModel {
         String k = key.get();
         error.set("");
         io.keyline.ui.common.RetryFlow.start(services, threads, retryShow, j, java.util.List.of(k), note,
-                work -> retryNow(j, k, work), e -> error.set(Text.t("ui.timeline.retryFailed", io.keyline.ui.common.Format.problem(e))));
+                () -> services.operations().keyActions().requireAsShown(j, k, rec.state(), rec.waitReason()),
+                work -> retryNow(j, k, work), e -> retryFailed(j, k, e));
         return true;
+    }
+
+    /**
+     * Says why a retry did nothing (the key is no longer as the page showed it, or the retry failed), and shows the
+     * key as it is now, the words staying above it.
+     */
+    private void retryFailed(String j, String k, Throwable e) {
+        if (!j.equals(job.get()) || !k.equals(key.get())) {
+            return;
+        }
+        String said = Text.t("ui.timeline.retryFailed", io.keyline.ui.common.Format.problem(e));
+        error.set(said);
+        load(true, () -> read(j, k), v -> {
+            apply(v, true);
+            error.set(said);
+        }, x -> error.set(Text.t("ui.timeline.readFailed", x.getMessage())));
+        onChanged.run();
     }
 
     private void retryNow(String j, String k,
@@ -166,9 +185,7 @@ public final class TimelineViewModel extends ViewModel {
             onChanged.run();
         }, e -> {
             notice.set("");
-            error.set(Text.t("ui.timeline.retryFailed", io.keyline.ui.common.Format.problem(e)));
-            reload();
-            onChanged.run();
+            retryFailed(j, k, e);
         });
     }
 
