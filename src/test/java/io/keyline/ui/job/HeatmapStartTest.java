@@ -5,10 +5,6 @@ import io.keyline.core.operations.Calendar;
 import io.keyline.domain.KeyState;
 import io.keyline.text.Text;
 import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.NoNavigation;
-import io.keyline.ui.common.Theme;
-import io.keyline.ui.common.Threads;
-import javafx.scene.Scene;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,19 +28,16 @@ class HeatmapStartTest {
 
     @TempDir
     Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
+    final JobPage page = new JobPage();
 
     @Start
     void start(Stage s) {
-        stage = s;
+        page.start(s);
     }
 
     @AfterEach
-    void tearDown() throws Exception {
-        if (fx != null) {
-            fx.close();
-        }
+    void tearDown(FxRobot robot) throws Exception {
+        page.close(robot);
     }
 
     /**
@@ -53,17 +46,10 @@ class HeatmapStartTest {
      */
     @Test
     void aYoungJobsHeatmapBeginsAtTheWeekOfItsFirstKey(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
+        ConsoleFixture fx = page.open(tmp);
         fx.wb.job("c", Jobs.command("c", "none", "exit 0", "PT5S").replace("2026-01-01", "2026-11-06"), null);
         assertThat(fx.wb.cli("run", "--yes", "c", "--from", "2026-11-06", "--to", "2026-11-29").exit()).isZero();
-        JobViewModel vm = new JobViewModel(fx.services, Threads.javafx());
-        robot.interact(() -> {
-            Scene scene = new Scene(new JobView(vm, new NoNavigation()), 1024, 680);
-            scene.getStylesheets().setAll(Theme.stylesheets());
-            stage.setScene(scene);
-            stage.show();
-            vm.load("c");
-        });
+        page.themed().size(1024, 680).show(robot, "c", 24);
         Heatmap heat = robot.lookup("#heatmap").queryAs(Heatmap.class);
         waitUntil(() -> !heat.viewProperty().get().cells().isEmpty() && !heat.labels().isEmpty());
 

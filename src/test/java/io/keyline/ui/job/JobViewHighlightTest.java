@@ -1,18 +1,11 @@
 package io.keyline.ui.job;
 
-import atlantafx.base.theme.PrimerLight;
-import io.keyline.domain.EventType;
 import io.keyline.domain.FailureClass;
-import io.keyline.domain.KeyEvent;
-import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.domain.WaitReason;
 import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.NoNavigation;
 import io.keyline.ui.common.Threads;
-import javafx.application.Application;
 import javafx.css.PseudoClass;
-import javafx.scene.Scene;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
@@ -28,10 +21,8 @@ import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.keyline.testing.Fx.fxValue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,32 +40,28 @@ class JobViewHighlightTest {
 
     @TempDir
     Path tmp;
-    Stage stage;
+    final JobPage page = new JobPage();
     ConsoleFixture fx;
-    final List<String> opened = new CopyOnWriteArrayList<>();
+    List<String> opened;
 
     @Start
     void start(Stage s) {
-        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
-        stage = s;
+        page.start(s);
     }
 
     @AfterEach
-    void tearDown() throws Exception {
-        if (fx != null) {
-            fx.close();
-        }
+    void tearDown(FxRobot robot) throws Exception {
+        page.close(robot);
     }
 
     @Test
     void theKeyHighlightedByTheKeyboardStaysHighlightedWhenAReloadChangesItsWords(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
-        fx.publishJob("daily", null);
+        fx = page.openPublishing(tmp);
         for (int day = 1; day <= 8; day++) {
             waits(String.format("2026-11-%02d", day));
         }
         fx.wb.clock.advance(Duration.ofMinutes(11).plusSeconds(30));
-        TableView<JobViewModel.KeyRow> table = show(robot);
+        TableView<JobViewModel.KeyRow> table = show(robot, 8);
         robot.interact(() -> {
             table.requestFocus();
             table.getSelectionModel().clearAndSelect(0);
@@ -89,7 +76,7 @@ class JobViewHighlightTest {
 
         // a minute later every waiting key's words change
         fx.wb.clock.advance(Duration.ofMinutes(1));
-        reload(robot, table);
+        page.reload(robot);
         assertThat(fxValue(robot, () -> table.getItems().get(4).when())).as("the reload was read").contains("12");
         assertThat(drawn(robot, table)).as("after a reload that changed the key's words")
                 .isEqualTo(List.of("selection " + key, "drawn " + key, "whole " + key));
@@ -99,12 +86,10 @@ class JobViewHighlightTest {
         assertThat(opened).as("T after the reload").containsExactly("daily " + key);
 
         // another key's state changes, and two new keys arrive above the highlighted one: its row moves down
-        KeyRecord other = fx.ws.store().key("daily", "2026-11-08").orElseThrow();
-        fx.ws.store().apply(other, other.withState(KeyState.FAILED).withFailure(FailureClass.FATAL, "the site said no"),
-                null, event("2026-11-08", KeyState.FAILED));
+        page.seed("2026-11-08", KeyState.FAILED, r -> r.withFailure(FailureClass.FATAL, "the site said no"));
         waits("2026-11-09");
         waits("2026-11-10");
-        reload(robot, table);
+        page.reload(robot);
         assertThat(fxValue(robot, () -> table.getItems().size())).as("the new keys were read").isEqualTo(10);
         assertThat(drawn(robot, table)).as("after a reload that added keys above it")
                 .isEqualTo(List.of("selection " + key, "drawn " + key, "whole " + key));
@@ -124,16 +109,15 @@ class JobViewHighlightTest {
      */
     @Test
     void keysHighlightedTogetherStayHighlightedWhenAReloadChangesTheirWords(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
-        fx.publishJob("daily", null);
+        fx = page.openPublishing(tmp);
         for (int day = 1; day <= 4; day++) {
             waits(String.format("2026-11-%02d", day));
         }
         fx.wb.clock.advance(Duration.ofMinutes(5));
-        TableView<JobViewModel.KeyRow> table = show(robot);
-        io.keyline.testing.Fx.clickOn(robot, () -> rowOf(table, "2026-11-03"));
+        TableView<JobViewModel.KeyRow> table = show(robot, 4);
+        io.keyline.testing.Fx.clickOn(robot, () -> JobPage.rowOf(table, "2026-11-03"));
         robot.press(KeyCode.CONTROL);
-        io.keyline.testing.Fx.clickOn(robot, () -> rowOf(table, "2026-11-01"));
+        io.keyline.testing.Fx.clickOn(robot, () -> JobPage.rowOf(table, "2026-11-01"));
         robot.release(KeyCode.CONTROL);
         WaitForAsyncUtils.waitForFxEvents();
         List<String> chosen = List.of("selection 2026-11-03", "selection 2026-11-01", "drawn 2026-11-03",
@@ -141,45 +125,18 @@ class JobViewHighlightTest {
         assertThat(drawn(robot, table)).as("chosen by Ctrl+click").containsExactlyInAnyOrderElementsOf(chosen);
 
         fx.wb.clock.advance(Duration.ofMinutes(1));
-        reload(robot, table);
+        page.reload(robot);
         assertThat(drawn(robot, table)).as("after a reload that changed their words")
                 .containsExactlyInAnyOrderElementsOf(chosen);
         assertThat(fxValue(robot, () -> table.getSelectionModel().getSelectedItem().key()))
                 .as("the key clicked last is the one the keyboard acts on").isEqualTo("2026-11-01");
     }
 
-    /** The row that shows {@code key} now (call on the FX thread), or {@code null}. */
-    private static TableRow<?> rowOf(TableView<JobViewModel.KeyRow> table, String key) {
-        return table.lookupAll(".table-row-cell").stream()
-                .filter(n -> n instanceof TableRow<?> r && r.isVisible() && r.getItem()
-                        instanceof JobViewModel.KeyRow k && k.key().equals(key))
-                .map(n -> (TableRow<?>) n).findFirst().orElse(null);
-    }
-
     /** Shows the job page of daily, its keys loaded at once on the FX thread; its key table. */
-    @SuppressWarnings("unchecked")
-    private TableView<JobViewModel.KeyRow> show(FxRobot robot) {
-        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
-        robot.interact(() -> {
-            JobView view = new JobView(vm, new NoNavigation() {
-                @Override
-                public void showTimeline(String job, String key) {
-                    opened.add(job + " " + key);
-                }
-            });
-            view.getProperties().put(JobViewModel.class, vm);
-            stage.setScene(new Scene(view, 1024, 680));
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitForFxEvents();
-        return robot.lookup("#key-table").queryAs(TableView.class);
-    }
-
-    private static void reload(FxRobot robot, TableView<JobViewModel.KeyRow> table) {
-        robot.interact(() -> ((JobViewModel) robot.lookup("#job-view").query().getProperties()
-                .get(JobViewModel.class)).reload());
-        WaitForAsyncUtils.waitForFxEvents();
+    private TableView<JobViewModel.KeyRow> show(FxRobot robot, int keys) throws Exception {
+        page.threads(Threads.direct()).size(1024, 680).show(robot, keys);
+        opened = page.opened();
+        return page.table(robot);
     }
 
     /**
@@ -225,18 +182,11 @@ class JobViewHighlightTest {
 
     /** Key {@code key} of daily waits for a confirmation of publish, with a reason of several lines. */
     private void waits(String key) {
-        Instant now = fx.wb.clock.instant();
-        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
-        fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CONFIRMATION).withStep("publish", 1)
-                        .withWaitReason(WaitReason.OUTCOME_UNKNOWN).withFailure(FailureClass.AMBIGUOUS,
-                                "The request may have reached the site: its answer was lost after the request was "
-                                + "written, and the step has no probe that could tell whether the article exists. "
-                                + "Check the site, then confirm to send it again or mark the key done.")
-                        .withUpdatedAt(now), null, event(key, KeyState.NEEDS_CONFIRMATION));
-    }
-
-    private KeyEvent event(String key, KeyState state) {
-        return new KeyEvent(0, "daily", key, fx.wb.clock.instant(), "seed", EventType.CLAIMED, null, 0, state, null,
-                "seeded", null, null, null);
+        page.seed(key, KeyState.NEEDS_CONFIRMATION, r -> r.withStep("publish", 1)
+                .withWaitReason(WaitReason.OUTCOME_UNKNOWN).withFailure(FailureClass.AMBIGUOUS,
+                        "The request may have reached the site: its answer was lost after the request was "
+                        + "written, and the step has no probe that could tell whether the article exists. "
+                        + "Check the site, then confirm to send it again or mark the key done.")
+                .withUpdatedAt(fx.wb.clock.instant()));
     }
 }

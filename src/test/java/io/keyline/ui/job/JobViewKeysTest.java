@@ -1,16 +1,7 @@
 package io.keyline.ui.job;
 
-import atlantafx.base.theme.PrimerLight;
-import io.keyline.domain.EventType;
-import io.keyline.domain.KeyEvent;
-import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
-import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.Navigator;
-import io.keyline.ui.NoNavigation;
 import io.keyline.ui.common.Threads;
-import javafx.application.Application;
-import javafx.scene.Scene;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
@@ -24,10 +15,7 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,80 +28,24 @@ class JobViewKeysTest {
 
     @TempDir
     Path tmp;
-    Stage stage;
-    ConsoleFixture fx;
-    final List<String> opened = new CopyOnWriteArrayList<>();
+    final JobPage page = new JobPage();
 
     @Start
     void start(Stage s) {
-        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
-        stage = s;
+        page.start(s);
     }
 
     @AfterEach
-    void tearDown() throws Exception {
-        if (fx != null) {
-            fx.close();
-        }
+    void tearDown(FxRobot robot) throws Exception {
+        page.close(robot);
     }
 
     @Test
     void tAndEnterOpenTheHighlightedKeysTimeline(FxRobot robot) throws Exception {
         threeFailedKeys();
-        JobViewModel vm = new JobViewModel(fx.services, Threads.javafx());
-        Navigator nothing = new NoNavigation();
-        Navigator nav = new Navigator() {
-            @Override
-            public void showTimeline(String job, String key) {
-                opened.add(job + " " + key);
-            }
-
-            @Override
-            public void showInbox() {
-                nothing.showInbox();
-            }
-
-            @Override
-            public void showJob(String job) {
-                nothing.showJob(job);
-            }
-
-            @Override
-            public void confirm(String job, String key) {
-                nothing.confirm(job, key);
-            }
-
-            @Override
-            public void renewCredential(String name) {
-                nothing.renewCredential(name);
-            }
-
-            @Override
-            public void plan(String job) {
-                nothing.plan(job);
-            }
-
-            @Override
-            public void plan(String job, List<String> keys) {
-                nothing.plan(job, keys);
-            }
-
-            @Override
-            public void refresh() {
-                nothing.refresh();
-            }
-        };
-        JobView[] view = new JobView[1];
-        robot.interact(() -> {
-            view[0] = new JobView(vm, nav);
-            stage.setScene(new Scene(view[0], 1024, 680));
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.rows().size() == 3);
-        WaitForAsyncUtils.waitForFxEvents();
-        @SuppressWarnings("unchecked")
-        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        page.size(1024, 680).show(robot, 3);
+        List<String> opened = page.opened();
+        TableView<JobViewModel.KeyRow> table = page.table(robot);
         robot.interact(() -> {
             table.requestFocus();
             table.getSelectionModel().clearAndSelect(0);
@@ -150,30 +82,23 @@ class JobViewKeysTest {
     void aReloadThatFindsNothingNewKeepsTheHighlightedKeysAndTheRowsUnderThePointer(FxRobot robot) throws Exception {
         threeFailedKeys();
         // loads run at once on the FX thread: a reload has been applied when the call returns
-        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
-        robot.interact(() -> {
-            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1024, 680));
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitForFxEvents();
-        @SuppressWarnings("unchecked")
-        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
-        io.keyline.testing.Fx.clickOn(robot, () -> rowOf(table, "2026-11-01"));
+        JobViewModel vm = page.threads(Threads.direct()).size(1024, 680).show(robot, 3);
+        TableView<JobViewModel.KeyRow> table = page.table(robot);
+        io.keyline.testing.Fx.clickOn(robot, () -> JobPage.rowOf(table, "2026-11-01"));
         robot.press(KeyCode.CONTROL);
-        io.keyline.testing.Fx.clickOn(robot, () -> rowOf(table, "2026-11-03"));
+        io.keyline.testing.Fx.clickOn(robot, () -> JobPage.rowOf(table, "2026-11-03"));
         robot.release(KeyCode.CONTROL);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(highlighted(robot, table)).as("the keys chosen").containsExactly("2026-11-01", "2026-11-03");
         for (int reload = 1; reload <= 3; reload++) {
-            javafx.scene.Node before = io.keyline.testing.Fx.fxValue(robot, () -> rowOf(table, "2026-11-01"));
+            javafx.scene.Node before = io.keyline.testing.Fx.fxValue(robot, () -> JobPage.rowOf(table, "2026-11-01"));
             robot.interact(vm::reload);
             WaitForAsyncUtils.waitForFxEvents();
             assertThat(highlighted(robot, table)).as("the keys highlighted after reload %d", reload)
                     .containsExactly("2026-11-01", "2026-11-03");
             assertThat(io.keyline.testing.Fx.fxValue(robot, () -> robot.lookup("#run-selected").query().isDisabled()))
                     .as("Run selected after reload %d", reload).isFalse();
-            assertThat(io.keyline.testing.Fx.fxValue(robot, () -> rowOf(table, "2026-11-01")))
+            assertThat(io.keyline.testing.Fx.fxValue(robot, () -> JobPage.rowOf(table, "2026-11-01")))
                     .as("the row under the pointer after reload %d", reload).isSameAs(before);
         }
     }
@@ -186,16 +111,8 @@ class JobViewKeysTest {
     @Test
     void aColumnFittedToItsRowsCanBeDraggedWiderAndAReloadKeepsIt(FxRobot robot) throws Exception {
         threeFailedKeys();
-        Instant now = fx.wb.clock.instant();
-        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
-        robot.interact(() -> {
-            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1024, 680));
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitForFxEvents();
-        @SuppressWarnings("unchecked")
-        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        JobViewModel vm = page.threads(Threads.direct()).size(1024, 680).show(robot, 3);
+        TableView<JobViewModel.KeyRow> table = page.table(robot);
         javafx.scene.control.TableColumn<?, ?> step = table.getColumns().get(2);
         javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(table.getColumns().size() - 1);
         double stepBefore = io.keyline.testing.Fx.fxValue(robot, step::getWidth);
@@ -216,10 +133,7 @@ class JobViewKeysTest {
         assertThat(io.keyline.testing.Fx.fxValue(robot, outcome::getWidth)).as("Outcome gave the room")
                 .isCloseTo(outcomeBefore - (stepAfter - stepBefore), org.assertj.core.data.Offset.offset(1.0));
         // a reload that finds a key changed fits the columns again: the dragged one keeps its width
-        KeyRecord k = fx.ws.store().ensure(KeyRecord.fresh("daily", "2026-11-01", now));
-        fx.ws.store().apply(k, k.withState(KeyState.FAILED).withStep("write", 2), null, new KeyEvent(0, "daily",
-                "2026-11-01", now, "seed", EventType.CLAIMED, null, 0, KeyState.FAILED, null, "again", null, null,
-                null));
+        page.seed("2026-11-01", KeyState.FAILED, r -> r.withStep("write", 2));
         robot.interact(vm::reload);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(io.keyline.testing.Fx.fxValue(robot, () -> table.getItems().stream()
@@ -236,15 +150,8 @@ class JobViewKeysTest {
     @Test
     void jKeepsTheHighlightedKeyInViewBelowTallRows(FxRobot robot) throws Exception {
         tallRows(8);
-        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
-        robot.interact(() -> {
-            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 760, 560));
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitForFxEvents();
-        @SuppressWarnings("unchecked")
-        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        page.threads(Threads.direct()).size(760, 560).show(robot, 8);
+        TableView<JobViewModel.KeyRow> table = page.table(robot);
         robot.interact(() -> {
             table.requestFocus();
             table.getSelectionModel().clearAndSelect(0);
@@ -255,7 +162,7 @@ class JobViewKeysTest {
             WaitForAsyncUtils.waitForFxEvents();
             String key = io.keyline.testing.Fx.fxValue(robot, () -> table.getSelectionModel().getSelectedItem().key());
             String whole = io.keyline.testing.Fx.fxValue(robot, () -> {
-                javafx.scene.control.TableRow<?> r = rowOf(table, key);
+                javafx.scene.control.TableRow<?> r = JobPage.rowOf(table, key);
                 if (r == null) {
                     return "not shown";
                 }
@@ -280,15 +187,8 @@ class JobViewKeysTest {
     @Test
     void aDragThatNarrowsOutcomeGrowsTheRowsThatWrap(FxRobot robot) throws Exception {
         tallRows(2);
-        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
-        robot.interact(() -> {
-            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1024, 680));
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitForFxEvents();
-        @SuppressWarnings("unchecked")
-        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        page.threads(Threads.direct()).size(1024, 680).show(robot, 2);
+        TableView<JobViewModel.KeyRow> table = page.table(robot);
         javafx.scene.control.TableColumn<?, ?> step = table.getColumns().get(2);
         javafx.geometry.Point2D edge = io.keyline.testing.Fx.fxValue(robot, () -> {
             javafx.scene.Node header = table.lookupAll(".column-header").stream()
@@ -332,16 +232,9 @@ class JobViewKeysTest {
     @Test
     void aColumnDraggedWideGivesTheRoomBackWhenTheWindowNarrows(FxRobot robot) throws Exception {
         tallRows(2);
-        JobViewModel vm = new JobViewModel(fx.services, Threads.direct());
-        robot.interact(() -> {
-            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1300, 680));
-            stage.setWidth(1300);
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitForFxEvents();
-        @SuppressWarnings("unchecked")
-        TableView<JobViewModel.KeyRow> table = robot.lookup("#key-table").queryAs(TableView.class);
+        robot.interact(() -> page.stage().setWidth(1300));
+        page.threads(Threads.direct()).size(1300, 680).show(robot, 2);
+        TableView<JobViewModel.KeyRow> table = page.table(robot);
         javafx.scene.control.TableColumn<?, ?> step = table.getColumns().get(2);
         javafx.geometry.Point2D edge = io.keyline.testing.Fx.fxValue(robot, () -> {
             javafx.scene.Node header = table.lookupAll(".column-header").stream()
@@ -357,7 +250,7 @@ class JobViewKeysTest {
         assertThat(io.keyline.testing.Fx.fxValue(robot, step::getWidth)).as("Step dragged wider")
                 .isGreaterThan(before + 500);
         double wide = io.keyline.testing.Fx.fxValue(robot, table::getWidth);
-        robot.interact(() -> stage.setWidth(1024));
+        robot.interact(() -> page.stage().setWidth(1024));
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(io.keyline.testing.Fx.fxValue(robot, table::getWidth)).as("the table narrowed with the window")
                 .isLessThan(wide - 200);
@@ -378,37 +271,19 @@ class JobViewKeysTest {
 
     /** Job daily with {@code n} keys that wait for a new login to sandbox-cookie, a reason of several lines. */
     private void tallRows(int n) throws Exception {
-        fx = new ConsoleFixture(tmp);
-        fx.publishJob("daily", null);
-        Instant now = fx.wb.clock.instant();
+        page.openPublishing(tmp);
         for (int i = 1; i <= n; i++) {
-            String key = String.format("2026-11-%02d", i);
-            KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
-            fx.ws.store().apply(fresh, fresh.withState(KeyState.NEEDS_CREDENTIAL).withStep("publish", 1)
-                    .withCredential("sandbox-cookie"), null, new KeyEvent(0, "daily", key, now, "seed",
-                    EventType.CLAIMED, null, 0, KeyState.NEEDS_CREDENTIAL, null, "seeded", null, null, null));
+            page.seed(String.format("2026-11-%02d", i), KeyState.NEEDS_CREDENTIAL, r -> r.withStep("publish", 1)
+                    .withCredential("sandbox-cookie"));
         }
     }
 
     /** Job daily with three keys that failed at publish: 2026-11-01, -02 and -03. */
     private void threeFailedKeys() throws Exception {
-        fx = new ConsoleFixture(tmp);
-        fx.publishJob("daily", null);
-        Instant now = fx.wb.clock.instant();
+        page.openPublishing(tmp);
         for (String key : List.of("2026-11-01", "2026-11-02", "2026-11-03")) {
-            KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", key, now));
-            fx.ws.store().apply(fresh, fresh.withState(KeyState.FAILED).withStep("publish", 1), null,
-                    new KeyEvent(0, "daily", key, now, "seed", EventType.CLAIMED, null, 0, KeyState.FAILED, null,
-                            "seeded", null, null, null));
+            page.seed(key, KeyState.FAILED, r -> r.withStep("publish", 1));
         }
-    }
-
-    /** The row that shows {@code key} now (call on the FX thread), or {@code null}. */
-    private static javafx.scene.control.TableRow<?> rowOf(TableView<JobViewModel.KeyRow> table, String key) {
-        return table.lookupAll(".table-row-cell").stream()
-                .filter(n -> n instanceof javafx.scene.control.TableRow<?> r && r.isVisible() && r.getItem()
-                        instanceof JobViewModel.KeyRow k && k.key().equals(key))
-                .map(n -> (javafx.scene.control.TableRow<?>) n).findFirst().orElse(null);
     }
 
     private static List<String> highlighted(FxRobot robot, TableView<JobViewModel.KeyRow> table) {

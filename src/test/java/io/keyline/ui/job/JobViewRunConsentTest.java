@@ -1,15 +1,8 @@
 package io.keyline.ui.job;
 
-import atlantafx.base.theme.PrimerLight;
-import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
-import io.keyline.testing.Fx;
 import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.NoNavigation;
-import io.keyline.ui.common.Threads;
-import javafx.application.Application;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
@@ -24,7 +17,6 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -44,22 +36,18 @@ class JobViewRunConsentTest {
 
     @TempDir
     Path tmp;
-    Stage stage;
+    final JobPage page = new JobPage();
     ConsoleFixture fx;
     JobViewModel vm;
 
     @Start
     void start(Stage s) {
-        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
-        stage = s;
+        page.start(s);
     }
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        Fx.hideOtherWindows(robot, stage);
-        if (fx != null) {
-            fx.close();
-        }
+        page.close(robot);
     }
 
     @Test
@@ -107,20 +95,9 @@ class JobViewRunConsentTest {
     }
 
     private void open(FxRobot robot, List<String> keys) throws Exception {
-        fx = new ConsoleFixture(tmp);
-        fx.publishJob("daily", null);
-        Instant now = fx.wb.clock.instant();
-        for (String k : keys) {
-            fx.ws.store().ensure(KeyRecord.fresh("daily", k, now));
-        }
-        vm = new JobViewModel(fx.services, Threads.javafx());
-        robot.interact(() -> {
-            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1100, 800));
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.rows().size() == keys.size());
-        WaitForAsyncUtils.waitForFxEvents();
+        fx = page.openPublishing(tmp);
+        page.pending(keys);
+        vm = page.show(robot, keys.size());
     }
 
     private void runSelected(FxRobot robot, int n) {

@@ -1,21 +1,12 @@
 package io.keyline.ui.job;
 
-import atlantafx.base.theme.PrimerLight;
 import io.keyline.acceptance.Jobs;
-import io.keyline.domain.EventType;
 import io.keyline.domain.FailureClass;
-import io.keyline.domain.KeyEvent;
-import io.keyline.domain.KeyRecord;
 import io.keyline.domain.KeyState;
 import io.keyline.testing.Fx;
 import io.keyline.ui.ConsoleFixture;
-import io.keyline.ui.NoNavigation;
-import io.keyline.ui.common.Threads;
-import javafx.application.Application;
-import javafx.scene.Scene;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.MenuItem;
-import javafx.scene.control.TableRow;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +18,6 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import static io.keyline.testing.Fx.fxValue;
@@ -45,44 +35,27 @@ class JobViewStaleMenuTest {
 
     @TempDir
     Path tmp;
-    Stage stage;
+    final JobPage page = new JobPage();
     ConsoleFixture fx;
 
     @Start
     void start(Stage s) {
-        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
-        stage = s;
+        page.start(s);
     }
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        Fx.hideOtherWindows(robot, stage);
-        if (fx != null) {
-            fx.close();
-        }
+        page.close(robot);
     }
 
     @Test
     void aMenuOpenedBeforeTheKeyChangedClosesAndItsMoveIsRefused(FxRobot robot) throws Exception {
-        fx = new ConsoleFixture(tmp);
+        fx = page.open(tmp);
         fx.wb.job("daily", Jobs.command("daily", "none", "true", "PT10S"), fx.site.base());
-        Instant now = fx.wb.clock.instant();
-        KeyRecord fresh = fx.ws.store().ensure(KeyRecord.fresh("daily", KEY, now));
-        fx.ws.store().apply(fresh, fresh.withState(KeyState.FAILED).withStep("work", 1)
-                        .withFailure(FailureClass.FATAL, "exit 64"), null,
-                new KeyEvent(0, "daily", KEY, now, "seed", EventType.CLAIMED, null, 0, KeyState.FAILED, null,
-                        "seeded", null, null, null));
-        JobViewModel vm = new JobViewModel(fx.services, Threads.javafx());
-        robot.interact(() -> {
-            stage.setScene(new Scene(new JobView(vm, new NoNavigation()), 1100, 800));
-            stage.show();
-            vm.load("daily");
-        });
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.rows().size() == 1);
-        WaitForAsyncUtils.waitForFxEvents();
+        page.seed(KEY, KeyState.FAILED, r -> r.withStep("work", 1).withFailure(FailureClass.FATAL, "exit 64"));
+        JobViewModel vm = page.show(robot, 1);
 
-        ContextMenu menu = Fx.rightClick(robot, () -> robot.lookup(".table-row-cell").queryAll().stream()
-                .filter(n -> n.isVisible() && ((TableRow<?>) n).getItem() != null).findFirst().orElseThrow());
+        ContextMenu menu = Fx.rightClick(robot, JobPage.row(robot, k -> true));
         assertThat(Fx.shownItems(robot, menu)).as("the failed key's menu").contains("Retry");
         MenuItem retry = fxValue(robot, () -> menu.getItems().stream().filter(i -> "Retry".equals(i.getText()))
                 .findFirst().orElseThrow());
