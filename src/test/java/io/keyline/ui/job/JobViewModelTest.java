@@ -124,7 +124,7 @@ class JobViewModelTest {
     }
 
     /**
-     * "Confirm" (Needs confirmation) lists the keys whose unsafe step waits for a person's confirmation, "Review"
+     * "To confirm" (Needs confirmation) lists the keys whose unsafe step waits for a person's confirmation, "To review"
      * (Needs review) those that wait for their job's review (nothing was sent); both are asked of the state page by
      * page, so the count and the second page hold what the filter says. A wait stored without its reason stays a
      * confirmation.
@@ -145,15 +145,15 @@ class JobViewModelTest {
 
         List<String> labels = JobViewModel.filters().stream().map(JobViewModel.Filter::label).toList();
         // the chips' words, the states in full for a screen reader and on hover
-        assertThat(labels).containsSequence("Confirm", "Review");
+        assertThat(labels).containsSequence("To confirm", "To review");
         assertThat(JobViewModel.filters().stream().map(JobViewModel.Filter::inFull).toList())
                 .containsSequence("Needs confirmation", "Needs review");
-        vm.filterProperty().set(filter("Confirm"));
+        vm.filterProperty().set(filter("To confirm"));
         assertThat(vm.totalProperty().get()).as("keys that wait for a confirmation").isEqualTo(3);
         assertThat(vm.rows()).extracting(JobViewModel.KeyRow::key)
                 .containsExactly("2026-11-29", "2026-11-28", "2026-11-27");
 
-        vm.filterProperty().set(filter("Review"));
+        vm.filterProperty().set(filter("To review"));
         assertThat(vm.totalProperty().get()).as("keys that wait for the job's review").isEqualTo(reviewed.size());
         assertThat(vm.rows()).hasSize(JobViewModel.PAGE_SIZE)
                 .allMatch(r -> r.record().waitReason() == WaitReason.REVIEW);

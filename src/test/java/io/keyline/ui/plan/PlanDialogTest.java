@@ -128,7 +128,7 @@ class PlanDialogTest {
                 .filter(c -> c.getTableRow() != null && c.getTableRow().getItem() instanceof PlanViewModel.Row r
                         && r.key().equals("2026-11-28") && c.getGraphic() instanceof javafx.scene.control.Label)
                 .map(c -> (javafx.scene.control.Label) c.getGraphic()).findFirst().orElseThrow();
-        assertThat(chip.getText()).isEqualTo("Review");
+        assertThat(chip.getText()).isEqualTo("To review");
         assertThat(chip.getAccessibleText()).isEqualTo("Needs review");
         assertThat(chip.getStyleClass()).contains("state-needs-review").doesNotContain("state-needs-confirmation");
     }

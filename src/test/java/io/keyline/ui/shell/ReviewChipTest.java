@@ -73,7 +73,7 @@ class ReviewChipTest extends MainWindowTest {
 
     /** The review's chip, as chips, the legend and the filter name it (its accessible text is {@link #review}). */
     private static String reviewChip(Locale language) {
-        return language == Text.CHINESE ? "待审核" : "Review";
+        return language == Text.CHINESE ? "待审核" : "To review";
     }
 
     private static String pending(Locale language) {
