@@ -358,11 +358,17 @@ public final class JobViewModel extends ViewModel {
         });
     }
 
-    /** The question to ask before {@code keys} run, or {@code null} when fewer than two of them would send. */
+    /**
+     * The question to ask before {@code keys} run, or {@code null} when fewer than two of them would send. It is
+     * planned without asking the probes, as the command line's question without a terminal is: the dialog shows no
+     * probe's answer, so nothing goes to the site before the operator says yes (a key a probe would find done is
+     * counted as sending: the question asks for one key too many, never one too few). A key not yet due is planned
+     * as the run takes it, not run.
+     */
     private Consent consent(JobDefinition def, List<String> keys) {
         // in key order: the table lists the newest first, and the question names the first and the last key
         io.keyline.core.Plan plan = services.operations().planApply().planAndSave(def, keys.stream().sorted().toList(),
-                java.util.Map.of(), io.keyline.core.Planner.Options.DEFAULT);
+                java.util.Map.of(), io.keyline.core.Planner.Options.DEFAULT.withProbes(false));
         List<io.keyline.core.Plan.KeyPlan> sending = plan.sendingUnsafe(def);
         if (sending.size() < 2) {
             return null;

@@ -85,6 +85,46 @@ class JobViewRunConsentTest {
                 .as("the job's review, as a yes on the command line leaves it").isNotNull();
     }
 
+    /**
+     * The question is asked of what the run would do without asking the site: the dialog shows no probe's answer, so
+     * nothing is sent (not even a probe's GET) before the operator says yes. A probe that would find a key done makes
+     * the question count one key too many, never one too few.
+     */
+    @Test
+    void askingSendsNothingToTheSite(FxRobot robot) throws Exception {
+        open(robot, KEYS);
+        runSelected(robot, 3);
+        awaitDialog(robot);
+        assertThat(fx.site.gets()).as("probes asked while the dialog asks").isZero();
+        assertThat(fx.site.posts()).as("posts while the dialog asks").isZero();
+        robot.clickOn("#consent-cancel");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> !dialogShown(robot) && !vm.busyProperty().get());
+        assertThat(fx.site.gets()).as("probes asked once the dialog was refused").isZero();
+    }
+
+    /**
+     * A selected key later than the current one is neither counted by the question nor run: Run selected runs keys as
+     * they are due, as keyline run does without --ahead (running ahead of schedule is the Plan dialog's explicit
+     * choice), so the question and the run agree on what is sent.
+     */
+    @Test
+    void aSelectedKeyNotYetDueIsNeitherCountedNorRun(FxRobot robot) throws Exception {
+        List<String> keys = List.of("2026-11-28", "2026-11-29", "2026-11-30");
+        open(robot, keys);
+        runSelected(robot, 3);
+        awaitDialog(robot);
+        assertThat(fxValue(robot, () -> ((javafx.scene.control.DialogPane) robot.lookup("#run-consent").query())
+                .getHeaderText())).as("what the dialog asks")
+                .isEqualTo("2 keys of daily (2026-11-28 .. 2026-11-29) would send publish");
+        robot.clickOn("#consent-run");
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> keys.subList(0, 2).stream()
+                .allMatch(k -> fx.state("daily", k) == KeyState.DONE) && !vm.busyProperty().get());
+        Thread.sleep(300);
+        assertThat(fx.site.posts()).as("posts once Run was clicked").isEqualTo(2);
+        assertThat(fx.site.effects("2026-11-30")).as("the key not yet due").isZero();
+        assertThat(fx.state("daily", "2026-11-30")).isEqualTo(KeyState.PENDING);
+    }
+
     @Test
     void oneKeyRunsAtOnce(FxRobot robot) throws Exception {
         open(robot, KEYS.subList(0, 1));
