@@ -90,6 +90,18 @@ public final class Workbench {
         }
     }
 
+    /**
+     * Makes every commit that a reader of the state can see durable, as a process that relies on what it read does
+     * (H2 shows other sessions a commit a moment before it has written it): opens the state as another process
+     * would - through the process that serves it, if any - and syncs it, which waits for a write in progress.
+     */
+    public void sync() {
+        try (io.keyline.store.Database db = io.keyline.workspace.Workspace.open(
+                io.keyline.store.StateLocation.parse(stateArg, env))) {
+            db.sync();
+        }
+    }
+
     /** Whether {@link #usePostgres} was called. */
     public boolean postgres() {
         return stateArg.startsWith("postgresql://");
