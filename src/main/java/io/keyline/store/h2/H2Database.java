@@ -524,8 +524,25 @@ public final class H2Database implements Database {
      * leftovers ({@link Sessions}: once per store, a set lookup after that).
      */
     private static JdbcConnectionPool appPool(Path dir, DatabasePasswords pw, boolean alone, NewSessions guard) {
-        return Sessions.pool(appUrl(dir, alone), DatabasePasswords.APP_USER, pw.app(), 16, guard,
-                c -> LeftoverTransactions.finishOnFirstOpen(c, dir));
+        return Sessions.pool(appUrl(dir, alone), DatabasePasswords.APP_USER, pw.app(), 16, guard, c -> {
+            writeEachCommit(c);
+            LeftoverTransactions.finishOnFirstOpen(c, dir);
+        });
+    }
+
+    /**
+     * When this process has the file itself (the session is local), every commit is written before it returns, as
+     * {@code WRITE_DELAY=0} says. Why: H2 sets the write delay from the URL of the session that opens the file - 500
+     * ms when the URL does not say, whatever was stored before - and the app user's URL cannot say it (it needs
+     * admin rights). The app user opens the file at a takeover (the serving process closed the state or died) and
+     * when H2's driver opens it behind a broken pool; a process that then served the state with H2's 500 ms lost
+     * commits that had returned when it was killed within that time ({@code TakeoverCommitTest}).
+     */
+    static void writeEachCommit(Connection c) throws SQLException {
+        org.h2.mvstore.MVStore store = Compaction.localStore(c);
+        if (store != null && !store.isReadOnly() && store.getAutoCommitDelay() != 0) {
+            store.setAutoCommitDelay(0);
+        }
     }
 
     /**
