@@ -397,6 +397,53 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(wb.sleeps).as("Retry-After 30 s, longer than the backoff of 2 s").containsExactly(Duration.ofSeconds(30));
     }
 
+    /**
+     * A safe step the site answers "unavailable, come back in 30 s" is sent again after the site's wait, whatever the
+     * 5xx: a 503, and a 500 or 502 that names its wait too, as a probe's inconclusive answer is asked again.
+     */
+    @ParameterizedTest(name = "HTTP {0}")
+    @ValueSource(ints = {500, 502, 503})
+    void aSafeStepAnsweredWithRetryAfterIsSentAgainAfterTheSitesWait(int code) throws IOException {
+        AtomicInteger posts = new AtomicInteger();
+        site.server().handler(req -> posts.incrementAndGet() == 1
+                ? new Reply.Respond(code, Map.of("Retry-After", "30", "Content-Type", "application/json"),
+                        "{\"error\": \"maintenance\"}")
+                : Reply.status(201, "{\"id\": 1}"));
+        wb.job("p", Jobs.publish("p", "idempotent", false, null), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status("p").get("state").asText()).isEqualTo("DONE");
+        assertThat(posts.get()).isEqualTo(2);
+        assertThat(wb.sleeps).as("Retry-After 30 s, longer than the backoff of 2 s").containsExactly(Duration.ofSeconds(30));
+        assertThat(timelineJson("p")).contains("(Retry-After 30s)");
+    }
+
+    @Test
+    void anUnsafePostAnswered500WithRetryAfterWaitsThenItsProbeDecidesWithoutASecondPost() throws IOException {
+        AtomicInteger posts = new AtomicInteger();
+        AtomicInteger created = new AtomicInteger();
+        site.server().handler(req -> {
+            if (req.method().equals("POST")) {
+                posts.incrementAndGet();
+                created.set(1); // the site saved it, then failed to answer
+                return new Reply.Respond(500, Map.of("Retry-After", "30", "Content-Type", "application/json"),
+                        "{\"error\": \"oops after saving\"}");
+            }
+            return Reply.json("{\"total\": " + created.get() + "}");
+        });
+        wb.job("pub", Jobs.publish("pub", "unsafe", true, null), site.base());
+
+        Result r = run("pub");
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(status("pub").get("state").asText()).isEqualTo("DONE");
+        assertThat(posts.get()).as("never sent twice").isEqualTo(1);
+        assertThat(wb.sleeps).as("it waited the Retry-After before asking the probe").containsExactly(Duration.ofSeconds(30));
+        assertThat(timelineJson("pub")).contains("STEP_RECONCILED").contains("its probe decides after the wait");
+    }
+
     @Test
     void conflict409WhileTheFirstRequestIsStillProcessedEndsDoneWithOneEffect() throws IOException {
         Map<String, String> byIdempotencyKey = new ConcurrentHashMap<>();

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
 /**
  * Per-host gates for a job's requests: a job's {@code rateLimit} is a token bucket of one
  * token per host - requests to one host are spaced {@code period / permits} apart, shared by every key
- * of the job in this process, probes included - and a 429 or 503 with {@code Retry-After} pauses that
+ * of the job in this process, probes included - and a 429 or 5xx with {@code Retry-After} pauses that
  * host for every key of the job, not just the one that got it.
  *
  * <p>No busy waiting: a request reserves the next free slot under a short lock, then parks until its
@@ -110,7 +110,7 @@ public final class HostLimits {
         return Duration.ofNanos(wait);
     }
 
-    /** A 429/503 with {@code Retry-After}: no request of the job goes to this host before it ends. */
+    /** A 429 or 5xx with {@code Retry-After}: no request of the job goes to this host before it ends. */
     public void pause(String job, URI uri, Duration retryAfter) {
         pause(job, uri, retryAfter, null);
     }

@@ -433,7 +433,9 @@ public final class HttpExecutor implements StepExecutor {
         if (s == 409 && cls == FailureClass.TRANSIENT_AFTER_SEND) {
             return new Judgement(cls, withFirstLine(Said.of("core.exec.inProgress"), ex), retryAfter(ex));
         }
-        return new Judgement(cls, http + firstLine(ex), cls == FailureClass.RETRYABLE ? retryAfter(ex) : null);
+        // a wait the site names is honoured whatever the 5xx, as a probe's answer that cannot tell is asked again
+        boolean mayWait = cls == FailureClass.RETRYABLE || cls == FailureClass.TRANSIENT_AFTER_SEND && s >= 500;
+        return new Judgement(cls, http + firstLine(ex), mayWait ? retryAfter(ex) : null);
     }
 
     @Override
@@ -482,7 +484,7 @@ public final class HttpExecutor implements StepExecutor {
                 values = found.values();
                 ev = masked(ev, probe.extract(), values);
             }
-            // an answer that cannot tell now may say when to ask again (a 429 or 503, a retryWhen)
+            // an answer that cannot tell now may say when to ask again (a 429, a 5xx, a retryWhen)
             Duration wait = v.answer() == ProbeOutcome.Answer.INCONCLUSIVE && !v.refused() ? serverWait(ex.headers)
                     : null;
             return new ProbeOutcome(v.answer(), refreshed.noted(v.words()).map(ctx.redact()), ev, values, null,
@@ -812,9 +814,11 @@ public final class HttpExecutor implements StepExecutor {
             }
             HttpResponse<byte[]> resp = exchange(http, b.build(), left, timeout);
             hops.add(new Hop(req.method(), uri, resp.statusCode(), resp.headers().allValues("Set-Cookie"), carried));
-            if (resp.statusCode() == 429 || resp.statusCode() == 503 || resp.statusCode() == 403
+            if (resp.statusCode() == 429 || resp.statusCode() >= 500 && resp.statusCode() < 600
+                    && resp.statusCode() != 501 || resp.statusCode() == 403
                     && Classifier.rateLimited(name -> resp.headers().firstValue(name).orElse(null))) {
-                // the host asked to slow down: every key of the job waits, not just this one
+                // the host asked to slow down (a 429, a 5xx that names its wait, a rate-limited 403): every key of the
+                // job waits, not just this one
                 limits.pause(ctx.job().name(), uri, serverWait(resp.headers()), clock);
             }
             String location = resp.headers().firstValue("Location").orElse(null);

@@ -488,6 +488,42 @@ class HttpExecutorTest {
         }
     }
 
+    /**
+     * A 500 that names its wait is waited for as a 503 is: the step carries the wait, and the host is paused for
+     * every key of the job, so the next request is not sent before it ends. One that names none carries none.
+     */
+    @Test
+    void aServerErrorWithRetryAfterCarriesTheWaitAndPausesTheHost() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Reply> next = new java.util.concurrent.atomic.AtomicReference<>();
+        try (FaultServer server = new FaultServer(r -> next.get())) {
+            Path file = tmp.resolve("get.json");
+            Files.writeString(file, """
+                    { "name": "get", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "read", "kind": "http", "effect": "none", "timeout": "PT2S",
+                                   "request": { "method": "GET", "url": "%s/api" } } ] }
+                    """.formatted(server.base()));
+            JobFileLoader.Result r = JobFileLoader.loadFile(file);
+            assertThat(r.errors()).isEmpty();
+            StepContext ctx = ctx(r.job());
+
+            next.set(new Reply.Respond(500, Map.of(), "oops"));
+            StepOutcome plain = new HttpExecutor(CLOCK, HostLimits.create()).execute(ctx);
+            assertThat(plain.failure()).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
+            assertThat(plain.retryAfter()).as("a 500 that names no wait").isNull();
+
+            HttpExecutor http = new HttpExecutor(CLOCK, HostLimits.create());
+            next.set(new Reply.Respond(502, Map.of("Retry-After", "120"), "bad gateway"));
+            StepOutcome busy = http.execute(ctx);
+            assertThat(busy.failure()).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
+            assertThat(busy.retryAfter()).isEqualTo(java.time.Duration.ofSeconds(120));
+            next.set(new Reply.Respond(200, Map.of(), "ok"));
+            StepOutcome held = http.execute(ctx);
+            assertThat(held.failure()).as("the host is paused: nothing is sent").isEqualTo(FailureClass.RETRYABLE);
+            assertThat(held.retryAfter()).isEqualTo(java.time.Duration.ofSeconds(120));
+            assertThat(server.received()).hasSize(2);
+        }
+    }
+
     @Test
     void whatCountsAsTheLoginPage() {
         URI from = URI.create("https://app.example.org/api/articles");
