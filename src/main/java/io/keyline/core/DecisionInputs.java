@@ -143,16 +143,16 @@ public final class DecisionInputs {
 
     /**
      * As {@link #planned(String, KeyRecord, Map, Map, Function, Instant, String)}, with the asks of probes that
-     * could not tell after an attempt whose outcome is unknown ({@link #unknownProbeAsks(Supplier)}).
+     * could not tell since the step's last attempt ({@link #probeAsks(Supplier)}).
      */
     public KeyDecision.Input planned(String key, KeyRecord rec, Map<String, StepRecord> steps,
                                      Map<String, KeyDecision.CredentialState> credentials,
                                      Function<String, String> payloadHash, Instant now, String pausedReason,
-                                     ToIntFunction<String> unknownAsks) {
+                                     ToIntFunction<String> probeAsks) {
         KeyRecord seen = waitsForReview(rec) ? rec.withState(KeyState.PENDING) : rec;
         return new KeyDecision.Input(job, key, seen, steps, credentials, Map.of(), payloadHash, now,
                 pausedReason != null, pausedReason, holderAlive(seen, now), false, notYetDue(key), Review.Need.NONE,
-                unknownAsks);
+                probeAsks);
     }
 
     /** Whether a key waits for the review of its job's unsafe steps (NEEDS_CONFIRMATION, wait reason REVIEW). */
@@ -167,33 +167,33 @@ public final class DecisionInputs {
 
     /**
      * The input for a key this process holds (the engine after its claim): it goes on until it stops. {@code
-     * unknownAsks}: the asks of probes that could not tell after an attempt whose outcome is unknown
-     * ({@link #unknownProbeAsks(Supplier)}).
+     * probeAsks}: the asks of probes that could not tell since their step's last attempt
+     * ({@link #probeAsks(Supplier)}).
      */
     public KeyDecision.Input held(String key, KeyRecord rec, Map<String, StepRecord> steps,
                                   Map<String, KeyDecision.CredentialState> credentials,
                                   Map<String, ProbeAnswer> probes, Function<String, String> payloadHash, Instant now,
-                                  String pausedReason, ToIntFunction<String> unknownAsks) {
+                                  String pausedReason, ToIntFunction<String> probeAsks) {
         return new KeyDecision.Input(job, key, rec, steps, credentials, probes, payloadHash, now,
-                pausedReason != null, pausedReason, false, true, false, review, unknownAsks);
+                pausedReason != null, pausedReason, false, true, false, review, probeAsks);
     }
 
     /**
-     * Whether {@code e} records an ask of an unsafe step's probe that could not tell after an attempt of the step
-     * whose outcome is unknown: each such ask scheduled the next with the probe's answer.
+     * Whether {@code e} records an ask of an unsafe step's probe that could not tell (before a send, or after an
+     * attempt whose outcome is unknown): each such ask scheduled the next with the probe's answer.
      */
-    private static boolean unknownProbeAsk(KeyEvent e) {
-        return e.type() == EventType.RETRY_SCHEDULED && e.probe() == ProbeAnswer.INCONCLUSIVE
-                && e.failureClass() == FailureClass.AMBIGUOUS;
+    private static boolean inconclusiveAsk(KeyEvent e) {
+        return e.type() == EventType.RETRY_SCHEDULED && e.probe() == ProbeAnswer.INCONCLUSIVE;
     }
 
     /**
-     * By step id: how often the probe of that unsafe step could not tell since the step's last attempt, whose
-     * outcome is unknown, read from the key's history (oldest first), so that the count holds across the runs that
-     * ask it, not only while one run waits in place. An operator's action on the key (a confirmation, a renewal of
-     * its login, a retry) starts every count again.
+     * By step id: how often the probe of that unsafe step could not tell since the step's last attempt (or since
+     * the key began, when it was never sent), read from the key's history (oldest first), so that the count holds
+     * across the runs that ask it, not only while one run waits in place. An ask is not an attempt of the step:
+     * nothing was sent. An operator's action on the key (a confirmation, a renewal of its login, a retry) starts
+     * every count again.
      */
-    public static Map<String, Integer> unknownProbeAsks(List<KeyEvent> history) {
+    public static Map<String, Integer> probeAsks(List<KeyEvent> history) {
         Map<String, Integer> asks = new HashMap<>();
         Set<String> attempted = new HashSet<>();
         for (int i = history.size() - 1; i >= 0; i--) {
@@ -206,7 +206,7 @@ public final class DecisionInputs {
             }
             if (e.type() == EventType.STEP_STARTED) {
                 attempted.add(e.step());
-            } else if (unknownProbeAsk(e)) {
+            } else if (inconclusiveAsk(e)) {
                 asks.merge(e.step(), 1, Integer::sum);
             }
         }
@@ -214,17 +214,17 @@ public final class DecisionInputs {
     }
 
     /**
-     * The asks of {@link #unknownProbeAsks(List)} as the decision reads them, by step id: the history is read
-     * once, when the decision first needs it (a probe that cannot tell after an unknown outcome), not for every key.
+     * The asks of {@link #probeAsks(List)} as the decision reads them, by step id: the history is read
+     * once, when the decision first needs it (a probe that cannot tell), not for every key.
      */
-    public static ToIntFunction<String> unknownProbeAsks(Supplier<List<KeyEvent>> history) {
+    public static ToIntFunction<String> probeAsks(Supplier<List<KeyEvent>> history) {
         return new ToIntFunction<>() {
             private Map<String, Integer> asks;
 
             @Override
             public synchronized int applyAsInt(String step) {
                 if (asks == null) {
-                    asks = unknownProbeAsks(history.get());
+                    asks = probeAsks(history.get());
                 }
                 return asks.getOrDefault(step, 0);
             }

@@ -75,22 +75,23 @@ public final class KeyDecision {
      * @param notYetDue     whether the key is later than the job's current key and not allowed ahead
      * @param review        whether the job's unsafe steps wait for a review before this run may run them (an
      *                      unattended run of a new or edited job), and why; {@link Review.Need#NONE} otherwise
-     * @param unknownAsks   by step id: how often the probe of that unsafe step could not tell since the step's
-     *                      last attempt, whose outcome is unknown ({@link DecisionInputs#unknownProbeAsks}); read
-     *                      only for such a step whose probe cannot tell now ({@code null} = never asked)
+     * @param probeAsks     by step id: how often the probe of that unsafe step could not tell since the step's
+     *                      last attempt, or since the key began when it was never sent ({@link
+     *                      DecisionInputs#probeAsks}); read only for a step whose probe cannot tell now
+     *                      ({@code null} = never asked)
      */
     public record Input(JobDefinition job, String key, KeyRecord record, Map<String, StepRecord> steps,
                         Map<String, CredentialState> credentials, Map<String, ProbeAnswer> probes,
                         Function<String, String> payloadHash, Instant now, boolean paused, String pausedReason,
                         boolean leaseLive, boolean heldByMe, boolean notYetDue, Review.Need review,
-                        ToIntFunction<String> unknownAsks) {
+                        ToIntFunction<String> probeAsks) {
         public Input {
             steps = steps == null ? Map.of() : steps;
             credentials = credentials == null ? Map.of() : credentials;
             probes = probes == null ? Map.of() : probes;
             payloadHash = payloadHash == null ? s -> null : payloadHash;
             review = review == null ? Review.Need.NONE : review;
-            unknownAsks = unknownAsks == null ? s -> 0 : unknownAsks;
+            probeAsks = probeAsks == null ? s -> 0 : probeAsks;
         }
 
         /** An input in which no probe could not tell after an attempt whose outcome is unknown. */
@@ -108,17 +109,17 @@ public final class KeyDecision {
 
         Input withSteps(Map<String, StepRecord> s) {
             return new Input(job, key, record, s, credentials, probes, payloadHash, now, paused, pausedReason,
-                    leaseLive, heldByMe, notYetDue, review, unknownAsks);
+                    leaseLive, heldByMe, notYetDue, review, probeAsks);
         }
 
         Input withProbes(Map<String, ProbeAnswer> p) {
             return new Input(job, key, record, steps, credentials, p, payloadHash, now, paused, pausedReason,
-                    leaseLive, heldByMe, notYetDue, review, unknownAsks);
+                    leaseLive, heldByMe, notYetDue, review, probeAsks);
         }
 
         Input held() {
             return new Input(job, key, record, steps, credentials, probes, payloadHash, now, paused, pausedReason,
-                    leaseLive, true, notYetDue, review, unknownAsks);
+                    leaseLive, true, notYetDue, review, probeAsks);
         }
     }
 
@@ -415,16 +416,15 @@ public final class KeyDecision {
                             Said.of("core.credential.probeRejected")));
                 }
                 case INCONCLUSIVE -> {
-                    // after an attempt whose outcome is unknown it is asked as often as the retry policy tries a
-                    // step (this ask too), never as an attempt of the step; then a person decides whether its work
-                    // is there
-                    if (interrupted && in.unknownAsks().applyAsInt(s.id()) + 1 >= s.retry().maxAttempts()) {
+                    // it is asked as often as the retry policy tries a step (this ask too), never as an attempt of
+                    // the step: nothing was sent. Then, after an attempt whose outcome is unknown, a person decides
+                    // whether its work is there; before a send, the key fails with nothing sent
+                    boolean spent = in.probeAsks().applyAsInt(s.id()) + 1 >= s.retry().maxAttempts();
+                    if (interrupted && spent) {
                         return stop(new Stop(StopKind.NEEDS_CONFIRMATION, s.id(), null, null,
                                 WaitReason.OUTCOME_UNKNOWN, "probe: " + answer.word()));
                     }
-                    // before a send (or after one that provably sent nothing) each answer is a try of the step
-                    int tries = (sr == null ? 0 : sr.attempts()) + 1;
-                    return stop(new Stop(!interrupted && tries >= s.retry().maxAttempts() ? StopKind.RETRIES_SPENT
+                    return stop(new Stop(!interrupted && spent ? StopKind.RETRIES_SPENT
                             : StopKind.PROBE_INCONCLUSIVE, s.id(), null, null, null, null));
                 }
                 case REFUSED -> {

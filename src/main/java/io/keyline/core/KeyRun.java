@@ -144,7 +144,7 @@ final class KeyRun {
     private KeyRecord execute(Claim c) {
         Map<String, KeyDecision.CredentialState> creds = DecisionInputs.credentials(job, ctx.credentials);
         // read from the key's history when a probe cannot tell after an unknown outcome (this claim then stops)
-        ToIntFunction<String> asks = DecisionInputs.unknownProbeAsks(() -> ctx.events.events(job.name(), key));
+        ToIntFunction<String> asks = DecisionInputs.probeAsks(() -> ctx.events.events(job.name(), key));
         try {
             while (true) {
                 // told to stop (SIGTERM) or paused: the key stops at this step boundary

@@ -92,16 +92,13 @@ final class KeyTransitions {
                         && (sr.status() == StepStatus.AMBIGUOUS || sr.status() == StepStatus.STARTED);
                 Said msg = unknown ? Said.of("core.event.unknownAskAgain", step.id(), p.words())
                         : Said.of("core.event.inconclusive", p.words());
-                if (unknown) {
-                    // asked again as a safe step is retried (growing waits), never as an attempt of the step; the
-                    // decision sends the key to a person after maxAttempts asks
-                    int asks = in.unknownAsks().applyAsInt(step.id()) + 1;
-                    scheduleRetry(c, step, sr, attempts(sr), asks, FailureClass.AMBIGUOUS, p.origin(), msg,
-                            p.evidence(), p.askAgainAfter(), ProbeAnswer.INCONCLUSIVE, false);
-                    return c.rec;
-                }
-                scheduleRetry(c, step, sr, attempts(sr) + 1, FailureClass.RETRYABLE, p.origin(), msg, p.evidence(),
-                        p.askAgainAfter(), ProbeAnswer.INCONCLUSIVE);
+                // asked again as a safe step is retried (growing waits), never as an attempt of the step: nothing was
+                // sent. After maxAttempts asks the decision sends the key to a person (after an unknown outcome), or
+                // the key fails here with nothing sent
+                int asks = in.probeAsks().applyAsInt(step.id()) + 1;
+                scheduleRetry(c, step, sr, attempts(sr), asks, unknown ? FailureClass.AMBIGUOUS
+                        : FailureClass.RETRYABLE, p.origin(), msg, p.evidence(), p.askAgainAfter(),
+                        ProbeAnswer.INCONCLUSIVE, false);
                 return c.rec;
             }
             case PROBE_REFUSED -> {
@@ -355,8 +352,11 @@ final class KeyTransitions {
         Instant first = sr != null && sr.firstAttemptAt() != null ? sr.firstAttemptAt() : now;
         StepRecord rec = sr != null ? new StepRecord(step.id(), sr.status(), attempt, first, sr.outputs(), now)
                 : new StepRecord(step.id(), StepStatus.FAILED, attempt, first, Map.of(), now);
+        // an ask of a probe that could not tell counts asks, not the step's attempts
+        boolean ask = probe == ProbeAnswer.INCONCLUSIVE;
         if (tries >= policy.maxAttempts()) {
-            Said msg = Said.of("core.event.failedAfter", step.id(), attempt, message);
+            Said msg = ask ? Said.of("core.event.probeAsksSpent", step.id(), tries, message)
+                    : Said.of("core.event.failedAfter", step.id(), attempt, message);
             c.move(Trigger.FAIL, c.rec.withStep(step.id(), attempt).withFailureWords(cls, msg, origin), rec,
                     EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
@@ -373,9 +373,10 @@ final class KeyTransitions {
                     EventType.KEY_FAILED, step.id(), attempt, cls, msg, ev, probe);
             return;
         }
-        // an ask of a probe that could not tell after an unknown outcome counts asks, not the step's attempts
-        boolean ask = cls == FailureClass.AMBIGUOUS && probe == ProbeAnswer.INCONCLUSIVE;
-        Said msg = ask ? Said.of("core.event.askScheduled", message, tries + 1, policy.maxAttempts(), next)
+        Said msg = ask ? retryAfter == null
+                ? Said.of("core.event.askScheduled", message, tries + 1, policy.maxAttempts(), next)
+                : Said.of("core.event.askScheduledAfter", message, tries + 1, policy.maxAttempts(), next,
+                        Math.min(retryAfter.toSeconds(), 999_999_999))
                 : retryAfter == null
                 ? Said.of("core.event.retryScheduled", message, attempt + 1, policy.maxAttempts(), next)
                 : Said.of("core.event.retryScheduledAfter", message, attempt + 1, policy.maxAttempts(), next,

@@ -35,7 +35,7 @@ import java.util.function.UnaryOperator;
  * rule the engine executes, so a plan cannot promise what a run would not do.
  *
  * @param events the keys' histories: how often a probe could not tell after an unknown outcome, as the engine
- *               reads it ({@link DecisionInputs#unknownProbeAsks(java.util.function.Supplier)})
+ *               reads it ({@link DecisionInputs#probeAsks(java.util.function.Supplier)})
  * @param prober asks the unsafe steps' probes read-only, or {@code null}: every probe is "not asked"
  */
 public record Planner(KeyRecords store, KeyEvents events, JobControls controls, Leases leases,
@@ -174,7 +174,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         }
 
         /** Read from the key's history only when a probe cannot tell after an unknown outcome, as the engine does. */
-        final java.util.function.ToIntFunction<String> asks = DecisionInputs.unknownProbeAsks(this::history);
+        final java.util.function.ToIntFunction<String> asks = DecisionInputs.probeAsks(this::history);
 
         private List<io.keyline.domain.KeyEvent> history() {
             return rec == null || !rec.stored() ? List.of() : events.events(job.name(), key);

@@ -334,6 +334,48 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(timelineJson("p")).doesNotContain("STEP_RECONCILED");
     }
 
+    /**
+     * An attempt is a send of the step: a probe that could not tell before it spends none of them. Two asks the site
+     * answered 503, then the probe answered absent, the post 503 once: the post still has its second attempt.
+     */
+    @Test
+    void aProbeThatCannotTellBeforeTheSendSpendsNoAttemptOfTheStep() throws IOException {
+        site.failGets(Fault.STATUS_503, Fault.STATUS_503);
+        site.failPosts(Fault.STATUS_503);
+        wb.job("p", Jobs.publish("p", "unsafe", true, null), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        JsonNode st = status("p");
+        assertThat(st.get("state").asText()).isEqualTo("DONE");
+        assertThat(site.effects(KEY)).isEqualTo(1);
+        assertThat(site.posts()).as("the 503, then the post").isEqualTo(2);
+        assertThat(timeline(wb, "p", KEY)).filteredOn(e -> e.get("type").asText().equals("STEP_SUCCEEDED")
+                        && e.get("step").asText().equals("publish"))
+                .singleElement().satisfies(e -> assertThat(e.get("attempt").asInt()).as("two sends, not four")
+                        .isEqualTo(2));
+        String tl = wb.cli("timeline", "p", KEY).out();
+        assertThat(tl).contains("(ask 2 of 3)").contains("attempt 2 of 3");
+    }
+
+    @Test
+    void aProbeThatNeverTellsFailsTheKeyAfterItsAsksWithNothingSent() throws IOException {
+        site.failGets(Fault.STATUS_503, Fault.STATUS_503, Fault.STATUS_503);
+        wb.job("p", Jobs.publish("p", "unsafe", true, null), site.base());
+
+        Result r = run("p");
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode st = status("p");
+        assertThat(st.get("state").asText()).isEqualTo("FAILED");
+        assertThat(st.get("attempts").asInt()).as("nothing was sent").isZero();
+        assertThat(st.get("message").asText()).contains("could not tell 3 times in a row").contains("inconclusive")
+                .doesNotContain("after 3 attempts");
+        assertThat(site.posts()).isZero();
+        assertThat(site.gets()).isEqualTo(3);
+    }
+
     static String commandProbeJob(String probeScript) {
         return """
                 {
