@@ -228,7 +228,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
             KeyDecision.Stop stop = path.stop();
             ProbeAnswer stopProbe = stop.step() == null ? null : askedAnswers.get(stop.step());
             boolean resumed = steps.values().stream().anyMatch(r -> r.status().finished());
-            Said described = describe(path, stopProbe, resumed);
+            Said described = describe(path, stopProbe, resumed, stop.step() == null ? null : askAfter.get(stop.step()));
             Said action = waitedFor == null ? described : Said.of("core.plan.waitThen", waitedFor, described);
             Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind(), stopProbe,
                     askedAnswers.get(KeyProbe.STEP));
@@ -237,6 +237,8 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         }
 
         final Map<String, ProbeAnswer> askedAnswers = new HashMap<>();
+        /** By step id: the wait a probe's answer that could not tell asked for (its Retry-After), when it named one. */
+        final Map<String, java.time.Duration> askAfter = new HashMap<>();
 
         /** Asks a step's probe, or the job's own, read-only, when it can be asked now. */
         ProbeAnswer ask(String stepId, List<String> executedBefore) {
@@ -268,6 +270,9 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                 }
                 answer = p.decided();
                 shown = Said.of("core.plan.probe.answered", answerWords(answer), message);
+                if (answer == ProbeAnswer.INCONCLUSIVE && p.askAgainAfter() != null) {
+                    askAfter.put(stepId, p.askAgainAfter());
+                }
             }
             askedAnswers.put(stepId, answer);
             probeShown.put(stepId, shown);
@@ -384,6 +389,20 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                     && rec.failureClass() == io.keyline.domain.FailureClass.AMBIGUOUS;
         }
 
+        /**
+         * The steps a waiting retry of {@code stepId} runs again first: its {@code retryFrom} and the steps after it
+         * whose records the retry discarded (they fetch their outputs anew), as the run will.
+         */
+        private List<String> goneBack(String stepId) {
+            StepDefinition s = stepId == null ? null : job.step(stepId);
+            if (s == null || s.retryFrom() == null || rec == null || !rec.stored()) {
+                return List.of();
+            }
+            Map<String, StepRecord> kept = store.steps(job.name(), key);
+            return job.steps().subList(job.stepIndex(s.retryFrom()), job.stepIndex(s.id())).stream()
+                    .map(StepDefinition::id).filter(id -> !kept.containsKey(id)).toList();
+        }
+
         /** Words for a stop that leaves the key alone. */
         private Said keyLevel(KeyDecision.Stop s) {
             return switch (s.kind()) {
@@ -399,7 +418,10 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                 case WAIT_RETRY -> asksProbeNext(s.step())
                         ? Said.of("core.plan.waitAsk", s.until(), s.step(), asks.applyAsInt(s.step()) + 1,
                                 job.step(s.step()).retry().maxAttempts())
-                        : Said.of("core.plan.waitRetry", s.until(), s.step(), rec.attempts() + 1);
+                        : goneBack(s.step()).isEmpty()
+                        ? Said.of("core.plan.waitRetry", s.until(), s.step(), rec.attempts() + 1)
+                        : Said.of("core.plan.waitRetryBack", s.until(), s.step(), rec.attempts() + 1,
+                                String.join(", ", goneBack(s.step())), goneBack(s.step()).size());
                 case NOT_YET_DUE -> Said.of("core.plan.notYetDue", key, inputs.currentKey(), job.key().zone());
                 case PAUSED -> Said.of("core.plan.blocked", pausedText);
                 default -> Said.plain(s.kind().name().toLowerCase(java.util.Locale.ROOT));
@@ -437,7 +459,8 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
     }
 
     /** The action of a key whose path runs: {@code run a,b}, {@code resume at b (run b,c)}, then where it stops. */
-    static Said describe(KeyDecision.Path path, ProbeAnswer stopProbe, boolean resumed) {
+    static Said describe(KeyDecision.Path path, ProbeAnswer stopProbe, boolean resumed,
+                         java.time.Duration askAgainAfter) {
         List<String> executed = path.executed();
         List<String> reconciled = path.actions().stream()
                 .filter(a -> a.kind() == KeyDecision.ActionKind.RECONCILE).map(KeyDecision.Action::step).toList();
@@ -469,7 +492,9 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                 };
                 yield Said.of("core.plan.needsConfirmationWhy", stop.step(), why);
             }
-            case PROBE_INCONCLUSIVE -> Said.of("core.plan.probeInconclusive", stop.step());
+            case PROBE_INCONCLUSIVE -> askAgainAfter == null ? Said.of("core.plan.probeInconclusive", stop.step())
+                    : Said.of("core.plan.probeInconclusiveAfter", stop.step(),
+                            Math.min(askAgainAfter.toSeconds(), 999_999_999));
             case RETRIES_SPENT -> Said.of("core.plan.retriesSpent", stop.step());
             case PROBE_REFUSED -> KeyProbe.is(stop.step()) ? Said.of("core.plan.jobProbeRefused")
                     : Said.of("core.plan.probeRefused", stop.step());

@@ -219,4 +219,51 @@ class PlanApplyTest extends SiteTestBase {
                 .doesNotContain("this is a bug");
         assertThat(site.server().received()).isEmpty();
     }
+
+    /** A probe the site answers "come back in 120 s" (a 503 with Retry-After): the plan says the wait it asked for. */
+    @Test
+    void aPlanWhoseProbeTheSiteAsksToWaitSaysTheWait() {
+        site.retryAfterSeconds(120);
+        site.failGets(TestSite.Fault.STATUS_503);
+
+        Result json = wb.cli("plan", "p", "--key", KEY, "--json");
+
+        assertThat(json.exit()).as(json.toString()).isZero();
+        assertThat(Json.read(json.out(), JsonNode.class).get("keys").get(0).get("action").asText())
+                .contains("inconclusive").contains("not before the 120 s the site asked for");
+        assertThat(site.posts()).isZero();
+    }
+
+    /**
+     * A key waiting for a retry of a step that goes back to an earlier one ({@code retryFrom}): the plan says that
+     * step runs again first, as the run will.
+     */
+    @Test
+    void aPlanOfAKeyWhoseRetryGoesBackSaysWhichStepsRunAgainFirst() throws IOException {
+        site.server().handler(req -> req.method().equals("GET")
+                ? io.keyline.testing.FaultServer.Reply.json("{\"token\": \"t1\"}")
+                : io.keyline.testing.FaultServer.Reply.status(403, "[\"BAD CSRF\"]"));
+        wb.job("tok", """
+                {
+                  "name": "tok",
+                  "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+                  "retry": { "maxAttempts": 3, "initialDelay": "PT10M", "maxDelay": "PT10M", "maxElapsed": "PT1H", "jitter": 0.0 },
+                  "steps": [
+                    { "id": "token", "kind": "http", "effect": "none",
+                      "request": { "method": "GET", "url": "BASE/api/token" } },
+                    { "id": "save", "kind": "http", "effect": "idempotent", "retryFrom": "token",
+                      "request": { "method": "POST", "url": "BASE/api/save", "body": "{steps.token.outputs.token}" },
+                      "response": { "retryWhen": { "bodyContains": "BAD CSRF" }, "authWhen": { "status": [401] } } }
+                  ]
+                }
+                """, site.base());
+        Result run = wb.cli("run", "tok", "--key", KEY);
+        assertThat(run.exit()).as(run.toString()).isEqualTo(5);
+
+        Result json = wb.cli("plan", "tok", "--key", KEY, "--json");
+
+        assertThat(json.exit()).as(json.toString()).isZero();
+        assertThat(Json.read(json.out(), JsonNode.class).get("keys").get(0).get("action").asText())
+                .contains("save, attempt 2").contains("token runs again first");
+    }
 }
