@@ -43,6 +43,13 @@ final class JobsCommand extends Sub implements Callable<Integer> {
         for (String w : warnings) {
             out().println("! " + w);
         }
+        if (!catalog.warnings().isEmpty()) {
+            out().println();
+            out().println(t("cli.jobs.warnings"));
+            for (JobFileError e : catalog.warnings()) {
+                out().println("  " + io.keyline.domain.Printable.line(e.toString()));
+            }
+        }
         if (!catalog.errors().isEmpty()) {
             out().println();
             out().println(t("cli.jobs.invalid"));

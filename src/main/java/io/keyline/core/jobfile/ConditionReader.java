@@ -51,9 +51,28 @@ final class ConditionReader {
         if (!owner.has("response")) {
             return ResponseRules.NONE;
         }
-        return owner.readObject("response", RESPONSE_FIELDS, response -> new ResponseRules(
-                read(response, "successWhen"), read(response, "authWhen"), read(response, "retryWhen"),
-                read(response, "refusedWhen")));
+        return owner.readObject("response", RESPONSE_FIELDS, response -> {
+            ResponseRules rules = new ResponseRules(read(response, "successWhen"), read(response, "authWhen"),
+                    read(response, "retryWhen"), read(response, "refusedWhen"));
+            if (meetsBare403(rules.retryWhen())) {
+                // any 403 is then "try again", an ended login too: it is sent again until its attempts are spent
+                SourceNode.Field id = owner.field("id");
+                Said step = id != null && id.value() instanceof SourceNode.Str s
+                        ? Said.of("core.jobfile.step", "\"" + s.value() + "\"") : owner.label();
+                response.problems().warnAt(response.field("retryWhen").value(), Said.of(
+                        "core.jobfile.warn.bare403", step, response.pathOf("retryWhen")));
+            }
+            return rules;
+        });
+    }
+
+    /**
+     * Whether a rule is met by any 403, whatever the site says with it: a {@code status} list with 403, alone or as
+     * one of an {@code any}. A rule that also asks for the site's words ({@code all} with {@code bodyContains}) is not.
+     */
+    static boolean meetsBare403(Condition c) {
+        return c instanceof Condition.Status s && s.codes().contains(403)
+                || c instanceof Condition.Any any && any.conditions().stream().anyMatch(ConditionReader::meetsBare403);
     }
 
     /**

@@ -10,15 +10,23 @@ import java.util.Optional;
  * The jobs of a jobs folder and the errors of the files that were rejected.
  *
  * @param jobs   valid jobs, sorted by name
- * @param errors errors of rejected files, sorted by file, line and column
+ * @param errors   errors of rejected files, sorted by file, line and column
+ * @param warnings warnings of files that loaded (what may go wrong with their jobs), sorted the same way
  */
-public record JobCatalog(List<JobDefinition> jobs, List<JobFileError> errors) {
+public record JobCatalog(List<JobDefinition> jobs, List<JobFileError> errors, List<JobFileError> warnings) {
+
+    private static final Comparator<JobFileError> BY_PLACE = Comparator.comparing((JobFileError e) -> e.file().toString())
+            .thenComparingInt(JobFileError::line)
+            .thenComparingInt(JobFileError::column);
 
     public JobCatalog {
         jobs = jobs.stream().sorted(Comparator.comparing(JobDefinition::name)).toList();
-        errors = errors.stream().sorted(Comparator.comparing((JobFileError e) -> e.file().toString())
-                .thenComparingInt(JobFileError::line)
-                .thenComparingInt(JobFileError::column)).toList();
+        errors = errors.stream().sorted(BY_PLACE).toList();
+        warnings = warnings.stream().sorted(BY_PLACE).toList();
+    }
+
+    public JobCatalog(List<JobDefinition> jobs, List<JobFileError> errors) {
+        this(jobs, errors, List.of());
     }
 
     /** The job with this name, if it loaded. */

@@ -33,11 +33,18 @@ public final class JobFileLoader {
      * The outcome of loading one file: a job, or the errors that rejected it.
      *
      * @param job    the job, or {@code null} when rejected
-     * @param errors the errors, sorted by line and column; empty when the job loaded
+     * @param errors   the errors, sorted by line and column; empty when the job loaded
+     * @param warnings what may go wrong with a job that loaded (a rule that may retry an ended login), sorted by
+     *                 line and column
      */
-    public record Result(JobDefinition job, List<JobFileError> errors) {
+    public record Result(JobDefinition job, List<JobFileError> errors, List<JobFileError> warnings) {
         public Result {
             errors = List.copyOf(errors);
+            warnings = List.copyOf(warnings);
+        }
+
+        public Result(JobDefinition job, List<JobFileError> errors) {
+            this(job, errors, List.of());
         }
     }
 
@@ -62,6 +69,7 @@ public final class JobFileLoader {
         }
         List<JobDefinition> jobs = new ArrayList<>();
         List<JobFileError> errors = new ArrayList<>();
+        List<JobFileError> warnings = new ArrayList<>();
         Map<String, Path> definedIn = new HashMap<>();
         for (Path file : files) {
             Loaded loaded = read(file);
@@ -75,9 +83,10 @@ public final class JobFileLoader {
             } else {
                 definedIn.put(job.name(), file);
                 jobs.add(job);
+                warnings.addAll(loaded.result().warnings());
             }
         }
-        return new JobCatalog(jobs, errors);
+        return new JobCatalog(jobs, errors, warnings);
     }
 
     /** Loads and validates one job file. */
@@ -118,7 +127,8 @@ public final class JobFileLoader {
         SourceNode root = SourceParser.parse(text, problems);
         JobDefinition job = root == null ? null : JobReader.read(root, problems, file, sha256(bytes));
         SourceNode.Field name = root instanceof SourceNode.Obj obj ? obj.field("name") : null;
-        return new Loaded(new Result(job, problems.sorted()), name == null ? null : name.value());
+        return new Loaded(new Result(job, problems.sorted(), job == null ? List.of() : problems.warnings()),
+                name == null ? null : name.value());
     }
 
     private static Loaded rejected(JobFileError error) {

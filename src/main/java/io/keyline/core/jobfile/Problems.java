@@ -14,6 +14,7 @@ final class Problems {
     private final Path file;
     private final String[] lines;
     private final List<JobFileError> errors = new ArrayList<>();
+    private final List<JobFileError> warnings = new ArrayList<>();
 
     Problems(Path file, String text) {
         this.file = file;
@@ -95,6 +96,17 @@ final class Problems {
             }
         }
         at(str.line(), pos + 1, message);
+    }
+
+    /** A warning at the start of a value: the job loads, and whoever lists it reads what may go wrong. */
+    void warnAt(SourceNode node, Said message) {
+        warnings.add(new JobFileError(file, node.line(), node.column(), message));
+    }
+
+    /** The warnings, sorted by line and column. */
+    List<JobFileError> warnings() {
+        return warnings.stream().sorted(Comparator.comparingInt(JobFileError::line)
+                .thenComparingInt(JobFileError::column)).toList();
     }
 
     /** How many errors have been reported so far. */
