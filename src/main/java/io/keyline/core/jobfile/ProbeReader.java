@@ -53,7 +53,7 @@ final class ProbeReader {
 
     private static ProbeSpec http(ObjectView probe, StepTemplates templates, Duration timeout) {
         probe.forbid("command", "core.jobfile.notOnHttpProbe");
-        String method = probe.choice("method", List.of("GET", "HEAD"), true);
+        String method = probe.choice("method", List.of("GET", "HEAD", "PROPFIND"), true);
         String url = null;
         if (probe.require("url")) {
             SourceNode.Str str = probe.string("url");

@@ -192,13 +192,16 @@ final class StepReader {
         return valid ? env : null;
     }
 
+    /** A step's methods: HTTP's, and WebDAV's for making a folder and reading a file's properties. */
+    static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE", "MKCOL", "PROPFIND");
+
     private static HttpRequestSpec request(ObjectView step, StepTemplates templates) {
         ObjectView request = step.objectField("request", REQUEST_FIELDS);
         if (request == null) {
             return null;
         }
-        String method = request.require("method", Said.of("core.jobfile.expect.oneOf", "GET, POST, PUT, PATCH, DELETE"))
-                ? request.choice("method", List.of("GET", "POST", "PUT", "PATCH", "DELETE"), true) : null;
+        String method = request.require("method", Said.of("core.jobfile.expect.oneOf", String.join(", ", METHODS)))
+                ? request.choice("method", METHODS, true) : null;
         String url = null;
         if (request.require("url")) {
             SourceNode.Str str = request.string("url");

@@ -1,0 +1,230 @@
+package io.keyline.acceptance;
+
+import io.keyline.testing.FaultServer.Request;
+import io.keyline.testing.NextcloudSite;
+import io.keyline.testing.Workbench;
+import io.keyline.testing.Workbench.Result;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static io.keyline.acceptance.CredentialTesting.status;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The week's design files packed and uploaded to a server shaped like Nextcloud's WebDAV, by the job shipped as
+ * {@code resources/jobs/examples/nextcloud-archive.json}, driven through the real command line (and a child process
+ * for the SIGKILL): a command packs {@code designs/2026-W48/} into {@code archive/2026-W48.tar.gz}, {@code MKCOL}
+ * makes the year's folder (405: it is there), a conditional {@code PUT} ({@code If-None-Match: *}) uploads the
+ * archive as it is on disk (412: it is there), and {@code PROPFIND} checks it. The server counts the uploads that
+ * stored the file: one per key, whatever happened on the way; the bytes that arrive are the archive's (SHA-256); and
+ * the app password is never shown.
+ */
+class NextcloudFlowTest {
+
+    static final String KEY = "2026-W48";
+    static final String JOB = "nextcloud-archive";
+    static final String CRED = "nextcloud";
+    static final String FILE = "Archive/2026/2026-W48.tar.gz";
+    static final Path EXAMPLE = Path.of("resources/jobs/examples/nextcloud-archive.json");
+
+    @TempDir
+    Path tmp;
+    Workbench wb;
+    NextcloudSite site;
+    final List<String> passwords = new ArrayList<>();
+
+    @BeforeEach
+    void open() throws IOException {
+        wb = new Workbench(tmp);
+        site = new NextcloudSite();
+        Files.createDirectories(wb.jobs.resolve("scripts"));
+        Files.copy(Path.of("resources/jobs/scripts/pack-designs.sh"), wb.jobs.resolve("scripts/pack-designs.sh"));
+        Path week = Files.createDirectories(wb.jobs.resolve("designs").resolve(KEY));
+        // exported designs are binary: every byte value, bytes that are no UTF-8, a NUL, CR LF
+        byte[] png = new byte[70_000];
+        new Random(48).nextBytes(png);
+        Files.write(week.resolve("poster.png"), png);
+        byte[] all = new byte[256];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = (byte) i;
+        }
+        Files.write(week.resolve("palette.bin"), all);
+        Files.writeString(week.resolve("notes-\u5468.txt"), "r\u00e9sum\u00e9 \u5468\u62a5\r\n", StandardCharsets.UTF_8);
+        job(Files.readString(EXAMPLE, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        site.close();
+    }
+
+    void job(String text) throws IOException {
+        Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://cloud.example.org", site.base()),
+                StandardCharsets.UTF_8);
+    }
+
+    void jobWith(String from, String to) throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        assertThat(text).contains(from);
+        job(text.replace(from, to));
+    }
+
+    /** Stores an app password as the operator does: {@code credentials set nextcloud --type header}. */
+    void storePassword() {
+        String password = site.newAppPassword();
+        passwords.add(password);
+        Result r = wb.cliWithInput("Authorization: " + NextcloudSite.basic(password) + "\n",
+                "credentials", "set", CRED, "--type", "header");
+        assertThat(r.exit()).as(r.toString()).isZero();
+    }
+
+    Result run() {
+        return wb.cli("run", JOB, "--key", KEY);
+    }
+
+    String state() {
+        return status(wb, JOB, KEY).get("state").asText();
+    }
+
+    byte[] archive() throws IOException {
+        return Files.readAllBytes(wb.jobs.resolve("archive").resolve(KEY + ".tar.gz"));
+    }
+
+    Request lastPut() {
+        List<Request> puts = site.requests().stream().filter(q -> q.method().equals("PUT")).toList();
+        return puts.get(puts.size() - 1);
+    }
+
+    /** The archive on the server is the one on disk, byte for byte, and was stored once. */
+    void uploadedOnceIntact() throws IOException {
+        assertThat(site.uploads(FILE)).as("uploads of the week's archive").isEqualTo(1);
+        assertThat(NextcloudSite.sha256(site.file(FILE))).isEqualTo(NextcloudSite.sha256(archive()));
+    }
+
+    /** What Keyline shows of the key anywhere: run output, export, timeline, status, the run log. */
+    void nothingShownHoldsThePassword(Result... runs) throws IOException {
+        List<String> shown = new ArrayList<>();
+        for (Result r : runs) {
+            shown.add(r.out() + r.err());
+        }
+        for (Result r : List.of(wb.cli("export", "--json", JOB), wb.cli("timeline", JOB, KEY, "--json"),
+                wb.cli("timeline", JOB, KEY), wb.cli("status", JOB, "--json"), wb.cli("status", JOB),
+                wb.cli("credentials", "list"))) {
+            assertThat(r.exit()).as(r.toString()).isZero();
+            shown.add(r.out() + r.err());
+        }
+        Path log = wb.logs().resolve("runs.jsonl");
+        assertThat(log).exists();
+        shown.add(Files.readString(log, StandardCharsets.UTF_8));
+        assertThat(site.requests()).as("the password went to the server")
+                .anyMatch(q -> NextcloudSite.basic(passwords.get(0)).equals(q.header("Authorization")));
+        for (String text : shown) {
+            for (String p : passwords) {
+                String basic = NextcloudSite.basic(p);
+                assertThat(text).as("an app password is shown").doesNotContain(p)
+                        .doesNotContain(basic.substring("Basic ".length()));
+            }
+        }
+    }
+
+    @Test
+    void aNormalWeekUploadsTheArchiveOnceByteForByteAndARerunSendsNothing() throws IOException {
+        storePassword();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        assertThat(site.folder("Archive/2026/")).isTrue();
+        uploadedOnceIntact();
+        Request put = lastPut();
+        assertThat(put.header("Content-Length")).isEqualTo(Integer.toString(archive().length));
+        assertThat(put.header("Content-Type")).isEqualTo("application/gzip");
+        assertThat(put.header("If-None-Match")).isEqualTo("*");
+        assertThat(site.requests()).filteredOn(q -> q.method().equals("PROPFIND"))
+                .singleElement().satisfies(q -> assertThat(q.header("Depth")).isEqualTo("0"));
+        int asked = site.requests().size();
+
+        Result again = run();
+
+        assertThat(again.exit()).as(again.toString()).isZero();
+        assertThat(site.requests()).as("a done week sends nothing").hasSize(asked);
+        uploadedOnceIntact();
+        nothingShownHoldsThePassword(r, again);
+    }
+
+    @Test
+    void aRevokedAppPasswordParksTheWeekWithOneRefusalAndARenewedOneUploadsIt() throws IOException {
+        storePassword();
+        site.revokeAll();
+
+        Result r = run();
+        Result again = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(again.exit()).as(again.toString()).isEqualTo(4);
+        assertThat(state()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(site.failedLogins()).as("no request goes out with a password the server refused")
+                .isEqualTo(1);
+        assertThat(site.count("PUT")).isZero();
+
+        storePassword();
+        Result renewed = run();
+
+        assertThat(renewed.exit()).as(renewed.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        uploadedOnceIntact();
+        nothingShownHoldsThePassword(r, again, renewed);
+    }
+
+    @Test
+    void aRunKilledDuringTheUploadUploadsTheArchiveOnceOnTheNextRun() throws Exception {
+        wb.clock.followSystemClock();
+        storePassword();
+        site.holdNextPut();
+        Process p = ChildProcess.start(wb.state, wb.jobs, tmp.resolve("child.log"), "run", JOB, "--key", KEY);
+        assertThat(site.awaitHeld(60)).as("the upload reached the server").isTrue();
+        p.destroyForcibly();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        site.release();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        assertThat(site.count("PUT")).as("the broken upload, then one whole").isEqualTo(2);
+        uploadedOnceIntact();
+        nothingShownHoldsThePassword(r);
+    }
+
+    @Test
+    void maintenanceModeWaitsForItsRetryAfterAndTheWeekGoesOnAfterIt() throws IOException {
+        storePassword();
+        site.maintenance(true);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(5);
+        assertThat(state()).isEqualTo("RETRY_WAIT");
+        assertThat(status(wb, JOB, KEY).get("nextAttemptAt").asText()).isNotEmpty();
+        site.maintenance(false);
+        wb.clock.advance(Duration.ofMinutes(3));
+        Result later = run();
+
+        assertThat(later.exit()).as(later.toString()).isZero();
+        uploadedOnceIntact();
+    }
+
+}
