@@ -227,4 +227,34 @@ class NextcloudFlowTest {
         uploadedOnceIntact();
     }
 
+    @Test
+    void aFolderThatExistsAnswers405AndTheWeekGoesOn() throws IOException {
+        storePassword();
+        Result first = wb.cli("run", JOB, "--key", "2026-W47");
+        assertThat(first.exit()).as(first.toString()).isZero();
+        assertThat(site.requests()).filteredOn(q -> q.method().equals("MKCOL")).hasSize(1);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        assertThat(site.count("MKCOL")).isEqualTo(2);
+        uploadedOnceIntact();
+    }
+
+    @Test
+    void anArchiveAlreadyThereAnswers412AndIsNotReplaced() throws IOException {
+        storePassword();
+        byte[] byHand = "uploaded from the desktop client".getBytes(StandardCharsets.UTF_8);
+        Result mk = wb.cli("run", JOB, "--key", "2026-W47");
+        assertThat(mk.exit()).as(mk.toString()).isZero();
+        site.putByHand(FILE, byHand);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        assertThat(site.uploads(FILE)).isZero();
+        assertThat(site.file(FILE)).isEqualTo(byHand);
+    }
 }

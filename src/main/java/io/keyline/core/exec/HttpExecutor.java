@@ -429,6 +429,12 @@ public final class HttpExecutor implements StepExecutor {
                     ? Said.of("core.exec.redirected", Integer.toString(s), ex.location()) : Said.plain("HTTP " + s),
                     null);
         }
+        if (s >= 400 && s < 500 && rules.successWhen() != null && acceptsStatus(rules.successWhen(), s)
+                && Conditions.evaluate(rules.successWhen(), answer).met()) {
+            // the job says this refusal is its done: WebDAV's 405 to MKCOL of a folder that is there, 412 to a
+            // PUT with If-None-Match: * of a file that is there
+            return new Judgement(null, withFirstLine(Said.plain(http), ex), null);
+        }
         FailureClass cls = Classifier.ofStatus(s, idempotencyKey, rateLimited(ex));
         if (s == 409 && cls == FailureClass.TRANSIENT_AFTER_SEND) {
             return new Judgement(cls, withFirstLine(Said.of("core.exec.inProgress"), ex), retryAfter(ex));
@@ -598,6 +604,23 @@ public final class HttpExecutor implements StepExecutor {
      * {@code ["BAD CSRF"]}, nothing done: fetch a token and send again), a request a firewall or a permission refuses.
      * A 401 says the login itself, and is never read past.
      */
+    /**
+     * Whether a condition names the status among those it accepts: a {@code status} list that holds it, alone or
+     * inside {@code all} / {@code any} (never under {@code not}). A 4xx is a success only when the job names it so.
+     */
+    private static boolean acceptsStatus(Condition c, int status) {
+        if (c instanceof Condition.Status st) {
+            return st.codes().contains(status);
+        }
+        if (c instanceof Condition.All all) {
+            return all.conditions().stream().anyMatch(x -> acceptsStatus(x, status));
+        }
+        if (c instanceof Condition.Any any) {
+            return any.conditions().stream().anyMatch(x -> acceptsStatus(x, status));
+        }
+        return false;
+    }
+
     private static boolean namedByRules(int status, ResponseRules rules, Conditions.Answer answer) {
         if (status != 403) {
             return false;
