@@ -257,4 +257,61 @@ class NextcloudFlowTest {
         assertThat(site.uploads(FILE)).isZero();
         assertThat(site.file(FILE)).isEqualTo(byHand);
     }
+
+    @Test
+    void aFileLockedByAnotherClientIsTriedAgainAndThenUploaded() throws IOException {
+        storePassword();
+        site.lock(FILE);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(5);
+        assertThat(state()).isEqualTo("RETRY_WAIT");
+        assertThat(site.count("PUT")).as("423: the upload waits for the lock to end").isPositive();
+        assertThat(site.uploads(FILE)).isZero();
+        site.unlock(FILE);
+        wb.clock.advance(Duration.ofMinutes(10));
+        Result later = run();
+
+        assertThat(later.exit()).as(later.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        uploadedOnceIntact();
+    }
+
+    @Test
+    void aFullQuotaFailsTheWeekWithTheServersWordsAndARetryUploadsIt() throws IOException {
+        storePassword();
+        site.quota(1000);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(state()).isEqualTo("FAILED");
+        assertThat(status(wb, JOB, KEY).get("message").asText()).contains("507").contains("Insufficient space");
+        assertThat(site.count("PUT")).as("a full quota does not empty itself: not sent again").isEqualTo(1);
+        assertThat(site.uploads(FILE)).isZero();
+
+        site.quota(Long.MAX_VALUE);
+        Result retried = wb.cli("retry", JOB, KEY);
+        assertThat(retried.exit()).as(retried.toString()).isZero();
+        Result later = run();
+
+        assertThat(later.exit()).as(later.toString()).isZero();
+        uploadedOnceIntact();
+    }
+
+    @Test
+    void aMissingParentFolderFailsWithTheServersWordsAndSendsNoUpload() throws IOException {
+        storePassword();
+        site.removeArchiveFolder();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(state()).isEqualTo("FAILED");
+        assertThat(status(wb, JOB, KEY).get("message").asText()).contains("409").contains("Parent node does not exist")
+                .doesNotContain("in progress");
+        assertThat(site.count("MKCOL")).as("a refusal is not sent again").isEqualTo(1);
+        assertThat(site.count("PUT")).isZero();
+    }
 }

@@ -1091,7 +1091,8 @@ public final class HttpExecutor implements StepExecutor {
             return "";
         }
         String stripped = body.strip();
-        String line = stripped.startsWith("{") || stripped.startsWith("[") ? joined(stripped)
+        String line = stripped.startsWith("<?xml") ? xmlText(stripped)
+                : stripped.startsWith("{") || stripped.startsWith("[") ? joined(stripped)
                 : stripped.lines().findFirst().orElse("");
         return ": " + clip(line, 160);
     }
@@ -1105,6 +1106,31 @@ public final class HttpExecutor implements StepExecutor {
         StringBuilder sb = new StringBuilder();
         json.lines().limit(200).forEach(l -> sb.append(l.strip()));
         return sb.toString();
+    }
+
+    /**
+     * The words of an XML answer, its markup left out: the first line of an XML document is its declaration, and a
+     * WebDAV server (Sabre) says what went wrong in the elements after it
+     * ({@code <s:exception>…\Conflict</s:exception><s:message>Parent node does not exist</s:message>}).
+     */
+    private static String xmlText(String xml) {
+        StringBuilder text = new StringBuilder();
+        boolean inTag = false;
+        for (int k = 0; k < xml.length(); k++) {
+            char c = xml.charAt(k);
+            if (inTag) {
+                inTag = c != '>';
+            } else if (c == '<') {
+                inTag = true;
+                text.append(' ');
+            } else {
+                text.append(Character.isWhitespace(c) ? ' ' : c);
+            }
+        }
+        String words = String.join(" ", text.toString().trim().split(" +"))
+                .replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
+                .replace("&amp;", "&");
+        return words.isEmpty() ? xml.lines().findFirst().orElse("") : words;
     }
 
     static String text(byte[] bytes, int max) {
