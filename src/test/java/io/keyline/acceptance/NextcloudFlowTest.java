@@ -314,4 +314,27 @@ class NextcloudFlowTest {
         assertThat(site.count("MKCOL")).as("a refusal is not sent again").isEqualTo(1);
         assertThat(site.count("PUT")).isZero();
     }
+
+    /** A job's own probe asks PROPFIND (Depth 0): 207 is there, 404 is not. */
+    @Test
+    void aPropfindProbeFindsAnArchiveThereAndAsksNothingElse() throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        assertThat(text).contains("  \"steps\": [");
+        job(text.replace("  \"steps\": [", "  \"probe\": { \"kind\": \"http\", \"method\": \"PROPFIND\", "
+                + "\"credential\": \"nextcloud\", \"headers\": { \"Depth\": \"0\" }, "
+                + "\"url\": \"https://cloud.example.org/remote.php/dav/files/alice/Archive/2026/{key}.tar.gz\", "
+                + "\"presentWhen\": { \"status\": [207] } },\n  \"steps\": ["));
+        storePassword();
+        site.putByHand(FILE, new byte[] {1, 2, 3});
+        Result there = run();
+        Result absent = wb.cli("run", JOB, "--key", "2026-W47");
+
+        assertThat(there.exit()).as(there.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        assertThat(absent.exit()).as(absent.toString()).isZero();
+        assertThat(site.count("PUT")).as("only the week whose archive was absent").isEqualTo(1);
+        assertThat(site.uploads("Archive/2026/2026-W47.tar.gz")).isEqualTo(1);
+        assertThat(wb.jobs.resolve("archive").resolve(KEY + ".tar.gz")).as("nothing packed for a week that is there")
+                .doesNotExist();
+    }
 }
