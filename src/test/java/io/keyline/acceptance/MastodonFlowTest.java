@@ -102,19 +102,7 @@ class MastodonFlowTest {
 
     /** What Keyline shows of the key anywhere: run output, export, timeline, status, the run log. */
     void nothingShownHoldsAToken(Result... runs) throws IOException {
-        List<String> shown = new ArrayList<>();
-        for (Result r : runs) {
-            shown.add(r.out() + r.err());
-        }
-        for (Result r : List.of(wb.cli("export", "--json", JOB), wb.cli("timeline", JOB, KEY, "--json"),
-                wb.cli("timeline", JOB, KEY), wb.cli("status", JOB, "--json"), wb.cli("credentials", "list"))) {
-            assertThat(r.exit()).as(r.toString()).isZero();
-            shown.add(r.out() + r.err());
-        }
-        Path log = wb.logs().resolve("runs.jsonl");
-        if (Files.exists(log)) {
-            shown.add(Files.readString(log, StandardCharsets.UTF_8));
-        }
+        List<String> shown = wb.shown(JOB, KEY, runs);
         assertThat(tokens).isNotEmpty();
         assertThat(site.requests()).as("the token went to the server")
                 .anyMatch(q -> ("Bearer " + tokens.get(0)).equals(q.authorization()));

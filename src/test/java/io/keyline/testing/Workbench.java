@@ -159,6 +159,31 @@ public final class Workbench {
     }
 
     /** Exit code and output of one command. */
+    /**
+     * Everything Keyline shows of a key, for a search for what must not be there (a secret): the output of
+     * {@code runs}, then export, timeline (as JSON and as text), status (both) and {@code credentials list}, each
+     * of which must succeed, and the run log when there is one.
+     */
+    public List<String> shown(String job, String key, Result... runs) throws IOException {
+        List<String> shown = new ArrayList<>();
+        for (Result r : runs) {
+            shown.add(r.out() + r.err());
+        }
+        for (Result r : List.of(cli("export", "--json", job), cli("timeline", job, key, "--json"),
+                cli("timeline", job, key), cli("status", job, "--json"), cli("status", job),
+                cli("credentials", "list"))) {
+            if (r.exit() != 0) {
+                throw new AssertionError("expected exit 0: " + r);
+            }
+            shown.add(r.out() + r.err());
+        }
+        Path log = logs().resolve("runs.jsonl");
+        if (Files.exists(log)) {
+            shown.add(Files.readString(log, StandardCharsets.UTF_8));
+        }
+        return shown;
+    }
+
     public record Result(int exit, String out, String err) {
         @Override
         public String toString() {
