@@ -6,7 +6,7 @@ import java.time.Instant;
  * What may be shown about a stored credential: never its value.
  *
  * @param name           credential name
- * @param type           cookie, bearer or header
+ * @param type           cookie, bearer, header or basic
  * @param fingerprint    first 8 hex chars of the SHA-256 of the value
  * @param cookies        number of cookies (0 for tokens and headers)
  * @param earliestExpiry earliest cookie expiry, or {@code null}

@@ -21,12 +21,16 @@ import java.util.stream.Collectors;
  *   <li>{@link CredentialType#BEARER}: one token, {@code Bearer } prefix optional; a character outside ASCII is
  *   refused (a token has no part to leave out).</li>
  *   <li>{@link CredentialType#HEADER}: {@code Name: value}; the name must be a token other than {@code Cookie}.</li>
+ *   <li>{@link CredentialType#BASIC}: one line {@code user:password}, split at the first colon (HTTP Basic's rule: a
+ *   user name has none); both parts non-empty. The header HTTP Basic sends ({@code Basic dXNlcjpwYXNz}, with or
+ *   without {@code Authorization: } in front) is read as the login it encodes.</li>
  * </ul>
  *
  * Error messages name the 1-based line or the JSON array index and the field, never the secret.
  */
 public final class CredentialParser {
     private static final Pattern BEARER_PREFIX = Pattern.compile("(?i)^bearer(\\s+|$)");
+    private static final Pattern BASIC_HEADER = Pattern.compile("(?i)^(?:authorization:\\s*)?basic\\s+([A-Za-z0-9+/]+=*)$");
 
     /** Credential input (a cookie export, a token) is refused beyond this size: 1 MiB. */
     public static final int MAX_INPUT_BYTES = 1024 * 1024;
@@ -119,6 +123,7 @@ public final class CredentialParser {
             case COOKIE -> ParsedCredential.ofCookies(parseCookies(input, defaultDomain, sendable, new ArrayList<>()));
             case BEARER -> ParsedCredential.ofToken(parseToken(input, sendable));
             case HEADER -> parseHeader(input, sendable);
+            case BASIC -> parseBasic(input);
         };
     }
 
@@ -211,6 +216,40 @@ public final class CredentialParser {
             });
         }
         return ParsedCredential.ofHeader(name, value);
+    }
+
+    private static ParsedCredential parseBasic(String input) {
+        String where = "line " + Syntax.lineAt(input, firstNonWhitespace(input));
+        String login = input.strip();
+        Matcher header = BASIC_HEADER.matcher(login);
+        if (header.matches()) {
+            try {
+                login = new String(java.util.Base64.getDecoder().decode(header.group(1)),
+                        java.nio.charset.StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw new CredentialFormatException(where + ", Basic: not Base64");
+            }
+        }
+        for (int i = 0; i < login.length(); i++) {
+            char c = login.charAt(i);
+            if (c == '\r' || c == '\n') {
+                throw new CredentialFormatException(where + ": expected one line \"user:password\" (contains CR or LF)");
+            }
+            if (Syntax.isControl(c)) {
+                throw new CredentialFormatException(where + ": contains a control character");
+            }
+        }
+        int colon = login.indexOf(':');
+        if (colon < 0) {
+            throw new CredentialFormatException(where + ": expected \"user:password\"");
+        }
+        if (colon == 0) {
+            throw new CredentialFormatException(where + ", user: empty");
+        }
+        if (colon == login.length() - 1) {
+            throw new CredentialFormatException(where + ", password: empty");
+        }
+        return ParsedCredential.ofBasic(login.substring(0, colon), login.substring(colon + 1));
     }
 
     private static int firstNonWhitespace(String input) {

@@ -9,9 +9,11 @@ public enum CredentialType {
     /** A token sent as {@code Authorization: Bearer TOKEN}. */
     BEARER,
     /** One arbitrary request header, {@code Name: value}. */
-    HEADER;
+    HEADER,
+    /** A user name and password sent as {@code Authorization: Basic base64(user:password)} (HTTP Basic). */
+    BASIC;
 
-    /** The lower-case name used in job files and JSON: {@code cookie}, {@code bearer}, {@code header}. */
+    /** The lower-case name used in job files and JSON: {@code cookie}, {@code bearer}, {@code header}, {@code basic}. */
     public String jsonName() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -27,6 +29,6 @@ public enum CredentialType {
                 return type;
             }
         }
-        throw new IllegalArgumentException("unknown credential type \"" + name + "\": expected cookie, bearer or header");
+        throw new IllegalArgumentException("unknown credential type \"" + name + "\": expected cookie, bearer, header or basic");
     }
 }

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -13,13 +14,14 @@ import java.util.stream.Collectors;
 
 /**
  * The secret content of a credential, ready to be stored, fingerprinted and sent. Only the fields of
- * its {@link #type()} are set: {@code cookies} (non-empty) for COOKIE, {@code token} for BEARER,
+ * its {@link #type()} are set: {@code cookies} (non-empty) for COOKIE, {@code token} for BEARER and BASIC,
  * {@code headerName}/{@code headerValue} for HEADER; the others are empty or {@code null}.
  * {@link #toString()} masks every secret.
  *
  * @param type        the kind of credential
  * @param cookies     the cookies, in input order (empty unless COOKIE)
- * @param token       the bearer token (BEARER only)
+ * @param token       the bearer token (BEARER), or the login {@code user:password} (BASIC: the user name up to
+ *                    the first colon, as HTTP Basic reads it)
  * @param headerName  the header name (HEADER only)
  * @param headerValue the header value (HEADER only)
  */
@@ -36,6 +38,8 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
         boolean consistent = switch (type) {
             case COOKIE -> !cookies.isEmpty() && token == null && headerName == null && headerValue == null;
             case BEARER -> cookies.isEmpty() && token != null && headerName == null && headerValue == null;
+            case BASIC -> cookies.isEmpty() && token != null && token.indexOf(':') > 0 && headerName == null
+                    && headerValue == null;
             case HEADER -> cookies.isEmpty() && token == null && headerName != null && headerValue != null;
         };
         if (!consistent) {
@@ -51,6 +55,11 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
     /** A BEARER credential. */
     public static ParsedCredential ofToken(String token) {
         return new ParsedCredential(CredentialType.BEARER, List.of(), token, null, null);
+    }
+
+    /** A BASIC credential: a user name (without a colon) and a password. */
+    public static ParsedCredential ofBasic(String user, String password) {
+        return new ParsedCredential(CredentialType.BASIC, List.of(), user + ":" + password, null, null);
     }
 
     /** A HEADER credential. */
@@ -70,12 +79,13 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
 
     /**
      * A deterministic serialization of the secret content, used for storage and for the fingerprint:
-     * compact JSON of the cookies (see {@code JsonCookieFormat}), the token, or {@code Name: value}.
+     * compact JSON of the cookies (see {@code JsonCookieFormat}), the token, {@code user:password}, or
+     * {@code Name: value}.
      */
     public String canonicalSecret() {
         return switch (type) {
             case COOKIE -> JsonCookieFormat.write(cookies);
-            case BEARER -> token;
+            case BEARER, BASIC -> token;
             case HEADER -> headerName + ": " + headerValue;
         };
     }
@@ -93,7 +103,8 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
     /**
      * The headers to add to a request to {@code uri} at {@code now}. COOKIE: a {@code Cookie} header with
      * the cookies a browser would send (see {@link Cookie#matches}), longer paths first, or no header
-     * at all if none match. BEARER: {@code Authorization: Bearer TOKEN}. HEADER: that header.
+     * at all if none match. BEARER: {@code Authorization: Bearer TOKEN}. BASIC: {@code Authorization: Basic} and the
+     * Base64 of {@code user:password} in UTF-8. HEADER: that header.
      */
     public Map<String, String> httpHeaders(URI uri, Instant now) {
         return switch (type) {
@@ -105,8 +116,23 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
                 yield matching.isEmpty() ? Map.of() : Map.of("Cookie", cookieHeader(matching));
             }
             case BEARER -> Map.of("Authorization", "Bearer " + token);
+            case BASIC -> Map.of("Authorization", "Basic " + basicEncoded());
             case HEADER -> Map.of(headerName, headerValue);
         };
+    }
+
+    /** The user name of a BASIC credential (not a secret); {@code null} for the other types. */
+    public String user() {
+        return type == CredentialType.BASIC ? token.substring(0, token.indexOf(':')) : null;
+    }
+
+    /** The password of a BASIC credential; {@code null} for the other types. */
+    public String password() {
+        return type == CredentialType.BASIC ? token.substring(token.indexOf(':') + 1) : null;
+    }
+
+    private String basicEncoded() {
+        return Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8));
     }
 
     /** {@link #environment(Instant)} at the current time. */
@@ -116,8 +142,8 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
 
     /**
      * Environment variables for commands: {@code KEYLINE_CREDENTIAL} holds the raw secret (the cookie
-     * header string {@code a=1; b=2} of all cookies not expired at {@code now}, the token, or the header
-     * value); for cookies {@code KEYLINE_COOKIE} holds the same cookie header string.
+     * header string {@code a=1; b=2} of all cookies not expired at {@code now}, the token, {@code user:password}
+     * as {@code curl -u} takes it, or the header value); for cookies {@code KEYLINE_COOKIE} holds the same cookie header string.
      */
     public Map<String, String> environment(Instant now) {
         return switch (type) {
@@ -125,7 +151,7 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
                 String header = cookieHeader(cookies.stream().filter(cookie -> !cookie.isExpired(now)).toList());
                 yield Map.of(CREDENTIAL_VARIABLE, header, COOKIE_VARIABLE, header);
             }
-            case BEARER -> Map.of(CREDENTIAL_VARIABLE, token);
+            case BEARER, BASIC -> Map.of(CREDENTIAL_VARIABLE, token);
             case HEADER -> Map.of(CREDENTIAL_VARIABLE, headerValue);
         };
     }
@@ -134,7 +160,9 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
      * Every secret to mask wherever it might be shown or stored as a message or evidence: the value of
      * each cookie that is worth masking ({@link Redactor#worthMasking}: not {@code lang=en},
      * {@code consent=true} or {@code lang=2026}, which are no secrets and would only make harmless
-     * text unreadable), the bearer token, or the header value.
+     * text unreadable), the bearer token, the header value, or of a BASIC credential the password, the whole
+     * {@code user:password} and its Base64 as it is sent (the password is the secret: a server that says it back
+     * alone, or decoded, must not show it).
      */
     public List<String> secretStrings() {
         List<String> secrets = new ArrayList<>();
@@ -142,6 +170,11 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
             case COOKIE -> cookies.stream().map(Cookie::value).filter(Redactor::worthMasking).distinct()
                     .forEach(secrets::add);
             case BEARER -> secrets.add(token);
+            case BASIC -> {
+                secrets.add(password());
+                secrets.add(token);
+                secrets.add(basicEncoded());
+            }
             case HEADER -> secrets.add(headerValue);
         }
         return List.copyOf(secrets);
@@ -153,6 +186,7 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
         String content = switch (type) {
             case COOKIE -> "cookies=" + cookies;
             case BEARER -> "token=***";
+            case BASIC -> "user=" + user() + ", password=***";
             case HEADER -> "header=" + headerName + ": ***";
         };
         return "ParsedCredential[type=" + type.jsonName() + ", " + content + "]";

@@ -81,13 +81,24 @@ class NextcloudFlowTest {
         job(text.replace(from, to));
     }
 
-    /** Stores an app password as the operator does: {@code credentials set nextcloud --type header}. */
+    /** The example with a job-level probe that asks PROPFIND (Depth 0) whether the week's archive is there. */
+    void jobWithPropfindProbe() throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        assertThat(text).contains("  \"steps\": [");
+        job(text.replace("  \"steps\": [", "  \"probe\": { \"kind\": \"http\", \"method\": \"PROPFIND\", "
+                + "\"credential\": \"nextcloud\", \"headers\": { \"Depth\": \"0\" }, "
+                + "\"url\": \"https://cloud.example.org/remote.php/dav/files/alice/Archive/2026/{key}.tar.gz\", "
+                + "\"presentWhen\": { \"status\": [207] } },\n  \"steps\": ["));
+    }
+
+    /** Stores an app password as the operator does: {@code user:app-password} into {@code credentials set nextcloud --type basic}. */
     void storePassword() {
         String password = site.newAppPassword();
         passwords.add(password);
-        Result r = wb.cliWithInput("Authorization: " + NextcloudSite.basic(password) + "\n",
-                "credentials", "set", CRED, "--type", "header");
+        Result r = wb.cliWithInput(NextcloudSite.USER + ":" + password + "\n",
+                "credentials", "set", CRED, "--type", "basic");
         assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out() + r.err()).doesNotContain(password);
     }
 
     Result run() {
@@ -134,7 +145,9 @@ class NextcloudFlowTest {
             for (String p : passwords) {
                 String basic = NextcloudSite.basic(p);
                 assertThat(text).as("an app password is shown").doesNotContain(p)
-                        .doesNotContain(basic.substring("Basic ".length()));
+                        .doesNotContain(basic.substring("Basic ".length()))
+                        .doesNotContain(java.util.Base64.getEncoder().withoutPadding()
+                                .encodeToString(p.getBytes(StandardCharsets.UTF_8)));
             }
         }
     }
@@ -187,6 +200,39 @@ class NextcloudFlowTest {
         assertThat(state()).isEqualTo("DONE");
         uploadedOnceIntact();
         nothingShownHoldsThePassword(r, again, renewed);
+    }
+
+    /**
+     * A server that writes the login it was sent into its refusal (a debugging proxy, a misconfigured server): the
+     * refusal is the key's evidence, and the app password in it is masked bare, as {@code user:password} and in Base64.
+     * {@code credentials test} asks the job's PROPFIND probe with the login.
+     */
+    @Test
+    void aBasicLoginEchoedByTheServerIsMaskedInEveryOutputAndTheTestSaysRejectedThenAccepted() throws IOException {
+        jobWithPropfindProbe();
+        storePassword();
+        site.echoLogins(true);
+        site.revokeAll();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+        assertThat(state()).isEqualTo("NEEDS_CREDENTIAL");
+        assertThat(site.requests()).as("sent as HTTP Basic").first()
+                .satisfies(q -> assertThat(q.header("Authorization")).isEqualTo(NextcloudSite.basic(passwords.get(0))));
+        assertThat(wb.cli("timeline", JOB, KEY, "--json").out()).as("the refusal is the evidence")
+                .contains("echo of the login").contains("***");
+        Result rejected = wb.cli("credentials", "test", CRED);
+        assertThat(rejected.exit()).as(rejected.toString()).isEqualTo(2);
+
+        storePassword();
+        Result accepted = wb.cli("credentials", "test", CRED);
+        assertThat(accepted.exit()).as(accepted.toString()).isZero();
+        Result renewed = run();
+
+        assertThat(renewed.exit()).as(renewed.toString()).isZero();
+        uploadedOnceIntact();
+        nothingShownHoldsThePassword(r, rejected, accepted, renewed);
     }
 
     @Test
@@ -318,12 +364,7 @@ class NextcloudFlowTest {
     /** A job's own probe asks PROPFIND (Depth 0): 207 is there, 404 is not. */
     @Test
     void aPropfindProbeFindsAnArchiveThereAndAsksNothingElse() throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
-        assertThat(text).contains("  \"steps\": [");
-        job(text.replace("  \"steps\": [", "  \"probe\": { \"kind\": \"http\", \"method\": \"PROPFIND\", "
-                + "\"credential\": \"nextcloud\", \"headers\": { \"Depth\": \"0\" }, "
-                + "\"url\": \"https://cloud.example.org/remote.php/dav/files/alice/Archive/2026/{key}.tar.gz\", "
-                + "\"presentWhen\": { \"status\": [207] } },\n  \"steps\": ["));
+        jobWithPropfindProbe();
         storePassword();
         site.putByHand(FILE, new byte[] {1, 2, 3});
         Result there = run();

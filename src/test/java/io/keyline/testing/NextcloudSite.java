@@ -62,6 +62,7 @@ public final class NextcloudSite implements AutoCloseable {
     private final List<Request> seen = java.util.Collections.synchronizedList(new ArrayList<>());
     private volatile long quota = Long.MAX_VALUE;
     private volatile boolean maintenance;
+    private volatile boolean echoLogins;
     private volatile int failedLogins;
     private volatile CountDownLatch holdPut;
     private volatile CountDownLatch putReached = new CountDownLatch(1);
@@ -105,6 +106,14 @@ public final class NextcloudSite implements AutoCloseable {
 
     public void revokeAll() {
         passwords.clear();
+    }
+
+    /**
+     * Refusals of a login say what was sent: the {@code user:password}, the password's Base64 and the header, as a
+     * debugging proxy or a misconfigured server may. Nextcloud itself does not.
+     */
+    public void echoLogins(boolean on) {
+        echoLogins = on;
     }
 
     public void maintenance(boolean on) {
@@ -196,8 +205,8 @@ public final class NextcloudSite implements AutoCloseable {
         String auth = q.header("Authorization");
         if (auth == null || passwords.stream().noneMatch(p -> basic(p).equals(auth))) {
             failedLogins++;
-            return error(401, "Sabre\\DAV\\Exception\\NotAuthenticated",
-                    "No public access to this resource., Username or password was incorrect, "
+            return error(401, "Sabre\\DAV\\Exception\\NotAuthenticated", echo(auth)
+                    + "No public access to this resource., Username or password was incorrect, "
                             + "No 'Authorization: Bearer' header found. Either the client didn't send one, "
                             + "or the server is misconfigured, Username or password was incorrect",
                     Map.of("WWW-Authenticate", "Basic realm=\"Nextcloud\", charset=\"UTF-8\""));
@@ -287,6 +296,18 @@ public final class NextcloudSite implements AutoCloseable {
         h.put("OC-ETag", "\"" + etag(path) + "\"");
         h.put("OC-FileId", "00000042ocnca");
         return new Reply.Respond(existed ? 204 : 201, h, "");
+    }
+
+    /** What {@link #echoLogins} adds to a refusal: the login as it was sent, decoded and not. */
+    private String echo(String auth) {
+        if (!echoLogins || auth == null || !auth.startsWith("Basic ")) {
+            return "";
+        }
+        String login = new String(Base64.getDecoder().decode(auth.substring("Basic ".length())), StandardCharsets.UTF_8);
+        String password = login.substring(login.indexOf(':') + 1);
+        return "echo of the login: " + login + " (password " + password + ", "
+                + Base64.getEncoder().encodeToString(password.getBytes(StandardCharsets.UTF_8)) + "; header " + auth
+                + "), ";
     }
 
     private String etag(String path) {

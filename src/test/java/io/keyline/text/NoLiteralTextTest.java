@@ -298,7 +298,7 @@ class NoLiteralTextTest {
 
     /** Protocol and format words shown or sent as they are, never translated. */
     static final Set<String> MACHINE = Set.of(
-            "Authorization", "Bearer ", "Authorization: Bearer ••••••••", ": ••••••••", "Cookie: ", "rwx------",
+            "Authorization", "Bearer ", "Basic ", "Authorization: Bearer ••••••••", ": ••••••••", "Cookie: ", "rwx------",
             "about:blank", "keyline-login-", "data:text/css;base64,", "*.txt", "*.json", "secret.key", "null",
             "user=demo", "Content-Type", "application/octet-stream");
 

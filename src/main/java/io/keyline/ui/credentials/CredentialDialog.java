@@ -171,6 +171,7 @@ public final class CredentialDialog {
                     case COOKIE -> Text.t("ui.credential.type.cookie");
                     case BEARER -> Text.t("ui.credential.type.bearer");
                     case HEADER -> Text.t("ui.credential.type.header");
+                    case BASIC -> Text.t("ui.credential.type.basic");
                 };
             }
 

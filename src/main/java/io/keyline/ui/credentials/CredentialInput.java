@@ -118,6 +118,8 @@ public final class CredentialInput {
             case BEARER -> List.of(new CookieRow("Authorization", "Bearer " + MASK, Text.t("ui.credential.stepHosts"), "/", false,
                     false, null));
             case HEADER -> List.of(new CookieRow(p.headerName(), MASK, Text.t("ui.credential.stepHosts"), "/", false, false, null));
+            case BASIC -> List.of(new CookieRow("Authorization", "Basic " + MASK, Text.t("ui.credential.stepHosts"), "/",
+                    false, false, null));
         };
     }
 
@@ -134,6 +136,7 @@ public final class CredentialInput {
                     + dots(c.value().length())).toList());
             case BEARER -> "Authorization: Bearer ••••••••";
             case HEADER -> p.headerName() + ": ••••••••";
+            case BASIC -> p.user() + ":••••••••";
         };
     }
 
@@ -147,6 +150,7 @@ public final class CredentialInput {
             case COOKIE -> sb.append(Text.t("ui.credentials.cookies", p.cookies().size()));
             case BEARER -> sb.append(Text.t("ui.credential.type.bearer"));
             case HEADER -> sb.append(Text.t("ui.credential.headerNamed", p.headerName()));
+            case BASIC -> sb.append(Text.t("ui.credential.basicFor", p.user()));
         }
         sb.append(" · ").append(Text.t("ui.credential.fingerprint", p.fingerprint()));
         p.earliestExpiry().ifPresentOrElse(

@@ -390,7 +390,7 @@ public final class CredentialsView extends BorderPane {
         return bottom;
     }
 
-    /** The credential's type ("cookie", "bearer", "header") in the operator's words. */
+    /** The credential's type ("cookie", "bearer", "header", "basic") in the operator's words. */
     static String kind(String type) {
         return Text.has("ui.credentials.kind." + type) ? Text.t("ui.credentials.kind." + type) : type;
     }
