@@ -227,6 +227,18 @@ class CredentialViewModelTest {
     }
 
     @Test
+    void anHttpBasicLoginPreviewsItsUserAndNeverItsPassword() {
+        vm.input().typeProperty().set(CredentialType.BASIC);
+        vm.input().textProperty().set("alice:" + SESSION + "\n");
+
+        assertThat(vm.input().readingProperty().get().parseError()).isEmpty();
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsExactly("Basic ***");
+        assertThat(vm.input().readingProperty().get().masked()).startsWith("alice:");
+        assertThat(vm.input().readingProperty().get().summary()).startsWith("HTTP Basic as alice");
+        assertNoSecret(vm, SESSION);
+    }
+
+    @Test
     void savingTheRenewedCookieResumesTheParkedKeyWhichCompletesOnce() throws IOException {
         fx.publishJob("p", "site-cookie");
         fx.site.requireCookie("session=v2");
