@@ -837,11 +837,10 @@ public final class HttpExecutor implements StepExecutor {
             }
             HttpResponse<byte[]> resp = exchange(http, b.build(), left, timeout);
             hops.add(new Hop(req.method(), uri, resp.statusCode(), resp.headers().allValues("Set-Cookie"), carried));
-            if (resp.statusCode() == 429 || resp.statusCode() >= 500 && resp.statusCode() < 600
-                    && resp.statusCode() != 501 || resp.statusCode() == 403
-                    && Classifier.rateLimited(name -> resp.headers().firstValue(name).orElse(null))) {
-                // the host asked to slow down (a 429, a 5xx that names its wait, a rate-limited 403): every key of the
-                // job waits, not just this one
+            int s = resp.statusCode();
+            if (s == 429 || s == 403 || s >= 500 && s < 600 && s != 501) {
+                // the host asked to slow down (a 429, a 5xx or a rate-limited 403 that names its wait): every key of
+                // the job waits, not just this one; an answer that names no wait pauses nothing
                 limits.pause(ctx.job().name(), uri, serverWait(resp.headers()), clock);
             }
             String location = resp.headers().firstValue("Location").orElse(null);
