@@ -394,6 +394,21 @@ class HttpExecutorTest {
         }
     }
 
+    /** A job that POSTs a release (unsafe) and probes for its tag, both on {@code server}. */
+    private StepContext releaseJob(FaultServer server, String name) throws IOException {
+        Path file = tmp.resolve(name + ".json");
+        Files.writeString(file, """
+                { "name": "%s", "key": { "type": "date", "zone": "UTC" },
+                  "steps": [ { "id": "post", "kind": "http", "effect": "unsafe", "timeout": "PT2S",
+                               "request": { "method": "POST", "url": "%s/releases", "body": "x" },
+                               "probe": { "kind": "http", "url": "%s/releases/tags/t", "timeout": "PT2S",
+                                          "presentWhen": { "status": [200] } } } ] }
+                """.formatted(name, server.base(), server.base()));
+        JobFileLoader.Result r = JobFileLoader.loadFile(file);
+        assertThat(r.errors()).isEmpty();
+        return ctx(r.job());
+    }
+
     /**
      * A spent rate limit is not a rejected login: GitHub answers it {@code 403} (or {@code 429}) with
      * {@code x-ratelimit-remaining: 0} and the reset in UTC epoch seconds, and a secondary limit {@code 403} with a
@@ -404,17 +419,7 @@ class HttpExecutorTest {
     void aRateLimited403WaitsForTheResetInsteadOfParkingTheLogin() throws Exception {
         java.util.concurrent.atomic.AtomicReference<Reply> next = new java.util.concurrent.atomic.AtomicReference<>();
         try (FaultServer server = new FaultServer(r -> next.get())) {
-            Path file = tmp.resolve("limits.json");
-            Files.writeString(file, """
-                    { "name": "limits", "key": { "type": "date", "zone": "UTC" },
-                      "steps": [ { "id": "post", "kind": "http", "effect": "unsafe", "timeout": "PT2S",
-                                   "request": { "method": "POST", "url": "%s/releases", "body": "x" },
-                                   "probe": { "kind": "http", "url": "%s/releases/tags/t", "timeout": "PT2S",
-                                              "presentWhen": { "status": [200] } } } ] }
-                    """.formatted(server.base(), server.base()));
-            JobFileLoader.Result r = JobFileLoader.loadFile(file);
-            assertThat(r.errors()).isEmpty();
-            StepContext ctx = ctx(r.job());
+            StepContext ctx = releaseJob(server, "limits");
             String reset = Long.toString(CLOCK.instant().plusSeconds(240).getEpochSecond());
             String primary = "{\"message\":\"API rate limit exceeded for user ID 1.\"}";
 
@@ -453,17 +458,7 @@ class HttpExecutorTest {
     void anIndentedJsonAnswerIsSaidByItsWordsNotByItsFirstBrace() throws Exception {
         java.util.concurrent.atomic.AtomicReference<Reply> next = new java.util.concurrent.atomic.AtomicReference<>();
         try (FaultServer server = new FaultServer(r -> next.get())) {
-            Path file = tmp.resolve("indented.json");
-            Files.writeString(file, """
-                    { "name": "indented", "key": { "type": "date", "zone": "UTC" },
-                      "steps": [ { "id": "post", "kind": "http", "effect": "unsafe", "timeout": "PT2S",
-                                   "request": { "method": "POST", "url": "%s/releases", "body": "x" },
-                                   "probe": { "kind": "http", "url": "%s/releases/tags/t", "timeout": "PT2S",
-                                              "presentWhen": { "status": [200] } } } ] }
-                    """.formatted(server.base(), server.base()));
-            JobFileLoader.Result r = JobFileLoader.loadFile(file);
-            assertThat(r.errors()).isEmpty();
-            StepContext ctx = ctx(r.job());
+            StepContext ctx = releaseJob(server, "indented");
             Map<String, String> json = Map.of("Content-Type", "application/json; charset=utf-8");
 
             next.set(new Reply.Respond(401, json, "{\n  \"message\": \"Bad credentials\",\n"
