@@ -9,7 +9,7 @@ public enum FailureClass {
     RETRYABLE,
     /**
      * The request may have arrived (timeout of the exchange, 500/502/504 and other 5xx, reset after send, killed
-     * by timeout; 409 on a request with an {@code Idempotency-Key}: still being processed).
+     * by timeout; a 409 that says a request with the same {@code Idempotency-Key} is still being processed).
      */
     TRANSIENT_AFTER_SEND,
     /** The outside world may have changed; never retried automatically. */
@@ -20,7 +20,7 @@ public enum FailureClass {
      */
     AUTH,
     /**
-     * The request is wrong and will stay wrong (400/404/422, 501, other 3xx and 4xx, a 2xx that fails
+     * The request is wrong and will stay wrong (400/404/422, 501, any other 409, other 3xx and 4xx, a 2xx that fails
      * {@code successWhen}, exit 64/65, bad input).
      */
     FATAL,

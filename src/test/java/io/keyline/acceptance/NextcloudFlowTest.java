@@ -350,6 +350,30 @@ class NextcloudFlowTest {
         assertThat(site.count("PUT")).isZero();
     }
 
+    /**
+     * The job without its {@code refusedWhen} for 409: WebDAV's {@code 409 Conflict} to MKCOL (Sabre's
+     * {@code Conflict}, "Parent node does not exist") says nothing of the {@code Idempotency-Key} the request carried,
+     * so it is no request still in progress: the folder above is missing, nothing was made, and the key fails with the
+     * server's words, sent once.
+     */
+    @Test
+    void aBare409IsTheServersRefusalNotARequestInProgress() throws IOException {
+        jobWith("\"response\": { \"refusedWhen\": { \"status\": [409] }, \"successWhen\"",
+                "\"response\": { \"successWhen\"");
+        storePassword();
+        site.removeArchiveFolder();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(state()).isEqualTo("FAILED");
+        assertThat(status(wb, JOB, KEY).get("class").asText()).isEqualTo("FATAL");
+        assertThat(status(wb, JOB, KEY).get("message").asText()).contains("409").contains("Parent node does not exist")
+                .doesNotContain("in progress");
+        assertThat(site.count("MKCOL")).as("a refusal is not sent again").isEqualTo(1);
+        assertThat(site.count("PUT")).isZero();
+    }
+
     /** A job's own probe asks PROPFIND (Depth 0): 207 is there, 404 is not. */
     @Test
     void aPropfindProbeFindsAnArchiveThereAndAsksNothingElse() throws IOException {

@@ -548,6 +548,43 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(timelineJson("pub")).contains("STEP_RECONCILED");
     }
 
+    /**
+     * A 409 that says nothing of the Idempotency-Key is the site's refusal of a conflict (Dropbox's
+     * {@code path/conflict}): nothing was done, the key fails with the site's words. After an attempt whose outcome is
+     * unknown (its answer was lost, a person confirmed a resend), the failure says that attempt may have done it.
+     */
+    @Test
+    void a409ThatSaysNothingOfTheIdempotencyKeyIsARefusalAfterALostAnswerItSaysTheWorkMayBeThere()
+            throws IOException {
+        AtomicInteger posts = new AtomicInteger();
+        site.server().handler(req -> {
+            if (posts.incrementAndGet() == 1) {
+                return new Reply.Hang(); // the first post's answer is lost
+            }
+            return new Reply.Respond(409, Map.of("Content-Type", "application/json"),
+                    "{\"error_summary\": \"path/conflict/file/..\", \"error\": {\".tag\": \"path\", \"path\": "
+                            + "{\".tag\": \"conflict\", \"conflict\": {\".tag\": \"file\"}}}}");
+        });
+        wb.job("pub", Jobs.publish("pub", "unsafe", false, null), site.base());
+
+        Result lost = run("pub");
+        assertThat(lost.exit()).as(lost.toString()).isEqualTo(4);
+        assertThat(status("pub").get("state").asText()).isEqualTo("NEEDS_CONFIRMATION");
+        Result confirmed = wb.cli("confirm", "pub", KEY, "--note", "looked: nothing there");
+
+        JsonNode st = status("pub");
+        assertThat(st.get("state").asText()).as(confirmed.toString()).isEqualTo("FAILED");
+        assertThat(st.get("class").asText()).isEqualTo("FATAL");
+        assertThat(st.get("message").asText()).contains("HTTP 409").contains("path/conflict")
+                .contains("may have done it").doesNotContain("in progress");
+        assertThat(posts.get()).as("the lost post and the confirmed one; the refusal is not sent again").isEqualTo(2);
+        wb.job("put", Jobs.publish("put", "idempotent", false, null), site.base());
+        Result put = run("put");
+        assertThat(put.exit()).as(put.toString()).isEqualTo(2);
+        assertThat(status("put").get("message").asText()).contains("path/conflict").doesNotContain("may have done");
+        assertThat(posts.get()).as("an idempotent step refused so is not sent again either").isEqualTo(3);
+    }
+
     @Test
     void aRetryAfterTooLargeForAnyClockNeitherCrashesNorSendsAgain() throws IOException {
         site.server().handler(req -> new Reply.Respond(429, Map.of("Retry-After", "9223372036854775807"), "{}"));

@@ -38,16 +38,17 @@ public final class Classifier {
      * Class of a completed HTTP exchange's status, or {@code null} for success (2xx). A 3xx is
      * {@link FailureClass#FATAL} here; the executor first tells a redirect to the login page ({@code AUTH}).
      *
-     * @param idempotencyKey whether the request carried an {@code Idempotency-Key}: then 409 means "the same
-     *                       key is still being processed" ({@link FailureClass#TRANSIENT_AFTER_SEND}, wait and
-     *                       resend or probe), without one it is a conflict ({@link FailureClass#FATAL})
+     * @param keyInProgress whether a 409 says that a request with the same {@code Idempotency-Key} is still being
+     *                      processed ({@link #speaksOfIdempotencyKey}): then it is
+     *                      {@link FailureClass#TRANSIENT_AFTER_SEND} (wait, then resend or probe); any other 409 is a
+     *                      conflict the site refused ({@link FailureClass#FATAL}: nothing was done)
      */
-    public static FailureClass ofStatus(int status, boolean idempotencyKey) {
+    public static FailureClass ofStatus(int status, boolean keyInProgress) {
         if (status >= 200 && status < 300) {
             return null;
         }
         if (status == 409) {
-            return idempotencyKey ? FailureClass.TRANSIENT_AFTER_SEND : FailureClass.FATAL;
+            return keyInProgress ? FailureClass.TRANSIENT_AFTER_SEND : FailureClass.FATAL;
         }
         return switch (status) {
             case 401, 403 -> FailureClass.AUTH;
@@ -59,12 +60,36 @@ public final class Classifier {
     }
 
     /**
+     * Whether an answer speaks of the idempotency key, as a server that honours {@code Idempotency-Key} does when it
+     * refuses a request whose key is still being processed: its body says so (the Idempotency-Key draft's problem
+     * "A request is outstanding for this Idempotency-Key", Stripe's "another in-progress request using this Idempotent
+     * Key") or its {@code Link} header points at its documentation of idempotency. WebDAV's 409 ("Parent node does
+     * not exist") and other conflicts (Dropbox's {@code path/conflict}) do not. The key that was sent is left out first,
+     * so a server that echoes it (a job named {@code idempotency-demo}) does not speak of it by that alone.
+     *
+     * @param body   the start of the answer's body, or {@code null}
+     * @param header the answer's first value of a header, by name ({@code null} when absent)
+     * @param sent   the {@code Idempotency-Key} the request carried
+     */
+    public static boolean speaksOfIdempotencyKey(String body, Function<String, String> header, String sent) {
+        return speaksOf(body, sent) || speaksOf(header.apply("Link"), sent);
+    }
+
+    private static boolean speaksOf(String text, String sent) {
+        if (text == null) {
+            return false;
+        }
+        String t = sent == null || sent.isEmpty() ? text : text.replace(sent, "");
+        return t.toLowerCase(java.util.Locale.ROOT).contains("idempoten");
+    }
+
+    /**
      * Class of an answer's status as {@link #ofStatus(int, boolean)}, except that a {@code 403} that says the client
      * is rate limited ({@link #rateLimited}) is {@link FailureClass#RETRYABLE}: the site refused the request for its
      * pace, did nothing, and says when to come back.
      */
-    public static FailureClass ofStatus(int status, boolean idempotencyKey, boolean rateLimited) {
-        return status == 403 && rateLimited ? FailureClass.RETRYABLE : ofStatus(status, idempotencyKey);
+    public static FailureClass ofStatus(int status, boolean keyInProgress, boolean rateLimited) {
+        return status == 403 && rateLimited ? FailureClass.RETRYABLE : ofStatus(status, keyInProgress);
     }
 
     /**

@@ -225,7 +225,7 @@ public final class HttpExecutor implements StepExecutor {
         }
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
         try {
-            return read(ctx, ex, summary, req.headers().containsKey("Idempotency-Key"));
+            return read(ctx, ex, summary, req.headers().get("Idempotency-Key"));
         } catch (Deadline.Exceeded e) {
             // the request was answered; what the answer means is unknown, as after a read timeout
             return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, ctx.redact().apply(e.getMessage()), ev);
@@ -279,8 +279,12 @@ public final class HttpExecutor implements StepExecutor {
         }
     }
 
-    /** What a step's answer means, its outputs, and the cookies the site set (kept unless it is a rejected login). */
-    private StepOutcome read(StepContext ctx, Exchange ex, Evidence.RequestSummary summary, boolean idempotencyKey) {
+    /**
+     * What a step's answer means, its outputs, and the cookies the site set (kept unless it is a rejected login).
+     *
+     * @param idempotencyKey the {@code Idempotency-Key} the request carried, or {@code null}
+     */
+    private StepOutcome read(StepContext ctx, Exchange ex, Evidence.RequestSummary summary, String idempotencyKey) {
         Conditions.Answer answer = ex.answer(ctx);
         Judgement j = judge(ctx, ex, answer, ctx.step().request().response(), idempotencyKey);
         Refresh refreshed = j.cls() == FailureClass.AUTH ? Refresh.NONE : refresh(ctx, ex);
@@ -388,7 +392,7 @@ public final class HttpExecutor implements StepExecutor {
      * {@code successWhen} accepts (a 2xx without one), then the status. See {@link #namedByRules}.
      */
     private Judgement judge(StepContext ctx, Exchange ex, Conditions.Answer answer, ResponseRules rules,
-                            boolean idempotencyKey) {
+                            String idempotencyKey) {
         int s = ex.status;
         String http = "HTTP " + s + statusHint(s);
         if (s == 401 || s == 403 && !namedByRules(s, rules, answer) && !rateLimited(ex)) {
@@ -435,9 +439,16 @@ public final class HttpExecutor implements StepExecutor {
             // PUT with If-None-Match: * of a file that is there
             return new Judgement(null, withFirstLine(Said.plain(http), ex), null);
         }
-        FailureClass cls = Classifier.ofStatus(s, idempotencyKey, rateLimited(ex));
-        if (s == 409 && cls == FailureClass.TRANSIENT_AFTER_SEND) {
+        // a 409 is "that key is still being processed" only when the answer says so; any other is a conflict the site
+        // refused (WebDAV's "the folder above is missing"): nothing was done
+        boolean keyInProgress = s == 409 && idempotencyKey != null && Classifier.speaksOfIdempotencyKey(
+                text(ex.body, EVIDENCE_BYTES), name -> ex.headers.firstValue(name).orElse(null), idempotencyKey);
+        FailureClass cls = Classifier.ofStatus(s, keyInProgress, rateLimited(ex));
+        if (keyInProgress) {
             return new Judgement(cls, withFirstLine(Said.of("core.exec.inProgress"), ex), retryAfter(ex));
+        }
+        if (s == 409) {
+            return new Judgement(cls, Said.plain(http + firstLine(ex)), null, true);
         }
         // a wait the site names is honoured whatever the 5xx, as a probe's answer that cannot tell is asked again
         boolean mayWait = cls == FailureClass.RETRYABLE || cls == FailureClass.TRANSIENT_AFTER_SEND && s >= 500;
@@ -1074,6 +1085,7 @@ public final class HttpExecutor implements StepExecutor {
             case 401 -> " Unauthorized";
             case 403 -> " Forbidden";
             case 404 -> " Not Found";
+            case 409 -> " Conflict";
             case 429 -> " Too Many Requests";
             case 500 -> " Internal Server Error";
             case 501 -> " Not Implemented";

@@ -185,12 +185,16 @@ class AnswerWordsTest {
             assertThat(chinese(unmetRedirect.words())).isEqualTo("HTTP 302：重定向到 /elsewhere（不跟随重定向），"
                     + "但答复没有表明成功（正文不包含 \"created\"）");
 
-            // a request the site still works on
-            reply[0] = new Reply.Respond(409, Map.of(), "busy");
+            // a request the site still works on, as it says of the key; any other 409 is a conflict it refused
+            reply[0] = new Reply.Respond(409, Map.of(), "busy with this idempotency key");
             StepOutcome busy = http.execute(ctx(job(post), null));
             assertThat(busy.failure()).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
-            assertThat(busy.message()).isEqualTo("request still in progress (HTTP 409): busy");
-            assertThat(chinese(busy.words())).isEqualTo("请求仍在处理中（HTTP 409）：busy");
+            assertThat(busy.message()).isEqualTo("request still in progress (HTTP 409): busy with this idempotency key");
+            assertThat(chinese(busy.words())).isEqualTo("请求仍在处理中（HTTP 409）：busy with this idempotency key");
+            reply[0] = new Reply.Respond(409, Map.of(), "busy");
+            StepOutcome conflict = http.execute(ctx(job(post), null));
+            assertThat(conflict.failure()).isEqualTo(FailureClass.FATAL);
+            assertThat(conflict.message()).isEqualTo("HTTP 409 Conflict: busy");
 
             // a value the step expected in the answer
             String extract = ", \"extract\": { \"id\": { \"json\": \"/id\" } }";

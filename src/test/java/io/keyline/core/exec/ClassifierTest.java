@@ -34,9 +34,43 @@ class ClassifierTest {
     }
 
     @Test
-    void conflict409IsStillInProgressOnlyWithAnIdempotencyKey() {
+    void conflict409IsStillInProgressOnlyWhenItSaysSo() {
         assertThat(Classifier.ofStatus(409, true)).isEqualTo(FailureClass.TRANSIENT_AFTER_SEND);
         assertThat(Classifier.ofStatus(409, false)).isEqualTo(FailureClass.FATAL);
+    }
+
+    static final String SENT = "idempotency-demo:2026-11-29:publish";
+
+    /** What servers that honour the key answer while a request with it is still being processed. */
+    @ParameterizedTest(name = "in progress: {0}")
+    @CsvSource(delimiter = '|', value = {
+        // the Idempotency-Key draft's problem details
+        "{\"type\": \"https://developer.example.com/idempotency\", \"title\": \"A request is outstanding for this Idempotency-Key\"}",
+        // Stripe
+        "{\"error\": {\"type\": \"idempotency_error\", \"message\": \"There is currently another in-progress request using this Idempotent Key\"}}",
+        "a request with this Idempotency-Key is being processed"})
+    void a409ThatSpeaksOfTheIdempotencyKeyIsInProgress(String body) {
+        assertThat(Classifier.speaksOfIdempotencyKey(body, name -> null, SENT)).isTrue();
+    }
+
+    @Test
+    void a409WhoseLinkPointsAtTheSitesIdempotencyDocumentationIsInProgress() {
+        assertThat(Classifier.speaksOfIdempotencyKey("", name -> name.equals("Link")
+                ? "<https://developer.example.com/idempotency>; rel=\"describedby\"; type=\"text/html\"" : null, SENT))
+                .isTrue();
+    }
+
+    /** Conflicts that say nothing of the key: WebDAV's missing parent, Dropbox's path conflict, an echo of the key. */
+    @ParameterizedTest(name = "a conflict: {0}")
+    @CsvSource(delimiter = '|', value = {
+        "<?xml version=\"1.0\"?><d:error xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\"><s:exception>Sabre\\DAV\\Exception\\Conflict</s:exception><s:message>Parent node does not exist</s:message></d:error>",
+        "{\"error_summary\": \"path/conflict/file/..\", \"error\": {\".tag\": \"path\"}}",
+        "conflict with the request idempotency-demo:2026-11-29:publish",
+        "''"})
+    void a409ThatSaysNothingOfTheKeyIsAConflict(String body) {
+        assertThat(Classifier.speaksOfIdempotencyKey(body, name -> name.equals("Idempotency-Key") ? SENT : null, SENT))
+                .isFalse();
+        assertThat(Classifier.speaksOfIdempotencyKey(null, name -> null, SENT)).isFalse();
     }
 
     @Test
