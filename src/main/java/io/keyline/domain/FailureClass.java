@@ -4,7 +4,7 @@ package io.keyline.domain;
 public enum FailureClass {
     /**
      * The request provably never arrived or the site refused it (connect refused, DNS, connect timeout, TLS
-     * handshake failure, 429, 503, {@code retryWhen}, exit 75).
+     * handshake failure, 429, 503, 507, {@code retryWhen}, exit 75).
      */
     RETRYABLE,
     /**

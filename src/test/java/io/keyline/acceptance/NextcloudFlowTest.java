@@ -374,6 +374,40 @@ class NextcloudFlowTest {
         assertThat(site.count("PUT")).isZero();
     }
 
+    /**
+     * The upload made {@code unsafe}, without a rule for 507: a full quota did not store the file (RFC 4918: the
+     * method could not be performed, and the condition is temporary). It is no outcome a person must confirm: the upload
+     * is tried again as the retry policy says, the key saying the server is out of space, and it is stored once space
+     * is free.
+     */
+    @Test
+    void aFullQuotaIsTriedAgainLaterEvenForAnUnsafeUploadAndSaysTheServerIsOutOfSpace() throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        String upload = "{ \"id\": \"upload\", \"kind\": \"http\", \"effect\": \"idempotent\"";
+        String rules = "\"refusedWhen\": { \"status\": [409, 507] },";
+        assertThat(text).contains(upload).contains(rules);
+        job(text.replace(upload, upload.replace("idempotent", "unsafe")).replace(rules, ""));
+        storePassword();
+        site.quota(1000);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isEqualTo(5);
+        assertThat(state()).isEqualTo("RETRY_WAIT");
+        assertThat(status(wb, JOB, KEY).get("message").asText()).contains("507").contains("out of space")
+                .contains("Insufficient space");
+        assertThat(site.count("PUT")).isEqualTo(1);
+        assertThat(site.uploads(FILE)).isZero();
+
+        site.quota(Long.MAX_VALUE);
+        wb.clock.advance(Duration.ofMinutes(2));
+        Result later = run();
+
+        assertThat(later.exit()).as(later.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        uploadedOnceIntact();
+    }
+
     /** A job's own probe asks PROPFIND (Depth 0): 207 is there, 404 is not. */
     @Test
     void aPropfindProbeFindsAnArchiveThereAndAsksNothingElse() throws IOException {

@@ -52,12 +52,16 @@ public final class Classifier {
         }
         return switch (status) {
             case 401, 403 -> FailureClass.AUTH;
-            case 429, 503 -> FailureClass.RETRYABLE;
+            // 507: "the method could not be performed", and the condition "is considered to be temporary" (WebDAV)
+            case 429, 503, INSUFFICIENT_STORAGE -> FailureClass.RETRYABLE;
             case 501 -> FailureClass.FATAL;
             default -> status >= 500 && status < 600 ? FailureClass.TRANSIENT_AFTER_SEND
                     : status >= 300 && status < 500 ? FailureClass.FATAL : FailureClass.UNKNOWN;
         };
     }
+
+    /** WebDAV's {@code 507 Insufficient Storage}: the server is out of space for what the request would store. */
+    public static final int INSUFFICIENT_STORAGE = 507;
 
     /**
      * Whether an answer speaks of the idempotency key, as a server that honours {@code Idempotency-Key} does when it

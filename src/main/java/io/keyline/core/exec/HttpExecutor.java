@@ -450,6 +450,10 @@ public final class HttpExecutor implements StepExecutor {
         if (s == 409) {
             return new Judgement(cls, Said.plain(http + firstLine(ex)), null, true);
         }
+        if (s == Classifier.INSUFFICIENT_STORAGE) {
+            // nothing was stored, and space may be freed: tried again as the retry policy says, never a lost outcome
+            return new Judgement(cls, withFirstLine(Said.of("core.exec.outOfSpace"), ex), retryAfter(ex));
+        }
         // a wait the site names is honoured whatever the 5xx, as a probe's answer that cannot tell is asked again
         boolean mayWait = cls == FailureClass.RETRYABLE || cls == FailureClass.TRANSIENT_AFTER_SEND && s >= 500;
         return new Judgement(cls, http + firstLine(ex), mayWait ? retryAfter(ex) : null);
@@ -1092,6 +1096,7 @@ public final class HttpExecutor implements StepExecutor {
             case 502 -> " Bad Gateway";
             case 503 -> " Service Unavailable";
             case 504 -> " Gateway Timeout";
+            case 507 -> " Insufficient Storage";
             default -> "";
         };
     }

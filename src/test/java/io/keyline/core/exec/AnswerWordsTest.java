@@ -195,6 +195,14 @@ class AnswerWordsTest {
             StepOutcome conflict = http.execute(ctx(job(post), null));
             assertThat(conflict.failure()).isEqualTo(FailureClass.FATAL);
             assertThat(conflict.message()).isEqualTo("HTTP 409 Conflict: busy");
+            // a server out of space: nothing was stored, tried again later
+            reply[0] = new Reply.Respond(507, Map.of(), "Insufficient space in /Archive");
+            StepOutcome full = http.execute(ctx(job(post), null));
+            assertThat(full.failure()).isEqualTo(FailureClass.RETRYABLE);
+            assertThat(full.message()).isEqualTo("HTTP 507 Insufficient Storage: the server is out of space, nothing"
+                    + " was stored: Insufficient space in /Archive");
+            assertThat(chinese(full.words())).isEqualTo("HTTP 507 Insufficient Storage：服务器空间不足，什么也没有存储："
+                    + "Insufficient space in /Archive");
 
             // a value the step expected in the answer
             String extract = ", \"extract\": { \"id\": { \"json\": \"/id\" } }";

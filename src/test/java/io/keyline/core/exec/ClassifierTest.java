@@ -26,7 +26,7 @@ class ClassifierTest {
         "400, FATAL", "401, AUTH", "403, AUTH", "404, FATAL", "405, FATAL", "408, FATAL", "410, FATAL",
         "422, FATAL", "429, RETRYABLE",
         "500, TRANSIENT_AFTER_SEND", "501, FATAL", "502, TRANSIENT_AFTER_SEND", "503, RETRYABLE",
-        "504, TRANSIENT_AFTER_SEND", "505, TRANSIENT_AFTER_SEND", "599, TRANSIENT_AFTER_SEND",
+        "504, TRANSIENT_AFTER_SEND", "505, TRANSIENT_AFTER_SEND", "507, RETRYABLE", "599, TRANSIENT_AFTER_SEND",
         "101, UNKNOWN", "600, UNKNOWN"})
     void statusClasses(int status, FailureClass expected) {
         assertThat(Classifier.ofStatus(status, true)).isEqualTo(expected);
