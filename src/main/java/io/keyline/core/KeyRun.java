@@ -71,7 +71,7 @@ final class KeyRun {
         this.key = key;
         this.runId = runId;
         this.request = request;
-        this.cursor = new PlanCursor(request.applying() ? request.expected().get(key) : null);
+        this.cursor = new PlanCursor(request.applying() ? request.expected().get(key) : null, this::redo);
     }
 
     /** Runs within {@code b}: after it the key starts no step and waits for no retry. */
@@ -351,7 +351,8 @@ final class KeyRun {
         // and so are the values of the outputs the job file marks secret (a session's token, a CSRF token)
         Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings())
                 .plus(otherSecrets(step)).plus(job.secretValues(c.outputs));
-        return new StepContext(job, step, key, runId, attempt, Map.copyOf(c.outputs), credential, redactor::redact);
+        return new StepContext(job, step, key, runId, attempt, Map.copyOf(c.outputs), credential, redactor::redact,
+                redo(step));
     }
 
     /** The secrets of the job's other credentials (an output may carry one into this step). */
@@ -374,6 +375,15 @@ final class KeyRun {
     private String payloadHash(Claim c, String stepId) {
         StepDefinition s = job.step(stepId);
         return ConfirmedPayload.now(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(c.outputs), null,
-                UnaryOperator.identity()), c.rec.confirmedHash());
+                UnaryOperator.identity(), redo(s)), c.rec.confirmedHash());
+    }
+
+    /**
+     * The redo of an http step's life its {@code Idempotency-Key} names ({@link Redos}), from the key's history as it
+     * is now; a command sends no key.
+     */
+    private int redo(StepDefinition step) {
+        return step.kind() == io.keyline.domain.StepKind.HTTP && !KeyProbe.is(step.id())
+                ? Redos.of(ctx.events.events(job.name(), key)).getOrDefault(step.id(), 0) : 0;
     }
 }

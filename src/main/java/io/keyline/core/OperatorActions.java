@@ -28,10 +28,18 @@ import java.util.function.UnaryOperator;
  * What a person can do to a key or a job. Every action is an audited event with the OS user
  * name and a note, applied with the same optimistic guard as the engine's transitions.
  *
- * @param trace the run log: every action taken also appends an {@code operator} line to it
+ * @param trace  the run log: every action taken also appends an {@code operator} line to it
+ * @param events the keys' histories: the redo of a step's life its {@code Idempotency-Key} names ({@link Redos}), which
+ *               a confirmation binds with the rest of the request
  */
 public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls controls, RunOptions options,
-                              RunTrace trace, Leases leases) {
+                              RunTrace trace, Leases leases, KeyEvents events) {
+
+    /** Actions on a state whose records also hold the keys' histories. */
+    public OperatorActions(KeyRecords keys, KeyChanges changes, JobControls controls, RunOptions options,
+                           RunTrace trace, Leases leases) {
+        this(keys, changes, controls, options, trace, leases, keys instanceof KeyEvents e ? e : null);
+    }
 
     /** Actions without the state's rule whether a running key's holder is alive: a renewal leaves RUNNING keys. */
     public OperatorActions(KeyRecords keys, KeyChanges changes, JobControls controls, RunOptions options,
@@ -78,12 +86,18 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
     }
 
     /** {@link #payloadHash(JobDefinition, KeyRecord)} of {@code step}, the key's steps as {@code records} hold them. */
-    private static String payloadHash(JobDefinition job, KeyRecord rec, StepDefinition step,
-                                      Map<String, StepRecord> records) {
+    private String payloadHash(JobDefinition job, KeyRecord rec, StepDefinition step,
+                               Map<String, StepRecord> records) {
         Map<String, Map<String, String>> outputs = new HashMap<>();
         records.values().stream().filter(s -> s.status().finished()).forEach(s -> outputs.put(s.step(), s.outputs()));
         return ConfirmedPayload.hash(new StepContext(job, step, rec.key(), "{runId}", rec.attempts() + 1, outputs,
-                null, UnaryOperator.identity()), ConfirmedPayload.runFirst(job, step.id(), records));
+                null, UnaryOperator.identity(), redo(job, rec.key(), step)), ConfirmedPayload.runFirst(job, step.id(),
+                records));
+    }
+
+    /** The redo of the step's life its {@code Idempotency-Key} names, as the engine reads it ({@link Redos}). */
+    public int redo(JobDefinition job, String key, StepDefinition step) {
+        return events == null ? 0 : Redos.of(events.events(job.name(), key)).getOrDefault(step.id(), 0);
     }
 
     /**
@@ -94,8 +108,8 @@ public record OperatorActions(KeyRecords keys, KeyChanges changes, JobControls c
      * it was made with is carried over: after a change of the job file, the key or a value known then, it stays as
      * it was, and the run asks for a new one. {@code null} when there is nothing to carry over.
      */
-    private static String reboundConfirmation(JobDefinition job, KeyRecord r, Map<String, StepRecord> records,
-                                              Rewind rewind) {
+    private String reboundConfirmation(JobDefinition job, KeyRecord r, Map<String, StepRecord> records,
+                                       Rewind rewind) {
         StepDefinition step = r.confirmedHash() == null || r.confirmedStep() == null ? null
                 : job.step(r.confirmedStep());
         if (step == null || rewind.removed().isEmpty()

@@ -23,9 +23,16 @@ final class PlanCursor {
     private final Plan.Expectation expected;
     private int cursor;
 
-    /** @param expected what the plan showed for the key, or {@code null} when no plan is applied */
-    PlanCursor(Plan.Expectation expected) {
+    /** The redo of a step's life its request's {@code Idempotency-Key} names ({@link Redos}). */
+    private final java.util.function.ToIntFunction<StepDefinition> redo;
+
+    /**
+     * @param expected what the plan showed for the key, or {@code null} when no plan is applied
+     * @param redo     the redo of a step's life, as the key's history says now
+     */
+    PlanCursor(Plan.Expectation expected, java.util.function.ToIntFunction<StepDefinition> redo) {
         this.expected = expected;
+        this.redo = redo;
     }
 
     /** Why executing or reconciling {@code a} would depart from the plan being applied, or {@code null}. */
@@ -73,7 +80,7 @@ final class PlanCursor {
         if (next.boundSha256() != null && step.kind() == StepKind.HTTP) {
             List<String> before = path.subList(0, cursor).stream().map(Plan.PlannedStep::step).toList();
             String now = ShownBody.boundHash(new StepContext(c.job, step, c.key(), "{runId}", 1, Map.copyOf(c.outputs),
-                    null, UnaryOperator.identity()), before);
+                    null, UnaryOperator.identity(), redo.applyAsInt(step)), before);
             if (!next.boundSha256().equals(now)) {
                 return Said.of("core.departure.requestChanged", step.id(), next.boundSha256().substring(0, 12),
                         now == null ? Said.of("core.departure.cannotRender") : Said.plain(now.substring(0, 12) + "…"));

@@ -176,6 +176,9 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         /** Read from the key's history only when a probe cannot tell after an unknown outcome, as the engine does. */
         final java.util.function.ToIntFunction<String> asks = DecisionInputs.probeAsks(this::history);
 
+        /** The redo of each step's life its {@code Idempotency-Key} names, as the engine reads it ({@link Redos}). */
+        final java.util.function.ToIntFunction<String> redos = Redos.once(this::history);
+
         private List<io.keyline.domain.KeyEvent> history() {
             return rec == null || !rec.stored() ? List.of() : events.events(job.name(), key);
         }
@@ -297,7 +300,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         private String payloadHash(String stepId) {
             StepDefinition s = job.step(stepId);
             return ConfirmedPayload.now(new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
-                    UnaryOperator.identity()), rec == null ? null : rec.confirmedHash());
+                    UnaryOperator.identity(), redos.applyAsInt(stepId)), rec == null ? null : rec.confirmedHash());
         }
 
         /**
@@ -320,7 +323,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
          */
         private Plan.RequestPreview preview(StepDefinition s, List<String> executedBefore, List<String> runTime) {
             StepContext ctx = new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
-                    UnaryOperator.identity());
+                    UnaryOperator.identity(), redos.applyAsInt(s.id()));
             // outputs are unmasked data: what the plan shows is masked with the job's credentials
             io.keyline.credentials.Redactor mask = mask();
             List<ShownBody.Field> fields = ShownBody.fields(ctx, runTime, mask::redact);
@@ -345,8 +348,9 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
             } catch (Rendering.RenderException e) {
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
                 // the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
-                List<ShownHeaders.Header> shown = sourced(ShownHeaders.unrendered(s, job.name() + ":" + key + ":"
-                        + s.id(), url, s.credential() == null ? null : credentials.lookup(s.credential()), mask(),
+                List<ShownHeaders.Header> shown = sourced(ShownHeaders.unrendered(s, Rendering.idempotencyKey(
+                        job.name(), key, s.id(), ctx.redo()), url,
+                        s.credential() == null ? null : credentials.lookup(s.credential()), mask(),
                         clock.instant()));
                 Map<String, String> headers = ShownHeaders.map(shown);
                 String source = s.request().bodyFile() != null

@@ -55,7 +55,7 @@ public final class ShownBody {
             outputs.put(step, new Placeholders(step));
         }
         return new StepContext(ctx.job(), ctx.step(), ctx.key(), "{runId}", ctx.attempt(), outputs, null,
-                ctx.redact());
+                ctx.redact(), ctx.redo());
     }
 
     /**

@@ -425,7 +425,8 @@ public final class SandboxSite implements AutoCloseable {
             return null;
         }
         String[] parts = idempotencyKey.split(":");
-        return parts.length == 3 ? parts[1] : null;
+        // job:key:step, or job:key:step:redoN for a step done again
+        return parts.length == 3 || parts.length == 4 && parts[3].startsWith("redo") ? parts[1] : null;
     }
 
     private static String query(String query, String name) {

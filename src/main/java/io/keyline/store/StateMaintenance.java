@@ -277,10 +277,14 @@ public final class StateMaintenance {
      *   <li>every event of a key's latest run: from the key's last {@code CLAIMED} or {@code RECOVERED}
      *       event on (with the operator actions after it); all events of a key that never ran;</li>
      *   <li>every event of a key that is {@code FAILED}, {@code NEEDS_CONFIRMATION} or
-     *       {@code NEEDS_CREDENTIAL} now (the evidence a person needs to decide).</li>
+     *       {@code NEEDS_CREDENTIAL} now (the evidence a person needs to decide);</li>
+     *   <li>every event that records a step done (succeeded, reconciled, marked done): how often a step was done
+     *       names the {@code Idempotency-Key} of its next redo ({@code core.Redos}), which must never be one a site
+     *       has seen. One such event per step and life.</li>
      * </ol>
      */
     private static final String PRUNABLE = " FROM key_event e WHERE e.ts < ?"
+            + " AND e.event_type NOT IN ('STEP_SUCCEEDED', 'STEP_RECONCILED', 'MARKED_DONE')"
             + " AND NOT EXISTS (SELECT 1 FROM key_state k WHERE k.job = e.job AND k.key_value = e.key_value"
             + " AND k.state IN (" + ATTENTION_STATES + "))"
             + " AND e.id < COALESCE((SELECT MAX(c.id) FROM key_event c WHERE c.job = e.job"

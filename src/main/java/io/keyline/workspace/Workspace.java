@@ -341,7 +341,7 @@ public final class Workspace implements AutoCloseable {
     /** Operator actions; each one taken also appends an {@code operator} line to the run log. */
     private OperatorActions actions() {
         StateStore s = state();
-        return new OperatorActions(s, s, s, options, operatorLog(), s);
+        return new OperatorActions(s, s, s, options, operatorLog(), s, s);
     }
 
     /** The run log for operator lines, opened once per workspace. */

@@ -442,14 +442,20 @@ class MastodonFlowTest {
                 .anyMatch(m -> m.contains("present"));
     }
 
+    /** The {@code Idempotency-Key} of every status request, in order. */
+    List<String> statusKeys() {
+        return site.requests().stream().filter(q -> q.method().equals("POST") && q.path().equals("/api/v1/statuses"))
+                .map(MastodonSite.Seen::idempotencyKey).toList();
+    }
+
     /**
-     * Keyline's {@code Idempotency-Key} is the same for every execution of the step, a re-armed one too. A person
-     * deletes the day's status to have it posted again: re-armed within the hour, the post is answered
-     * {@code 404 Record not found} (Mastodon looks up the status its key points at, which is deleted) and the key
-     * fails with that answer; retried after the hour, the status is posted again, once.
+     * A person deletes the day's status to have it posted again, and re-arms the key within the hour Mastodon keeps
+     * the post's {@code Idempotency-Key}. The redo is a new request, so it carries a new key: sent with the old one,
+     * Mastodon would answer with the status that key made (here {@code 404 Record not found}, as it is deleted) and
+     * post nothing. The status is posted again, once.
      */
     @Test
-    void aStatusDeletedAndReArmedWithinTheHourIsRefusedUntilMastodonForgetsTheKey() {
+    void aStatusDeletedAndReArmedWithinTheHourIsPostedAgainWithANewIdempotencyKey() {
         storeToken();
         Result first = run();
         assertThat(first.exit()).as(first.toString()).isZero();
@@ -458,17 +464,52 @@ class MastodonFlowTest {
         Result rearm = wb.cli("rearm", JOB, KEY, "--note", "deleted it: a typo");
         assertThat(rearm.exit()).as(rearm.toString()).isZero();
 
-        Result refused = run();
-
-        assertThat(refused.exit()).as(refused.toString()).isEqualTo(2);
-        assertThat(status(wb, JOB, KEY).get("message").asText()).contains("404").contains("Record not found");
-        assertThat(site.posted(TAG)).isEqualTo(1);
-        wb.clock.advance(Duration.ofHours(1));
-        Result retry = wb.cli("retry", JOB, KEY);
-        assertThat(retry.exit()).as(retry.toString()).isZero();
         Result again = run();
+
         assertThat(again.exit()).as(again.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
         assertThat(site.posted(TAG)).as("the deleted one and the new one").isEqualTo(2);
+        assertThat(statusKeys()).containsExactly("mastodon-status:2026-11-29:post",
+                "mastodon-status:2026-11-29:post:redo1");
+        site.statuses().forEach(st -> site.deleteByHand(st.id()));
+        Result rearmAgain = wb.cli("rearm", JOB, KEY, "--note", "once more", "--from-step", "post");
+        assertThat(rearmAgain.exit()).as(rearmAgain.toString()).isZero();
+        Result plan = wb.cli("plan", JOB, "--key", KEY);
+        assertThat(plan.out()).as("the plan shows the key the run sends")
+                .contains("Idempotency-Key: mastodon-status:2026-11-29:post:redo2");
+    }
+
+    /**
+     * Within one life of the re-armed post, every send carries the same key, across a run killed during the post and a
+     * confirmed resend: the killed run's request was still being processed when the person confirmed, and Mastodon
+     * answers the resend with the status it made. One status for the redo, not two.
+     */
+    @Test
+    void aReArmedPostKilledMidwayAndConfirmedIsSentWithTheSameNewKeyAndPostedOnce() throws Exception {
+        wb.clock.followSystemClock();
+        quickPost();
+        storeToken();
+        Result first = run();
+        assertThat(first.exit()).as(first.toString()).isZero();
+        site.deleteByHand(site.statuses().get(0).id());
+        Result rearm = wb.cli("rearm", JOB, KEY, "--note", "deleted it: a typo");
+        assertThat(rearm.exit()).as(rearm.toString()).isZero();
+        site.holdBeforePost();
+        Process p = ChildProcess.start(wb.state, wb.jobs, tmp.resolve("child.log"), "run", JOB, "--key", KEY);
+        assertThat(site.awaitHeld(60)).as("the redo reached the server").isTrue();
+        p.destroyForcibly();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        Result after = run();
+        assertThat(after.exit()).as(after.toString()).isEqualTo(4);
+        assertThat(state()).as("nothing found yet: a person decides").isEqualTo("NEEDS_CONFIRMATION");
+        site.finishHeldPostWhenResent();
+        Result confirmed = wb.cli("confirm", JOB, KEY, "--note", "looked: nothing there yet");
+
+        assertThat(state()).as(confirmed.toString()).isEqualTo("DONE");
+        assertThat(statusKeys()).containsExactly("mastodon-status:2026-11-29:post",
+                "mastodon-status:2026-11-29:post:redo1", "mastodon-status:2026-11-29:post:redo1");
+        assertThat(site.posted(TAG)).as("the deleted one and the redo's one").isEqualTo(2);
     }
 
     /**

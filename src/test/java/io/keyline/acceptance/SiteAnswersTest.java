@@ -585,6 +585,59 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(posts.get()).as("an idempotent step refused so is not sent again either").isEqualTo(3);
     }
 
+    /**
+     * A site that honours {@code Idempotency-Key} answers a key it saw with the answer it gave, and does nothing. The
+     * key failed at {@code announce}, after {@code publish} was done; the operator deleted the article and sends the
+     * key back to {@code publish} ({@code retry --from-step}): that redo carries a new key, so the article is made
+     * again; {@code announce}, which never finished, keeps its key for every attempt.
+     */
+    @Test
+    void retryFromAStepThatWasDoneSendsItWithANewIdempotencyKeyAndAFailedStepKeepsItsKey() throws IOException {
+        Map<String, String> answered = new ConcurrentHashMap<>();
+        AtomicInteger articles = new AtomicInteger();
+        AtomicInteger announces = new AtomicInteger();
+        List<String> keys = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        site.server().handler(req -> {
+            String idem = req.header("Idempotency-Key");
+            keys.add(req.path() + " " + idem);
+            String seen = answered.get(idem);
+            if (seen != null) {
+                return Reply.status(201, seen);
+            }
+            String answer;
+            if (req.path().equals("/api/announce")) {
+                if (announces.incrementAndGet() == 1) {
+                    return new Reply.Respond(422, Map.of(), "{\"error\": \"channel is archived\"}");
+                }
+                answer = "{\"announced\": true}";
+            } else {
+                answer = "{\"id\": " + articles.incrementAndGet() + "}";
+            }
+            answered.put(idem, answer);
+            return Reply.status(201, answer);
+        });
+        String job = Jobs.publish("pub", "idempotent", false, null).replace("\"timeout\": \"PT1S\" }",
+                "\"timeout\": \"PT1S\" },\n    { \"id\": \"announce\", \"kind\": \"http\", \"effect\": \"idempotent\","
+                        + " \"request\": { \"method\": \"POST\", \"url\": \"BASE/api/announce\","
+                        + " \"body\": \"new\" } }");
+        assertThat(job).contains("announce");
+        wb.job("pub", job, site.base());
+        Result failed = run("pub");
+        assertThat(failed.exit()).as(failed.toString()).isEqualTo(2);
+
+        Result retried = wb.cli("retry", "pub", KEY, "--from-step", "publish", "--note", "deleted the article");
+        assertThat(retried.exit()).as(retried.toString()).isZero();
+        Result again = run("pub");
+
+        assertThat(again.exit()).as(again.toString()).isZero();
+        assertThat(status("pub").get("state").asText()).isEqualTo("DONE");
+        assertThat(articles.get()).as("the redo made the article again").isEqualTo(2);
+        assertThat(keys).containsExactly("/api/articles pub:" + KEY + ":publish",
+                "/api/announce pub:" + KEY + ":announce",
+                "/api/articles pub:" + KEY + ":publish:redo1",
+                "/api/announce pub:" + KEY + ":announce");
+    }
+
     @Test
     void aRetryAfterTooLargeForAnyClockNeitherCrashesNorSendsAgain() throws IOException {
         site.server().handler(req -> new Reply.Respond(429, Map.of("Retry-After", "9223372036854775807"), "{}"));

@@ -203,7 +203,10 @@ class BackupExportPruneTest extends SiteTestBase {
 
         Result dry = wb.cli("prune", "--events-older-than", "P90D", "--dry-run");
         ok(dry);
-        int expected = types("2026-11-21").lastIndexOf("CLAIMED"); // the first run and the operator's retry
+        // the first run and the operator's retry, but the event of a step done (it names the next redo's key)
+        List<String> firstRun = types("2026-11-21").subList(0, types("2026-11-21").lastIndexOf("CLAIMED"));
+        assertThat(firstRun).containsOnlyOnce("STEP_SUCCEEDED");
+        int expected = firstRun.size() - 1;
         assertThat(expected).isPositive();
         assertThat(dry.out()).contains("would delete " + expected + " events");
         assertThat(types("2026-11-21").get(0)).isEqualTo("CLAIMED");
@@ -214,7 +217,7 @@ class BackupExportPruneTest extends SiteTestBase {
         assertThat(types("2026-11-20")).isEqualTo(failedBefore);
         assertThat(types("2026-11-22")).isEqualTo(doneBefore);
         List<String> retried = types("2026-11-21");
-        assertThat(retried.get(0)).isEqualTo("CLAIMED");
+        assertThat(retried).startsWith("STEP_SUCCEEDED", "CLAIMED");
         assertThat(retried).doesNotContain("KEY_FAILED", "RETRIED").endsWith("KEY_DONE");
         assertThat(wb.cli("prune", "--events-older-than", "P90D").out()).contains("deleted 0 events");
         assertThat(wb.cli("prune", "--events-older-than", "PT1H").exit()).isEqualTo(64);

@@ -44,7 +44,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Executes http steps and http probes with the JDK HttpClient. Every step request carries
- * {@code Idempotency-Key: job:key:step}; the credential's headers are added last, only to requests to the
+ * {@code Idempotency-Key: job:key:step} ({@code :redoN} after it in the step's N-th redo,
+ * {@link Rendering#idempotencyKey}); the credential's headers are added last, only to requests to the
  * step's own origin, and never recorded. Redirects are never followed by the client: a 3xx is an answer
  * that the response rules read like any other (the login page → {@code AUTH}; one {@code successWhen}
  * accepts → done; anything else → {@code FATAL}, with its {@code Location} in the evidence); with

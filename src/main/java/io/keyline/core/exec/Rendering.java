@@ -308,11 +308,22 @@ public final class Rendering {
         return p;
     }
 
+    /**
+     * The {@code Idempotency-Key} of a step's request: {@code job:key:step} in the step's first life, and
+     * {@code job:key:step:redoN} in its N-th redo (the step was done, and an operator sent the key back to run it
+     * again). Every send of one life carries the same key (its attempts, a resend after a crash or a lost answer, a
+     * confirmed resend), so that a site that honours the key makes its effect once; a redo is a new request, which such
+     * a site would otherwise answer with what the first one made, doing nothing. None of the parts holds a colon.
+     */
+    public static String idempotencyKey(String job, String key, String step, int redo) {
+        return job + ":" + key + ":" + step + (redo > 0 ? ":redo" + redo : "");
+    }
+
     /** The exact request an http step sends (credential headers excluded). */
     public static RenderedRequest request(StepContext ctx) throws RenderException {
         StepDefinition step = ctx.step();
         HttpRequestSpec spec = step.request();
-        String idempotencyKey = ctx.job().name() + ":" + ctx.key() + ":" + step.id();
+        String idempotencyKey = idempotencyKey(ctx.job().name(), ctx.key(), step.id(), ctx.redo());
         byte[] body = new byte[0];
         String source = "none";
         String contentType = null;

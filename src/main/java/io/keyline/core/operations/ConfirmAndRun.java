@@ -441,7 +441,7 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
         store.steps(def.name(), rec.key()).values().stream().filter(s -> s.status().finished())
                 .forEach(s -> outputs.put(s.step(), s.outputs()));
         return new StepContext(def, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
-                UnaryOperator.identity());
+                UnaryOperator.identity(), actions.redo(def, rec.key(), step));
     }
 
     private static Payload unstable(Payload p) {
@@ -463,7 +463,7 @@ public record ConfirmAndRun(KeyRecords store, KeyEvents history, CredentialProvi
             records.values().stream().filter(s -> s.status().finished())
                     .forEach(s -> outputs.put(s.step(), s.outputs()));
             StepContext ctx = new StepContext(def, step, rec.key(), "{runId}", rec.attempts() + 1, outputs, null,
-                    UnaryOperator.identity());
+                    UnaryOperator.identity(), actions.redo(def, rec.key(), step));
             p = render(ctx, ConfirmedPayload.runFirst(def, step.id(), records));
             if (Objects.equals(actions.payloadHash(def, rec), p.hash())) {
                 return p;
