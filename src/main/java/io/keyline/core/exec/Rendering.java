@@ -359,12 +359,24 @@ public final class Rendering {
         return new RenderedRequest(spec.method(), uri(render(spec.url(), ctx, Place.URL)), headers, body, source);
     }
 
-    /** The exact request an http probe sends (credential headers excluded). */
+    /**
+     * The exact request an http probe sends (credential headers excluded): a POST probe's body is encoded from its
+     * fields as a step's is. A probe carries no {@code Idempotency-Key}: it is the step's, and a server that keeps the
+     * answer to a key would give the step the probe's answer.
+     */
     public static RenderedRequest probeRequest(StepContext ctx) throws RenderException {
         ProbeSpec probe = ctx.step().probe();
         String method = probe.method() == null ? "GET" : probe.method();
-        return new RenderedRequest(method, uri(render(probe.url(), ctx, Place.URL)), headers(probe.headers(), ctx, null),
-                new byte[0], "none");
+        Map<String, String> headers = headers(probe.headers(), ctx, null);
+        if (probe.fields() == null) {
+            return new RenderedRequest(method, uri(render(probe.url(), ctx, Place.URL)), headers, new byte[0], "none");
+        }
+        BodyEncoding.Encoded encoded = BodyEncoding.encode(probe.fields(), ctx);
+        if (headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("Content-Type"))) {
+            headers.put("Content-Type", encoded.contentType());
+        }
+        return new RenderedRequest(method, uri(render(probe.url(), ctx, Place.URL)), headers, encoded.bytes(),
+                probe.fields().kind());
     }
 
     private static Map<String, String> headers(Map<String, String> templates, StepContext ctx, String idempotencyKey)

@@ -535,4 +535,42 @@ class HttpExecutorTest {
         assertThat(HttpExecutor.isLoginPage(from, null, sso)).isFalse();
         assertThat(HttpExecutor.isLoginPage(from, "::not a uri", sso)).isFalse();
     }
+
+    /**
+     * A probe of a GraphQL API asks by POST with its query in a JSON body: the body is sent, encoded as a step's
+     * (a value stays one JSON string), as {@code application/json}, and without the step's {@code Idempotency-Key} (a
+     * server that keeps answers by that key would give the step the probe's answer).
+     */
+    @Test
+    void aPostProbeSendsItsJsonBody() throws Exception {
+        try (FaultServer server = new FaultServer(r -> Reply.json("{\"data\": {\"publication\": {\"post\": null}}}"))) {
+            Path file = tmp.resolve("gql.json");
+            Files.writeString(file, """
+                    { "name": "gql", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "publish", "kind": "http", "effect": "unsafe", "timeout": "PT2S",
+                                   "request": { "method": "POST", "url": "%s/", "json": { "query": "x" } },
+                                   "probe": { "kind": "http", "method": "POST", "url": "%s/", "timeout": "PT2S",
+                                              "json": { "query": "query P($s: String!) {{ post(slug: $s) {{ id }} }}",
+                                                        "variables": { "s": "daily-{key}" } },
+                                              "presentWhen": { "jsonPointer": "/data/publication/post/id",
+                                                               "exists": true } } } ] }
+                    """.formatted(server.base(), server.base()));
+            JobFileLoader.Result r = JobFileLoader.loadFile(file);
+            assertThat(r.errors()).isEmpty();
+            HttpExecutor http = new HttpExecutor(CLOCK);
+
+            ProbeOutcome p = http.probe(ctx(r.job()));
+
+            assertThat(p.answer()).as(String.valueOf(p.words())).isEqualTo(ProbeOutcome.Answer.ABSENT);
+            FaultServer.Request seen = server.received().get(0);
+            assertThat(seen.method()).isEqualTo("POST");
+            assertThat(seen.header("Content-Type")).isEqualTo("application/json");
+            assertThat(seen.header("Idempotency-Key")).isNull();
+            assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(seen.bodyText()))
+                    .isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                            "{\"query\": \"query P($s: String!) { post(slug: $s) { id } }\","
+                                    + " \"variables\": {\"s\": \"daily-2026-11-29\"}}"));
+            assertThat(p.evidence().request().bodyBytes()).isEqualTo(seen.body().length);
+        }
+    }
 }

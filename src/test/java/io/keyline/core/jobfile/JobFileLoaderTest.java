@@ -346,6 +346,78 @@ class JobFileLoaderTest {
         return "{ \"name\": \"" + name + "\", \"key\": { \"type\": \"date\" }, \"steps\": [" + MINIMAL_STEP + "] }";
     }
 
+    /** A GraphQL API is asked by POST: a probe may send a query in a JSON body (or a form), and nothing else. */
+    @Test
+    void aProbeMayAskByPostWithABodyGivenByItsFields() throws IOException {
+        Path file = write("graphql.json", """
+                { "name": "graphql", "key": { "type": "date" },
+                  "steps": [ { "id": "publish", "kind": "http", "effect": "unsafe",
+                    "request": { "method": "POST", "url": "https://gql.example.org/", "json": { "query": "x" } },
+                    "probe": { "kind": "http", "method": "POST", "url": "https://gql.example.org/",
+                               "json": { "query": "query Post($slug: String!) {{ publication(host: \\"b.example.org\\") {{ post(slug: $slug) {{ id }} }} }}",
+                                         "variables": { "slug": "daily-{key}" } },
+                               "presentWhen": { "jsonPointer": "/data/publication/post/id", "exists": true } } },
+                    { "id": "search", "kind": "http", "effect": "unsafe",
+                    "request": { "method": "POST", "url": "https://example.org/items", "form": { "t": "{key}" } },
+                    "probe": { "kind": "http", "method": "post", "url": "https://example.org/search",
+                               "form": { "q": "title:{key}" }, "presentWhen": { "jsonPointer": "/total", "notEquals": 0 } } } ] }
+                """);
+
+        JobFileLoader.Result r = JobFileLoader.loadFile(file);
+
+        assertThat(r.errors()).isEmpty();
+        ProbeSpec graphql = r.job().steps().get(0).probe();
+        assertThat(graphql.method()).isEqualTo("POST");
+        assertThat(graphql.fields()).isInstanceOf(io.keyline.domain.BodyFields.Json.class);
+        assertThat(((io.keyline.domain.BodyFields.Json) graphql.fields()).template())
+                .contains("\"variables\":{\"slug\":\"daily-{key}\"}");
+        assertThat(r.job().steps().get(1).probe().fields()).isInstanceOf(io.keyline.domain.BodyFields.Form.class);
+    }
+
+    /** A probe must not change anything: a GraphQL document that mutates or subscribes is refused as it is read. */
+    @Test
+    void aProbeThatSendsAGraphqlMutationIsAJobFileError() throws IOException {
+        String job = """
+                { "name": "graphql", "key": { "type": "date" },
+                  "steps": [ { "id": "publish", "kind": "http", "effect": "unsafe",
+                    "request": { "method": "POST", "url": "https://gql.example.org/", "json": { "query": "x" } },
+                    "probe": { "kind": "http", "method": "POST", "url": "https://gql.example.org/",
+                               "json": { "query": "%s" },
+                               "presentWhen": { "jsonPointer": "/data", "exists": true } } } ] }
+                """;
+        Path mutation = write("mutation.json", job.formatted(
+                "# looks first\\nquery A {{ me {{ id }} }}\\n mutation Publish($input: PublishPostInput!) {{ publishPost(input: $input) {{ post {{ id }} }} }}"));
+        Path subscription = write("subscription.json", job.formatted("subscription {{ postPublished {{ id }} }}"));
+        Path inValue = write("placeholder.json", job.formatted("query {{ post(slug: \\\"{key}\\\") {{ id }} }}"));
+
+        assertThat(JobFileLoader.loadFile(mutation).errors()).extracting(Object::toString).singleElement().asString()
+                .contains("mutation.json:5:").contains("steps[0].probe.json.query").contains("mutation");
+        assertThat(JobFileLoader.loadFile(subscription).errors()).extracting(Object::toString).singleElement()
+                .asString().contains("subscription.json:5:").contains("steps[0].probe.json.query")
+                .contains("subscription");
+        assertThat(JobFileLoader.loadFile(inValue).errors()).extracting(Object::toString).singleElement().asString()
+                .contains("steps[0].probe.json.query").contains("variables");
+    }
+
+    /** A body goes with POST, and a POST probe needs one: a GET with a body is not what any server reads. */
+    @Test
+    void aProbeBodyGoesWithPostOnly() throws IOException {
+        String job = """
+                { "name": "b", "key": { "type": "date" },
+                  "steps": [ { "id": "publish", "kind": "http", "effect": "unsafe",
+                    "request": { "method": "POST", "url": "https://example.org/" },
+                    "probe": { "kind": "http", %s "url": "https://example.org/s",
+                               "presentWhen": { "jsonPointer": "/total", "notEquals": 0 } } } ] }
+                """;
+        assertThat(JobFileLoader.loadFile(write("get.json", job.formatted("\"json\": {\"q\": 1},"))).errors())
+                .extracting(Object::toString).singleElement().asString().contains("steps[0].probe.json").contains("POST");
+        assertThat(JobFileLoader.loadFile(write("post.json", job.formatted("\"method\": \"POST\","))).errors())
+                .extracting(Object::toString).singleElement().asString().contains("steps[0].probe").contains("json");
+        assertThat(JobFileLoader.loadFile(write("two.json", job.formatted(
+                "\"method\": \"POST\", \"json\": {\"q\": 1}, \"form\": {\"q\": \"1\"},"))).errors())
+                .extracting(Object::toString).singleElement().asString().contains("mutually exclusive");
+    }
+
     private Path write(String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
     }
