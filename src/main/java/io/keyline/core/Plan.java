@@ -87,9 +87,19 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
     public record KeyPlan(String key, KeyState state,
                           @com.fasterxml.jackson.annotation.JsonProperty("action") Said said, List<String> steps,
                           List<RequestPreview> requests, List<PlannedStep> path, Said stop, Map<String, Said> probes,
+                          List<RequestPreview> probeRequests,
                           @com.fasterxml.jackson.annotation.JsonIgnore Expectation expectation,
                           KeyDecision.StopKind stopKind, WaitReason waitReason,
                           @com.fasterxml.jackson.annotation.JsonIgnore WaitReason stateReason) {
+
+        public KeyPlan {
+            probeRequests = probeRequests == null ? List.of() : List.copyOf(probeRequests);
+        }
+
+        /** The request the probe of {@code step} sends (the job's own: {@link io.keyline.domain.KeyProbe#STEP}), or {@code null}. */
+        public RequestPreview probeRequest(String step) {
+            return probeRequests.stream().filter(r -> r.step().equals(step)).findFirst().orElse(null);
+        }
 
         /** The action in the language in use: {@code run write,publish}, {@code skip (done)}, … */
         public String action() {
@@ -112,14 +122,14 @@ public record Plan(String planId, String job, Instant createdAt, Said paused, Li
 
         /** The same plan with its action said another way (a screen's own words for it). */
         public KeyPlan withAction(String said) {
-            return new KeyPlan(key, state, Said.plain(said), steps, requests, path, stop, probes, expectation, stopKind,
-                    waitReason, stateReason);
+            return new KeyPlan(key, state, Said.plain(said), steps, requests, path, stop, probes, probeRequests,
+                    expectation, stopKind, waitReason, stateReason);
         }
 
         /** The same plan with an action note, e.g. {@code (catch-up: missed tick …)}. */
         public KeyPlan noted(Said note) {
             return new KeyPlan(key, state, Said.of("core.plan.noted", said, note), steps, requests, path, stop, probes,
-                    expectation, stopKind, waitReason, stateReason);
+                    probeRequests, expectation, stopKind, waitReason, stateReason);
         }
     }
 

@@ -152,6 +152,8 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         final boolean probes;
         final StringBuilder fingerprint = new StringBuilder();
         final Map<String, Said> probeShown = new LinkedHashMap<>();
+        /** The requests of the http probes the plan reaches, as they will be sent, in the order they are asked. */
+        final List<Plan.RequestPreview> probeRequests = new ArrayList<>();
         Map<String, StepRecord> steps = Map.of();
         final Map<String, Map<String, String>> outputs = new HashMap<>();
 
@@ -236,7 +238,8 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
             Plan.Expectation exp = new Plan.Expectation(planned, stop.step(), stop.kind(), stopProbe,
                     askedAnswers.get(KeyProbe.STEP));
             return new Plan.KeyPlan(key, state, action, path.executed(), requests, planned, stopWords(stop),
-                    Map.copyOf(probeShown), exp, stop.kind(), stop.waitReason(), rec == null ? null : rec.waitReason());
+                    Map.copyOf(probeShown), probeRequests, exp, stop.kind(), stop.waitReason(),
+                    rec == null ? null : rec.waitReason());
         }
 
         final Map<String, ProbeAnswer> askedAnswers = new HashMap<>();
@@ -279,6 +282,12 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
             }
             askedAnswers.put(stepId, answer);
             probeShown.put(stepId, shown);
+            if (s.probe().kind() == StepKind.HTTP && (ofKey || !dependsOnRun(probeTemplates(s), executedBefore))) {
+                Plan.RequestPreview r = probePreview(s, stepId);
+                if (r != null && probeRequests.stream().noneMatch(x -> x.step().equals(stepId))) {
+                    probeRequests.add(r);
+                }
+            }
             fingerprint(fingerprint, stepId, " probe ", answer);
             return answer;
         }
@@ -364,6 +373,29 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         }
 
         /**
+         * The request a probe sends, as it will be sent (the same renderer as the engine's): its headers with the
+         * credential masked, its body's fields and their hash; {@code null} when it cannot be rendered now.
+         */
+        private Plan.RequestPreview probePreview(StepDefinition s, String stepId) {
+            StepContext ctx = new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
+                    UnaryOperator.identity());
+            io.keyline.credentials.Redactor mask = mask();
+            try {
+                Rendering.RenderedRequest req = Rendering.probeRequest(ctx);
+                List<ShownHeaders.Header> shown = ShownHeaders.of(s, req, s.credential() == null ? null
+                        : credentials.lookup(s.credential()), mask, clock.instant());
+                List<ShownBody.Field> fields = s.probe().fields() == null ? List.of()
+                        : ShownBody.fields(s.probe().fields(), ctx, List.of(), mask::redact);
+                boolean none = req.body().length == 0;
+                return new Plan.RequestPreview(stepId, req.method(), mask.redact(req.uri().toString()),
+                        ShownHeaders.map(shown), none ? null : (long) req.body().length, none ? null : req.bodySha256(),
+                        req.bodySource(), null, fields, false, null, shown);
+            } catch (Rendering.RenderException e) {
+                return null;
+            }
+        }
+
+        /**
          * The headers of a request that cannot be rendered yet (as the job file writes them) with each value known
          * only at run time said where it comes from, as the body's fields say it; a credential's masked line stays.
          */
@@ -378,7 +410,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         }
 
         private Plan.KeyPlan simple(KeyState state, Said action, KeyDecision.Stop s) {
-            return new Plan.KeyPlan(key, state, action, List.of(), List.of(), List.of(), action, Map.of(),
+            return new Plan.KeyPlan(key, state, action, List.of(), List.of(), List.of(), action, Map.of(), List.of(),
                     new Plan.Expectation(List.of(), null, null, null, null), s.kind(), s.waitReason(),
                     rec == null ? null : rec.waitReason());
         }
@@ -459,6 +491,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
         }
         t.addAll(s.probe().headers().values());
         t.addAll(s.probe().command());
+        t.addAll(ShownBody.templates(s.probe().fields()));
         return t;
     }
 

@@ -82,7 +82,12 @@ public final class ShownBody {
      * {@code runTimeSteps} or {@code {runId}} says where it comes from instead.
      */
     public static List<Field> fields(StepContext ctx, Collection<String> runTimeSteps, UnaryOperator<String> mask) {
-        BodyFields body = ctx.step().request() == null ? null : ctx.step().request().fields();
+        return fields(ctx.step().request() == null ? null : ctx.step().request().fields(), ctx, runTimeSteps, mask);
+    }
+
+    /** The fields of {@code body} (a step's, or a probe's that asks by POST), as {@link #fields(StepContext, Collection, UnaryOperator)}. */
+    public static List<Field> fields(BodyFields body, StepContext ctx, Collection<String> runTimeSteps,
+                                     UnaryOperator<String> mask) {
         List<Field> out = new ArrayList<>();
         if (body instanceof BodyFields.Form form) {
             for (BodyFields.Field f : form.fields()) {
@@ -231,11 +236,18 @@ public final class ShownBody {
         if (r.bodyFile() != null) {
             out.add(r.bodyFile());
         }
-        if (r.fields() instanceof BodyFields.Form form) {
+        out.addAll(templates(r.fields()));
+        return out;
+    }
+
+    /** Every template string of a body given by its fields (none for {@code null}). */
+    public static List<String> templates(BodyFields fields) {
+        List<String> out = new ArrayList<>();
+        if (fields instanceof BodyFields.Form form) {
             form.fields().forEach(f -> out.addAll(f.values()));
-        } else if (r.fields() instanceof BodyFields.Multipart m) {
+        } else if (fields instanceof BodyFields.Multipart m) {
             m.parts().forEach(p -> out.add(p.file() != null ? p.file() : p.value()));
-        } else if (r.fields() instanceof BodyFields.Json json) {
+        } else if (fields instanceof BodyFields.Json json) {
             strings(Json.read(json.template(), JsonNode.class), out);
         }
         return out;

@@ -292,6 +292,32 @@ class HashnodeFlowTest {
         assertThat(site.publishRequests()).isZero();
     }
 
+    /** {@code keyline plan} shows the probe's request as it will be sent: POST, its body's fields and their hash. */
+    @Test
+    void thePlanShowsTheProbesQueryAsItWillBeSent() throws IOException {
+        store(site.newToken());
+
+        Result plan = wb.cli("plan", JOB, "--key", KEY);
+
+        assertThat(plan.exit()).as(plan.toString()).isZero();
+        String out = plan.out();
+        assertThat(out).contains("publish (probe): POST " + site.base() + "/")
+                .contains("Content-Type: application/json")
+                .contains("Authorization: *** (credential hashnode")
+                .contains("/query = query DailyPost($publicationId: ObjectId!, $slug: String!) { me { id }")
+                .contains("/variables/slug = " + SLUG)
+                .containsPattern("body: \\d+ bytes, sha256 [0-9a-f]{64} \\(json\\)");
+        assertThat(out.substring(out.indexOf("publish (probe)"), out.lastIndexOf("publish: POST")))
+                .as("the probe carries no Idempotency-Key").doesNotContain("Idempotency-Key");
+        HashnodeSite.Seen asked = site.requests().get(0);
+        assertThat(asked.operation()).as("plan asked the probe, read-only").isEqualTo("me");
+        assertThat(out).as("the hash shown is that of the body sent")
+                .contains(io.keyline.core.exec.Rendering.sha256(asked.body().getBytes(StandardCharsets.UTF_8)));
+        assertThat(site.publishRequests()).isZero();
+        assertThat(site.posts(SLUG)).isZero();
+        nothingShownHoldsAToken(plan);
+    }
+
     /** A probe must not change anything: the job whose probe sends a mutation is refused as it is read. */
     @Test
     void aProbeThatWouldPublishIsRefusedWhenTheJobIsRead() throws IOException {

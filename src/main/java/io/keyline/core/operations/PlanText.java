@@ -19,51 +19,68 @@ public final class PlanText {
     private PlanText() {
     }
 
-    /** The probes' answers and the exact requests of a key's http steps, each line indented by {@code indent}. */
+    /**
+     * The probes' answers, each with the request it sends, and the exact requests of a key's http steps, each line
+     * indented by {@code indent}.
+     */
     public static String requests(Plan.KeyPlan k, String indent) {
         StringBuilder sb = new StringBuilder();
         Said keyProbe = k.probes().get(io.keyline.domain.KeyProbe.STEP);
         if (keyProbe != null) {
             sb.append(indent).append(Text.t("core.planText.jobProbe", Words.probe(keyProbe))).append('\n');
+            Plan.RequestPreview r = k.probeRequest(io.keyline.domain.KeyProbe.STEP);
+            if (r != null) {
+                request(sb, r, indent + "  ", Text.t("core.planText.jobProbeRequest", r.method(),
+                        Printable.line(r.url())));
+            }
         }
         k.probes().forEach((step, answer) -> {
             if (!io.keyline.domain.KeyProbe.is(step)) {
                 sb.append(indent).append(Text.t("core.planText.stepProbe", step, Words.probe(answer)))
                         .append('\n');
+                Plan.RequestPreview r = k.probeRequest(step);
+                if (r != null) {
+                    request(sb, r, indent + "  ", Text.t("core.planText.probeRequest", step, r.method(),
+                            Printable.line(r.url())));
+                }
             }
         });
         for (Plan.RequestPreview r : k.requests()) {
-            sb.append(indent).append(r.step()).append(": ").append(r.method()).append(' ')
-                    .append(Printable.line(r.url())).append('\n');
-            if (r.shown().isEmpty()) {
-                r.headers().forEach((h, v) -> sb.append(indent).append("  ").append(h).append(": ")
-                        .append(Printable.line(v)).append('\n'));
-            } else {
-                r.shown().forEach(h -> sb.append(indent).append("  ").append(Printable.line(h.shown())).append('\n'));
-            }
-            String source = Printable.line(bodySource(r.bodySource()));
-            String note = r.note() == null ? null : Printable.line(r.note().text());
-            String size = r.bodyBytes() == null ? "" : Text.t("core.planText.bytes", r.bodyBytes(), r.bodySha256(),
-                    source);
-            String body;
-            if (r.runTimeBody()) {
-                body = Text.t("core.planText.bodyAtRunTime", source);
-            } else if (note != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
-                body = Text.t("core.planText.bodyNoted", size, note);
-            } else if (note != null) {
-                body = Text.t("core.planText.bodyNoted", source, note);
-            } else if (r.bodyBytes() != null && r.bodyBytes() > 0) {
-                body = size;
-            } else {
-                body = Text.t("core.planText.noBody");
-            }
-            sb.append(indent).append("  ").append(Text.t("core.planText.body", body)).append('\n');
-            fields(sb, r.fields(), indent + "    ");
-            if (r.boundSha256() != null) {
-                sb.append(indent).append("  ").append(Text.t("core.planText.template", r.boundSha256())).append('\n');
-            }
+            request(sb, r, indent, r.step() + ": " + r.method() + ' ' + Printable.line(r.url()));
         }
         return sb.toString();
+    }
+
+    /** One request: its first line, its headers, its body and the body's fields. */
+    private static void request(StringBuilder sb, Plan.RequestPreview r, String indent, String first) {
+        sb.append(indent).append(first).append('\n');
+        if (r.shown().isEmpty()) {
+            r.headers().forEach((h, v) -> sb.append(indent).append("  ").append(h).append(": ")
+                    .append(Printable.line(v)).append('\n'));
+        } else {
+            r.shown().forEach(h -> sb.append(indent).append("  ").append(Printable.line(h.shown())).append('\n'));
+        }
+        String source = Printable.line(bodySource(r.bodySource()));
+        String note = r.note() == null ? null : Printable.line(r.note().text());
+        String size = r.bodyBytes() == null ? "" : Text.t("core.planText.bytes", r.bodyBytes(), r.bodySha256(),
+                source);
+        String body;
+        if (r.runTimeBody()) {
+            body = Text.t("core.planText.bodyAtRunTime", source);
+        } else if (note != null && r.bodyBytes() != null && r.bodyBytes() > 0) {
+            body = Text.t("core.planText.bodyNoted", size, note);
+        } else if (note != null) {
+            body = Text.t("core.planText.bodyNoted", source, note);
+        } else if (r.bodyBytes() != null && r.bodyBytes() > 0) {
+            body = size;
+        } else {
+            body = Text.t("core.planText.noBody");
+        }
+        sb.append(indent).append("  ").append(Text.t("core.planText.body", body)).append('\n');
+        fields(sb, r.fields(), indent + "    ");
+        if (r.boundSha256() != null) {
+            sb.append(indent).append("  ").append(Text.t("core.planText.template", r.boundSha256())).append('\n');
+        }
     }
 
     /**
