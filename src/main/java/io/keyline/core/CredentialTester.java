@@ -149,6 +149,17 @@ public final class CredentialTester {
      * @param key the key the requests are made for ({@code {key}}), or {@code null} for each job's current key
      * @throws OperatorException when the credential cannot be used at all (not set, wrong master key)
      */
+    /**
+     * Whether an http probe names the key anywhere it asks: its URL, a header, or the body of one that asks by POST
+     * (a GraphQL query's variables). Without a key it would ask about a literal {@code {key}}.
+     */
+    static boolean asksByKey(io.keyline.domain.ProbeSpec probe) {
+        List<String> templates = new ArrayList<>(probe.headers().values());
+        templates.add(probe.url());
+        templates.addAll(ShownBody.templates(probe.fields()));
+        return templates.stream().anyMatch(t -> t != null && t.contains("{key}"));
+    }
+
     public List<Result> test(String name, List<JobDefinition> jobs, String key) throws InterruptedException {
         CredentialProvider.Lookup found = credentials.lookup(name);
         if (!found.present()) {
@@ -167,7 +178,7 @@ public final class CredentialTester {
                 out.add(own.spec().kind() != StepKind.HTTP
                         ? new Result(job.name(), KeyProbe.STEP, Asked.PROBE, Verdict.NOT_TESTED,
                         Said.of("core.tester.commandProbe"))
-                        : k == null && own.spec().url().contains("{key}")
+                        : k == null && asksByKey(own.spec())
                         ? new Result(job.name(), KeyProbe.STEP, Asked.PROBE, Verdict.NOT_TESTED,
                         Said.of("core.tester.needsKey", "--key"))
                         : probe(http, ctx));
@@ -182,7 +193,7 @@ public final class CredentialTester {
                 boolean asked = false;
                 if (step.probe() != null && step.probe().kind() == StepKind.HTTP) {
                     asked = true;
-                    out.add(k == null && step.probe().url().contains("{key}")
+                    out.add(k == null && asksByKey(step.probe())
                             ? new Result(job.name(), step.id(), Asked.PROBE, Verdict.NOT_TESTED,
                             Said.of("core.tester.needsKey", "--key"))
                             : probe(http, ctx));

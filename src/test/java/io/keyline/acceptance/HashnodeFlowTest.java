@@ -292,6 +292,24 @@ class HashnodeFlowTest {
         assertThat(site.publishRequests()).isZero();
     }
 
+    /**
+     * A job keyed by hand (no current key) whose probe names the key only in its POST body: {@code credentials test}
+     * without {@code --key} says it needs one, and asks nothing with a literal {@code {key}} in the query's variables.
+     */
+    @Test
+    void credentialsTestOfAManualJobAsksForAKeyItsProbesBodyNeeds() throws IOException {
+        jobWith("\"key\": { \"type\": \"date\", \"zone\": \"UTC\", \"start\": \"2026-11-01\" },\n"
+                + "  \"schedule\": \"0 9 * * *\",", "\"key\": { \"type\": \"manual\" },");
+        store(site.newToken());
+        Result jobs = wb.cli("jobs");
+        assertThat(jobs.out()).as(jobs.toString()).contains(JOB).doesNotContain("error");
+
+        Result r = wb.cli("credentials", "test", CRED);
+
+        assertThat(r.out() + r.err()).as(r.toString()).contains("--key");
+        assertThat(site.requests()).as("nothing asked about the slug daily-{key}").isEmpty();
+    }
+
     /** {@code keyline plan} shows the probe's request as it will be sent: POST, its body's fields and their hash. */
     @Test
     void thePlanShowsTheProbesQueryAsItWillBeSent() throws IOException {
