@@ -247,16 +247,21 @@ final class KeyTransitions {
                 Said.of("core.event.credentialRefreshed", step.credential(), fingerprint), null, null);
     }
 
-    /** The probe found the effect: the step is recorded done without being executed. */
+    /**
+     * The probe found the effect: the step is recorded done without being executed. Its outputs are what the probe's
+     * {@code extract} took from the answer that found it (the release's id for the step that uses it next), stored
+     * with the record as a step's outputs are; a probe extracts nothing else (its answer is not the step's).
+     */
     void reconcile(Claim c, StepDefinition step, ProbeOutcome p) {
         StepRecord sr = c.steps.get(step.id());
+        Map<String, String> outputs = Outputs.bounded(p.values());
         StepRecord done = new StepRecord(step.id(), StepStatus.RECONCILED, attempts(sr),
-                sr == null ? null : sr.firstAttemptAt(), Map.of(), ctx.now());
+                sr == null ? null : sr.firstAttemptAt(), outputs, ctx.now());
         c.move(Trigger.PROGRESS, c.rec.withStep(step.id(), attempts(sr)).withConfirmation(null, null), done,
                 EventType.STEP_RECONCILED, step.id(), attempts(sr), null,
                 Said.of("core.event.reconciled", step.id(), p.words()), p.evidence(),
                 ProbeAnswer.PRESENT);
-        c.outputs.put(step.id(), Map.of());
+        c.outputs.put(step.id(), outputs);
         c.probes.remove(step.id());
     }
 

@@ -151,6 +151,78 @@ class GitHubFlowTest {
         assertThat(assets()).isEqualTo(1);
     }
 
+    /**
+     * The job without the step that reads the release again: the publish's probe takes the release's {@code id} from
+     * the answer that found it, and the attach uses {@code {steps.publish.outputs.id}}.
+     */
+    void jobWithoutTheReadAgain() throws IOException {
+        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        int from = text.indexOf("    { \"id\": \"release\"");
+        int to = text.indexOf("    { \"id\": \"attach\"");
+        assertThat(from).isPositive();
+        String presentWhen = "\"presentWhen\": { \"status\": [200] } } },";
+        assertThat(text).contains(presentWhen);
+        job((text.substring(0, from) + text.substring(to))
+                .replace(presentWhen, "\"presentWhen\": { \"status\": [200] },\n"
+                        + "                 \"extract\": { \"id\": { \"json\": \"/id\" } } } },")
+                .replace("{steps.release.outputs.id}", "{steps.publish.outputs.id}"));
+    }
+
+    /**
+     * The release was made by hand: the publish is reconciled by its probe, and the release's id the probe found is
+     * the publish's output, so the report is attached to that release without reading it again.
+     */
+    @Test
+    void aReleaseMadeByHandGivesItsIdToTheNextStep() throws IOException {
+        jobWithoutTheReadAgain();
+        store(site.newToken());
+        GitHubSite.Release byHand = site.createByHand(TAG);
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(site.createRequests()).isZero();
+        assertThat(site.releases(TAG)).isEqualTo(1);
+        assertThat(assets()).isEqualTo(1);
+        assertThat(site.requests()).as("the report went to the release made by hand")
+                .anyMatch(q -> q.host().equals("uploads")
+                        && q.path().equals("/repos/octo-org/weekly/releases/" + byHand.id() + "/assets"));
+        nothingShownHoldsAToken(r);
+    }
+
+    /**
+     * The release was made by hand, the publish reconciled with the release's id, and the run killed while the file
+     * was being attached: the next run reads the id from the state (no step reads the release again), and the attach's
+     * probe finds the file there, so nothing is attached twice.
+     */
+    @Test
+    void aRunKilledAfterTheReleaseWasFoundStillHasItsId() throws Exception {
+        jobWithoutTheReadAgain();
+        wb.clock.followSystemClock();
+        store(site.newToken());
+        GitHubSite.Release byHand = site.createByHand(TAG);
+        site.holdAfterUpload();
+        Process p = ChildProcess.start(wb.state, wb.jobs, tmp.resolve("child.log"), "run", JOB, "--key", KEY);
+        assertThat(site.awaitHeld(60)).as("the file reached the server").isTrue();
+        p.destroyForcibly();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        site.release();
+        int before = site.requests().size();
+
+        Result r = run();
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(state()).isEqualTo("DONE");
+        assertThat(site.createRequests()).isZero();
+        assertThat(site.uploadRequests()).isEqualTo(1);
+        assertThat(assets()).isEqualTo(1);
+        assertThat(site.requests().subList(before, site.requests().size()))
+                .as("after the kill, only the attach's probe asked, with the id kept in the state")
+                .singleElement().satisfies(q -> assertThat(q.path())
+                        .isEqualTo("/repos/octo-org/weekly/releases/" + byHand.id() + "/assets"));
+        nothingShownHoldsAToken(r);
+    }
+
     @Test
     void aReleaseWhoseAnswerWasLostIsFoundByTheProbeAndNotMadeAgain() throws IOException {
         quickPublish();

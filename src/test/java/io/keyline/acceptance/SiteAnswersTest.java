@@ -420,6 +420,81 @@ class SiteAnswersTest extends SiteTestBase {
         assertThat(wb.jobs.resolve("sent-2026-11-27.txt")).doesNotExist();
     }
 
+    /**
+     * Two steps: an unsafe POST whose probe takes the item's {@code id} and a {@code token} (marked secret) from an
+     * answer that finds the item, and a GET that uses both.
+     */
+    static final String PROBE_OUTPUTS_JOB = """
+        {
+          "name": "po",
+          "key": { "type": "date", "zone": "UTC", "start": "2026-01-01" },
+          "steps": [
+            { "id": "pub", "kind": "http", "effect": "unsafe",
+              "request": { "method": "POST", "url": "BASE/api/items", "body": "item {key}" },
+              "probe": { "kind": "http", "url": "BASE/api/items?date={key}",
+                         "presentWhen": { "jsonPointer": "/0/id", "exists": true },
+                         "extract": { "id": { "json": "/0/id" },
+                                      "token": { "json": "/0/token", "secret": true } } } },
+            { "id": "use", "kind": "http", "effect": "idempotent",
+              "request": { "method": "GET", "url": "BASE/api/items/{steps.pub.outputs.id}/check",
+                           "headers": { "X-Item-Token": "{steps.pub.outputs.token}" } } }
+          ]
+        }
+        """;
+
+    /**
+     * The item is there before the run: the POST is reconciled by its probe, and the values the probe took are its
+     * outputs, which the next step sends. The token is marked secret: sent, and masked wherever the key is shown.
+     */
+    @Test
+    void theValuesAProbeTookAreTheReconciledStepsOutputsAndASecretOneIsMasked() throws IOException {
+        String token = "itemtoken-5f1c9a7e";
+        List<Request> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        site.server().handler(req -> {
+            seen.add(req);
+            if (req.method().equals("GET") && req.path().equals("/api/items")) {
+                return Reply.json("[{\"id\": 4711, \"token\": \"" + token + "\"}]");
+            }
+            return Reply.json("{\"ok\": true}");
+        });
+        wb.job("po", PROBE_OUTPUTS_JOB, site.base());
+
+        Result r = wb.cli("run", "po", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(seen).noneMatch(q -> q.method().equals("POST"));
+        assertThat(seen).as("the next step used the values the probe found").anyMatch(q -> q.method().equals("GET")
+                && q.path().equals("/api/items/4711/check") && token.equals(q.header("X-Item-Token")));
+        assertThat(timelineJson("po")).contains("STEP_RECONCILED");
+        for (String shown : wb.shown("po", KEY, r)) {
+            assertThat(shown).as("the secret output is masked").doesNotContain(token);
+        }
+    }
+
+    /**
+     * A probe whose {@code extract} reads an answer that says "absent" ({@code []}, 200) takes nothing from it: the
+     * values are for a step it reconciles, so the answer stays "absent" and the POST is sent.
+     */
+    @Test
+    void aProbeAnsweredAbsentNeedsNoneOfItsValues() throws IOException {
+        List<Request> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        site.server().handler(req -> {
+            seen.add(req);
+            if (req.method().equals("GET") && req.path().equals("/api/items")) {
+                return Reply.json("[]");
+            }
+            return req.method().equals("POST") ? Reply.status(201, "{\"id\": 4712, \"token\": \"t-4712-abcdef\"}")
+                    : Reply.json("{\"ok\": true}");
+        });
+        wb.job("po", PROBE_OUTPUTS_JOB, site.base());
+
+        Result r = wb.cli("run", "po", "--key", KEY);
+
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(seen.stream().filter(q -> q.method().equals("POST")).count()).isEqualTo(1);
+        assertThat(seen).anyMatch(q -> q.path().equals("/api/items/4712/check"));
+    }
+
     // --- refusals: 503, 429, 409 -------------------------------------------------------------------
 
     @ParameterizedTest(name = "HTTP {0}")

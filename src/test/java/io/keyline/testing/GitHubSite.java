@@ -54,7 +54,7 @@ import java.util.regex.Pattern;
  * release has: {@code 422} with {@code {"resource": "ReleaseAsset", "code": "already_exists", "field": "name"}}.</li>
  * </ul>
  * Answers are indented JSON, as GitHub's are. The server's time is the test's clock. Switches:
- * {@link #holdAfterCreate()} (the release is made, its answer waits for {@link #release()}),
+ * {@link #holdAfterCreate()} (the release is made, its answer waits for {@link #release()}), {@link #holdAfterUpload()},
  * {@link #resetAfterCreate()}, {@link #spendRateLimitAfter}, {@link #secondaryLimitAtNextCreate},
  * {@link #secondaryLimitWithoutRetryAfterAtNextCreate}, {@link #byHandBeforeNextCreate()},
  * {@link #revokeAll()}, {@link #createByHand(String)}. {@link #releases(String)} counts the releases made with a
@@ -103,6 +103,7 @@ public final class GitHubSite implements AutoCloseable {
     private volatile boolean byHandFirst;
     private volatile boolean resetAfter;
     private volatile CountDownLatch holdAfter;
+    private volatile CountDownLatch holdUpload;
     private volatile CountDownLatch reached = new CountDownLatch(1);
 
     /** @param clock the server's time: the test's clock, which it moves */
@@ -191,6 +192,13 @@ public final class GitHubSite implements AutoCloseable {
         return this;
     }
 
+    /** The next file is attached, then its answer waits until {@link #release()}. */
+    public GitHubSite holdAfterUpload() {
+        reached = new CountDownLatch(1);
+        holdUpload = new CountDownLatch(1);
+        return this;
+    }
+
     /** The next release is made, then the connection is reset instead of answered. */
     public GitHubSite resetAfterCreate() {
         resetAfter = true;
@@ -206,6 +214,11 @@ public final class GitHubSite implements AutoCloseable {
         holdAfter = null;
         if (a != null) {
             a.countDown();
+        }
+        CountDownLatch u = holdUpload;
+        holdUpload = null;
+        if (u != null) {
+            u.countDown();
         }
     }
 
@@ -397,15 +410,21 @@ public final class GitHubSite implements AutoCloseable {
         if (name == null || name.isEmpty()) {
             return validation(headers, "ReleaseAsset", "missing_field", "name");
         }
+        Asset a;
         synchronized (this) {
-            if (r.assets().stream().anyMatch(a -> a.name().equals(name))) {
+            if (r.assets().stream().anyMatch(x -> x.name().equals(name))) {
                 return validation(headers, "ReleaseAsset", "already_exists", "name");
             }
-            Asset a = new Asset(ids.incrementAndGet(), name, String.valueOf(req.header("Content-Type")),
+            a = new Asset(ids.incrementAndGet(), name, String.valueOf(req.header("Content-Type")),
                     req.body().length);
             r.assets().add(a);
-            return respond(201, headers, render(a));
         }
+        CountDownLatch after = holdUpload;
+        if (after != null) {
+            reached.countDown();
+            await(after);
+        }
+        return respond(201, headers, render(a));
     }
 
     private synchronized Release store(String tag, String name, String body) {

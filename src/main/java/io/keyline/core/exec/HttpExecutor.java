@@ -494,8 +494,9 @@ public final class HttpExecutor implements StepExecutor {
             Refresh refreshed = v.answer() == ProbeOutcome.Answer.AUTH ? Refresh.NONE : refresh(ctx, ex);
             ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, refreshed.text()));
             Map<String, String> values = Map.of();
-            boolean answered = v.answer() == ProbeOutcome.Answer.PRESENT || v.answer() == ProbeOutcome.Answer.ABSENT;
-            if (answered && !probe.extract().isEmpty() && ex.status < 400) {
+            // the values become the step's outputs when it is reconciled: an answer that says the effect is not
+            // there (an empty list, a 404) has none to give, and needs none
+            if (v.answer() == ProbeOutcome.Answer.PRESENT && !probe.extract().isEmpty() && ex.status < 400) {
                 Extractor.Result found = Extractor.extract(probe.extract(), answer, ex.setCookies(), ex.finalUri());
                 if (found.missingName() != null) {
                     Said words = ProbeVerdict.noAnswer(Said.of("core.exec.missing", found.missingName(),

@@ -11,7 +11,8 @@ import io.keyline.text.Said;
  * @param words    a summary in words (redacted): {@link #message} is its English; an answer the probe gave
  *                 ({@code probe: /total = 0 (absent)}) is a text shown as it is
  * @param evidence what was sent and received (redacted)
- * @param values   what the probe's {@code extract} found in an answer that said present or absent, by name
+ * @param values   what the probe's {@code extract} found in an answer that said present, by name: the outputs of the
+ *                 step it reconciles
  * @param origin   for an inconclusive answer, whose doing it was when known (nothing answered:
  *                 {@link FailureOrigin#ENVIRONMENT}), else {@code null}
  * @param refreshed the credential's new fingerprint when the site refreshed its cookies on the answer (kept,
