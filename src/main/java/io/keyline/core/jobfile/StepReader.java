@@ -68,7 +68,7 @@ final class StepReader {
         StepKind kind = kindName == null ? null : StepKind.valueOf(kindName.toUpperCase(Locale.ROOT));
         Effect effect = effectName == null ? null : Effect.valueOf(effectName.toUpperCase(Locale.ROOT));
         StepTemplates templates = new StepTemplates(problems, stepIndexes, index,
-                id == null ? Said.plain(path) : Said.of("core.jobfile.step", "\"" + id + "\""));
+                id == null ? Said.plain(path) : Said.of("core.jobfile.step", "\"" + id + "\""), earlier);
         Action action = kind == StepKind.COMMAND ? commandAction(step, templates)
                 : kind == StepKind.HTTP ? httpAction(step, templates) : null;
         ProbeSpec probe = probe(step, path, effect, templates);

@@ -1,5 +1,8 @@
 package io.keyline.core.jobfile;
 
+import io.keyline.domain.Effect;
+import io.keyline.domain.StepDefinition;
+import io.keyline.domain.StepKind;
 import io.keyline.domain.Template;
 import io.keyline.domain.Printable;
 import io.keyline.text.Said;
@@ -29,6 +32,7 @@ final class StepTemplates {
     private final Map<String, Integer> stepIndexes;
     private final int stepIndex;
     private final Said stepLabel;
+    private final List<StepDefinition> earlier;
 
     /**
      * @param stepIndexes index of every step id of the job
@@ -36,10 +40,20 @@ final class StepTemplates {
      * @param stepLabel   how messages name the step, e.g. {@code step "write"}
      */
     StepTemplates(Problems problems, Map<String, Integer> stepIndexes, int stepIndex, Said stepLabel) {
+        this(problems, stepIndexes, stepIndex, stepLabel, List.of());
+    }
+
+    /**
+     * @param earlier the steps before the one being checked, as read ({@code null} for one that is invalid): what
+     *                their outputs can be
+     */
+    StepTemplates(Problems problems, Map<String, Integer> stepIndexes, int stepIndex, Said stepLabel,
+                  List<StepDefinition> earlier) {
         this.problems = problems;
         this.stepIndexes = stepIndexes;
         this.stepIndex = stepIndex;
         this.stepLabel = stepLabel;
+        this.earlier = earlier;
     }
 
     /** The string if it is a valid template whose step references point at earlier steps, else {@code null}. */
@@ -55,9 +69,39 @@ final class StepTemplates {
                 problems.atChar(str, placeholder.column() - 1, Said.of("core.jobfile.refersTo", path,
                         "{" + placeholder.name() + "}", problem));
                 valid = false;
+            } else if (placeholder.stepId() != null) {
+                Said missing = missingWhenReconciled(placeholder);
+                if (missing != null) {
+                    problems.atChar(str, placeholder.column() - 1, Said.of("core.jobfile.reconciledOutput", path,
+                            "{" + placeholder.name() + "}", stepLabel, Problems.quote(placeholder.stepId()), missing));
+                    valid = false;
+                }
             }
         }
         return valid ? str.value() : null;
+    }
+
+    /**
+     * How to give the output a placeholder names when its step is found done by its probe (reconciled: not sent,
+     * its outputs are what the probe extracts), or {@code null} when it has it then too, or cannot be reconciled.
+     */
+    private Said missingWhenReconciled(Template.Placeholder p) {
+        int index = stepIndexes.get(p.stepId());
+        StepDefinition s = index < earlier.size() ? earlier.get(index) : null;
+        if (s == null || s.effect() != Effect.UNSAFE || s.probe() == null
+                || s.probe().extract().containsKey(p.outputName())) {
+            return null;
+        }
+        if (s.probe().kind() != StepKind.HTTP) {
+            return Said.of("core.jobfile.hint.commandProbeNoValues", Problems.quote(p.stepId()));
+        }
+        if (ExtractReader.BUILT_IN.contains(p.outputName())) {
+            return Said.of("core.jobfile.hint.notSentNoValue", Problems.quote(p.outputName()));
+        }
+        // the example is a rule of the job file, not words: "id": {"json": "/id"}
+        String rule = Problems.quote(p.outputName()) + ": {" + Problems.quote("json") + ": "
+                + Problems.quote("/" + p.outputName()) + "}";
+        return Said.of("core.jobfile.hint.extractInProbe", Problems.quote(p.outputName()), rule);
     }
 
     /** The string's placeholders, or {@code null} when it is no valid template (reported). */

@@ -145,6 +145,59 @@ class JobFileLoaderTest {
                         + " over steps that are safe to repeat");
     }
 
+    /**
+     * A step found done by its probe was not sent: its outputs are what its probe extracts. A later use of another
+     * output of it is a job-file error that says how to give it, or that it cannot be given; the probe's own
+     * templates and a command's {@code env} are read the same way.
+     */
+    @Test
+    void anOutputAStepFoundDoneByItsProbeWouldNotHaveIsAnError() throws IOException {
+        String job = """
+                { "name": "NAME", "key": { "type": "week" }, "steps": [
+                  { "id": "publish", "kind": "http", "effect": "unsafe",
+                    "request": { "method": "POST", "url": "https://example.org/releases", "body": "r" },
+                    "probe": PROBE },
+                  { "id": "attach", "kind": "http", "effect": "unsafe",
+                    "request": { "method": "POST", "url": "https://example.org/releases/{steps.publish.outputs.OUT}",
+                                 "body": "f" },
+                    "probe": { "kind": "http", "url": "https://example.org/releases/{steps.publish.outputs.OUT}/assets",
+                               "presentWhen": { "status": [200] } } },
+                  { "id": "note", "kind": "command", "effect": "none", "command": ["true"],
+                    "env": { "ID": "{steps.publish.outputs.OUT}" } } ] }
+                """;
+        String http = "{ \"kind\": \"http\", \"url\": \"https://example.org/tags/{key}\","
+                + " \"presentWhen\": { \"status\": [200] }, \"extract\": { \"id\": { \"json\": \"/id\" } } }";
+        String command = "{ \"kind\": \"command\", \"command\": [\"./has-release.sh\", \"{key}\"] }";
+        Path extracted = write("extracted.json", job.replace("NAME", "extracted").replace("PROBE", http)
+                .replace("OUT", "id"));
+        Path other = write("other.json", job.replace("NAME", "other").replace("PROBE", http)
+                .replace("OUT", "name"));
+        Path status = write("status.json", job.replace("NAME", "status").replace("PROBE", http)
+                .replace("OUT", "status"));
+        Path byCommand = write("by-command.json", job.replace("NAME", "by-command").replace("PROBE", command)
+                .replace("OUT", "id"));
+
+        assertThat(JobFileLoader.loadFile(extracted).errors()).isEmpty();
+        assertThat(JobFileLoader.loadFile(other).errors()).extracting(e -> e.line() + ":" + e.message())
+                .containsExactly("6:" + "steps[1].request.url: step \"attach\" uses {steps.publish.outputs.name}, which"
+                                + " step \"publish\" does not have when its probe finds the work already done (the step"
+                                + " is then not sent, and its outputs are what its probe extracts): add \"name\" to its"
+                                + " probe's \"extract\" (e.g. \"name\": {\"json\": \"/name\"})",
+                        "8:" + "steps[1].probe.url: step \"attach\" uses {steps.publish.outputs.name}, which"
+                                + " step \"publish\" does not have when its probe finds the work already done (the step"
+                                + " is then not sent, and its outputs are what its probe extracts): add \"name\" to its"
+                                + " probe's \"extract\" (e.g. \"name\": {\"json\": \"/name\"})",
+                        "11:" + "steps[2].env.ID: step \"note\" uses {steps.publish.outputs.name}, which"
+                                + " step \"publish\" does not have when its probe finds the work already done (the step"
+                                + " is then not sent, and its outputs are what its probe extracts): add \"name\" to its"
+                                + " probe's \"extract\" (e.g. \"name\": {\"json\": \"/name\"})");
+        assertThat(JobFileLoader.loadFile(status).errors()).extracting(JobFileError::message).first().asString()
+                .endsWith(": a step that was not sent has no \"status\"; do not use it after a step its probe may"
+                        + " find done");
+        assertThat(JobFileLoader.loadFile(byCommand).errors()).extracting(JobFileError::message).first().asString()
+                .endsWith(": a command probe gives no values; read it in a step after \"publish\" that asks again");
+    }
+
     @Test
     void commandStepAndProbeFieldsAreMapped() throws IOException {
         Path file = write("command.json", """
