@@ -505,7 +505,7 @@ public final class KeyDecision {
      * reconciled = reconciled).
      *
      * @param probe asks the probe of a step (or the job's own, {@link KeyProbe#STEP}), given the step and the
-     *              steps the path has executed before it
+     *              steps the path has executed or reconciled before it
      */
     public static Path project(Input in, ProbeOracle probe) {
         List<Action> actions = new ArrayList<>();
@@ -516,7 +516,8 @@ public final class KeyDecision {
         Input cur = in.held();
         Map<String, StepRecord> steps = new HashMap<>(in.steps());
         Map<String, ProbeAnswer> probes = new HashMap<>(in.probes());
-        List<String> executed = new ArrayList<>();
+        // the steps the path runs or reconciles before a probe: their outputs are known only while the key runs
+        List<String> before = new ArrayList<>();
         for (int guard = 0; guard < 4 * in.job().steps().size() + 4; guard++) {
             Decision d = decide(cur);
             if (!d.acts()) {
@@ -525,15 +526,13 @@ public final class KeyDecision {
             Action a = d.next();
             switch (a.kind()) {
                 case PROBE -> {
-                    ProbeAnswer ans = Objects.requireNonNull(probe.ask(a.step(), List.copyOf(executed)));
+                    ProbeAnswer ans = Objects.requireNonNull(probe.ask(a.step(), List.copyOf(before)));
                     probes.put(a.step(), ans);
                     cur = cur.withProbes(Map.copyOf(probes));
                 }
                 case RECONCILE, EXECUTE -> {
                     actions.add(a);
-                    if (a.kind() == ActionKind.EXECUTE) {
-                        executed.add(a.step());
-                    }
+                    before.add(a.step());
                     StepRecord old = steps.get(a.step());
                     steps.put(a.step(), new StepRecord(a.step(), a.kind() == ActionKind.EXECUTE ? StepStatus.SUCCEEDED
                             : StepStatus.RECONCILED, old == null ? 1 : old.attempts() + 1, null, Map.of(), in.now()));
@@ -549,7 +548,8 @@ public final class KeyDecision {
     public interface ProbeOracle {
         /**
          * @param step           the unsafe step whose probe is asked, or {@link KeyProbe#STEP} for the job's own
-         * @param executedBefore steps the path executes before it (in this run)
+         * @param executedBefore steps the path executes or reconciles before it (in this run): their outputs are known
+         *                       only while the key runs (a reconciled step's are what its probe extracts then)
          */
         ProbeAnswer ask(String step, List<String> executedBefore);
     }

@@ -210,12 +210,14 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
             List<String> executedBefore = new ArrayList<>();
             // the steps on the path before a step: their outputs are known only while the key runs
             List<String> onPath = new ArrayList<>();
+            // among them, those the plan expects their probe to find done: their outputs are what the probe extracts
+            List<String> reconciled = new ArrayList<>();
             for (KeyDecision.Action a : path.actions()) {
                 StepDefinition s = job.step(a.step());
                 String sha = null;
                 String bound = null;
                 if (a.kind() == KeyDecision.ActionKind.EXECUTE && s.kind() == StepKind.HTTP) {
-                    Plan.RequestPreview r = preview(s, executedBefore, onPath);
+                    Plan.RequestPreview r = preview(s, executedBefore, onPath, reconciled);
                     requests.add(r);
                     sha = r.note() == null && r.bodySha256() != null && bodyFixed(s, executedBefore) ? r.bodySha256()
                             : null;
@@ -227,6 +229,8 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                         ? Plan.PlannedStep.EXECUTE : Plan.PlannedStep.RECONCILE, a.probe(), sha, bound));
                 if (a.kind() == KeyDecision.ActionKind.EXECUTE) {
                     executedBefore.add(s.id());
+                } else {
+                    reconciled.add(s.id());
                 }
                 onPath.add(s.id());
             }
@@ -330,12 +334,13 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
          * The request of {@code s} as the plan shows it: rendered with every value known now, a value known only
          * at run time (an output of a step in {@code runTime}, {@code {runId}}) shown as where it comes from.
          */
-        private Plan.RequestPreview preview(StepDefinition s, List<String> executedBefore, List<String> runTime) {
+        private Plan.RequestPreview preview(StepDefinition s, List<String> executedBefore, List<String> runTime,
+                                            List<String> probed) {
             StepContext ctx = new StepContext(job, s, key, "{runId}", 1, Map.copyOf(outputs), null,
                     UnaryOperator.identity(), redos.applyAsInt(s.id()));
             // outputs are unmasked data: what the plan shows is masked with the job's credentials
             io.keyline.credentials.Redactor mask = mask();
-            List<ShownBody.Field> fields = ShownBody.fields(ctx, runTime, mask::redact);
+            List<ShownBody.Field> fields = ShownBody.fields(ctx, runTime, mask::redact, probed);
             boolean runTimeBody = ShownBody.bodyUsesRunTime(s, runTime);
             String bound = ShownBody.boundHash(ctx, runTime);
             try {
@@ -343,7 +348,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                 // the same headers as the confirm dialog shows for this request (one list, ShownHeaders)
                 List<ShownHeaders.Header> shown = ShownHeaders.withRunTime(ShownHeaders.of(s, req,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask, clock.instant()),
-                        ctx, runTime, mask);
+                        ctx, runTime, mask, probed);
                 Map<String, String> headers = ShownHeaders.map(shown);
                 Said note = null;
                 if (!runTimeBody && !bodyFixed(s, executedBefore) && req.body().length > 0) {
@@ -351,13 +356,13 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                 }
                 boolean none = req.body().length == 0;
                 return new Plan.RequestPreview(s.id(), req.method(), ShownBody.sourced(job, ShownBody.unmarked(
-                        mask.redact(req.uri().toString()))), headers, runTimeBody ? null : (long) req.body().length,
+                        mask.redact(req.uri().toString())), probed), headers, runTimeBody ? null : (long) req.body().length,
                         none || runTimeBody ? null : req.bodySha256(), req.bodySource(), note, fields, runTimeBody,
                         bound, shown);
             } catch (Rendering.RenderException e) {
                 String url = s.request().url().replace("{key}", key).replace("{job}", job.name());
                 // the credential's headers too, masked, as Confirm shows them (one list, ShownHeaders)
-                List<ShownHeaders.Header> shown = sourced(ShownHeaders.unrendered(s, Rendering.idempotencyKey(
+                List<ShownHeaders.Header> shown = sourced(probed, ShownHeaders.unrendered(s, Rendering.idempotencyKey(
                         job.name(), key, s.id(), ctx.redo()), url,
                         s.credential() == null ? null : credentials.lookup(s.credential()), mask(),
                         clock.instant()));
@@ -366,7 +371,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                         ? Plan.RequestPreview.FILE + s.request().bodyFile().replace("{key}", key)
                         : s.request().body() != null ? Plan.RequestPreview.INLINE : Plan.RequestPreview.NO_BODY;
                 // why it cannot be rendered yet, as the renderer says it (names a template, a file)
-                return new Plan.RequestPreview(s.id(), s.request().method(), ShownBody.sourced(job, url), headers,
+                return new Plan.RequestPreview(s.id(), s.request().method(), ShownBody.sourced(job, url, probed), headers,
                         null, null, source,
                         e.said(), fields, runTimeBody, bound, shown);
             }
@@ -385,7 +390,7 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
                 List<ShownHeaders.Header> shown = ShownHeaders.of(s, req, s.credential() == null ? null
                         : credentials.lookup(s.credential()), mask, clock.instant());
                 List<ShownBody.Field> fields = s.probe().fields() == null ? List.of()
-                        : ShownBody.fields(s.probe().fields(), ctx, List.of(), mask::redact);
+                        : ShownBody.fields(s.probe().fields(), ctx, List.of(), mask::redact, List.of());
                 boolean none = req.body().length == 0;
                 return new Plan.RequestPreview(stepId, req.method(), mask.redact(req.uri().toString()),
                         ShownHeaders.map(shown), none ? null : (long) req.body().length, none ? null : req.bodySha256(),
@@ -399,9 +404,10 @@ public record Planner(KeyRecords store, KeyEvents events, JobControls controls, 
          * The headers of a request that cannot be rendered yet (as the job file writes them) with each value known
          * only at run time said where it comes from, as the body's fields say it; a credential's masked line stays.
          */
-        private List<ShownHeaders.Header> sourced(List<ShownHeaders.Header> shown) {
+        private List<ShownHeaders.Header> sourced(List<String> probed, List<ShownHeaders.Header> shown) {
             return shown.stream().map(h -> h.masked() ? h
-                    : new ShownHeaders.Header(h.name(), ShownBody.sourced(job, h.value()), false, h.line())).toList();
+                    : new ShownHeaders.Header(h.name(), ShownBody.sourced(job, h.value(), probed), false, h.line()))
+                    .toList();
         }
 
         /** Masks the secrets of every credential the job's steps use. */

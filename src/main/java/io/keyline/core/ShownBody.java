@@ -82,31 +82,44 @@ public final class ShownBody {
      * {@code runTimeSteps} or {@code {runId}} says where it comes from instead.
      */
     public static List<Field> fields(StepContext ctx, Collection<String> runTimeSteps, UnaryOperator<String> mask) {
-        return fields(ctx.step().request() == null ? null : ctx.step().request().fields(), ctx, runTimeSteps, mask);
+        return fields(ctx, runTimeSteps, mask, Set.of());
     }
 
-    /** The fields of {@code body} (a step's, or a probe's that asks by POST), as {@link #fields(StepContext, Collection, UnaryOperator)}. */
+    /**
+     * As {@link #fields(StepContext, Collection, UnaryOperator)}; an output of a step in {@code probed} (one its probe
+     * is expected to find done) says it comes from that step's probe.
+     */
+    public static List<Field> fields(StepContext ctx, Collection<String> runTimeSteps, UnaryOperator<String> mask,
+                                     Collection<String> probed) {
+        return fields(ctx.step().request() == null ? null : ctx.step().request().fields(), ctx, runTimeSteps, mask,
+                probed);
+    }
+
+    /**
+     * The fields of {@code body} (a step's, or a probe's that asks by POST), as
+     * {@link #fields(StepContext, Collection, UnaryOperator, Collection)}.
+     */
     public static List<Field> fields(BodyFields body, StepContext ctx, Collection<String> runTimeSteps,
-                                     UnaryOperator<String> mask) {
+                                     UnaryOperator<String> mask, Collection<String> probed) {
         List<Field> out = new ArrayList<>();
         if (body instanceof BodyFields.Form form) {
             for (BodyFields.Field f : form.fields()) {
                 for (String v : f.values()) {
-                    out.add(field(f.name(), v, ctx, runTimeSteps, mask));
+                    out.add(field(f.name(), v, ctx, runTimeSteps, mask, probed));
                 }
             }
         } else if (body instanceof BodyFields.Multipart multipart) {
             for (BodyFields.Part p : multipart.parts()) {
                 if (p.file() != null) {
-                    Field file = field(p.name(), p.file(), ctx, runTimeSteps, mask);
+                    Field file = field(p.name(), p.file(), ctx, runTimeSteps, mask, probed);
                     out.add(new Field(p.name(), "file " + file.value() + " (" + p.contentType() + ")",
                             file.runTime()));
                 } else {
-                    out.add(field(p.name(), p.value(), ctx, runTimeSteps, mask));
+                    out.add(field(p.name(), p.value(), ctx, runTimeSteps, mask, probed));
                 }
             }
         } else if (body instanceof BodyFields.Json json) {
-            walk(Json.read(json.template(), JsonNode.class), "", ctx, runTimeSteps, mask, out);
+            walk(Json.read(json.template(), JsonNode.class), "", ctx, runTimeSteps, mask, probed, out);
         }
         return out;
     }
@@ -127,21 +140,28 @@ public final class ShownBody {
      * source ("from step nonce: nonce (extracted at run time)"), one inside other text is its source in braces.
      */
     public static String sourced(JobDefinition job, String shown) {
+        return sourced(job, shown, Set.of());
+    }
+
+    /** As {@link #sourced(JobDefinition, String)}, an output of a step in {@code probed} from that step's probe. */
+    public static String sourced(JobDefinition job, String shown, Collection<String> probed) {
         if (shown == null) {
             return null;
         }
         java.util.regex.Matcher m = RUN_TIME_PLACEHOLDER.matcher(shown);
         if (m.matches()) {
-            return source(job, m.group(1));
+            return source(job, m.group(1), probed);
         }
-        return m.replaceAll(r -> java.util.regex.Matcher.quoteReplacement("{" + source(job, r.group(1)) + "}"));
+        return m.replaceAll(r -> java.util.regex.Matcher.quoteReplacement("{" + source(job, r.group(1), probed)
+                + "}"));
     }
 
     /**
      * Where a value known only at run time comes from: "from step page: sectok (extracted at run time)",
-     * "from step fetch: status (known at run time)", "the run's id (known at run time)".
+     * "from step fetch: status (known at run time)", "the run's id (known at run time)", and for an output of a step in
+     * {@code probed}, one its probe is expected to find done, "from the probe of step publish: id (found at run time)".
      */
-    public static String source(JobDefinition job, String placeholder) {
+    public static String source(JobDefinition job, String placeholder, Collection<String> probed) {
         if ("runId".equals(placeholder)) {
             return Text.t("core.shown.runId");
         }
@@ -149,9 +169,11 @@ public final class ShownBody {
         if (parts.length != 4) {
             return "{" + placeholder + "}";
         }
+        if (probed.contains(parts[1])) {
+            return Text.t("core.shown.fromProbe", parts[1], parts[3]);
+        }
         StepDefinition s = job.step(parts[1]);
-        boolean extracted = s != null && (s.request() != null && s.request().extract().containsKey(parts[3])
-                || s.probe() != null && s.probe().extract().containsKey(parts[3]));
+        boolean extracted = s != null && s.request() != null && s.request().extract().containsKey(parts[3]);
         return Text.t(extracted ? "core.shown.extracted" : "core.shown.known", parts[1], parts[3]);
     }
 
@@ -161,26 +183,26 @@ public final class ShownBody {
      * comes from; {@code null} when the template uses no value known only at run time (the rendered value is shown).
      */
     public static String runTimeValue(String template, StepContext ctx, Collection<String> runTimeSteps,
-                                      UnaryOperator<String> mask) {
+                                      UnaryOperator<String> mask, Collection<String> probed) {
         if (!runTime(template, runTimeSteps)) {
             return null;
         }
-        return field("", template, ctx, runTimeSteps, mask).value();
+        return field("", template, ctx, runTimeSteps, mask, probed).value();
     }
 
     private static void walk(JsonNode node, String pointer, StepContext ctx, Collection<String> runTimeSteps,
-                             UnaryOperator<String> mask, List<Field> out) {
+                             UnaryOperator<String> mask, Collection<String> probed, List<Field> out) {
         if (node.isTextual()) {
-            out.add(field(pointer.isEmpty() ? "/" : pointer, node.textValue(), ctx, runTimeSteps, mask));
+            out.add(field(pointer.isEmpty() ? "/" : pointer, node.textValue(), ctx, runTimeSteps, mask, probed));
         } else if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
                 walk(f.getValue(), pointer + "/" + f.getKey().replace("~", "~0").replace("/", "~1"), ctx,
-                        runTimeSteps, mask, out);
+                        runTimeSteps, mask, probed, out);
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                walk(node.get(i), pointer + "/" + i, ctx, runTimeSteps, mask, out);
+                walk(node.get(i), pointer + "/" + i, ctx, runTimeSteps, mask, probed, out);
             }
         } else {
             out.add(new Field(pointer.isEmpty() ? "/" : pointer, node.toString(), false));
@@ -188,7 +210,7 @@ public final class ShownBody {
     }
 
     private static Field field(String name, String template, StepContext ctx, Collection<String> runTimeSteps,
-                               UnaryOperator<String> mask) {
+                               UnaryOperator<String> mask, Collection<String> probed) {
         List<Template.Placeholder> found;
         try {
             found = Template.scan(template);
@@ -197,13 +219,13 @@ public final class ShownBody {
         }
         boolean runTime = found.stream().anyMatch(p -> runTime(p, runTimeSteps));
         if (found.size() == 1 && runTime && template.equals("{" + found.get(0).name() + "}")) {
-            return new Field(name, source(ctx.job(), found.get(0).name()), true);
+            return new Field(name, source(ctx.job(), found.get(0).name(), probed), true);
         }
         var known = Rendering.resolver(ctx);
         String value = Template.render(template, n -> {
             Template.Placeholder p = found.stream().filter(x -> x.name().equals(n)).findFirst().orElseThrow();
             if (runTime(p, runTimeSteps)) {
-                return "{" + source(ctx.job(), n) + "}";
+                return "{" + source(ctx.job(), n, probed) + "}";
             }
             String v = known.apply(n);
             return v == null ? "{" + n + "}" : v;

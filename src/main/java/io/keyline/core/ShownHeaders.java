@@ -70,6 +70,14 @@ public final class ShownHeaders {
      */
     public static List<Header> withRunTime(List<Header> shown, io.keyline.core.exec.StepContext ctx,
                                            java.util.Collection<String> runTimeSteps, Redactor mask) {
+        return withRunTime(shown, ctx, runTimeSteps, mask, List.of());
+    }
+
+    /** As {@link #withRunTime(List, io.keyline.core.exec.StepContext, java.util.Collection, Redactor)}, an output of a
+     * step in {@code probed} (one its probe is expected to find done) shown as coming from that step's probe. */
+    public static List<Header> withRunTime(List<Header> shown, io.keyline.core.exec.StepContext ctx,
+                                           java.util.Collection<String> runTimeSteps, Redactor mask,
+                                           java.util.Collection<String> probed) {
         if (runTimeSteps.isEmpty() || ctx.step().request() == null) {
             return shown;
         }
@@ -79,7 +87,7 @@ public final class ShownHeaders {
                     .filter(e -> e.getKey().equalsIgnoreCase(h.name())).map(Map.Entry::getValue).findFirst()
                     .orElse(null);
             String value = template == null ? null : ShownBody.runTimeValue(template, ctx, runTimeSteps,
-                    mask::redact);
+                    mask::redact, probed);
             out.add(value == null ? h : new Header(h.name(), value, false));
         }
         return out;

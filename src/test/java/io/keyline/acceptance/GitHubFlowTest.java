@@ -223,6 +223,27 @@ class GitHubFlowTest {
         nothingShownHoldsAToken(r);
     }
 
+    /**
+     * {@code keyline plan} says where the attach's release id will come from: the publish's answer while no release
+     * exists, the publish's probe once it finds one (made by hand), as it asks the probe read-only.
+     */
+    @Test
+    void thePlanSaysTheIdComesFromThePublishsProbeWhenItFindsTheRelease() throws IOException {
+        jobWithoutTheReadAgain();
+        store(site.newToken());
+
+        Result none = wb.cli("plan", JOB, "--key", KEY);
+        site.createByHand(TAG);
+        Result byHand = wb.cli("plan", JOB, "--key", KEY);
+
+        assertThat(none.exit()).as(none.toString()).isZero();
+        assertThat(none.out()).contains("/releases/{from step publish: id (known at run time)}/assets")
+                .doesNotContain("from the probe of step publish");
+        assertThat(byHand.exit()).as(byHand.toString()).isZero();
+        assertThat(byHand.out()).contains("/releases/{from the probe of step publish: id (found at run time)}/assets");
+        assertThat(site.createRequests()).isZero();
+    }
+
     @Test
     void aReleaseWhoseAnswerWasLostIsFoundByTheProbeAndNotMadeAgain() throws IOException {
         quickPublish();
