@@ -27,9 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The week's report published as a release of a repository on a server shaped like GitHub's REST API, by the job
  * shipped as {@code resources/jobs/examples/github-weekly-report.json}, driven through the real command line (and a
  * child process for the SIGKILL): a command writes the Markdown, an unsafe {@code POST /repos/o/r/releases} makes the
- * release tagged {@code report-2026-W48} (guarded by a probe on {@code GET /repos/o/r/releases/tags/report-2026-W48}),
- * a read finds its id, and an unsafe upload to the uploads host attaches the report (guarded by a probe on the
- * release's assets). Each test counts the releases and assets of the week: never two, and no token is ever shown.
+ * release tagged {@code report-2026-W48} (guarded by a probe on {@code GET /repos/o/r/releases/tags/report-2026-W48},
+ * which takes the release's id when it finds one), and an unsafe upload to the uploads host attaches the report to the
+ * release with that id (guarded by a probe on the release's assets). Each test counts the releases and assets of the
+ * week: never two, and no token is ever shown.
  */
 class GitHubFlowTest {
 
@@ -128,8 +129,11 @@ class GitHubFlowTest {
         assertThat(assets()).isEqualTo(1);
         assertThat(rel.assets().get(0).contentType()).isEqualTo("text/markdown");
         assertThat(rel.assets().get(0).size()).isEqualTo(Files.size(wb.jobs.resolve("out").resolve(ASSET)));
-        assertThat(site.requests()).as("the upload went to the uploads host, with the token")
-                .anyMatch(q -> q.host().equals("uploads") && ("Bearer " + tokens.get(0)).equals(q.authorization()));
+        assertThat(site.requests()).as("the upload went to the uploads host, with the token, to the release made")
+                .anyMatch(q -> q.host().equals("uploads") && ("Bearer " + tokens.get(0)).equals(q.authorization())
+                        && q.path().equals("/repos/octo-org/weekly/releases/" + rel.id() + "/assets"));
+        assertThat(site.requests()).as("nothing reads the release again").noneMatch(q -> q.method().equals("GET")
+                && q.path().endsWith("/releases/tags/" + TAG) && site.requests().indexOf(q) > 1);
         Result again = run();
         assertThat(again.exit()).as(again.toString()).isZero();
         assertThat(site.createRequests()).as("a done key sends nothing").isEqualTo(1);
@@ -137,44 +141,13 @@ class GitHubFlowTest {
         nothingShownHoldsAToken(r, again);
     }
 
-    /** The release was made by hand on the web page: it is left as it is, and the report is attached to it. */
-    @Test
-    void aReleaseMadeByHandIsNotMadeAgain() {
-        store(site.newToken());
-        site.createByHand(TAG);
-
-        Result r = run();
-
-        assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(site.createRequests()).isZero();
-        assertThat(site.releases(TAG)).isEqualTo(1);
-        assertThat(assets()).isEqualTo(1);
-    }
-
     /**
-     * The job without the step that reads the release again: the publish's probe takes the release's {@code id} from
-     * the answer that found it, and the attach uses {@code {steps.publish.outputs.id}}.
-     */
-    void jobWithoutTheReadAgain() throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
-        int from = text.indexOf("    { \"id\": \"release\"");
-        int to = text.indexOf("    { \"id\": \"attach\"");
-        assertThat(from).isPositive();
-        String presentWhen = "\"presentWhen\": { \"status\": [200] } } },";
-        assertThat(text).contains(presentWhen);
-        job((text.substring(0, from) + text.substring(to))
-                .replace(presentWhen, "\"presentWhen\": { \"status\": [200] },\n"
-                        + "                 \"extract\": { \"id\": { \"json\": \"/id\" } } } },")
-                .replace("{steps.release.outputs.id}", "{steps.publish.outputs.id}"));
-    }
-
-    /**
-     * The release was made by hand: the publish is reconciled by its probe, and the release's id the probe found is
-     * the publish's output, so the report is attached to that release without reading it again.
+     * The release was made by hand on the web page: it is left as it is, the publish is reconciled by its probe, and
+     * the release's id the probe found is the publish's output, so the report is attached to that release without
+     * reading it again.
      */
     @Test
     void aReleaseMadeByHandGivesItsIdToTheNextStep() throws IOException {
-        jobWithoutTheReadAgain();
         store(site.newToken());
         GitHubSite.Release byHand = site.createByHand(TAG);
 
@@ -197,7 +170,6 @@ class GitHubFlowTest {
      */
     @Test
     void aRunKilledAfterTheReleaseWasFoundStillHasItsId() throws Exception {
-        jobWithoutTheReadAgain();
         wb.clock.followSystemClock();
         store(site.newToken());
         GitHubSite.Release byHand = site.createByHand(TAG);
@@ -228,8 +200,7 @@ class GitHubFlowTest {
      * exists, the publish's probe once it finds one (made by hand), as it asks the probe read-only.
      */
     @Test
-    void thePlanSaysTheIdComesFromThePublishsProbeWhenItFindsTheRelease() throws IOException {
-        jobWithoutTheReadAgain();
+    void thePlanSaysTheIdComesFromThePublishsProbeWhenItFindsTheRelease() {
         store(site.newToken());
 
         Result none = wb.cli("plan", JOB, "--key", KEY);
@@ -242,6 +213,26 @@ class GitHubFlowTest {
         assertThat(byHand.exit()).as(byHand.toString()).isZero();
         assertThat(byHand.out()).contains("/releases/{from the probe of step publish: id (found at run time)}/assets");
         assertThat(site.createRequests()).isZero();
+    }
+
+    /**
+     * Without the probe's {@code extract}, the attach would have no id whenever the probe finds the release: the job
+     * does not load, and {@code keyline jobs} says where, as the docs quote it.
+     */
+    @Test
+    void withoutTheProbesExtractTheJobDoesNotLoad() throws IOException {
+        jobWith(",\n                 \"extract\": { \"id\": { \"json\": \"/id\" } } } },", " } },");
+
+        Result r = wb.cli("jobs");
+
+        String said = ": steps[2].request.url: step \"attach\" uses {steps.publish.outputs.id}, which step"
+                + " \"publish\" does not have when its probe finds the work already done";
+        // the test's loopback host is 4 characters shorter than https://uploads.github.com, whose column the docs say
+        assertThat(r.out() + r.err()).contains("github-weekly-report.json:26:82" + said)
+                .contains("add \"id\" to its probe's \"extract\"");
+        assertThat(site.uploadsBase().length()).isEqualTo("https://uploads.github.com".length() - 4);
+        assertThat(Files.readString(Path.of("docs/job-files.md"), StandardCharsets.UTF_8).replaceAll("\\s+", " "))
+                .contains("github-weekly-report.json:26:86" + said);
     }
 
     @Test
@@ -259,6 +250,9 @@ class GitHubFlowTest {
         assertThat(site.createRequests()).isEqualTo(1);
         assertThat(assets()).isEqualTo(1);
         assertThat(timeline(wb, JOB, KEY).stream().map(e -> e.get("type").asText())).contains("STEP_RECONCILED");
+        assertThat(site.requests()).as("the file went to the release the lost answer made, by the id its probe found")
+                .anyMatch(q -> q.host().equals("uploads") && q.path().equals("/repos/octo-org/weekly/releases/"
+                        + site.releaseByTag(TAG).id() + "/assets"));
         nothingShownHoldsAToken(r);
     }
 
