@@ -35,6 +35,7 @@ final class PlanCommand extends JobCommand {
             selection.due = true;
         }
         List<String> keys = selection.resolve(ws(), job);
+        warnOf(job);
         Plan plan = ws().operations().planApply().planAndSave(job, keys, selection.notes(),
                 io.keyline.core.Planner.Options.DEFAULT.withProbes(!noProbes).withAhead(selection.ahead));
         if (json.on) {

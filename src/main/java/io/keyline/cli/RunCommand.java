@@ -54,6 +54,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         java.time.Duration budget = maxTime();
         JobDefinition job = job(jobName);
         List<String> keys = selection.resolve(ws(), job);
+        warnOf(job);
         if (!selection.due) {
             selection.refuseNotYetDue(ws(), job, keys);
             Integer refused = RunConsent.ask(this, job, keys, selection.notes(), selection.ahead, yes);
@@ -82,6 +83,7 @@ final class RunCommand extends Sub implements Callable<Integer> {
         java.time.Duration budget = maxTime();
         io.keyline.core.operations.RunDue.Result result;
         List<io.keyline.core.jobfile.JobFileError> invalid = ws().catalog().errors();
+        warnOf(ws().catalog().warnings());
         try (RunSession session = new RunSession(this)) {
             result = ws().operations().runDue().run(ws().catalog().jobs(), within(session, budget), window,
                     selection.ahead, out()::println);

@@ -42,6 +42,21 @@ abstract class Sub {
         ws().doneReading();
     }
 
+    /**
+     * Says on stderr, once each, what the loader warns of in the file of {@code job} (a rule any 403 meets): the
+     * job loads and runs, and the operator who runs or plans it reads why it may not do what they expect.
+     */
+    void warnOf(JobDefinition job) {
+        warnOf(ws().catalog().warningsOf(job));
+    }
+
+    /** Says {@code warnings} of job files on stderr, one line each. */
+    void warnOf(List<io.keyline.core.jobfile.JobFileError> warnings) {
+        for (io.keyline.core.jobfile.JobFileError w : warnings) {
+            err().println(t("cli.jobfile.warning", io.keyline.domain.Printable.line(w.toString())));
+        }
+    }
+
     JobDefinition job(String name) {
         return root().job(name);
     }

@@ -54,16 +54,23 @@ final class ConditionReader {
         return owner.readObject("response", RESPONSE_FIELDS, response -> {
             ResponseRules rules = new ResponseRules(read(response, "successWhen"), read(response, "authWhen"),
                     read(response, "retryWhen"), read(response, "refusedWhen"));
-            if (meetsBare403(rules.retryWhen())) {
-                // any 403 is then "try again", an ended login too: it is sent again until its attempts are spent
-                SourceNode.Field id = owner.field("id");
-                Said step = id != null && id.value() instanceof SourceNode.Str s
-                        ? Said.of("core.jobfile.step", "\"" + s.value() + "\"") : owner.label();
-                response.problems().warnAt(response.field("retryWhen").value(), Said.of(
-                        "core.jobfile.warn.bare403", step, response.pathOf("retryWhen")));
-            }
+            // any 403 is then "try again" or "refused", an ended login too: it is sent again until its attempts are
+            // spent, or the key fails and the next keys send the ended login again, instead of waiting for a new one
+            warnOfBare403(owner, response, rules.retryWhen(), "retryWhen", "core.jobfile.warn.bare403");
+            warnOfBare403(owner, response, rules.refusedWhen(), "refusedWhen", "core.jobfile.warn.bare403refused");
             return rules;
         });
+    }
+
+    private static void warnOfBare403(ObjectView owner, ObjectView response, Condition rule, String field,
+                                      String words) {
+        if (!meetsBare403(rule)) {
+            return;
+        }
+        SourceNode.Field id = owner.field("id");
+        Said step = id != null && id.value() instanceof SourceNode.Str s
+                ? Said.of("core.jobfile.step", "\"" + s.value() + "\"") : owner.label();
+        response.problems().warnAt(response.field(field).value(), Said.of(words, step, response.pathOf(field)));
     }
 
     /**

@@ -29,6 +29,11 @@ public record JobCatalog(List<JobDefinition> jobs, List<JobFileError> errors, Li
         this(jobs, errors, List.of());
     }
 
+    /** The warnings of the file {@code job} was read from. */
+    public List<JobFileError> warningsOf(JobDefinition job) {
+        return warnings.stream().filter(w -> w.file().equals(job.file())).toList();
+    }
+
     /** The job with this name, if it loaded. */
     public Optional<JobDefinition> job(String name) {
         return jobs.stream().filter(j -> j.name().equals(name)).findFirst();

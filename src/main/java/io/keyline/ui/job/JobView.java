@@ -136,10 +136,15 @@ public final class JobView extends BorderPane {
         review.setId("review-banner");
         Widgets.shownWhen(review, vm.reviewTextProperty().isNotEmpty());
 
+        // a rule of the job file that would take an ended login for something else: said where the job is run
+        Label fileWarnings = Widgets.line(vm.fileWarningsProperty(), "paused-banner", "job-file-warnings");
+        fileWarnings.setId("job-file-warnings");
+        fileWarnings.setMaxWidth(Double.MAX_VALUE);
+
         Label notice = Widgets.line(vm.noticeProperty(), "inbox-notice");
         notice.setId("job-notice");
 
-        VBox top = new VBox(12, titleRow, banner, review, calendarRow(), notice);
+        VBox top = new VBox(12, titleRow, banner, review, fileWarnings, calendarRow(), notice);
         top.setPadding(new Insets(0, 0, 12, 0));
         setTop(top);
         setCenter(tableSection());

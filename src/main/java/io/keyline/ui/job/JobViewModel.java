@@ -143,6 +143,7 @@ public final class JobViewModel extends ViewModel {
     private final ReadOnlyStringWrapper pauseText = new ReadOnlyStringWrapper("");
     private io.keyline.ui.common.RetryShow retryShow = io.keyline.ui.common.RetryShow.NONE;
     private final ReadOnlyStringWrapper reviewText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper fileWarnings = new ReadOnlyStringWrapper("");
     /**
      * The keys highlighted in the key table, the one the keyboard acts on last, and the job they are of: kept by key,
      * as a reload replaces the rows whose words changed (a waiting key's age, every minute) and a table keeps its
@@ -174,8 +175,10 @@ public final class JobViewModel extends ViewModel {
             highlighted = List.of(); // another job's keys are not this one's, though they may be named alike
             highlightedJob = job;
         }
-        load(false, () -> services.catalog().get().job(job), def -> {
+        load(false, () -> Read.of(services.catalog().get(), job), read -> {
+            java.util.Optional<JobDefinition> def = java.util.Optional.ofNullable(read.job());
             definition.set(def.orElse(null));
+            fileWarnings.set(read.warnings());
             if (def.isEmpty()) {
                 notice.set(Text.t("ui.job.gone", job, services.jobsDir().toString()));
                 rows.clear();
@@ -204,19 +207,34 @@ public final class JobViewModel extends ViewModel {
                 .withReviews(filter.get().reviews()).page(page.get() * PAGE_SIZE, PAGE_SIZE, true);
         load(!all, () -> {
             // a whole reload (the console's periodic one) reads the job file again: an edit on disk shows at once
-            JobDefinition now = all ? services.catalog().get().job(def.name()).orElse(def) : def;
-            return new Loaded(now, services.operations().keyTable(now, q, all));
+            Read read = all ? Read.of(services.catalog().get(), def.name()) : null;
+            JobDefinition now = read == null || read.job() == null ? def : read.job();
+            return new Loaded(now, read == null ? null : read.warnings(), services.operations().keyTable(now, q, all));
         }, l -> {
             JobDefinition shown = definition.get();
             if (shown != null && shown.name().equals(l.job().name())
                     && !java.util.Objects.equals(shown.fileSha256(), l.job().fileSha256())) {
                 definition.set(l.job());
             }
+            if (l.warnings() != null && shown != null && shown.name().equals(l.job().name())) {
+                fileWarnings.set(l.warnings());
+            }
             apply(l.table());
         }, this::failed);
     }
 
-    private record Loaded(JobDefinition job, KeyTable table) {
+    /** A job's definition as its file reads now ({@code null} when gone or invalid), and what the loader warns of it. */
+    private record Read(JobDefinition job, String warnings) {
+        static Read of(io.keyline.core.jobfile.JobCatalog catalog, String name) {
+            JobDefinition job = catalog.job(name).orElse(null);
+            List<String> said = job == null ? List.of()
+                    : catalog.warningsOf(job).stream().map(io.keyline.core.jobfile.JobFileError::toString).toList();
+            return new Read(job, said.isEmpty() ? "" : Text.t("ui.job.fileWarnings", String.join("\n", said)));
+        }
+    }
+
+    /** A page of keys, and the job and its warnings when the job file was read again ({@code warnings} null if not). */
+    private record Loaded(JobDefinition job, String warnings, KeyTable table) {
     }
 
     private void apply(KeyTable l) {
@@ -529,6 +547,14 @@ public final class JobViewModel extends ViewModel {
     /** The calendar: states, missing keys, keys ahead of schedule. */
     public ReadOnlyObjectProperty<Calendar.View> calendarProperty() {
         return calendar.getReadOnlyProperty();
+    }
+
+    /**
+     * What the loader warns of in the job's file (a rule any 403 meets, which would not wait for a new login), with
+     * where it is; empty when nothing.
+     */
+    public ReadOnlyStringProperty fileWarningsProperty() {
+        return fileWarnings.getReadOnlyProperty();
     }
 
     /** "New job: review its plan. …" while the job's unsafe steps wait for a review, else empty. */
