@@ -107,8 +107,16 @@ public final class KeyActions {
     /** Runs the keys now (in target order); says how the run ended: "Run finished: 3 done, 1 failed". */
     public String runNow(JobDefinition job, List<String> keys, Engine engine) {
         RunReport r = engine.run(job, keys);
-        return io.keyline.text.Text.t("core.keyActions.runFinished",
-                r.stopped() != null ? r.stopped() : Words.counts(Words.countsOf(r.keys())));
+        String finished = r.stopped() != null ? r.stopped() : Words.counts(Words.countsOf(r.keys()));
+        if (r.notYetDue().isEmpty()) {
+            return io.keyline.text.Text.t("core.keyActions.runFinished", finished);
+        }
+        // a key later than the current one was passed by: say how many and why, or the count would hide them
+        List<String> left = r.notYetDue();
+        String which = left.size() <= 3 ? String.join(", ", left) : left.get(0) + " .. " + left.get(left.size() - 1);
+        String why = io.keyline.text.Text.t("core.keyActions.notYetDue", left.size(), which);
+        return r.keys().isEmpty() && r.stopped() == null ? io.keyline.text.Text.t("core.keyActions.nothingRan", why)
+                : io.keyline.text.Text.t("core.keyActions.runFinishedLeft", finished, why);
     }
 
     /** Runs a key now (an interrupted one resumes at the step where it stopped). */

@@ -123,6 +123,30 @@ class JobViewRunConsentTest {
         assertThat(fx.site.posts()).as("posts once Run was clicked").isEqualTo(2);
         assertThat(fx.site.effects("2026-11-30")).as("the key not yet due").isZero();
         assertThat(fx.state("daily", "2026-11-30")).isEqualTo(KeyState.PENDING);
+        assertThat(fxValue(robot, () -> vm.noticeProperty().get())).as("what the page says after the run")
+                .contains("2 done").contains("1 selected key was left (2026-11-30)").contains("not yet due");
+    }
+
+    /**
+     * One selected key not yet due runs at once, without a question, and nothing runs: the notice says that it was
+     * left and why, in Chinese too, instead of "Run finished:" and nothing after it.
+     */
+    @Test
+    void aLoneKeyNotYetDueIsSaidToBeLeftInChinese(FxRobot robot) throws Exception {
+        io.keyline.text.Text.use(io.keyline.text.Text.CHINESE);
+        try {
+            open(robot, List.of("2026-11-30"));
+            runSelected(robot, 1);
+            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> !vm.busyProperty().get()
+                    && !fxValue(robot, () -> vm.noticeProperty().get()).startsWith("正在运行"));
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(fxValue(robot, () -> vm.noticeProperty().get())).as("what the page says after the run")
+                    .contains("什么都没有运行").contains("选中的 1 个任务项被留下（2026-11-30）").contains("还没到期");
+            assertThat(fx.site.posts()).isZero();
+            assertThat(fx.state("daily", "2026-11-30")).isEqualTo(KeyState.PENDING);
+        } finally {
+            io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+        }
     }
 
     @Test
