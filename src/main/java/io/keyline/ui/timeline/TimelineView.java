@@ -162,7 +162,7 @@ public final class TimelineView extends BorderPane {
             case PLAN -> navigator.plan(vm.jobProperty().get(), java.util.List.of(vm.keyProperty().get()));
             case CONFIRM -> navigator.confirm(vm.jobProperty().get(), vm.keyProperty().get());
             case RENEW_CREDENTIAL -> navigator.renewCredential(rec == null ? null : rec.credential());
-            case RETRY -> vm.retry(null);
+            case RETRY -> vm.retry(Text.t("ui.retry.note")); // noted as Attention and the job page note theirs
             case NONE -> { }
         }
     }

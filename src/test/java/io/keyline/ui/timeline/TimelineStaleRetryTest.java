@@ -99,6 +99,26 @@ class TimelineStaleRetryTest {
                 .contains(KEY).contains("Done").contains("Failed");
     }
 
+    /**
+     * A retry from the timeline is noted as a retry from the console, as one from Attention or the job page is: in the
+     * audited event and in the run log's operator line (it was noted as nothing).
+     */
+    @Test
+    void aRetryFromTheTimelineIsNotedAsOneFromTheConsole(FxRobot robot) throws Exception {
+        showFailedKey(robot);
+
+        clickRetry(robot);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx.state("daily", KEY) == KeyState.DONE);
+
+        String note = io.keyline.text.Text.t("ui.retry.note");
+        assertThat(fx.ws.store().events("daily", KEY).stream().filter(e -> e.type() == EventType.RETRIED)
+                .map(KeyEvent::note).toList()).as("the notes of the RETRIED events").containsExactly(note);
+        List<String> operator = Files.readAllLines(fx.wb.state.resolve("logs/runs.jsonl")).stream()
+                .filter(l -> l.contains("\"type\":\"operator\"")).toList();
+        assertThat(operator).as("the run log's operator lines").hasSize(1);
+        assertThat(operator.get(0)).contains("\"action\":\"retry\"").contains("\"note\":\"" + note + "\"");
+    }
+
     /** A job whose step appends a line to runs.txt, and its key seeded FAILED, shown on the timeline page. */
     private void showFailedKey(FxRobot robot) throws Exception {
         fx = new ConsoleFixture(tmp);
