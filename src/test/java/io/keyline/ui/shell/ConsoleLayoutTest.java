@@ -733,6 +733,89 @@ class ConsoleLayoutTest extends MainWindowTest {
         assertThat(cut).as("the parked keys' reasons a not highlighted row cuts at 1024x680").isEmpty();
     }
 
+    /**
+     * At 1024 px a parked key's "waits for a new login" reason fits the two lines of its Outcome cell with room to
+     * spare, in English and in Chinese, not just: a credential's name a few letters longer, or a font a little wider,
+     * would cut it. It must still fit at {@value #ROOM} px less than Outcome gives it.
+     */
+    @Test
+    void atTheNarrowestAWaitForALoginFitsItsTwoLinesWithRoom(FxRobot robot) throws Exception {
+        java.util.Map<String, String> tight = new java.util.LinkedHashMap<>();
+        for (java.util.Locale language : List.of(io.keyline.text.Text.ENGLISH, io.keyline.text.Text.CHINESE)) {
+            io.keyline.text.Text.use(language);
+            try {
+                fixture("room");
+                fx.wb.job("daily-article", Jobs.publish("daily-article", "unsafe", false,
+                        "\"credential\": \"sandbox-cookie\","), fx.site.base());
+                assertThat(fx.wb.cliWithInput("Cookie: session=v1", "credentials", "set", "sandbox-cookie").exit())
+                        .isZero();
+                assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-25", "--to", "2026-11-26")
+                        .exit()).isZero();
+                fx.site.failPosts(Fault.STATUS_502);
+                assertThat(fx.wb.cli("run", "--yes", "daily-article", "--key", "2026-11-27").exit()).isEqualTo(4);
+                fx.site.requireCookie("session=v2");
+                assertThat(fx.wb.cli("run", "--yes", "daily-article", "--from", "2026-11-28", "--to", KEY).exit())
+                        .isEqualTo(4);
+                show(robot, 1024, 680);
+                robot.interact(() -> console.showJob("daily-article"));
+                javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(
+                        javafx.scene.control.TableView.class);
+                waitUntil(() -> robot.lookup("#job-view").tryQuery().map(Node::isVisible).orElse(false)
+                        && table.getItems().size() == 5);
+                Thread.sleep(300);
+                WaitForAsyncUtils.waitForFxEvents();
+                String problem = fxValue(robot, () -> {
+                    javafx.scene.control.TableColumn<?, ?> outcome = table.getColumns().get(table.getColumns().size() - 1);
+                    for (Node n : table.lookupAll(".table-cell")) {
+                        if (n instanceof javafx.scene.control.TableCell<?, ?> c && c.isVisible()
+                                && c.getTableColumn() == outcome && c.getTableRow() != null
+                                && c.getTableRow().getItem() instanceof io.keyline.ui.job.JobViewModel.KeyRow k
+                                && k.state() == KeyState.NEEDS_CREDENTIAL && !c.getTableRow().isSelected()) {
+                            double room = outcome.getWidth() - c.snappedLeftInset() - c.snappedRightInset();
+                            double needs = twoLinesNeed(c.getText(), c.getFont(), c.getLineSpacing());
+                            return room - needs >= ROOM ? "" : "'" + c.getText() + "' needs " + Math.round(needs)
+                                    + " px of the " + Math.round(room) + " px Outcome gives it";
+                        }
+                    }
+                    return "no parked key's Outcome cell shown";
+                });
+                if (!problem.isEmpty()) {
+                    tight.put(language.toString(), problem);
+                }
+            } finally {
+                io.keyline.text.Text.use(io.keyline.text.Text.ENGLISH);
+                closeFixture();
+            }
+        }
+        assertThat(tight).as("waits for a login, in two lines with " + ROOM + " px to spare at 1024x680").isEmpty();
+    }
+
+    /** The room a reason keeps in its two lines, in px: about four letters. */
+    static final int ROOM = 30;
+
+    /** The least width at which {@code text} wraps to two lines or fewer in {@code font}. */
+    private static double twoLinesNeed(String text, javafx.scene.text.Font font, double spacing) {
+        javafx.scene.text.Text one = new javafx.scene.text.Text("X");
+        one.setFont(font);
+        double line = one.getLayoutBounds().getHeight();
+        double low = 1;
+        double high = 4000;
+        while (high - low > 0.5) {
+            double mid = (low + high) / 2;
+            javafx.scene.text.Text t = new javafx.scene.text.Text(text);
+            t.setFont(font);
+            t.setLineSpacing(spacing);
+            t.setWrappingWidth(mid);
+            // a wrapped line is a little taller than one alone: lines are counted to the nearest
+            if (Math.round(t.getLayoutBounds().getHeight() / line) <= 2) {
+                high = mid;
+            } else {
+                low = mid;
+            }
+        }
+        return high;
+    }
+
     /** How many of the key table's rows are drawn whole inside its view. */
     private static int rowsInView(FxRobot robot) {
         javafx.scene.control.TableView<?> table = robot.lookup("#key-table").queryAs(
