@@ -185,10 +185,10 @@ public final class CredentialDialog {
         domain.setPrefColumnCount(18);
         domain.setTooltip(new javafx.scene.control.Tooltip(Text.t("ui.credential.domainTip")));
         Label domainLabel = label(Text.t("ui.credential.cookieDomain"));
-        // a cookie's domain is asked for a cookie only: for a token or a header it is not there at all
+        // a cookie's domain is asked for a cookie only: for a token or a header it is not shown, and its place is
+        // kept, or the name and the type would take a few px more, or less, as the type changes
         for (javafx.scene.Node n : java.util.List.of(domainLabel, domain)) {
             n.visibleProperty().bind(cookie());
-            n.managedProperty().bind(cookie());
         }
 
         Label nameError = new Label();
@@ -234,9 +234,19 @@ public final class CredentialDialog {
         // cookies (the login window captures cookies): for a token or a header the formats line says what to paste
         steps.visibleProperty().bind(loginOffered.not().and(cookie()));
         steps.managedProperty().bind(steps.visibleProperty());
-        loginBar.visibleProperty().bind(loginOffered.and(cookie()));
-        loginBar.managedProperty().bind(loginBar.visibleProperty());
-        VBox top = new VBox(6, title, current, waiting, loginRow, loginBar, steps, grid, nameError);
+        // "Log in…" captures cookies: for another type its row says where that login goes instead, and keeps its
+        // place, so that the fields below stay where they are when the type changes
+        loginBar.visibleProperty().bind(cookie());
+        Label pasteBelow = new Label(Text.t("ui.credential.loginCookiesOnly"));
+        pasteBelow.setId("credential-login-cookies-only");
+        pasteBelow.getStyleClass().add("muted");
+        pasteBelow.setWrapText(true);
+        pasteBelow.visibleProperty().bind(cookie().not());
+        StackPane loginPlace = new StackPane(loginBar, pasteBelow);
+        loginPlace.setAlignment(Pos.CENTER_LEFT);
+        loginPlace.visibleProperty().bind(loginOffered);
+        loginPlace.managedProperty().bind(loginOffered);
+        VBox top = new VBox(6, title, current, waiting, loginRow, loginPlace, steps, grid, nameError);
         logIn.setId("credential-login");
         logIn.setMinWidth(Region.USE_PREF_SIZE);
         logIn.getStyleClass().add(Styles.ACCENT);
@@ -350,7 +360,20 @@ public final class CredentialDialog {
         }
         VBox.setVgrow(preview, Priority.ALWAYS);
 
-        VBox box = new VBox(8, formats, inputStack, inputBar, parseError, dropped, summary, preview);
+        // as tall as the longest of the types' words, so that the box below does not move as the type changes
+        StackPane formatsPlace = new StackPane();
+        for (CredentialType t : CredentialType.values()) {
+            Label room = new Label(formats(t));
+            room.getStyleClass().addAll("muted", Styles.TEXT_SMALL);
+            room.setWrapText(true);
+            room.setMinHeight(Region.USE_PREF_SIZE);
+            room.setVisible(false);
+            formatsPlace.getChildren().add(room);
+        }
+        formatsPlace.getChildren().add(formats);
+        formatsPlace.setAlignment(Pos.TOP_LEFT);
+
+        VBox box = new VBox(8, formatsPlace, inputStack, inputBar, parseError, dropped, summary, preview);
         return box;
     }
 

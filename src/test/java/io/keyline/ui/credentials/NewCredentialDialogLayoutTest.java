@@ -1,0 +1,112 @@
+package io.keyline.ui.credentials;
+
+import io.keyline.credentials.CredentialType;
+import io.keyline.text.Text;
+import io.keyline.ui.ConsoleFixture;
+import io.keyline.ui.common.Theme;
+import io.keyline.ui.common.Threads;
+import javafx.geometry.Bounds;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.keyline.testing.Fx.fxValue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The New credential dialog as the console opens it ("Log in…" offered): choosing another type changes what the
+ * dialog says, never where its fields are. The name, the type and the box the login is pasted into stay where they
+ * were for a cookie, whichever type is chosen, in English and in Chinese.
+ */
+@ExtendWith(ApplicationExtension.class)
+class NewCredentialDialogLayoutTest {
+
+    Path tmp;
+    ConsoleFixture fx;
+    Stage stage;
+    CredentialViewModel vm;
+
+    @Start
+    void start(Stage s) throws IOException {
+        stage = s;
+        tmp = Files.createTempDirectory("keyline-new-credential-layout");
+        fx = new ConsoleFixture(tmp);
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        Text.use(Text.ENGLISH);
+        fx.close();
+        try (var files = Files.walk(tmp)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void theFieldsStayWhereTheyAreWhicheverTypeIsChosen(FxRobot robot) {
+        List<String> moved = new ArrayList<>();
+        for (java.util.Locale language : List.of(Text.ENGLISH, Text.CHINESE)) {
+            Text.use(language);
+            show(robot);
+            Map<String, Bounds> cookie = places(robot);
+            for (CredentialType t : List.of(CredentialType.BASIC, CredentialType.BEARER, CredentialType.HEADER,
+                    CredentialType.COOKIE)) {
+                robot.interact(() -> vm.input().typeProperty().set(t));
+                WaitForAsyncUtils.waitForFxEvents();
+                places(robot).forEach((what, at) -> {
+                    Bounds was = cookie.get(what);
+                    if (Math.abs(at.getMinY() - was.getMinY()) > 0.5 || Math.abs(at.getMinX() - was.getMinX()) > 0.5) {
+                        moved.add(language + " " + t + ": " + what + " moved from (" + Math.round(was.getMinX()) + ", "
+                                + Math.round(was.getMinY()) + ") to (" + Math.round(at.getMinX()) + ", "
+                                + Math.round(at.getMinY()) + ")");
+                    }
+                });
+            }
+        }
+        assertThat(moved).as("fields that jump when the type changes").isEmpty();
+    }
+
+    /** The dialog as the console opens it for a new credential: "Log in…" is offered. */
+    private void show(FxRobot robot) {
+        robot.interact(() -> {
+            vm = new CredentialViewModel(fx.services, Threads.javafx());
+            vm.open(null);
+            CredentialDialog dialog = new CredentialDialog(vm, () -> { });
+            dialog.offerLogIn(() -> { });
+            Scene scene = new Scene(dialog.root(), 860, 680);
+            scene.getStylesheets().setAll(Theme.stylesheets());
+            stage.setScene(scene);
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /** Where the name, the type and the login's box are in the scene. */
+    private static Map<String, Bounds> places(FxRobot robot) {
+        return fxValue(robot, () -> {
+            Map<String, Bounds> out = new LinkedHashMap<>();
+            for (String id : List.of("#credential-name", "#credential-type")) {
+                Node n = robot.lookup(id).query();
+                out.put(id, n.localToScene(n.getLayoutBounds()));
+            }
+            Node input = robot.lookup(".credential-input").query();
+            out.put("the login's box", input.localToScene(input.getLayoutBounds()));
+            return out;
+        });
+    }
+}
