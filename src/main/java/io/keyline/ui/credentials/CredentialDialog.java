@@ -160,8 +160,9 @@ public final class CredentialDialog {
         name.editableProperty().bind(vm.nameEditableProperty());
         name.focusTraversableProperty().bind(vm.nameEditableProperty());
         name.setPrefColumnCount(18);
-        ComboBox<CredentialType> type = new ComboBox<>();
+        ComboBox<CredentialType> type = new TypeBox();
         type.setId("credential-type");
+        type.setMinWidth(Region.USE_PREF_SIZE);
         type.getItems().setAll(CredentialType.values());
         type.valueProperty().bindBidirectional(vm.input().typeProperty());
         type.setConverter(new StringConverter<>() {
@@ -258,6 +259,41 @@ public final class CredentialDialog {
         loginBar.getChildren().setAll(logIn, loginLine);
         loginBar.setAlignment(Pos.CENTER_LEFT);
         return top;
+    }
+
+    /**
+     * The type's box, as wide as its widest type from the start and whichever is chosen: a combo box takes its list's
+     * width only once the list was first opened, and it widened then (7 px), moving the fields beside it; and a chosen
+     * type longer than the one before was cut while the row kept its width.
+     */
+    private static final class TypeBox extends ComboBox<CredentialType> {
+        private double width = -1;
+
+        @Override
+        protected double computePrefWidth(double height) {
+            double own = super.computePrefWidth(height);
+            if (width >= 0) {
+                return width;
+            }
+            if (getScene() == null || getSkin() == null || getConverter() == null
+                    || !(lookup(".list-cell") instanceof javafx.scene.control.ListCell<?> cell)) {
+                return own;
+            }
+            // the button's padding and arrow beside the words it shows now, then the widest words in their place
+            double shown = textWidth(getConverter().toString(getValue()), cell.getFont());
+            double widest = 0;
+            for (CredentialType t : getItems()) {
+                widest = Math.max(widest, textWidth(getConverter().toString(t), cell.getFont()));
+            }
+            width = Math.ceil(own - shown + widest + 2);
+            return width;
+        }
+
+        private static double textWidth(String s, javafx.scene.text.Font font) {
+            javafx.scene.text.Text t = new javafx.scene.text.Text(s == null ? "" : s);
+            t.setFont(font);
+            return t.getLayoutBounds().getWidth();
+        }
     }
 
     // ---------------------------------------------------------------- body: input and preview

@@ -29,9 +29,10 @@ import static io.keyline.testing.Fx.fxValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The New credential dialog as the console opens it ("Log in…" offered): choosing another type changes what the
- * dialog says, never where its fields are. The name, the type and the box the login is pasted into stay where they
- * were for a cookie, whichever type is chosen, in English and in Chinese.
+ * The New credential dialog as the console opens it ("Log in…" offered, the console's theme): choosing another type
+ * from its list changes what the dialog says, never where its fields are. The name, the type and the box the login is
+ * pasted into stay where they were for a cookie, whichever type is chosen, in English and in Chinese, and the chosen
+ * type is read whole.
  */
 @ExtendWith(ApplicationExtension.class)
 class NewCredentialDialogLayoutTest {
@@ -43,6 +44,8 @@ class NewCredentialDialogLayoutTest {
 
     @Start
     void start(Stage s) throws IOException {
+        javafx.application.Application.setUserAgentStylesheet(
+                new atlantafx.base.theme.PrimerLight().getUserAgentStylesheet());
         stage = s;
         tmp = Files.createTempDirectory("keyline-new-credential-layout");
         fx = new ConsoleFixture(tmp);
@@ -66,8 +69,22 @@ class NewCredentialDialogLayoutTest {
             Map<String, Bounds> cookie = places(robot);
             for (CredentialType t : List.of(CredentialType.BASIC, CredentialType.BEARER, CredentialType.HEADER,
                     CredentialType.COOKIE)) {
-                robot.interact(() -> vm.input().typeProperty().set(t));
+                // as the operator chooses it: the list opened, then the type clicked
+                robot.clickOn("#credential-type");
                 WaitForAsyncUtils.waitForFxEvents();
+                robot.clickOn(robot.lookup(".list-cell").match((javafx.scene.control.ListCell<?> c) ->
+                        c.getItem() == t && c.isVisible()).queryAs(javafx.scene.control.ListCell.class));
+                WaitForAsyncUtils.waitForFxEvents();
+                assertThat(vm.input().typeProperty().get()).isEqualTo(t);
+                String cut = fxValue(robot, () -> {
+                    javafx.scene.control.ListCell<?> button = (javafx.scene.control.ListCell<?>) robot
+                            .lookup("#credential-type").query().lookup(".list-cell");
+                    String drawn = button.lookup(".text") instanceof javafx.scene.text.Text x ? x.getText() : "";
+                    return button.getText().equals(drawn) ? "" : "'" + drawn + "' of '" + button.getText() + "'";
+                });
+                if (!cut.isEmpty()) {
+                    moved.add(language + " " + t + ": the type is cut to " + cut);
+                }
                 places(robot).forEach((what, at) -> {
                     Bounds was = cookie.get(what);
                     if (Math.abs(at.getMinY() - was.getMinY()) > 0.5 || Math.abs(at.getMinX() - was.getMinX()) > 0.5) {
