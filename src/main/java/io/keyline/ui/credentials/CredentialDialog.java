@@ -267,25 +267,29 @@ public final class CredentialDialog {
      * type longer than the one before was cut while the row kept its width.
      */
     private static final class TypeBox extends ComboBox<CredentialType> {
+        /** Measured once, in the shown window (styled), with room for the thicker border of a focused box. */
         private double width = -1;
 
         @Override
         protected double computePrefWidth(double height) {
-            double own = super.computePrefWidth(height);
             if (width >= 0) {
                 return width;
             }
-            if (getScene() == null || getSkin() == null || getConverter() == null
-                    || !(lookup(".list-cell") instanceof javafx.scene.control.ListCell<?> cell)) {
-                return own;
+            if (getSkin() == null || getConverter() == null || getScene() == null || getScene().getWindow() == null
+                    || !getScene().getWindow().isShowing()
+                    || !(lookup(".list-cell") instanceof javafx.scene.control.ListCell<?> cell)
+                    || !(lookup(".arrow-button") instanceof Region arrow)) {
+                return super.computePrefWidth(height);
             }
-            // the button's padding and arrow beside the words it shows now, then the widest words in their place
-            double shown = textWidth(getConverter().toString(getValue()), cell.getFont());
+            // the widest words, with the box's and its button's padding and the arrow beside them (not the list's
+            // width, which is known only once the list was opened)
             double widest = 0;
             for (CredentialType t : getItems()) {
                 widest = Math.max(widest, textWidth(getConverter().toString(t), cell.getFont()));
             }
-            width = Math.ceil(own - shown + widest + 2);
+            width = Math.ceil(snappedLeftInset() + snappedRightInset() + cell.snappedLeftInset()
+                    + cell.snappedRightInset() + cell.getLabelPadding().getLeft() + cell.getLabelPadding().getRight()
+                    + widest + arrow.prefWidth(-1) + 12);
             return width;
         }
 

@@ -67,6 +67,24 @@ class NewCredentialDialogLayoutTest {
             Text.use(language);
             show(robot);
             Map<String, Bounds> cookie = places(robot);
+            String wide = fxValue(robot, () -> {
+                javafx.scene.control.ComboBox<?> type = robot.lookup("#credential-type").queryAs(
+                        javafx.scene.control.ComboBox.class);
+                javafx.scene.control.ListCell<?> button = (javafx.scene.control.ListCell<?>) type.lookup(".list-cell");
+                double widest = 0;
+                for (CredentialType t : CredentialType.values()) {
+                    javafx.scene.text.Text x = new javafx.scene.text.Text(
+                            ((javafx.util.StringConverter<CredentialType>) (Object) type.getConverter()).toString(t));
+                    x.setFont(button.getFont());
+                    widest = Math.max(widest, x.getLayoutBounds().getWidth());
+                }
+                // its padding and its arrow beside the widest type's words, not the name's room
+                return type.getWidth() <= widest + 80 ? "" : "the type's box is " + Math.round(type.getWidth())
+                        + " px for words of " + Math.round(widest) + " px";
+            });
+            if (!wide.isEmpty()) {
+                moved.add(language + ": " + wide);
+            }
             for (CredentialType t : List.of(CredentialType.BASIC, CredentialType.BEARER, CredentialType.HEADER,
                     CredentialType.COOKIE)) {
                 // as the operator chooses it: the list opened, then the type clicked
