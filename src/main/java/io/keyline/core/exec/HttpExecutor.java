@@ -554,8 +554,9 @@ public final class HttpExecutor implements StepExecutor {
      * A probe's answer: a rejected credential (401, a 403 the job's rules do not name ({@link #namedByRules}) and that
      * does not say the client is rate limited (that one cannot tell now), the
      * login page, {@code authWhen}), then {@code retryWhen}, then {@code refusedWhen}, then {@code presentWhen} on a 2xx (that meets {@code successWhen}), a 3xx that
-     * {@code successWhen} accepts, 404 or 410; any other 4xx but 408, 425 and 429 refuses the question as it is
-     * asked (asking again gets the same); anything else cannot answer now.
+     * {@code successWhen} accepts, 404 or 410, or a 4xx that the {@code successWhen} names and the answer meets (a
+     * site's own "not there", such as Dropbox's {@code 409 path/not_found}); any other 4xx but 408, 425 and 429
+     * refuses the question as it is asked (asking again gets the same); anything else cannot answer now.
      */
     private static ProbeVerdict probeJudgement(StepContext ctx, Exchange ex, Conditions.Answer answer, ProbeSpec probe) {
         int s = ex.status;
@@ -588,15 +589,18 @@ public final class HttpExecutor implements StepExecutor {
         if (isRedirect(s) && rules.successWhen() == null) {
             return ProbeVerdict.isNoAnswer(redirectNotFollowed(ex));
         }
-        boolean ok = s >= 200 && s < 400;
+        // a 4xx the successWhen names is an answer of the site's own ("not there": Dropbox's 409 path/not_found)
+        boolean named = s >= 400 && rules.successWhen() != null && acceptsStatus(rules.successWhen(), s);
+        boolean ok = s >= 200 && s < 400 || named;
         if (ok && rules.successWhen() != null) {
             Conditions.Verdict v = Conditions.evaluate(rules.successWhen(), answer);
             if (!v.met()) {
-                return ProbeVerdict.noAnswer(notSuccess("HTTP " + s, v));
+                return named ? ProbeVerdict.refused(withFirstLine(Said.plain("HTTP " + s + statusHint(s)), ex))
+                        : ProbeVerdict.noAnswer(notSuccess("HTTP " + s, v));
             }
         }
         Condition when = probe.presentWhen();
-        if (refusesTheQuestion(s)) {
+        if (!named && refusesTheQuestion(s)) {
             return ProbeVerdict.refused(withFirstLine(Said.plain("HTTP " + s + statusHint(s)), ex));
         }
         if (when == null || !(ok || s == 404 || s == 410)) {
