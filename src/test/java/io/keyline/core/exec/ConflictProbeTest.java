@@ -6,6 +6,9 @@ import io.keyline.testing.FaultServer.Reply;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.keyline.core.jobfile.JobFileLoader;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -62,6 +65,39 @@ class ConflictProbeTest {
             body[0] = "{\"name\": \"2026-11-29.tar.gz\", \".tag\": \"file\"}";
             ProbeOutcome present = http.probe(ctx);
             assertThat(present.answer()).as(present.message()).isEqualTo(ProbeOutcome.Answer.PRESENT);
+        }
+    }
+
+    /** Dropbox asks by POST: a probe may POST its query as JSON, and only a POST probe carries one. */
+    @Test
+    void aPostProbeSendsItsJsonQueryAndAGetProbeMayNotCarryOne() throws Exception {
+        try (FaultServer server = new FaultServer(r -> new Reply.Respond(409,
+                Map.of("Content-Type", "application/json"), NOT_FOUND))) {
+            String step = """
+                    "request": { "method": "POST", "url": "%s/upload", "body": "x" },
+                    "probe": { "kind": "http", "method": "POST", "url": "%s/2/files/get_metadata", "timeout": "PT5S",
+                               "json": { "path": "/Archive/{key}.tar.gz" },
+                               "response": { "successWhen": { "status": [200, 409] } },
+                               "presentWhen": { "status": [200] } }
+                    """.formatted(server.base(), server.base());
+            StepContext ctx = AnswerWordsTest.ctx(AnswerWordsTest.job(tmp, step), null);
+
+            ProbeOutcome absent = new HttpExecutor(CLOCK).probe(ctx);
+
+            assertThat(absent.answer()).as(absent.message()).isEqualTo(ProbeOutcome.Answer.ABSENT);
+            FaultServer.Request asked = server.received().get(0);
+            assertThat(asked.method()).isEqualTo("POST");
+            assertThat(asked.header("Content-Type")).startsWith("application/json");
+            assertThat(asked.bodyText()).isEqualTo("{\"path\":\"/Archive/2026-11-29.tar.gz\"}");
+
+            Path file = tmp.resolve("get.json");
+            Files.writeString(file, """
+                    { "name": "get", "key": { "type": "date", "zone": "UTC" },
+                      "steps": [ { "id": "page", "kind": "http", "effect": "unsafe", %s } ] }
+                    """.formatted(step.replace("\"method\": \"POST\", \"url\": \"" + server.base() + "/2",
+                    "\"method\": \"GET\", \"url\": \"" + server.base() + "/2")));
+            assertThat(JobFileLoader.loadFile(file).errors()).singleElement()
+                    .satisfies(e -> assertThat(e.message()).contains("json", "POST"));
         }
     }
 }
