@@ -138,6 +138,12 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
         @Option(names = "--refresh")
         boolean refresh;
 
+        @Option(names = "--token-url", paramLabel = "URL")
+        String tokenUrl;
+
+        @Option(names = "--client-id", paramLabel = "ID")
+        String clientId;
+
         @Override
         public Integer call() {
             if (io.keyline.core.operations.RenewAndResume.nameProblem(name) != null) { // the console's rule too
@@ -156,6 +162,10 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new UsageError(t("cli.credentials.badType", "--type", type));
             }
+            if ((tokenUrl != null || clientId != null) && t != CredentialType.OAUTH2) {
+                throw new UsageError(t("cli.credentials.oauthOnly", tokenUrl != null ? "--token-url" : "--client-id",
+                        "--type oauth2"));
+            }
             String input = read();
             if (input.isBlank() && (loginUrl != null || refreshBySite != null)) {
                 return settingsOnly(refreshBySite);
@@ -163,7 +173,9 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
             ParsedCredential value;
             String source = file != null ? file.toString() : t("cli.credentials.stdin");
             try {
-                CredentialParser.Parsed parsed = CredentialParser.parseInput(t, input, domain);
+                CredentialParser.Parsed parsed = t == CredentialType.OAUTH2
+                        ? new CredentialParser.Parsed(CredentialParser.parseOAuth(input, tokenUrl, clientId), List.of())
+                        : CredentialParser.parseInput(t, input, domain);
                 value = parsed.credential();
                 if (!parsed.dropped().isEmpty()) {
                     // by name only: the value is the secret, and the names say which cookies the site will miss
@@ -186,6 +198,9 @@ final class CredentialsCommand extends Sub implements Callable<Integer> {
                     t("cli.credentials.fingerprint", info.fingerprint())));
             if (info.cookies() > 0) {
                 facts.add(t("cli.credentials.cookies", info.cookies()));
+            }
+            if (value.oauth() != null) {
+                facts.add(t("cli.credentials.oauthFor", value.oauth().clientId(), value.oauth().tokenUrl()));
             }
             if (info.earliestExpiry() != null) {
                 facts.add(t("cli.credentials.expires", Text.time(info.earliestExpiry())));

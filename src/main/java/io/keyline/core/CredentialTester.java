@@ -38,7 +38,9 @@ public final class CredentialTester {
 
     /** Which of a step's requests was asked. */
     public enum Asked {
-        PROBE, STEP
+        PROBE, STEP,
+        /** The token endpoint of an OAuth 2.0 credential: its {@code job} is the endpoint, its {@code step} empty. */
+        TOKEN
     }
 
     /**
@@ -168,6 +170,16 @@ public final class CredentialTester {
         HttpExecutor http = new HttpExecutor(clock);
         Redactor redactor = Redactor.NONE.plus(found.material().secretStrings());
         List<Result> out = new ArrayList<>();
+        if (found.material().oauth() != null) {
+            // the exchange itself tells: the endpoint accepts the refresh token or refuses it
+            Result exchange = exchange(found.material());
+            out.add(exchange);
+            if (exchange.verdict() != Verdict.ACCEPTED) {
+                record(name, out);
+                return out;
+            }
+            redactor = redactor.plus(io.keyline.core.exec.AccessTokens.shared().issued());
+        }
         for (JobDefinition job : jobs) {
             KeyProbe own = job.probe();
             if (own != null && name.equals(own.credential())) {
@@ -210,13 +222,29 @@ public final class CredentialTester {
                 }
             }
         }
-        // what a site said of the value: a request it could not go out with was answered by no site
+        record(name, out);
+        return out;
+    }
+
+    /** What a site said of the value: a request it could not go out with was answered by no site. */
+    private void record(String name, List<Result> out) {
         if (out.stream().anyMatch(r -> r.verdict() == Verdict.REJECTED)) {
             credentials.recordUse(name, clock.instant(), "rejected");
         } else if (out.stream().anyMatch(r -> r.verdict() == Verdict.ACCEPTED)) {
             credentials.recordUse(name, clock.instant(), "accepted");
         }
-        return out;
+    }
+
+    /** Asks the token endpoint of an OAuth 2.0 credential for an access token now. */
+    private Result exchange(io.keyline.core.exec.CredentialMaterial m) throws InterruptedException {
+        String endpoint = io.keyline.domain.Printable.line(m.oauth().tokenUrl());
+        try {
+            io.keyline.core.exec.AccessTokens.shared().fresh(m, clock, java.time.Duration.ofSeconds(30));
+            return new Result(endpoint, "", Asked.TOKEN, Verdict.ACCEPTED, Said.of("core.tester.tokenGiven"));
+        } catch (io.keyline.core.exec.AccessTokens.Unavailable e) {
+            return new Result(endpoint, "", Asked.TOKEN, e.cls() == FailureClass.AUTH ? Verdict.REJECTED
+                    : Verdict.NO_ANSWER, e.words());
+        }
     }
 
     /**

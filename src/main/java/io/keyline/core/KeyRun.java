@@ -350,7 +350,8 @@ final class KeyRun {
         // outputs are data and reach this step unmasked: the secrets of every credential of the job are masked
         // and so are the values of the outputs the job file marks secret (a session's token, a CSRF token)
         Redactor redactor = Redactor.NONE.plus(credential == null ? List.of() : credential.secretStrings())
-                .plus(otherSecrets(step)).plus(job.secretValues(c.outputs));
+                .plus(otherSecrets(step)).plus(job.secretValues(c.outputs))
+                .plus(io.keyline.core.exec.AccessTokens.shared().issued());
         return new StepContext(job, step, key, runId, attempt, Map.copyOf(c.outputs), credential, redactor::redact,
                 redo(step));
     }

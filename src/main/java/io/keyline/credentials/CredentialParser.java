@@ -24,6 +24,8 @@ import java.util.stream.Collectors;
  *   <li>{@link CredentialType#BASIC}: one line {@code user:password}, split at the first colon (HTTP Basic's rule: a
  *   user name has none); both parts non-empty. The header HTTP Basic sends ({@code Basic dXNlcjpwYXNz}, with or
  *   without {@code Authorization: } in front) is read as the login it encodes.</li>
+ *   <li>{@link CredentialType#OAUTH2}: the fields {@code token_url}, {@code client_id}, {@code client_secret} and
+ *   {@code refresh_token}, one {@code name=value} per line or as a JSON object (see {@link OAuthInput}).</li>
  * </ul>
  *
  * Error messages name the 1-based line or the JSON array index and the field, never the secret.
@@ -109,6 +111,21 @@ public final class CredentialParser {
     }
 
     /**
+     * An OAuth 2.0 credential from its input and the fields given apart from it (see {@link OAuthInput}).
+     *
+     * @param tokenUrl the token endpoint, or {@code null} when the input holds it
+     * @param clientId the client id, or {@code null} when the input holds it
+     * @throws CredentialFormatException if a field is missing, unknown, given twice or malformed
+     */
+    public static ParsedCredential parseOAuth(String input, String tokenUrl, String clientId) {
+        requireInput(input);
+        java.util.Map<String, String> given = new java.util.HashMap<>();
+        given.put("token_url", tokenUrl);
+        given.put("client_id", clientId);
+        return ParsedCredential.ofOAuth(OAuthInput.parse(input, given));
+    }
+
+    /**
      * A credential as it was stored: also a value that an earlier version accepted and a request cannot carry
      * (a character outside ASCII), so that it loads and the step that would send it says to renew it.
      */
@@ -124,6 +141,7 @@ public final class CredentialParser {
             case BEARER -> ParsedCredential.ofToken(parseToken(input, sendable));
             case HEADER -> parseHeader(input, sendable);
             case BASIC -> parseBasic(input);
+            case OAUTH2 -> ParsedCredential.ofOAuth(OAuthInput.parse(input));
         };
     }
 

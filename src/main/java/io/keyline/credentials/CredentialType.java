@@ -11,9 +11,15 @@ public enum CredentialType {
     /** One arbitrary request header, {@code Name: value}. */
     HEADER,
     /** A user name and password sent as {@code Authorization: Basic base64(user:password)} (HTTP Basic). */
-    BASIC;
+    BASIC,
+    /**
+     * An OAuth 2.0 refresh token with its client's id and secret and the token endpoint: an access token is
+     * obtained from the endpoint when a request needs one, and sent as {@code Authorization: Bearer TOKEN}.
+     */
+    OAUTH2;
 
-    /** The lower-case name used in job files and JSON: {@code cookie}, {@code bearer}, {@code header}, {@code basic}. */
+    /** The lower-case name used in job files and JSON: {@code cookie}, {@code bearer}, {@code header}, {@code basic},
+     * {@code oauth2}. */
     public String jsonName() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -29,6 +35,6 @@ public enum CredentialType {
                 return type;
             }
         }
-        throw new IllegalArgumentException("unknown credential type \"" + name + "\": expected cookie, bearer, header or basic");
+        throw new IllegalArgumentException("unknown credential type \"" + name + "\": expected cookie, bearer, header, basic or oauth2");
     }
 }

@@ -24,9 +24,10 @@ import java.util.stream.Collectors;
  *                    the first colon, as HTTP Basic reads it)
  * @param headerName  the header name (HEADER only)
  * @param headerValue the header value (HEADER only)
+ * @param oauth       the token endpoint, client and refresh token (OAUTH2 only)
  */
 public record ParsedCredential(CredentialType type, List<Cookie> cookies, String token,
-                               String headerName, String headerValue) {
+                               String headerName, String headerValue, OAuthGrant oauth) {
 
     private static final String CREDENTIAL_VARIABLE = "KEYLINE_CREDENTIAL";
     private static final String COOKIE_VARIABLE = "KEYLINE_COOKIE";
@@ -36,15 +37,31 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
         Objects.requireNonNull(type, "type");
         cookies = cookies == null ? List.of() : List.copyOf(cookies);
         boolean consistent = switch (type) {
-            case COOKIE -> !cookies.isEmpty() && token == null && headerName == null && headerValue == null;
-            case BEARER -> cookies.isEmpty() && token != null && headerName == null && headerValue == null;
+            case COOKIE -> !cookies.isEmpty() && token == null && headerName == null && headerValue == null
+                    && oauth == null;
+            case BEARER -> cookies.isEmpty() && token != null && headerName == null && headerValue == null
+                    && oauth == null;
             case BASIC -> cookies.isEmpty() && token != null && token.indexOf(':') > 0 && headerName == null
-                    && headerValue == null;
-            case HEADER -> cookies.isEmpty() && token == null && headerName != null && headerValue != null;
+                    && headerValue == null && oauth == null;
+            case HEADER -> cookies.isEmpty() && token == null && headerName != null && headerValue != null
+                    && oauth == null;
+            case OAUTH2 -> cookies.isEmpty() && token == null && headerName == null && headerValue == null
+                    && oauth != null;
         };
         if (!consistent) {
             throw new IllegalArgumentException("the fields set do not match credential type " + type.jsonName());
         }
+    }
+
+    /** A credential of a type other than OAUTH2. */
+    public ParsedCredential(CredentialType type, List<Cookie> cookies, String token, String headerName,
+                            String headerValue) {
+        this(type, cookies, token, headerName, headerValue, null);
+    }
+
+    /** An OAUTH2 credential: access tokens are obtained with the grant when a request needs one. */
+    public static ParsedCredential ofOAuth(OAuthGrant grant) {
+        return new ParsedCredential(CredentialType.OAUTH2, List.of(), null, null, null, grant);
     }
 
     /** A COOKIE credential. */
@@ -87,6 +104,7 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
             case COOKIE -> JsonCookieFormat.write(cookies);
             case BEARER, BASIC -> token;
             case HEADER -> headerName + ": " + headerValue;
+            case OAUTH2 -> oauth.canonical();
         };
     }
 
@@ -104,7 +122,8 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
      * The headers to add to a request to {@code uri} at {@code now}. COOKIE: a {@code Cookie} header with
      * the cookies a browser would send (see {@link Cookie#matches}), longer paths first, or no header
      * at all if none match. BEARER: {@code Authorization: Bearer TOKEN}. BASIC: {@code Authorization: Basic} and the
-     * Base64 of {@code user:password} in UTF-8. HEADER: that header.
+     * Base64 of {@code user:password} in UTF-8. HEADER: that header. OAUTH2: none (the access token is not part
+     * of the stored value: {@code core.exec.AccessTokens} obtains it and adds the header).
      */
     public Map<String, String> httpHeaders(URI uri, Instant now) {
         return switch (type) {
@@ -118,6 +137,7 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
             case BEARER -> Map.of("Authorization", "Bearer " + token);
             case BASIC -> Map.of("Authorization", "Basic " + basicEncoded());
             case HEADER -> Map.of(headerName, headerValue);
+            case OAUTH2 -> Map.of();
         };
     }
 
@@ -153,6 +173,7 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
             }
             case BEARER, BASIC -> Map.of(CREDENTIAL_VARIABLE, token);
             case HEADER -> Map.of(CREDENTIAL_VARIABLE, headerValue);
+            case OAUTH2 -> Map.of();
         };
     }
 
@@ -176,6 +197,10 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
                 secrets.add(basicEncoded());
             }
             case HEADER -> secrets.add(headerValue);
+            case OAUTH2 -> {
+                secrets.add(oauth.refreshToken());
+                secrets.add(oauth.clientSecret());
+            }
         }
         return List.copyOf(secrets);
     }
@@ -188,6 +213,7 @@ public record ParsedCredential(CredentialType type, List<Cookie> cookies, String
             case BEARER -> "token=***";
             case BASIC -> "user=" + user() + ", password=***";
             case HEADER -> "header=" + headerName + ": ***";
+            case OAUTH2 -> "oauth=" + oauth;
         };
         return "ParsedCredential[type=" + type.jsonName() + ", " + content + "]";
     }

@@ -274,6 +274,49 @@ public final class JdbcCredentialStore implements CredentialStore {
         return null;
     }
 
+    /**
+     * Stores the refresh token an OAuth 2.0 token endpoint rotated to, encrypted, in place of {@code from}: only while
+     * {@code from} is what is stored (a renewal by the operator in between wins), optimistically (the row's version).
+     * Losing it would lock the user out, so a failure to store it is the step's failure, before the access token that
+     * came with it is used.
+     *
+     * @return the new fingerprint, or {@code null} when the stored value is no longer {@code from}
+     */
+    String rotate(String name, ParsedCredential from, io.keyline.credentials.OAuthGrant next) {
+        for (int attempt = 0; attempt < REFRESH_TRIES; attempt++) {
+            Row row = row(name);
+            if (row == null) {
+                return null;
+            }
+            SecretBox b = box();
+            if (!b.keyFingerprint().equals(row.keyFingerprint())) {
+                return null;
+            }
+            ParsedCredential current = opened(b, name, row.type(), row.blob());
+            if (!current.fingerprint().equals(from.fingerprint())) {
+                return null;
+            }
+            ParsedCredential value = ParsedCredential.ofOAuth(next);
+            try (Connection c = db.connection();
+                 PreparedStatement ps = c.prepareStatement("UPDATE credential SET secret = ?, fingerprint = ?, "
+                         + "refreshed_at = ?, renewed_fingerprint = COALESCE(renewed_fingerprint, fingerprint), "
+                         + "version = version + 1 WHERE name = ? AND version = ?")) {
+                ps.setString(1, sealed(b, name, value));
+                ps.setString(2, value.fingerprint());
+                ps.setLong(3, clock.millis());
+                ps.setString(4, name);
+                ps.setLong(5, row.version());
+                if (ps.executeUpdate() == 1) {
+                    return value.fingerprint();
+                }
+            } catch (SQLException e) {
+                throw new StateUnavailableException(Said.of("core.store.credential.cannotStoreRefreshed", name,
+                        Database.firstLine(e.getMessage())), e);
+            }
+        }
+        return null;
+    }
+
     private static void bind(PreparedStatement ps, ParsedCredential v, String blob, SecretBox b, Instant expiry,
                              Instant now, String user) throws SQLException {
         ps.setString(1, v.type().jsonName());
@@ -356,7 +399,8 @@ public final class JdbcCredentialStore implements CredentialStore {
             ParsedCredential value = opened(b, name, row.type(), row.blob());
             ParsedMaterial m = new ParsedMaterial(name, value, loginUrl, "credential " + name + " ("
                     + value.type().jsonName() + ", fingerprint " + value.fingerprint() + ")",
-                    row.refreshBySite() && value.type() == CredentialType.COOKIE ? this::refresh : null, row.renewal());
+                    row.refreshBySite() && value.type() == CredentialType.COOKIE ? this::refresh : null, row.renewal(),
+                    value.type() == CredentialType.OAUTH2 ? this::rotate : null);
             if ("rejected".equals(row.lastResult())) {
                 // the breaker: a value the site rejected is not sent again until renewed or tested OK
                 return Lookup.rejected(m, Said.of("core.credential.breaker" + (row.lastUsed() == null ? "" : "At")

@@ -231,7 +231,7 @@ class CredentialInputTest extends SiteTestBase {
         assertThat(missing.err()).contains("--from-file").contains("no such file");
         Result type = wb.cliWithInput("session=" + SECRET, "credentials", "set", CRED, "--type", "cookies");
         assertThat(type.exit()).as(type.toString()).isEqualTo(64);
-        assertThat(type.err()).contains("--type \"cookies\" must be cookie, bearer, header or basic").doesNotContain(SECRET);
+        assertThat(type.err()).contains("--type \"cookies\" must be cookie, bearer, header, basic or oauth2").doesNotContain(SECRET);
         Result name = wb.cliWithInput("session=" + SECRET, "credentials", "set", "../evil");
         assertThat(name.exit()).as(name.toString()).isEqualTo(64);
         assertThat(name.err()).contains("must match").doesNotContain(SECRET);

@@ -18,6 +18,6 @@ class CredentialTypeTest {
     void rejectsUnknownAndUpperCaseNames() {
         assertThatThrownBy(() -> CredentialType.fromJsonName("COOKIE"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown credential type \"COOKIE\": expected cookie, bearer, header or basic");
+                .hasMessage("unknown credential type \"COOKIE\": expected cookie, bearer, header, basic or oauth2");
     }
 }

@@ -63,6 +63,22 @@ public interface CredentialMaterial {
         return null;
     }
 
+    /** The token endpoint, client and refresh token of an OAuth 2.0 credential, else {@code null}. */
+    default io.keyline.credentials.OAuthGrant oauth() {
+        return null;
+    }
+
+    /**
+     * The token endpoint answered with a new refresh token (rotation): it replaces the stored one, encrypted, before
+     * the access token that came with it is used.
+     *
+     * @return the credential's new fingerprint when it was stored, {@code null} when it was not (the operator renewed
+     *         the credential meanwhile, or the value is not a stored one)
+     */
+    default String rotate(io.keyline.credentials.OAuthGrant next) {
+        return null;
+    }
+
     /**
      * What the cookies a site set changed in the stored value.
      *

@@ -76,6 +76,7 @@ public final class HttpExecutor implements StepExecutor {
 
     private final Clock clock;
     private final HostLimits limits;
+    private final AccessTokens tokens = AccessTokens.shared();
     private volatile HttpClient client;
 
     public HttpExecutor(Clock clock) {
@@ -204,13 +205,17 @@ public final class HttpExecutor implements StepExecutor {
                     evidence(ctx, null, null, null, e.getMessage()));
         }
         Evidence.RequestSummary summary = summary(ctx, req);
-        Exchange ex;
+        Sent sent;
         try {
             // An unsafe request never rides on a pooled keep-alive connection: if the server had closed
             // it, the request would fail after being written and look ambiguous when it provably
             // never arrived. A fresh connection costs one handshake per unsafe step.
             HttpClient http = ctx.step().effect() == Effect.UNSAFE ? newClient() : shared();
-            ex = send(http, ctx, req, ctx.step().timeout(), ctx.step().request().redirects());
+            sent = sendAuthorized(http, ctx, req, ctx.step().timeout(), ctx.step().request().redirects());
+        } catch (AccessTokens.Unavailable e) {
+            // nothing was sent to the site: the token endpoint gave no access token
+            return StepOutcome.failure(e.cls(), e.origin(), e.words().map(ctx.redact()),
+                    evidence(ctx, summary, null, null, ctx.redact().apply(e.getMessage())));
         } catch (HostPausedException e) {
             // nothing left: the key waits for its retry when the host takes requests again
             return new StepOutcome(FailureClass.RETRYABLE, e.words.map(ctx.redact()), Map.of(),
@@ -224,9 +229,13 @@ public final class HttpExecutor implements StepExecutor {
             return StepOutcome.failure(cls, Classifier.originOf(e), msg.map(ctx.redact()),
                     evidence(ctx, summary, null, null, msg.english()));
         }
-        Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
+        StepContext asked = sent.ctx();
+        Exchange ex = sent.ex();
+        summary = summary(asked, req);
+        Evidence ev = evidence(asked, summary, ex.status, bodyEvidence(asked, ex), detail(ex, null));
         try {
-            return read(ctx, ex, summary, req.headers().get("Idempotency-Key"));
+            StepOutcome out = read(asked, ex, summary, req.headers().get("Idempotency-Key"));
+            return sent.rotated() == null ? out : out.refreshed(sent.rotated());
         } catch (Deadline.Exceeded e) {
             // the request was answered; what the answer means is unknown, as after a read timeout
             return StepOutcome.failure(FailureClass.TRANSIENT_AFTER_SEND, ctx.redact().apply(e.getMessage()), ev);
@@ -471,8 +480,21 @@ public final class HttpExecutor implements StepExecutor {
         }
         Evidence.RequestSummary summary = summary(ctx, req);
         Exchange ex;
+        String rotated;
+        StepContext asking = ctx;
         try {
-            ex = send(shared(), ctx, req, probe.timeout(), probe.redirects());
+            Sent sent = sendAuthorized(shared(), asking, req, probe.timeout(), probe.redirects());
+            ex = sent.ex();
+            ctx = sent.ctx();
+            rotated = sent.rotated();
+        } catch (AccessTokens.Unavailable e) {
+            Said msg = Said.of("core.exec.probeFailed", e.words()).map(ctx.redact());
+            Evidence ev = evidence(ctx, summary, null, null, msg.english());
+            return switch (e.cls()) {
+                case AUTH -> new ProbeOutcome(ProbeOutcome.Answer.AUTH, e.words().map(ctx.redact()), ev);
+                case RETRYABLE -> ProbeOutcome.unreachable(msg, ev);
+                default -> new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, msg, ev);
+            };
         } catch (NoCookieForHostException e) {
             Said msg = e.words.map(ctx.redact());
             return new ProbeOutcome(ProbeOutcome.Answer.AUTH, msg, evidence(ctx, summary, null, null, msg.english()));
@@ -487,8 +509,24 @@ public final class HttpExecutor implements StepExecutor {
             return Classifier.originOf(e) == FailureOrigin.ENVIRONMENT ? ProbeOutcome.unreachable(msg, ev)
                     : new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, msg, ev);
         }
+        summary = summary(ctx, req);
         Evidence ev = evidence(ctx, summary, ex.status, bodyEvidence(ctx, ex), detail(ex, null));
         try {
+            ProbeOutcome answered = probeAnswer(ctx, ex, summary, probe);
+            return rotated == null ? answered : answered.refreshed(rotated);
+        } catch (Deadline.Exceeded e) {
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeNoAnswer",
+                    e.getMessage()).map(ctx.redact()), ev);
+        } catch (Throwable e) { // an Error too: never a dead worker
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeUnreadable",
+                    describe(e, probe.timeout())).map(ctx.redact()), ev);
+        }
+    }
+
+    /** What a probe's answer says: present, absent, cannot tell, or a rejected login. */
+    private ProbeOutcome probeAnswer(StepContext ctx, Exchange ex, Evidence.RequestSummary summary, ProbeSpec probe) {
+        Evidence ev;
+        {
             Conditions.Answer answer = ex.answer(ctx);
             ProbeVerdict v = probeJudgement(ctx, ex, answer, probe);
             Refresh refreshed = v.answer() == ProbeOutcome.Answer.AUTH ? Refresh.NONE : refresh(ctx, ex);
@@ -512,13 +550,42 @@ public final class HttpExecutor implements StepExecutor {
                     : null;
             return new ProbeOutcome(v.answer(), refreshed.noted(v.words()).map(ctx.redact()), ev, values, null,
                     refreshed.ofLogin(), v.refused(), wait);
-        } catch (Deadline.Exceeded e) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeNoAnswer",
-                    e.getMessage()).map(ctx.redact()), ev);
-        } catch (Throwable e) { // an Error too: never a dead worker
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, Said.of("core.exec.probeUnreadable",
-                    describe(e, probe.timeout())).map(ctx.redact()), ev);
         }
+    }
+
+    /**
+     * The exchange as it was sent, and the context it was sent in (with the access token, when the credential is an
+     * OAuth 2.0 one).
+     *
+     * @param rotated the credential's new fingerprint when the token endpoint rotated its refresh token, else
+     *                {@code null}
+     */
+    private record Sent(StepContext ctx, Exchange ex, String rotated) {
+    }
+
+    /**
+     * Sends the request. With an OAuth 2.0 credential, with the access token {@link AccessTokens} gives; a 401 to a
+     * token kept from earlier gets one new token and the request is sent once more (a 401 says the site refused the
+     * request and did nothing, so this is safe for an unsafe step too). A 401 to a token just obtained is the answer.
+     */
+    private Sent sendAuthorized(HttpClient http, StepContext ctx, Rendering.RenderedRequest req, Duration timeout,
+                                Redirects redirects)
+            throws IOException, InterruptedException, AccessTokens.Unavailable {
+        CredentialMaterial credential = ctx.credential();
+        if (credential == null || credential.oauth() == null) {
+            return new Sent(ctx, send(http, ctx, req, timeout, redirects), null);
+        }
+        AccessTokens.Access access = tokens.current(credential, clock, timeout);
+        StepContext with = BearerAccess.in(ctx, access.token());
+        Exchange ex = send(http, with, req, timeout, redirects);
+        String rotated = access.rotated();
+        if (ex.status == 401 && !access.fresh()) {
+            access = tokens.renew(credential, access.token(), clock, timeout);
+            rotated = access.rotated() != null ? access.rotated() : rotated;
+            with = BearerAccess.in(ctx, access.token());
+            ex = send(http.equals(client) ? http : newClient(), with, req, timeout, redirects);
+        }
+        return new Sent(with, ex, rotated);
     }
 
     /**

@@ -18,9 +18,32 @@ import java.util.Map;
  * @param refresh  where cookies the site sets go (the store), or {@code null} when they are not kept
  * @param renewal  the fingerprint of the value the operator stored ({@link #renewalFingerprint()}), or
  *                 {@code null} when it is this value's
+ * @param rotation where a refresh token an OAuth 2.0 endpoint rotated to goes (the store), or {@code null}
  */
 public record ParsedMaterial(String name, ParsedCredential value, String loginUrl, String label, SiteRefresh refresh,
-                             String renewal) implements CredentialMaterial {
+                             String renewal, Rotation rotation) implements CredentialMaterial {
+
+    /** Stores the refresh token an OAuth 2.0 token endpoint rotated to (the credential store); see {@link #rotate}. */
+    @FunctionalInterface
+    public interface Rotation {
+        /** @return the new fingerprint when it was stored, else {@code null} */
+        String rotate(String name, ParsedCredential from, io.keyline.credentials.OAuthGrant next);
+    }
+
+    public ParsedMaterial(String name, ParsedCredential value, String loginUrl, String label, SiteRefresh refresh,
+                          String renewal) {
+        this(name, value, loginUrl, label, refresh, renewal, null);
+    }
+
+    @Override
+    public io.keyline.credentials.OAuthGrant oauth() {
+        return value.oauth();
+    }
+
+    @Override
+    public String rotate(io.keyline.credentials.OAuthGrant next) {
+        return rotation == null ? null : rotation.rotate(name, value, next);
+    }
 
     /** Keeps the cookies a site set on an answer (the credential store); see {@link #refreshedBySite}. */
     @FunctionalInterface

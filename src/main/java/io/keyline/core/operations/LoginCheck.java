@@ -42,7 +42,8 @@ public final class LoginCheck {
      * accepted — absent: the effect is not there yet (the probe checked /total = 0)".
      */
     public static String line(CredentialTester.Result r) {
-        String who = KeyProbe.is(r.step()) ? Text.t("core.tester.ownProbe", r.job())
+        String who = r.asked() == CredentialTester.Asked.TOKEN ? Text.t("core.tester.TOKEN", r.job())
+                : KeyProbe.is(r.step()) ? Text.t("core.tester.ownProbe", r.job())
                 : Text.t("core.tester." + r.asked().name(), r.job() + "/" + r.step());
         String verdict = Text.t("core.tester.verdict." + r.verdict().name());
         String why = Words.words(r.message());

@@ -173,6 +173,7 @@ public final class CredentialDialog {
                     case BEARER -> Text.t("ui.credential.type.bearer");
                     case HEADER -> Text.t("ui.credential.type.header");
                     case BASIC -> Text.t("ui.credential.type.basic");
+                    case OAUTH2 -> Text.t("ui.credential.type.oauth2");
                 };
             }
 

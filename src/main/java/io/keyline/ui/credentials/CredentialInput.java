@@ -120,6 +120,8 @@ public final class CredentialInput {
             case HEADER -> List.of(new CookieRow(p.headerName(), MASK, Text.t("ui.credential.stepHosts"), "/", false, false, null));
             case BASIC -> List.of(new CookieRow("Authorization", "Basic " + MASK, Text.t("ui.credential.stepHosts"), "/",
                     false, false, null));
+            case OAUTH2 -> List.of(new CookieRow("Authorization", "Bearer " + MASK, Text.t("ui.credential.stepHosts"), "/",
+                    false, false, null));
         };
     }
 
@@ -137,6 +139,12 @@ public final class CredentialInput {
             case BEARER -> "Authorization: Bearer ••••••••";
             case HEADER -> p.headerName() + ": ••••••••";
             case BASIC -> p.user() + ":••••••••";
+            case OAUTH2 -> {
+                // the field names as the input writes them; the two secrets masked
+                List<String> f = io.keyline.credentials.OAuthGrant.FIELDS;
+                yield String.join("\n", f.get(0) + "=" + p.oauth().tokenUrl(), f.get(1) + "=" + p.oauth().clientId(),
+                        f.get(2) + "=••••••••", f.get(3) + "=••••••••");
+            }
         };
     }
 
@@ -151,6 +159,7 @@ public final class CredentialInput {
             case BEARER -> sb.append(Text.t("ui.credential.type.bearer"));
             case HEADER -> sb.append(Text.t("ui.credential.headerNamed", p.headerName()));
             case BASIC -> sb.append(Text.t("ui.credential.basicFor", p.user()));
+            case OAUTH2 -> sb.append(Text.t("ui.credential.oauthFor", p.oauth().clientId(), p.oauth().tokenUrl()));
         }
         sb.append(" · ").append(Text.t("ui.credential.fingerprint", p.fingerprint()));
         p.earliestExpiry().ifPresentOrElse(
