@@ -140,7 +140,10 @@ public final class ShownHeaders {
         List<Header> out = new ArrayList<>();
         String fp = cred.material().fingerprint();
         boolean rejected = cred.rejected() != null;
-        cred.material().httpHeaders(uri, now).keySet().forEach(h -> out.add(new Header(h, mask(name, fp, rejected),
+        // an OAuth 2.0 credential's access token is obtained when the request is sent: its header is known now
+        java.util.Set<String> names = cred.material().oauth() != null ? java.util.Set.of("Authorization")
+                : cred.material().httpHeaders(uri, now).keySet();
+        names.forEach(h -> out.add(new Header(h, mask(name, fp, rejected),
                 true, Said.of(rejected ? "core.headers.maskedRejected" : "core.headers.masked", h, name, fp))));
         return out;
     }

@@ -65,7 +65,7 @@ class DropboxFlowTest {
     }
 
     static String file(String week) {
-        return "/Archive/2026/" + week + ".tar.gz";
+        return "/Archive/" + week + ".tar.gz";
     }
 
     /**
@@ -109,6 +109,11 @@ class DropboxFlowTest {
     @Test
     void aNormalWeekObtainsOneAccessTokenUploadsOnceAndARerunSendsNothing() throws IOException {
         store(site.newRefreshToken());
+        Result plan = wb.cli("plan", JOB, "--key", KEY, "--json");
+        assertThat(plan.exit()).as(plan.toString()).isZero();
+        assertThat(plan.out()).as("the plan asks the probe and shows the header the upload carries, masked")
+                .contains("\"Authorization\" : \"*** (credential " + CRED).contains("absent");
+        assertThat(site.uploads(file(KEY))).isZero();
 
         Result r = run(KEY);
 
@@ -126,7 +131,7 @@ class DropboxFlowTest {
         assertThat(again.exit()).as(again.toString()).isZero();
         assertThat(site.requests()).as("a done week sends nothing").hasSize(asked);
         assertThat(site.uploads(file(KEY))).isEqualTo(1);
-        nothingShownHoldsASecret(KEY, r, again);
+        nothingShownHoldsASecret(KEY, plan, r, again);
     }
 
     @Test
