@@ -227,6 +227,22 @@ class CredentialViewModelTest {
     }
 
     @Test
+    void anOAuthRefreshTokenPreviewsItsClientAndEndpointAndNeitherSecret() {
+        String clientSecret = "cs" + SESSION.substring(2);
+        vm.input().typeProperty().set(CredentialType.OAUTH2);
+        vm.input().textProperty().set("token_url=https://api.dropboxapi.com/oauth2/token\nclient_id=appkey\n"
+                + "client_secret=" + clientSecret + "\nrefresh_token=" + SESSION + "\n");
+
+        assertThat(vm.input().readingProperty().get().parseError()).isEmpty();
+        assertThat(vm.input().preview()).extracting(CredentialInput.CookieRow::value).containsExactly("Bearer ***");
+        assertThat(vm.input().readingProperty().get().masked()).contains("client_id=appkey", "refresh_token=••");
+        assertThat(vm.input().readingProperty().get().summary())
+                .startsWith("OAuth 2.0, client appkey at https://api.dropboxapi.com/oauth2/token");
+        assertNoSecret(vm, SESSION);
+        assertNoSecret(vm, clientSecret);
+    }
+
+    @Test
     void anHttpBasicLoginPreviewsItsUserAndNeverItsPassword() {
         vm.input().typeProperty().set(CredentialType.BASIC);
         vm.input().textProperty().set("alice:" + SESSION + "\n");
