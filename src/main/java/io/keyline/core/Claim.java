@@ -45,6 +45,11 @@ final class Claim {
     /** A step that ran and whose outcome is not committed yet. */
     Unrecorded unrecorded;
     private final List<KeyChanges.Change> pending = new ArrayList<>();
+    /**
+     * Whether {@link #steps} holds exactly the step records the state has once {@link #pending} is committed; false
+     * after deferred changes were discarded (they were put in {@link #steps} but never reached the state).
+     */
+    private boolean stepsAsStored = true;
     /** Steps whose records go with the next change staged: they run again, their outputs are gone. */
     private List<String> forgetting = List.of();
 
@@ -77,7 +82,9 @@ final class Claim {
 
     /** Queues a change to commit with the next {@link #move}; {@code before == null} inserts the key. */
     void defer(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent ev) {
-        pending.add(new KeyChanges.Change(before, after, step, ev, forgetting));
+        // a step the state has no record of is inserted at once, with no update tried first
+        pending.add(new KeyChanges.Change(before, after, step, ev, forgetting,
+                stepsAsStored && step != null && !steps.containsKey(step.step())));
         forgetting = List.of();
         rec = after.withVersion(before == null ? 1 : before.version() + 1);
         if (step != null) {
@@ -147,6 +154,7 @@ final class Claim {
 
     /** Forgets deferred changes that failed to commit. */
     void discardPending() {
+        stepsAsStored = false;
         pending.clear();
         forgetting = List.of();
     }

@@ -85,10 +85,17 @@ public interface KeyChanges {
      *
      * @param step        a step record to write with it, or {@code null}
      * @param removeSteps the steps whose records are removed with it (they run again: their outputs are gone)
+     * @param stepIsNew   the step has no record yet, as the writer knows for sure: it is inserted without first
+     *                    trying to update one; when {@code false} a record is updated, or inserted if there is none
      */
-    record Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event, List<String> removeSteps) {
+    record Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event, List<String> removeSteps,
+                  boolean stepIsNew) {
         public Change {
             removeSteps = removeSteps == null ? List.of() : List.copyOf(removeSteps);
+        }
+
+        public Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event, List<String> removeSteps) {
+            this(before, after, step, event, removeSteps, false);
         }
 
         public Change(KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event) {

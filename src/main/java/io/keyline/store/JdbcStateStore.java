@@ -552,7 +552,8 @@ public final class JdbcStateStore implements StateStore {
         return inTransaction(c -> {
             List<KeyRecord> out = new ArrayList<>();
             for (Change ch : changes) {
-                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
+                KeyRecord w = write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps(),
+                        ch.stepIsNew());
                 if (w != null) {
                     out.add(w);
                 }
@@ -575,8 +576,9 @@ public final class JdbcStateStore implements StateStore {
             return inTransaction(c -> {
                 KeyRecord last = null;
                 for (Change ch : changes) {
-                    last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event())
-                            : write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps());
+                    last = ch.before() == null ? insert(c, ch.after(), ch.step(), ch.event(), ch.stepIsNew())
+                            : write(c, ch.before(), ch.after(), ch.step(), ch.event(), ch.removeSteps(),
+                            ch.stepIsNew());
                     if (last == null && ch == head && changes.size() > 1) {
                         last = landed(c, whole);
                         if (last != null) {
@@ -676,25 +678,29 @@ public final class JdbcStateStore implements StateStore {
     }
 
     /** Inserts a key that was never stored, with its step record and event. */
-    private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event) throws SQLException {
+    private KeyRecord insert(Connection c, KeyRecord after, StepRecord step, KeyEvent event, boolean stepIsNew)
+            throws SQLException {
         KeyRecord next = after.withVersion(1);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO key_state (" + KEY_COLUMNS
                 + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             bindKey(ps, next);
             ps.executeUpdate();
         }
-        return withStepAndEvent(c, next, step, event);
+        return withStepAndEvent(c, next, step, event, stepIsNew);
     }
 
     /** Writes one guarded change on {@code c}; returns null (and writes nothing) when the guard fails. */
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event)
             throws SQLException {
-        return write(c, before, after, step, event, List.of());
+        return write(c, before, after, step, event, List.of(), false);
     }
 
-    /** As above; the records of {@code removeSteps} are removed in the same transaction (after the guard held). */
+    /**
+     * As above; the records of {@code removeSteps} are removed in the same transaction (after the guard held), and
+     * the step record is inserted without an update first when {@code stepIsNew}.
+     */
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event,
-                            List<String> removeSteps) throws SQLException {
+                            List<String> removeSteps, boolean stepIsNew) throws SQLException {
         KeyRecord next = after.withVersion(before.version() + 1);
         String guard = " WHERE job = ? AND key_value = ? AND version = ?"
                 + (before.leaseOwner() != null ? " AND lease_owner = ?" : "");
@@ -711,7 +717,7 @@ public final class JdbcStateStore implements StateStore {
             }
         }
         removeSteps(c, before, removeSteps);
-        return withStepAndEvent(c, next, step, event);
+        return withStepAndEvent(c, next, step, event, stepIsNew);
     }
 
     /** Removes the records of {@code steps} of {@code key}'s job and key. */
@@ -760,10 +766,10 @@ public final class JdbcStateStore implements StateStore {
     }
 
     /** Writes what goes with a change of {@code next} in its transaction: its step record and event, where given. */
-    private static KeyRecord withStepAndEvent(Connection c, KeyRecord next, StepRecord step, KeyEvent event)
-            throws SQLException {
+    private static KeyRecord withStepAndEvent(Connection c, KeyRecord next, StepRecord step, KeyEvent event,
+                                              boolean stepIsNew) throws SQLException {
         if (step != null) {
-            writeStep(c, next.job(), next.key(), step);
+            writeStep(c, next.job(), next.key(), step, stepIsNew);
         }
         if (event != null) {
             insertEvent(c, event);
@@ -771,21 +777,12 @@ public final class JdbcStateStore implements StateStore {
         return next;
     }
 
-    private static void writeStep(Connection c, String job, String key, StepRecord s) throws SQLException {
+    /** Writes {@code s}: an update of its record, or an insert when there is none ({@code isNew}: known not to be). */
+    private static void writeStep(Connection c, String job, String key, StepRecord s, boolean isNew)
+            throws SQLException {
         String outputs = s.outputs().isEmpty() ? null : Json.write(s.outputs());
-        try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET status = ?, attempts = ?, "
-                + "first_attempt_at = ?, outputs = ?, updated_at = ? WHERE job = ? AND key_value = ? AND step = ?")) {
-            ps.setString(1, s.status().name());
-            ps.setInt(2, s.attempts());
-            setInstant(ps, 3, s.firstAttemptAt());
-            ps.setString(4, outputs);
-            setInstant(ps, 5, s.updatedAt());
-            ps.setString(6, job);
-            ps.setString(7, key);
-            ps.setString(8, s.step());
-            if (ps.executeUpdate() > 0) {
-                return;
-            }
+        if (!isNew && updateStep(c, job, key, s, outputs)) {
+            return;
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO step_state (job, key_value, step, status, attempts, "
                 + "first_attempt_at, outputs, updated_at) VALUES (?,?,?,?,?,?,?,?)")) {
@@ -798,6 +795,23 @@ public final class JdbcStateStore implements StateStore {
             ps.setString(7, outputs);
             setInstant(ps, 8, s.updatedAt());
             ps.executeUpdate();
+        }
+    }
+
+    /** Updates the record of {@code s}; false when it has none. */
+    private static boolean updateStep(Connection c, String job, String key, StepRecord s, String outputs)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE step_state SET status = ?, attempts = ?, "
+                + "first_attempt_at = ?, outputs = ?, updated_at = ? WHERE job = ? AND key_value = ? AND step = ?")) {
+            ps.setString(1, s.status().name());
+            ps.setInt(2, s.attempts());
+            setInstant(ps, 3, s.firstAttemptAt());
+            ps.setString(4, outputs);
+            setInstant(ps, 5, s.updatedAt());
+            ps.setString(6, job);
+            ps.setString(7, key);
+            ps.setString(8, s.step());
+            return ps.executeUpdate() > 0;
         }
     }
 
