@@ -49,6 +49,11 @@ public final class JdbcStateStore implements StateStore {
     private static final String KEY_COLUMNS = "job, key_value, created_at, " + STATE_COLUMNS;
     /** {@code state = ?, step = ?, …}: what a guarded change sets. */
     private static final String STATE_SET = STATE_COLUMNS.replace(", ", " = ?, ") + " = ?";
+    /** A guarded change of a key nobody holds: its version must be the one read. */
+    private static final String GUARDED_UPDATE = "UPDATE key_state SET " + STATE_SET
+            + " WHERE job = ? AND key_value = ? AND version = ?";
+    /** A guarded change of a held key: its version and its lease owner must be the ones read. */
+    private static final String GUARDED_HELD_UPDATE = GUARDED_UPDATE + " AND lease_owner = ?";
     private static final int CHUNK = 500;
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {
     };
@@ -702,9 +707,8 @@ public final class JdbcStateStore implements StateStore {
     private KeyRecord write(Connection c, KeyRecord before, KeyRecord after, StepRecord step, KeyEvent event,
                             List<String> removeSteps, boolean stepIsNew) throws SQLException {
         KeyRecord next = after.withVersion(before.version() + 1);
-        String guard = " WHERE job = ? AND key_value = ? AND version = ?"
-                + (before.leaseOwner() != null ? " AND lease_owner = ?" : "");
-        try (PreparedStatement ps = c.prepareStatement("UPDATE key_state SET " + STATE_SET + guard)) {
+        try (PreparedStatement ps = c.prepareStatement(before.leaseOwner() != null ? GUARDED_HELD_UPDATE
+                : GUARDED_UPDATE)) {
             int i = bindState(ps, next, 1);
             ps.setString(i++, before.job());
             ps.setString(i++, before.key());
