@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The New credential dialog as the console opens it ("Log in…" offered, the console's theme): choosing another type
  * from its list changes what the dialog says, never where its fields are. The name, the type and the box the login is
- * pasted into stay where they were for a cookie, whichever type is chosen, in English and in Chinese, and the chosen
- * type is read whole.
+ * pasted into stay where they were for a cookie, whichever type is chosen, in English and in Chinese, the chosen
+ * type is read whole, and the type's box leaves the name room for its example.
  */
 @ExtendWith(ApplicationExtension.class)
 class NewCredentialDialogLayoutTest {
@@ -85,8 +85,21 @@ class NewCredentialDialogLayoutTest {
             if (!wide.isEmpty()) {
                 moved.add(language + ": " + wide);
             }
+            String name = fxValue(robot, () -> {
+                javafx.scene.control.TextField field = robot.lookup("#credential-name").queryAs(
+                        javafx.scene.control.TextField.class);
+                javafx.scene.text.Text prompt = new javafx.scene.text.Text(field.getPromptText());
+                prompt.setFont(field.getFont());
+                double needs = prompt.getLayoutBounds().getWidth() + field.getInsets().getLeft()
+                        + field.getInsets().getRight();
+                return field.getWidth() >= needs ? "" : "the name's box is " + Math.round(field.getWidth())
+                        + " px for its example of " + Math.round(needs) + " px";
+            });
+            if (!name.isEmpty()) {
+                moved.add(language + ": " + name);
+            }
             for (CredentialType t : List.of(CredentialType.BASIC, CredentialType.BEARER, CredentialType.HEADER,
-                    CredentialType.COOKIE)) {
+                    CredentialType.OAUTH2, CredentialType.COOKIE)) {
                 // as the operator chooses it: the list opened, then the type clicked
                 robot.clickOn("#credential-type");
                 WaitForAsyncUtils.waitForFxEvents();
