@@ -15,11 +15,12 @@ import java.util.Map;
  */
 record BearerAccess(CredentialMaterial credential, String token) implements CredentialMaterial {
 
-    /** {@code ctx} with the access token: its credential sends it, and its redaction masks it. */
+    /** {@code ctx} with the access token: its credential sends it, and its redaction masks it; all else is kept. */
     static StepContext in(StepContext ctx, String token) {
         Redactor also = Redactor.of(List.of(token));
         return new StepContext(ctx.job(), ctx.step(), ctx.key(), ctx.runId(), ctx.attempt(), ctx.outputs(),
-                new BearerAccess(ctx.credential(), token), s -> s == null ? null : also.redact(ctx.redact().apply(s)));
+                new BearerAccess(ctx.credential(), token), s -> s == null ? null : also.redact(ctx.redact().apply(s)),
+                ctx.redo());
     }
 
     @Override
