@@ -1,6 +1,7 @@
 package io.keyline.acceptance;
 
 import io.keyline.testing.DropboxSite;
+import io.keyline.testing.ExampleJob;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
 import org.junit.jupiter.api.AfterEach;
@@ -9,12 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -34,7 +35,6 @@ class DropboxFlowTest {
     static final String JOB = "dropbox-archive";
     static final String CRED = "dropbox";
     static final String KEY = "2026-W48";
-    static final Path EXAMPLE = Path.of("resources/jobs/examples/dropbox-archive.json");
 
     @TempDir
     Path tmp;
@@ -45,18 +45,14 @@ class DropboxFlowTest {
     void open() throws IOException {
         wb = new Workbench(tmp);
         site = new DropboxSite(wb.clock);
-        Files.createDirectories(wb.jobs.resolve("scripts"));
-        Files.copy(Path.of("resources/jobs/scripts/pack-designs.sh"), wb.jobs.resolve("scripts/pack-designs.sh"));
         for (String week : List.of("2026-W46", "2026-W47", KEY)) {
             Path dir = Files.createDirectories(wb.jobs.resolve("designs").resolve(week));
             byte[] png = new byte[20_000];
             new Random(week.hashCode()).nextBytes(png);
             Files.write(dir.resolve("poster.png"), png);
         }
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
-        assertThat(text).contains("https://api.dropboxapi.com", "https://content.dropboxapi.com");
-        Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://api.dropboxapi.com", site.api())
-                .replace("https://content.dropboxapi.com", site.content()), StandardCharsets.UTF_8);
+        new ExampleJob(wb, JOB, "pack-designs.sh",
+                Map.of("https://api.dropboxapi.com", site.api(), "https://content.dropboxapi.com", site.content()));
     }
 
     @AfterEach

@@ -1,6 +1,7 @@
 package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.testing.ExampleJob;
 import io.keyline.testing.GitHubSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static io.keyline.acceptance.CredentialTesting.status;
@@ -39,22 +41,20 @@ class GitHubFlowTest {
     static final String ASSET = "report-" + KEY + ".md";
     static final String JOB = "github-weekly-report";
     static final String CRED = "github";
-    static final Path EXAMPLE = Path.of("resources/jobs/examples/github-weekly-report.json");
 
     @TempDir
     Path tmp;
     Workbench wb;
     GitHubSite site;
+    ExampleJob example;
     final List<String> tokens = new ArrayList<>();
 
     @BeforeEach
     void open() throws IOException {
         wb = new Workbench(tmp);
         site = new GitHubSite(wb.clock);
-        Files.createDirectories(wb.jobs.resolve("scripts"));
-        Files.copy(Path.of("resources/jobs/scripts/write-weekly-report.sh"),
-                wb.jobs.resolve("scripts").resolve("write-weekly-report.sh"));
-        job(Files.readString(EXAMPLE, StandardCharsets.UTF_8));
+        example = new ExampleJob(wb, JOB, "write-weekly-report.sh",
+                Map.of("https://api.github.com", site.apiBase(), "https://uploads.github.com", site.uploadsBase()));
     }
 
     @AfterEach
@@ -62,21 +62,9 @@ class GitHubFlowTest {
         site.close();
     }
 
-    void job(String text) throws IOException {
-        Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://api.github.com", site.apiBase())
-                .replace("https://uploads.github.com", site.uploadsBase()), StandardCharsets.UTF_8);
-    }
-
-    /** The shipped job with {@code from} replaced by {@code to}, which it must contain. */
-    void jobWith(String from, String to) throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
-        assertThat(text).contains(from);
-        job(text.replace(from, to));
-    }
-
     /** The release is given up on after two seconds instead of a minute. */
     void quickPublish() throws IOException {
-        jobWith("\"timeout\": \"PT1M\"", "\"timeout\": \"PT2S\"");
+        example.with("\"timeout\": \"PT1M\"", "\"timeout\": \"PT2S\"");
     }
 
     /** Stores a token as the operator does: {@code credentials set github --type bearer}. */
@@ -114,9 +102,7 @@ class GitHubFlowTest {
 
     @Test
     void theWeeksReportIsPublishedOnceWithItsFileAndARerunSendsNothing() throws IOException {
-        assertThat(Files.readString(Path.of("docs/job-files.md"), StandardCharsets.UTF_8))
-                .as("the docs show the shipped example as it is")
-                .contains(Files.readString(EXAMPLE, StandardCharsets.UTF_8).strip());
+        example.isShownInTheDocs();
         store(site.newToken());
 
         Result r = run();
@@ -221,7 +207,7 @@ class GitHubFlowTest {
      */
     @Test
     void withoutTheProbesExtractTheJobDoesNotLoad() throws IOException {
-        jobWith(",\n                 \"extract\": { \"id\": { \"json\": \"/id\" } } } },", " } },");
+        example.with(",\n                 \"extract\": { \"id\": { \"json\": \"/id\" } } } },", " } },");
 
         Result r = wb.cli("jobs");
 

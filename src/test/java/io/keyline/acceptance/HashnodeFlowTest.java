@@ -2,6 +2,7 @@ package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.keyline.testing.ExampleJob;
 import io.keyline.testing.HashnodeSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
@@ -12,10 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static io.keyline.acceptance.CredentialTesting.status;
@@ -37,40 +38,25 @@ class HashnodeFlowTest {
     static final String SLUG = "daily-" + KEY;
     static final String JOB = "hashnode-post";
     static final String CRED = "hashnode";
-    static final Path EXAMPLE = Path.of("resources/jobs/examples/hashnode-post.json");
     static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path tmp;
     Workbench wb;
     HashnodeSite site;
+    ExampleJob example;
     final List<String> tokens = new ArrayList<>();
 
     @BeforeEach
     void open() throws IOException {
         wb = new Workbench(tmp);
         site = new HashnodeSite(wb.clock);
-        Files.createDirectories(wb.jobs.resolve("scripts"));
-        Files.copy(Path.of("resources/jobs/scripts/write-post.sh"),
-                wb.jobs.resolve("scripts").resolve("write-post.sh"));
-        job(Files.readString(EXAMPLE, StandardCharsets.UTF_8));
+        example = new ExampleJob(wb, JOB, "write-post.sh", Map.of("https://gql-beta.hashnode.com", site.base()));
     }
 
     @AfterEach
     void close() throws IOException {
         site.close();
-    }
-
-    void job(String text) throws IOException {
-        Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://gql-beta.hashnode.com", site.base()),
-                StandardCharsets.UTF_8);
-    }
-
-    /** The shipped job with {@code from} replaced by {@code to}, which it must contain. */
-    void jobWith(String from, String to) throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
-        assertThat(text).contains(from);
-        job(text.replace(from, to));
     }
 
     /** Stores a token as the operator does: {@code credentials set hashnode --type bearer}. */
@@ -103,9 +89,7 @@ class HashnodeFlowTest {
 
     @Test
     void theDaysArticleIsPublishedOnceAndARerunSendsNothing() throws IOException {
-        assertThat(Files.readString(Path.of("docs/job-files.md"), StandardCharsets.UTF_8))
-                .as("the docs show the shipped example as it is")
-                .contains(Files.readString(EXAMPLE, StandardCharsets.UTF_8).strip());
+        example.isShownInTheDocs();
         store(site.newToken());
 
         Result r = run();
@@ -146,7 +130,7 @@ class HashnodeFlowTest {
 
     @Test
     void aPostWhoseAnswerWasLostIsFoundByTheProbeAndNotPublishedAgain() throws IOException {
-        jobWith("\"timeout\": \"PT1M\"", "\"timeout\": \"PT2S\"");
+        example.with("\"timeout\": \"PT1M\"", "\"timeout\": \"PT2S\"");
         store(site.newToken());
         site.holdAfterPublish();
 
@@ -249,7 +233,7 @@ class HashnodeFlowTest {
         for (int i = 0; i < 16; i++) {
             tags.append(i == 0 ? "" : ", ").append("{ \"slug\": \"t").append(i).append("\" }");
         }
-        jobWith("[ { \"slug\": \"daily-notes\", \"name\": \"Daily notes\" } ]", "[ " + tags + " ]");
+        example.with("[ { \"slug\": \"daily-notes\", \"name\": \"Daily notes\" } ]", "[ " + tags + " ]");
         store(site.newToken());
 
         Result r = run();
@@ -300,7 +284,7 @@ class HashnodeFlowTest {
      */
     @Test
     void credentialsTestOfAManualJobAsksForAKeyItsProbesBodyNeeds() throws IOException {
-        jobWith("\"key\": { \"type\": \"date\", \"zone\": \"UTC\", \"start\": \"2026-11-01\" },\n"
+        example.with("\"key\": { \"type\": \"date\", \"zone\": \"UTC\", \"start\": \"2026-11-01\" },\n"
                 + "  \"schedule\": \"0 9 * * *\",", "\"key\": { \"type\": \"manual\" },");
         store(site.newToken());
         Result jobs = wb.cli("jobs");
@@ -341,7 +325,7 @@ class HashnodeFlowTest {
     /** A probe must not change anything: the job whose probe sends a mutation is refused as it is read. */
     @Test
     void aProbeThatWouldPublishIsRefusedWhenTheJobIsRead() throws IOException {
-        jobWith("\"query\": \"query DailyPost(", "\"query\": \"mutation DailyPost(");
+        example.with("\"query\": \"query DailyPost(", "\"query\": \"mutation DailyPost(");
         store(site.newToken());
 
         Result r = run();

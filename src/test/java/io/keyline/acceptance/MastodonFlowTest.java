@@ -1,6 +1,7 @@
 package io.keyline.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.keyline.testing.ExampleJob;
 import io.keyline.testing.MastodonSite;
 import io.keyline.testing.MastodonSite.Seen;
 import io.keyline.testing.Workbench;
@@ -19,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static io.keyline.acceptance.CredentialTesting.status;
@@ -40,7 +42,6 @@ class MastodonFlowTest {
     static final String TAG = "daily20261129";
     static final String JOB = "mastodon-status";
     static final String CRED = "mastodon";
-    static final Path EXAMPLE = Path.of("resources/jobs/examples/mastodon-status.json");
     /** A 1×1 PNG. */
     static final byte[] PNG = Base64.getDecoder().decode(
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==");
@@ -49,17 +50,17 @@ class MastodonFlowTest {
     Path tmp;
     Workbench wb;
     MastodonSite site;
+    ExampleJob example;
     final List<String> tokens = new ArrayList<>();
 
     @BeforeEach
     void open() throws IOException {
         wb = new Workbench(tmp);
         site = new MastodonSite(wb.clock);
-        Files.createDirectories(wb.jobs.resolve("scripts"));
-        Files.copy(Path.of("resources/jobs/scripts/write-status.sh"), wb.jobs.resolve("scripts").resolve("write-status.sh"));
         Files.createDirectories(wb.jobs.resolve("images"));
         Files.write(wb.jobs.resolve("images").resolve("default.png"), PNG);
-        job(Files.readString(EXAMPLE, StandardCharsets.UTF_8));
+        example = new ExampleJob(wb, JOB, "write-status.sh",
+                Map.of("https://mastodon.example.org", site.base(), "109348834771298765", MastodonSite.ACCOUNT_ID));
     }
 
     @AfterEach
@@ -67,21 +68,9 @@ class MastodonFlowTest {
         site.close();
     }
 
-    void job(String text) throws IOException {
-        Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://mastodon.example.org", site.base())
-                .replace("109348834771298765", MastodonSite.ACCOUNT_ID), StandardCharsets.UTF_8);
-    }
-
-    /** The shipped job with {@code from} replaced by {@code to}, which it must contain. */
-    void jobWith(String from, String to) throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
-        assertThat(text).contains(from);
-        job(text.replace(from, to));
-    }
-
     /** The post gives up on an answer after two seconds instead of a minute. */
     void quickPost() throws IOException {
-        jobWith("\"timeout\": \"PT1M\"", "\"timeout\": \"PT2S\"");
+        example.with("\"timeout\": \"PT1M\"", "\"timeout\": \"PT2S\"");
     }
 
     /** Stores the application's access token as the operator does: {@code credentials set mastodon --type bearer}. */
@@ -128,9 +117,7 @@ class MastodonFlowTest {
 
     @Test
     void theDaysStatusIsPostedOnceWithItsPictureAndARerunSendsNothing() throws IOException {
-        assertThat(Files.readString(Path.of("docs/job-files.md"), StandardCharsets.UTF_8))
-                .as("the docs show the shipped example as it is")
-                .contains(Files.readString(EXAMPLE, StandardCharsets.UTF_8).strip());
+        example.isShownInTheDocs();
         storeToken();
 
         Result r = run();
@@ -521,7 +508,7 @@ class MastodonFlowTest {
      */
     @Test
     void mastodonsIdempotencyKeyHoldsForAnHourOnly() throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        String text = example.text();
         String post = "{ \"id\": \"post\", \"kind\": \"http\", \"effect\": \"unsafe\", \"credential\": \"mastodon\","
                 + " \"timeout\": \"PT1M\",\n      \"retry\": { \"maxAttempts\": 5, \"initialDelay\": \"PT10S\",";
         assertThat(text).contains(post);
@@ -529,7 +516,7 @@ class MastodonFlowTest {
                 + " \"credential\": \"mastodon\", \"timeout\": \"PT2S\",\n      \"retry\": { \"maxAttempts\": 5,"
                 + " \"initialDelay\": \"PT5M\",");
         trusting = trusting.substring(0, trusting.lastIndexOf(",\n      \"probe\"")) + " }\n  ]\n}\n";
-        job(trusting);
+        example.write(trusting);
         storeToken();
 
         Result within = lostThenResentAfter("2026-11-27", Duration.ofMinutes(10));
@@ -544,7 +531,7 @@ class MastodonFlowTest {
 
         String noPicture = "\"media_ids\": [\"{steps.upload.outputs.id}\"],";
         assertThat(trusting).contains(noPicture);
-        job(trusting.replace(noPicture, ""));
+        example.write(trusting.replace(noPicture, ""));
         Result twice = lostThenResentAfter(KEY, Duration.ofHours(2));
         assertThat(twice.exit()).as(twice.toString()).isZero();
         assertThat(site.posted(TAG)).as("after the hour, without a picture: a second status").isEqualTo(2);
@@ -578,7 +565,7 @@ class MastodonFlowTest {
     /** The account id in the probes' URL is wrong: the server answers 404, and the key fails before anything is sent. */
     @Test
     void aWrongAccountIdFailsTheKeyBeforeAnythingIsSent() throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        String text = example.text();
         assertThat(text).contains("/accounts/109348834771298765/");
         Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://mastodon.example.org", site.base())
                 .replace("/accounts/109348834771298765/", "/accounts/110000000000000001/"), StandardCharsets.UTF_8);

@@ -1,6 +1,7 @@
 package io.keyline.acceptance;
 
 import io.keyline.testing.FaultServer.Request;
+import io.keyline.testing.ExampleJob;
 import io.keyline.testing.NextcloudSite;
 import io.keyline.testing.Workbench;
 import io.keyline.testing.Workbench.Result;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -37,20 +39,18 @@ class NextcloudFlowTest {
     static final String JOB = "nextcloud-archive";
     static final String CRED = "nextcloud";
     static final String FILE = "Archive/2026/2026-W48.tar.gz";
-    static final Path EXAMPLE = Path.of("resources/jobs/examples/nextcloud-archive.json");
 
     @TempDir
     Path tmp;
     Workbench wb;
     NextcloudSite site;
+    ExampleJob example;
     final List<String> passwords = new ArrayList<>();
 
     @BeforeEach
     void open() throws IOException {
         wb = new Workbench(tmp);
         site = new NextcloudSite();
-        Files.createDirectories(wb.jobs.resolve("scripts"));
-        Files.copy(Path.of("resources/jobs/scripts/pack-designs.sh"), wb.jobs.resolve("scripts/pack-designs.sh"));
         Path week = Files.createDirectories(wb.jobs.resolve("designs").resolve(KEY));
         // exported designs are binary: every byte value, bytes that are no UTF-8, a NUL, CR LF
         byte[] png = new byte[70_000];
@@ -62,7 +62,7 @@ class NextcloudFlowTest {
         }
         Files.write(week.resolve("palette.bin"), all);
         Files.writeString(week.resolve("notes-\u5468.txt"), "r\u00e9sum\u00e9 \u5468\u62a5\r\n", StandardCharsets.UTF_8);
-        job(Files.readString(EXAMPLE, StandardCharsets.UTF_8));
+        example = new ExampleJob(wb, JOB, "pack-designs.sh", Map.of("https://cloud.example.org", site.base()));
     }
 
     @AfterEach
@@ -70,22 +70,11 @@ class NextcloudFlowTest {
         site.close();
     }
 
-    void job(String text) throws IOException {
-        Files.writeString(wb.jobs.resolve(JOB + ".json"), text.replace("https://cloud.example.org", site.base()),
-                StandardCharsets.UTF_8);
-    }
-
-    void jobWith(String from, String to) throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
-        assertThat(text).contains(from);
-        job(text.replace(from, to));
-    }
-
     /** The example with a job-level probe that asks PROPFIND (Depth 0) whether the week's archive is there. */
     void jobWithPropfindProbe() throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        String text = example.text();
         assertThat(text).contains("  \"steps\": [");
-        job(text.replace("  \"steps\": [", "  \"probe\": { \"kind\": \"http\", \"method\": \"PROPFIND\", "
+        example.write(text.replace("  \"steps\": [", "  \"probe\": { \"kind\": \"http\", \"method\": \"PROPFIND\", "
                 + "\"credential\": \"nextcloud\", \"headers\": { \"Depth\": \"0\" }, "
                 + "\"url\": \"https://cloud.example.org/remote.php/dav/files/alice/Archive/2026/{key}.tar.gz\", "
                 + "\"presentWhen\": { \"status\": [207] } },\n  \"steps\": ["));
@@ -358,7 +347,7 @@ class NextcloudFlowTest {
      */
     @Test
     void aBare409IsTheServersRefusalNotARequestInProgress() throws IOException {
-        jobWith("\"response\": { \"refusedWhen\": { \"status\": [409] }, \"successWhen\"",
+        example.with("\"response\": { \"refusedWhen\": { \"status\": [409] }, \"successWhen\"",
                 "\"response\": { \"successWhen\"");
         storePassword();
         site.removeArchiveFolder();
@@ -382,11 +371,11 @@ class NextcloudFlowTest {
      */
     @Test
     void aFullQuotaIsTriedAgainLaterEvenForAnUnsafeUploadAndSaysTheServerIsOutOfSpace() throws IOException {
-        String text = Files.readString(EXAMPLE, StandardCharsets.UTF_8);
+        String text = example.text();
         String upload = "{ \"id\": \"upload\", \"kind\": \"http\", \"effect\": \"idempotent\"";
         String rules = "\"refusedWhen\": { \"status\": [409, 507] },";
         assertThat(text).contains(upload).contains(rules);
-        job(text.replace(upload, upload.replace("idempotent", "unsafe")).replace(rules, ""));
+        example.write(text.replace(upload, upload.replace("idempotent", "unsafe")).replace(rules, ""));
         storePassword();
         site.quota(1000);
 
