@@ -104,6 +104,43 @@ class HostileValuesTest {
     }
 
     /**
+     * A probe's question that a value would turn into another path cannot be asked, now or later: the same value makes
+     * the same URL. Before anything was sent, the key fails at once saying why, as a question the site refuses does,
+     * and is not asked again and again as an answer that cannot tell yet would be.
+     */
+    @Test
+    void aProbeThatCannotBeAskedFailsTheKeyAtOnce() throws Exception {
+        Workbench wb = new Workbench(tmp);
+        AtomicReference<Map<String, String>> values = new AtomicReference<>(Map.of("v", "../admin"));
+        try (FaultServer server = site(values)) {
+            wb.job("probed", """
+                    {
+                      "name": "probed",
+                      "key": { "type": "manual" },
+                      "retry": { "maxAttempts": 3 },
+                      "steps": [
+                        { "id": "src", "kind": "http", "effect": "none",
+                          "request": { "method": "GET", "url": "BASE/source" },
+                          "extract": { "v": { "json": "/v" } } },
+                        { "id": "use", "kind": "http", "effect": "unsafe",
+                          "request": { "method": "POST", "url": "BASE/api/items" },
+                          "probe": { "kind": "http", "url": "BASE/api/items/{steps.src.outputs.v}",
+                                     "presentWhen": { "status": [200] } } }
+                      ]
+                    }
+                    """, server.base());
+
+            Result r = wb.cli("run", "probed", "--key", "K1");
+
+            assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+            assertThat(r.out()).as(r.toString()).contains("probe:refused", "would make a path segment of the URL")
+                    .doesNotContain("probe:inconclusive");
+            assertThat(wb.sleeps).as("nothing to wait for").isEmpty();
+            assertThat(server.received()).as("only the source was asked").allMatch(q -> q.path().equals("/source"));
+        }
+    }
+
+    /**
      * A Location with an 8-bit CSI (U+009B) and the bytes of a right-to-left override, as a site may send them: the
      * trace, status and timeline show them escaped, and so must {@code export --json}, printed to the same terminal,
      * and the run log a person tails. The JSON still carries the exact text.

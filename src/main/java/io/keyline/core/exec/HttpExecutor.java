@@ -476,7 +476,14 @@ public final class HttpExecutor implements StepExecutor {
         try {
             req = Rendering.probeRequest(ctx);
         } catch (Rendering.RenderException e) {
-            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, e.said().map(ctx.redact()), null);
+            if (e.waitsForEarlierStep()) {
+                return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, e.said().map(ctx.redact()), null);
+            }
+            // a value that makes the question unaskable makes it so each time it is asked: refused, as a site
+            // refuses a question it will never answer, not asked again
+            Said why = e.said().map(ctx.redact());
+            return new ProbeOutcome(ProbeOutcome.Answer.INCONCLUSIVE, why,
+                    evidence(ctx, null, null, null, why.english()), Map.of(), null, null, true);
         }
         Evidence.RequestSummary summary = summary(ctx, req);
         Exchange ex;
